@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { ZPlaceholder } from './placeholders.ts';
+
+/*
+ * The content model of a format: what the builder edits, the server stores and the renderer
+ * prints. SPEC section 3 names the element fields; everything the builder offers on top
+ * (fonts, sizes, colours, page setup, header and footer) is optional, with defaults, so that
+ * minimal or older content still parses.
+ *
+ * Units: sizes, widths and heights are CSS pixels, as the builder shows them; the renderer
+ * prints 1 px as 0.75 pt (96 px per inch, as browsers print). Page margins are millimetres.
+ */
+
+// Bounds so the API can reject absurd payloads before they reach the renderer.
+export const MAX_ELEMENTS = 500;
+export const MAX_TEXT_LENGTH = 20_000;
+export const MAX_LIST_ITEMS = 500;
+export const MAX_TABLE_ROWS = 1_000;
+export const MAX_TABLE_COLUMNS = 20;
+export const MAX_CELL_LENGTH = 2_000;
+export const MAX_IMAGE_PX = 2_000;
+export const MAX_HEADER_FOOTER_LENGTH = 500;
+
+export const FONT_FAMILIES = ['Arial', 'Times New Roman', 'Helvetica', 'Inter'] as const;
+export const ZFontFamily = z.enum(FONT_FAMILIES);
+export type TFontFamily = z.infer<typeof ZFontFamily>;
+
+export const FONT_SIZES_PX = [12, 14, 16, 18] as const;
+export const ZFontSizePx = z.union([z.literal(12), z.literal(14), z.literal(16), z.literal(18)]);
+export type TFontSizePx = z.infer<typeof ZFontSizePx>;
+
+/** `#rrggbb`, as an `<input type="color">` gives it. */
+export const ZColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a colour like #1a2b3c.');
+export type TColor = z.infer<typeof ZColor>;
+
+/** Text style; on the format it is the default, on an element it overrides the format's. */
+export const ZTextStyle = z.object({
+  fontFamily: ZFontFamily.optional(),
+  fontSize: ZFontSizePx.optional(),
+  color: ZColor.optional(),
+});
+export type TTextStyle = z.infer<typeof ZTextStyle>;
+
+export const DEFAULT_TEXT_STYLE = { fontFamily: 'Arial', fontSize: 16, color: '#000000' } as const satisfies Required<TTextStyle>;
+
+export const HEADING_SIZES = ['text-xl', 'text-2xl', 'text-3xl', 'text-4xl'] as const;
+export const ZHeadingSize = z.enum(HEADING_SIZES);
+export type THeadingSize = z.infer<typeof ZHeadingSize>;
+/** The Tailwind sizes the builder previews headings with, in px. */
+export const HEADING_SIZE_PX: Record<THeadingSize, number> = {
+  'text-xl': 20,
+  'text-2xl': 24,
+  'text-3xl': 30,
+  'text-4xl': 36,
+};
+
+export const ZAlign = z.enum(['left', 'center', 'right', 'justify']);
+export type TAlign = z.infer<typeof ZAlign>;
+export const ZImageAlign = z.enum(['left', 'center', 'right']);
+export type TImageAlign = z.infer<typeof ZImageAlign>;
+
+const ZElementId = z.string().max(64);
+
+const elementBase = {
+  /** A timestamp string in the builder; only needs to be unique within the format. */
+  id: ZElementId,
+  style: ZTextStyle.optional(),
+};
+
+const ZText = z.string().max(MAX_TEXT_LENGTH);
+
+export const ZHeadingElement = z.object({
+  ...elementBase,
+  type: z.literal('heading'),
+  content: ZText.default(''),
+  fontSize: ZHeadingSize.default('text-2xl'),
+  align: ZAlign.default('left'),
+  bold: z.boolean().default(true),
+  italic: z.boolean().default(false),
+  underline: z.boolean().default(false),
+});
+export type THeadingElement = z.infer<typeof ZHeadingElement>;
+
+/** Text with `**bold**`, `*italic*` and line breaks (`\n`). */
+export const ZParagraphElement = z.object({
+  ...elementBase,
+  type: z.literal('paragraph'),
+  content: ZText.default(''),
+  align: ZAlign.default('left'),
+  bold: z.boolean().default(false),
+  italic: z.boolean().default(false),
+  underline: z.boolean().default(false),
+});
+export type TParagraphElement = z.infer<typeof ZParagraphElement>;
+
+export const ZListStyle = z.enum(['bulleted', 'numbered']);
+export type TListStyle = z.infer<typeof ZListStyle>;
+
+/** Items support the same inline `**bold**` / `*italic*` as paragraphs. */
+export const ZListElement = z.object({
+  ...elementBase,
+  type: z.literal('list'),
+  items: z.array(z.string().max(MAX_CELL_LENGTH)).max(MAX_LIST_ITEMS).default([]),
+  listStyle: ZListStyle.default('bulleted'),
+});
+export type TListElement = z.infer<typeof ZListElement>;
+
+/**
+ * `rows[r][c]` is the text of a cell (inline emphasis allowed). Rows may have different
+ * lengths; the widest row sets the column count. `headerRow` prints the first row bold and
+ * repeats it at the top of every page the table continues on. `columnWidths` are relative
+ * weights (e.g. `[1, 2, 1]` or percentages); missing or extra entries are ignored and missing
+ * columns get weight 1.
+ */
+export const ZTableElement = z.object({
+  ...elementBase,
+  type: z.literal('table'),
+  rows: z
+    .array(z.array(z.string().max(MAX_CELL_LENGTH)).max(MAX_TABLE_COLUMNS))
+    .max(MAX_TABLE_ROWS)
+    .default([
+      ['', ''],
+      ['', ''],
+    ]),
+  headerRow: z.boolean().default(false),
+  columnWidths: z.array(z.number().positive().max(10_000)).max(MAX_TABLE_COLUMNS).optional(),
+});
+export type TTableElement = z.infer<typeof ZTableElement>;
+
+/**
+ * `src` is an `http(s)` URL or an uploaded asset path (`/api/assets/<id>`). The renderer never
+ * fetches it: the caller passes the bytes keyed by this exact string.
+ */
+export const ZImageSrc = z
+  .string()
+  .max(2_048)
+  .refine((s) => s === '' || /^https?:\/\//i.test(s) || /^\/api\/assets\/[A-Za-z0-9_-]+$/.test(s), {
+    message: 'Use an http(s) URL or an uploaded image.',
+  });
+
+export const ZImageElement = z.object({
+  ...elementBase,
+  type: z.literal('image'),
+  src: ZImageSrc.default(''),
+  width: z.number().positive().max(MAX_IMAGE_PX).default(300),
+  height: z.number().positive().max(MAX_IMAGE_PX).default(200),
+  align: ZImageAlign.default('left'),
+});
+export type TImageElement = z.infer<typeof ZImageElement>;
+
+export const ZElement = z.discriminatedUnion('type', [
+  ZHeadingElement,
+  ZParagraphElement,
+  ZListElement,
+  ZTableElement,
+  ZImageElement,
+]);
+export type TElement = z.infer<typeof ZElement>;
+export type TElementInput = z.input<typeof ZElement>;
+export type TElementType = TElement['type'];
+export const ELEMENT_TYPES = ['heading', 'paragraph', 'list', 'table', 'image'] as const satisfies readonly TElementType[];
+
+export const ZPageSize = z.enum(['A4', 'Letter']);
+export type TPageSize = z.infer<typeof ZPageSize>;
+export const ZOrientation = z.enum(['portrait', 'landscape']);
+export type TOrientation = z.infer<typeof ZOrientation>;
+
+const ZMarginMm = z.number().min(0).max(60);
+export const ZPageSetup = z.object({
+  size: ZPageSize.default('A4'),
+  orientation: ZOrientation.default('portrait'),
+  /** Millimetres. */
+  margins: z
+    .object({
+      top: ZMarginMm.default(20),
+      right: ZMarginMm.default(20),
+      bottom: ZMarginMm.default(20),
+      left: ZMarginMm.default(20),
+    })
+    .default({ top: 20, right: 20, bottom: 20, left: 20 }),
+});
+export type TPageSetup = z.infer<typeof ZPageSetup>;
+
+/** Reserved tokens in header and footer text; they win over placeholders of the same name there. */
+export const PAGE_NUMBER_TOKEN = '{{page}}';
+export const PAGE_COUNT_TOKEN = '{{pages}}';
+
+/**
+ * A line printed in the top or bottom margin of every page. `text` may contain placeholders and
+ * the page tokens, e.g. `"Page {{page}} of {{pages}}"` -> "Page 2 of 5".
+ */
+export const ZHeaderFooter = z.object({
+  text: z.string().max(MAX_HEADER_FOOTER_LENGTH).default(''),
+  align: ZImageAlign.default('center'),
+  style: ZTextStyle.optional(),
+});
+export type THeaderFooter = z.infer<typeof ZHeaderFooter>;
+
+/** A BCP 47 tag, e.g. `en-US`, `de-DE`, `hi-IN`; used to format date and number values. */
+export const ZLocale = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/).max(35);
+
+export const ZFormatContent = z.object({
+  elements: z.array(ZElement).max(MAX_ELEMENTS).default([]),
+  style: ZTextStyle.optional(),
+  page: ZPageSetup.optional(),
+  header: ZHeaderFooter.optional(),
+  footer: ZHeaderFooter.optional(),
+  locale: ZLocale.optional(),
+});
+export type TFormatContent = z.infer<typeof ZFormatContent>;
+export type TFormatContentInput = z.input<typeof ZFormatContent>;
+
+/** What the renderer needs of a format (or of the format version a document was made from). */
+export const ZRenderableFormat = z.object({
+  content: ZFormatContent,
+  placeholders: z.array(ZPlaceholder).max(200).default([]),
+});
+export type TRenderableFormat = z.infer<typeof ZRenderableFormat>;
+export type TRenderableFormatInput = z.input<typeof ZRenderableFormat>;
