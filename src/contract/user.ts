@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { ZPlanId } from './plans.ts';
+
+export const ZRole = z.enum(['user', 'admin']);
+export type TRole = z.infer<typeof ZRole>;
+
+/** The signed-in user as the browser sees it: never a password hash, never an API key. */
+export const ZUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  role: ZRole,
+  subscriptionPlan: ZPlanId,
+  apiEnabled: z.boolean(),
+  /** Last 4 characters of the active API key, for the masked display; null when none exists. */
+  apiKeyLast4: z.string().nullable(),
+  apiCallsUsed: z.number().int().nonnegative(),
+  apiCallsLimit: z.number().int().nonnegative().nullable(),
+  enterpriseEmail: z.string().nullable(),
+  smtpHost: z.string().nullable(),
+  smtpPort: z.number().int().nullable(),
+  smtpSecure: z.boolean(),
+});
+export type TUser = z.infer<typeof ZUser>;
+
+export const ZUserStats = z.object({
+  totalFormats: z.number().int().nonnegative(),
+  totalDocuments: z.number().int().nonnegative(),
+  apiCallsUsed: z.number().int().nonnegative(),
+  apiCallsLimit: z.number().int().nonnegative().nullable(),
+});
+export type TUserStats = z.infer<typeof ZUserStats>;
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export const ZSignInBody = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address.' })),
+  password: z.string().min(1, 'Enter your password.').max(256),
+});
+export type TSignInBody = z.infer<typeof ZSignInBody>;
+
+export const ZSignUpBody = z.object({
+  firstName: z.string().trim().min(1, 'Enter your first name.').max(100),
+  lastName: z.string().trim().min(1, 'Enter your last name.').max(100),
+  email: z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address.' })),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
+    .max(256, 'Use at most 256 characters.'),
+});
+export type TSignUpBody = z.infer<typeof ZSignUpBody>;

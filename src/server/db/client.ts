@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type TSchema = typeof schema;
+export type TDb = PgDatabase<PgQueryResultHKT, TSchema>;
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+export type TDatabase = {
+  db: TDb;
+  driver: 'pglite' | 'postgres';
+  /** The node-postgres pool, for libraries (the queue) that need their own connections. */
+  pool: pg.Pool | undefined;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type TOpenDatabaseOptions =
+  | { driver: 'postgres'; url: string; poolSize?: number }
+  | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+export async function openDatabase(options: TOpenDatabaseOptions): Promise<TDatabase> {
+  if (options.driver === 'postgres') {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client that loses its server must not take the process down with it.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as TDb;
+    return {
+      db,
+      driver: 'postgres',
+      pool,
+      async ping() {
+        await pool.query('select 1');
+      },
+      async close() {
+        await pool.end();
+      },
+    };
+  }
+  const client = new PGlite({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as TDb;
+  return {
+    db,
+    driver: 'pglite',
+    pool: undefined,
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      await client.close();
+    },
+    // The PGlite handle is exposed for test snapshots (dumpDataDir).
+    ...({ pglite: client } as object),
+  };
+}
+
+export async function migrateDatabase(database: TDatabase): Promise<void> {
+  if (database.driver === 'postgres') {
+    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}

@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * The auth library's user row, extended with the product's profile and plan columns. The TS keys
+ * are what better-auth addresses (its field names), the SQL names stay snake_case.
+ */
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+  subscriptionPlan: text('subscription_plan', { enum: ['free', 'basic', 'premium', 'enterprise'] })
+    .notNull()
+    .default('free'),
+  apiEnabled: boolean('api_enabled').notNull().default(false),
+  /** Per-user override of the plan's monthly generation limit (admins set it for enterprise). */
+  apiCallsLimit: integer('api_calls_limit'),
+  enterpriseEmail: text('enterprise_email'),
+  /** AES-GCM ciphertext; never leaves the server. */
+  enterpriseEmailPasswordEnc: text('enterprise_email_password_enc'),
+  smtpHost: text('smtp_host'),
+  smtpPort: integer('smtp_port'),
+  smtpSecure: boolean('smtp_secure').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    token: text('token').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('sessions_user_id_idx').on(table.userId)],
+);
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('accounts_user_id_idx').on(table.userId)],
+);
+
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('verifications_identifier_idx').on(table.identifier)],
+);
+
+/**
+ * One row per owner and calendar month (UTC, 'YYYY-MM'). Every generation, from any channel,
+ * increments it in the same statement that checks the limit, so concurrent requests stay exact.
+ */
+export const usageCounters = pgTable(
+  'usage_counters',
+  {
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    generations: integer('generations').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.ownerId, table.period] })],
+);
+
+export const systemSettings = pgTable('system_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  description: text('description'),
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
+});
+
+export const formats = pgTable(
+  'formats',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** The current FormatContent (src/contract/format-content.ts). */
+    content: jsonb('content').notNull(),
+    placeholders: jsonb('placeholders').notNull(),
+    /** Goes up on every save; documents pin the version they were made from. */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('formats_owner_updated_idx').on(table.ownerId, table.updatedAt)],
+);
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the format is deleted; the document keeps its own copy of what it was made from. */
+    formatId: text('format_id').references(() => formats.id, { onDelete: 'set null' }),
+    formatName: text('format_name').notNull(),
+    formatVersion: integer('format_version').notNull(),
+    name: text('name').notNull(),
+    clientName: text('client_name').notNull(),
+    data: jsonb('data').notNull(),
+    status: text('status').notNull().default('generated'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('documents_owner_created_idx').on(table.ownerId, table.createdAt)],
+);

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './app-error.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cookie-authenticated writes must come from our own pages. Browsers always send Origin on
+ * cross-site POSTs (and Sec-Fetch-Site), so a foreign or missing-but-cross-site origin is refused.
+ * Requests that authenticate with a bearer API key carry no ambient cookie and are not at risk.
+ */
+export function registerCsrfProtection(app: FastifyInstance, opts: { publicUrl: string }) {
+  const allowed = new Set([new URL(opts.publicUrl).origin]);
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    if (!request.url.startsWith('/api/')) return;
+    if (request.headers.authorization?.startsWith('Bearer ')) return;
+    const origin = request.headers.origin;
+    const host = request.headers.host;
+    if (origin) {
+      const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+      if (sameHost || allowed.has(origin)) return;
+      throw new AppError(403, 'csrf_rejected', 'This request came from another site and was refused.');
+    }
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
+      throw new AppError(403, 'csrf_rejected', 'This request came from another site and was refused.');
+    }
+  });
+}

@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { TApiError, TErrorCode } from '../../contract/errors.ts';
+import { AppError } from './app-error.ts';
+
+export function sendError(
+  reply: FastifyReply,
+  statusCode: number,
+  code: TErrorCode,
+  message: string,
+  fields?: Record<string, string>,
+) {
+  const body: TApiError = { error: { code, message, ...(fields && Object.keys(fields).length ? { fields } : {}) } };
+  return reply.status(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/** Zod issue paths become dotted field names, first message per field. */
+function fieldsFromValidation(error: FastifyError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (!hasZodFastifySchemaValidationErrors(error)) return fields;
+  for (const issue of error.validation) {
+    const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+    fields[key] ??= issue.message ?? 'Invalid value';
+  }
+  return fields;
+}
+
+const FASTIFY_CODES: Record<string, { status: number; code: TErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The request body is too large.' },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The file is too large.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'This content type is not supported here.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'bad_request', message: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'bad_request', message: 'The body is not valid JSON.' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 400, code: 'bad_request', message: 'Expected a multipart upload.' },
+};
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return sendError(reply, error.statusCode, error.code, error.message, error.fields);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = fieldsFromValidation(error);
+      const first = Object.values(fields)[0];
+      return sendError(reply, 400, 'validation_failed', first ? `Invalid input: ${first}` : 'Invalid input.', fields);
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) return sendError(reply, known.status, known.code, known.message);
+    if (error.statusCode === 429) {
+      return sendError(reply, 429, 'rate_limited', error.message || 'Too many requests. Please slow down.');
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, error.statusCode, 'bad_request', error.message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    // Internal details stay in the log; the client learns only that it was our fault.
+    return sendError(reply, 500, 'internal', 'Something went wrong on our side. Please try again.');
+  });
+}

@@ -1,0 +1,72 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { migrateDatabase, openDatabase } from './db/client.ts';
+import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import path from 'node:path';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  let releaseLock: () => void = () => {};
+  if (!config.databaseUrl) {
+    try {
+      releaseLock = lockDataDir(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirLockedError) fail(error.message);
+      throw error;
+    }
+  }
+
+  const database = config.databaseUrl
+    ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
+    : await openDatabase({ driver: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+  await migrateDatabase(database);
+  const app = await buildApp({ config, database });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const forced = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    forced.unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      releaseLock();
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    releaseLock();
+    await database.close();
+    fail(`Could not listen on port ${config.port}: ${(error as Error).message}`);
+  }
+  const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
+  process.stdout.write(`Formwork is running at ${config.publicUrl} (${where})\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`Formwork failed to start: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,183 @@
+import { fromNodeHeaders } from 'better-auth/node';
+import type { IncomingHttpHeaders } from 'node:http';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { TSignInBody, TSignUpBody, TUser } from '../../../contract/user.ts';
+import type { TConfig } from '../../config.ts';
+import type { TDb } from '../../db/client.ts';
+import { AppError, unauthorized } from '../../http/app-error.ts';
+import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TUsersService } from '../users/users.service.ts';
+import { createBetterAuth, OIDC_PROVIDER_ID, type TBetterAuth } from './better-auth.ts';
+
+export type TAuthResult = { user: TUser; setCookies: string[] };
+
+/** Failed sign-ins allowed per account and per IP inside the window before a 429. */
+export const SIGN_IN_THROTTLE = { perAccount: 5, perIp: 20, windowSeconds: 15 * 60 };
+
+function statusOf(error: unknown): number | undefined {
+  const candidate = error as { statusCode?: unknown; status?: unknown };
+  if (typeof candidate?.statusCode === 'number') return candidate.statusCode;
+  return undefined;
+}
+
+function describeWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 90) return `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
+export function createAuthService(deps: {
+  db: TDb;
+  config: TConfig;
+  users: TUsersRepository;
+  usersService: TUsersService;
+  log: { warn: (obj: object, msg: string) => void };
+}) {
+  const { config } = deps;
+  const isAdminEmail = (email: string) => config.adminEmails.has(email.toLowerCase());
+
+  async function promoteIfAdmin(userId: string) {
+    const row = await deps.users.findById(userId);
+    if (row && row.role !== 'admin' && isAdminEmail(row.email)) await deps.users.setRole(userId, 'admin');
+  }
+
+  const build = () =>
+    createBetterAuth({ db: deps.db, config, isAdminEmail, onSessionCreated: promoteIfAdmin });
+
+  // OIDC discovery happens once per instance; if the provider was down then, a later login
+  // rebuilds the instance instead of staying broken until a restart.
+  let auth: TBetterAuth = build();
+  let lastRebuild = 0;
+  async function authWithProvider(): Promise<TBetterAuth | undefined> {
+    const hasProvider = async (instance: TBetterAuth) =>
+      (await instance.$context).socialProviders.some((p) => p.id === OIDC_PROVIDER_ID);
+    if (await hasProvider(auth)) return auth;
+    if (Date.now() - lastRebuild < 2_000) return undefined;
+    lastRebuild = Date.now();
+    const fresh = build();
+    if (!(await hasProvider(fresh))) return undefined;
+    auth = fresh;
+    return auth;
+  }
+
+  const accountFailures = new RateLimiterMemory({
+    keyPrefix: 'signin-account',
+    points: SIGN_IN_THROTTLE.perAccount,
+    duration: SIGN_IN_THROTTLE.windowSeconds,
+  });
+  const ipFailures = new RateLimiterMemory({
+    keyPrefix: 'signin-ip',
+    points: SIGN_IN_THROTTLE.perIp,
+    duration: SIGN_IN_THROTTLE.windowSeconds,
+  });
+
+  async function assertNotThrottled(email: string, ip: string) {
+    const [account, byIp] = await Promise.all([accountFailures.get(email), ipFailures.get(ip)]);
+    const blockedFor = Math.max(
+      account && account.remainingPoints <= 0 ? account.msBeforeNext : 0,
+      byIp && byIp.remainingPoints <= 0 ? byIp.msBeforeNext : 0,
+    );
+    if (blockedFor > 0) {
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Too many failed sign-in attempts. Try again in ${describeWait(blockedFor)}.`,
+        undefined,
+        { 'retry-after': String(Math.ceil(blockedFor / 1000)) },
+      );
+    }
+  }
+
+  async function recordFailure(email: string, ip: string) {
+    // consume() rejects once the points are spent; the next attempt is refused by assertNotThrottled.
+    await Promise.allSettled([accountFailures.consume(email), ipFailures.consume(ip)]);
+  }
+
+  async function userFromHeaders(headers: Headers): Promise<TUser> {
+    const session = await auth.api.getSession({ headers });
+    if (!session) throw unauthorized();
+    const row = await deps.users.findById(session.user.id);
+    if (!row) throw unauthorized();
+    return deps.usersService.toUser(row);
+  }
+
+  return {
+    get auth() {
+      return auth;
+    },
+    authWithProvider,
+
+    async signUp(body: TSignUpBody, headers: IncomingHttpHeaders): Promise<TAuthResult> {
+      try {
+        const result = await auth.api.signUpEmail({
+          body: {
+            name: `${body.firstName} ${body.lastName}`,
+            email: body.email,
+            password: body.password,
+            firstName: body.firstName,
+            lastName: body.lastName,
+          },
+          headers: fromNodeHeaders(headers),
+          returnHeaders: true,
+        });
+        const setCookies = result.headers.getSetCookie();
+        const row = await deps.users.findById(result.response.user.id);
+        if (!row) throw new Error('signed-up user vanished');
+        return { user: await deps.usersService.toUser(row), setCookies };
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === 422 || status === 409 || (await deps.users.findByEmail(body.email))) {
+          throw new AppError(409, 'conflict', 'An account with this email already exists. Sign in instead.', {
+            email: 'An account with this email already exists.',
+          });
+        }
+        throw error;
+      }
+    },
+
+    async signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
+      await assertNotThrottled(body.email, ip);
+      try {
+        const result = await auth.api.signInEmail({
+          body: { email: body.email, password: body.password },
+          headers: fromNodeHeaders(headers),
+          returnHeaders: true,
+        });
+        await accountFailures.delete(body.email);
+        const row = await deps.users.findById(result.response.user.id);
+        if (!row) throw unauthorized();
+        return { user: await deps.usersService.toUser(row), setCookies: result.headers.getSetCookie() };
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === 401 || status === 403 || status === 400) {
+          await recordFailure(body.email, ip);
+          deps.log.warn({ ip }, 'failed sign-in');
+          throw new AppError(401, 'unauthorized', 'Invalid email or password.');
+        }
+        throw error;
+      }
+    },
+
+    async signOut(headers: IncomingHttpHeaders): Promise<string[]> {
+      try {
+        const result = await auth.api.signOut({ headers: fromNodeHeaders(headers), returnHeaders: true });
+        return result.headers.getSetCookie();
+      } catch {
+        // No session to end: signing out is still a success for the visitor.
+        return [];
+      }
+    },
+
+    /** The signed-in user, or a 401 AppError. */
+    currentUser(headers: IncomingHttpHeaders): Promise<TUser> {
+      return userFromHeaders(fromNodeHeaders(headers));
+    },
+
+    async currentUserId(headers: IncomingHttpHeaders): Promise<string> {
+      const session = await auth.api.getSession({ headers: fromNodeHeaders(headers) });
+      if (!session) throw unauthorized();
+      return session.user.id;
+    },
+  };
+}
+export type TAuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZApiError } from '../../../contract/errors.ts';
+import { ZUser } from '../../../contract/user.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { SIGN_IN_THROTTLE } from './auth.service.ts';
+
+let t: TTestApp;
+beforeAll(async () => {
+  t = await createTestApp({ ADMIN_EMAILS: 'Boss@Example.com, other@example.com' });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function expectError(response: { statusCode: number; json(): unknown }, status: number, code: string) {
+  expect(response.statusCode).toBe(status);
+  const body = ZApiError.parse(response.json());
+  expect(body.error.code).toBe(code);
+  return body.error;
+}
+
+describe('sign-up', () => {
+  it('creates an account, signs it in and returns the user without secrets', async () => {
+    const client = new TestClient(t.app);
+    const { user, email } = await client.signUp({ firstName: 'Grace', lastName: 'Hopper' });
+    expect(ZUser.parse(user)).toMatchObject({
+      email,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      role: 'user',
+      subscriptionPlan: 'free',
+    });
+    const me = await client.get('/api/auth/user');
+    expect(me.statusCode).toBe(200);
+    const text = me.body.toLowerCase();
+    expect(text).not.toContain('password');
+    expect(text).not.toContain('"apikey"');
+    expect(text).not.toContain('hash');
+    expect(Object.keys(me.json() as object).sort()).toEqual(Object.keys(ZUser.shape).sort());
+  });
+
+  it('sets an httpOnly SameSite=Lax session cookie', async () => {
+    const client = new TestClient(t.app);
+    const response = await client.post('/api/auth/sign-up', {
+      firstName: 'C',
+      lastName: 'D',
+      email: 'cookie@example.com',
+      password: 'longenough',
+    });
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+
+  it('refuses a duplicate email with a clear 409', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp({ email: 'dup@example.com' });
+    const again = await new TestClient(t.app).post('/api/auth/sign-up', {
+      firstName: 'X',
+      lastName: 'Y',
+      email: 'DUP@example.com',
+      password: 'another password',
+    });
+    const error = expectError(again, 409, 'conflict');
+    expect(error.message).toMatch(/already exists/);
+  });
+
+  it('refuses a password shorter than 8 characters and names the field', async () => {
+    const response = await new TestClient(t.app).post('/api/auth/sign-up', {
+      firstName: 'X',
+      lastName: 'Y',
+      email: 'short@example.com',
+      password: 'short',
+    });
+    const error = expectError(response, 400, 'validation_failed');
+    expect(error.fields?.password).toMatch(/at least 8/);
+  });
+
+  it('refuses an invalid email and missing names', async () => {
+    const response = await new TestClient(t.app).post('/api/auth/sign-up', {
+      firstName: '',
+      lastName: 'Y',
+      email: 'not-an-email',
+      password: 'long enough',
+    });
+    const error = expectError(response, 400, 'validation_failed');
+    expect(Object.keys(error.fields ?? {})).toEqual(expect.arrayContaining(['firstName', 'email']));
+  });
+});
+
+describe('sign-in and sign-out', () => {
+  it('signs in with the right password and out again', async () => {
+    const first = new TestClient(t.app);
+    const { email, password } = await first.signUp();
+    const client = new TestClient(t.app);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+    const signIn = await client.post('/api/auth/sign-in', { email: email.toUpperCase(), password });
+    expect(signIn.statusCode).toBe(200);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+
+    const logout = await client.get('/api/logout');
+    expect(logout.statusCode).toBe(302);
+    expect(logout.headers.location).toBe('/');
+    expectError(await client.get('/api/auth/user'), 401, 'unauthorized');
+  });
+
+  it('ends the session on the server, so a copied cookie stops working', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    const stolen = client.cookieHeader;
+    await client.get('/api/logout');
+    const replay = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: stolen } });
+    expect(replay.statusCode).toBe(401);
+  });
+
+  it('refuses a wrong password with 401 and a readable message', async () => {
+    const { email } = await new TestClient(t.app).signUp();
+    const response = await new TestClient(t.app, '10.0.0.9').post('/api/auth/sign-in', {
+      email,
+      password: 'wrong password',
+    });
+    const error = expectError(response, 401, 'unauthorized');
+    expect(error.message).toBe('Invalid email or password.');
+  });
+
+  it('401 for an unknown account and for no session', async () => {
+    expectError(
+      await new TestClient(t.app, '10.0.0.8').post('/api/auth/sign-in', { email: 'nobody@example.com', password: 'x' }),
+      401,
+      'unauthorized',
+    );
+    const me = await new TestClient(t.app).get('/api/auth/user');
+    expectError(me, 401, 'unauthorized');
+    expect(me.body).toContain('Unauthorized');
+  });
+});
+
+describe('throttling', () => {
+  it('throttles repeated failures for one account with 429 and a retry time', async () => {
+    const { email, password } = await new TestClient(t.app).signUp();
+    for (let i = 0; i < SIGN_IN_THROTTLE.perAccount; i++) {
+      // Each attempt from a different IP, so only the per-account counter can trip.
+      const r = await new TestClient(t.app, `10.1.0.${i + 1}`).post('/api/auth/sign-in', { email, password: 'nope' });
+      expect(r.statusCode).toBe(401);
+    }
+    const blocked = await new TestClient(t.app, '10.1.1.1').post('/api/auth/sign-in', { email, password });
+    const error = expectError(blocked, 429, 'rate_limited');
+    expect(error.message).toMatch(/Try again in \d+ (seconds|minutes)/);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('throttles repeated failures from one IP across accounts', async () => {
+    const client = new TestClient(t.app, '10.2.0.1');
+    for (let i = 0; i < SIGN_IN_THROTTLE.perIp; i++) {
+      const r = await client.post('/api/auth/sign-in', { email: `ghost${i}@example.com`, password: 'nope' });
+      expect(r.statusCode).toBe(401);
+    }
+    const { email, password } = await new TestClient(t.app).signUp();
+    expectError(await client.post('/api/auth/sign-in', { email, password }), 429, 'rate_limited');
+    // Another IP is unaffected.
+    expect((await new TestClient(t.app, '10.2.0.2').post('/api/auth/sign-in', { email, password })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('CSRF', () => {
+  it('refuses a cross-site POST that carries the session cookie', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    const attack = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      headers: { cookie: client.cookieHeader, origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@example.com', password: 'whatever1' }),
+    });
+    expectError(attack, 403, 'csrf_rejected');
+    const noOriginButCrossSite = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up',
+      headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      payload: JSON.stringify({ firstName: 'a', lastName: 'b', email: 'csrf@example.com', password: 'longenough' }),
+    });
+    expectError(noOriginButCrossSite, 403, 'csrf_rejected');
+  });
+
+  it('accepts the same POST from our own origin', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up',
+      headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ firstName: 'a', lastName: 'b', email: 'samesite@example.com', password: 'longenough' }),
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('admin bootstrap', () => {
+  it('gives the admin role to ADMIN_EMAILS at sign-up, case-insensitively', async () => {
+    const { user } = await new TestClient(t.app).signUp({ email: 'boss@example.com' });
+    expect(user.role).toBe('admin');
+  });
+
+  it('promotes an existing account at its next sign-in', async () => {
+    const { email, password, user } = await new TestClient(t.app).signUp({ email: 'later@example.com' });
+    expect(user.role).toBe('user');
+    const t2 = await createTestApp({ ADMIN_EMAILS: 'later@example.com' });
+    try {
+      // The same database seen by an app configured with a new ADMIN_EMAILS.
+      const app2 = await (await import('../../app.ts')).buildApp({ config: t2.config, database: t.database });
+      const client = new TestClient(app2);
+      const signIn = await client.post('/api/auth/sign-in', { email, password });
+      expect(signIn.statusCode).toBe(200);
+      expect((await client.get('/api/auth/user')).json()).toMatchObject({ role: 'admin' });
+      await app2.close();
+    } finally {
+      await t2.close();
+    }
+  });
+});
+
+describe('server baseline', () => {
+  it('reports health with a database check', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('answers unknown API routes with the JSON error shape', async () => {
+    expectError(await t.app.inject({ method: 'GET', url: '/api/nope' }), 404, 'not_found');
+  });
+
+  it('answers malformed JSON with 400, not 500', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
+    expectError(response, 400, 'bad_request');
+  });
+
+  it('sends security headers with a CSP', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('returns stats with zeros for a new user and 401 without a session', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    const stats = await client.get('/api/user/stats');
+    expect(stats.json()).toEqual({ totalFormats: 0, totalDocuments: 0, apiCallsUsed: 0, apiCallsLimit: 30 });
+    expectError(await new TestClient(t.app).get('/api/user/stats'), 401, 'unauthorized');
+  });
+
+  it('redirects /api/login to the built-in page when no provider is configured', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/login' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/login');
+  });
+});

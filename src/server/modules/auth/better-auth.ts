@@ -1,0 +1,114 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { genericOAuth } from 'better-auth/plugins';
+import { MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
+import type { TConfig } from '../../config.ts';
+import type { TDb } from '../../db/client.ts';
+import { accounts, sessions, users, verifications } from '../../db/schema.ts';
+
+export const OIDC_PROVIDER_ID = 'oidc';
+export const AUTH_BASE_PATH = '/api/identity';
+
+type TProfile = Record<string, unknown>;
+const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+function splitName(profile: TProfile): { firstName?: string; lastName?: string } {
+  const firstName = str(profile.given_name);
+  const lastName = str(profile.family_name);
+  if (firstName || lastName) return { firstName, lastName };
+  const full = str(profile.name);
+  if (!full) return {};
+  const [first, ...rest] = full.split(/\s+/);
+  return { firstName: first, lastName: rest.join(' ') || undefined };
+}
+
+export function createBetterAuth(deps: {
+  db: TDb;
+  config: TConfig;
+  isAdminEmail: (email: string) => boolean;
+  /** Runs after every sign-in, whatever the method: the place for the ADMIN_EMAILS bootstrap. */
+  onSessionCreated: (userId: string) => Promise<void>;
+}) {
+  const { config } = deps;
+  return betterAuth({
+    appName: 'Formwork',
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: config.sessionSecret,
+    trustedOrigins: [config.publicUrl],
+    database: drizzleAdapter(deps.db, {
+      provider: 'pg',
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 256,
+      autoSignIn: true,
+    },
+    user: {
+      additionalFields: {
+        firstName: { type: 'string', required: false },
+        lastName: { type: 'string', required: false },
+        role: { type: 'string', required: false, input: false, defaultValue: 'user' },
+      },
+    },
+    session: {
+      // Off on purpose: every request reads the session row, so sign-out and role changes apply at once.
+      cookieCache: { enabled: false },
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+    },
+    // Sign-in throttling is ours (auth.service.ts), with per-account and per-IP counters.
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: 'formwork',
+      useSecureCookies: config.publicUrl.startsWith('https://'),
+      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [] },
+    },
+    logger: { disabled: config.env === 'test' },
+    databaseHooks: {
+      session: {
+        create: {
+          after: async (session) => {
+            await deps.onSessionCreated(session.userId);
+          },
+        },
+      },
+      user: {
+        create: {
+          before: async (user) => ({
+            data: { ...user, role: deps.isAdminEmail(user.email) ? 'admin' : 'user' },
+          }),
+        },
+      },
+    },
+    plugins: config.oidc
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: OIDC_PROVIDER_ID,
+                name: config.oidc.name,
+                discoveryUrl: `${config.oidc.issuer}/.well-known/openid-configuration`,
+                clientId: config.oidc.clientId,
+                clientSecret: config.oidc.clientSecret,
+                scopes: ['openid', 'email', 'profile'],
+                pkce: true,
+                mapProfileToUser: (profile: TProfile) => {
+                  const { firstName, lastName } = splitName(profile);
+                  const email = str(profile.email) ?? '';
+                  return {
+                    name: str(profile.name) ?? ([firstName, lastName].filter(Boolean).join(' ') || email),
+                    firstName,
+                    lastName,
+                  };
+                },
+              },
+            ],
+          }),
+        ]
+      : [],
+  });
+}
+export type TBetterAuth = ReturnType<typeof createBetterAuth>;

@@ -1,0 +1,48 @@
+import { and, count, eq } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { documents, formats, usageCounters, users } from '../../db/schema.ts';
+
+export type TUserRow = typeof users.$inferSelect;
+
+/** Calendar month in UTC: the quota period. */
+export function usagePeriod(now = new Date()): string {
+  return now.toISOString().slice(0, 7);
+}
+
+export function createUsersRepository(db: TDb) {
+  return {
+    async findById(id: string): Promise<TUserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    async findByEmail(email: string): Promise<TUserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+      return row;
+    },
+
+    async setRole(id: string, role: 'user' | 'admin'): Promise<void> {
+      await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id));
+    },
+
+    async generationsUsed(ownerId: string, period = usagePeriod()): Promise<number> {
+      const [row] = await db
+        .select({ generations: usageCounters.generations })
+        .from(usageCounters)
+        .where(and(eq(usageCounters.ownerId, ownerId), eq(usageCounters.period, period)))
+        .limit(1);
+      return row?.generations ?? 0;
+    },
+
+    async countFormats(ownerId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(formats).where(eq(formats.ownerId, ownerId));
+      return row?.n ?? 0;
+    },
+
+    async countDocuments(ownerId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(documents).where(eq(documents.ownerId, ownerId));
+      return row?.n ?? 0;
+    },
+  };
+}
+export type TUsersRepository = ReturnType<typeof createUsersRepository>;

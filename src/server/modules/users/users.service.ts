@@ -1,0 +1,49 @@
+import type { TPlanCatalogue } from '../../../contract/plans.ts';
+import type { TUser, TUserStats } from '../../../contract/user.ts';
+import { notFound } from '../../http/app-error.ts';
+import type { TUserRow, TUsersRepository } from './users.repository.ts';
+
+export function createUsersService(deps: { users: TUsersRepository; plans: () => Promise<TPlanCatalogue> }) {
+  /** The user's own override wins; otherwise the plan's monthly generations. */
+  async function generationLimit(row: TUserRow): Promise<number | null> {
+    if (row.apiCallsLimit !== null) return row.apiCallsLimit;
+    const plan = (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
+    return plan?.generationsPerMonth ?? null;
+  }
+
+  return {
+    generationLimit,
+
+    async toUser(row: TUserRow): Promise<TUser> {
+      return {
+        id: row.id,
+        email: row.email,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        role: row.role,
+        subscriptionPlan: row.subscriptionPlan,
+        apiEnabled: row.apiEnabled,
+        apiKeyLast4: null,
+        apiCallsUsed: await deps.users.generationsUsed(row.id),
+        apiCallsLimit: await generationLimit(row),
+        enterpriseEmail: row.enterpriseEmail,
+        smtpHost: row.smtpHost,
+        smtpPort: row.smtpPort,
+        smtpSecure: row.smtpSecure,
+      };
+    },
+
+    async stats(userId: string): Promise<TUserStats> {
+      const row = await deps.users.findById(userId);
+      if (!row) throw notFound('User');
+      const [totalFormats, totalDocuments, apiCallsUsed, apiCallsLimit] = await Promise.all([
+        deps.users.countFormats(userId),
+        deps.users.countDocuments(userId),
+        deps.users.generationsUsed(userId),
+        generationLimit(row),
+      ]);
+      return { totalFormats, totalDocuments, apiCallsUsed, apiCallsLimit };
+    },
+  };
+}
+export type TUsersService = ReturnType<typeof createUsersService>;

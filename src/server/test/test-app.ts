@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig, type TConfig } from '../config.ts';
+import { openDatabase, type TDatabase } from '../db/client.ts';
+
+export const TEST_ORIGIN = 'http://localhost:5000';
+
+export type TTestApp = {
+  app: FastifyInstance;
+  config: TConfig;
+  database: TDatabase;
+  close(): Promise<void>;
+};
+
+/** A fresh, migrated database for one test file: PGlite in memory, or a clone on PostgreSQL. */
+async function freshDatabase(): Promise<{ database: TDatabase; drop: () => Promise<void> }> {
+  const templateDb = inject('postgresTemplateDb');
+  const url = process.env.TEST_DATABASE_URL;
+  if (url && templateDb) {
+    const name = `formwork_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database "${name}" template "${templateDb}"`);
+    await admin.end();
+    const dbUrl = new URL(url);
+    dbUrl.pathname = `/${name}`;
+    const database = await openDatabase({ driver: 'postgres', url: dbUrl.toString(), poolSize: 20 });
+    return {
+      database,
+      drop: async () => {
+        const cleanup = new pg.Client({ connectionString: url });
+        await cleanup.connect();
+        await cleanup.query(`drop database if exists "${name}" with (force)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteTemplate'));
+  const database = await openDatabase({ driver: 'pglite', loadDataDir: new Blob([dump]) });
+  return { database, drop: async () => {} };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TTestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: TEST_ORIGIN,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...env,
+  });
+  const { database, drop } = await freshDatabase();
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser-like client: keeps cookies and sends our Origin on writes, as the SPA does. */
+export class TestClient {
+  private cookies = new Map<string, string>();
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly ip = '127.0.0.1',
+  ) {}
+
+  private remember(response: LightMyRequestResponse) {
+    const header = response.headers['set-cookie'];
+    const list = Array.isArray(header) ? header : header ? [header] : [];
+    for (const line of list) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (/max-age=0/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await this.app.inject({
+      method: method as 'GET',
+      url,
+      remoteAddress: this.ip,
+      headers: {
+        ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
+        ...(method !== 'GET' ? { origin: TEST_ORIGIN } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    this.remember(response);
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request('GET', url, undefined, headers);
+  }
+  post(url: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request('POST', url, body, headers);
+  }
+
+  async signUp(overrides: Partial<{ firstName: string; lastName: string; email: string; password: string }> = {}) {
+    const body = {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: `user-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'correct horse battery',
+      ...overrides,
+    };
+    const response = await this.post('/api/auth/sign-up', body);
+    if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+    return { ...body, user: response.json() as { id: string; email: string; role: string } };
+  }
+}
