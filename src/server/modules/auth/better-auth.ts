@@ -67,6 +67,8 @@ export function createBetterAuth(deps: {
       ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [] },
     },
     logger: { disabled: config.env === 'test' },
+    // A callback the library cannot tie to a sign-in (a forged or stale state) lands on our page too.
+    onAPIError: { errorURL: `${config.publicUrl}/api/login/error` },
     databaseHooks: {
       session: {
         create: {
