@@ -1,0 +1,97 @@
+/**
+ * Baseline: Chromium printing equivalent HTML to PDF through playwright-core, with Debian's
+ * /usr/bin/chromium. One browser and one page are launched once and reused; every document is
+ * `page.setContent(html)` + `page.pdf()`. The same TTF files are embedded through @font-face
+ * data URLs (only the faces the document uses, as a careful user would do).
+ */
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { LAYOUT, PT_PER_PX, docData, refDoc, type Kind, type RefDoc } from '../fixture.ts';
+import { fontPaths } from '../fonts.ts';
+import { makeGradientPng } from '../png.ts';
+import type { Engine } from './types.ts';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function fontFace(family: string, path: string, weight: number): string {
+  const b64 = readFileSync(path).toString('base64');
+  return `@font-face{font-family:'${family}';src:url(data:font/ttf;base64,${b64}) format('truetype');font-weight:${weight};font-style:normal}`;
+}
+
+export function buildHtml(d: RefDoc, faces: { latin: string; scripts: string }, pngDataUrl: string): string {
+  const body = LAYOUT.bodyPx * PT_PER_PX;
+  const parts: string[] = [];
+  parts.push(`<h1>${esc(d.heading)}</h1>`);
+  for (const p of d.paragraphs) parts.push(`<p>${esc(p)}</p>`);
+  for (const l of d.scriptLines) {
+    const dir = l.script === 'arabic' ? ' dir="rtl"' : '';
+    parts.push(`<p class="line"${dir}>${esc(l.text)}</p>`);
+  }
+  if (d.listItems.length > 0) parts.push(`<ul>${d.listItems.map((li) => `<li>${esc(li)}</li>`).join('')}</ul>`);
+  if (d.image) {
+    parts.push(`<img src="${pngDataUrl}" style="width:${d.image.widthPt}pt;height:${d.image.heightPt}pt">`);
+  }
+  if (d.table) {
+    const t = d.table;
+    const cols = t.widths.map((w) => `<col style="width:${(w * 100).toFixed(2)}%">`).join('');
+    const head = `<thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>`;
+    const rows = t.rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('');
+    parts.push(`<table><colgroup>${cols}</colgroup>${head}<tbody>${rows}</tbody></table>`);
+  }
+  const css =
+    (d.scriptLines.length > 0 ? faces.latin + faces.scripts : faces.latin) +
+    `@page{size:A4;margin:${LAYOUT.marginMm}mm}` +
+    `html,body{margin:0;padding:0}` +
+    `body{font-family:'Sans','Deva','Arab';font-size:${body}pt;line-height:1.2}` +
+    `h1{font-size:${LAYOUT.headingPx * PT_PER_PX}pt;font-weight:700;margin:0 0 ${body * 0.8}pt}` +
+    `p{margin:0 0 ${body * 0.8}pt;text-align:justify}p.line{text-align:start}` +
+    `ul{margin:0 0 ${body * 0.8}pt;padding-left:${body * 1.5}pt}` +
+    `img{display:block;margin:0 0 ${body * 0.8}pt}` +
+    `table{border-collapse:collapse;width:100%;table-layout:fixed}` +
+    `th,td{border:0.5pt solid #888;padding:${LAYOUT.cellPadPt}pt;text-align:left;vertical-align:top}` +
+    `th{font-weight:700}thead{display:table-header-group}tr{break-inside:avoid}`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(d.title)}</title><style>${css}</style></head><body>${parts.join('')}</body></html>`;
+}
+
+export async function createChromiumEngine(): Promise<Engine> {
+  const paths = fontPaths();
+  const faces = {
+    latin: fontFace('Sans', paths.sans, 400) + fontFace('Sans', paths.sansBold, 700),
+    scripts: fontFace('Deva', paths.devanagari, 400) + fontFace('Arab', paths.arabic, 400),
+  };
+  const pngDataUrl = `data:image/png;base64,${makeGradientPng().toString('base64')}`;
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  const page: Page = await browser.newPage();
+
+  return {
+    name: 'chromium',
+    async render(kind: Kind, i: number) {
+      const d = refDoc(kind, docData(i));
+      await page.setContent(buildHtml(d, faces, pngDataUrl), { waitUntil: 'load' });
+      // (No document.fonts.ready round trip: the load event already waits for the data-URL faces;
+      // the sanity check confirms with pdffonts that the TTFs are embedded.)
+      const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+      return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    },
+    async close() {
+      await page.close();
+      await browser.close();
+    },
+  };
+}

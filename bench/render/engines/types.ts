@@ -1,0 +1,12 @@
+import type { Kind } from '../fixture.ts';
+
+/** One PDF engine, set up once (fonts, images, browser) and then asked for documents. */
+export interface Engine {
+  readonly name: EngineName;
+  /** Renders document number `i` of the given reference kind (data varies with `i`). */
+  render(kind: Kind, i: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export type EngineName = 'ours' | 'pdfkit' | 'pdfme' | 'chromium';
+export const ENGINE_NAMES: readonly EngineName[] = ['ours', 'pdfkit', 'pdfme', 'chromium'];
