@@ -1,0 +1,200 @@
+import {
+  FileTextIcon,
+  LayoutDashboardIcon,
+  LayoutTemplateIcon,
+  LifeBuoyIcon,
+  LogOutIcon,
+  MenuIcon,
+  SettingsIcon,
+  ShieldIcon,
+  type LucideIcon,
+} from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { TUser } from '../../../contract/user';
+import { effectiveLimit, planName } from '../../lib/plans';
+import { cn, formatNumber } from '../../lib/utils';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '../ui/sheet';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
+import { Logo } from './logo';
+
+interface NavItem {
+  href: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+const NAV_ITEMS: NavItem[] = [
+  { href: '/', label: 'Dashboard', icon: LayoutDashboardIcon },
+  { href: '/formats', label: 'My Formats', icon: LayoutTemplateIcon },
+  { href: '/documents', label: 'Recent Documents', icon: FileTextIcon },
+  { href: '/settings', label: 'Settings', icon: SettingsIcon },
+  { href: '/help', label: 'Help & Support', icon: LifeBuoyIcon },
+];
+const ADMIN_ITEM: NavItem = { href: '/admin', label: 'Admin Panel', icon: ShieldIcon };
+
+function isActive(location: string, href: string): boolean {
+  if (href === '/') return location === '/';
+  if (href === '/formats') return location === '/formats' || location.startsWith('/builder') || location.startsWith('/data-entry');
+  return location === href || location.startsWith(`${href}/`);
+}
+
+function SidebarNav({ user, onNavigate }: { user: TUser; onNavigate?: () => void }) {
+  const [location] = useLocation();
+  const items = user.role === 'admin' ? [...NAV_ITEMS, ADMIN_ITEM] : NAV_ITEMS;
+  return (
+    <nav aria-label="Main" className="flex flex-col gap-0.5">
+      {items.map(({ href, label, icon: Icon }) => {
+        const active = isActive(location, href);
+        return (
+          <Link
+            key={href}
+            href={href}
+            onClick={onNavigate}
+            aria-current={active ? 'page' : undefined}
+            className={cn(
+              'group flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none',
+              active ? 'bg-primary-soft text-primary' : 'text-muted-foreground hover:bg-accent hover:text-foreground',
+            )}
+          >
+            <Icon className={cn('size-4 shrink-0', active ? 'text-primary' : 'text-muted-foreground group-hover:text-foreground')} aria-hidden />
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+function UsageMeter({ user }: { user: TUser }) {
+  const limit = effectiveLimit(user.apiCallsLimit);
+  const pct = limit > 0 ? Math.min(100, Math.round((user.apiCallsUsed / limit) * 100)) : 0;
+  return (
+    <div className="rounded-lg border bg-background p-3 shadow-xs">
+      <div className="flex items-center justify-between text-xs">
+        <span className="font-medium text-foreground">API calls this month</span>
+        <span className="text-muted-foreground tabular-nums">
+          {formatNumber(user.apiCallsUsed)}/{formatNumber(limit)}
+        </span>
+      </div>
+      <div
+        className="mt-2 h-1.5 overflow-hidden rounded-full bg-secondary"
+        role="progressbar"
+        aria-label="API calls used this month"
+        aria-valuemin={0}
+        aria-valuemax={limit}
+        aria-valuenow={user.apiCallsUsed}
+      >
+        <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${pct}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function SidebarBody({ user, onNavigate }: { user: TUser; onNavigate?: () => void }) {
+  return (
+    <div className="flex h-full flex-col">
+      <div className="flex h-16 shrink-0 items-center px-5">
+        <Logo />
+      </div>
+      <div className="flex-1 overflow-y-auto px-3 py-2">
+        <p className="px-3 pb-2 text-[11px] font-semibold tracking-wider text-muted-foreground/80 uppercase">Workspace</p>
+        <SidebarNav user={user} onNavigate={onNavigate} />
+      </div>
+      <div className="p-3">
+        <UsageMeter user={user} />
+      </div>
+    </div>
+  );
+}
+
+function displayName(user: TUser): string {
+  const first = user.firstName?.trim();
+  if (first) return first;
+  return (user.email.trim()[0] ?? '?').toUpperCase();
+}
+
+function initial(user: TUser): string {
+  const first = user.firstName?.trim();
+  return ((first ? first[0] : user.email.trim()[0]) ?? '?').toUpperCase();
+}
+
+function TopBar({ user }: { user: TUser }) {
+  const [open, setOpen] = useState(false);
+  const name = displayName(user);
+  return (
+    <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b bg-background/85 px-4 backdrop-blur supports-[backdrop-filter]:bg-background/70 sm:px-6">
+      <Sheet open={open} onOpenChange={setOpen}>
+        <SheetTrigger asChild>
+          <Button variant="ghost" size="icon" className="-ml-2 lg:hidden" aria-label="Open navigation">
+            <MenuIcon className="size-5" />
+          </Button>
+        </SheetTrigger>
+        <SheetContent>
+          <SheetTitle className="sr-only">Navigation</SheetTitle>
+          <SheetDescription className="sr-only">Pages of your Formwork workspace</SheetDescription>
+          <SidebarBody user={user} onNavigate={() => setOpen(false)} />
+        </SheetContent>
+      </Sheet>
+      <div className="lg:hidden">
+        <Logo className="[&>span]:hidden sm:[&>span]:inline" />
+      </div>
+
+      <div className="ml-auto flex items-center gap-2 sm:gap-3">
+        <div className="flex items-center gap-2 rounded-full border bg-background py-1 pr-1 pl-3 text-sm shadow-xs" data-testid="plan-indicator">
+          <span className="font-medium text-foreground">{planName(user.subscriptionPlan)}</span>
+          <Badge variant="success" className="gap-1">
+            <span className="size-1.5 rounded-full bg-success" aria-hidden />
+            Active
+          </Badge>
+        </div>
+        <div className="flex items-center gap-2" data-testid="user-indicator">
+          <span
+            className="flex size-8 items-center justify-center rounded-full bg-gradient-to-br from-[oklch(0.62_0.19_285)] to-[oklch(0.5_0.23_268)] text-sm font-semibold text-white ring-2 ring-background"
+            aria-hidden
+          >
+            {initial(user)}
+          </span>
+          <span className="hidden max-w-[10rem] truncate text-sm font-medium text-foreground sm:inline" title={user.email}>
+            {name}
+          </span>
+        </div>
+        <Tooltip>
+          <TooltipTrigger asChild>
+            <Button variant="ghost" size="sm" asChild className="text-muted-foreground hover:text-foreground">
+              <a href="/api/logout" aria-label="Sign Out">
+                <LogOutIcon />
+                <span className="hidden sm:inline">Sign Out</span>
+              </a>
+            </Button>
+          </TooltipTrigger>
+          <TooltipContent>Sign out of {user.email}</TooltipContent>
+        </Tooltip>
+      </div>
+    </header>
+  );
+}
+
+export function AppShell({ user, children }: { user: TUser; children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh bg-muted/40">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-background px-3 py-2 text-sm font-medium shadow-elevated focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <aside className="sticky top-0 hidden h-dvh w-64 shrink-0 border-r bg-sidebar lg:block">
+        <SidebarBody user={user} />
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <TopBar user={user} />
+        <main id="main" tabIndex={-1} className="flex-1 outline-none">
+          <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">{children}</div>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,262 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { AlertCircleIcon, CheckIcon, Loader2Icon } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { Link, useLocation, useSearch } from 'wouter';
+import { type TUser, MIN_PASSWORD_LENGTH, ZSignInBody, ZSignUpBody } from '../../../contract/user';
+import { Logo } from '../../components/layout/logo';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { AUTH_USER_KEY, useAuth } from '../../hooks/use-auth';
+import { apiJson, readApiError } from '../../lib/api';
+import { queryClient } from '../../lib/query-client';
+
+type SignInInput = z.input<typeof ZSignInBody>;
+type SignInOutput = z.output<typeof ZSignInBody>;
+type SignUpInput = z.input<typeof ZSignUpBody>;
+type SignUpOutput = z.output<typeof ZSignUpBody>;
+
+function Field<T extends FieldValues>({
+  form,
+  name,
+  label,
+  type = 'text',
+  autoComplete,
+  hint,
+}: {
+  form: UseFormReturn<T, unknown, FieldValues>;
+  name: Path<T>;
+  label: string;
+  type?: string;
+  autoComplete?: string;
+  hint?: ReactNode;
+}) {
+  const id = `${useId().replace(/:/g, '')}-${String(name)}`;
+  const error = form.formState.errors[name]?.message;
+  const message = typeof error === 'string' ? error : undefined;
+  const describedBy = message ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type={type}
+        autoComplete={autoComplete}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={describedBy}
+        {...form.register(name)}
+      />
+      {message ? (
+        <p id={`${id}-error`} className="text-[13px] text-destructive">
+          {message}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-hint`} className="text-[13px] text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ServerAlert({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <Alert variant="destructive">
+      <AlertCircleIcon />
+      <AlertDescription>{message}</AlertDescription>
+    </Alert>
+  );
+}
+
+/** Puts the server's per-field messages under the matching inputs; returns the readable message. */
+function applyServerError<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, error: unknown, fallback: string): string {
+  const readable = readApiError(error, fallback);
+  const fieldNames = Object.keys(form.getValues());
+  for (const [field, msg] of Object.entries(readable.fields)) {
+    if (fieldNames.includes(field)) form.setError(field as Path<T>, { type: 'server', message: msg });
+  }
+  return readable.message;
+}
+
+function useSignedIn() {
+  const [, navigate] = useLocation();
+  return (user: TUser) => {
+    queryClient.setQueryData(AUTH_USER_KEY, user);
+    void queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY });
+    navigate('/');
+  };
+}
+
+function SignInForm() {
+  const form = useForm<SignInInput, unknown, SignInOutput>({
+    resolver: zodResolver(ZSignInBody),
+    defaultValues: { email: '', password: '' },
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const onSignedIn = useSignedIn();
+  const mutation = useMutation({
+    mutationFn: (body: SignInOutput) => apiJson<TUser>('POST', '/api/auth/sign-in', body),
+    meta: { skipUnauthorizedHandler: true },
+    onSuccess: onSignedIn,
+    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not sign you in. Please try again.')),
+  });
+  const anyForm = form as unknown as UseFormReturn<SignInInput, unknown, FieldValues>;
+  return (
+    <form
+      noValidate
+      aria-label="Sign in"
+      onSubmit={form.handleSubmit((values) => {
+        setServerError(null);
+        mutation.mutate(values);
+      })}
+      className="grid gap-4"
+    >
+      <ServerAlert message={serverError} />
+      <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
+      <Field form={anyForm} name="password" label="Password" type="password" autoComplete="current-password" />
+      <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
+        {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
+        {mutation.isPending ? 'Signing in...' : 'Sign in'}
+      </Button>
+    </form>
+  );
+}
+
+function SignUpForm() {
+  const form = useForm<SignUpInput, unknown, SignUpOutput>({
+    resolver: zodResolver(ZSignUpBody),
+    defaultValues: { firstName: '', lastName: '', email: '', password: '' },
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const onSignedIn = useSignedIn();
+  const mutation = useMutation({
+    mutationFn: (body: SignUpOutput) => apiJson<TUser>('POST', '/api/auth/sign-up', body),
+    meta: { skipUnauthorizedHandler: true },
+    onSuccess: onSignedIn,
+    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not create your account. Please try again.')),
+  });
+  const anyForm = form as unknown as UseFormReturn<SignUpInput, unknown, FieldValues>;
+  return (
+    <form
+      noValidate
+      aria-label="Create account"
+      onSubmit={form.handleSubmit((values) => {
+        setServerError(null);
+        mutation.mutate(values);
+      })}
+      className="grid gap-4"
+    >
+      <ServerAlert message={serverError} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field form={anyForm} name="firstName" label="First name" autoComplete="given-name" />
+        <Field form={anyForm} name="lastName" label="Last name" autoComplete="family-name" />
+      </div>
+      <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
+      <Field
+        form={anyForm}
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+      />
+      <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
+        {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
+        {mutation.isPending ? 'Creating account...' : 'Create account'}
+      </Button>
+    </form>
+  );
+}
+
+const POINTS = [
+  'Build reusable formats with named placeholders',
+  'Fill an auto-generated form, get a polished PDF',
+  'Free plan: 1 format and 30 documents a month',
+];
+
+export function LoginPage() {
+  const search = useSearch();
+  const params = new URLSearchParams(search);
+  const oidcError = params.get('error');
+  const initialTab = params.get('mode') === 'signup' ? 'signup' : 'signin';
+  const [tab, setTab] = useState(initialTab);
+  const { user } = useAuth();
+  const [, navigate] = useLocation();
+
+  useEffect(() => {
+    if (user) navigate('/', { replace: true });
+  }, [user, navigate]);
+
+  return (
+    <div className="grid min-h-dvh lg:grid-cols-[1fr_1.1fr]">
+      <aside className="relative hidden overflow-hidden bg-[oklch(0.2_0.03_275)] p-12 text-white lg:flex lg:flex-col">
+        <div className="pointer-events-none absolute inset-0 opacity-40 [background-image:radial-gradient(oklch(1_0_0/0.12)_1px,transparent_1px)] [background-size:22px_22px]" aria-hidden />
+        <div
+          className="pointer-events-none absolute -bottom-40 -left-20 h-[480px] w-[480px] rounded-full bg-[radial-gradient(closest-side,oklch(0.55_0.2_280/0.55),transparent)]"
+          aria-hidden
+        />
+        <div className="relative [&_a]:text-white">
+          <Logo />
+        </div>
+        <div className="relative mt-auto max-w-md">
+          <h2 className="text-3xl font-semibold tracking-tight text-balance">Documents that write themselves.</h2>
+          <ul className="mt-8 space-y-4">
+            {POINTS.map((p) => (
+              <li key={p} className="flex items-start gap-3 text-white/80">
+                <span className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full bg-white/10">
+                  <CheckIcon className="size-3" aria-hidden />
+                </span>
+                {p}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-12 text-sm text-white/50">Trusted by 500+ businesses generating 10,000+ documents a month.</p>
+        </div>
+      </aside>
+
+      <main id="main" className="flex flex-col px-4 py-8 sm:px-8">
+        <div className="lg:hidden">
+          <Logo />
+        </div>
+        <div className="mx-auto flex w-full max-w-[420px] flex-1 flex-col justify-center py-10">
+          <h1 className="text-2xl font-semibold tracking-tight">{tab === 'signup' ? 'Create your account' : 'Welcome back'}</h1>
+          <p className="mt-1.5 text-sm text-muted-foreground">
+            {tab === 'signup' ? 'Start free — no credit card required.' : 'Sign in to your Formwork workspace.'}
+          </p>
+
+          {oidcError && (
+            <Alert variant="destructive" className="mt-6">
+              <AlertCircleIcon />
+              <AlertTitle>Sign-in failed</AlertTitle>
+              <AlertDescription>{oidcError}</AlertDescription>
+            </Alert>
+          )}
+
+          <Tabs value={tab} onValueChange={setTab} className="mt-6">
+            <TabsList className="grid w-full grid-cols-2">
+              <TabsTrigger value="signin">Sign in</TabsTrigger>
+              <TabsTrigger value="signup">Create account</TabsTrigger>
+            </TabsList>
+            <TabsContent value="signin" className="mt-6">
+              <SignInForm />
+            </TabsContent>
+            <TabsContent value="signup" className="mt-6">
+              <SignUpForm />
+            </TabsContent>
+          </Tabs>
+          <p className="mt-8 text-center text-sm text-muted-foreground">
+            <Link href="/" className="rounded-sm font-medium text-foreground hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none">
+              ← Back to home
+            </Link>
+          </p>
+        </div>
+      </main>
+    </div>
+  );
+}

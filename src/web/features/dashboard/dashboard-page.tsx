@@ -1,0 +1,277 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  ArrowRightIcon,
+  BookOpenIcon,
+  ClockIcon,
+  FileTextIcon,
+  LayoutTemplateIcon,
+  PlusIcon,
+  ZapIcon,
+  type LucideIcon,
+} from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { TUserStats } from '../../../contract/user';
+import { EmptyState } from '../../components/layout/empty-state';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Skeleton } from '../../components/ui/skeleton';
+import { useAuth } from '../../hooks/use-auth';
+import { readApiError } from '../../lib/api';
+import { effectiveLimit } from '../../lib/plans';
+import { formatNumber } from '../../lib/utils';
+import { formatDate, useDocuments, useFormats } from '../formats/api';
+
+/** Minutes a person saves per generated document: the basis of the Time Saved estimate. */
+export const MINUTES_SAVED_PER_DOCUMENT = 10;
+
+export function formatDuration(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  const hours = minutes / 60;
+  return `${hours >= 10 ? Math.round(hours) : Math.round(hours * 10) / 10} h`;
+}
+
+function StatCard({
+  label,
+  value,
+  hint,
+  icon: Icon,
+  loading,
+}: {
+  label: string;
+  value: ReactNode;
+  hint: ReactNode;
+  icon: LucideIcon;
+  loading: boolean;
+}) {
+  return (
+    <Card className="p-5" data-testid="stat-card">
+      <div className="flex items-start justify-between gap-3">
+        <p className="text-sm font-medium text-muted-foreground">{label}</p>
+        <span className="flex size-8 items-center justify-center rounded-md bg-primary-soft text-primary">
+          <Icon className="size-4" aria-hidden />
+        </span>
+      </div>
+      <div className="mt-3 text-[28px] leading-none font-semibold tracking-tight text-foreground tabular-nums">
+        {loading ? <Skeleton className="h-7 w-16" /> : value}
+      </div>
+      <p className="mt-2 text-xs text-muted-foreground">{hint}</p>
+    </Card>
+  );
+}
+
+function QuickAction({ href, icon: Icon, title, description }: { href: string; icon: LucideIcon; title: string; description: string }) {
+  return (
+    <Link
+      href={href}
+      className="group flex items-center gap-4 rounded-lg border bg-background p-4 shadow-xs transition-[border-color,box-shadow] hover:border-primary/40 hover:shadow-card focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
+    >
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary">
+        <Icon className="size-5" aria-hidden />
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="block text-sm font-semibold text-foreground">{title}</span>
+        <span className="block text-sm text-muted-foreground">{description}</span>
+      </span>
+      <ArrowRightIcon className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-primary" aria-hidden />
+    </Link>
+  );
+}
+
+function ListCardSkeleton() {
+  return (
+    <div className="space-y-3" aria-hidden>
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-14 w-full" />
+      ))}
+    </div>
+  );
+}
+
+function MyFormatsCard() {
+  const { data, isLoading, error } = useFormats();
+  const formats = (data ?? []).slice(0, 3);
+  return (
+    <Card>
+      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>My Formats</CardTitle>
+          <CardDescription>Your reusable document templates</CardDescription>
+        </div>
+        <Button variant="ghost" size="sm" asChild>
+          <Link href="/formats">
+            View All <ArrowRightIcon />
+          </Link>
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <ListCardSkeleton />
+        ) : error ? (
+          <p className="text-sm text-destructive">{readApiError(error, 'Could not load your formats.').message}</p>
+        ) : formats.length === 0 ? (
+          <EmptyState
+            icon={LayoutTemplateIcon}
+            title="No formats yet"
+            description="Build a template once with named placeholders, then generate documents from it in seconds."
+            action={
+              <Button asChild>
+                <Link href="/builder">
+                  <PlusIcon /> Create your first format
+                </Link>
+              </Button>
+            }
+          />
+        ) : (
+          <ul className="divide-y">
+            {formats.map((f) => (
+              <li key={f.id} className="flex items-center justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium">{f.name}</p>
+                  <p className="text-xs text-muted-foreground">
+                    {formatDate(f.updatedAt ?? f.createdAt)} · {f.placeholders?.length ?? 0} placeholders
+                  </p>
+                </div>
+                <Button variant="outline" size="sm" asChild>
+                  <Link href={`/builder/${encodeURIComponent(f.id)}`}>Edit</Link>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function RecentDocumentsCard() {
+  const { data, isLoading, error } = useDocuments();
+  const documents = (data ?? []).slice(0, 3);
+  return (
+    <Card>
+      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>Recent Documents</CardTitle>
+          <CardDescription>PDFs you generated most recently</CardDescription>
+        </div>
+        <Button variant="ghost" size="sm" asChild>
+          <Link href="/documents">
+            View All <ArrowRightIcon />
+          </Link>
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <ListCardSkeleton />
+        ) : error ? (
+          <p className="text-sm text-destructive">{readApiError(error, 'Could not load your documents.').message}</p>
+        ) : documents.length === 0 ? (
+          <EmptyState
+            icon={FileTextIcon}
+            title="No documents yet"
+            description="Documents appear here once you fill in a format. Start by creating your first format."
+            action={
+              <Button variant="outline" asChild>
+                <Link href="/builder">
+                  <PlusIcon /> Create your first format
+                </Link>
+              </Button>
+            }
+          />
+        ) : (
+          <ul className="divide-y">
+            {documents.map((d) => (
+              <li key={d.id} className="flex items-center justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium">{d.name}</p>
+                  <p className="text-xs text-muted-foreground">{formatDate(d.createdAt)}</p>
+                </div>
+                <div className="flex shrink-0 gap-1.5">
+                  <Badge variant="secondary">PDF</Badge>
+                  <Badge variant="success">{d.status ?? 'Generated'}</Badge>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function DashboardPage() {
+  const { user, isLoading: userLoading } = useAuth();
+  const stats = useQuery<TUserStats>({ queryKey: ['/api/user/stats'], enabled: !!user });
+
+  if (userLoading || !user) {
+    return (
+      <div className="flex min-h-[40vh] items-center justify-center text-sm text-muted-foreground" role="status">
+        Loading...
+      </div>
+    );
+  }
+
+  const s = stats.data;
+  const loading = stats.isLoading;
+  const used = s?.apiCallsUsed ?? user.apiCallsUsed;
+  const limit = effectiveLimit(s ? s.apiCallsLimit : user.apiCallsLimit);
+  const totalDocuments = s?.totalDocuments ?? 0;
+  const greetingName = user.firstName?.trim() || user.email;
+
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-[28px]">
+          Welcome back, <span data-testid="greeting-name">{greetingName}</span>
+        </h1>
+        <p className="text-sm text-muted-foreground sm:text-[15px]">Here is what is happening with your documents.</p>
+      </div>
+
+      {stats.error && (
+        <p className="rounded-lg border border-destructive/30 bg-destructive/5 px-4 py-3 text-sm text-destructive" role="alert">
+          {readApiError(stats.error, 'Could not load your statistics.').message}
+        </p>
+      )}
+
+      <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard label="Total Formats" value={formatNumber(s?.totalFormats ?? 0)} hint="Templates in your workspace" icon={LayoutTemplateIcon} loading={loading} />
+        <StatCard label="Documents Generated" value={formatNumber(totalDocuments)} hint="PDFs created, all time" icon={FileTextIcon} loading={loading} />
+        <StatCard
+          label="API Calls Used"
+          value={
+            <>
+              {formatNumber(used)}
+              <span className="text-lg font-medium text-muted-foreground">/{formatNumber(limit)}</span>
+            </>
+          }
+          hint="Generations this month"
+          icon={ZapIcon}
+          loading={loading}
+        />
+        <StatCard
+          label="Time Saved"
+          value={formatDuration(totalDocuments * MINUTES_SAVED_PER_DOCUMENT)}
+          hint={`Estimate: ${MINUTES_SAVED_PER_DOCUMENT} min per document`}
+          icon={ClockIcon}
+          loading={loading}
+        />
+      </section>
+
+      <section aria-labelledby="quick-actions-title">
+        <h2 id="quick-actions-title" className="mb-3 text-sm font-semibold text-foreground">
+          Quick actions
+        </h2>
+        <div className="grid gap-3 md:grid-cols-2">
+          <QuickAction href="/builder" icon={PlusIcon} title="Create New Format" description="Start a template in the builder" />
+          <QuickAction href="/settings" icon={BookOpenIcon} title="API Documentation" description="Generate documents from your own apps" />
+        </div>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <MyFormatsCard />
+        <RecentDocumentsCard />
+      </div>
+    </div>
+  );
+}

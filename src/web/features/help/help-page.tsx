@@ -1,0 +1,229 @@
+import {
+  ArrowRightIcon,
+  BookOpenIcon,
+  ClockIcon,
+  LifeBuoyIcon,
+  MailIcon,
+  MessageCircleIcon,
+  MessageSquareTextIcon,
+  PlayCircleIcon,
+  type LucideIcon,
+} from 'lucide-react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link } from 'wouter';
+import { PageHeader } from '../../components/layout/page-header';
+import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../../components/ui/accordion';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Textarea } from '../../components/ui/textarea';
+import { useAuth } from '../../hooks/use-auth';
+import { SUPPORT_EMAIL, mailto } from '../../lib/site';
+import { WALKTHROUGH_STEPS, WalkthroughDialog } from '../marketing/walkthrough-dialog';
+
+function CardIcon({ icon: Icon }: { icon: LucideIcon }) {
+  return (
+    <span className="mb-2 flex size-9 items-center justify-center rounded-lg bg-primary-soft text-primary">
+      <Icon className="size-[18px]" aria-hidden />
+    </span>
+  );
+}
+
+const GETTING_STARTED: { title: string; text: ReactNode; href: string; cta: string }[] = [
+  { title: 'Create a format', text: 'Add headings, paragraphs and tables, and type {{placeholders}} where details go.', href: '/builder', cta: 'Open the builder' },
+  { title: 'Fill in the form', text: 'Open a format from My Formats and fill the form Formwork generated for it.', href: '/formats', cta: 'Go to My Formats' },
+  { title: 'Download your PDF', text: 'Every generated document is kept in Recent Documents to preview or download again.', href: '/documents', cta: 'See Recent Documents' },
+];
+
+const FAQ = [
+  {
+    q: 'What is a format?',
+    a: 'A format is a reusable template: headings, paragraphs, lists, tables and images, with named placeholders such as {{client_name}} where the details of each document go.',
+  },
+  {
+    q: 'How do placeholders become form fields?',
+    a: 'Each placeholder becomes one field of the generated form. You choose its type (text, email, number, date, phone, long text or dropdown) and whether it is required.',
+  },
+  {
+    q: 'What counts as an API call?',
+    a: 'Every generated document counts as one call against your monthly limit, whether you made it in the app or through the API. Your usage is shown on the dashboard and in Settings.',
+  },
+  {
+    q: 'If I edit a format, do old documents change?',
+    a: 'No. Each document keeps the exact version of the format it was made from, so it always downloads with the same content.',
+  },
+  {
+    q: 'Who can use the developer API?',
+    a: 'API access is part of the Enterprise plan. Contact sales and we will set it up for your team.',
+  },
+];
+
+function ChatDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { user } = useAuth();
+  const [topic, setTopic] = useState('');
+  const [message, setMessage] = useState('');
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = `${message.trim()}\n\n—\nAccount: ${user?.email ?? 'unknown'}`;
+    window.location.href = mailto(SUPPORT_EMAIL, topic.trim() || 'Support request', body);
+    onOpenChange(false);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Message the support team</DialogTitle>
+          <DialogDescription>
+            Write your question below. It opens in your email app addressed to {SUPPORT_EMAIL}; we reply within 24 hours, Monday to
+            Friday.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="grid gap-4">
+          <div className="grid gap-2">
+            <Label htmlFor="chat-topic">Subject</Label>
+            <Input id="chat-topic" value={topic} onChange={(e) => setTopic(e.target.value)} placeholder="e.g. Placeholder not filled in my PDF" />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="chat-message">Message</Label>
+            <Textarea
+              id="chat-message"
+              value={message}
+              onChange={(e) => setMessage(e.target.value)}
+              rows={5}
+              required
+              placeholder="Tell us what you were doing and what happened."
+            />
+          </div>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!message.trim()}>
+              <MailIcon /> Open in email app
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function HelpPage() {
+  const [chatOpen, setChatOpen] = useState(false);
+  const [tutorial, setTutorial] = useState<number | null>(null);
+
+  return (
+    <>
+      <PageHeader title="Help & Support" description="Guides, answers and a direct line to the people who build Formwork." />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardIcon icon={BookOpenIcon} />
+            <CardTitle>Getting started</CardTitle>
+            <CardDescription>From a blank page to your first PDF in three steps.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ol className="space-y-4">
+              {GETTING_STARTED.map((s, i) => (
+                <li key={s.title} className="flex gap-3">
+                  <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-secondary text-xs font-semibold">{i + 1}</span>
+                  <div className="min-w-0">
+                    <p className="text-sm font-medium">{s.title}</p>
+                    <p className="text-sm text-muted-foreground">{s.text}</p>
+                    <Link href={s.href} className="mt-1 inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none">
+                      {s.cta} <ArrowRightIcon className="size-3.5" aria-hidden />
+                    </Link>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardIcon icon={PlayCircleIcon} />
+            <CardTitle>Video tutorials</CardTitle>
+            <CardDescription>Short, step-by-step walkthroughs of each screen.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ul className="divide-y rounded-lg border">
+              {WALKTHROUGH_STEPS.map((s, i) => (
+                <li key={s.title}>
+                  <button
+                    type="button"
+                    onClick={() => setTutorial(i)}
+                    className="flex w-full cursor-pointer items-center gap-3 px-4 py-3 text-left transition-colors first:rounded-t-lg last:rounded-b-lg hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
+                  >
+                    <PlayCircleIcon className="size-5 shrink-0 text-primary" aria-hidden />
+                    <span className="min-w-0 flex-1">
+                      <span className="block text-sm font-medium">{s.title}</span>
+                      <span className="block truncate text-xs text-muted-foreground">{s.body}</span>
+                    </span>
+                    <span className="text-xs text-muted-foreground">Step {i + 1}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardIcon icon={LifeBuoyIcon} />
+            <CardTitle>Contact support</CardTitle>
+            <CardDescription>Real people, not a ticket robot.</CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-4">
+            <div className="grid gap-3 sm:grid-cols-2">
+              <Button variant="outline" className="h-auto justify-start py-3" asChild>
+                <a href={mailto(SUPPORT_EMAIL, 'Formwork support')}>
+                  <MailIcon className="text-primary" />
+                  <span className="text-left">
+                    <span className="block text-sm font-medium">Email support</span>
+                    <span className="block text-xs font-normal text-muted-foreground">{SUPPORT_EMAIL}</span>
+                  </span>
+                </a>
+              </Button>
+              <Button variant="outline" className="h-auto justify-start py-3" onClick={() => setChatOpen(true)}>
+                <MessageCircleIcon className="text-primary" />
+                <span className="text-left">
+                  <span className="block text-sm font-medium">Chat support</span>
+                  <span className="block text-xs font-normal text-muted-foreground">Write to us from here</span>
+                </span>
+              </Button>
+            </div>
+            <p className="flex items-center gap-2 rounded-lg bg-muted px-3 py-2.5 text-sm text-muted-foreground">
+              <ClockIcon className="size-4 shrink-0" aria-hidden />
+              We respond within 24 hours, Monday to Friday.
+            </p>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardIcon icon={MessageSquareTextIcon} />
+            <CardTitle>FAQ</CardTitle>
+            <CardDescription>Answers to the questions we hear most.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Accordion type="single" collapsible>
+              {FAQ.map((item) => (
+                <AccordionItem key={item.q} value={item.q}>
+                  <AccordionTrigger>{item.q}</AccordionTrigger>
+                  <AccordionContent>{item.a}</AccordionContent>
+                </AccordionItem>
+              ))}
+            </Accordion>
+          </CardContent>
+        </Card>
+      </div>
+      <ChatDialog open={chatOpen} onOpenChange={setChatOpen} />
+      <WalkthroughDialog open={tutorial !== null} onOpenChange={(o) => !o && setTutorial(null)} initialStep={tutorial ?? 0} inApp />
+    </>
+  );
+}

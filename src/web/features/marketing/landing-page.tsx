@@ -1,0 +1,556 @@
+import {
+  ArrowDownIcon,
+  ArrowRightIcon,
+  BriefcaseIcon,
+  Building2Icon,
+  CodeIcon,
+  FileCheck2Icon,
+  FormInputIcon,
+  GavelIcon,
+  HeartPulseIcon,
+  LayoutTemplateIcon,
+  LockIcon,
+  MailIcon,
+  PlayIcon,
+  QuoteIcon,
+  SparklesIcon,
+  TerminalIcon,
+  type LucideIcon,
+} from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { cn, scrollToSection } from '../../lib/utils';
+import { MarketingLayout } from './marketing-layout';
+import { BuilderMock, Chip, FormMock, PdfMock } from './mockups';
+import { PricingSection } from './pricing-section';
+import { WalkthroughDialog } from './walkthrough-dialog';
+
+function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; title: string; description: string; id: string }) {
+  return (
+    <div className="mx-auto max-w-2xl text-center">
+      <p className="text-sm font-semibold text-primary">{eyebrow}</p>
+      <h2 id={id} className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
+        {title}
+      </h2>
+      <p className="mt-4 text-pretty text-muted-foreground">{description}</p>
+    </div>
+  );
+}
+
+function Hero({ onWatchDemo }: { onWatchDemo: () => void }) {
+  return (
+    <section aria-labelledby="hero-title" className="relative overflow-hidden">
+      <div className="pointer-events-none absolute inset-0 -z-10 bg-grid [mask-image:radial-gradient(ellipse_70%_60%_at_50%_0%,black,transparent)]" aria-hidden />
+      <div
+        className="pointer-events-none absolute -top-40 left-1/2 -z-10 h-[520px] w-[900px] -translate-x-1/2 rounded-full bg-[radial-gradient(closest-side,oklch(0.75_0.14_280/0.35),transparent)]"
+        aria-hidden
+      />
+      <div className="container-page pt-16 pb-16 text-center sm:pt-24 sm:pb-20">
+        <Badge variant="outline" className="mx-auto gap-1.5 bg-background/80 px-3 py-1 text-[13px] font-medium text-muted-foreground shadow-xs backdrop-blur">
+          <SparklesIcon className="size-3.5! text-primary" aria-hidden />
+          Templates, forms and PDFs in one place
+        </Badge>
+        <h1 id="hero-title" className="mx-auto mt-6 max-w-4xl text-[40px] leading-[1.05] font-semibold tracking-tight text-balance sm:text-6xl lg:text-[68px]">
+          Generate professional documents{' '}
+          <span className="bg-gradient-to-r from-[oklch(0.55_0.23_283)] to-[oklch(0.5_0.2_255)] bg-clip-text text-transparent">in minutes, not hours</span>
+        </h1>
+        <p className="mx-auto mt-6 max-w-2xl text-[17px] text-pretty text-muted-foreground sm:text-lg">
+          Build a template once with named placeholders. Formwork turns it into a form, and every form you fill becomes a
+          polished PDF — contracts, offer letters, invoices and more.
+        </p>
+        <div className="mt-9 flex flex-col items-stretch justify-center gap-3 sm:flex-row sm:items-center">
+          <Button size="lg" asChild>
+            <a href="/api/login">
+              Get Started Free <ArrowRightIcon />
+            </a>
+          </Button>
+          <Button size="lg" variant="outline" onClick={onWatchDemo}>
+            <PlayIcon className="fill-current" /> Watch Demo
+          </Button>
+        </div>
+        <div className="mt-4 flex items-center justify-center gap-1 text-sm">
+          <Button variant="link" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => scrollToSection('demo')}>
+            Try Live Demo
+          </Button>
+          <span className="text-border" aria-hidden>
+            |
+          </span>
+          <Button variant="link" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => scrollToSection('features')}>
+            Learn More <ArrowDownIcon className="size-3.5!" />
+          </Button>
+        </div>
+        <p className="mt-6 text-xs text-muted-foreground">Free forever plan · No credit card required · Set up in 2 minutes</p>
+
+        <div className="relative mx-auto mt-14 max-w-5xl sm:mt-16">
+          <div className="grid items-center gap-5 text-left md:grid-cols-[1.35fr_1fr]">
+            <BuilderMock />
+            <div className="hidden md:block">
+              <div className="relative mx-auto w-[78%]">
+                <div className="absolute -top-4 -left-10 z-10 w-[115%]">
+                  <FormMock className="scale-[0.82] origin-top-left" />
+                </div>
+                <div className="pt-44">
+                  <PdfMock compact />
+                </div>
+              </div>
+            </div>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function DemoSection() {
+  return (
+    <section id="demo" aria-labelledby="demo-title" className="scroll-mt-16 border-y bg-muted/40 py-20 outline-none sm:py-28">
+      <div className="container-page">
+        <SectionHeading
+          id="demo-title"
+          eyebrow="Live demo"
+          title="One format, one form, one finished PDF"
+          description="Here is a real example: the format a studio uses for client agreements, the form Formwork generated from its placeholders, and the document that came out."
+        />
+        <ol className="mt-14 grid gap-8 lg:grid-cols-3 lg:gap-6">
+          <li className="flex flex-col">
+            <StepLabel n={1} title="The format" text="Text with {{placeholders}} where the details go." />
+            <div className="mt-4 flex-1 rounded-xl border bg-background p-5 shadow-card" aria-hidden>
+              <p className="text-base font-bold tracking-tight">Offer Letter</p>
+              <div className="mt-3 space-y-2.5 text-[13px] leading-relaxed text-muted-foreground">
+                <p>
+                  Dear <Chip>{'{{candidate_name}}'}</Chip>,
+                </p>
+                <p>
+                  We are delighted to offer you the position of <Chip>{'{{job_title}}'}</Chip> at Northwind, starting{' '}
+                  <Chip>{'{{start_date}}'}</Chip>.
+                </p>
+                <p>
+                  Your annual salary will be <Chip>{'{{salary}}'}</Chip>, paid monthly.
+                </p>
+              </div>
+            </div>
+          </li>
+          <li className="flex flex-col">
+            <StepLabel n={2} title="The generated form" text="Each placeholder becomes a typed field." />
+            <div className="mt-4 flex-1 rounded-xl border bg-background p-5 shadow-card" aria-hidden>
+              {[
+                ['Candidate name', 'text', 'Priya Raman'],
+                ['Job title', 'text', 'Product Designer'],
+                ['Start date', 'date', 'April 7, 2025'],
+                ['Salary', 'number', '$96,000'],
+              ].map(([label, type, value]) => (
+                <div key={label} className="mb-3 last:mb-0">
+                  <div className="flex items-center justify-between text-[12px] font-medium">
+                    <span>
+                      {label} <span className="text-destructive">*</span>
+                    </span>
+                    <span className="font-mono text-[10px] text-muted-foreground">{type}</span>
+                  </div>
+                  <div className="mt-1 rounded-md border bg-muted/30 px-3 py-1.5 text-[13px]">{value}</div>
+                </div>
+              ))}
+            </div>
+          </li>
+          <li className="flex flex-col">
+            <StepLabel n={3} title="The PDF" text="Rendered the same way, every time." />
+            <div className="mt-4 flex flex-1 items-center justify-center rounded-xl border bg-gradient-to-b from-background to-muted/60 p-5 shadow-card" aria-hidden>
+              <div className="aspect-[1/1.28] w-full max-w-[250px] rounded-md border bg-white p-5 shadow-elevated">
+                <div className="flex items-center justify-between">
+                  <span className="text-[11px] font-bold tracking-tight">NORTHWIND</span>
+                  <span className="rounded bg-destructive/10 px-1.5 py-0.5 text-[8px] font-bold text-destructive">PDF</span>
+                </div>
+                <p className="mt-4 text-[12px] font-bold">Offer Letter</p>
+                <div className="mt-2 space-y-1.5 text-[8.5px] leading-relaxed text-foreground/80">
+                  <p>Dear Priya Raman,</p>
+                  <p>
+                    We are delighted to offer you the position of <b>Product Designer</b> at Northwind, starting{' '}
+                    <b>April 7, 2025</b>.
+                  </p>
+                  <p>
+                    Your annual salary will be <b>$96,000</b>, paid monthly.
+                  </p>
+                  <div className="h-1 w-full rounded bg-secondary" />
+                  <div className="h-1 w-5/6 rounded bg-secondary" />
+                </div>
+                <p className="mt-5 font-serif text-[11px] text-primary italic">Dana Whitfield</p>
+                <p className="text-[7px] text-muted-foreground">Head of People, Northwind</p>
+              </div>
+            </div>
+          </li>
+        </ol>
+      </div>
+    </section>
+  );
+}
+
+function StepLabel({ n, title, text }: { n: number; title: string; text: string }) {
+  return (
+    <div className="flex items-start gap-3">
+      <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-[13px] font-semibold text-primary-foreground">{n}</span>
+      <div>
+        <h3 className="font-semibold">{title}</h3>
+        <p className="text-sm text-muted-foreground">{text}</p>
+      </div>
+    </div>
+  );
+}
+
+const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
+  {
+    icon: LayoutTemplateIcon,
+    title: 'Drag-and-drop builder',
+    text: 'Compose formats from headings, paragraphs, lists, tables and images. Reorder, align and style without touching code.',
+  },
+  {
+    icon: SparklesIcon,
+    title: 'Named placeholders',
+    text: 'Write {{client_name}} once and reuse it across the document. Empty values never leak raw tags into your PDF.',
+  },
+  {
+    icon: FormInputIcon,
+    title: 'Forms that build themselves',
+    text: 'Text, email, number, date, phone, long text and dropdown fields, with required checks, generated from your placeholders.',
+  },
+  {
+    icon: FileCheck2Icon,
+    title: 'Consistent, archived PDFs',
+    text: 'Every document keeps the exact version of the format it was made from, so it downloads identically forever.',
+  },
+  {
+    icon: MailIcon,
+    title: 'Email and e-signature hand-off',
+    text: 'Send a finished PDF on by email or to your e-signature service straight from the success screen.',
+  },
+  {
+    icon: CodeIcon,
+    title: 'Developer API',
+    text: 'Enterprise teams generate documents from their own systems with an API key, rate limits and usage analytics.',
+  },
+];
+
+function FeaturesSection() {
+  return (
+    <section id="features" aria-labelledby="features-title" className="scroll-mt-16 py-20 outline-none sm:py-28">
+      <div className="container-page">
+        <SectionHeading
+          id="features-title"
+          eyebrow="Features"
+          title="Everything between a blank page and a signed PDF"
+          description="Formwork replaces copy-paste templates and error-prone find-and-replace with a workflow your whole team can trust."
+        />
+        <div className="mt-14 grid gap-px overflow-hidden rounded-2xl border bg-border sm:grid-cols-2 lg:grid-cols-3">
+          {FEATURES.map(({ icon: Icon, title, text }) => (
+            <div key={title} className="bg-background p-7">
+              <span className="flex size-10 items-center justify-center rounded-lg bg-primary-soft text-primary ring-1 ring-primary/10">
+                <Icon className="size-5" aria-hidden />
+              </span>
+              <h3 className="mt-5 font-semibold">{title}</h3>
+              <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{text}</p>
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const STATS = [
+  { value: '2 min', label: 'setup', detail: 'from sign-up to your first format' },
+  { value: '95%', label: 'time saved', detail: 'versus editing documents by hand' },
+  { value: '1000+', label: 'documents daily', detail: 'generated by our customers' },
+  { value: '10,000+', label: 'monthly', detail: 'documents every month' },
+  { value: '500+', label: 'businesses', detail: 'rely on Formwork' },
+];
+
+function BenefitsSection() {
+  return (
+    <section id="benefits" aria-labelledby="benefits-title" className="relative scroll-mt-16 overflow-hidden bg-[oklch(0.2_0.03_275)] py-20 text-white outline-none sm:py-28">
+      <div className="pointer-events-none absolute inset-0 opacity-40 [background-image:radial-gradient(oklch(1_0_0/0.12)_1px,transparent_1px)] [background-size:22px_22px]" aria-hidden />
+      <div className="container-page relative">
+        <div className="grid gap-12 lg:grid-cols-[1fr_1.2fr] lg:items-center">
+          <div>
+            <p className="text-sm font-semibold text-[oklch(0.78_0.12_280)]">Benefits</p>
+            <h2 id="benefits-title" className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
+              Less typing. Fewer mistakes. More time for real work.
+            </h2>
+            <ul className="mt-8 space-y-4 text-[15px] text-white/75">
+              {[
+                'Stop retyping the same names, dates and amounts into every copy.',
+                'Required fields and typed inputs catch mistakes before the PDF exists.',
+                'Everyone uses the approved wording, every time.',
+              ].map((t) => (
+                <li key={t} className="flex gap-3">
+                  <span className="mt-2 size-1.5 shrink-0 rounded-full bg-[oklch(0.72_0.15_280)]" aria-hidden />
+                  {t}
+                </li>
+              ))}
+            </ul>
+          </div>
+          <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-2xl border border-white/10 bg-white/10 sm:grid-cols-3">
+            {STATS.map((s, i) => (
+              <div key={s.label} className={cn('bg-[oklch(0.22_0.03_275)] p-6', i === STATS.length - 1 && 'col-span-2 sm:col-span-1')}>
+                <dt className="sr-only">{s.label}</dt>
+                <dd>
+                  <p className="text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl">{s.value}</p>
+                  <p className="mt-1 text-sm font-medium text-white/90">{s.label}</p>
+                  <p className="mt-1 text-xs text-white/55">{s.detail}</p>
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const INDUSTRIES: { icon: LucideIcon; name: string; text: string; docs: string[] }[] = [
+  {
+    icon: GavelIcon,
+    name: 'Legal firms',
+    text: 'Engagement letters, NDAs and agreements with clause-perfect wording and the right client details.',
+    docs: ['NDA', 'Engagement letter', 'Power of attorney'],
+  },
+  {
+    icon: Building2Icon,
+    name: 'Real estate',
+    text: 'Lease agreements, offers and disclosures generated in the time it takes to enter the address.',
+    docs: ['Lease', 'Purchase offer', 'Disclosure'],
+  },
+  {
+    icon: BriefcaseIcon,
+    name: 'HR departments',
+    text: 'Offer letters, contracts and policy acknowledgements that look the same for every hire.',
+    docs: ['Offer letter', 'Employment contract', 'Experience letter'],
+  },
+  {
+    icon: HeartPulseIcon,
+    name: 'Healthcare',
+    text: 'Consent forms, referral letters and discharge summaries filled from a simple, typed form.',
+    docs: ['Consent form', 'Referral letter', 'Discharge summary'],
+  },
+];
+
+function IndustriesSection() {
+  return (
+    <section id="industries" aria-labelledby="industries-title" className="scroll-mt-16 py-20 outline-none sm:py-28">
+      <div className="container-page">
+        <SectionHeading
+          id="industries-title"
+          eyebrow="Industries"
+          title="Built for teams that live in documents"
+          description="From the first client letter to the thousandth contract, Formwork fits the paperwork of your industry."
+        />
+        <div className="mt-14 grid gap-5 sm:grid-cols-2">
+          {INDUSTRIES.map(({ icon: Icon, name, text, docs }) => (
+            <div key={name} className="group rounded-2xl border bg-card p-6 shadow-card transition-shadow hover:shadow-elevated sm:p-7">
+              <div className="flex items-center gap-3">
+                <span className="flex size-10 items-center justify-center rounded-lg bg-secondary text-foreground">
+                  <Icon className="size-5" aria-hidden />
+                </span>
+                <h3 className="text-lg font-semibold">{name}</h3>
+              </div>
+              <p className="mt-4 text-sm leading-relaxed text-muted-foreground">{text}</p>
+              <ul className="mt-5 flex flex-wrap gap-2" aria-label={`Typical ${name} documents`}>
+                {docs.map((d) => (
+                  <li key={d} className="rounded-full border bg-muted/50 px-2.5 py-1 text-xs font-medium text-muted-foreground">
+                    {d}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const TESTIMONIALS = [
+  {
+    quote:
+      'We went from two hours per engagement letter to a couple of minutes. The placeholders mean nobody touches the approved wording any more.',
+    name: 'Margaret Ellison',
+    role: 'Managing Partner, Ellison & Clarke LLP',
+  },
+  {
+    quote:
+      'Our agents fill one short form and the lease is ready before the viewing ends. It paid for itself in the first week.',
+    name: 'Daniel Okafor',
+    role: 'Operations Lead, Harbourview Realty',
+  },
+  {
+    quote:
+      'Every offer letter now looks identical and goes out the same day. Onboarding forty people a month finally feels manageable.',
+    name: 'Sofia Lindqvist',
+    role: 'Head of People, Brightlane',
+  },
+];
+
+function TestimonialsSection() {
+  return (
+    <section aria-labelledby="testimonials-title" className="border-y bg-muted/40 py-20 sm:py-28">
+      <div className="container-page">
+        <SectionHeading
+          id="testimonials-title"
+          eyebrow="Testimonials"
+          title="Teams that stopped copy-pasting"
+          description="What customers say after moving their documents to Formwork."
+        />
+        <div className="mt-14 grid gap-5 lg:grid-cols-3">
+          {TESTIMONIALS.map((t) => (
+            <figure key={t.name} className="flex flex-col rounded-2xl border bg-card p-7 shadow-card">
+              <QuoteIcon className="size-6 text-primary/30" aria-hidden />
+              <blockquote className="mt-4 flex-1 text-[15px] leading-relaxed text-foreground/90">“{t.quote}”</blockquote>
+              <figcaption className="mt-6 flex items-center gap-3">
+                <span className="flex size-10 items-center justify-center rounded-full bg-gradient-to-br from-[oklch(0.9_0.05_280)] to-[oklch(0.82_0.09_270)] text-sm font-semibold text-[oklch(0.35_0.15_275)]" aria-hidden>
+                  {t.name
+                    .split(' ')
+                    .map((p) => p[0])
+                    .join('')}
+                </span>
+                <span>
+                  <span className="block text-sm font-semibold">{t.name}</span>
+                  <span className="block text-xs text-muted-foreground">{t.role}</span>
+                </span>
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const REQUEST_EXAMPLE = `POST /api/documents/generate
+Content-Type: application/json
+X-API-Key: YOUR_API_KEY
+
+{
+  "template_id": "fmt_8c1d2e7a",
+  "data": {
+    "client_name": "Jane Cooper",
+    "start_date": "2025-03-01",
+    "fee": "4800"
+  }
+}`;
+
+const RESPONSE_EXAMPLE = `HTTP/1.1 200 OK
+Content-Type: application/json
+
+{
+  "document_url": "https://formwork.app/api/documents/doc_51f0a9/download",
+  "status": "generated"
+}`;
+
+function CodePanel({ title, code, label }: { title: string; code: string; label: string }) {
+  return (
+    <div className="overflow-hidden rounded-xl border border-white/10 bg-[oklch(0.17_0.02_275)] shadow-elevated">
+      <div className="flex items-center justify-between border-b border-white/10 px-4 py-2.5">
+        <span className="text-xs font-medium text-white/70">{title}</span>
+        <span className="rounded bg-white/10 px-1.5 py-0.5 font-mono text-[10px] text-white/60">{label}</span>
+      </div>
+      <pre className="overflow-x-auto p-4 font-mono text-[12.5px] leading-relaxed text-[oklch(0.9_0.02_275)]" tabIndex={0} aria-label={title}>
+        <code>{code}</code>
+      </pre>
+    </div>
+  );
+}
+
+function ApiSection() {
+  return (
+    <section id="api" aria-labelledby="api-title" className="scroll-mt-16 py-20 outline-none sm:py-28">
+      <div className="container-page">
+        <div className="grid gap-12 lg:grid-cols-[1fr_1.25fr] lg:items-center">
+          <div>
+            <p className="text-sm font-semibold text-primary">For developers</p>
+            <h2 id="api-title" className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
+              Generate documents from your own apps
+            </h2>
+            <p className="mt-4 text-muted-foreground">
+              Send a template id and the data as key/value pairs. Formwork returns a link to the finished PDF and its status.
+              Every call counts as one generation against your plan.
+            </p>
+            <ul className="mt-6 space-y-3 text-sm">
+              {[
+                { icon: LockIcon, text: 'API-key authentication, keys you can rotate any time' },
+                { icon: TerminalIcon, text: 'Rate limiting and per-key usage analytics' },
+                { icon: FileCheck2Icon, text: 'The same renderer as the app: identical PDFs' },
+              ].map(({ icon: Icon, text }) => (
+                <li key={text} className="flex items-center gap-3">
+                  <span className="flex size-7 items-center justify-center rounded-md bg-primary-soft text-primary">
+                    <Icon className="size-3.5" aria-hidden />
+                  </span>
+                  {text}
+                </li>
+              ))}
+            </ul>
+            <div className="mt-8 flex flex-wrap items-center gap-3">
+              <Button asChild>
+                <a href="/api/login">
+                  Get API Access <ArrowRightIcon />
+                </a>
+              </Button>
+              <span className="text-xs text-muted-foreground">API access is included in the Enterprise plan.</span>
+            </div>
+          </div>
+          <div className="min-w-0 space-y-4">
+            <CodePanel title="Request" label="HTTP" code={REQUEST_EXAMPLE} />
+            <CodePanel title="Response" label="JSON" code={RESPONSE_EXAMPLE} />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function FinalCta({ onWatchDemo }: { onWatchDemo: () => void }) {
+  return (
+    <section aria-labelledby="cta-title" className="pb-20 sm:pb-28">
+      <div className="container-page">
+        <div className="relative overflow-hidden rounded-3xl bg-gradient-to-br from-[oklch(0.5_0.23_277)] to-[oklch(0.42_0.2_265)] px-6 py-14 text-center text-white shadow-elevated sm:px-12">
+          <div className="pointer-events-none absolute inset-0 opacity-30 [background-image:radial-gradient(oklch(1_0_0/0.25)_1px,transparent_1px)] [background-size:20px_20px] [mask-image:radial-gradient(ellipse_at_center,black,transparent_75%)]" aria-hidden />
+          <h2 id="cta-title" className="relative text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
+            Your next document could take two minutes
+          </h2>
+          <p className="relative mx-auto mt-4 max-w-xl text-white/80">Create a free account, build your first format, and generate a PDF before your coffee cools.</p>
+          <div className="relative mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+            <Button size="lg" variant="inverted" asChild>
+              <a href="/api/login">
+                Get Started Free <ArrowRightIcon />
+              </a>
+            </Button>
+            <Button size="lg" variant="ghost" className="text-white hover:bg-white/10 hover:text-white" onClick={onWatchDemo}>
+              <PlayIcon className="fill-current" /> Watch Demo
+            </Button>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function LandingPage() {
+  const [demoOpen, setDemoOpen] = useState(false);
+
+  useEffect(() => {
+    const id = window.location.hash.slice(1);
+    if (id) requestAnimationFrame(() => scrollToSection(id));
+  }, []);
+
+  return (
+    <MarketingLayout>
+      <Hero onWatchDemo={() => setDemoOpen(true)} />
+      <DemoSection />
+      <FeaturesSection />
+      <BenefitsSection />
+      <IndustriesSection />
+      <TestimonialsSection />
+      <PricingSection />
+      <ApiSection />
+      <FinalCta onWatchDemo={() => setDemoOpen(true)} />
+      <WalkthroughDialog open={demoOpen} onOpenChange={setDemoOpen} />
+    </MarketingLayout>
+  );
+}

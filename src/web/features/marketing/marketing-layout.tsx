@@ -1,0 +1,158 @@
+import { MenuIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Logo } from '../../components/layout/logo';
+import { Button } from '../../components/ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
+import { SALES_EMAIL, SUPPORT_EMAIL, mailto } from '../../lib/site';
+import { scrollToSection } from '../../lib/utils';
+
+/** Scrolls on the landing page; elsewhere goes to the landing page at that section. */
+function useSectionNav() {
+  const [location, navigate] = useLocation();
+  return (id: string) => {
+    if (location === '/') {
+      history.replaceState(null, '', `#${id}`);
+      scrollToSection(id);
+    } else {
+      navigate(`/#${id}`);
+    }
+  };
+}
+
+export function MarketingHeader() {
+  const goTo = useSectionNav();
+  return (
+    <header className="sticky top-0 z-40 border-b border-border/70 bg-background/80 backdrop-blur-md supports-[backdrop-filter]:bg-background/70">
+      <div className="container-page flex h-16 items-center gap-4">
+        <Logo />
+        <nav aria-label="Site" className="ml-6 hidden items-center gap-1 md:flex">
+          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('features')}>
+            Features
+          </Button>
+          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('pricing')}>
+            Pricing
+          </Button>
+          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('api')}>
+            Documentation
+          </Button>
+          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" asChild>
+            <Link href="/about">About</Link>
+          </Button>
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
+                <MenuIcon className="size-5" />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" className="w-52">
+              <DropdownMenuItem onSelect={() => goTo('features')}>Features</DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => goTo('pricing')}>Pricing</DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => goTo('api')}>Documentation</DropdownMenuItem>
+              <DropdownMenuItem asChild>
+                <Link href="/about">About</Link>
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+          <Button size="sm" asChild>
+            <a href="/api/login">Sign In</a>
+          </Button>
+        </div>
+      </div>
+    </header>
+  );
+}
+
+export function MarketingFooter() {
+  const goTo = useSectionNav();
+  const linkClass =
+    'rounded-sm text-sm text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none cursor-pointer text-left';
+  return (
+    <footer className="border-t bg-muted/40">
+      <div className="container-page grid gap-10 py-12 sm:grid-cols-2 lg:grid-cols-5">
+        <div className="lg:col-span-2">
+          <Logo />
+          <p className="mt-3 max-w-xs text-sm text-muted-foreground">
+            Reusable templates, auto-generated forms and pixel-perfect PDFs for teams that produce documents every day.
+          </p>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold">Product</h2>
+          <ul className="mt-3 space-y-2.5">
+            <li>
+              <button type="button" className={linkClass} onClick={() => goTo('features')}>
+                Features
+              </button>
+            </li>
+            <li>
+              <button type="button" className={linkClass} onClick={() => goTo('pricing')}>
+                Pricing
+              </button>
+            </li>
+            <li>
+              <button type="button" className={linkClass} onClick={() => goTo('api')}>
+                API documentation
+              </button>
+            </li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold">Company</h2>
+          <ul className="mt-3 space-y-2.5">
+            <li>
+              <Link href="/about" className={linkClass}>
+                About
+              </Link>
+            </li>
+            <li>
+              <a href={mailto(SALES_EMAIL, 'Formwork Enterprise')} className={linkClass}>
+                Contact sales
+              </a>
+            </li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold">Support</h2>
+          <ul className="mt-3 space-y-2.5">
+            <li>
+              <a href={mailto(SUPPORT_EMAIL, 'Formwork support')} className={linkClass}>
+                {SUPPORT_EMAIL}
+              </a>
+            </li>
+            <li>
+              <a href="/api/login" className={linkClass}>
+                Sign in
+              </a>
+            </li>
+          </ul>
+        </div>
+      </div>
+      <div className="border-t">
+        <div className="container-page flex flex-col gap-2 py-6 text-xs text-muted-foreground sm:flex-row sm:items-center sm:justify-between">
+          <p>© {new Date().getFullYear()} Formwork. All rights reserved.</p>
+          <p>Replies within 24 hours, Monday to Friday.</p>
+        </div>
+      </div>
+    </footer>
+  );
+}
+
+export function MarketingLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh flex-col bg-background">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-background px-3 py-2 text-sm font-medium shadow-elevated focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <MarketingHeader />
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        {children}
+      </main>
+      <MarketingFooter />
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { UserIcon } from 'lucide-react';
+import { useLocation, useSearch } from 'wouter';
+import type { TUser } from '../../../contract/user';
+import { PageHeader } from '../../components/layout/page-header';
+import { Badge } from '../../components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Separator } from '../../components/ui/separator';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { useAuth } from '../../hooks/use-auth';
+import { effectiveLimit, planName } from '../../lib/plans';
+import { formatNumber } from '../../lib/utils';
+
+/** Tabs that exist in this release; api, email and billing join as they are built. */
+const TABS = [{ id: 'profile', label: 'Profile', icon: UserIcon }] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+function isTab(value: string | null): value is TabId {
+  return TABS.some((t) => t.id === value);
+}
+
+function ReadOnlyField({ id, label, value }: { id: string; label: string; value: string }) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} value={value} readOnly />
+    </div>
+  );
+}
+
+function ProfileTab({ user }: { user: TUser }) {
+  const limit = effectiveLimit(user.apiCallsLimit);
+  const pct = limit > 0 ? Math.min(100, Math.round((user.apiCallsUsed / limit) * 100)) : 0;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Profile</CardTitle>
+        <CardDescription>Your account details. They come from your sign-in and cannot be edited here.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <ReadOnlyField id="profile-first-name" label="First name" value={user.firstName ?? ''} />
+          <ReadOnlyField id="profile-last-name" label="Last name" value={user.lastName ?? ''} />
+          <div className="sm:col-span-2">
+            <ReadOnlyField id="profile-email" label="Email" value={user.email} />
+          </div>
+        </div>
+        <Separator />
+        <dl className="grid gap-6 sm:grid-cols-2">
+          <div>
+            <dt className="text-sm font-medium">Plan</dt>
+            <dd className="mt-2">
+              <Badge variant="soft" className="px-2.5 py-1 text-[13px]" data-testid="profile-plan">
+                {planName(user.subscriptionPlan)}
+              </Badge>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm font-medium">API calls used</dt>
+            <dd className="mt-2">
+              <p className="text-sm tabular-nums" data-testid="profile-api-calls">
+                <span className="font-semibold text-foreground">{formatNumber(user.apiCallsUsed)}</span>
+                <span className="text-muted-foreground"> / {formatNumber(limit)}</span>
+              </p>
+              <div
+                className="mt-2 h-1.5 max-w-xs overflow-hidden rounded-full bg-secondary"
+                role="progressbar"
+                aria-label="API calls used this month"
+                aria-valuemin={0}
+                aria-valuemax={limit}
+                aria-valuenow={user.apiCallsUsed}
+              >
+                <div className="h-full rounded-full bg-primary" style={{ width: `${pct}%` }} />
+              </div>
+            </dd>
+          </div>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function SettingsPage() {
+  const { user } = useAuth();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const requested = new URLSearchParams(search).get('tab');
+  const tab: TabId = isTab(requested) ? requested : 'profile';
+
+  if (!user) return null;
+
+  return (
+    <>
+      <PageHeader title="Settings" description="Manage your account and plan." />
+      <Tabs
+        value={tab}
+        onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })}
+        className="space-y-6"
+      >
+        <TabsList aria-label="Settings sections">
+          {TABS.map(({ id, label, icon: Icon }) => (
+            <TabsTrigger key={id} value={id} className="px-4">
+              <Icon aria-hidden /> {label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        <TabsContent value="profile">
+          <ProfileTab user={user} />
+        </TabsContent>
+      </Tabs>
+    </>
+  );
+}

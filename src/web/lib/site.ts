@@ -1,0 +1,14 @@
+/** Public contact points and the product name, in one place. */
+export const PRODUCT_NAME = 'Formwork';
+export const SUPPORT_EMAIL = 'support@formwork.app';
+export const SALES_EMAIL = 'sales@formwork.app';
+export const SUPPORT_HOURS = 'Monday to Friday';
+export const SUPPORT_RESPONSE = 'within 24 hours';
+
+export function mailto(to: string, subject?: string, body?: string): string {
+  const params = new URLSearchParams();
+  if (subject) params.set('subject', subject);
+  if (body) params.set('body', body);
+  const q = params.toString().replace(/\+/g, '%20');
+  return `mailto:${to}${q ? `?${q}` : ''}`;
+}
