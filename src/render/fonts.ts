@@ -1,0 +1,336 @@
+import * as fontkit from 'fontkit';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { TFontFamily } from '../contract/format-content.ts';
+import { GlyfSource, readTables, writeSfnt } from './sfnt.ts';
+
+/*
+ * Fonts come from npm packages so a deployment needs nothing installed on the host:
+ *   Arial, Helvetica -> Arimo (metric-compatible with Arial)
+ *   Times New Roman  -> Tinos (metric-compatible with Times New Roman; Fontsource ships it split
+ *                       by script, so each split is one more link in the chain)
+ *   Inter            -> Inter
+ * and every chain then falls back to Noto Sans Devanagari, Noto Naskh Arabic and DejaVu Sans.
+ * Each file is read and parsed at most once per process, on first use.
+ */
+
+const require = createRequire(import.meta.url);
+
+function packageDir(pkg: string): string {
+  try {
+    return dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    return dirname(require.resolve(pkg));
+  }
+}
+
+interface FaceSpec {
+  name: string;
+  pkg: string;
+  file: string;
+}
+
+function expo(pkg: string, dir: string, prefix: string): FaceSpec {
+  return { name: `${prefix}-${dir}`, pkg: `@expo-google-fonts/${pkg}`, file: `${dir}/${prefix}_${dir}.ttf` };
+}
+
+const TINOS_SPLITS = ['latin', 'latin-ext', 'greek', 'cyrillic', 'cyrillic-ext', 'greek-ext', 'vietnamese'];
+
+export type StyleKey = 0 | 1 | 2 | 3; // bit 1: bold, bit 0: italic
+export function styleKey(bold: boolean, italic: boolean): StyleKey {
+  return ((bold ? 2 : 0) | (italic ? 1 : 0)) as StyleKey;
+}
+
+function primarySpecs(family: 'sans' | 'serif' | 'inter', style: StyleKey): FaceSpec[] {
+  const bold = style & 2;
+  const italic = style & 1;
+  if (family === 'serif') {
+    const w = bold ? 700 : 400;
+    const s = italic ? 'italic' : 'normal';
+    return TINOS_SPLITS.map((split) => ({
+      name: `Tinos-${split}-${w}${s}`,
+      pkg: '@fontsource/tinos',
+      file: `files/tinos-${split}-${w}-${s}.woff`,
+    }));
+  }
+  const dir = `${bold ? '700Bold' : '400Regular'}${italic ? '_Italic' : ''}`;
+  return family === 'sans' ? [expo('arimo', dir, 'Arimo')] : [expo('inter', dir, 'Inter')];
+}
+
+function fallbackSpecs(style: StyleKey): FaceSpec[] {
+  const bold = style & 2;
+  const italic = style & 1;
+  const dejavu = ['DejaVuSans', 'DejaVuSans-Oblique', 'DejaVuSans-Bold', 'DejaVuSans-BoldOblique'][style]!;
+  return [
+    expo('noto-sans-devanagari', bold ? '700Bold' : '400Regular', 'NotoSansDevanagari'),
+    expo('noto-naskh-arabic', bold ? '700Bold' : '400Regular', 'NotoNaskhArabic'),
+    { name: italic || bold ? dejavu : 'DejaVuSans', pkg: 'dejavu-fonts-ttf', file: `ttf/${dejavu}.ttf` },
+  ];
+}
+
+export function familyOf(f: TFontFamily | string | undefined): 'sans' | 'serif' | 'inter' {
+  if (f === 'Times New Roman') return 'serif';
+  if (f === 'Inter') return 'inter';
+  return 'sans';
+}
+
+/** A glyph sequence in visual order, measured in font units. */
+export interface Shaped {
+  gids: number[];
+  advances: number[];
+  /** Per-glyph offsets, or null when every glyph sits on the pen position. */
+  xOffsets: number[] | null;
+  yOffsets: number[] | null;
+  width: number;
+  /** The Unicode text each glyph stands for (for the ToUnicode map). */
+  texts: string[];
+  /** False when glyph order or clusters differ from the text (reordered or RTL): needs ActualText. */
+  inLogicalOrder: boolean;
+}
+
+// Scripts that need no shaping beyond kerning: Latin, Greek, Cyrillic, punctuation, currency.
+const SIMPLE_TEXT_RE = /^[\u0020-\u007E\u00A0-\u024F\u0370-\u0377\u037A-\u03FF\u0400-\u0482\u048A-\u052F\u2010-\u205E\u20A0-\u20C0]*$/;
+
+const SHAPE_CACHE_LIMIT = 4000;
+const KERN_CACHE_LIMIT = 50_000;
+
+let nextFaceIndex = 0;
+
+export class Face {
+  readonly index = nextFaceIndex++;
+  readonly name: string;
+  readonly font: fontkit.Font;
+  readonly glyf: GlyfSource;
+  readonly unitsPerEm: number;
+  readonly ascent: number;
+  readonly descent: number;
+  readonly capHeight: number;
+  readonly italicAngle: number;
+  readonly bbox: [number, number, number, number];
+  readonly underlinePosition: number;
+  readonly underlineThickness: number;
+  private readonly advanceTable: Uint16Array;
+  private readonly cmap = new Map<number, number>();
+  private readonly shapeCache = new Map<string, Shaped>();
+  private readonly kernCache = new Map<number, number>();
+
+  constructor(name: string, bytes: Uint8Array) {
+    this.name = name;
+    const tables = readTables(bytes);
+    // fontkit reads WOFF too, but a plain sfnt lets it and the subsetter share one copy.
+    const sfnt = bytes[0] === 0x77 ? writeSfnt(tables.tables) : bytes;
+    this.font = fontkit.create(Buffer.from(sfnt.buffer, sfnt.byteOffset, sfnt.byteLength));
+    this.glyf = new GlyfSource(readTables(sfnt));
+    const f = this.font;
+    this.unitsPerEm = f.unitsPerEm;
+    this.ascent = f.ascent;
+    this.descent = f.descent;
+    this.capHeight = f.capHeight || f.ascent * 0.7;
+    this.italicAngle = f.italicAngle || 0;
+    this.bbox = [f.bbox.minX, f.bbox.minY, f.bbox.maxX, f.bbox.maxY];
+    this.underlinePosition = f.underlinePosition || -f.unitsPerEm * 0.1;
+    this.underlineThickness = f.underlineThickness || f.unitsPerEm * 0.05;
+    const hhea = tables.tables.get('hhea')!;
+    const hmtx = tables.tables.get('hmtx')!;
+    const numH = new DataView(hhea.buffer, hhea.byteOffset).getUint16(34);
+    const hv = new DataView(hmtx.buffer, hmtx.byteOffset, hmtx.byteLength);
+    this.advanceTable = new Uint16Array(this.glyf.numGlyphs);
+    for (let g = 0; g < this.glyf.numGlyphs; g++) {
+      this.advanceTable[g] = hv.getUint16(Math.min(g, numH - 1) * 4);
+    }
+  }
+
+  gidFor(cp: number): number {
+    let gid = this.cmap.get(cp);
+    if (gid === undefined) {
+      gid = this.font.hasGlyphForCodePoint(cp) ? this.font.glyphForCodePoint(cp).id : 0;
+      this.cmap.set(cp, gid);
+    }
+    return gid;
+  }
+
+  has(cp: number): boolean {
+    return this.gidFor(cp) !== 0;
+  }
+
+  advance(gid: number): number {
+    return this.advanceTable[gid] ?? 0;
+  }
+
+  /** Kerning between two glyphs, learnt from fontkit's shaper once per pair and font. */
+  private kern(cpA: number, gA: number, cpB: number): number {
+    const key = cpA * 0x110000 + cpB;
+    let k = this.kernCache.get(key);
+    if (k === undefined) {
+      const run = this.font.layout(String.fromCodePoint(cpA, cpB));
+      const first = run.glyphs[0];
+      k = run.glyphs.length === 2 && first && first.id === gA ? run.positions[0]!.xAdvance - this.advance(gA) : 0;
+      if (this.kernCache.size >= KERN_CACHE_LIMIT) this.kernCache.clear();
+      this.kernCache.set(key, k);
+    }
+    return k;
+  }
+
+  shape(text: string, rtl: boolean): Shaped {
+    const key = rtl ? `\u0001${text}` : text;
+    let s = this.shapeCache.get(key);
+    if (s) return s;
+    s = !rtl && SIMPLE_TEXT_RE.test(text) ? this.shapeSimple(text) : this.shapeComplex(text, rtl);
+    if (this.shapeCache.size >= SHAPE_CACHE_LIMIT) {
+      // Dropping the oldest quarter keeps the cost of eviction off the common path.
+      let n = SHAPE_CACHE_LIMIT >> 2;
+      for (const k of this.shapeCache.keys()) {
+        this.shapeCache.delete(k);
+        if (--n === 0) break;
+      }
+    }
+    this.shapeCache.set(key, s);
+    return s;
+  }
+
+  private shapeSimple(text: string): Shaped {
+    const gids: number[] = [];
+    const advances: number[] = [];
+    const texts: string[] = [];
+    let width = 0;
+    let prevCp = -1;
+    let prevGid = -1;
+    for (let i = 0; i < text.length; i++) {
+      const cp = text.charCodeAt(i);
+      const gid = this.gidFor(cp);
+      if (prevGid > 0 && gid > 0) {
+        const k = this.kern(prevCp, prevGid, cp);
+        if (k !== 0) {
+          advances[advances.length - 1]! += k;
+          width += k;
+        }
+      }
+      const adv = this.advance(gid);
+      gids.push(gid);
+      advances.push(adv);
+      texts.push(text[i]!);
+      width += adv;
+      prevCp = cp;
+      prevGid = gid;
+    }
+    return { gids, advances, xOffsets: null, yOffsets: null, width, texts, inLogicalOrder: true };
+  }
+
+  private shapeComplex(text: string, rtl: boolean): Shaped {
+    const run = this.font.layout(text, undefined, undefined, undefined, rtl ? 'rtl' : 'ltr');
+    const n = run.glyphs.length;
+    const gids = new Array<number>(n);
+    const advances = new Array<number>(n);
+    const texts = new Array<string>(n);
+    let xOffsets: number[] | null = null;
+    let yOffsets: number[] | null = null;
+    let width = 0;
+    let joined = '';
+    for (let i = 0; i < n; i++) {
+      const g = run.glyphs[i]!;
+      const p = run.positions[i]!;
+      gids[i] = g.id;
+      advances[i] = p.xAdvance;
+      width += p.xAdvance;
+      const t = String.fromCodePoint(...g.codePoints);
+      texts[i] = t;
+      joined += t;
+      if (p.xOffset !== 0) (xOffsets ??= new Array<number>(n).fill(0))[i] = p.xOffset;
+      if (p.yOffset !== 0) (yOffsets ??= new Array<number>(n).fill(0))[i] = p.yOffset;
+    }
+    return { gids, advances, xOffsets, yOffsets, width, texts, inLogicalOrder: !rtl && joined === text };
+  }
+}
+
+const faces = new Map<string, Face | null>();
+
+function loadFace(spec: FaceSpec): Face | null {
+  let face = faces.get(spec.name);
+  if (face === undefined) {
+    try {
+      face = new Face(spec.name, new Uint8Array(readFileSync(join(packageDir(spec.pkg), spec.file))));
+    } catch {
+      // A missing optional font only narrows the fallback chain; text still renders.
+      face = null;
+    }
+    faces.set(spec.name, face);
+  }
+  return face;
+}
+
+/** The ordered fonts tried for each character of text in one family and style. */
+export class FontChain {
+  private readonly specs: FaceSpec[];
+  private readonly loaded: (Face | null | undefined)[];
+  private readonly pick = new Map<number, number>();
+  readonly primary: Face;
+
+  constructor(family: 'sans' | 'serif' | 'inter', style: StyleKey) {
+    this.specs = [...primarySpecs(family, style), ...fallbackSpecs(style)];
+    this.loaded = new Array(this.specs.length);
+    const first = this.face(0) ?? this.firstAvailable();
+    if (!first) throw new Error('no usable font found in node_modules');
+    this.primary = first;
+  }
+
+  private firstAvailable(): Face | null {
+    for (let i = 0; i < this.specs.length; i++) {
+      const f = this.face(i);
+      if (f) return f;
+    }
+    return null;
+  }
+
+  private face(i: number): Face | null {
+    let f = this.loaded[i];
+    if (f === undefined) {
+      f = loadFace(this.specs[i]!);
+      this.loaded[i] = f;
+    }
+    return f;
+  }
+
+  /** The first font that has a glyph for `cp`, or null when none does. */
+  faceFor(cp: number): Face | null {
+    let idx = this.pick.get(cp);
+    if (idx === undefined) {
+      idx = -1;
+      for (let i = 0; i < this.specs.length; i++) {
+        const f = this.face(i);
+        if (f && f.has(cp)) {
+          idx = i;
+          break;
+        }
+      }
+      this.pick.set(cp, idx);
+    }
+    return idx < 0 ? null : this.face(idx);
+  }
+
+  loadAll(): void {
+    for (let i = 0; i < this.specs.length; i++) this.face(i);
+  }
+}
+
+const chains = new Map<string, FontChain>();
+
+export function fontChain(family: 'sans' | 'serif' | 'inter', style: StyleKey): FontChain {
+  const key = `${family}${style}`;
+  let c = chains.get(key);
+  if (!c) {
+    c = new FontChain(family, style);
+    chains.set(key, c);
+  }
+  return c;
+}
+
+/** Parses every font and primes the shaper, so the first real document is not the slow one. */
+export function warmUpFonts(): void {
+  for (const family of ['sans', 'serif', 'inter'] as const) {
+    for (const style of [0, 1, 2, 3] as const) {
+      const chain = fontChain(family, style);
+      chain.loadAll();
+    }
+  }
+}

@@ -1,0 +1,355 @@
+import {
+  HEADING_SIZE_PX,
+  type TAlign,
+  type THeaderFooter,
+  type THeadingElement,
+  type TImageElement,
+  type TListElement,
+  type TParagraphElement,
+  type TTableElement,
+  type TTextStyle,
+} from '../contract/format-content.ts';
+import { familyOf } from './fonts.ts';
+import { prepareImage } from './images.ts';
+import { DocumentCanvas } from './page-canvas.ts';
+import { type BlockStyle, type Line, type RichSpan, layoutText, parseInlineMarkup, placeLine, sanitizeText } from './text.ts';
+import type { TRenderWarning } from './types.ts';
+
+/*
+ * Flows elements down the page. Units are points, measured from the page's top-left corner.
+ * Builder sizes are CSS pixels and print at 0.75 pt each, as a browser prints them.
+ */
+
+export const PX = 0.75;
+const LINE_HEIGHT = 1.4;
+const HEADING_LINE_HEIGHT = 1.25;
+const BLOCK_GAP = 12;
+const CELL_PAD_X = 5;
+const CELL_PAD_Y = 3;
+const BORDER = '#9ca3af';
+const HEADER_FILL = '#f3f4f6';
+const MISSING_IMAGE = '#9ca3af';
+/** Hard stop for input that bypassed the schema: past this, content is dropped with a warning. */
+export const MAX_PAGES = 1_000;
+
+export interface PageBox {
+  width: number;
+  height: number;
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+export interface FlowContext {
+  page: PageBox;
+  baseStyle: Required<TTextStyle>;
+  /** Substitutes placeholders in template text (values inserted literally). */
+  fill: (template: string) => string;
+  assets: Record<string, Uint8Array>;
+  warnings: TRenderWarning[];
+}
+
+class PageLimitReached extends Error {}
+
+export class Flow {
+  readonly canvas: DocumentCanvas;
+  private y = 0;
+  private readonly contentTop: number;
+  private readonly contentBottom: number;
+  private readonly contentLeft: number;
+  readonly contentWidth: number;
+  readonly pageWidth: number;
+  private atPageTop = true;
+  private stopped = false;
+  missingGlyphs = false;
+
+  constructor(private readonly ctx: FlowContext) {
+    const p = ctx.page;
+    this.canvas = new DocumentCanvas(p.height);
+    this.pageWidth = p.width;
+    this.contentTop = p.top;
+    this.contentBottom = p.height - p.bottom;
+    this.contentLeft = p.left;
+    // A page whose margins leave no room still gets a usable strip rather than a negative width.
+    this.contentWidth = Math.max(p.width - p.left - p.right, 36);
+    if (this.contentBottom - this.contentTop < 36) this.contentBottom = this.contentTop + 36;
+    this.newPage();
+  }
+
+  private newPage(): void {
+    if (this.canvas.pages.length >= MAX_PAGES) {
+      if (!this.stopped) {
+        this.ctx.warnings.push({ code: 'page_limit', message: `Content past ${MAX_PAGES} pages was left out.` });
+      }
+      this.stopped = true;
+      throw new PageLimitReached();
+    }
+    this.canvas.newPage();
+    this.y = this.contentTop;
+    this.atPageTop = true;
+  }
+
+  private get remaining(): number {
+    return this.contentBottom - this.y;
+  }
+
+  private gap(): void {
+    if (!this.atPageTop) this.y += BLOCK_GAP;
+  }
+
+  private blockStyle(style: TTextStyle | undefined, over: Partial<BlockStyle> = {}): BlockStyle {
+    const s = { ...this.ctx.baseStyle, ...stripUndefined(style) };
+    return {
+      family: familyOf(s.fontFamily),
+      size: s.fontSize * PX,
+      color: s.color,
+      bold: false,
+      italic: false,
+      underline: false,
+      ...over,
+    };
+  }
+
+  private spans(template: string, markup: boolean): RichSpan[] {
+    const parts = markup ? parseInlineMarkup(template) : [{ text: template, bold: false, italic: false }];
+    return parts.map((p) => ({ ...p, text: sanitizeText(this.ctx.fill(p.text)) }));
+  }
+
+  private layout(spans: RichSpan[], style: BlockStyle, width: number): Line[] {
+    const r = layoutText(spans, style, width);
+    if (r.missingGlyphs) this.missingGlyphs = true;
+    return r.lines;
+  }
+
+  /** Draws lines, moving to a new page whenever the next line would not fit. */
+  private lines(lines: Line[], left: number, width: number, lineHeight: number, ascent: number, align: TAlign): void {
+    for (const line of lines) {
+      if (this.remaining < lineHeight && !this.atPageTop) this.newPage();
+      placeLine(line, left, width, align);
+      this.canvas.line(line, this.y + ascent);
+      this.y += lineHeight;
+      this.atPageTop = false;
+    }
+  }
+
+  run(elements: unknown[], draw: (el: unknown) => void): void {
+    try {
+      for (const el of elements) draw(el);
+    } catch (e) {
+      if (!(e instanceof PageLimitReached)) throw e;
+    }
+  }
+
+  heading(el: THeadingElement): void {
+    const style = this.blockStyle(el.style, {
+      size: HEADING_SIZE_PX[el.fontSize] * PX,
+      bold: el.bold,
+      italic: el.italic,
+      underline: el.underline,
+    });
+    const lines = this.layout(this.spans(el.content, false), style, this.contentWidth);
+    if (lines.length === 0) return;
+    const lh = style.size * HEADING_LINE_HEIGHT;
+    this.gap();
+    // Keep a heading with at least the start of what follows it.
+    if (this.remaining < lh * Math.min(lines.length, 2) + BLOCK_GAP + style.size && !this.atPageTop) this.newPage();
+    this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align);
+  }
+
+  paragraph(el: TParagraphElement): void {
+    const style = this.blockStyle(el.style, { bold: el.bold, italic: el.italic, underline: el.underline });
+    const lines = this.layout(this.spans(el.content, true), style, this.contentWidth);
+    if (lines.length === 0) return;
+    const lh = style.size * LINE_HEIGHT;
+    this.gap();
+    this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align);
+  }
+
+  list(el: TListElement): void {
+    if (el.items.length === 0) return;
+    const style = this.blockStyle(el.style);
+    const lh = style.size * LINE_HEIGHT;
+    const ascent = baselineOffset(style.size, lh);
+    const indent = style.size * 1.8;
+    const textLeft = this.contentLeft + indent;
+    const textWidth = Math.max(this.contentWidth - indent, 36);
+    this.gap();
+    el.items.forEach((item, i) => {
+      const lines = this.layout(this.spans(item, true), style, textWidth);
+      const marker = el.listStyle === 'numbered' ? `${i + 1}.` : '\u2022';
+      const markerLine = this.layout([{ text: marker, bold: false, italic: false }], style, indent)[0];
+      if (lines.length === 0) return;
+      if (this.remaining < lh && !this.atPageTop) this.newPage();
+      if (markerLine) {
+        placeLine(markerLine, this.contentLeft, indent - style.size * 0.5, 'right');
+        this.canvas.line(markerLine, this.y + ascent);
+      }
+      this.lines(lines, textLeft, textWidth, lh, ascent, 'left');
+      this.y += style.size * 0.25;
+    });
+  }
+
+  table(el: TTableElement): void {
+    const rows = el.rows;
+    if (rows.length === 0) return;
+    const cols = Math.max(1, ...rows.map((r) => r.length));
+    const weights = Array.from({ length: cols }, (_, c) => {
+      const w = el.columnWidths?.[c];
+      return typeof w === 'number' && Number.isFinite(w) && w > 0 ? w : 1;
+    });
+    const total = weights.reduce((a, b) => a + b, 0);
+    const widths = weights.map((w) => (w / total) * this.contentWidth);
+    const xs: number[] = [this.contentLeft];
+    for (const w of widths) xs.push(xs[xs.length - 1]! + w);
+
+    const base = this.blockStyle(el.style);
+    const lh = base.size * LINE_HEIGHT;
+    const ascent = baselineOffset(base.size, lh);
+    const layoutRow = (row: string[], header: boolean): Line[][] =>
+      Array.from({ length: cols }, (_, c) =>
+        this.layout(this.spans(row[c] ?? '', true), header ? { ...base, bold: true } : base, Math.max(widths[c]! - 2 * CELL_PAD_X, 8)),
+      );
+
+    const header = el.headerRow ? layoutRow(rows[0]!, true) : null;
+    const headerHeight = header ? rowHeight(header, lh) : 0;
+
+    const drawRow = (cells: Line[][], from: number[], count: number, isHeader: boolean) => {
+      const h = count * lh + 2 * CELL_PAD_Y;
+      const top = this.y;
+      if (isHeader) this.canvas.rect(xs[0]!, top, xs[cols]! - xs[0]!, h, { fill: HEADER_FILL });
+      cells.forEach((lines, c) => {
+        const slice = lines.slice(from[c], from[c]! + count);
+        slice.forEach((line, k) => {
+          placeLine(line, xs[c]! + CELL_PAD_X, widths[c]! - 2 * CELL_PAD_X, 'left');
+          this.canvas.line(line, top + CELL_PAD_Y + k * lh + ascent);
+        });
+      });
+      this.canvas.rect(xs[0]!, top, xs[cols]! - xs[0]!, h, { stroke: BORDER, lineWidth: 0.5 });
+      for (let c = 1; c < cols; c++) this.canvas.vline(xs[c]!, top, top + h, BORDER, 0.5);
+      this.y += h;
+      this.atPageTop = false;
+    };
+
+    const continueOnNewPage = () => {
+      this.newPage();
+      if (header) drawRow(header, new Array(cols).fill(0), maxLines(header), true);
+    };
+
+    this.gap();
+    const bodyStart = header ? 1 : 0;
+    if (header) {
+      // The header never sits alone at the bottom of a page.
+      const firstBody = rows.length > 1 ? Math.min(rowHeight(layoutRow(rows[1]!, false), lh), lh + 2 * CELL_PAD_Y) : 0;
+      if (this.remaining < headerHeight + firstBody && !this.atPageTop) this.newPage();
+      drawRow(header, new Array(cols).fill(0), maxLines(header), true);
+    }
+    const freshPageRoom = this.contentBottom - this.contentTop - headerHeight;
+    for (let r = bodyStart; r < rows.length; r++) {
+      const cells = layoutRow(rows[r]!, false);
+      const from = new Array<number>(cols).fill(0);
+      let left = maxLines(cells);
+      if (left === 0) left = 1;
+      const fitFresh = Math.floor((freshPageRoom - 2 * CELL_PAD_Y) / lh);
+      while (left > 0) {
+        const fit = Math.floor((this.remaining - 2 * CELL_PAD_Y) / lh);
+        if (left <= fit) {
+          drawRow(cells, from, left, false);
+          break;
+        }
+        const atFreshTop = this.y <= this.contentTop + headerHeight + 0.01;
+        // Moving the whole row is better than splitting it, when a fresh page can hold it.
+        if (!atFreshTop && (left <= fitFresh || fit < 1)) {
+          continueOnNewPage();
+          continue;
+        }
+        // Taller than a page: split between lines, never through one. At least one line is
+        // drawn each time round, so even a page too small for a line cannot loop forever.
+        const n = Math.max(1, Math.min(fit, left));
+        drawRow(cells, from, n, false);
+        for (let c = 0; c < cols; c++) from[c]! += n;
+        left -= n;
+        if (left > 0) continueOnNewPage();
+      }
+    }
+  }
+
+  image(el: TImageElement): void {
+    let w = el.width * PX;
+    let h = el.height * PX;
+    const maxH = this.contentBottom - this.contentTop;
+    // Scale to fit the page, keeping the aspect ratio.
+    const s = Math.min(1, this.contentWidth / w, maxH / h);
+    w *= s;
+    h *= s;
+    this.gap();
+    if (this.remaining < h && !this.atPageTop) this.newPage();
+    const x =
+      el.align === 'center'
+        ? this.contentLeft + (this.contentWidth - w) / 2
+        : el.align === 'right'
+          ? this.contentLeft + this.contentWidth - w
+          : this.contentLeft;
+    const bytes = el.src ? this.ctx.assets[el.src] : undefined;
+    const img = bytes instanceof Uint8Array ? prepareImage(bytes) : null;
+    if (img) {
+      this.canvas.image(img, x, this.y, w, h);
+    } else {
+      this.ctx.warnings.push({
+        code: bytes ? 'image_unreadable' : 'image_missing',
+        message: bytes ? `Image ${el.src} is not a PNG or JPEG we can read.` : `No image data for ${el.src || '(empty source)'}.`,
+        elementId: el.id,
+      });
+      this.canvas.rect(x, this.y, w, h, { stroke: MISSING_IMAGE, lineWidth: 0.75 });
+    }
+    this.y += h;
+    this.atPageTop = false;
+  }
+
+  /** Header and footer lines, drawn on every page once the page count is known. */
+  decorate(header: THeaderFooter | undefined, footer: THeaderFooter | undefined): void {
+    const pages = this.canvas.pages.length;
+    const p = this.ctx.page;
+    for (let i = 0; i < pages; i++) {
+      this.canvas.selectPage(i);
+      for (const [hf, where] of [
+        [header, 'top'],
+        [footer, 'bottom'],
+      ] as const) {
+        if (!hf || hf.text.length === 0) continue;
+        const template = hf.text.replaceAll('{{page}}', String(i + 1)).replaceAll('{{pages}}', String(pages));
+        const style = this.blockStyle(hf.style, { size: (hf.style?.fontSize ?? 12) * PX });
+        const lines = this.layout(this.spans(template, true), style, this.contentWidth).slice(0, 2);
+        const lh = style.size * LINE_HEIGHT;
+        const blockH = lines.length * lh;
+        const top = where === 'top' ? Math.max((p.top - blockH) / 2, 4) : p.height - Math.max((p.bottom + blockH) / 2, blockH + 4);
+        lines.forEach((line, k) => {
+          placeLine(line, this.contentLeft, this.contentWidth, hf.align);
+          this.canvas.line(line, top + k * lh + baselineOffset(style.size, lh));
+        });
+      }
+    }
+  }
+}
+
+function stripUndefined<T extends object>(o: T | undefined): Partial<T> {
+  if (!o) return {};
+  const r: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (r as Record<string, unknown>)[k] = v;
+  return r;
+}
+
+/** Baseline below the line's top: the glyphs sit centred in the line box, as CSS does. */
+function baselineOffset(size: number, lineHeight: number): number {
+  return (lineHeight - size) / 2 + size * 0.8;
+}
+
+function maxLines(cells: Line[][]): number {
+  let m = 0;
+  for (const c of cells) if (c.length > m) m = c.length;
+  return m;
+}
+
+function rowHeight(cells: Line[][], lh: number): number {
+  return Math.max(1, maxLines(cells)) * lh + 2 * CELL_PAD_Y;
+}

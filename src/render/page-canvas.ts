@@ -1,0 +1,184 @@
+import type { Face } from './fonts.ts';
+import type { PdfImage } from './images.ts';
+import type { FontUse } from './pdf-writer.ts';
+import { num } from './pdf-writer.ts';
+import type { Atom, Line } from './text.ts';
+
+/*
+ * Collects the content stream of each page and what the document uses (fonts, glyphs,
+ * images). Layout works top-down in points from the page's top edge; this class flips to PDF
+ * coordinates.
+ */
+
+const HEX = Array.from({ length: 65536 }, (_, i) => i.toString(16).padStart(4, '0'));
+
+export interface ImageUse {
+  img: PdfImage;
+  resource: string;
+}
+
+export class DocumentCanvas {
+  readonly pages: string[][] = [];
+  readonly fonts = new Map<Face, FontUse>();
+  readonly images = new Map<string, ImageUse>();
+  private page: string[] = [];
+
+  constructor(readonly pageHeight: number) {}
+
+  newPage(): void {
+    this.page = [];
+    this.pages.push(this.page);
+  }
+
+  /** Returns to an earlier page, for headers and footers drawn after pagination. */
+  selectPage(i: number): void {
+    this.page = this.pages[i]!;
+  }
+
+  private fontUse(face: Face): FontUse {
+    let u = this.fonts.get(face);
+    if (!u) {
+      u = { face, resource: `F${this.fonts.size + 1}`, glyphs: new Map([[0, '']]) };
+      this.fonts.set(face, u);
+    }
+    return u;
+  }
+
+  /** Draws one laid-out line whose baseline is `baseline` points below the page top. */
+  line(line: Line, baseline: number): void {
+    const y = num(this.pageHeight - baseline);
+    const out = this.page;
+    out.push('BT\n');
+    let curFace: Face | null = null;
+    let curSize = -1;
+    let curColor = '';
+    for (const a of line.atoms) {
+      const use = this.fontUse(a.face);
+      if (a.face !== curFace || a.size !== curSize) {
+        out.push(`/${use.resource} ${num(a.size)} Tf\n`);
+        curFace = a.face;
+        curSize = a.size;
+      }
+      if (a.color !== curColor) {
+        out.push(`${rgb(a.color)} rg\n`);
+        curColor = a.color;
+      }
+      out.push(`1 0 0 1 ${num(a.x)} ${y} Tm\n`);
+      if (!a.shaped.inLogicalOrder) out.push(`/Span << /ActualText ${utf16(a.text)} >> BDC\n`);
+      out.push(glyphOps(a, use));
+      if (!a.shaped.inLogicalOrder) out.push('EMC\n');
+    }
+    out.push('ET\n');
+    this.underlines(line.atoms, baseline);
+  }
+
+  private underlines(atoms: Atom[], baseline: number): void {
+    for (let i = 0; i < atoms.length; i++) {
+      const a = atoms[i]!;
+      if (!a.underline) continue;
+      // Underline spaces only between underlined words, never a dangling one at the end.
+      let j = i;
+      while (j + 1 < atoms.length && atoms[j + 1]!.underline) j++;
+      while (j > i && atoms[j]!.isSpace) j--;
+      const last = atoms[j]!;
+      const x0 = a.x;
+      const x1 = last.x + last.width;
+      const f = a.face;
+      const thick = Math.max((f.underlineThickness * a.size) / f.unitsPerEm, 0.5);
+      const pos = baseline - (f.underlinePosition * a.size) / f.unitsPerEm;
+      this.page.push(`${rgb(a.color)} rg ${num(x0)} ${num(this.pageHeight - pos - thick / 2)} ${num(x1 - x0)} ${num(thick)} re f\n`);
+      i = j;
+    }
+  }
+
+  rect(x: number, top: number, w: number, h: number, opts: { fill?: string; stroke?: string; lineWidth?: number }): void {
+    const y = this.pageHeight - top - h;
+    let s = '';
+    if (opts.fill) s += `${rgb(opts.fill)} rg `;
+    if (opts.stroke) s += `${rgb(opts.stroke)} RG ${num(opts.lineWidth ?? 0.5)} w `;
+    s += `${num(x)} ${num(y)} ${num(w)} ${num(h)} re ${opts.fill && opts.stroke ? 'B' : opts.fill ? 'f' : 'S'}\n`;
+    this.page.push(s);
+  }
+
+  hline(x0: number, x1: number, top: number, color: string, width: number): void {
+    const y = num(this.pageHeight - top);
+    this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x0)} ${y} m ${num(x1)} ${y} l S\n`);
+  }
+
+  vline(x: number, top: number, bottom: number, color: string, width: number): void {
+    this.page.push(
+      `${rgb(color)} RG ${num(width)} w ${num(x)} ${num(this.pageHeight - top)} m ${num(x)} ${num(this.pageHeight - bottom)} l S\n`,
+    );
+  }
+
+  image(img: PdfImage, x: number, top: number, w: number, h: number): void {
+    let use = this.images.get(img.hash);
+    if (!use) {
+      use = { img, resource: `Im${this.images.size + 1}` };
+      this.images.set(img.hash, use);
+    }
+    this.page.push(`q ${num(w)} 0 0 ${num(h)} ${num(x)} ${num(this.pageHeight - top - h)} cm /${use.resource} Do Q\n`);
+  }
+}
+
+const rgbCache = new Map<string, string>();
+function rgb(hex: string): string {
+  let s = rgbCache.get(hex);
+  if (!s) {
+    const v = /^#[0-9a-fA-F]{6}$/.test(hex) ? parseInt(hex.slice(1), 16) : 0;
+    s = `${num(((v >> 16) & 255) / 255)} ${num(((v >> 8) & 255) / 255)} ${num((v & 255) / 255)}`;
+    if (rgbCache.size > 1000) rgbCache.clear();
+    rgbCache.set(hex, s);
+  }
+  return s;
+}
+
+function utf16(s: string): string {
+  let h = '<FEFF';
+  for (let i = 0; i < s.length; i++) h += HEX[s.charCodeAt(i)];
+  return `${h}>`;
+}
+
+/**
+ * TJ operands for a shaped atom. The pen is tracked in font units: each glyph goes where the
+ * shaper put it, and a TJ adjustment corrects the difference from the font's own advance
+ * (kerning, mark offsets). Vertical offsets use text rise.
+ */
+function glyphOps(a: Atom, use: FontUse): string {
+  const s = a.shaped;
+  const face = a.face;
+  const scale = 1000 / face.unitsPerEm;
+  const glyphs = use.glyphs;
+  let pen = 0;
+  let q = 0;
+  let rise = 0;
+  let out = '[<';
+  let open = true;
+  let parts = '';
+  for (let i = 0; i < s.gids.length; i++) {
+    const gid = s.gids[i]!;
+    if (!glyphs.has(gid)) glyphs.set(gid, s.texts[i]!);
+    const dy = s.yOffsets ? s.yOffsets[i]! : 0;
+    if (dy !== rise) {
+      out += open ? '>] TJ\n' : '] TJ\n';
+      parts += out;
+      parts += `${num((dy * a.size) / face.unitsPerEm)} Ts\n`;
+      rise = dy;
+      out = '[<';
+      open = true;
+    }
+    const target = pen + (s.xOffsets ? s.xOffsets[i]! : 0);
+    const delta = target - q;
+    if (delta > 0.5 || delta < -0.5) {
+      out += `${open ? '>' : ''} ${num(-delta * scale)} <`;
+      open = true;
+    }
+    out += HEX[gid];
+    q = target + face.advance(gid);
+    pen += s.advances[i]!;
+  }
+  out += open ? '>] TJ\n' : '] TJ\n';
+  parts += out;
+  if (rise !== 0) parts += '0 Ts\n';
+  return parts;
+}

@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import type { Face } from './fonts.ts';
+import type { PdfImage } from './images.ts';
+
+/*
+ * Low-level PDF serialisation: numbered objects written as Buffer chunks, a classic xref table,
+ * and the font objects (Type0 / CIDFontType2, Identity-H, subset FontFile2, ToUnicode).
+ * Content streams address glyphs by their original glyph id (CID = GID), so the subset keeps
+ * glyph ids and a subset program can be reused by any document with the same glyph set.
+ */
+
+export function num(n: number): string {
+  const r = Math.round(n * 100) / 100;
+  return r === 0 ? '0' : String(r);
+}
+
+/** A PDF text string: literal ASCII when possible, otherwise UTF-16BE hex with a BOM. */
+export function pdfString(s: string): string {
+  if (/^[\x20-\x7e]*$/.test(s)) return `(${s.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+  let hex = 'FEFF';
+  for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).padStart(4, '0');
+  return `<${hex}>`;
+}
+
+export function pdfDate(d: Date): string {
+  const t = Number.isNaN(d.getTime()) ? new Date(0) : d;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `D:${t.getUTCFullYear()}${p(t.getUTCMonth() + 1)}${p(t.getUTCDate())}${p(t.getUTCHours())}${p(t.getUTCMinutes())}${p(t.getUTCSeconds())}Z`;
+}
+
+export class PdfWriter {
+  private readonly chunks: Uint8Array[] = [];
+  private length = 0;
+  private readonly offsets: number[] = [];
+  private count = 0;
+
+  constructor() {
+    this.raw('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  }
+
+  private raw(s: string | Uint8Array): void {
+    const b = typeof s === 'string' ? Buffer.from(s, 'latin1') : s;
+    this.chunks.push(b);
+    this.length += b.length;
+  }
+
+  alloc(): number {
+    this.count++;
+    this.offsets.push(-1);
+    return this.count;
+  }
+
+  object(id: number, body: string): void {
+    this.offsets[id - 1] = this.length;
+    this.raw(`${id} 0 obj\n${body}\nendobj\n`);
+  }
+
+  stream(id: number, dict: string, data: Uint8Array): void {
+    this.offsets[id - 1] = this.length;
+    this.raw(`${id} 0 obj\n<< ${dict} /Length ${data.length} >>\nstream\n`);
+    this.raw(data);
+    this.raw('\nendstream\nendobj\n');
+  }
+
+  finish(rootId: number, infoId: number): Uint8Array {
+    // The file identifier is a hash of everything before it, so identical input gives identical bytes.
+    const hash = createHash('md5');
+    for (const c of this.chunks) hash.update(c);
+    const id = hash.digest('hex');
+    const xrefAt = this.length;
+    let xref = `xref\n0 ${this.count + 1}\n0000000000 65535 f \n`;
+    for (const off of this.offsets) xref += `${String(Math.max(off, 0)).padStart(10, '0')} 00000 n \n`;
+    this.raw(xref);
+    this.raw(`trailer\n<< /Size ${this.count + 1} /Root ${rootId} 0 R /Info ${infoId} 0 R /ID [<${id}> <${id}>] >>\nstartxref\n${xrefAt}\n%%EOF\n`);
+    return Buffer.concat(this.chunks, this.length);
+  }
+}
+
+/** Glyphs a document uses from one face, with the text each stands for. */
+export interface FontUse {
+  face: Face;
+  resource: string;
+  glyphs: Map<number, string>;
+}
+
+interface SubsetEntry {
+  fontFile: Uint8Array;
+  length1: number;
+}
+
+const subsetCache = new Map<string, SubsetEntry>();
+const SUBSET_CACHE_LIMIT = 128;
+
+function cachedSubset(face: Face, gids: number[]): SubsetEntry {
+  const key = `${face.name}:${gids.join(',')}`;
+  let e = subsetCache.get(key);
+  if (e) {
+    // Refresh recency so fonts every document uses stay while one-off sets age out.
+    subsetCache.delete(key);
+    subsetCache.set(key, e);
+    return e;
+  }
+  const program = face.glyf.subset(gids);
+  e = { fontFile: deflateSync(program), length1: program.length };
+  if (subsetCache.size >= SUBSET_CACHE_LIMIT) subsetCache.delete(subsetCache.keys().next().value!);
+  subsetCache.set(key, e);
+  return e;
+}
+
+function hex4(n: number): string {
+  return n.toString(16).padStart(4, '0');
+}
+
+function utf16hex(s: string): string {
+  let h = '';
+  for (let i = 0; i < s.length; i++) h += hex4(s.charCodeAt(i));
+  return h;
+}
+
+function subsetTag(key: string): string {
+  const d = createHash('md5').update(key).digest();
+  let t = '';
+  for (let i = 0; i < 6; i++) t += String.fromCharCode(65 + (d[i]! % 26));
+  return t;
+}
+
+/** Writes the Type0 font for one face and returns its object id. */
+export function writeFont(w: PdfWriter, use: FontUse): number {
+  const { face } = use;
+  const gids = [...use.glyphs.keys()].sort((a, b) => a - b);
+  const subset = cachedSubset(face, gids);
+  const scale = 1000 / face.unitsPerEm;
+  const psName = `${subsetTag(`${face.name}:${gids.join(',')}`)}+${face.name.replace(/[^A-Za-z0-9-]/g, '')}`;
+
+  // W array: runs of consecutive glyph ids share one bracket.
+  let wArr = '';
+  for (let i = 0; i < gids.length; ) {
+    let j = i;
+    const ws: string[] = [];
+    while (j < gids.length && gids[j] === gids[i]! + (j - i)) {
+      ws.push(num(face.advance(gids[j]!) * scale));
+      j++;
+    }
+    wArr += `${gids[i]} [${ws.join(' ')}] `;
+    i = j;
+  }
+
+  let bf = '';
+  let bfCount = 0;
+  const entries: string[] = [];
+  for (const gid of gids) {
+    const t = use.glyphs.get(gid)!;
+    if (gid === 0 || t.length === 0) continue;
+    entries.push(`<${hex4(gid)}> <${utf16hex(t)}>`);
+  }
+  for (let i = 0; i < entries.length; i += 100) {
+    const chunk = entries.slice(i, i + 100);
+    bf += `${chunk.length} beginbfchar\n${chunk.join('\n')}\nendbfchar\n`;
+    bfCount++;
+  }
+  const cmap =
+    '/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n' +
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n' +
+    '/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n' +
+    '1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n' +
+    bf +
+    'endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend';
+  void bfCount;
+
+  const type0 = w.alloc();
+  const cid = w.alloc();
+  const desc = w.alloc();
+  const file = w.alloc();
+  const toUni = w.alloc();
+  const [x0, y0, x1, y1] = face.bbox;
+  const flags = 4 | (face.italicAngle !== 0 ? 64 : 0);
+  w.object(
+    type0,
+    `<< /Type /Font /Subtype /Type0 /BaseFont /${psName} /Encoding /Identity-H /DescendantFonts [${cid} 0 R] /ToUnicode ${toUni} 0 R >>`,
+  );
+  w.object(
+    cid,
+    `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /${psName} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${desc} 0 R /CIDToGIDMap /Identity /DW 0 /W [${wArr}] >>`,
+  );
+  w.object(
+    desc,
+    `<< /Type /FontDescriptor /FontName /${psName} /Flags ${flags} /FontBBox [${num(x0 * scale)} ${num(y0 * scale)} ${num(x1 * scale)} ${num(y1 * scale)}] /ItalicAngle ${num(face.italicAngle)} /Ascent ${num(face.ascent * scale)} /Descent ${num(face.descent * scale)} /CapHeight ${num(face.capHeight * scale)} /StemV 80 /FontFile2 ${file} 0 R >>`,
+  );
+  w.stream(file, `/Filter /FlateDecode /Length1 ${subset.length1}`, subset.fontFile);
+  w.stream(toUni, '/Filter /FlateDecode', deflateSync(Buffer.from(cmap, 'latin1')));
+  return type0;
+}
+
+/** Writes an image XObject (and its soft mask) and returns its object id. */
+export function writeImage(w: PdfWriter, img: PdfImage): number {
+  const id = w.alloc();
+  let smaskRef = '';
+  if (img.smask) {
+    const sm = w.alloc();
+    w.stream(sm, `/Type /XObject ${img.smask.dict}`, img.smask.data);
+    smaskRef = ` /SMask ${sm} 0 R`;
+  }
+  w.stream(id, `/Type /XObject ${img.dict}${smaskRef}`, img.data);
+  return id;
+}

@@ -1,0 +1,215 @@
+import { deflateSync } from 'node:zlib';
+import type { z } from 'zod';
+import {
+  DEFAULT_TEXT_STYLE,
+  ELEMENT_TYPES,
+  ZElement,
+  ZHeaderFooter,
+  ZLocale,
+  ZPageSetup,
+  ZTextStyle,
+  type TElement,
+  type TPageSetup,
+} from '../contract/format-content.ts';
+import {
+  DEFAULT_LOCALE,
+  MAX_PLACEHOLDER_VALUE_LENGTH,
+  ZPlaceholder,
+  formatPlaceholderValue,
+  normalizePlaceholderName,
+  substitutePlaceholders,
+  type TPlaceholderType,
+} from '../contract/placeholders.ts';
+import { warmUpFonts } from './fonts.ts';
+import { Flow, type PageBox } from './layout.ts';
+import { PdfWriter, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
+import { layoutText } from './text.ts';
+import type { TRenderInput, TRenderResult, TRenderWarning } from './types.ts';
+
+/** Hard caps for input that bypassed the schema, so hostile content stays bounded. */
+const HARD_MAX_ELEMENTS = 2_000;
+
+const PAGE_SIZES = { A4: [595.28, 841.89], Letter: [612, 792] } as const;
+const MM = 72 / 25.4;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseSetting<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  warnings: TRenderWarning[],
+): z.output<S> | undefined {
+  if (value === undefined || value === null) return undefined;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  warnings.push({ code: 'invalid_setting', message: `The ${what} setting is invalid and was ignored.` });
+  return undefined;
+}
+
+function pageBox(setup: TPageSetup | undefined): PageBox {
+  const s = setup ?? ZPageSetup.parse({});
+  const [w, h] = PAGE_SIZES[s.size];
+  const landscape = s.orientation === 'landscape';
+  return {
+    width: landscape ? h : w,
+    height: landscape ? w : h,
+    top: s.margins.top * MM,
+    right: s.margins.right * MM,
+    bottom: s.margins.bottom * MM,
+    left: s.margins.left * MM,
+  };
+}
+
+/**
+ * Renders a format filled with data to PDF bytes. Pure and deterministic: the same input gives
+ * the same bytes (the file ID is a hash of the content and the dates come from `meta`). Never
+ * throws on bad content: what cannot be drawn is skipped or boxed and listed in `warnings`.
+ */
+export function renderPdf(input: TRenderInput): TRenderResult {
+  const warnings: TRenderWarning[] = [];
+  const format: Record<string, unknown> = isRecord(input.format) ? input.format : {};
+  const content: Record<string, unknown> = isRecord(format.content) ? format.content : {};
+
+  const style = parseSetting(ZTextStyle, content.style, 'text style', warnings);
+  const page = parseSetting(ZPageSetup, content.page, 'page', warnings);
+  const header = parseSetting(ZHeaderFooter, content.header, 'header', warnings);
+  const footer = parseSetting(ZHeaderFooter, content.footer, 'footer', warnings);
+  const locale =
+    (ZLocale.safeParse(input.meta?.locale).data as string | undefined) ??
+    (ZLocale.safeParse(content.locale).data as string | undefined) ??
+    DEFAULT_LOCALE;
+
+  const types = new Map<string, TPlaceholderType>();
+  if (Array.isArray(format.placeholders)) {
+    for (const raw of format.placeholders.slice(0, 1_000)) {
+      const p = ZPlaceholder.safeParse(raw);
+      if (p.success) types.set(p.data.name, p.data.type);
+    }
+  }
+  const values = new Map<string, string>();
+  if (isRecord(input.data)) {
+    for (const [k, v] of Object.entries(input.data)) {
+      if (typeof v !== 'string' && typeof v !== 'number') continue;
+      const name = normalizePlaceholderName(k);
+      const value = String(v).slice(0, MAX_PLACEHOLDER_VALUE_LENGTH);
+      values.set(name, formatPlaceholderValue(value, types.get(name) ?? 'text', locale));
+    }
+  }
+  const fill = (template: string) => substitutePlaceholders(template, (name) => values.get(name));
+
+  const flow = new Flow({
+    page: pageBox(page),
+    baseStyle: {
+      fontFamily: style?.fontFamily ?? DEFAULT_TEXT_STYLE.fontFamily,
+      fontSize: style?.fontSize ?? DEFAULT_TEXT_STYLE.fontSize,
+      color: style?.color ?? DEFAULT_TEXT_STYLE.color,
+    },
+    fill,
+    assets: isRecord(input.assets) ? (input.assets as Record<string, Uint8Array>) : {},
+    warnings,
+  });
+
+  let elements: unknown[] = Array.isArray(content.elements) ? content.elements : [];
+  if (elements.length > HARD_MAX_ELEMENTS) {
+    warnings.push({ code: 'too_many_elements', message: `Only the first ${HARD_MAX_ELEMENTS} elements were rendered.` });
+    elements = elements.slice(0, HARD_MAX_ELEMENTS);
+  }
+  flow.run(elements, (raw) => {
+    const type = isRecord(raw) ? raw.type : undefined;
+    const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id.slice(0, 64) : undefined;
+    if (typeof type !== 'string' || !(ELEMENT_TYPES as readonly string[]).includes(type)) {
+      warnings.push({
+        code: 'unknown_element',
+        message: `Skipped an element of unknown type ${JSON.stringify(String(type).slice(0, 40))}.`,
+        ...(id !== undefined ? { elementId: id } : {}),
+      });
+      return;
+    }
+    const parsed = ZElement.safeParse(raw);
+    if (!parsed.success) {
+      warnings.push({
+        code: 'invalid_element',
+        message: `Skipped an invalid ${type} element.`,
+        ...(id !== undefined ? { elementId: id } : {}),
+      });
+      return;
+    }
+    drawElement(flow, parsed.data);
+  });
+  flow.decorate(header, footer);
+  if (flow.missingGlyphs) {
+    warnings.push({ code: 'missing_glyphs', message: 'Some characters have no glyph in any bundled font.' });
+  }
+
+  const meta: Record<string, unknown> = isRecord(input.meta) ? input.meta : {};
+  const title = typeof meta.title === 'string' ? meta.title.slice(0, 500) : '';
+  const created = meta.creationDate instanceof Date ? meta.creationDate : new Date(0);
+  return { pdf: writeDocument(flow, title, created), warnings };
+}
+
+function drawElement(flow: Flow, el: TElement): void {
+  switch (el.type) {
+    case 'heading':
+      return flow.heading(el);
+    case 'paragraph':
+      return flow.paragraph(el);
+    case 'list':
+      return flow.list(el);
+    case 'table':
+      return flow.table(el);
+    case 'image':
+      return flow.image(el);
+  }
+}
+
+function writeDocument(flow: Flow, title: string, created: Date): Uint8Array {
+  const { canvas } = flow;
+  const w = new PdfWriter();
+  const catalog = w.alloc();
+  const pagesId = w.alloc();
+  const info = w.alloc();
+  const resources = w.alloc();
+  const pageIds = canvas.pages.map(() => w.alloc());
+  const contentIds = canvas.pages.map(() => w.alloc());
+
+  let fonts = '';
+  for (const use of canvas.fonts.values()) fonts += `/${use.resource} ${writeFont(w, use)} 0 R `;
+  let xobjects = '';
+  for (const use of canvas.images.values()) xobjects += `/${use.resource} ${writeImage(w, use.img)} 0 R `;
+  w.object(
+    resources,
+    `<< /ProcSet [/PDF /Text /ImageB /ImageC /ImageI]${fonts ? ` /Font << ${fonts}>>` : ''}${xobjects ? ` /XObject << ${xobjects}>>` : ''} >>`,
+  );
+
+  const box = `[0 0 ${num(flow.pageWidth)} ${num(canvas.pageHeight)}]`;
+  canvas.pages.forEach((parts, i) => {
+    w.stream(contentIds[i]!, '/Filter /FlateDecode', deflateSync(Buffer.from(parts.join(''), 'latin1')));
+    w.object(
+      pageIds[i]!,
+      `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R >>`,
+    );
+  });
+  w.object(pagesId, `<< /Type /Pages /Kids [${pageIds.map((p) => `${p} 0 R`).join(' ')}] /Count ${pageIds.length} >>`);
+  w.object(catalog, `<< /Type /Catalog /Pages ${pagesId} 0 R >>`);
+  const date = pdfString(pdfDate(created));
+  w.object(info, `<< /Title ${pdfString(title)} /Producer (Formwork) /Creator (Formwork) /CreationDate ${date} /ModDate ${date} >>`);
+  return w.finish(catalog, info);
+}
+
+/**
+ * Loads and parses every bundled font and primes the shaper, so a server or worker thread pays
+ * the cold cost at start instead of on its first document. Safe to call more than once.
+ */
+export function warmUp(): void {
+  warmUpFonts();
+  const sample = 'The quick brown fox jumps over the lazy dog 0123456789 €£¥₹ — “quoted” ÀÉÎÕÜ αβγ Жж नमस्ते مرحبا';
+  for (const family of ['sans', 'serif', 'inter'] as const) {
+    for (const bold of [false, true]) {
+      layoutText([{ text: sample, bold, italic: false }], { family, size: 12, color: '#000000', bold, italic: false, underline: false }, 400);
+    }
+  }
+  renderPdf({ format: { content: { elements: [] }, placeholders: [] }, data: {}, meta: { title: '', creationDate: new Date(0) } });
+}

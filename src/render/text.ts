@@ -1,0 +1,350 @@
+import bidiFactory from 'bidi-js';
+import LineBreaker from 'linebreak';
+import { type Face, type FontChain, type Shaped, fontChain, styleKey } from './fonts.ts';
+
+/*
+ * Text layout: styled runs -> font runs (per-character fallback) -> UAX #14 break opportunities
+ * -> greedy lines -> UAX #9 visual order per line. Everything is measured in points.
+ */
+
+export interface RichSpan {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+}
+
+export interface BlockStyle {
+  family: 'sans' | 'serif' | 'inter';
+  /** Points. */
+  size: number;
+  color: string;
+  bold: boolean;
+  italic: boolean;
+  underline: boolean;
+}
+
+export interface Atom {
+  face: Face;
+  size: number;
+  shaped: Shaped;
+  /** Points. */
+  width: number;
+  level: number;
+  isSpace: boolean;
+  underline: boolean;
+  color: string;
+  /** The logical text, kept for ActualText when glyphs do not read back in order. */
+  text: string;
+  /** Set during placement. */
+  x: number;
+}
+
+export interface Line {
+  atoms: Atom[];
+  width: number;
+  /** The line ends a paragraph or a forced break, so it is never justified. */
+  hard: boolean;
+}
+
+// Controls other than tab and newline never print and some break PDF viewers' text extraction.
+const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function sanitizeText(text: string): string {
+  let t = text;
+  if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
+  if (t.includes('\t')) t = t.replace(/\t/g, ' ');
+  t = t.replace(/[\u2028\u2029]/g, '\n');
+  return t.replace(CONTROL_RE, (c) => (c.length === 1 && c.charCodeAt(0) >= 0xd800 ? '\uFFFD' : ''));
+}
+
+/**
+ * Splits `**bold**` and `*italic*` markup into spans. A marker without a partner is printed as
+ * typed, so a stray asterisk in prose never swallows the rest of the paragraph.
+ */
+export function parseInlineMarkup(text: string): RichSpan[] {
+  if (!text.includes('*')) return [{ text, bold: false, italic: false }];
+  const spans: RichSpan[] = [];
+  let bold = false;
+  let italic = false;
+  let buf = '';
+  const flush = () => {
+    if (buf.length > 0) spans.push({ text: buf, bold, italic });
+    buf = '';
+  };
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith('**', i) && (bold || text.indexOf('**', i + 2) > i + 2)) {
+      flush();
+      bold = !bold;
+      i += 2;
+      continue;
+    }
+    if (text[i] === '*' && (italic || hasClosingSingle(text, i + 1))) {
+      flush();
+      italic = !italic;
+      i += 1;
+      continue;
+    }
+    buf += text[i];
+    i++;
+  }
+  flush();
+  return spans;
+}
+
+function hasClosingSingle(text: string, from: number): boolean {
+  for (let j = from + 1; j < text.length; j++) {
+    if (text[j] === '*') {
+      if (text[j + 1] === '*') {
+        j++;
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+const RTL_RE = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u202B\u202E\u2067]/;
+const MARK_RE = /^[\p{M}\u200C\u200D\uFE00-\uFE0F]$/u;
+
+let bidi: ReturnType<typeof bidiFactory> | null = null;
+
+interface FontRun {
+  start: number;
+  end: number;
+  face: Face;
+  span: number;
+  level: number;
+}
+
+export interface LayoutResult {
+  lines: Line[];
+  missingGlyphs: boolean;
+}
+
+const WS_RE = /[ \n\u3000]+$/;
+
+function isMark(cp: number): boolean {
+  return cp >= 0x300 && MARK_RE.test(String.fromCodePoint(cp));
+}
+
+/** Lays out rich text in lines no wider than `maxWidth` points. */
+export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: number): LayoutResult {
+  const spans = spansIn.filter((s) => s.text.length > 0);
+  const text = spans.map((s) => s.text).join('');
+  if (text.length === 0) return { lines: [], missingGlyphs: false };
+
+  const spanChains: FontChain[] = [];
+  const spanStart: number[] = [];
+  let pos = 0;
+  for (const s of spans) {
+    spanChains.push(fontChain(style.family, styleKey(style.bold || s.bold, style.italic || s.italic)));
+    spanStart.push(pos);
+    pos += s.text.length;
+  }
+
+  let levels: Uint8Array | null = null;
+  if (RTL_RE.test(text)) {
+    bidi ??= bidiFactory();
+    // The document is left-to-right; right-to-left runs are embedded in it (UAX #9 with base LTR).
+    levels = bidi.getEmbeddingLevels(text, 'ltr').levels;
+  }
+
+  // Font runs: each character takes the first font in its chain that has it. Marks, joiners and
+  // spaces stay with the current font when it can, so a cluster is never split across fonts.
+  const runs: FontRun[] = [];
+  let missingGlyphs = false;
+  let cur: FontRun | null = null;
+  let spanIdx = 0;
+  for (let i = 0; i < text.length; ) {
+    while (spanIdx + 1 < spans.length && i >= spanStart[spanIdx + 1]!) spanIdx++;
+    const chain = spanChains[spanIdx]!;
+    const cp = text.codePointAt(i)!;
+    const len = cp > 0xffff ? 2 : 1;
+    const level = levels ? levels[i]! : 0;
+    let face: Face | null = null;
+    if (cur && cur.span === spanIdx && (cp === 0x20 || cp === 0x0a || isMark(cp)) && (cp === 0x0a || cur.face.has(cp))) {
+      face = cur.face;
+    } else {
+      face = chain.faceFor(cp);
+      if (!face) {
+        if (cp !== 0x0a) missingGlyphs = true;
+        face = cur && cur.span === spanIdx ? cur.face : chain.primary;
+      }
+    }
+    if (cur && cur.face === face && cur.span === spanIdx && cur.level === level) {
+      cur.end = i + len;
+    } else {
+      cur = { start: i, end: i + len, face, span: spanIdx, level };
+      runs.push(cur);
+    }
+    i += len;
+  }
+
+  const makeAtom = (run: FontRun, a: number, b: number, isSpace: boolean): Atom | null => {
+    let t = text.slice(a, b);
+    if (isSpace) t = t.replace(/\n/g, '');
+    if (t.length === 0) return null;
+    const rtl = (run.level & 1) === 1;
+    const shaped = run.face.shape(t, rtl);
+    return {
+      face: run.face,
+      size: style.size,
+      shaped,
+      width: (shaped.width * style.size) / run.face.unitsPerEm,
+      level: run.level,
+      isSpace,
+      underline: style.underline,
+      color: style.color,
+      text: t,
+      x: 0,
+    };
+  };
+
+  // Atoms of [a, b): one per font run it crosses.
+  let runIdx = 0;
+  const atomsOf = (a: number, b: number, isSpace: boolean, out: Atom[]) => {
+    while (runIdx > 0 && runs[runIdx]!.start > a) runIdx--;
+    while (runs[runIdx]!.end <= a) runIdx++;
+    for (let r = runIdx; r < runs.length && runs[r]!.start < b; r++) {
+      const run = runs[r]!;
+      const atom = makeAtom(run, Math.max(a, run.start), Math.min(b, run.end), isSpace);
+      if (atom) out.push(atom);
+    }
+  };
+
+  const lines: Line[] = [];
+  let line: Atom[] = [];
+  let lineWidth = 0;
+  let pendingSpaces: Atom[] = [];
+  let pendingSpaceWidth = 0;
+
+  const endLine = (hard: boolean) => {
+    lines.push(finishLine(line, lineWidth, hard));
+    line = [];
+    lineWidth = 0;
+    pendingSpaces = [];
+    pendingSpaceWidth = 0;
+  };
+
+  const placeWord = (word: Atom[], width: number) => {
+    if (line.length > 0 && lineWidth + pendingSpaceWidth + width > maxWidth) {
+      endLine(false);
+    }
+    if (line.length > 0) {
+      line.push(...pendingSpaces);
+      lineWidth += pendingSpaceWidth;
+    }
+    pendingSpaces = [];
+    pendingSpaceWidth = 0;
+    line.push(...word);
+    lineWidth += width;
+  };
+
+  const breaker = new LineBreaker(text);
+  let last = 0;
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    const a = last;
+    const b = bk.position;
+    last = b;
+    const piece = text.slice(a, b);
+    const ws = WS_RE.exec(piece);
+    const wordEnd = ws ? a + ws.index : b;
+    const word: Atom[] = [];
+    if (wordEnd > a) atomsOf(a, wordEnd, false, word);
+    let wordWidth = 0;
+    for (const at of word) wordWidth += at.width;
+    if (wordWidth > maxWidth) {
+      // A word longer than the line is cut between characters rather than overflowing the page.
+      for (const g of splitGraphemes(text, a, wordEnd)) {
+        const part: Atom[] = [];
+        atomsOf(g[0], g[1], false, part);
+        let w = 0;
+        for (const at of part) w += at.width;
+        placeWord(part, w);
+      }
+    } else if (word.length > 0) {
+      placeWord(word, wordWidth);
+    }
+    if (wordEnd < b) {
+      const spaces: Atom[] = [];
+      atomsOf(wordEnd, b, true, spaces);
+      for (const s of spaces) {
+        pendingSpaces.push(s);
+        pendingSpaceWidth += s.width;
+      }
+    }
+    if (bk.required) endLine(true);
+  }
+  if (line.length > 0 || lines.length === 0) endLine(true);
+  else if (lines.length > 0) lines[lines.length - 1]!.hard = true;
+  return { lines, missingGlyphs };
+}
+
+function splitGraphemes(text: string, a: number, b: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = a;
+  for (let i = a; i < b; ) {
+    const cp = text.codePointAt(i)!;
+    const len = cp > 0xffff ? 2 : 1;
+    if (i > start && !isMark(cp) && text.charCodeAt(i - 1) !== 0x94d && text.charCodeAt(i - 1) !== 0x200d) {
+      out.push([start, i]);
+      start = i;
+    }
+    i += len;
+  }
+  if (b > start) out.push([start, b]);
+  return out;
+}
+
+/** Puts a line's atoms in visual order (UAX #9 rule L2). */
+function finishLine(atoms: Atom[], width: number, hard: boolean): Line {
+  let maxLevel = 0;
+  let minOdd = 255;
+  for (const a of atoms) {
+    if (a.level > maxLevel) maxLevel = a.level;
+    if (a.level & 1 && a.level < minOdd) minOdd = a.level;
+  }
+  if (maxLevel > 0 && minOdd !== 255) {
+    for (let lvl = maxLevel; lvl >= minOdd; lvl--) {
+      let i = 0;
+      while (i < atoms.length) {
+        if (atoms[i]!.level >= lvl) {
+          let j = i;
+          while (j < atoms.length && atoms[j]!.level >= lvl) j++;
+          reverseRange(atoms, i, j);
+          i = j;
+        } else i++;
+      }
+    }
+  }
+  return { atoms, width, hard };
+}
+
+function reverseRange<T>(arr: T[], from: number, to: number): void {
+  for (let i = from, j = to - 1; i < j; i++, j--) {
+    const t = arr[i]!;
+    arr[i] = arr[j]!;
+    arr[j] = t;
+  }
+}
+
+/** Sets each atom's x for the alignment; justified lines stretch their spaces. */
+export function placeLine(line: Line, left: number, maxWidth: number, align: 'left' | 'center' | 'right' | 'justify'): void {
+  let x = left;
+  let extraPerSpace = 0;
+  const slack = maxWidth - line.width;
+  if (align === 'center') x += slack / 2;
+  else if (align === 'right') x += slack;
+  else if (align === 'justify' && !line.hard && slack > 0) {
+    let spaces = 0;
+    for (const a of line.atoms) if (a.isSpace) spaces++;
+    if (spaces > 0) extraPerSpace = slack / spaces;
+  }
+  for (const a of line.atoms) {
+    a.x = x;
+    x += a.width;
+    if (a.isSpace) x += extraPerSpace;
+  }
+}

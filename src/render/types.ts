@@ -1,0 +1,38 @@
+import type { TRenderableFormat } from '../contract/format-content.ts';
+
+export type TRenderWarningCode =
+  | 'unknown_element'
+  | 'invalid_element'
+  | 'invalid_setting'
+  | 'image_missing'
+  | 'image_unreadable'
+  | 'missing_glyphs'
+  | 'too_many_elements'
+  | 'page_limit';
+
+/** Something the renderer left out or replaced; the PDF is still valid. */
+export interface TRenderWarning {
+  code: TRenderWarningCode;
+  message: string;
+  elementId?: string;
+}
+
+export interface TRenderInput {
+  format: TRenderableFormat;
+  /** Placeholder values by name. Values are printed literally, formatted by the placeholder's type. */
+  data: Record<string, string>;
+  /** Image bytes keyed by the element's exact `src` string; the renderer never fetches anything. */
+  assets?: Record<string, Uint8Array>;
+  meta: {
+    /** The document name, written as the PDF's Title. */
+    title: string;
+    creationDate: Date;
+    /** BCP 47 tag for date and number values; wins over the format's own locale. Default en-US. */
+    locale?: string;
+  };
+}
+
+export interface TRenderResult {
+  pdf: Uint8Array;
+  warnings: TRenderWarning[];
+}
