@@ -39,18 +39,13 @@ const ZEnv = z
       .default('false')
       .transform((value) => value === 'true'),
     WEB_DIST_DIR: z.string().default('./dist/web'),
-  })
-  .superRefine((env, ctx) => {
-    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
-    const given = oidc.filter(Boolean).length;
-    if (given > 0 && given < 3) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['OIDC_ISSUER'],
-        message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be given together',
-      });
-    }
   });
+
+/** Cross-field rules, checked on the raw values so they are reported alongside field errors. */
+function crossFieldProblems(source: NodeJS.ProcessEnv): string[] {
+  const given = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].filter((key) => source[key]?.trim()).length;
+  return given > 0 && given < 3 ? ['OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be given together'] : [];
+}
 
 export type TOidcConfig = { issuer: string; clientId: string; clientSecret: string; name: string };
 
@@ -100,9 +95,11 @@ function loadOrCreateSecrets(dataDir: string): TGeneratedSecrets {
 /** Parses the environment once. Throws ConfigError listing every problem. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): TConfig {
   const parsed = ZEnv.safeParse(source);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`)),
+    ...crossFieldProblems(source),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
   const needsGenerated = !env.SESSION_SECRET || !env.ENCRYPTION_KEY;
