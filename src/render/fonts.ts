@@ -85,7 +85,11 @@ export interface Shaped {
   width: number;
   /** The Unicode text each glyph stands for (for the ToUnicode map). */
   texts: string[];
-  /** False when glyph order or clusters differ from the text (reordered or RTL): needs ActualText. */
+  /**
+   * False when glyphs do not read back as the text (reordered matras, conjuncts, right-to-left
+   * runs, whose contextual forms may share one glyph between letters): the atom then carries
+   * ActualText.
+   */
   inLogicalOrder: boolean;
 }
 
@@ -158,14 +162,19 @@ export class Face {
     return this.advanceTable[gid] ?? 0;
   }
 
-  /** Kerning between two glyphs, learnt from fontkit's shaper once per pair and font. */
-  private kern(cpA: number, gA: number, cpB: number): number {
-    const key = cpA * 0x110000 + cpB;
+  private kernTables: PairSubtable[][] | null = null;
+
+  /**
+   * Pair kerning read straight from the font's GPOS 'kern' lookups (what fontkit's shaper would
+   * apply to simple text), without running the shaper: asking it per pair cost ~100 us each.
+   */
+  private kern(gA: number, gB: number): number {
+    const key = gA * 0x10000 + gB;
     let k = this.kernCache.get(key);
     if (k === undefined) {
-      const run = this.font.layout(String.fromCodePoint(cpA, cpB));
-      const first = run.glyphs[0];
-      k = run.glyphs.length === 2 && first && first.id === gA ? run.positions[0]!.xAdvance - this.advance(gA) : 0;
+      this.kernTables ??= kernLookups(this.font);
+      k = 0;
+      for (const lookup of this.kernTables) k += pairAdjustment(lookup, gA, gB);
       if (this.kernCache.size >= KERN_CACHE_LIMIT) this.kernCache.clear();
       this.kernCache.set(key, k);
     }
@@ -194,13 +203,12 @@ export class Face {
     const advances: number[] = [];
     const texts: string[] = [];
     let width = 0;
-    let prevCp = -1;
     let prevGid = -1;
     for (let i = 0; i < text.length; i++) {
       const cp = text.charCodeAt(i);
       const gid = this.gidFor(cp);
       if (prevGid > 0 && gid > 0) {
-        const k = this.kern(prevCp, prevGid, cp);
+        const k = this.kern(prevGid, gid);
         if (k !== 0) {
           advances[advances.length - 1]! += k;
           width += k;
@@ -211,7 +219,6 @@ export class Face {
       advances.push(adv);
       texts.push(text[i]!);
       width += adv;
-      prevCp = cp;
       prevGid = gid;
     }
     return { gids, advances, xOffsets: null, yOffsets: null, width, texts, inLogicalOrder: true };
@@ -333,4 +340,125 @@ export function warmUpFonts(): void {
       chain.loadAll();
     }
   }
+}
+
+/* fontkit parses GPOS into plain objects and lazy arrays; these are the parts pair kerning reads. */
+interface LazyList<T> {
+  length: number;
+  get?(i: number): T;
+  [i: number]: T;
+}
+interface Coverage {
+  version: number;
+  glyphs?: LazyList<number>;
+  rangeRecords?: LazyList<{ start: number; end: number; startCoverageIndex: number }>;
+}
+interface ClassDef {
+  version: number;
+  startGlyph?: number;
+  classValueArray?: LazyList<number>;
+  classRangeRecord?: LazyList<{ start: number; end: number; class: number }>;
+}
+interface PairValue {
+  xAdvance?: number;
+}
+interface PairSubtable {
+  version: number;
+  coverage: Coverage;
+  pairSets?: LazyList<LazyList<{ secondGlyph: number; value1?: PairValue }>>;
+  classDef1?: ClassDef;
+  classDef2?: ClassDef;
+  classRecords?: LazyList<LazyList<{ value1?: PairValue }>>;
+}
+
+function at<T>(list: LazyList<T>, i: number): T | undefined {
+  return typeof list.get === 'function' ? list.get(i) : list[i];
+}
+
+function coverageIndex(cov: Coverage, gid: number): number {
+  if (cov.version === 1 && cov.glyphs) {
+    let lo = 0;
+    let hi = cov.glyphs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const g = at(cov.glyphs, mid)!;
+      if (g === gid) return mid;
+      if (g < gid) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+  if (cov.version === 2 && cov.rangeRecords) {
+    for (let i = 0; i < cov.rangeRecords.length; i++) {
+      const r = at(cov.rangeRecords, i)!;
+      if (gid >= r.start && gid <= r.end) return r.startCoverageIndex + gid - r.start;
+    }
+  }
+  return -1;
+}
+
+function classOf(cd: ClassDef | undefined, gid: number): number {
+  if (!cd) return 0;
+  if (cd.version === 1 && cd.classValueArray && cd.startGlyph !== undefined) {
+    const i = gid - cd.startGlyph;
+    return i >= 0 && i < cd.classValueArray.length ? (at(cd.classValueArray, i) ?? 0) : 0;
+  }
+  if (cd.version === 2 && cd.classRangeRecord) {
+    for (let i = 0; i < cd.classRangeRecord.length; i++) {
+      const r = at(cd.classRangeRecord, i)!;
+      if (gid >= r.start && gid <= r.end) return r.class;
+    }
+  }
+  return 0;
+}
+
+function kernLookups(font: fontkit.Font): PairSubtable[][] {
+  try {
+    const gpos = (font as unknown as { GPOS?: { featureList: LazyList<{ tag: string; feature: { lookupListIndexes: number[] } }>; lookupList: LazyList<{ lookupType: number; subTables: LazyList<PairSubtable & { lookupType?: number; extension?: PairSubtable }> }> } }).GPOS;
+    if (!gpos) return [];
+    const indexes = new Set<number>();
+    for (let i = 0; i < gpos.featureList.length; i++) {
+      const f = at(gpos.featureList, i)!;
+      if (f.tag === 'kern') for (const li of f.feature.lookupListIndexes) indexes.add(li);
+    }
+    const lookups: PairSubtable[][] = [];
+    for (const li of [...indexes].sort((a, b) => a - b)) {
+      const lookup = at(gpos.lookupList, li);
+      if (!lookup) continue;
+      const subs: PairSubtable[] = [];
+      for (let i = 0; i < lookup.subTables.length; i++) {
+        const st = at(lookup.subTables, i)!;
+        if (lookup.lookupType === 2) subs.push(st);
+        else if (lookup.lookupType === 9 && st.lookupType === 2 && st.extension) subs.push(st.extension);
+      }
+      if (subs.length > 0) lookups.push(subs);
+    }
+    return lookups;
+  } catch {
+    // A font whose GPOS fontkit cannot read is simply not kerned.
+    return [];
+  }
+}
+
+/** The first subtable covering the pair decides, as in OpenType lookup processing. */
+function pairAdjustment(lookup: PairSubtable[], g1: number, g2: number): number {
+  for (const st of lookup) {
+    const ci = coverageIndex(st.coverage, g1);
+    if (ci < 0) continue;
+    if (st.version === 1 && st.pairSets) {
+      const set = at(st.pairSets, ci);
+      if (!set) continue;
+      for (let i = 0; i < set.length; i++) {
+        const rec = at(set, i)!;
+        if (rec.secondGlyph === g2) return rec.value1?.xAdvance ?? 0;
+      }
+      continue;
+    }
+    if (st.version === 2 && st.classRecords) {
+      const row = at(st.classRecords, classOf(st.classDef1, g1));
+      const rec = row ? at(row, classOf(st.classDef2, g2)) : undefined;
+      return rec?.value1?.xAdvance ?? 0;
+    }
+  }
+  return 0;
 }

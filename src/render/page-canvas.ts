@@ -64,7 +64,7 @@ export class DocumentCanvas {
         curColor = a.color;
       }
       out.push(`1 0 0 1 ${num(a.x)} ${y} Tm\n`);
-      if (!a.shaped.inLogicalOrder) out.push(`/Span << /ActualText ${utf16(a.text)} >> BDC\n`);
+      if (!a.shaped.inLogicalOrder) out.push(`/Span << /ActualText ${utf16(actualText(a))} >> BDC\n`);
       out.push(glyphOps(a, use));
       if (!a.shaped.inLogicalOrder) out.push('EMC\n');
     }
@@ -131,6 +131,15 @@ function rgb(hex: string): string {
     rgbCache.set(hex, s);
   }
   return s;
+}
+
+/*
+ * Text extractors reverse right-to-left runs into logical order themselves (poppler does it per
+ * word, after ActualText replacement), so a right-to-left atom's ActualText is given in visual
+ * order, the order its glyphs sit on the page.
+ */
+function actualText(a: Atom): string {
+  return a.level & 1 ? [...a.text].reverse().join('') : a.text;
 }
 
 function utf16(s: string): string {

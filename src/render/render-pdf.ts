@@ -1,4 +1,3 @@
-import { deflateSync } from 'node:zlib';
 import type { z } from 'zod';
 import {
   DEFAULT_TEXT_STYLE,
@@ -22,7 +21,7 @@ import {
 } from '../contract/placeholders.ts';
 import { warmUpFonts } from './fonts.ts';
 import { Flow, type PageBox } from './layout.ts';
-import { PdfWriter, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
+import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
 import { layoutText } from './text.ts';
 import type { TRenderInput, TRenderResult, TRenderWarning } from './types.ts';
 
@@ -186,7 +185,7 @@ function writeDocument(flow: Flow, title: string, created: Date): Uint8Array {
 
   const box = `[0 0 ${num(flow.pageWidth)} ${num(canvas.pageHeight)}]`;
   canvas.pages.forEach((parts, i) => {
-    w.stream(contentIds[i]!, '/Filter /FlateDecode', deflateSync(Buffer.from(parts.join(''), 'latin1')));
+    w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join('')));
     w.object(
       pageIds[i]!,
       `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R >>`,
