@@ -1,23 +1,28 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { RequireAuth } from './components/layout/require-auth';
+import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
-import { AdminPage } from './features/admin/admin-page';
-import { LoginPage } from './features/auth/login-page';
-import { DashboardPage } from './features/dashboard/dashboard-page';
-import { BuilderPage } from './features/formats/builder-page';
-import { DataEntryPage } from './features/formats/data-entry-page';
-import { FormatsPage } from './features/formats/formats-page';
-import { DocumentsPage } from './features/documents/documents-page';
-import { HelpPage } from './features/help/help-page';
-import { AboutPage } from './features/marketing/about-page';
 import { LandingPage } from './features/marketing/landing-page';
-import { PaymentSuccessPage } from './features/payment/payment-success-page';
-import { SettingsPage } from './features/settings/settings-page';
 import { useAuth } from './hooks/use-auth';
 import { queryClient } from './lib/query-client';
 import { NotFoundPage } from './pages/not-found';
+
+// The landing page ships in the entry chunk (cold page load); everything else loads on demand.
+const AdminPage = lazy(() => import('./features/admin/admin-page').then((m) => ({ default: m.AdminPage })));
+const LoginPage = lazy(() => import('./features/auth/login-page').then((m) => ({ default: m.LoginPage })));
+const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })));
+const BuilderPage = lazy(() => import('./features/formats/builder-page').then((m) => ({ default: m.BuilderPage })));
+const DataEntryPage = lazy(() => import('./features/formats/data-entry-page').then((m) => ({ default: m.DataEntryPage })));
+const FormatsPage = lazy(() => import('./features/formats/formats-page').then((m) => ({ default: m.FormatsPage })));
+const DocumentsPage = lazy(() => import('./features/documents/documents-page').then((m) => ({ default: m.DocumentsPage })));
+const HelpPage = lazy(() => import('./features/help/help-page').then((m) => ({ default: m.HelpPage })));
+const AboutPage = lazy(() => import('./features/marketing/about-page').then((m) => ({ default: m.AboutPage })));
+const PaymentSuccessPage = lazy(() =>
+  import('./features/payment/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })),
+);
+const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
 
 /** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
 function Home() {
@@ -81,7 +86,9 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>
-        <Router />
+        <Suspense fallback={<FullPageStatus label="Loading..." />}>
+          <Router />
+        </Suspense>
         <Toaster />
       </TooltipProvider>
     </QueryClientProvider>

@@ -9,7 +9,7 @@ import {
   ShieldIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { TUser } from '../../../contract/user';
 import { effectiveLimit, planName } from '../../lib/plans';
@@ -186,13 +186,25 @@ export function AppShell({ user, children }: { user: TUser; children: ReactNode 
       >
         Skip to content
       </a>
-      <aside className="sticky top-0 hidden h-dvh w-64 shrink-0 border-r bg-sidebar lg:block">
-        <SidebarBody user={user} />
+      <aside className="hidden w-64 shrink-0 border-r bg-sidebar lg:block">
+        <div className="sticky top-0 h-dvh">
+          <SidebarBody user={user} />
+        </div>
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar user={user} />
         <main id="main" tabIndex={-1} className="flex-1 outline-none">
-          <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">{children}</div>
+          <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
+            <Suspense
+              fallback={
+                <div className="flex min-h-[40vh] items-center justify-center text-sm text-muted-foreground" role="status">
+                  Loading...
+                </div>
+              }
+            >
+              {children}
+            </Suspense>
+          </div>
         </main>
       </div>
     </div>

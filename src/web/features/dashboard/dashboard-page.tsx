@@ -46,14 +46,12 @@ function StatCard({
   loading: boolean;
 }) {
   return (
-    <Card className="p-5" data-testid="stat-card">
-      <div className="flex items-start justify-between gap-3">
-        <p className="text-sm font-medium text-muted-foreground">{label}</p>
-        <span className="flex size-8 items-center justify-center rounded-md bg-primary-soft text-primary">
-          <Icon className="size-4" aria-hidden />
-        </span>
+    <Card className="p-4 sm:p-5" data-testid="stat-card">
+      <div className="flex items-center gap-2 text-muted-foreground">
+        <Icon className="size-4 shrink-0 text-primary" aria-hidden />
+        <p className="truncate text-[13px] font-medium sm:text-sm">{label}</p>
       </div>
-      <div className="mt-3 text-[28px] leading-none font-semibold tracking-tight text-foreground tabular-nums">
+      <div className="mt-3 text-2xl leading-none font-semibold tracking-tight text-foreground tabular-nums sm:text-[28px]">
         {loading ? <Skeleton className="h-7 w-16" /> : value}
       </div>
       <p className="mt-2 text-xs text-muted-foreground">{hint}</p>
@@ -234,7 +232,7 @@ export function DashboardPage() {
         </p>
       )}
 
-      <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <section aria-label="Statistics" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         <StatCard label="Total Formats" value={formatNumber(s?.totalFormats ?? 0)} hint="Templates in your workspace" icon={LayoutTemplateIcon} loading={loading} />
         <StatCard label="Documents Generated" value={formatNumber(totalDocuments)} hint="PDFs created, all time" icon={FileTextIcon} loading={loading} />
         <StatCard
@@ -242,7 +240,7 @@ export function DashboardPage() {
           value={
             <>
               {formatNumber(used)}
-              <span className="text-lg font-medium text-muted-foreground">/{formatNumber(limit)}</span>
+              <span className="text-base font-medium text-muted-foreground sm:text-lg">/{formatNumber(limit)}</span>
             </>
           }
           hint="Generations this month"

@@ -119,7 +119,7 @@ export function HelpPage() {
   return (
     <>
       <PageHeader title="Help & Support" description="Guides, answers and a direct line to the people who build Formwork." />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <Card>
           <CardHeader>
             <CardIcon icon={BookOpenIcon} />

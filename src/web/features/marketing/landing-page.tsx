@@ -82,19 +82,13 @@ function Hero({ onWatchDemo }: { onWatchDemo: () => void }) {
         </div>
         <p className="mt-6 text-xs text-muted-foreground">Free forever plan · No credit card required · Set up in 2 minutes</p>
 
-        <div className="relative mx-auto mt-14 max-w-5xl sm:mt-16">
-          <div className="grid items-center gap-5 text-left md:grid-cols-[1.35fr_1fr]">
-            <BuilderMock />
-            <div className="hidden md:block">
-              <div className="relative mx-auto w-[78%]">
-                <div className="absolute -top-4 -left-10 z-10 w-[115%]">
-                  <FormMock className="scale-[0.82] origin-top-left" />
-                </div>
-                <div className="pt-44">
-                  <PdfMock compact />
-                </div>
-              </div>
-            </div>
+        <div className="relative mx-auto mt-14 max-w-5xl text-left sm:mt-16 md:pr-40 lg:pr-52">
+          <BuilderMock className="md:[&>div:last-child]:min-h-[340px]" />
+          <div className="absolute top-14 right-0 hidden w-52 rotate-[2.5deg] md:block lg:w-64">
+            <PdfMock />
+          </div>
+          <div className="absolute -bottom-10 left-1/2 hidden w-[340px] -translate-x-[10%] lg:block">
+            <FormMock />
           </div>
         </div>
       </div>
@@ -110,7 +104,7 @@ function DemoSection() {
           id="demo-title"
           eyebrow="Live demo"
           title="One format, one form, one finished PDF"
-          description="Here is a real example: the format a studio uses for client agreements, the form Formwork generated from its placeholders, and the document that came out."
+          description="A real example: the offer letter an HR team reuses for every hire, the form Formwork generated from its placeholders, and the PDF that came out."
         />
         <ol className="mt-14 grid gap-8 lg:grid-cols-3 lg:gap-6">
           <li className="flex flex-col">
@@ -268,38 +262,38 @@ function BenefitsSection() {
     <section id="benefits" aria-labelledby="benefits-title" className="relative scroll-mt-16 overflow-hidden bg-[oklch(0.2_0.03_275)] py-20 text-white outline-none sm:py-28">
       <div className="pointer-events-none absolute inset-0 opacity-40 [background-image:radial-gradient(oklch(1_0_0/0.12)_1px,transparent_1px)] [background-size:22px_22px]" aria-hidden />
       <div className="container-page relative">
-        <div className="grid gap-12 lg:grid-cols-[1fr_1.2fr] lg:items-center">
+        <div className="grid gap-10 lg:grid-cols-2 lg:items-end">
           <div>
             <p className="text-sm font-semibold text-[oklch(0.78_0.12_280)]">Benefits</p>
             <h2 id="benefits-title" className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
               Less typing. Fewer mistakes. More time for real work.
             </h2>
-            <ul className="mt-8 space-y-4 text-[15px] text-white/75">
-              {[
-                'Stop retyping the same names, dates and amounts into every copy.',
-                'Required fields and typed inputs catch mistakes before the PDF exists.',
-                'Everyone uses the approved wording, every time.',
-              ].map((t) => (
-                <li key={t} className="flex gap-3">
-                  <span className="mt-2 size-1.5 shrink-0 rounded-full bg-[oklch(0.72_0.15_280)]" aria-hidden />
-                  {t}
-                </li>
-              ))}
-            </ul>
           </div>
-          <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-2xl border border-white/10 bg-white/10 sm:grid-cols-3">
-            {STATS.map((s, i) => (
-              <div key={s.label} className={cn('bg-[oklch(0.22_0.03_275)] p-6', i === STATS.length - 1 && 'col-span-2 sm:col-span-1')}>
-                <dt className="sr-only">{s.label}</dt>
-                <dd>
-                  <p className="text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl">{s.value}</p>
-                  <p className="mt-1 text-sm font-medium text-white/90">{s.label}</p>
-                  <p className="mt-1 text-xs text-white/55">{s.detail}</p>
-                </dd>
-              </div>
+          <ul className="space-y-3 text-[15px] text-white/75">
+            {[
+              'Stop retyping the same names, dates and amounts into every copy.',
+              'Required fields and typed inputs catch mistakes before the PDF exists.',
+              'Everyone uses the approved wording, every time.',
+            ].map((t) => (
+              <li key={t} className="flex gap-3">
+                <span className="mt-2 size-1.5 shrink-0 rounded-full bg-[oklch(0.72_0.15_280)]" aria-hidden />
+                {t}
+              </li>
             ))}
-          </dl>
+          </ul>
         </div>
+        <dl className="mt-14 grid grid-cols-2 gap-px overflow-hidden rounded-2xl border border-white/10 bg-white/10 sm:grid-cols-3 lg:grid-cols-5">
+          {STATS.map((s, i) => (
+            <div key={s.label} className={cn('bg-[oklch(0.22_0.03_275)] p-6', i === STATS.length - 1 && 'col-span-2 sm:col-span-1')}>
+              <dt className="sr-only">{s.label}</dt>
+              <dd>
+                <p className="text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl">{s.value}</p>
+                <p className="mt-1 text-sm font-medium text-white/90">{s.label}</p>
+                <p className="mt-1 text-xs text-white/55">{s.detail}</p>
+              </dd>
+            </div>
+          ))}
+        </dl>
       </div>
     </section>
   );
@@ -440,7 +434,7 @@ const RESPONSE_EXAMPLE = `HTTP/1.1 200 OK
 Content-Type: application/json
 
 {
-  "document_url": "https://formwork.app/api/documents/doc_51f0a9/download",
+  "document_url": "https://formwork.app/api/documents/51f0a9/download",
   "status": "generated"
 }`;
 
@@ -451,7 +445,7 @@ function CodePanel({ title, code, label }: { title: string; code: string; label:
         <span className="text-xs font-medium text-white/70">{title}</span>
         <span className="rounded bg-white/10 px-1.5 py-0.5 font-mono text-[10px] text-white/60">{label}</span>
       </div>
-      <pre className="overflow-x-auto p-4 font-mono text-[12.5px] leading-relaxed text-[oklch(0.9_0.02_275)]" tabIndex={0} aria-label={title}>
+      <pre className="overflow-x-auto p-4 font-mono text-[12px] leading-relaxed sm:text-[12.5px] text-[oklch(0.9_0.02_275)]" tabIndex={0} aria-label={title}>
         <code>{code}</code>
       </pre>
     </div>
@@ -462,7 +456,7 @@ function ApiSection() {
   return (
     <section id="api" aria-labelledby="api-title" className="scroll-mt-16 py-20 outline-none sm:py-28">
       <div className="container-page">
-        <div className="grid gap-12 lg:grid-cols-[1fr_1.25fr] lg:items-center">
+        <div className="grid gap-12 lg:grid-cols-[1fr_1.45fr] lg:items-center">
           <div>
             <p className="text-sm font-semibold text-primary">For developers</p>
             <h2 id="api-title" className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">

@@ -96,7 +96,7 @@ export function SettingsPage() {
       <Tabs
         value={tab}
         onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })}
-        className="space-y-6"
+        className="max-w-3xl space-y-6"
       >
         <TabsList aria-label="Settings sections">
           {TABS.map(({ id, label, icon: Icon }) => (
