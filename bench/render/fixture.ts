@@ -30,12 +30,15 @@ export interface RefDoc {
  * content model says); the baselines are given the same sizes in pt.
  */
 export const LAYOUT = {
-  marginMm: 15,
+  marginMm: 12,
   bodyPx: 12,
   headingPx: 24, // text-2xl
-  imagePx: { width: 240, height: 150 },
-  /** Cell padding in pt, for the baselines' tables. */
-  cellPadPt: 3,
+  imagePx: { width: 200, height: 100 },
+  /** For the baselines, matching our renderer's layout: line height (x font size), cell padding
+   * and the gap between blocks, in pt. */
+  lineHeight: 1.4,
+  cellPadPt: { x: 5, y: 3 },
+  blockGapPt: 12,
 } as const;
 export const PT_PER_PX = 0.75;
 export const MM_TO_PT = 72 / 25.4;

@@ -32,6 +32,7 @@ function fontFace(family: string, path: string, weight: number): string {
 
 export function buildHtml(d: RefDoc, faces: { latin: string; scripts: string }, pngDataUrl: string): string {
   const body = LAYOUT.bodyPx * PT_PER_PX;
+  const gap = LAYOUT.blockGapPt;
   const parts: string[] = [];
   parts.push(`<h1>${esc(d.heading)}</h1>`);
   for (const p of d.paragraphs) parts.push(`<p>${esc(p)}</p>`);
@@ -54,13 +55,13 @@ export function buildHtml(d: RefDoc, faces: { latin: string; scripts: string }, 
     (d.scriptLines.length > 0 ? faces.latin + faces.scripts : faces.latin) +
     `@page{size:A4;margin:${LAYOUT.marginMm}mm}` +
     `html,body{margin:0;padding:0}` +
-    `body{font-family:'Sans','Deva','Arab';font-size:${body}pt;line-height:1.2}` +
-    `h1{font-size:${LAYOUT.headingPx * PT_PER_PX}pt;font-weight:700;margin:0 0 ${body * 0.8}pt}` +
-    `p{margin:0 0 ${body * 0.8}pt;text-align:justify}p.line{text-align:start}` +
-    `ul{margin:0 0 ${body * 0.8}pt;padding-left:${body * 1.5}pt}` +
-    `img{display:block;margin:0 0 ${body * 0.8}pt}` +
+    `body{font-family:'Sans','Deva','Arab';font-size:${body}pt;line-height:${LAYOUT.lineHeight}}` +
+    `h1{font-size:${LAYOUT.headingPx * PT_PER_PX}pt;font-weight:700;line-height:1.25;margin:0 0 ${gap}pt}` +
+    `p{margin:0 0 ${gap}pt;text-align:justify}p.line{text-align:start}` +
+    `ul{margin:0 0 ${gap}pt;padding-left:${body * 1.5}pt}` +
+    `img{display:block;margin:0 0 ${gap}pt}` +
     `table{border-collapse:collapse;width:100%;table-layout:fixed}` +
-    `th,td{border:0.5pt solid #888;padding:${LAYOUT.cellPadPt}pt;text-align:left;vertical-align:top}` +
+    `th,td{border:0.5pt solid #888;padding:${LAYOUT.cellPadPt.y}pt ${LAYOUT.cellPadPt.x}pt;text-align:left;vertical-align:top}` +
     `th{font-weight:700}thead{display:table-header-group}tr{break-inside:avoid}`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(d.title)}</title><style>${css}</style></head><body>${parts.join('')}</body></html>`;
 }

@@ -52,22 +52,25 @@ export async function createPdfkitEngine(): Promise<Engine> {
     doc.registerFont('Deva', fonts.deva);
     doc.registerFont('Arab', fonts.arab);
     const body = LAYOUT.bodyPx * PT_PER_PX;
-    const gap = body * 0.8;
+    const gap = LAYOUT.blockGapPt;
+    // pdfkit's line height is the font's own (ascent - descent + lineGap, ~1.15 em for Arimo);
+    // lineGap tops it up to LAYOUT.lineHeight.
+    const lineGap = body * (LAYOUT.lineHeight - 1.15);
 
     doc.font('SansBold').fontSize(LAYOUT.headingPx * PT_PER_PX).text(d.heading);
-    doc.moveDown(0.3);
+    doc.y += gap;
     doc.font('Sans').fontSize(body);
     for (const p of d.paragraphs) {
-      doc.text(p, { align: 'justify', paragraphGap: gap });
+      doc.text(p, { align: 'justify', paragraphGap: gap, lineGap });
     }
     for (const line of d.scriptLines) {
       const font = line.script === 'devanagari' ? 'Deva' : line.script === 'arabic' ? 'Arab' : 'Sans';
-      doc.font(font).fontSize(body).text(line.text, { paragraphGap: gap, align: line.script === 'arabic' ? 'right' : 'left' });
+      doc.font(font).fontSize(body).text(line.text, { paragraphGap: gap, lineGap, align: line.script === 'arabic' ? 'right' : 'left' });
     }
     doc.font('Sans');
     if (d.listItems.length > 0) {
-      doc.list(d.listItems, { bulletRadius: 1.5, textIndent: 10, paragraphGap: 1 });
-      doc.moveDown(0.5);
+      doc.list(d.listItems, { bulletRadius: 1.5, textIndent: 10, lineGap });
+      doc.y += gap;
     }
     if (d.image) {
       doc.image(png, doc.page.margins.left, doc.y, { width: d.image.widthPt, height: d.image.heightPt });
@@ -79,7 +82,12 @@ export async function createPdfkitEngine(): Promise<Engine> {
       doc.table({
         columnStyles: t.widths.map((w) => w * width),
         rowStyles: (row) => (row === 0 ? { font: { src: 'SansBold' } } : undefined),
-        defaultStyle: { padding: LAYOUT.cellPadPt, border: 0.5, borderColor: '#888888' },
+        defaultStyle: {
+          padding: [LAYOUT.cellPadPt.y, LAYOUT.cellPadPt.x],
+          border: 0.5,
+          borderColor: '#888888',
+          textOptions: { lineGap },
+        },
         data: [t.header, ...t.rows],
       } as PDFKit.Mixins.TableOptionsWithData);
     }

@@ -34,10 +34,11 @@ function buildTemplate(d: RefDoc, pngDataUrl: string): { template: Template; inp
   const schemas: SchemaLike[] = [];
   const inputs: Record<string, string> = {};
   let y = M;
-  const lineMm = BODY_PT * 1.2 * PT_TO_MM;
+  const lineMm = BODY_PT * LAYOUT.lineHeight * PT_TO_MM;
+  const gapMm = LAYOUT.blockGapPt * PT_TO_MM;
 
   const addText = (name: string, value: string, fontName: string, sizePt: number, lines: number, align = 'left') => {
-    const height = Math.max(1, lines) * sizePt * 1.2 * PT_TO_MM;
+    const height = Math.max(1, lines) * sizePt * LAYOUT.lineHeight * PT_TO_MM;
     schemas.push({
       ...textBase,
       name,
@@ -47,13 +48,13 @@ function buildTemplate(d: RefDoc, pngDataUrl: string): { template: Template; inp
       height,
       fontName,
       fontSize: sizePt,
-      lineHeight: 1.2,
+      lineHeight: LAYOUT.lineHeight,
       alignment: align,
       overflow: 'expand',
       content: '',
     });
     inputs[name] = value;
-    y += height + lineMm * 0.8;
+    y += height + gapMm;
   };
 
   addText('heading', d.heading, 'SansBold', HEADING_PT, 1);
@@ -72,23 +73,24 @@ function buildTemplate(d: RefDoc, pngDataUrl: string): { template: Template; inp
       height,
       fontName: 'Sans',
       fontSize: BODY_PT,
-      lineHeight: 1.2,
+      lineHeight: LAYOUT.lineHeight,
       content: '[]',
     });
     inputs['list'] = JSON.stringify(d.listItems);
-    y += height + lineMm * 0.8;
+    y += height + gapMm;
   }
   if (d.image) {
     const w = d.image.widthPt * PT_TO_MM;
     const h = d.image.heightPt * PT_TO_MM;
     schemas.push({ ...imageBase, name: 'image', type: 'image', position: { x: M, y }, width: w, height: h, content: '' });
     inputs['image'] = pngDataUrl;
-    y += h + lineMm * 0.8;
+    y += h + gapMm;
   }
   if (d.table) {
     const t = d.table;
-    const pad = LAYOUT.cellPadPt * PT_TO_MM;
-    const padding = { top: pad, right: pad, bottom: pad, left: pad };
+    const px = LAYOUT.cellPadPt.x * PT_TO_MM;
+    const py = LAYOUT.cellPadPt.y * PT_TO_MM;
+    const padding = { top: py, right: px, bottom: py, left: px };
     const base = tableBase as { headStyles: Record<string, unknown>; bodyStyles: Record<string, unknown> };
     schemas.push({
       ...tableBase,
@@ -96,14 +98,14 @@ function buildTemplate(d: RefDoc, pngDataUrl: string): { template: Template; inp
       type: 'table',
       position: { x: M, y },
       width: CONTENT_W,
-      height: (t.rows.length + 1) * (BODY_PT * 1.2 * PT_TO_MM + 2 * pad),
+      height: (t.rows.length + 1) * (lineMm + 2 * py),
       showHead: true,
       repeatHead: true,
       head: t.header,
       headWidthPercentages: t.widths.map((w) => w * 100),
       tableStyles: { borderColor: '#888888', borderWidth: 0.2 },
-      headStyles: { ...base.headStyles, fontName: 'SansBold', fontSize: BODY_PT, fontColor: '#000000', backgroundColor: '', padding },
-      bodyStyles: { ...base.bodyStyles, fontName: 'Sans', fontSize: BODY_PT, alternateBackgroundColor: '', padding },
+      headStyles: { ...base.headStyles, fontName: 'SansBold', fontSize: BODY_PT, lineHeight: LAYOUT.lineHeight, fontColor: '#000000', backgroundColor: '', padding },
+      bodyStyles: { ...base.bodyStyles, fontName: 'Sans', fontSize: BODY_PT, lineHeight: LAYOUT.lineHeight, alternateBackgroundColor: '', padding },
       content: '[]',
     });
     inputs['table'] = JSON.stringify(t.rows);
