@@ -44,7 +44,11 @@ export class DocumentCanvas {
     return u;
   }
 
-  /** Draws one laid-out line whose baseline is `baseline` points below the page top. */
+  /**
+   * Draws one laid-out line whose baseline is `baseline` points below the page top. Consecutive
+   * plain atoms in one font share a TJ array, spaces included, so extractors see real spaces
+   * and the stream stays short; justification gaps become TJ adjustments.
+   */
   line(line: Line, baseline: number): void {
     const y = num(this.pageHeight - baseline);
     const out = this.page;
@@ -52,22 +56,44 @@ export class DocumentCanvas {
     let curFace: Face | null = null;
     let curSize = -1;
     let curColor = '';
+    let inArray = false;
+    let penX = 0;
     for (const a of line.atoms) {
       const use = this.fontUse(a.face);
-      if (a.face !== curFace || a.size !== curSize) {
-        out.push(`/${use.resource} ${num(a.size)} Tf\n`);
-        curFace = a.face;
-        curSize = a.size;
+      const plain = a.shaped.inLogicalOrder && a.shaped.yOffsets === null;
+      const sameRun = inArray && plain && a.face === curFace && a.size === curSize && a.color === curColor;
+      if (!sameRun) {
+        if (inArray) out.push('] TJ\n');
+        inArray = false;
+        if (a.face !== curFace || a.size !== curSize) {
+          out.push(`/${use.resource} ${num(a.size)} Tf\n`);
+          curFace = a.face;
+          curSize = a.size;
+        }
+        if (a.color !== curColor) {
+          out.push(`${rgb(a.color)} rg\n`);
+          curColor = a.color;
+        }
+        out.push(`1 0 0 1 ${num(a.x)} ${y} Tm\n`);
+        if (plain) {
+          out.push('[');
+          inArray = true;
+          penX = a.x;
+        }
       }
-      if (a.color !== curColor) {
-        out.push(`${rgb(a.color)} rg\n`);
-        curColor = a.color;
+      if (plain) {
+        const delta = ((a.x - penX) * 1000) / a.size;
+        if (delta > 0.01 || delta < -0.01) out.push(`${num(-delta)} `);
+        const r = glyphArray(a, use);
+        out.push(r.body);
+        penX = a.x + (r.end * a.size) / a.face.unitsPerEm;
+      } else {
+        if (!a.shaped.inLogicalOrder) out.push(`/Span << /ActualText ${utf16(actualText(a))} >> BDC\n`);
+        out.push(glyphOps(a, use));
+        if (!a.shaped.inLogicalOrder) out.push('EMC\n');
       }
-      out.push(`1 0 0 1 ${num(a.x)} ${y} Tm\n`);
-      if (!a.shaped.inLogicalOrder) out.push(`/Span << /ActualText ${utf16(actualText(a))} >> BDC\n`);
-      out.push(glyphOps(a, use));
-      if (!a.shaped.inLogicalOrder) out.push('EMC\n');
     }
+    if (inArray) out.push('] TJ\n');
     out.push('ET\n');
     this.underlines(line.atoms, baseline);
   }
@@ -146,6 +172,32 @@ function utf16(s: string): string {
   let h = '<FEFF';
   for (let i = 0; i < s.length; i++) h += HEX[s.charCodeAt(i)];
   return `${h}>`;
+}
+
+/**
+ * The TJ array body for an atom without vertical offsets, and where the PDF's pen ends (font
+ * units from the atom's start).
+ */
+function glyphArray(a: Atom, use: FontUse): { body: string; end: number } {
+  const s = a.shaped;
+  const face = a.face;
+  const scale = 1000 / face.unitsPerEm;
+  const glyphs = use.glyphs;
+  let pen = 0;
+  let q = 0;
+  let body = '<';
+  for (let i = 0; i < s.gids.length; i++) {
+    const gid = s.gids[i]!;
+    if (!glyphs.has(gid)) glyphs.set(gid, s.texts[i]!);
+    const target = pen + (s.xOffsets ? s.xOffsets[i]! : 0);
+    const delta = target - q;
+    if (delta > 0.5 || delta < -0.5) body += `> ${num(-delta * scale)} <`;
+    body += HEX[gid];
+    q = target + face.advance(gid);
+    pen += s.advances[i]!;
+  }
+  // The next atom starts at the shaped advance, not where the PDF's own widths left the pen.
+  return { body: `${body}>`, end: q };
 }
 
 /**
