@@ -49,7 +49,7 @@ export const ZPlaceholder = z.object({
     .array(z.string().trim().max(200))
     .max(MAX_PLACEHOLDER_OPTIONS)
     .default([])
-    .transform((options) => options.filter((o) => o.length > 0)),
+    .overwrite((options) => options.filter((o) => o.length > 0)),
 });
 export type TPlaceholder = z.infer<typeof ZPlaceholder>;
 export type TPlaceholderInput = z.input<typeof ZPlaceholder>;

@@ -14,6 +14,13 @@ import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createSystemService } from './modules/system/system.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { createDocumentsRepository } from './modules/documents/documents.repository.ts';
+import { documentsRoutes } from './modules/documents/documents.routes.ts';
+import { createDocumentsService } from './modules/documents/documents.service.ts';
+import { createPdfService } from './modules/documents/pdf.service.ts';
+import { createFormatsRepository } from './modules/formats/formats.repository.ts';
+import { formatsRoutes } from './modules/formats/formats.routes.ts';
+import { createFormatsService } from './modules/formats/formats.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 
 export type TBuildAppOptions = { config: TConfig; database: TDatabase };
@@ -87,6 +94,17 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   });
   const usersService = createUsersService({ users: usersRepository, plans: () => system.planCatalogue() });
   const auth = createAuthService({ db, config, users: usersRepository, usersService, log: app.log });
+  const pdf = createPdfService();
+  const formatsRepository = createFormatsRepository(db);
+  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf });
+  const documents = createDocumentsService({
+    documents: createDocumentsRepository(db),
+    formats: formatsRepository,
+    users: usersRepository,
+    usersService,
+    pdf,
+    log: app.log,
+  });
 
   app.get('/healthz', async (_request, reply) => {
     try {
@@ -100,6 +118,8 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
 
   await app.register(authRoutes, { auth, config });
   await app.register(usersRoutes, { auth, users: usersService, system });
+  await app.register(formatsRoutes, { auth, formats });
+  await app.register(documentsRoutes, { auth, documents });
   await registerSpa(app, { webDistDir: config.webDistDir });
   return app;
 }

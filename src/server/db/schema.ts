@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -130,6 +130,27 @@ export const formats = pgTable(
   (table) => [index('formats_owner_updated_idx').on(table.ownerId, table.updatedAt)],
 );
 
+/**
+ * An immutable copy of a format as it was at one version. Documents point here, so editing or
+ * deleting the format never changes a document already generated.
+ */
+export const formatSnapshots = pgTable(
+  'format_snapshots',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    formatId: text('format_id').notNull(),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    content: jsonb('content').notNull(),
+    placeholders: jsonb('placeholders').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('format_snapshots_format_version_idx').on(table.formatId, table.version)],
+);
+
 export const documents = pgTable(
   'documents',
   {
@@ -141,10 +162,15 @@ export const documents = pgTable(
     formatId: text('format_id').references(() => formats.id, { onDelete: 'set null' }),
     formatName: text('format_name').notNull(),
     formatVersion: integer('format_version').notNull(),
+    snapshotId: text('snapshot_id')
+      .notNull()
+      .references(() => formatSnapshots.id),
     name: text('name').notNull(),
     clientName: text('client_name').notNull(),
     data: jsonb('data').notNull(),
     status: text('status').notNull().default('generated'),
+    /** SHA-256 of the PDF bytes at generation; every later render must match it. */
+    pdfSha256: text('pdf_sha256').notNull(),
     createdAt: createdAt(),
   },
   (table) => [index('documents_owner_created_idx').on(table.ownerId, table.createdAt)],

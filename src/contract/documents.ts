@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import {
+  MAX_PLACEHOLDER_VALUE_LENGTH,
+  placeholderLabel,
+  type TPlaceholder,
+} from './placeholders.ts';
+
+export const DEFAULT_CLIENT_NAME = 'Unknown Client';
+export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields: ';
+
+/** A filled value as the form or an API client sends it; numbers are accepted as numbers too. */
+export const ZDataValue = z.union([z.string().max(MAX_PLACEHOLDER_VALUE_LENGTH), z.number(), z.boolean(), z.null()]);
+export const ZDocumentData = z.record(z.string().max(100), ZDataValue).refine((d) => Object.keys(d).length <= 500, {
+  message: 'Too many fields.',
+});
+export type TDocumentData = z.infer<typeof ZDocumentData>;
+
+export const ZCreateDocumentBody = z.object({
+  formatId: z.string().min(1).max(64),
+  name: z.string().trim().max(300).optional(),
+  clientName: z.string().trim().max(300).optional(),
+  data: ZDocumentData.default({}),
+});
+export type TCreateDocumentBody = z.input<typeof ZCreateDocumentBody>;
+
+export const ZDocument = z.object({
+  id: z.string(),
+  name: z.string(),
+  formatId: z.string().nullable(),
+  formatName: z.string(),
+  clientName: z.string(),
+  data: z.record(z.string(), z.string()),
+  status: z.string(),
+  pdfSha256: z.string(),
+  createdAt: z.string(),
+});
+export type TDocument = z.infer<typeof ZDocument>;
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TEL_RE = /^[+()\d\s./-]{3,40}$/;
+
+function isRealDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** The problem with one value of a placeholder's type, or undefined when it is fine. */
+export function checkPlaceholderValue(placeholder: TPlaceholder, value: string): string | undefined {
+  if (value === '') return undefined;
+  switch (placeholder.type) {
+    case 'email':
+      return EMAIL_RE.test(value) ? undefined : 'Enter a valid email address.';
+    case 'number':
+      return NUMBER_RE.test(value.replaceAll(',', '')) ? undefined : 'Enter a number.';
+    case 'date':
+      return isRealDate(value) ? undefined : 'Enter a date as YYYY-MM-DD.';
+    case 'tel':
+      return TEL_RE.test(value) ? undefined : 'Enter a phone number.';
+    case 'select':
+      return placeholder.options.includes(value) ? undefined : `Choose one of: ${placeholder.options.join(', ')}.`;
+    default:
+      return undefined;
+  }
+}
+
+export type TDataCheck = {
+  /** Values as strings, trimmed, numbers without grouping commas; only the format's placeholders. */
+  values: Record<string, string>;
+  /** Field name -> message, for every invalid or missing field. */
+  fields: Record<string, string>;
+  /** The labels of the required fields left empty, in placeholder order. */
+  missing: string[];
+};
+
+/** Checks filled data against a format's placeholders: the same rules in the form, the API and bulk rows. */
+export function checkDocumentData(placeholders: readonly TPlaceholder[], data: TDocumentData): TDataCheck {
+  const values: Record<string, string> = {};
+  const fields: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const placeholder of placeholders) {
+    const raw = data[placeholder.name];
+    let value = raw === null || raw === undefined ? '' : String(raw).trim();
+    if (placeholder.type === 'number' && value !== '') value = value.replaceAll(',', '');
+    if (value === '') {
+      if (placeholder.required) {
+        missing.push(placeholderLabel(placeholder));
+        fields[placeholder.name] = 'This field is required.';
+      }
+      continue;
+    }
+    const problem = checkPlaceholderValue(placeholder, value);
+    if (problem) fields[placeholder.name] = problem;
+    values[placeholder.name] = value;
+  }
+  return { values, fields, missing };
+}
+
+export function requiredFieldsMessage(missing: readonly string[]): string {
+  return `${REQUIRED_FIELDS_MESSAGE}${missing.join(', ')}`;
+}

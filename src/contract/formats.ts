@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ZFormatContent } from './format-content.ts';
+import { ZPlaceholderList } from './placeholders.ts';
+
+export const FORMAT_NAME_REQUIRED = 'Please enter a format name.';
+
+export const ZFormatInput = z.object({
+  name: z.string().trim().min(1, FORMAT_NAME_REQUIRED).max(200, 'Use at most 200 characters for the name.'),
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((d) => (d ? d : null)),
+  content: ZFormatContent,
+  placeholders: ZPlaceholderList.default([]),
+});
+export type TFormatInput = z.input<typeof ZFormatInput>;
+export type TFormatInputParsed = z.output<typeof ZFormatInput>;
+
+export const ZFormat = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  content: ZFormatContent,
+  placeholders: ZPlaceholderList,
+  version: z.number().int().positive(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TFormat = z.infer<typeof ZFormat>;
+
+export const ZIdParams = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,78 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
+import type { TSnapshotRow } from '../formats/formats.repository.ts';
+import { usagePeriod } from '../users/users.repository.ts';
+
+export type TDocumentRow = Omit<typeof documents.$inferSelect, 'data'> & { data: Record<string, string> };
+export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId' | 'data'> & {
+  data: Record<string, string>;
+  createdAt: Date;
+};
+
+export class QuotaExceededError extends Error {}
+
+/** Every query filters by the owner: another user's document is indistinguishable from a missing one. */
+export function createDocumentsRepository(db: TDb) {
+  return {
+    /**
+     * Counts one generation and stores the document in one transaction. The counter update takes
+     * the row lock and refuses past the limit, so parallel requests can never overshoot it.
+     */
+    async createCounted(ownerId: string, limit: number, doc: TNewDocument): Promise<TDocumentRow> {
+      return db.transaction(async (tx) => {
+        const period = usagePeriod(doc.createdAt);
+        await tx.insert(usageCounters).values({ ownerId, period, generations: 0 }).onConflictDoNothing();
+        const counted = await tx
+          .update(usageCounters)
+          .set({ generations: sql`${usageCounters.generations} + 1` })
+          .where(
+            and(
+              eq(usageCounters.ownerId, ownerId),
+              eq(usageCounters.period, period),
+              sql`${usageCounters.generations} < ${limit}`,
+            ),
+          )
+          .returning({ generations: usageCounters.generations });
+        if (counted.length === 0) throw new QuotaExceededError();
+        const [row] = await tx
+          .insert(documents)
+          .values({ ...doc, ownerId })
+          .returning();
+        return row as TDocumentRow;
+      });
+    },
+
+    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TDocumentRow[]> {
+      return (await db
+        .select()
+        .from(documents)
+        .where(eq(documents.ownerId, ownerId))
+        .orderBy(desc(documents.createdAt), desc(documents.id))
+        .limit(page.limit)
+        .offset(page.offset)) as TDocumentRow[];
+    },
+
+    async getWithSnapshot(
+      ownerId: string,
+      id: string,
+    ): Promise<{ document: TDocumentRow; snapshot: TSnapshotRow } | undefined> {
+      const [row] = await db
+        .select({ document: documents, snapshot: formatSnapshots })
+        .from(documents)
+        .innerJoin(formatSnapshots, eq(formatSnapshots.id, documents.snapshotId))
+        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+        .limit(1);
+      return row as { document: TDocumentRow; snapshot: TSnapshotRow } | undefined;
+    },
+
+    async delete(ownerId: string, id: string): Promise<boolean> {
+      const deleted = await db
+        .delete(documents)
+        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+        .returning({ id: documents.id });
+      return deleted.length > 0;
+    },
+  };
+}
+export type TDocumentsRepository = ReturnType<typeof createDocumentsRepository>;

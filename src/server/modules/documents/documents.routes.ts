@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZCreateDocumentBody, ZDocument } from '../../../contract/documents.ts';
+import { ZApiError } from '../../../contract/errors.ts';
+import { ZIdParams } from '../../../contract/formats.ts';
+import { sendPdf } from '../../http/send-pdf.ts';
+import type { TAuthService } from '../auth/auth.service.ts';
+import type { TDocumentsService } from './documents.service.ts';
+
+const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 429: ZApiError };
+
+export async function documentsRoutes(app: FastifyInstance, opts: { auth: TAuthService; documents: TDocumentsService }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const owner = (request: { headers: Parameters<TAuthService['currentUserId']>[0] }) =>
+    opts.auth.currentUserId(request.headers);
+
+  api.get(
+    '/api/documents',
+    {
+      schema: {
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
+        response: { 200: z.array(ZDocument), ...errors },
+      },
+    },
+    async (request) => opts.documents.list(await owner(request), request.query),
+  );
+
+  api.post(
+    '/api/documents',
+    { schema: { body: ZCreateDocumentBody, response: { 201: ZDocument, ...errors } } },
+    async (request, reply) => reply.status(201).send(await opts.documents.create(await owner(request), request.body)),
+  );
+
+  api.delete(
+    '/api/documents/:id',
+    { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await opts.documents.delete(await owner(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  for (const [suffix, disposition] of [
+    ['preview', 'inline'],
+    ['download', 'attachment'],
+  ] as const) {
+    api.get(`/api/documents/:id/${suffix}`, { schema: { params: ZIdParams } }, async (request, reply) => {
+      const { document, bytes } = await opts.documents.pdf(await owner(request), request.params.id);
+      return sendPdf(reply, bytes, document.name, disposition);
+    });
+  }
+}

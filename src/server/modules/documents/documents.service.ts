@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import {
+  checkDocumentData,
+  DEFAULT_CLIENT_NAME,
+  requiredFieldsMessage,
+  type TDocument,
+} from '../../../contract/documents.ts';
+import type { z } from 'zod';
+import type { ZCreateDocumentBody } from '../../../contract/documents.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import type { TFormatsRepository } from '../formats/formats.repository.ts';
+import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TUsersService } from '../users/users.service.ts';
+import { QuotaExceededError, type TDocumentRow, type TDocumentsRepository } from './documents.repository.ts';
+import { sha256Hex, type TPdfService } from './pdf.service.ts';
+
+export function toDocument(row: TDocumentRow): TDocument {
+  return {
+    id: row.id,
+    name: row.name,
+    formatId: row.formatId,
+    // A deleted format leaves formatId null; the list shows "Unknown" for it (SPEC).
+    formatName: row.formatId ? row.formatName : 'Unknown',
+    clientName: row.clientName,
+    data: row.data,
+    status: row.status,
+    pdfSha256: row.pdfSha256,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const documentNotFound = () => notFound('Document');
+
+export function createDocumentsService(deps: {
+  documents: TDocumentsRepository;
+  formats: TFormatsRepository;
+  users: TUsersRepository;
+  usersService: TUsersService;
+  pdf: TPdfService;
+  log: { error: (obj: object, msg: string) => void };
+}) {
+  return {
+    async create(ownerId: string, body: z.output<typeof ZCreateDocumentBody>): Promise<TDocument> {
+      const format = await deps.formats.get(ownerId, body.formatId);
+      if (!format) throw new AppError(404, 'not_found', 'Format not found.');
+      const check = checkDocumentData(format.placeholders, body.data);
+      if (check.missing.length > 0) {
+        throw new AppError(400, 'validation_failed', requiredFieldsMessage(check.missing), check.fields);
+      }
+      if (Object.keys(check.fields).length > 0) {
+        const [first] = Object.values(check.fields);
+        throw new AppError(400, 'validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
+      }
+      const snapshot = await deps.formats.snapshot(ownerId, format.id, format.version);
+      if (!snapshot) throw new Error(`format ${format.id} has no snapshot for version ${format.version}`);
+
+      const createdAt = new Date();
+      const name = body.name || `${format.name} - ${createdAt.toISOString().slice(0, 10)}`;
+      const rawClient = body.clientName || check.values.client_name || check.values.clientname;
+      const clientName = rawClient || DEFAULT_CLIENT_NAME;
+      const pdf = await deps.pdf.render({
+        ownerId,
+        format: { content: snapshot.content, placeholders: snapshot.placeholders },
+        data: check.values,
+        title: name,
+        creationDate: createdAt,
+      });
+
+      const user = await deps.users.findById(ownerId);
+      if (!user) throw notFound('User');
+      const limit = (await deps.usersService.generationLimit(user)) ?? 0;
+      try {
+        const row = await deps.documents.createCounted(ownerId, limit, {
+          id: randomUUID(),
+          formatId: format.id,
+          formatName: format.name,
+          formatVersion: format.version,
+          snapshotId: snapshot.id,
+          name,
+          clientName,
+          data: check.values,
+          status: 'generated',
+          pdfSha256: sha256Hex(pdf),
+          createdAt,
+        });
+        return toDocument(row);
+      } catch (error) {
+        if (error instanceof QuotaExceededError) {
+          throw new AppError(
+            429,
+            'quota_exceeded',
+            `You have used all ${limit.toLocaleString('en-US')} document generations included in your plan this month. Upgrade your plan or wait until next month.`,
+          );
+        }
+        throw error;
+      }
+    },
+
+    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TDocument[]> {
+      return (await deps.documents.list(ownerId, page)).map(toDocument);
+    },
+
+    async delete(ownerId: string, id: string): Promise<void> {
+      if (!(await deps.documents.delete(ownerId, id))) throw documentNotFound();
+    },
+
+    /** Re-renders from the stored snapshot and data: the same bytes as at generation. */
+    async pdf(ownerId: string, id: string): Promise<{ document: TDocument; bytes: Uint8Array }> {
+      const found = await deps.documents.getWithSnapshot(ownerId, id);
+      if (!found) throw documentNotFound();
+      const { document, snapshot } = found;
+      const bytes = await deps.pdf.render({
+        ownerId,
+        format: { content: snapshot.content, placeholders: snapshot.placeholders },
+        data: document.data,
+        title: document.name,
+        creationDate: document.createdAt,
+      });
+      const sha = sha256Hex(bytes);
+      if (sha !== document.pdfSha256) {
+        // A renderer change altered old output; the bytes are still the document's content.
+        deps.log.error({ documentId: id, stored: document.pdfSha256, rendered: sha }, 'document PDF hash mismatch');
+      }
+      return { document: toDocument(document), bytes };
+    },
+  };
+}
+export type TDocumentsService = ReturnType<typeof createDocumentsService>;

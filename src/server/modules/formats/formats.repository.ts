@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { TFormatContent } from '../../../contract/format-content.ts';
+import type { TFormatInputParsed } from '../../../contract/formats.ts';
+import type { TPlaceholder } from '../../../contract/placeholders.ts';
+import type { TDb } from '../../db/client.ts';
+import { formats, formatSnapshots, users } from '../../db/schema.ts';
+
+export type TFormatRow = Omit<typeof formats.$inferSelect, 'content' | 'placeholders'> & {
+  content: TFormatContent;
+  placeholders: TPlaceholder[];
+};
+export type TSnapshotRow = Omit<typeof formatSnapshots.$inferSelect, 'content' | 'placeholders'> & {
+  content: TFormatContent;
+  placeholders: TPlaceholder[];
+};
+
+type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
+
+async function insertSnapshot(tx: TTx, row: typeof formats.$inferSelect) {
+  await tx.insert(formatSnapshots).values({
+    id: randomUUID(),
+    ownerId: row.ownerId,
+    formatId: row.id,
+    version: row.version,
+    name: row.name,
+    content: row.content,
+    placeholders: row.placeholders,
+  });
+}
+
+/** Every query filters by the owner: another user's format is indistinguishable from a missing one. */
+export function createFormatsRepository(db: TDb) {
+  return {
+    async list(ownerId: string): Promise<TFormatRow[]> {
+      return (await db
+        .select()
+        .from(formats)
+        .where(eq(formats.ownerId, ownerId))
+        .orderBy(desc(formats.updatedAt), desc(formats.id))) as TFormatRow[];
+    },
+
+    async get(ownerId: string, id: string): Promise<TFormatRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(formats)
+        .where(and(eq(formats.ownerId, ownerId), eq(formats.id, id)))
+        .limit(1);
+      return row as TFormatRow | undefined;
+    },
+
+    /**
+     * Creates a format and its first snapshot. `allowed` runs inside the transaction with the
+     * owner's row locked, so two parallel creates cannot both slip under a plan's format limit.
+     */
+    async create(
+      ownerId: string,
+      input: TFormatInputParsed,
+      allowed: (existing: number) => void | Promise<void>,
+    ): Promise<TFormatRow> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
+        const [existing] = await tx.select({ n: count() }).from(formats).where(eq(formats.ownerId, ownerId));
+        await allowed(existing?.n ?? 0);
+        const [row] = await tx
+          .insert(formats)
+          .values({ id: randomUUID(), ownerId, ...input, version: 1 })
+          .returning();
+        await insertSnapshot(tx, row!);
+        return row as TFormatRow;
+      });
+    },
+
+    async update(ownerId: string, id: string, input: TFormatInputParsed): Promise<TFormatRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(formats)
+          .set({ ...input, version: sql`${formats.version} + 1`, updatedAt: new Date() })
+          .where(and(eq(formats.ownerId, ownerId), eq(formats.id, id)))
+          .returning();
+        if (!row) return undefined;
+        await insertSnapshot(tx, row);
+        return row as TFormatRow;
+      });
+    },
+
+    async delete(ownerId: string, id: string): Promise<boolean> {
+      const deleted = await db
+        .delete(formats)
+        .where(and(eq(formats.ownerId, ownerId), eq(formats.id, id)))
+        .returning({ id: formats.id });
+      return deleted.length > 0;
+    },
+
+    async snapshot(ownerId: string, formatId: string, version: number): Promise<TSnapshotRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(formatSnapshots)
+        .where(
+          and(
+            eq(formatSnapshots.ownerId, ownerId),
+            eq(formatSnapshots.formatId, formatId),
+            eq(formatSnapshots.version, version),
+          ),
+        )
+        .limit(1);
+      return row as TSnapshotRow | undefined;
+    },
+  };
+}
+export type TFormatsRepository = ReturnType<typeof createFormatsRepository>;

@@ -1,0 +1,88 @@
+import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
+import { placeholderLabel } from '../../../contract/placeholders.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import type { TPdfService } from '../documents/pdf.service.ts';
+import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TSystemService } from '../system/system.service.ts';
+import type { TFormatRow, TFormatsRepository } from './formats.repository.ts';
+
+export function toFormat(row: TFormatRow): TFormat {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    content: row.content,
+    placeholders: row.placeholders,
+    version: row.version,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const formatNotFound = () => notFound('Format');
+
+export function createFormatsService(deps: {
+  formats: TFormatsRepository;
+  users: TUsersRepository;
+  system: TSystemService;
+  pdf: TPdfService;
+}) {
+  async function load(ownerId: string, id: string): Promise<TFormatRow> {
+    const row = await deps.formats.get(ownerId, id);
+    if (!row) throw formatNotFound();
+    return row;
+  }
+
+  return {
+    load,
+
+    async list(ownerId: string): Promise<TFormat[]> {
+      return (await deps.formats.list(ownerId)).map(toFormat);
+    },
+
+    async get(ownerId: string, id: string): Promise<TFormat> {
+      return toFormat(await load(ownerId, id));
+    },
+
+    async create(ownerId: string, input: TFormatInputParsed): Promise<TFormat> {
+      const user = await deps.users.findById(ownerId);
+      if (!user) throw notFound('User');
+      const plan = (await deps.system.planCatalogue()).find((p) => p.id === user.subscriptionPlan);
+      const row = await deps.formats.create(ownerId, input, (existing) => {
+        if (plan?.formatLimit != null && existing >= plan.formatLimit) {
+          const noun = plan.formatLimit === 1 ? 'format' : 'formats';
+          throw new AppError(
+            403,
+            'plan_limit',
+            `The ${plan.name} plan includes ${plan.formatLimit} ${noun}. Upgrade your plan to create more.`,
+          );
+        }
+      });
+      return toFormat(row);
+    },
+
+    async update(ownerId: string, id: string, input: TFormatInputParsed): Promise<TFormat> {
+      const row = await deps.formats.update(ownerId, id, input);
+      if (!row) throw formatNotFound();
+      return toFormat(row);
+    },
+
+    async delete(ownerId: string, id: string): Promise<void> {
+      if (!(await deps.formats.delete(ownerId, id))) throw formatNotFound();
+    },
+
+    /** The format as a PDF, with every placeholder shown as its label in brackets. */
+    async preview(ownerId: string, id: string): Promise<Uint8Array> {
+      const row = await load(ownerId, id);
+      const data = Object.fromEntries(row.placeholders.map((p) => [p.name, `[${placeholderLabel(p)}]`]));
+      return deps.pdf.render({
+        ownerId,
+        format: { content: row.content, placeholders: row.placeholders.map((p) => ({ ...p, type: 'text' as const })) },
+        data,
+        title: row.name,
+        creationDate: row.updatedAt,
+      });
+    },
+  };
+}
+export type TFormatsService = ReturnType<typeof createFormatsService>;
