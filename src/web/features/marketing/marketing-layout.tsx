@@ -1,5 +1,5 @@
 import { MenuIcon } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Logo } from '../../components/layout/logo';
 import { Button } from '../../components/ui/button';
@@ -22,6 +22,8 @@ function useSectionNav() {
 
 export function MarketingHeader() {
   const goTo = useSectionNav();
+  // The menu locks scrolling while open: scroll once it has closed.
+  const pendingSection = useRef<string | null>(null);
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/80 backdrop-blur-md supports-[backdrop-filter]:bg-background/70">
       <div className="container-page flex h-16 items-center gap-4">
@@ -47,10 +49,20 @@ export function MarketingHeader() {
                 <MenuIcon className="size-5" />
               </Button>
             </DropdownMenuTrigger>
-            <DropdownMenuContent align="end" className="w-52">
-              <DropdownMenuItem onSelect={() => goTo('features')}>Features</DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => goTo('pricing')}>Pricing</DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => goTo('api')}>Documentation</DropdownMenuItem>
+            <DropdownMenuContent
+              align="end"
+              className="w-52"
+              onCloseAutoFocus={(e) => {
+                const id = pendingSection.current;
+                if (!id) return;
+                pendingSection.current = null;
+                e.preventDefault();
+                requestAnimationFrame(() => goTo(id));
+              }}
+            >
+              <DropdownMenuItem onSelect={() => (pendingSection.current = 'features')}>Features</DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => (pendingSection.current = 'pricing')}>Pricing</DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => (pendingSection.current = 'api')}>Documentation</DropdownMenuItem>
               <DropdownMenuItem asChild>
                 <Link href="/about">About</Link>
               </DropdownMenuItem>

@@ -1,5 +1,5 @@
 import { ArrowLeftIcon, ArrowRightIcon } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { cn } from '../../lib/utils';
@@ -51,6 +51,16 @@ export function WalkthroughDialog({
   inApp?: boolean;
 }) {
   const [step, setStep] = useState(initialStep);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const focusPrimary = () => contentRef.current?.querySelector<HTMLElement>('[data-walkthrough-primary]')?.focus();
+
+  // Keep keyboard focus inside the dialog when the focused control disappears or is disabled.
+  useEffect(() => {
+    const active = document.activeElement as HTMLElement | null;
+    const root = contentRef.current;
+    if (!root) return;
+    if (!active || !root.contains(active) || active.matches(':disabled') || active === root) focusPrimary();
+  }, [step]);
   useEffect(() => {
     if (open) setStep(initialStep);
   }, [open, initialStep]);
@@ -65,9 +75,12 @@ export function WalkthroughDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         className="max-w-2xl gap-0 p-0"
+        ref={contentRef}
+        onOpenAutoFocus={(e) => {
+          e.preventDefault();
+          focusPrimary();
+        }}
         onKeyDown={(e) => {
-          const target = e.target as HTMLElement;
-          if (target.closest('[role="tablist"]')) return;
           if (e.key === 'ArrowRight') {
             e.preventDefault();
             next();
@@ -88,13 +101,12 @@ export function WalkthroughDialog({
           {current.visual}
         </div>
         <div className="flex items-center justify-between gap-3 px-6 py-5">
-          <div className="flex items-center gap-1.5" role="tablist" aria-label="Walkthrough steps">
+          <div className="flex items-center gap-1.5" role="group" aria-label="Walkthrough steps">
             {WALKTHROUGH_STEPS.map((s, i) => (
               <button
                 key={s.title}
                 type="button"
-                role="tab"
-                aria-selected={i === step}
+                aria-current={i === step ? 'step' : undefined}
                 aria-label={`Step ${i + 1}: ${s.title}`}
                 onClick={() => setStep(i)}
                 className={cn(
@@ -109,13 +121,15 @@ export function WalkthroughDialog({
               <ArrowLeftIcon /> Back
             </Button>
             {isLast && inApp ? (
-              <Button onClick={() => onOpenChange(false)}>Done</Button>
+              <Button data-walkthrough-primary onClick={() => onOpenChange(false)}>
+                Done
+              </Button>
             ) : isLast ? (
-              <Button asChild>
+              <Button asChild data-walkthrough-primary>
                 <a href="/api/login">Get Started Free</a>
               </Button>
             ) : (
-              <Button onClick={next}>
+              <Button data-walkthrough-primary onClick={next}>
                 Next <ArrowRightIcon />
               </Button>
             )}

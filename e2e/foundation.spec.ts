@@ -1,0 +1,179 @@
+import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+
+/**
+ * Endpoints the SPA already calls whose server side arrives with a later issue; until then the
+ * screens treat their 404 as "empty". Remove an entry as soon as its endpoint exists.
+ */
+const NOT_YET_BUILT = [/\/api\/formats(\/|$|\?)/, /\/api\/documents(\/|$|\?)/];
+
+function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() !== 'error') return;
+    const url = msg.location().url ?? '';
+    if (/status of 404/.test(msg.text()) && NOT_YET_BUILT.some((re) => re.test(url))) return;
+    errors.push(`${msg.text()} ${url}`.trim());
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  return errors;
+}
+
+async function expectLanding(page: Page) {
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Generate professional documents');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
+}
+
+test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404, sign-out', async ({ page }) => {
+  const consoleErrors = collectConsoleErrors(page);
+  const firstName = 'Robin';
+  const email = `robin.${Date.now()}@example.com`;
+
+  // 1. A new visitor opens / and sees the landing page.
+  await page.goto('/');
+  await expectLanding(page);
+  for (const name of ['Get Started Free', 'Watch Demo', 'Try Live Demo', 'Learn More']) {
+    await expect(page.getByRole('main').getByRole(name === 'Get Started Free' ? 'link' : 'button', { name }).first()).toBeVisible();
+  }
+  await expect(page.locator('link[rel="canonical"]')).toHaveCount(1);
+
+  // The walkthrough dialog is keyboard navigable.
+  await page.getByRole('button', { name: 'Watch Demo' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Step 1 of 4');
+  await page.keyboard.press('ArrowRight');
+  await expect(dialog).toContainText('Step 2 of 4');
+  await dialog.getByRole('button', { name: 'Back' }).click();
+  await expect(dialog).toContainText('Step 1 of 4');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Pricing: the top-bar button scrolls to it; monthly by default, annual prices on the toggle.
+  await page.getByRole('banner').getByRole('button', { name: 'Pricing' }).click();
+  const pricing = page.locator('#pricing');
+  await expect(pricing).toBeInViewport();
+  await expect(pricing.getByText('25% off')).toBeVisible();
+  await expect(pricing.getByTestId('price-basic')).toHaveText('$20');
+  await pricing.getByRole('radio', { name: 'Annually' }).click();
+  await expect(pricing.getByTestId('price-basic')).toHaveText('$15');
+  await expect(pricing.getByTestId('plan-basic')).toContainText('billed annually ($180/year)');
+  await pricing.getByRole('radio', { name: 'Monthly' }).click();
+
+  // 2. They pick Basic: the button shows Processing..., the three keys are stored, then sign-in.
+  // The page unloads right after the click, so record the button's labels into sessionStorage
+  // (which survives the navigation) and read them on the next page.
+  await pricing.getByTestId('plan-basic').evaluate((card) => {
+    const button = card.querySelector('button');
+    if (!button) return;
+    new MutationObserver(() => {
+      const seen = JSON.parse(sessionStorage.getItem('basicLabels') ?? '[]') as string[];
+      seen.push(button.textContent?.trim() ?? '');
+      sessionStorage.setItem('basicLabels', JSON.stringify(seen));
+    }).observe(button, { childList: true, subtree: true, characterData: true });
+  });
+  await pricing.getByRole('button', { name: 'Choose Basic' }).click();
+  await page.waitForURL('**/login');
+  expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('basicLabels') ?? '[]'))).toContain('Processing...');
+  const stored = await page.evaluate(() => ({
+    plan: localStorage.getItem('selectedPlan'),
+    name: localStorage.getItem('selectedPlanName'),
+    cycle: localStorage.getItem('selectedBillingCycle'),
+  }));
+  expect(stored).toEqual({ plan: 'basic_monthly', name: 'Basic', cycle: 'monthly' });
+
+  // 3. They create an account and land on the dashboard, which shows their first name.
+  await page.getByRole('tab', { name: 'Create account' }).click();
+  const signUp = page.getByRole('form', { name: 'Create account' });
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await expect(signUp.getByText('Enter your first name.')).toBeVisible(); // inline validation
+  await signUp.getByLabel('First name').fill(firstName);
+  await signUp.getByLabel('Last name').fill('Quill');
+  await signUp.getByLabel('Email').fill(email);
+  await signUp.getByLabel('Password').fill('short');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await expect(signUp.getByText('Use at least 8 characters.')).toBeVisible();
+  await signUp.getByLabel('Password').fill('a-long-enough-password');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('greeting-name')).toHaveText(firstName);
+  await expect(page.getByTestId('user-indicator')).toContainText(firstName);
+  await expect(page.getByTestId('plan-indicator')).toContainText('Free');
+  await expect(page.getByTestId('plan-indicator')).toContainText('Active');
+  const stats = page.getByTestId('stat-card');
+  await expect(stats).toHaveCount(4);
+  await expect(stats.nth(0)).toContainText('Total Formats');
+  await expect(stats.nth(0)).toContainText('0');
+  await expect(stats.nth(2)).toContainText('API Calls Used');
+
+  // 4. They visit every page in the sidebar.
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Admin Panel' })).toHaveCount(0);
+  const pages: Array<[string, RegExp, string]> = [
+    ['My Formats', /\/formats$/, 'My Formats'],
+    ['Recent Documents', /\/documents$/, 'Recent Documents'],
+    ['Settings', /\/settings$/, 'Settings'],
+    ['Help & Support', /\/help$/, 'Help & Support'],
+    ['Dashboard', /\/$/, `Welcome back, ${firstName}`],
+  ];
+  for (const [link, url, heading] of pages) {
+    await nav.getByRole('link', { name: link }).click();
+    await expect(page).toHaveURL(url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+    await expect(nav.getByRole('link', { name: link })).toHaveAttribute('aria-current', 'page');
+    if (link === 'Settings') {
+      await expect(page.getByLabel('Email')).toHaveValue(email);
+      await expect(page.getByLabel('First name')).toHaveValue(firstName);
+      await expect(page.getByTestId('profile-plan')).toHaveText('Free');
+    }
+    if (link === 'My Formats') await expect(page.getByText('No formats yet')).toBeVisible();
+    if (link === 'Recent Documents') await expect(page.getByText('No documents yet')).toBeVisible();
+  }
+
+  // 5. An unknown path shows the 404 page.
+  await page.goto('/this/page/does-not-exist');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
+
+  // 6. They sign out and are back on the landing page.
+  await page.getByRole('link', { name: 'Sign Out' }).click();
+  await expectLanding(page);
+  await page.goto('/settings');
+  await expect(page.getByText('You are logged out. Logging in again...')).toBeVisible();
+  await page.waitForURL('**/login');
+
+  expect(consoleErrors, 'browser console errors during the journey').toEqual([]);
+});
+
+test('signed-out visit to a signed-in route shows the 401 toast and goes to sign-in', async ({ page }) => {
+  const consoleErrors = collectConsoleErrors(page);
+  await page.goto('/formats');
+  const toast = page.getByRole('status').filter({ hasText: 'Unauthorized' });
+  await expect(toast).toContainText('You are logged out. Logging in again...');
+  await page.waitForURL('**/login');
+  await expect(page.getByLabel('Email')).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
+test('sign-in errors from the server are shown; /login?error= shows its message', async ({ page }) => {
+  await page.goto('/login?error=The%20sign-in%20provider%20is%20not%20reachable.');
+  await expect(page.getByRole('alert').filter({ hasText: 'The sign-in provider is not reachable.' })).toBeVisible();
+  const signIn = page.getByRole('form', { name: 'Sign in' });
+  await signIn.getByLabel('Email').fill('nobody@example.com');
+  await signIn.getByLabel('Password').fill('not-the-password');
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await expect(signIn.getByRole('alert')).toContainText('Invalid email or password.');
+});
+
+test('landing page at 375 px has no horizontal overflow and a working menu', async ({ page }) => {
+  const consoleErrors = collectConsoleErrors(page);
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/');
+  await expectLanding(page);
+  await page.evaluate(() => document.fonts.ready);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('menuitem', { name: 'Pricing' }).click();
+  await expect(page.locator('#pricing')).toBeInViewport();
+  expect(consoleErrors).toEqual([]);
+});
