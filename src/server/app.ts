@@ -120,6 +120,6 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   await app.register(usersRoutes, { auth, users: usersService, system });
   await app.register(formatsRoutes, { auth, formats });
   await app.register(documentsRoutes, { auth, documents });
-  await registerSpa(app, { webDistDir: config.webDistDir });
+  await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
   return app;
 }

@@ -8,7 +8,10 @@ import { sendError } from './error-handler.ts';
  * Serves the built web app. Hashed assets are immutable; index.html is never cached so a deploy
  * shows at once. Unknown non-API paths get index.html and the SPA draws its 404 page.
  */
-export async function registerSpa(app: FastifyInstance, opts: { webDistDir: string }) {
+/** index.html names its own absolute address (canonical, Open Graph); a self-hosted copy is not ours. */
+export const PUBLIC_URL_TOKEN = '__PUBLIC_URL__';
+
+export async function registerSpa(app: FastifyInstance, opts: { webDistDir: string; publicUrl: string }) {
   const indexFile = path.join(opts.webDistDir, 'index.html');
   const hasWeb = existsSync(indexFile);
   if (hasWeb) {
@@ -23,7 +26,7 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
       },
     });
   }
-  const indexHtml = hasWeb ? readFileSync(indexFile) : undefined;
+  const indexHtml = hasWeb ? readFileSync(indexFile, 'utf8').replaceAll(PUBLIC_URL_TOKEN, opts.publicUrl) : undefined;
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/healthz');

@@ -1,0 +1,52 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TTestApp } from '../test/test-app.ts';
+
+const webSource = readFileSync(path.resolve(import.meta.dirname, '../../web/index.html'), 'utf8');
+
+let t: TTestApp;
+beforeAll(async () => {
+  // The real index.html, as a build would copy it, so the SEO tags under test are the shipped ones.
+  const dist = mkdtempSync(path.join(os.tmpdir(), 'formwork-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), webSource);
+  writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  t = await createTestApp({ WEB_DIST_DIR: dist, PUBLIC_URL: 'https://docs.example.org' });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('serving the web app', () => {
+  it('sends the SEO tags in the HTML for /, with the canonical address of this installation', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    const html = response.body;
+    expect(html).toMatch(/<title>[^<]*Formwork[^<]*<\/title>/);
+    expect(html).toMatch(/<meta\s+name="description"\s+content="[^"]{50,}"/);
+    expect(html).toMatch(/<meta\s+name="keywords"/);
+    expect(html).toMatch(/<meta\s+property="og:title"/);
+    expect(html).toMatch(/<meta\s+name="twitter:card"/);
+    expect(html).toContain('<link rel="canonical" href="https://docs.example.org/"');
+    expect(html).not.toContain('__PUBLIC_URL__');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it('answers unknown pages with the app (which draws its 404) and unknown API paths with JSON', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/no/such/page' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const api = await t.app.inject({ method: 'GET', url: '/api/no/such' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('caches hashed assets for a year and never caches index.html', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const index = await t.app.inject({ method: 'GET', url: '/settings' });
+    expect(index.headers['cache-control']).toBe('no-cache');
+  });
+});
