@@ -63,7 +63,7 @@ function checksum(data: Uint8Array): number {
 export function writeSfnt(tables: Map<string, Uint8Array>): Uint8Array {
   const tags = [...tables.keys()].sort();
   const numTables = tags.length;
-  let headerLen = 12 + numTables * 16;
+  const headerLen = 12 + numTables * 16;
   let total = headerLen;
   for (const t of tags) total += (tables.get(t)!.length + 3) & ~3;
   const out = new Uint8Array(total);
