@@ -1,17 +1,10 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 
-/**
- * Endpoints the SPA already calls whose server side arrives with a later issue; until then the
- * screens treat their 404 as "empty". Remove an entry as soon as its endpoint exists.
- */
-const NOT_YET_BUILT = [/\/api\/formats(\/|$|\?)/, /\/api\/documents(\/|$|\?)/];
-
 function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (msg: ConsoleMessage) => {
     if (msg.type() !== 'error') return;
     const url = msg.location().url ?? '';
-    if (/status of 404/.test(msg.text()) && NOT_YET_BUILT.some((re) => re.test(url))) return;
     errors.push(`${msg.text()} ${url}`.trim());
   });
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
@@ -138,7 +131,7 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   await page.getByRole('link', { name: 'Sign Out' }).click();
   await expectLanding(page);
   await page.goto('/settings');
-  await expect(page.getByText('You are logged out. Logging in again...')).toBeVisible();
+  await expect(page.getByText('You are logged out. Logging in again...', { exact: true })).toBeVisible();
   await page.waitForURL('**/login');
 
   expect(consoleErrors, 'browser console errors during the journey').toEqual([]);

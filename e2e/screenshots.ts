@@ -80,6 +80,12 @@ async function main() {
     await shot(page, 'payment-signed-out', width);
     await visit(page, '/admin');
     await shot(page, 'admin-signed-out', width);
+    await page.route('**/api/login', (route) => route.abort());
+    await page.goto(`${BASE_URL}/formats`);
+    await page.getByText('You are logged out. Logging in again...', { exact: true }).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(OUT, `toast-unauthorized-${width}.png`) });
+    await page.unroute('**/api/login');
 
     // Sign up through the page
     await visit(page, '/login?mode=signup');

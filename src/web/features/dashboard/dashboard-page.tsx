@@ -21,7 +21,7 @@ import { useAuth } from '../../hooks/use-auth';
 import { readApiError } from '../../lib/api';
 import { effectiveLimit } from '../../lib/plans';
 import { formatNumber } from '../../lib/utils';
-import { formatDate, useDocuments, useFormats } from '../formats/api';
+import { formatDate, statusLabel, useDocuments, useFormats } from '../formats/api';
 
 /** Minutes a person saves per generated document: the basis of the Time Saved estimate. */
 export const MINUTES_SAVED_PER_DOCUMENT = 10;
@@ -128,7 +128,7 @@ function MyFormatsCard() {
                 <div className="min-w-0">
                   <p className="truncate text-sm font-medium">{f.name}</p>
                   <p className="text-xs text-muted-foreground">
-                    {formatDate(f.updatedAt ?? f.createdAt)} · {f.placeholders?.length ?? 0} placeholders
+                    {formatDate(f.updatedAt)} · {f.placeholders.length} {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
                   </p>
                 </div>
                 <Button variant="outline" size="sm" asChild>
@@ -187,7 +187,7 @@ function RecentDocumentsCard() {
                 </div>
                 <div className="flex shrink-0 gap-1.5">
                   <Badge variant="secondary">PDF</Badge>
-                  <Badge variant="success">{d.status ?? 'Generated'}</Badge>
+                  <Badge variant="success">{statusLabel(d.status)}</Badge>
                 </div>
               </li>
             ))}

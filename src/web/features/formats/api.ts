@@ -1,58 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest, errorStatus } from '../../lib/api';
+import type { TDocument } from '../../../contract/documents';
+import type { TFormat } from '../../../contract/formats';
 
-/**
- * Local view types until the contract gains format/document schemas (later issue).
- * Only the fields the list screens read.
- */
-export interface FormatSummary {
-  id: string;
-  name: string;
-  description?: string | null;
-  placeholders?: unknown[];
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-export interface DocumentSummary {
-  id: string;
-  name: string;
-  formatName?: string | null;
-  status?: string | null;
-  createdAt?: string;
-}
-
-function normalizeList<T>(body: unknown, key: string): T[] {
-  if (Array.isArray(body)) return body as T[];
-  if (body && typeof body === 'object') {
-    const obj = body as Record<string, unknown>;
-    const inner = obj[key] ?? obj['items'] ?? obj['data'];
-    if (Array.isArray(inner)) return inner as T[];
-  }
-  return [];
-}
-
-/** GETs a list; a 404 (endpoint not there yet) reads as an empty list, 401 goes to the global handler. */
-async function fetchList<T>(url: string, key: string): Promise<T[]> {
-  try {
-    const res = await apiRequest('GET', url);
-    const text = await res.text();
-    return normalizeList<T>(text ? JSON.parse(text) : [], key);
-  } catch (error) {
-    if (errorStatus(error) === 404) return [];
-    throw error;
-  }
-}
+export type FormatSummary = TFormat;
+export type DocumentSummary = TDocument;
 
 export const FORMATS_KEY = ['/api/formats'] as const;
 export const DOCUMENTS_KEY = ['/api/documents'] as const;
 
+/** GET /api/formats through the default query function (401 goes to the one global handler). */
 export function useFormats() {
-  return useQuery({ queryKey: FORMATS_KEY, queryFn: () => fetchList<FormatSummary>('/api/formats', 'formats') });
+  return useQuery<TFormat[]>({ queryKey: FORMATS_KEY });
 }
 
 export function useDocuments() {
-  return useQuery({ queryKey: DOCUMENTS_KEY, queryFn: () => fetchList<DocumentSummary>('/api/documents', 'documents') });
+  return useQuery<TDocument[]>({ queryKey: DOCUMENTS_KEY });
 }
 
 export function formatDate(iso: string | undefined, withTime = false): string {
@@ -65,4 +27,11 @@ export function formatDate(iso: string | undefined, withTime = false): string {
     year: 'numeric',
     ...(withTime ? { hour: 'numeric', minute: '2-digit' } : {}),
   });
+}
+
+/** 'generated' -> 'Generated'; an empty status reads as the default 'Generated'. */
+export function statusLabel(status: string | null | undefined): string {
+  const s = (status ?? '').trim();
+  if (!s) return 'Generated';
+  return s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ');
 }

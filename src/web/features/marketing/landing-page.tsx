@@ -419,7 +419,7 @@ function TestimonialsSection() {
 
 const REQUEST_EXAMPLE = `POST /api/documents/generate
 Content-Type: application/json
-X-API-Key: YOUR_API_KEY
+Authorization: Bearer YOUR_API_KEY
 
 {
   "template_id": "fmt_8c1d2e7a",
@@ -430,13 +430,15 @@ X-API-Key: YOUR_API_KEY
   }
 }`;
 
-const RESPONSE_EXAMPLE = `HTTP/1.1 200 OK
+function responseExample(origin: string): string {
+  return `HTTP/1.1 200 OK
 Content-Type: application/json
 
 {
-  "document_url": "https://formwork.app/api/documents/51f0a9/download",
+  "document_url": "${origin}/api/documents/51f0a9/download",
   "status": "generated"
 }`;
+}
 
 function CodePanel({ title, code, label }: { title: string; code: string; label: string }) {
   return (
@@ -491,7 +493,7 @@ function ApiSection() {
           </div>
           <div className="min-w-0 space-y-4">
             <CodePanel title="Request" label="HTTP" code={REQUEST_EXAMPLE} />
-            <CodePanel title="Response" label="JSON" code={RESPONSE_EXAMPLE} />
+            <CodePanel title="Response" label="JSON" code={responseExample(window.location.origin)} />
           </div>
         </div>
       </div>
