@@ -41,6 +41,17 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 
+  // Hero buttons scroll to their sections.
+  await page.getByRole('main').getByRole('button', { name: 'Try Live Demo' }).click();
+  await expect(page.locator('#demo')).toBeInViewport();
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  await page.getByRole('main').getByRole('button', { name: 'Learn More' }).click();
+  await expect(page.locator('#features')).toBeInViewport();
+  await page.getByRole('banner').getByRole('button', { name: 'Documentation' }).click();
+  await expect(page.locator('#api')).toBeInViewport();
+  await expect(page.locator('#api')).toContainText('POST /api/documents/generate');
+  await expect(page.locator('#api')).toContainText('"document_url"');
+
   // Pricing: the top-bar button scrolls to it; monthly by default, annual prices on the toggle.
   await page.getByRole('banner').getByRole('button', { name: 'Pricing' }).click();
   const pricing = page.locator('#pricing');

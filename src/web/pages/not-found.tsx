@@ -3,9 +3,11 @@ import { Link } from 'wouter';
 import { AppShell } from '../components/layout/app-shell';
 import { Button } from '../components/ui/button';
 import { useAuth } from '../hooks/use-auth';
+import { useDocumentTitle } from '../hooks/use-document-title';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
 
 function NotFoundContent({ signedIn }: { signedIn: boolean }) {
+  useDocumentTitle('Page not found');
   return (
     <div className="flex min-h-[60vh] flex-col items-center justify-center px-4 py-16 text-center">
       <span className="flex size-14 items-center justify-center rounded-2xl bg-primary-soft text-primary ring-1 ring-primary/15">

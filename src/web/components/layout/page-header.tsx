@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../../hooks/use-document-title';
 
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  useDocumentTitle(title);
   return (
     <div className="mb-6 flex flex-col gap-4 sm:mb-8 sm:flex-row sm:items-end sm:justify-between">
       <div className="min-w-0">

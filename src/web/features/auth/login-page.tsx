@@ -13,6 +13,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { AUTH_USER_KEY, useAuth } from '../../hooks/use-auth';
+import { useDocumentTitle } from '../../hooks/use-document-title';
 import { apiJson, readApiError } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 
@@ -186,6 +187,7 @@ export function LoginPage() {
   const oidcError = params.get('error');
   const initialTab = params.get('mode') === 'signup' ? 'signup' : 'signin';
   const [tab, setTab] = useState(initialTab);
+  useDocumentTitle(tab === 'signup' ? 'Create account' : 'Sign in');
   const { user } = useAuth();
   const [, navigate] = useLocation();
 

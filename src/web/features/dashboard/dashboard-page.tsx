@@ -18,6 +18,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useAuth } from '../../hooks/use-auth';
+import { useDocumentTitle } from '../../hooks/use-document-title';
 import { readApiError } from '../../lib/api';
 import { effectiveLimit } from '../../lib/plans';
 import { formatNumber } from '../../lib/utils';
@@ -201,6 +202,7 @@ function RecentDocumentsCard() {
 export function DashboardPage() {
   const { user, isLoading: userLoading } = useAuth();
   const stats = useQuery<TUserStats>({ queryKey: ['/api/user/stats'], enabled: !!user });
+  useDocumentTitle('Dashboard');
 
   if (userLoading || !user) {
     return (

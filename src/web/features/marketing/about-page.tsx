@@ -1,6 +1,7 @@
 import { ArrowRightIcon, EyeIcon, HeartHandshakeIcon, ShieldCheckIcon, type LucideIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
+import { useDocumentTitle } from '../../hooks/use-document-title';
 import { MarketingLayout } from './marketing-layout';
 
 const VALUES: { icon: LucideIcon; title: string; text: string }[] = [
@@ -36,6 +37,7 @@ const TEAM = [
 ];
 
 export function AboutPage() {
+  useDocumentTitle('About');
   return (
     <MarketingLayout>
       <section aria-labelledby="about-title" className="relative overflow-hidden">

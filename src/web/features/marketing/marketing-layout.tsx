@@ -22,6 +22,7 @@ function useSectionNav() {
 
 export function MarketingHeader() {
   const goTo = useSectionNav();
+  const [location] = useLocation();
   // The menu locks scrolling while open: scroll once it has closed.
   const pendingSection = useRef<string | null>(null);
   return (
@@ -38,8 +39,15 @@ export function MarketingHeader() {
           <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('api')}>
             Documentation
           </Button>
-          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" asChild>
-            <Link href="/about">About</Link>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={location === '/about' ? 'text-foreground' : 'text-muted-foreground hover:text-foreground'}
+            asChild
+          >
+            <Link href="/about" aria-current={location === '/about' ? 'page' : undefined}>
+              About
+            </Link>
           </Button>
         </nav>
         <div className="ml-auto flex items-center gap-2">
