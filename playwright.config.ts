@@ -51,6 +51,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       DATA_DIR: process.env.E2E_DATA_DIR,
+      ADMIN_EMAILS: 'admin@e2e.formwork.test',
     },
   },
 });

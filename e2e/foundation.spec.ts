@@ -168,6 +168,25 @@ test('sign-in errors from the server are shown; /login?error= shows its message'
   await expect(signIn.getByRole('alert')).toContainText('Invalid email or password.');
 });
 
+test('creating an account with a taken email shows the server message', async ({ page, request }) => {
+  const email = `taken.${Date.now()}@example.com`;
+  const created = await request.post('/api/auth/sign-up', {
+    data: { firstName: 'Tak', lastName: 'En', email, password: 'first-password-1' },
+  });
+  expect(created.ok()).toBe(true);
+  await page.goto('/login?mode=signup');
+  const signUp = page.getByRole('form', { name: 'Create account' });
+  await signUp.getByLabel('First name').fill('Second');
+  await signUp.getByLabel('Last name').fill('Try');
+  await signUp.getByLabel('Email').fill(email);
+  await signUp.getByLabel('Password').fill('second-password-2');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await expect(signUp.getByRole('alert')).toContainText('already exists');
+  await expect(page).toHaveURL(/\/login/);
+  await signUp.getByRole('button', { name: 'Go to Sign in' }).click();
+  await expect(page.getByRole('form', { name: 'Sign in' }).getByLabel('Email')).toHaveValue(email);
+});
+
 test('landing page at 375 px has no horizontal overflow and a working menu', async ({ page }) => {
   const consoleErrors = collectConsoleErrors(page);
   await page.setViewportSize({ width: 375, height: 740 });
@@ -180,4 +199,37 @@ test('landing page at 375 px has no horizontal overflow and a working menu', asy
   await page.getByRole('menuitem', { name: 'Pricing' }).click();
   await expect(page.locator('#pricing')).toBeInViewport();
   expect(consoleErrors).toEqual([]);
+});
+
+test('an admin sees the Admin Panel link; a user gets Access Denied there', async ({ page, browser }) => {
+  const consoleErrors = collectConsoleErrors(page);
+  await page.goto('/login?mode=signup');
+  const signUp = page.getByRole('form', { name: 'Create account' });
+  await signUp.getByLabel('First name').fill('Ada');
+  await signUp.getByLabel('Last name').fill('Admin');
+  await signUp.getByLabel('Email').fill('admin@e2e.formwork.test');
+  await signUp.getByLabel('Password').fill('admin-password-123');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('greeting-name')).toHaveText('Ada');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('link', { name: 'Admin Panel' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Panel');
+  expect(consoleErrors).toEqual([]);
+
+  // A second browser context: an ordinary user is refused.
+  const other = await browser.newContext();
+  const userPage = await other.newPage();
+  await userPage.goto('/login?mode=signup');
+  const form = userPage.getByRole('form', { name: 'Create account' });
+  await form.getByLabel('First name').fill('Uma');
+  await form.getByLabel('Last name').fill('User');
+  await form.getByLabel('Email').fill(`uma.${Date.now()}@example.com`);
+  await form.getByLabel('Password').fill('user-password-123');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await expect(userPage.getByTestId('greeting-name')).toHaveText('Uma');
+  await expect(userPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin Panel' })).toHaveCount(0);
+  await userPage.goto('/admin');
+  await expect(userPage.getByText('Access Denied')).toBeVisible();
+  await other.close();
 });

@@ -14,7 +14,7 @@ import { Label } from '../../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { AUTH_USER_KEY, useAuth } from '../../hooks/use-auth';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { apiJson, readApiError } from '../../lib/api';
+import { apiJson, errorStatus, readApiError } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 
 type SignInInput = z.input<typeof ZSignInBody>;
@@ -65,12 +65,15 @@ function Field<T extends FieldValues>({
   );
 }
 
-function ServerAlert({ message }: { message: string | null }) {
+function ServerAlert({ message, action }: { message: string | null; action?: ReactNode }) {
   if (!message) return null;
   return (
     <Alert variant="destructive">
       <AlertCircleIcon />
-      <AlertDescription>{message}</AlertDescription>
+      <AlertDescription>
+        {message}
+        {action}
+      </AlertDescription>
     </Alert>
   );
 }
@@ -94,10 +97,10 @@ function useSignedIn() {
   };
 }
 
-function SignInForm() {
+function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const form = useForm<SignInInput, unknown, SignInOutput>({
     resolver: zodResolver(ZSignInBody),
-    defaultValues: { email: '', password: '' },
+    defaultValues: { email: defaultEmail, password: '' },
   });
   const [serverError, setServerError] = useState<string | null>(null);
   const onSignedIn = useSignedIn();
@@ -129,18 +132,22 @@ function SignInForm() {
   );
 }
 
-function SignUpForm() {
+function SignUpForm({ onSignInInstead }: { onSignInInstead: (email: string) => void }) {
   const form = useForm<SignUpInput, unknown, SignUpOutput>({
     resolver: zodResolver(ZSignUpBody),
     defaultValues: { firstName: '', lastName: '', email: '', password: '' },
   });
   const [serverError, setServerError] = useState<string | null>(null);
+  const [emailTaken, setEmailTaken] = useState(false);
   const onSignedIn = useSignedIn();
   const mutation = useMutation({
     mutationFn: (body: SignUpOutput) => apiJson<TUser>('POST', '/api/auth/sign-up', body),
     meta: { skipUnauthorizedHandler: true },
     onSuccess: onSignedIn,
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not create your account. Please try again.')),
+    onError: (error) => {
+      setEmailTaken(errorStatus(error) === 409);
+      setServerError(applyServerError(form as never, error, 'Could not create your account. Please try again.'));
+    },
   });
   const anyForm = form as unknown as UseFormReturn<SignUpInput, unknown, FieldValues>;
   return (
@@ -153,7 +160,20 @@ function SignUpForm() {
       })}
       className="grid gap-4"
     >
-      <ServerAlert message={serverError} />
+      <ServerAlert
+        message={serverError}
+        action={
+          emailTaken ? (
+            <button
+              type="button"
+              className="mt-1 cursor-pointer rounded-sm font-medium text-foreground underline underline-offset-4 focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
+              onClick={() => onSignInInstead(form.getValues('email'))}
+            >
+              Go to Sign in
+            </button>
+          ) : undefined
+        }
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field form={anyForm} name="firstName" label="First name" autoComplete="given-name" />
         <Field form={anyForm} name="lastName" label="Last name" autoComplete="family-name" />
@@ -187,6 +207,7 @@ export function LoginPage() {
   const oidcError = params.get('error');
   const initialTab = params.get('mode') === 'signup' ? 'signup' : 'signin';
   const [tab, setTab] = useState(initialTab);
+  const [signInEmail, setSignInEmail] = useState('');
   useDocumentTitle(tab === 'signup' ? 'Create account' : 'Sign in');
   const { user } = useAuth();
   const [, navigate] = useLocation();
@@ -246,10 +267,15 @@ export function LoginPage() {
               <TabsTrigger value="signup">Create account</TabsTrigger>
             </TabsList>
             <TabsContent value="signin" className="mt-6">
-              <SignInForm />
+              <SignInForm key={signInEmail} defaultEmail={signInEmail} />
             </TabsContent>
             <TabsContent value="signup" className="mt-6">
-              <SignUpForm />
+              <SignUpForm
+                onSignInInstead={(email) => {
+                  setSignInEmail(email);
+                  setTab('signin');
+                }}
+              />
             </TabsContent>
           </Tabs>
           <p className="mt-8 text-center text-sm text-muted-foreground">
