@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
+import multipart from '@fastify/multipart';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
@@ -18,6 +19,10 @@ import { createDocumentsRepository } from './modules/documents/documents.reposit
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { createDocumentsService } from './modules/documents/documents.service.ts';
 import { createPdfService } from './modules/documents/pdf.service.ts';
+import { createAssetsRepository } from './modules/assets/assets.repository.ts';
+import { assetsRoutes } from './modules/assets/assets.routes.ts';
+import { createAssetsService } from './modules/assets/assets.service.ts';
+import { createSafeFetcher } from './modules/assets/safe-fetch.ts';
 import { createFormatsRepository } from './modules/formats/formats.repository.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
 import { createFormatsService } from './modules/formats/formats.service.ts';
@@ -80,6 +85,7 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
     hsts: config.publicUrl.startsWith('https://'),
   });
   await app.register(cookie);
+  await app.register(multipart);
   await app.register(swagger, {
     openapi: { info: { title: 'Formwork API', version: '1.0.0' } },
     transform: jsonSchemaTransform,
@@ -94,7 +100,17 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   });
   const usersService = createUsersService({ users: usersRepository, plans: () => system.planCatalogue() });
   const auth = createAuthService({ db, config, users: usersRepository, usersService, log: app.log });
-  const pdf = createPdfService();
+  const assets = createAssetsService({
+    assets: createAssetsRepository(db),
+    safeFetch: createSafeFetcher({
+      timeoutMs: 5_000,
+      maxBytes: 10 * 1024 * 1024,
+      maxRedirects: 3,
+      allowIps: config.imageFetchAllowedIps,
+    }),
+    log: app.log,
+  });
+  const pdf = createPdfService({ assets });
   const formatsRepository = createFormatsRepository(db);
   const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf });
   const documents = createDocumentsService({
@@ -120,6 +136,7 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   await app.register(usersRoutes, { auth, users: usersService, system });
   await app.register(formatsRoutes, { auth, formats });
   await app.register(documentsRoutes, { auth, documents });
+  await app.register(assetsRoutes, { auth, assets });
   await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
   return app;
 }

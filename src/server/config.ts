@@ -39,6 +39,7 @@ const ZEnv = z
       .default('false')
       .transform((value) => value === 'true'),
     WEB_DIST_DIR: z.string().default('./dist/web'),
+    IMAGE_FETCH_ALLOWED_IPS: z.string().default(''),
   });
 
 /** Cross-field rules, checked on the raw values so they are reported alongside field errors. */
@@ -63,6 +64,7 @@ export type TConfig = {
   logLevel: string;
   trustProxy: boolean;
   webDistDir: string;
+  imageFetchAllowedIps: string[];
 };
 
 export class ConfigError extends Error {
@@ -130,5 +132,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): TConfig {
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     webDistDir: path.resolve(env.WEB_DIST_DIR),
+    imageFetchAllowedIps: env.IMAGE_FETCH_ALLOWED_IPS.split(',')
+      .map((ip) => ip.trim())
+      .filter(Boolean),
   };
 }

@@ -1,5 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -174,4 +179,25 @@ export const documents = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('documents_owner_created_idx').on(table.ownerId, table.createdAt)],
+);
+
+/**
+ * Image bytes an owner uploaded, or fetched once from a URL they gave. Stored in the database so a
+ * backup holds everything; only PNG and JPEG are kept (other types are converted on the way in).
+ */
+export const assets = pgTable(
+  'assets',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mimeType: text('mime_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+    bytes: bytea('bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    /** Set when the asset caches an image given by URL. */
+    sourceUrl: text('source_url'),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('assets_owner_source_url_idx').on(table.ownerId, table.sourceUrl)],
 );

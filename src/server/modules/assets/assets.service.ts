@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import type { TFormatContent } from '../../../contract/format-content.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import type { TAssetRow, TAssetsRepository } from './assets.repository.ts';
+import { normalizeImage, UnsupportedImageError } from './image-bytes.ts';
+import type { TSafeFetch } from './safe-fetch.ts';
+
+export const ASSET_URL_PREFIX = '/api/assets/';
+export const assetUrl = (id: string) => `${ASSET_URL_PREFIX}${id}`;
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+function imageSources(content: TFormatContent): string[] {
+  const sources = new Set<string>();
+  for (const element of content.elements) {
+    if (element.type === 'image' && element.src) sources.add(element.src);
+  }
+  return [...sources];
+}
+
+export function createAssetsService(deps: {
+  assets: TAssetsRepository;
+  safeFetch: TSafeFetch;
+  log: { warn: (obj: object, msg: string) => void };
+}) {
+  async function store(ownerId: string, input: Uint8Array, sourceUrl?: string): Promise<TAssetRow> {
+    const image = await normalizeImage(input);
+    return deps.assets.create(ownerId, { ...image, sha256: sha256(image.bytes), sourceUrl });
+  }
+
+  return {
+    async upload(ownerId: string, bytes: Uint8Array): Promise<{ url: string }> {
+      if (bytes.length === 0) throw new AppError(400, 'bad_request', 'The file is empty.');
+      try {
+        const row = await store(ownerId, bytes);
+        return { url: assetUrl(row.id) };
+      } catch (error) {
+        if (error instanceof UnsupportedImageError) throw new AppError(415, 'unsupported_media_type', error.message);
+        throw error;
+      }
+    },
+
+    async get(ownerId: string, id: string): Promise<TAssetRow> {
+      const row = await deps.assets.get(ownerId, id);
+      if (!row) throw notFound('Image');
+      return row;
+    },
+
+    /**
+     * The bytes for every image a format shows, keyed by its src as the renderer expects. Images
+     * given by URL are fetched once, safely, and kept as the owner's assets, so later renders of
+     * the same document never touch the network and give the same bytes. An image that cannot be
+     * had is left out: the renderer draws an empty box in its place.
+     */
+    async forRender(ownerId: string, content: TFormatContent): Promise<Record<string, Uint8Array>> {
+      const sources = imageSources(content);
+      if (sources.length === 0) return {};
+      const result: Record<string, Uint8Array> = {};
+      const assetIds = sources.filter((s) => s.startsWith(ASSET_URL_PREFIX));
+      for (const row of await deps.assets.getMany(ownerId, assetIds.map((s) => s.slice(ASSET_URL_PREFIX.length)))) {
+        result[assetUrl(row.id)] = row.bytes;
+      }
+      const urls = sources.filter((s) => /^https?:\/\//i.test(s));
+      for (const row of await deps.assets.findBySourceUrls(ownerId, urls)) result[row.sourceUrl!] = row.bytes;
+      await Promise.all(
+        urls
+          .filter((url) => !result[url])
+          .map(async (url) => {
+            try {
+              const row = await store(ownerId, await deps.safeFetch(url), url);
+              result[url] = row.bytes;
+            } catch (error) {
+              deps.log.warn({ err: (error as Error).message }, 'image by URL left out of a render');
+            }
+          }),
+      );
+      return result;
+    },
+  };
+}
+export type TAssetsService = ReturnType<typeof createAssetsService>;
