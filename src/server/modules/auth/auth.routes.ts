@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZSignInBody, ZSignUpBody, ZUser } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
+import { AppError } from '../../http/app-error.ts';
 import { AUTH_BASE_PATH, OIDC_PROVIDER_ID } from './better-auth.ts';
 import type { TAuthService } from './auth.service.ts';
 
@@ -56,6 +57,16 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
   api.get('/api/auth/user', { schema: { response: { 200: ZUser, 401: ZApiError } } }, async (request) =>
     auth.currentUser(request.headers),
   );
+
+  // The SPA's probe on every page load: a signed-out visitor is an answer, not an error.
+  api.get('/api/auth/session', { schema: { response: { 200: z.object({ user: ZUser.nullable() }) } } }, async (request) => {
+    try {
+      return { user: await auth.currentUser(request.headers) };
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 401) return { user: null };
+      throw error;
+    }
+  });
 
   api.get('/api/logout', async (request, reply) => {
     reply.header('set-cookie', await auth.signOut(request.headers));

@@ -260,3 +260,14 @@ describe('server baseline', () => {
     expect(response.headers.location).toBe('/login');
   });
 });
+
+describe('session probe', () => {
+  it('answers 200 with the user, or with null when signed out', async () => {
+    const anonymous = await new TestClient(t.app).get('/api/auth/session');
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()).toEqual({ user: null });
+    const client = new TestClient(t.app);
+    const { email } = await client.signUp();
+    expect((await client.get('/api/auth/session')).json()).toMatchObject({ user: { email } });
+  });
+});

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ZCreateDocumentBody, ZDocument } from '../../../contract/documents.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
-import { sendPdf } from '../../http/send-pdf.ts';
+import { sendPdf } from '../../http/send-file.ts';
 import type { TAuthService } from '../auth/auth.service.ts';
 import type { TDocumentsService } from './documents.service.ts';
 

@@ -3,10 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZFormat, ZFormatInput, ZIdParams } from '../../../contract/formats.ts';
-import { sendPdf } from '../../http/send-pdf.ts';
+import { sendFile, sendPdf } from '../../http/send-file.ts';
 import type { TAuthService } from '../auth/auth.service.ts';
 import type { TFormatsService } from './formats.service.ts';
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
 
 export async function formatsRoutes(app: FastifyInstance, opts: { auth: TAuthService; formats: TFormatsService }) {
@@ -47,5 +48,10 @@ export async function formatsRoutes(app: FastifyInstance, opts: { auth: TAuthSer
     const format = await opts.formats.get(userId, request.params.id);
     const bytes = await opts.formats.preview(userId, request.params.id);
     return sendPdf(reply, bytes, `${format.name} (preview)`, 'inline');
+  });
+
+  api.get('/api/formats/:id/excel-template', { schema: { params: ZIdParams } }, async (request, reply) => {
+    const { name, bytes } = await opts.formats.excelTemplate(await owner(request), request.params.id);
+    return sendFile(reply, bytes, `${name} - data template.xlsx`, XLSX_TYPE, 'attachment');
   });
 }

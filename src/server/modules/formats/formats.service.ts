@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../http/app-error.ts';
 import type { TPdfService } from '../documents/pdf.service.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TSystemService } from '../system/system.service.ts';
+import { buildExcelTemplate } from './excel-template.ts';
 import type { TFormatRow, TFormatsRepository } from './formats.repository.ts';
 
 export function toFormat(row: TFormatRow): TFormat {
@@ -69,6 +70,11 @@ export function createFormatsService(deps: {
 
     async delete(ownerId: string, id: string): Promise<void> {
       if (!(await deps.formats.delete(ownerId, id))) throw formatNotFound();
+    },
+
+    async excelTemplate(ownerId: string, id: string): Promise<{ name: string; bytes: Buffer }> {
+      const row = await load(ownerId, id);
+      return { name: row.name, bytes: await buildExcelTemplate(row.name, row.placeholders) };
     },
 
     /** The format as a PDF, with every placeholder shown as its label in brackets. */

@@ -1,0 +1,32 @@
+import contentDisposition from 'content-disposition';
+import type { FastifyReply } from 'fastify';
+
+/** A file name that is safe on every OS; the original survives in filename* for modern clients. */
+function safeBaseName(title: string): string {
+  const cleaned = title
+    .replace(/[\u0000-\u001f\u007f/\\?%*:|"<>]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 150);
+  return cleaned || 'document';
+}
+
+export function sendFile(
+  reply: FastifyReply,
+  bytes: Uint8Array,
+  fileName: string,
+  contentType: string,
+  disposition: 'inline' | 'attachment',
+) {
+  const dot = fileName.lastIndexOf('.');
+  const safe = `${safeBaseName(fileName.slice(0, dot))}${fileName.slice(dot)}`;
+  return reply
+    .type(contentType)
+    .header('content-disposition', contentDisposition(safe, { type: disposition }))
+    .header('cache-control', 'private, no-store')
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+export function sendPdf(reply: FastifyReply, bytes: Uint8Array, title: string, disposition: 'inline' | 'attachment') {
+  return sendFile(reply, bytes, `${title}.pdf`, 'application/pdf', disposition);
+}
