@@ -23,6 +23,8 @@ import { createAssetsRepository } from './modules/assets/assets.repository.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { createAssetsService } from './modules/assets/assets.service.ts';
 import { createSafeFetcher } from './modules/assets/safe-fetch.ts';
+import { demoRoutes } from './modules/demo/demo.routes.ts';
+import { createDemoService } from './modules/demo/demo.service.ts';
 import { createFormatsRepository } from './modules/formats/formats.repository.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
 import { createFormatsService } from './modules/formats/formats.service.ts';
@@ -137,6 +139,7 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   await app.register(formatsRoutes, { auth, formats });
   await app.register(documentsRoutes, { auth, documents });
   await app.register(assetsRoutes, { auth, assets });
+  await app.register(demoRoutes, { demo: createDemoService() });
   await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
   return app;
 }
