@@ -102,6 +102,16 @@ describe('formats', () => {
     expect(text).toContain('Offer for [Client name]');
     expect(text).toContain('Team: [Team]');
   });
+
+  it('previews unsaved content without storing anything', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    const response = await client.post('/api/formats/preview', { ...offerLetter, name: 'Draft' });
+    expect(response.statusCode).toBe(200);
+    expect(pdfText(response.rawPayload)).toContain('Offer for [Client name]');
+    expect((await client.get('/api/formats')).json()).toEqual([]);
+    expect((await client.post('/api/formats/preview', { ...offerLetter, name: '' })).statusCode).toBe(400);
+  });
 });
 
 describe('documents', () => {

@@ -32,6 +32,11 @@ export async function formatsRoutes(app: FastifyInstance, opts: { auth: TAuthSer
     },
   );
 
+  api.post('/api/formats/preview', { schema: { body: ZFormatInput, response: errors } }, async (request, reply) => {
+    const bytes = await opts.formats.previewUnsaved(await owner(request), request.body);
+    return sendPdf(reply, bytes, `${request.body.name} (preview)`, 'inline');
+  });
+
   api.put(
     '/api/formats/:id',
     { schema: { params: ZIdParams, body: ZFormatInput, response: { 200: ZFormat, ...errors } } },

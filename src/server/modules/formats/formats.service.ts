@@ -34,6 +34,18 @@ export function createFormatsService(deps: {
     return row;
   }
 
+  function previewPdf(ownerId: string, format: Pick<TFormatRow, 'name' | 'content' | 'placeholders'>, date: Date) {
+    const data = Object.fromEntries(format.placeholders.map((p) => [p.name, `[${placeholderLabel(p)}]`]));
+    return deps.pdf.render({
+      ownerId,
+      // As text, so a date or number placeholder's bracketed label is printed as it is.
+      format: { content: format.content, placeholders: format.placeholders.map((p) => ({ ...p, type: 'text' as const })) },
+      data,
+      title: format.name,
+      creationDate: date,
+    });
+  }
+
   return {
     load,
 
@@ -77,17 +89,15 @@ export function createFormatsService(deps: {
       return { name: row.name, bytes: await buildExcelTemplate(row.name, row.placeholders) };
     },
 
-    /** The format as a PDF, with every placeholder shown as its label in brackets. */
+    /** The saved format as a PDF, with every placeholder shown as its label in brackets. */
     async preview(ownerId: string, id: string): Promise<Uint8Array> {
       const row = await load(ownerId, id);
-      const data = Object.fromEntries(row.placeholders.map((p) => [p.name, `[${placeholderLabel(p)}]`]));
-      return deps.pdf.render({
-        ownerId,
-        format: { content: row.content, placeholders: row.placeholders.map((p) => ({ ...p, type: 'text' as const })) },
-        data,
-        title: row.name,
-        creationDate: row.updatedAt,
-      });
+      return previewPdf(ownerId, row, row.updatedAt);
+    },
+
+    /** The builder's live preview of content not saved yet; nothing is stored. */
+    async previewUnsaved(ownerId: string, input: TFormatInputParsed): Promise<Uint8Array> {
+      return previewPdf(ownerId, input, new Date(0));
     },
   };
 }
