@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import multipart from '@fastify/multipart';
+import compress from '@fastify/compress';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
@@ -86,6 +87,8 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
     crossOriginEmbedderPolicy: false,
     hsts: config.publicUrl.startsWith('https://'),
   });
+  // The web bundle is ~0.7 MB of text; PDFs and images are already compressed and are left alone.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
   await app.register(multipart);
   await app.register(swagger, {

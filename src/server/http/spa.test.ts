@@ -49,4 +49,9 @@ describe('serving the web app', () => {
     const index = await t.app.inject({ method: 'GET', url: '/settings' });
     expect(index.headers['cache-control']).toBe('no-cache');
   });
+
+  it('compresses the HTML for browsers that accept it', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(page.headers['content-encoding']).toBe('gzip');
+  });
 });

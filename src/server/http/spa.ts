@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.ts';
 
 /**
@@ -28,11 +28,13 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
   }
   const indexHtml = hasWeb ? readFileSync(indexFile, 'utf8').replaceAll(PUBLIC_URL_TOKEN, opts.publicUrl) : undefined;
 
-  app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/healthz');
-    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return sendError(reply, 404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
-    }
+  const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz');
+  const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
+    sendError(reply, 404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+
+  // A real route (not the not-found handler) so the whole hook chain, compression included, applies.
+  app.get('/*', (request, reply) => {
+    if (isApiPath(request.url)) return apiNotFound(request, reply);
     if (!indexHtml) {
       return reply
         .status(503)
@@ -41,4 +43,5 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
     }
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
   });
+  app.setNotFoundHandler(apiNotFound);
 }
