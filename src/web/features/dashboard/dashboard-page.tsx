@@ -1,17 +1,20 @@
-import { useQuery } from '@tanstack/react-query';
 import {
   ArrowRightIcon,
   BookOpenIcon,
   ClockIcon,
+  DownloadIcon,
+  EyeIcon,
   FileTextIcon,
+  FormInputIcon,
   LayoutTemplateIcon,
+  PencilIcon,
   PlusIcon,
+  Trash2Icon,
   ZapIcon,
   type LucideIcon,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { TUserStats } from '../../../contract/user';
 import { EmptyState } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -22,7 +25,20 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { readApiError } from '../../lib/api';
 import { effectiveLimit } from '../../lib/plans';
 import { formatNumber } from '../../lib/utils';
-import { formatDate, statusLabel, useDocuments, useFormats } from '../formats/api';
+import { IconAction } from '../documents/icon-action';
+import { useConfirmDelete } from '../documents/use-confirm-delete';
+import {
+  documentDownloadUrl,
+  documentPreviewUrl,
+  formatDate,
+  statusLabel,
+  useFormats,
+  useRecentDocuments,
+  useStats,
+} from '../formats/api';
+
+/** SPEC section 9: the dashboard lists at most 3 formats and 3 documents. */
+export const DASHBOARD_LIST_SIZE = 3;
 
 /** Minutes a person saves per generated document: the basis of the Time Saved estimate. */
 export const MINUTES_SAVED_PER_DOCUMENT = 10;
@@ -90,7 +106,8 @@ function ListCardSkeleton() {
 
 function MyFormatsCard() {
   const { data, isLoading, error } = useFormats();
-  const formats = (data ?? []).slice(0, 3);
+  const formats = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
+  const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
@@ -125,28 +142,47 @@ function MyFormatsCard() {
         ) : (
           <ul className="divide-y">
             {formats.map((f) => (
-              <li key={f.id} className="flex items-center justify-between gap-3 py-3">
-                <div className="min-w-0">
-                  <p className="truncate text-sm font-medium">{f.name}</p>
-                  <p className="text-xs text-muted-foreground">
-                    {formatDate(f.updatedAt)} · {f.placeholders.length} {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
+              <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
+                <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary" aria-hidden>
+                  <LayoutTemplateIcon className="size-4" />
+                </span>
+                <div className="min-w-0 flex-1">
+                  <Link
+                    href={`/data-entry/${encodeURIComponent(f.id)}`}
+                    className="block truncate text-sm font-medium hover:text-primary hover:underline hover:underline-offset-4"
+                  >
+                    {f.name}
+                  </Link>
+                  <p className="truncate text-xs text-muted-foreground">
+                    Modified {formatDate(f.updatedAt)} · {f.placeholders.length}{' '}
+                    {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
                   </p>
                 </div>
-                <Button variant="outline" size="sm" asChild>
-                  <Link href={`/builder/${encodeURIComponent(f.id)}`}>Edit</Link>
-                </Button>
+                <div className="flex shrink-0 items-center">
+                  <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={`/builder/${encodeURIComponent(f.id)}`} />
+                  <IconAction label={`Fill data for ${f.name}`} icon={FormInputIcon} href={`/data-entry/${encodeURIComponent(f.id)}`} />
+                  <IconAction
+                    label={`Delete ${f.name}`}
+                    icon={Trash2Icon}
+                    destructive
+                    disabled={pendingId === f.id}
+                    onClick={() => confirmDeleteFormat(f)}
+                  />
+                </div>
               </li>
             ))}
           </ul>
         )}
+        {dialog}
       </CardContent>
     </Card>
   );
 }
 
 function RecentDocumentsCard() {
-  const { data, isLoading, error } = useDocuments();
-  const documents = (data ?? []).slice(0, 3);
+  const { data, isLoading, error } = useRecentDocuments(DASHBOARD_LIST_SIZE);
+  const documents = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
+  const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
@@ -181,19 +217,38 @@ function RecentDocumentsCard() {
         ) : (
           <ul className="divide-y">
             {documents.map((d) => (
-              <li key={d.id} className="flex items-center justify-between gap-3 py-3">
-                <div className="min-w-0">
+              <li key={d.id} className="flex items-center gap-3 py-3" data-testid="dashboard-document">
+                <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive" aria-hidden>
+                  <FileTextIcon className="size-4" />
+                </span>
+                <div className="min-w-0 flex-1">
                   <p className="truncate text-sm font-medium">{d.name}</p>
-                  <p className="text-xs text-muted-foreground">{formatDate(d.createdAt)}</p>
+                  <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+                    <span>{formatDate(d.createdAt)}</span>
+                    <Badge variant="secondary" className="px-1.5 py-0 text-[10px]">
+                      PDF
+                    </Badge>
+                    <Badge variant="success" className="px-1.5 py-0 text-[10px]">
+                      {statusLabel(d.status)}
+                    </Badge>
+                  </div>
                 </div>
-                <div className="flex shrink-0 gap-1.5">
-                  <Badge variant="secondary">PDF</Badge>
-                  <Badge variant="success">{statusLabel(d.status)}</Badge>
+                <div className="flex shrink-0 items-center">
+                  <IconAction label={`Preview ${d.name}`} icon={EyeIcon} href={documentPreviewUrl(d.id)} external />
+                  <IconAction label={`Download ${d.name}`} icon={DownloadIcon} href={documentDownloadUrl(d.id)} external />
+                  <IconAction
+                    label={`Delete ${d.name}`}
+                    icon={Trash2Icon}
+                    destructive
+                    disabled={pendingId === d.id}
+                    onClick={() => confirmDeleteDocument(d)}
+                  />
                 </div>
               </li>
             ))}
           </ul>
         )}
+        {dialog}
       </CardContent>
     </Card>
   );
@@ -201,7 +256,7 @@ function RecentDocumentsCard() {
 
 export function DashboardPage() {
   const { user, isLoading: userLoading } = useAuth();
-  const stats = useQuery<TUserStats>({ queryKey: ['/api/user/stats'], enabled: !!user });
+  const stats = useStats(!!user);
   useDocumentTitle('Dashboard');
 
   if (userLoading || !user) {

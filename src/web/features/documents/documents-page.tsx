@@ -1,4 +1,4 @@
-import { FileTextIcon, PlusIcon } from 'lucide-react';
+import { DownloadIcon, EyeIcon, FileTextIcon, Loader2Icon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
 import { EmptyState } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
@@ -7,23 +7,47 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { readApiError } from '../../lib/api';
-import { formatDate, useDocuments } from '../formats/api';
+import { formatNumber } from '../../lib/utils';
+import {
+  documentDownloadUrl,
+  documentPreviewUrl,
+  formatDate,
+  statusLabel,
+  useDocumentPages,
+  useStats,
+} from '../formats/api';
+import { IconAction } from './icon-action';
+import { useConfirmDelete } from './use-confirm-delete';
 
 export function DocumentsPage() {
-  const { data, isLoading, error } = useDocuments();
-  const documents = data ?? [];
+  const pages = useDocumentPages();
+  const stats = useStats();
+  const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
+  const documents = pages.data?.pages.flat() ?? [];
+  const total = stats.data?.totalDocuments;
+
   return (
     <>
-      <PageHeader title="Recent Documents" description="Every PDF you generate is kept here, exactly as it was made." />
-      {isLoading ? (
+      <PageHeader
+        title="Recent Documents"
+        description="Every PDF you generate is kept here, exactly as it was made."
+        actions={
+          <Button variant="outline" asChild>
+            <Link href="/formats">
+              <PlusIcon /> Generate from a format
+            </Link>
+          </Button>
+        }
+      />
+      {pages.isLoading ? (
         <div className="space-y-3" aria-hidden>
-          {[0, 1, 2].map((i) => (
+          {[0, 1, 2, 3].map((i) => (
             <Skeleton key={i} className="h-16" />
           ))}
         </div>
-      ) : error ? (
+      ) : pages.error ? (
         <p className="text-sm text-destructive" role="alert">
-          {readApiError(error, 'Could not load your documents.').message}
+          {readApiError(pages.error, 'Could not load your documents.').message}
         </p>
       ) : documents.length === 0 ? (
         <Card className="p-2">
@@ -33,8 +57,8 @@ export function DocumentsPage() {
             description="Generate a document from one of your formats and it will show up here, ready to preview or download."
             action={
               <Button asChild>
-                <Link href="/builder">
-                  <PlusIcon /> Create your first format
+                <Link href="/formats">
+                  <PlusIcon /> Generate your first document
                 </Link>
               </Button>
             }
@@ -42,20 +66,78 @@ export function DocumentsPage() {
           />
         </Card>
       ) : (
-        <Card className="divide-y">
-          {documents.map((d) => (
-            <div key={d.id} className="flex items-center justify-between gap-4 px-5 py-4">
-              <div className="min-w-0">
-                <p className="truncate text-sm font-medium">{d.name}</p>
-                <p className="text-xs text-muted-foreground">
-                  {formatDate(d.createdAt, true)} · {d.formatName || 'Unknown'}
-                </p>
-              </div>
-              <Badge variant="secondary">PDF</Badge>
+        <>
+          <Card className="overflow-hidden">
+            <div className="hidden grid-cols-[minmax(0,1fr)_180px_minmax(0,200px)_112px] gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid">
+              <span>Document</span>
+              <span>Created</span>
+              <span>Format</span>
+              <span className="text-right">Actions</span>
             </div>
-          ))}
-        </Card>
+            <ul className="divide-y" aria-label="Documents">
+              {documents.map((d) => (
+                <li
+                  key={d.id}
+                  data-testid="document-row"
+                  className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3.5 sm:px-5 md:grid-cols-[minmax(0,1fr)_180px_minmax(0,200px)_112px]"
+                >
+                  <div className="flex min-w-0 items-center gap-3">
+                    <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive" aria-hidden>
+                      <FileTextIcon className="size-4" />
+                    </span>
+                    <div className="min-w-0">
+                      <p className="truncate text-sm font-medium">{d.name}</p>
+                      <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground md:hidden">
+                        <span>{formatDate(d.createdAt, true)}</span>
+                        <span aria-hidden>·</span>
+                        <span className="truncate">{d.formatName || 'Unknown'}</span>
+                      </div>
+                      <div className="mt-1 flex gap-1.5">
+                        <Badge variant="secondary" className="px-1.5 py-0 text-[10px]">
+                          PDF
+                        </Badge>
+                        <Badge variant="success" className="px-1.5 py-0 text-[10px]">
+                          {statusLabel(d.status)}
+                        </Badge>
+                      </div>
+                    </div>
+                  </div>
+                  <span className="hidden text-sm text-muted-foreground tabular-nums md:block">{formatDate(d.createdAt, true)}</span>
+                  <span
+                    className={`hidden truncate text-sm md:block ${d.formatName && d.formatName !== 'Unknown' ? 'text-foreground' : 'text-muted-foreground italic'}`}
+                  >
+                    {d.formatName || 'Unknown'}
+                  </span>
+                  <div className="flex items-center justify-end">
+                    <IconAction label={`Preview ${d.name}`} icon={EyeIcon} href={documentPreviewUrl(d.id)} external />
+                    <IconAction label={`Download ${d.name}`} icon={DownloadIcon} href={documentDownloadUrl(d.id)} external />
+                    <IconAction
+                      label={`Delete ${d.name}`}
+                      icon={Trash2Icon}
+                      destructive
+                      disabled={pendingId === d.id}
+                      onClick={() => confirmDeleteDocument(d)}
+                    />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </Card>
+          <div className="mt-5 flex flex-col items-center gap-3">
+            <p className="text-xs text-muted-foreground" aria-live="polite">
+              Showing {formatNumber(documents.length)}
+              {total !== undefined && total >= documents.length ? ` of ${formatNumber(total)}` : ''} documents
+            </p>
+            {pages.hasNextPage && (
+              <Button variant="outline" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+                {pages.isFetchingNextPage && <Loader2Icon className="animate-spin" aria-hidden />}
+                {pages.isFetchingNextPage ? 'Loading...' : 'Load more'}
+              </Button>
+            )}
+          </div>
+        </>
       )}
+      {dialog}
     </>
   );
 }

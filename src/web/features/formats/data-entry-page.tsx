@@ -1,27 +1,85 @@
-import { ArrowLeftIcon } from 'lucide-react';
+import { ArrowLeftIcon, FormInputIcon, PencilIcon, TableIcon } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../components/layout/page-header';
 import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { readApiError } from '../../lib/api';
+import { BulkUploadTab } from '../data-entry/bulk-upload-tab';
+import { DocumentForm } from '../data-entry/document-form';
 import { FormatNotFound } from './format-not-found';
 import { useFormat } from './use-format';
 
+type Tab = 'manual' | 'bulk';
+
 export function DataEntryPage({ formatId }: { formatId?: string }) {
   const format = useFormat(formatId);
+  const [tab, setTab] = useState<Tab>('manual');
+  const data = format.data;
+
   return (
     <>
       <PageHeader
-        title={format.data?.name ? `Generate Document: ${format.data.name}` : 'Generate Document'}
-        description={format.data?.description ?? 'Fill in the form to generate a PDF from this format.'}
+        title={data?.name ?? 'Generate Document'}
+        description={
+          data ? data.description || 'Fill in the form to generate a PDF from this format.' : 'Fill in the form to generate a PDF from this format.'
+        }
         actions={
-          <Button variant="outline" asChild>
-            <Link href="/formats">
-              <ArrowLeftIcon /> Back to My Formats
-            </Link>
-          </Button>
+          <>
+            <Button variant="ghost" asChild>
+              <Link href="/formats">
+                <ArrowLeftIcon /> My Formats
+              </Link>
+            </Button>
+            {data && (
+              <Button variant="outline" asChild>
+                <Link href={`/builder/${encodeURIComponent(data.id)}`}>
+                  <PencilIcon /> Edit format
+                </Link>
+              </Button>
+            )}
+          </>
         }
       />
-      {format.isLoading ? <Skeleton className="h-64" /> : format.data === null ? <FormatNotFound /> : null}
+      {format.isLoading ? (
+        <Card className="space-y-5 p-6" aria-busy>
+          <Skeleton className="h-10 w-64" />
+          <div className="grid gap-5 sm:grid-cols-2">
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} className="h-16" />
+            ))}
+          </div>
+        </Card>
+      ) : format.error ? (
+        <p className="text-sm text-destructive" role="alert">
+          {readApiError(format.error, 'Could not load this format.').message}
+        </p>
+      ) : !data ? (
+        <Card className="p-2">
+          <FormatNotFound />
+        </Card>
+      ) : (
+        <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
+          <TabsList className="mb-4 w-full sm:w-fit">
+            <TabsTrigger value="manual">
+              <FormInputIcon aria-hidden /> Manual Input
+            </TabsTrigger>
+            <TabsTrigger value="bulk">
+              <TableIcon aria-hidden /> Bulk Upload
+            </TabsTrigger>
+          </TabsList>
+          <Card className="p-5 sm:p-7">
+            <TabsContent value="manual" forceMount hidden={tab !== 'manual'}>
+              <DocumentForm key={`${data.id}:${data.version}`} format={data} onImportMultiData={() => setTab('bulk')} />
+            </TabsContent>
+            <TabsContent value="bulk">
+              <BulkUploadTab formatId={data.id} placeholders={data.placeholders} />
+            </TabsContent>
+          </Card>
+        </Tabs>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { LayoutTemplateIcon, PlusIcon } from 'lucide-react';
+import { CalendarIcon, FormInputIcon, LayoutTemplateIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
 import { EmptyState } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
@@ -6,11 +6,14 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { readApiError } from '../../lib/api';
+import { Badge } from '../../components/ui/badge';
+import { useConfirmDelete } from '../documents/use-confirm-delete';
 import { formatDate, useFormats } from './api';
 
 export function FormatsPage() {
   const { data, isLoading, error } = useFormats();
   const formats = data ?? [];
+  const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
     <>
       <PageHeader
@@ -53,19 +56,55 @@ export function FormatsPage() {
       ) : (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {formats.map((f) => (
-            <Card key={f.id} className="flex flex-col p-5">
-              <p className="truncate font-semibold">{f.name}</p>
-              <p className="mt-1 line-clamp-2 text-sm text-muted-foreground">{f.description || 'No description'}</p>
-              <p className="mt-3 text-xs text-muted-foreground">Created {formatDate(f.createdAt)}</p>
-              <div className="mt-4 flex gap-2">
+            <Card key={f.id} className="group flex flex-col p-5 transition-[border-color,box-shadow] hover:border-primary/30" data-testid="format-card">
+              <div className="flex items-start gap-3">
+                <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary" aria-hidden>
+                  <LayoutTemplateIcon className="size-5" />
+                </span>
+                <div className="min-w-0 flex-1">
+                  <h2 className="truncate font-semibold" title={f.name}>
+                    {f.name}
+                  </h2>
+                  <p className={`mt-1 line-clamp-2 text-sm ${f.description ? 'text-muted-foreground' : 'text-muted-foreground/70 italic'}`}>
+                    {f.description || 'No description'}
+                  </p>
+                </div>
+              </div>
+              <div className="mt-4 mb-5 flex flex-wrap items-center gap-x-3 gap-y-1.5 text-xs text-muted-foreground">
+                <span className="inline-flex items-center gap-1">
+                  <CalendarIcon className="size-3.5" aria-hidden /> Created {formatDate(f.createdAt)}
+                </span>
+                <Badge variant="secondary" className="text-[11px]">
+                  {f.placeholders.length} {f.placeholders.length === 1 ? 'field' : 'fields'}
+                </Badge>
+              </div>
+              <div className="mt-auto flex items-center gap-2 border-t pt-4">
+                <Button size="sm" asChild>
+                  <Link href={`/data-entry/${encodeURIComponent(f.id)}`}>
+                    <FormInputIcon /> Fill data
+                  </Link>
+                </Button>
                 <Button variant="outline" size="sm" asChild>
-                  <Link href={`/builder/${encodeURIComponent(f.id)}`}>Edit</Link>
+                  <Link href={`/builder/${encodeURIComponent(f.id)}`}>
+                    <PencilIcon /> Edit
+                  </Link>
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="ml-auto text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                  onClick={() => confirmDeleteFormat(f)}
+                  disabled={pendingId === f.id}
+                  aria-label={`Delete ${f.name}`}
+                >
+                  <Trash2Icon /> Delete
                 </Button>
               </div>
             </Card>
           ))}
         </div>
       )}
+      {dialog}
     </>
   );
 }

@@ -22,8 +22,9 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { cn, scrollToSection } from '../../lib/utils';
 import { MarketingLayout } from './marketing-layout';
-import { BuilderMock, Chip, FormMock, PdfMock } from './mockups';
+import { BuilderMock, FormMock, PdfMock } from './mockups';
 import { PricingSection } from './pricing-section';
+import { LiveDemo } from './live-demo';
 import { WalkthroughDialog } from './walkthrough-dialog';
 
 function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; title: string; description: string; id: string }) {
@@ -104,89 +105,11 @@ function DemoSection() {
           id="demo-title"
           eyebrow="Live demo"
           title="One format, one form, one finished PDF"
-          description="A real example: the offer letter an HR team reuses for every hire, the form Formwork generated from its placeholders, and the PDF that came out."
+          description="Try it right here: fill the form Formwork generated from an offer letter's placeholders, and get the real PDF our renderer makes from it."
         />
-        <ol className="mt-14 grid gap-8 lg:grid-cols-3 lg:gap-6">
-          <li className="flex flex-col">
-            <StepLabel n={1} title="The format" text="Text with {{placeholders}} where the details go." />
-            <div className="mt-4 flex-1 rounded-xl border bg-background p-5 shadow-card" aria-hidden>
-              <p className="text-base font-bold tracking-tight">Offer Letter</p>
-              <div className="mt-3 space-y-2.5 text-[13px] leading-relaxed text-muted-foreground">
-                <p>
-                  Dear <Chip>{'{{candidate_name}}'}</Chip>,
-                </p>
-                <p>
-                  We are delighted to offer you the position of <Chip>{'{{job_title}}'}</Chip> at Northwind, starting{' '}
-                  <Chip>{'{{start_date}}'}</Chip>.
-                </p>
-                <p>
-                  Your annual salary will be <Chip>{'{{salary}}'}</Chip>, paid monthly.
-                </p>
-              </div>
-            </div>
-          </li>
-          <li className="flex flex-col">
-            <StepLabel n={2} title="The generated form" text="Each placeholder becomes a typed field." />
-            <div className="mt-4 flex-1 rounded-xl border bg-background p-5 shadow-card" aria-hidden>
-              {[
-                ['Candidate name', 'text', 'Priya Raman'],
-                ['Job title', 'text', 'Product Designer'],
-                ['Start date', 'date', 'April 7, 2025'],
-                ['Salary', 'number', '$96,000'],
-              ].map(([label, type, value]) => (
-                <div key={label} className="mb-3 last:mb-0">
-                  <div className="flex items-center justify-between text-[12px] font-medium">
-                    <span>
-                      {label} <span className="text-destructive">*</span>
-                    </span>
-                    <span className="font-mono text-[10px] text-muted-foreground">{type}</span>
-                  </div>
-                  <div className="mt-1 rounded-md border bg-muted/30 px-3 py-1.5 text-[13px]">{value}</div>
-                </div>
-              ))}
-            </div>
-          </li>
-          <li className="flex flex-col">
-            <StepLabel n={3} title="The PDF" text="Rendered the same way, every time." />
-            <div className="mt-4 flex flex-1 items-center justify-center rounded-xl border bg-gradient-to-b from-background to-muted/60 p-5 shadow-card" aria-hidden>
-              <div className="aspect-[1/1.28] w-full max-w-[250px] rounded-md border bg-white p-5 shadow-elevated">
-                <div className="flex items-center justify-between">
-                  <span className="text-[11px] font-bold tracking-tight">NORTHWIND</span>
-                  <span className="rounded bg-destructive/10 px-1.5 py-0.5 text-[8px] font-bold text-destructive">PDF</span>
-                </div>
-                <p className="mt-4 text-[12px] font-bold">Offer Letter</p>
-                <div className="mt-2 space-y-1.5 text-[8.5px] leading-relaxed text-foreground/80">
-                  <p>Dear Priya Raman,</p>
-                  <p>
-                    We are delighted to offer you the position of <b>Product Designer</b> at Northwind, starting{' '}
-                    <b>April 7, 2025</b>.
-                  </p>
-                  <p>
-                    Your annual salary will be <b>$96,000</b>, paid monthly.
-                  </p>
-                  <div className="h-1 w-full rounded bg-secondary" />
-                  <div className="h-1 w-5/6 rounded bg-secondary" />
-                </div>
-                <p className="mt-5 font-serif text-[11px] text-primary italic">Dana Whitfield</p>
-                <p className="text-[7px] text-muted-foreground">Head of People, Northwind</p>
-              </div>
-            </div>
-          </li>
-        </ol>
+        <LiveDemo />
       </div>
     </section>
-  );
-}
-
-function StepLabel({ n, title, text }: { n: number; title: string; text: string }) {
-  return (
-    <div className="flex items-start gap-3">
-      <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-[13px] font-semibold text-primary-foreground">{n}</span>
-      <div>
-        <h3 className="font-semibold">{title}</h3>
-        <p className="text-sm text-muted-foreground">{text}</p>
-      </div>
-    </div>
   );
 }
 

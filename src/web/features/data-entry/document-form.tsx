@@ -1,0 +1,141 @@
+import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, UploadIcon } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { DEFAULT_CLIENT_NAME, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
+import type { TFormat } from '../../../contract/formats';
+import { Alert, AlertDescription } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { excelTemplateUrl, formatDate, useCreateDocument } from '../formats/api';
+import { PlaceholderField } from './placeholder-field';
+import { checkValues, documentDataResolver, emptyValues, fieldKey, toDocumentData, type TFormValues } from './resolver';
+import { GenerationSuccessDialog } from './success-dialog';
+
+export const FORMAT_NOT_FOUND_MESSAGE = 'Format not found.';
+export const GENERATE_FAILED_MESSAGE = 'Failed to generate document. Please try again.';
+
+/** SPEC section 7: the client name comes from a client_name or clientName field, else 'Unknown Client'. */
+export function clientNameOf(data: Record<string, string>): string {
+  const value = data['client_name'] ?? data['clientname'] ?? data['clientName'] ?? '';
+  return value.trim() || DEFAULT_CLIENT_NAME;
+}
+
+export function DocumentForm({ format, onImportMultiData }: { format: TFormat | null; onImportMultiData: () => void }) {
+  const placeholders = useMemo(() => format?.placeholders ?? [], [format]);
+  const resolver = useMemo(() => documentDataResolver(placeholders), [placeholders]);
+  const form = useForm<TFormValues>({
+    resolver,
+    defaultValues: emptyValues(placeholders),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const create = useCreateDocument();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [generated, setGenerated] = useState<TDocument | null>(null);
+
+  const onValid = (values: TFormValues) => {
+    setFormError(null);
+    if (!format) {
+      setFormError(FORMAT_NOT_FOUND_MESSAGE);
+      return;
+    }
+    const { values: data } = checkValues(placeholders, values);
+    // Send every field (empty ones as ''), so the document records what was left blank.
+    const allData = { ...toDocumentData(placeholders, values), ...data };
+    create.mutate(
+      {
+        formatId: format.id,
+        name: `${format.name} - ${formatDate(new Date().toISOString())}`,
+        clientName: clientNameOf(allData),
+        data: allData,
+      },
+      {
+        onSuccess: (document) => setGenerated(document),
+        onError: (error) => {
+          if (isUnauthorizedError(error)) return;
+          const problem = readApiError(error, GENERATE_FAILED_MESSAGE);
+          placeholders.forEach((p, i) => {
+            const message = problem.fields[p.name];
+            if (message) form.setError(fieldKey(i), { type: 'server', message });
+          });
+          if (problem.status === 400 || problem.status === 404 || problem.status === 429) setFormError(problem.message);
+          toast({
+            variant: 'destructive',
+            title: GENERATE_FAILED_MESSAGE,
+            description: problem.message === GENERATE_FAILED_MESSAGE ? undefined : problem.message,
+          });
+        },
+      },
+    );
+  };
+
+  const onInvalid = () => {
+    const check = checkValues(placeholders, form.getValues());
+    setFormError(check.missing.length > 0 ? requiredFieldsMessage(check.missing) : 'Please correct the highlighted fields.');
+  };
+
+  const pending = create.isPending;
+  const requiredCount = placeholders.filter((p) => p.required).length;
+
+  return (
+    <form
+      noValidate
+      aria-label="Generate document"
+      onSubmit={(event) => void form.handleSubmit(onValid, onInvalid)(event)}
+      className="space-y-6"
+    >
+      <div className="flex flex-col gap-3 rounded-lg border bg-muted/30 p-4 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-muted-foreground">
+          {placeholders.length === 0
+            ? 'This format has no fields: generate it as it is.'
+            : `${placeholders.length} ${placeholders.length === 1 ? 'field' : 'fields'}${requiredCount ? `, ${requiredCount} required (marked *)` : ''}. Filling many at once? Use a spreadsheet.`}
+        </p>
+        <div className="flex shrink-0 flex-wrap gap-2">
+          <Button variant="outline" size="sm" asChild>
+            <a href={format ? excelTemplateUrl(format.id) : '#'} target="_blank" rel="noopener">
+              <FileSpreadsheetIcon /> Download Excel template
+            </a>
+          </Button>
+          <Button variant="outline" size="sm" onClick={onImportMultiData}>
+            <UploadIcon /> Import Multi Data
+          </Button>
+        </div>
+      </div>
+
+      {placeholders.length > 0 && (
+        <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
+          {placeholders.map((p, i) => (
+            <PlaceholderField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} />
+          ))}
+        </div>
+      )}
+
+      {formError && (
+        <Alert variant="destructive" data-testid="form-error">
+          <CircleAlertIcon />
+          <AlertDescription className="text-destructive">{formError}</AlertDescription>
+        </Alert>
+      )}
+
+      <div className="flex flex-col-reverse gap-3 border-t pt-5 sm:flex-row sm:items-center sm:justify-end">
+        <Button type="submit" size="lg" disabled={pending} className="sm:min-w-52">
+          {pending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SparklesIcon aria-hidden />}
+          {pending ? 'Generating...' : 'Generate Document'}
+        </Button>
+      </div>
+
+      <GenerationSuccessDialog
+        document={generated}
+        onOpenChange={(open) => {
+          if (!open) setGenerated(null);
+        }}
+        onGenerateAnother={() => {
+          setGenerated(null);
+          setFormError(null);
+          form.reset(emptyValues(placeholders));
+        }}
+      />
+    </form>
+  );
+}

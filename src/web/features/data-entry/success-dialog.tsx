@@ -1,0 +1,107 @@
+import { CheckIcon, DownloadIcon, EyeIcon, MailIcon, PenLineIcon } from 'lucide-react';
+import type { TDocument } from '../../../contract/documents';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { documentDownloadUrl, documentPreviewUrl } from '../formats/api';
+import { DEFAULT_ESIGN_URL } from './constants';
+
+/** A mailto: draft whose subject and body name the document and carry its download link. */
+export function emailDraftUrl(document: Pick<TDocument, 'id' | 'name'>, origin: string): string {
+  const link = `${origin}${documentDownloadUrl(document.id)}`;
+  const subject = `Document: ${document.name}`;
+  const body = [
+    'Hello,',
+    '',
+    `Please find the document "${document.name}" here:`,
+    link,
+    '',
+    'Best regards',
+  ].join('\n');
+  return `mailto:?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}
+
+function ActionTile({
+  href,
+  icon: Icon,
+  title,
+  text,
+  newTab = true,
+  primary,
+}: {
+  href: string;
+  icon: typeof DownloadIcon;
+  title: string;
+  text: string;
+  newTab?: boolean;
+  primary?: boolean;
+}) {
+  return (
+    <a
+      href={href}
+      {...(newTab ? { target: '_blank', rel: 'noopener' } : {})}
+      className={
+        'group flex items-center gap-3 rounded-lg border p-3.5 text-left transition-[border-color,background-color,box-shadow] hover:border-primary/40 hover:bg-primary-soft/40 focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none ' +
+        (primary ? 'border-primary/30 bg-primary-soft/30' : 'bg-background')
+      }
+    >
+      <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-soft text-primary">
+        <Icon className="size-4" aria-hidden />
+      </span>
+      <span className="min-w-0">
+        <span className="block text-sm font-semibold">{title}</span>
+        <span className="block text-xs text-muted-foreground">{text}</span>
+      </span>
+    </a>
+  );
+}
+
+export function GenerationSuccessDialog({
+  document,
+  onOpenChange,
+  onGenerateAnother,
+}: {
+  document: TDocument | null;
+  onOpenChange: (open: boolean) => void;
+  onGenerateAnother: () => void;
+}) {
+  return (
+    <Dialog open={document !== null} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-md">
+        {document && (
+          <>
+            <DialogHeader className="items-start">
+              <span className="mb-2 flex size-11 items-center justify-center rounded-full bg-success-soft text-[oklch(0.45_0.12_155)]">
+                <CheckIcon className="size-5" aria-hidden />
+              </span>
+              <DialogTitle>Document generated</DialogTitle>
+              <DialogDescription className="break-words">
+                <span className="font-medium text-foreground">{document.name}</span> is ready. It is saved in Recent Documents.
+              </DialogDescription>
+            </DialogHeader>
+            <div className="grid gap-2">
+              <ActionTile href={documentDownloadUrl(document.id)} icon={DownloadIcon} title="Download" text="Save the PDF to your device" primary />
+              <ActionTile href={DEFAULT_ESIGN_URL} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
+              <ActionTile
+                href={emailDraftUrl(document, window.location.origin)}
+                icon={MailIcon}
+                title="Email"
+                text="Open a draft with the document's link"
+                newTab={false}
+              />
+            </div>
+            <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
+              <Button variant="ghost" size="sm" asChild>
+                <a href={documentPreviewUrl(document.id)} target="_blank" rel="noopener">
+                  <EyeIcon /> Preview
+                </a>
+              </Button>
+              <Button variant="outline" size="sm" onClick={onGenerateAnother}>
+                Generate another
+              </Button>
+            </div>
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
