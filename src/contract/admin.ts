@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { ZPlanId } from './plans.ts';
+import { ZRole } from './user.ts';
+
+export const ZAdminUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  role: ZRole,
+  subscriptionPlan: ZPlanId,
+  /** The user's own override of the monthly generation limit; null means the plan's. */
+  apiCallsLimit: z.number().int().nonnegative().nullable(),
+  apiCallsUsed: z.number().int().nonnegative(),
+  totalFormats: z.number().int().nonnegative(),
+  totalDocuments: z.number().int().nonnegative(),
+  createdAt: z.string(),
+});
+export type TAdminUser = z.infer<typeof ZAdminUser>;
+
+export const ZRoleChange = z.object({ role: ZRole });
+export type TRoleChange = z.infer<typeof ZRoleChange>;
+
+export const ZAdminUserUpdate = z
+  .object({
+    subscriptionPlan: ZPlanId.optional(),
+    apiCallsLimit: z.number().int().min(0).max(100_000_000).nullable().optional(),
+  })
+  .refine((u) => u.subscriptionPlan !== undefined || u.apiCallsLimit !== undefined, {
+    message: 'Change the plan or the limit.',
+  });
+export type TAdminUserUpdate = z.infer<typeof ZAdminUserUpdate>;
+
+/** Settings the product reads; other keys may be stored but nothing uses them. */
+export const KNOWN_SETTINGS = {
+  'plans.catalogue': 'The plan catalogue as JSON (limits and prices shown on the landing page and billing).',
+  'esign.url': 'The e-signature site that the eSign button opens.',
+  'support.email': 'The address that support links write to.',
+} as const;
+
+export const ZSystemSetting = z.object({
+  key: z.string(),
+  value: z.string(),
+  description: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type TSystemSetting = z.infer<typeof ZSystemSetting>;
+
+export const ZSystemSettingInput = z.object({
+  key: z
+    .string()
+    .trim()
+    .min(1, 'Enter a key.')
+    .max(100)
+    .regex(/^[a-z0-9_.-]+$/, 'Use lowercase letters, digits, dots, dashes and underscores.'),
+  value: z.string().max(100_000),
+  description: z.string().trim().max(500).nullish(),
+});
+export type TSystemSettingInput = z.infer<typeof ZSystemSettingInput>;
+
+export const GATEWAY_NAMES = ['razorpay', 'stripe', 'paypal'] as const;
+export const ZGatewayName = z.enum(GATEWAY_NAMES);
+export type TGatewayName = z.infer<typeof ZGatewayName>;
+
+/** A gateway as admins see it: secrets never leave the server, only whether they are set. */
+export const ZPaymentGateway = z.object({
+  id: z.string(),
+  gatewayName: ZGatewayName,
+  isActive: z.boolean(),
+  keyId: z.string(),
+  hasKeySecret: z.boolean(),
+  hasWebhookSecret: z.boolean(),
+  configuration: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TPaymentGateway = z.infer<typeof ZPaymentGateway>;
+
+export const ZPaymentGatewayInput = z.object({
+  gatewayName: ZGatewayName,
+  isActive: z.boolean().default(false),
+  keyId: z.string().trim().min(1, 'Enter the key ID.').max(200),
+  keySecret: z.string().max(500).optional(),
+  webhookSecret: z.string().max(500).optional(),
+  configuration: z.record(z.string(), z.unknown()).default({}),
+});
+export type TPaymentGatewayInput = z.input<typeof ZPaymentGatewayInput>;
+
+export const ZPaymentGatewayUpdate = z.object({
+  isActive: z.boolean().optional(),
+  keyId: z.string().trim().min(1).max(200).optional(),
+  /** A new secret replaces the stored one; leaving it out keeps it. */
+  keySecret: z.string().max(500).optional(),
+  webhookSecret: z.string().max(500).optional(),
+  configuration: z.record(z.string(), z.unknown()).optional(),
+});
+export type TPaymentGatewayUpdate = z.infer<typeof ZPaymentGatewayUpdate>;
