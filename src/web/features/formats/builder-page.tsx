@@ -1,48 +1,33 @@
-import { ArrowLeftIcon, LayoutTemplateIcon } from 'lucide-react';
-import { Link } from 'wouter';
-import { EmptyState } from '../../components/layout/empty-state';
-import { PageHeader } from '../../components/layout/page-header';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
+import { readApiError } from '../../lib/api';
+import { Builder } from '../builder/builder';
 import { FormatNotFound } from './format-not-found';
 import { useFormat } from './use-format';
 
+function BuilderSkeleton() {
+  return (
+    <div className="space-y-4" role="status" aria-label="Loading format">
+      <Skeleton className="h-16 rounded-xl" />
+      <div className="grid gap-5 lg:grid-cols-[272px_minmax(0,1fr)]">
+        <Skeleton className="hidden h-96 lg:block" />
+        <Skeleton className="h-96" />
+      </div>
+    </div>
+  );
+}
+
+/** /builder/{id?}: a blank format, or the format with that id (SPEC section 2). */
 export function BuilderPage({ formatId }: { formatId?: string }) {
   const format = useFormat(formatId);
-  const backButton = (
-    <Button variant="outline" asChild>
-      <Link href="/">
-        <ArrowLeftIcon /> Back to dashboard
-      </Link>
-    </Button>
-  );
-
-  if (formatId) {
+  if (!formatId) return <Builder key="new" initial={null} />;
+  if (format.isLoading) return <BuilderSkeleton />;
+  if (format.error) {
     return (
-      <>
-        <PageHeader title="Format Builder" description={format.data?.name} actions={backButton} />
-        {format.isLoading ? <Skeleton className="h-64" /> : format.data === null ? <FormatNotFound /> : null}
-      </>
+      <p className="rounded-lg border border-destructive/20 bg-destructive/5 p-4 text-sm text-destructive" role="alert">
+        {readApiError(format.error, 'Could not load this format. Please try again.').message}
+      </p>
     );
   }
-
-  return (
-    <>
-      <PageHeader title="Format Builder" description="Design a reusable template with named placeholders." actions={backButton} />
-      <Card className="p-2">
-        <EmptyState
-          icon={LayoutTemplateIcon}
-          title="No format open"
-          description="The drag-and-drop builder is not part of this release yet. Your formats will be listed under My Formats."
-          action={
-            <Button variant="outline" asChild>
-              <Link href="/formats">Go to My Formats</Link>
-            </Button>
-          }
-          className="border-0 bg-transparent py-16"
-        />
-      </Card>
-    </>
-  );
+  if (!format.data) return <FormatNotFound />;
+  return <Builder key={formatId} initial={format.data} />;
 }

@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'react';
+import type { TFormat, TFormatInput } from '../../../contract/formats';
+import { apiJson, apiRequest, readApiError, throwIfResNotOk } from '../../lib/api';
+import { handleIfUnauthorized } from '../../lib/unauthorized';
+import type { BuilderDoc } from './model';
+
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
+
+export function toFormatInput(doc: BuilderDoc): TFormatInput {
+  return {
+    name: doc.name.trim(),
+    description: doc.description.trim() || null,
+    content: doc.content,
+    placeholders: doc.placeholders,
+  };
+}
+
+/** The first save creates the format (POST); later saves update it (PUT). */
+export async function saveFormat(id: string | null, doc: BuilderDoc): Promise<TFormat> {
+  const body = toFormatInput(doc);
+  if (id) return apiJson<TFormat>('PUT', `/api/formats/${encodeURIComponent(id)}`, body);
+  return apiJson<TFormat>('POST', '/api/formats', body);
+}
+
+/**
+ * POST /api/upload/image as multipart (field `image`). apiRequest only sends JSON, so this sends
+ * the form itself and reuses the shared error handling: a failure throws "{status}: {body}".
+ */
+export async function uploadImage(file: File): Promise<string> {
+  const form = new FormData();
+  form.append('image', file, file.name);
+  const res = await fetch('/api/upload/image', { method: 'POST', body: form, credentials: 'include' });
+  await throwIfResNotOk(res);
+  const json = (await res.json()) as { url?: unknown };
+  if (typeof json.url !== 'string') throw new Error('500: The server did not return an image address.');
+  return json.url;
+}
+
+export type LivePreviewState =
+  | { status: 'idle' }
+  | { status: 'rendering'; url: string | null }
+  | { status: 'ready'; url: string; renderedAt: number }
+  | { status: 'error'; url: string | null; message: string };
+
+export const LIVE_PREVIEW_DEBOUNCE_MS = 800;
+
+/**
+ * The real PDF of the unsaved builder state: POST /api/formats/preview (stores nothing), debounced.
+ * Only renders while `enabled` (the pane is on screen) and there is something to render.
+ */
+export function useLivePreview(doc: BuilderDoc, enabled: boolean): LivePreviewState {
+  const [state, setState] = useState<LivePreviewState>({ status: 'idle' });
+  const urlRef = useRef<string | null>(null);
+  const seq = useRef(0);
+  const body = JSON.stringify({ ...toFormatInput(doc), name: doc.name.trim() || 'Untitled Format' });
+  const empty = doc.content.elements.length === 0;
+  const lastRendered = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!enabled || empty) return;
+    if (lastRendered.current === body && urlRef.current) return;
+    const mine = ++seq.current;
+    const timer = setTimeout(() => {
+      setState({ status: 'rendering', url: urlRef.current });
+      apiRequest('POST', '/api/formats/preview', JSON.parse(body) as unknown)
+        .then((res) => res.blob())
+        .then((blob) => {
+          if (mine !== seq.current) return;
+          const url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
+          if (urlRef.current) URL.revokeObjectURL(urlRef.current);
+          urlRef.current = url;
+          lastRendered.current = body;
+          setState({ status: 'ready', url, renderedAt: Date.now() });
+        })
+        .catch((error: unknown) => {
+          if (mine !== seq.current) return;
+          if (handleIfUnauthorized(error)) return;
+          setState({
+            status: 'error',
+            url: urlRef.current,
+            message: readApiError(error, 'The preview could not be rendered.').message,
+          });
+        });
+    }, LIVE_PREVIEW_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [body, enabled, empty]);
+
+  useEffect(
+    () => () => {
+      if (urlRef.current) URL.revokeObjectURL(urlRef.current);
+    },
+    [],
+  );
+
+  if (empty) return { status: 'idle' };
+  return state;
+}

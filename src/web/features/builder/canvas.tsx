@@ -1,0 +1,202 @@
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+} from '@dnd-kit/core';
+import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import {
+  ArrowDownIcon,
+  ArrowUpIcon,
+  CheckIcon,
+  GripVerticalIcon,
+  HeadingIcon,
+  ImageIcon,
+  ListIcon,
+  PencilIcon,
+  PilcrowIcon,
+  Table2Icon,
+  Trash2Icon,
+  type LucideIcon,
+} from 'lucide-react';
+import { useEffect, useMemo, useRef } from 'react';
+import type { TElement, TElementType, TTextStyle } from '../../../contract/format-content';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/utils';
+import { IconButton } from './controls';
+import { ElementEditor, ElementView, type ElementUpdater } from './elements';
+import { describeElement, ELEMENT_LABELS } from './model';
+
+export const ELEMENT_ICONS: Record<TElementType, LucideIcon> = {
+  heading: HeadingIcon,
+  paragraph: PilcrowIcon,
+  list: ListIcon,
+  table: Table2Icon,
+  image: ImageIcon,
+};
+
+export interface CanvasProps {
+  elements: TElement[];
+  docStyle: TTextStyle | undefined;
+  known: ReadonlySet<string>;
+  editingId: string | null;
+  onEdit: (id: string | null) => void;
+  onUpdate: (id: string, fn: Parameters<ElementUpdater>[0]) => void;
+  onMove: (id: string, delta: -1 | 1) => void;
+  onReorder: (activeId: string, overId: string) => void;
+  onDelete: (id: string) => void;
+  emptyState: React.ReactNode;
+}
+
+export function Canvas(props: CanvasProps) {
+  const { elements } = props;
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const ids = useMemo(() => elements.map((e) => e.id), [elements]);
+
+  const label = (id: string | number) => {
+    const i = elements.findIndex((e) => e.id === id);
+    const el = elements[i];
+    return el ? describeElement(el, i) : 'element';
+  };
+  const position = (id: string | number | undefined) => elements.findIndex((e) => e.id === id) + 1;
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${label(active.id)}. Use the arrow keys to move it, Space to drop, Escape to cancel.`,
+    onDragOver: ({ active, over }) =>
+      over ? `${label(active.id)} is over position ${position(over.id)} of ${elements.length}.` : `${label(active.id)} is no longer over a position.`,
+    onDragEnd: ({ active, over }) =>
+      over ? `${label(active.id)} was dropped at position ${position(over.id)} of ${elements.length}.` : `${label(active.id)} was dropped.`,
+    onDragCancel: ({ active }) => `Moving ${label(active.id)} was cancelled.`,
+  };
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (over && active.id !== over.id) props.onReorder(String(active.id), String(over.id));
+  };
+
+  if (elements.length === 0) return <>{props.emptyState}</>;
+
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
+      accessibility={{
+        announcements,
+        screenReaderInstructions: {
+          draggable: 'To reorder, press Space or Enter to pick up the element, use the arrow keys to move it, then Space or Enter to drop it, or Escape to cancel.',
+        },
+      }}
+    >
+      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+        <ol className="space-y-1.5" aria-label="Format elements" data-testid="canvas-elements">
+          {elements.map((el, i) => (
+            <SortableElement key={el.id} el={el} index={i} count={elements.length} {...props} />
+          ))}
+        </ol>
+      </SortableContext>
+    </DndContext>
+  );
+}
+
+function SortableElement({
+  el,
+  index,
+  count,
+  docStyle,
+  known,
+  editingId,
+  onEdit,
+  onUpdate,
+  onMove,
+  onDelete,
+}: CanvasProps & { el: TElement; index: number; count: number }) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: el.id });
+  const editing = editingId === el.id;
+  const Icon = ELEMENT_ICONS[el.type];
+  const name = describeElement(el, index);
+  const ref = useRef<HTMLLIElement | null>(null);
+
+  useEffect(() => {
+    if (editing) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [editing]);
+
+  return (
+    <li
+      ref={(node) => {
+        setNodeRef(node);
+        ref.current = node;
+      }}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+      data-testid="canvas-element"
+      data-element-type={el.type}
+      data-editing={editing || undefined}
+      className={cn(
+        'group/el relative rounded-lg border border-transparent transition-[border-color,box-shadow,background-color]',
+        editing ? 'border-primary/40 bg-background shadow-[0_0_0_4px_oklch(0.585_0.2_277/0.08)]' : 'hover:border-border hover:bg-muted/30 focus-within:border-border',
+        isDragging && 'z-10 border-primary/40 bg-background opacity-90 shadow-elevated',
+      )}
+    >
+      <div
+        className={cn(
+          'flex items-center gap-1 px-1.5 pt-1.5 transition-opacity',
+          editing ? 'opacity-100' : 'opacity-100 sm:opacity-0 sm:group-focus-within/el:opacity-100 sm:group-hover/el:opacity-100',
+        )}
+      >
+        <button
+          ref={setActivatorNodeRef}
+          type="button"
+          className="inline-flex size-8 cursor-grab touch-none items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 active:cursor-grabbing"
+          aria-label={`Drag to reorder ${name}`}
+          data-testid="drag-handle"
+          {...attributes}
+          {...listeners}
+        >
+          <GripVerticalIcon className="size-4" aria-hidden />
+        </button>
+        <span className="inline-flex items-center gap-1.5 rounded-md bg-secondary px-2 py-0.5 text-[11px] font-medium text-secondary-foreground">
+          <Icon className="size-3" aria-hidden />
+          {ELEMENT_LABELS[el.type]}
+        </span>
+        <div className="ml-auto flex items-center gap-0.5">
+          <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
+          <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
+          {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
+          <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => onDelete(el.id)} />
+        </div>
+      </div>
+      {editing ? (
+        <div className="px-3 pt-2 pb-3 sm:px-4">
+          <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} />
+          <div className="mt-4 flex justify-end border-t pt-3">
+            <Button size="sm" onClick={() => onEdit(null)}>
+              <CheckIcon /> Done
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div
+          role="button"
+          tabIndex={0}
+          aria-label={`${name}. Press Enter to edit.`}
+          onClick={() => onEdit(el.id)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' || e.key === ' ') {
+              e.preventDefault();
+              onEdit(el.id);
+            }
+          }}
+          className="cursor-text rounded-md px-3 pt-1 pb-3 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/30 sm:px-4"
+        >
+          <ElementView el={el} docStyle={docStyle} known={known} />
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,98 @@
+import { AlignCenterIcon, AlignJustifyIcon, AlignLeftIcon, AlignRightIcon, ChevronDownIcon, type LucideIcon } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../../components/ui/tooltip';
+import { cn } from '../../lib/utils';
+
+export function NativeSelect({ className, children, ...props }: ComponentProps<'select'>) {
+  return (
+    <div className={cn('relative', className)}>
+      <select
+        className="h-9 w-full cursor-pointer appearance-none rounded-md border border-input bg-background pr-8 pl-3 text-sm shadow-xs transition-[border-color,box-shadow] outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/25 disabled:cursor-not-allowed disabled:opacity-60"
+        {...props}
+      >
+        {children}
+      </select>
+      <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+    </div>
+  );
+}
+
+/** A small icon button with a tooltip; `pressed` makes it a toggle. */
+export function IconButton({
+  icon: Icon,
+  label,
+  pressed,
+  className,
+  tone = 'default',
+  ...props
+}: Omit<ComponentProps<'button'>, 'children'> & { icon: LucideIcon; label: string; pressed?: boolean; tone?: 'default' | 'danger' }) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <button
+          type="button"
+          aria-label={label}
+          aria-pressed={pressed}
+          className={cn(
+            'inline-flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors outline-none hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 disabled:pointer-events-none disabled:opacity-40 [&_svg]:size-4',
+            pressed && 'bg-primary-soft text-primary hover:bg-primary-soft hover:text-primary',
+            tone === 'danger' && 'hover:bg-destructive/10 hover:text-destructive',
+            className,
+          )}
+          {...props}
+        >
+          <Icon aria-hidden />
+        </button>
+      </TooltipTrigger>
+      <TooltipContent>{label}</TooltipContent>
+    </Tooltip>
+  );
+}
+
+export function ToolGroup({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <div role="group" aria-label={label} className={cn('inline-flex items-center gap-0.5 rounded-lg border bg-background p-0.5 shadow-xs', className)}>
+      {children}
+    </div>
+  );
+}
+
+const ALIGN_ICONS: Record<string, LucideIcon> = {
+  left: AlignLeftIcon,
+  center: AlignCenterIcon,
+  right: AlignRightIcon,
+  justify: AlignJustifyIcon,
+};
+
+export function AlignGroup<T extends string>({
+  value,
+  options,
+  onChange,
+}: {
+  value: T;
+  options: readonly T[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <ToolGroup label="Alignment">
+      {options.map((o) => (
+        <IconButton
+          key={o}
+          icon={ALIGN_ICONS[o] ?? AlignLeftIcon}
+          label={`Align ${o}`}
+          pressed={value === o}
+          onClick={() => onChange(o)}
+        />
+      ))}
+    </ToolGroup>
+  );
+}
+
+export function SectionTitle({ children, hint }: { children: ReactNode; hint?: ReactNode }) {
+  return (
+    <div className="mb-2.5 flex items-baseline justify-between gap-2">
+      <h2 className="text-[11px] font-semibold tracking-wider text-muted-foreground/90 uppercase">{children}</h2>
+      {hint && <span className="truncate text-[11px] text-muted-foreground">{hint}</span>}
+    </div>
+  );
+}

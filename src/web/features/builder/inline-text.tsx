@@ -1,0 +1,53 @@
+import { Fragment, type ReactNode } from 'react';
+import { normalizePlaceholderName } from '../../../contract/placeholders';
+import { cn } from '../../lib/utils';
+
+const TOKEN_RE = /(\*\*[^*\n]+\*\*|\*[^*\n]+\*|\{\{[^{}]{1,100}\}\})/g;
+const TAG_RE = /(\{\{[^{}]{1,100}\}\})/g;
+const RESERVED = new Set(['page', 'pages']);
+
+function Tag({ raw, known }: { raw: string; known: ReadonlySet<string> }) {
+  const name = normalizePlaceholderName(raw.slice(2, -2));
+  const ok = known.has(name) || RESERVED.has(name);
+  return (
+    <span
+      className={cn(
+        'rounded-[4px] px-1 py-px font-sans text-[0.85em] font-medium whitespace-nowrap ring-1 ring-inset',
+        ok ? 'bg-primary-soft text-primary ring-primary/15' : 'bg-[oklch(0.97_0.05_85)] text-[oklch(0.5_0.12_60)] ring-[oklch(0.8_0.12_75)]',
+      )}
+      title={ok ? `Placeholder ${name}` : `No placeholder named ${name}`}
+    >
+      {raw}
+    </span>
+  );
+}
+
+function withTags(text: string, known: ReadonlySet<string>): ReactNode[] {
+  return text.split(TAG_RE).map((part, i) =>
+    i % 2 === 1 ? <Tag key={i} raw={part} known={known} /> : part ? <Fragment key={i}>{part}</Fragment> : null,
+  );
+}
+
+function line(text: string, known: ReadonlySet<string>): ReactNode[] {
+  return text.split(TOKEN_RE).map((part, i) => {
+    if (i % 2 === 0) return part ? <Fragment key={i}>{part}</Fragment> : null;
+    if (part.startsWith('{{')) return <Tag key={i} raw={part} known={known} />;
+    if (part.startsWith('**')) return <strong key={i}>{withTags(part.slice(2, -2), known)}</strong>;
+    return <em key={i}>{withTags(part.slice(1, -1), known)}</em>;
+  });
+}
+
+/** Text as the PDF prints it: `**bold**`, `*italic*`, line breaks, with `{{tags}}` highlighted. */
+export function InlineText({ text, known }: { text: string; known: ReadonlySet<string> }) {
+  const lines = text.split('\n');
+  return (
+    <>
+      {lines.map((l, i) => (
+        <Fragment key={i}>
+          {i > 0 && <br />}
+          {line(l, known)}
+        </Fragment>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+
+type TextField = HTMLInputElement | HTMLTextAreaElement;
+
+interface Target {
+  el: TextField;
+  label: string;
+  set: (value: string) => void;
+}
+
+interface InsertTargetApi {
+  /** Label of the text that `{{name}}` would go into, or null. */
+  targetLabel: string | null;
+  register: (target: Target) => void;
+  clear: () => void;
+  /** Inserts at the caret (replacing a selection) of the last focused text; false when there is none. */
+  insert: (text: string) => boolean;
+}
+
+const Ctx = createContext<InsertTargetApi | null>(null);
+
+export function InsertTargetProvider({ children }: { children: ReactNode }) {
+  const ref = useRef<Target | null>(null);
+  const [targetLabel, setTargetLabel] = useState<string | null>(null);
+
+  const register = useCallback((target: Target) => {
+    ref.current = target;
+    setTargetLabel(target.label);
+  }, []);
+
+  const clear = useCallback(() => {
+    ref.current = null;
+    setTargetLabel(null);
+  }, []);
+
+  const insert = useCallback((text: string) => {
+    const t = ref.current;
+    if (!t || !t.el.isConnected) return false;
+    const value = t.el.value;
+    const start = t.el.selectionStart ?? value.length;
+    const end = t.el.selectionEnd ?? start;
+    t.set(value.slice(0, start) + text + value.slice(end));
+    const caret = start + text.length;
+    requestAnimationFrame(() => {
+      if (!t.el.isConnected) return;
+      t.el.focus();
+      t.el.setSelectionRange(caret, caret);
+    });
+    return true;
+  }, []);
+
+  const api = useMemo(() => ({ targetLabel, register, clear, insert }), [targetLabel, register, clear, insert]);
+  return <Ctx.Provider value={api}>{children}</Ctx.Provider>;
+}
+
+export function useInsertTarget(): InsertTargetApi {
+  const api = useContext(Ctx);
+  if (!api) throw new Error('useInsertTarget needs an InsertTargetProvider');
+  return api;
+}
+
+/** Props for a text field that placeholders can be inserted into. */
+export function useInsertableField(label: string, set: (value: string) => void) {
+  const { register } = useInsertTarget();
+  return {
+    onFocus: (e: FocusEvent<TextField>) => register({ el: e.currentTarget, label, set }),
+  };
+}

@@ -1,0 +1,150 @@
+import {
+  findPlaceholderTags,
+  type TPlaceholder,
+} from '../../../contract/placeholders';
+import type {
+  TElement,
+  TElementType,
+  TFormatContent,
+  THeadingSize,
+  TTextStyle,
+} from '../../../contract/format-content';
+
+/** What the builder edits: everything a save sends except the description. */
+export interface BuilderDoc {
+  name: string;
+  description: string;
+  content: TFormatContent;
+  placeholders: TPlaceholder[];
+}
+
+export const DEFAULT_FORMAT_NAME = 'Untitled Format';
+export const DEFAULT_NEW_FORMAT_NAME = 'New Format';
+
+export const ELEMENT_LABELS: Record<TElementType, string> = {
+  heading: 'Heading',
+  paragraph: 'Paragraph',
+  list: 'List',
+  table: 'Table',
+  image: 'Image',
+};
+
+export const HEADING_SIZE_LABELS: Record<THeadingSize, string> = {
+  'text-xl': 'Small',
+  'text-2xl': 'Medium',
+  'text-3xl': 'Large',
+  'text-4xl': 'Extra Large',
+};
+
+export function emptyDoc(name = DEFAULT_FORMAT_NAME): BuilderDoc {
+  return { name, description: '', content: { elements: [] }, placeholders: [] };
+}
+
+/** SPEC section 3: an element id is a timestamp; bumped until unique within the format. */
+export function newElementId(existing: readonly TElement[]): string {
+  const taken = new Set(existing.map((e) => e.id));
+  let t = Date.now();
+  while (taken.has(String(t))) t += 1;
+  return String(t);
+}
+
+export function createElement(type: TElementType, id: string): TElement {
+  switch (type) {
+    case 'heading':
+      return { id, type, content: 'New heading', fontSize: 'text-2xl', align: 'left', bold: true, italic: false, underline: false };
+    case 'paragraph':
+      return { id, type, content: '', align: 'left', bold: false, italic: false, underline: false };
+    case 'list':
+      return { id, type, items: ['New item'], listStyle: 'bulleted' };
+    case 'table':
+      return {
+        id,
+        type,
+        rows: [
+          ['', ''],
+          ['', ''],
+        ],
+        headerRow: false,
+      };
+    case 'image':
+      return { id, type, src: '', width: 300, height: 200, align: 'left' };
+  }
+}
+
+/** Every piece of text in the format that may hold `{{tags}}`. */
+export function allTexts(content: TFormatContent): string[] {
+  const out: string[] = [];
+  for (const el of content.elements) {
+    switch (el.type) {
+      case 'heading':
+      case 'paragraph':
+        out.push(el.content);
+        break;
+      case 'list':
+        out.push(...el.items);
+        break;
+      case 'table':
+        for (const row of el.rows) out.push(...row);
+        break;
+      case 'image':
+        break;
+    }
+  }
+  if (content.header?.text) out.push(content.header.text);
+  if (content.footer?.text) out.push(content.footer.text);
+  return out;
+}
+
+const RESERVED_TAGS = new Set(['page', 'pages']);
+
+export interface PlaceholderUsage {
+  /** name -> number of `{{name}}` tags in the format. */
+  counts: Map<string, number>;
+  /** Tag names that match no placeholder, in order of first use. */
+  unknownTags: string[];
+}
+
+export function placeholderUsage(content: TFormatContent, placeholders: readonly TPlaceholder[]): PlaceholderUsage {
+  const counts = new Map<string, number>(placeholders.map((p) => [p.name, 0]));
+  const unknown: string[] = [];
+  for (const text of allTexts(content)) {
+    for (const tag of findPlaceholderTags(text)) {
+      const current = counts.get(tag.name);
+      if (current !== undefined) counts.set(tag.name, current + 1);
+      else if (!RESERVED_TAGS.has(tag.name) && !unknown.includes(tag.name)) unknown.push(tag.name);
+    }
+  }
+  return { counts, unknownTags: unknown };
+}
+
+/** A text style with undefined keys removed, or undefined when nothing is left. */
+export function cleanStyle(style: TTextStyle | undefined): TTextStyle | undefined {
+  if (!style) return undefined;
+  const out: TTextStyle = {};
+  if (style.fontFamily) out.fontFamily = style.fontFamily;
+  if (style.fontSize) out.fontSize = style.fontSize;
+  if (style.color) out.color = style.color;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = list.slice();
+  if (from < 0 || from >= next.length || to < 0 || to >= next.length) return next;
+  const [item] = next.splice(from, 1);
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
+}
+
+/** A short description of an element for screen-reader announcements and aria labels. */
+export function describeElement(el: TElement, index: number): string {
+  const label = ELEMENT_LABELS[el.type];
+  let text = '';
+  if (el.type === 'heading' || el.type === 'paragraph') text = el.content;
+  else if (el.type === 'list') text = el.items[0] ?? '';
+  const snippet = text.trim().slice(0, 40);
+  return `${label} ${index + 1}${snippet ? `: ${snippet}` : ''}`;
+}
+
+export function snapshotOf(doc: BuilderDoc): string {
+  return JSON.stringify({ n: doc.name, d: doc.description, c: doc.content, p: doc.placeholders });
+}

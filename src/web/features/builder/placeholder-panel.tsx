@@ -1,0 +1,285 @@
+import { AlertTriangleIcon, BracesIcon, CornerDownLeftIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import {
+  defaultPlaceholderLabel,
+  normalizePlaceholderName,
+  PLACEHOLDER_TYPES,
+  placeholderLabel,
+  ZPlaceholderName,
+  type TPlaceholder,
+  type TPlaceholderType,
+} from '../../../contract/placeholders';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../hooks/use-toast';
+import { cn } from '../../lib/utils';
+import { IconButton, NativeSelect, SectionTitle } from './controls';
+import { useInsertTarget } from './insert-target';
+import type { PlaceholderUsage } from './model';
+
+const TYPE_LABELS: Record<TPlaceholderType, string> = {
+  text: 'Text',
+  email: 'Email',
+  number: 'Number',
+  date: 'Date',
+  tel: 'Phone (tel)',
+  textarea: 'Long text (textarea)',
+  select: 'Dropdown (select)',
+};
+
+export function PlaceholderPanel({
+  placeholders,
+  usage,
+  onAdd,
+  onDelete,
+}: {
+  placeholders: TPlaceholder[];
+  usage: PlaceholderUsage;
+  onAdd: (p: TPlaceholder) => void;
+  onDelete: (name: string) => void;
+}) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [label, setLabel] = useState('');
+  const [type, setType] = useState<TPlaceholderType>('text');
+  const [required, setRequired] = useState(false);
+  const [options, setOptions] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const insertTarget = useInsertTarget();
+
+  const normalized = normalizePlaceholderName(name);
+  const canAdd = name.trim().length > 0;
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!canAdd) return;
+    const parsed = ZPlaceholderName.safeParse(name);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Enter a valid placeholder name.');
+      return;
+    }
+    if (placeholders.some((p) => p.name === parsed.data)) {
+      setError(`A placeholder named ${parsed.data} already exists.`);
+      return;
+    }
+    const opts = options
+      .split('\n')
+      .map((o) => o.trim())
+      .filter((o) => o.length > 0);
+    if (type === 'select' && opts.length === 0) {
+      setError('Add at least one option, one per line.');
+      return;
+    }
+    onAdd({
+      name: parsed.data,
+      ...(label.trim() ? { label: label.trim() } : {}),
+      type,
+      required,
+      options: type === 'select' ? opts : [],
+    });
+    toast({ title: 'Placeholder Added', description: `Insert {{${parsed.data}}} into your text where the value should go.` });
+    setName('');
+    setLabel('');
+    setType('text');
+    setRequired(false);
+    setOptions('');
+    setError(null);
+  };
+
+  const insert = (p: TPlaceholder) => {
+    if (!insertTarget.insert(`{{${p.name}}}`)) {
+      toast({
+        title: 'Choose where to insert',
+        description: 'Click into a heading, paragraph, list item or table cell first, then insert the placeholder.',
+      });
+    }
+  };
+
+  const unused = placeholders.filter((p) => (usage.counts.get(p.name) ?? 0) === 0);
+
+  return (
+    <section aria-labelledby={`${id}-title`} data-testid="placeholder-panel">
+      <SectionTitle hint={placeholders.length > 0 ? `${placeholders.length} defined` : undefined}>
+        <span id={`${id}-title`}>Placeholders</span>
+      </SectionTitle>
+
+      <form onSubmit={submit} className="space-y-2.5 rounded-lg border bg-background p-3 shadow-xs" aria-label="New placeholder">
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-name`}>Name</Label>
+          <Input
+            id={`${id}-name`}
+            value={name}
+            placeholder="e.g. client_name"
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${id}-name-hint`}
+            onChange={(e) => {
+              setName(e.target.value);
+              setError(null);
+            }}
+            className="h-9"
+          />
+          <p id={`${id}-name-hint`} className={cn('text-xs', error ? 'text-destructive' : 'text-muted-foreground')} role={error ? 'alert' : undefined}>
+            {error ??
+              (normalized ? (
+                <>
+                  Use as <code className="font-mono text-foreground">{`{{${normalized}}}`}</code>
+                </>
+              ) : (
+                'Lowercase; spaces become underscores.'
+              ))}
+          </p>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-label`}>
+            Label <span className="font-normal text-muted-foreground">(optional)</span>
+          </Label>
+          <Input
+            id={`${id}-label`}
+            value={label}
+            placeholder={normalized ? defaultPlaceholderLabel(normalized) : 'Shown on the form'}
+            onChange={(e) => setLabel(e.target.value)}
+            className="h-9"
+          />
+        </div>
+        <div className="grid grid-cols-[1fr_auto] items-end gap-2">
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-type`}>Type</Label>
+            <NativeSelect id={`${id}-type`} value={type} onChange={(e) => setType(e.target.value as TPlaceholderType)}>
+              {PLACEHOLDER_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {TYPE_LABELS[t]}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <label htmlFor={`${id}-required`} className="flex h-9 cursor-pointer items-center gap-2 text-sm font-medium">
+            <input
+              id={`${id}-required`}
+              type="checkbox"
+              checked={required}
+              onChange={(e) => setRequired(e.target.checked)}
+              className="size-4 cursor-pointer accent-[var(--color-primary)]"
+            />
+            Required
+          </label>
+        </div>
+        {type === 'select' && (
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-options`}>Options</Label>
+            <Textarea
+              id={`${id}-options`}
+              value={options}
+              rows={4}
+              placeholder={'One option per line\nFull-time\nPart-time'}
+              onChange={(e) => setOptions(e.target.value)}
+              className="min-h-20"
+            />
+            <p className="text-xs text-muted-foreground">One per line; blank lines are ignored.</p>
+          </div>
+        )}
+        <Button type="submit" size="sm" className="w-full" disabled={!canAdd}>
+          <PlusIcon /> Add placeholder
+        </Button>
+      </form>
+
+      {(unused.length > 0 || usage.unknownTags.length > 0) && (
+        <div
+          className="mt-3 space-y-2 rounded-lg border border-[oklch(0.88_0.08_80)] bg-[oklch(0.985_0.025_85)] p-3 text-xs text-[oklch(0.42_0.09_60)]"
+          role="status"
+          data-testid="placeholder-warnings"
+        >
+          {unused.length > 0 && (
+            <p className="flex gap-2">
+              <AlertTriangleIcon className="mt-px size-3.5 shrink-0" aria-hidden />
+              <span>
+                Not used in the format yet: {unused.map((p) => `{{${p.name}}}`).join(', ')}. The form will still ask for{' '}
+                {unused.length === 1 ? 'it' : 'them'}.
+              </span>
+            </p>
+          )}
+          {usage.unknownTags.map((tag) => (
+            <div key={tag} className="flex items-start gap-2">
+              <AlertTriangleIcon className="mt-px size-3.5 shrink-0" aria-hidden />
+              <span className="min-w-0 flex-1">
+                <code className="font-mono font-semibold break-all">{`{{${tag}}}`}</code> matches no placeholder and will print empty.
+              </span>
+              <button
+                type="button"
+                className="shrink-0 cursor-pointer rounded font-semibold underline underline-offset-2 outline-none focus-visible:ring-2 focus-visible:ring-ring/40"
+                onClick={() => {
+                  setName(tag);
+                  setError(null);
+                  document.getElementById(`${id}-name`)?.focus();
+                }}
+              >
+                Create
+              </button>
+            </div>
+          ))}
+        </div>
+      )}
+
+      {placeholders.length === 0 ? (
+        <div className="mt-3 flex items-center gap-2.5 rounded-lg border border-dashed px-3 py-3 text-xs text-muted-foreground">
+          <BracesIcon className="size-4 shrink-0" aria-hidden />
+          No placeholders yet. Each one becomes a field on the generated form.
+        </div>
+      ) : (
+        <>
+          <p className="mt-3 mb-1.5 text-xs text-muted-foreground" aria-live="polite">
+            {insertTarget.targetLabel ? (
+              <>
+                Insert goes into <span className="font-medium text-foreground">{insertTarget.targetLabel}</span>
+              </>
+            ) : (
+              'Click into a text on the canvas, then Insert.'
+            )}
+          </p>
+          <ul className="divide-y rounded-lg border bg-background shadow-xs" aria-label="Placeholders" data-testid="placeholder-list">
+            {placeholders.map((p) => {
+              const count = usage.counts.get(p.name) ?? 0;
+              return (
+                <li key={p.name} className="flex items-center gap-2 px-2.5 py-2" data-testid="placeholder-item">
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-mono text-[12.5px] font-medium text-foreground">{`{{${p.name}}}`}</p>
+                    <div className="mt-1 flex flex-wrap items-center gap-1">
+                      <span className="max-w-full truncate text-xs text-muted-foreground">{placeholderLabel(p)}</span>
+                      <Badge variant="secondary" className="px-1.5 py-0 text-[10.5px]">
+                        {p.type}
+                      </Badge>
+                      {p.required && (
+                        <Badge variant="soft" className="px-1.5 py-0 text-[10.5px]">
+                          required
+                        </Badge>
+                      )}
+                      {count === 0 ? (
+                        <Badge className="border-transparent bg-[oklch(0.96_0.05_85)] px-1.5 py-0 text-[10.5px] text-[oklch(0.45_0.1_60)]">
+                          unused
+                        </Badge>
+                      ) : (
+                        <Badge variant="success" className="px-1.5 py-0 text-[10.5px]" data-testid="placeholder-uses">
+                          used {count}×
+                        </Badge>
+                      )}
+                    </div>
+                    {p.type === 'select' && p.options.length > 0 && (
+                      <p className="mt-1 truncate text-[11px] text-muted-foreground" title={p.options.join(', ')}>
+                        {p.options.join(' · ')}
+                      </p>
+                    )}
+                  </div>
+                  <IconButton icon={CornerDownLeftIcon} label={`Insert {{${p.name}}}`} onMouseDown={(e) => e.preventDefault()} onClick={() => insert(p)} />
+                  <IconButton icon={Trash2Icon} label={`Delete placeholder ${p.name}`} tone="danger" onClick={() => onDelete(p.name)} />
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
