@@ -5,7 +5,7 @@ import {
   DownloadIcon,
   EyeIcon,
   FileTextIcon,
-  FormInputIcon,
+  ClipboardPenLineIcon,
   LayoutTemplateIcon,
   PencilIcon,
   PlusIcon,
@@ -66,7 +66,7 @@ function StatCard({
     <Card className="p-4 sm:p-5" data-testid="stat-card">
       <div className="flex items-center gap-2 text-muted-foreground">
         <Icon className="size-4 shrink-0 text-primary" aria-hidden />
-        <p className="truncate text-[13px] font-medium sm:text-sm">{label}</p>
+        <p className="line-clamp-2 text-[13px] leading-tight font-medium sm:text-sm">{label}</p>
       </div>
       <div className="mt-3 text-2xl leading-none font-semibold tracking-tight text-foreground tabular-nums sm:text-[28px]">
         {loading ? <Skeleton className="h-7 w-16" /> : value}
@@ -109,7 +109,7 @@ function MyFormatsCard() {
   const formats = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
-    <Card>
+    <Card className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
           <CardTitle>My Formats</CardTitle>
@@ -160,7 +160,7 @@ function MyFormatsCard() {
                 </div>
                 <div className="flex shrink-0 items-center">
                   <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={`/builder/${encodeURIComponent(f.id)}`} />
-                  <IconAction label={`Fill data for ${f.name}`} icon={FormInputIcon} href={`/data-entry/${encodeURIComponent(f.id)}`} />
+                  <IconAction label={`Fill data for ${f.name}`} icon={ClipboardPenLineIcon} href={`/data-entry/${encodeURIComponent(f.id)}`} />
                   <IconAction
                     label={`Delete ${f.name}`}
                     icon={Trash2Icon}
@@ -184,7 +184,7 @@ function RecentDocumentsCard() {
   const documents = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
-    <Card>
+    <Card className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
           <CardTitle>Recent Documents</CardTitle>

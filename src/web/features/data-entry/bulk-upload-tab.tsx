@@ -4,6 +4,7 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { excelTemplateUrl } from '../formats/api';
+import { TYPE_NAMES } from './placeholder-field';
 
 /**
  * Bulk Upload: explains the spreadsheet template and offers the real download. Generating from an
@@ -63,7 +64,7 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
                   {p.required && <span className="ml-0.5 text-destructive">*</span>}
                 </span>
                 <Badge variant="outline" className="font-mono text-[10px] font-normal text-muted-foreground">
-                  {p.type}
+                  {TYPE_NAMES[p.type]}
                 </Badge>
               </li>
             ))}

@@ -1,5 +1,5 @@
 import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, UploadIcon } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { DEFAULT_CLIENT_NAME, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
@@ -31,7 +31,23 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
     reValidateMode: 'onChange',
   });
   const create = useCreateDocument();
-  const [formError, setFormError] = useState<string | null>(null);
+  // `client`: from the form's own check, kept up to date as fields change; `server`: the last answer.
+  const [formError, setFormErrorState] = useState<{ message: string; source: 'client' | 'server' } | null>(null);
+  const setFormError = (message: string | null, source: 'client' | 'server' = 'server') =>
+    setFormErrorState(message ? { message, source } : null);
+  const clientErrorShown = formError?.source === 'client';
+
+  useEffect(() => {
+    if (!clientErrorShown) return;
+    const subscription = form.watch((values) => {
+      const check = checkValues(placeholders, values as TFormValues);
+      if (check.missing.length > 0) setFormErrorState({ message: requiredFieldsMessage(check.missing), source: 'client' });
+      else if (Object.keys(check.fields).length > 0)
+        setFormErrorState({ message: 'Please correct the highlighted fields.', source: 'client' });
+      else setFormErrorState(null);
+    });
+    return () => subscription.unsubscribe();
+  }, [clientErrorShown, form, placeholders]);
   const [generated, setGenerated] = useState<TDocument | null>(null);
 
   const onValid = (values: TFormValues) => {
@@ -72,7 +88,10 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
 
   const onInvalid = () => {
     const check = checkValues(placeholders, form.getValues());
-    setFormError(check.missing.length > 0 ? requiredFieldsMessage(check.missing) : 'Please correct the highlighted fields.');
+    setFormError(
+      check.missing.length > 0 ? requiredFieldsMessage(check.missing) : 'Please correct the highlighted fields.',
+      'client',
+    );
   };
 
   const pending = create.isPending;
@@ -114,7 +133,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
       {formError && (
         <Alert variant="destructive" data-testid="form-error">
           <CircleAlertIcon />
-          <AlertDescription className="text-destructive">{formError}</AlertDescription>
+          <AlertDescription className="text-destructive">{formError.message}</AlertDescription>
         </Alert>
       )}
 

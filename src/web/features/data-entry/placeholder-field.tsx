@@ -14,7 +14,7 @@ const HINTS: Partial<Record<TPlaceholder['type'], string>> = {
   tel: '+1 555 010 0199',
 };
 
-const TYPE_NAMES: Record<TPlaceholder['type'], string> = {
+export const TYPE_NAMES: Record<TPlaceholder['type'], string> = {
   text: 'text',
   email: 'email',
   number: 'number',

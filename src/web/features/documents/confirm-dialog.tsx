@@ -40,7 +40,7 @@ export function ConfirmDeleteDialog({
               <TriangleAlertIcon className="size-5" aria-hidden />
             </span>
             <div className="min-w-0 space-y-1.5">
-              <AlertDialogPrimitive.Title className="text-lg font-semibold tracking-tight">{title}</AlertDialogPrimitive.Title>
+              <AlertDialogPrimitive.Title className="text-lg leading-snug font-semibold tracking-tight break-words">{title}</AlertDialogPrimitive.Title>
               <AlertDialogPrimitive.Description className="text-sm break-words text-muted-foreground">
                 {description}
               </AlertDialogPrimitive.Description>

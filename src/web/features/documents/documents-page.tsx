@@ -82,11 +82,13 @@ export function DocumentsPage() {
                   className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3.5 sm:px-5 md:grid-cols-[minmax(0,1fr)_180px_minmax(0,200px)_112px]"
                 >
                   <div className="flex min-w-0 items-center gap-3">
-                    <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive" aria-hidden>
+                    <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive sm:flex" aria-hidden>
                       <FileTextIcon className="size-4" />
                     </span>
                     <div className="min-w-0">
-                      <p className="truncate text-sm font-medium">{d.name}</p>
+                      <p className="line-clamp-2 text-sm font-medium break-words md:line-clamp-1" title={d.name}>
+                        {d.name}
+                      </p>
                       <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground md:hidden">
                         <span>{formatDate(d.createdAt, true)}</span>
                         <span aria-hidden>·</span>

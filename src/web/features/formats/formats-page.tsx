@@ -1,4 +1,4 @@
-import { CalendarIcon, FormInputIcon, LayoutTemplateIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { CalendarIcon, ClipboardPenLineIcon, LayoutTemplateIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
 import { EmptyState } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
@@ -81,7 +81,7 @@ export function FormatsPage() {
               <div className="mt-auto flex items-center gap-2 border-t pt-4">
                 <Button size="sm" asChild>
                   <Link href={`/data-entry/${encodeURIComponent(f.id)}`}>
-                    <FormInputIcon /> Fill data
+                    <ClipboardPenLineIcon /> Fill data
                   </Link>
                 </Button>
                 <Button variant="outline" size="sm" asChild>

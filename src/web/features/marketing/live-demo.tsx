@@ -72,7 +72,7 @@ export function LiveDemo() {
   });
 
   return (
-    <div className="mt-14 grid overflow-hidden rounded-2xl border bg-background shadow-elevated lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
+    <div className="mt-14 grid grid-cols-[minmax(0,1fr)] overflow-hidden rounded-2xl border bg-background shadow-elevated lg:grid-cols-[minmax(0,380px)_minmax(0,1fr)]">
       <form
         noValidate
         aria-label="Live demo"
@@ -137,7 +137,7 @@ export function LiveDemo() {
           )}
         </div>
         {pdf ? (
-          <iframe key={pdf.url} src={pdf.url} title="Generated PDF" className="w-full flex-1 border-0 bg-white" data-testid="demo-pdf" />
+          <iframe key={pdf.url} src={`${pdf.url}#navpanes=0&view=FitH`} title="Generated PDF" className="w-full flex-1 border-0 bg-white" data-testid="demo-pdf" />
         ) : (
           <div className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
             <div className="flex aspect-[1/1.3] w-40 flex-col gap-2 rounded-md border bg-white p-4 shadow-card" aria-hidden>
