@@ -25,6 +25,10 @@ import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { createAssetsService } from './modules/assets/assets.service.ts';
 import { createSafeFetcher } from './modules/assets/safe-fetch.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
+import { createAdminRepository } from './modules/admin/admin.repository.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
 import { createFormatsRepository } from './modules/formats/formats.repository.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
@@ -99,8 +103,10 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
 
   const { db } = database;
   const usersRepository = createUsersRepository(db);
+  const adminRepository = createAdminRepository(db);
   const system = createSystemService({
     system: createSystemRepository(db),
+    activeGatewayName: async () => (await adminRepository.activeGateway())?.gatewayName,
     log: (message) => app.log.warn(message),
   });
   const usersService = createUsersService({ users: usersRepository, plans: () => system.planCatalogue() });
@@ -143,6 +149,13 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   await app.register(documentsRoutes, { auth, documents });
   await app.register(assetsRoutes, { auth, assets });
   await app.register(demoRoutes, { demo: createDemoService() });
+  const admin = createAdminService({
+    admin: adminRepository,
+    users: usersRepository,
+    system,
+    secrets: createSecretBox(config.encryptionKey),
+  });
+  await app.register(adminRoutes, { auth, admin });
   await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
   return app;
 }

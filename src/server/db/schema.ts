@@ -201,3 +201,16 @@ export const assets = pgTable(
   },
   (table) => [uniqueIndex('assets_owner_source_url_idx').on(table.ownerId, table.sourceUrl)],
 );
+
+export const paymentGateways = pgTable('payment_gateways', {
+  id: text('id').primaryKey(),
+  gatewayName: text('gateway_name', { enum: ['razorpay', 'stripe', 'paypal'] }).notNull(),
+  isActive: boolean('is_active').notNull().default(false),
+  keyId: text('key_id').notNull(),
+  /** AES-GCM ciphertexts (src/server/crypto/secret-box.ts); never sent to a browser. */
+  keySecretEnc: text('key_secret_enc'),
+  webhookSecretEnc: text('webhook_secret_enc'),
+  configuration: jsonb('configuration').notNull().default({}),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

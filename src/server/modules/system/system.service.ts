@@ -3,7 +3,11 @@ import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
 
-export function createSystemService(deps: { system: TSystemRepository; log: (message: string) => void }) {
+export function createSystemService(deps: {
+  system: TSystemRepository;
+  activeGatewayName: () => Promise<string | undefined>;
+  log: (message: string) => void;
+}) {
   return {
     /** Admins may override the catalogue in system settings; a broken override falls back to the default. */
     async planCatalogue(): Promise<TPlanCatalogue> {
@@ -19,7 +23,7 @@ export function createSystemService(deps: { system: TSystemRepository; log: (mes
 
     /** Prices follow the active payment gateway: INR for Razorpay, otherwise USD (DESIGN.md). */
     async priceCurrency(): Promise<'USD' | 'INR'> {
-      return 'USD';
+      return (await deps.activeGatewayName()) === 'razorpay' ? 'INR' : 'USD';
     },
   };
 }

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { documents, formats, paymentGateways, systemSettings, usageCounters, users } from '../../db/schema.ts';
+
+export type TGatewayRow = Omit<typeof paymentGateways.$inferSelect, 'configuration'> & {
+  configuration: Record<string, unknown>;
+};
+
+/** Admin-wide reads and writes: these are the only queries that do not filter by an owner. */
+export function createAdminRepository(db: TDb) {
+  return {
+    async listUsers(period: string) {
+      return db
+        .select({
+          user: users,
+          totalFormats: sql<number>`(select count(*)::int from ${formats} where ${formats.ownerId} = ${users.id})`,
+          totalDocuments: sql<number>`(select count(*)::int from ${documents} where ${documents.ownerId} = ${users.id})`,
+          apiCallsUsed: sql<number>`coalesce((select ${usageCounters.generations} from ${usageCounters} where ${usageCounters.ownerId} = ${users.id} and ${usageCounters.period} = ${period}), 0)::int`,
+        })
+        .from(users)
+        .orderBy(desc(users.createdAt), asc(users.id));
+    },
+
+    async updateUser(
+      id: string,
+      changes: Partial<Pick<typeof users.$inferInsert, 'role' | 'subscriptionPlan' | 'apiCallsLimit'>>,
+    ): Promise<boolean> {
+      const updated = await db
+        .update(users)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning({ id: users.id });
+      return updated.length > 0;
+    },
+
+    async listSettings() {
+      return db.select().from(systemSettings).orderBy(asc(systemSettings.key));
+    },
+
+    async upsertSetting(key: string, value: string, description: string | null | undefined) {
+      const [row] = await db
+        .insert(systemSettings)
+        .values({ key, value, description: description ?? null, updatedAt: new Date() })
+        .onConflictDoUpdate({
+          target: systemSettings.key,
+          set: {
+            value,
+            updatedAt: new Date(),
+            ...(description !== undefined ? { description } : {}),
+          },
+        })
+        .returning();
+      return row!;
+    },
+
+    async deleteSetting(key: string): Promise<boolean> {
+      const deleted = await db.delete(systemSettings).where(eq(systemSettings.key, key)).returning({ key: systemSettings.key });
+      return deleted.length > 0;
+    },
+
+    async listGateways(): Promise<TGatewayRow[]> {
+      return (await db.select().from(paymentGateways).orderBy(asc(paymentGateways.createdAt))) as TGatewayRow[];
+    },
+
+    async activeGateway(): Promise<TGatewayRow | undefined> {
+      const [row] = await db.select().from(paymentGateways).where(eq(paymentGateways.isActive, true)).limit(1);
+      return row as TGatewayRow | undefined;
+    },
+
+    /** One gateway is active at most: activating one deactivates the rest in the same transaction. */
+    async saveGateway(
+      id: string | undefined,
+      values: Partial<Omit<typeof paymentGateways.$inferInsert, 'id' | 'createdAt'>>,
+    ): Promise<TGatewayRow | undefined> {
+      return db.transaction(async (tx) => {
+        const gatewayId = id ?? randomUUID();
+        if (values.isActive) {
+          await tx
+            .update(paymentGateways)
+            .set({ isActive: false, updatedAt: new Date() })
+            .where(and(eq(paymentGateways.isActive, true), ne(paymentGateways.id, gatewayId)));
+        }
+        if (id === undefined) {
+          const [row] = await tx
+            .insert(paymentGateways)
+            .values({ id: gatewayId, gatewayName: values.gatewayName!, keyId: values.keyId!, ...values })
+            .returning();
+          return row as TGatewayRow;
+        }
+        const [row] = await tx
+          .update(paymentGateways)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(paymentGateways.id, id))
+          .returning();
+        return row as TGatewayRow | undefined;
+      });
+    },
+  };
+}
+export type TAdminRepository = ReturnType<typeof createAdminRepository>;
