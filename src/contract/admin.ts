@@ -95,3 +95,10 @@ export const ZPaymentGatewayUpdate = z.object({
   configuration: z.record(z.string(), z.unknown()).optional(),
 });
 export type TPaymentGatewayUpdate = z.infer<typeof ZPaymentGatewayUpdate>;
+
+export const DEFAULT_ESIGN_URL = 'https://www.docuseal.com/';
+export const DEFAULT_SUPPORT_EMAIL = 'support@formwork.app';
+
+/** What the web app needs from system settings, readable without signing in. */
+export const ZAppConfig = z.object({ esignUrl: z.string(), supportEmail: z.string() });
+export type TAppConfig = z.infer<typeof ZAppConfig>;

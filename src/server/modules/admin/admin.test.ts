@@ -82,7 +82,9 @@ describe('system settings', () => {
     expect((await admin.get('/api/admin/settings')).json()).toEqual([
       expect.objectContaining({ key: 'esign.url', value: 'https://sign.example.com', description: 'eSign' }),
     ]);
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ esignUrl: 'https://sign.example.com' });
     expect((await admin.request('DELETE', '/api/admin/settings/esign.url')).statusCode).toBe(204);
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ esignUrl: 'https://www.docuseal.com/' });
     expect((await admin.request('DELETE', '/api/admin/settings/esign.url')).statusCode).toBe(404);
   });
 

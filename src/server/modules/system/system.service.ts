@@ -1,4 +1,5 @@
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
+import { DEFAULT_ESIGN_URL, DEFAULT_SUPPORT_EMAIL, type TAppConfig } from '../../../contract/admin.ts';
 import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
@@ -19,6 +20,11 @@ export function createSystemService(deps: {
         deps.log(`system setting ${PLAN_CATALOGUE_SETTING} is not a valid plan catalogue; using the default`);
         return DEFAULT_PLAN_CATALOGUE;
       }
+    },
+
+    async appConfig(): Promise<TAppConfig> {
+      const [esignUrl, supportEmail] = await Promise.all([deps.system.get('esign.url'), deps.system.get('support.email')]);
+      return { esignUrl: esignUrl ?? DEFAULT_ESIGN_URL, supportEmail: supportEmail ?? DEFAULT_SUPPORT_EMAIL };
     },
 
     /** Prices follow the active payment gateway: INR for Razorpay, otherwise USD (DESIGN.md). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZAppConfig } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { ZUserStats } from '../../../contract/user.ts';
@@ -24,4 +25,6 @@ export async function usersRoutes(
     { schema: { response: { 200: z.object({ plans: ZPlanCatalogue, currency: z.enum(['USD', 'INR']) }) } } },
     async () => ({ plans: await opts.system.planCatalogue(), currency: await opts.system.priceCurrency() }),
   );
+
+  api.get('/api/app-config', { schema: { response: { 200: ZAppConfig } } }, async () => opts.system.appConfig());
 }
