@@ -1,17 +1,66 @@
-import { LogInIcon, ShieldAlertIcon, ShieldIcon } from 'lucide-react';
-import { Link } from 'wouter';
+import { CreditCardIcon, LogInIcon, ShieldAlertIcon, SlidersHorizontalIcon, UsersIcon } from 'lucide-react';
+import { Link, useLocation, useSearch } from 'wouter';
 import { EmptyState } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
 import { AppShell } from '../../components/layout/app-shell';
 import { FullPageStatus } from '../../components/layout/require-auth';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useAuth } from '../../hooks/use-auth';
 import { MarketingLayout } from '../marketing/marketing-layout';
+import { GatewaysTab } from './gateways-tab';
+import { SettingsTab } from './settings-tab';
+import { UsersTab } from './users-tab';
+
+const TABS = [
+  { id: 'users', label: 'Users', icon: UsersIcon },
+  { id: 'settings', label: 'Settings', icon: SlidersHorizontalIcon },
+  { id: 'payment-gateways', label: 'Payment Gateways', icon: CreditCardIcon },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+function isTab(value: string | null): value is TabId {
+  return TABS.some((t) => t.id === value);
+}
+
+/** The three admin tabs; the open one follows `?tab=`. Only mounted for admins, so only admins fetch. */
+function AdminTabs({ currentUserId }: { currentUserId: string }) {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const requested = new URLSearchParams(search).get('tab');
+  const tab: TabId = isTab(requested) ? requested : 'users';
+  return (
+    <Tabs
+      value={tab}
+      onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })}
+      className="space-y-6"
+    >
+      <div className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+        <TabsList aria-label="Admin sections">
+          {TABS.map(({ id, label, icon: Icon }) => (
+            <TabsTrigger key={id} value={id} className="px-3 sm:px-4">
+              <Icon aria-hidden /> {label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+      </div>
+      <TabsContent value="users">
+        <UsersTab currentUserId={currentUserId} />
+      </TabsContent>
+      <TabsContent value="settings">
+        <SettingsTab />
+      </TabsContent>
+      <TabsContent value="payment-gateways">
+        <GatewaysTab />
+      </TabsContent>
+    </Tabs>
+  );
+}
 
 /**
- * /admin: signed-out visitors get a sign-in prompt, non-admins 'Access Denied'.
- * The Users, Settings and Payment Gateways tabs arrive with the admin issue.
+ * /admin: signed-out visitors get a sign-in prompt, non-admins 'Access Denied', admins the
+ * Users, Settings and Payment Gateways tabs (SPEC.md section 2).
  */
 export function AdminPage() {
   const { user, isLoading } = useAuth();
@@ -53,15 +102,8 @@ export function AdminPage() {
         </Card>
       ) : (
         <>
-          <PageHeader title="Admin Panel" description={`Signed in as administrator ${user.email}.`} />
-          <Card className="p-2">
-            <EmptyState
-              icon={ShieldIcon}
-              title="No admin tools in this release"
-              description="User management, system settings and payment gateways are not part of this release yet."
-              className="border-0 bg-transparent py-16"
-            />
-          </Card>
+          <PageHeader title="Admin Panel" description="Manage users and plans, system settings and payment gateways." />
+          <AdminTabs currentUserId={user.id} />
         </>
       )}
     </AppShell>

@@ -1,0 +1,507 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { BracesIcon, PencilIcon, PlusIcon, SlidersHorizontalIcon, Trash2Icon } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { KNOWN_SETTINGS, ZSystemSettingInput, type TSystemSetting } from '../../../contract/admin';
+import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue } from '../../../contract/plans';
+import { EmptyState } from '../../components/layout/empty-state';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { cn } from '../../lib/utils';
+import { ConfirmDialog, Field, formatDay, NativeSelect, SpinnerLabel } from './admin-ui';
+import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
+
+type KnownKey = keyof typeof KNOWN_SETTINGS;
+const KNOWN_KEYS = Object.keys(KNOWN_SETTINGS) as KnownKey[];
+const CUSTOM = '__custom__';
+const CATALOGUE_KEY = 'plans.catalogue';
+
+function isKnown(key: string): key is KnownKey {
+  return (KNOWN_KEYS as string[]).includes(key);
+}
+
+function isJsonSetting(key: string, value: string): boolean {
+  if (key === CATALOGUE_KEY) return true;
+  const v = value.trim();
+  return (v.startsWith('{') || v.startsWith('[')) && v.length > 1;
+}
+
+const DEFAULT_CATALOGUE_JSON = JSON.stringify(DEFAULT_PLAN_CATALOGUE, null, 2);
+
+const VALUE_PLACEHOLDERS: Record<KnownKey, string> = {
+  'plans.catalogue': '[ { "id": "free", … } ]',
+  'esign.url': 'https://sign.example.com',
+  'support.email': 'support@example.com',
+};
+
+/**
+ * Checks what the browser can check before the server does: the plan catalogue must be a valid
+ * catalogue, the e-sign address a URL, the support address an email. Returns an error or null.
+ */
+function checkValue(key: string, value: string): string | null {
+  if (key === CATALOGUE_KEY) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch (e) {
+      return `This is not valid JSON: ${e instanceof Error ? e.message : 'parse error'}.`;
+    }
+    const result = ZPlanCatalogue.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+      return `Not a valid plan catalogue${where}: ${issue?.message ?? 'check the fields'}.`;
+    }
+    return null;
+  }
+  if (key === 'esign.url' && value.trim() !== '') {
+    try {
+      const u = new URL(value.trim());
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'Enter an http or https address.';
+    } catch {
+      return 'Enter a full address, such as https://sign.example.com.';
+    }
+  }
+  if (key === 'support.email' && value.trim() !== '' && !z.email().safeParse(value.trim()).success) {
+    return 'Enter an email address, such as support@example.com.';
+  }
+  return null;
+}
+
+function ValuePreview({ setting }: { setting: TSystemSetting }) {
+  const json = isJsonSetting(setting.key, setting.value);
+  if (setting.key === CATALOGUE_KEY) {
+    try {
+      const plans = ZPlanCatalogue.parse(JSON.parse(setting.value));
+      return (
+        <div className="flex flex-wrap items-center gap-1.5">
+          <Badge variant="secondary">
+            <BracesIcon aria-hidden /> JSON
+          </Badge>
+          <span className="text-sm text-muted-foreground">
+            {plans.length} plans: {plans.map((p) => p.name).join(', ')}
+          </span>
+        </div>
+      );
+    } catch {
+      // fall through to the raw value
+    }
+  }
+  return (
+    <p
+      className={cn('line-clamp-2 text-sm break-all', json ? 'font-mono text-[13px]' : 'text-foreground')}
+      title={setting.value.length > 300 ? `${setting.value.slice(0, 300)}…` : setting.value}
+    >
+      {setting.value === '' ? <span className="text-muted-foreground italic">(empty)</span> : setting.value}
+    </p>
+  );
+}
+
+type EditorState = { mode: 'create' } | { mode: 'edit'; setting: TSystemSetting } | null;
+
+export function SettingsTab() {
+  const settings = useAdminSettings(true);
+  const deleteSetting = useDeleteSetting();
+  const [editor, setEditor] = useState<EditorState>(null);
+  const [toDelete, setToDelete] = useState<TSystemSetting | null>(null);
+  const list = settings.data ?? [];
+
+  function confirmDelete() {
+    if (!toDelete) return;
+    const key = toDelete.key;
+    deleteSetting.mutate(key, {
+      onSuccess: () => {
+        toast({ title: 'Setting deleted', description: `${key} now uses its default.` });
+        setToDelete(null);
+      },
+      onError: (err) => {
+        setToDelete(null);
+        if (isUnauthorizedError(err)) return;
+        toast({ variant: 'destructive', title: 'Failed to delete setting', description: readApiError(err).message });
+      },
+    });
+  }
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="max-w-xl text-sm text-muted-foreground">
+          Settings change how this installation behaves: the plan catalogue, the e-signature site and the support address. A
+          key that is not set uses its built-in default.
+        </p>
+        <Button onClick={() => setEditor({ mode: 'create' })} className="shrink-0">
+          <PlusIcon aria-hidden /> Add setting
+        </Button>
+      </div>
+
+      {settings.isLoading ? (
+        <div className="space-y-3" aria-hidden>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-16" />
+          ))}
+        </div>
+      ) : settings.error ? (
+        <p className="text-sm text-destructive" role="alert">
+          {readApiError(settings.error, 'Could not load settings.').message}
+        </p>
+      ) : list.length === 0 ? (
+        <Card className="p-2">
+          <EmptyState
+            icon={SlidersHorizontalIcon}
+            title="No settings yet"
+            description="Everything runs on the defaults. Add a setting to change the plan catalogue, the e-signature site or the support address."
+            action={
+              <Button onClick={() => setEditor({ mode: 'create' })}>
+                <PlusIcon aria-hidden /> Add setting
+              </Button>
+            }
+            className="border-0 bg-transparent py-14"
+          />
+        </Card>
+      ) : (
+        <Card className="overflow-hidden">
+          <div className="hidden grid-cols-[minmax(0,220px)_minmax(0,1fr)_minmax(0,1fr)_96px] gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid">
+            <span>Key</span>
+            <span>Value</span>
+            <span>Description</span>
+            <span className="text-right">
+              <span className="sr-only">Actions</span>
+            </span>
+          </div>
+          <ul className="divide-y" aria-label="System settings">
+            {list.map((s) => (
+              <li
+                key={s.key}
+                data-testid="setting-row"
+                className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-4 gap-y-1.5 px-4 py-3.5 sm:px-5 md:grid-cols-[minmax(0,220px)_minmax(0,1fr)_minmax(0,1fr)_96px]"
+              >
+                <div className="min-w-0">
+                  <p className="truncate font-mono text-[13px] font-medium text-foreground" title={s.key}>
+                    {s.key}
+                  </p>
+                  <p className="mt-0.5 text-xs text-muted-foreground">Updated {formatDay(s.updatedAt)}</p>
+                </div>
+                <div className="col-start-1 row-start-2 min-w-0 md:col-start-auto md:row-start-auto">
+                  <ValuePreview setting={s} />
+                </div>
+                <p className="col-start-1 row-start-3 text-sm text-muted-foreground md:col-start-auto md:row-start-auto">
+                  {s.description || <span className="italic">No description</span>}
+                </p>
+                <div className="col-start-2 row-span-3 row-start-1 flex items-start justify-end gap-1 md:col-start-auto md:row-span-1 md:row-start-auto">
+                  <Button variant="ghost" size="icon-sm" onClick={() => setEditor({ mode: 'edit', setting: s })} aria-label={`Edit ${s.key}`}>
+                    <PencilIcon aria-hidden />
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                    onClick={() => setToDelete(s)}
+                    aria-label={`Delete ${s.key}`}
+                  >
+                    <Trash2Icon aria-hidden />
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+
+      <Dialog open={editor !== null} onOpenChange={(open) => !open && setEditor(null)}>
+        {editor && (
+          <SettingEditor
+            key={editor.mode === 'edit' ? `edit:${editor.setting.key}` : 'create'}
+            editor={editor}
+            existingKeys={list.map((s) => s.key)}
+            onDone={() => setEditor(null)}
+          />
+        )}
+      </Dialog>
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title="Delete this setting?"
+        description={
+          toDelete ? (
+            <>
+              <span className="font-mono text-foreground">{toDelete.key}</span> will be removed and the installation goes back to its
+              default for it.
+            </>
+          ) : (
+            ''
+          )
+        }
+        confirmLabel="Delete setting"
+        pendingLabel="Deleting..."
+        pending={deleteSetting.isPending}
+        onConfirm={confirmDelete}
+      />
+    </div>
+  );
+}
+
+const ZEditorForm = z.object({
+  choice: z.string(),
+  key: z.string(),
+  value: z.string().max(100_000, 'Keep the value under 100,000 characters.'),
+  description: z.string().trim().max(500, 'Keep the description under 500 characters.'),
+});
+type TEditorForm = z.infer<typeof ZEditorForm>;
+
+function SettingEditor({
+  editor,
+  existingKeys,
+  onDone,
+}: {
+  editor: NonNullable<EditorState>;
+  existingKeys: string[];
+  onDone: () => void;
+}) {
+  const create = useCreateSetting();
+  const update = useUpdateSetting();
+  const pending = create.isPending || update.isPending;
+  const isEdit = editor.mode === 'edit';
+  const unusedKnown = KNOWN_KEYS.filter((k) => !existingKeys.includes(k));
+  const firstChoice = unusedKnown[0] ?? CUSTOM;
+
+  const form = useForm<TEditorForm>({
+    resolver: zodResolver(ZEditorForm),
+    defaultValues: isEdit
+      ? { choice: editor.setting.key, key: editor.setting.key, value: editor.setting.value, description: editor.setting.description ?? '' }
+      : {
+          choice: firstChoice,
+          key: firstChoice === CUSTOM ? '' : firstChoice,
+          value: firstChoice === CATALOGUE_KEY ? DEFAULT_CATALOGUE_JSON : '',
+          description: firstChoice === CUSTOM ? '' : KNOWN_SETTINGS[firstChoice],
+        },
+  });
+  const { register, handleSubmit, setValue, setError, watch, formState } = form;
+  const choice = watch('choice');
+  const key = isEdit ? editor.setting.key : choice === CUSTOM ? watch('key').trim() : choice;
+  const value = watch('value');
+  const mono = isJsonSetting(key, value);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  function onChoice(next: string) {
+    setValue('choice', next);
+    setFormError(null);
+    form.clearErrors();
+    if (next === CUSTOM) {
+      setValue('key', '');
+      setValue('description', '');
+      setValue('value', '');
+      return;
+    }
+    setValue('key', next);
+    if (isKnown(next)) setValue('description', KNOWN_SETTINGS[next]);
+    setValue('value', next === CATALOGUE_KEY ? DEFAULT_CATALOGUE_JSON : '');
+  }
+
+  function formatJson() {
+    try {
+      setValue('value', JSON.stringify(JSON.parse(value), null, 2), { shouldDirty: true });
+      form.clearErrors('value');
+    } catch (e) {
+      setError('value', { message: `This is not valid JSON: ${e instanceof Error ? e.message : 'parse error'}.` });
+    }
+  }
+
+  const onSubmit = handleSubmit((data) => {
+    setFormError(null);
+    const finalKey = isEdit ? editor.setting.key : data.choice === CUSTOM ? data.key.trim() : data.choice;
+    if (!isEdit) {
+      const parsedKey = ZSystemSettingInput.shape.key.safeParse(finalKey);
+      if (!parsedKey.success) {
+        setError('key', { message: parsedKey.error.issues[0]?.message ?? 'Check the key.' });
+        return;
+      }
+      if (existingKeys.includes(finalKey)) {
+        setError('key', { message: 'This key is already set. Edit it in the list instead.' });
+        return;
+      }
+    }
+    const valueError = checkValue(finalKey, data.value);
+    if (valueError) {
+      setError('value', { message: valueError });
+      return;
+    }
+    const description = data.description.trim() === '' ? null : data.description.trim();
+    const payload = { key: finalKey, value: data.value, description };
+    const onError = (err: Error) => {
+      if (isUnauthorizedError(err)) return;
+      const read = readApiError(err, 'Please try again.');
+      let placed = false;
+      for (const [field, message] of Object.entries(read.fields)) {
+        if (field === 'value' || field === 'key' || field === 'description') {
+          setError(field, { message });
+          placed = true;
+        }
+      }
+      if (!placed) setFormError(read.message);
+      toast({
+        variant: 'destructive',
+        title: isEdit ? 'Failed to update setting' : 'Failed to create setting',
+        description: read.message,
+      });
+    };
+    if (isEdit) {
+      update.mutate(payload, {
+        onSuccess: () => {
+          toast({ title: 'Setting updated successfully', description: `${finalKey} is saved.` });
+          onDone();
+        },
+        onError,
+      });
+    } else {
+      create.mutate(payload, {
+        onSuccess: () => {
+          toast({ title: 'Setting created successfully', description: `${finalKey} is saved.` });
+          onDone();
+        },
+        onError,
+      });
+    }
+  });
+
+  const errors = formState.errors;
+  const known = isKnown(key);
+
+  return (
+    <DialogContent className={cn('max-w-lg', key === CATALOGUE_KEY && 'max-w-2xl')}>
+      <form onSubmit={onSubmit} className="grid min-w-0 gap-5" aria-label={isEdit ? 'Edit setting' : 'Add setting'} noValidate>
+        <DialogHeader>
+          <DialogTitle>{isEdit ? 'Edit setting' : 'Add setting'}</DialogTitle>
+          <DialogDescription>
+            {isEdit ? (
+              <>
+                Change the value of <span className="font-mono text-foreground">{editor.setting.key}</span>.
+              </>
+            ) : (
+              'Pick a setting the product reads, or store a custom key.'
+            )}
+          </DialogDescription>
+        </DialogHeader>
+
+        {!isEdit && (
+          <Field
+            id="setting-choice"
+            label="Setting"
+            hint={known ? KNOWN_SETTINGS[key as KnownKey] : 'A key nothing in the product reads yet; useful for your own integrations.'}
+          >
+            <NativeSelect id="setting-choice" value={choice} onChange={(e) => onChoice(e.target.value)}>
+              {KNOWN_KEYS.map((k) => (
+                <option key={k} value={k} disabled={existingKeys.includes(k)}>
+                  {k}
+                  {existingKeys.includes(k) ? ' (already set)' : ''}
+                </option>
+              ))}
+              <option value={CUSTOM}>Custom key…</option>
+            </NativeSelect>
+          </Field>
+        )}
+
+        {!isEdit && choice === CUSTOM && (
+          <Field id="setting-key" label="Key" error={errors.key?.message} hint="Lowercase letters, digits, dots, dashes and underscores.">
+            <Input
+              id="setting-key"
+              className="font-mono"
+              placeholder="feature.flag_name"
+              autoComplete="off"
+              aria-invalid={errors.key ? true : undefined}
+              {...register('key')}
+            />
+          </Field>
+        )}
+        {!isEdit && choice !== CUSTOM && errors.key?.message && (
+          <p className="text-[13px] text-destructive" role="alert">
+            {errors.key.message}
+          </p>
+        )}
+
+        <div className="grid gap-2">
+          <Field
+            id="setting-value"
+            label="Value"
+            error={errors.value?.message}
+            hint={
+              key === CATALOGUE_KEY
+                ? 'A JSON array of plans: id, name, formatLimit, generationsPerMonth, apiAccess, prices, features, popular.'
+                : undefined
+            }
+          >
+            {mono || key === CATALOGUE_KEY ? (
+              <Textarea
+                id="setting-value"
+                spellCheck={false}
+                className={cn('font-mono text-[12.5px] leading-relaxed', key === CATALOGUE_KEY ? 'h-[min(46vh,420px)]' : 'min-h-28')}
+                aria-invalid={errors.value ? true : undefined}
+                placeholder={known ? VALUE_PLACEHOLDERS[key as KnownKey] : undefined}
+                {...register('value')}
+              />
+            ) : (
+              <Input
+                id="setting-value"
+                autoComplete="off"
+                aria-invalid={errors.value ? true : undefined}
+                placeholder={known ? VALUE_PLACEHOLDERS[key as KnownKey] : 'Value'}
+                {...register('value')}
+              />
+            )}
+          </Field>
+          {key === CATALOGUE_KEY && (
+            <div className="flex flex-wrap gap-2">
+              <Button variant="outline" size="sm" onClick={formatJson}>
+                <BracesIcon aria-hidden /> Format JSON
+              </Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => {
+                  setValue('value', DEFAULT_CATALOGUE_JSON, { shouldDirty: true });
+                  form.clearErrors('value');
+                }}
+              >
+                Reset to the default catalogue
+              </Button>
+            </div>
+          )}
+        </div>
+
+        <Field id="setting-description" label="Description" optional error={errors.description?.message}>
+          <Input id="setting-description" autoComplete="off" placeholder="What this setting controls" {...register('description')} />
+        </Field>
+
+        {formError && (
+          <p className="text-[13px] text-destructive" role="alert">
+            {formError}
+          </p>
+        )}
+
+        <DialogFooter>
+          <Button variant="outline" onClick={onDone} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={pending}>
+            <SpinnerLabel pending={pending} idle={isEdit ? 'Save changes' : 'Add setting'} busy="Saving..." />
+          </Button>
+        </DialogFooter>
+      </form>
+    </DialogContent>
+  );
+}

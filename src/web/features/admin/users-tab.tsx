@@ -1,0 +1,555 @@
+import { CreditCardIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import type { TAdminUser } from '../../../contract/admin';
+import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans';
+import type { TRole } from '../../../contract/user';
+import { EmptyState } from '../../components/layout/empty-state';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Skeleton } from '../../components/ui/skeleton';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { cn, formatNumber } from '../../lib/utils';
+import { Field, formatDay, NativeSelect, SpinnerLabel } from './admin-ui';
+import { useAdminUsers, useChangeRole, usePlanCatalogue, useUpdateUser } from './api';
+
+export function displayName(u: Pick<TAdminUser, 'firstName' | 'lastName' | 'email'>): string {
+  const name = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
+  return name || u.email.split('@')[0] || u.email;
+}
+
+function initials(u: TAdminUser): string {
+  const parts = [u.firstName, u.lastName].filter((p): p is string => !!p && p.trim() !== '');
+  const letters = parts.length > 0 ? parts.map((p) => p.trim()[0]) : [u.email[0]];
+  return letters.join('').slice(0, 2).toUpperCase();
+}
+
+function findPlan(catalogue: TPlanCatalogue, id: TPlanId): TPlan | undefined {
+  return catalogue.find((p) => p.id === id);
+}
+
+function planLimit(catalogue: TPlanCatalogue, id: TPlanId): number {
+  return findPlan(catalogue, id)?.generationsPerMonth ?? 0;
+}
+
+function Avatar({ user }: { user: TAdminUser }) {
+  return (
+    <span
+      className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary-soft text-[13px] font-semibold text-primary"
+      aria-hidden
+    >
+      {initials(user)}
+    </span>
+  );
+}
+
+function RoleBadge({ role }: { role: TRole }) {
+  return role === 'admin' ? (
+    <Badge variant="soft" data-testid="role-badge">
+      <ShieldCheckIcon aria-hidden /> Admin
+    </Badge>
+  ) : (
+    <Badge variant="secondary" data-testid="role-badge">
+      User
+    </Badge>
+  );
+}
+
+function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogue }) {
+  const limit = user.apiCallsLimit ?? planLimit(catalogue, user.subscriptionPlan);
+  const pct = limit > 0 ? Math.min(100, Math.round((user.apiCallsUsed / limit) * 100)) : user.apiCallsUsed > 0 ? 100 : 0;
+  return (
+    <div className="min-w-[120px]">
+      <p className="text-sm tabular-nums">
+        <span className="font-medium text-foreground">{formatNumber(user.apiCallsUsed)}</span>
+        <span className="text-muted-foreground"> / {formatNumber(limit)}</span>
+        {user.apiCallsLimit !== null && (
+          <span className="ml-1.5 text-[11px] font-medium text-primary" title="A limit set for this user, not the plan's">
+            custom
+          </span>
+        )}
+      </p>
+      <div className="mt-1.5 h-1 w-full max-w-[140px] overflow-hidden rounded-full bg-secondary" aria-hidden>
+        <div
+          className={cn('h-full rounded-full', pct >= 90 ? 'bg-destructive' : 'bg-primary')}
+          style={{ width: `${pct}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+type DialogTarget = { kind: 'role' | 'plan'; user: TAdminUser } | null;
+
+function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarget) => void }) {
+  return (
+    <div className="flex items-center justify-end gap-1">
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => onOpen({ kind: 'role', user })}
+        aria-label={`Change role for ${user.email}`}
+      >
+        <ShieldIcon aria-hidden /> Role
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => onOpen({ kind: 'plan', user })}
+        aria-label={`Change plan for ${user.email}`}
+      >
+        <CreditCardIcon aria-hidden /> Plan
+      </Button>
+    </div>
+  );
+}
+
+export function UsersTab({ currentUserId }: { currentUserId: string }) {
+  const users = useAdminUsers(true);
+  const { plans: catalogue } = usePlanCatalogue();
+  const [query, setQuery] = useState('');
+  const [target, setTarget] = useState<DialogTarget>(null);
+
+  const list = users.data;
+  const filtered = useMemo(() => {
+    const all = list ?? [];
+    const q = query.trim().toLowerCase();
+    if (!q) return all;
+    return all.filter((u) => displayName(u).toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
+  }, [list, query]);
+  const adminCount = (list ?? []).filter((u) => u.role === 'admin').length;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="relative w-full sm:max-w-xs">
+          <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+          <Input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="Search by name or email"
+            aria-label="Search users by name or email"
+            className="pl-9"
+          />
+        </div>
+        {list && (
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {query.trim()
+              ? `${formatNumber(filtered.length)} of ${formatNumber(list.length)} users`
+              : `${formatNumber(list.length)} ${list.length === 1 ? 'user' : 'users'} · ${formatNumber(adminCount)} ${adminCount === 1 ? 'admin' : 'admins'}`}
+          </p>
+        )}
+      </div>
+
+      {users.isLoading ? (
+        <div className="space-y-3" aria-hidden>
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} className="h-16" />
+          ))}
+        </div>
+      ) : users.error ? (
+        <p className="text-sm text-destructive" role="alert">
+          {readApiError(users.error, 'Could not load users.').message}
+        </p>
+      ) : filtered.length === 0 ? (
+        <Card className="p-2">
+          <EmptyState
+            icon={query.trim() ? SearchIcon : UsersIcon}
+            title={query.trim() ? 'No matching users' : 'No users yet'}
+            description={query.trim() ? `Nobody's name or email contains “${query.trim()}”.` : 'People appear here once they create an account.'}
+            action={
+              query.trim() ? (
+                <Button variant="outline" onClick={() => setQuery('')}>
+                  <XIcon aria-hidden /> Clear search
+                </Button>
+              ) : undefined
+            }
+            className="border-0 bg-transparent py-14"
+          />
+        </Card>
+      ) : (
+        <>
+          {/* Wide screens: a table. */}
+          <Card className="hidden overflow-hidden lg:block">
+            <table className="w-full text-left text-sm" aria-label="Users">
+              <thead className="border-b bg-muted/40 text-xs font-medium text-muted-foreground">
+                <tr>
+                  <th scope="col" className="px-5 py-2.5 font-medium">User</th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">Role</th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">Plan</th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">Generations this month</th>
+                  <th scope="col" className="px-3 py-2.5 text-right font-medium">Formats</th>
+                  <th scope="col" className="px-3 py-2.5 text-right font-medium">Documents</th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">Joined</th>
+                  <th scope="col" className="px-5 py-2.5 text-right font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y">
+                {filtered.map((u) => (
+                  <tr key={u.id} data-testid="admin-user-row" className="transition-colors hover:bg-muted/30">
+                    <td className="max-w-[280px] px-5 py-3">
+                      <div className="flex min-w-0 items-center gap-3">
+                        <Avatar user={u} />
+                        <div className="min-w-0">
+                          <p className="truncate font-medium text-foreground" title={displayName(u)}>
+                            {displayName(u)}
+                            {u.id === currentUserId && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
+                          </p>
+                          <p className="truncate text-xs text-muted-foreground" title={u.email}>
+                            {u.email}
+                          </p>
+                        </div>
+                      </div>
+                    </td>
+                    <td className="px-3 py-3">
+                      <RoleBadge role={u.role} />
+                    </td>
+                    <td className="px-3 py-3">
+                      <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
+                    </td>
+                    <td className="px-3 py-3">
+                      <Usage user={u} catalogue={catalogue} />
+                    </td>
+                    <td className="px-3 py-3 text-right tabular-nums">{formatNumber(u.totalFormats)}</td>
+                    <td className="px-3 py-3 text-right tabular-nums">{formatNumber(u.totalDocuments)}</td>
+                    <td className="px-3 py-3 whitespace-nowrap text-muted-foreground tabular-nums">{formatDay(u.createdAt)}</td>
+                    <td className="px-5 py-3">
+                      <RowActions user={u} onOpen={setTarget} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
+
+          {/* Narrow screens: one card per user. */}
+          <ul className="grid gap-3 md:grid-cols-2 lg:hidden" aria-label="Users">
+            {filtered.map((u) => (
+              <li key={u.id} data-testid="admin-user-card">
+                <Card className="p-4">
+                  <div className="flex items-start gap-3">
+                    <Avatar user={u} />
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate text-sm font-medium" title={displayName(u)}>
+                        {displayName(u)}
+                        {u.id === currentUserId && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
+                      </p>
+                      <p className="truncate text-xs text-muted-foreground" title={u.email}>
+                        {u.email}
+                      </p>
+                      <div className="mt-2 flex flex-wrap gap-1.5">
+                        <RoleBadge role={u.role} />
+                        <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
+                      </div>
+                    </div>
+                  </div>
+                  <dl className="mt-4 grid grid-cols-3 gap-3 border-t pt-3 text-xs">
+                    <div className="col-span-3">
+                      <dt className="mb-1 text-muted-foreground">Generations this month</dt>
+                      <dd>
+                        <Usage user={u} catalogue={catalogue} />
+                      </dd>
+                    </div>
+                    <div>
+                      <dt className="text-muted-foreground">Formats</dt>
+                      <dd className="mt-0.5 text-sm font-medium tabular-nums">{formatNumber(u.totalFormats)}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-muted-foreground">Documents</dt>
+                      <dd className="mt-0.5 text-sm font-medium tabular-nums">{formatNumber(u.totalDocuments)}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-muted-foreground">Joined</dt>
+                      <dd className="mt-0.5 text-sm font-medium whitespace-nowrap tabular-nums">{formatDay(u.createdAt)}</dd>
+                    </div>
+                  </dl>
+                  <div className="mt-3 grid grid-cols-2 gap-2 border-t pt-3">
+                    <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'role', user: u })} aria-label={`Change role for ${u.email}`}>
+                      <ShieldIcon aria-hidden /> Change role
+                    </Button>
+                    <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'plan', user: u })} aria-label={`Change plan for ${u.email}`}>
+                      <CreditCardIcon aria-hidden /> Plan & limit
+                    </Button>
+                  </div>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+
+      <RoleDialog
+        user={target?.kind === 'role' ? target.user : null}
+        isSelf={target?.user.id === currentUserId}
+        onClose={() => setTarget(null)}
+      />
+      <PlanDialog
+        user={target?.kind === 'plan' ? target.user : null}
+        catalogue={catalogue}
+        onClose={() => setTarget(null)}
+      />
+    </div>
+  );
+}
+
+const ROLE_OPTIONS: { value: TRole; label: string; description: string; icon: typeof UserIcon }[] = [
+  { value: 'user', label: 'User', description: 'Builds formats and generates documents in their own account.', icon: UserIcon },
+  {
+    value: 'admin',
+    label: 'Admin',
+    description: 'Everything a user can do, plus this panel: users, settings and payment gateways.',
+    icon: ShieldCheckIcon,
+  },
+];
+
+function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser | null; isSelf: boolean; onClose: () => void }) {
+  const changeRole = useChangeRole();
+  const [role, setRole] = useState<TRole>('user');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (user) {
+      setRole(user.role);
+      setError(null);
+    }
+  }, [user]);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!user) return;
+    if (role === user.role) {
+      onClose();
+      return;
+    }
+    setError(null);
+    changeRole.mutate(
+      { id: user.id, role },
+      {
+        onSuccess: (updated) => {
+          toast({
+            title: 'User role updated successfully',
+            description: `${displayName(updated)} is now ${updated.role === 'admin' ? 'an admin' : 'a user'}.`,
+          });
+          onClose();
+        },
+        onError: (err) => {
+          if (isUnauthorizedError(err)) return;
+          const message = readApiError(err, 'Please try again.').message;
+          setError(message);
+          toast({ variant: 'destructive', title: 'Failed to update user role', description: message });
+        },
+      },
+    );
+  }
+
+  return (
+    <Dialog open={user !== null} onOpenChange={(open) => !open && !changeRole.isPending && onClose()}>
+      <DialogContent className="max-w-md">
+        <form onSubmit={submit} className="grid gap-5" aria-label="Change role">
+          <DialogHeader>
+            <DialogTitle>Change role</DialogTitle>
+            <DialogDescription>
+              {user ? (
+                <>
+                  Choose what <span className="font-medium text-foreground">{displayName(user)}</span> ({user.email}) can do.
+                </>
+              ) : null}
+            </DialogDescription>
+          </DialogHeader>
+          <fieldset className="grid gap-2.5">
+            <legend className="sr-only">Role</legend>
+            {ROLE_OPTIONS.map((opt) => {
+              const disabled = isSelf && user?.role === 'admin' && opt.value === 'user';
+              const checked = role === opt.value;
+              return (
+                <label
+                  key={opt.value}
+                  className={cn(
+                    'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/30',
+                    checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
+                    disabled && 'cursor-not-allowed opacity-60',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="role"
+                    value={opt.value}
+                    checked={checked}
+                    disabled={disabled}
+                    onChange={() => setRole(opt.value)}
+                    className="mt-0.5 size-4 accent-[var(--color-primary)]"
+                  />
+                  <span className="grid gap-0.5">
+                    <span className="flex items-center gap-1.5 text-sm font-medium">
+                      <opt.icon className="size-4 text-muted-foreground" aria-hidden /> {opt.label}
+                    </span>
+                    <span className="text-[13px] text-muted-foreground">{opt.description}</span>
+                  </span>
+                </label>
+              );
+            })}
+          </fieldset>
+          {isSelf && user?.role === 'admin' && (
+            <p className="text-[13px] text-muted-foreground">You can’t remove your own admin role. Ask another admin to do it.</p>
+          )}
+          {error && (
+            <p className="text-[13px] text-destructive" role="alert">
+              {error}
+            </p>
+          )}
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={changeRole.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={changeRole.isPending || role === user?.role}>
+              <SpinnerLabel pending={changeRole.isPending} idle="Update role" busy="Updating..." />
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+const LIMIT_MAX = 100_000_000;
+
+function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser | null; catalogue: TPlanCatalogue; onClose: () => void }) {
+  const updateUser = useUpdateUser();
+  const [plan, setPlan] = useState<TPlanId>('free');
+  const [limit, setLimit] = useState('');
+  const [limitError, setLimitError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (user) {
+      setPlan(user.subscriptionPlan);
+      setLimit(user.apiCallsLimit === null ? '' : String(user.apiCallsLimit));
+      setLimitError(null);
+      setError(null);
+    }
+  }, [user]);
+
+  const planDefault = planLimit(catalogue, plan);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!user) return;
+    const trimmed = limit.trim().replace(/[,_\s]/g, '');
+    let apiCallsLimit: number | null = null;
+    if (trimmed !== '') {
+      const n = Number(trimmed);
+      if (!Number.isInteger(n) || n < 0 || n > LIMIT_MAX) {
+        setLimitError(`Enter a whole number from 0 to ${formatNumber(LIMIT_MAX)}, or leave it blank.`);
+        return;
+      }
+      apiCallsLimit = n;
+    }
+    setLimitError(null);
+    setError(null);
+    updateUser.mutate(
+      { id: user.id, update: { subscriptionPlan: plan, apiCallsLimit } },
+      {
+        onSuccess: (updated) => {
+          toast({
+            title: 'User plan updated successfully',
+            description: `${displayName(updated)} is on ${findPlan(catalogue, updated.subscriptionPlan)?.name ?? updated.subscriptionPlan} with ${formatNumber(updated.apiCallsLimit ?? planLimit(catalogue, updated.subscriptionPlan))} generations a month.`,
+          });
+          onClose();
+        },
+        onError: (err) => {
+          if (isUnauthorizedError(err)) return;
+          const read = readApiError(err, 'Please try again.');
+          if (read.fields['apiCallsLimit']) setLimitError(read.fields['apiCallsLimit']);
+          setError(read.message);
+          toast({ variant: 'destructive', title: 'Failed to update user', description: read.message });
+        },
+      },
+    );
+  }
+
+  return (
+    <Dialog open={user !== null} onOpenChange={(open) => !open && !updateUser.isPending && onClose()}>
+      <DialogContent className="max-w-md">
+        <form onSubmit={submit} className="grid gap-5" aria-label="Plan and limit" noValidate>
+          <DialogHeader>
+            <DialogTitle>Plan and monthly limit</DialogTitle>
+            <DialogDescription>
+              {user ? (
+                <>
+                  Set the plan for <span className="font-medium text-foreground">{displayName(user)}</span> and, if needed, a
+                  limit of their own.
+                </>
+              ) : null}
+            </DialogDescription>
+          </DialogHeader>
+          <Field id="admin-user-plan" label="Plan">
+            <NativeSelect id="admin-user-plan" value={plan} onChange={(e) => setPlan(e.target.value as TPlanId)}>
+              {catalogue.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name} — {formatNumber(p.generationsPerMonth)} generations/month
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          <Field
+            id="admin-user-limit"
+            label="Monthly generation limit"
+            optional
+            error={limitError ?? undefined}
+            hint={`Leave blank to use the plan’s limit (${formatNumber(planDefault)} a month). Enterprise customers often get their own.`}
+          >
+            <div className="flex gap-2">
+              <Input
+                id="admin-user-limit"
+                inputMode="numeric"
+                value={limit}
+                onChange={(e) => setLimit(e.target.value)}
+                placeholder={`Plan default (${formatNumber(planDefault)})`}
+                aria-invalid={limitError ? true : undefined}
+                aria-describedby={limitError ? 'admin-user-limit-error' : 'admin-user-limit-hint'}
+                className="tabular-nums"
+              />
+              {limit !== '' && (
+                <Button variant="outline" onClick={() => setLimit('')} className="h-10">
+                  Use plan default
+                </Button>
+              )}
+            </div>
+          </Field>
+          {user && (
+            <p className="rounded-lg bg-muted/60 px-3.5 py-2.5 text-[13px] text-muted-foreground">
+              Used this month:{' '}
+              <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
+            </p>
+          )}
+          {error && !limitError && (
+            <p className="text-[13px] text-destructive" role="alert">
+              {error}
+            </p>
+          )}
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={updateUser.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={updateUser.isPending}>
+              <SpinnerLabel pending={updateUser.isPending} idle="Save changes" busy="Saving..." />
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
