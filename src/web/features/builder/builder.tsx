@@ -91,7 +91,13 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
   const [savedId, setSavedId] = useState<string | null>(initial?.id ?? null);
   const [savedSnapshot, setSavedSnapshot] = useState(() => snapshotOf(initialDoc));
   const [editingId, setEditingId] = useState<string | null>(null);
-  const [view, setView] = useState<View>('canvas');
+  const [view, setViewState] = useState<View>('canvas');
+  const topRef = useRef<HTMLDivElement>(null);
+  const setView = useCallback((v: View) => {
+    setViewState(v);
+    // The builder starts at the top of the page; a switched view starts there too.
+    if ((topRef.current?.getBoundingClientRect().top ?? 0) < 0) window.scrollTo({ top: 0, behavior: 'instant' });
+  }, []);
   const [saving, setSaving] = useState(false);
   const [confirmClear, setConfirmClear] = useState(false);
   const [newOpen, setNewOpen] = useState(false);
@@ -299,9 +305,9 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
   const inherited = effectiveStyle(doc.content.style, undefined);
 
   return (
-    <div className="pb-10" data-testid="format-builder">
+    <div className="pb-10" data-testid="format-builder" ref={topRef}>
       {/* Top bar */}
-      <div className="sticky top-16 z-20 -mx-4 -mt-6 bg-[color-mix(in_oklab,var(--color-muted)_40%,white)] px-4 pt-3 pb-3 sm:-mx-6 sm:-mt-8 sm:px-6 sm:pt-4 lg:-mx-8 lg:px-8">
+      <div className="z-20 -mx-4 sm:sticky sm:top-16 -mt-6 bg-[color-mix(in_oklab,var(--color-muted)_40%,white)] px-4 pt-3 pb-3 sm:-mx-6 sm:-mt-8 sm:px-6 sm:pt-4 lg:-mx-8 lg:px-8">
         <div className="flex flex-col gap-3 rounded-xl border bg-background px-3 py-2.5 shadow-card sm:flex-row sm:items-center sm:px-4">
           <div className="flex min-w-0 flex-1 items-center gap-2">
             <Button variant="ghost" size="icon-sm" aria-label="Back to dashboard" onClick={() => navigate('/')}>
@@ -351,7 +357,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         </div>
 
         {/* View switch below 2xl: tools (mobile only), canvas, preview */}
-        <div className="mt-3 2xl:hidden" role="tablist" aria-label="Builder views">
+        <div className="mt-3 lg:ml-[calc(272px+1.25rem)] 2xl:hidden" role="tablist" aria-label="Builder views">
           <div className="inline-flex h-9 w-full items-center gap-1 rounded-lg bg-secondary p-1 text-muted-foreground lg:w-auto">
             <ViewTab view="tools" current={view} onSelect={setView} className="lg:hidden" icon={<PanelLeftIcon />}>
               Elements

@@ -95,7 +95,7 @@ export function Canvas(props: CanvasProps) {
       }}
     >
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
-        <ol className="space-y-1.5" aria-label="Format elements" data-testid="canvas-elements">
+        <ol className="space-y-2" aria-label="Format elements" data-testid="canvas-elements">
           {elements.map((el, i) => (
             <SortableElement key={el.id} el={el} index={i} count={elements.length} {...props} />
           ))}
@@ -146,7 +146,10 @@ function SortableElement({
       <div
         className={cn(
           'flex items-center gap-1 px-1.5 pt-1.5 transition-opacity',
-          editing ? 'opacity-100' : 'opacity-100 sm:opacity-0 sm:group-focus-within/el:opacity-100 sm:group-hover/el:opacity-100',
+          'sm:absolute sm:-top-4 sm:right-3 sm:z-10 sm:gap-0.5 sm:rounded-lg sm:border sm:bg-background sm:p-0.5 sm:shadow-card',
+          !editing &&
+            'sm:pointer-events-none sm:opacity-0 sm:group-focus-within/el:pointer-events-auto sm:group-focus-within/el:opacity-100 sm:group-hover/el:pointer-events-auto sm:group-hover/el:opacity-100',
+          isDragging && 'sm:opacity-100',
         )}
       >
         <button
@@ -160,11 +163,11 @@ function SortableElement({
         >
           <GripVerticalIcon className="size-4" aria-hidden />
         </button>
-        <span className="inline-flex items-center gap-1.5 rounded-md bg-secondary px-2 py-0.5 text-[11px] font-medium text-secondary-foreground">
+        <span className="inline-flex items-center gap-1.5 rounded-md bg-secondary px-2 py-0.5 text-[11px] font-medium text-secondary-foreground sm:mr-1">
           <Icon className="size-3" aria-hidden />
           {ELEMENT_LABELS[el.type]}
         </span>
-        <div className="ml-auto flex items-center gap-0.5">
+        <div className="ml-auto flex items-center gap-0.5 sm:ml-0">
           <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
           <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
           {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
@@ -172,7 +175,7 @@ function SortableElement({
         </div>
       </div>
       {editing ? (
-        <div className="px-3 pt-2 pb-3 sm:px-4">
+        <div className="px-3 pt-2 pb-3 sm:px-4 sm:pt-7">
           <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} />
           <div className="mt-4 flex justify-end border-t pt-3">
             <Button size="sm" onClick={() => onEdit(null)}>
@@ -192,7 +195,7 @@ function SortableElement({
               onEdit(el.id);
             }
           }}
-          className="cursor-text rounded-md px-3 pt-1 pb-3 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/30 sm:px-4"
+          className="cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-[3px] focus-visible:ring-ring/30 sm:px-4"
         >
           <ElementView el={el} docStyle={docStyle} known={known} />
         </div>
