@@ -14,9 +14,9 @@ import { SettingsTab } from './settings-tab';
 import { UsersTab } from './users-tab';
 
 const TABS = [
-  { id: 'users', label: 'Users', icon: UsersIcon },
-  { id: 'settings', label: 'Settings', icon: SlidersHorizontalIcon },
-  { id: 'payment-gateways', label: 'Payment Gateways', icon: CreditCardIcon },
+  { id: 'users', label: 'Users', short: 'Users', icon: UsersIcon },
+  { id: 'settings', label: 'Settings', short: 'Settings', icon: SlidersHorizontalIcon },
+  { id: 'payment-gateways', label: 'Payment Gateways', short: 'Gateways', icon: CreditCardIcon },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -36,15 +36,15 @@ function AdminTabs({ currentUserId }: { currentUserId: string }) {
       onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })}
       className="space-y-6"
     >
-      <div className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-        <TabsList aria-label="Admin sections">
-          {TABS.map(({ id, label, icon: Icon }) => (
-            <TabsTrigger key={id} value={id} className="px-3 sm:px-4">
-              <Icon aria-hidden /> {label}
-            </TabsTrigger>
-          ))}
-        </TabsList>
-      </div>
+      <TabsList aria-label="Admin sections" className="w-full sm:w-fit">
+        {TABS.map(({ id, label, short, icon: Icon }) => (
+          <TabsTrigger key={id} value={id} className="px-2.5 sm:px-4">
+            <Icon aria-hidden className="hidden min-[400px]:block" />
+            <span className="sm:hidden">{short}</span>
+            <span className="hidden sm:inline">{label}</span>
+          </TabsTrigger>
+        ))}
+      </TabsList>
       <TabsContent value="users">
         <UsersTab currentUserId={currentUserId} />
       </TabsContent>

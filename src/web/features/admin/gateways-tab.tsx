@@ -119,9 +119,11 @@ export function GatewaysTab() {
             </p>
           </AlertDescription>
         </Alert>
-        <Button onClick={() => setCreating(true)} className="shrink-0">
-          <PlusIcon aria-hidden /> Add gateway
-        </Button>
+        {list.length > 0 && (
+          <Button onClick={() => setCreating(true)} className="shrink-0">
+            <PlusIcon aria-hidden /> Add gateway
+          </Button>
+        )}
       </div>
 
       {gateways.isLoading ? (
@@ -279,7 +281,7 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
       <form onSubmit={onSubmit} className="grid gap-5" aria-label="Add payment gateway" noValidate>
         <DialogHeader>
           <DialogTitle>Add payment gateway</DialogTitle>
-          <DialogDescription>Paste the API keys from your provider’s dashboard. Secrets stay on the server and are never shown again.</DialogDescription>
+          <DialogDescription>Paste the API keys from your provider’s dashboard. Secrets are stored encrypted and never shown again.</DialogDescription>
         </DialogHeader>
         <Field
           id="gateway-name"

@@ -144,9 +144,11 @@ export function SettingsTab() {
           Settings change how this installation behaves: the plan catalogue, the e-signature site and the support address. A
           key that is not set uses its built-in default.
         </p>
-        <Button onClick={() => setEditor({ mode: 'create' })} className="shrink-0">
-          <PlusIcon aria-hidden /> Add setting
-        </Button>
+        {list.length > 0 && (
+          <Button onClick={() => setEditor({ mode: 'create' })} className="shrink-0">
+            <PlusIcon aria-hidden /> Add setting
+          </Button>
+        )}
       </div>
 
       {settings.isLoading ? (

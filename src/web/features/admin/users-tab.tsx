@@ -65,21 +65,31 @@ function RoleBadge({ role }: { role: TRole }) {
   );
 }
 
+/**
+ * The user's own limit, or null when they are on the plan's. The list may report the plan's limit
+ * itself rather than null, so a limit equal to the plan's counts as the plan's.
+ */
+function customLimit(user: TAdminUser, catalogue: TPlanCatalogue): number | null {
+  if (user.apiCallsLimit === null) return null;
+  return user.apiCallsLimit === planLimit(catalogue, user.subscriptionPlan) ? null : user.apiCallsLimit;
+}
+
 function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogue }) {
   const limit = user.apiCallsLimit ?? planLimit(catalogue, user.subscriptionPlan);
+  const custom = customLimit(user, catalogue) !== null;
   const pct = limit > 0 ? Math.min(100, Math.round((user.apiCallsUsed / limit) * 100)) : user.apiCallsUsed > 0 ? 100 : 0;
   return (
-    <div className="min-w-[120px]">
+    <div className="min-w-[112px]">
       <p className="text-sm tabular-nums">
         <span className="font-medium text-foreground">{formatNumber(user.apiCallsUsed)}</span>
         <span className="text-muted-foreground"> / {formatNumber(limit)}</span>
-        {user.apiCallsLimit !== null && (
+        {custom && (
           <span className="ml-1.5 text-[11px] font-medium text-primary" title="A limit set for this user, not the plan's">
             custom
           </span>
         )}
       </p>
-      <div className="mt-1.5 h-1 w-full max-w-[140px] overflow-hidden rounded-full bg-secondary" aria-hidden>
+      <div className="mt-1.5 h-1 w-full max-w-[128px] overflow-hidden rounded-full bg-secondary" aria-hidden>
         <div
           className={cn('h-full rounded-full', pct >= 90 ? 'bg-destructive' : 'bg-primary')}
           style={{ width: `${pct}%` }}
@@ -93,22 +103,24 @@ type DialogTarget = { kind: 'role' | 'plan'; user: TAdminUser } | null;
 
 function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarget) => void }) {
   return (
-    <div className="flex items-center justify-end gap-1">
+    <div className="flex items-center justify-end gap-0.5">
       <Button
         variant="ghost"
-        size="sm"
+        size="icon-sm"
         onClick={() => onOpen({ kind: 'role', user })}
         aria-label={`Change role for ${user.email}`}
+        title="Change role"
       >
-        <ShieldIcon aria-hidden /> Role
+        <ShieldIcon aria-hidden />
       </Button>
       <Button
         variant="ghost"
-        size="sm"
+        size="icon-sm"
         onClick={() => onOpen({ kind: 'plan', user })}
         aria-label={`Change plan for ${user.email}`}
+        title="Change plan and limit"
       >
-        <CreditCardIcon aria-hidden /> Plan
+        <CreditCardIcon aria-hidden />
       </Button>
     </div>
   );
@@ -181,18 +193,18 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
       ) : (
         <>
           {/* Wide screens: a table. */}
-          <Card className="hidden overflow-hidden lg:block">
+          <Card className="hidden overflow-x-auto xl:block">
             <table className="w-full text-left text-sm" aria-label="Users">
               <thead className="border-b bg-muted/40 text-xs font-medium text-muted-foreground">
                 <tr>
                   <th scope="col" className="px-5 py-2.5 font-medium">User</th>
                   <th scope="col" className="px-3 py-2.5 font-medium">Role</th>
                   <th scope="col" className="px-3 py-2.5 font-medium">Plan</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Generations this month</th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">Generations</th>
                   <th scope="col" className="px-3 py-2.5 text-right font-medium">Formats</th>
                   <th scope="col" className="px-3 py-2.5 text-right font-medium">Documents</th>
                   <th scope="col" className="px-3 py-2.5 font-medium">Joined</th>
-                  <th scope="col" className="px-5 py-2.5 text-right font-medium">
+                  <th scope="col" className="py-2.5 pr-4 pl-2 text-right font-medium">
                     <span className="sr-only">Actions</span>
                   </th>
                 </tr>
@@ -200,7 +212,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
               <tbody className="divide-y">
                 {filtered.map((u) => (
                   <tr key={u.id} data-testid="admin-user-row" className="transition-colors hover:bg-muted/30">
-                    <td className="max-w-[280px] px-5 py-3">
+                    <td className="max-w-[260px] py-3 pr-3 pl-5">
                       <div className="flex min-w-0 items-center gap-3">
                         <Avatar user={u} />
                         <div className="min-w-0">
@@ -226,7 +238,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <td className="px-3 py-3 text-right tabular-nums">{formatNumber(u.totalFormats)}</td>
                     <td className="px-3 py-3 text-right tabular-nums">{formatNumber(u.totalDocuments)}</td>
                     <td className="px-3 py-3 whitespace-nowrap text-muted-foreground tabular-nums">{formatDay(u.createdAt)}</td>
-                    <td className="px-5 py-3">
+                    <td className="py-3 pr-4 pl-2">
                       <RowActions user={u} onOpen={setTarget} />
                     </td>
                   </tr>
@@ -236,7 +248,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           </Card>
 
           {/* Narrow screens: one card per user. */}
-          <ul className="grid gap-3 md:grid-cols-2 lg:hidden" aria-label="Users">
+          <ul className="grid gap-3 md:grid-cols-2 xl:hidden" aria-label="Users">
             {filtered.map((u) => (
               <li key={u.id} data-testid="admin-user-card">
                 <Card className="p-4">
@@ -436,11 +448,12 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser | null; cat
   useEffect(() => {
     if (user) {
       setPlan(user.subscriptionPlan);
-      setLimit(user.apiCallsLimit === null ? '' : String(user.apiCallsLimit));
+      const own = customLimit(user, catalogue);
+      setLimit(own === null ? '' : String(own));
       setLimitError(null);
       setError(null);
     }
-  }, [user]);
+  }, [user, catalogue]);
 
   const planDefault = planLimit(catalogue, plan);
 
