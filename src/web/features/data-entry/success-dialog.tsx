@@ -3,7 +3,7 @@ import type { TDocument } from '../../../contract/documents';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { documentDownloadUrl, documentPreviewUrl } from '../formats/api';
-import { DEFAULT_ESIGN_URL } from './constants';
+import { useEsignUrl } from './constants';
 
 /** A mailto: draft whose subject and body name the document and carry its download link. */
 export function emailDraftUrl(document: Pick<TDocument, 'id' | 'name'>, origin: string): string {
@@ -64,6 +64,7 @@ export function GenerationSuccessDialog({
   onOpenChange: (open: boolean) => void;
   onGenerateAnother: () => void;
 }) {
+  const esignUrl = useEsignUrl();
   return (
     <Dialog open={document !== null} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-md">
@@ -80,7 +81,7 @@ export function GenerationSuccessDialog({
             </DialogHeader>
             <div className="grid gap-2">
               <ActionTile href={documentDownloadUrl(document.id)} icon={DownloadIcon} title="Download" text="Save the PDF to your device" primary />
-              <ActionTile href={DEFAULT_ESIGN_URL} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
+              <ActionTile href={esignUrl} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
               <ActionTile
                 href={emailDraftUrl(document, window.location.origin)}
                 icon={MailIcon}
