@@ -1,0 +1,258 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/*
+ * The Format Builder journey: sign up, build a format with all five element types and three
+ * typed placeholders (one a required select), reorder by mouse and keyboard, save (POST, then PUT),
+ * check the preview PDF, reload and see it persisted, Clear with confirmation.
+ */
+
+/** A 40x24 solid PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAACgAAAAYCAIAAAAH5iiXAAAAKElEQVR4nGPwd3s6IIhh1OJRi0ctHrV41OJRi0ctHrV41OJRi4ePxQCR4YnMcvRTDgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function types(page: Page): Promise<string[]> {
+  return page.getByTestId('canvas-element').evaluateAll((els) => els.map((e) => e.getAttribute('data-element-type') ?? ''));
+}
+
+async function toast(page: Page, title: string) {
+  // The toast's own text (the live-region announcement repeats it, joined with the description).
+  await expect(page.getByText(title, { exact: true }).first()).toBeVisible();
+}
+
+// Tall enough that the whole canvas is on screen while dragging with the mouse.
+test.use({ viewport: { width: 1280, height: 1500 } });
+
+test('format builder: all element types, placeholders, reorder, save, preview, persist, clear', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+
+  const email = `builder.${Date.now()}@example.com`;
+  const signUp = await page.request.post('/api/auth/sign-up', {
+    headers: { origin: baseURL ?? '' },
+    data: { firstName: 'Bea', lastName: 'Builder', email, password: 'longenough1' },
+  });
+  expect(signUp.ok()).toBeTruthy();
+
+  // Empty builder.
+  await page.goto('/builder');
+  await expect(page.getByTestId('canvas-empty')).toContainText('Start building your format');
+  await expect(page.getByLabel('Format name')).toHaveValue('Untitled Format');
+
+  // Preview before the first save.
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  await toast(page, 'Save Format First');
+  await toast(page, 'Please save the format before previewing.');
+
+  await page.getByLabel('Format name').fill('Offer Letter');
+
+  // Placeholders: Add is disabled until there is a name.
+  const panel = page.getByTestId('placeholder-panel');
+  const addPlaceholder = panel.getByRole('button', { name: 'Add placeholder' });
+  await expect(addPlaceholder).toBeDisabled();
+  await panel.getByLabel('Name', { exact: true }).fill('Client Name');
+  await expect(panel.getByLabel('Label (optional)')).toHaveAttribute('placeholder', 'Client name');
+  await addPlaceholder.click();
+  await panel.getByLabel('Name', { exact: true }).fill('start_date');
+  await panel.getByLabel('Type', { exact: true }).selectOption('date');
+  await addPlaceholder.click();
+  await panel.getByLabel('Name', { exact: true }).fill('employment_type');
+  await panel.getByLabel('Label (optional)').fill('Employment type');
+  await panel.getByLabel('Type', { exact: true }).selectOption('select');
+  await panel.getByLabel('Required', { exact: true }).check();
+  await panel.getByLabel('Options').fill('Full-time\n\n  \nPart-time\nContract\n');
+  await addPlaceholder.click();
+  const items = panel.getByTestId('placeholder-item');
+  await expect(items).toHaveCount(3);
+  await expect(items.nth(0)).toContainText('{{client_name}}');
+  await expect(items.nth(2)).toContainText('Full-time · Part-time · Contract');
+  await expect(items.nth(2)).toContainText('required');
+  // All three unused so far: the panel warns.
+  await expect(panel.getByTestId('placeholder-warnings')).toContainText('Not used in the format yet');
+
+  const sidebar = page.getByTestId('builder-sidebar');
+  const done = () => page.getByRole('button', { name: 'Done' }).click();
+
+  // Heading
+  await sidebar.getByRole('button', { name: 'Add Heading' }).click();
+  await page.getByLabel('Heading text').fill('Offer of Employment');
+  await page.getByLabel('Heading size').selectOption('text-3xl');
+  await page.getByRole('button', { name: 'Align center' }).click();
+  await done();
+
+  // Paragraph, with a placeholder inserted at the cursor.
+  await sidebar.getByRole('button', { name: 'Add Paragraph' }).click();
+  const para = page.getByLabel('Paragraph text');
+  await para.fill('Dear ,\nWelcome aboard as **{{employment_type}}** from {{start_date}}. Salary: {{salary}}.');
+  await para.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(5, 5));
+  await panel.getByRole('button', { name: 'Insert {{client_name}}' }).click();
+  await expect(para).toHaveValue(/^Dear \{\{client_name\}\},/);
+  await done();
+  await expect(panel.getByTestId('placeholder-warnings')).toContainText('{{salary}}');
+  await expect(panel.getByTestId('placeholder-warnings')).toContainText('matches no placeholder');
+  await expect(items.nth(0).getByTestId('placeholder-uses')).toHaveText('used 1×');
+
+  // List
+  await sidebar.getByRole('button', { name: 'Add List' }).click();
+  await expect(page.getByRole('textbox', { name: 'Item 1', exact: true })).toHaveValue('New item');
+  await page.getByRole('textbox', { name: 'Item 1', exact: true }).fill('Health insurance');
+  await page.getByRole('button', { name: 'Add item' }).click();
+  await expect(page.getByRole('textbox', { name: 'Item 2', exact: true })).toHaveValue('New item');
+  await page.getByRole('button', { name: 'Add item' }).click();
+  await page.getByRole('button', { name: 'Remove item 3' }).click();
+  await page.getByRole('textbox', { name: 'Item 2', exact: true }).fill('25 days of leave');
+  await done();
+
+  // Table: 2x2 by default, never below 1x1.
+  await sidebar.getByRole('button', { name: 'Add Table' }).click();
+  const cell = (r: number, c: number) => page.getByLabel(`Table 4, row ${r}, column ${c}`);
+  await expect(cell(2, 2)).toBeVisible();
+  await page.getByRole('button', { name: 'Add row' }).click();
+  await page.getByRole('button', { name: 'Add column' }).click();
+  await expect(cell(3, 3)).toBeVisible();
+  await page.getByRole('button', { name: 'Delete column 3' }).click();
+  await page.getByRole('button', { name: 'Delete row 3' }).click();
+  await page.getByRole('button', { name: 'Delete column 2' }).click();
+  await page.getByRole('button', { name: 'Delete row 2' }).click();
+  await expect(page.getByRole('button', { name: 'Delete row 1' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Delete column 1' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Add column' }).click();
+  await page.getByRole('button', { name: 'Add row' }).click();
+  await cell(1, 1).fill('Item');
+  await cell(1, 2).fill('Detail');
+  await cell(2, 1).fill('Start');
+  await cell(2, 2).fill('{{start_date}}');
+  await page.getByLabel('Header row').check();
+  await done();
+
+  // Image, uploaded.
+  await sidebar.getByRole('button', { name: 'Add Image' }).click();
+  await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+  await toast(page, 'Image Uploaded');
+  await page.getByLabel('Width (px)').fill('120');
+  await page.getByLabel('Height (px)').fill('72');
+  await page.getByLabel('Height (px)').press('Tab');
+  await page.getByRole('button', { name: 'Align right' }).click();
+  await done();
+
+  // Document style: saved with the format.
+  await sidebar.getByLabel('Font').selectOption('Times New Roman');
+  await sidebar.getByLabel('Size').selectOption('14');
+
+  expect(await types(page)).toEqual(['heading', 'paragraph', 'list', 'table', 'image']);
+
+  // Reorder with the mouse: drag the image above the heading.
+  const handles = page.getByTestId('drag-handle');
+  const elements = page.getByTestId('canvas-element');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const to = await elements.nth(0).boundingBox();
+  await elements.nth(4).hover();
+  const from = await handles.nth(4).boundingBox();
+  if (!from || !to) throw new Error('no boxes');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y - 20, { steps: 5 });
+  await page.mouse.move(to.x + to.width / 2, to.y + 5, { steps: 20 });
+  await page.mouse.up();
+  await expect.poll(() => types(page)).toEqual(['image', 'heading', 'paragraph', 'list', 'table']);
+
+  // Reorder with the keyboard: the image goes back down two places.
+  await handles.nth(0).focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Space');
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'image', 'list', 'table']);
+
+  // And with the move buttons.
+  await elements.nth(2).hover();
+  await page.getByRole('button', { name: /^Move Image 3 down$/ }).click();
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
+
+  // First save: POST, toasts, then back to the dashboard.
+  const post = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/formats');
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/formats');
+  await page.getByRole('button', { name: 'Save Format' }).click();
+  await post;
+  const createdRes = await created;
+  expect(createdRes.status()).toBe(201);
+  const format = (await createdRes.json()) as { id: string; content: { elements: unknown[]; style?: unknown } };
+  expect(format.content.elements).toHaveLength(5);
+  expect(format.content.style).toEqual({ fontFamily: 'Times New Roman', fontSize: 14 });
+  await toast(page, 'Format saved successfully!');
+  await toast(page, 'Form Ready');
+  await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
+
+  // The preview endpoint returns a PDF for the saved id.
+  const pdf = await page.request.get(`/api/formats/${format.id}/preview`);
+  expect(pdf.headers()['content-type']).toContain('application/pdf');
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+
+  // Reload the builder: the content persisted.
+  await page.goto(`/builder/${format.id}`);
+  await expect(page.getByLabel('Format name')).toHaveValue('Offer Letter');
+  expect(await types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
+  await expect(page.getByTestId('builder-canvas')).toContainText('Offer of Employment');
+  await expect(page.getByTestId('placeholder-item')).toHaveCount(3);
+  await expect(page.getByTestId('save-status')).toHaveText('All changes saved');
+
+  // Second save: PUT, and the user stays.
+  await page.getByLabel('Format name').fill('Offer Letter v2');
+  await expect(page.getByTestId('save-status')).toHaveText('Unsaved changes');
+  const put = page.waitForRequest((r) => r.method() === 'PUT' && new URL(r.url()).pathname === `/api/formats/${format.id}`);
+  await page.getByRole('button', { name: 'Save Format' }).click();
+  await put;
+  await expect(page.getByTestId('save-status')).toHaveText('All changes saved');
+
+  // Preview opens the saved PDF in a new tab.
+  const popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  expect((await popup).url()).toContain(`/api/formats/${format.id}/preview`);
+  await (await popup).close();
+
+  // Clear asks first; cancelling keeps everything.
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Clear all content?');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect(await types(page)).toHaveLength(5);
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Clear content' }).click();
+  await toast(page, 'Content Cleared');
+  await expect(page.getByTestId('canvas-empty')).toBeVisible();
+  await expect(page.getByTestId('placeholder-item')).toHaveCount(0);
+
+  // Leaving with unsaved changes asks for confirmation.
+  await page.getByRole('link', { name: 'My Formats' }).click();
+  await expect(dialog).toContainText('Leave without saving?');
+  await dialog.getByRole('button', { name: 'Stay' }).click();
+  await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
+  await page.getByRole('link', { name: 'My Formats' }).click();
+  await dialog.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(page).toHaveURL(/\/formats$/);
+
+  // The saved format was not changed by the unsaved Clear.
+  const saved = await page.request.get(`/api/formats/${format.id}`);
+  expect(((await saved.json()) as { content: { elements: unknown[] } }).content.elements).toHaveLength(5);
+
+  // A free user's second format is refused with the plan named.
+  await page.goto('/builder');
+  await page.getByLabel('Format name').fill('Second');
+  await page.getByTestId('builder-sidebar').getByRole('button', { name: 'Add Heading' }).click();
+  await page.getByRole('button', { name: 'Save Format' }).click();
+  await toast(page, 'Plan Limit Reached');
+  await expect(page.getByText(/The Free plan includes 1 format/).first()).toBeVisible();
+
+  // An unknown id.
+  await page.goto('/builder/does-not-exist');
+  await expect(page.getByText('Format Not Found')).toBeVisible();
+  await expect(page.getByText('The requested format could not be found.')).toBeVisible();
+
+  expect(consoleErrors.filter((e) => !/status of 40[34]/.test(e))).toEqual([]);
+});
+
