@@ -143,17 +143,17 @@ function MyFormatsCard() {
           <ul className="divide-y">
             {formats.map((f) => (
               <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
-                <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary" aria-hidden>
+                <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-primary-soft text-primary" aria-hidden>
                   <LayoutTemplateIcon className="size-4" />
                 </span>
                 <div className="min-w-0 flex-1">
                   <Link
                     href={`/data-entry/${encodeURIComponent(f.id)}`}
-                    className="block truncate text-sm font-medium hover:text-primary hover:underline hover:underline-offset-4"
+                    className="line-clamp-2 text-sm font-medium break-words hover:text-primary hover:underline hover:underline-offset-4"
                   >
                     {f.name}
                   </Link>
-                  <p className="truncate text-xs text-muted-foreground">
+                  <p className="text-xs text-muted-foreground">
                     Modified {formatDate(f.updatedAt)} · {f.placeholders.length}{' '}
                     {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
                   </p>
@@ -218,11 +218,11 @@ function RecentDocumentsCard() {
           <ul className="divide-y">
             {documents.map((d) => (
               <li key={d.id} className="flex items-center gap-3 py-3" data-testid="dashboard-document">
-                <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive" aria-hidden>
+                <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-destructive/10 text-destructive" aria-hidden>
                   <FileTextIcon className="size-4" />
                 </span>
                 <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-medium">{d.name}</p>
+                  <p className="line-clamp-2 text-sm font-medium break-words">{d.name}</p>
                   <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
                     <span>{formatDate(d.createdAt)}</span>
                     <Badge variant="secondary" className="px-1.5 py-0 text-[10px]">

@@ -89,10 +89,9 @@ export function DocumentsPage() {
                       <p className="line-clamp-2 text-sm font-medium break-words md:line-clamp-1" title={d.name}>
                         {d.name}
                       </p>
-                      <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground md:hidden">
+                      <div className="mt-0.5 flex flex-col text-xs text-muted-foreground md:hidden">
                         <span>{formatDate(d.createdAt, true)}</span>
-                        <span aria-hidden>·</span>
-                        <span className="truncate">{d.formatName || 'Unknown'}</span>
+                        <span className="truncate">Format: {d.formatName || 'Unknown'}</span>
                       </div>
                       <div className="mt-1 flex gap-1.5">
                         <Badge variant="secondary" className="px-1.5 py-0 text-[10px]">

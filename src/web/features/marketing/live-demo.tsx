@@ -137,7 +137,16 @@ export function LiveDemo() {
           )}
         </div>
         {pdf ? (
-          <iframe key={pdf.url} src={`${pdf.url}#navpanes=0&view=FitH`} title="Generated PDF" className="w-full flex-1 border-0 bg-white" data-testid="demo-pdf" />
+          <>
+            <iframe key={pdf.url} src={`${pdf.url}#navpanes=0&view=FitH`} title="Generated PDF" className="w-full flex-1 border-0 bg-white" data-testid="demo-pdf" />
+            <p className="border-t bg-background/70 px-4 py-2 text-xs text-muted-foreground sm:hidden">
+              Phones may not show PDFs inline:{' '}
+              <a href={pdf.url} download={pdf.fileName} className="font-medium text-primary underline-offset-4 hover:underline">
+                open the PDF
+              </a>
+              .
+            </p>
+          </>
         ) : (
           <div className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
             <div className="flex aspect-[1/1.3] w-40 flex-col gap-2 rounded-md border bg-white p-4 shadow-card" aria-hidden>
