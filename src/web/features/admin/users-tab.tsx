@@ -80,7 +80,7 @@ function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogu
   const pct = limit > 0 ? Math.min(100, Math.round((user.apiCallsUsed / limit) * 100)) : user.apiCallsUsed > 0 ? 100 : 0;
   return (
     <div className="min-w-[112px]">
-      <p className="text-sm tabular-nums">
+      <p className="text-sm whitespace-nowrap tabular-nums">
         <span className="font-medium text-foreground">{formatNumber(user.apiCallsUsed)}</span>
         <span className="text-muted-foreground"> / {formatNumber(limit)}</span>
         {custom && (
@@ -512,7 +512,7 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser | null; cat
             <NativeSelect id="admin-user-plan" value={plan} onChange={(e) => setPlan(e.target.value as TPlanId)}>
               {catalogue.map((p) => (
                 <option key={p.id} value={p.id}>
-                  {p.name} — {formatNumber(p.generationsPerMonth)} generations/month
+                  {p.name} ({formatNumber(p.generationsPerMonth)} a month)
                 </option>
               ))}
             </NativeSelect>

@@ -1,0 +1,144 @@
+import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
+
+/** The webServer in playwright.config.ts runs with ADMIN_EMAILS=admin@e2e.formwork.test. */
+const ADMIN = { firstName: 'Ada', lastName: 'Admin', email: 'admin@e2e.formwork.test', password: 'admin-password-123' };
+
+function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') errors.push(`${msg.text()} ${msg.location().url ?? ''}`.trim());
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  return errors;
+}
+
+/** Signs the admin in within this request context (the page's cookies); other specs may have created the account. */
+async function signInAdmin(request: APIRequestContext) {
+  const created = await request.post('/api/auth/sign-up', { data: ADMIN });
+  if (created.ok()) return;
+  const signedIn = await request.post('/api/auth/sign-in', { data: { email: ADMIN.email, password: ADMIN.password } });
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+}
+
+test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets Access Denied', async ({ page, browser, request }) => {
+  const consoleErrors = collectConsoleErrors(page);
+  const stamp = Date.now();
+  const otherEmail = `olive.${stamp}@example.com`;
+  // Another user, signed up in a separate cookie jar.
+  const other = await request.post('/api/auth/sign-up', {
+    data: { firstName: 'Olive', lastName: `Other${stamp}`, email: otherEmail, password: 'other-password-123' },
+  });
+  expect(other.ok()).toBe(true);
+
+  await signInAdmin(page.request);
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Panel');
+  await expect(page.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
+
+  // Users: the other user is listed; search narrows the table.
+  const table = page.getByRole('table', { name: 'Users' });
+  await expect(table.getByText(otherEmail)).toBeVisible();
+  await page.getByLabel('Search users by name or email').fill(`Other${stamp}`);
+  await expect(table.getByTestId('admin-user-row')).toHaveCount(1);
+  const row = table.getByTestId('admin-user-row').filter({ hasText: otherEmail });
+  await expect(row.getByTestId('role-badge')).toHaveText('User');
+
+  // Promote to admin…
+  await row.getByRole('button', { name: `Change role for ${otherEmail}` }).click();
+  let dialog = page.getByRole('dialog', { name: 'Change role' });
+  await dialog.getByRole('radio', { name: /^Admin/ }).check();
+  await dialog.getByRole('button', { name: 'Update role' }).click();
+  await expect(page.getByText('User role updated successfully', { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByTestId('role-badge')).toHaveText('Admin');
+
+  // …and back.
+  await row.getByRole('button', { name: `Change role for ${otherEmail}` }).click();
+  dialog = page.getByRole('dialog', { name: 'Change role' });
+  await dialog.getByRole('radio', { name: /^User/ }).check();
+  await dialog.getByRole('button', { name: 'Update role' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByTestId('role-badge')).toHaveText('User');
+
+  // An admin cannot demote themselves: the option is disabled.
+  await page.getByLabel('Search users by name or email').fill(ADMIN.email);
+  await table.getByRole('button', { name: `Change role for ${ADMIN.email}` }).click();
+  dialog = page.getByRole('dialog', { name: 'Change role' });
+  await expect(dialog.getByRole('radio', { name: /^User/ })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Settings: the tab follows ?tab=; add the support address.
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/\?tab=settings$/);
+  await page.getByRole('button', { name: 'Add setting' }).first().click();
+  dialog = page.getByRole('dialog', { name: 'Add setting' });
+  // plans.catalogue is offered first, prefilled with the default catalogue.
+  await expect(dialog.getByLabel('Value', { exact: true })).toHaveValue(/"generationsPerMonth": 30/);
+  await dialog.getByLabel('Setting', { exact: true }).selectOption('support.email');
+  await dialog.getByLabel('Value', { exact: true }).fill('not-an-email');
+  await dialog.getByRole('button', { name: 'Add setting' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Enter an email address');
+  await dialog.getByLabel('Value', { exact: true }).fill('help@e2e.formwork.test');
+  await dialog.getByRole('button', { name: 'Add setting' }).click();
+  await expect(dialog).toBeHidden();
+  const settingRow = page.getByTestId('setting-row').filter({ hasText: 'support.email' });
+  await expect(settingRow).toContainText('help@e2e.formwork.test');
+  await expect(settingRow).toContainText('The address that support links write to.');
+
+  // Payment gateways: create Razorpay (inactive), then switch it on.
+  await page.getByRole('tab', { name: 'Payment Gateways' }).click();
+  await expect(page).toHaveURL(/\?tab=payment-gateways$/);
+  await page.getByRole('button', { name: 'Add gateway' }).first().click();
+  dialog = page.getByRole('dialog', { name: 'Add payment gateway' });
+  await dialog.getByRole('button', { name: 'Add gateway' }).click();
+  await expect(dialog.getByText('Enter the key ID.')).toBeVisible();
+  await dialog.getByLabel('Gateway', { exact: true }).selectOption('razorpay');
+  await dialog.getByLabel('Key ID').fill(`rzp_test_${stamp}`);
+  await dialog.getByLabel('Key secret').fill('razorpay-key-secret-value');
+  const activeSwitch = dialog.getByRole('switch', { name: 'Active' });
+  if ((await activeSwitch.getAttribute('aria-checked')) === 'true') await activeSwitch.click();
+  await dialog.getByRole('button', { name: 'Add gateway' }).click();
+  await expect(page.getByText('Payment gateway created successfully', { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  const card = page.getByTestId('gateway-card').filter({ hasText: `rzp_test_${stamp}` });
+  await expect(card).toContainText('Razorpay');
+  await expect(card).toContainText('Key secret set');
+  await expect(card).toContainText('No webhook secret');
+  await expect(card).not.toContainText('razorpay-key-secret-value');
+  await expect(card.getByText('Inactive')).toBeVisible();
+  const toggle = card.getByRole('switch', { name: 'Razorpay active' });
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await toggle.click();
+  await expect(page.getByText('Payment gateway updated successfully', { exact: true })).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-checked', 'true');
+  await expect(card.getByText('Active', { exact: true })).toBeVisible();
+  await expect(page.getByText('Prices show in INR: Razorpay is active', { exact: true })).toBeVisible();
+
+  // At 375 px the users table becomes cards and nothing scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/admin?tab=users');
+  await expect(page.getByTestId('admin-user-card').filter({ hasText: otherEmail })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Users' })).toBeHidden();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(consoleErrors).toEqual([]);
+
+  // A signed-in user who is not an admin: Access Denied, and no admin data is requested.
+  const userContext = await browser.newContext();
+  const userPage = await userContext.newPage();
+  const adminCalls: string[] = [];
+  userPage.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/api/admin')) adminCalls.push(r.url());
+  });
+  const signedIn = await userPage.request.post('/api/auth/sign-in', {
+    data: { email: otherEmail, password: 'other-password-123' },
+  });
+  expect(signedIn.ok()).toBe(true);
+  await userPage.goto('/admin');
+  await expect(userPage.getByText('Access Denied')).toBeVisible();
+  await expect(userPage.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
+  expect(adminCalls).toEqual([]);
+  await userContext.close();
+});
