@@ -1,6 +1,7 @@
 import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, UploadIcon } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'wouter';
 import { DEFAULT_CLIENT_NAME, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { Alert, AlertDescription } from '../../components/ui/alert';
@@ -32,9 +33,11 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
   });
   const create = useCreateDocument();
   // `client`: from the form's own check, kept up to date as fields change; `server`: the last answer.
-  const [formError, setFormErrorState] = useState<{ message: string; source: 'client' | 'server' } | null>(null);
-  const setFormError = (message: string | null, source: 'client' | 'server' = 'server') =>
-    setFormErrorState(message ? { message, source } : null);
+  const [formError, setFormErrorState] = useState<{ message: string; source: 'client' | 'server'; quota?: boolean } | null>(
+    null,
+  );
+  const setFormError = (message: string | null, source: 'client' | 'server' = 'server', quota = false) =>
+    setFormErrorState(message ? { message, source, quota } : null);
   const clientErrorShown = formError?.source === 'client';
 
   useEffect(() => {
@@ -75,7 +78,8 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
             const message = problem.fields[p.name];
             if (message) form.setError(fieldKey(i), { type: 'server', message });
           });
-          if (problem.status === 400 || problem.status === 404 || problem.status === 429) setFormError(problem.message);
+          if (problem.status === 400 || problem.status === 404 || problem.status === 429)
+            setFormError(problem.message, 'server', problem.status === 429);
           toast({
             variant: 'destructive',
             title: GENERATE_FAILED_MESSAGE,
@@ -133,7 +137,14 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
       {formError && (
         <Alert variant="destructive" data-testid="form-error">
           <CircleAlertIcon />
-          <AlertDescription className="text-destructive">{formError.message}</AlertDescription>
+          <AlertDescription className="text-destructive">
+            <p>{formError.message}</p>
+            {formError.quota && (
+              <Link href="/settings?tab=billing" className="font-medium underline underline-offset-4">
+                See plans and upgrade
+              </Link>
+            )}
+          </AlertDescription>
         </Alert>
       )}
 
