@@ -174,6 +174,17 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await page.getByRole('button', { name: /^Move Image 3 down$/ }).click();
   await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
 
+  // Delete, then Undo from the toast.
+  await elements.nth(2).hover();
+  await page.getByRole('button', { name: /^Delete List 3/ }).click();
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'image', 'table']);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
+
+  // Page setup: page numbers in the footer.
+  await sidebar.getByRole('button', { name: 'Add page numbers' }).click();
+  await expect(sidebar.getByLabel('Footer')).toHaveValue('Page {{page}} of {{pages}}');
+
   // First save: POST, toasts, then back to the dashboard.
   const post = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/formats');
   const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/formats');
@@ -184,6 +195,7 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   const format = (await createdRes.json()) as { id: string; content: { elements: unknown[]; style?: unknown } };
   expect(format.content.elements).toHaveLength(5);
   expect(format.content.style).toEqual({ fontFamily: 'Times New Roman', fontSize: 14 });
+  expect(format.content).toMatchObject({ footer: { text: 'Page {{page}} of {{pages}}' } });
   await toast(page, 'Format saved successfully!');
   await toast(page, 'Form Ready');
   await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
@@ -241,8 +253,15 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   expect(((await saved.json()) as { content: { elements: unknown[] } }).content.elements).toHaveLength(5);
 
   // A free user's second format is refused with the plan named.
-  await page.goto('/builder');
-  await page.getByLabel('Format name').fill('Second');
+  // New asks for a name (default 'New Format') and starts a blank format at /builder.
+  await page.goto(`/builder/${format.id}`);
+  await page.getByRole('button', { name: 'New', exact: true }).click();
+  await expect(dialog.getByLabel('Format name')).toHaveValue('New Format');
+  await dialog.getByLabel('Format name').fill('Second');
+  await dialog.getByRole('button', { name: 'Create format' }).click();
+  await expect(page).toHaveURL(/\/builder$/);
+  await expect(page.getByLabel('Format name')).toHaveValue('Second');
+  await expect(page.getByTestId('canvas-empty')).toBeVisible();
   await page.getByTestId('builder-sidebar').getByRole('button', { name: 'Add Heading' }).click();
   await page.getByRole('button', { name: 'Save Format' }).click();
   await toast(page, 'Plan Limit Reached');

@@ -15,6 +15,7 @@ import type { TElement, TElementType, TTextStyle } from '../../../contract/forma
 import type { TFormat } from '../../../contract/formats';
 import type { TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
+import { ToastAction } from '../../components/ui/toast';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, readApiError } from '../../lib/api';
@@ -39,6 +40,7 @@ import {
   snapshotOf,
   type BuilderDoc,
 } from './model';
+import { PageSetup } from './page-setup';
 import { PlaceholderPanel } from './placeholder-panel';
 import { PreviewPane } from './preview-pane';
 import { ElementPalette, FormattingHints, StyleControls } from './sidebar';
@@ -166,7 +168,22 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
       const el = elements[i];
       setElements((els) => els.filter((e) => e.id !== id));
       if (editingId === id) edit(null);
-      if (el) toast({ title: 'Element Deleted', description: `${describeElement(el, i)} was removed.` });
+      if (!el) return;
+      const t = toast({
+        title: 'Element Deleted',
+        description: `${describeElement(el, i)} was removed.`,
+        action: (
+          <ToastAction
+            altText="Undo deleting the element"
+            onClick={() => {
+              setElements((els) => (els.some((e) => e.id === el.id) ? els : [...els.slice(0, i), el, ...els.slice(i)]));
+              t.dismiss();
+            }}
+          >
+            Undo
+          </ToastAction>
+        ),
+      });
     },
     [elements, editingId, edit, setElements],
   );
@@ -387,6 +404,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
             onChange={setStyle}
           />
           <PlaceholderPanel placeholders={doc.placeholders} usage={usage} onAdd={addPlaceholder} onDelete={deletePlaceholder} />
+          <PageSetup content={doc.content} update={(fn) => setDoc((d) => ({ ...d, content: fn(d.content) }))} />
           <section aria-labelledby="details-title">
             <SectionTitle>
               <span id="details-title">Details</span>
