@@ -1,7 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
 
-/** The webServer in playwright.config.ts runs with ADMIN_EMAILS=admin@e2e.formwork.test. */
-const ADMIN = { firstName: 'Ada', lastName: 'Admin', email: 'admin@e2e.formwork.test', password: 'admin-password-123' };
+/**
+ * This journey runs against its own server (fresh database, its own ADMIN_EMAILS) serving the
+ * dist/web that the config's webServer has just built. The shared server's admin account,
+ * admin@e2e.formwork.test, is created by foundation.spec.ts through the sign-up form, so creating
+ * it here first would break that journey.
+ */
+const ADMIN = { firstName: 'Pam', lastName: 'Panel', email: 'panel-admin@e2e.formwork.test', password: 'admin-password-123' };
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+let server: ChildProcess | undefined;
+let base = '';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  let stderr = '';
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'formwork-e2e-admin-')),
+      ADMIN_EMAILS: ADMIN.email,
+      WEB_DIST_DIR: path.join(ROOT, 'dist/web'),
+      PUBLIC_URL: '',
+    },
+  });
+  server.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`admin e2e server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+test.afterAll(() => {
+  if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+});
 
 function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -12,12 +75,10 @@ function collectConsoleErrors(page: Page): string[] {
   return errors;
 }
 
-/** Signs the admin in within this request context (the page's cookies); other specs may have created the account. */
-async function signInAdmin(request: APIRequestContext) {
-  const created = await request.post('/api/auth/sign-up', { data: ADMIN });
-  if (created.ok()) return;
-  const signedIn = await request.post('/api/auth/sign-in', { data: { email: ADMIN.email, password: ADMIN.password } });
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+/** Creates and signs in the admin within this request context (the page's cookies). */
+async function signUpAdmin(request: APIRequestContext) {
+  const created = await request.post(`${base}/api/auth/sign-up`, { data: ADMIN });
+  expect(created.ok(), await created.text()).toBe(true);
 }
 
 test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets Access Denied', async ({ page, browser, request }) => {
@@ -25,13 +86,13 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
   const stamp = Date.now();
   const otherEmail = `olive.${stamp}@example.com`;
   // Another user, signed up in a separate cookie jar.
-  const other = await request.post('/api/auth/sign-up', {
+  const other = await request.post(`${base}/api/auth/sign-up`, {
     data: { firstName: 'Olive', lastName: `Other${stamp}`, email: otherEmail, password: 'other-password-123' },
   });
   expect(other.ok()).toBe(true);
 
-  await signInAdmin(page.request);
-  await page.goto('/admin');
+  await signUpAdmin(page.request);
+  await page.goto(`${base}/admin`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Panel');
   await expect(page.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
 
@@ -118,7 +179,7 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
 
   // At 375 px the users table becomes cards and nothing scrolls sideways.
   await page.setViewportSize({ width: 375, height: 740 });
-  await page.goto('/admin?tab=users');
+  await page.goto(`${base}/admin?tab=users`);
   await expect(page.getByTestId('admin-user-card').filter({ hasText: otherEmail })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Users' })).toBeHidden();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -132,11 +193,11 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
   userPage.on('request', (r) => {
     if (new URL(r.url()).pathname.startsWith('/api/admin')) adminCalls.push(r.url());
   });
-  const signedIn = await userPage.request.post('/api/auth/sign-in', {
+  const signedIn = await userPage.request.post(`${base}/api/auth/sign-in`, {
     data: { email: otherEmail, password: 'other-password-123' },
   });
   expect(signedIn.ok()).toBe(true);
-  await userPage.goto('/admin');
+  await userPage.goto(`${base}/admin`);
   await expect(userPage.getByText('Access Denied')).toBeVisible();
   await expect(userPage.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
   expect(adminCalls).toEqual([]);
