@@ -133,7 +133,7 @@ test('core journey: fill a format, generate and download the PDF, find it again,
   const confirmDoc = page.getByRole('alertdialog');
   await expect(confirmDoc).toContainText(/Are you sure you want to delete "Service Agreement - .*"\? This action cannot be undone\./);
   await confirmDoc.getByRole('button', { name: 'Delete document' }).click();
-  await expect(page.getByText('Document has been removed from your account.')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Document Deleted' }).first()).toContainText('Document has been removed from your account.');
   await expect(page.getByText('No documents yet')).toBeVisible();
 
   // 9. Delete the format from My Formats.
@@ -144,7 +144,7 @@ test('core journey: fill a format, generate and download the PDF, find it again,
   const confirmFormat = page.getByRole('alertdialog');
   await expect(confirmFormat).toContainText('Are you sure you want to delete this format? This action cannot be undone.');
   await confirmFormat.getByRole('button', { name: 'Delete format' }).click();
-  await expect(page.getByText('Format deleted successfully!')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Success' }).first()).toContainText('Format deleted successfully!');
   await expect(page.getByText('No formats yet')).toBeVisible();
 
   // A deleted format's form reads Format Not Found.

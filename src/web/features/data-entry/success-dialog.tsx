@@ -26,6 +26,7 @@ function ActionTile({
   title,
   text,
   newTab = true,
+  download = false,
   primary,
 }: {
   href: string;
@@ -33,12 +34,13 @@ function ActionTile({
   title: string;
   text: string;
   newTab?: boolean;
+  download?: boolean;
   primary?: boolean;
 }) {
   return (
     <a
       href={href}
-      {...(newTab ? { target: '_blank', rel: 'noopener' } : {})}
+      {...(download ? { download: '' } : newTab ? { target: '_blank', rel: 'noopener' } : {})}
       className={
         'group flex items-center gap-3 rounded-lg border p-3.5 text-left transition-[border-color,background-color,box-shadow] hover:border-primary/40 hover:bg-primary-soft/40 focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none ' +
         (primary ? 'border-primary/30 bg-primary-soft/30' : 'bg-background')
@@ -80,7 +82,14 @@ export function GenerationSuccessDialog({
               </DialogDescription>
             </DialogHeader>
             <div className="grid gap-2">
-              <ActionTile href={documentDownloadUrl(document.id)} icon={DownloadIcon} title="Download" text="Save the PDF to your device" primary />
+              <ActionTile
+                href={documentDownloadUrl(document.id)}
+                icon={DownloadIcon}
+                title="Download"
+                text="Save the PDF to your device"
+                download
+                primary
+              />
               <ActionTile href={esignUrl} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
               <ActionTile
                 href={emailDraftUrl(document, window.location.origin)}
