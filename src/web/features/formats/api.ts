@@ -84,7 +84,10 @@ export function useCreateDocument() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: TCreateDocumentBody) => apiJson<TDocument>('POST', '/api/documents', body),
-    onSuccess: () => refreshAfterChange(client, 'documents'),
+    // Not awaited: the success dialog opens at once while lists and stats refresh behind it.
+    onSuccess: () => {
+      void refreshAfterChange(client, 'documents');
+    },
   });
 }
 
