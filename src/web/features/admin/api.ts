@@ -8,6 +8,7 @@ import type {
   TSystemSetting,
 } from '../../../contract/admin';
 import type { TRole } from '../../../contract/user';
+import { AUTH_USER_KEY } from '../../hooks/use-auth';
 import { apiJson, apiRequest } from '../../lib/api';
 import { DEFAULT_PLANS, PLANS_QUERY_KEY, type PlansResponse } from '../../lib/plans';
 
@@ -18,6 +19,9 @@ import { DEFAULT_PLANS, PLANS_QUERY_KEY, type PlansResponse } from '../../lib/pl
 export const ADMIN_USERS_KEY = ['/api/admin/users'] as const;
 export const ADMIN_SETTINGS_KEY = ['/api/admin/settings'] as const;
 export const ADMIN_GATEWAYS_KEY = ['/api/admin/payment-gateways'] as const;
+/** Read by the rest of the app: the eSign address and support email come from settings. */
+const APP_CONFIG_KEY = ['/api/app-config'] as const;
+const STATS_KEY = ['/api/user/stats'] as const;
 
 const seg = encodeURIComponent;
 
@@ -78,6 +82,9 @@ export function useUpdateUser() {
     onSuccess: (user) => {
       client.setQueryData<TAdminUser[]>(ADMIN_USERS_KEY, (list) => replaceUser(list, user));
       void client.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
+      // An admin may change their own plan or limit: the header badge and usage meter follow.
+      void client.invalidateQueries({ queryKey: AUTH_USER_KEY });
+      void client.invalidateQueries({ queryKey: STATS_KEY });
     },
   });
 }
@@ -86,6 +93,7 @@ export function useUpdateUser() {
 function refreshSettings(client: ReturnType<typeof useQueryClient>) {
   void client.invalidateQueries({ queryKey: ADMIN_SETTINGS_KEY });
   void client.invalidateQueries({ queryKey: PLANS_QUERY_KEY });
+  void client.invalidateQueries({ queryKey: APP_CONFIG_KEY });
 }
 
 export function useCreateSetting() {

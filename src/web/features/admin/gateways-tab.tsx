@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2Icon, CircleDashedIcon, CreditCardIcon, InfoIcon, KeyRoundIcon, PlusIcon } from 'lucide-react';
+import { CheckCircle2Icon, CircleDashedIcon, CreditCardIcon, InfoIcon, KeyRoundIcon, PencilIcon, PlusIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -76,6 +76,7 @@ export function GatewaysTab() {
   const gateways = usePaymentGateways(true);
   const updateGateway = useUpdateGateway();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<TPaymentGateway | null>(null);
   const [pendingId, setPendingId] = useState<string | null>(null);
   const list = gateways.data ?? [];
   const active = list.find((g) => g.isActive);
@@ -201,6 +202,17 @@ export function GatewaysTab() {
                       <dd>
                         <SecretState set={g.hasWebhookSecret} label="Webhook secret" />
                       </dd>
+                      <dd className="ml-auto">
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          className="-my-1 -mr-2"
+                          onClick={() => setEditing(g)}
+                          aria-label={`Edit ${GATEWAY_LABELS[g.gatewayName]} keys`}
+                        >
+                          <PencilIcon aria-hidden /> Edit keys
+                        </Button>
+                      </dd>
                     </div>
                   </dl>
                 </Card>
@@ -212,6 +224,9 @@ export function GatewaysTab() {
 
       <Dialog open={creating} onOpenChange={setCreating}>
         {creating && <CreateGatewayForm existing={list} onDone={() => setCreating(false)} />}
+      </Dialog>
+      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
+        {editing && <EditGatewayForm key={editing.id} gateway={editing} onDone={() => setEditing(null)} />}
       </Dialog>
     </div>
   );
@@ -346,6 +361,121 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
           </Button>
           <Button type="submit" disabled={create.isPending}>
             <SpinnerLabel pending={create.isPending} idle="Add gateway" busy="Adding..." />
+          </Button>
+        </DialogFooter>
+      </form>
+    </DialogContent>
+  );
+}
+
+const ZEditForm = z.object({
+  keyId: z.string().trim().min(1, 'Enter the key ID.').max(200, 'Keep the key ID under 200 characters.'),
+  keySecret: z.string().max(500, 'Keep the secret under 500 characters.'),
+  webhookSecret: z.string().max(500, 'Keep the secret under 500 characters.'),
+});
+type TEditForm = z.infer<typeof ZEditForm>;
+
+/** Rotates a gateway's keys: a blank secret keeps the stored one, a new one replaces it. */
+function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone: () => void }) {
+  const update = useUpdateGateway();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<TEditForm>({
+    resolver: zodResolver(ZEditForm),
+    defaultValues: { keyId: gateway.keyId, keySecret: '', webhookSecret: '' },
+  });
+  const { register, handleSubmit, setError, formState } = form;
+  const errors = formState.errors;
+  const label = GATEWAY_LABELS[gateway.gatewayName];
+
+  const onSubmit = handleSubmit((data) => {
+    setFormError(null);
+    update.mutate(
+      {
+        id: gateway.id,
+        update: {
+          keyId: data.keyId.trim(),
+          ...(data.keySecret ? { keySecret: data.keySecret } : {}),
+          ...(data.webhookSecret ? { webhookSecret: data.webhookSecret } : {}),
+        },
+      },
+      {
+        onSuccess: () => {
+          toast({ title: 'Payment gateway updated successfully', description: `${label} keys are saved.` });
+          onDone();
+        },
+        onError: (err) => {
+          if (isUnauthorizedError(err)) return;
+          const read = readApiError(err, 'Please try again.');
+          let placed = false;
+          for (const [field, message] of Object.entries(read.fields)) {
+            if (field === 'keyId' || field === 'keySecret' || field === 'webhookSecret') {
+              setError(field, { message });
+              placed = true;
+            }
+          }
+          if (!placed) setFormError(read.message);
+          toast({ variant: 'destructive', title: 'Failed to update payment gateway', description: read.message });
+        },
+      },
+    );
+  });
+
+  const secretHint = (set: boolean) => (set ? 'A secret is stored. Leave blank to keep it, or paste a new one to replace it.' : 'None stored yet.');
+
+  return (
+    <DialogContent className="max-w-lg">
+      <form onSubmit={onSubmit} className="grid gap-5" aria-label={`Edit ${label} keys`} noValidate>
+        <DialogHeader>
+          <DialogTitle>Edit {label} keys</DialogTitle>
+          <DialogDescription>Rotate the key ID or replace a secret. Stored secrets are never shown.</DialogDescription>
+        </DialogHeader>
+        <Field id="edit-gateway-key-id" label="Key ID" error={errors.keyId?.message} hint={KEY_ID_HINTS[gateway.gatewayName]}>
+          <Input
+            id="edit-gateway-key-id"
+            className="font-mono"
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={errors.keyId ? true : undefined}
+            {...register('keyId')}
+          />
+        </Field>
+        <Field id="edit-gateway-key-secret" label="New key secret" optional error={errors.keySecret?.message} hint={secretHint(gateway.hasKeySecret)}>
+          <Input
+            id="edit-gateway-key-secret"
+            type="password"
+            autoComplete="new-password"
+            spellCheck={false}
+            placeholder={gateway.hasKeySecret ? '••••••••  (unchanged)' : ''}
+            {...register('keySecret')}
+          />
+        </Field>
+        <Field
+          id="edit-gateway-webhook-secret"
+          label="New webhook secret"
+          optional
+          error={errors.webhookSecret?.message}
+          hint={secretHint(gateway.hasWebhookSecret)}
+        >
+          <Input
+            id="edit-gateway-webhook-secret"
+            type="password"
+            autoComplete="new-password"
+            spellCheck={false}
+            placeholder={gateway.hasWebhookSecret ? '••••••••  (unchanged)' : ''}
+            {...register('webhookSecret')}
+          />
+        </Field>
+        {formError && (
+          <p className="text-[13px] text-destructive" role="alert">
+            {formError}
+          </p>
+        )}
+        <DialogFooter>
+          <Button variant="outline" onClick={onDone} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={update.isPending}>
+            <SpinnerLabel pending={update.isPending} idle="Save keys" busy="Saving..." />
           </Button>
         </DialogFooter>
       </form>

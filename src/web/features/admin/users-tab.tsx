@@ -1,5 +1,5 @@
 import { CreditCardIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans';
 import type { TRole } from '../../../contract/user';
@@ -303,16 +303,17 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
         </>
       )}
 
-      <RoleDialog
-        user={target?.kind === 'role' ? target.user : null}
-        isSelf={target?.user.id === currentUserId}
-        onClose={() => setTarget(null)}
-      />
-      <PlanDialog
-        user={target?.kind === 'plan' ? target.user : null}
-        catalogue={catalogue}
-        onClose={() => setTarget(null)}
-      />
+      {target?.kind === 'role' && (
+        <RoleDialog
+          key={target.user.id}
+          user={target.user}
+          isSelf={target.user.id === currentUserId}
+          onClose={() => setTarget(null)}
+        />
+      )}
+      {target?.kind === 'plan' && (
+        <PlanDialog key={target.user.id} user={target.user} catalogue={catalogue} onClose={() => setTarget(null)} />
+      )}
     </div>
   );
 }
@@ -327,21 +328,14 @@ const ROLE_OPTIONS: { value: TRole; label: string; description: string; icon: ty
   },
 ];
 
-function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser | null; isSelf: boolean; onClose: () => void }) {
+/** Mounted per target user (keyed), so its state starts from that user. */
+function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf: boolean; onClose: () => void }) {
   const changeRole = useChangeRole();
-  const [role, setRole] = useState<TRole>('user');
+  const [role, setRole] = useState<TRole>(user.role);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (user) {
-      setRole(user.role);
-      setError(null);
-    }
-  }, [user]);
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (!user) return;
     if (role === user.role) {
       onClose();
       return;
@@ -368,23 +362,19 @@ function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser | null; isSelf
   }
 
   return (
-    <Dialog open={user !== null} onOpenChange={(open) => !open && !changeRole.isPending && onClose()}>
+    <Dialog open onOpenChange={(open) => !open && !changeRole.isPending && onClose()}>
       <DialogContent className="max-w-md">
         <form onSubmit={submit} className="grid gap-5" aria-label="Change role">
           <DialogHeader>
             <DialogTitle>Change role</DialogTitle>
             <DialogDescription>
-              {user ? (
-                <>
-                  Choose what <span className="font-medium text-foreground">{displayName(user)}</span> ({user.email}) can do.
-                </>
-              ) : null}
+              Choose what <span className="font-medium text-foreground">{displayName(user)}</span> ({user.email}) can do.
             </DialogDescription>
           </DialogHeader>
           <fieldset className="grid gap-2.5">
             <legend className="sr-only">Role</legend>
             {ROLE_OPTIONS.map((opt) => {
-              const disabled = isSelf && user?.role === 'admin' && opt.value === 'user';
+              const disabled = isSelf && user.role === 'admin' && opt.value === 'user';
               const checked = role === opt.value;
               return (
                 <label
@@ -414,7 +404,7 @@ function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser | null; isSelf
               );
             })}
           </fieldset>
-          {isSelf && user?.role === 'admin' && (
+          {isSelf && user.role === 'admin' && (
             <p className="text-[13px] text-muted-foreground">You can’t remove your own admin role. Ask another admin to do it.</p>
           )}
           {error && (
@@ -426,7 +416,7 @@ function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser | null; isSelf
             <Button variant="outline" onClick={onClose} disabled={changeRole.isPending}>
               Cancel
             </Button>
-            <Button type="submit" disabled={changeRole.isPending || role === user?.role}>
+            <Button type="submit" disabled={changeRole.isPending || role === user.role}>
               <SpinnerLabel pending={changeRole.isPending} idle="Update role" busy="Updating..." />
             </Button>
           </DialogFooter>
@@ -438,28 +428,21 @@ function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser | null; isSelf
 
 const LIMIT_MAX = 100_000_000;
 
-function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser | null; catalogue: TPlanCatalogue; onClose: () => void }) {
+/** Mounted per target user (keyed), so its state starts from that user. */
+function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue: TPlanCatalogue; onClose: () => void }) {
   const updateUser = useUpdateUser();
-  const [plan, setPlan] = useState<TPlanId>('free');
-  const [limit, setLimit] = useState('');
+  const [plan, setPlan] = useState<TPlanId>(user.subscriptionPlan);
+  const [limit, setLimit] = useState(() => {
+    const own = customLimit(user, catalogue);
+    return own === null ? '' : String(own);
+  });
   const [limitError, setLimitError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (user) {
-      setPlan(user.subscriptionPlan);
-      const own = customLimit(user, catalogue);
-      setLimit(own === null ? '' : String(own));
-      setLimitError(null);
-      setError(null);
-    }
-  }, [user, catalogue]);
 
   const planDefault = planLimit(catalogue, plan);
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (!user) return;
     const trimmed = limit.trim().replace(/[,_\s]/g, '');
     let apiCallsLimit: number | null = null;
     if (trimmed !== '') {
@@ -494,18 +477,14 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser | null; cat
   }
 
   return (
-    <Dialog open={user !== null} onOpenChange={(open) => !open && !updateUser.isPending && onClose()}>
+    <Dialog open onOpenChange={(open) => !open && !updateUser.isPending && onClose()}>
       <DialogContent className="max-w-md">
         <form onSubmit={submit} className="grid gap-5" aria-label="Plan and limit" noValidate>
           <DialogHeader>
             <DialogTitle>Plan and monthly limit</DialogTitle>
             <DialogDescription>
-              {user ? (
-                <>
-                  Set the plan for <span className="font-medium text-foreground">{displayName(user)}</span> and, if needed, a
-                  limit of their own.
-                </>
-              ) : null}
+              Set the plan for <span className="font-medium text-foreground">{displayName(user)}</span> and, if needed, a
+              limit of their own.
             </DialogDescription>
           </DialogHeader>
           <Field id="admin-user-plan" label="Plan">
@@ -542,12 +521,10 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser | null; cat
               )}
             </div>
           </Field>
-          {user && (
-            <p className="rounded-lg bg-muted/60 px-3.5 py-2.5 text-[13px] text-muted-foreground">
-              Used this month:{' '}
-              <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
-            </p>
-          )}
+          <p className="rounded-lg bg-muted/60 px-3.5 py-2.5 text-[13px] text-muted-foreground">
+            Used this month:{' '}
+            <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
+          </p>
           {error && !limitError && (
             <p className="text-[13px] text-destructive" role="alert">
               {error}
