@@ -127,12 +127,13 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
     setDoc((d) => ({ ...d, content: { ...d.content, elements: fn(d.content.elements) } }));
   }, []);
 
+  const clearInsertTarget = insertTarget.clear;
   const edit = useCallback(
     (id: string | null) => {
       setEditingId(id);
-      if (id === null) insertTarget.clear();
+      if (id === null) clearInsertTarget();
     },
-    [insertTarget],
+    [clearInsertTarget],
   );
 
   const addElement = (type: TElementType) => {
@@ -162,12 +163,16 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
     [setElements],
   );
 
+  const latest = useRef({ elements, editingId });
+  useEffect(() => {
+    latest.current = { elements, editingId };
+  });
   const deleteElement = useCallback(
     (id: string) => {
-      const i = elements.findIndex((e) => e.id === id);
-      const el = elements[i];
+      const i = latest.current.elements.findIndex((e) => e.id === id);
+      const el = latest.current.elements[i];
       setElements((els) => els.filter((e) => e.id !== id));
-      if (editingId === id) edit(null);
+      if (latest.current.editingId === id) edit(null);
       if (!el) return;
       const t = toast({
         title: 'Element Deleted',
@@ -185,7 +190,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         ),
       });
     },
-    [elements, editingId, edit, setElements],
+    [edit, setElements],
   );
 
   const editing = elements.find((e) => e.id === editingId);

@@ -24,7 +24,7 @@ import {
   Trash2Icon,
   type LucideIcon,
 } from 'lucide-react';
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { TElement, TElementType, TTextStyle } from '../../../contract/format-content';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
@@ -53,13 +53,16 @@ export interface CanvasProps {
   emptyState: React.ReactNode;
 }
 
+const POINTER_OPTIONS = { activationConstraint: { distance: 5 } };
+const KEYBOARD_OPTIONS = { coordinateGetter: sortableKeyboardCoordinates };
+
 export function Canvas(props: CanvasProps) {
   const { elements } = props;
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  const ids = useMemo(() => elements.map((e) => e.id), [elements]);
+  // Options must keep their identity: new ones re-create the sensors and re-render every sortable.
+  const sensors = useSensors(useSensor(PointerSensor, POINTER_OPTIONS), useSensor(KeyboardSensor, KEYBOARD_OPTIONS));
+  // Stable while only the contents of elements change (typing), so the sortables do not re-render.
+  const idsKey = elements.map((e) => e.id).join('\n');
+  const ids = useMemo(() => (idsKey ? idsKey.split('\n') : []), [idsKey]);
 
   const label = (id: string | number) => {
     const i = elements.findIndex((e) => e.id === id);
@@ -97,7 +100,19 @@ export function Canvas(props: CanvasProps) {
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
         <ol className="space-y-2" aria-label="Format elements" data-testid="canvas-elements">
           {elements.map((el, i) => (
-            <SortableElement key={el.id} el={el} index={i} count={elements.length} {...props} />
+            <SortableElement
+              key={el.id}
+              el={el}
+              index={i}
+              count={elements.length}
+              docStyle={props.docStyle}
+              known={props.known}
+              editing={props.editingId === el.id}
+              onEdit={props.onEdit}
+              onUpdate={props.onUpdate}
+              onMove={props.onMove}
+              onDelete={props.onDelete}
+            />
           ))}
         </ol>
       </SortableContext>
@@ -105,26 +120,38 @@ export function Canvas(props: CanvasProps) {
   );
 }
 
-function SortableElement({
+interface SortableElementProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete'> {
+  el: TElement;
+  index: number;
+  count: number;
+  editing: boolean;
+}
+
+/** Memoised: typing in one element re-renders only that element, even with hundreds of them. */
+const SortableElement = memo(function SortableElement({
   el,
   index,
   count,
   docStyle,
   known,
-  editingId,
+  editing,
   onEdit,
   onUpdate,
   onMove,
   onDelete,
-}: CanvasProps & { el: TElement; index: number; count: number }) {
+}: SortableElementProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: el.id });
-  const editing = editingId === el.id;
   const Icon = ELEMENT_ICONS[el.type];
   const name = describeElement(el, index);
   const ref = useRef<HTMLLIElement | null>(null);
 
+  const bodyRef = useRef<HTMLDivElement | null>(null);
+  const wasEditing = useRef(editing);
   useEffect(() => {
     if (editing) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    // Done (or Escape) hands focus back to the element, so keyboard users keep their place.
+    else if (wasEditing.current && (!document.activeElement || document.activeElement === document.body)) bodyRef.current?.focus();
+    wasEditing.current = editing;
   }, [editing]);
 
   return (
@@ -175,16 +202,25 @@ function SortableElement({
         </div>
       </div>
       {editing ? (
-        <div className="px-3 pt-2 pb-3 sm:px-4 sm:pt-7">
+        <div
+          className="px-3 pt-2 pb-3 sm:px-4 sm:pt-7"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && !e.defaultPrevented) {
+              e.stopPropagation();
+              onEdit(null);
+            }
+          }}
+        >
           <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} />
           <div className="mt-4 flex justify-end border-t pt-3">
-            <Button size="sm" onClick={() => onEdit(null)}>
+            <Button size="sm" onClick={() => onEdit(null)} title="Done (Esc)">
               <CheckIcon /> Done
             </Button>
           </div>
         </div>
       ) : (
         <div
+          ref={bodyRef}
           role="button"
           tabIndex={0}
           aria-label={`${name}. Press Enter to edit.`}
@@ -202,4 +238,4 @@ function SortableElement({
       )}
     </li>
   );
-}
+});
