@@ -62,7 +62,7 @@ try {
 
   const png = makeGradientPng();
   const form = new FormData();
-  form.append('image', new Blob([png], { type: 'image/png' }), 'gradient.png');
+  form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'gradient.png');
   const { url: imageUrl } = (await (await call('POST', '/api/upload/image', undefined, { body: form })).json()) as {
     url: string;
   };

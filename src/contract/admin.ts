@@ -9,7 +9,7 @@ export const ZAdminUser = z.object({
   lastName: z.string().nullable(),
   role: ZRole,
   subscriptionPlan: ZPlanId,
-  /** The user's own override of the monthly generation limit; null means the plan's. */
+  /** The monthly generation limit in force: the user's own override, else the plan's (null: plan unknown). */
   apiCallsLimit: z.number().int().nonnegative().nullable(),
   apiCallsUsed: z.number().int().nonnegative(),
   totalFormats: z.number().int().nonnegative(),
