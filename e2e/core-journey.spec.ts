@@ -16,6 +16,14 @@ function collectPageErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * The visible toasts. Radix announces a toast through a short-lived role="status" element, so
+ * assertions on that role race the announcement; the notifications region holds the toast itself.
+ */
+function toasts(page: Page) {
+  return page.getByRole('region', { name: /Notifications/ });
+}
+
 /** A download started from a link that opens a new tab arrives on the new page, not the opener. */
 function nextDownload(page: Page): Promise<Download> {
   return new Promise((resolve) => {
@@ -133,7 +141,8 @@ test('core journey: fill a format, generate and download the PDF, find it again,
   const confirmDoc = page.getByRole('alertdialog');
   await expect(confirmDoc).toContainText(/Are you sure you want to delete "Service Agreement - .*"\? This action cannot be undone\./);
   await confirmDoc.getByRole('button', { name: 'Delete document' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Document Deleted' }).first()).toContainText('Document has been removed from your account.');
+  await expect(toasts(page)).toContainText('Document Deleted');
+  await expect(toasts(page)).toContainText('Document has been removed from your account.');
   await expect(page.getByText('No documents yet')).toBeVisible();
 
   // 9. Delete the format from My Formats.
@@ -144,7 +153,8 @@ test('core journey: fill a format, generate and download the PDF, find it again,
   const confirmFormat = page.getByRole('alertdialog');
   await expect(confirmFormat).toContainText('Are you sure you want to delete this format? This action cannot be undone.');
   await confirmFormat.getByRole('button', { name: 'Delete format' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Success' }).first()).toContainText('Format deleted successfully!');
+  await expect(toasts(page)).toContainText('Success');
+  await expect(toasts(page)).toContainText('Format deleted successfully!');
   await expect(page.getByText('No formats yet')).toBeVisible();
 
   // A deleted format's form reads Format Not Found.
