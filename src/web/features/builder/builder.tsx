@@ -379,8 +379,20 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         </div>
 
         {/* View switch below 2xl: tools (mobile only), canvas, preview */}
-        <div className="mt-3 lg:ml-[calc(272px+1.25rem)] 2xl:hidden" role="tablist" aria-label="Builder views">
-          <div className="inline-flex h-9 w-full items-center gap-1 rounded-lg bg-secondary p-1 text-muted-foreground lg:w-auto">
+        <div className="mt-3 lg:ml-[calc(272px+1.25rem)] 2xl:hidden">
+          <div
+            role="tablist"
+            aria-label="Builder views"
+            className="inline-flex h-9 w-full items-center gap-1 rounded-lg bg-secondary p-1 text-muted-foreground lg:w-auto"
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+              const tabs = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('[role=tab]')].filter((t) => t.offsetParent !== null);
+              const i = tabs.indexOf(document.activeElement as HTMLButtonElement);
+              const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+              next?.focus();
+              next?.click();
+            }}
+          >
             <ViewTab view="tools" current={view} onSelect={setView} className="lg:hidden" icon={<PanelLeftIcon />}>
               Elements
             </ViewTab>
@@ -394,8 +406,9 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         </div>
       </div>
 
-      <div className="mt-2 grid items-start gap-5 lg:grid-cols-[272px_minmax(0,1fr)] 2xl:grid-cols-[272px_minmax(0,1fr)_400px]">
+      <div className="mt-2 grid items-start gap-5 lg:grid-cols-[272px_minmax(0,1fr)] 2xl:grid-cols-[248px_minmax(0,1fr)_360px]">
         <aside
+          id="builder-panel-tools"
           aria-label="Builder tools"
           className={cn('space-y-6', view === 'tools' ? 'block' : 'hidden lg:block')}
           data-testid="builder-sidebar"
@@ -430,6 +443,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         </aside>
 
         <section
+          id="builder-panel-canvas"
           aria-label="Canvas"
           className={cn(
             'min-w-0 rounded-xl border bg-background p-2 shadow-card sm:p-4',
@@ -465,6 +479,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         </section>
 
         <div
+          id="builder-panel-preview"
           className={cn('min-w-0 2xl:sticky 2xl:top-[9.5rem] 2xl:h-[calc(100dvh-11rem)]', view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden 2xl:block')}
         >
           <PreviewPane state={preview} hasElements={elements.length > 0} />
@@ -516,6 +531,8 @@ function ViewTab({
       type="button"
       role="tab"
       aria-selected={selected}
+      aria-controls={`builder-panel-${view}`}
+      tabIndex={selected ? 0 : -1}
       onClick={() => onSelect(view)}
       className={cn(
         'inline-flex h-full flex-1 cursor-pointer items-center justify-center gap-1.5 rounded-md px-3 text-sm font-medium whitespace-nowrap transition-[color,background-color,box-shadow] outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 lg:flex-none [&_svg]:size-4',
