@@ -151,8 +151,10 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
 test('signed-out visit to a signed-in route shows the 401 toast and goes to sign-in', async ({ page }) => {
   const consoleErrors = collectConsoleErrors(page);
   await page.goto('/formats');
-  const toast = page.getByRole('status').filter({ hasText: 'Unauthorized' });
-  await expect(toast).toContainText('You are logged out. Logging in again...');
+  // The notifications region holds the toast itself; role="status" is Radix's brief announcement.
+  const toasts = page.getByRole('region', { name: /Notifications/ });
+  await expect(toasts).toContainText('Unauthorized');
+  await expect(toasts).toContainText('You are logged out. Logging in again...');
   await page.waitForURL('**/login');
   await expect(page.getByLabel('Email')).toBeVisible();
   expect(consoleErrors).toEqual([]);
