@@ -162,11 +162,12 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await expect.poll(() => types(page)).toEqual(['image', 'heading', 'paragraph', 'list', 'table']);
 
   // Reorder with the keyboard: the image goes back down two places.
+  // (A short pause between keys, as a person types: each step measures the moved layout.)
   await handles.nth(0).focus();
-  await page.keyboard.press('Space');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Space');
+  for (const key of ['Space', 'ArrowDown', 'ArrowDown', 'Space']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(250);
+  }
   await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'image', 'list', 'table']);
 
   // And with the move buttons.
