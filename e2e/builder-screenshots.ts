@@ -7,19 +7,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 const BASE_URL = process.env.BASE_URL ?? 'http://localhost:5081';
 const OUT = process.argv[2] ?? '/tmp/builder-shots';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+
 /** A 40x24 PNG (solid indigo). */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAACgAAAAYCAIAAAAH5iiXAAAAKElEQVR4nGPwd3s6IIhh1OJRi0ctHrV41OJRi0ctHrV41OJRi4ePxQCR4YnMcvRTDgAAAABJRU5ErkJggg==',
@@ -40,7 +32,7 @@ async function shot(page: Page, name: string, width: number, fullPage = true) {
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   for (const width of [1280, 375]) {
     const mobile = width < 1024;
     const context = await browser.newContext({ viewport: { width, height: mobile ? 760 : 860 }, deviceScaleFactor: 1 });

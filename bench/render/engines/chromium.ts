@@ -7,21 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { LAYOUT, PT_PER_PX, docData, refDoc, type Kind, type RefDoc } from '../fixture.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 import { fontPaths } from '../fonts.ts';
 import { makeGradientPng } from '../png.ts';
 import type { Engine } from './types.ts';
-
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
