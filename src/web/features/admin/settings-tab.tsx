@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import {
   Dialog,
   DialogContent,
@@ -23,7 +24,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn } from '../../lib/utils';
-import { ConfirmDialog, Field, formatDay, NativeSelect, SpinnerLabel } from './admin-ui';
+import { Field, formatDay, NativeSelect, SpinnerLabel } from './admin-ui';
 import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
 
 type KnownKey = keyof typeof KNOWN_SETTINGS;

@@ -1,10 +1,16 @@
 import { useState, type ReactNode } from 'react';
 import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError } from '../../lib/api';
 import { useDeleteDocument, useDeleteFormat } from '../formats/api';
-import { ConfirmDeleteDialog, DELETE_FORMAT_CONFIRM, deleteDocumentConfirm } from './confirm-dialog';
+
+/** SPEC section 5: the confirmation texts for deleting. */
+export const DELETE_FORMAT_CONFIRM = 'Are you sure you want to delete this format? This action cannot be undone.';
+export function deleteDocumentConfirm(name: string): string {
+  return `Are you sure you want to delete "${name}"? This action cannot be undone.`;
+}
 
 type Target = { kind: 'format'; item: Pick<TFormat, 'id' | 'name'> } | { kind: 'document'; item: Pick<TDocument, 'id' | 'name'> };
 
@@ -56,7 +62,7 @@ export function useConfirmDelete(): {
   };
 
   const dialog = (
-    <ConfirmDeleteDialog
+    <ConfirmDialog
       open={open}
       onOpenChange={setOpen}
       pending={pending}
@@ -65,6 +71,7 @@ export function useConfirmDelete(): {
         target?.kind === 'format' ? DELETE_FORMAT_CONFIRM : target ? deleteDocumentConfirm(target.item.name) : ''
       }
       confirmLabel={target?.kind === 'format' ? 'Delete format' : 'Delete document'}
+      pendingLabel="Deleting..."
       onConfirm={run}
     />
   );

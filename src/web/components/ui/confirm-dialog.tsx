@@ -1,32 +1,29 @@
 import { Loader2Icon, TriangleAlertIcon } from 'lucide-react';
 import { AlertDialog as AlertDialogPrimitive } from 'radix-ui';
-import { buttonVariants } from '../../components/ui/button';
-import { cn } from '../../lib/utils';
-
-/** SPEC section 5: the confirmation texts for deleting. */
-export const DELETE_FORMAT_CONFIRM = 'Are you sure you want to delete this format? This action cannot be undone.';
-export function deleteDocumentConfirm(name: string): string {
-  return `Are you sure you want to delete "${name}"? This action cannot be undone.`;
-}
+import type { ReactNode } from 'react';
+import { buttonVariants } from './button';
 
 /**
  * A destructive confirmation (Radix AlertDialog): focus starts on Cancel, Escape cancels, and the
- * confirm button shows a spinner while the delete runs; the dialog closes when `onConfirm` settles.
+ * confirm button shows a spinner while the call runs. It stays open until `onConfirm` settles so
+ * the caller decides when to close, and it cannot be dismissed mid-call.
  */
-export function ConfirmDeleteDialog({
+export function ConfirmDialog({
   open,
   onOpenChange,
   title,
   description,
-  confirmLabel = 'Delete',
+  confirmLabel,
+  pendingLabel,
   pending,
   onConfirm,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
-  description: string;
-  confirmLabel?: string;
+  description: ReactNode;
+  confirmLabel: string;
+  pendingLabel: string;
   pending: boolean;
   onConfirm: () => void;
 }) {
@@ -40,7 +37,9 @@ export function ConfirmDeleteDialog({
               <TriangleAlertIcon className="size-5" aria-hidden />
             </span>
             <div className="min-w-0 space-y-1.5">
-              <AlertDialogPrimitive.Title className="text-lg leading-snug font-semibold tracking-tight break-words">{title}</AlertDialogPrimitive.Title>
+              <AlertDialogPrimitive.Title className="text-lg leading-snug font-semibold tracking-tight break-words">
+                {title}
+              </AlertDialogPrimitive.Title>
               <AlertDialogPrimitive.Description className="text-sm break-words text-muted-foreground">
                 {description}
               </AlertDialogPrimitive.Description>
@@ -51,16 +50,16 @@ export function ConfirmDeleteDialog({
               Cancel
             </AlertDialogPrimitive.Cancel>
             <AlertDialogPrimitive.Action
-              className={cn(buttonVariants({ variant: 'destructive' }))}
+              className={buttonVariants({ variant: 'destructive' })}
               disabled={pending}
               onClick={(event) => {
-                // Keep the dialog open until the delete settles; the caller closes it.
+                // Radix closes on Action by default; the caller closes once the call settles.
                 event.preventDefault();
                 onConfirm();
               }}
             >
               {pending && <Loader2Icon className="animate-spin" aria-hidden />}
-              {pending ? 'Deleting...' : confirmLabel}
+              {pending ? pendingLabel : confirmLabel}
             </AlertDialogPrimitive.Action>
           </div>
         </AlertDialogPrimitive.Content>
