@@ -1,11 +1,10 @@
 import { CreditCardIcon, LogInIcon, ShieldAlertIcon, SlidersHorizontalIcon, UsersIcon } from 'lucide-react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { EmptyState } from '../../components/layout/empty-state';
+import { EmptyState, EmptyStateCard } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
 import { AppShell } from '../../components/layout/app-shell';
 import { FullPageStatus } from '../../components/layout/require-auth';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useAuth } from '../../hooks/use-auth';
 import { MarketingLayout } from '../marketing/marketing-layout';
@@ -87,19 +86,16 @@ export function AdminPage() {
   return (
     <AppShell user={user}>
       {user.role !== 'admin' ? (
-        <Card className="p-2">
-          <EmptyState
-            icon={ShieldAlertIcon}
-            title="Access Denied"
-            description="The Admin Panel is only available to administrators."
-            action={
-              <Button variant="outline" asChild>
-                <Link href="/">Back to Dashboard</Link>
-              </Button>
-            }
-            className="border-0 bg-transparent py-16"
-          />
-        </Card>
+        <EmptyStateCard
+          icon={ShieldAlertIcon}
+          title="Access Denied"
+          description="The Admin Panel is only available to administrators."
+          action={
+            <Button variant="outline" asChild>
+              <Link href="/">Back to Dashboard</Link>
+            </Button>
+          }
+        />
       ) : (
         <>
           <PageHeader title="Admin Panel" description="Manage users and plans, system settings and payment gateways." />

@@ -1,6 +1,8 @@
 import { ChevronDownIcon, Loader2Icon } from 'lucide-react';
 import { Switch as SwitchPrimitive } from 'radix-ui';
 import * as React from 'react';
+import { Button } from '../../components/ui/button';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
 import { cn } from '../../lib/utils';
 
@@ -89,6 +91,44 @@ export function SpinnerLabel({ pending, idle, busy }: { pending: boolean; idle: 
     <>
       {pending && <Loader2Icon className="animate-spin" aria-hidden />}
       {pending ? busy : idle}
+    </>
+  );
+}
+
+/**
+ * Every admin form dialog ends the same way: the server's error right above the buttons, and both
+ * buttons locked while the call runs so a second submit or a Cancel cannot race it.
+ */
+export function FormDialogFooter({
+  error,
+  pending,
+  idle,
+  busy,
+  submitDisabled = false,
+  onCancel,
+}: {
+  error: string | null;
+  pending: boolean;
+  idle: string;
+  busy: string;
+  submitDisabled?: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {error && (
+        <p className="text-[13px] text-destructive" role="alert">
+          {error}
+        </p>
+      )}
+      <DialogFooter>
+        <Button variant="outline" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending || submitDisabled}>
+          <SpinnerLabel pending={pending} idle={idle} busy={busy} />
+        </Button>
+      </DialogFooter>
     </>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { GATEWAY_NAMES, ZGatewayName, type TGatewayName, type TPaymentGateway } from '../../../contract/admin';
-import { EmptyState } from '../../components/layout/empty-state';
+import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -13,17 +13,17 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn } from '../../lib/utils';
-import { Field, formatDay, NativeSelect, SpinnerLabel, Switch } from './admin-ui';
+import { Field, FormDialogFooter, formatDay, NativeSelect, Switch } from './admin-ui';
 import { useCreateGateway, usePaymentGateways, useUpdateGateway } from './api';
 
 export const GATEWAY_LABELS: Record<TGatewayName, string> = {
@@ -134,23 +134,19 @@ export function GatewaysTab() {
           ))}
         </div>
       ) : gateways.error ? (
-        <p className="text-sm text-destructive" role="alert">
-          {readApiError(gateways.error, 'Could not load payment gateways.').message}
-        </p>
+        <LoadError error={gateways.error} fallback="Could not load payment gateways." />
       ) : list.length === 0 ? (
-        <Card className="p-2">
-          <EmptyState
-            icon={CreditCardIcon}
-            title="No payment gateways"
-            description="Add Razorpay, Stripe or PayPal with your API keys so customers can pay for plans."
-            action={
-              <Button onClick={() => setCreating(true)}>
-                <PlusIcon aria-hidden /> Add gateway
-              </Button>
-            }
-            className="border-0 bg-transparent py-14"
-          />
-        </Card>
+        <EmptyStateCard
+          icon={CreditCardIcon}
+          title="No payment gateways"
+          description="Add Razorpay, Stripe or PayPal with your API keys so customers can pay for plans."
+          action={
+            <Button onClick={() => setCreating(true)}>
+              <PlusIcon aria-hidden /> Add gateway
+            </Button>
+          }
+          className="py-14"
+        />
       ) : (
         <ul className="grid gap-3 md:grid-cols-2" aria-label="Payment gateways">
           {list.map((g) => {
@@ -350,19 +346,13 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
             render={({ field }) => <Switch id="gateway-active" checked={field.value} onCheckedChange={field.onChange} />}
           />
         </div>
-        {formError && (
-          <p className="text-[13px] text-destructive" role="alert">
-            {formError}
-          </p>
-        )}
-        <DialogFooter>
-          <Button variant="outline" onClick={onDone} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            <SpinnerLabel pending={create.isPending} idle="Add gateway" busy="Adding..." />
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter
+          error={formError}
+          pending={create.isPending}
+          idle="Add gateway"
+          busy="Adding..."
+          onCancel={onDone}
+        />
       </form>
     </DialogContent>
   );
@@ -465,19 +455,13 @@ function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone
             {...register('webhookSecret')}
           />
         </Field>
-        {formError && (
-          <p className="text-[13px] text-destructive" role="alert">
-            {formError}
-          </p>
-        )}
-        <DialogFooter>
-          <Button variant="outline" onClick={onDone} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={update.isPending}>
-            <SpinnerLabel pending={update.isPending} idle="Save keys" busy="Saving..." />
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter
+          error={formError}
+          pending={update.isPending}
+          idle="Save keys"
+          busy="Saving..."
+          onCancel={onDone}
+        />
       </form>
     </DialogContent>
   );

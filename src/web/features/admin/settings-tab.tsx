@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { KNOWN_SETTINGS, ZSystemSettingInput, type TSystemSetting } from '../../../contract/admin';
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue } from '../../../contract/plans';
-import { EmptyState } from '../../components/layout/empty-state';
+import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -14,17 +14,17 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
+import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn } from '../../lib/utils';
-import { Field, formatDay, NativeSelect, SpinnerLabel } from './admin-ui';
+import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
 
 type KnownKey = keyof typeof KNOWN_SETTINGS;
@@ -159,23 +159,19 @@ export function SettingsTab() {
           ))}
         </div>
       ) : settings.error ? (
-        <p className="text-sm text-destructive" role="alert">
-          {readApiError(settings.error, 'Could not load settings.').message}
-        </p>
+        <LoadError error={settings.error} fallback="Could not load settings." />
       ) : list.length === 0 ? (
-        <Card className="p-2">
-          <EmptyState
-            icon={SlidersHorizontalIcon}
-            title="No settings yet"
-            description="Everything runs on the defaults. Add a setting to change the plan catalogue, the e-signature site or the support address."
-            action={
-              <Button onClick={() => setEditor({ mode: 'create' })}>
-                <PlusIcon aria-hidden /> Add setting
-              </Button>
-            }
-            className="border-0 bg-transparent py-14"
-          />
-        </Card>
+        <EmptyStateCard
+          icon={SlidersHorizontalIcon}
+          title="No settings yet"
+          description="Everything runs on the defaults. Add a setting to change the plan catalogue, the e-signature site or the support address."
+          action={
+            <Button onClick={() => setEditor({ mode: 'create' })}>
+              <PlusIcon aria-hidden /> Add setting
+            </Button>
+          }
+          className="py-14"
+        />
       ) : (
         <Card className="overflow-hidden">
           <div className="hidden grid-cols-[minmax(0,220px)_minmax(0,1fr)_minmax(0,1fr)_96px] gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid">
@@ -490,20 +486,13 @@ function SettingEditor({
           <Input id="setting-description" autoComplete="off" placeholder="What this setting controls" {...register('description')} />
         </Field>
 
-        {formError && (
-          <p className="text-[13px] text-destructive" role="alert">
-            {formError}
-          </p>
-        )}
-
-        <DialogFooter>
-          <Button variant="outline" onClick={onDone} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            <SpinnerLabel pending={pending} idle={isEdit ? 'Save changes' : 'Add setting'} busy="Saving..." />
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter
+          error={formError}
+          pending={pending}
+          idle={isEdit ? 'Save changes' : 'Add setting'}
+          busy="Saving..."
+          onCancel={onDone}
+        />
       </form>
     </DialogContent>
   );

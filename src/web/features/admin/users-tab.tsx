@@ -3,7 +3,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans';
 import type { TRole } from '../../../contract/user';
-import { EmptyState } from '../../components/layout/empty-state';
+import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -11,16 +11,16 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
+import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
-import { Field, formatDay, NativeSelect, SpinnerLabel } from './admin-ui';
+import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { useAdminUsers, useChangeRole, usePlanCatalogue, useUpdateUser } from './api';
 
 export function displayName(u: Pick<TAdminUser, 'firstName' | 'lastName' | 'email'>): string {
@@ -171,25 +171,21 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           ))}
         </div>
       ) : users.error ? (
-        <p className="text-sm text-destructive" role="alert">
-          {readApiError(users.error, 'Could not load users.').message}
-        </p>
+        <LoadError error={users.error} fallback="Could not load users." />
       ) : filtered.length === 0 ? (
-        <Card className="p-2">
-          <EmptyState
-            icon={query.trim() ? SearchIcon : UsersIcon}
-            title={query.trim() ? 'No matching users' : 'No users yet'}
-            description={query.trim() ? `Nobody's name or email contains “${query.trim()}”.` : 'People appear here once they create an account.'}
-            action={
-              query.trim() ? (
-                <Button variant="outline" onClick={() => setQuery('')}>
-                  <XIcon aria-hidden /> Clear search
-                </Button>
-              ) : undefined
-            }
-            className="border-0 bg-transparent py-14"
-          />
-        </Card>
+        <EmptyStateCard
+          icon={query.trim() ? SearchIcon : UsersIcon}
+          title={query.trim() ? 'No matching users' : 'No users yet'}
+          description={query.trim() ? `Nobody's name or email contains “${query.trim()}”.` : 'People appear here once they create an account.'}
+          action={
+            query.trim() ? (
+              <Button variant="outline" onClick={() => setQuery('')}>
+                <XIcon aria-hidden /> Clear search
+              </Button>
+            ) : undefined
+          }
+          className="py-14"
+        />
       ) : (
         <>
           {/* Wide screens: a table. */}
@@ -407,19 +403,14 @@ function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf: boole
           {isSelf && user.role === 'admin' && (
             <p className="text-[13px] text-muted-foreground">You can’t remove your own admin role. Ask another admin to do it.</p>
           )}
-          {error && (
-            <p className="text-[13px] text-destructive" role="alert">
-              {error}
-            </p>
-          )}
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={changeRole.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={changeRole.isPending || role === user.role}>
-              <SpinnerLabel pending={changeRole.isPending} idle="Update role" busy="Updating..." />
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter
+            error={error}
+            pending={changeRole.isPending}
+            idle="Update role"
+            busy="Updating..."
+            submitDisabled={role === user.role}
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>
@@ -525,19 +516,13 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue:
             Used this month:{' '}
             <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
           </p>
-          {error && !limitError && (
-            <p className="text-[13px] text-destructive" role="alert">
-              {error}
-            </p>
-          )}
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={updateUser.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={updateUser.isPending}>
-              <SpinnerLabel pending={updateUser.isPending} idle="Save changes" busy="Saving..." />
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter
+            error={limitError ? null : error}
+            pending={updateUser.isPending}
+            idle="Save changes"
+            busy="Saving..."
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>

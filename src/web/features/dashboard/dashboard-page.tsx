@@ -2,8 +2,6 @@ import {
   ArrowRightIcon,
   BookOpenIcon,
   ClockIcon,
-  DownloadIcon,
-  EyeIcon,
   FileTextIcon,
   ClipboardPenLineIcon,
   LayoutTemplateIcon,
@@ -16,7 +14,6 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../../components/layout/empty-state';
-import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -25,17 +22,11 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { readApiError } from '../../lib/api';
 import { effectiveLimit } from '../../lib/plans';
 import { formatNumber } from '../../lib/utils';
+import { DocumentActions, DocumentBadges } from '../documents/document-actions';
 import { IconAction } from '../documents/icon-action';
 import { useConfirmDelete } from '../documents/use-confirm-delete';
-import {
-  documentDownloadUrl,
-  documentPreviewUrl,
-  formatDate,
-  statusLabel,
-  useFormats,
-  useRecentDocuments,
-  useStats,
-} from '../formats/api';
+import { formatDate, useFormats, useRecentDocuments, useStats } from '../formats/api';
+import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../formats/format-actions';
 
 /** SPEC section 9: the dashboard lists at most 3 formats and 3 documents. */
 export const DASHBOARD_LIST_SIZE = 3;
@@ -104,78 +95,79 @@ function ListCardSkeleton() {
   );
 }
 
+/** A dashboard list: a short preview of one page, with View All leading to it. */
+function ListCard({ title, description, href, children }: { title: string; description: string; href: string; children: ReactNode }) {
+  return (
+    <Card className="min-w-0">
+      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>{title}</CardTitle>
+          <CardDescription>{description}</CardDescription>
+        </div>
+        <Button variant="ghost" size="sm" asChild>
+          <Link href={href}>
+            View All <ArrowRightIcon />
+          </Link>
+        </Button>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
 function MyFormatsCard() {
   const { data, isLoading, error } = useFormats();
   const formats = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
-    <Card className="min-w-0">
-      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>My Formats</CardTitle>
-          <CardDescription>Your reusable document templates</CardDescription>
-        </div>
-        <Button variant="ghost" size="sm" asChild>
-          <Link href="/formats">
-            View All <ArrowRightIcon />
-          </Link>
-        </Button>
-      </CardHeader>
-      <CardContent>
-        {isLoading ? (
-          <ListCardSkeleton />
-        ) : error ? (
-          <p className="text-sm text-destructive">{readApiError(error, 'Could not load your formats.').message}</p>
-        ) : formats.length === 0 ? (
-          <EmptyState
-            icon={LayoutTemplateIcon}
-            title="No formats yet"
-            description="Build a template once with named placeholders, then generate documents from it in seconds."
-            action={
-              <Button asChild>
-                <Link href="/builder">
-                  <PlusIcon /> Create your first format
+    <ListCard title="My Formats" description="Your reusable document templates" href="/formats">
+      {isLoading ? (
+        <ListCardSkeleton />
+      ) : error ? (
+        <p className="text-sm text-destructive">{readApiError(error, 'Could not load your formats.').message}</p>
+      ) : formats.length === 0 ? (
+        <EmptyState
+          icon={LayoutTemplateIcon}
+          title="No formats yet"
+          description="Build a template once with named placeholders, then generate documents from it in seconds."
+          action={<CreateFirstFormatButton />}
+        />
+      ) : (
+        <ul className="divide-y">
+          {formats.map((f) => (
+            <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
+              <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-primary-soft text-primary" aria-hidden>
+                <LayoutTemplateIcon className="size-4" />
+              </span>
+              <div className="min-w-0 flex-1">
+                <Link
+                  href={formatFillHref(f.id)}
+                  className="line-clamp-2 text-sm font-medium break-words hover:text-primary hover:underline hover:underline-offset-4"
+                >
+                  {f.name}
                 </Link>
-              </Button>
-            }
-          />
-        ) : (
-          <ul className="divide-y">
-            {formats.map((f) => (
-              <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
-                <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-primary-soft text-primary" aria-hidden>
-                  <LayoutTemplateIcon className="size-4" />
-                </span>
-                <div className="min-w-0 flex-1">
-                  <Link
-                    href={`/data-entry/${encodeURIComponent(f.id)}`}
-                    className="line-clamp-2 text-sm font-medium break-words hover:text-primary hover:underline hover:underline-offset-4"
-                  >
-                    {f.name}
-                  </Link>
-                  <p className="text-xs text-muted-foreground">
-                    Modified {formatDate(f.updatedAt)} · {f.placeholders.length}{' '}
-                    {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
-                  </p>
-                </div>
-                <div className="flex shrink-0 items-center">
-                  <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={`/builder/${encodeURIComponent(f.id)}`} />
-                  <IconAction label={`Fill data for ${f.name}`} icon={ClipboardPenLineIcon} href={`/data-entry/${encodeURIComponent(f.id)}`} />
-                  <IconAction
-                    label={`Delete ${f.name}`}
-                    icon={Trash2Icon}
-                    destructive
-                    disabled={pendingId === f.id}
-                    onClick={() => confirmDeleteFormat(f)}
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-        {dialog}
-      </CardContent>
-    </Card>
+                <p className="text-xs text-muted-foreground">
+                  Modified {formatDate(f.updatedAt)} · {f.placeholders.length}{' '}
+                  {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
+                </p>
+              </div>
+              <div className="flex shrink-0 items-center">
+                <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={formatEditHref(f.id)} />
+                <IconAction label={`Fill data for ${f.name}`} icon={ClipboardPenLineIcon} href={formatFillHref(f.id)} />
+                <IconAction
+                  label={`Delete ${f.name}`}
+                  icon={Trash2Icon}
+                  destructive
+                  disabled={pendingId === f.id}
+                  onClick={() => confirmDeleteFormat(f)}
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {dialog}
+    </ListCard>
   );
 }
 
@@ -184,73 +176,41 @@ function RecentDocumentsCard() {
   const documents = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
-    <Card className="min-w-0">
-      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>Recent Documents</CardTitle>
-          <CardDescription>PDFs you generated most recently</CardDescription>
-        </div>
-        <Button variant="ghost" size="sm" asChild>
-          <Link href="/documents">
-            View All <ArrowRightIcon />
-          </Link>
-        </Button>
-      </CardHeader>
-      <CardContent>
-        {isLoading ? (
-          <ListCardSkeleton />
-        ) : error ? (
-          <p className="text-sm text-destructive">{readApiError(error, 'Could not load your documents.').message}</p>
-        ) : documents.length === 0 ? (
-          <EmptyState
-            icon={FileTextIcon}
-            title="No documents yet"
-            description="Documents appear here once you fill in a format. Start by creating your first format."
-            action={
-              <Button variant="outline" asChild>
-                <Link href="/builder">
-                  <PlusIcon /> Create your first format
-                </Link>
-              </Button>
-            }
-          />
-        ) : (
-          <ul className="divide-y">
-            {documents.map((d) => (
-              <li key={d.id} className="flex items-center gap-3 py-3" data-testid="dashboard-document">
-                <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-destructive/10 text-destructive" aria-hidden>
-                  <FileTextIcon className="size-4" />
-                </span>
-                <div className="min-w-0 flex-1">
-                  <p className="line-clamp-2 text-sm font-medium break-words">{d.name}</p>
-                  <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-                    <span>{formatDate(d.createdAt)}</span>
-                    <Badge variant="secondary" className="px-1.5 py-0 text-[10px]">
-                      PDF
-                    </Badge>
-                    <Badge variant="success" className="px-1.5 py-0 text-[10px]">
-                      {statusLabel(d.status)}
-                    </Badge>
-                  </div>
+    <ListCard title="Recent Documents" description="PDFs you generated most recently" href="/documents">
+      {isLoading ? (
+        <ListCardSkeleton />
+      ) : error ? (
+        <p className="text-sm text-destructive">{readApiError(error, 'Could not load your documents.').message}</p>
+      ) : documents.length === 0 ? (
+        <EmptyState
+          icon={FileTextIcon}
+          title="No documents yet"
+          description="Documents appear here once you fill in a format. Start by creating your first format."
+          action={<CreateFirstFormatButton variant="outline" />}
+        />
+      ) : (
+        <ul className="divide-y">
+          {documents.map((d) => (
+            <li key={d.id} className="flex items-center gap-3 py-3" data-testid="dashboard-document">
+              <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-destructive/10 text-destructive" aria-hidden>
+                <FileTextIcon className="size-4" />
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="line-clamp-2 text-sm font-medium break-words">{d.name}</p>
+                <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+                  <span>{formatDate(d.createdAt)}</span>
+                  <DocumentBadges status={d.status} />
                 </div>
-                <div className="flex shrink-0 items-center">
-                  <IconAction label={`Preview ${d.name}`} icon={EyeIcon} href={documentPreviewUrl(d.id)} external />
-                  <IconAction label={`Download ${d.name}`} icon={DownloadIcon} href={documentDownloadUrl(d.id)} external />
-                  <IconAction
-                    label={`Delete ${d.name}`}
-                    icon={Trash2Icon}
-                    destructive
-                    disabled={pendingId === d.id}
-                    onClick={() => confirmDeleteDocument(d)}
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-        {dialog}
-      </CardContent>
-    </Card>
+              </div>
+              <div className="flex shrink-0 items-center">
+                <DocumentActions document={d} deleting={pendingId === d.id} onDelete={() => confirmDeleteDocument(d)} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {dialog}
+    </ListCard>
   );
 }
 

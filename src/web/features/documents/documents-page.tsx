@@ -1,22 +1,14 @@
-import { DownloadIcon, EyeIcon, FileTextIcon, Loader2Icon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { FileTextIcon, Loader2Icon, PlusIcon } from 'lucide-react';
 import { Link } from 'wouter';
-import { EmptyState } from '../../components/layout/empty-state';
+import { EmptyStateCard } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
-import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
-import { readApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/utils';
-import {
-  documentDownloadUrl,
-  documentPreviewUrl,
-  formatDate,
-  statusLabel,
-  useDocumentPages,
-  useStats,
-} from '../formats/api';
-import { IconAction } from './icon-action';
+import { formatDate, useDocumentPages, useStats } from '../formats/api';
+import { DocumentActions, DocumentBadges } from './document-actions';
 import { useConfirmDelete } from './use-confirm-delete';
 
 export function DocumentsPage() {
@@ -46,25 +38,20 @@ export function DocumentsPage() {
           ))}
         </div>
       ) : pages.error ? (
-        <p className="text-sm text-destructive" role="alert">
-          {readApiError(pages.error, 'Could not load your documents.').message}
-        </p>
+        <LoadError error={pages.error} fallback="Could not load your documents." />
       ) : documents.length === 0 ? (
-        <Card className="p-2">
-          <EmptyState
-            icon={FileTextIcon}
-            title="No documents yet"
-            description="Generate a document from one of your formats and it will show up here, ready to preview or download."
-            action={
-              <Button asChild>
-                <Link href="/formats">
-                  <PlusIcon /> Generate your first document
-                </Link>
-              </Button>
-            }
-            className="border-0 bg-transparent py-16"
-          />
-        </Card>
+        <EmptyStateCard
+          icon={FileTextIcon}
+          title="No documents yet"
+          description="Generate a document from one of your formats and it will show up here, ready to preview or download."
+          action={
+            <Button asChild>
+              <Link href="/formats">
+                <PlusIcon /> Generate your first document
+              </Link>
+            </Button>
+          }
+        />
       ) : (
         <>
           <Card className="overflow-hidden">
@@ -94,12 +81,7 @@ export function DocumentsPage() {
                         <span className="truncate">Format: {d.formatName || 'Unknown'}</span>
                       </div>
                       <div className="mt-1 flex gap-1.5">
-                        <Badge variant="secondary" className="px-1.5 py-0 text-[10px]">
-                          PDF
-                        </Badge>
-                        <Badge variant="success" className="px-1.5 py-0 text-[10px]">
-                          {statusLabel(d.status)}
-                        </Badge>
+                        <DocumentBadges status={d.status} />
                       </div>
                     </div>
                   </div>
@@ -110,15 +92,7 @@ export function DocumentsPage() {
                     {d.formatName || 'Unknown'}
                   </span>
                   <div className="flex items-center justify-end">
-                    <IconAction label={`Preview ${d.name}`} icon={EyeIcon} href={documentPreviewUrl(d.id)} external />
-                    <IconAction label={`Download ${d.name}`} icon={DownloadIcon} href={documentDownloadUrl(d.id)} external />
-                    <IconAction
-                      label={`Delete ${d.name}`}
-                      icon={Trash2Icon}
-                      destructive
-                      disabled={pendingId === d.id}
-                      onClick={() => confirmDeleteDocument(d)}
-                    />
+                    <DocumentActions document={d} deleting={pendingId === d.id} onDelete={() => confirmDeleteDocument(d)} />
                   </div>
                 </li>
               ))}

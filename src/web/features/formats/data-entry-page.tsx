@@ -4,11 +4,12 @@ import { Link } from 'wouter';
 import { PageHeader } from '../../components/layout/page-header';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { readApiError } from '../../lib/api';
 import { BulkUploadTab } from '../data-entry/bulk-upload-tab';
 import { DocumentForm } from '../data-entry/document-form';
+import { formatEditHref } from './format-actions';
 import { FormatNotFound } from './format-not-found';
 import { useFormat } from './use-format';
 
@@ -35,7 +36,7 @@ export function DataEntryPage({ formatId }: { formatId?: string }) {
             </Button>
             {data && (
               <Button variant="outline" asChild>
-                <Link href={`/builder/${encodeURIComponent(data.id)}`}>
+                <Link href={formatEditHref(data.id)}>
                   <PencilIcon /> Edit format
                 </Link>
               </Button>
@@ -53,9 +54,7 @@ export function DataEntryPage({ formatId }: { formatId?: string }) {
           </div>
         </Card>
       ) : format.error ? (
-        <p className="text-sm text-destructive" role="alert">
-          {readApiError(format.error, 'Could not load this format.').message}
-        </p>
+        <LoadError error={format.error} fallback="Could not load this format." />
       ) : !data ? (
         <Card className="p-2">
           <FormatNotFound />

@@ -1,14 +1,15 @@
 import { CalendarIcon, ClipboardPenLineIcon, LayoutTemplateIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
-import { EmptyState } from '../../components/layout/empty-state';
+import { EmptyStateCard } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
-import { readApiError } from '../../lib/api';
 import { Badge } from '../../components/ui/badge';
 import { useConfirmDelete } from '../documents/use-confirm-delete';
 import { formatDate, useFormats } from './api';
+import { CreateFirstFormatButton, formatEditHref, formatFillHref } from './format-actions';
 
 export function FormatsPage() {
   const { data, isLoading, error } = useFormats();
@@ -34,25 +35,14 @@ export function FormatsPage() {
           ))}
         </div>
       ) : error ? (
-        <p className="text-sm text-destructive" role="alert">
-          {readApiError(error, 'Could not load your formats.').message}
-        </p>
+        <LoadError error={error} fallback="Could not load your formats." />
       ) : formats.length === 0 ? (
-        <Card className="p-2">
-          <EmptyState
-            icon={LayoutTemplateIcon}
-            title="No formats yet"
-            description="Create your first format: add headings, paragraphs, tables and {{placeholders}}, and Formwork builds the form for you."
-            action={
-              <Button asChild>
-                <Link href="/builder">
-                  <PlusIcon /> Create your first format
-                </Link>
-              </Button>
-            }
-            className="border-0 bg-transparent py-16"
-          />
-        </Card>
+        <EmptyStateCard
+          icon={LayoutTemplateIcon}
+          title="No formats yet"
+          description="Create your first format: add headings, paragraphs, tables and {{placeholders}}, and Formwork builds the form for you."
+          action={<CreateFirstFormatButton />}
+        />
       ) : (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {formats.map((f) => (
@@ -80,12 +70,12 @@ export function FormatsPage() {
               </div>
               <div className="mt-auto flex items-center gap-2 border-t pt-4">
                 <Button size="sm" asChild>
-                  <Link href={`/data-entry/${encodeURIComponent(f.id)}`}>
+                  <Link href={formatFillHref(f.id)}>
                     <ClipboardPenLineIcon /> Fill data
                   </Link>
                 </Button>
                 <Button variant="outline" size="sm" asChild>
-                  <Link href={`/builder/${encodeURIComponent(f.id)}`}>
+                  <Link href={formatEditHref(f.id)}>
                     <PencilIcon /> Edit
                   </Link>
                 </Button>
