@@ -6,8 +6,7 @@ import { PNG } from 'pngjs';
  * Images become PDF image XObjects. Opaque, non-interlaced PNGs pass their compressed data
  * straight through (PDF understands PNG predictors) and JPEGs pass through as DCTDecode; only
  * PNGs with transparency or interlacing are decoded. Results are cached by content, so a
- * letterhead logo used on every document is prepared once per process. The cache is keyed by a
- * hash of the bytes, not the buffer object, so a caller reusing a buffer cannot get a stale image.
+ * letterhead logo used on every document is prepared once per process.
  */
 
 export interface PdfImage {
@@ -139,10 +138,27 @@ function jpegImage(bytes: Uint8Array, hash: string): PdfImage {
 }
 
 const byHash = new Map<string, PdfImage | null>();
+const byBuffer = new WeakMap<Uint8Array, { fingerprint: string; img: PdfImage | null }>();
+
+/*
+ * Hashing a large image for every document costs more than the rest of a page, so a buffer
+ * seen before is recognised by identity. A sampled fingerprint guards against a caller that
+ * reuses one buffer for different images; assets are otherwise treated as immutable.
+ */
+function fingerprint(b: Uint8Array): string {
+  let h = b.length;
+  const step = Math.max(1, Math.floor(b.length / 256));
+  for (let i = 0; i < b.length; i += step) h = (Math.imul(h, 31) + b[i]!) | 0;
+  for (let i = Math.max(0, b.length - 64); i < b.length; i++) h = (Math.imul(h, 31) + b[i]!) | 0;
+  return `${b.length}:${h}`;
+}
 const HASH_CACHE_LIMIT = 64;
 
 /** The prepared image, or null when the bytes are not a PNG or JPEG we can read. */
 export function prepareImage(bytes: Uint8Array): PdfImage | null {
+  const fp = fingerprint(bytes);
+  const seen = byBuffer.get(bytes);
+  if (seen && seen.fingerprint === fp) return seen.img;
   const hash = createHash('sha1').update(bytes).digest('hex');
   let img = byHash.get(hash);
   if (img === undefined) {
@@ -154,5 +170,6 @@ export function prepareImage(bytes: Uint8Array): PdfImage | null {
     if (byHash.size >= HASH_CACHE_LIMIT) byHash.delete(byHash.keys().next().value!);
     byHash.set(hash, img);
   }
+  byBuffer.set(bytes, { fingerprint: fp, img });
   return img;
 }

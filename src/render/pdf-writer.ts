@@ -31,6 +31,8 @@ export function pdfDate(d: Date): string {
 
 export class PdfWriter {
   private readonly chunks: Uint8Array[] = [];
+  private readonly digest = createHash('md5');
+  private finished = false;
   private length = 0;
   private readonly offsets: number[] = [];
   private count = 0;
@@ -39,10 +41,11 @@ export class PdfWriter {
     this.raw('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
   }
 
-  private raw(s: string | Uint8Array): void {
+  private raw(s: string | Uint8Array, digestAs?: string): void {
     const b = typeof s === 'string' ? Buffer.from(s, 'latin1') : s;
     this.chunks.push(b);
     this.length += b.length;
+    if (!this.finished) this.digest.update(digestAs ?? b);
   }
 
   alloc(): number {
@@ -56,18 +59,21 @@ export class PdfWriter {
     this.raw(`${id} 0 obj\n${body}\nendobj\n`);
   }
 
-  stream(id: number, dict: string, data: Uint8Array): void {
+  /**
+   * `digestAs` stands in for large cached data (images, font programs) in the file ID hash: it
+   * must identify the bytes exactly (a content hash or cache key), and saves hashing them again.
+   */
+  stream(id: number, dict: string, data: Uint8Array, digestAs?: string): void {
     this.offsets[id - 1] = this.length;
     this.raw(`${id} 0 obj\n<< ${dict} /Length ${data.length} >>\nstream\n`);
-    this.raw(data);
+    this.raw(data, digestAs);
     this.raw('\nendstream\nendobj\n');
   }
 
   finish(rootId: number, infoId: number): Uint8Array {
     // The file identifier is a hash of everything before it, so identical input gives identical bytes.
-    const hash = createHash('md5');
-    for (const c of this.chunks) hash.update(c);
-    const id = hash.digest('hex');
+    const id = this.digest.digest('hex');
+    this.finished = true;
     const xrefAt = this.length;
     let xref = `xref\n0 ${this.count + 1}\n0000000000 65535 f \n`;
     for (const off of this.offsets) xref += `${String(Math.max(off, 0)).padStart(10, '0')} 00000 n \n`;
@@ -87,6 +93,7 @@ export interface FontUse {
 interface SubsetEntry {
   fontFile: Uint8Array;
   length1: number;
+  key: string;
 }
 
 const subsetCache = new Map<string, SubsetEntry>();
@@ -102,7 +109,7 @@ function cachedSubset(face: Face, gids: number[]): SubsetEntry {
     return e;
   }
   const program = face.glyf.subset(gids);
-  e = { fontFile: deflateSync(program), length1: program.length };
+  e = { fontFile: deflateSync(program), length1: program.length, key };
   if (subsetCache.size >= SUBSET_CACHE_LIMIT) subsetCache.delete(subsetCache.keys().next().value!);
   subsetCache.set(key, e);
   return e;
@@ -208,7 +215,7 @@ export function writeFont(w: PdfWriter, use: FontUse): number {
     desc,
     `<< /Type /FontDescriptor /FontName /${psName} /Flags ${flags} /FontBBox [${num(x0 * scale)} ${num(y0 * scale)} ${num(x1 * scale)} ${num(y1 * scale)}] /ItalicAngle ${num(face.italicAngle)} /Ascent ${num(face.ascent * scale)} /Descent ${num(face.descent * scale)} /CapHeight ${num(face.capHeight * scale)} /StemV 80 /FontFile2 ${file} 0 R >>`,
   );
-  w.stream(file, `/Filter /FlateDecode /Length1 ${subset.length1}`, subset.fontFile);
+  w.stream(file, `/Filter /FlateDecode /Length1 ${subset.length1}`, subset.fontFile, `font:${subset.key}`);
   w.stream(toUni, '/Filter /FlateDecode', cachedToUnicode(cmap));
   return type0;
 }
@@ -219,9 +226,9 @@ export function writeImage(w: PdfWriter, img: PdfImage): number {
   let smaskRef = '';
   if (img.smask) {
     const sm = w.alloc();
-    w.stream(sm, `/Type /XObject ${img.smask.dict}`, img.smask.data);
+    w.stream(sm, `/Type /XObject ${img.smask.dict}`, img.smask.data, `smask:${img.hash}`);
     smaskRef = ` /SMask ${sm} 0 R`;
   }
-  w.stream(id, `/Type /XObject ${img.dict}${smaskRef}`, img.data);
+  w.stream(id, `/Type /XObject ${img.dict}${smaskRef}`, img.data, `image:${img.hash}`);
   return id;
 }

@@ -124,6 +124,7 @@ export interface LayoutResult {
 }
 
 const WS_RE = /[ \n\u3000]+$/;
+const MAX_SHAPED_WORD = 400;
 
 function isMark(cp: number): boolean {
   return cp >= 0x300 && MARK_RE.test(String.fromCodePoint(cp));
@@ -252,10 +253,13 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
     const ws = WS_RE.exec(piece);
     const wordEnd = ws ? a + ws.index : b;
     const word: Atom[] = [];
-    if (wordEnd > a) atomsOf(a, wordEnd, false, word);
+    // A run with no break opportunity this long cannot fit a line anyway; shaping it whole
+    // first would cost seconds in complex scripts, so it goes straight to the character cut.
+    const overlong = wordEnd - a > MAX_SHAPED_WORD;
+    if (wordEnd > a && !overlong) atomsOf(a, wordEnd, false, word);
     let wordWidth = 0;
     for (const at of word) wordWidth += at.width;
-    if (wordWidth > maxWidth) {
+    if (overlong || wordWidth > maxWidth) {
       // A word longer than the line is cut between characters rather than overflowing the page.
       for (const g of splitGraphemes(text, a, wordEnd)) {
         const part: Atom[] = [];
