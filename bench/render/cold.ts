@@ -1,46 +1,49 @@
 /**
- * Cold start: run in a fresh process (as `npm start` runs the server: node with the tsx loader).
- * Measures importing our renderer (and everything it pulls in: zod, fontkit, ...) plus the first
- * render, which loads and parses the fonts it needs. The bench's own set-up between the two
- * (parsing the format object, generating the PNG: a server has those at hand) is timed apart and
- * not counted. Prints one JSON line.
- *
- *   node --import tsx bench/render/cold.ts
+ * Cold start, as the server meets it: the first document in a fresh process. `npm start` runs the
+ * server as a bundle on plain Node (scripts/build-server.ts), so run.ts bundles this probe and the
+ * renderer with the same esbuild options (prepareColdProbe) and runs `node cold.mjs <input.json>`
+ * with no TypeScript loader. Only Node built-ins are imported before the clock starts; the
+ * renderer and its packages (zod, fontkit, ...) are all inside the measured span. The input file
+ * holds what a server has at hand already: the parsed format, the data and the image bytes'
+ * path. Prints one JSON line.
  */
-export {};
+import { readFileSync } from 'node:fs';
+import type * as Renderer from '../../src/render/index.ts';
 
-const tStart = performance.now(); // ms since this process started (node + tsx boot before it)
-// The renderer's heavy third-party imports first, one by one, so the output shows where the
-// import time goes (the total is the same: each module loads once either way).
-const deps: Record<string, number> = {};
-for (const dep of ['zod', 'fontkit', 'linebreak', 'bidi-js', 'pngjs']) {
-  const t = performance.now();
-  try {
-    await import(dep);
-    deps[dep] = Math.round((performance.now() - t) * 10) / 10;
-  } catch {
-    // not a dependency (any more); ignore
-  }
+interface ColdInput {
+  rendererBundle: string;
+  format: Renderer.TRenderableFormat;
+  data: Record<string, string>[];
+  imageSrc: string;
+  imagePath: string;
+  creationDate: string;
 }
-await import('../../src/render/index.ts');
+
+const tStart = performance.now(); // ms since this process started (node boot before it)
+const input = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as ColdInput;
+const assets = { [input.imageSrc]: new Uint8Array(readFileSync(input.imagePath)) };
+const tInput = performance.now();
+const { renderPdf } = (await import(input.rendererBundle)) as typeof Renderer;
 const tImported = performance.now();
-// The bench's own part: parse the format, make the PNG (a server has these at hand already).
-const { createOursEngine } = await import('./engines/ours.ts');
-const engine = await createOursEngine();
-const tReady = performance.now();
-const pdf = await engine.render('1p', 0);
+const render = (i: number) =>
+  renderPdf({
+    format: input.format,
+    data: input.data[i] ?? {},
+    assets,
+    meta: { title: `Reference 1p ${input.data[i]?.number ?? ''}`, creationDate: new Date(input.creationDate) },
+  }).pdf;
+const pdf = render(0);
 const tFirst = performance.now();
-const pdf2 = await engine.render('1p', 1);
+const pdf2 = render(1);
 const tSecond = performance.now();
 console.log(
   JSON.stringify({
-    import_to_first_pdf_ms: tImported - tStart + (tFirst - tReady),
-    import_renderer_ms: tImported - tStart,
-    bench_setup_ms: tReady - tImported,
-    first_render_ms: tFirst - tReady,
+    import_to_first_pdf_ms: tFirst - tInput,
+    import_renderer_ms: tImported - tInput,
+    bench_setup_ms: tInput - tStart,
+    first_render_ms: tFirst - tImported,
     second_render_ms: tSecond - tFirst,
     process_start_to_first_pdf_ms: tFirst,
-    import_deps_ms: deps,
     bytes: pdf.byteLength,
     second_bytes: pdf2.byteLength,
   }),

@@ -16,7 +16,8 @@
  * - Peak RSS per engine: the worker's kernel high-water mark (getrusage maxRSS) plus, for
  *   Chromium, the peak summed PSS of the browser processes, sampled by this process every
  *   200 ms while that engine runs (see proctree.ts).
- * - Cold start: cold.ts in a fresh process (import of the renderer to first PDF), median of runs.
+ * - Cold start: cold.ts, bundled like the server, in a fresh plain-Node process (import of the
+ *   renderer to first PDF), median of runs.
  * - Memory: soak.ts renders 10,000 documents in a row in a fresh process (2,000 with --quick).
  *
  * The last line of output is one JSON object with the headline figures.
@@ -26,6 +27,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HEADING_PREFIX, KINDS, type Kind } from './fixture.ts';
+import { prepareColdProbe } from './cold-probe.ts';
 import { fontPaths } from './fonts.ts';
 import { ENGINE_NAMES, type EngineName } from './engines/types.ts';
 import type { ToParent, ToWorker } from './protocol.ts';
@@ -120,11 +122,13 @@ function tool(cmd: string, argv: string[]): string | null {
   }
 }
 
+/** Runs a bench script in a fresh process with the TypeScript loader, or a bundled `.mjs` without. */
 function runChild(script: string, argv: string[], extraExecArgv: string[] = []): Promise<unknown> {
+  const bundled = script.endsWith('.mjs');
   return new Promise((resolvePromise, reject) => {
-    const p = fork(join(HERE, script), argv, {
+    const p = fork(bundled ? script : join(HERE, script), argv, {
       cwd: ROOT,
-      execArgv: [...extraExecArgv, '--import', TSX],
+      execArgv: bundled ? extraExecArgv : [...extraExecArgv, '--import', TSX],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     let out = '';
@@ -301,7 +305,6 @@ interface ColdResult {
   first_render_ms: number;
   second_render_ms: number;
   process_start_to_first_pdf_ms: number;
-  import_deps_ms: Record<string, number>;
 }
 let cold: ColdResult[] = [];
 interface SoakResult {
@@ -317,12 +320,17 @@ interface SoakResult {
 let soak: SoakResult | null = null;
 const oursOk = workers.has('ours');
 if (oursOk) {
-  for (let i = 0; i < COLD_RUNS; i++) {
-    try {
-      cold.push((await runChild('cold.ts', [])) as ColdResult);
-    } catch (e) {
-      log(`cold start failed: ${String(e)}`);
+  try {
+    const [probe = '', ...probeArgs] = await prepareColdProbe();
+    for (let i = 0; i < COLD_RUNS; i++) {
+      try {
+        cold.push((await runChild(probe, probeArgs)) as ColdResult);
+      } catch (e) {
+        log(`cold start failed: ${String(e)}`);
+      }
     }
+  } catch (e) {
+    log(`cold start probe could not be built: ${String(e)}`);
   }
   if (!args['no-soak']) {
     try {
@@ -414,11 +422,9 @@ if (coldMs !== null) {
   );
   log(
     `  import ${m((c) => c.import_renderer_ms)} ms + first render ${m((c) => c.first_render_ms)} ms ` +
-      `(second render ${m((c) => c.second_render_ms, 1)} ms; not counted: bench set-up ${m((c) => c.bench_setup_ms)} ms, ` +
-      `node + tsx boot before the import ${m((c) => c.process_start_to_first_pdf_ms - c.import_to_first_pdf_ms - c.bench_setup_ms)} ms)`,
+      `(second render ${m((c) => c.second_render_ms, 1)} ms; not counted: reading the input ${m((c) => c.bench_setup_ms)} ms, ` +
+      `node boot before the probe ran ${m((c) => c.process_start_to_first_pdf_ms - c.import_to_first_pdf_ms - c.bench_setup_ms)} ms)`,
   );
-  const deps = Object.keys(cold[0]?.import_deps_ms ?? {});
-  log(`  of the import, third-party modules: ${deps.map((d) => `${d} ${m((c) => c.import_deps_ms[d] ?? NaN)} ms`).join(', ')}`);
 } else {
   log(`Cold start: not measured${oursOk ? '' : ' (our renderer is not available)'}`);
 }

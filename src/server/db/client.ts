@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,7 +13,19 @@ import * as schema from './schema.ts';
 export type TSchema = typeof schema;
 export type TDb = PgDatabase<PgQueryResultHKT, TSchema>;
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+/** Found by walking up, because this module runs from src/server/db in tests and from the dist/server bundle in production. */
+function findMigrationsDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'drizzle');
+    if (existsSync(path.join(candidate, 'meta/_journal.json'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('drizzle/meta/_journal.json not found above the server module');
+    dir = parent;
+  }
+}
+
+export const MIGRATIONS_DIR = findMigrationsDir();
 
 export type TDatabase = {
   db: TDb;
