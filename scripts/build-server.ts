@@ -26,11 +26,18 @@ export async function bundleForNode(entry: string, outfile: string): Promise<voi
   });
 }
 
+/** The server, the bulk worker process and the render-pool thread, side by side in dist/server. */
 export async function buildServer(): Promise<void> {
-  await bundleForNode(path.join(PROJECT_ROOT, 'src/server/main.ts'), SERVER_BUNDLE);
+  const out = path.dirname(SERVER_BUNDLE);
+  await Promise.all([
+    bundleForNode(path.join(PROJECT_ROOT, 'src/server/main.ts'), SERVER_BUNDLE),
+    bundleForNode(path.join(PROJECT_ROOT, 'src/server/worker.ts'), path.join(out, 'worker.mjs')),
+    bundleForNode(path.join(PROJECT_ROOT, 'src/server/jobs/render-worker.ts'), path.join(out, 'render-worker.mjs')),
+  ]);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// Run as a script (not when bundled into the server, where render-pool.ts imports it lazily).
+if (process.argv[1]?.endsWith(path.join('scripts', 'build-server.ts')) && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = Date.now();
   await buildServer();
   process.stdout.write(`Server bundled in ${Date.now() - started} ms: ${path.relative(process.cwd(), SERVER_BUNDLE)}\n`);

@@ -32,6 +32,8 @@ export const ZDocument = z.object({
   data: z.record(z.string(), z.string()),
   status: z.string(),
   pdfSha256: z.string(),
+  /** The bulk job (batch) that made it; null for documents made one at a time. */
+  batchId: z.string().nullable(),
   createdAt: z.string(),
 });
 export type TDocument = z.infer<typeof ZDocument>;

@@ -10,38 +10,32 @@ import type { TDatabase } from './db/client.ts';
 import { registerCsrfProtection } from './http/csrf.ts';
 import { registerErrorHandling, sendError } from './http/error-handler.ts';
 import { registerSpa } from './http/spa.ts';
+import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
+import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
-import { createSystemRepository } from './modules/system/system.repository.ts';
-import { createSystemService } from './modules/system/system.service.ts';
-import { createUsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { createDocumentsRepository } from './modules/documents/documents.repository.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
-import { createDocumentsService } from './modules/documents/documents.service.ts';
-import { createPdfService } from './modules/documents/pdf.service.ts';
-import { createAssetsRepository } from './modules/assets/assets.repository.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
-import { createAssetsService } from './modules/assets/assets.service.ts';
-import { createSafeFetcher } from './modules/assets/safe-fetch.ts';
+import { templateImportRoutes } from './modules/template-import/template-import.routes.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
-import { createAdminRepository } from './modules/admin/admin.repository.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
-import { createFormatsRepository } from './modules/formats/formats.repository.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
-import { createFormatsService } from './modules/formats/formats.service.ts';
-import { createUsersService } from './modules/users/users.service.ts';
 
-export type TBuildAppOptions = { config: TConfig; database: TDatabase };
+export type TBuildAppOptions = {
+  config: TConfig;
+  database: TDatabase;
+  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads'>;
+};
 
 /** Query strings can carry OAuth codes and states; logs keep only the path. */
 const pathOnly = (url: string) => url.split('?')[0] ?? url;
 
 /** Builds the whole app without listening, so tests can call it with inject(). */
-export async function buildApp({ config, database }: TBuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, background = {} }: TBuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -101,37 +95,14 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   });
   registerCsrfProtection(app, { publicUrl: config.publicUrl });
 
-  const { db } = database;
-  const usersRepository = createUsersRepository(db);
-  const adminRepository = createAdminRepository(db);
-  const system = createSystemService({
-    system: createSystemRepository(db),
-    activeGatewayName: async () => (await adminRepository.activeGateway())?.gatewayName,
-    log: (message) => app.log.warn(message),
+  const services = createServices({ config, database, log: app.log, ...background });
+  const { usersRepository, adminRepository, system, usersService, assets, formats, documents, bulk } = services;
+  const auth = createAuthService({ db: database.db, config, users: usersRepository, usersService, log: app.log });
+  // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
+  app.addHook('onReady', async () => {
+    bulk.resumeUnfinished().catch((error: unknown) => app.log.error({ err: error }, 'could not resume bulk jobs'));
   });
-  const usersService = createUsersService({ users: usersRepository, plans: () => system.planCatalogue() });
-  const auth = createAuthService({ db, config, users: usersRepository, usersService, log: app.log });
-  const assets = createAssetsService({
-    assets: createAssetsRepository(db),
-    safeFetch: createSafeFetcher({
-      timeoutMs: 5_000,
-      maxBytes: 10 * 1024 * 1024,
-      maxRedirects: 3,
-      allowIps: config.imageFetchAllowedIps,
-    }),
-    log: app.log,
-  });
-  const pdf = createPdfService({ assets });
-  const formatsRepository = createFormatsRepository(db);
-  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf });
-  const documents = createDocumentsService({
-    documents: createDocumentsRepository(db),
-    formats: formatsRepository,
-    users: usersRepository,
-    usersService,
-    pdf,
-    log: app.log,
-  });
+  app.addHook('onClose', async () => services.background.stop());
 
   app.get('/healthz', async (_request, reply) => {
     try {
@@ -147,7 +118,9 @@ export async function buildApp({ config, database }: TBuildAppOptions): Promise<
   await app.register(usersRoutes, { auth, users: usersService, system });
   await app.register(formatsRoutes, { auth, formats });
   await app.register(documentsRoutes, { auth, documents });
+  await app.register(bulkRoutes, { auth, bulk });
   await app.register(assetsRoutes, { auth, assets });
+  await app.register(templateImportRoutes, { auth, assets });
   await app.register(demoRoutes, { demo: createDemoService() });
   const admin = createAdminService({
     admin: adminRepository,

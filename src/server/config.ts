@@ -40,6 +40,7 @@ const ZEnv = z
       .transform((value) => value === 'true'),
     WEB_DIST_DIR: z.string().default('./dist/web'),
     IMAGE_FETCH_ALLOWED_IPS: z.string().default(''),
+    RENDER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).optional()),
   });
 
 /** Cross-field rules, checked on the raw values so they are reported alongside field errors. */
@@ -65,6 +66,8 @@ export type TConfig = {
   trustProxy: boolean;
   webDistDir: string;
   imageFetchAllowedIps: string[];
+  /** Bulk render threads per process; undefined means one per core. */
+  renderThreads: number | undefined;
 };
 
 export class ConfigError extends Error {
@@ -135,5 +138,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): TConfig {
     imageFetchAllowedIps: env.IMAGE_FETCH_ALLOWED_IPS.split(',')
       .map((ip) => ip.trim())
       .filter(Boolean),
+    renderThreads: env.RENDER_THREADS,
   };
 }

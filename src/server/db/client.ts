@@ -34,6 +34,8 @@ export type TDatabase = {
   pool: pg.Pool | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Raw SQL for libraries that bring their own (the job queue). Several statements when no values are given. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
 };
 
 export type TOpenDatabaseOptions =
@@ -56,6 +58,9 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
       async close() {
         await pool.end();
       },
+      async executeSql(text, values) {
+        return pool.query(text, values as unknown[] | undefined);
+      },
     };
   }
   const client = new PGlite({
@@ -73,6 +78,12 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
     },
     async close() {
       await client.close();
+    },
+    async executeSql(text, values) {
+      if (values && values.length > 0) return client.query(text, values);
+      // exec runs several statements (the queue's schema migrations); the last result is the answer.
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
     },
     // The PGlite handle is exposed for test snapshots (dumpDataDir).
     ...({ pglite: client } as object),

@@ -176,9 +176,76 @@ export const documents = pgTable(
     status: text('status').notNull().default('generated'),
     /** SHA-256 of the PDF bytes at generation; every later render must match it. */
     pdfSha256: text('pdf_sha256').notNull(),
+    /** The bulk job (batch) that made it, and its spreadsheet row; null for single documents. */
+    batchId: text('batch_id').references(() => bulkJobs.id, { onDelete: 'set null' }),
+    batchRow: integer('batch_row'),
     createdAt: createdAt(),
   },
-  (table) => [index('documents_owner_created_idx').on(table.ownerId, table.createdAt)],
+  (table) => [
+    index('documents_owner_created_idx').on(table.ownerId, table.createdAt),
+    // Exactly one document per job and row, however often a chunk is retried after a crash.
+    uniqueIndex('documents_batch_row_idx').on(table.batchId, table.batchRow),
+  ],
+);
+
+/**
+ * One spreadsheet upload: a draft while the user maps columns, then the job that generates its
+ * valid rows. Its id is the batch id of the documents it makes.
+ */
+export const bulkJobs = pgTable(
+  'bulk_jobs',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    formatId: text('format_id').references(() => formats.id, { onDelete: 'set null' }),
+    formatName: text('format_name').notNull(),
+    /** The format version the rows are generated from, pinned when the job starts. */
+    snapshotId: text('snapshot_id').references(() => formatSnapshots.id),
+    fileName: text('file_name').notNull(),
+    fileNamePattern: text('file_name_pattern').notNull(),
+    status: text('status', { enum: ['draft', 'queued', 'running', 'completed', 'cancelled', 'failed'] }).notNull(),
+    columns: jsonb('columns').$type<string[]>().notNull(),
+    mapping: jsonb('mapping').$type<Record<string, number | null>>().notNull(),
+    /** The parsed rows while a draft ({row, cells}[]); cleared once the job starts. */
+    sourceRows: jsonb('source_rows').$type<{ row: number; cells: string[] }[] | null>(),
+    total: integer('total').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    message: text('message'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('bulk_jobs_owner_created_idx').on(table.ownerId, table.createdAt),
+    index('bulk_jobs_status_idx').on(table.status),
+  ],
+);
+
+/** One spreadsheet row of a started job: what to generate, and what became of it. */
+export const bulkRows = pgTable(
+  'bulk_rows',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => bulkJobs.id, { onDelete: 'cascade' }),
+    /** The row number as the spreadsheet shows it (the header is row 1). */
+    row: integer('row').notNull(),
+    /** Position among the job's rows, 0-based; chunks are ranges of it. */
+    seq: integer('seq').notNull(),
+    data: jsonb('data').$type<Record<string, string>>().notNull(),
+    status: text('status', { enum: ['pending', 'done', 'failed', 'invalid', 'cancelled'] }).notNull(),
+    /** Column or placeholder label -> message, for invalid and failed rows. */
+    errors: jsonb('errors').$type<Record<string, string>>(),
+    documentId: text('document_id'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.jobId, table.row] }),
+    index('bulk_rows_job_seq_idx').on(table.jobId, table.seq),
+  ],
 );
 
 /**

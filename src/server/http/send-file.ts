@@ -1,8 +1,9 @@
 import contentDisposition from 'content-disposition';
 import type { FastifyReply } from 'fastify';
+import type { Readable } from 'node:stream';
 
 /** A file name that is safe on every OS; the original survives in filename* for modern clients. */
-function safeBaseName(title: string): string {
+export function safeFileBaseName(title: string): string {
   const cleaned = title
     .replace(/[\u0000-\u001f\u007f/\\?%*:|"<>]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -13,18 +14,18 @@ function safeBaseName(title: string): string {
 
 export function sendFile(
   reply: FastifyReply,
-  bytes: Uint8Array,
+  body: Uint8Array | Readable,
   fileName: string,
   contentType: string,
   disposition: 'inline' | 'attachment',
 ) {
   const dot = fileName.lastIndexOf('.');
-  const safe = `${safeBaseName(fileName.slice(0, dot))}${fileName.slice(dot)}`;
+  const safe = `${safeFileBaseName(fileName.slice(0, dot))}${fileName.slice(dot)}`;
   return reply
     .type(contentType)
     .header('content-disposition', contentDisposition(safe, { type: disposition }))
     .header('cache-control', 'private, no-store')
-    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    .send(body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
 }
 
 export function sendPdf(reply: FastifyReply, bytes: Uint8Array, title: string, disposition: 'inline' | 'attachment') {

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
-import { MIGRATIONS_DIR, migrateDatabase, openDatabase } from '../db/client.ts';
+import { MIGRATIONS_DIR, migrateDatabase, openDatabase, type TDatabase } from '../db/client.ts';
+import { createJobQueue } from '../jobs/queue.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +23,16 @@ function migrationsHash(): string {
     }
   };
   walk(MIGRATIONS_DIR);
+  hash.update(readFileSync(path.resolve('node_modules/pg-boss/package.json')));
   return hash.digest('hex').slice(0, 16);
+}
+
+/** Our migrations, then the job queue's own schema (pg-boss installs it on its first start). */
+async function prepare(database: TDatabase): Promise<void> {
+  await migrateDatabase(database);
+  const queue = createJobQueue(database, { error: () => {}, warn: () => {} });
+  await queue.start();
+  await queue.stop();
 }
 
 /**
@@ -42,7 +52,7 @@ export default async function setup(project: TestProject) {
       const templateUrl = new URL(url);
       templateUrl.pathname = `/${templateDb}`;
       const database = await openDatabase({ driver: 'postgres', url: templateUrl.toString(), poolSize: 1 });
-      await migrateDatabase(database);
+      await prepare(database);
       await database.close();
     }
     await admin.end();
@@ -55,7 +65,7 @@ export default async function setup(project: TestProject) {
   if (!existsSync(file)) {
     mkdirSync(cacheDir, { recursive: true });
     const database = await openDatabase({ driver: 'pglite' });
-    await migrateDatabase(database);
+    await prepare(database);
     const pglite = (database as unknown as { pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> } }).pglite;
     const dump = await pglite.dumpDataDir('gzip');
     await database.close();

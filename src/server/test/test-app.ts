@@ -74,6 +74,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
+export function multipartBody(field: string, fileName: string, bytes: Buffer, type = 'application/octet-stream') {
+  const boundary = '----formwork-test-boundary';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`;
+  return {
+    payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
 /** A browser-like client: keeps cookies and sends our Origin on writes, as the SPA does. */
 export class TestClient {
   private cookies = new Map<string, string>();
@@ -111,6 +120,20 @@ export class TestClient {
         ...headers,
       },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    this.remember(response);
+    return response;
+  }
+
+  /** A multipart upload of one file, as the browser's file input sends it. */
+  async upload(url: string, field: string, fileName: string, bytes: Buffer, type = 'application/octet-stream') {
+    const { payload, headers } = multipartBody(field, fileName, bytes, type);
+    const response = await this.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: this.ip,
+      headers: { ...headers, origin: TEST_ORIGIN, ...(this.cookies.size ? { cookie: this.cookieHeader } : {}) },
+      payload,
     });
     this.remember(response);
     return response;

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import { documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
@@ -43,12 +43,13 @@ export function createDocumentsRepository(db: TDb) {
       });
     },
 
-    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TDocumentRow[]> {
+    async list(ownerId: string, page: { limit: number; offset: number; batchId?: string }): Promise<TDocumentRow[]> {
       return (await db
         .select()
         .from(documents)
-        .where(eq(documents.ownerId, ownerId))
-        .orderBy(desc(documents.createdAt), desc(documents.id))
+        .where(and(eq(documents.ownerId, ownerId), page.batchId ? eq(documents.batchId, page.batchId) : undefined))
+        // A batch reads in spreadsheet order; everything else newest first.
+        .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)
         .offset(page.offset)) as TDocumentRow[];
     },

@@ -22,6 +22,7 @@ export async function documentsRoutes(app: FastifyInstance, opts: { auth: TAuthS
         querystring: z.object({
           limit: z.coerce.number().int().min(1).max(500).default(100),
           offset: z.coerce.number().int().min(0).default(0),
+          batchId: z.string().min(1).max(64).optional(),
         }),
         response: { 200: z.array(ZDocument), ...errors },
       },

@@ -25,6 +25,7 @@ export function toDocument(row: TDocumentRow): TDocument {
     data: row.data,
     status: row.status,
     pdfSha256: row.pdfSha256,
+    batchId: row.batchId,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -96,7 +97,7 @@ export function createDocumentsService(deps: {
       }
     },
 
-    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TDocument[]> {
+    async list(ownerId: string, page: { limit: number; offset: number; batchId?: string }): Promise<TDocument[]> {
       return (await deps.documents.list(ownerId, page)).map(toDocument);
     },
 

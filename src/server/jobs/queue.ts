@@ -1,0 +1,51 @@
+/**
+ * The job queue: pg-boss on whichever database the server runs on. On PostgreSQL several worker
+ * processes (`npm run worker`, on any machine) share the queue. On the embedded database the same
+ * code runs in the one server process: pg-boss talks to PGlite through the adapter below.
+ */
+import PgBoss from 'pg-boss';
+import type { TDatabase } from '../db/client.ts';
+
+export type TQueueLog = { error: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
+
+export type TJobQueue = {
+  boss: PgBoss;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+function bossDb(database: TDatabase): PgBoss.Db {
+  return {
+    executeSql: (text, values) => database.executeSql(text, values),
+  };
+}
+
+export function createJobQueue(database: TDatabase, log: TQueueLog): TJobQueue {
+  const boss = new PgBoss({
+    db: bossDb(database),
+    schema: 'pgboss',
+    // Jobs here are short chunks; a chunk whose worker died is retried after this long.
+    expireInSeconds: 120,
+    retryLimit: 5,
+    retryDelay: 2,
+    // Cron scheduling is unused; maintenance (expiring and archiving jobs) stays on.
+    schedule: false,
+    supervise: true,
+    migrate: true,
+  });
+  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  let started = false;
+  return {
+    boss,
+    async start() {
+      if (started) return;
+      await boss.start();
+      started = true;
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    },
+  };
+}

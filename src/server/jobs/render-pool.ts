@@ -1,0 +1,45 @@
+/**
+ * The worker-thread pool that renders bulk documents, sized to the cores, so a web process keeps
+ * answering requests while a job runs. Threads load a bundled render-worker.mjs: beside the server
+ * bundle in production, or bundled on first use from the TypeScript source in development and
+ * tests (worker threads do not inherit a TypeScript loader).
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { TRenderBatchResult, TRenderBatchTask } from './render-worker.ts';
+
+export type TRenderPool = {
+  threads: number;
+  render(task: TRenderBatchTask): Promise<TRenderBatchResult>;
+  close(): Promise<void>;
+};
+
+async function workerFile(): Promise<string> {
+  const here = fileURLToPath(import.meta.url);
+  const bundled = path.join(path.dirname(here), 'render-worker.mjs');
+  if (here.endsWith('.mjs') && existsSync(bundled)) return bundled;
+  const { bundleForNode, PROJECT_ROOT } = await import('../../../scripts/build-server.ts');
+  // One file per process: test files run in parallel processes and must not overwrite each other.
+  const out = path.join(PROJECT_ROOT, `node_modules/.cache/formwork/render-worker-${process.pid}.mjs`);
+  await bundleForNode(path.join(PROJECT_ROOT, 'src/server/jobs/render-worker.ts'), out);
+  return out;
+}
+
+export async function createRenderPool(options: { threads?: number } = {}): Promise<TRenderPool> {
+  const threads = Math.max(1, options.threads ?? os.availableParallelism());
+  const pool = new Piscina<TRenderBatchTask, TRenderBatchResult>({
+    filename: await workerFile(),
+    minThreads: threads,
+    maxThreads: threads,
+    // Render batches are CPU-bound: one per thread at a time, the rest wait in the queue.
+    concurrentTasksPerWorker: 1,
+  });
+  return {
+    threads,
+    render: (task) => pool.run(task),
+    close: () => pool.close({ force: true }),
+  };
+}

@@ -1,0 +1,329 @@
+import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { bulkJobs, bulkRows, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
+import type { TSnapshotRow } from '../formats/formats.repository.ts';
+import { usagePeriod } from '../users/users.repository.ts';
+
+export type TBulkJobRow = typeof bulkJobs.$inferSelect;
+export type TBulkRowRow = typeof bulkRows.$inferSelect;
+export type TNewBulkRow = Omit<typeof bulkRows.$inferInsert, 'jobId'>;
+
+export type TChunkDocument = {
+  id: string;
+  row: number;
+  name: string;
+  clientName: string;
+  data: Record<string, string>;
+  pdfSha256: string;
+};
+
+export type TChunkCommit = {
+  ownerId: string;
+  jobId: string;
+  /** The owner's monthly generation limit. */
+  limit: number;
+  createdAt: Date;
+  documents: TChunkDocument[];
+  /** Rows that could not be rendered: row -> message. */
+  failures: { row: number; message: string }[];
+};
+
+export type TChunkOutcome = { made: number; quotaRefused: number; discarded: boolean };
+
+const INSERT_BATCH = 1_000;
+const UNFINISHED = ['queued', 'running'] as const;
+
+/**
+ * Every query takes the owner and filters by it, the worker's included: the chunk payload carries
+ * the owner, so another user's job is as invisible to a worker as to the API.
+ */
+export function createBulkRepository(db: TDb) {
+  const jobWhere = (ownerId: string, id: string) => and(eq(bulkJobs.ownerId, ownerId), eq(bulkJobs.id, id));
+
+  return {
+    async createDraft(job: typeof bulkJobs.$inferInsert): Promise<TBulkJobRow> {
+      const [row] = await db.insert(bulkJobs).values(job).returning();
+      return row as TBulkJobRow;
+    },
+
+    async get(ownerId: string, id: string): Promise<TBulkJobRow | undefined> {
+      const [row] = await db.select().from(bulkJobs).where(jobWhere(ownerId, id)).limit(1);
+      return row;
+    },
+
+    async list(ownerId: string, limit: number): Promise<TBulkJobRow[]> {
+      return db
+        .select()
+        .from(bulkJobs)
+        .where(and(eq(bulkJobs.ownerId, ownerId), ne(bulkJobs.status, 'draft')))
+        .orderBy(desc(bulkJobs.createdAt), desc(bulkJobs.id))
+        .limit(limit);
+    },
+
+    async updateMapping(ownerId: string, id: string, mapping: Record<string, number | null>): Promise<boolean> {
+      const updated = await db
+        .update(bulkJobs)
+        .set({ mapping })
+        .where(and(jobWhere(ownerId, id), eq(bulkJobs.status, 'draft')))
+        .returning({ id: bulkJobs.id });
+      return updated.length > 0;
+    },
+
+    /** Draft -> queued with its rows, once: a second start (double click, two tabs) finds no draft. */
+    async start(
+      ownerId: string,
+      id: string,
+      job: { snapshotId: string; formatName: string; fileNamePattern: string; total: number; skipped: number },
+      rows: TNewBulkRow[],
+    ): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const updated = await tx
+          .update(bulkJobs)
+          .set({ ...job, status: 'queued', sourceRows: null })
+          .where(and(jobWhere(ownerId, id), eq(bulkJobs.status, 'draft')))
+          .returning({ id: bulkJobs.id });
+        if (updated.length === 0) return false;
+        for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+          await tx.insert(bulkRows).values(rows.slice(i, i + INSERT_BATCH).map((r) => ({ ...r, jobId: id })));
+        }
+        return true;
+      });
+    },
+
+    async markRunning(ownerId: string, id: string): Promise<void> {
+      await db
+        .update(bulkJobs)
+        .set({ status: 'running', startedAt: sql`coalesce(${bulkJobs.startedAt}, now())` })
+        .where(and(jobWhere(ownerId, id), eq(bulkJobs.status, 'queued')));
+    },
+
+    async pendingRows(ownerId: string, jobId: string, fromSeq: number, toSeq: number): Promise<TBulkRowRow[]> {
+      const rows = await db
+        .select({ row: bulkRows })
+        .from(bulkRows)
+        .innerJoin(bulkJobs, eq(bulkJobs.id, bulkRows.jobId))
+        .where(
+          and(
+            eq(bulkJobs.ownerId, ownerId),
+            eq(bulkRows.jobId, jobId),
+            eq(bulkRows.status, 'pending'),
+            gte(bulkRows.seq, fromSeq),
+            lt(bulkRows.seq, toSeq),
+          ),
+        )
+        .orderBy(asc(bulkRows.seq));
+      return rows.map((r) => r.row);
+    },
+
+    /**
+     * Stores a rendered chunk in one transaction: the job row lock serialises chunks of one job,
+     * a cancelled job takes nothing, each (job, row) gets at most one document (the unique index,
+     * so a chunk retried after a crash adds nothing twice), and exactly one generation is counted
+     * per document stored, never past the monthly limit.
+     */
+    async commitChunk(commit: TChunkCommit): Promise<TChunkOutcome> {
+      const { ownerId, jobId } = commit;
+      return db.transaction(async (tx) => {
+        const [job] = await tx
+          .select({ status: bulkJobs.status, formatId: bulkJobs.formatId, formatName: bulkJobs.formatName, snapshotId: bulkJobs.snapshotId })
+          .from(bulkJobs)
+          .where(jobWhere(ownerId, jobId))
+          .for('update');
+        if (!job || !job.snapshotId || (job.status !== 'running' && job.status !== 'queued')) {
+          return { made: 0, quotaRefused: 0, discarded: true };
+        }
+        const rowsInChunk = [...commit.documents.map((d) => d.row), ...commit.failures.map((f) => f.row)];
+        // Rows another run of this chunk already settled are left alone.
+        const stillPending = new Set(
+          (
+            await tx
+              .select({ row: bulkRows.row })
+              .from(bulkRows)
+              .where(and(eq(bulkRows.jobId, jobId), eq(bulkRows.status, 'pending'), inArray(bulkRows.row, rowsInChunk)))
+          ).map((r) => r.row),
+        );
+        const candidates = commit.documents.filter((d) => stillPending.has(d.row));
+        const failures = commit.failures.filter((f) => stillPending.has(f.row));
+
+        const period = usagePeriod(commit.createdAt);
+        await tx.insert(usageCounters).values({ ownerId, period, generations: 0 }).onConflictDoNothing();
+        const [counter] = await tx
+          .select({ generations: usageCounters.generations })
+          .from(usageCounters)
+          .where(and(eq(usageCounters.ownerId, ownerId), eq(usageCounters.period, period)))
+          .for('update');
+        const remaining = Math.max(0, commit.limit - (counter?.generations ?? 0));
+        const allowed = candidates.slice(0, remaining);
+        const refused = candidates.slice(remaining);
+
+        let made: { row: number | null; id: string }[] = [];
+        if (allowed.length > 0) {
+          made = await tx
+            .insert(documents)
+            .values(
+              allowed.map((d) => ({
+                id: d.id,
+                ownerId,
+                formatId: job.formatId,
+                formatName: job.formatName,
+                formatVersion: sql<number>`(select version from ${formatSnapshots} where id = ${job.snapshotId})`,
+                snapshotId: job.snapshotId as string,
+                name: d.name,
+                clientName: d.clientName,
+                data: d.data,
+                status: 'generated',
+                pdfSha256: d.pdfSha256,
+                batchId: jobId,
+                batchRow: d.row,
+                createdAt: commit.createdAt,
+              })),
+            )
+            .onConflictDoNothing({ target: [documents.batchId, documents.batchRow] })
+            .returning({ row: documents.batchRow, id: documents.id });
+          if (made.length > 0) {
+            await tx
+              .update(usageCounters)
+              .set({ generations: sql`${usageCounters.generations} + ${made.length}` })
+              .where(and(eq(usageCounters.ownerId, ownerId), eq(usageCounters.period, period)));
+            await tx.execute(sql`
+              update ${bulkRows} as r set status = 'done', document_id = v.id
+              from (select * from jsonb_to_recordset(${JSON.stringify(made)}::jsonb) as x(row int, id text)) as v
+              where r.job_id = ${jobId} and r.row = v.row`);
+          }
+        }
+        const failed = [
+          ...failures,
+          ...refused.map((d) => ({ row: d.row, message: 'Not generated: the monthly generation limit of your plan was reached.' })),
+        ];
+        if (failed.length > 0) {
+          await tx.execute(sql`
+            update ${bulkRows} as r set status = 'failed', errors = jsonb_build_object('Document', v.message)
+            from (select * from jsonb_to_recordset(${JSON.stringify(failed)}::jsonb) as x(row int, message text)) as v
+            where r.job_id = ${jobId} and r.row = v.row`);
+        }
+        await tx
+          .update(bulkJobs)
+          .set({
+            status: 'running',
+            startedAt: sql`coalesce(${bulkJobs.startedAt}, now())`,
+            done: sql`${bulkJobs.done} + ${made.length}`,
+            failed: sql`${bulkJobs.failed} + ${failed.length}`,
+            ...(refused.length > 0
+              ? { message: 'The monthly generation limit of your plan was reached before every row was generated.' }
+              : {}),
+          })
+          .where(jobWhere(ownerId, jobId));
+        return { made: made.length, quotaRefused: refused.length, discarded: false };
+      });
+    },
+
+    /** Completes a job whose rows are all settled; true when this call completed it. */
+    async finishIfDone(ownerId: string, jobId: string): Promise<boolean> {
+      const finished = await db
+        .update(bulkJobs)
+        .set({ status: 'completed', finishedAt: sql`now()` })
+        .where(
+          and(
+            jobWhere(ownerId, jobId),
+            inArray(bulkJobs.status, [...UNFINISHED]),
+            sql`not exists (select 1 from ${bulkRows} where ${bulkRows.jobId} = ${jobId} and ${bulkRows.status} = 'pending')`,
+          ),
+        )
+        .returning({ id: bulkJobs.id });
+      return finished.length > 0;
+    },
+
+    async cancel(ownerId: string, id: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const cancelled = await tx
+          .update(bulkJobs)
+          .set({ status: 'cancelled', finishedAt: sql`now()`, message: 'Cancelled. Documents already made are kept.' })
+          .where(and(jobWhere(ownerId, id), inArray(bulkJobs.status, [...UNFINISHED])))
+          .returning({ id: bulkJobs.id });
+        if (cancelled.length === 0) return false;
+        await tx
+          .update(bulkRows)
+          .set({ status: 'cancelled' })
+          .where(and(eq(bulkRows.jobId, id), eq(bulkRows.status, 'pending')));
+        return true;
+      });
+    },
+
+    async deleteDraft(ownerId: string, id: string): Promise<boolean> {
+      const deleted = await db
+        .delete(bulkJobs)
+        .where(and(jobWhere(ownerId, id), eq(bulkJobs.status, 'draft')))
+        .returning({ id: bulkJobs.id });
+      return deleted.length > 0;
+    },
+
+    /** Seq ranges that still have pending rows, for re-queuing a job after a restart. */
+    async pendingSeqs(ownerId: string, jobId: string): Promise<number[]> {
+      const rows = await db
+        .select({ seq: bulkRows.seq })
+        .from(bulkRows)
+        .innerJoin(bulkJobs, eq(bulkJobs.id, bulkRows.jobId))
+        .where(and(eq(bulkJobs.ownerId, ownerId), eq(bulkRows.jobId, jobId), eq(bulkRows.status, 'pending')))
+        .orderBy(asc(bulkRows.seq));
+      return rows.map((r) => r.seq);
+    },
+
+    /** Jobs left queued or running (by a process that stopped or died), across owners: start-up only. */
+    async unfinishedJobs(): Promise<{ id: string; ownerId: string }[]> {
+      return db
+        .select({ id: bulkJobs.id, ownerId: bulkJobs.ownerId })
+        .from(bulkJobs)
+        .where(inArray(bulkJobs.status, [...UNFINISHED]));
+    },
+
+    async rowErrors(
+      ownerId: string,
+      jobId: string,
+      page: { limit: number; offset: number },
+    ): Promise<{ row: number; errors: Record<string, string> }[]> {
+      const rows = await db
+        .select({ row: bulkRows.row, errors: bulkRows.errors })
+        .from(bulkRows)
+        .innerJoin(bulkJobs, eq(bulkJobs.id, bulkRows.jobId))
+        .where(and(eq(bulkJobs.ownerId, ownerId), eq(bulkRows.jobId, jobId), inArray(bulkRows.status, ['invalid', 'failed'])))
+        .orderBy(asc(bulkRows.row))
+        .limit(page.limit)
+        .offset(page.offset);
+      return rows.map((r) => ({ row: r.row, errors: r.errors ?? {} }));
+    },
+
+    async countRowErrors(ownerId: string, jobId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(bulkRows)
+        .innerJoin(bulkJobs, eq(bulkJobs.id, bulkRows.jobId))
+        .where(and(eq(bulkJobs.ownerId, ownerId), eq(bulkRows.jobId, jobId), inArray(bulkRows.status, ['invalid', 'failed'])));
+      return row?.n ?? 0;
+    },
+
+    /** The batch's documents in row order, a page at a time (the ZIP and merged PDF stream through these). */
+    async batchDocuments(
+      ownerId: string,
+      jobId: string,
+      after: number,
+      limit: number,
+    ): Promise<(typeof documents.$inferSelect & { data: Record<string, string> })[]> {
+      return (await db
+        .select()
+        .from(documents)
+        .where(and(eq(documents.ownerId, ownerId), eq(documents.batchId, jobId), sql`${documents.batchRow} > ${after}`))
+        .orderBy(asc(documents.batchRow))
+        .limit(limit)) as (typeof documents.$inferSelect & { data: Record<string, string> })[];
+    },
+
+    async snapshotOf(ownerId: string, snapshotId: string): Promise<TSnapshotRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(formatSnapshots)
+        .where(and(eq(formatSnapshots.ownerId, ownerId), eq(formatSnapshots.id, snapshotId)))
+        .limit(1);
+      return row as TSnapshotRow | undefined;
+    },
+  };
+}
+export type TBulkRepository = ReturnType<typeof createBulkRepository>;

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BULK_MAX_FILE_BYTES,
+  ZBulkJob,
+  ZBulkJobList,
+  ZBulkRowErrorList,
+  ZBulkUpload,
+  ZStartBulkJobBody,
+  ZUpdateMappingBody,
+} from '../../../contract/bulk.ts';
+import { ZApiError } from '../../../contract/errors.ts';
+import { ZIdParams } from '../../../contract/formats.ts';
+import { AppError } from '../../http/app-error.ts';
+import { sendFile } from '../../http/send-file.ts';
+import type { TAuthService } from '../auth/auth.service.ts';
+import type { TBulkService } from './bulk.service.ts';
+
+const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError };
+const tooLarge = () =>
+  new AppError(413, 'payload_too_large', `The file is larger than ${BULK_MAX_FILE_BYTES / 1024 / 1024} MB. Split it into smaller files.`);
+
+export async function bulkRoutes(app: FastifyInstance, opts: { auth: TAuthService; bulk: TBulkService }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const owner = (request: { headers: Parameters<TAuthService['currentUserId']>[0] }) =>
+    opts.auth.currentUserId(request.headers);
+
+  api.post(
+    '/api/formats/:id/bulk',
+    { schema: { params: ZIdParams, response: { 201: ZBulkUpload, ...errors, 413: ZApiError, 415: ZApiError } } },
+    async (request, reply) => {
+      const ownerId = await owner(request);
+      if (!request.isMultipart()) throw new AppError(400, 'bad_request', 'Send the spreadsheet as a multipart upload.');
+      const file = await request.file({ limits: { fileSize: BULK_MAX_FILE_BYTES, files: 1 } });
+      if (!file) throw new AppError(400, 'bad_request', 'No file was attached. Choose an .xlsx, .xls or .csv file.');
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        throw error;
+      }
+      if (file.file.truncated) throw tooLarge();
+      const upload = await opts.bulk.upload(ownerId, request.params.id, { fileName: file.filename, bytes });
+      return reply.status(201).send(upload);
+    },
+  );
+
+  api.get('/api/bulk-jobs/:id/draft', { schema: { params: ZIdParams, response: { 200: ZBulkUpload, ...errors } } }, async (request) =>
+    opts.bulk.draft(await owner(request), request.params.id),
+  );
+
+  api.put(
+    '/api/bulk-jobs/:id/mapping',
+    { schema: { params: ZIdParams, body: ZUpdateMappingBody, response: { 200: ZBulkUpload, ...errors } } },
+    async (request) => opts.bulk.updateMapping(await owner(request), request.params.id, request.body.mapping),
+  );
+
+  api.delete('/api/bulk-jobs/:id/draft', { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+    await opts.bulk.discard(await owner(request), request.params.id);
+    return reply.status(204).send(null);
+  });
+
+  api.post(
+    '/api/bulk-jobs/:id/start',
+    { schema: { params: ZIdParams, body: ZStartBulkJobBody, response: { 202: ZBulkJob, ...errors } } },
+    async (request, reply) => reply.status(202).send(await opts.bulk.start(await owner(request), request.params.id, request.body)),
+  );
+
+  api.get(
+    '/api/bulk-jobs',
+    {
+      schema: {
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+        response: { 200: ZBulkJobList, ...errors },
+      },
+    },
+    async (request) => ({ jobs: await opts.bulk.list(await owner(request), request.query.limit) }),
+  );
+
+  api.get('/api/bulk-jobs/:id', { schema: { params: ZIdParams, response: { 200: ZBulkJob, ...errors } } }, async (request) =>
+    opts.bulk.get(await owner(request), request.params.id),
+  );
+
+  api.post('/api/bulk-jobs/:id/cancel', { schema: { params: ZIdParams, response: { 200: ZBulkJob, ...errors } } }, async (request) =>
+    opts.bulk.cancel(await owner(request), request.params.id),
+  );
+
+  api.get(
+    '/api/bulk-jobs/:id/errors',
+    {
+      schema: {
+        params: ZIdParams,
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
+        response: { 200: ZBulkRowErrorList, ...errors },
+      },
+    },
+    async (request) => opts.bulk.rowErrors(await owner(request), request.params.id, request.query),
+  );
+
+  api.get('/api/bulk-jobs/:id/errors.csv', { schema: { params: ZIdParams } }, async (request, reply) => {
+    const { job, stream } = await opts.bulk.errorsCsv(await owner(request), request.params.id);
+    return sendFile(reply, stream, `${job.formatName} - row errors.csv`, 'text/csv; charset=utf-8', 'attachment');
+  });
+
+  api.get('/api/bulk-jobs/:id/documents.zip', { schema: { params: ZIdParams } }, async (request, reply) => {
+    const { job, stream } = await opts.bulk.zip(await owner(request), request.params.id);
+    return sendFile(reply, stream, `${job.formatName} - ${job.done} documents.zip`, 'application/zip', 'attachment');
+  });
+}

@@ -1,0 +1,458 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import archiver from 'archiver';
+import {
+  BULK_PREVIEW_ROWS,
+  type TBulkJob,
+  type TBulkRowError,
+  type TBulkUpload,
+  type TColumnMapping,
+  type TStartBulkJobBody,
+} from '../../../contract/bulk.ts';
+import { DEFAULT_CLIENT_NAME } from '../../../contract/documents.ts';
+import type { TRenderableFormat } from '../../../contract/format-content.ts';
+import { placeholderLabel, substitutePlaceholders, type TPlaceholder } from '../../../contract/placeholders.ts';
+import type { z } from 'zod';
+import type { ZStartBulkJobBody } from '../../../contract/bulk.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import { safeFileBaseName } from '../../http/send-file.ts';
+import { chunksFor, type TBulkChunkPayload, type TBulkChunkSender } from '../../jobs/bulk-chunk.job.ts';
+import type { TRenderPool } from '../../jobs/render-pool.ts';
+import type { TAssetsService } from '../assets/assets.service.ts';
+import type { TFormatsRepository } from '../formats/formats.repository.ts';
+import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TUsersService } from '../users/users.service.ts';
+import type { TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
+import { autoMapColumns, validateSheet } from './column-mapping.ts';
+import { readSpreadsheet, type TSheet } from './spreadsheet.ts';
+
+const jobNotFound = () => notFound('Bulk job');
+/** Extra invalid rows shown beyond the first rows, so a problem far down the file is visible too. */
+const PREVIEW_EXTRA_INVALID = 30;
+/** Documents rendered ahead of the ZIP writer: bounds memory however large the batch is. */
+const ZIP_RENDER_BATCH = 16;
+
+/** Named after the client when the row has one, so a batch's documents tell apart in lists. */
+export function bulkDocumentName(formatName: string, row: number, data: Record<string, string>): string {
+  const client = data.client_name || data.clientname;
+  return client ? `${formatName} - ${client}` : `${formatName} - row ${row}`;
+}
+
+function toJob(row: TBulkJobRow, now = Date.now()): TBulkJob {
+  const settled = row.done + row.failed;
+  const running = row.status === 'running' && row.startedAt;
+  const seconds = running ? (now - row.startedAt!.getTime()) / 1000 : 0;
+  const rate = running && seconds > 0 && settled > 0 ? settled / seconds : null;
+  const left = row.total - settled;
+  return {
+    id: row.id,
+    formatId: row.formatId,
+    formatName: row.formatId ? row.formatName : 'Unknown',
+    fileName: row.fileName,
+    fileNamePattern: row.fileNamePattern,
+    status: row.status,
+    total: row.total,
+    done: row.done,
+    failed: row.failed,
+    skipped: row.skipped,
+    ratePerSecond: rate === null ? null : Math.round(rate * 10) / 10,
+    etaSeconds: rate && left > 0 ? Math.ceil(left / rate) : null,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    message: row.message,
+  };
+}
+
+/** A file name from the pattern: placeholders filled, characters file systems reject replaced. */
+export function zipEntryName(pattern: string, values: Record<string, string>): string {
+  const filled = substitutePlaceholders(pattern, (name) => values[name]);
+  // No leading dots (hidden files) and no trailing dots or spaces (Windows drops them).
+  return safeFileBaseName(filled).replace(/^[\s.]+|[\s.]+$/g, '') || 'document';
+}
+
+/** Makes names unique within one archive, case-insensitively (Windows and macOS file systems). */
+export function uniqueNamer(): (name: string) => string {
+  const used = new Set<string>();
+  return (name) => {
+    let candidate = `${name}.pdf`;
+    for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${name} (${n}).pdf`;
+    used.add(candidate.toLowerCase());
+    return candidate;
+  };
+}
+
+/** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function createBulkService(deps: {
+  bulk: TBulkRepository;
+  formats: TFormatsRepository;
+  users: TUsersRepository;
+  usersService: TUsersService;
+  assets: TAssetsService;
+  pool: () => Promise<TRenderPool>;
+  chunks: () => Promise<TBulkChunkSender>;
+  log: { error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
+}) {
+  async function quota(ownerId: string): Promise<{ limit: number; remaining: number }> {
+    const user = await deps.users.findById(ownerId);
+    if (!user) throw notFound('User');
+    const limit = (await deps.usersService.generationLimit(user)) ?? 0;
+    const used = await deps.users.generationsUsed(ownerId);
+    return { limit, remaining: Math.max(0, limit - used) };
+  }
+
+  async function draftView(ownerId: string, job: TBulkJobRow, placeholders: TPlaceholder[]): Promise<TBulkUpload> {
+    const sheet: TSheet = { columns: job.columns, rows: job.sourceRows ?? [] };
+    const mapping = job.mapping;
+    const checked = validateSheet(sheet, placeholders, mapping);
+    const first = checked.rows.slice(0, BULK_PREVIEW_ROWS);
+    const extra = checked.rows
+      .slice(BULK_PREVIEW_ROWS)
+      .filter((r) => Object.keys(r.errors).length > 0)
+      .slice(0, PREVIEW_EXTRA_INVALID);
+    const used = new Set(Object.values(mapping).filter((v): v is number => v !== null));
+    const { remaining } = await quota(ownerId);
+    return {
+      id: job.id,
+      formatId: job.formatId ?? '',
+      fileName: job.fileName,
+      columns: job.columns,
+      mapping,
+      unmappedPlaceholders: placeholders.filter((p) => mapping[p.name] == null).map((p) => p.name),
+      unusedColumns: job.columns.map((_, i) => i).filter((i) => !used.has(i)),
+      totalRows: sheet.rows.length,
+      validRows: checked.valid,
+      invalidRows: checked.invalid,
+      preview: [...first, ...extra],
+      quota: { remaining, canMake: Math.min(remaining, checked.valid) },
+    };
+  }
+
+  async function draftWithFormat(ownerId: string, id: string) {
+    const job = await deps.bulk.get(ownerId, id);
+    if (!job) throw jobNotFound();
+    if (job.status !== 'draft') throw new AppError(409, 'conflict', 'This upload has already been started.');
+    const format = job.formatId ? await deps.formats.get(ownerId, job.formatId) : undefined;
+    if (!format) throw new AppError(404, 'not_found', 'The format of this upload was deleted. Upload the file again.');
+    return { job, format };
+  }
+
+  /** Columns named after the format's placeholders, and the sheet's header, must describe the same fields. */
+  function checkMapping(mapping: TColumnMapping, columns: string[], placeholders: TPlaceholder[]): TColumnMapping {
+    const names = new Set(placeholders.map((p) => p.name));
+    const clean: TColumnMapping = {};
+    const taken = new Map<number, string>();
+    for (const p of placeholders) {
+      const column = mapping[p.name] ?? null;
+      if (column !== null && (column < 0 || column >= columns.length)) {
+        throw new AppError(400, 'validation_failed', `Column ${column + 1} does not exist in the file.`);
+      }
+      if (column !== null) {
+        const other = taken.get(column);
+        if (other) {
+          throw new AppError(
+            400,
+            'validation_failed',
+            `The column "${columns[column]}" is mapped to both ${other} and ${placeholderLabel(p)}. Map each column to one field.`,
+          );
+        }
+        taken.set(column, placeholderLabel(p));
+      }
+      clean[p.name] = column;
+    }
+    for (const key of Object.keys(mapping)) {
+      if (!names.has(key)) throw new AppError(400, 'validation_failed', `The format has no field named "${key}".`);
+    }
+    return clean;
+  }
+
+  return {
+    async upload(ownerId: string, formatId: string, file: { fileName: string; bytes: Buffer }): Promise<TBulkUpload> {
+      const format = await deps.formats.get(ownerId, formatId);
+      if (!format) throw new AppError(404, 'not_found', 'Format not found.');
+      if (format.placeholders.length === 0) {
+        throw new AppError(400, 'validation_failed', 'This format has no placeholders, so a spreadsheet has nothing to fill in.');
+      }
+      const sheet = await readSpreadsheet(file.bytes, file.fileName);
+      const job = await deps.bulk.createDraft({
+        id: randomUUID(),
+        ownerId,
+        formatId: format.id,
+        formatName: format.name,
+        fileName: file.fileName.slice(0, 255),
+        fileNamePattern: '',
+        status: 'draft',
+        columns: sheet.columns,
+        mapping: autoMapColumns(sheet.columns, format.placeholders),
+        sourceRows: sheet.rows,
+        total: sheet.rows.length,
+      });
+      return draftView(ownerId, job, format.placeholders);
+    },
+
+    async draft(ownerId: string, id: string): Promise<TBulkUpload> {
+      const { job, format } = await draftWithFormat(ownerId, id);
+      return draftView(ownerId, job, format.placeholders);
+    },
+
+    async updateMapping(ownerId: string, id: string, mapping: TColumnMapping): Promise<TBulkUpload> {
+      const { job, format } = await draftWithFormat(ownerId, id);
+      const clean = checkMapping(mapping, job.columns, format.placeholders);
+      if (!(await deps.bulk.updateMapping(ownerId, id, clean))) throw jobNotFound();
+      return draftView(ownerId, { ...job, mapping: clean }, format.placeholders);
+    },
+
+    async discard(ownerId: string, id: string): Promise<void> {
+      if (!(await deps.bulk.deleteDraft(ownerId, id))) throw jobNotFound();
+    },
+
+    async start(ownerId: string, id: string, body: z.output<typeof ZStartBulkJobBody>): Promise<TBulkJob> {
+      const { job, format } = await draftWithFormat(ownerId, id);
+      const checked = validateSheet({ columns: job.columns, rows: job.sourceRows ?? [] }, format.placeholders, job.mapping);
+      if (checked.invalid > 0 && !body.skipInvalid) {
+        throw new AppError(
+          400,
+          'validation_failed',
+          `${checked.invalid.toLocaleString('en-US')} ${checked.invalid === 1 ? 'row has' : 'rows have'} invalid values. Fix the file and upload it again, or choose to skip invalid rows.`,
+        );
+      }
+      if (checked.valid === 0) throw new AppError(400, 'validation_failed', 'No row is valid, so there is nothing to generate.');
+      const { remaining, limit } = await quota(ownerId);
+      if (checked.valid > remaining) {
+        throw new AppError(
+          429,
+          'quota_exceeded',
+          remaining === 0
+            ? `You have used all ${limit.toLocaleString('en-US')} document generations of your plan this month. Upgrade your plan or wait until next month.`
+            : `Your plan can make ${remaining.toLocaleString('en-US')} more ${remaining === 1 ? 'document' : 'documents'} this month, but this file has ${checked.valid.toLocaleString('en-US')} valid rows. Remove rows or upgrade your plan.`,
+        );
+      }
+      const snapshot = await deps.formats.snapshot(ownerId, format.id, format.version);
+      if (!snapshot) throw new Error(`format ${format.id} has no snapshot for version ${format.version}`);
+      const columnOf = (name: string) => {
+        const column = job.mapping[name];
+        if (column != null) return job.columns[column] ?? name;
+        const p = format.placeholders.find((x) => x.name === name);
+        return p ? placeholderLabel(p) : name;
+      };
+      let seq = 0;
+      const rows: TNewBulkRow[] = checked.rows.map((r) => {
+        const invalid = Object.keys(r.errors).length > 0;
+        return {
+          row: r.row,
+          seq: invalid ? -1 : seq++,
+          data: r.values,
+          status: invalid ? 'invalid' : 'pending',
+          errors: invalid ? Object.fromEntries(Object.entries(r.errors).map(([name, message]) => [columnOf(name), message])) : null,
+        };
+      });
+      const started = await deps.bulk.start(
+        ownerId,
+        id,
+        { snapshotId: snapshot.id, formatName: format.name, fileNamePattern: body.fileNamePattern, total: checked.valid, skipped: checked.invalid },
+        rows,
+      );
+      if (!started) throw new AppError(409, 'conflict', 'This upload has already been started.');
+      const sender = await deps.chunks();
+      await sender.send(chunksFor(ownerId, id, Array.from({ length: checked.valid }, (_, i) => i)));
+      const row = await deps.bulk.get(ownerId, id);
+      if (!row) throw jobNotFound();
+      return toJob(row);
+    },
+
+    async get(ownerId: string, id: string): Promise<TBulkJob> {
+      const row = await deps.bulk.get(ownerId, id);
+      if (!row || row.status === 'draft') throw jobNotFound();
+      return toJob(row);
+    },
+
+    async list(ownerId: string, limit: number): Promise<TBulkJob[]> {
+      return (await deps.bulk.list(ownerId, limit)).map((row) => toJob(row));
+    },
+
+    async cancel(ownerId: string, id: string): Promise<TBulkJob> {
+      const row = await deps.bulk.get(ownerId, id);
+      if (!row || row.status === 'draft') throw jobNotFound();
+      if (!(await deps.bulk.cancel(ownerId, id))) {
+        throw new AppError(409, 'conflict', `This job has already ${row.status === 'cancelled' ? 'been cancelled' : 'finished'}.`);
+      }
+      return toJob((await deps.bulk.get(ownerId, id)) ?? row);
+    },
+
+    async rowErrors(ownerId: string, id: string, page: { limit: number; offset: number }): Promise<{ errors: TBulkRowError[]; total: number }> {
+      await this.get(ownerId, id);
+      const rows = await deps.bulk.rowErrors(ownerId, id, page);
+      const errors = rows.flatMap((r) => Object.entries(r.errors).map(([column, message]) => ({ row: r.row, column, message })));
+      return { errors, total: await deps.bulk.countRowErrors(ownerId, id) };
+    },
+
+    /** The row errors as CSV (row, column, message), streamed a page at a time. */
+    async errorsCsv(ownerId: string, id: string): Promise<{ job: TBulkJob; stream: Readable }> {
+      const job = await this.get(ownerId, id);
+      const bulk = deps.bulk;
+      async function* lines() {
+        yield 'row,column,message\r\n';
+        for (let offset = 0; ; offset += 1000) {
+          const page = await bulk.rowErrors(ownerId, id, { limit: 1000, offset });
+          for (const r of page) {
+            for (const [column, message] of Object.entries(r.errors)) {
+              yield `${csvCell(r.row)},${csvCell(column)},${csvCell(message)}\r\n`;
+            }
+          }
+          if (page.length < 1000) return;
+        }
+      }
+      return { job, stream: Readable.from(lines()) };
+    },
+
+    /**
+     * The batch's PDFs as one ZIP, written while it is sent: documents are re-rendered from their
+     * snapshot (the same bytes as at generation) a few at a time, so memory stays flat.
+     */
+    async zip(ownerId: string, id: string): Promise<{ job: TBulkJob; stream: Readable }> {
+      const job = await this.get(ownerId, id);
+      const row = await deps.bulk.get(ownerId, id);
+      if (!row?.snapshotId) throw jobNotFound();
+      if (job.done === 0) throw new AppError(409, 'conflict', 'This batch has no documents yet.');
+      const snapshot = await deps.bulk.snapshotOf(ownerId, row.snapshotId);
+      if (!snapshot) throw jobNotFound();
+      const format: TRenderableFormat = { content: snapshot.content, placeholders: snapshot.placeholders };
+      const assets = await deps.assets.forRender(ownerId, snapshot.content);
+      const pool = await deps.pool();
+      // PDFs are compressed already: stored entries cost no CPU and lose nothing.
+      const archive = archiver('zip', { store: true });
+      const out = new PassThrough();
+      archive.on('error', (error) => out.destroy(error));
+      archive.pipe(out);
+      // archiver queues appended buffers until its output is read; counting the entries it has
+      // written lets the renderer stay at most one batch ahead of a slow client.
+      let appended = 0;
+      let written = 0;
+      let wake: (() => void) | undefined;
+      archive.on('entry', () => {
+        written++;
+        wake?.();
+      });
+      out.once('close', () => wake?.());
+      const name = uniqueNamer();
+      const pattern = job.fileNamePattern;
+      const bulk = deps.bulk;
+      const log = deps.log;
+      void (async () => {
+        try {
+          let after = -1;
+          for (;;) {
+            while (!out.destroyed && appended - written >= ZIP_RENDER_BATCH) {
+              await new Promise<void>((resolve) => (wake = resolve));
+            }
+            if (out.destroyed) return;
+            const docs = await bulk.batchDocuments(ownerId, id, after, ZIP_RENDER_BATCH);
+            if (docs.length === 0) break;
+            const rendered = await pool.render({
+              format,
+              assets,
+              items: docs.map((d) => ({ data: d.data, title: d.name, creationDate: d.createdAt.getTime() })),
+              returnBytes: true,
+            });
+            for (const [i, d] of docs.entries()) {
+              const bytes = rendered.bytes?.[i];
+              if (!bytes) continue;
+              const entry = name(zipEntryName(pattern, { ...d.data, document: d.name, row: String(d.batchRow ?? '') }));
+              archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { name: entry, date: d.createdAt });
+              appended++;
+            }
+            after = docs.at(-1)?.batchRow ?? after;
+          }
+          await archive.finalize();
+        } catch (error) {
+          log.error({ err: error, jobId: id }, 'bulk ZIP failed');
+          out.destroy(error as Error);
+        }
+      })();
+      return { job, stream: out };
+    },
+
+    /** Renders and stores one chunk of a running job. Safe to run twice for the same chunk. */
+    async processChunk(payload: TBulkChunkPayload): Promise<void> {
+      const { ownerId, jobId } = payload;
+      const job = await deps.bulk.get(ownerId, jobId);
+      if (!job || !job.snapshotId || (job.status !== 'queued' && job.status !== 'running')) return;
+      await deps.bulk.markRunning(ownerId, jobId);
+      const rows = await deps.bulk.pendingRows(ownerId, jobId, payload.fromSeq, payload.toSeq);
+      if (rows.length > 0) {
+        const snapshot = await deps.bulk.snapshotOf(ownerId, job.snapshotId);
+        if (!snapshot) throw new Error(`snapshot ${job.snapshotId} of bulk job ${jobId} is missing`);
+        const format: TRenderableFormat = { content: snapshot.content, placeholders: snapshot.placeholders };
+        const assets = await deps.assets.forRender(ownerId, snapshot.content);
+        const pool = await deps.pool();
+        const createdAt = new Date();
+        const items = rows.map((r) => ({
+          data: r.data,
+          title: bulkDocumentName(job.formatName, r.row, r.data),
+          creationDate: createdAt.getTime(),
+        }));
+        const shas: (string | undefined)[] = new Array(rows.length);
+        const failures: { row: number; message: string }[] = [];
+        try {
+          const result = await pool.render({ format, assets, items, returnBytes: false });
+          result.sha256.forEach((sha, i) => (shas[i] = sha));
+        } catch (error) {
+          // One bad row must not sink its neighbours: render them one by one to find it.
+          deps.log.error({ err: error, jobId }, 'bulk chunk render failed; retrying row by row');
+          for (const [i, item] of items.entries()) {
+            try {
+              shas[i] = (await pool.render({ format, assets, items: [item], returnBytes: false })).sha256[0];
+            } catch {
+              failures.push({ row: rows[i]!.row, message: 'The document could not be rendered.' });
+            }
+          }
+        }
+        const { limit } = await quota(ownerId);
+        await deps.bulk.commitChunk({
+          ownerId,
+          jobId,
+          limit,
+          createdAt,
+          failures,
+          documents: rows.flatMap((r, i) => {
+            const sha = shas[i];
+            if (!sha) return [];
+            const name = bulkDocumentName(job.formatName, r.row, r.data);
+            return [
+              {
+                id: randomUUID(),
+                row: r.row,
+                name,
+                clientName: r.data.client_name || r.data.clientname || DEFAULT_CLIENT_NAME,
+                data: r.data,
+                pdfSha256: sha,
+              },
+            ];
+          }),
+        });
+      }
+      if (await deps.bulk.finishIfDone(ownerId, jobId)) deps.log.info({ jobId }, 'bulk job completed');
+    },
+
+    /** Re-queues the chunks of jobs a stopped or crashed process left unfinished. */
+    async resumeUnfinished(): Promise<number> {
+      const jobs = await deps.bulk.unfinishedJobs();
+      if (jobs.length === 0) return 0;
+      const sender = await deps.chunks();
+      for (const job of jobs) {
+        const seqs = await deps.bulk.pendingSeqs(job.ownerId, job.id);
+        if (seqs.length === 0) await deps.bulk.finishIfDone(job.ownerId, job.id);
+        else await sender.send(chunksFor(job.ownerId, job.id, seqs));
+      }
+      return jobs.length;
+    },
+  };
+}
+export type TBulkService = ReturnType<typeof createBulkService>;
+export type { TStartBulkJobBody };

@@ -1,0 +1,122 @@
+/**
+ * The services, wired once for both entry points: the web server (app.ts) and the bulk worker
+ * process (worker.ts), so a worker on another machine runs exactly the code the server does.
+ */
+import os from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { TConfig } from './config.ts';
+import type { TDatabase } from './db/client.ts';
+import { createBulkChunkSender, workBulkChunks, type TBulkChunkSender } from './jobs/bulk-chunk.job.ts';
+import { createJobQueue } from './jobs/queue.ts';
+import { createRenderPool, type TRenderPool } from './jobs/render-pool.ts';
+import { createAdminRepository } from './modules/admin/admin.repository.ts';
+import { createAssetsRepository } from './modules/assets/assets.repository.ts';
+import { createAssetsService } from './modules/assets/assets.service.ts';
+import { createSafeFetcher } from './modules/assets/safe-fetch.ts';
+import { createBulkRepository } from './modules/bulk/bulk.repository.ts';
+import { createBulkService } from './modules/bulk/bulk.service.ts';
+import { createDocumentsRepository } from './modules/documents/documents.repository.ts';
+import { createDocumentsService } from './modules/documents/documents.service.ts';
+import { createPdfService } from './modules/documents/pdf.service.ts';
+import { createFormatsRepository } from './modules/formats/formats.repository.ts';
+import { createFormatsService } from './modules/formats/formats.service.ts';
+import { createSystemRepository } from './modules/system/system.repository.ts';
+import { createSystemService } from './modules/system/system.service.ts';
+import { createUsersRepository } from './modules/users/users.repository.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+
+export type TServicesOptions = {
+  config: TConfig;
+  database: TDatabase;
+  log: FastifyBaseLogger;
+  /** Whether this process takes bulk chunks from the queue (default: yes). */
+  workBulkChunks?: boolean;
+  /** Render threads; defaults to the cores. */
+  renderThreads?: number;
+};
+
+export function createServices({ config, database, log, workBulkChunks: work = true, renderThreads }: TServicesOptions) {
+  const { db } = database;
+  const usersRepository = createUsersRepository(db);
+  const adminRepository = createAdminRepository(db);
+  const system = createSystemService({
+    system: createSystemRepository(db),
+    activeGatewayName: async () => (await adminRepository.activeGateway())?.gatewayName,
+    log: (message) => log.warn(message),
+  });
+  const usersService = createUsersService({ users: usersRepository, plans: () => system.planCatalogue() });
+  const assets = createAssetsService({
+    assets: createAssetsRepository(db),
+    safeFetch: createSafeFetcher({
+      timeoutMs: 5_000,
+      maxBytes: 10 * 1024 * 1024,
+      maxRedirects: 3,
+      allowIps: config.imageFetchAllowedIps,
+    }),
+    log,
+  });
+  const pdf = createPdfService({ assets });
+  const formatsRepository = createFormatsRepository(db);
+  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf });
+  const documents = createDocumentsService({
+    documents: createDocumentsRepository(db),
+    formats: formatsRepository,
+    users: usersRepository,
+    usersService,
+    pdf,
+    log,
+  });
+
+  // The queue, the render threads and the chunk workers start on first use: a process that never
+  // sees a bulk job pays nothing for them.
+  const queue = createJobQueue(database, log);
+  let pool: Promise<TRenderPool> | undefined;
+  let sender: Promise<TBulkChunkSender> | undefined;
+  const renderPool = () =>
+    (pool ??= createRenderPool({ threads: renderThreads ?? config.renderThreads ?? os.availableParallelism() }));
+  const chunkSender = () =>
+    (sender ??= (async () => {
+      const created = await createBulkChunkSender(queue);
+      if (work) {
+        const threads = (await renderPool()).threads;
+        // One more fetch loop than threads keeps every thread busy while a loop commits to the database.
+        await workBulkChunks(queue, created, threads + 1, (payload) => bulk.processChunk(payload));
+      }
+      return created;
+    })());
+  const bulk = createBulkService({
+    bulk: createBulkRepository(db),
+    formats: formatsRepository,
+    users: usersRepository,
+    usersService,
+    assets,
+    pool: renderPool,
+    chunks: chunkSender,
+    log,
+  });
+
+  return {
+    usersRepository,
+    adminRepository,
+    system,
+    usersService,
+    assets,
+    pdf,
+    formatsRepository,
+    formats,
+    documents,
+    bulk,
+    background: {
+      /** Starts taking chunks now (the worker process, and a server with unfinished jobs). */
+      async startWorking() {
+        await chunkSender();
+      },
+      /** Waits for chunks in progress, then stops the queue and the render threads. */
+      async stop() {
+        await queue.stop();
+        if (pool) await (await pool).close();
+      },
+    },
+  };
+}
+export type TServices = ReturnType<typeof createServices>;
