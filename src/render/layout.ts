@@ -48,6 +48,8 @@ export interface FlowContext {
   fill: (template: string) => string;
   assets: Record<string, Uint8Array>;
   warnings: TRenderWarning[];
+  /** Continue on this canvas (a merged PDF of several documents) instead of a new one. */
+  canvas?: DocumentCanvas;
 }
 
 class PageLimitReached extends Error {}
@@ -62,11 +64,14 @@ export class Flow {
   readonly pageWidth: number;
   private atPageTop = true;
   private stopped = false;
+  /** This document's first page on the canvas: page numbers and the page limit count from here. */
+  private readonly firstPage: number;
   missingGlyphs = false;
 
   constructor(private readonly ctx: FlowContext) {
     const p = ctx.page;
-    this.canvas = new DocumentCanvas(p.height);
+    this.canvas = ctx.canvas ?? new DocumentCanvas(p.height);
+    this.firstPage = this.canvas.pages.length;
     this.pageWidth = p.width;
     this.contentTop = p.top;
     this.contentBottom = p.height - p.bottom;
@@ -78,7 +83,7 @@ export class Flow {
   }
 
   private newPage(): void {
-    if (this.canvas.pages.length >= MAX_PAGES) {
+    if (this.canvas.pages.length - this.firstPage >= MAX_PAGES) {
       if (!this.stopped) {
         this.ctx.warnings.push({ code: 'page_limit', message: `Content past ${MAX_PAGES} pages was left out.` });
       }
@@ -308,10 +313,10 @@ export class Flow {
 
   /** Header and footer lines, drawn on every page once the page count is known. */
   decorate(header: THeaderFooter | undefined, footer: THeaderFooter | undefined): void {
-    const pages = this.canvas.pages.length;
+    const pages = this.canvas.pages.length - this.firstPage;
     const p = this.ctx.page;
     for (let i = 0; i < pages; i++) {
-      this.canvas.selectPage(i);
+      this.canvas.selectPage(this.firstPage + i);
       for (const [hf, where] of [
         [header, 'top'],
         [footer, 'bottom'],

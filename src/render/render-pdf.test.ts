@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ZRenderableFormat, type TFormatContentInput } from '../contract/format-content.ts';
 import type { TPlaceholderInput } from '../contract/placeholders.ts';
-import { renderPdf } from './index.ts';
+import { renderMergedPdf, renderPdf } from './index.ts';
 import {
   assertValidPdf,
   makeAlphaPng,
@@ -335,6 +335,40 @@ describe('pages', () => {
       expect(p).toContain(`Page ${i + 1} of ${pages.length}`);
       expect(p.trimStart().startsWith('ACME Ltd')).toBe(true);
     });
+  });
+
+  it('merges documents: each starts on a new page, numbers its own pages, and shares the fonts', () => {
+    const format = ZRenderableFormat.parse({
+      content: {
+        elements: [
+          { id: 'h', type: 'heading', content: 'Certificate for {{name}}' },
+          { id: 'p', type: 'paragraph', content: 'Awarded for outstanding work. '.repeat(200) },
+        ],
+        footer: { text: 'Page {{page}} of {{pages}}', align: 'right' },
+      },
+      placeholders: [{ name: 'name', type: 'text' }],
+    });
+    const inputs = ['Ana', 'Bo', 'Chen'].map((name) => ({
+      format,
+      data: { name },
+      meta: { title: name, creationDate: DATE },
+    }));
+    const single = renderPdf(inputs[0]!).pdf;
+    const perDocument = pdfPages(single).length;
+    expect(perDocument).toBeGreaterThanOrEqual(2);
+    const { pdf, warnings } = renderMergedPdf(inputs, { title: 'All certificates', creationDate: DATE });
+    expect(warnings).toEqual([]);
+    assertValidPdf(pdf);
+    const pages = pdfPages(pdf);
+    expect(pages).toHaveLength(3 * perDocument);
+    ['Ana', 'Bo', 'Chen'].forEach((name, d) => {
+      expect(pages[d * perDocument]).toContain(`Certificate for ${name}`);
+      for (let i = 0; i < perDocument; i++) expect(pages[d * perDocument + i]).toContain(`Page ${i + 1} of ${perDocument}`);
+    });
+    expect(pdfInfo(pdf).Title).toBe('All certificates');
+    // One subset font for all three documents, not three.
+    expect(pdfFonts(pdf).length).toBe(pdfFonts(single).length);
+    expect(Buffer.from(renderMergedPdf(inputs, { title: 'All certificates', creationDate: DATE }).pdf)).toEqual(Buffer.from(pdf));
   });
 
   it('uses the page size and orientation', () => {

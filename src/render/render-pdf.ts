@@ -21,6 +21,7 @@ import {
 } from '../contract/placeholders.ts';
 import { warmUpFonts } from './fonts.ts';
 import { Flow, type PageBox } from './layout.ts';
+import type { DocumentCanvas } from './page-canvas.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
 import { layoutText } from './text.ts';
 import type { TRenderInput, TRenderResult, TRenderWarning } from './types.ts';
@@ -68,6 +69,47 @@ function pageBox(setup: TPageSetup | undefined): PageBox {
  * throws on bad content: what cannot be drawn is skipped or boxed and listed in `warnings`.
  */
 export function renderPdf(input: TRenderInput): TRenderResult {
+  const { flow, warnings } = layoutDocument(input);
+  const { title, created } = documentMeta(input.meta);
+  return { pdf: writeDocument(flow, title, created), warnings };
+}
+
+/** Documents per merged PDF: its pages are held until the file is written. */
+export const MAX_MERGED_DOCUMENTS = 5_000;
+
+/**
+ * Several documents of one format as one PDF, each starting on a new page with its own page
+ * numbers, sharing one copy of every font and image. Same purity as renderPdf; the metadata
+ * (title, date) comes from `meta`, not from the documents.
+ */
+export function renderMergedPdf(
+  inputs: readonly TRenderInput[],
+  meta: TRenderInput['meta'],
+): TRenderResult {
+  const warnings: TRenderWarning[] = [];
+  let flow: Flow | undefined;
+  for (const input of inputs.slice(0, MAX_MERGED_DOCUMENTS)) {
+    const laid = layoutDocument(input, flow?.canvas);
+    flow = laid.flow;
+    warnings.push(...laid.warnings);
+  }
+  if (inputs.length > MAX_MERGED_DOCUMENTS) {
+    warnings.push({ code: 'page_limit', message: `Only the first ${MAX_MERGED_DOCUMENTS} documents were merged.` });
+  }
+  flow ??= layoutDocument({ format: { content: { elements: [] }, placeholders: [] }, data: {}, meta }).flow;
+  const { title, created } = documentMeta(meta);
+  return { pdf: writeDocument(flow, title, created), warnings };
+}
+
+function documentMeta(raw: unknown): { title: string; created: Date } {
+  const meta: Record<string, unknown> = isRecord(raw) ? raw : {};
+  return {
+    title: typeof meta.title === 'string' ? meta.title.slice(0, 500) : '',
+    created: meta.creationDate instanceof Date ? meta.creationDate : new Date(0),
+  };
+}
+
+function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: Flow; warnings: TRenderWarning[] } {
   const warnings: TRenderWarning[] = [];
   const format: Record<string, unknown> = isRecord(input.format) ? input.format : {};
   const content: Record<string, unknown> = isRecord(format.content) ? format.content : {};
@@ -109,6 +151,7 @@ export function renderPdf(input: TRenderInput): TRenderResult {
     fill,
     assets: isRecord(input.assets) ? (input.assets as Record<string, Uint8Array>) : {},
     warnings,
+    ...(canvas ? { canvas } : {}),
   });
 
   let elements: unknown[] = Array.isArray(content.elements) ? content.elements : [];
@@ -142,11 +185,7 @@ export function renderPdf(input: TRenderInput): TRenderResult {
   if (flow.missingGlyphs) {
     warnings.push({ code: 'missing_glyphs', message: 'Some characters have no glyph in any bundled font.' });
   }
-
-  const meta: Record<string, unknown> = isRecord(input.meta) ? input.meta : {};
-  const title = typeof meta.title === 'string' ? meta.title.slice(0, 500) : '';
-  const created = meta.creationDate instanceof Date ? meta.creationDate : new Date(0);
-  return { pdf: writeDocument(flow, title, created), warnings };
+  return { flow, warnings };
 }
 
 function drawElement(flow: Flow, el: TElement): void {

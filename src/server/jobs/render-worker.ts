@@ -5,27 +5,38 @@
  */
 import { createHash } from 'node:crypto';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
-import { renderPdf } from '../../render/index.ts';
+import { renderMergedPdf, renderPdf } from '../../render/index.ts';
 
 export type TRenderBatchTask = {
   format: TRenderableFormat;
   assets: Record<string, Uint8Array>;
   items: { data: Record<string, string>; title: string; creationDate: number }[];
   returnBytes: boolean;
+  /** Render the items as one merged PDF with this title and date instead of one PDF each. */
+  merged?: { title: string; creationDate: number };
 };
 
 export type TRenderBatchResult = { sha256: string[]; bytes: Uint8Array[] | null };
 
 export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult {
+  const inputs = task.items.map((item) => ({
+    format: task.format,
+    data: item.data,
+    assets: task.assets,
+    meta: { title: item.title, creationDate: new Date(item.creationDate), locale: task.format.content.locale },
+  }));
+  if (task.merged) {
+    const { pdf } = renderMergedPdf(inputs, {
+      title: task.merged.title,
+      creationDate: new Date(task.merged.creationDate),
+      locale: task.format.content.locale,
+    });
+    return { sha256: [createHash('sha256').update(pdf).digest('hex')], bytes: [pdf] };
+  }
   const sha256: string[] = [];
   const bytes: Uint8Array[] = [];
-  for (const item of task.items) {
-    const { pdf } = renderPdf({
-      format: task.format,
-      data: item.data,
-      assets: task.assets,
-      meta: { title: item.title, creationDate: new Date(item.creationDate), locale: task.format.content.locale },
-    });
+  for (const input of inputs) {
+    const { pdf } = renderPdf(input);
     sha256.push(createHash('sha256').update(pdf).digest('hex'));
     if (task.returnBytes) bytes.push(pdf);
   }

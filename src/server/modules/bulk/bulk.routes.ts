@@ -108,6 +108,11 @@ export async function bulkRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     return sendFile(reply, stream, `${job.formatName} - row errors.csv`, 'text/csv; charset=utf-8', 'attachment');
   });
 
+  api.get('/api/bulk-jobs/:id/documents.pdf', { schema: { params: ZIdParams } }, async (request, reply) => {
+    const { job, bytes } = await opts.bulk.mergedPdf(await owner(request), request.params.id);
+    return sendFile(reply, bytes, `${job.formatName} - ${job.done} documents.pdf`, 'application/pdf', 'attachment');
+  });
+
   api.get('/api/bulk-jobs/:id/documents.zip', { schema: { params: ZIdParams } }, async (request, reply) => {
     const { job, stream } = await opts.bulk.zip(await owner(request), request.params.id);
     return sendFile(reply, stream, `${job.formatName} - ${job.done} documents.zip`, 'application/zip', 'attachment');

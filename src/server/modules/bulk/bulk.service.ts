@@ -18,6 +18,7 @@ import { AppError, notFound } from '../../http/app-error.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
 import { chunksFor, type TBulkChunkPayload, type TBulkChunkSender } from '../../jobs/bulk-chunk.job.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
+import { MAX_MERGED_DOCUMENTS } from '../../../render/index.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
@@ -376,6 +377,35 @@ export function createBulkService(deps: {
         }
       })();
       return { job, stream: out };
+    },
+
+    /** The batch's documents as one PDF, rendered in a pool thread with one copy of each font. */
+    async mergedPdf(ownerId: string, id: string): Promise<{ job: TBulkJob; bytes: Uint8Array }> {
+      const job = await this.get(ownerId, id);
+      const row = await deps.bulk.get(ownerId, id);
+      if (!row?.snapshotId) throw jobNotFound();
+      if (job.done === 0) throw new AppError(409, 'conflict', 'This batch has no documents yet.');
+      if (job.done > MAX_MERGED_DOCUMENTS) {
+        throw new AppError(
+          400,
+          'bad_request',
+          `A merged PDF holds at most ${MAX_MERGED_DOCUMENTS.toLocaleString('en-US')} documents; this batch has ${job.done.toLocaleString('en-US')}. Download the ZIP instead.`,
+        );
+      }
+      const snapshot = await deps.bulk.snapshotOf(ownerId, row.snapshotId);
+      if (!snapshot) throw jobNotFound();
+      const docs = await deps.bulk.batchDocuments(ownerId, id, -1, MAX_MERGED_DOCUMENTS);
+      const pool = await deps.pool();
+      const rendered = await pool.render({
+        format: { content: snapshot.content, placeholders: snapshot.placeholders },
+        assets: await deps.assets.forRender(ownerId, snapshot.content),
+        items: docs.map((d) => ({ data: d.data, title: d.name, creationDate: d.createdAt.getTime() })),
+        returnBytes: true,
+        merged: { title: `${job.formatName} - ${job.fileName}`, creationDate: (row.finishedAt ?? row.createdAt).getTime() },
+      });
+      const bytes = rendered.bytes?.[0];
+      if (!bytes) throw new Error(`merged PDF of bulk job ${id} came back empty`);
+      return { job, bytes };
     },
 
     /** Renders and stores one chunk of a running job. Safe to run twice for the same chunk. */

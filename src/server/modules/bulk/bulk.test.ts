@@ -168,6 +168,13 @@ describe('bulk generation', () => {
     const sha = createHash('sha256').update(entries[0]!.bytes).digest('hex');
     expect(made.find((d) => d.batchRow === 2)?.pdfSha256).toBe(sha);
 
+    const merged = await client.get(`/api/bulk-jobs/${draft.id}/documents.pdf`);
+    expect(merged.statusCode).toBe(200);
+    expect(merged.headers['content-type']).toBe('application/pdf');
+    const mergedText = pdfText(merged.rawPayload);
+    expect(mergedText.match(/Offer for Client \d+/g)).toHaveLength(23);
+    expect(mergedText.indexOf('Offer for Client 1\n')).toBeLessThan(mergedText.indexOf('Offer for Client 25'));
+
     const errors = await client.get(`/api/bulk-jobs/${draft.id}/errors.csv`);
     expect(errors.statusCode).toBe(200);
     expect(errors.headers['content-type']).toContain('text/csv');
