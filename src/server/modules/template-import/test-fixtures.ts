@@ -1,0 +1,229 @@
+/*
+ * Test files built in code (no committed binaries): .docx through the `docx` package, PDFs
+ * through pdfkit, an encrypted Office container through `cfb`. Used by the tests beside this file
+ * and by the browser journey in e2e/template-import.spec.ts.
+ */
+import { crc32, deflateRawSync } from 'node:zlib';
+import CFB from 'cfb';
+import {
+  AlignmentType,
+  Document,
+  HeadingLevel,
+  ImageRun,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+} from 'docx';
+import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+
+/** A 120x60 PNG at 96 dpi: a blue box with a red stripe. */
+export async function testPng(width = 120, height = 60): Promise<Buffer> {
+  const stripe = await sharp({ create: { width, height: Math.max(1, Math.round(height / 4)), channels: 3, background: '#d33' } })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#2456c8' } })
+    .composite([{ input: stripe, top: 0, left: 0 }])
+    .withMetadata({ density: 96 })
+    .png()
+    .toBuffer();
+}
+
+const cell = (text: string, bold = false) =>
+  new TableCell({ width: { size: 3000, type: WidthType.DXA }, children: [new Paragraph({ children: [new TextRun({ text, bold })] })] });
+
+/**
+ * An offer letter: Title, headings, a paragraph with bold and italic runs and tags in all three
+ * syntaxes, a bulleted and a numbered list, a table with a bold header row and an image.
+ */
+export async function offerLetterDocx(): Promise<Buffer> {
+  const png = await testPng();
+  const doc = new Document({
+    numbering: {
+      config: [
+        {
+          reference: 'steps',
+          levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START }],
+        },
+      ],
+    },
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: 'Offer Letter', heading: HeadingLevel.TITLE }),
+          new Paragraph({ text: 'Position Details', heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({
+            children: [
+              new TextRun('Dear '),
+              new TextRun({ text: '{{Client Name}}', bold: true }),
+              new TextRun(', we are '),
+              new TextRun({ text: 'delighted', italics: true }),
+              new TextRun(' to offer you the role of [[Job Title]] starting on <<Start Date>>.'),
+            ],
+          }),
+          new Paragraph({ text: 'Contact: {{email}} or {{phone}}.' }),
+          new Paragraph({ text: 'Benefits', heading: HeadingLevel.HEADING_2 }),
+          new Paragraph({ text: 'Health insurance', bullet: { level: 0 } }),
+          new Paragraph({ children: [new TextRun({ text: 'Paid', bold: true }), new TextRun(' leave')], bullet: { level: 0 } }),
+          new Paragraph({ text: 'Sign the letter', numbering: { reference: 'steps', level: 0 } }),
+          new Paragraph({ text: 'Return it by {{deadline}}', numbering: { reference: 'steps', level: 0 } }),
+          new Paragraph({ text: 'Compensation', heading: HeadingLevel.HEADING_2 }),
+          new Table({
+            rows: [
+              new TableRow({ children: [cell('Item', true), cell('Amount', true)] }),
+              new TableRow({ children: [cell('Base salary'), cell('{{salary}}')] }),
+              new TableRow({ children: [cell('Signing bonus'), cell('[[bonus amount]]')] }),
+            ],
+          }),
+          new Paragraph({ children: [new ImageRun({ type: 'png', data: png, transformation: { width: 120, height: 60 } })] }),
+          new Paragraph({ text: 'Kind regards,' }),
+        ],
+      },
+    ],
+  });
+  return Packer.toBuffer(doc);
+}
+
+/** A .docx from paragraphs of plain text. */
+export async function simpleDocx(paragraphs: string[]): Promise<Buffer> {
+  return Packer.toBuffer(new Document({ sections: [{ children: paragraphs.map((t) => new Paragraph({ text: t })) }] }));
+}
+
+export interface TPdfLine {
+  text: string;
+  size?: number;
+  gapBefore?: number;
+}
+
+/** A PDF with the given lines (pdfkit wraps long ones), optionally password-protected. */
+export function pdfWith(lines: TPdfLine[], opts: { userPassword?: string; ownerPassword?: string; pages?: number } = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: 72,
+      ...(opts.userPassword || opts.ownerPassword
+        ? { userPassword: opts.userPassword, ownerPassword: opts.ownerPassword ?? 'owner-secret', pdfVersion: '1.7' as const }
+        : {}),
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    for (let p = 0; p < (opts.pages ?? 1); p++) {
+      if (p > 0) doc.addPage();
+      for (const line of lines) {
+        if (line.gapBefore) doc.moveDown(line.gapBefore);
+        doc.fontSize(line.size ?? 12).text(line.text, { width: 451 });
+      }
+      if ((opts.pages ?? 1) > 1) {
+        // A page number in the bottom margin (without the margin, pdfkit would start a new page).
+        doc.page.margins.bottom = 0;
+        doc.fontSize(10).text(String(p + 1), 72, 790, { width: 451, align: 'center', lineBreak: false });
+      }
+    }
+    doc.end();
+  });
+}
+
+export const offerLetterPdf = () =>
+  pdfWith([
+    { text: 'Service Agreement', size: 24 },
+    { text: 'This agreement is made between Formwork Ltd and {{Client Name}} on [[agreement date]]. The client agrees to pay the total amount of <<total amount>> within thirty days of the invoice date, by bank transfer.', gapBefore: 1 },
+    { text: 'Questions go to {{contact email}}.', gapBefore: 1 },
+    { text: 'Payment Terms', size: 18, gapBefore: 1 },
+    { text: 'Invoices are issued monthly.', gapBefore: 0.5 },
+  ]);
+
+/**
+ * An encrypted Office document as Word writes it: an OLE compound file holding EncryptionInfo
+ * and EncryptedPackage streams instead of a ZIP package.
+ */
+export function encryptedDocx(): Buffer {
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, 'EncryptionInfo', Buffer.from([4, 0, 4, 0, 0x40, 0, 0, 0, ...Buffer.from('<encryption/>')]));
+  CFB.utils.cfb_add(container, 'EncryptedPackage', Buffer.alloc(4096, 0x5a));
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+}
+
+/** A legacy .doc stand-in: an OLE compound file with a WordDocument stream. */
+export function legacyDoc(): Buffer {
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, 'WordDocument', Buffer.alloc(2048, 0x11));
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+}
+
+/**
+ * A ZIP archive written by hand, so tests can make archives a real tool would refuse to write:
+ * `declaredSize` lets an entry claim a smaller unpacked size than it has (a zip bomb's trick).
+ */
+export function zipOf(entries: { name: string; data: Buffer; deflate?: boolean; declaredSize?: number }[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name, 'utf8');
+    const body = e.deflate ? deflateRawSync(e.data) : e.data;
+    const crc = crc32(e.data);
+    const size = e.declaredSize ?? e.data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.deflate ? 8 : 0, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    centrals.push(central, name);
+    offset += local.length + name.length + body.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+/** A 2x2 24-bit BMP: a picture format Word embeds and the builder cannot show. */
+export function tinyBmp(): Buffer {
+  const rowSize = 8;
+  const pixels = Buffer.alloc(rowSize * 2, 0x80);
+  const header = Buffer.alloc(54);
+  header.write('BM', 0, 'latin1');
+  header.writeUInt32LE(54 + pixels.length, 2);
+  header.writeUInt32LE(54, 10);
+  header.writeUInt32LE(40, 14);
+  header.writeInt32LE(2, 18);
+  header.writeInt32LE(2, 22);
+  header.writeUInt16LE(1, 26);
+  header.writeUInt16LE(24, 28);
+  header.writeUInt32LE(pixels.length, 34);
+  return Buffer.concat([header, pixels]);
+}
+
+/** A .docx with a line of text and the picture (of the given type and bytes) `times` times. */
+export async function docxWithImage(type: 'png' | 'bmp' | 'jpg' | 'gif', data: Buffer, times = 1): Promise<Buffer> {
+  const pictures = Array.from(
+    { length: times },
+    () => new Paragraph({ children: [new ImageRun({ type, data, transformation: { width: 40, height: 40 } })] }),
+  );
+  return Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: 'Logo below' }), ...pictures] }] }));
+}
