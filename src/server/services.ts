@@ -3,10 +3,12 @@
  * process (worker.ts), so a worker on another machine runs exactly the code the server does.
  */
 import os from 'node:os';
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
 import { createBulkChunkSender, workBulkChunks, type TBulkChunkSender } from './jobs/bulk-chunk.job.ts';
+import { createPdfSpool } from './jobs/pdf-spool.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { createRenderPool, type TRenderPool } from './jobs/render-pool.ts';
 import { createAdminRepository } from './modules/admin/admin.repository.ts';
@@ -91,6 +93,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     usersService,
     assets,
     pool: renderPool,
+    spool: createPdfSpool(path.join(config.dataDir, 'spool')),
     chunks: chunkSender,
     log,
   });

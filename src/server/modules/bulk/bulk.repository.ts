@@ -28,7 +28,7 @@ export type TChunkCommit = {
   failures: { row: number; message: string }[];
 };
 
-export type TChunkOutcome = { made: number; quotaRefused: number; discarded: boolean };
+export type TChunkOutcome = { madeRows: number[]; quotaRefused: number; discarded: boolean };
 
 const INSERT_BATCH = 1_000;
 const UNFINISHED = ['queued', 'running'] as const;
@@ -130,7 +130,7 @@ export function createBulkRepository(db: TDb) {
           .where(jobWhere(ownerId, jobId))
           .for('update');
         if (!job || !job.snapshotId || (job.status !== 'running' && job.status !== 'queued')) {
-          return { made: 0, quotaRefused: 0, discarded: true };
+          return { madeRows: [], quotaRefused: 0, discarded: true };
         }
         const rowsInChunk = [...commit.documents.map((d) => d.row), ...commit.failures.map((f) => f.row)];
         // Rows another run of this chunk already settled are left alone.
@@ -213,7 +213,7 @@ export function createBulkRepository(db: TDb) {
               : {}),
           })
           .where(jobWhere(ownerId, jobId));
-        return { made: made.length, quotaRefused: refused.length, discarded: false };
+        return { madeRows: made.map((m) => m.row as number), quotaRefused: refused.length, discarded: false };
       });
     },
 

@@ -18,6 +18,7 @@ import { AppError, notFound } from '../../http/app-error.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
 import { chunksFor, type TBulkChunkPayload, type TBulkChunkSender } from '../../jobs/bulk-chunk.job.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
+import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
 import { MAX_MERGED_DOCUMENTS } from '../../../render/index.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
@@ -32,6 +33,8 @@ const jobNotFound = () => notFound('Bulk job');
 const PREVIEW_EXTRA_INVALID = 30;
 /** Documents rendered ahead of the ZIP writer: bounds memory however large the batch is. */
 const ZIP_RENDER_BATCH = 16;
+/** How long spooled PDFs are kept for the batch's ZIP. */
+export const SPOOL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** Named after the client when the row has one, so a batch's documents tell apart in lists. */
 export function bulkDocumentName(formatName: string, row: number, data: Record<string, string>): string {
@@ -97,6 +100,7 @@ export function createBulkService(deps: {
   usersService: TUsersService;
   assets: TAssetsService;
   pool: () => Promise<TRenderPool>;
+  spool: TPdfSpool;
   chunks: () => Promise<TBulkChunkSender>;
   log: { error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
 }) {
@@ -313,8 +317,8 @@ export function createBulkService(deps: {
     },
 
     /**
-     * The batch's PDFs as one ZIP, written while it is sent: documents are re-rendered from their
-     * snapshot (the same bytes as at generation) a few at a time, so memory stays flat.
+     * The batch's PDFs as one ZIP, written while it is sent, a few documents at a time so memory
+     * stays flat: the bytes the job spooled, or a re-render from the snapshot (the same bytes).
      */
     async zip(ownerId: string, id: string): Promise<{ job: TBulkJob; stream: Readable }> {
       const job = await this.get(ownerId, id);
@@ -344,6 +348,7 @@ export function createBulkService(deps: {
       const name = uniqueNamer();
       const pattern = job.fileNamePattern;
       const bulk = deps.bulk;
+      const spool = deps.spool;
       const log = deps.log;
       void (async () => {
         try {
@@ -355,14 +360,19 @@ export function createBulkService(deps: {
             if (out.destroyed) return;
             const docs = await bulk.batchDocuments(ownerId, id, after, ZIP_RENDER_BATCH);
             if (docs.length === 0) break;
-            const rendered = await pool.render({
-              format,
-              assets,
-              items: docs.map((d) => ({ data: d.data, title: d.name, creationDate: d.createdAt.getTime() })),
-              returnBytes: true,
-            });
+            const files: (Uint8Array | undefined)[] = await Promise.all(docs.map((d) => spool.get(id, d.batchRow ?? -1)));
+            const missing = docs.flatMap((d, i) => (files[i] ? [] : [i]));
+            if (missing.length > 0) {
+              const rendered = await pool.render({
+                format,
+                assets,
+                items: missing.map((i) => ({ data: docs[i]!.data, title: docs[i]!.name, creationDate: docs[i]!.createdAt.getTime() })),
+                returnBytes: true,
+              });
+              missing.forEach((docIndex, k) => (files[docIndex] = rendered.bytes?.[k]));
+            }
             for (const [i, d] of docs.entries()) {
-              const bytes = rendered.bytes?.[i];
+              const bytes = files[i];
               if (!bytes) continue;
               const entry = name(zipEntryName(pattern, { ...d.data, document: d.name, row: String(d.batchRow ?? '') }));
               archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { name: entry, date: d.createdAt });
@@ -428,23 +438,27 @@ export function createBulkService(deps: {
           creationDate: createdAt.getTime(),
         }));
         const shas: (string | undefined)[] = new Array(rows.length);
+        const pdfs: (Uint8Array | undefined)[] = new Array(rows.length);
         const failures: { row: number; message: string }[] = [];
         try {
-          const result = await pool.render({ format, assets, items, returnBytes: false });
+          const result = await pool.render({ format, assets, items, returnBytes: true });
           result.sha256.forEach((sha, i) => (shas[i] = sha));
+          result.bytes?.forEach((bytes, i) => (pdfs[i] = bytes));
         } catch (error) {
           // One bad row must not sink its neighbours: render them one by one to find it.
           deps.log.error({ err: error, jobId }, 'bulk chunk render failed; retrying row by row');
           for (const [i, item] of items.entries()) {
             try {
-              shas[i] = (await pool.render({ format, assets, items: [item], returnBytes: false })).sha256[0];
+              const one = await pool.render({ format, assets, items: [item], returnBytes: true });
+              shas[i] = one.sha256[0];
+              pdfs[i] = one.bytes?.[0];
             } catch {
               failures.push({ row: rows[i]!.row, message: 'The document could not be rendered.' });
             }
           }
         }
         const { limit } = await quota(ownerId);
-        await deps.bulk.commitChunk({
+        const outcome = await deps.bulk.commitChunk({
           ownerId,
           jobId,
           limit,
@@ -466,12 +480,26 @@ export function createBulkService(deps: {
             ];
           }),
         });
+        const indexOfRow = new Map(rows.map((r, i) => [r.row, i]));
+        await Promise.all(
+          outcome.madeRows.map(async (row) => {
+            const bytes = pdfs[indexOfRow.get(row) ?? -1];
+            if (!bytes) return;
+            try {
+              await deps.spool.put(jobId, row, bytes);
+            } catch (error) {
+              // Only a cache: the ZIP re-renders what is missing.
+              deps.log.error({ err: error, jobId, row }, 'could not spool a bulk PDF');
+            }
+          }),
+        );
       }
       if (await deps.bulk.finishIfDone(ownerId, jobId)) deps.log.info({ jobId }, 'bulk job completed');
     },
 
-    /** Re-queues the chunks of jobs a stopped or crashed process left unfinished. */
+    /** Re-queues the chunks of jobs a stopped or crashed process left unfinished, and sweeps old spools. */
     async resumeUnfinished(): Promise<number> {
+      await deps.spool.sweep(SPOOL_MAX_AGE_MS);
       const jobs = await deps.bulk.unfinishedJobs();
       if (jobs.length === 0) return 0;
       const sender = await deps.chunks();

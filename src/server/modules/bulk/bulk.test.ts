@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
@@ -167,6 +167,12 @@ describe('bulk generation', () => {
     const { createHash } = await import('node:crypto');
     const sha = createHash('sha256').update(entries[0]!.bytes).digest('hex');
     expect(made.find((d) => d.batchRow === 2)?.pdfSha256).toBe(sha);
+    // Without the spooled PDFs (another machine made them, or they were swept) the ZIP re-renders
+    // the same bytes.
+    rmSync(path.join(t.config.dataDir, 'spool', draft.id), { recursive: true, force: true });
+    const again = await unzip((await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`)).rawPayload);
+    expect(again.map((e) => e.name)).toEqual(entries.map((e) => e.name));
+    again.forEach((e, i) => expect(e.bytes.equals(entries[i]!.bytes)).toBe(true));
 
     const merged = await client.get(`/api/bulk-jobs/${draft.id}/documents.pdf`);
     expect(merged.statusCode).toBe(200);

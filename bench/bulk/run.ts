@@ -1,0 +1,200 @@
+/**
+ * `npm run bench:bulk`: the whole bulk path for a 10,000-row .xlsx of the 1-page reference format,
+ * from upload to the last byte of the ZIP, against the server as `npm start` runs it (the bundle
+ * on plain Node, its own process), on the embedded database and, when DATABASE_URL is set, on
+ * PostgreSQL too. Beside it, in this process, the single-thread render rate of the same code the
+ * render threads run (render and hash), so the parallel efficiency compares like with like.
+ *
+ *   tsx bench/bulk/run.ts [--rows N]
+ *
+ * Last line: {"rows":…,"seconds":…,"docs_per_s":…,"peak_rss_mb":…,"single_thread_render_docs_per_s":…,
+ *             "parallel_efficiency":…,"cores":…,"postgres":{…}|null}
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import ExcelJS from 'exceljs';
+import { buildServer, SERVER_BUNDLE } from '../../scripts/build-server.ts';
+import { ZRenderableFormat } from '../../src/contract/format-content.ts';
+import renderBatch from '../../src/server/jobs/render-worker.ts';
+import { freePort } from '../../src/server/test/oidc-provider.ts';
+import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
+import { makeGradientPng } from '../render/png.ts';
+
+const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '10000' } } });
+const ROWS = Number(args.rows);
+const CORES = os.availableParallelism();
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+async function spreadsheet(rows: number): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Data');
+  sheet.addRow(['Customer', 'Document number']);
+  for (let i = 0; i < rows; i++) {
+    const d = formatData(i);
+    sheet.addRow([d.customer, d.number]);
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** Documents per second of one thread running what a render thread runs, after a warm-up. */
+function singleThreadRate(format: unknown, image: Uint8Array): number {
+  const parsed = ZRenderableFormat.parse(format);
+  const task = (from: number, n: number) => ({
+    format: parsed,
+    assets: { [IMAGE_SRC]: image },
+    items: Array.from({ length: n }, (_, k) => ({ data: formatData(from + k), title: `Reference ${from + k}`, creationDate: Date.UTC(2026, 0, 1) })),
+    returnBytes: false,
+  });
+  renderBatch(task(0, 50));
+  const rates: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const started = performance.now();
+    renderBatch(task(100 + round * 200, 200));
+    rates.push(200 / ((performance.now() - started) / 1000));
+  }
+  return rates.sort((a, b) => a - b)[2]!;
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  const deadline = Date.now() + 120_000;
+  while (!/is running at/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, base };
+}
+
+type TRun = { rows: number; seconds: number; docs_per_s: number; peak_rss_mb: number; phases: Record<string, number> };
+
+async function run(label: string, env: Record<string, string>, xlsx: Buffer): Promise<TRun> {
+  const email = `bench-${Date.now()}@example.com`;
+  const { child, base } = await startServer({ ...env, ADMIN_EMAILS: email });
+  let cookie = '';
+  const call = async (method: string, url: string, body?: unknown, form?: FormData) => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: { origin: base, ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: form ?? (body !== undefined ? JSON.stringify(body) : undefined),
+    });
+    const setCookie = response.headers.getSetCookie();
+    if (setCookie.length) cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  try {
+    const me = (await (await call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Bulk', email, password: 'benchmark password' })).json()) as { id: string };
+    await call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'premium' });
+    const imageForm = new FormData();
+    imageForm.append('image', new Blob([new Uint8Array(makeGradientPng())], { type: 'image/png' }), 'gradient.png');
+    const { url: imageUrl } = (await (await call('POST', '/api/upload/image', undefined, imageForm)).json()) as { url: string };
+    const reference = JSON.parse(JSON.stringify(REFERENCE_FORMATS['1p']).replaceAll(IMAGE_SRC, imageUrl));
+    const format = (await (await call('POST', '/api/formats', { name: 'Reference 1p', ...reference })).json()) as { id: string };
+
+    const t0 = performance.now();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(xlsx)]), 'reference.xlsx');
+    const draft = (await (await call('POST', `/api/formats/${format.id}/bulk`, undefined, form)).json()) as { id: string; validRows: number; unmappedPlaceholders: string[] };
+    if (draft.validRows !== ROWS || draft.unmappedPlaceholders.length > 0) throw new Error(`upload did not map cleanly: ${JSON.stringify(draft).slice(0, 500)}`);
+    const tUploaded = performance.now();
+    await call('POST', `/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false });
+    let last = '';
+    for (;;) {
+      const job = (await (await call('GET', `/api/bulk-jobs/${draft.id}`)).json()) as { status: string; done: number; failed: number };
+      if (job.status === 'completed') {
+        if (job.done !== ROWS) throw new Error(`job completed with ${job.done} of ${ROWS} (${job.failed} failed)`);
+        break;
+      }
+      if (job.status !== 'queued' && job.status !== 'running') throw new Error(`job ended ${job.status}`);
+      const line = `  ${label}: ${job.done.toLocaleString('en-US')} of ${ROWS.toLocaleString('en-US')}`;
+      if (line !== last && job.done % 1000 < 100) log((last = line));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const tGenerated = performance.now();
+    const zip = await call('GET', `/api/bulk-jobs/${draft.id}/documents.zip`);
+    let zipBytes = 0;
+    for await (const chunk of zip.body as unknown as AsyncIterable<Uint8Array>) zipBytes += chunk.byteLength;
+    const tZipped = performance.now();
+    const seconds = (tZipped - t0) / 1000;
+    const rss = peakRssMb(child.pid!);
+    log(
+      `${label}: ${ROWS.toLocaleString('en-US')} rows in ${round(seconds)} s (upload and parse ${round((tUploaded - t0) / 1000)} s, ` +
+        `generation ${round((tGenerated - tUploaded) / 1000)} s, ZIP ${round((tZipped - tGenerated) / 1000)} s, ${round(zipBytes / 1024 / 1024)} MB); ` +
+        `peak RSS ${round(rss)} MB`,
+    );
+    return {
+      rows: ROWS,
+      seconds: round(seconds, 2),
+      docs_per_s: round(ROWS / seconds),
+      peak_rss_mb: round(rss),
+      phases: {
+        upload_s: round((tUploaded - t0) / 1000, 2),
+        generate_s: round((tGenerated - tUploaded) / 1000, 2),
+        zip_s: round((tZipped - tGenerated) / 1000, 2),
+      },
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+log(`bench:bulk: ${ROWS.toLocaleString('en-US')} rows, ${CORES} cores`);
+await buildServer();
+const xlsx = await spreadsheet(ROWS);
+log(`spreadsheet: ${round(xlsx.byteLength / 1024)} KB`);
+const single = singleThreadRate(REFERENCE_FORMATS['1p'], new Uint8Array(makeGradientPng()));
+log(`single-thread render (render + SHA-256, median of 5 x 200): ${round(single)} docs/s`);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-bench-bulk-'));
+let embedded: TRun;
+try {
+  embedded = await run('embedded', { DATA_DIR: dataDir, DATABASE_URL: '' }, xlsx);
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+let postgres: TRun | null = null;
+if (process.env.DATABASE_URL) {
+  const pgDataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-bench-bulk-pg-'));
+  try {
+    postgres = await run('postgres', { DATA_DIR: pgDataDir, DATABASE_URL: process.env.DATABASE_URL }, xlsx);
+  } finally {
+    rmSync(pgDataDir, { recursive: true, force: true });
+  }
+}
+const efficiency = (r: TRun) => round(r.docs_per_s / (single * CORES), 2);
+log(
+  `targets: <= 30 s ${embedded.seconds <= 30 ? 'met' : 'NOT MET'}; peak RSS <= 600 MB ${embedded.peak_rss_mb <= 600 ? 'met' : 'NOT MET'}; ` +
+    `parallel efficiency ${efficiency(embedded)} (>= 0.7 ${efficiency(embedded) >= 0.7 ? 'met' : 'NOT MET'})`,
+);
+log(
+  JSON.stringify({
+    rows: embedded.rows,
+    seconds: embedded.seconds,
+    docs_per_s: embedded.docs_per_s,
+    peak_rss_mb: embedded.peak_rss_mb,
+    single_thread_render_docs_per_s: round(single),
+    parallel_efficiency: efficiency(embedded),
+    cores: CORES,
+    phases: embedded.phases,
+    postgres: postgres ? { ...postgres, parallel_efficiency: efficiency(postgres) } : null,
+  }),
+);
