@@ -183,7 +183,8 @@ describe('blocks to a draft', () => {
 
 describe('file names', () => {
   it('names the draft after the file and knows the kinds by extension', () => {
-    expect(draftNameFromFileName('offer_letter-v2.DOCX')).toBe('offer letter-v2');
+    expect(draftNameFromFileName('offer_letter-v2.DOCX')).toBe('Offer letter-v2');
+    expect(draftNameFromFileName('NDA_for ACME.txt')).toBe('NDA for ACME');
     expect(draftNameFromFileName('C:\\Users\\me\\NDA  final.pdf')).toBe('NDA final');
     expect(draftNameFromFileName('.txt')).toBe('Imported Template');
     expect(importKindOfFileName('a.Docx')).toBe('docx');

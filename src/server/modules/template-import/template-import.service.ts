@@ -26,7 +26,7 @@ const unsupportedType = () =>
     file: 'Choose a .docx, .pdf or .txt file.',
   });
 
-/** `offer_letter-v2.docx` -> `offer letter-v2`; a name the builder can show. */
+/** `offer_letter-v2.docx` -> `Offer letter-v2`; a name the builder can show. */
 export function draftNameFromFileName(fileName: string): string {
   const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, '');
   const name = base
@@ -36,7 +36,9 @@ export function draftNameFromFileName(fileName: string): string {
     .trim()
     .slice(0, 200)
     .trim();
-  return name || 'Imported Template';
+  if (!name) return 'Imported Template';
+  // "offer letter" reads as a file name; "Offer letter" as a title. Mixed case is left as written.
+  return name === name.toLowerCase() ? name.charAt(0).toUpperCase() + name.slice(1) : name;
 }
 
 /** The size an image is shown at: its own size at its resolution, scaled down to fit the page. */

@@ -72,7 +72,7 @@ describe('POST /api/formats/import: .docx', () => {
   it('turns headings, emphasis, lists, a table and an image into elements, and tags into typed placeholders', async () => {
     const { draft, warnings } = await importOk('offer_letter.docx', await offerLetterDocx());
     expect(warnings).toEqual([]);
-    expect(draft.name).toBe('offer letter');
+    expect(draft.name).toBe('Offer letter');
     const els = draft.content.elements;
     expect(els.map((e) => e.type)).toEqual([
       'heading',
@@ -190,7 +190,7 @@ describe('POST /api/formats/import: .txt', () => {
     ].join('\r\n');
     const { draft, warnings } = await importOk('agreement.txt', Buffer.from(text, 'utf8'));
     expect(warnings).toEqual([]);
-    expect(draft.name).toBe('agreement');
+    expect(draft.name).toBe('Agreement');
     expect(draft.content.elements.map((e) => [e.type, 'content' in e ? e.content : 'items' in e ? e.items : null])).toEqual([
       ['heading', 'EMPLOYMENT AGREEMENT'],
       ['heading', 'Parties'],

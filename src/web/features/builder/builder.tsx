@@ -41,6 +41,8 @@ import {
   type BuilderDoc,
 } from './model';
 import { PageSetup } from './page-setup';
+import { ImportNotice } from './import-notice';
+import { clearImportedDraft, docFromImport, readImportedDraft, wantsImportedDraft, type TStoredImport } from './imported-draft';
 import { PlaceholderPanel } from './placeholder-panel';
 import { PreviewPane } from './preview-pane';
 import { ElementPalette, FormattingHints, StyleControls } from './sidebar';
@@ -88,10 +90,13 @@ export function Builder({ initial }: { initial: TFormat | null }) {
 
 function BuilderInner({ initial }: { initial: TFormat | null }) {
   const [, navigate] = useLocation();
-  const [initialDoc] = useState(() => (initial ? docFromFormat(initial) : emptyDoc(takePendingNewName())));
+  // An imported template (Dashboard > Import Template) opens as a new, unsaved format.
+  const [imported, setImported] = useState<TStoredImport | null>(() => (!initial && wantsImportedDraft() ? readImportedDraft() : null));
+  const [initialDoc] = useState(() => (initial ? docFromFormat(initial) : imported ? docFromImport(imported) : emptyDoc(takePendingNewName())));
   const [doc, setDoc] = useState<BuilderDoc>(initialDoc);
   const [savedId, setSavedId] = useState<string | null>(initial?.id ?? null);
-  const [savedSnapshot, setSavedSnapshot] = useState(() => snapshotOf(initialDoc));
+  // Measured against an empty format, so an imported draft counts as unsaved changes from the start.
+  const [savedSnapshot, setSavedSnapshot] = useState(() => snapshotOf(imported ? emptyDoc() : initialDoc));
   const [editingId, setEditingId] = useState<string | null>(null);
   const [view, setViewState] = useState<View>('canvas');
   const topRef = useRef<HTMLDivElement>(null);
@@ -116,6 +121,13 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
   useEffect(() => {
     const list = timers.current;
     return () => list.forEach(clearTimeout);
+  }, []);
+
+  // /builder?from=import without a stored draft (another tab, or storage cleared): a blank format.
+  useEffect(() => {
+    if (initial || imported || !wantsImportedDraft()) return;
+    navigate('/builder', { replace: true });
+    toast({ title: 'Import Not Found', description: 'The imported template is no longer here. Import the file again from the Dashboard.' });
   }, []);
 
   const elements = doc.content.elements;
@@ -231,6 +243,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
       const saved = await saveFormat(savedId, sent);
       setSavedId(saved.id);
       setSavedSnapshot(snapshotOf(sent));
+      if (imported) clearImportedDraft();
       queryClient.setQueryData(['/api/formats', saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: FORMATS_KEY, exact: true });
       void queryClient.invalidateQueries({ queryKey: ['/api/user/stats'] });
@@ -293,6 +306,11 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
       guard.bypass(() => navigate('/builder'));
       return;
     }
+    if (imported) {
+      clearImportedDraft();
+      setImported(null);
+      navigate('/builder', { replace: true });
+    }
     const fresh = emptyDoc(name);
     setDoc(fresh);
     setSavedId(null);
@@ -301,7 +319,17 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
     setView('canvas');
   };
 
-  const status = saving ? 'Saving...' : !savedId ? (dirty ? 'Not saved yet' : 'New format') : dirty ? 'Unsaved changes' : 'All changes saved';
+  const status = saving
+    ? 'Saving...'
+    : !savedId
+      ? dirty
+        ? imported
+          ? 'Unsaved changes'
+          : 'Not saved yet'
+        : 'New format'
+      : dirty
+        ? 'Unsaved changes'
+        : 'All changes saved';
 
   const emptyCanvas = (
     <div className="flex flex-col items-center justify-center rounded-lg border border-dashed bg-muted/30 px-6 py-16 text-center" data-testid="canvas-empty">
@@ -457,6 +485,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
             </span>
             {elements.length > 0 && <span className="hidden sm:inline">Click an element to edit it</span>}
           </div>
+          {imported && !savedId && <ImportNotice stored={imported} placeholderCount={doc.placeholders.length} />}
           <Canvas
             elements={elements}
             docStyle={doc.content.style}

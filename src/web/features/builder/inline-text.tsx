@@ -2,7 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import { normalizePlaceholderName } from '../../../contract/placeholders';
 import { cn } from '../../lib/utils';
 
-const TOKEN_RE = /(\*\*[^*\n]+\*\*|\*[^*\n]+\*|\{\{[^{}]{1,100}\}\})/g;
+const TOKEN_RE = /(\*\*\*[^*\n]+\*\*\*|\*\*[^*\n]+\*\*|\*[^*\n]+\*|\{\{[^{}]{1,100}\}\})/g;
 const TAG_RE = /(\{\{[^{}]{1,100}\}\})/g;
 const RESERVED = new Set(['page', 'pages']);
 
@@ -32,12 +32,19 @@ function line(text: string, known: ReadonlySet<string>): ReactNode[] {
   return text.split(TOKEN_RE).map((part, i) => {
     if (i % 2 === 0) return part ? <Fragment key={i}>{part}</Fragment> : null;
     if (part.startsWith('{{')) return <Tag key={i} raw={part} known={known} />;
+    if (part.startsWith('***')) {
+      return (
+        <strong key={i}>
+          <em>{withTags(part.slice(3, -3), known)}</em>
+        </strong>
+      );
+    }
     if (part.startsWith('**')) return <strong key={i}>{withTags(part.slice(2, -2), known)}</strong>;
     return <em key={i}>{withTags(part.slice(1, -1), known)}</em>;
   });
 }
 
-/** Text as the PDF prints it: `**bold**`, `*italic*`, line breaks, with `{{tags}}` highlighted. */
+/** Text as the PDF prints it: `**bold**`, `*italic*`, `***both***`, line breaks, with `{{tags}}` highlighted. */
 export function InlineText({ text, known }: { text: string; known: ReadonlySet<string> }) {
   const lines = text.split('\n');
   return (

@@ -3,8 +3,10 @@ import {
   BookOpenIcon,
   ClockIcon,
   FileTextIcon,
+  FileUpIcon,
   ClipboardPenLineIcon,
   LayoutTemplateIcon,
+  Loader2Icon,
   PencilIcon,
   PlusIcon,
   Trash2Icon,
@@ -27,6 +29,8 @@ import { IconAction } from '../documents/icon-action';
 import { useConfirmDelete } from '../documents/use-confirm-delete';
 import { formatDate, useFormats, useRecentDocuments, useStats } from '../formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../formats/format-actions';
+import { IMPORT_ACCEPT } from '../../../contract/template-import';
+import { useTemplateImport } from './import-template';
 
 /** SPEC section 9: the dashboard lists at most 3 formats and 3 documents. */
 export const DASHBOARD_LIST_SIZE = 3;
@@ -67,12 +71,12 @@ function StatCard({
   );
 }
 
-function QuickAction({ href, icon: Icon, title, description }: { href: string; icon: LucideIcon; title: string; description: string }) {
+const QUICK_ACTION_CLASS =
+  'group flex items-center gap-4 rounded-lg border bg-background p-4 text-left shadow-xs transition-[border-color,box-shadow] hover:border-primary/40 hover:shadow-card focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none';
+
+function QuickActionBody({ icon: Icon, title, description, busy }: { icon: LucideIcon; title: string; description: string; busy?: boolean }) {
   return (
-    <Link
-      href={href}
-      className="group flex items-center gap-4 rounded-lg border bg-background p-4 shadow-xs transition-[border-color,box-shadow] hover:border-primary/40 hover:shadow-card focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
-    >
+    <>
       <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary">
         <Icon className="size-5" aria-hidden />
       </span>
@@ -80,8 +84,53 @@ function QuickAction({ href, icon: Icon, title, description }: { href: string; i
         <span className="block text-sm font-semibold text-foreground">{title}</span>
         <span className="block text-sm text-muted-foreground">{description}</span>
       </span>
-      <ArrowRightIcon className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-primary" aria-hidden />
+      {busy ? (
+        <Loader2Icon className="size-4 shrink-0 animate-spin text-primary" aria-hidden />
+      ) : (
+        <ArrowRightIcon className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-primary" aria-hidden />
+      )}
+    </>
+  );
+}
+
+function QuickAction({ href, icon, title, description }: { href: string; icon: LucideIcon; title: string; description: string }) {
+  return (
+    <Link href={href} className={QUICK_ACTION_CLASS}>
+      <QuickActionBody icon={icon} title={title} description={description} />
     </Link>
+  );
+}
+
+/** Import Template: a file picker for .docx, .pdf and .txt; the result opens in the builder unsaved. */
+function ImportTemplateAction() {
+  const { inputRef, onChange, open, pending } = useTemplateImport();
+  return (
+    <>
+      <button
+        type="button"
+        className={`${QUICK_ACTION_CLASS} cursor-pointer disabled:cursor-wait disabled:opacity-80`}
+        onClick={open}
+        disabled={pending}
+        aria-busy={pending || undefined}
+      >
+        <QuickActionBody
+          icon={FileUpIcon}
+          title={pending ? 'Importing...' : 'Import Template'}
+          description="Turn a .docx, .pdf or .txt file into a format"
+          busy={pending}
+        />
+      </button>
+      <input
+        ref={inputRef}
+        type="file"
+        accept={IMPORT_ACCEPT}
+        onChange={onChange}
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden
+        data-testid="import-template-input"
+      />
+    </>
   );
 }
 
@@ -277,8 +326,9 @@ export function DashboardPage() {
         <h2 id="quick-actions-title" className="mb-3 text-sm font-semibold text-foreground">
           Quick actions
         </h2>
-        <div className="grid gap-3 md:grid-cols-2">
+        <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
           <QuickAction href="/builder" icon={PlusIcon} title="Create New Format" description="Start a template in the builder" />
+          <ImportTemplateAction />
           <QuickAction href="/settings" icon={BookOpenIcon} title="API Documentation" description="Generate documents from your own apps" />
         </div>
       </section>
