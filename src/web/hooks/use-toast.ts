@@ -73,10 +73,29 @@ function dispatch(action: Action): void {
 
 type Toast = Omit<ToasterToast, 'id'>;
 
-export function toast(props: Toast) {
+/** The toast raised most recently, shown or not. */
+let latestId: string | null = null;
+
+export interface ToastHandle {
+  id: string;
+  dismiss: () => void;
+  update: (next: ToasterToast) => void;
+  /**
+   * Raises `props` as a follow-up to this toast (the builder's 'Form Ready', 2 s after 'Success'),
+   * unless another toast has been raised since; returns the new toast, or null when skipped.
+   * With TOAST_LIMIT 1 each new toast replaces the one on screen, so a late follow-up would
+   * otherwise wipe out newer news the user caused meanwhile: 'Content Cleared', or 'Element
+   * Deleted' with its Undo.
+   */
+  followUp: (props: Toast) => ToastHandle | null;
+}
+
+export function toast(props: Toast): ToastHandle {
   const id = genId();
+  latestId = id;
   const update = (next: ToasterToast) => dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
   const dismiss = () => dispatch({ type: 'DISMISS_TOAST', toastId: id });
+  const followUp = (next: Toast) => (latestId === id ? toast(next) : null);
   dispatch({
     type: 'ADD_TOAST',
     toast: {
@@ -88,7 +107,7 @@ export function toast(props: Toast) {
       },
     },
   });
-  return { id, dismiss, update };
+  return { id, dismiss, update, followUp };
 }
 
 export function useToast() {

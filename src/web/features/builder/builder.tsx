@@ -51,7 +51,10 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { SectionTitle } from './controls';
 
-/** SPEC section 4 and 9: 'Form Ready' 2 s after a save; back to / 3 s after the first save. */
+/**
+ * SPEC section 4 and 9: 'Form Ready' 2 s after a save; back to / 3 s after the first save.
+ * 'Form Ready' is skipped when another toast was raised in those 2 s: it would replace that newer one.
+ */
 export const FORM_READY_DELAY_MS = 2000;
 export const RETURN_HOME_DELAY_MS = 3000;
 
@@ -248,10 +251,11 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
       void queryClient.invalidateQueries({ queryKey: FORMATS_KEY, exact: true });
       void queryClient.invalidateQueries({ queryKey: ['/api/user/stats'] });
       void queryClient.invalidateQueries({ queryKey: DOCUMENTS_KEY });
-      toast({ title: 'Success', description: 'Format saved successfully!' });
+      const success = toast({ title: 'Success', description: 'Format saved successfully!' });
+      // Only if no other toast came meanwhile (a Clear or Delete in those 2 s): one toast at a time.
       timers.current.push(
         setTimeout(
-          () => toast({ title: 'Form Ready', description: `The data-entry form for "${saved.name}" is ready to fill.` }),
+          () => success.followUp({ title: 'Form Ready', description: `The data-entry form for "${saved.name}" is ready to fill.` }),
           FORM_READY_DELAY_MS,
         ),
       );
