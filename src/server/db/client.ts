@@ -35,7 +35,7 @@ export type TDatabase = {
   ping(): Promise<void>;
   close(): Promise<void>;
   /** Raw SQL for libraries that bring their own (the job queue). Several statements when no values are given. */
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 };
 
 export type TOpenDatabaseOptions =

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../app.ts';
+import { buildApp, type TBuildAppOptions } from '../app.ts';
 import { loadConfig, type TConfig } from '../config.ts';
 import { openDatabase, type TDatabase } from '../db/client.ts';
 
@@ -15,11 +15,13 @@ export type TTestApp = {
   app: FastifyInstance;
   config: TConfig;
   database: TDatabase;
+  /** The PostgreSQL URL of this test file's database; undefined on PGlite. */
+  databaseUrl: string | undefined;
   close(): Promise<void>;
 };
 
 /** A fresh, migrated database for one test file: PGlite in memory, or a clone on PostgreSQL. */
-async function freshDatabase(): Promise<{ database: TDatabase; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ database: TDatabase; url?: string; drop: () => Promise<void> }> {
   const templateDb = inject('postgresTemplateDb');
   const url = process.env.TEST_DATABASE_URL;
   if (url && templateDb) {
@@ -33,6 +35,7 @@ async function freshDatabase(): Promise<{ database: TDatabase; drop: () => Promi
     const database = await openDatabase({ driver: 'postgres', url: dbUrl.toString(), poolSize: 20 });
     return {
       database,
+      url: dbUrl.toString(),
       drop: async () => {
         const cleanup = new pg.Client({ connectionString: url });
         await cleanup.connect();
@@ -46,7 +49,10 @@ async function freshDatabase(): Promise<{ database: TDatabase; drop: () => Promi
   return { database, drop: async () => {} };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TTestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  background: TBuildAppOptions['background'] = {},
+): Promise<TTestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -58,13 +64,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...env,
   });
-  const { database, drop } = await freshDatabase();
-  const app = await buildApp({ config, database });
+  const { database, url, drop } = await freshDatabase();
+  const app = await buildApp({ config, database, background });
   await app.ready();
   return {
     app,
     config,
     database,
+    databaseUrl: url,
     async close() {
       await app.close();
       await database.close();

@@ -494,6 +494,7 @@ export function createBulkService(deps: {
           }),
         );
       }
+      if (rows.length > 0) deps.log.info({ jobId, fromSeq: payload.fromSeq, rows: rows.length }, 'bulk chunk done');
       if (await deps.bulk.finishIfDone(ownerId, jobId)) deps.log.info({ jobId }, 'bulk job completed');
     },
 
