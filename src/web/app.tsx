@@ -16,6 +16,7 @@ const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page').t
 const BuilderPage = lazy(() => import('./features/formats/builder-page').then((m) => ({ default: m.BuilderPage })));
 const DataEntryPage = lazy(() => import('./features/formats/data-entry-page').then((m) => ({ default: m.DataEntryPage })));
 const FormatsPage = lazy(() => import('./features/formats/formats-page').then((m) => ({ default: m.FormatsPage })));
+const BatchPage = lazy(() => import('./features/bulk/batch-page').then((m) => ({ default: m.BatchPage })));
 const DocumentsPage = lazy(() => import('./features/documents/documents-page').then((m) => ({ default: m.DocumentsPage })));
 const HelpPage = lazy(() => import('./features/help/help-page').then((m) => ({ default: m.HelpPage })));
 const AboutPage = lazy(() => import('./features/marketing/about-page').then((m) => ({ default: m.AboutPage })));
@@ -53,6 +54,7 @@ function Router() {
           <DocumentsPage />
         </RequireAuth>
       </Route>
+      <Route path="/batches/:id">{(params) => <RequireAuth><BatchPage batchId={params.id} /></RequireAuth>}</Route>
       <Route path="/settings">
         <RequireAuth>
           <SettingsPage />

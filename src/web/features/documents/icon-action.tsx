@@ -10,9 +10,12 @@ type IconActionProps = {
   destructive?: boolean;
   disabled?: boolean;
   className?: string;
-} & ({ href: string; external?: boolean; onClick?: never } | { onClick: () => void; href?: never; external?: never });
+} & (
+  | { href: string; external?: boolean; download?: boolean; onClick?: never }
+  | { onClick: () => void; href?: never; external?: never; download?: never }
+);
 
-/** A small icon button with an accessible name and a tooltip; a link when given href. */
+/** A small icon button with an accessible name and a tooltip; a link when given href (a download link with `download`). */
 export function IconAction({ label, icon: Icon, destructive, disabled, className, ...rest }: IconActionProps) {
   const classes = cn(
     'text-muted-foreground hover:text-foreground',
@@ -23,7 +26,11 @@ export function IconAction({ label, icon: Icon, destructive, disabled, className
   if (rest.href !== undefined) {
     control = (
       <Button variant="ghost" size="icon-sm" className={classes} asChild>
-        {rest.external ? (
+        {rest.download ? (
+          <a href={rest.href} download aria-label={label}>
+            <Icon aria-hidden />
+          </a>
+        ) : rest.external ? (
           <a href={rest.href} target="_blank" rel="noopener" aria-label={label}>
             <Icon aria-hidden />
           </a>

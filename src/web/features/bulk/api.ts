@@ -1,0 +1,206 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  BULK_ACCEPTED_EXTENSIONS,
+  BULK_MAX_FILE_BYTES,
+  type TBulkJob,
+  type TBulkJobList,
+  type TBulkJobStatus,
+  type TBulkRowError,
+  type TBulkUpload,
+  type TColumnMapping,
+  type TStartBulkJobBody,
+} from '../../../contract/bulk';
+import type { TDocument } from '../../../contract/documents';
+import { apiJson, apiRequest, errorStatus, throwIfResNotOk } from '../../lib/api';
+import { DOCUMENTS_KEY, refreshAfterChange } from '../formats/api';
+
+/** Every bulk-job query starts with this key: the list, one job, its row errors. */
+export const BULK_JOBS_KEY = ['/api/bulk-jobs'] as const;
+/** How often a queued or running job is polled. */
+export const JOB_POLL_MS = 1000;
+/** Batches shown on Recent Documents. */
+export const BULK_JOBS_LIST_LIMIT = 200;
+
+const enc = encodeURIComponent;
+
+export function isActive(status: TBulkJobStatus): boolean {
+  return status === 'queued' || status === 'running';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload and draft
+
+/** The client-side check of a picked file, worded like the server's answers (413, 415). */
+export function checkSpreadsheetFile(file: File): string | null {
+  const base = file.name.split(/[\\/]/).pop() ?? file.name;
+  const dot = base.lastIndexOf('.');
+  const ext = dot <= 0 ? '' : base.slice(dot).toLowerCase();
+  const accepted = 'Upload an .xlsx, .xls or .csv file.';
+  if (!ext) return `"${base}" has no file extension, so its type is unknown. ${accepted}`;
+  if (!(BULK_ACCEPTED_EXTENSIONS as readonly string[]).includes(ext)) return `${ext} files cannot be read. ${accepted}`;
+  if (file.size > BULK_MAX_FILE_BYTES) {
+    return `The file is larger than ${BULK_MAX_FILE_BYTES / 1024 / 1024} MB. Split it into smaller files.`;
+  }
+  if (file.size === 0) return 'The file is empty.';
+  return null;
+}
+
+/**
+ * POST /api/formats/:id/bulk as multipart (field `file`). apiRequest only sends JSON, so this sends
+ * the form itself and reuses the shared error handling: a failure throws "{status}: {body}".
+ */
+export async function uploadSpreadsheet(formatId: string, file: File): Promise<TBulkUpload> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const res = await fetch(`/api/formats/${enc(formatId)}/bulk`, { method: 'POST', body: form, credentials: 'include' });
+  await throwIfResNotOk(res);
+  return (await res.json()) as TBulkUpload;
+}
+
+export function useUploadSpreadsheet(formatId: string) {
+  return useMutation({ mutationFn: (file: File) => uploadSpreadsheet(formatId, file) });
+}
+
+export function draftKey(id: string) {
+  return [...BULK_JOBS_KEY, id, 'draft'] as const;
+}
+
+/** GET /api/bulk-jobs/:id/draft, only when there is a draft to restore. */
+export function useDraft(id: string | null) {
+  return useQuery({
+    queryKey: draftKey(id ?? ''),
+    enabled: !!id,
+    queryFn: async (): Promise<TBulkUpload | null> => {
+      try {
+        return await apiJson<TBulkUpload>('GET', `/api/bulk-jobs/${enc(id ?? '')}/draft`);
+      } catch (error) {
+        // A stale draft id (started elsewhere, discarded, expired) just means "start over".
+        const status = errorStatus(error);
+        if (status === 404 || status === 409) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+export function useUpdateMapping(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (mapping: TColumnMapping) => apiJson<TBulkUpload>('PUT', `/api/bulk-jobs/${enc(id)}/mapping`, { mapping }),
+    onSuccess: (draft) => client.setQueryData(draftKey(id), draft),
+  });
+}
+
+export function useDiscardDraft() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await apiRequest('DELETE', `/api/bulk-jobs/${enc(id)}/draft`);
+    },
+    onSettled: (_data, _error, id) => client.removeQueries({ queryKey: draftKey(id) }),
+    // Discarding is housekeeping: a failure must not interrupt the person choosing another file.
+    meta: { skipUnauthorizedHandler: true },
+  });
+}
+
+export function useStartJob(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TStartBulkJobBody) => apiJson<TBulkJob>('POST', `/api/bulk-jobs/${enc(id)}/start`, body),
+    onSuccess: (job) => {
+      client.removeQueries({ queryKey: draftKey(id) });
+      client.setQueryData(jobKey(job.id), job);
+      void client.invalidateQueries({ queryKey: [...BULK_JOBS_KEY, 'list'] });
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs
+
+export function jobKey(id: string) {
+  return [...BULK_JOBS_KEY, id] as const;
+}
+
+/** One job; polled every second while it is queued or running. */
+export function useBulkJob(id: string) {
+  return useQuery({
+    queryKey: jobKey(id),
+    queryFn: () => apiJson<TBulkJob>('GET', `/api/bulk-jobs/${enc(id)}`),
+    refetchInterval: (query) => (query.state.data && isActive(query.state.data.status) ? JOB_POLL_MS : false),
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** The newest batches; polled every 2 s while any of them is still generating. */
+export function useBulkJobs(limit = BULK_JOBS_LIST_LIMIT) {
+  return useQuery({
+    queryKey: [...BULK_JOBS_KEY, 'list', limit],
+    queryFn: () => apiJson<TBulkJobList>('GET', `/api/bulk-jobs?limit=${limit}`),
+    select: (data) => data.jobs,
+    refetchInterval: (query) => (query.state.data?.jobs.some((j) => isActive(j.status)) ? 2 * JOB_POLL_MS : false),
+  });
+}
+
+export function useCancelJob(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<TBulkJob>('POST', `/api/bulk-jobs/${enc(id)}/cancel`),
+    onSuccess: (job) => {
+      client.setQueryData(jobKey(id), job);
+      void refreshAfterBatch(client, id);
+    },
+  });
+}
+
+/** After a batch moves on (finished, cancelled): its documents, the lists, stats and usage. */
+export async function refreshAfterBatch(client: QueryClient, id: string): Promise<void> {
+  await Promise.all([
+    refreshAfterChange(client, 'documents'),
+    client.invalidateQueries({ queryKey: [...BULK_JOBS_KEY, 'list'] }),
+    client.invalidateQueries({ queryKey: [...BULK_JOBS_KEY, id, 'errors'] }),
+  ]);
+}
+
+export const ROW_ERRORS_PAGE_SIZE = 50;
+
+export function useRowErrors(id: string, offset: number, enabled = true) {
+  return useQuery({
+    queryKey: [...BULK_JOBS_KEY, id, 'errors', offset],
+    enabled,
+    queryFn: () =>
+      apiJson<{ errors: TBulkRowError[]; total: number }>(
+        'GET',
+        `/api/bulk-jobs/${enc(id)}/errors?limit=${ROW_ERRORS_PAGE_SIZE}&offset=${offset}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const BATCH_DOCUMENTS_PAGE_SIZE = 50;
+
+/** One page of a batch's documents (spreadsheet order), refreshed every 3 s while it runs. */
+export function useBatchDocuments(id: string, offset: number, running: boolean) {
+  return useQuery({
+    queryKey: [...DOCUMENTS_KEY, 'batch', id, offset],
+    queryFn: () =>
+      apiJson<TDocument[]>('GET', `/api/documents?batchId=${enc(id)}&limit=${BATCH_DOCUMENTS_PAGE_SIZE}&offset=${offset}`),
+    refetchInterval: running ? 3 * JOB_POLL_MS : false,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function zipUrl(id: string): string {
+  return `/api/bulk-jobs/${enc(id)}/documents.zip`;
+}
+/** GET /api/bulk-jobs/:id/documents.pdf: every document of a batch in one PDF, up to this many (the renderer's limit). */
+export const MERGED_PDF_MAX_DOCUMENTS = 5_000;
+export function mergedPdfUrl(id: string): string {
+  return `/api/bulk-jobs/${enc(id)}/documents.pdf`;
+}
+export function errorsCsvUrl(id: string): string {
+  return `/api/bulk-jobs/${enc(id)}/errors.csv`;
+}
+export function batchHref(id: string): string {
+  return `/batches/${enc(id)}`;
+}

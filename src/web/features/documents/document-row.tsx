@@ -1,0 +1,75 @@
+import { FileTextIcon } from 'lucide-react';
+import type { TDocument } from '../../../contract/documents';
+import { cn } from '../../lib/utils';
+import { formatDate } from '../formats/api';
+import { DocumentActions, DocumentBadges } from './document-actions';
+
+/** Column template of a document list: with the format column (Recent Documents) or without (a batch). */
+export function documentGrid(withFormat: boolean): string {
+  return withFormat ? 'md:grid-cols-[minmax(0,1fr)_180px_minmax(0,200px)_112px]' : 'md:grid-cols-[minmax(0,1fr)_180px_112px]';
+}
+
+export function DocumentListHeader({ withFormat, first = 'Document' }: { withFormat: boolean; first?: string }) {
+  return (
+    <div
+      className={cn(
+        'hidden gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid',
+        documentGrid(withFormat),
+      )}
+      aria-hidden
+    >
+      <span>{first}</span>
+      <span>Created</span>
+      {withFormat && <span>Format</span>}
+      <span className="text-right">Actions</span>
+    </div>
+  );
+}
+
+/** One document in a list: name, badges, created time, format (optional) and its actions. */
+export function DocumentRow({
+  document: d,
+  withFormat,
+  deleting,
+  onDelete,
+}: {
+  document: TDocument;
+  withFormat: boolean;
+  deleting: boolean;
+  onDelete: () => void;
+}) {
+  const knownFormat = d.formatName && d.formatName !== 'Unknown';
+  return (
+    <li
+      data-testid="document-row"
+      className={cn('grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3.5 sm:px-5', documentGrid(withFormat))}
+    >
+      <div className="flex min-w-0 items-center gap-3">
+        <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive sm:flex" aria-hidden>
+          <FileTextIcon className="size-4" />
+        </span>
+        <div className="min-w-0">
+          <p className="line-clamp-2 text-sm font-medium break-words md:line-clamp-1" title={d.name}>
+            {d.name}
+          </p>
+          <div className="mt-0.5 flex flex-col text-xs text-muted-foreground md:hidden">
+            <span>{formatDate(d.createdAt, true)}</span>
+            {withFormat && <span className="truncate">Format: {d.formatName || 'Unknown'}</span>}
+          </div>
+          <div className="mt-1 flex gap-1.5">
+            <DocumentBadges status={d.status} />
+          </div>
+        </div>
+      </div>
+      <span className="hidden text-sm text-muted-foreground tabular-nums md:block">{formatDate(d.createdAt, true)}</span>
+      {withFormat && (
+        <span className={cn('hidden truncate text-sm md:block', knownFormat ? 'text-foreground' : 'text-muted-foreground italic')}>
+          {d.formatName || 'Unknown'}
+        </span>
+      )}
+      <div className="flex items-center justify-end">
+        <DocumentActions document={d} deleting={deleting} onDelete={onDelete} />
+      </div>
+    </li>
+  );
+}
