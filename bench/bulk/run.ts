@@ -11,7 +11,8 @@
  *             "parallel_efficiency":…,"cores":…,"postgres":{…}|null}
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +20,6 @@ import ExcelJS from 'exceljs';
 import { buildServer, SERVER_BUNDLE } from '../../scripts/build-server.ts';
 import { ZRenderableFormat } from '../../src/contract/format-content.ts';
 import renderBatch from '../../src/server/jobs/render-worker.ts';
-import { freePort } from '../../src/server/test/oidc-provider.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
 
@@ -59,21 +59,34 @@ function singleThreadRate(format: unknown, image: Uint8Array): number {
   return rates.sort((a, b) => a - b)[2]!;
 }
 
-function peakRssMb(pid: number): number {
+function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+const peakRssMb = (pid: number) => rssMb(pid, 'VmHWM');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [SERVER_BUNDLE], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (c) => (output += c));
+  child.stdout!.on('data', (c) => {
+    output += c;
+    if (process.env.BENCH_LOG_LEVEL) process.stderr.write(c);
+  });
   child.stderr!.on('data', (c) => (output += c));
   const deadline = Date.now() + 120_000;
   while (!/is running at/.test(output)) {
@@ -87,6 +100,11 @@ type TRun = { rows: number; seconds: number; docs_per_s: number; peak_rss_mb: nu
 
 async function run(label: string, env: Record<string, string>, xlsx: Buffer): Promise<TRun> {
   const email = `bench-${Date.now()}@example.com`;
+  // A server meets its data directory created already: creating one (initdb inside PGlite) leaves
+  // several hundred MB resident that no later work needs, so it is done by a first start.
+  const first = await startServer({ ...env, ADMIN_EMAILS: email });
+  first.child.kill('SIGTERM');
+  await new Promise((r) => first.child.once('exit', r));
   const { child, base } = await startServer({ ...env, ADMIN_EMAILS: email });
   let cookie = '';
   const call = async (method: string, url: string, body?: unknown, form?: FormData) => {
@@ -109,6 +127,9 @@ async function run(label: string, env: Record<string, string>, xlsx: Buffer): Pr
     const reference = JSON.parse(JSON.stringify(REFERENCE_FORMATS['1p']).replaceAll(IMAGE_SRC, imageUrl));
     const format = (await (await call('POST', '/api/formats', { name: 'Reference 1p', ...reference })).json()) as { id: string };
 
+    log(`  ${label}: RSS before upload ${round(rssMb(child.pid!, 'VmRSS'))} MB`);
+    // The peak is measured from here: writing 5 to clear_refs resets the kernel's high-water mark.
+    writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
     const t0 = performance.now();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(xlsx)]), 'reference.xlsx');
@@ -129,6 +150,7 @@ async function run(label: string, env: Record<string, string>, xlsx: Buffer): Pr
       await new Promise((r) => setTimeout(r, 100));
     }
     const tGenerated = performance.now();
+    log(`  ${label}: RSS after generation ${round(rssMb(child.pid!, 'VmRSS'))} MB (peak so far ${round(peakRssMb(child.pid!))} MB)`);
     const zip = await call('GET', `/api/bulk-jobs/${draft.id}/documents.zip`);
     let zipBytes = 0;
     for await (const chunk of zip.body as unknown as AsyncIterable<Uint8Array>) zipBytes += chunk.byteLength;

@@ -55,11 +55,15 @@ export async function workBulkChunks(
   handle: (payload: TBulkChunkPayload) => Promise<void>,
 ): Promise<void> {
   for (let i = 0; i < concurrency; i++) {
-    const id = await queue.boss.work<TBulkChunkPayload>(
+    let id = '';
+    id = await queue.boss.work<TBulkChunkPayload>(
       BULK_CHUNK_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 0.5 },
       async (jobs) => {
         for (const job of jobs) await handle(ZBulkChunkPayload.parse(job.data));
+        // Fetch the next chunk at once instead of sleeping out the polling interval; when the
+        // queue is empty the loop finds nothing and sleeps as usual.
+        if (id) setImmediate(() => queue.boss.notifyWorker(id));
       },
     );
     sender.workerIds.push(id);

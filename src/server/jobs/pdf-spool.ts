@@ -1,15 +1,18 @@
 /**
- * PDFs a bulk job rendered, kept on local disk so the batch's ZIP sends those bytes instead of
- * rendering every document a second time. A cache, never the record: a document the spool does
+ * PDFs a bulk job rendered, kept on local disk (named by document id) so the batch's ZIP sends
+ * those bytes instead of rendering every document a second time. The render threads write them. A cache, never the record: a document the spool does
  * not have (made by a worker on another machine, swept, or the disk was wiped) is re-rendered
  * from its snapshot, which gives the same bytes.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export type TPdfSpool = {
-  put(jobId: string, row: number, bytes: Uint8Array): Promise<void>;
-  get(jobId: string, row: number): Promise<Buffer | undefined>;
+  /** Creates the job's folder and returns where each document's PDF goes (written by the render thread). */
+  prepare(jobId: string, documentIds: readonly string[]): Promise<string[]>;
+  get(jobId: string, documentId: string): Promise<Buffer | undefined>;
+  /** Removes PDFs of documents that were not stored after all (a cancelled or repeated chunk). */
+  discard(jobId: string, documentIds: readonly string[]): Promise<void>;
   drop(jobId: string): Promise<void>;
   /** Removes spools not touched for maxAgeMs. */
   sweep(maxAgeMs: number): Promise<number>;
@@ -22,22 +25,24 @@ export function createPdfSpool(dir: string): TPdfSpool {
     if (!SAFE_ID.test(jobId)) throw new Error(`unexpected job id ${JSON.stringify(jobId)}`);
     return path.join(dir, jobId);
   };
-  const file = (jobId: string, row: number) => path.join(jobDir(jobId), `${Math.trunc(row)}.pdf`);
+  const file = (jobId: string, documentId: string) => {
+    if (!SAFE_ID.test(documentId)) throw new Error(`unexpected document id ${JSON.stringify(documentId)}`);
+    return path.join(jobDir(jobId), `${documentId}.pdf`);
+  };
   return {
-    async put(jobId, row, bytes) {
+    async prepare(jobId, documentIds) {
       await mkdir(jobDir(jobId), { recursive: true });
-      const target = file(jobId, row);
-      // Written whole, then renamed: a reader never sees half a file, even after a crash.
-      const temp = `${target}.${process.pid}.tmp`;
-      await writeFile(temp, bytes);
-      await rename(temp, target);
+      return documentIds.map((id) => file(jobId, id));
     },
-    async get(jobId, row) {
+    async get(jobId, documentId) {
       try {
-        return await readFile(file(jobId, row));
+        return await readFile(file(jobId, documentId));
       } catch {
         return undefined;
       }
+    },
+    async discard(jobId, documentIds) {
+      await Promise.all(documentIds.map((id) => rm(file(jobId, id), { force: true })));
     },
     async drop(jobId) {
       await rm(jobDir(jobId), { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * when asked, the bytes.
  */
 import { createHash } from 'node:crypto';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
 import { renderMergedPdf, renderPdf } from '../../render/index.ts';
 
@@ -12,6 +13,8 @@ export type TRenderBatchTask = {
   assets: Record<string, Uint8Array>;
   items: { data: Record<string, string>; title: string; creationDate: number }[];
   returnBytes: boolean;
+  /** Where to write each item's PDF (written whole, then renamed, so no reader sees half a file). */
+  spoolFiles?: string[];
   /** Render the items as one merged PDF with this title and date instead of one PDF each. */
   merged?: { title: string; creationDate: number };
 };
@@ -35,8 +38,17 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   }
   const sha256: string[] = [];
   const bytes: Uint8Array[] = [];
-  for (const input of inputs) {
+  for (const [i, input] of inputs.entries()) {
     const { pdf } = renderPdf(input);
+    const spoolFile = task.spoolFiles?.[i];
+    if (spoolFile) {
+      try {
+        writeFileSync(`${spoolFile}.tmp`, pdf);
+        renameSync(`${spoolFile}.tmp`, spoolFile);
+      } catch {
+        // The spool is a cache: a PDF missing from it is rendered again for the ZIP.
+      }
+    }
     sha256.push(createHash('sha256').update(pdf).digest('hex'));
     if (task.returnBytes) bytes.push(pdf);
   }

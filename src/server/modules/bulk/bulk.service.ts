@@ -360,7 +360,7 @@ export function createBulkService(deps: {
             if (out.destroyed) return;
             const docs = await bulk.batchDocuments(ownerId, id, after, ZIP_RENDER_BATCH);
             if (docs.length === 0) break;
-            const files: (Uint8Array | undefined)[] = await Promise.all(docs.map((d) => spool.get(id, d.batchRow ?? -1)));
+            const files: (Uint8Array | undefined)[] = await Promise.all(docs.map((d) => spool.get(id, d.id)));
             const missing = docs.flatMap((d, i) => (files[i] ? [] : [i]));
             if (missing.length > 0) {
               const rendered = await pool.render({
@@ -421,6 +421,13 @@ export function createBulkService(deps: {
     /** Renders and stores one chunk of a running job. Safe to run twice for the same chunk. */
     async processChunk(payload: TBulkChunkPayload): Promise<void> {
       const { ownerId, jobId } = payload;
+      const timings: Record<string, number> = {};
+      let mark = performance.now();
+      const lap = (name: string) => {
+        const now = performance.now();
+        timings[name] = Math.round(now - mark);
+        mark = now;
+      };
       const job = await deps.bulk.get(ownerId, jobId);
       if (!job || !job.snapshotId || (job.status !== 'queued' && job.status !== 'running')) return;
       await deps.bulk.markRunning(ownerId, jobId);
@@ -438,25 +445,26 @@ export function createBulkService(deps: {
           creationDate: createdAt.getTime(),
         }));
         const shas: (string | undefined)[] = new Array(rows.length);
-        const pdfs: (Uint8Array | undefined)[] = new Array(rows.length);
         const failures: { row: number; message: string }[] = [];
+        const documentIds = rows.map(() => randomUUID());
+        const spoolFiles = await deps.spool.prepare(jobId, documentIds).catch(() => undefined);
+        lap('loadMs');
         try {
-          const result = await pool.render({ format, assets, items, returnBytes: true });
+          const result = await pool.render({ format, assets, items, returnBytes: false, ...(spoolFiles ? { spoolFiles } : {}) });
           result.sha256.forEach((sha, i) => (shas[i] = sha));
-          result.bytes?.forEach((bytes, i) => (pdfs[i] = bytes));
         } catch (error) {
           // One bad row must not sink its neighbours: render them one by one to find it.
           deps.log.error({ err: error, jobId }, 'bulk chunk render failed; retrying row by row');
           for (const [i, item] of items.entries()) {
             try {
-              const one = await pool.render({ format, assets, items: [item], returnBytes: true });
-              shas[i] = one.sha256[0];
-              pdfs[i] = one.bytes?.[0];
+              const file = spoolFiles?.[i];
+              shas[i] = (await pool.render({ format, assets, items: [item], returnBytes: false, ...(file ? { spoolFiles: [file] } : {}) })).sha256[0];
             } catch {
               failures.push({ row: rows[i]!.row, message: 'The document could not be rendered.' });
             }
           }
         }
+        lap('renderMs');
         const { limit } = await quota(ownerId);
         const outcome = await deps.bulk.commitChunk({
           ownerId,
@@ -470,7 +478,7 @@ export function createBulkService(deps: {
             const name = bulkDocumentName(job.formatName, r.row, r.data);
             return [
               {
-                id: randomUUID(),
+                id: documentIds[i]!,
                 row: r.row,
                 name,
                 clientName: r.data.client_name || r.data.clientname || DEFAULT_CLIENT_NAME,
@@ -480,21 +488,12 @@ export function createBulkService(deps: {
             ];
           }),
         });
-        const indexOfRow = new Map(rows.map((r, i) => [r.row, i]));
-        await Promise.all(
-          outcome.madeRows.map(async (row) => {
-            const bytes = pdfs[indexOfRow.get(row) ?? -1];
-            if (!bytes) return;
-            try {
-              await deps.spool.put(jobId, row, bytes);
-            } catch (error) {
-              // Only a cache: the ZIP re-renders what is missing.
-              deps.log.error({ err: error, jobId, row }, 'could not spool a bulk PDF');
-            }
-          }),
-        );
+        lap('commitMs');
+        const made = new Set(outcome.madeRows);
+        const unused = documentIds.filter((_, i) => !made.has(rows[i]!.row));
+        if (unused.length > 0) await deps.spool.discard(jobId, unused).catch(() => {});
       }
-      if (rows.length > 0) deps.log.info({ jobId, fromSeq: payload.fromSeq, rows: rows.length }, 'bulk chunk done');
+      if (rows.length > 0) deps.log.info({ jobId, fromSeq: payload.fromSeq, rows: rows.length, ...timings }, 'bulk chunk done');
       if (await deps.bulk.finishIfDone(ownerId, jobId)) deps.log.info({ jobId }, 'bulk job completed');
     },
 
