@@ -178,7 +178,7 @@ test('bulk journey: template, 25 rows with 2 invalid, preview, skip, progress to
   await progress.getByRole('link', { name: 'Download error CSV' }).click();
   const csv = readFileSync(await (await csvDownload).path(), 'utf8').trim().split(/\r?\n/);
   expect(csv[0]).toBe('row,column,message');
-  expect(csv.slice(1).map((line) => line.split(',')[0]).sort()).toEqual([String(BAD_EMAIL_ROW), String(MISSING_NAME_ROW)]);
+  expect(csv.slice(1).map((line) => Number(line.split(',')[0])).sort((a, b) => a - b)).toEqual([BAD_EMAIL_ROW, MISSING_NAME_ROW]);
 
   // Recent Documents shows the batch as one row that leads back to its page.
   await page.goto('/documents');
@@ -187,7 +187,7 @@ test('bulk journey: template, 25 rows with 2 invalid, preview, skip, progress to
   await expect(batchRow).toContainText('Welcome Letter batch');
   await expect(batchRow).toContainText('23 of 23 documents');
   await expect(page.getByTestId('document-row')).toHaveCount(0);
-  await batchRow.getByRole('link', { name: 'Welcome Letter batch' }).click();
+  await batchRow.getByRole('link', { name: 'Welcome Letter batch', exact: true }).click();
   await expect(page).toHaveURL(/\/batches\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome Letter batch');
 

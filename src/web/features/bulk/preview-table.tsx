@@ -1,5 +1,5 @@
 import { CheckIcon, CircleAlertIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { BULK_PREVIEW_ROWS, type TBulkUpload, type TPreviewRow } from '../../../contract/bulk';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../components/ui/tooltip';
@@ -52,20 +52,50 @@ function Cell({ value, error }: { value: string | undefined; error: string | und
   }
   return (
     <td className="max-w-[220px] bg-destructive/8 px-3 py-2 align-top" data-invalid="true">
-      <Tooltip>
-        <TooltipTrigger asChild>
-          <span
-            tabIndex={0}
-            className="flex items-start gap-1.5 rounded-sm text-destructive outline-none focus-visible:ring-2 focus-visible:ring-destructive/40"
-          >
-            <CircleAlertIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
-            <span className="line-clamp-2 break-words">{text || <span className="italic">empty</span>}</span>
-            <span className="sr-only">. Problem: {error}</span>
-          </span>
-        </TooltipTrigger>
-        <TooltipContent>{error}</TooltipContent>
-      </Tooltip>
+      <CellTooltip message={error}>
+        {text}
+      </CellTooltip>
     </td>
+  );
+}
+
+/**
+ * The problem of an invalid cell, on hover and on keyboard focus. Controlled, because focusing a
+ * cell scrolls the page or the table to it, and Radix closes a tooltip whenever its trigger's
+ * ancestors scroll: while the cell has focus the message stays until Escape or blur.
+ */
+function CellTooltip({ message, children: text }: { message: string; children: string }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLSpanElement>(null);
+  return (
+    <Tooltip
+      open={open}
+      onOpenChange={(next) => {
+        if (!next && ref.current && ref.current === document.activeElement) return;
+        setOpen(next);
+      }}
+    >
+      <TooltipTrigger asChild>
+        <span
+          ref={ref}
+          tabIndex={0}
+          onFocus={() => setOpen(true)}
+          onBlur={() => setOpen(false)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && open) {
+              e.stopPropagation();
+              setOpen(false);
+            }
+          }}
+          className="flex items-start gap-1.5 rounded-sm text-destructive outline-none focus-visible:ring-2 focus-visible:ring-destructive/40"
+        >
+          <CircleAlertIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
+          <span className="line-clamp-2 break-words">{text || <span className="italic">empty</span>}</span>
+          <span className="sr-only">. Problem: {message}</span>
+        </span>
+      </TooltipTrigger>
+      <TooltipContent>{message}</TooltipContent>
+    </Tooltip>
   );
 }
 
@@ -79,8 +109,11 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
   const rows = onlyProblems ? invalidShown : draft.preview;
   const firstRows = Math.min(BULK_PREVIEW_ROWS, draft.totalRows);
   const extraInvalid = Math.max(0, draft.preview.length - firstRows);
+  // A required field with no column fails every row: say so once instead of once per row.
+  const unmappedRequired = placeholders.filter((p) => p.required && draft.mapping[p.name] == null);
+  const listed = placeholders.filter((p) => !unmappedRequired.includes(p));
   const problems = invalidShown.flatMap((r) =>
-    placeholders.filter((p) => r.errors[p.name]).map((p) => ({ row: r.row, field: placeholderLabel(p), message: r.errors[p.name]! })),
+    listed.filter((p) => r.errors[p.name]).map((p) => ({ row: r.row, field: placeholderLabel(p), message: r.errors[p.name]! })),
   );
   const hiddenInvalid = Math.max(0, draft.invalidRows - invalidShown.length);
 
@@ -157,10 +190,18 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
           </tbody>
         </table>
       </div>
-      {problems.length > 0 && (
+      {(problems.length > 0 || unmappedRequired.length > 0) && (
         <div className="rounded-lg border border-destructive/25 bg-destructive/5 p-4" data-testid="preview-problems">
           <p className="text-sm font-medium text-destructive">Problems found</p>
           <ul className="mt-2 space-y-1 text-sm">
+            {unmappedRequired.length > 0 && (
+              <li>
+                <span className="font-medium">Every row</span>
+                <span className="text-muted-foreground"> · {unmappedRequired.map(placeholderLabel).join(', ')}: </span>
+                {unmappedRequired.length === 1 ? 'this required field has' : 'these required fields have'} no column. Choose one in
+                step 1.
+              </li>
+            )}
             {problems.slice(0, 12).map((p) => (
               <li key={`${p.row}-${p.field}`}>
                 <span className="font-medium tabular-nums">Row {p.row}</span>
@@ -171,7 +212,7 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
           </ul>
           {(problems.length > 12 || hiddenInvalid > 0) && (
             <p className="mt-2 text-xs text-muted-foreground">
-              {problems.length > 12 ? `And ${plural(problems.length - 12, 'more problem')} above. ` : ''}
+              {problems.length > 12 ? `${plural(problems.length - 12, 'more problem')} ${problems.length - 12 === 1 ? 'is' : 'are'} marked in the table. ` : ''}
               {hiddenInvalid > 0 ? `${plural(hiddenInvalid, 'more row')} with problems ${hiddenInvalid === 1 ? 'is' : 'are'} not shown here; all of them are listed in the error report after the batch runs.` : ''}
             </p>
           )}

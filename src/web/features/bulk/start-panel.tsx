@@ -128,7 +128,12 @@ export function StartPanel({
   };
 
   let blocked: string | null = null;
-  if (draft.validRows === 0) blocked = 'No row is valid yet, so there is nothing to generate. Fix the file and upload it again.';
+  const unmappedRequired = placeholders.some((p) => p.required && draft.mapping[p.name] == null);
+  if (draft.validRows === 0) {
+    blocked = unmappedRequired
+      ? 'No row is valid yet: choose a column for each required field in step 1.'
+      : 'No row is valid, so there is nothing to generate. Fix the file and upload it again.';
+  }
   else if (quotaShort) blocked = null; // explained by the quota alert
   else if (hasInvalid && choice === null) blocked = 'Choose what to do with the rows that have problems.';
   else if (error) blocked = 'Fix the file name pattern first.';
@@ -250,7 +255,7 @@ export function StartPanel({
         ) : (
           <Button onClick={onStart} disabled={!canStart} className="sm:shrink-0" data-testid="start-batch">
             {starting ? <Loader2Icon className="animate-spin" aria-hidden /> : <PlayIcon aria-hidden />}
-            {starting ? 'Starting...' : `Generate ${plural(draft.validRows, 'document')}`}
+            {starting ? 'Starting...' : draft.validRows > 0 ? `Generate ${plural(draft.validRows, 'document')}` : 'Generate documents'}
           </Button>
         )}
       </div>

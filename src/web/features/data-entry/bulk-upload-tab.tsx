@@ -118,7 +118,11 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [uploadingName, setUploadingName] = useState<string | null>(null);
   const [choice, setChoice] = useState<InvalidChoice | null>(null);
-  const [pattern, setPattern] = useState(DEFAULT_FILE_NAME_PATTERN);
+  // A document is named after its client when the format has one, otherwise after its row
+  // already: then the row in the default pattern would only repeat it.
+  const [pattern, setPattern] = useState(() =>
+    placeholders.some((p) => p.name === 'client_name' || p.name === 'clientname') ? DEFAULT_FILE_NAME_PATTERN : '{{document}}',
+  );
   const reuploadRef = useRef<HTMLInputElement>(null);
   const reviewRef = useRef<HTMLDivElement>(null);
 
