@@ -141,3 +141,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): TConfig {
     renderThreads: env.RENDER_THREADS,
   };
 }
+
+/** For entry points: the config, or the list of problems on stderr and exit code 1. */
+export function loadConfigOrExit(): TConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

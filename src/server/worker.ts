@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { migrateDatabase, openDatabase } from './db/client.ts';
 import { createServices } from './services.ts';
 
@@ -15,13 +15,7 @@ function fail(message: string): never {
 }
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const config = loadConfigOrExit();
   if (!config.databaseUrl) {
     fail(
       'npm run worker needs DATABASE_URL (PostgreSQL): worker processes share jobs through it. ' +

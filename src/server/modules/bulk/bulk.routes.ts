@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,14 +12,12 @@ import {
 } from '../../../contract/bulk.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
-import { AppError } from '../../http/app-error.ts';
+import { readUploadedFile } from '../../http/uploaded-file.ts';
 import { sendFile } from '../../http/send-file.ts';
 import type { TAuthService } from '../auth/auth.service.ts';
 import type { TBulkService } from './bulk.service.ts';
 
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError };
-const tooLarge = () =>
-  new AppError(413, 'payload_too_large', `The file is larger than ${BULK_MAX_FILE_BYTES / 1024 / 1024} MB. Split it into smaller files.`);
 
 export async function bulkRoutes(app: FastifyInstance, opts: { auth: TAuthService; bulk: TBulkService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -32,18 +29,12 @@ export async function bulkRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     { schema: { params: ZIdParams, response: { 201: ZBulkUpload, ...errors, 413: ZApiError, 415: ZApiError } } },
     async (request, reply) => {
       const ownerId = await owner(request);
-      if (!request.isMultipart()) throw new AppError(400, 'bad_request', 'Send the spreadsheet as a multipart upload.');
-      const file = await request.file({ limits: { fileSize: BULK_MAX_FILE_BYTES, files: 1 } });
-      if (!file) throw new AppError(400, 'bad_request', 'No file was attached. Choose an .xlsx, .xls or .csv file.');
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        throw error;
-      }
-      if (file.file.truncated) throw tooLarge();
-      const upload = await opts.bulk.upload(ownerId, request.params.id, { fileName: file.filename, bytes });
+      const file = await readUploadedFile(request, {
+        maxBytes: BULK_MAX_FILE_BYTES,
+        tooLargeMessage: `The file is larger than ${BULK_MAX_FILE_BYTES / 1024 / 1024} MB. Split it into smaller files.`,
+        missingMessage: 'No file was attached. Choose an .xlsx, .xls or .csv file.',
+      });
+      const upload = await opts.bulk.upload(ownerId, request.params.id, file);
       return reply.status(201).send(upload);
     },
   );

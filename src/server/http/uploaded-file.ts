@@ -1,0 +1,26 @@
+import type { FastifyRequest } from 'fastify';
+import '@fastify/multipart';
+import { AppError } from './app-error.ts';
+
+/**
+ * The one file of a multipart upload, whole, or a clear 4xx: not multipart, no file, or larger
+ * than `maxBytes` (multipart stops reading at the limit, so an oversized upload never fills memory).
+ */
+export async function readUploadedFile(
+  request: FastifyRequest,
+  options: { maxBytes: number; tooLargeMessage: string; missingMessage: string },
+): Promise<{ fileName: string; bytes: Buffer }> {
+  if (!request.isMultipart()) throw new AppError(400, 'bad_request', 'Send the file as a multipart upload.');
+  const file = await request.file({ limits: { fileSize: options.maxBytes, files: 1, fields: 5, fieldSize: 1024 } });
+  if (!file) throw new AppError(400, 'bad_request', options.missingMessage, { file: options.missingMessage });
+  const tooLarge = () => new AppError(413, 'payload_too_large', options.tooLargeMessage, { file: options.tooLargeMessage });
+  let bytes: Buffer;
+  try {
+    bytes = await file.toBuffer();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+  if (file.file.truncated) throw tooLarge();
+  return { fileName: file.filename, bytes };
+}
