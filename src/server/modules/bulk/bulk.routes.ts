@@ -32,7 +32,7 @@ export async function bulkRoutes(app: FastifyInstance, opts: { auth: TAuthServic
       const file = await readUploadedFile(request, {
         maxBytes: BULK_MAX_FILE_BYTES,
         tooLargeMessage: `The file is larger than ${BULK_MAX_FILE_BYTES / 1024 / 1024} MB. Split it into smaller files.`,
-        missingMessage: 'No file was attached. Choose an .xlsx, .xls or .csv file.',
+        missingHint: 'Choose an .xlsx, .xls or .csv file.',
       });
       const upload = await opts.bulk.upload(ownerId, request.params.id, file);
       return reply.status(201).send(upload);

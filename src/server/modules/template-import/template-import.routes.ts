@@ -34,7 +34,7 @@ export async function templateImportRoutes(app: FastifyInstance, opts: { auth: T
       const file = await readUploadedFile(request, {
         maxBytes: MAX_IMPORT_BYTES,
         tooLargeMessage: IMPORT_TOO_LARGE_MESSAGE,
-        missingMessage: 'No file was attached. Choose a .docx, .pdf or .txt file.',
+        missingHint: 'Choose a .docx, .pdf or .txt file.',
       });
       return templateImport.importFile(ownerId, file);
     },
