@@ -1,54 +1,103 @@
-import type { TColumnMapping } from '../../../contract/bulk.ts';
-import { checkDocumentData } from '../../../contract/documents.ts';
-import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
+import type { TColumnMapping, TPreviewRow } from '../../../contract/bulk.ts';
+import { checkDocumentData, type TDocumentData } from '../../../contract/documents.ts';
+import { MAX_PLACEHOLDER_VALUE_LENGTH, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import type { TSheet } from './spreadsheet.ts';
 
-export type TCheckedRow = { row: number; values: Record<string, string>; errors: Record<string, string> };
-export type TSheetCheck = { valid: number; invalid: number; rows: TCheckedRow[] };
+/*
+ * Spreadsheet columns -> placeholders, and the rows checked with the same rules as manual input.
+ * Pure functions: no HTTP, no database.
+ */
 
-/** "Client Name", "client_name" and "client-name" are one key: case, spaces, _ and - do not count. */
-export function headerKey(text: string): string {
-  return text.toLowerCase().replace(/[\s_-]+/g, '');
+export const UNMAPPED_REQUIRED_MESSAGE = 'No column is mapped to this required field.';
+export const VALUE_TOO_LONG_MESSAGE = `This value is longer than ${MAX_PLACEHOLDER_VALUE_LENGTH.toLocaleString('en-US')} characters.`;
+
+/**
+ * The form a header and a placeholder name or label are compared in: case, spaces, underscores
+ * and hyphens ignored ("Client Name" = client_name = "client-name"), and the " *" the Excel
+ * template adds to required columns dropped.
+ */
+export function columnKey(text: string): string {
+  return text
+    .normalize('NFKC')
+    .trim()
+    .replace(/\s*\*$/, '')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 }
 
 /**
- * Matches header cells to placeholders by label, then by name. Each column fills at most one
- * placeholder (the first that claims it, in placeholder order), so a sheet with two columns
- * that look alike never feeds one value into two fields.
+ * Matches header cells to placeholders. Each column fills at most one placeholder, and the
+ * closest match wins: first a header that is exactly the placeholder's name (the Excel template's
+ * name row), then one equal to the name loosely, then one equal to the label loosely; within each
+ * pass placeholders take the leftmost free column, in placeholder order.
  */
 export function autoMapColumns(columns: readonly string[], placeholders: readonly TPlaceholder[]): TColumnMapping {
-  const byKey = new Map<string, number>();
-  columns.forEach((column, index) => {
-    const key = headerKey(column);
-    if (key && !byKey.has(key)) byKey.set(key, index);
-  });
-  const taken = new Set<number>();
   const mapping: TColumnMapping = {};
-  for (const p of placeholders) {
-    const candidates = [placeholderLabel(p), p.name].map(headerKey);
-    const column = candidates.map((key) => byKey.get(key)).find((i) => i !== undefined && !taken.has(i));
-    mapping[p.name] = column ?? null;
-    if (column !== undefined) taken.add(column);
+  for (const p of placeholders) mapping[p.name] = null;
+  const used = new Set<number>();
+  const keys = columns.map(columnKey);
+  const passes: Array<(p: TPlaceholder, column: number) => boolean> = [
+    (p, i) => (columns[i] ?? '').trim() === p.name,
+    (p, i) => keys[i] === columnKey(p.name),
+    (p, i) => keys[i] === columnKey(placeholderLabel(p)),
+  ];
+  for (const matches of passes) {
+    for (const p of placeholders) {
+      if (mapping[p.name] !== null) continue;
+      for (let i = 0; i < columns.length; i++) {
+        if (used.has(i) || keys[i] === '' || !matches(p, i)) continue;
+        mapping[p.name] = i;
+        used.add(i);
+        break;
+      }
+    }
   }
   return mapping;
 }
 
-/** One row's cells as placeholder values, through the mapping. */
+/** Placeholder name -> the cell of its column ('' when unmapped or the row is shorter). */
 export function mapRow(cells: readonly string[], mapping: TColumnMapping): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, column] of Object.entries(mapping)) {
-    if (column !== null && column !== undefined) values[name] = cells[column] ?? '';
+    values[name] = column !== null && column !== undefined && column >= 0 && column < cells.length ? (cells[column] ?? '') : '';
   }
   return values;
 }
 
-/** Checks every row with the rules of manual input (checkDocumentData). */
+const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2})?$/;
+
+export type TCheckedRow = TPreviewRow;
+export interface TSheetCheck {
+  valid: number;
+  invalid: number;
+  rows: TCheckedRow[];
+}
+
+/**
+ * Checks every row with checkDocumentData, the rules of the form and the API. A spreadsheet date
+ * with a time of day (YYYY-MM-DDTHH:mm, as readSpreadsheet gives it) fills a date placeholder
+ * with its day. A required placeholder that no column fills is reported on every row.
+ */
 export function validateSheet(sheet: TSheet, placeholders: readonly TPlaceholder[], mapping: TColumnMapping): TSheetCheck {
+  const rows: TCheckedRow[] = [];
   let valid = 0;
-  const rows = sheet.rows.map((r) => {
-    const check = checkDocumentData(placeholders, mapRow(r.cells, mapping));
-    if (Object.keys(check.fields).length === 0) valid++;
-    return { row: r.row, values: check.values, errors: check.fields };
-  });
+  for (const { row, cells } of sheet.rows) {
+    const raw = mapRow(cells, mapping);
+    const data: TDocumentData = {};
+    for (const p of placeholders) {
+      let value = raw[p.name] ?? '';
+      if (p.type === 'date') value = value.trim().replace(DATE_TIME_RE, '$1');
+      data[p.name] = value;
+    }
+    const check = checkDocumentData(placeholders, data);
+    const errors: Record<string, string> = { ...check.fields };
+    for (const p of placeholders) {
+      const column = mapping[p.name];
+      if (p.required && (column === null || column === undefined)) errors[p.name] = UNMAPPED_REQUIRED_MESSAGE;
+      else if ((check.values[p.name] ?? '').length > MAX_PLACEHOLDER_VALUE_LENGTH) errors[p.name] = VALUE_TOO_LONG_MESSAGE;
+    }
+    if (Object.keys(errors).length === 0) valid += 1;
+    rows.push({ row, values: check.values, errors });
+  }
   return { valid, invalid: rows.length - valid, rows };
 }
