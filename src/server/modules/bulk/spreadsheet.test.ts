@@ -194,6 +194,8 @@ describe('readSpreadsheet: CSV', () => {
     expect(await readSpreadsheet(csvFrom(rows, { bom: true, eol: '\n' }), 'a.csv')).toEqual({ columns: ['Name', 'Amount'], rows: [{ row: 2, cells: ['Ann', '1,5'] }] });
     // A comma inside a semicolon file's header does not fool the detection.
     expect((await readSpreadsheet(Buffer.from('Amount (EUR, net);Date\n1,5;2025-01-02\n'), 'a.csv')).columns).toEqual(['Amount (EUR, net)', 'Date']);
+    // Excel's "sep=" line names the delimiter and is not a row.
+    expect(await readSpreadsheet(Buffer.from('sep=;\r\nName;Note\r\nAnn;a,b\r\n'), 'a.csv')).toEqual({ columns: ['Name', 'Note'], rows: [{ row: 2, cells: ['Ann', 'a,b'] }] });
     // One column: no delimiter at all.
     expect(await readSpreadsheet(Buffer.from('Name\nAnn\n'), 'a.csv')).toEqual({ columns: ['Name'], rows: [{ row: 2, cells: ['Ann'] }] });
   });

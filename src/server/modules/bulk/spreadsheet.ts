@@ -412,8 +412,11 @@ function detectDelimiter(text: string): string {
 }
 
 function readCsv(bytes: Buffer, builder: SheetBuilder, stats: TReadStats): void {
-  const text = decodeText(bytes);
-  const delimiter = detectDelimiter(text);
+  let text = decodeText(bytes);
+  // Excel writes and honours a first line "sep=;" naming the delimiter; it is not a row.
+  const sep = /^sep=([,;\t|])\r?\n/i.exec(text);
+  if (sep) text = text.slice(sep[0].length);
+  const delimiter = sep?.[1] ?? detectDelimiter(text);
   let failure: unknown = null;
   let row = 0;
   Papa.parse<string[]>(text, {
@@ -647,7 +650,7 @@ async function parsePart(
   } catch (error) {
     if (error instanceof AppError) throw error;
     const message = error instanceof Error ? error.message : '';
-    throw bad(/too many bytes|too few bytes|invalid (stored )?block|incorrect header|invalid distance/i.test(message) ? MESSAGES.sizeMismatch : MESSAGES.corrupt);
+    throw bad(/too many bytes/i.test(message) ? MESSAGES.sizeMismatch : MESSAGES.corrupt);
   } finally {
     const destroyable = stream as unknown as { destroy?: () => void };
     destroyable.destroy?.();
