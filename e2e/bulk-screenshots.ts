@@ -5,6 +5,9 @@
  * Recent Documents grouped by batch. Not a test. Run against a running server:
  *   BASE_URL=http://localhost:5096 npx tsx e2e/bulk-screenshots.ts [outDir=/tmp/formwork-bulk-shots]
  * It signs up a fresh user per width, and reports console errors and horizontal overflow.
+ * With ADMIN_EMAIL=name@host and the server's ADMIN_EMAILS holding name-1280@host and name-375@host,
+ * those accounts (signed up here) lift their own limit and run a 12,000-row batch, to catch it
+ * running and cancel it.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +17,7 @@ import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 const BASE_URL = process.env.BASE_URL ?? 'http://localhost:5096';
+const ADMIN_EMAIL = process.env.ADMIN_EMAIL;
 const OUT = process.argv[2] ?? '/tmp/formwork-bulk-shots';
 const problems: string[] = [];
 const work = mkdtempSync(path.join(tmpdir(), 'formwork-bulk-shots-'));
@@ -82,6 +86,46 @@ function ownCsv(rows: number): string {
   const file = path.join(work, 'crm-export.csv');
   writeFileSync(file, lines.join('\n'));
   return file;
+}
+
+/** A big batch, caught while it runs: progress, the Cancel dialog, then cancelled. */
+async function runningBatch(page: Page, width: number) {
+  await page.goto(`${BASE_URL}/login?mode=signup`);
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Admin');
+  await page.getByLabel('Email').fill(ADMIN_EMAIL!.replace('@', `-${width}@`));
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).last().click();
+  await page.getByTestId('greeting-name').waitFor();
+  const me = (await (await page.request.get(`${BASE_URL}/api/auth/user`)).json()) as { id: string };
+  const lifted = await page.request.patch(`${BASE_URL}/api/admin/users/${me.id}`, {
+    headers: { origin: BASE_URL },
+    data: { subscriptionPlan: 'enterprise', apiCallsLimit: 100_000 },
+  });
+  if (!lifted.ok()) throw new Error(`could not lift the limit: ${lifted.status()} (is ${ADMIN_EMAIL} in ADMIN_EMAILS?)`);
+  const created = await page.request.post(`${BASE_URL}/api/formats`, { headers: { origin: BASE_URL }, data: FORMAT });
+  const format = (await created.json()) as { id: string };
+  const lines = ['client_name,email,plan,start_date'];
+  for (let i = 0; i < 12_000; i++) lines.push(`Member ${i + 1},member${i + 1}@example.com,Growth,2026-05-01`);
+  const file = path.join(work, 'big.csv');
+  writeFileSync(file, lines.join('\n'));
+  await page.goto(`${BASE_URL}/data-entry/${format.id}`);
+  await page.getByRole('tab', { name: 'Bulk Upload' }).click();
+  await page.getByLabel('Spreadsheet file').setInputFiles(file);
+  await page.getByTestId('start-batch').click();
+  await page.waitForURL(/\/batches\//);
+  await page.getByText('Time left').waitFor();
+  await page.waitForTimeout(2500);
+  await shot(page, 'batch-running', width);
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  await page.getByRole('alertdialog').waitFor();
+  await shot(page, 'batch-cancel-dialog', width, { fullPage: false });
+  await page.getByRole('button', { name: 'Yes, cancel batch' }).click();
+  await page.getByTestId('job-outcome').waitFor();
+  await shot(page, 'batch-cancelled', width);
+  await page.goto(`${BASE_URL}/documents`);
+  await page.getByTestId('batch-row').waitFor();
+  await shot(page, 'documents-cancelled-batch', width);
 }
 
 async function main() {
@@ -156,6 +200,13 @@ async function main() {
     await page.getByText('This batch does not exist').waitFor();
     await shot(page, 'batch-missing', width);
     await context.close();
+    if (ADMIN_EMAIL) {
+      const adminContext = await browser.newContext({ viewport: { width, height: width > 600 ? 800 : 740 }, deviceScaleFactor: 1 });
+      const adminPage = await adminContext.newPage();
+      watch(adminPage, `admin-w${width}`);
+      await runningBatch(adminPage, width);
+      await adminContext.close();
+    }
   }
   await browser.close();
   if (problems.length) {

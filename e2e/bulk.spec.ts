@@ -88,6 +88,12 @@ test('bulk journey: template, 25 rows with 2 invalid, preview, skip, progress to
   const created = await page.request.post('/api/formats', { headers: { origin }, data: FORMAT });
   expect(created.status()).toBe(201);
   const format = (await created.json()) as { id: string };
+  // One document made the ordinary way, to sit beside the batch on Recent Documents.
+  const single = await page.request.post('/api/documents', {
+    headers: { origin },
+    data: { formatId: format.id, data: { client_name: 'Solo Member', email: 'solo@example.com' } },
+  });
+  expect(single.status()).toBe(201);
 
   // 1. Download the Excel template from the Bulk Upload tab.
   await page.goto(`/data-entry/${format.id}`);
@@ -135,7 +141,7 @@ test('bulk journey: template, 25 rows with 2 invalid, preview, skip, progress to
   await expect(problems).toContainText(`Row ${BAD_EMAIL_ROW}`);
   await expect(problems).toContainText('Enter a valid email address.');
   await expect(problems).toContainText(`Row ${MISSING_NAME_ROW}`);
-  await expect(panel.getByTestId('quota')).toContainText('You can make 30 more documents this month. This batch uses 23.');
+  await expect(panel.getByTestId('quota')).toContainText('You can make 29 more documents this month. This batch uses 23.');
 
   // Starting waits for a decision about the invalid rows; choose to skip them.
   const start = panel.getByTestId('start-batch');
@@ -186,7 +192,9 @@ test('bulk journey: template, 25 rows with 2 invalid, preview, skip, progress to
   await expect(batchRow).toHaveCount(1);
   await expect(batchRow).toContainText('Welcome Letter batch');
   await expect(batchRow).toContainText('23 of 23 documents');
-  await expect(page.getByTestId('document-row')).toHaveCount(0);
+  const singleRow = page.getByTestId('document-row');
+  await expect(singleRow).toHaveCount(1);
+  await expect(singleRow).toContainText('Welcome Letter');
   await batchRow.getByRole('link', { name: 'Welcome Letter batch', exact: true }).click();
   await expect(page).toHaveURL(/\/batches\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome Letter batch');

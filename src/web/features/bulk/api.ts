@@ -138,6 +138,8 @@ export function useBulkJobs(limit = BULK_JOBS_LIST_LIMIT) {
     queryKey: [...BULK_JOBS_KEY, 'list', limit],
     queryFn: () => apiJson<TBulkJobList>('GET', `/api/bulk-jobs?limit=${limit}`),
     select: (data) => data.jobs,
+    // Jobs move on in the background: read afresh on every visit, then poll while any runs.
+    refetchOnMount: 'always',
     refetchInterval: (query) => (query.state.data?.jobs.some((j) => isActive(j.status)) ? 2 * JOB_POLL_MS : false),
   });
 }
@@ -185,7 +187,8 @@ export function useBatchDocuments(id: string, offset: number, running: boolean) 
     queryKey: [...DOCUMENTS_KEY, 'batch', id, offset],
     queryFn: () =>
       apiJson<TDocument[]>('GET', `/api/documents?batchId=${enc(id)}&limit=${BATCH_DOCUMENTS_PAGE_SIZE}&offset=${offset}`),
-    refetchInterval: running ? 3 * JOB_POLL_MS : false,
+    // Quickly until the first documents are in, then every few seconds: the count is on the job.
+    refetchInterval: (query) => (running ? (query.state.data?.length ? 3 * JOB_POLL_MS : JOB_POLL_MS) : false),
     placeholderData: keepPreviousData,
   });
 }

@@ -3,6 +3,7 @@ import { ArrowLeftIcon, FileTextIcon, FileWarningIcon, Layers3Icon, RefreshCwIco
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { TBulkJob } from '../../../contract/bulk';
+import { placeholderLabel } from '../../../contract/placeholders';
 import { EmptyState, EmptyStateCard } from '../../components/layout/empty-state';
 import { PageHeader } from '../../components/layout/page-header';
 import { Button } from '../../components/ui/button';
@@ -14,6 +15,7 @@ import { formatNumber } from '../../lib/utils';
 import { DocumentListHeader, DocumentRow } from '../documents/document-row';
 import { useConfirmDelete } from '../documents/use-confirm-delete';
 import { formatDate } from '../formats/api';
+import { useFormat } from '../formats/use-format';
 import {
   BATCH_DOCUMENTS_PAGE_SIZE,
   BULK_JOBS_KEY,
@@ -149,6 +151,12 @@ function BatchDocuments({ job }: { job: TBulkJob }) {
 
 function RowErrors({ job }: { job: TBulkJob }) {
   const [offset, setOffset] = useState(0);
+  // The Excel template's columns are named after the placeholders: show their labels instead.
+  const format = useFormat(job.formatId ?? undefined);
+  const columnLabel = (column: string) => {
+    const p = format.data?.placeholders.find((x) => x.name === column);
+    return p ? placeholderLabel(p) : column;
+  };
   const expected = job.failed + job.skipped;
   const errors = useRowErrors(job.id, offset, expected > 0);
   if (expected === 0) return null;
@@ -202,7 +210,7 @@ function RowErrors({ job }: { job: TBulkJob }) {
                 {list.map((e, i) => (
                   <tr key={`${e.row}-${e.column}-${i}`}>
                     <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>
-                    <td className="px-3 py-2.5 font-medium break-words">{e.column}</td>
+                    <td className="px-3 py-2.5 font-medium break-words">{columnLabel(e.column)}</td>
                     <td className="px-3 py-2.5 pr-5 text-destructive sm:pr-6">{e.message}</td>
                   </tr>
                 ))}

@@ -36,8 +36,10 @@ function outcome(job: TBulkJob): string {
   const parts: string[] = [];
   if (job.status === 'completed') {
     parts.push(job.done === job.total ? `${plural(job.done, 'document')} generated.` : `${formatNumber(job.done)} of ${plural(job.total, 'document')} generated.`);
+  } else if (job.status === 'cancelled') {
+    parts.push(`Cancelled after ${formatNumber(job.done)} of ${plural(job.total, 'document')}. The documents already generated are kept.`);
   } else {
-    parts.push(`${formatNumber(job.done)} of ${plural(job.total, 'document')} were generated before it stopped; they are kept.`);
+    parts.push(`${formatNumber(job.done)} of ${plural(job.total, 'document')} were generated before it stopped. They are kept.`);
   }
   if (job.failed > 0) parts.push(`${plural(job.failed, 'row')} could not be rendered.`);
   if (job.skipped > 0) parts.push(`${plural(job.skipped, 'row')} with invalid values ${job.skipped === 1 ? 'was' : 'were'} skipped.`);
@@ -176,7 +178,8 @@ export function JobProgress({ job }: { job: TBulkJob }) {
         <div className="space-y-4 rounded-lg border bg-muted/30 p-4" data-testid="job-outcome">
           <div className="space-y-1 text-sm">
             <p>{outcome(job)}</p>
-            {job.message && job.status !== 'completed' && <p className="text-muted-foreground">{job.message}</p>}
+            {/* A cancelled job's message only repeats the sentence above; others say why it stopped (e.g. the plan's limit). */}
+            {job.message && job.status !== 'cancelled' && <p className="text-muted-foreground">{job.message}</p>}
           </div>
           <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
             {job.done > 0 && (

@@ -93,11 +93,17 @@ export function DocumentsPage() {
             <p className="text-xs text-muted-foreground" aria-live="polite">
               {showingText(timeline.entries, total)}
             </p>
-            {timeline.hasMore && (
+            {timeline.hasMore ? (
               <Button variant="outline" onClick={timeline.loadMore} disabled={timeline.isFetchingMore}>
                 {timeline.isFetchingMore && <Loader2Icon className="animate-spin" aria-hidden />}
                 {timeline.isFetchingMore ? 'Loading...' : 'Load more'}
               </Button>
+            ) : (
+              timeline.canLookOlder && (
+                <Button variant="link" size="sm" onClick={timeline.lookOlder}>
+                  Look for older documents
+                </Button>
+              )
             )}
           </div>
         </>
