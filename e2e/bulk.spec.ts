@@ -201,3 +201,66 @@ test('bulk journey: template, 25 rows with 2 invalid, preview, skip, progress to
 
   expect(pageErrors).toEqual([]);
 });
+
+test('bulk review: a file of one’s own mapped by hand, kept across a reload, server and client errors shown inline', async ({ page, baseURL }) => {
+  const pageErrors = collectPageErrors(page);
+  const origin = new URL(baseURL ?? 'http://localhost:5055').origin;
+  await page.goto('/login?mode=signup');
+  const signUp = page.getByRole('form', { name: 'Create account' });
+  await signUp.getByLabel('First name').fill('Morgan');
+  await signUp.getByLabel('Last name').fill('Map');
+  await signUp.getByLabel('Email').fill(`morgan.${Date.now()}@example.com`);
+  await signUp.getByLabel('Password').fill('a-long-enough-password');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('greeting-name')).toHaveText('Morgan');
+  const created = await page.request.post('/api/formats', { headers: { origin }, data: FORMAT });
+  const format = (await created.json()) as { id: string };
+
+  await page.goto(`/data-entry/${format.id}`);
+  await page.getByRole('tab', { name: 'Bulk Upload' }).click();
+  const panel = page.getByRole('tabpanel');
+
+  // Client-side: a type the server cannot read never leaves the browser.
+  await panel.getByLabel('Spreadsheet file').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7') });
+  await expect(panel.getByTestId('upload-error')).toHaveText('.pdf files cannot be read. Upload an .xlsx, .xls or .csv file.');
+  // Server-side: a text file named .xlsx is refused with the server's message.
+  await panel.getByLabel('Spreadsheet file').setInputFiles({ name: 'fake.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('name,email\nA,a@example.com\n') });
+  await expect(panel.getByTestId('upload-error')).toHaveText(
+    'This file is named .xlsx, but it is a text (CSV) file. Rename it to .csv and upload it again.',
+  );
+
+  // A CSV with its own headers: nothing matches the required fields until mapped by hand.
+  const csv = ['Full name,E-mail address,Tier,Notes', 'Ann Lee,ann@example.com,Growth,VIP', 'Bo Chan,bo@example.com,Scale,', 'Cy Diaz,cy@example.com,Gold,'].join('\n');
+  await panel.getByLabel('Spreadsheet file').setInputFiles({ name: 'crm.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const mapping = panel.getByTestId('mapping-panel');
+  await expect(mapping.getByRole('combobox', { name: 'Client name (required)' })).toHaveValue('');
+  await expect(panel.getByTestId('count-valid').locator('dd')).toHaveText('0');
+  await expect(panel.getByTestId('start-batch')).toBeDisabled();
+  await mapping.getByRole('combobox', { name: 'Client name (required)' }).selectOption({ label: 'A · Full name' });
+  await expect(mapping.getByRole('combobox', { name: 'Client name (required)' })).toBeEnabled();
+  await mapping.getByRole('combobox', { name: 'Email (required)' }).selectOption({ label: 'B · E-mail address' });
+  await expect(mapping.getByRole('combobox', { name: 'Email (required)' })).toBeEnabled();
+  await mapping.getByRole('combobox', { name: 'Plan' }).selectOption({ label: 'C · Tier' });
+  await expect(mapping.getByRole('combobox', { name: 'Plan' })).toBeEnabled();
+  await expect(mapping.getByTestId('mapping-summary')).toHaveText('All 3 fields matched a column.');
+  await expect(mapping.getByTestId('unused-columns')).toContainText('D · Notes');
+  // "Gold" is not a plan: one row stays invalid, two are valid.
+  await expect(panel.getByTestId('count-valid').locator('dd')).toHaveText('2');
+  await expect(panel.getByTestId('count-invalid').locator('dd')).toHaveText('1');
+  await expect(panel.getByTestId('preview-problems')).toContainText('Row 4');
+
+  // The draft, with its mapping, is still there after a reload.
+  await page.reload();
+  await page.getByRole('tab', { name: 'Bulk Upload' }).click();
+  await expect(panel.getByTestId('uploaded-file')).toHaveText('crm.csv');
+  await expect(panel.getByTestId('mapping-panel').getByRole('combobox', { name: 'Email (required)' })).toHaveValue('1');
+  await expect(panel.getByTestId('count-valid').locator('dd')).toHaveText('2');
+
+  // Fix first: no Start, an upload button instead. Start over returns to the picker.
+  await panel.getByLabel('Fix first').check();
+  await expect(panel.getByTestId('start-batch')).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Upload corrected file' })).toBeVisible();
+  await panel.getByRole('button', { name: 'Start over' }).click();
+  await expect(panel.getByTestId('drop-zone')).toBeVisible();
+  expect(pageErrors).toEqual([]);
+});

@@ -243,7 +243,7 @@ export function BatchPage({ batchId }: { batchId: string }) {
     <>
       <PageHeader
         title={job ? `${job.formatName} batch` : notFound ? 'Batch not found' : 'Batch'}
-        description={job ? `${job.fileName} · uploaded ${formatDate(job.createdAt, true)}` : 'Documents generated from one spreadsheet.'}
+        description={job ? `${job.fileName} · uploaded ${formatDate(job.createdAt, true)}` : notFound ? undefined : 'Documents generated from one spreadsheet.'}
         actions={
           <>
             <Button variant="ghost" asChild>

@@ -115,7 +115,7 @@ export function MappingPanel({
                   ? 'Some columns of your file are not used; they are listed below.'
                   : 'Every column of your file fills a field.'
                 : missingRequired.length > 0
-                  ? `Choose a column for ${missingRequired.map(placeholderLabel).join(', ')}: ${missingRequired.length === 1 ? 'it is' : 'they are'} required, so every row is invalid without it.`
+                  ? `Choose a column for ${missingRequired.map(placeholderLabel).join(', ')}: ${missingRequired.length === 1 ? 'it is required, so every row is invalid without it.' : 'they are required, so every row is invalid without them.'}`
                   : 'Choose a column for the rest below, or leave them empty in every document.'}
             </p>
           </div>

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { FileSpreadsheetIcon, Loader2Icon, RotateCcwIcon } from 'lucide-react';
+import { FileSpreadsheetIcon, InfoIcon, Loader2Icon, RotateCcwIcon } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { DEFAULT_FILE_NAME_PATTERN, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
@@ -25,6 +26,7 @@ import { MappingPanel } from '../bulk/mapping-panel';
 import { PreviewTable } from '../bulk/preview-table';
 import { patternError, StartPanel, type InvalidChoice } from '../bulk/start-panel';
 import { excelTemplateUrl } from '../formats/api';
+import { formatEditHref } from '../formats/format-actions';
 import { useFormat } from '../formats/use-format';
 import { TYPE_NAMES } from './placeholder-field';
 
@@ -259,13 +261,29 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
             description="Keep the header row as it is. Dates as YYYY-MM-DD, numbers without currency signs. Your own spreadsheet works too: you can match its columns next."
           />
           <Step n={3} title="Upload it here">
-            <FileDropZone
-              uploading={upload.isPending}
-              uploadingName={uploadingName}
-              error={uploadError}
-              onFile={send}
-              onInvalid={fail}
-            />
+            {placeholders.length === 0 ? (
+              <Alert variant="info">
+                <InfoIcon />
+                <AlertTitle>This format has no fields yet</AlertTitle>
+                <AlertDescription>
+                  <p>
+                    Every document made from it would be the same, so there is nothing for a spreadsheet to fill in. Add
+                    placeholders such as {'{{client_name}}'} in the builder first.
+                  </p>
+                  <Link href={formatEditHref(formatId)} className="font-medium text-primary underline underline-offset-4">
+                    Edit format
+                  </Link>
+                </AlertDescription>
+              </Alert>
+            ) : (
+              <FileDropZone
+                uploading={upload.isPending}
+                uploadingName={uploadingName}
+                error={uploadError}
+                onFile={send}
+                onInvalid={fail}
+              />
+            )}
           </Step>
           {draftQuery.error && (
             <p className="text-sm text-destructive" role="alert">
