@@ -8,7 +8,7 @@ import type { TJobQueue } from './queue.ts';
 
 export const BULK_CHUNK_QUEUE = 'bulk-chunk';
 /** Rows per message: large enough that queue overhead is small, small enough to spread over workers. */
-export const BULK_CHUNK_ROWS = 100;
+export const BULK_CHUNK_ROWS = 250;
 
 export const ZBulkChunkPayload = z.object({
   ownerId: z.string().min(1),

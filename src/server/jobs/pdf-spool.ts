@@ -1,18 +1,29 @@
 /**
- * PDFs a bulk job rendered, kept on local disk (named by document id) so the batch's ZIP sends
- * those bytes instead of rendering every document a second time. The render threads write them. A cache, never the record: a document the spool does
+ * PDFs a bulk job rendered, kept on local disk so the batch's ZIP sends those bytes instead of
+ * rendering every document a second time. A cache, never the record: a document the spool does
  * not have (made by a worker on another machine, swept, or the disk was wiped) is re-rendered
  * from its snapshot, which gives the same bytes.
+ *
+ * The render thread writes one pack per chunk: the chunk's PDFs back to back, and beside it an
+ * index of document id -> [offset, length], written last, so an index always describes a whole
+ * pack. One file per document cost more in open() calls than the rendering itself.
  */
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { renameSync, writeFileSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
+export type TSpoolIndex = Record<string, [offset: number, length: number]>;
+
+export type TSpoolReader = {
+  get(documentId: string): Promise<Buffer | undefined>;
+  close(): Promise<void>;
+};
+
 export type TPdfSpool = {
-  /** Creates the job's folder and returns where each document's PDF goes (written by the render thread). */
-  prepare(jobId: string, documentIds: readonly string[]): Promise<string[]>;
-  get(jobId: string, documentId: string): Promise<Buffer | undefined>;
-  /** Removes PDFs of documents that were not stored after all (a cancelled or repeated chunk). */
-  discard(jobId: string, documentIds: readonly string[]): Promise<void>;
+  /** Creates the job's folder; returns the pack path (without extension) for a chunk's PDFs. */
+  prepare(jobId: string, packId: string): Promise<string>;
+  /** Reads the job's packs (one open file at a time, in the order documents are asked for). */
+  reader(jobId: string): Promise<TSpoolReader>;
   drop(jobId: string): Promise<void>;
   /** Removes spools not touched for maxAgeMs. */
   sweep(maxAgeMs: number): Promise<number>;
@@ -20,29 +31,70 @@ export type TPdfSpool = {
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** Writes a pack and then its index (each whole, then renamed): for the render thread. */
+export function writeSpoolPack(packPath: string, documentIds: readonly string[], pdfs: readonly Uint8Array[]): void {
+  const index: TSpoolIndex = {};
+  let offset = 0;
+  pdfs.forEach((pdf, i) => {
+    index[documentIds[i]!] = [offset, pdf.byteLength];
+    offset += pdf.byteLength;
+  });
+  writeFileSync(`${packPath}.pdfs.tmp`, Buffer.concat(pdfs));
+  renameSync(`${packPath}.pdfs.tmp`, `${packPath}.pdfs`);
+  writeFileSync(`${packPath}.json.tmp`, JSON.stringify(index));
+  renameSync(`${packPath}.json.tmp`, `${packPath}.json`);
+}
+
 export function createPdfSpool(dir: string): TPdfSpool {
   const jobDir = (jobId: string) => {
     if (!SAFE_ID.test(jobId)) throw new Error(`unexpected job id ${JSON.stringify(jobId)}`);
     return path.join(dir, jobId);
   };
-  const file = (jobId: string, documentId: string) => {
-    if (!SAFE_ID.test(documentId)) throw new Error(`unexpected document id ${JSON.stringify(documentId)}`);
-    return path.join(jobDir(jobId), `${documentId}.pdf`);
-  };
   return {
-    async prepare(jobId, documentIds) {
+    async prepare(jobId, packId) {
+      if (!SAFE_ID.test(packId)) throw new Error(`unexpected pack id ${JSON.stringify(packId)}`);
       await mkdir(jobDir(jobId), { recursive: true });
-      return documentIds.map((id) => file(jobId, id));
+      return path.join(jobDir(jobId), packId);
     },
-    async get(jobId, documentId) {
+    async reader(jobId) {
+      const where = new Map<string, { pack: string; offset: number; length: number }>();
+      let names: string[] = [];
       try {
-        return await readFile(file(jobId, documentId));
+        names = await readdir(jobDir(jobId));
       } catch {
-        return undefined;
+        // No spool for this job: every document is re-rendered.
       }
-    },
-    async discard(jobId, documentIds) {
-      await Promise.all(documentIds.map((id) => rm(file(jobId, id), { force: true })));
+      for (const name of names.filter((n) => n.endsWith('.json'))) {
+        try {
+          const index = JSON.parse(await readFile(path.join(jobDir(jobId), name), 'utf8')) as TSpoolIndex;
+          const pack = path.join(jobDir(jobId), `${name.slice(0, -'.json'.length)}.pdfs`);
+          for (const [id, [offset, length]] of Object.entries(index)) where.set(id, { pack, offset, length });
+        } catch {
+          // A damaged index only costs re-renders.
+        }
+      }
+      let current: { pack: string; handle: FileHandle } | undefined;
+      return {
+        async get(documentId) {
+          const at = where.get(documentId);
+          if (!at) return undefined;
+          try {
+            if (current?.pack !== at.pack) {
+              await current?.handle.close();
+              current = { pack: at.pack, handle: await open(at.pack, 'r') };
+            }
+            const bytes = Buffer.allocUnsafe(at.length);
+            const { bytesRead } = await current.handle.read(bytes, 0, at.length, at.offset);
+            return bytesRead === at.length ? bytes : undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        async close() {
+          await current?.handle.close();
+          current = undefined;
+        },
+      };
     },
     async drop(jobId) {
       await rm(jobDir(jobId), { recursive: true, force: true });

@@ -4,20 +4,23 @@
  * when asked, the bytes.
  */
 import { createHash } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
-import { renderMergedPdf, renderPdf } from '../../render/index.ts';
+import { renderMergedPdf, renderPdf, warmUp } from '../../render/index.ts';
+import { writeSpoolPack } from './pdf-spool.ts';
 
 export type TRenderBatchTask = {
   format: TRenderableFormat;
   assets: Record<string, Uint8Array>;
   items: { data: Record<string, string>; title: string; creationDate: number }[];
   returnBytes: boolean;
-  /** Where to write each item's PDF (written whole, then renamed, so no reader sees half a file). */
-  spoolFiles?: string[];
+  /** Spool the PDFs as one pack at this path, indexed by these document ids (see pdf-spool.ts). */
+  spool?: { packPath: string; documentIds: string[] };
   /** Render the items as one merged PDF with this title and date instead of one PDF each. */
   merged?: { title: string; creationDate: number };
 };
+
+// Each thread parses the fonts and primes the shaper when it starts, not on a job's first chunk.
+warmUp();
 
 export type TRenderBatchResult = { sha256: string[]; bytes: Uint8Array[] | null };
 
@@ -38,19 +41,19 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   }
   const sha256: string[] = [];
   const bytes: Uint8Array[] = [];
+  const pdfs: Uint8Array[] = [];
   for (const [i, input] of inputs.entries()) {
     const { pdf } = renderPdf(input);
-    const spoolFile = task.spoolFiles?.[i];
-    if (spoolFile) {
-      try {
-        writeFileSync(`${spoolFile}.tmp`, pdf);
-        renameSync(`${spoolFile}.tmp`, spoolFile);
-      } catch {
-        // The spool is a cache: a PDF missing from it is rendered again for the ZIP.
-      }
-    }
+    if (task.spool) pdfs[i] = pdf;
     sha256.push(createHash('sha256').update(pdf).digest('hex'));
     if (task.returnBytes) bytes.push(pdf);
+  }
+  if (task.spool) {
+    try {
+      writeSpoolPack(task.spool.packPath, task.spool.documentIds, pdfs);
+    } catch {
+      // The spool is a cache: PDFs missing from it are rendered again for the ZIP.
+    }
   }
   return { sha256, bytes: task.returnBytes ? bytes : null };
 }

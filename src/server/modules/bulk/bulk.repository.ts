@@ -30,7 +30,7 @@ export type TChunkCommit = {
 
 export type TChunkOutcome = { madeRows: number[]; quotaRefused: number; discarded: boolean };
 
-const INSERT_BATCH = 1_000;
+const INSERT_BATCH = 5_000;
 const UNFINISHED = ['queued', 'running'] as const;
 
 /**
@@ -83,8 +83,13 @@ export function createBulkRepository(db: TDb) {
           .where(and(jobWhere(ownerId, id), eq(bulkJobs.status, 'draft')))
           .returning({ id: bulkJobs.id });
         if (updated.length === 0) return false;
+        // One JSON parameter per batch: far cheaper than thousands of bound parameters.
         for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-          await tx.insert(bulkRows).values(rows.slice(i, i + INSERT_BATCH).map((r) => ({ ...r, jobId: id })));
+          const batch = JSON.stringify(rows.slice(i, i + INSERT_BATCH));
+          await tx.execute(sql`
+            insert into ${bulkRows} (job_id, row, seq, data, status, errors)
+            select ${id}, x.row, x.seq, x.data, x.status, x.errors
+            from jsonb_to_recordset(${batch}::jsonb) as x(row int, seq int, data jsonb, status text, errors jsonb)`);
         }
         return true;
       });

@@ -32,7 +32,7 @@ const jobNotFound = () => notFound('Bulk job');
 /** Extra invalid rows shown beyond the first rows, so a problem far down the file is visible too. */
 const PREVIEW_EXTRA_INVALID = 30;
 /** Documents rendered ahead of the ZIP writer: bounds memory however large the batch is. */
-const ZIP_RENDER_BATCH = 16;
+const ZIP_RENDER_BATCH = 64;
 /** How long spooled PDFs are kept for the batch's ZIP. */
 export const SPOOL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
@@ -175,6 +175,28 @@ export function createBulkService(deps: {
       if (!names.has(key)) throw new AppError(400, 'validation_failed', `The format has no field named "${key}".`);
     }
     return clean;
+  }
+
+  // A job's chunks all render one snapshot with its images: loaded once per job, not per chunk.
+  const renderInputCache = new Map<string, Promise<{ format: TRenderableFormat; assets: Record<string, Uint8Array> }>>();
+  function renderInputs(ownerId: string, snapshotId: string) {
+    const key = `${ownerId}:${snapshotId}`;
+    let entry = renderInputCache.get(key);
+    if (!entry) {
+      entry = (async () => {
+        const snapshot = await deps.bulk.snapshotOf(ownerId, snapshotId);
+        if (!snapshot) throw new Error(`snapshot ${snapshotId} is missing`);
+        return {
+          format: { content: snapshot.content, placeholders: snapshot.placeholders },
+          assets: await deps.assets.forRender(ownerId, snapshot.content),
+        };
+      })();
+      entry.catch(() => renderInputCache.delete(key));
+      renderInputCache.set(key, entry);
+      // A few recent jobs are plenty; the oldest goes first.
+      if (renderInputCache.size > 8) renderInputCache.delete(renderInputCache.keys().next().value as string);
+    }
+    return entry;
   }
 
   return {
@@ -348,7 +370,7 @@ export function createBulkService(deps: {
       const name = uniqueNamer();
       const pattern = job.fileNamePattern;
       const bulk = deps.bulk;
-      const spool = deps.spool;
+      const spooled = await deps.spool.reader(id);
       const log = deps.log;
       void (async () => {
         try {
@@ -360,7 +382,8 @@ export function createBulkService(deps: {
             if (out.destroyed) return;
             const docs = await bulk.batchDocuments(ownerId, id, after, ZIP_RENDER_BATCH);
             if (docs.length === 0) break;
-            const files: (Uint8Array | undefined)[] = await Promise.all(docs.map((d) => spool.get(id, d.id)));
+            const files: (Uint8Array | undefined)[] = [];
+            for (const d of docs) files.push(await spooled.get(d.id));
             const missing = docs.flatMap((d, i) => (files[i] ? [] : [i]));
             if (missing.length > 0) {
               const rendered = await pool.render({
@@ -384,6 +407,8 @@ export function createBulkService(deps: {
         } catch (error) {
           log.error({ err: error, jobId: id }, 'bulk ZIP failed');
           out.destroy(error as Error);
+        } finally {
+          await spooled.close();
         }
       })();
       return { job, stream: out };
@@ -430,13 +455,10 @@ export function createBulkService(deps: {
       };
       const job = await deps.bulk.get(ownerId, jobId);
       if (!job || !job.snapshotId || (job.status !== 'queued' && job.status !== 'running')) return;
-      await deps.bulk.markRunning(ownerId, jobId);
+      if (job.status === 'queued') await deps.bulk.markRunning(ownerId, jobId);
       const rows = await deps.bulk.pendingRows(ownerId, jobId, payload.fromSeq, payload.toSeq);
       if (rows.length > 0) {
-        const snapshot = await deps.bulk.snapshotOf(ownerId, job.snapshotId);
-        if (!snapshot) throw new Error(`snapshot ${job.snapshotId} of bulk job ${jobId} is missing`);
-        const format: TRenderableFormat = { content: snapshot.content, placeholders: snapshot.placeholders };
-        const assets = await deps.assets.forRender(ownerId, snapshot.content);
+        const { format, assets } = await renderInputs(ownerId, job.snapshotId);
         const pool = await deps.pool();
         const createdAt = new Date();
         const items = rows.map((r) => ({
@@ -447,18 +469,18 @@ export function createBulkService(deps: {
         const shas: (string | undefined)[] = new Array(rows.length);
         const failures: { row: number; message: string }[] = [];
         const documentIds = rows.map(() => randomUUID());
-        const spoolFiles = await deps.spool.prepare(jobId, documentIds).catch(() => undefined);
+        const packPath = await deps.spool.prepare(jobId, documentIds[0]!).catch(() => undefined);
+        const spool = packPath ? { spool: { packPath, documentIds } } : {};
         lap('loadMs');
         try {
-          const result = await pool.render({ format, assets, items, returnBytes: false, ...(spoolFiles ? { spoolFiles } : {}) });
+          const result = await pool.render({ format, assets, items, returnBytes: false, ...spool });
           result.sha256.forEach((sha, i) => (shas[i] = sha));
         } catch (error) {
           // One bad row must not sink its neighbours: render them one by one to find it.
           deps.log.error({ err: error, jobId }, 'bulk chunk render failed; retrying row by row');
           for (const [i, item] of items.entries()) {
             try {
-              const file = spoolFiles?.[i];
-              shas[i] = (await pool.render({ format, assets, items: [item], returnBytes: false, ...(file ? { spoolFiles: [file] } : {}) })).sha256[0];
+              shas[i] = (await pool.render({ format, assets, items: [item], returnBytes: false })).sha256[0];
             } catch {
               failures.push({ row: rows[i]!.row, message: 'The document could not be rendered.' });
             }
@@ -489,9 +511,7 @@ export function createBulkService(deps: {
           }),
         });
         lap('commitMs');
-        const made = new Set(outcome.madeRows);
-        const unused = documentIds.filter((_, i) => !made.has(rows[i]!.row));
-        if (unused.length > 0) await deps.spool.discard(jobId, unused).catch(() => {});
+        timings.made = outcome.madeRows.length;
       }
       if (rows.length > 0) deps.log.info({ jobId, fromSeq: payload.fromSeq, rows: rows.length, ...timings }, 'bulk chunk done');
       if (await deps.bulk.finishIfDone(ownerId, jobId)) deps.log.info({ jobId }, 'bulk job completed');
