@@ -38,6 +38,8 @@ const ADMIN_ITEM: NavItem = { href: '/admin', label: 'Admin Panel', icon: Shield
 function isActive(location: string, href: string): boolean {
   if (href === '/') return location === '/';
   if (href === '/formats') return location === '/formats' || location.startsWith('/builder') || location.startsWith('/data-entry');
+  // A batch's page lists documents: it belongs under Recent Documents.
+  if (href === '/documents') return location === '/documents' || location.startsWith('/batches/');
   return location === href || location.startsWith(`${href}/`);
 }
 
