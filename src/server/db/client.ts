@@ -64,6 +64,10 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
     };
   }
   const client = new PGlite({
+    // PGlite's buffer cache lives in its wasm memory, which never shrinks: 32 MB instead of the
+    // default 128 MB took about 100 MB off the server's resident memory with no measurable loss
+    // (bench:bulk, bench:api); the operating system caches the data files anyway.
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });

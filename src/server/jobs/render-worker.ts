@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
-import { renderMergedPdf, renderPdf, warmUp } from '../../render/index.ts';
+import { renderMergedPdf, renderPdf } from '../../render/index.ts';
 import { writeSpoolPack } from './pdf-spool.ts';
 
 export type TRenderBatchTask = {
@@ -19,8 +19,6 @@ export type TRenderBatchTask = {
   merged?: { title: string; creationDate: number };
 };
 
-// Each thread parses the fonts and primes the shaper when it starts, not on a job's first chunk.
-warmUp();
 
 export type TRenderBatchResult = { sha256: string[]; bytes: Uint8Array[] | null };
 
