@@ -237,10 +237,10 @@ export const bulkRows = pgTable(
     /** Position among the job's rows, 0-based; chunks are ranges of it. */
     seq: integer('seq').notNull(),
     data: jsonb('data').$type<Record<string, string>>().notNull(),
-    status: text('status', { enum: ['pending', 'done', 'failed', 'invalid', 'cancelled'] }).notNull(),
+    /** A pending row is done once its document exists (documents.batch_id, batch_row). */
+    status: text('status', { enum: ['pending', 'failed', 'invalid', 'cancelled'] }).notNull(),
     /** Column or placeholder label -> message, for invalid and failed rows. */
     errors: jsonb('errors').$type<Record<string, string>>(),
-    documentId: text('document_id'),
   },
   (table) => [
     primaryKey({ columns: [table.jobId, table.row] }),

@@ -8,7 +8,7 @@
  * index of document id -> [offset, length], written last, so an index always describes a whole
  * pack. One file per document cost more in open() calls than the rendering itself.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -31,18 +31,43 @@ export type TPdfSpool = {
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
-/** Writes a pack and then its index (each whole, then renamed): for the render thread. */
-export function writeSpoolPack(packPath: string, documentIds: readonly string[], pdfs: readonly Uint8Array[]): void {
+export type TSpoolPackWriter = { add(documentId: string, pdf: Uint8Array): void; finish(): void; abandon(): void };
+
+/**
+ * Writes a chunk's pack as its PDFs come (so a render thread never holds a chunk's PDFs at once),
+ * then its index; each is written under a temporary name and renamed whole. For the render thread.
+ */
+export function openSpoolPack(packPath: string): TSpoolPackWriter {
+  const temporary = `${packPath}.pdfs.tmp`;
+  const fd = openSync(temporary, 'w');
+  let closed = false;
+  const close = () => {
+    if (!closed) closeSync(fd);
+    closed = true;
+  };
   const index: TSpoolIndex = {};
   let offset = 0;
-  pdfs.forEach((pdf, i) => {
-    index[documentIds[i]!] = [offset, pdf.byteLength];
-    offset += pdf.byteLength;
-  });
-  writeFileSync(`${packPath}.pdfs.tmp`, Buffer.concat(pdfs));
-  renameSync(`${packPath}.pdfs.tmp`, `${packPath}.pdfs`);
-  writeFileSync(`${packPath}.json.tmp`, JSON.stringify(index));
-  renameSync(`${packPath}.json.tmp`, `${packPath}.json`);
+  return {
+    add(documentId, pdf) {
+      for (let written = 0; written < pdf.byteLength; ) written += writeSync(fd, pdf, written);
+      index[documentId] = [offset, pdf.byteLength];
+      offset += pdf.byteLength;
+    },
+    finish() {
+      close();
+      renameSync(temporary, `${packPath}.pdfs`);
+      writeFileSync(`${packPath}.json.tmp`, JSON.stringify(index));
+      renameSync(`${packPath}.json.tmp`, `${packPath}.json`);
+    },
+    abandon() {
+      try {
+        close();
+        rmSync(temporary, { force: true });
+      } catch {
+        // Nothing more to do for a cache.
+      }
+    },
+  };
 }
 
 export function createPdfSpool(dir: string): TPdfSpool {

@@ -6,7 +6,16 @@
 import { createHash } from 'node:crypto';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
 import { renderMergedPdf, renderPdf } from '../../render/index.ts';
-import { writeSpoolPack } from './pdf-spool.ts';
+import { openSpoolPack, type TSpoolPackWriter } from './pdf-spool.ts';
+
+const succeeds = (run: () => void): boolean => {
+  try {
+    run();
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 export type TRenderBatchTask = {
   format: TRenderableFormat;
@@ -39,19 +48,18 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   }
   const sha256: string[] = [];
   const bytes: Uint8Array[] = [];
-  const pdfs: Uint8Array[] = [];
+  // The spool is a cache: when it cannot be written, PDFs missing from it are rendered again for the ZIP.
+  let pack: TSpoolPackWriter | undefined;
+  if (task.spool && !succeeds(() => (pack = openSpoolPack(task.spool!.packPath)))) pack = undefined;
   for (const [i, input] of inputs.entries()) {
     const { pdf } = renderPdf(input);
-    if (task.spool) pdfs[i] = pdf;
     sha256.push(createHash('sha256').update(pdf).digest('hex'));
     if (task.returnBytes) bytes.push(pdf);
-  }
-  if (task.spool) {
-    try {
-      writeSpoolPack(task.spool.packPath, task.spool.documentIds, pdfs);
-    } catch {
-      // The spool is a cache: PDFs missing from it are rendered again for the ZIP.
+    if (pack && !succeeds(() => pack!.add(task.spool!.documentIds[i]!, pdf))) {
+      pack.abandon();
+      pack = undefined;
     }
   }
+  if (pack && !succeeds(() => pack!.finish())) pack.abandon();
   return { sha256, bytes: task.returnBytes ? bytes : null };
 }

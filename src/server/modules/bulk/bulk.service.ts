@@ -24,7 +24,7 @@ import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TUsersService } from '../users/users.service.ts';
-import type { TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
+import type { TBatchDocument, TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
 import { autoMapColumns, validateSheet } from './column-mapping.ts';
 import { readSpreadsheet, type TSheet } from './spreadsheet.ts';
 
@@ -33,6 +33,8 @@ const jobNotFound = () => notFound('Bulk job');
 const PREVIEW_EXTRA_INVALID = 30;
 /** Documents rendered ahead of the ZIP writer: bounds memory however large the batch is. */
 const ZIP_RENDER_BATCH = 64;
+/** Documents read from the database per query while writing a ZIP. */
+const ZIP_PAGE = 1_000;
 /** How long spooled PDFs are kept for the batch's ZIP. */
 export const SPOOL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
@@ -375,13 +377,17 @@ export function createBulkService(deps: {
       void (async () => {
         try {
           let after = -1;
+          let page: TBatchDocument[] = [];
           for (;;) {
             while (!out.destroyed && appended - written >= ZIP_RENDER_BATCH) {
               await new Promise<void>((resolve) => (wake = resolve));
             }
             if (out.destroyed) return;
-            const docs = await bulk.batchDocuments(ownerId, id, after, ZIP_RENDER_BATCH);
-            if (docs.length === 0) break;
+            if (page.length === 0) {
+              page = await bulk.batchDocuments(ownerId, id, after, ZIP_PAGE);
+              if (page.length === 0) break;
+            }
+            const docs = page.splice(0, ZIP_RENDER_BATCH);
             const files: (Uint8Array | undefined)[] = [];
             for (const d of docs) files.push(await spooled.get(d.id));
             const missing = docs.flatMap((d, i) => (files[i] ? [] : [i]));

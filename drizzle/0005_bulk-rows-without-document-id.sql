@@ -1,0 +1,1 @@
+ALTER TABLE "bulk_rows" DROP COLUMN "document_id";
