@@ -31,8 +31,10 @@ import { readSpreadsheet, type TSheet } from './spreadsheet.ts';
 const jobNotFound = () => notFound('Bulk job');
 /** Extra invalid rows shown beyond the first rows, so a problem far down the file is visible too. */
 const PREVIEW_EXTRA_INVALID = 30;
-/** Documents rendered ahead of the ZIP writer: bounds memory however large the batch is. */
+/** Documents read from the spool (or rendered again) at a time for the ZIP. */
 const ZIP_RENDER_BATCH = 64;
+/** How far the ZIP writer may run ahead of the client, in bytes: bounds memory however slow it reads. */
+const ZIP_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** Documents read from the database per query while writing a ZIP. */
 const ZIP_PAGE = 1_000;
 /** How long spooled PDFs are kept for the batch's ZIP. */
@@ -359,16 +361,17 @@ export function createBulkService(deps: {
       const out = new PassThrough();
       archive.on('error', (error) => out.destroy(error));
       archive.pipe(out);
-      // archiver queues appended buffers until its output is read; counting the entries it has
-      // written lets the renderer stay at most one batch ahead of a slow client.
-      let appended = 0;
-      let written = 0;
-      let wake: (() => void) | undefined;
-      archive.on('entry', () => {
-        written++;
-        wake?.();
-      });
-      out.once('close', () => wake?.());
+      // archiver takes every appended buffer at once and keeps its output until the client reads
+      // it (its 'entry' event does not wait for that), so the bytes appended but not yet sent are
+      // counted, and reading PDFs pauses while the client is more than ZIP_BACKLOG_BYTES behind.
+      let appendedBytes = 0;
+      let sentBytes = 0;
+      archive.on('data', (chunk: Buffer) => (sentBytes += chunk.byteLength));
+      const clientCaughtUp = async () => {
+        while (!out.destroyed && appendedBytes - sentBytes + out.readableLength > ZIP_BACKLOG_BYTES) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
       const name = uniqueNamer();
       const pattern = job.fileNamePattern;
       const bulk = deps.bulk;
@@ -379,9 +382,7 @@ export function createBulkService(deps: {
           let after = -1;
           let page: TBatchDocument[] = [];
           for (;;) {
-            while (!out.destroyed && appended - written >= ZIP_RENDER_BATCH) {
-              await new Promise<void>((resolve) => (wake = resolve));
-            }
+            await clientCaughtUp();
             if (out.destroyed) return;
             if (page.length === 0) {
               page = await bulk.batchDocuments(ownerId, id, after, ZIP_PAGE);
@@ -405,7 +406,7 @@ export function createBulkService(deps: {
               if (!bytes) continue;
               const entry = name(zipEntryName(pattern, { ...d.data, document: d.name, row: String(d.batchRow ?? '') }));
               archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { name: entry, date: d.createdAt });
-              appended++;
+              appendedBytes += bytes.byteLength;
             }
             after = docs.at(-1)?.batchRow ?? after;
           }
