@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { TRenderBatchResult, TRenderBatchTask } from './render-worker.ts';
 
+/** Idle time after which a render thread stops; longer than any pause between a job's chunks. */
+const RENDER_THREAD_IDLE_MS = 2_000;
+
 export type TRenderPool = {
   threads: number;
   render(task: TRenderBatchTask): Promise<TRenderBatchResult>;
@@ -32,8 +35,11 @@ export async function createRenderPool(options: { threads?: number } = {}): Prom
   const threads = Math.max(1, options.threads ?? os.availableParallelism());
   const pool = new Piscina<TRenderBatchTask, TRenderBatchResult>({
     filename: await workerFile(),
-    minThreads: threads,
+    // Threads start with work and stop after a few idle seconds, so a server between jobs (or
+    // sending a batch's ZIP) does not keep every thread's heap resident.
+    minThreads: 0,
     maxThreads: threads,
+    idleTimeout: RENDER_THREAD_IDLE_MS,
     // Render batches are CPU-bound: one per thread at a time, the rest wait in the queue.
     concurrentTasksPerWorker: 1,
     // Rendering makes short-lived garbage fast, and V8's default young generation (tens of MB
