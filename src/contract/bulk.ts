@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENT_NAME_PLACEHOLDERS } from './documents.ts';
 
 /*
  * Bulk generation from a spreadsheet: upload -> mapping and validation preview -> start -> a
@@ -12,6 +13,15 @@ export const BULK_ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'] as const;
 /** How many rows the preview shows (invalid rows first are not reordered: spreadsheet order). */
 export const BULK_PREVIEW_ROWS = 20;
 export const DEFAULT_FILE_NAME_PATTERN = '{{document}} - row {{row}}';
+
+/**
+ * The ZIP file-name pattern of a batch whose owner set none: the document name and its row. A
+ * format without a client-name placeholder names its documents after their row already
+ * ("Offer letter - row 7"), so the row is not repeated.
+ */
+export function defaultFileNamePattern(placeholderNames: readonly string[]): string {
+  return placeholderNames.some((name) => CLIENT_NAME_PLACEHOLDERS.includes(name)) ? DEFAULT_FILE_NAME_PATTERN : '{{document}}';
+}
 
 export const BULK_JOB_STATUSES = ['draft', 'queued', 'running', 'completed', 'cancelled', 'failed'] as const;
 export const ZBulkJobStatus = z.enum(BULK_JOB_STATUSES);
@@ -63,7 +73,8 @@ export const ZFileNamePattern = z
 export const ZStartBulkJobBody = z.object({
   /** false means "fix first": the start is refused while any row is invalid. */
   skipInvalid: z.boolean(),
-  fileNamePattern: ZFileNamePattern.default(DEFAULT_FILE_NAME_PATTERN),
+  /** Omitted: defaultFileNamePattern of the format's placeholders. */
+  fileNamePattern: ZFileNamePattern.optional(),
 });
 export type TStartBulkJobBody = z.input<typeof ZStartBulkJobBody>;
 

@@ -6,6 +6,13 @@ import {
 } from './placeholders.ts';
 
 export const DEFAULT_CLIENT_NAME = 'Unknown Client';
+/** Placeholders whose value names a document's client ("Offer letter - Jane Doe"). */
+export const CLIENT_NAME_PLACEHOLDERS: readonly string[] = ['client_name', 'clientname'];
+
+/** The client a row of placeholder values names, if any. */
+export function clientNameOf(values: Readonly<Record<string, string | undefined>>): string | undefined {
+  return CLIENT_NAME_PLACEHOLDERS.map((name) => values[name]).find(Boolean);
+}
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields: ';
 
 /** A filled value as the form or an API client sends it; numbers are accepted as numbers too. */

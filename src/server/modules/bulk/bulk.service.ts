@@ -3,13 +3,14 @@ import { PassThrough, Readable } from 'node:stream';
 import archiver from 'archiver';
 import {
   BULK_PREVIEW_ROWS,
+  defaultFileNamePattern,
   type TBulkJob,
   type TBulkRowError,
   type TBulkUpload,
   type TColumnMapping,
   type TStartBulkJobBody,
 } from '../../../contract/bulk.ts';
-import { DEFAULT_CLIENT_NAME } from '../../../contract/documents.ts';
+import { DEFAULT_CLIENT_NAME, clientNameOf } from '../../../contract/documents.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import { placeholderLabel, substitutePlaceholders, type TPlaceholder } from '../../../contract/placeholders.ts';
 import type { z } from 'zod';
@@ -42,7 +43,7 @@ export const SPOOL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** Named after the client when the row has one, so a batch's documents tell apart in lists. */
 export function bulkDocumentName(formatName: string, row: number, data: Record<string, string>): string {
-  const client = data.client_name || data.clientname;
+  const client = clientNameOf(data);
   return client ? `${formatName} - ${client}` : `${formatName} - row ${row}`;
 }
 
@@ -286,7 +287,8 @@ export function createBulkService(deps: {
       const started = await deps.bulk.start(
         ownerId,
         id,
-        { snapshotId: snapshot.id, formatName: format.name, fileNamePattern: body.fileNamePattern, total: checked.valid, skipped: checked.invalid },
+        { snapshotId: snapshot.id, formatName: format.name, fileNamePattern: body.fileNamePattern ?? defaultFileNamePattern(format.placeholders.map((p) => p.name)),
+          total: checked.valid, skipped: checked.invalid },
         rows,
       );
       if (!started) throw new AppError(409, 'conflict', 'This upload has already been started.');
@@ -510,7 +512,7 @@ export function createBulkService(deps: {
                 id: documentIds[i]!,
                 row: r.row,
                 name,
-                clientName: r.data.client_name || r.data.clientname || DEFAULT_CLIENT_NAME,
+                clientName: clientNameOf(r.data) ?? DEFAULT_CLIENT_NAME,
                 data: r.data,
                 pdfSha256: sha,
               },

@@ -200,6 +200,18 @@ describe('bulk generation', () => {
     expect(entries.map((e) => e.name)).toEqual(['A B x.pdf', 'A B x (2).pdf', '=cmd.pdf']);
   });
 
+  it('gives a format without a client name the default pattern without repeating the row', async () => {
+    const { client } = await userWithFormat();
+    const noClient = { ...JSON.parse(JSON.stringify(offerLetter).replaceAll('client_name', 'payer').replaceAll('Client Name', 'Payer')), name: 'Receipt' };
+    const format = (await client.post('/api/formats', noClient)).json() as TFormat;
+    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [['Payer', 'Email'], ['Ann', 'a@example.com'], ['Bo', 'b@example.com']])).json());
+    expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
+    const job = await waitForJob(client, draft.id, finished);
+    expect(job.fileNamePattern).toBe('{{document}}');
+    const entries = await unzip((await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`)).rawPayload);
+    expect(entries.map((e) => e.name)).toEqual(['Receipt - row 2.pdf', 'Receipt - row 3.pdf']);
+  });
+
   it('escapes formula-like cells in the error CSV', async () => {
     const { client, format } = await userWithFormat();
     const rows = [['Client Name', 'Email'], ['Ok', 'ok@example.com'], ['Bad', '=HYPERLINK("x")']];

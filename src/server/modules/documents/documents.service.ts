@@ -4,6 +4,7 @@ import {
   DEFAULT_CLIENT_NAME,
   requiredFieldsMessage,
   type TDocument,
+  clientNameOf,
 } from '../../../contract/documents.ts';
 import type { z } from 'zod';
 import type { ZCreateDocumentBody } from '../../../contract/documents.ts';
@@ -57,7 +58,7 @@ export function createDocumentsService(deps: {
 
       const createdAt = new Date();
       const name = body.name || `${format.name} - ${createdAt.toISOString().slice(0, 10)}`;
-      const rawClient = body.clientName || check.values.client_name || check.values.clientname;
+      const rawClient = body.clientName || clientNameOf(check.values);
       const clientName = rawClient || DEFAULT_CLIENT_NAME;
       const pdf = await deps.pdf.render({
         ownerId,

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { FileSpreadsheetIcon, InfoIcon, Loader2Icon, RotateCcwIcon } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { DEFAULT_FILE_NAME_PATTERN, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
+import { defaultFileNamePattern, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -120,11 +120,7 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [uploadingName, setUploadingName] = useState<string | null>(null);
   const [choice, setChoice] = useState<InvalidChoice | null>(null);
-  // A document is named after its client when the format has one, otherwise after its row
-  // already: then the row in the default pattern would only repeat it.
-  const [pattern, setPattern] = useState(() =>
-    placeholders.some((p) => p.name === 'client_name' || p.name === 'clientname') ? DEFAULT_FILE_NAME_PATTERN : '{{document}}',
-  );
+  const [pattern, setPattern] = useState(() => defaultFileNamePattern(placeholders.map((p) => p.name)));
   const reuploadRef = useRef<HTMLInputElement>(null);
   const reviewRef = useRef<HTMLDivElement>(null);
 
