@@ -112,3 +112,13 @@ export function checkDocumentData(placeholders: readonly TPlaceholder[], data: T
 export function requiredFieldsMessage(missing: readonly string[]): string {
   return `${REQUIRED_FIELDS_MESSAGE}${missing.join(', ')}`;
 }
+
+/** GET /api/documents: newest first, or one batch in spreadsheet row order. */
+export const ZDocumentListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  batchId: z.string().min(1).max(64).optional(),
+  /** `single`: only documents made one at a time; `batch`: only those a bulk job made. */
+  kind: z.enum(['single', 'batch']).optional(),
+});
+export type TDocumentListQuery = z.output<typeof ZDocumentListQuery>;

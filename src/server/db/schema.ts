@@ -183,6 +183,8 @@ export const documents = pgTable(
   },
   (table) => [
     index('documents_owner_created_idx').on(table.ownerId, table.createdAt),
+    // Recent Documents lists documents made one at a time without stepping over batches of thousands.
+    index('documents_owner_single_created_idx').on(table.ownerId, table.createdAt).where(sql`${table.batchId} is null`),
     // Exactly one document per job and row, however often a chunk is retried after a crash.
     uniqueIndex('documents_batch_row_idx').on(table.batchId, table.batchRow),
   ],

@@ -77,13 +77,14 @@ export function createBulkRepository(db: TDb) {
       return row;
     },
 
-    async list(ownerId: string, limit: number): Promise<TBulkJobRow[]> {
+    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TBulkJobRow[]> {
       return db
         .select()
         .from(bulkJobs)
         .where(and(eq(bulkJobs.ownerId, ownerId), ne(bulkJobs.status, 'draft')))
         .orderBy(desc(bulkJobs.createdAt), desc(bulkJobs.id))
-        .limit(limit);
+        .limit(page.limit)
+        .offset(page.offset);
     },
 
     async updateMapping(ownerId: string, id: string, mapping: Record<string, number | null>): Promise<boolean> {

@@ -64,11 +64,14 @@ export async function bulkRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     '/api/bulk-jobs',
     {
       schema: {
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
         response: { 200: ZBulkJobList, ...errors },
       },
     },
-    async (request) => ({ jobs: await opts.bulk.list(await owner(request), request.query.limit) }),
+    async (request) => ({ jobs: await opts.bulk.list(await owner(request), request.query) }),
   );
 
   api.get('/api/bulk-jobs/:id', { schema: { params: ZIdParams, response: { 200: ZBulkJob, ...errors } } }, async (request) =>

@@ -305,8 +305,8 @@ export function createBulkService(deps: {
       return toJob(row);
     },
 
-    async list(ownerId: string, limit: number): Promise<TBulkJob[]> {
-      return (await deps.bulk.list(ownerId, limit)).map((row) => toJob(row));
+    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TBulkJob[]> {
+      return (await deps.bulk.list(ownerId, page)).map((row) => toJob(row));
     },
 
     async cancel(ownerId: string, id: string): Promise<TBulkJob> {

@@ -7,6 +7,7 @@ import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZBulkJob, ZBulkUpload, type TBulkJob, type TBulkUpload } from '../../../contract/bulk.ts';
 import { ZApiError } from '../../../contract/errors.ts';
+import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { bulkRows, documents, usageCounters, users } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -198,6 +199,25 @@ describe('bulk generation', () => {
     await waitForJob(client, draft.id, finished);
     const entries = await unzip((await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`)).rawPayload);
     expect(entries.map((e) => e.name)).toEqual(['A B x.pdf', 'A B x (2).pdf', '=cmd.pdf']);
+  });
+
+  it('lists documents made one at a time apart from batch documents, and batches a page at a time', async () => {
+    const { client, format } = await userWithFormat();
+    const single = await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Solo' } });
+    expect(single.statusCode, single.body).toBe(201);
+    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [HEADER, ...rowsOf(3)])).json());
+    expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
+    await waitForJob(client, draft.id, finished);
+
+    const names = async (query: string) => ((await client.get(`/api/documents?${query}`)).json() as TDocument[]).map((d) => d.clientName);
+    expect(await names('kind=single')).toEqual(['Solo']);
+    expect((await names('kind=batch')).sort()).toEqual(['Client 1', 'Client 2', 'Client 3']);
+    expect(await names('limit=10')).toHaveLength(4);
+    expect((await client.get('/api/documents?kind=other')).statusCode).toBe(400);
+
+    const jobsAt = async (offset: number) => ((await client.get(`/api/bulk-jobs?limit=1&offset=${offset}`)).json() as { jobs: TBulkJob[] }).jobs;
+    expect((await jobsAt(0)).map((j) => j.id)).toEqual([draft.id]);
+    expect(await jobsAt(1)).toEqual([]);
   });
 
   it('gives a format without a client name the default pattern without repeating the row', async () => {

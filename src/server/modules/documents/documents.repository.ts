@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
@@ -43,11 +44,12 @@ export function createDocumentsRepository(db: TDb) {
       });
     },
 
-    async list(ownerId: string, page: { limit: number; offset: number; batchId?: string }): Promise<TDocumentRow[]> {
+    async list(ownerId: string, page: TDocumentListQuery): Promise<TDocumentRow[]> {
+      const kind = page.kind === 'single' ? isNull(documents.batchId) : page.kind === 'batch' ? isNotNull(documents.batchId) : undefined;
       return (await db
         .select()
         .from(documents)
-        .where(and(eq(documents.ownerId, ownerId), page.batchId ? eq(documents.batchId, page.batchId) : undefined))
+        .where(and(eq(documents.ownerId, ownerId), page.batchId ? eq(documents.batchId, page.batchId) : undefined, kind))
         // A batch reads in spreadsheet order; everything else newest first.
         .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZCreateDocumentBody, ZDocument } from '../../../contract/documents.ts';
+import { ZCreateDocumentBody, ZDocument, ZDocumentListQuery } from '../../../contract/documents.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import { sendPdf } from '../../http/send-file.ts';
@@ -19,11 +19,7 @@ export async function documentsRoutes(app: FastifyInstance, opts: { auth: TAuthS
     '/api/documents',
     {
       schema: {
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(500).default(100),
-          offset: z.coerce.number().int().min(0).default(0),
-          batchId: z.string().min(1).max(64).optional(),
-        }),
+        querystring: ZDocumentListQuery,
         response: { 200: z.array(ZDocument), ...errors },
       },
     },

@@ -5,6 +5,7 @@ import {
   requiredFieldsMessage,
   type TDocument,
   clientNameOf,
+  type TDocumentListQuery,
 } from '../../../contract/documents.ts';
 import type { z } from 'zod';
 import type { ZCreateDocumentBody } from '../../../contract/documents.ts';
@@ -98,7 +99,7 @@ export function createDocumentsService(deps: {
       }
     },
 
-    async list(ownerId: string, page: { limit: number; offset: number; batchId?: string }): Promise<TDocument[]> {
+    async list(ownerId: string, page: TDocumentListQuery): Promise<TDocument[]> {
       return (await deps.documents.list(ownerId, page)).map(toDocument);
     },
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   BULK_ACCEPTED_EXTENSIONS,
   BULK_MAX_FILE_BYTES,
@@ -18,8 +18,6 @@ import { DOCUMENTS_KEY, refreshAfterChange } from '../formats/api';
 export const BULK_JOBS_KEY = ['/api/bulk-jobs'] as const;
 /** How often a queued or running job is polled. */
 export const JOB_POLL_MS = 1000;
-/** Batches shown on Recent Documents. */
-export const BULK_JOBS_LIST_LIMIT = 200;
 
 const enc = encodeURIComponent;
 
@@ -132,15 +130,18 @@ export function useBulkJob(id: string) {
   });
 }
 
-/** The newest batches; polled every 2 s while any of them is still generating. */
-export function useBulkJobs(limit = BULK_JOBS_LIST_LIMIT) {
-  return useQuery({
-    queryKey: [...BULK_JOBS_KEY, 'list', limit],
-    queryFn: () => apiJson<TBulkJobList>('GET', `/api/bulk-jobs?limit=${limit}`),
-    select: (data) => data.jobs,
+/** Batches, newest started first, a page at a time; polled every 2 s while any of them is still generating. */
+export function useBulkJobPages(pageSize: number) {
+  return useInfiniteQuery({
+    queryKey: [...BULK_JOBS_KEY, 'pages', pageSize],
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) => apiJson<TBulkJobList>('GET', `/api/bulk-jobs?limit=${pageSize}&offset=${pageParam}`),
+    getNextPageParam: (lastPage, allPages) =>
+      lastPage.jobs.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.jobs.length, 0),
     // Jobs move on in the background: read afresh on every visit, then poll while any runs.
     refetchOnMount: 'always',
-    refetchInterval: (query) => (query.state.data?.jobs.some((j) => isActive(j.status)) ? 2 * JOB_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.jobs.some((j) => isActive(j.status))) ? 2 * JOB_POLL_MS : false,
   });
 }
 

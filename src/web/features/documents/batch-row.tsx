@@ -28,7 +28,8 @@ function BatchBadge() {
 /** One bulk batch on Recent Documents: what it made, how it went, and a way into its page. */
 export function BatchRow({ job }: { job: TBulkJob }) {
   const active = isActive(job.status);
-  const when = job.finishedAt ?? job.startedAt ?? job.createdAt;
+  // When it was started: the timeline places batches by that, so the dates read in order.
+  const when = job.createdAt;
   const percent = job.total > 0 ? Math.floor(((job.done + job.failed) / job.total) * 100) : 0;
   const title = `${job.formatName} batch`;
   return (
@@ -78,35 +79,6 @@ export function BatchRow({ job }: { job: TBulkJob }) {
       <div className="flex items-center justify-end">
         {job.done > 0 && !active && <IconAction label={`Download ZIP of ${title} (${plural(job.done, 'PDF')})`} icon={DownloadIcon} href={zipUrl(job.id)} download />}
         <IconAction label={`Open ${title}`} icon={ArrowRightIcon} href={batchHref(job.id)} />
-      </div>
-    </li>
-  );
-}
-
-/** A batch known only from its documents (older than the batches fetched). */
-export function OrphanBatchRow({ batchId, formatName, time }: { batchId: string; formatName: string; time: number }) {
-  const title = `${formatName} batch`;
-  return (
-    <li
-      data-testid="batch-row"
-      className={cn('grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 bg-primary-soft/25 px-4 py-3.5 sm:px-5', documentGrid(true))}
-    >
-      <div className="flex min-w-0 items-center gap-3">
-        <BatchIcon />
-        <div className="min-w-0">
-          <Link href={batchHref(batchId)} className="line-clamp-1 text-sm font-medium text-foreground underline-offset-4 hover:underline">
-            {title}
-          </Link>
-          <p className="mt-0.5 text-xs text-muted-foreground">Spreadsheet batch</p>
-          <div className="mt-1 flex gap-1.5">
-            <BatchBadge />
-          </div>
-        </div>
-      </div>
-      <span className="hidden text-sm text-muted-foreground tabular-nums md:block">{formatDate(new Date(time).toISOString(), true)}</span>
-      <span className="hidden truncate text-sm md:block">{formatName || 'Unknown'}</span>
-      <div className="flex items-center justify-end">
-        <IconAction label={`Open ${title}`} icon={ArrowRightIcon} href={batchHref(batchId)} />
       </div>
     </li>
   );

@@ -8,7 +8,7 @@ import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { formatNumber } from '../../lib/utils';
 import { useStats } from '../formats/api';
-import { BatchRow, OrphanBatchRow } from './batch-row';
+import { BatchRow } from './batch-row';
 import { DocumentListHeader, DocumentRow } from './document-row';
 import { useConfirmDelete } from './use-confirm-delete';
 import { useDocumentTimeline, type TimelineEntry } from './use-document-timeline';
@@ -81,10 +81,8 @@ export function DocumentsPage() {
                     deleting={pendingId === e.document.id}
                     onDelete={() => confirmDeleteDocument(e.document)}
                   />
-                ) : e.kind === 'batch' ? (
-                  <BatchRow key={e.key} job={e.job} />
                 ) : (
-                  <OrphanBatchRow key={e.key} batchId={e.batchId} formatName={e.formatName} time={e.time} />
+                  <BatchRow key={e.key} job={e.job} />
                 ),
               )}
             </ul>
@@ -93,17 +91,11 @@ export function DocumentsPage() {
             <p className="text-xs text-muted-foreground" aria-live="polite">
               {showingText(timeline.entries, total)}
             </p>
-            {timeline.hasMore ? (
+            {timeline.hasMore && (
               <Button variant="outline" onClick={timeline.loadMore} disabled={timeline.isFetchingMore}>
                 {timeline.isFetchingMore && <Loader2Icon className="animate-spin" aria-hidden />}
                 {timeline.isFetchingMore ? 'Loading...' : 'Load more'}
               </Button>
-            ) : (
-              timeline.canLookOlder && (
-                <Button variant="link" size="sm" onClick={timeline.lookOlder}>
-                  Look for older documents
-                </Button>
-              )
             )}
           </div>
         </>

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { TCreateDocumentBody, TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import type { TUserStats } from '../../../contract/user';
@@ -13,8 +13,6 @@ export const FORMATS_KEY = ['/api/formats'] as const;
 export const DOCUMENTS_KEY = ['/api/documents'] as const;
 export const STATS_KEY = ['/api/user/stats'] as const;
 
-/** Documents per page on Recent Documents (the API allows up to 500). */
-export const DOCUMENTS_PAGE_SIZE = 25;
 
 /** GET /api/formats through the default query function (401 goes to the one global handler). */
 export function useFormats() {
@@ -33,16 +31,6 @@ export function useRecentDocuments(limit: number) {
   });
 }
 
-/** Recent Documents, one page at a time (newest first), so a thousand documents stay fast. */
-export function useDocumentPages(pageSize = DOCUMENTS_PAGE_SIZE) {
-  return useInfiniteQuery({
-    queryKey: [...DOCUMENTS_KEY, 'pages', pageSize],
-    initialPageParam: 0,
-    queryFn: ({ pageParam }) => apiJson<TDocument[]>('GET', documentsUrl(pageSize, pageParam)),
-    getNextPageParam: (lastPage, allPages) =>
-      lastPage.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.length, 0),
-  });
-}
 
 export function useStats(enabled = true) {
   return useQuery<TUserStats>({ queryKey: STATS_KEY, enabled });

@@ -1,0 +1,2 @@
+CREATE INDEX "documents_owner_single_created_idx" ON "documents" USING btree ("owner_id","created_at") WHERE "documents"."batch_id" is null;--> statement-breakpoint
+ALTER TABLE "bulk_rows" DROP COLUMN "document_id";

@@ -1,1 +1,0 @@
-ALTER TABLE "bulk_rows" DROP COLUMN "document_id";
