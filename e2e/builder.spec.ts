@@ -128,6 +128,13 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await cell(2, 1).fill('Start');
   await cell(2, 2).fill('{{start_date}}');
   await page.getByLabel('Header row').check();
+  // Column widths: one column set, the other takes the rest; Even widths appears once set.
+  const width = (c: number) => page.getByLabel(`Table 4, column ${c} width in percent`);
+  await expect(width(1)).toHaveValue('50');
+  await width(1).fill('30');
+  await width(1).press('Enter');
+  await expect(width(2)).toHaveValue('70');
+  await expect(page.getByRole('button', { name: 'Even widths' })).toBeVisible();
   await done();
 
   // Image, uploaded.
@@ -197,6 +204,7 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   expect(format.content.elements).toHaveLength(5);
   expect(format.content.style).toEqual({ fontFamily: 'Times New Roman', fontSize: 14 });
   expect(format.content).toMatchObject({ footer: { text: 'Page {{page}} of {{pages}}' } });
+  expect(format.content.elements.find((e) => (e as { type: string }).type === 'table')).toMatchObject({ columnWidths: [30, 70] });
   await toast(page, 'Format saved successfully!');
   await toast(page, 'Form Ready');
   await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });

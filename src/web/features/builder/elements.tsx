@@ -39,7 +39,7 @@ import { IMAGE_ACCEPT, MAX_IMAGE_BYTES, uploadImage } from './api';
 import { AlignGroup, IconButton, NativeSelect, ToolGroup } from './controls';
 import { InlineText } from './inline-text';
 import { useInsertableField } from './insert-target';
-import { HEADING_SIZE_LABELS } from './model';
+import { columnPercents, HEADING_SIZE_LABELS, MIN_COLUMN_PERCENT, withColumnPercent } from './model';
 
 export type ElementUpdater = (fn: (el: TElement) => TElement) => void;
 
@@ -109,6 +109,11 @@ export function ElementView({ el, docStyle, known }: { el: TElement; docStyle: T
       return (
         <div className="overflow-x-auto">
           <table style={textCss(style)} className="w-full table-fixed border-collapse">
+            <colgroup>
+              {columnPercents(el.columnWidths, Math.max(1, ...el.rows.map((r) => r.length))).map((p, c) => (
+                <col key={c} style={{ width: `${p}%` }} />
+              ))}
+            </colgroup>
             <tbody>
               {el.rows.map((row, r) => (
                 <tr key={r} className={cn(el.headerRow && r === 0 && 'bg-muted font-semibold')}>
@@ -356,6 +361,49 @@ function TableCellInput({
   );
 }
 
+/** A column's share of the table in percent; applied on Enter or when focus leaves. */
+function ColumnWidthInput({
+  percent,
+  label,
+  disabled,
+  onCommit,
+}: {
+  percent: number;
+  label: string;
+  disabled: boolean;
+  onCommit: (percent: number) => void;
+}) {
+  const shown = String(Math.round(percent));
+  const [draft, setDraft] = useState<string | null>(null);
+  const commit = () => {
+    if (draft === null) return;
+    const value = Number(draft);
+    if (draft.trim() !== '' && Number.isFinite(value) && Math.round(value) !== Math.round(percent)) onCommit(value);
+    setDraft(null);
+  };
+  return (
+    <label className="flex items-center gap-0.5 text-xs font-normal text-muted-foreground" title="Column width, as a share of the table">
+      <input
+        type="number"
+        inputMode="numeric"
+        min={MIN_COLUMN_PERCENT}
+        max={100}
+        aria-label={label}
+        disabled={disabled}
+        value={draft ?? shown}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+          if (e.key === 'Escape') setDraft(null);
+        }}
+        className="h-7 w-12 rounded border bg-background px-1 text-right text-xs text-foreground tabular-nums outline-none focus-visible:ring-2 focus-visible:ring-ring/40 disabled:opacity-60"
+      />
+      %
+    </label>
+  );
+}
+
 function TableEditor({ el, index, update }: { el: TTableElement; index: number; update: ElementUpdater }) {
   const set = (fn: (e: TTableElement) => Partial<TTableElement>) => update((e) => (e.type === 'table' ? { ...e, ...fn(e) } : e));
   const cols = Math.max(1, ...el.rows.map((r) => r.length));
@@ -364,9 +412,16 @@ function TableEditor({ el, index, update }: { el: TTableElement; index: number; 
 
   const addRow = () => set((e) => ({ rows: [...e.rows, Array.from({ length: Math.max(1, ...e.rows.map((r) => r.length)) }, () => '')] }));
   const addColumn = () =>
-    set((e) => ({
-      rows: e.rows.map((r) => [...r, ...Array.from({ length: Math.max(1, ...e.rows.map((x) => x.length)) - r.length + 1 }, () => '')]),
-    }));
+    set((e) => {
+      const before = Math.max(1, ...e.rows.map((x) => x.length));
+      return {
+        rows: e.rows.map((r) => [...r, ...Array.from({ length: before - r.length + 1 }, () => '')]),
+        // A new column gets an average share rather than the weight of 1 a missing width means.
+        ...(e.columnWidths ? { columnWidths: [...columnPercents(e.columnWidths, before), 100 / before] } : {}),
+      };
+    });
+  const percents = columnPercents(el.columnWidths, cols);
+  const setWidth = (c: number, percent: number) => set((e) => ({ columnWidths: withColumnPercent(e.columnWidths, cols, c, percent) }));
   const deleteRow = (r: number) => set((e) => (e.rows.length <= 1 ? {} : { rows: e.rows.filter((_, i) => i !== r) }));
   const deleteColumn = (c: number) =>
     set((e) =>
@@ -407,24 +462,43 @@ function TableEditor({ el, index, update }: { el: TTableElement; index: number; 
           />
           Header row
         </label>
+        {el.columnWidths && (
+          <Button variant="ghost" size="sm" onClick={() => set(() => ({ columnWidths: undefined }))}>
+            Even widths
+          </Button>
+        )}
         <span className="ml-auto text-xs text-muted-foreground tabular-nums">
           {rows} × {cols}
         </span>
       </Toolbar>
       <div className="overflow-x-auto rounded-md border">
-        <table className="w-full border-collapse">
+        <table className="w-full table-fixed border-collapse" style={{ minWidth: `${cols * 7.5}rem` }}>
+          <colgroup>
+            {percents.map((p, c) => (
+              <col key={c} style={{ width: `${p}%` }} />
+            ))}
+            <col className="w-9" />
+          </colgroup>
           <thead>
             <tr>
               {Array.from({ length: cols }, (_, c) => (
-                <th key={c} scope="col" className="border-b bg-muted/60 p-0.5 text-center">
-                  <IconButton
-                    icon={Trash2Icon}
-                    label={`Delete column ${c + 1}`}
-                    tone="danger"
-                    disabled={cols <= 1}
-                    onClick={() => deleteColumn(c)}
-                    className="size-7"
-                  />
+                <th key={c} scope="col" className="border-b bg-muted/60 px-1 py-0.5">
+                  <div className="flex items-center justify-between gap-1">
+                    <ColumnWidthInput
+                      percent={percents[c] ?? 100}
+                      label={`Table ${index + 1}, column ${c + 1} width in percent`}
+                      disabled={cols <= 1}
+                      onCommit={(p) => setWidth(c, p)}
+                    />
+                    <IconButton
+                      icon={Trash2Icon}
+                      label={`Delete column ${c + 1}`}
+                      tone="danger"
+                      disabled={cols <= 1}
+                      onClick={() => deleteColumn(c)}
+                      className="size-7"
+                    />
+                  </div>
                 </th>
               ))}
               <th className="w-9 border-b bg-muted/60" aria-hidden />

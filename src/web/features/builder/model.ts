@@ -148,3 +148,37 @@ export function describeElement(el: TElement, index: number): string {
 export function snapshotOf(doc: BuilderDoc): string {
   return JSON.stringify({ n: doc.name, d: doc.description, c: doc.content, p: doc.placeholders });
 }
+
+/** Narrowest share of a table a column can be set to, in percent. */
+export const MIN_COLUMN_PERCENT = 5;
+
+/** Each column's share of the table width in percent (columnWidths are relative weights; a missing one weighs 1). */
+export function columnPercents(columnWidths: readonly number[] | undefined, columns: number): number[] {
+  const weights = Array.from({ length: columns }, (_, c) => columnWidths?.[c] ?? 1);
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  return weights.map((w) => (w / total) * 100);
+}
+
+/**
+ * Column widths (as percentages summing to 100) with column `column` set to `percent`: the other
+ * columns share the rest in their current proportions, none narrower than MIN_COLUMN_PERCENT.
+ */
+export function withColumnPercent(columnWidths: readonly number[] | undefined, columns: number, column: number, percent: number): number[] {
+  if (columns <= 1) return [100];
+  const current = columnPercents(columnWidths, columns);
+  const others = current.filter((_, c) => c !== column);
+  const target = Math.min(100 - MIN_COLUMN_PERCENT * others.length, Math.max(MIN_COLUMN_PERCENT, percent));
+  // Scale the other columns into what is left, then lift any below the minimum (taking it from the widest).
+  const othersTotal = others.reduce((sum, p) => sum + p, 0);
+  const scaled = others.map((p) => Math.max(MIN_COLUMN_PERCENT, (p / othersTotal) * (100 - target)));
+  let excess = scaled.reduce((sum, p) => sum + p, 0) - (100 - target);
+  while (excess > 1e-9) {
+    const widest = scaled.indexOf(Math.max(...scaled));
+    const take = Math.min(excess, scaled[widest]! - MIN_COLUMN_PERCENT);
+    if (take <= 0) break;
+    scaled[widest] = scaled[widest]! - take;
+    excess -= take;
+  }
+  const result = [...scaled.slice(0, column), target, ...scaled.slice(column)];
+  return result.map((p) => Math.round(p * 10) / 10);
+}
