@@ -257,6 +257,24 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await dialog.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(page).toHaveURL(/\/formats$/);
 
+  // The browser's Back button asks too (from a page the app itself navigated from): Stay keeps the
+  // page and its changes, Leave goes back.
+  await page.getByRole('link', { name: 'Edit' }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Clear content' }).click();
+  await expect(page.getByTestId('canvas-empty')).toBeVisible();
+  await page.evaluate(() => history.back());
+  await expect(dialog).toContainText('Leave without saving?');
+  await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
+  await dialog.getByRole('button', { name: 'Stay' }).click();
+  await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
+  await expect(page.getByTestId('canvas-empty')).toBeVisible();
+  await page.evaluate(() => history.back());
+  await dialog.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(page).toHaveURL(/\/formats$/);
+  await expect(page.getByRole('link', { name: 'Edit' }).first()).toBeVisible();
+
   // The saved format was not changed by the unsaved Clear.
   const saved = await page.request.get(`/api/formats/${format.id}`);
   expect(((await saved.json()) as { content: { elements: unknown[] } }).content.elements).toHaveLength(5);

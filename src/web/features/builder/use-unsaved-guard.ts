@@ -1,20 +1,26 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { currentUrl, navigateWithoutGuard, setNavigationGuard } from '../../lib/navigation-guard';
 
 /**
  * Leaving with unsaved changes asks first:
  * - reload, closing the tab and full navigations (sign out) get the browser's own prompt;
- * - in-app navigation (wouter calls history.pushState) is held and `pending` is set, so the page
- *   can show its own dialog; `proceed` then performs the held navigation.
+ * - in-app navigation and the browser's Back and Forward are held (lib/navigation-guard) and
+ *   `pending` is set, so the page can show its own dialog; `proceed` then performs the held move.
  */
 export function useUnsavedGuard(dirty: boolean) {
   const dirtyRef = useRef(dirty);
-  const bypassRef = useRef(false);
-  const originalRef = useRef<History['pushState'] | null>(null);
   const [pending, setPending] = useState<{ go: () => void } | null>(null);
 
   useEffect(() => {
     dirtyRef.current = dirty;
   }, [dirty]);
+
+  // Where the page is (its address changes when a new format is first saved), kept after every
+  // render: when Back is pressed the browser has moved on but the page has not re-rendered yet.
+  const hereRef = useRef({ url: '', state: null as unknown });
+  useEffect(() => {
+    hereRef.current = { url: currentUrl(), state: history.state };
+  });
 
   useEffect(() => {
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
@@ -23,33 +29,19 @@ export function useUnsavedGuard(dirty: boolean) {
       e.returnValue = '';
     };
     window.addEventListener('beforeunload', onBeforeUnload);
-
-    const original = history.pushState;
-    originalRef.current = original;
-    const guarded: History['pushState'] = function (this: History, data, unused, url) {
-      if (dirtyRef.current && !bypassRef.current && url != null) {
-        setPending({ go: () => original.call(history, data, unused, url) });
-        return;
-      }
-      original.call(history, data, unused, url);
-    };
-    history.pushState = guarded;
-
+    const removeGuard = setNavigationGuard({
+      shouldBlock: () => dirtyRef.current,
+      here: () => hereRef.current,
+      onBlocked: (go) => setPending({ go }),
+    });
     return () => {
       window.removeEventListener('beforeunload', onBeforeUnload);
-      if (history.pushState === guarded) history.pushState = original;
+      removeGuard();
     };
   }, []);
 
   /** Runs `fn` (which navigates) without asking. */
-  const bypass = useCallback((fn: () => void) => {
-    bypassRef.current = true;
-    try {
-      fn();
-    } finally {
-      bypassRef.current = false;
-    }
-  }, []);
+  const bypass = useCallback((fn: () => void) => navigateWithoutGuard(fn), []);
 
   const proceed = useCallback(() => {
     const p = pending;
