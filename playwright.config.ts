@@ -42,6 +42,8 @@ export default defineConfig({
       PORT: String(PORT),
       DATA_DIR: process.env.E2E_DATA_DIR,
       ADMIN_EMAILS: 'admin@e2e.formwork.test',
+      // The builder journey serves an image from 127.0.0.2 to add by its address.
+      IMAGE_FETCH_ALLOWED_IPS: '127.0.0.2',
     },
   },
 });

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 
 /*
@@ -302,3 +304,39 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   expect(consoleErrors.filter((e) => !/status of 40[34]/.test(e))).toEqual([]);
 });
 
+test('an image by address is fetched by the server and shown from our own origin, http:// included', async ({ page, baseURL }) => {
+  // An image host on 127.0.0.2, which the e2e server is told to trust (IMAGE_FETCH_ALLOWED_IPS).
+  const host = http.createServer((req, res) => {
+    if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.2', resolve));
+  const origin = `http://127.0.0.2:${(host.address() as AddressInfo).port}`;
+  try {
+    const signUp = await page.request.post('/api/auth/sign-up', {
+      headers: { origin: baseURL ?? '' },
+      data: { firstName: 'Ira', lastName: 'Image', email: `image.${Date.now()}@example.com`, password: 'longenough1' },
+    });
+    expect(signUp.ok()).toBeTruthy();
+    await page.goto('/builder');
+    await page.getByTestId('builder-sidebar').getByRole('button', { name: 'Add Image' }).click();
+    const address = page.getByLabel('Image URL');
+    const use = page.getByRole('button', { name: 'Use URL' });
+
+    await address.fill('not a url');
+    await use.click();
+    await expect(page.getByText('Enter an image address starting with http:// or https://')).toBeVisible();
+    await address.fill(`${origin}/missing.png`);
+    await use.click();
+    await expect(page.getByText(/could not be loaded\. The image address answered 404/)).toBeVisible();
+
+    await address.fill(`${origin}/logo.png`);
+    await use.click();
+    await toast(page, 'Image Added');
+    const image = page.getByTestId('builder-canvas').locator('img');
+    await expect(image).toHaveAttribute('src', /^\/api\/assets\/[\w-]+$/);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+  } finally {
+    host.close();
+  }
+});

@@ -138,6 +138,16 @@ export const ZImageSrc = z
     message: 'Use an http(s) URL or an uploaded image.',
   });
 
+/** POST /api/assets/from-url: an image address to fetch once and keep as an uploaded image. */
+export const ZImageFromUrlBody = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2_048, 'The image address is too long.')
+    .regex(/^https?:\/\/\S+$/i, 'Enter an image address starting with http:// or https://'),
+});
+export type TImageFromUrlBody = z.infer<typeof ZImageFromUrlBody>;
+
 export const ZImageElement = z.object({
   ...elementBase,
   type: z.literal('image'),

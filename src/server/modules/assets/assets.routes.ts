@@ -3,6 +3,7 @@ import '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
+import { ZImageFromUrlBody } from '../../../contract/format-content.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TAuthService } from '../auth/auth.service.ts';
@@ -24,6 +25,17 @@ export async function assetsRoutes(app: FastifyInstance, opts: { auth: TAuthServ
       const bytes = await file.toBuffer();
       return opts.assets.upload(ownerId, bytes);
     },
+  );
+
+  api.post(
+    '/api/assets/from-url',
+    {
+      schema: {
+        body: ZImageFromUrlBody,
+        response: { 200: z.object({ url: z.string() }), 400: ZApiError, 401: ZApiError, 415: ZApiError, 422: ZApiError },
+      },
+    },
+    async (request) => opts.assets.fromUrl(await opts.auth.currentUserId(request.headers), request.body.url),
   );
 
   api.get('/api/assets/:id', { schema: { params: ZIdParams } }, async (request, reply) => {

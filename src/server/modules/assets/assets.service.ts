@@ -3,7 +3,7 @@ import type { TFormatContent } from '../../../contract/format-content.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetRow, TAssetsRepository } from './assets.repository.ts';
 import { normalizeImage, UnsupportedImageError } from './image-bytes.ts';
-import type { TSafeFetch } from './safe-fetch.ts';
+import { ImageFetchError, type TSafeFetch } from './safe-fetch.ts';
 
 export const ASSET_URL_PREFIX = '/api/assets/';
 export const assetUrl = (id: string) => `${ASSET_URL_PREFIX}${id}`;
@@ -36,6 +36,30 @@ export function createAssetsService(deps: {
         return { url: assetUrl(row.id) };
       } catch (error) {
         if (error instanceof UnsupportedImageError) throw new AppError(415, 'unsupported_media_type', error.message);
+        throw error;
+      }
+    },
+
+    /**
+     * An image given by its address, fetched once (safely) and kept as the owner's asset, as a
+     * render would: the builder then shows exactly what the PDF embeds, from our own origin.
+     */
+    async fromUrl(ownerId: string, url: string): Promise<{ url: string }> {
+      const [known] = await deps.assets.findBySourceUrls(ownerId, [url]);
+      if (known) return { url: assetUrl(known.id) };
+      let bytes: Uint8Array;
+      try {
+        bytes = await deps.safeFetch(url);
+      } catch (error) {
+        if (error instanceof ImageFetchError) {
+          throw new AppError(422, 'validation_failed', `The image at this address could not be loaded. ${error.message}`, { url: error.message });
+        }
+        throw error;
+      }
+      try {
+        return { url: assetUrl((await store(ownerId, bytes, url)).id) };
+      } catch (error) {
+        if (error instanceof UnsupportedImageError) throw new AppError(415, 'unsupported_media_type', error.message, { url: error.message });
         throw error;
       }
     },

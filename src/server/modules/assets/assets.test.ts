@@ -108,6 +108,7 @@ describe('image upload', () => {
 
 describe('images by URL (SSRF guard)', () => {
   let hitsOnLoopback = 0;
+  let trustedHits = 0;
   let loopback: http.Server;
   let trusted: http.Server;
   let loopbackPort = 0;
@@ -122,7 +123,10 @@ describe('images by URL (SSRF guard)', () => {
     loopbackPort = (loopback.address() as AddressInfo).port;
     // A server the operator trusts, which serves one image and one redirect into the private range.
     trusted = http.createServer((req, res) => {
-      if (req.url === '/to-private') {
+      trustedHits++;
+      if (req.url === '/missing') {
+        res.writeHead(404).end();
+      } else if (req.url === '/to-private') {
         res.writeHead(302, { location: `http://127.0.0.1:${loopbackPort}/secret` }).end();
       } else if (req.url === '/to-metadata') {
         res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
@@ -159,6 +163,40 @@ describe('images by URL (SSRF guard)', () => {
     expect(Buffer.compare(bytes, png)).toBe(0);
     const tiny = createSafeFetcher({ timeoutMs: 2_000, maxBytes: 10, maxRedirects: 3, allowIps: ['127.0.0.2'] });
     await expect(tiny(`http://127.0.0.2:${trustedPort}/logo.png`)).rejects.toThrow(/larger than/);
+  });
+
+  it('keeps an image given by address as the owner\'s asset, fetched once, with clear errors', async () => {
+    const allowed = await createTestApp({ IMAGE_FETCH_ALLOWED_IPS: '127.0.0.2' });
+    try {
+      const client = new TestClient(allowed.app);
+      await client.signUp();
+      const address = `http://127.0.0.2:${trustedPort}/logo.png?v=1`;
+      const first = await client.post('/api/assets/from-url', { url: address });
+      expect(first.statusCode, first.body).toBe(200);
+      const { url } = first.json() as { url: string };
+      expect(url).toMatch(/^\/api\/assets\/[\w-]+$/);
+      const read = await client.get(url);
+      expect(read.headers['content-type']).toBe('image/png');
+      expect(Buffer.compare(read.rawPayload, png)).toBe(0);
+      const servedBefore = trustedHits;
+      expect((await client.post('/api/assets/from-url', { url: address })).json()).toEqual({ url });
+      expect(trustedHits).toBe(servedBefore);
+
+      const other = new TestClient(allowed.app);
+      await other.signUp();
+      expect((await other.get(url)).statusCode).toBe(404);
+
+      const refused = await client.post('/api/assets/from-url', { url: `http://127.0.0.1:${loopbackPort}/secret.png` });
+      expect(refused.statusCode).toBe(422);
+      expect((refused.json() as { error: { message: string } }).error.message).toMatch(/^The image at this address could not be loaded\./);
+      expect(hitsOnLoopback).toBe(0);
+      const missing = await client.post('/api/assets/from-url', { url: `http://127.0.0.2:${trustedPort}/missing` });
+      expect(missing.statusCode).toBe(422);
+      expect((missing.json() as { error: { message: string } }).error.message).toContain('answered 404');
+      expect((await client.post('/api/assets/from-url', { url: 'ftp://example.com/x.png' })).statusCode).toBe(400);
+    } finally {
+      await allowed.close();
+    }
   });
 
   it('renders a document whose image URL is private with an empty box, never fetching it', async () => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { TImageFromUrlBody } from '../../../contract/format-content';
 import type { TFormat, TFormatInput } from '../../../contract/formats';
 import { apiJson, apiRequest, readApiError, throwIfResNotOk } from '../../lib/api';
 import { handleIfUnauthorized } from '../../lib/unauthorized';
@@ -35,6 +36,12 @@ export async function uploadImage(file: File): Promise<string> {
   const json = (await res.json()) as { url?: unknown };
   if (typeof json.url !== 'string') throw new Error('500: The server did not return an image address.');
   return json.url;
+}
+
+/** Fetches an image by its address on the server and keeps it as an uploaded image; its /api/assets path. */
+export async function imageFromUrl(url: string): Promise<string> {
+  const body: TImageFromUrlBody = { url };
+  return (await apiJson<{ url: string }>('POST', '/api/assets/from-url', body)).url;
 }
 
 export type LivePreviewState =

@@ -18,7 +18,7 @@ import {
   HEADING_SIZE_PX,
   MAX_IMAGE_PX,
   MAX_TABLE_COLUMNS,
-  ZImageSrc,
+  ZImageFromUrlBody,
   type TElement,
   type THeadingElement,
   type TImageElement,
@@ -35,7 +35,7 @@ import { toast } from '../../hooks/use-toast';
 import { readApiError } from '../../lib/api';
 import { handleIfUnauthorized } from '../../lib/unauthorized';
 import { cn } from '../../lib/utils';
-import { IMAGE_ACCEPT, MAX_IMAGE_BYTES, uploadImage } from './api';
+import { IMAGE_ACCEPT, imageFromUrl, MAX_IMAGE_BYTES, uploadImage } from './api';
 import { AlignGroup, IconButton, NativeSelect, ToolGroup } from './controls';
 import { InlineText } from './inline-text';
 import { useInsertableField } from './insert-target';
@@ -550,15 +550,25 @@ function ImageEditor({ el, update }: { el: TImageElement; update: ElementUpdater
   const [uploading, setUploading] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 
-  const applyUrl = () => {
-    const value = url.trim();
-    const parsed = ZImageSrc.safeParse(value);
-    if (!value || !parsed.success || !/^https?:\/\//i.test(value)) {
-      setUrlError('Enter an image address starting with http:// or https://');
+  const [fetching, setFetching] = useState(false);
+  // The server fetches the image once and keeps it like an upload: the canvas then shows, from our
+  // own origin (http:// images too), exactly what the PDF will embed, and a bad address is told now.
+  const applyUrl = async () => {
+    const parsed = ZImageFromUrlBody.safeParse({ url });
+    if (!parsed.success) {
+      setUrlError(parsed.error.issues[0]?.message ?? 'Enter an image address starting with http:// or https://');
       return;
     }
     setUrlError(null);
-    set({ src: value });
+    setFetching(true);
+    try {
+      set({ src: await imageFromUrl(parsed.data.url) });
+      toast({ title: 'Image Added', description: 'The image was fetched and added to the format.' });
+    } catch (error) {
+      if (!handleIfUnauthorized(error)) setUrlError(readApiError(error, 'The image could not be loaded from this address.').message);
+    } finally {
+      setFetching(false);
+    }
   };
 
   const onFile = async (file: File | undefined) => {
@@ -606,13 +616,14 @@ function ImageEditor({ el, update }: { el: TImageElement; update: ElementUpdater
               onKeyDown={(e) => {
                 if (e.key === 'Enter') {
                   e.preventDefault();
-                  applyUrl();
+                  if (!fetching) void applyUrl();
                 }
               }}
               className="h-9"
             />
-            <Button variant="secondary" size="sm" className="h-9" onClick={applyUrl}>
-              Use URL
+            <Button variant="secondary" size="sm" className="h-9" onClick={() => void applyUrl()} disabled={fetching}>
+              {fetching && <Loader2Icon className="animate-spin" aria-hidden />}
+              {fetching ? 'Fetching...' : 'Use URL'}
             </Button>
           </div>
         </div>
