@@ -51,14 +51,21 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   // The spool is a cache: when it cannot be written, PDFs missing from it are rendered again for the ZIP.
   let pack: TSpoolPackWriter | undefined;
   if (task.spool && !succeeds(() => (pack = openSpoolPack(task.spool!.packPath)))) pack = undefined;
-  for (const [i, input] of inputs.entries()) {
-    const { pdf } = renderPdf(input);
-    sha256.push(createHash('sha256').update(pdf).digest('hex'));
-    if (task.returnBytes) bytes.push(pdf);
-    if (pack && !succeeds(() => pack!.add(task.spool!.documentIds[i]!, pdf))) {
-      pack.abandon();
-      pack = undefined;
+  try {
+    for (const [i, input] of inputs.entries()) {
+      const { pdf } = renderPdf(input);
+      sha256.push(createHash('sha256').update(pdf).digest('hex'));
+      if (task.returnBytes) bytes.push(pdf);
+      if (pack && !succeeds(() => pack!.add(task.spool!.documentIds[i]!, pdf))) {
+        pack.abandon();
+        pack = undefined;
+      }
     }
+  } catch (error) {
+    // A document that cannot be rendered fails the batch (the caller retries row by row): the
+    // half-written pack is dropped and its file closed.
+    pack?.abandon();
+    throw error;
   }
   if (pack && !succeeds(() => pack!.finish())) pack.abandon();
   return { sha256, bytes: task.returnBytes ? bytes : null };

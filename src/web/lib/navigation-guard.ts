@@ -19,6 +19,8 @@ let active: TNavigationGuard | null = null;
 let bypassing = false;
 let installed = false;
 
+const withoutHash = (url: string) => url.split('#')[0];
+
 export const currentUrl = (): string => `${location.pathname}${location.search}${location.hash}`;
 
 export function installNavigationGuard(): void {
@@ -39,9 +41,11 @@ export function installNavigationGuard(): void {
   // address goes back, and `go` later makes the move as a new entry.
   window.addEventListener('popstate', (event) => {
     if (!holding()) return;
+    const here = active!.here();
+    // Back over an in-page jump (a #fragment, like Skip to content) does not leave the page.
+    if (withoutHash(here.url) === withoutHash(currentUrl())) return;
     event.stopImmediatePropagation();
     const target = currentUrl();
-    const here = active!.here();
     original.call(history, here.state, '', here.url);
     active!.onBlocked(() => original.call(history, event.state, '', target));
   });

@@ -32,7 +32,7 @@ export async function assetsRoutes(app: FastifyInstance, opts: { auth: TAuthServ
     {
       schema: {
         body: ZImageFromUrlBody,
-        response: { 200: z.object({ url: z.string() }), 400: ZApiError, 401: ZApiError, 415: ZApiError, 422: ZApiError },
+        response: { 200: z.object({ url: z.string() }), 400: ZApiError, 401: ZApiError, 415: ZApiError, 422: ZApiError, 429: ZApiError },
       },
     },
     async (request) => opts.assets.fromUrl(await opts.auth.currentUserId(request.headers), request.body.url),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { TFormatContent } from '../../../contract/format-content.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetRow, TAssetsRepository } from './assets.repository.ts';
@@ -6,6 +7,8 @@ import { normalizeImage, UnsupportedImageError } from './image-bytes.ts';
 import { ImageFetchError, type TSafeFetch } from './safe-fetch.ts';
 
 export const ASSET_URL_PREFIX = '/api/assets/';
+/** Images one user may have the server fetch by address per minute. */
+export const IMAGE_FETCHES_PER_MINUTE = 20;
 export const assetUrl = (id: string) => `${ASSET_URL_PREFIX}${id}`;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -28,6 +31,10 @@ export function createAssetsService(deps: {
     return deps.assets.create(ownerId, { ...image, sha256: sha256(image.bytes), sourceUrl });
   }
 
+  // Each fetch reaches out to the internet on the user's behalf and may store 10 MB: a user gets
+  // a handful a minute, which is plenty for building formats by hand.
+  const fetchesByUser = new RateLimiterMemory({ keyPrefix: 'image-from-url', points: IMAGE_FETCHES_PER_MINUTE, duration: 60 });
+
   return {
     async upload(ownerId: string, bytes: Uint8Array): Promise<{ url: string }> {
       if (bytes.length === 0) throw new AppError(400, 'bad_request', 'The file is empty.');
@@ -47,6 +54,18 @@ export function createAssetsService(deps: {
     async fromUrl(ownerId: string, url: string): Promise<{ url: string }> {
       const [known] = await deps.assets.findBySourceUrls(ownerId, [url]);
       if (known) return { url: assetUrl(known.id) };
+      try {
+        await fetchesByUser.consume(ownerId);
+      } catch (refusal) {
+        const waitMs = (refusal as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
+        throw new AppError(
+          429,
+          'rate_limited',
+          `Too many images fetched by address in a minute. Try again in ${Math.ceil(waitMs / 1000)} seconds, or upload the image.`,
+          undefined,
+          { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+        );
+      }
       let bytes: Uint8Array;
       try {
         bytes = await deps.safeFetch(url);

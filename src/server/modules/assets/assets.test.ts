@@ -11,6 +11,7 @@ import type { TFormat } from '../../../contract/formats.ts';
 import type { TDocument } from '../../../contract/documents.ts';
 import { assets } from '../../db/schema.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { IMAGE_FETCHES_PER_MINUTE } from './assets.service.ts';
 import { createSafeFetcher, ImageFetchError } from './safe-fetch.ts';
 
 const png = await sharp({ create: { width: 40, height: 20, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 0.5 } } })
@@ -194,6 +195,17 @@ describe('images by URL (SSRF guard)', () => {
       expect(missing.statusCode).toBe(422);
       expect((missing.json() as { error: { message: string } }).error.message).toContain('answered 404');
       expect((await client.post('/api/assets/from-url', { url: 'ftp://example.com/x.png' })).statusCode).toBe(400);
+
+      // A few fetches a minute per user; an address already kept costs nothing.
+      const statuses: number[] = [];
+      for (let i = 0; i < IMAGE_FETCHES_PER_MINUTE; i++) {
+        statuses.push((await client.post('/api/assets/from-url', { url: `http://127.0.0.2:${trustedPort}/logo.png?n=${i}` })).statusCode);
+      }
+      expect(statuses.at(-1)).toBe(429);
+      const limited = await client.post('/api/assets/from-url', { url: `http://127.0.0.2:${trustedPort}/logo.png?n=x` });
+      expect(limited.statusCode).toBe(429);
+      expect((limited.json() as { error: { message: string } }).error.message).toMatch(/^Too many images fetched by address/);
+      expect((await client.post('/api/assets/from-url', { url: address })).statusCode).toBe(200);
     } finally {
       await allowed.close();
     }

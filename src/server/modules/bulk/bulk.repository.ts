@@ -45,18 +45,25 @@ const rowRange = (rows: readonly number[]) =>
  * correlated anti-join let the planner (with no statistics on fresh rows, PGlite has no
  * autovacuum) scan the whole batch once per chunk.
  */
-async function rowsWithDocument(db: TDb, jobId: string, rows: readonly number[]): Promise<Set<number>> {
+async function rowsWithDocument(db: TDb, ownerId: string, jobId: string, rows: readonly number[]): Promise<Set<number>> {
   if (rows.length === 0) return new Set();
   const found = await db
     .select({ row: documents.batchRow })
     .from(documents)
-    .where(and(eq(documents.batchId, jobId), gte(documents.batchRow, Math.min(...rows)), lte(documents.batchRow, Math.max(...rows))));
+    .where(
+      and(
+        eq(documents.ownerId, ownerId),
+        eq(documents.batchId, jobId),
+        gte(documents.batchRow, Math.min(...rows)),
+        lte(documents.batchRow, Math.max(...rows)),
+      ),
+    );
   return new Set(found.map((f) => f.row as number));
 }
 
 /** A job's row still waiting for its document: 'pending' and no document stored for it yet. */
-const withoutDocument = (jobId: string) =>
-  sql`not exists (select 1 from ${documents} where ${documents.batchId} = ${jobId} and ${documents.batchRow} = ${bulkRows.row})`;
+const withoutDocument = (ownerId: string, jobId: string) =>
+  sql`not exists (select 1 from ${documents} where ${documents.ownerId} = ${ownerId} and ${documents.batchId} = ${jobId} and ${documents.batchRow} = ${bulkRows.row})`;
 const UNFINISHED = ['queued', 'running'] as const;
 
 /**
@@ -82,7 +89,9 @@ export function createBulkRepository(db: TDb) {
         .select()
         .from(bulkJobs)
         .where(and(eq(bulkJobs.ownerId, ownerId), ne(bulkJobs.status, 'draft')))
-        .orderBy(desc(bulkJobs.createdAt), desc(bulkJobs.id))
+        // Newest started first (a sheet may be uploaded long before it is started); Recent
+        // Documents places each batch by the same time.
+        .orderBy(desc(sql`coalesce(${bulkJobs.startedAt}, ${bulkJobs.createdAt})`), desc(bulkJobs.id))
         .limit(page.limit)
         .offset(page.offset);
     },
@@ -144,7 +153,7 @@ export function createBulkRepository(db: TDb) {
           ),
         )
         .orderBy(asc(bulkRows.seq));
-      const made = await rowsWithDocument(db, jobId, rows.map((r) => r.row.row));
+      const made = await rowsWithDocument(db, ownerId, jobId, rows.map((r) => r.row.row));
       return rows.map((r) => r.row).filter((r) => !made.has(r.row));
     },
 
@@ -176,7 +185,7 @@ export function createBulkRepository(db: TDb) {
             .from(bulkRows)
             .where(and(eq(bulkRows.jobId, jobId), eq(bulkRows.status, 'pending'), ...rowRange(rowsInChunk)))
         ).map((r) => r.row);
-        const storedAlready = await rowsWithDocument(tx, jobId, pendingInChunk);
+        const storedAlready = await rowsWithDocument(tx, ownerId, jobId, pendingInChunk);
         const stillPending = new Set(pendingInChunk.filter((row) => !storedAlready.has(row)));
         const candidates = commit.documents.filter((d) => stillPending.has(d.row));
         const failures = commit.failures.filter((f) => stillPending.has(f.row));
@@ -271,7 +280,7 @@ export function createBulkRepository(db: TDb) {
         await tx
           .update(bulkRows)
           .set({ status: 'cancelled' })
-          .where(and(eq(bulkRows.jobId, id), eq(bulkRows.status, 'pending'), withoutDocument(id)));
+          .where(and(eq(bulkRows.jobId, id), eq(bulkRows.status, 'pending'), withoutDocument(ownerId, id)));
         return true;
       });
     },
@@ -290,7 +299,7 @@ export function createBulkRepository(db: TDb) {
         .select({ seq: bulkRows.seq })
         .from(bulkRows)
         .innerJoin(bulkJobs, eq(bulkJobs.id, bulkRows.jobId))
-        .where(and(eq(bulkJobs.ownerId, ownerId), eq(bulkRows.jobId, jobId), eq(bulkRows.status, 'pending'), withoutDocument(jobId)))
+        .where(and(eq(bulkJobs.ownerId, ownerId), eq(bulkRows.jobId, jobId), eq(bulkRows.status, 'pending'), withoutDocument(ownerId, jobId)))
         .orderBy(asc(bulkRows.seq));
       return rows.map((r) => r.seq);
     },

@@ -33,7 +33,11 @@ const jobNotFound = () => notFound('Bulk job');
 /** Extra invalid rows shown beyond the first rows, so a problem far down the file is visible too. */
 const PREVIEW_EXTRA_INVALID = 30;
 /** Documents read from the spool (or rendered again) at a time for the ZIP. */
-const ZIP_RENDER_BATCH = 64;
+const ZIP_RENDER_BATCH = 16;
+/** A stored ZIP entry's local header before its name (no extra field, no data descriptor). */
+const ZIP_LOCAL_HEADER_BYTES = 30;
+/** A ZIP download whose client reads nothing for this long is closed. */
+const ZIP_STALL_MS = 120_000;
 /** How far the ZIP writer may run ahead of the client, in bytes: bounds memory however slow it reads. */
 const ZIP_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** Documents read from the database per query while writing a ZIP. */
@@ -364,14 +368,32 @@ export function createBulkService(deps: {
       archive.on('error', (error) => out.destroy(error));
       archive.pipe(out);
       // archiver takes every appended buffer at once and keeps its output until the client reads
-      // it (its 'entry' event does not wait for that), so the bytes appended but not yet sent are
-      // counted, and reading PDFs pauses while the client is more than ZIP_BACKLOG_BYTES behind.
+      // it (its 'entry' event does not wait for that). So the bytes appended (each with its local
+      // header) but not yet passed on are counted, and the next PDF waits while the client is more
+      // than ZIP_BACKLOG_BYTES behind; a client that reads nothing for ZIP_STALL_MS is dropped.
       let appendedBytes = 0;
       let sentBytes = 0;
-      archive.on('data', (chunk: Buffer) => (sentBytes += chunk.byteLength));
+      let wake: (() => void) | undefined;
+      const progress = () => wake?.();
+      archive.on('data', (chunk: Buffer) => {
+        sentBytes += chunk.byteLength;
+        progress();
+      });
+      // Not out's 'data': listening to it would start the stream before the reply pipes it.
+      out.on('drain', progress);
+      out.on('close', progress);
+      const backlog = () => appendedBytes - sentBytes + out.readableLength + out.writableLength;
       const clientCaughtUp = async () => {
-        while (!out.destroyed && appendedBytes - sentBytes + out.readableLength > ZIP_BACKLOG_BYTES) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
+        while (!out.destroyed && backlog() > ZIP_BACKLOG_BYTES) {
+          const moved = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), ZIP_STALL_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+          });
+          wake = undefined;
+          if (!moved) out.destroy(new Error(`the client read nothing for ${ZIP_STALL_MS / 1000} s`));
         }
       };
       const name = uniqueNamer();
@@ -384,7 +406,6 @@ export function createBulkService(deps: {
           let after = -1;
           let page: TBatchDocument[] = [];
           for (;;) {
-            await clientCaughtUp();
             if (out.destroyed) return;
             if (page.length === 0) {
               page = await bulk.batchDocuments(ownerId, id, after, ZIP_PAGE);
@@ -406,9 +427,11 @@ export function createBulkService(deps: {
             for (const [i, d] of docs.entries()) {
               const bytes = files[i];
               if (!bytes) continue;
+              await clientCaughtUp();
+              if (out.destroyed) return;
               const entry = name(zipEntryName(pattern, { ...d.data, document: d.name, row: String(d.batchRow ?? '') }));
               archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { name: entry, date: d.createdAt });
-              appendedBytes += bytes.byteLength;
+              appendedBytes += ZIP_LOCAL_HEADER_BYTES + Buffer.byteLength(entry) + bytes.byteLength;
             }
             after = docs.at(-1)?.batchRow ?? after;
           }

@@ -68,7 +68,7 @@ const offerLetter: TFormatInput = {
   ],
 };
 
-async function userWithFormat(plan: 'free' | 'basic' = 'basic') {
+async function userWithFormat(plan: 'free' | 'basic' | 'premium' = 'basic') {
   const client = new TestClient(t.app);
   const { user } = await client.signUp();
   await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
@@ -302,9 +302,15 @@ describe('bulk generation', () => {
   });
 
   it('cancels a running job: no document after the cancel, the ones made are kept and counted', async () => {
-    const { client, user, format } = await userWithFormat();
-    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [HEADER, ...rowsOf(1500)])).json());
+    const { client, user, format } = await userWithFormat('premium');
+    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [HEADER, ...rowsOf(3000)])).json());
     await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: true });
+    // A batch's document cannot be deleted while the batch generates (it would be made again).
+    await waitForJob(client, draft.id, (j) => j.done > 0 || finished(j));
+    const [made] = (await client.get(`/api/documents?batchId=${draft.id}&limit=1`)).json() as TDocument[];
+    const refused = await client.request('DELETE', `/api/documents/${made!.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toContain('still generating');
     const cancelled = await client.post(`/api/bulk-jobs/${draft.id}/cancel`);
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
@@ -317,13 +323,22 @@ describe('bulk generation', () => {
       .from(documents)
       .where(eq(documents.batchId, draft.id));
     expect(count!.n).toBe(job.done);
-    expect(job.done).toBeLessThan(1500);
+    expect(job.done).toBeLessThan(3000);
     expect(await usageOf(user.id)).toBe(job.done);
-    const pending = await t.database.db
+    // Every row is settled: a document, or cancelled.
+    const unsettled = await t.database.db
       .select()
       .from(bulkRows)
-      .where(and(eq(bulkRows.jobId, draft.id), eq(bulkRows.status, 'pending')));
-    expect(pending).toHaveLength(0);
+      .where(
+        and(
+          eq(bulkRows.jobId, draft.id),
+          eq(bulkRows.status, 'pending'),
+          sql`not exists (select 1 from ${documents} where ${documents.batchId} = ${draft.id} and ${documents.batchRow} = ${bulkRows.row})`,
+        ),
+      );
+    expect(unsettled).toHaveLength(0);
+    // Once the batch has stopped, its documents can be deleted.
+    expect((await client.request('DELETE', `/api/documents/${made!.id}`)).statusCode).toBe(204);
   });
 
   it('refuses files over 10 MB with 413, and files that are not spreadsheets with a clear message', async () => {

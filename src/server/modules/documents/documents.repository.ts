@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
-import { documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
+import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
 import { usagePeriod } from '../users/users.repository.ts';
 
@@ -69,12 +69,33 @@ export function createDocumentsRepository(db: TDb) {
       return row as { document: TDocumentRow; snapshot: TSnapshotRow } | undefined;
     },
 
-    async delete(ownerId: string, id: string): Promise<boolean> {
-      const deleted = await db
-        .delete(documents)
-        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
-        .returning({ id: documents.id });
-      return deleted.length > 0;
+    /**
+     * Deletes a document unless the batch that made it is still generating: a batch row is done
+     * while its document exists (see the bulk repository), so deleting one mid-job would have it
+     * made again. The job row is locked so the check and the delete see the same status.
+     */
+    async delete(ownerId: string, id: string): Promise<'deleted' | 'not_found' | 'batch_running'> {
+      return db.transaction(async (tx) => {
+        const [doc] = await tx
+          .select({ batchId: documents.batchId })
+          .from(documents)
+          .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+          .limit(1);
+        if (!doc) return 'not_found';
+        if (doc.batchId) {
+          const [job] = await tx
+            .select({ status: bulkJobs.status })
+            .from(bulkJobs)
+            .where(and(eq(bulkJobs.ownerId, ownerId), eq(bulkJobs.id, doc.batchId)))
+            .for('update');
+          if (job && (job.status === 'queued' || job.status === 'running')) return 'batch_running';
+        }
+        const deleted = await tx
+          .delete(documents)
+          .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+          .returning({ id: documents.id });
+        return deleted.length > 0 ? 'deleted' : 'not_found';
+      });
     },
   };
 }

@@ -8,7 +8,7 @@ import { sendPdf } from '../../http/send-file.ts';
 import type { TAuthService } from '../auth/auth.service.ts';
 import type { TDocumentsService } from './documents.service.ts';
 
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 429: ZApiError };
+const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError };
 
 export async function documentsRoutes(app: FastifyInstance, opts: { auth: TAuthService; documents: TDocumentsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();

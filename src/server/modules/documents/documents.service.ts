@@ -104,7 +104,11 @@ export function createDocumentsService(deps: {
     },
 
     async delete(ownerId: string, id: string): Promise<void> {
-      if (!(await deps.documents.delete(ownerId, id))) throw documentNotFound();
+      const outcome = await deps.documents.delete(ownerId, id);
+      if (outcome === 'not_found') throw documentNotFound();
+      if (outcome === 'batch_running') {
+        throw new AppError(409, 'conflict', 'This document belongs to a batch that is still generating. Delete it once the batch has finished, or cancel the batch first.');
+      }
     },
 
     /** Re-renders from the stored snapshot and data: the same bytes as at generation. */

@@ -7,6 +7,7 @@ import { batchHref, isActive, zipUrl } from '../bulk/api';
 import { JobStatusBadge, jobSummary, plural } from '../bulk/job-status';
 import { formatDate } from '../formats/api';
 import { documentGrid } from './document-row';
+import { batchTime } from './use-document-timeline';
 import { IconAction } from './icon-action';
 
 function BatchIcon() {
@@ -28,8 +29,8 @@ function BatchBadge() {
 /** One bulk batch on Recent Documents: what it made, how it went, and a way into its page. */
 export function BatchRow({ job }: { job: TBulkJob }) {
   const active = isActive(job.status);
-  // When it was started: the timeline places batches by that, so the dates read in order.
-  const when = job.createdAt;
+  // When it started: the timeline places batches by that, so the dates read in order.
+  const when = new Date(batchTime(job)).toISOString();
   const percent = job.total > 0 ? Math.floor(((job.done + job.failed) / job.total) * 100) : 0;
   const title = `${job.formatName} batch`;
   return (

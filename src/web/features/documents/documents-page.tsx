@@ -91,10 +91,15 @@ export function DocumentsPage() {
             <p className="text-xs text-muted-foreground" aria-live="polite">
               {showingText(timeline.entries, total)}
             </p>
+            {timeline.moreFailed && (
+              <p className="text-sm text-destructive" role="alert">
+                Could not load more documents. Check your connection and try again.
+              </p>
+            )}
             {timeline.hasMore && (
               <Button variant="outline" onClick={timeline.loadMore} disabled={timeline.isFetchingMore}>
                 {timeline.isFetchingMore && <Loader2Icon className="animate-spin" aria-hidden />}
-                {timeline.isFetchingMore ? 'Loading...' : 'Load more'}
+                {timeline.isFetchingMore ? 'Loading...' : timeline.moreFailed ? 'Try again' : 'Load more'}
               </Button>
             )}
           </div>

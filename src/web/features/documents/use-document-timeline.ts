@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TBulkJob } from '../../../contract/bulk';
 import type { TDocument } from '../../../contract/documents';
 import { apiJson } from '../../lib/api';
@@ -12,6 +12,11 @@ export const TIMELINE_STEP = 25;
 export type TimelineEntry =
   | { kind: 'document'; key: string; time: number; document: TDocument }
   | { kind: 'batch'; key: string; time: number; job: TBulkJob };
+
+/** Where a batch sits: when it started (the order GET /api/bulk-jobs lists them in). */
+export function batchTime(job: TBulkJob): number {
+  return new Date(job.startedAt ?? job.createdAt).getTime();
+}
 
 /** Documents made one at a time, newest first, a page at a time. */
 function useSingleDocumentPages(pageSize: number) {
@@ -28,7 +33,7 @@ function useSingleDocumentPages(pageSize: number) {
 
 /**
  * Recent Documents as one timeline, newest first: documents made one at a time as themselves, and
- * each bulk batch as a single entry, placed when it was started. Two lists are read a page at a
+ * each bulk batch as a single entry, placed when it started. Two lists are read a page at a
  * time, both newest first (GET /api/documents?kind=single and GET /api/bulk-jobs), and merged: an
  * entry is shown only once nothing older than it can still arrive from the other list's unread
  * pages, so the order never jumps as more is read.
@@ -51,7 +56,7 @@ export function useDocumentTimeline() {
     const batchEntries: TimelineEntry[] = jobs.map((job) => ({
       kind: 'batch',
       key: `batch:${job.id}`,
-      time: new Date(job.createdAt).getTime(),
+      time: batchTime(job),
       job,
     }));
     // The oldest entry read from a list that has more pages: anything older may still be unread.
@@ -68,19 +73,29 @@ export function useDocumentTimeline() {
   }, [documents, jobs, singles.hasNextPage, batches.hasNextPage]);
 
   const fetching = singles.isFetchingNextPage || batches.isFetchingNextPage;
+  // A failed page is not fetched again on its own (that would retry forever); Load more does.
+  const pageFailed = singles.isFetchNextPageError || batches.isFetchNextPageError;
   const { fetchNextPage: fetchSingles } = singles;
   const { fetchNextPage: fetchBatches } = batches;
+  const fetchNeeded = useCallback(() => {
+    if (needs) void (needs === 'singles' ? fetchSingles() : fetchBatches());
+  }, [needs, fetchSingles, fetchBatches]);
   useEffect(() => {
-    if (entries.length >= limit || !needs || fetching) return;
-    void (needs === 'singles' ? fetchSingles() : fetchBatches());
-  }, [entries.length, limit, needs, fetching, fetchSingles, fetchBatches]);
+    if (entries.length >= limit || fetching || pageFailed) return;
+    fetchNeeded();
+  }, [entries.length, limit, fetching, pageFailed, fetchNeeded]);
 
   return {
     entries: entries.slice(0, limit),
     isLoading: singles.isLoading || batches.isLoading,
-    error: singles.error ?? batches.error,
+    // Only a list that never loaded replaces the page; a later failed page or poll keeps what is shown.
+    error: (singles.data ? null : singles.error) ?? (batches.data ? null : batches.error),
+    moreFailed: pageFailed,
     hasMore: entries.length > limit || needs !== null,
     isFetchingMore: fetching && entries.length < limit,
-    loadMore: () => setLimit((n) => n + TIMELINE_STEP),
+    loadMore: () => {
+      if (pageFailed) fetchNeeded();
+      setLimit((n) => (pageFailed && entries.length < n ? n : n + TIMELINE_STEP));
+    },
   };
 }
