@@ -33,10 +33,10 @@ function startWorker(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 90_000) {
+async function until(check: () => boolean, what: string, timeoutMs = 90_000, output?: () => string) {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${output ? `; it printed:\n${output().slice(-4000)}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -53,7 +53,7 @@ it(
       return;
     }
     const workers = [startWorker({ DATABASE_URL: t.databaseUrl }), startWorker({ DATABASE_URL: t.databaseUrl })];
-    for (const w of workers) await until(() => /is taking bulk jobs/.test(w.output()), 'a worker to start');
+    for (const w of workers) await until(() => /is taking bulk jobs/.test(w.output()), 'a worker to start', 90_000, w.output);
 
     const client = new TestClient(t.app);
     await client.signUp();
