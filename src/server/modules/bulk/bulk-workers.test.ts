@@ -53,7 +53,17 @@ it(
       return;
     }
     const workers = [startWorker({ DATABASE_URL: t.databaseUrl }), startWorker({ DATABASE_URL: t.databaseUrl })];
-    for (const w of workers) await until(() => /is taking bulk jobs/.test(w.output()), 'a worker to start', 90_000, w.output);
+    for (const w of workers) {
+      await until(
+        () => {
+          if (w.child.exitCode !== null) throw new Error(`a worker exited with ${w.child.exitCode}:\n${w.output().slice(-4000)}`);
+          return /is taking bulk jobs/.test(w.output());
+        },
+        'a worker to start',
+        90_000,
+        w.output,
+      );
+    }
 
     const client = new TestClient(t.app);
     await client.signUp();
