@@ -13,6 +13,16 @@ export type TimelineEntry =
   | { kind: 'document'; key: string; time: number; document: TDocument }
   | { kind: 'batch'; key: string; time: number; job: TBulkJob };
 
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 /** Where a batch sits: when it started (the order GET /api/bulk-jobs lists them in). */
 export function batchTime(job: TBulkJob): number {
   return new Date(job.startedAt ?? job.createdAt).getTime();
@@ -43,8 +53,10 @@ export function useDocumentTimeline() {
   const batches = useBulkJobPages(TIMELINE_STEP);
   const [limit, setLimit] = useState(TIMELINE_STEP);
 
-  const documents = useMemo(() => singles.data?.pages.flat() ?? [], [singles.data]);
-  const jobs = useMemo(() => batches.data?.pages.flatMap((page) => page.jobs) ?? [], [batches.data]);
+  // Pages are read by offset: something made (or deleted) between two page reads shifts the next
+  // page by one, so an entry can come twice. The first sighting is kept.
+  const documents = useMemo(() => uniqueBy(singles.data?.pages.flat() ?? [], (d) => d.id), [singles.data]);
+  const jobs = useMemo(() => uniqueBy(batches.data?.pages.flatMap((page) => page.jobs) ?? [], (j) => j.id), [batches.data]);
 
   const { entries, needs } = useMemo(() => {
     const singleEntries: TimelineEntry[] = documents.map((d) => ({
