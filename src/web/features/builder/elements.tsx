@@ -353,7 +353,7 @@ function TableCellInput({
       value={value}
       onChange={(e) => onChange(e.target.value)}
       className={cn(
-        'h-9 w-full min-w-24 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring/40 focus-visible:ring-inset',
+        'h-9 w-full min-w-0 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring/40 focus-visible:ring-inset',
         header && 'font-semibold',
       )}
       {...field}
@@ -472,7 +472,11 @@ function TableEditor({ el, index, update }: { el: TTableElement; index: number; 
         </span>
       </Toolbar>
       <div className="overflow-x-auto rounded-md border">
-        <table className="w-full table-fixed border-collapse" style={{ minWidth: `${cols * 7.5}rem` }}>
+        {/* Wide enough that the narrowest column still takes a few words (6 rem); scrolls beyond that. */}
+        <table
+          className="w-full table-fixed border-collapse"
+          style={{ minWidth: `${Math.min(40, Math.max(cols * 7.5, 600 / Math.min(...percents)))}rem` }}
+        >
           <colgroup>
             {percents.map((p, c) => (
               <col key={c} style={{ width: `${p}%` }} />
@@ -483,7 +487,7 @@ function TableEditor({ el, index, update }: { el: TTableElement; index: number; 
             <tr>
               {Array.from({ length: cols }, (_, c) => (
                 <th key={c} scope="col" className="border-b bg-muted/60 px-1 py-0.5">
-                  <div className="flex items-center justify-between gap-1">
+                  <div className="flex flex-wrap items-center justify-between gap-1">
                     <ColumnWidthInput
                       percent={percents[c] ?? 100}
                       label={`Table ${index + 1}, column ${c + 1} width in percent`}
