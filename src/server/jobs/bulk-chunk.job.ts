@@ -4,7 +4,7 @@
  * that runs twice, after a crash or a re-queue at start-up, adds nothing twice.
  */
 import { z } from 'zod';
-import type { TJobQueue } from './queue.ts';
+import { ensureQueue, type TJobQueue } from './queue.ts';
 
 export const BULK_CHUNK_QUEUE = 'bulk-chunk';
 /** Rows per message: large enough that queue overhead is small, small enough to spread over workers. */
@@ -28,7 +28,7 @@ export function chunksFor(ownerId: string, jobId: string, seqs: readonly number[
 
 export async function createBulkChunkSender(queue: TJobQueue): Promise<TBulkChunkSender & { notifyLocalWorkers(): void; workerIds: string[] }> {
   await queue.start();
-  await queue.boss.createQueue(BULK_CHUNK_QUEUE);
+  await ensureQueue(queue, BULK_CHUNK_QUEUE);
   const workerIds: string[] = [];
   const notifyLocalWorkers = () => {
     for (const id of workerIds) queue.boss.notifyWorker(id);

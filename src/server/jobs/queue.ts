@@ -49,3 +49,25 @@ export function createJobQueue(database: TDatabase, log: TQueueLog): TJobQueue {
     },
   };
 }
+
+const DEADLOCK_DETECTED = '40P01';
+
+/**
+ * Creates a queue unless it exists. pg-boss's create_queue inserts the queue row and then alters
+ * the job table; two processes starting at once (a server and `npm run worker`s) can deadlock on
+ * those locks. PostgreSQL aborts one of them, and by the time it retries the other has committed,
+ * so the retry finds the queue and does nothing.
+ */
+export async function ensureQueue(queue: TJobQueue, name: string, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (await queue.boss.getQueue(name)) return;
+      await queue.boss.createQueue(name);
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== DEADLOCK_DETECTED || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
+}
