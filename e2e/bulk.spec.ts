@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
@@ -46,7 +47,7 @@ function nextDownload(page: Page): Promise<Download> {
   });
 }
 
-/** The names of the entries of a ZIP, and the first bytes of each. */
+/** The names of the entries of a ZIP, and the first bytes of each; each entry's CRC-32 is checked. */
 function readZip(bytes: Buffer): Promise<{ name: string; head: string }[]> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
@@ -60,7 +61,9 @@ function readZip(bytes: Buffer): Promise<{ name: string; head: string }[]> {
           const chunks: Buffer[] = [];
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () => {
-            entries.push({ name: entry.fileName, head: Buffer.concat(chunks).subarray(0, 5).toString('latin1') });
+            const data = Buffer.concat(chunks);
+            if (zlib.crc32(data) !== entry.crc32) return reject(new Error(`${entry.fileName}: CRC-32 does not match its bytes`));
+            entries.push({ name: entry.fileName, head: data.subarray(0, 5).toString('latin1') });
             zip.readEntry();
           });
         });

@@ -27,6 +27,7 @@ import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TUsersService } from '../users/users.service.ts';
 import type { TBatchDocument, TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
 import { autoMapColumns, validateSheet } from './column-mapping.ts';
+import { useNativeCrc32 } from './native-crc32.ts';
 import { readSpreadsheet, type TSheet } from './spreadsheet.ts';
 
 const jobNotFound = () => notFound('Bulk job');
@@ -363,6 +364,7 @@ export function createBulkService(deps: {
       const assets = await deps.assets.forRender(ownerId, snapshot.content);
       const pool = await deps.pool();
       // PDFs are compressed already: stored entries cost no CPU and lose nothing.
+      useNativeCrc32();
       const archive = archiver('zip', { store: true });
       const out = new PassThrough();
       archive.on('error', (error) => out.destroy(error));

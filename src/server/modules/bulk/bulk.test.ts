@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ function pdfText(bytes: Buffer): string {
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 
-/** Every entry of a ZIP: name and bytes. */
+/** Every entry of a ZIP: name and bytes. An entry whose bytes do not match its CRC-32 fails. */
 function unzip(bytes: Buffer): Promise<{ name: string; bytes: Buffer }[]> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
@@ -40,7 +41,9 @@ function unzip(bytes: Buffer): Promise<{ name: string; bytes: Buffer }[]> {
           const chunks: Buffer[] = [];
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () => {
-            entries.push({ name: entry.fileName, bytes: Buffer.concat(chunks) });
+            const data = Buffer.concat(chunks);
+            if (zlib.crc32(data) !== entry.crc32) return reject(new Error(`${entry.fileName}: CRC-32 does not match its bytes`));
+            entries.push({ name: entry.fileName, bytes: data });
             zip.readEntry();
           });
         });
