@@ -94,9 +94,32 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
   };
 }
 
+/**
+ * A server and its `npm run worker`s often start together (one compose file); each migrates. The
+ * migrator takes no lock of its own, so on a new database two of them would both create the same
+ * tables and one would fail. They take turns on this session lock, and the later ones find the
+ * migrations applied.
+ */
+const MIGRATION_LOCK_KEY = 'formwork:migrations';
+
 export async function migrateDatabase(database: TDatabase): Promise<void> {
-  if (database.driver === 'postgres') {
-    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  if (database.driver === 'postgres' && database.pool) {
+    const client = await database.pool.connect();
+    let failure: Error | undefined;
+    try {
+      await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK_KEY]);
+      try {
+        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await client.query('select pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK_KEY]);
+      }
+    } catch (error) {
+      failure = error as Error;
+      throw error;
+    } finally {
+      // After a failure the connection is closed instead of pooled: closing it also ends the lock.
+      client.release(failure);
+    }
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
