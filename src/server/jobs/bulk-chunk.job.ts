@@ -26,6 +26,16 @@ export function chunksFor(ownerId: string, jobId: string, seqs: readonly number[
   return [...starts].sort((a, b) => a - b).map((fromSeq) => ({ ownerId, jobId, fromSeq, toSeq: fromSeq + BULK_CHUNK_ROWS }));
 }
 
+/**
+ * Workers take the highest priority first, then the oldest. A chunk's priority falls with its
+ * place in its job, so jobs share the workers turn by turn: a 20-row batch started while a
+ * 50,000-row one runs is done after one chunk of waiting, not after the whole large job. The
+ * priority comes from the chunk itself, so chunks queued again after a restart keep their turn.
+ */
+export function chunkPriority(chunk: TBulkChunkPayload): number {
+  return -Math.floor(chunk.fromSeq / BULK_CHUNK_ROWS);
+}
+
 export async function createBulkChunkSender(queue: TJobQueue): Promise<TBulkChunkSender & { notifyLocalWorkers(): void; workerIds: string[] }> {
   await queue.start();
   await ensureQueue(queue, BULK_CHUNK_QUEUE);
@@ -38,7 +48,7 @@ export async function createBulkChunkSender(queue: TJobQueue): Promise<TBulkChun
     notifyLocalWorkers,
     async send(payloads) {
       if (payloads.length === 0) return;
-      await queue.boss.insert(payloads.map((data) => ({ name: BULK_CHUNK_QUEUE, data })));
+      await queue.boss.insert(payloads.map((data) => ({ name: BULK_CHUNK_QUEUE, data, priority: chunkPriority(data) })));
       notifyLocalWorkers();
     },
   };
