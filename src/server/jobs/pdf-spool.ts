@@ -15,7 +15,8 @@ import path from 'node:path';
 export type TSpoolIndex = Record<string, [offset: number, length: number]>;
 
 export type TSpoolReader = {
-  get(documentId: string): Promise<Buffer | undefined>;
+  /** The PDFs of these documents, in the same order; undefined where the spool has none. */
+  getMany(documentIds: readonly string[]): Promise<(Buffer | undefined)[]>;
   close(): Promise<void>;
 };
 
@@ -100,20 +101,42 @@ export function createPdfSpool(dir: string): TPdfSpool {
       }
       let current: { pack: string; handle: FileHandle } | undefined;
       return {
-        async get(documentId) {
-          const at = where.get(documentId);
-          if (!at) return undefined;
-          try {
-            if (current?.pack !== at.pack) {
-              await current?.handle.close();
-              current = { pack: at.pack, handle: await open(at.pack, 'r') };
+        async getMany(documentIds) {
+          const found: (Buffer | undefined)[] = documentIds.map(() => undefined);
+          // Documents asked for in the order they were rendered lie back to back in one pack:
+          // each such run is one read instead of one per document.
+          for (let first = 0; first < documentIds.length; ) {
+            const start = where.get(documentIds[first]!);
+            if (!start) {
+              first++;
+              continue;
             }
-            const bytes = Buffer.allocUnsafe(at.length);
-            const { bytesRead } = await current.handle.read(bytes, 0, at.length, at.offset);
-            return bytesRead === at.length ? bytes : undefined;
-          } catch {
-            return undefined;
+            let end = start.offset + start.length;
+            let next = first + 1;
+            for (; next < documentIds.length; next++) {
+              const at = where.get(documentIds[next]!);
+              if (!at || at.pack !== start.pack || at.offset !== end) break;
+              end += at.length;
+            }
+            try {
+              if (current?.pack !== start.pack) {
+                await current?.handle.close();
+                current = undefined;
+                current = { pack: start.pack, handle: await open(start.pack, 'r') };
+              }
+              const span = Buffer.allocUnsafe(end - start.offset);
+              const { bytesRead } = await current.handle.read(span, 0, span.length, start.offset);
+              for (let k = first; k < next; k++) {
+                const at = where.get(documentIds[k]!)!;
+                const from = at.offset - start.offset;
+                if (from + at.length <= bytesRead) found[k] = span.subarray(from, from + at.length);
+              }
+            } catch {
+              // An unreadable pack only costs re-renders.
+            }
+            first = next;
           }
+          return found;
         },
         async close() {
           await current?.handle.close();

@@ -403,29 +403,46 @@ export function createBulkService(deps: {
       const bulk = deps.bulk;
       const spooled = await deps.spool.reader(id);
       const log = deps.log;
+      let after = -1;
+      let page: TBatchDocument[] = [];
+      /** The next few documents and their PDFs: spooled, or rendered again where the spool has none. */
+      const nextBatch = async (): Promise<{ docs: TBatchDocument[]; files: (Uint8Array | undefined)[] } | undefined> => {
+        if (page.length === 0) {
+          page = await bulk.batchDocuments(ownerId, id, after, ZIP_PAGE);
+          if (page.length === 0) return undefined;
+        }
+        const docs = page.splice(0, ZIP_RENDER_BATCH);
+        after = docs.at(-1)?.batchRow ?? after;
+        const files: (Uint8Array | undefined)[] = await spooled.getMany(docs.map((d) => d.id));
+        const missing = docs.flatMap((d, i) => (files[i] ? [] : [i]));
+        if (missing.length > 0) {
+          const rendered = await pool.render({
+            format,
+            assets,
+            items: missing.map((i) => ({ data: docs[i]!.data, title: docs[i]!.name, creationDate: docs[i]!.createdAt.getTime() })),
+            returnBytes: true,
+          });
+          missing.forEach((docIndex, k) => (files[docIndex] = rendered.bytes?.[k]));
+        }
+        return { docs, files };
+      };
+      // The next batch is read while this one goes out, so the disk and the client overlap. Its
+      // failure is marked handled at once (it is awaited later, after this batch is sent).
+      const prefetch = () => {
+        const batch = nextBatch();
+        batch.catch(() => undefined);
+        return batch;
+      };
       void (async () => {
+        let upcoming: ReturnType<typeof nextBatch> | undefined;
         try {
-          let after = -1;
-          let page: TBatchDocument[] = [];
+          upcoming = prefetch();
           for (;;) {
-            if (out.destroyed) return;
-            if (page.length === 0) {
-              page = await bulk.batchDocuments(ownerId, id, after, ZIP_PAGE);
-              if (page.length === 0) break;
-            }
-            const docs = page.splice(0, ZIP_RENDER_BATCH);
-            const files: (Uint8Array | undefined)[] = [];
-            for (const d of docs) files.push(await spooled.get(d.id));
-            const missing = docs.flatMap((d, i) => (files[i] ? [] : [i]));
-            if (missing.length > 0) {
-              const rendered = await pool.render({
-                format,
-                assets,
-                items: missing.map((i) => ({ data: docs[i]!.data, title: docs[i]!.name, creationDate: docs[i]!.createdAt.getTime() })),
-                returnBytes: true,
-              });
-              missing.forEach((docIndex, k) => (files[docIndex] = rendered.bytes?.[k]));
-            }
+            const batch = await upcoming;
+            upcoming = undefined;
+            if (!batch || out.destroyed) break;
+            const { docs, files } = batch;
+            upcoming = prefetch();
             for (const [i, d] of docs.entries()) {
               const bytes = files[i];
               if (!bytes) continue;
@@ -435,13 +452,14 @@ export function createBulkService(deps: {
               archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { name: entry, date: d.createdAt });
               appendedBytes += ZIP_LOCAL_HEADER_BYTES + Buffer.byteLength(entry) + bytes.byteLength;
             }
-            after = docs.at(-1)?.batchRow ?? after;
           }
-          await archive.finalize();
+          if (!out.destroyed) await archive.finalize();
         } catch (error) {
           log.error({ err: error, jobId: id }, 'bulk ZIP failed');
           out.destroy(error as Error);
         } finally {
+          // A client that left mid-way leaves a read in flight; it must end before its file closes.
+          await upcoming?.catch(() => undefined);
           await spooled.close();
         }
       })();

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -202,6 +203,52 @@ describe('bulk generation', () => {
     await waitForJob(client, draft.id, finished);
     const entries = await unzip((await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`)).rawPayload);
     expect(entries.map((e) => e.name)).toEqual(['A B x.pdf', 'A B x (2).pdf', '=cmd.pdf']);
+  });
+
+  it('stops writing a ZIP whose client left, closes its files, and serves the next download whole', async () => {
+    const { client, format } = await userWithFormat('premium');
+    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [HEADER, ...rowsOf(2500)])).json());
+    expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
+    expect(await waitForJob(client, draft.id, finished)).toMatchObject({ status: 'completed', done: 2500 });
+
+    const spoolDir = path.join(t.config.dataDir, 'spool', draft.id);
+    const openSpoolFiles = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(spoolDir);
+        } catch {
+          return false;
+        }
+      }).length;
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // More than the writer buffers ahead of its client, so it is mid-way when the client goes.
+    let received = 0;
+    let openWhileSending = 0;
+    await new Promise<void>((resolve, reject) => {
+      const request = http.get(`${address}/api/bulk-jobs/${draft.id}/documents.zip`, { headers: { cookie: client.cookieHeader } }, (response) => {
+        expect(response.statusCode).toBe(200);
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.byteLength;
+          if (received > 64 * 1024) {
+            openWhileSending = openSpoolFiles();
+            request.destroy();
+            resolve();
+          }
+        });
+        response.on('end', () => reject(new Error('the whole ZIP arrived before the client left')));
+      });
+      request.on('error', () => undefined);
+    });
+    expect(openWhileSending).toBeGreaterThan(0);
+    const deadline = Date.now() + 10_000;
+    while (openSpoolFiles() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(openSpoolFiles()).toBe(0);
+
+    const whole = await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`);
+    expect(whole.rawPayload.byteLength).toBeGreaterThan(16 * 1024 * 1024);
+    const entries = await unzip(whole.rawPayload);
+    expect(entries).toHaveLength(2500);
+    expect(pdfText(entries[2499]!.bytes)).toContain('Offer for Client 2500');
   });
 
   it('lists documents made one at a time apart from batch documents, and batches a page at a time', async () => {
