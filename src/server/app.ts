@@ -28,7 +28,7 @@ import { formatsRoutes } from './modules/formats/formats.routes.ts';
 export type TBuildAppOptions = {
   config: TConfig;
   database: TDatabase;
-  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads'>;
+  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs'>;
 };
 
 /** Query strings can carry OAuth codes and states; logs keep only the path. */
@@ -59,6 +59,9 @@ export async function buildApp({ config, database, background = {} }: TBuildAppO
     bodyLimit: 1024 * 1024,
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
+    // A client that stops reading a download without leaving would otherwise hold its socket and
+    // buffers for good (Node sets no idle timeout); five quiet minutes either way end it.
+    connectionTimeout: 5 * 60_000,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -35,9 +35,11 @@ export type TServicesOptions = {
   workBulkChunks?: boolean;
   /** Render threads; defaults to the cores. */
   renderThreads?: number;
+  /** How long a ZIP download may go without the client reading (default two minutes). */
+  zipStallMs?: number;
 };
 
-export function createServices({ config, database, log, workBulkChunks: work = true, renderThreads }: TServicesOptions) {
+export function createServices({ config, database, log, workBulkChunks: work = true, renderThreads, zipStallMs }: TServicesOptions) {
   const { db } = database;
   const usersRepository = createUsersRepository(db);
   const adminRepository = createAdminRepository(db);
@@ -96,6 +98,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     spool: createPdfSpool(path.join(config.dataDir, 'spool')),
     chunks: chunkSender,
     log,
+    zipStallMs,
   });
 
   return {

@@ -105,21 +105,17 @@ const MIGRATION_LOCK_KEY = 'formwork:migrations';
 export async function migrateDatabase(database: TDatabase): Promise<void> {
   if (database.driver === 'postgres' && database.pool) {
     const client = await database.pool.connect();
-    let failure: Error | undefined;
     try {
       await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK_KEY]);
-      try {
-        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
-      } finally {
-        await client.query('select pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK_KEY]);
-      }
+      await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+      await client.query('select pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK_KEY]);
     } catch (error) {
-      failure = error as Error;
+      // The connection is closed instead of pooled, which also ends the lock; the error that
+      // stopped the migration is the one reported.
+      client.release(error as Error);
       throw error;
-    } finally {
-      // After a failure the connection is closed instead of pooled: closing it also ends the lock.
-      client.release(failure);
     }
+    client.release();
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }

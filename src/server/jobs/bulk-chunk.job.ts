@@ -4,7 +4,7 @@
  * that runs twice, after a crash or a re-queue at start-up, adds nothing twice.
  */
 import { z } from 'zod';
-import { ensureQueue, type TJobQueue } from './queue.ts';
+import { ensureQueue, QUEUE_SCHEMA, type TJobQueue } from './queue.ts';
 
 export const BULK_CHUNK_QUEUE = 'bulk-chunk';
 /** Rows per message: large enough that queue overhead is small, small enough to spread over workers. */
@@ -27,13 +27,29 @@ export function chunksFor(ownerId: string, jobId: string, seqs: readonly number[
 }
 
 /**
- * Workers take the highest priority first, then the oldest. A chunk's priority falls with its
- * place in its job, so jobs share the workers turn by turn: a 20-row batch started while a
- * 50,000-row one runs is done after one chunk of waiting, not after the whole large job. The
- * priority comes from the chunk itself, so chunks queued again after a restart keep their turn.
+ * Workers take the highest priority first, then the oldest. Jobs share the workers turn by turn:
+ * each round of turns is one priority, and a job gets one chunk per round. A new job (or one
+ * queued again after a restart) joins from the round after the one being served, behind the
+ * chunks already waiting there. So a 20-row batch started while a 50,000-row one runs waits for
+ * about two chunks, the large one goes on beside it, and no stream of new jobs can hold back a
+ * job that is already waiting.
  */
-export function chunkPriority(chunk: TBulkChunkPayload): number {
-  return -Math.floor(chunk.fromSeq / BULK_CHUNK_ROWS);
+export function chunkPriorities(chunks: readonly TBulkChunkPayload[], firstRound: number): number[] {
+  const turns = new Map<string, number>();
+  return chunks.map((chunk) => {
+    const turn = turns.get(chunk.jobId) ?? 0;
+    turns.set(chunk.jobId, turn + 1);
+    return firstRound - turn;
+  });
+}
+
+/** The round after the one being served (the highest priority still waiting); 0 when none waits. */
+async function nextRound(queue: TJobQueue): Promise<number> {
+  const { rows } = await queue.executeSql(
+    `select coalesce(max(priority) - 1, 0)::int as round from ${QUEUE_SCHEMA}.job where name = $1 and state < 'active'`,
+    [BULK_CHUNK_QUEUE],
+  );
+  return (rows[0] as { round: number }).round;
 }
 
 export async function createBulkChunkSender(queue: TJobQueue): Promise<TBulkChunkSender & { notifyLocalWorkers(): void; workerIds: string[] }> {
@@ -48,7 +64,8 @@ export async function createBulkChunkSender(queue: TJobQueue): Promise<TBulkChun
     notifyLocalWorkers,
     async send(payloads) {
       if (payloads.length === 0) return;
-      await queue.boss.insert(payloads.map((data) => ({ name: BULK_CHUNK_QUEUE, data, priority: chunkPriority(data) })));
+      const priorities = chunkPriorities(payloads, await nextRound(queue));
+      await queue.boss.insert(payloads.map((data, i) => ({ name: BULK_CHUNK_QUEUE, data, priority: priorities[i] })));
       notifyLocalWorkers();
     },
   };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, truncateSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -54,4 +54,27 @@ it('an abandoned pack leaves nothing behind, and a job without a spool has no do
   pack.abandon();
   expect(await (await spool.reader('job-3')).getMany(['a'])).toEqual([undefined]);
   expect(await (await spool.reader('job-none')).getMany(['a'])).toEqual([undefined]);
+});
+
+/** Open file descriptors of this process that point into the folder. */
+function openFilesUnder(folder: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(folder);
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+it('closed while a read is on its way (the client left), it leaves no file open', async () => {
+  const spool = await spoolWithTwoPacks('job-4');
+  for (const ids of [['a', 'd'], ['d', 'a', 'e'], ['b']]) {
+    const reader = await spool.reader('job-4');
+    const pending = reader.getMany(ids);
+    await reader.close();
+    await pending;
+    expect(await reader.getMany(['a'])).toEqual([undefined]);
+    expect(openFilesUnder(path.join(dir, 'job-4'))).toBe(0);
+  }
 });

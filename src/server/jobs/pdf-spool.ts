@@ -100,6 +100,9 @@ export function createPdfSpool(dir: string): TPdfSpool {
         }
       }
       let current: { pack: string; handle: FileHandle } | undefined;
+      // close() may come while a getMany waits on the disk (its client left): from then on nothing
+      // opens, and a handle that was opening is closed as it arrives.
+      let closed = false;
       return {
         async getMany(documentIds) {
           const found: (Buffer | undefined)[] = documentIds.map(() => undefined);
@@ -118,11 +121,18 @@ export function createPdfSpool(dir: string): TPdfSpool {
               if (!at || at.pack !== start.pack || at.offset !== end) break;
               end += at.length;
             }
+            if (closed) break;
             try {
               if (current?.pack !== start.pack) {
-                await current?.handle.close();
+                const previous = current;
                 current = undefined;
-                current = { pack: start.pack, handle: await open(start.pack, 'r') };
+                await previous?.handle.close();
+                const handle = await open(start.pack, 'r');
+                if (closed) {
+                  await handle.close();
+                  break;
+                }
+                current = { pack: start.pack, handle };
               }
               const span = Buffer.allocUnsafe(end - start.offset);
               const { bytesRead } = await current.handle.read(span, 0, span.length, start.offset);
@@ -139,8 +149,10 @@ export function createPdfSpool(dir: string): TPdfSpool {
           return found;
         },
         async close() {
-          await current?.handle.close();
+          closed = true;
+          const last = current;
           current = undefined;
+          await last?.handle.close();
         },
       };
     },

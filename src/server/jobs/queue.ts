@@ -8,8 +8,12 @@ import type { TDatabase } from '../db/client.ts';
 
 export type TQueueLog = { error: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
 
+export const QUEUE_SCHEMA = 'pgboss';
+
 export type TJobQueue = {
   boss: PgBoss;
+  /** SQL on the queue's own database, for what pg-boss has no call for. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   start(): Promise<void>;
   stop(): Promise<void>;
 };
@@ -23,7 +27,7 @@ function bossDb(database: TDatabase): PgBoss.Db {
 export function createJobQueue(database: TDatabase, log: TQueueLog): TJobQueue {
   const boss = new PgBoss({
     db: bossDb(database),
-    schema: 'pgboss',
+    schema: QUEUE_SCHEMA,
     // Jobs here are short chunks; a chunk whose worker died is retried after this long.
     expireInSeconds: 120,
     retryLimit: 5,
@@ -37,6 +41,7 @@ export function createJobQueue(database: TDatabase, log: TQueueLog): TJobQueue {
   let started = false;
   return {
     boss,
+    executeSql: (text, values) => database.executeSql(text, values),
     async start() {
       if (started) return;
       await boss.start();

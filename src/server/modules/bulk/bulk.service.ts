@@ -113,7 +113,10 @@ export function createBulkService(deps: {
   spool: TPdfSpool;
   chunks: () => Promise<TBulkChunkSender>;
   log: { error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
+  /** How long a ZIP download may go without the client reading before it is dropped. */
+  zipStallMs?: number;
 }) {
+  const zipStallMs = deps.zipStallMs ?? ZIP_STALL_MS;
   async function quota(ownerId: string): Promise<{ limit: number; remaining: number }> {
     const user = await deps.users.findById(ownerId);
     if (!user) throw notFound('User');
@@ -372,7 +375,7 @@ export function createBulkService(deps: {
       // archiver takes every appended buffer at once and keeps its output until the client reads
       // it (its 'entry' event does not wait for that). So the bytes appended (each with its local
       // header) but not yet passed on are counted, and the next PDF waits while the client is more
-      // than ZIP_BACKLOG_BYTES behind; a client that reads nothing for ZIP_STALL_MS is dropped.
+      // than ZIP_BACKLOG_BYTES behind.
       let appendedBytes = 0;
       let sentBytes = 0;
       let wake: (() => void) | undefined;
@@ -387,17 +390,21 @@ export function createBulkService(deps: {
       const backlog = () => appendedBytes - sentBytes + out.readableLength + out.writableLength;
       const clientCaughtUp = async () => {
         while (!out.destroyed && backlog() > ZIP_BACKLOG_BYTES) {
-          const moved = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(false), ZIP_STALL_MS);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(true);
-            };
-          });
+          await new Promise<void>((resolve) => (wake = resolve));
           wake = undefined;
-          if (!moved) out.destroy(new Error(`the client read nothing for ${ZIP_STALL_MS / 1000} s`));
         }
       };
+      // A client that stays connected but reads nothing for zipStallMs is dropped, whether the
+      // writer waits on it mid-way or has appended everything and only buffered bytes remain.
+      let seen = '';
+      const watchdog = setInterval(() => {
+        const buffered = archive.readableLength + out.readableLength + out.writableLength;
+        const now = `${sentBytes}/${buffered}`;
+        if (buffered > 0 && now === seen) out.destroy(new Error(`the client read nothing for ${zipStallMs / 1000} s`));
+        seen = now;
+      }, zipStallMs);
+      watchdog.unref();
+      out.on('close', () => clearInterval(watchdog));
       const name = uniqueNamer();
       const pattern = job.fileNamePattern;
       const bulk = deps.bulk;
@@ -460,7 +467,7 @@ export function createBulkService(deps: {
         } finally {
           // A client that left mid-way leaves a read in flight; it must end before its file closes.
           await upcoming?.catch(() => undefined);
-          await spooled.close();
+          await spooled.close().catch(() => undefined);
         }
       })();
       return { job, stream: out };

@@ -17,7 +17,8 @@ import { usagePeriod } from '../users/users.repository.ts';
 
 let t: TTestApp;
 beforeAll(async () => {
-  t = await createTestApp({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RENDER_THREADS: '2' });
+  // Downloads that stop being read are dropped after 3 s here (two minutes in production).
+  t = await createTestApp({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RENDER_THREADS: '2' }, { zipStallMs: 3_000 });
 });
 afterAll(async () => {
   await t.close();
@@ -205,50 +206,101 @@ describe('bulk generation', () => {
     expect(entries.map((e) => e.name)).toEqual(['A B x.pdf', 'A B x (2).pdf', '=cmd.pdf']);
   });
 
-  it('stops writing a ZIP whose client left, closes its files, and serves the next download whole', async () => {
-    const { client, format } = await userWithFormat('premium');
-    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [HEADER, ...rowsOf(2500)])).json());
-    expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
-    expect(await waitForJob(client, draft.id, finished)).toMatchObject({ status: 'completed', done: 2500 });
+  describe('a ZIP download whose client goes away', () => {
+    let listening: Promise<string> | undefined;
+    async function batchOf(rows: number) {
+      const { client, format } = await userWithFormat('premium');
+      const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [HEADER, ...rowsOf(rows)])).json());
+      expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
+      expect(await waitForJob(client, draft.id, finished)).toMatchObject({ status: 'completed', done: rows });
+      const spoolDir = path.join(t.config.dataDir, 'spool', draft.id);
+      const openSpoolFiles = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).startsWith(spoolDir);
+          } catch {
+            return false;
+          }
+        }).length;
+      const filesClosed = async () => {
+        const deadline = Date.now() + 10_000;
+        while (openSpoolFiles() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        return openSpoolFiles() === 0;
+      };
+      const url = `${(listening ??= t.app.listen({ port: 0, host: '127.0.0.1' }), await listening)}/api/bulk-jobs/${draft.id}/documents.zip`;
+      return { client, draft, url, openSpoolFiles, filesClosed };
+    }
 
-    const spoolDir = path.join(t.config.dataDir, 'spool', draft.id);
-    const openSpoolFiles = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(spoolDir);
-        } catch {
-          return false;
-        }
-      }).length;
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    // More than the writer buffers ahead of its client, so it is mid-way when the client goes.
-    let received = 0;
-    let openWhileSending = 0;
-    await new Promise<void>((resolve, reject) => {
-      const request = http.get(`${address}/api/bulk-jobs/${draft.id}/documents.zip`, { headers: { cookie: client.cookieHeader } }, (response) => {
-        expect(response.statusCode).toBe(200);
+    /** A client that reads `readBytes` of the ZIP and then stops reading, without leaving. */
+    async function stopReadingAfter(url: string, cookie: string, readBytes: number) {
+      let received = 0;
+      let ended = false;
+      const request = http.get(url, { headers: { cookie } }, (response) => {
         response.on('data', (chunk: Buffer) => {
           received += chunk.byteLength;
-          if (received > 64 * 1024) {
-            openWhileSending = openSpoolFiles();
-            request.destroy();
-            resolve();
-          }
+          if (received >= readBytes) response.pause();
         });
-        response.on('end', () => reject(new Error('the whole ZIP arrived before the client left')));
+        response.on('end', () => (ended = true));
       });
       request.on('error', () => undefined);
-    });
-    expect(openWhileSending).toBeGreaterThan(0);
-    const deadline = Date.now() + 10_000;
-    while (openSpoolFiles() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(openSpoolFiles()).toBe(0);
+      await new Promise((resolve) => request.once('response', resolve));
+      return { request, ended: () => ended };
+    }
 
-    const whole = await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`);
-    expect(whole.rawPayload.byteLength).toBeGreaterThan(16 * 1024 * 1024);
-    const entries = await unzip(whole.rawPayload);
-    expect(entries).toHaveLength(2500);
-    expect(pdfText(entries[2499]!.bytes)).toContain('Offer for Client 2500');
+    /** Waits until the server holds no connection: a paused client cannot see its socket close. */
+    async function serverDroppedEveryClient(): Promise<boolean> {
+      const connections = () => new Promise<number>((resolve) => t.app.server.getConnections((_, n) => resolve(n)));
+      const deadline = Date.now() + 20_000;
+      while ((await connections()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      return (await connections()) === 0;
+    }
+
+    it('stops writing when the client leaves mid-way, closes its files, and serves the next download whole', async () => {
+      const { client, draft, url, openSpoolFiles, filesClosed } = await batchOf(2500);
+      // More than the writer buffers ahead of its client, so it is mid-way when the client goes.
+      let received = 0;
+      let openWhileSending = 0;
+      await new Promise<void>((resolve, reject) => {
+        const request = http.get(url, { headers: { cookie: client.cookieHeader } }, (response) => {
+          expect(response.statusCode).toBe(200);
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.byteLength;
+            if (received > 64 * 1024) {
+              openWhileSending = openSpoolFiles();
+              request.destroy();
+              resolve();
+            }
+          });
+          response.on('end', () => reject(new Error('the whole ZIP arrived before the client left')));
+        });
+        request.on('error', () => undefined);
+      });
+      expect(openWhileSending).toBeGreaterThan(0);
+      expect(await filesClosed()).toBe(true);
+
+      const whole = await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`);
+      expect(whole.rawPayload.byteLength).toBeGreaterThan(16 * 1024 * 1024);
+      const entries = await unzip(whole.rawPayload);
+      expect(entries).toHaveLength(2500);
+      expect(pdfText(entries[2499]!.bytes)).toContain('Offer for Client 2500');
+
+      // A client that stays connected but stops reading is dropped after the stall time.
+      const stuck = await stopReadingAfter(url, client.cookieHeader, 64 * 1024);
+      expect(await serverDroppedEveryClient()).toBe(true);
+      expect(stuck.ended()).toBe(false);
+      stuck.request.destroy();
+      expect(await filesClosed()).toBe(true);
+    });
+
+    it('drops a client that reads nothing once the writer has appended every entry', async () => {
+      // All of this ZIP fits in what the writer may buffer ahead: it is all appended at once.
+      const { client, url, filesClosed } = await batchOf(700);
+      const stuck = await stopReadingAfter(url, client.cookieHeader, 0);
+      expect(await serverDroppedEveryClient()).toBe(true);
+      expect(stuck.ended()).toBe(false);
+      stuck.request.destroy();
+      expect(await filesClosed()).toBe(true);
+    });
   });
 
   it('lists documents made one at a time apart from batch documents, and batches a page at a time', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import crc32 from 'crc-32';
 import { expect, it } from 'vitest';
 import { javascriptCrc32Buf, nativeCrc32Buf, useNativeCrc32 } from './native-crc32.ts';
@@ -18,7 +19,12 @@ it('gives the same checksum as the JavaScript crc-32, whole or chained over piec
   expect(nativeCrc32Buf(Buffer.from('123456789')) >>> 0).toBe(0xcbf43926);
 });
 
-it('replaces the package function that the ZIP writer calls', () => {
+it('replaces the function in the copy of crc-32 that the ZIP writer loads', () => {
   useNativeCrc32();
-  expect(crc32.buf).toBe(nativeCrc32Buf);
+  // archiver -> zip-stream -> compress-commons -> crc-32, each resolved from the one before, as
+  // Node resolves them; a second, nested copy of crc-32 would leave the ZIP writer unpatched.
+  let from = createRequire(import.meta.url);
+  for (const name of ['archiver', 'zip-stream', 'compress-commons']) from = createRequire(from.resolve(`${name}/package.json`));
+  const zipWritersCrc32 = from('crc-32') as typeof crc32;
+  expect(zipWritersCrc32.buf).toBe(nativeCrc32Buf);
 });
