@@ -304,7 +304,7 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   expect(consoleErrors.filter((e) => !/status of 40[34]/.test(e))).toEqual([]);
 });
 
-test('an image by address is fetched by the server and shown from our own origin, http:// included', async ({ page, baseURL }) => {
+test('an image by address is fetched by the server and shown from our own origin, http:// included, also in formats made through the API', async ({ page, baseURL }) => {
   // An image host on 127.0.0.2, which the e2e server is told to trust (IMAGE_FETCH_ALLOWED_IPS).
   const host = http.createServer((req, res) => {
     if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
@@ -336,6 +336,32 @@ test('an image by address is fetched by the server and shown from our own origin
     const image = page.getByTestId('builder-canvas').locator('img');
     await expect(image).toHaveAttribute('src', /^\/api\/assets\/[\w-]+$/);
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+
+    // A format made through the API keeps its http:// addresses; the canvas still shows the image
+    // (fetched by the server, as the PDF gets it) and says why another cannot be shown.
+    const made = await page.request.post('/api/formats', {
+      headers: { origin: baseURL ?? '' },
+      data: {
+        name: 'By address',
+        content: {
+          elements: [
+            { id: 'a', type: 'image', src: `${origin}/logo.png`, width: 120, height: 72, align: 'left' },
+            { id: 'b', type: 'image', src: `${origin}/gone.png`, width: 120, height: 72, align: 'left' },
+          ],
+        },
+        placeholders: [],
+      },
+    });
+    expect(made.status()).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    await page.goto(`/builder/${id}`);
+    const byAddress = page.getByTestId('canvas-element').nth(0);
+    const gone = page.getByTestId('canvas-element').nth(1);
+    await expect(byAddress.locator('img')).toHaveAttribute('src', /^\/api\/assets\/[\w-]+$/);
+    await expect.poll(() => byAddress.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+    await expect(gone.getByRole('alert')).toContainText('The image address answered 404');
+    const saved = (await (await page.request.get(`/api/formats/${id}`)).json()) as { content: { elements: { src: string }[] } };
+    expect(saved.content.elements.map((e) => e.src)).toEqual([`${origin}/logo.png`, `${origin}/gone.png`]);
   } finally {
     host.close();
   }

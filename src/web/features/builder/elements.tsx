@@ -11,6 +11,7 @@ import {
   UnderlineIcon,
   XIcon,
 } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type CSSProperties } from 'react';
 import {
   DEFAULT_TEXT_STYLE,
@@ -136,29 +137,55 @@ export function ElementView({ el, docStyle, known }: { el: TElement; docStyle: T
 const JUSTIFY = { left: 'justify-start', center: 'justify-center', right: 'justify-end' } as const;
 
 function ImageView({ el }: { el: TImageElement }) {
-  const [failed, setFailed] = useState<string | null>(null);
+  const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
   const box = { width: el.width, height: el.height, maxWidth: '100%' };
+  // An address the browser cannot show here (http:// under our content policy, or a host that
+  // refuses other sites) is fetched once by the server, the way the PDF gets it, and shown from
+  // our own origin. The element keeps its address.
+  const byAddress = /^https?:\/\//i.test(el.src);
+  const copy = useQuery({
+    queryKey: ['image-by-address', el.src],
+    queryFn: () => imageFromUrl(el.src),
+    enabled: byAddress && failed.has(el.src),
+    retry: false,
+    staleTime: Infinity,
+  });
+  const shown = [el.src, copy.data].find((src) => src && !failed.has(src));
+  if (shown) {
+    return (
+      <div className={cn('flex', JUSTIFY[el.align])}>
+        <img
+          src={shown}
+          alt=""
+          style={box}
+          className="rounded-sm object-contain"
+          onError={() => setFailed((before) => new Set(before).add(shown))}
+        />
+      </div>
+    );
+  }
+  const message = !el.src
+    ? 'No image yet: click to add one'
+    : copy.isError
+      ? readApiError(copy.error, 'This image could not be loaded.').message
+      : byAddress && !copy.isSuccess
+        ? 'Loading the image…'
+        : 'This image cannot be shown.';
   return (
     <div className={cn('flex', JUSTIFY[el.align])}>
-      {el.src && failed !== el.src ? (
-        <img src={el.src} alt="" style={box} className="rounded-sm object-contain" onError={() => setFailed(el.src)} />
-      ) : (
-        <div
-          style={{ ...box, aspectRatio: `${el.width} / ${el.height}`, height: 'auto', maxHeight: el.height }}
-          className="flex min-h-20 flex-col items-center justify-center gap-1.5 rounded-md border border-dashed bg-muted/60 px-3 text-center font-sans text-xs text-muted-foreground"
-        >
-          <ImageIcon className="size-5" aria-hidden />
-          {el.src ? 'This image cannot be shown here; the PDF fetches it when rendering.' : 'No image yet: click to add one'}
-          <span className="tabular-nums">
-            {el.width} × {el.height}
-          </span>
-        </div>
-      )}
+      <div
+        style={{ ...box, aspectRatio: `${el.width} / ${el.height}`, height: 'auto', maxHeight: el.height }}
+        className="flex min-h-20 flex-col items-center justify-center gap-1.5 rounded-md border border-dashed bg-muted/60 px-3 text-center font-sans text-xs text-muted-foreground"
+      >
+        <ImageIcon className="size-5" aria-hidden />
+        <span role={copy.isError ? 'alert' : undefined}>{message}</span>
+        <span className="tabular-nums">
+          {el.width} × {el.height}
+        </span>
+      </div>
     </div>
   );
 }
-
-/* --------------------------------------------------------------- editors */
 
 function EmphasisTools({
   el,
