@@ -112,7 +112,7 @@ export async function buildApp({ config, database, background = {} }: TBuildAppO
       await database.ping();
       return { status: 'ok', database: database.driver };
     } catch {
-      return sendError(reply, 503, 'unavailable', 'The database is not reachable.');
+      return sendError(reply, 'unavailable', 'The database is not reachable.');
     }
   });
   app.get('/api/openapi.json', async () => app.swagger());

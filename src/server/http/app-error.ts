@@ -1,9 +1,11 @@
 import type { TErrorCode } from '../../contract/errors.ts';
 
-/** The one way server code signals an expected failure; the error handler turns it into the JSON shape. */
+/**
+ * The one way server code signals an expected failure. It names what went wrong by code; the
+ * error handler's table (error-handler.ts) decides the HTTP status, so services never speak HTTP.
+ */
 export class AppError extends Error {
   constructor(
-    public readonly statusCode: number,
     public readonly code: TErrorCode,
     message: string,
     public readonly fields?: Record<string, string>,
@@ -13,7 +15,7 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found.`);
-export const unauthorized = () => new AppError(401, 'unauthorized', 'Unauthorized');
+export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
+export const unauthorized = () => new AppError('unauthorized', 'Unauthorized');
 export const forbidden = (message = 'You do not have permission to do that.') =>
-  new AppError(403, 'forbidden', message);
+  new AppError('forbidden', message);

@@ -19,10 +19,10 @@ export function registerCsrfProtection(app: FastifyInstance, opts: { publicUrl: 
     if (origin) {
       const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
       if (sameHost || allowed.has(origin)) return;
-      throw new AppError(403, 'csrf_rejected', 'This request came from another site and was refused.');
+      throw new AppError('csrf_rejected', 'This request came from another site and was refused.');
     }
     if (request.headers['sec-fetch-site'] === 'cross-site') {
-      throw new AppError(403, 'csrf_rejected', 'This request came from another site and was refused.');
+      throw new AppError('csrf_rejected', 'This request came from another site and was refused.');
     }
   });
 }

@@ -3,15 +3,31 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { TApiError, TErrorCode } from '../../contract/errors.ts';
 import { AppError } from './app-error.ts';
 
-export function sendError(
-  reply: FastifyReply,
-  statusCode: number,
-  code: TErrorCode,
-  message: string,
-  fields?: Record<string, string>,
-) {
+/** The one table from an error code to its HTTP status. */
+export const HTTP_STATUS_OF: Record<TErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  csrf_rejected: 403,
+  plan_limit: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  storage_limit: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  render_timeout: 422,
+  document_too_large: 422,
+  quota_exceeded: 429,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+export function sendError(reply: FastifyReply, code: TErrorCode, message: string, fields?: Record<string, string>) {
   const body: TApiError = { error: { code, message, ...(fields && Object.keys(fields).length ? { fields } : {}) } };
-  return reply.status(statusCode).type('application/json; charset=utf-8').send(body);
+  return reply.status(HTTP_STATUS_OF[code]).type('application/json; charset=utf-8').send(body);
 }
 
 /** Zod issue paths become dotted field names, first message per field. */
@@ -25,40 +41,38 @@ function fieldsFromValidation(error: FastifyError): Record<string, string> {
   return fields;
 }
 
-const FASTIFY_CODES: Record<string, { status: number; code: TErrorCode; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The request body is too large.' },
-  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The file is too large.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    code: 'unsupported_media_type',
-    message: 'This content type is not supported here.',
-  },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'bad_request', message: 'The JSON body is empty.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'bad_request', message: 'The body is not valid JSON.' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 400, code: 'bad_request', message: 'Expected a multipart upload.' },
+const FASTIFY_CODES: Record<string, { code: TErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'The request body is too large.' },
+  FST_REQ_FILE_TOO_LARGE: { code: 'payload_too_large', message: 'The file is too large.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'This content type is not supported here.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'bad_request', message: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'bad_request', message: 'The body is not valid JSON.' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'bad_request', message: 'Expected a multipart upload.' },
 };
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      return sendError(reply, error.statusCode, error.code, error.message, error.fields);
+      return sendError(reply, error.code, error.message, error.fields);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = fieldsFromValidation(error);
       const first = Object.values(fields)[0];
-      return sendError(reply, 400, 'validation_failed', first ? `Invalid input: ${first}` : 'Invalid input.', fields);
+      return sendError(reply, 'validation_failed', first ? `Invalid input: ${first}` : 'Invalid input.', fields);
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-    if (known) return sendError(reply, known.status, known.code, known.message);
+    if (known) return sendError(reply, known.code, known.message);
     if (error.statusCode === 429) {
-      return sendError(reply, 429, 'rate_limited', error.message || 'Too many requests. Please slow down.');
+      return sendError(reply, 'rate_limited', error.message || 'Too many requests. Please slow down.');
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendError(reply, error.statusCode, 'bad_request', error.message);
+      // Another 4xx from Fastify or a plugin: still the client's mistake, with its own status.
+      const body: TApiError = { error: { code: 'bad_request', message: error.message } };
+      return reply.status(error.statusCode).type('application/json; charset=utf-8').send(body);
     }
     request.log.error({ err: error }, 'unhandled error');
     // Internal details stay in the log; the client learns only that it was our fault.
-    return sendError(reply, 500, 'internal', 'Something went wrong on our side. Please try again.');
+    return sendError(reply, 'internal', 'Something went wrong on our side. Please try again.');
   });
 }

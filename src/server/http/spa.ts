@@ -30,7 +30,7 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
 
   const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz');
   const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
-    sendError(reply, 404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+    sendError(reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
 
   // A real route (not the not-found handler) so the whole hook chain, compression included, applies.
   app.get('/*', (request, reply) => {

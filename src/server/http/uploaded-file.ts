@@ -10,10 +10,10 @@ export async function readUploadedFile(
   request: FastifyRequest,
   options: { maxBytes: number; tooLargeMessage: string; /** What to choose, shown beside the field. */ missingHint: string },
 ): Promise<{ fileName: string; bytes: Buffer }> {
-  if (!request.isMultipart()) throw new AppError(400, 'bad_request', 'Send the file as a multipart upload.');
+  if (!request.isMultipart()) throw new AppError('bad_request', 'Send the file as a multipart upload.');
   const file = await request.file({ limits: { fileSize: options.maxBytes, files: 1, fields: 5, fieldSize: 1024 } });
-  if (!file) throw new AppError(400, 'bad_request', 'No file was attached.', { file: options.missingHint });
-  const tooLarge = () => new AppError(413, 'payload_too_large', options.tooLargeMessage, { file: options.tooLargeMessage });
+  if (!file) throw new AppError('bad_request', 'No file was attached.', { file: options.missingHint });
+  const tooLarge = () => new AppError('payload_too_large', options.tooLargeMessage, { file: options.tooLargeMessage });
   let bytes: Buffer;
   try {
     bytes = await file.toBuffer();

@@ -94,7 +94,7 @@ export function createAdminService(deps: {
 
     async setRole(actor: TUserRow, id: string, role: 'user' | 'admin'): Promise<TAdminUser> {
       if (actor.id === id && role !== 'admin') {
-        throw new AppError(409, 'conflict', 'You cannot remove your own admin role. Ask another admin to do it.');
+        throw new AppError('conflict', 'You cannot remove your own admin role. Ask another admin to do it.');
       }
       if (!(await deps.admin.updateUser(id, { role }))) throw notFound('User');
       return oneUser(id);
@@ -111,7 +111,7 @@ export function createAdminService(deps: {
 
     async saveSetting(input: TSystemSettingInput): Promise<TSystemSetting> {
       const problem = SETTING_VALIDATORS[input.key]?.(input.value);
-      if (problem) throw new AppError(400, 'validation_failed', problem, { value: problem });
+      if (problem) throw new AppError('validation_failed', problem, { value: problem });
       return toSetting(await deps.admin.upsertSetting(input.key, input.value, input.description));
     },
 

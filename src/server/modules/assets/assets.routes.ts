@@ -19,9 +19,9 @@ export async function assetsRoutes(app: FastifyInstance, opts: { auth: TAuthServ
     { schema: { response: { 200: z.object({ url: z.string() }), 400: ZApiError, 401: ZApiError, 413: ZApiError, 415: ZApiError } } },
     async (request) => {
       const ownerId = await opts.auth.currentUserId(request.headers);
-      if (!request.isMultipart()) throw new AppError(400, 'bad_request', 'Send the image as a multipart upload.');
+      if (!request.isMultipart()) throw new AppError('bad_request', 'Send the image as a multipart upload.');
       const file = await request.file({ limits: { fileSize: MAX_IMAGE_UPLOAD_BYTES, files: 1 } });
-      if (!file) throw new AppError(400, 'bad_request', 'No image was attached.', { image: 'Choose an image to upload.' });
+      if (!file) throw new AppError('bad_request', 'No image was attached.', { image: 'Choose an image to upload.' });
       const bytes = await file.toBuffer();
       return opts.assets.upload(ownerId, bytes);
     },

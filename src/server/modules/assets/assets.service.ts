@@ -37,12 +37,12 @@ export function createAssetsService(deps: {
 
   return {
     async upload(ownerId: string, bytes: Uint8Array): Promise<{ url: string }> {
-      if (bytes.length === 0) throw new AppError(400, 'bad_request', 'The file is empty.');
+      if (bytes.length === 0) throw new AppError('bad_request', 'The file is empty.');
       try {
         const row = await store(ownerId, bytes);
         return { url: assetUrl(row.id) };
       } catch (error) {
-        if (error instanceof UnsupportedImageError) throw new AppError(415, 'unsupported_media_type', error.message);
+        if (error instanceof UnsupportedImageError) throw new AppError('unsupported_media_type', error.message);
         throw error;
       }
     },
@@ -59,7 +59,6 @@ export function createAssetsService(deps: {
       } catch (refusal) {
         const waitMs = (refusal as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
         throw new AppError(
-          429,
           'rate_limited',
           `Too many images fetched by address in a minute. Try again in ${Math.ceil(waitMs / 1000)} seconds, or upload the image.`,
           undefined,
@@ -71,14 +70,14 @@ export function createAssetsService(deps: {
         bytes = await deps.safeFetch(url);
       } catch (error) {
         if (error instanceof ImageFetchError) {
-          throw new AppError(422, 'validation_failed', `The image at this address could not be loaded. ${error.message}`, { url: error.message });
+          throw new AppError('unprocessable', `The image at this address could not be loaded. ${error.message}`, { url: error.message });
         }
         throw error;
       }
       try {
         return { url: assetUrl((await store(ownerId, bytes, url)).id) };
       } catch (error) {
-        if (error instanceof UnsupportedImageError) throw new AppError(415, 'unsupported_media_type', error.message, { url: error.message });
+        if (error instanceof UnsupportedImageError) throw new AppError('unsupported_media_type', error.message, { url: error.message });
         throw error;
       }
     },

@@ -63,7 +63,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     try {
       return { user: await auth.currentUser(request.headers) };
     } catch (error) {
-      if (error instanceof AppError && error.statusCode === 401) return { user: null };
+      if (error instanceof AppError && error.code === 'unauthorized') return { user: null };
       throw error;
     }
   });

@@ -79,7 +79,6 @@ export function createAuthService(deps: {
     );
     if (blockedFor > 0) {
       throw new AppError(
-        429,
         'rate_limited',
         `Too many failed sign-in attempts. Try again in ${describeWait(blockedFor)}.`,
         undefined,
@@ -127,7 +126,7 @@ export function createAuthService(deps: {
       } catch (error) {
         const status = statusOf(error);
         if (status === 422 || status === 409 || (await deps.users.findByEmail(body.email))) {
-          throw new AppError(409, 'conflict', 'An account with this email already exists. Sign in instead.', {
+          throw new AppError('conflict', 'An account with this email already exists. Sign in instead.', {
             email: 'An account with this email already exists.',
           });
         }
@@ -152,7 +151,7 @@ export function createAuthService(deps: {
         if (status === 401 || status === 403 || status === 400) {
           await recordFailure(body.email, ip);
           deps.log.warn({ ip }, 'failed sign-in');
-          throw new AppError(401, 'unauthorized', 'Invalid email or password.');
+          throw new AppError('unauthorized', 'Invalid email or password.');
         }
         throw error;
       }

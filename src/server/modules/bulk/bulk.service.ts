@@ -155,9 +155,9 @@ export function createBulkService(deps: {
   async function draftWithFormat(ownerId: string, id: string) {
     const job = await deps.bulk.get(ownerId, id);
     if (!job) throw jobNotFound();
-    if (job.status !== 'draft') throw new AppError(409, 'conflict', 'This upload has already been started.');
+    if (job.status !== 'draft') throw new AppError('conflict', 'This upload has already been started.');
     const format = job.formatId ? await deps.formats.get(ownerId, job.formatId) : undefined;
-    if (!format) throw new AppError(404, 'not_found', 'The format of this upload was deleted. Upload the file again.');
+    if (!format) throw new AppError('not_found', 'The format of this upload was deleted. Upload the file again.');
     return { job, format };
   }
 
@@ -169,13 +169,12 @@ export function createBulkService(deps: {
     for (const p of placeholders) {
       const column = mapping[p.name] ?? null;
       if (column !== null && (column < 0 || column >= columns.length)) {
-        throw new AppError(400, 'validation_failed', `Column ${column + 1} does not exist in the file.`);
+        throw new AppError('validation_failed', `Column ${column + 1} does not exist in the file.`);
       }
       if (column !== null) {
         const other = taken.get(column);
         if (other) {
           throw new AppError(
-            400,
             'validation_failed',
             `The column "${columns[column]}" is mapped to both ${other} and ${placeholderLabel(p)}. Map each column to one field.`,
           );
@@ -185,7 +184,7 @@ export function createBulkService(deps: {
       clean[p.name] = column;
     }
     for (const key of Object.keys(mapping)) {
-      if (!names.has(key)) throw new AppError(400, 'validation_failed', `The format has no field named "${key}".`);
+      if (!names.has(key)) throw new AppError('validation_failed', `The format has no field named "${key}".`);
     }
     return clean;
   }
@@ -215,9 +214,9 @@ export function createBulkService(deps: {
   return {
     async upload(ownerId: string, formatId: string, file: { fileName: string; bytes: Buffer }): Promise<TBulkUpload> {
       const format = await deps.formats.get(ownerId, formatId);
-      if (!format) throw new AppError(404, 'not_found', 'Format not found.');
+      if (!format) throw new AppError('not_found', 'Format not found.');
       if (format.placeholders.length === 0) {
-        throw new AppError(400, 'validation_failed', 'This format has no placeholders, so a spreadsheet has nothing to fill in.');
+        throw new AppError('validation_failed', 'This format has no placeholders, so a spreadsheet has nothing to fill in.');
       }
       const sheet = await readSpreadsheet(file.bytes, file.fileName);
       const job = await deps.bulk.createDraft({
@@ -257,16 +256,14 @@ export function createBulkService(deps: {
       const checked = validateSheet({ columns: job.columns, rows: job.sourceRows ?? [] }, format.placeholders, job.mapping);
       if (checked.invalid > 0 && !body.skipInvalid) {
         throw new AppError(
-          400,
           'validation_failed',
           `${checked.invalid.toLocaleString('en-US')} ${checked.invalid === 1 ? 'row has' : 'rows have'} invalid values. Fix the file and upload it again, or choose to skip invalid rows.`,
         );
       }
-      if (checked.valid === 0) throw new AppError(400, 'validation_failed', 'No row is valid, so there is nothing to generate.');
+      if (checked.valid === 0) throw new AppError('validation_failed', 'No row is valid, so there is nothing to generate.');
       const { remaining, limit } = await quota(ownerId);
       if (checked.valid > remaining) {
         throw new AppError(
-          429,
           'quota_exceeded',
           remaining === 0
             ? `You have used all ${limit.toLocaleString('en-US')} document generations of your plan this month. Upgrade your plan or wait until next month.`
@@ -299,7 +296,7 @@ export function createBulkService(deps: {
           total: checked.valid, skipped: checked.invalid },
         rows,
       );
-      if (!started) throw new AppError(409, 'conflict', 'This upload has already been started.');
+      if (!started) throw new AppError('conflict', 'This upload has already been started.');
       const sender = await deps.chunks();
       await sender.send(chunksFor(ownerId, id, Array.from({ length: checked.valid }, (_, i) => i)));
       const row = await deps.bulk.get(ownerId, id);
@@ -321,7 +318,7 @@ export function createBulkService(deps: {
       const row = await deps.bulk.get(ownerId, id);
       if (!row || row.status === 'draft') throw jobNotFound();
       if (!(await deps.bulk.cancel(ownerId, id))) {
-        throw new AppError(409, 'conflict', `This job has already ${row.status === 'cancelled' ? 'been cancelled' : 'finished'}.`);
+        throw new AppError('conflict', `This job has already ${row.status === 'cancelled' ? 'been cancelled' : 'finished'}.`);
       }
       return toJob((await deps.bulk.get(ownerId, id)) ?? row);
     },
@@ -360,7 +357,7 @@ export function createBulkService(deps: {
       const job = await this.get(ownerId, id);
       const row = await deps.bulk.get(ownerId, id);
       if (!row?.snapshotId) throw jobNotFound();
-      if (job.done === 0) throw new AppError(409, 'conflict', 'This batch has no documents yet.');
+      if (job.done === 0) throw new AppError('conflict', 'This batch has no documents yet.');
       const snapshot = await deps.bulk.snapshotOf(ownerId, row.snapshotId);
       if (!snapshot) throw jobNotFound();
       const format: TRenderableFormat = { content: snapshot.content, placeholders: snapshot.placeholders };
@@ -478,10 +475,9 @@ export function createBulkService(deps: {
       const job = await this.get(ownerId, id);
       const row = await deps.bulk.get(ownerId, id);
       if (!row?.snapshotId) throw jobNotFound();
-      if (job.done === 0) throw new AppError(409, 'conflict', 'This batch has no documents yet.');
+      if (job.done === 0) throw new AppError('conflict', 'This batch has no documents yet.');
       if (job.done > MAX_MERGED_DOCUMENTS) {
         throw new AppError(
-          400,
           'bad_request',
           `A merged PDF holds at most ${MAX_MERGED_DOCUMENTS.toLocaleString('en-US')} documents; this batch has ${job.done.toLocaleString('en-US')}. Download the ZIP instead.`,
         );

@@ -1,6 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.ts';
+import { HTTP_STATUS_OF } from '../../http/error-handler.ts';
 import {
   BULK_MAX_COLUMNS,
   dateKindOfFormat,
@@ -51,7 +52,7 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 
 async function expectRefused(promise: Promise<unknown>, status: number, code: string, message: string): Promise<void> {
   const error = await failure(promise);
-  expect({ status: error.statusCode, code: error.code, message: error.message }).toEqual({ status, code, message });
+  expect({ status: HTTP_STATUS_OF[error.code], code: error.code, message: error.message }).toEqual({ status, code, message });
 }
 
 const CORRUPT = MESSAGES.corrupt;

@@ -73,8 +73,8 @@ export const MESSAGES = {
   tooManyParts: `The workbook has more than ${BULK_MAX_ZIP_ENTRIES.toLocaleString('en-US')} parts, which is not a normal spreadsheet. Save the data in a new workbook and upload that.`,
 } as const;
 
-const bad = (message: string) => new AppError(400, 'bad_request', message);
-const unsupported = (message: string) => new AppError(415, 'unsupported_media_type', message);
+const bad = (message: string) => new AppError('bad_request', message);
+const unsupported = (message: string) => new AppError('unsupported_media_type', message);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export async function readSpreadsheet(bytes: Buffer, fileName: string, options: TReadOptions = {}): Promise<TSheet> {
@@ -89,7 +89,7 @@ export async function readSpreadsheet(bytes: Buffer, fileName: string, options: 
     );
   }
   if (bytes.length > BULK_MAX_FILE_BYTES) {
-    throw new AppError(413, 'payload_too_large', MESSAGES.tooLarge);
+    throw new AppError('payload_too_large', MESSAGES.tooLarge);
   }
   if (bytes.length === 0) throw bad(MESSAGES.empty);
 

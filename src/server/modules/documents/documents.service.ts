@@ -45,14 +45,14 @@ export function createDocumentsService(deps: {
   return {
     async create(ownerId: string, body: z.output<typeof ZCreateDocumentBody>): Promise<TDocument> {
       const format = await deps.formats.get(ownerId, body.formatId);
-      if (!format) throw new AppError(404, 'not_found', 'Format not found.');
+      if (!format) throw new AppError('not_found', 'Format not found.');
       const check = checkDocumentData(format.placeholders, body.data);
       if (check.missing.length > 0) {
-        throw new AppError(400, 'validation_failed', requiredFieldsMessage(check.missing), check.fields);
+        throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
       }
       if (Object.keys(check.fields).length > 0) {
         const [first] = Object.values(check.fields);
-        throw new AppError(400, 'validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
+        throw new AppError('validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
       }
       const snapshot = await deps.formats.snapshot(ownerId, format.id, format.version);
       if (!snapshot) throw new Error(`format ${format.id} has no snapshot for version ${format.version}`);
@@ -90,7 +90,6 @@ export function createDocumentsService(deps: {
       } catch (error) {
         if (error instanceof QuotaExceededError) {
           throw new AppError(
-            429,
             'quota_exceeded',
             `You have used all ${limit.toLocaleString('en-US')} document generations included in your plan this month. Upgrade your plan or wait until next month.`,
           );
@@ -107,7 +106,7 @@ export function createDocumentsService(deps: {
       const outcome = await deps.documents.delete(ownerId, id);
       if (outcome === 'not_found') throw documentNotFound();
       if (outcome === 'batch_running') {
-        throw new AppError(409, 'conflict', 'This document belongs to a batch that is still generating. Delete it once the batch has finished, or cancel the batch first.');
+        throw new AppError('conflict', 'This document belongs to a batch that is still generating. Delete it once the batch has finished, or cancel the batch first.');
       }
     },
 

@@ -65,7 +65,6 @@ export function createFormatsService(deps: {
         if (plan?.formatLimit != null && existing >= plan.formatLimit) {
           const noun = plan.formatLimit === 1 ? 'format' : 'formats';
           throw new AppError(
-            403,
             'plan_limit',
             `The ${plan.name} plan includes ${plan.formatLimit} ${noun}. Upgrade your plan to create more.`,
           );

@@ -48,13 +48,12 @@ const DESCRIBE: Record<TSniffed, string> = {
 
 const mismatch = (kind: TImportKind, actual: TSniffed) =>
   new AppError(
-    415,
     'unsupported_media_type',
     `This file does not contain what its .${kind} extension says: it looks like ${DESCRIBE[actual]}. Choose a .docx, .pdf or .txt file.`,
     { file: 'The contents do not match the file type.' },
   );
 
-export const badFile = (message: string) => new AppError(400, 'bad_request', message, { file: message });
+export const badFile = (message: string) => new AppError('bad_request', message, { file: message });
 
 /** An OLE container is either an encrypted Office document or a pre-2007 binary one. */
 function isEncryptedOle(bytes: Uint8Array): boolean {
@@ -72,7 +71,6 @@ export function checkFileKind(kind: TImportKind, bytes: Uint8Array): void {
         throw badFile('This Word document is password-protected. Remove the password in Word (File > Info > Protect Document), save it and import it again.');
       }
       throw new AppError(
-        415,
         'unsupported_media_type',
         'This is an older Word (.doc) file, not a .docx. Open it in Word, save it as .docx and import it again.',
         { file: 'Save the document as .docx first.' },
@@ -161,7 +159,6 @@ export function checkDocxParts(names: readonly string[]): void {
       ? 'a PowerPoint presentation'
       : 'a ZIP archive';
   throw new AppError(
-    415,
     'unsupported_media_type',
     `This file does not contain what its .docx extension says: it looks like ${what}. Choose a .docx, .pdf or .txt file.`,
     { file: 'The contents do not match the file type.' },

@@ -22,7 +22,7 @@ const MAX_IMPORTED_IMAGE_HEIGHT_PX = 900;
 const MAX_CONCURRENT_IMPORTS = 2;
 
 const unsupportedType = () =>
-  new AppError(415, 'unsupported_media_type', 'Only .docx, .pdf and .txt files can be imported.', {
+  new AppError('unsupported_media_type', 'Only .docx, .pdf and .txt files can be imported.', {
     file: 'Choose a .docx, .pdf or .txt file.',
   });
 
@@ -151,7 +151,7 @@ export function createTemplateImportService(deps: {
       if (!kind) throw unsupportedType();
       checkFileKind(kind, file.bytes);
       if (busyOwners.has(ownerId)) {
-        throw new AppError(429, 'rate_limited', 'Another import is still running. Wait for it to finish, then try again.');
+        throw new AppError('rate_limited', 'Another import is still running. Wait for it to finish, then try again.');
       }
       busyOwners.add(ownerId);
       try {
@@ -167,7 +167,7 @@ export function createTemplateImportService(deps: {
         const parsed = ZImportDraft.safeParse({ name: draftNameFromFileName(file.fileName), content: { elements }, placeholders });
         if (!parsed.success) {
           deps.log.error({ issues: parsed.error.issues.slice(0, 5), kind }, 'imported draft failed validation');
-          throw new AppError(422, 'validation_failed', 'This document could not be converted into a format. Try saving it in another format (.docx, .pdf or .txt).');
+          throw new AppError('unprocessable', 'This document could not be converted into a format. Try saving it in another format (.docx, .pdf or .txt).');
         }
         return { draft: parsed.data, warnings: [...warnings, ...draftWarnings] };
       } finally {
