@@ -14,7 +14,8 @@ import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
+import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
+import { decorateCaller, resolveCallerFor } from './http/caller.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { templateImportRoutes } from './modules/template-import/template-import.routes.ts';
@@ -118,20 +119,30 @@ export async function buildApp({ config, database, background = {} }: TBuildAppO
   app.get('/api/openapi.json', async () => app.swagger());
 
   await app.register(authRoutes, { auth, config });
-  await app.register(usersRoutes, { auth, users: usersService, system });
-  await app.register(formatsRoutes, { auth, formats });
-  await app.register(documentsRoutes, { auth, documents });
-  await app.register(bulkRoutes, { auth, bulk });
-  await app.register(assetsRoutes, { auth, assets });
-  await app.register(templateImportRoutes, { auth, assets });
+  await app.register(publicSystemRoutes, { system });
   await app.register(demoRoutes, { demo: createDemoService() });
+
+  decorateCaller(app);
+  await app.register(async (signedIn) => {
+    resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
+    await signedIn.register(usersRoutes, { users: usersService });
+    await signedIn.register(formatsRoutes, { formats });
+    await signedIn.register(documentsRoutes, { documents });
+    await signedIn.register(bulkRoutes, { bulk });
+    await signedIn.register(assetsRoutes, { assets });
+    await signedIn.register(templateImportRoutes, { assets });
+  });
+
   const admin = createAdminService({
     admin: adminRepository,
     users: usersRepository,
     system,
     secrets: createSecretBox(config.encryptionKey),
   });
-  await app.register(adminRoutes, { auth, admin });
+  await app.register(async (admins) => {
+    resolveCallerFor(admins, async (request) => (await admin.requireAdmin(await auth.currentUserId(request.headers))).id);
+    await admins.register(adminRoutes, { admin });
+  });
   await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
   return app;
 }

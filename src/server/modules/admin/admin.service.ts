@@ -92,8 +92,8 @@ export function createAdminService(deps: {
 
     listUsers,
 
-    async setRole(actor: TUserRow, id: string, role: 'user' | 'admin'): Promise<TAdminUser> {
-      if (actor.id === id && role !== 'admin') {
+    async setRole(actorId: string, id: string, role: 'user' | 'admin'): Promise<TAdminUser> {
+      if (actorId === id && role !== 'admin') {
         throw new AppError('conflict', 'You cannot remove your own admin role. Ask another admin to do it.');
       }
       if (!(await deps.admin.updateUser(id, { role }))) throw notFound('User');

@@ -6,19 +6,18 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { ZImageFromUrlBody } from '../../../contract/format-content.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TAuthService } from '../auth/auth.service.ts';
 import type { TAssetsService } from './assets.service.ts';
 
 export const MAX_IMAGE_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-export async function assetsRoutes(app: FastifyInstance, opts: { auth: TAuthService; assets: TAssetsService }) {
+export async function assetsRoutes(app: FastifyInstance, opts: { assets: TAssetsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
     '/api/upload/image',
     { schema: { response: { 200: z.object({ url: z.string() }), 400: ZApiError, 401: ZApiError, 413: ZApiError, 415: ZApiError } } },
     async (request) => {
-      const ownerId = await opts.auth.currentUserId(request.headers);
+      const ownerId = request.callerId;
       if (!request.isMultipart()) throw new AppError('bad_request', 'Send the image as a multipart upload.');
       const file = await request.file({ limits: { fileSize: MAX_IMAGE_UPLOAD_BYTES, files: 1 } });
       if (!file) throw new AppError('bad_request', 'No image was attached.', { image: 'Choose an image to upload.' });
@@ -35,11 +34,11 @@ export async function assetsRoutes(app: FastifyInstance, opts: { auth: TAuthServ
         response: { 200: z.object({ url: z.string() }), 400: ZApiError, 401: ZApiError, 415: ZApiError, 422: ZApiError, 429: ZApiError },
       },
     },
-    async (request) => opts.assets.fromUrl(await opts.auth.currentUserId(request.headers), request.body.url),
+    async (request) => opts.assets.fromUrl(request.callerId, request.body.url),
   );
 
   api.get('/api/assets/:id', { schema: { params: ZIdParams } }, async (request, reply) => {
-    const row = await opts.assets.get(await opts.auth.currentUserId(request.headers), request.params.id);
+    const row = await opts.assets.get(request.callerId, request.params.id);
     return reply
       .type(row.mimeType)
       .header('cache-control', 'private, max-age=31536000, immutable')

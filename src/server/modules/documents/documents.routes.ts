@@ -5,15 +5,12 @@ import { ZCreateDocumentBody, ZDocument, ZDocumentListQuery } from '../../../con
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import { sendPdf } from '../../http/send-file.ts';
-import type { TAuthService } from '../auth/auth.service.ts';
 import type { TDocumentsService } from './documents.service.ts';
 
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError };
 
-export async function documentsRoutes(app: FastifyInstance, opts: { auth: TAuthService; documents: TDocumentsService }) {
+export async function documentsRoutes(app: FastifyInstance, opts: { documents: TDocumentsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const owner = (request: { headers: Parameters<TAuthService['currentUserId']>[0] }) =>
-    opts.auth.currentUserId(request.headers);
 
   api.get(
     '/api/documents',
@@ -23,20 +20,20 @@ export async function documentsRoutes(app: FastifyInstance, opts: { auth: TAuthS
         response: { 200: z.array(ZDocument), ...errors },
       },
     },
-    async (request) => opts.documents.list(await owner(request), request.query),
+    async (request) => opts.documents.list(request.callerId, request.query),
   );
 
   api.post(
     '/api/documents',
     { schema: { body: ZCreateDocumentBody, response: { 201: ZDocument, ...errors } } },
-    async (request, reply) => reply.status(201).send(await opts.documents.create(await owner(request), request.body)),
+    async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body)),
   );
 
   api.delete(
     '/api/documents/:id',
     { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await opts.documents.delete(await owner(request), request.params.id);
+      await opts.documents.delete(request.callerId, request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -46,7 +43,7 @@ export async function documentsRoutes(app: FastifyInstance, opts: { auth: TAuthS
     ['download', 'attachment'],
   ] as const) {
     api.get(`/api/documents/:id/${suffix}`, { schema: { params: ZIdParams } }, async (request, reply) => {
-      const { document, bytes } = await opts.documents.pdf(await owner(request), request.params.id);
+      const { document, bytes } = await opts.documents.pdf(request.callerId, request.params.id);
       return sendPdf(reply, bytes, document.name, disposition);
     });
   }

@@ -4,59 +4,56 @@ import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZFormat, ZFormatInput, ZIdParams } from '../../../contract/formats.ts';
 import { sendFile, sendPdf } from '../../http/send-file.ts';
-import type { TAuthService } from '../auth/auth.service.ts';
 import type { TFormatsService } from './formats.service.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
 
-export async function formatsRoutes(app: FastifyInstance, opts: { auth: TAuthService; formats: TFormatsService }) {
+export async function formatsRoutes(app: FastifyInstance, opts: { formats: TFormatsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const owner = (request: { headers: Parameters<TAuthService['currentUserId']>[0] }) =>
-    opts.auth.currentUserId(request.headers);
 
   api.get('/api/formats', { schema: { response: { 200: z.array(ZFormat), ...errors } } }, async (request) =>
-    opts.formats.list(await owner(request)),
+    opts.formats.list(request.callerId),
   );
 
   api.get('/api/formats/:id', { schema: { params: ZIdParams, response: { 200: ZFormat, ...errors } } }, async (request) =>
-    opts.formats.get(await owner(request), request.params.id),
+    opts.formats.get(request.callerId, request.params.id),
   );
 
   api.post(
     '/api/formats',
     { schema: { body: ZFormatInput, response: { 201: ZFormat, ...errors } } },
     async (request, reply) => {
-      const format = await opts.formats.create(await owner(request), request.body);
+      const format = await opts.formats.create(request.callerId, request.body);
       return reply.status(201).send(format);
     },
   );
 
   api.post('/api/formats/preview', { schema: { body: ZFormatInput, response: errors } }, async (request, reply) => {
-    const bytes = await opts.formats.previewUnsaved(await owner(request), request.body);
+    const bytes = await opts.formats.previewUnsaved(request.callerId, request.body);
     return sendPdf(reply, bytes, `${request.body.name} (preview)`, 'inline');
   });
 
   api.put(
     '/api/formats/:id',
     { schema: { params: ZIdParams, body: ZFormatInput, response: { 200: ZFormat, ...errors } } },
-    async (request) => opts.formats.update(await owner(request), request.params.id, request.body),
+    async (request) => opts.formats.update(request.callerId, request.params.id, request.body),
   );
 
   api.delete('/api/formats/:id', { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-    await opts.formats.delete(await owner(request), request.params.id);
+    await opts.formats.delete(request.callerId, request.params.id);
     return reply.status(204).send(null);
   });
 
   api.get('/api/formats/:id/preview', { schema: { params: ZIdParams } }, async (request, reply) => {
-    const userId = await owner(request);
+    const userId = request.callerId;
     const format = await opts.formats.get(userId, request.params.id);
     const bytes = await opts.formats.preview(userId, request.params.id);
     return sendPdf(reply, bytes, `${format.name} (preview)`, 'inline');
   });
 
   api.get('/api/formats/:id/excel-template', { schema: { params: ZIdParams } }, async (request, reply) => {
-    const { name, bytes } = await opts.formats.excelTemplate(await owner(request), request.params.id);
+    const { name, bytes } = await opts.formats.excelTemplate(request.callerId, request.params.id);
     return sendFile(reply, bytes, `${name} - data template.xlsx`, XLSX_TYPE, 'attachment');
   });
 }

@@ -4,11 +4,10 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { IMPORT_FILE_FIELD, MAX_IMPORT_BYTES, ZTemplateImportResponse } from '../../../contract/template-import.ts';
 import { readUploadedFile } from '../../http/uploaded-file.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
-import type { TAuthService } from '../auth/auth.service.ts';
 import { createTemplateImportService, IMPORT_TOO_LARGE_MESSAGE } from './template-import.service.ts';
 
 /** POST /api/formats/import. Images found in documents are stored through the assets service. */
-export async function templateImportRoutes(app: FastifyInstance, opts: { auth: TAuthService; assets: TAssetsService }) {
+export async function templateImportRoutes(app: FastifyInstance, opts: { assets: TAssetsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const templateImport = createTemplateImportService({ assets: opts.assets, log: app.log });
 
@@ -30,7 +29,7 @@ export async function templateImportRoutes(app: FastifyInstance, opts: { auth: T
       },
     },
     async (request) => {
-      const ownerId = await opts.auth.currentUserId(request.headers);
+      const ownerId = request.callerId;
       const file = await readUploadedFile(request, {
         maxBytes: MAX_IMPORT_BYTES,
         tooLargeMessage: IMPORT_TOO_LARGE_MESSAGE,

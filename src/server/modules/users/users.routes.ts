@@ -5,20 +5,20 @@ import { ZAppConfig } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { ZUserStats } from '../../../contract/user.ts';
-import type { TAuthService } from '../auth/auth.service.ts';
 import type { TSystemService } from '../system/system.service.ts';
 import type { TUsersService } from './users.service.ts';
 
-export async function usersRoutes(
-  app: FastifyInstance,
-  opts: { auth: TAuthService; users: TUsersService; system: TSystemService },
-) {
+/** The signed-in user's own figures. */
+export async function usersRoutes(app: FastifyInstance, opts: { users: TUsersService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get('/api/user/stats', { schema: { response: { 200: ZUserStats, 401: ZApiError } } }, async (request) =>
+    opts.users.stats(request.callerId),
+  );
+}
 
-  api.get('/api/user/stats', { schema: { response: { 200: ZUserStats, 401: ZApiError } } }, async (request) => {
-    const userId = await opts.auth.currentUserId(request.headers);
-    return opts.users.stats(userId);
-  });
+/** What any visitor may read: the plan catalogue and the app's public settings. */
+export async function publicSystemRoutes(app: FastifyInstance, opts: { system: TSystemService }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
     '/api/plans',
