@@ -44,6 +44,8 @@ export default defineConfig({
       ADMIN_EMAILS: 'admin@e2e.formwork.test',
       // The builder journey serves an image from 127.0.0.2 to add by its address.
       IMAGE_FETCH_ALLOWED_IPS: '127.0.0.2',
+      // Every journey signs up its own accounts from this one machine.
+      SIGN_UPS_PER_IP_PER_HOUR: '1000',
     },
   },
 });

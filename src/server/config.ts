@@ -41,6 +41,7 @@ const ZEnv = z
     WEB_DIST_DIR: z.string().default('./dist/web'),
     IMAGE_FETCH_ALLOWED_IPS: z.string().default(''),
     RENDER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).optional()),
+    SIGN_UPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
   });
 
 /** Cross-field rules, checked on the raw values so they are reported alongside field errors. */
@@ -68,6 +69,8 @@ export type TConfig = {
   imageFetchAllowedIps: string[];
   /** Bulk render threads per process; undefined means one per core. */
   renderThreads: number | undefined;
+  /** Accounts one client IP may create per hour. */
+  signUpsPerIpPerHour: number;
 };
 
 export class ConfigError extends Error {
@@ -139,6 +142,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): TConfig {
       .map((ip) => ip.trim())
       .filter(Boolean),
     renderThreads: env.RENDER_THREADS,
+    signUpsPerIpPerHour: env.SIGN_UPS_PER_IP_PER_HOUR,
   };
 }
 

@@ -93,9 +93,10 @@ export function multipartBody(field: string, fileName: string, bytes: Buffer, ty
 /** A browser-like client: keeps cookies and sends our Origin on writes, as the SPA does. */
 export class TestClient {
   private cookies = new Map<string, string>();
+  /** Each client has its own address unless told, as separate users would: per-IP limits apply per client. */
   constructor(
     private readonly app: FastifyInstance,
-    private readonly ip = '127.0.0.1',
+    private readonly ip = `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]! % 254 + 1}`,
   ) {}
 
   private remember(response: LightMyRequestResponse) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
@@ -26,6 +26,40 @@ const OIDC_ERROR_MESSAGES: Record<string, string> = {
 };
 const PROVIDER_DOWN = OIDC_ERROR_MESSAGES.oauth_provider_not_found!;
 
+const SIGN_OUT_CONFIRMATION = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign out of Formwork?</title>
+<style>
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f8fafc;
+         font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #0f172a; }
+  main { background: #fff; border: 1px solid #e2e8f0; border-radius: 12px; padding: 32px; max-width: 400px;
+         margin: 16px; box-shadow: 0 1px 3px rgb(0 0 0 / 0.08); }
+  h1 { font-size: 1.25rem; margin: 0 0 8px; }
+  p { margin: 0 0 24px; color: #475569; line-height: 1.5; }
+  .actions { display: flex; gap: 12px; flex-wrap: wrap; }
+  button, a { font: inherit; font-weight: 600; border-radius: 8px; padding: 10px 18px; cursor: pointer;
+              text-decoration: none; border: 1px solid #cbd5e1; }
+  button { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
+  a { color: #0f172a; background: #fff; }
+  :focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+</style>
+</head>
+<body>
+<main>
+  <h1>Sign out of Formwork?</h1>
+  <p>A link from another site asked to sign you out. Sign out only if you meant to.</p>
+  <div class="actions">
+    <form method="post" action="/api/logout"><button type="submit">Sign out</button></form>
+    <a href="/">Stay signed in</a>
+  </div>
+</main>
+</body>
+</html>
+`;
+
 function redirectToLoginError(reply: FastifyReply, message: string) {
   return reply.redirect(`/login?error=${encodeURIComponent(message)}`, 302);
 }
@@ -38,7 +72,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     '/api/auth/sign-up',
     { schema: { body: ZSignUpBody, response: { 200: ZUser, ...errorResponses } } },
     async (request, reply) => {
-      const result = await auth.signUp(request.body, request.headers);
+      const result = await auth.signUp(request.body, request.ip, request.headers);
       reply.header('set-cookie', result.setCookies);
       return result.user;
     },
@@ -68,9 +102,25 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     }
   });
 
-  api.get('/api/logout', async (request, reply) => {
+  // A sign-out link on another site must not end the session: cross-site GETs get a page that asks
+  // first, and its button posts back here (a same-origin POST, which the CSRF check lets through).
+  const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('set-cookie', await auth.signOut(request.headers));
     return reply.redirect('/', 302);
+  };
+  api.get('/api/logout', async (request, reply) => {
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(SIGN_OUT_CONFIRMATION);
+    }
+    return signOut(request, reply);
+  });
+  await app.register(async (formPost) => {
+    // The confirmation page's form posts url-encoded; there is nothing in it to read.
+    formPost.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_r, _b, done) =>
+      done(null, undefined),
+    );
+    formPost.post('/api/logout', signOut);
   });
 
   api.get('/api/login', async (request, reply) => {
@@ -112,9 +162,11 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) =>
       done(null, body),
     );
+    // Only the OIDC callback is reachable: every other way in (email sign-in and sign-up above all)
+    // goes through our routes, with their validation and throttling.
     scope.route({
-      method: ['GET', 'POST'],
-      url: `${AUTH_BASE_PATH}/*`,
+      method: 'GET',
+      url: `${AUTH_BASE_PATH}/callback/:providerId`,
       async handler(request, reply) {
         const url = new URL(request.url, config.publicUrl);
         const body = request.body instanceof Buffer && request.body.length > 0 ? request.body : undefined;

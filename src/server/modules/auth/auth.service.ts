@@ -1,6 +1,5 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { IncomingHttpHeaders } from 'node:http';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { TSignInBody, TSignUpBody, TUser } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
@@ -8,22 +7,14 @@ import { AppError, unauthorized } from '../../http/app-error.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TUsersService } from '../users/users.service.ts';
 import { createBetterAuth, OIDC_PROVIDER_ID, type TBetterAuth } from './better-auth.ts';
+import { createSignInThrottle, createSignUpLimiter } from './sign-in-throttle.ts';
 
 export type TAuthResult = { user: TUser; setCookies: string[] };
 
-/** Failed sign-ins allowed per account and per IP inside the window before a 429. */
-export const SIGN_IN_THROTTLE = { perAccount: 5, perIp: 20, windowSeconds: 15 * 60 };
-
+/** The HTTP status the auth library put on its error, if any. */
 function statusOf(error: unknown): number | undefined {
-  const candidate = error as { statusCode?: unknown; status?: unknown };
-  if (typeof candidate?.statusCode === 'number') return candidate.statusCode;
-  return undefined;
-}
-
-function describeWait(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 90) return `${seconds} seconds`;
-  return `${Math.ceil(seconds / 60)} minutes`;
+  const candidate = error as { statusCode?: unknown };
+  return typeof candidate?.statusCode === 'number' ? candidate.statusCode : undefined;
 }
 
 export function createAuthService(deps: {
@@ -60,37 +51,8 @@ export function createAuthService(deps: {
     return auth;
   }
 
-  const accountFailures = new RateLimiterMemory({
-    keyPrefix: 'signin-account',
-    points: SIGN_IN_THROTTLE.perAccount,
-    duration: SIGN_IN_THROTTLE.windowSeconds,
-  });
-  const ipFailures = new RateLimiterMemory({
-    keyPrefix: 'signin-ip',
-    points: SIGN_IN_THROTTLE.perIp,
-    duration: SIGN_IN_THROTTLE.windowSeconds,
-  });
-
-  async function assertNotThrottled(email: string, ip: string) {
-    const [account, byIp] = await Promise.all([accountFailures.get(email), ipFailures.get(ip)]);
-    const blockedFor = Math.max(
-      account && account.remainingPoints <= 0 ? account.msBeforeNext : 0,
-      byIp && byIp.remainingPoints <= 0 ? byIp.msBeforeNext : 0,
-    );
-    if (blockedFor > 0) {
-      throw new AppError(
-        'rate_limited',
-        `Too many failed sign-in attempts. Try again in ${describeWait(blockedFor)}.`,
-        undefined,
-        { 'retry-after': String(Math.ceil(blockedFor / 1000)) },
-      );
-    }
-  }
-
-  async function recordFailure(email: string, ip: string) {
-    // consume() rejects once the points are spent; the next attempt is refused by assertNotThrottled.
-    await Promise.allSettled([accountFailures.consume(email), ipFailures.consume(ip)]);
-  }
+  const throttle = createSignInThrottle();
+  const signUps = createSignUpLimiter(config.signUpsPerIpPerHour);
 
   async function userFromHeaders(headers: Headers): Promise<TUser> {
     const session = await auth.api.getSession({ headers });
@@ -106,7 +68,8 @@ export function createAuthService(deps: {
     },
     authWithProvider,
 
-    async signUp(body: TSignUpBody, headers: IncomingHttpHeaders): Promise<TAuthResult> {
+    async signUp(body: TSignUpBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
+      await signUps.consume(ip);
       try {
         const result = await auth.api.signUpEmail({
           body: {
@@ -135,21 +98,21 @@ export function createAuthService(deps: {
     },
 
     async signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
-      await assertNotThrottled(body.email, ip);
+      await throttle.assertMayTry(body.email, ip);
       try {
         const result = await auth.api.signInEmail({
           body: { email: body.email, password: body.password },
           headers: fromNodeHeaders(headers),
           returnHeaders: true,
         });
-        await accountFailures.delete(body.email);
+        await throttle.recordSuccess(body.email, ip);
         const row = await deps.users.findById(result.response.user.id);
         if (!row) throw unauthorized();
         return { user: await deps.usersService.toUser(row), setCookies: result.headers.getSetCookie() };
       } catch (error) {
         const status = statusOf(error);
         if (status === 401 || status === 403 || status === 400) {
-          await recordFailure(body.email, ip);
+          await throttle.recordFailure(body.email, ip);
           deps.log.warn({ ip }, 'failed sign-in');
           throw new AppError('unauthorized', 'Invalid email or password.');
         }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZUser } from '../../../contract/user.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { SIGN_IN_THROTTLE } from './auth.service.ts';
+import { SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
 let t: TTestApp;
 beforeAll(async () => {
@@ -136,20 +136,51 @@ describe('sign-in and sign-out', () => {
 });
 
 describe('throttling', () => {
-  it('throttles repeated failures for one account with 429 and a retry time', async () => {
+  const signIn = (ip: string, email: string, password: string) =>
+    new TestClient(t.app, ip).post('/api/auth/sign-in', { email, password });
+
+  it('slows a guessing client down with growing waits, and never locks the owner out', async () => {
     const { email, password } = await new TestClient(t.app).signUp();
-    for (let i = 0; i < SIGN_IN_THROTTLE.perAccount; i++) {
-      // Each attempt from a different IP, so only the per-account counter can trip.
-      const r = await new TestClient(t.app, `10.1.0.${i + 1}`).post('/api/auth/sign-in', { email, password: 'nope' });
-      expect(r.statusCode).toBe(401);
-    }
-    const blocked = await new TestClient(t.app, '10.1.1.1').post('/api/auth/sign-in', { email, password });
-    const error = expectError(blocked, 429, 'rate_limited');
+    const attacker = '10.1.0.1';
+    const answers: number[] = [];
+    for (let i = 0; i < 60; i++) answers.push((await signIn(attacker, email, 'wrong password')).statusCode);
+    // A few free tries, then every further try is refused until the wait is over.
+    expect(answers.slice(0, SIGN_IN_THROTTLE.freeFailuresPerClient + 1)).toEqual(
+      Array(SIGN_IN_THROTTLE.freeFailuresPerClient + 1).fill(401),
+    );
+    expect(answers.filter((status) => status === 401)).toHaveLength(SIGN_IN_THROTTLE.freeFailuresPerClient + 1);
+    expect(answers.slice(SIGN_IN_THROTTLE.freeFailuresPerClient + 1).every((status) => status === 429)).toBe(true);
+
+    const refused = await signIn(attacker, email, password);
+    const error = expectError(refused, 429, 'rate_limited');
     expect(error.message).toMatch(/Try again in \d+ (seconds|minutes)/);
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+    // The owner, on a client that has not failed, signs in at once.
+    expect((await signIn('10.1.0.2', email, password)).statusCode).toBe(200);
   });
 
-  it('throttles repeated failures from one IP across accounts', async () => {
+  it('goes through the same throttle for the auth library\'s own sign-in and sign-up routes: they are closed', async () => {
+    const { email } = await new TestClient(t.app).signUp();
+    const client = new TestClient(t.app, '10.3.0.1');
+    for (let i = 0; i < 10; i++) {
+      const response = await client.post('/api/identity/sign-in/email', { email, password: 'wrong password' });
+      expectError(response, 404, 'not_found');
+    }
+    const signUp = await client.post('/api/identity/sign-up/email', {
+      name: 'x'.repeat(60_000),
+      email: 'bypass@example.com',
+      password: 'long enough password',
+    });
+    expectError(signUp, 404, 'not_found');
+    expect((await new TestClient(t.app).post('/api/auth/sign-in', { email: 'bypass@example.com', password: 'long enough password' })).statusCode).toBe(401);
+    // Only the OIDC callback is served under the library's path.
+    for (const path of ['/api/identity/get-session', '/api/identity/list-sessions', '/api/identity/ok']) {
+      expectError(await client.get(path), 404, 'not_found');
+    }
+  });
+
+  it('refuses an IP that sprays failures across many accounts, and only that IP', async () => {
     const client = new TestClient(t.app, '10.2.0.1');
     for (let i = 0; i < SIGN_IN_THROTTLE.perIp; i++) {
       const r = await client.post('/api/auth/sign-in', { email: `ghost${i}@example.com`, password: 'nope' });
@@ -157,10 +188,60 @@ describe('throttling', () => {
     }
     const { email, password } = await new TestClient(t.app).signUp();
     expectError(await client.post('/api/auth/sign-in', { email, password }), 429, 'rate_limited');
-    // Another IP is unaffected.
-    expect((await new TestClient(t.app, '10.2.0.2').post('/api/auth/sign-in', { email, password })).statusCode).toBe(
-      200,
-    );
+    expect((await new TestClient(t.app, '10.2.0.2').post('/api/auth/sign-in', { email, password })).statusCode).toBe(200);
+  });
+
+  it('limits the accounts one IP may create per hour', async () => {
+    const ip = '10.4.0.1';
+    for (let i = 0; i < t.config.signUpsPerIpPerHour; i++) await new TestClient(t.app, ip).signUp();
+    const refused = await new TestClient(t.app, ip).post('/api/auth/sign-up', {
+      firstName: 'Many',
+      lastName: 'Accounts',
+      email: 'one-too-many@example.com',
+      password: 'long enough password',
+    });
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await new TestClient(t.app, '10.4.0.2').signUp()).user.email).toMatch(/@example.com$/);
+  });
+});
+
+describe('signing out from another site', () => {
+  it('asks first when the sign-out link comes from another site, and signs out on the confirming post', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    const crossSite = await client.get('/api/logout', { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.statusCode).toBe(200);
+    expect(crossSite.headers['content-type']).toMatch(/text\/html/);
+    expect(crossSite.body).toContain('Sign out of Formwork?');
+    expect(crossSite.headers['set-cookie']).toBeUndefined();
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+
+    // The page's form: a url-encoded POST from our own origin.
+    const confirmed = await client.request('POST', '/api/logout', undefined, {
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(confirmed.statusCode).toBe(302);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('refuses the confirming post from another site', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    const forged = await client.request('POST', '/api/logout', undefined, {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://evil.example',
+    });
+    expectError(forged, 403, 'csrf_rejected');
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+  });
+
+  it('signs out at once from our own pages', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    expect((await client.get('/api/logout', { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(302);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
   });
 });
 
