@@ -30,6 +30,14 @@ export const ZCreateDocumentBody = z.object({
 });
 export type TCreateDocumentBody = z.input<typeof ZCreateDocumentBody>;
 
+/** Something the renderer could not draw as asked; the document is still made. */
+export const ZRenderWarning = z.object({
+  code: z.string(),
+  message: z.string(),
+  elementId: z.string().optional(),
+});
+export type TRenderWarning = z.infer<typeof ZRenderWarning>;
+
 export const ZDocument = z.object({
   id: z.string(),
   name: z.string(),
@@ -41,6 +49,7 @@ export const ZDocument = z.object({
   pdfSha256: z.string(),
   /** The bulk job (batch) that made it; null for documents made one at a time. */
   batchId: z.string().nullable(),
+  warnings: z.array(ZRenderWarning),
   createdAt: z.string(),
 });
 export type TDocument = z.infer<typeof ZDocument>;

@@ -29,7 +29,7 @@ import { formatsRoutes } from './modules/formats/formats.routes.ts';
 export type TBuildAppOptions = {
   config: TConfig;
   database: TDatabase;
-  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs'>;
+  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs'>;
 };
 
 /** Query strings can carry OAuth codes and states; logs keep only the path. */
@@ -100,7 +100,7 @@ export async function buildApp({ config, database, background = {} }: TBuildAppO
   registerCsrfProtection(app, { publicUrl: config.publicUrl });
 
   const services = createServices({ config, database, log: app.log, ...background });
-  const { usersRepository, adminRepository, system, usersService, assets, formats, documents, bulk } = services;
+  const { usersRepository, adminRepository, system, usersService, assets, pdf, formats, documents, bulk } = services;
   const auth = createAuthService({ db: database.db, config, users: usersRepository, usersService, log: app.log });
   // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
   app.addHook('onReady', async () => {
@@ -120,7 +120,7 @@ export async function buildApp({ config, database, background = {} }: TBuildAppO
 
   await app.register(authRoutes, { auth, config });
   await app.register(publicSystemRoutes, { system });
-  await app.register(demoRoutes, { demo: createDemoService() });
+  await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
 
   decorateCaller(app);
   await app.register(async (signedIn) => {

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
 import { createBulkChunkSender, workBulkChunks, type TBulkChunkSender } from './jobs/bulk-chunk.job.ts';
+import { createPdfCache } from './jobs/pdf-cache.ts';
 import { createPdfSpool } from './jobs/pdf-spool.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { createRenderPool, type TRenderPool } from './jobs/render-pool.ts';
@@ -26,6 +27,7 @@ import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createSystemService } from './modules/system/system.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { createQuotaService } from './modules/quota/quota.service.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -37,9 +39,11 @@ export type TServicesOptions = {
   renderThreads?: number;
   /** How long a ZIP download may go without the client reading (default two minutes). */
   zipStallMs?: number;
+  /** How long one single document may take to render (default RENDER_BUDGET_MS). */
+  renderBudgetMs?: number;
 };
 
-export function createServices({ config, database, log, workBulkChunks: work = true, renderThreads, zipStallMs }: TServicesOptions) {
+export function createServices({ config, database, log, workBulkChunks: work = true, renderThreads, zipStallMs, renderBudgetMs }: TServicesOptions) {
   const { db } = database;
   const usersRepository = createUsersRepository(db);
   const adminRepository = createAdminRepository(db);
@@ -48,7 +52,8 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     activeGatewayName: async () => (await adminRepository.activeGateway())?.gatewayName,
     log: (message) => log.warn(message),
   });
-  const usersService = createUsersService({ users: usersRepository, plans: () => system.planCatalogue() });
+  const quota = createQuotaService({ users: usersRepository, plans: () => system.planCatalogue() });
+  const usersService = createUsersService({ users: usersRepository, quota });
   const assets = createAssetsService({
     assets: createAssetsRepository(db),
     safeFetch: createSafeFetcher({
@@ -59,15 +64,25 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     }),
     log,
   });
-  const pdf = createPdfService({ assets });
+  const cores = os.availableParallelism();
+  // Single documents (preview, generate, download, the landing demo) render on threads of their
+  // own, kept warm, so a user is not queued behind a bulk job's chunks, and a render that runs
+  // past its budget is stopped without touching anyone else's.
+  let interactivePool: Promise<TRenderPool> | undefined;
+  const pdf = createPdfService({
+    assets,
+    pool: () => (interactivePool ??= createRenderPool({ threads: cores, minThreads: 1, idleTimeoutMs: 60_000 })),
+    perUserConcurrency: Math.max(1, cores - 1),
+    budgetMs: renderBudgetMs,
+  });
   const formatsRepository = createFormatsRepository(db);
   const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf });
   const documents = createDocumentsService({
     documents: createDocumentsRepository(db),
     formats: formatsRepository,
-    users: usersRepository,
-    usersService,
+    quota,
     pdf,
+    cache: createPdfCache(path.join(config.dataDir, 'pdf-cache')),
     log,
   });
 
@@ -77,7 +92,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
   let pool: Promise<TRenderPool> | undefined;
   let sender: Promise<TBulkChunkSender> | undefined;
   const renderPool = () =>
-    (pool ??= createRenderPool({ threads: renderThreads ?? config.renderThreads ?? os.availableParallelism() }));
+    (pool ??= createRenderPool({ threads: renderThreads ?? config.renderThreads ?? cores }));
   const chunkSender = () =>
     (sender ??= (async () => {
       const created = await createBulkChunkSender(queue);
@@ -92,7 +107,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     bulk: createBulkRepository(db),
     formats: formatsRepository,
     users: usersRepository,
-    usersService,
+    quota,
     assets,
     pool: renderPool,
     spool: createPdfSpool(path.join(config.dataDir, 'spool')),
@@ -106,6 +121,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     adminRepository,
     system,
     usersService,
+    quota,
     assets,
     pdf,
     formatsRepository,
@@ -121,6 +137,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
       async stop() {
         await queue.stop();
         if (pool) await (await pool).close();
+        if (interactivePool) await (await interactivePool).close();
       },
     },
   };

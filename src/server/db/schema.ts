@@ -1,4 +1,7 @@
 import { sql } from 'drizzle-orm';
+import type { TRenderWarning } from '../../contract/documents.ts';
+import type { TFormatContent } from '../../contract/format-content.ts';
+import type { TPlaceholder } from '../../contract/placeholders.ts';
 import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -125,8 +128,8 @@ export const formats = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     /** The current FormatContent (src/contract/format-content.ts). */
-    content: jsonb('content').notNull(),
-    placeholders: jsonb('placeholders').notNull(),
+    content: jsonb('content').$type<TFormatContent>().notNull(),
+    placeholders: jsonb('placeholders').$type<TPlaceholder[]>().notNull(),
     /** Goes up on every save; documents pin the version they were made from. */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
@@ -149,8 +152,8 @@ export const formatSnapshots = pgTable(
     formatId: text('format_id').notNull(),
     version: integer('version').notNull(),
     name: text('name').notNull(),
-    content: jsonb('content').notNull(),
-    placeholders: jsonb('placeholders').notNull(),
+    content: jsonb('content').$type<TFormatContent>().notNull(),
+    placeholders: jsonb('placeholders').$type<TPlaceholder[]>().notNull(),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('format_snapshots_format_version_idx').on(table.formatId, table.version)],
@@ -172,10 +175,12 @@ export const documents = pgTable(
       .references(() => formatSnapshots.id),
     name: text('name').notNull(),
     clientName: text('client_name').notNull(),
-    data: jsonb('data').notNull(),
+    data: jsonb('data').$type<Record<string, string>>().notNull(),
     status: text('status').notNull().default('generated'),
     /** SHA-256 of the PDF bytes at generation; every later render must match it. */
     pdfSha256: text('pdf_sha256').notNull(),
+    /** What the renderer could not draw as asked (missing glyphs, images), kept to show the user. */
+    renderWarnings: jsonb('render_warnings').$type<TRenderWarning[]>().notNull().default([]),
     /** The bulk job (batch) that made it, and its spreadsheet row; null for single documents. */
     batchId: text('batch_id').references(() => bulkJobs.id, { onDelete: 'set null' }),
     batchRow: integer('batch_row'),
@@ -279,7 +284,7 @@ export const paymentGateways = pgTable('payment_gateways', {
   /** AES-GCM ciphertexts (src/server/crypto/secret-box.ts); never sent to a browser. */
   keySecretEnc: text('key_secret_enc'),
   webhookSecretEnc: text('webhook_secret_enc'),
-  configuration: jsonb('configuration').notNull().default({}),
+  configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

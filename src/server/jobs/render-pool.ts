@@ -16,7 +16,8 @@ const RENDER_THREAD_IDLE_MS = 2_000;
 
 export type TRenderPool = {
   threads: number;
-  render(task: TRenderBatchTask): Promise<TRenderBatchResult>;
+  /** Aborting `signal` while the task runs stops its thread; the promise then rejects. */
+  render(task: TRenderBatchTask, options?: { signal?: AbortSignal; transferList?: Transferable[] }): Promise<TRenderBatchResult>;
   close(): Promise<void>;
 };
 
@@ -31,15 +32,17 @@ async function workerFile(): Promise<string> {
   return out;
 }
 
-export async function createRenderPool(options: { threads?: number } = {}): Promise<TRenderPool> {
+export async function createRenderPool(
+  options: { threads?: number; minThreads?: number; idleTimeoutMs?: number } = {},
+): Promise<TRenderPool> {
   const threads = Math.max(1, options.threads ?? os.availableParallelism());
   const pool = new Piscina<TRenderBatchTask, TRenderBatchResult>({
     filename: await workerFile(),
     // Threads start with work and stop after a few idle seconds, so a server between jobs (or
     // sending a batch's ZIP) does not keep every thread's heap resident.
-    minThreads: 0,
+    minThreads: options.minThreads ?? 0,
     maxThreads: threads,
-    idleTimeout: RENDER_THREAD_IDLE_MS,
+    idleTimeout: options.idleTimeoutMs ?? RENDER_THREAD_IDLE_MS,
     // Render batches are CPU-bound: one per thread at a time, the rest wait in the queue.
     concurrentTasksPerWorker: 1,
     // Rendering makes short-lived garbage fast, and V8's default young generation (tens of MB
@@ -49,7 +52,11 @@ export async function createRenderPool(options: { threads?: number } = {}): Prom
   });
   return {
     threads,
-    render: (task) => pool.run(task),
+    render: (task, options = {}) =>
+      pool.run(task, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.transferList ? { transferList: options.transferList as never } : {}),
+      }),
     close: () => pool.close({ force: true }),
   };
 }

@@ -4,8 +4,9 @@
  * when asked, the bytes.
  */
 import { createHash } from 'node:crypto';
+import type { MessagePort } from 'node:worker_threads';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
-import { renderMergedPdf, renderPdf } from '../../render/index.ts';
+import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
 import { openSpoolPack, type TSpoolPackWriter } from './pdf-spool.ts';
 
 const succeeds = (run: () => void): boolean => {
@@ -26,12 +27,23 @@ export type TRenderBatchTask = {
   spool?: { packPath: string; documentIds: string[] };
   /** Render the items as one merged PDF with this title and date instead of one PDF each. */
   merged?: { title: string; creationDate: number };
+  /** Told when the thread starts on the task, so a time budget counts rendering, not waiting. */
+  startedPort?: MessagePort;
 };
 
 
-export type TRenderBatchResult = { sha256: string[]; bytes: Uint8Array[] | null };
+export type TRenderBatchResult = {
+  sha256: string[];
+  bytes: Uint8Array[] | null;
+  /** What each document could not draw as asked, in item order. */
+  warnings: TRenderWarning[][];
+};
 
 export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult {
+  if (task.startedPort) {
+    task.startedPort.postMessage('started');
+    task.startedPort.close();
+  }
   const inputs = task.items.map((item) => ({
     format: task.format,
     data: item.data,
@@ -39,21 +51,24 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
     meta: { title: item.title, creationDate: new Date(item.creationDate), locale: task.format.content.locale },
   }));
   if (task.merged) {
-    const { pdf } = renderMergedPdf(inputs, {
+    const { pdf, warnings } = renderMergedPdf(inputs, {
       title: task.merged.title,
       creationDate: new Date(task.merged.creationDate),
       locale: task.format.content.locale,
     });
-    return { sha256: [createHash('sha256').update(pdf).digest('hex')], bytes: [pdf] };
+    return { sha256: [createHash('sha256').update(pdf).digest('hex')], bytes: [pdf], warnings: [warnings] };
   }
   const sha256: string[] = [];
   const bytes: Uint8Array[] = [];
+  const warnings: TRenderWarning[][] = [];
   // The spool is a cache: when it cannot be written, PDFs missing from it are rendered again for the ZIP.
   let pack: TSpoolPackWriter | undefined;
   if (task.spool && !succeeds(() => (pack = openSpoolPack(task.spool!.packPath)))) pack = undefined;
   try {
     for (const [i, input] of inputs.entries()) {
-      const { pdf } = renderPdf(input);
+      const rendered = renderPdf(input);
+      const pdf = rendered.pdf;
+      warnings.push(rendered.warnings);
       sha256.push(createHash('sha256').update(pdf).digest('hex'));
       if (task.returnBytes) bytes.push(pdf);
       if (pack && !succeeds(() => pack!.add(task.spool!.documentIds[i]!, pdf))) {
@@ -68,5 +83,5 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
     throw error;
   }
   if (pack && !succeeds(() => pack!.finish())) pack.abandon();
-  return { sha256, bytes: task.returnBytes ? bytes : null };
+  return { sha256, bytes: task.returnBytes ? bytes : null, warnings };
 }

@@ -3,9 +3,7 @@ import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import { documents, formats, paymentGateways, systemSettings, usageCounters, users } from '../../db/schema.ts';
 
-export type TGatewayRow = Omit<typeof paymentGateways.$inferSelect, 'configuration'> & {
-  configuration: Record<string, unknown>;
-};
+export type TGatewayRow = typeof paymentGateways.$inferSelect;
 
 /** Admin-wide reads and writes: these are the only queries that do not filter by an owner. */
 export function createAdminRepository(db: TDb) {
@@ -60,12 +58,12 @@ export function createAdminRepository(db: TDb) {
     },
 
     async listGateways(): Promise<TGatewayRow[]> {
-      return (await db.select().from(paymentGateways).orderBy(asc(paymentGateways.createdAt))) as TGatewayRow[];
+      return (await db.select().from(paymentGateways).orderBy(asc(paymentGateways.createdAt)));
     },
 
     async activeGateway(): Promise<TGatewayRow | undefined> {
       const [row] = await db.select().from(paymentGateways).where(eq(paymentGateways.isActive, true)).limit(1);
-      return row as TGatewayRow | undefined;
+      return row;
     },
 
     /** One gateway is active at most: activating one deactivates the rest in the same transaction. */
@@ -86,14 +84,14 @@ export function createAdminRepository(db: TDb) {
             .insert(paymentGateways)
             .values({ id: gatewayId, gatewayName: values.gatewayName!, keyId: values.keyId!, ...values })
             .returning();
-          return row as TGatewayRow;
+          return row;
         }
         const [row] = await tx
           .update(paymentGateways)
           .set({ ...values, updatedAt: new Date() })
           .where(eq(paymentGateways.id, id))
           .returning();
-        return row as TGatewayRow | undefined;
+        return row;
       });
     },
   };

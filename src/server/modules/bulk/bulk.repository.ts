@@ -76,7 +76,7 @@ export function createBulkRepository(db: TDb) {
   return {
     async createDraft(job: typeof bulkJobs.$inferInsert): Promise<TBulkJobRow> {
       const [row] = await db.insert(bulkJobs).values(job).returning();
-      return row as TBulkJobRow;
+      return row!;
     },
 
     async get(ownerId: string, id: string): Promise<TBulkJobRow | undefined> {
@@ -353,7 +353,7 @@ export function createBulkRepository(db: TDb) {
         .from(formatSnapshots)
         .where(and(eq(formatSnapshots.ownerId, ownerId), eq(formatSnapshots.id, snapshotId)))
         .limit(1);
-      return row as TSnapshotRow | undefined;
+      return row;
     },
   };
 }

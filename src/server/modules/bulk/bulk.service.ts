@@ -24,7 +24,7 @@ import { MAX_MERGED_DOCUMENTS } from '../../../render/index.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
-import type { TUsersService } from '../users/users.service.ts';
+import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TBatchDocument, TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
 import { autoMapColumns, validateSheet } from './column-mapping.ts';
 import { useNativeCrc32 } from './native-crc32.ts';
@@ -107,7 +107,7 @@ export function createBulkService(deps: {
   bulk: TBulkRepository;
   formats: TFormatsRepository;
   users: TUsersRepository;
-  usersService: TUsersService;
+  quota: TQuotaService;
   assets: TAssetsService;
   pool: () => Promise<TRenderPool>;
   spool: TPdfSpool;
@@ -117,13 +117,7 @@ export function createBulkService(deps: {
   zipStallMs?: number;
 }) {
   const zipStallMs = deps.zipStallMs ?? ZIP_STALL_MS;
-  async function quota(ownerId: string): Promise<{ limit: number; remaining: number }> {
-    const user = await deps.users.findById(ownerId);
-    if (!user) throw notFound('User');
-    const limit = (await deps.usersService.generationLimit(user)) ?? 0;
-    const used = await deps.users.generationsUsed(ownerId);
-    return { limit, remaining: Math.max(0, limit - used) };
-  }
+  const quota = (ownerId: string) => deps.quota.generations(ownerId);
 
   async function draftView(ownerId: string, job: TBulkJobRow, placeholders: TPlaceholder[]): Promise<TBulkUpload> {
     const sheet: TSheet = { columns: job.columns, rows: job.sourceRows ?? [] };
@@ -261,15 +255,7 @@ export function createBulkService(deps: {
         );
       }
       if (checked.valid === 0) throw new AppError('validation_failed', 'No row is valid, so there is nothing to generate.');
-      const { remaining, limit } = await quota(ownerId);
-      if (checked.valid > remaining) {
-        throw new AppError(
-          'quota_exceeded',
-          remaining === 0
-            ? `You have used all ${limit.toLocaleString('en-US')} document generations of your plan this month. Upgrade your plan or wait until next month.`
-            : `Your plan can make ${remaining.toLocaleString('en-US')} more ${remaining === 1 ? 'document' : 'documents'} this month, but this file has ${checked.valid.toLocaleString('en-US')} valid rows. Remove rows or upgrade your plan.`,
-        );
-      }
+      await deps.quota.assertCanGenerate(ownerId, checked.valid);
       const snapshot = await deps.formats.snapshot(ownerId, format.id, format.version);
       if (!snapshot) throw new Error(`format ${format.id} has no snapshot for version ${format.version}`);
       const columnOf = (name: string) => {

@@ -381,7 +381,7 @@ describe('bulk generation', () => {
     const refused = await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: true });
     expect(refused.statusCode).toBe(429);
     expect(errorOf(refused).message).toBe(
-      'Your plan can make 5 more documents this month, but this file has 8 valid rows. Remove rows or upgrade your plan.',
+      'Your plan can make 5 more documents this month, and this needs 8. Make fewer or upgrade your plan.',
     );
     expect(await usageOf(user.id)).toBe(25);
   });

@@ -23,6 +23,6 @@ export async function demoRoutes(app: FastifyInstance, opts: { demo: TDemoServic
       config: { rateLimit: { max: DEMO_REQUESTS_PER_MINUTE, timeWindow: 60_000 } },
       schema: { body: ZDemoRenderBody, response: { 400: ZApiError, 413: ZApiError, 429: ZApiError } },
     },
-    async (request, reply) => sendPdf(reply, opts.demo.render(request.body), `Offer letter - ${request.body.client_name}`, 'inline'),
+    async (request, reply) => sendPdf(reply, await opts.demo.render(request.body, request.ip), `Offer letter - ${request.body.client_name}`, 'inline'),
   );
 }

@@ -5,9 +5,8 @@ import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/sc
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
 import { usagePeriod } from '../users/users.repository.ts';
 
-export type TDocumentRow = Omit<typeof documents.$inferSelect, 'data'> & { data: Record<string, string> };
-export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId' | 'data'> & {
-  data: Record<string, string>;
+export type TDocumentRow = typeof documents.$inferSelect;
+export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId'> & {
   createdAt: Date;
 };
 
@@ -40,7 +39,7 @@ export function createDocumentsRepository(db: TDb) {
           .insert(documents)
           .values({ ...doc, ownerId })
           .returning();
-        return row as TDocumentRow;
+        return row!;
       });
     },
 
@@ -53,7 +52,7 @@ export function createDocumentsRepository(db: TDb) {
         // A batch reads in spreadsheet order; everything else newest first.
         .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)
-        .offset(page.offset)) as TDocumentRow[];
+        .offset(page.offset));
     },
 
     async getWithSnapshot(

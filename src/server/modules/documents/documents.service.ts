@@ -11,8 +11,9 @@ import type { z } from 'zod';
 import type { ZCreateDocumentBody } from '../../../contract/documents.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
-import type { TUsersRepository } from '../users/users.repository.ts';
-import type { TUsersService } from '../users/users.service.ts';
+import type { TPdfCache } from '../../jobs/pdf-cache.ts';
+import type { TSnapshotRow } from '../formats/formats.repository.ts';
+import type { TQuotaService } from '../quota/quota.service.ts';
 import { QuotaExceededError, type TDocumentRow, type TDocumentsRepository } from './documents.repository.ts';
 import { sha256Hex, type TPdfService } from './pdf.service.ts';
 
@@ -28,6 +29,7 @@ export function toDocument(row: TDocumentRow): TDocument {
     status: row.status,
     pdfSha256: row.pdfSha256,
     batchId: row.batchId,
+    warnings: row.renderWarnings,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -37,11 +39,31 @@ const documentNotFound = () => notFound('Document');
 export function createDocumentsService(deps: {
   documents: TDocumentsRepository;
   formats: TFormatsRepository;
-  users: TUsersRepository;
-  usersService: TUsersService;
+  quota: TQuotaService;
   pdf: TPdfService;
+  cache: TPdfCache;
   log: { error: (obj: object, msg: string) => void };
 }) {
+  // Several downloads of one document at once share one render.
+  const rendering = new Map<string, Promise<Uint8Array>>();
+  async function renderStored(ownerId: string, document: TDocumentRow, snapshot: TSnapshotRow): Promise<Uint8Array> {
+    const { pdf } = await deps.pdf.render({
+      ownerId,
+      format: { content: snapshot.content, placeholders: snapshot.placeholders },
+      data: document.data,
+      title: document.name,
+      creationDate: document.createdAt,
+    });
+    const sha = sha256Hex(pdf);
+    if (sha !== document.pdfSha256) {
+      // A renderer change altered old output; the bytes are still the document's content.
+      deps.log.error({ documentId: document.id, stored: document.pdfSha256, rendered: sha }, 'document PDF hash mismatch');
+    } else {
+      await deps.cache.put(document.id, pdf);
+    }
+    return pdf;
+  }
+
   return {
     async create(ownerId: string, body: z.output<typeof ZCreateDocumentBody>): Promise<TDocument> {
       const format = await deps.formats.get(ownerId, body.formatId);
@@ -57,11 +79,13 @@ export function createDocumentsService(deps: {
       const snapshot = await deps.formats.snapshot(ownerId, format.id, format.version);
       if (!snapshot) throw new Error(`format ${format.id} has no snapshot for version ${format.version}`);
 
+      // Refused before any rendering: a user with no quota left cannot make the server work.
+      const { limit } = await deps.quota.assertCanGenerate(ownerId);
       const createdAt = new Date();
       const name = body.name || `${format.name} - ${createdAt.toISOString().slice(0, 10)}`;
       const rawClient = body.clientName || clientNameOf(check.values);
       const clientName = rawClient || DEFAULT_CLIENT_NAME;
-      const pdf = await deps.pdf.render({
+      const { pdf, warnings } = await deps.pdf.render({
         ownerId,
         format: { content: snapshot.content, placeholders: snapshot.placeholders },
         data: check.values,
@@ -69,9 +93,6 @@ export function createDocumentsService(deps: {
         creationDate: createdAt,
       });
 
-      const user = await deps.users.findById(ownerId);
-      if (!user) throw notFound('User');
-      const limit = (await deps.usersService.generationLimit(user)) ?? 0;
       try {
         const row = await deps.documents.createCounted(ownerId, limit, {
           id: randomUUID(),
@@ -84,16 +105,13 @@ export function createDocumentsService(deps: {
           data: check.values,
           status: 'generated',
           pdfSha256: sha256Hex(pdf),
+          renderWarnings: warnings,
           createdAt,
         });
+        await deps.cache.put(row.id, pdf);
         return toDocument(row);
       } catch (error) {
-        if (error instanceof QuotaExceededError) {
-          throw new AppError(
-            'quota_exceeded',
-            `You have used all ${limit.toLocaleString('en-US')} document generations included in your plan this month. Upgrade your plan or wait until next month.`,
-          );
-        }
+        if (error instanceof QuotaExceededError) throw deps.quota.generationsExceeded(limit, 0);
         throw error;
       }
     },
@@ -105,29 +123,25 @@ export function createDocumentsService(deps: {
     async delete(ownerId: string, id: string): Promise<void> {
       const outcome = await deps.documents.delete(ownerId, id);
       if (outcome === 'not_found') throw documentNotFound();
+      if (outcome === 'deleted') await deps.cache.delete(id);
       if (outcome === 'batch_running') {
         throw new AppError('conflict', 'This document belongs to a batch that is still generating. Delete it once the batch has finished, or cancel the batch first.');
       }
     },
 
-    /** Re-renders from the stored snapshot and data: the same bytes as at generation. */
+    /** The document's bytes: from the cache when it has them, else rendered again from the snapshot. */
     async pdf(ownerId: string, id: string): Promise<{ document: TDocument; bytes: Uint8Array }> {
       const found = await deps.documents.getWithSnapshot(ownerId, id);
       if (!found) throw documentNotFound();
       const { document, snapshot } = found;
-      const bytes = await deps.pdf.render({
-        ownerId,
-        format: { content: snapshot.content, placeholders: snapshot.placeholders },
-        data: document.data,
-        title: document.name,
-        creationDate: document.createdAt,
-      });
-      const sha = sha256Hex(bytes);
-      if (sha !== document.pdfSha256) {
-        // A renderer change altered old output; the bytes are still the document's content.
-        deps.log.error({ documentId: id, stored: document.pdfSha256, rendered: sha }, 'document PDF hash mismatch');
+      const cached = await deps.cache.get(document.id, document.pdfSha256);
+      if (cached) return { document: toDocument(document), bytes: cached };
+      let pending = rendering.get(document.id);
+      if (!pending) {
+        pending = renderStored(ownerId, document, snapshot).finally(() => rendering.delete(document.id));
+        rendering.set(document.id, pending);
       }
-      return { document: toDocument(document), bytes };
+      return { document: toDocument(document), bytes: await pending };
     },
   };
 }

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
+import { MessageChannel } from 'node:worker_threads';
+import { expansionProblem, measureExpansion } from '../../../contract/expansion.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
-import { renderPdf } from '../../../render/index.ts';
+import { normalizePlaceholderName } from '../../../contract/placeholders.ts';
+import type { TRenderWarning } from '../../../render/index.ts';
+import { AppError } from '../../http/app-error.ts';
+import { createKeyedLimiter } from '../../jobs/keyed-limiter.ts';
+import type { TRenderPool } from '../../jobs/render-pool.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 
 export type TPdfRequest = {
@@ -11,21 +17,90 @@ export type TPdfRequest = {
   creationDate: Date;
 };
 
+export type TRenderedPdf = { pdf: Uint8Array; warnings: TRenderWarning[] };
+
+/** How long one document may take to render before its thread is stopped. */
+export const RENDER_BUDGET_MS = 5_000;
+/** How long a render may wait for a free thread before the request is given up. */
+const MAX_WAIT_FOR_THREAD_MS = 30_000;
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The one place the server turns a format and data into PDF bytes. */
-export function createPdfService(deps: { assets: TAssetsService }) {
+/** The refusal for a format filled with `data` that holds more text than a document may, if it does. */
+export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>): void {
+  const lengths = new Map<string, number>();
+  for (const [name, value] of Object.entries(data)) lengths.set(normalizePlaceholderName(name), value.length);
+  const expansion = measureExpansion(format.content, (name) => lengths.get(name) ?? 0);
+  const problem = expansionProblem(expansion);
+  if (problem) {
+    throw new AppError('document_too_large', problem, expansion.largest ? { [expansion.largest.name]: problem } : undefined);
+  }
+}
+
+/**
+ * The one place the server turns a format and data into PDF bytes for a single document. The
+ * render runs on a render thread, never on the event loop, within a time budget, and one user's
+ * renders take turns so they cannot hold every thread.
+ */
+export function createPdfService(deps: {
+  assets: TAssetsService;
+  pool: () => Promise<TRenderPool>;
+  budgetMs?: number;
+  perUserConcurrency: number;
+}) {
+  const budgetMs = deps.budgetMs ?? RENDER_BUDGET_MS;
+  const turns = createKeyedLimiter({ perKey: deps.perUserConcurrency, maxWaiting: 20 });
   return {
-    async render(request: TPdfRequest): Promise<Uint8Array> {
-      const { pdf } = renderPdf({
-        format: request.format,
-        data: request.data,
-        assets: await deps.assets.forRender(request.ownerId, request.format.content),
-        meta: { title: request.title, creationDate: request.creationDate, locale: request.format.content.locale },
+    async render(request: TPdfRequest): Promise<TRenderedPdf> {
+      checkExpansion(request.format, request.data);
+      const assets = await deps.assets.forRender(request.ownerId, request.format.content);
+      const release = await turns.acquire(request.ownerId);
+      if (!release) throw new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
+      // The budget starts when a thread takes the task: waiting for a thread (one starting up
+      // after another was stopped, or all busy) is not the document's fault. Waiting has its own,
+      // longer limit.
+      const abort = new AbortController();
+      let overBudget = false;
+      let budget: NodeJS.Timeout | undefined;
+      const waiting = setTimeout(() => abort.abort(), MAX_WAIT_FOR_THREAD_MS);
+      const started = new MessageChannel();
+      started.port1.once('message', () => {
+        clearTimeout(waiting);
+        budget = setTimeout(() => {
+          overBudget = true;
+          abort.abort();
+        }, budgetMs);
       });
-      return pdf;
+      try {
+        const pool = await deps.pool();
+        const result = await pool.render(
+          {
+            format: request.format,
+            assets,
+            items: [{ data: request.data, title: request.title, creationDate: request.creationDate.getTime() }],
+            returnBytes: true,
+            startedPort: started.port2,
+          },
+          { signal: abort.signal, transferList: [started.port2] },
+        );
+        return { pdf: result.bytes![0]!, warnings: result.warnings[0] ?? [] };
+      } catch (error) {
+        if (overBudget) {
+          throw new AppError(
+            'render_timeout',
+            `This document took longer than ${budgetMs / 1000} seconds to render and was stopped. Shorten long values, or split the format into smaller documents.`,
+          );
+        }
+        if (abort.signal.aborted) throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
+        throw error;
+      } finally {
+        clearTimeout(waiting);
+        clearTimeout(budget);
+        started.port1.close();
+        release();
+      }
     },
   };
 }

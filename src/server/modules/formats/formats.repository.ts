@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { TFormatContent } from '../../../contract/format-content.ts';
 import type { TFormatInputParsed } from '../../../contract/formats.ts';
-import type { TPlaceholder } from '../../../contract/placeholders.ts';
 import type { TDb } from '../../db/client.ts';
 import { formats, formatSnapshots, users } from '../../db/schema.ts';
 
-export type TFormatRow = Omit<typeof formats.$inferSelect, 'content' | 'placeholders'> & {
-  content: TFormatContent;
-  placeholders: TPlaceholder[];
-};
-export type TSnapshotRow = Omit<typeof formatSnapshots.$inferSelect, 'content' | 'placeholders'> & {
-  content: TFormatContent;
-  placeholders: TPlaceholder[];
-};
+export type TFormatRow = typeof formats.$inferSelect;
+export type TSnapshotRow = typeof formatSnapshots.$inferSelect;
 
 type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
 
@@ -37,7 +29,7 @@ export function createFormatsRepository(db: TDb) {
         .select()
         .from(formats)
         .where(eq(formats.ownerId, ownerId))
-        .orderBy(desc(formats.updatedAt), desc(formats.id))) as TFormatRow[];
+        .orderBy(desc(formats.updatedAt), desc(formats.id)));
     },
 
     async get(ownerId: string, id: string): Promise<TFormatRow | undefined> {
@@ -46,7 +38,7 @@ export function createFormatsRepository(db: TDb) {
         .from(formats)
         .where(and(eq(formats.ownerId, ownerId), eq(formats.id, id)))
         .limit(1);
-      return row as TFormatRow | undefined;
+      return row;
     },
 
     /**
@@ -67,7 +59,7 @@ export function createFormatsRepository(db: TDb) {
           .values({ id: randomUUID(), ownerId, ...input, version: 1 })
           .returning();
         await insertSnapshot(tx, row!);
-        return row as TFormatRow;
+        return row!;
       });
     },
 
@@ -80,7 +72,7 @@ export function createFormatsRepository(db: TDb) {
           .returning();
         if (!row) return undefined;
         await insertSnapshot(tx, row);
-        return row as TFormatRow;
+        return row;
       });
     },
 
@@ -104,7 +96,7 @@ export function createFormatsRepository(db: TDb) {
           ),
         )
         .limit(1);
-      return row as TSnapshotRow | undefined;
+      return row;
     },
   };
 }

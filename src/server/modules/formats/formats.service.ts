@@ -34,9 +34,9 @@ export function createFormatsService(deps: {
     return row;
   }
 
-  function previewPdf(ownerId: string, format: Pick<TFormatRow, 'name' | 'content' | 'placeholders'>, date: Date) {
+  async function previewPdf(ownerId: string, format: Pick<TFormatRow, 'name' | 'content' | 'placeholders'>, date: Date) {
     const data = Object.fromEntries(format.placeholders.map((p) => [p.name, `[${placeholderLabel(p)}]`]));
-    return deps.pdf.render({
+    const { pdf } = await deps.pdf.render({
       ownerId,
       // As text, so a date or number placeholder's bracketed label is printed as it is.
       format: { content: format.content, placeholders: format.placeholders.map((p) => ({ ...p, type: 'text' as const })) },
@@ -44,6 +44,7 @@ export function createFormatsService(deps: {
       title: format.name,
       creationDate: date,
     });
+    return pdf;
   }
 
   return {

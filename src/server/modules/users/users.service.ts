@@ -1,18 +1,11 @@
-import type { TPlanCatalogue } from '../../../contract/plans.ts';
 import type { TUser, TUserStats } from '../../../contract/user.ts';
 import { notFound } from '../../http/app-error.ts';
+import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TUserRow, TUsersRepository } from './users.repository.ts';
 
-export function createUsersService(deps: { users: TUsersRepository; plans: () => Promise<TPlanCatalogue> }) {
-  /** The user's own override wins; otherwise the plan's monthly generations. */
-  async function generationLimit(row: TUserRow): Promise<number | null> {
-    if (row.apiCallsLimit !== null) return row.apiCallsLimit;
-    const plan = (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
-    return plan?.generationsPerMonth ?? null;
-  }
-
+export function createUsersService(deps: { users: TUsersRepository; quota: TQuotaService }) {
+  const generationLimit = deps.quota.generationLimit;
   return {
-    generationLimit,
 
     async toUser(row: TUserRow): Promise<TUser> {
       return {

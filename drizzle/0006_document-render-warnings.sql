@@ -1,0 +1,1 @@
+ALTER TABLE "documents" ADD COLUMN "render_warnings" jsonb DEFAULT '[]'::jsonb NOT NULL;

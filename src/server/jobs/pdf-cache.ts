@@ -1,0 +1,82 @@
+/**
+ * PDFs of single documents, kept on local disk so a document downloaded again is read instead of
+ * rendered again. A cache, never the record: every read is checked against the SHA-256 stored
+ * with the document, and a miss (another machine made it, it was swept, the disk was wiped) is
+ * rendered again from the snapshot, which gives the same bytes.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+export type TPdfCache = {
+  /** The cached bytes when they hash to `sha256`, else undefined. */
+  get(documentId: string, sha256: string): Promise<Uint8Array | undefined>;
+  put(documentId: string, pdf: Uint8Array): Promise<void>;
+  delete(documentId: string): Promise<void>;
+  /** Removes entries not written for maxAgeMs; answers how many. */
+  sweep(maxAgeMs: number): Promise<number>;
+};
+
+export function createPdfCache(dir: string): TPdfCache {
+  const fileOf = (documentId: string) => {
+    if (!SAFE_ID.test(documentId)) throw new Error(`unexpected document id ${JSON.stringify(documentId)}`);
+    // Two levels keep directories small for instances with millions of documents.
+    return path.join(dir, documentId.slice(0, 2), `${documentId}.pdf`);
+  };
+  return {
+    async get(documentId, sha256) {
+      try {
+        const bytes = await readFile(fileOf(documentId));
+        return createHash('sha256').update(bytes).digest('hex') === sha256 ? bytes : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async put(documentId, pdf) {
+      const file = fileOf(documentId);
+      const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(temporary, pdf);
+        await rename(temporary, file);
+      } catch {
+        // A cache that cannot be written only costs a render on the next download.
+        await rm(temporary, { force: true }).catch(() => {});
+      }
+    },
+    async delete(documentId) {
+      await rm(fileOf(documentId), { force: true }).catch(() => {});
+    },
+    async sweep(maxAgeMs) {
+      let removed = 0;
+      let shards: string[] = [];
+      try {
+        shards = await readdir(dir);
+      } catch {
+        return 0;
+      }
+      for (const shard of shards) {
+        let names: string[] = [];
+        try {
+          names = await readdir(path.join(dir, shard));
+        } catch {
+          continue;
+        }
+        for (const name of names) {
+          const full = path.join(dir, shard, name);
+          try {
+            if (Date.now() - (await stat(full)).mtimeMs > maxAgeMs) {
+              await rm(full, { force: true });
+              removed++;
+            }
+          } catch {
+            // Gone already.
+          }
+        }
+      }
+      return removed;
+    },
+  };
+}

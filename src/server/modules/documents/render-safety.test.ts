@@ -1,0 +1,184 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TDocument } from '../../../contract/documents.ts';
+import { ZApiError } from '../../../contract/errors.ts';
+import { MAX_EXPANDED_TEXT_CHARS } from '../../../contract/expansion.ts';
+import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
+import { users } from '../../db/schema.ts';
+import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { sha256Hex } from './pdf.service.ts';
+
+/*
+ * What a hostile but signed-in user could do with one request: a document whose placeholders
+ * expand to megabytes, many heavy renders at once, downloads of one document again and again.
+ * None of it may stall the server for anyone else.
+ */
+
+let t: TTestApp;
+let slow: TTestApp;
+beforeAll(async () => {
+  [t, slow] = await Promise.all([createTestApp(), createTestApp({}, { renderBudgetMs: 400 })]);
+});
+afterAll(async () => {
+  await Promise.all([t.close(), slow.close()]);
+});
+
+const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
+
+/** `uses` paragraphs each printing {{notes}}: with a 10,000-character value, uses x 10 KB of text. */
+function repeatedNotes(uses: number): TFormatInput {
+  return {
+    name: 'Notes',
+    content: { elements: Array.from({ length: uses }, (_, i) => ({ id: String(i), type: 'paragraph' as const, content: 'Note: {{notes}}' })) },
+    placeholders: [{ name: 'notes', type: 'textarea', required: false }],
+  };
+}
+const tenKb = 'lorem ipsum dolor sit amet '.repeat(370).slice(0, 10_000);
+
+async function signedIn(app: TTestApp, plan: 'free' | 'basic' = 'basic') {
+  const client = new TestClient(app.app);
+  const { user } = await client.signUp();
+  await app.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  return { client, user };
+}
+
+describe('the expansion bound', () => {
+  it('refuses a document whose filled-in text would pass the bound, naming the placeholder, before any layout', async () => {
+    const { client } = await signedIn(t);
+    const uses = Math.ceil(MAX_EXPANDED_TEXT_CHARS / tenKb.length) + 5;
+    const format = (await client.post('/api/formats', repeatedNotes(uses))).json() as TFormat;
+
+    const generated = await client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } });
+    expect(generated.statusCode).toBe(422);
+    const error = errorOf(generated);
+    expect(error.code).toBe('document_too_large');
+    expect(error.message).toContain('{{notes}}');
+    expect(error.message).toContain(`used ${uses} times`);
+    expect(error.fields).toHaveProperty('notes');
+
+    // The same format with a short value is fine.
+    expect((await client.post('/api/documents', { formatId: format.id, data: { notes: 'short' } })).statusCode).toBe(201);
+  });
+
+  it('checks the unsaved preview too, whose placeholders print their labels', async () => {
+    const { client } = await signedIn(t);
+    const label = 'A long label for the notes field, repeated in every cell'.padEnd(60, '.');
+    const cells = Array.from({ length: 1_000 }, () => Array.from({ length: 20 }, () => '{{notes}}'));
+    const preview = await client.post('/api/formats/preview', {
+      name: 'Many cells',
+      content: { elements: [1, 2, 3].map((i) => ({ id: String(i), type: 'table', rows: cells })) },
+      placeholders: [{ name: 'notes', label, type: 'text', required: false }],
+    });
+    expect(preview.statusCode).toBe(422);
+    expect(errorOf(preview).code).toBe('document_too_large');
+    expect(errorOf(preview).message).toContain('{{notes}}, used 60,000 times');
+  });
+});
+
+describe('quota before work', () => {
+  it('refuses a user with no generations left before rendering anything', async () => {
+    const { client, user } = await signedIn(t, 'free');
+    await t.database.db.update(users).set({ apiCallsLimit: 0 }).where(eq(users.id, user.id));
+    const uses = Math.ceil(MAX_EXPANDED_TEXT_CHARS / tenKb.length) + 5;
+    const format = (await client.post('/api/formats', repeatedNotes(uses))).json() as TFormat;
+    // Too large and over quota: the quota answers first, so no render was even considered.
+    const refused = await client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } });
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused).code).toBe('quota_exceeded');
+  });
+});
+
+describe('renders off the event loop, within a budget', () => {
+  it('keeps /healthz and another user answering while heavy documents render', async () => {
+    const attacker = await signedIn(t);
+    const uses = Math.floor(MAX_EXPANDED_TEXT_CHARS / tenKb.length) - 2;
+    const format = (await attacker.client.post('/api/formats', repeatedNotes(uses))).json() as TFormat;
+    const bystander = await signedIn(t);
+
+    const heavy = Array.from({ length: 4 }, () =>
+      attacker.client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } }),
+    );
+    let settled = false;
+    const all = Promise.all(heavy).finally(() => (settled = true));
+    const healthz: number[] = [];
+    const bystanderMs: number[] = [];
+    while (!settled) {
+      let started = performance.now();
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      healthz.push(performance.now() - started);
+      started = performance.now();
+      expect((await bystander.client.get('/api/formats')).statusCode).toBe(200);
+      bystanderMs.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const answers = await all;
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    healthz.sort((a, b) => a - b);
+    bystanderMs.sort((a, b) => a - b);
+    // Rendered on the event loop, each of these documents blocked it for most of a second.
+    expect(healthz.length).toBeGreaterThan(5);
+    expect(healthz.at(-1)!).toBeLessThan(250);
+    expect(bystanderMs.at(-1)!).toBeLessThan(400);
+  });
+
+  it('stops a render that runs past its budget with a clear 422, and the next render works', async () => {
+    const { client } = await signedIn(slow);
+    const uses = Math.floor(MAX_EXPANDED_TEXT_CHARS / tenKb.length) - 2;
+    const format = (await client.post('/api/formats', repeatedNotes(uses))).json() as TFormat;
+    const stopped = await client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } });
+    expect(stopped.statusCode).toBe(422);
+    expect(errorOf(stopped).code).toBe('render_timeout');
+    expect(errorOf(stopped).message).toMatch(/took longer than 0.4 seconds to render and was stopped/);
+    // Nothing was stored or counted for it.
+    expect((await client.get('/api/documents')).json()).toEqual([]);
+
+    const small = (await client.post('/api/formats', repeatedNotes(1))).json() as TFormat;
+    const fine = await client.post('/api/documents', { formatId: small.id, data: { notes: 'short' } });
+    expect(fine.statusCode).toBe(201);
+  });
+});
+
+describe('downloads', () => {
+  it('serves a document from the PDF cache, checked against its hash, and renders again when the cache is gone or wrong', async () => {
+    const { client } = await signedIn(t);
+    const format = (await client.post('/api/formats', repeatedNotes(3))).json() as TFormat;
+    const document = (await client.post('/api/documents', { formatId: format.id, data: { notes: 'cached' } })).json() as TDocument;
+    const cacheFile = path.join(t.config.dataDir, 'pdf-cache', document.id.slice(0, 2), `${document.id}.pdf`);
+    expect(existsSync(cacheFile)).toBe(true);
+    expect(sha256Hex(readFileSync(cacheFile))).toBe(document.pdfSha256);
+
+    const download = async () => {
+      const response = await client.get(`/api/documents/${document.id}/download`);
+      expect(response.statusCode).toBe(200);
+      return response.rawPayload;
+    };
+    expect(sha256Hex(await download())).toBe(document.pdfSha256);
+
+    writeFileSync(cacheFile, 'not the document');
+    expect(sha256Hex(await download())).toBe(document.pdfSha256);
+    expect(sha256Hex(readFileSync(cacheFile))).toBe(document.pdfSha256);
+
+    rmSync(cacheFile);
+    const parallel = await Promise.all([download(), download(), download()]);
+    for (const bytes of parallel) expect(sha256Hex(bytes)).toBe(document.pdfSha256);
+    expect(existsSync(cacheFile)).toBe(true);
+
+    expect((await client.request('DELETE', `/api/documents/${document.id}`)).statusCode).toBe(204);
+    expect(existsSync(cacheFile)).toBe(false);
+  });
+});
+
+describe('render warnings', () => {
+  it('keeps what the renderer could not draw with the document and returns it', async () => {
+    const { client } = await signedIn(t);
+    const format = (await client.post('/api/formats', repeatedNotes(1))).json() as TFormat;
+    const created = await client.post('/api/documents', { formatId: format.id, data: { notes: 'private use \uE000 here' } });
+    expect(created.statusCode).toBe(201);
+    const document = created.json() as TDocument;
+    expect(document.warnings.map((w) => w.code)).toEqual(['missing_glyphs']);
+    const listed = (await client.get('/api/documents')).json() as TDocument[];
+    expect(listed.find((d) => d.id === document.id)?.warnings.map((w) => w.code)).toEqual(['missing_glyphs']);
+  });
+});
