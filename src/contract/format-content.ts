@@ -227,3 +227,17 @@ export const ZRenderableFormat = z.object({
 });
 export type TRenderableFormat = z.infer<typeof ZRenderableFormat>;
 export type TRenderableFormatInput = z.input<typeof ZRenderableFormat>;
+
+/** Distinct images given by address one format may show; each is fetched once, when it is saved. */
+export const MAX_IMAGE_ADDRESSES = 50;
+
+/** Every distinct image source a format shows, in order of first use. */
+export function imageSources(content: Pick<TFormatContent, 'elements'>): string[] {
+  const sources = new Set<string>();
+  for (const element of content.elements) {
+    if (element.type === 'image' && element.src) sources.add(element.src);
+  }
+  return [...sources];
+}
+
+export const isImageAddress = (src: string) => /^https?:\/\//i.test(src);

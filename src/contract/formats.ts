@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZFormatContent } from './format-content.ts';
+import { imageSources, isImageAddress, MAX_IMAGE_ADDRESSES, ZFormatContent } from './format-content.ts';
 import { ZPlaceholderList } from './placeholders.ts';
 
 export const FORMAT_NAME_REQUIRED = 'Please enter a format name.';
@@ -12,7 +12,9 @@ export const ZFormatInput = z.object({
     .max(2000)
     .nullish()
     .transform((d) => (d ? d : null)),
-  content: ZFormatContent,
+  content: ZFormatContent.refine((content) => imageSources(content).filter(isImageAddress).length <= MAX_IMAGE_ADDRESSES, {
+    message: `A format may show at most ${MAX_IMAGE_ADDRESSES} different images by address. Upload the others instead.`,
+  }),
   placeholders: ZPlaceholderList.default([]),
 });
 export type TFormatInput = z.input<typeof ZFormatInput>;

@@ -20,6 +20,8 @@ export const ZPlan = z.object({
   inrMonthly: z.number().nonnegative().nullable(),
   features: z.array(z.string()),
   popular: z.boolean(),
+  /** Megabytes of uploaded and fetched images; a stored catalogue without it gets the plan's default. */
+  storageMb: z.number().int().positive().optional(),
 });
 export type TPlan = z.infer<typeof ZPlan>;
 
@@ -77,6 +79,11 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     popular: false,
   },
 ];
+
+/** Image storage per plan when the catalogue does not say: 50 MB free, 1 GB basic, 10 GB above. */
+export const DEFAULT_STORAGE_MB: Record<TPlanId, number> = { free: 50, basic: 1_024, premium: 10_240, enterprise: 10_240 };
+
+export const storageMbOf = (plan: Pick<TPlan, 'id' | 'storageMb'>) => plan.storageMb ?? DEFAULT_STORAGE_MB[plan.id];
 
 export const ANNUAL_DISCOUNT_PERCENT = 25;
 /** Shown when a user record carries no limit at all (SPEC.md section 2). */

@@ -29,6 +29,9 @@ export const ZUserStats = z.object({
   totalDocuments: z.number().int().nonnegative(),
   apiCallsUsed: z.number().int().nonnegative(),
   apiCallsLimit: z.number().int().nonnegative().nullable(),
+  /** Bytes of images the user keeps, and what the plan allows. */
+  storageUsedBytes: z.number().int().nonnegative(),
+  storageLimitBytes: z.number().int().nonnegative(),
 });
 export type TUserStats = z.infer<typeof ZUserStats>;
 

@@ -52,10 +52,12 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     activeGatewayName: async () => (await adminRepository.activeGateway())?.gatewayName,
     log: (message) => log.warn(message),
   });
-  const quota = createQuotaService({ users: usersRepository, plans: () => system.planCatalogue() });
+  const assetsRepository = createAssetsRepository(db);
+  const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });
   const usersService = createUsersService({ users: usersRepository, quota });
   const assets = createAssetsService({
-    assets: createAssetsRepository(db),
+    assets: assetsRepository,
+    quota,
     safeFetch: createSafeFetcher({
       timeoutMs: 5_000,
       maxBytes: 10 * 1024 * 1024,
@@ -76,7 +78,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     budgetMs: renderBudgetMs,
   });
   const formatsRepository = createFormatsRepository(db);
-  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf });
+  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets });
   const documents = createDocumentsService({
     documents: createDocumentsRepository(db),
     formats: formatsRepository,

@@ -1,39 +1,106 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { TFormatContent } from '../../../contract/format-content.ts';
+import { imageSources, isImageAddress, type TFormatContent } from '../../../contract/format-content.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TAssetRow, TAssetsRepository } from './assets.repository.ts';
+import type { TQuotaService } from '../quota/quota.service.ts';
+import { StorageFullError, type TAssetRow, type TAssetsRepository } from './assets.repository.ts';
 import { normalizeImage, UnsupportedImageError } from './image-bytes.ts';
 import { ImageFetchError, type TSafeFetch } from './safe-fetch.ts';
 
 export const ASSET_URL_PREFIX = '/api/assets/';
-/** Images one user may have the server fetch by address per minute. */
-export const IMAGE_FETCHES_PER_MINUTE = 20;
+/** Images one user may have the server fetch by address per minute, however it is asked to. */
+export const IMAGE_FETCHES_PER_MINUTE = 60;
+/** How long an address that could not be fetched is answered from memory instead of fetched again. */
+export const FAILED_FETCH_MEMORY_MS = 10 * 60_000;
+const MAX_REMEMBERED_FAILURES = 10_000;
+/** Fetches one format's save makes at once, and how long it goes on starting new ones. */
+const FETCHES_AT_ONCE = 4;
+const SAVE_FETCH_DEADLINE_MS = 15_000;
 export const assetUrl = (id: string) => `${ASSET_URL_PREFIX}${id}`;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-function imageSources(content: TFormatContent): string[] {
-  const sources = new Set<string>();
-  for (const element of content.elements) {
-    if (element.type === 'image' && element.src) sources.add(element.src);
-  }
-  return [...sources];
-}
-
 export function createAssetsService(deps: {
   assets: TAssetsRepository;
+  quota: Pick<TQuotaService, 'storage' | 'storageExceeded'>;
   safeFetch: TSafeFetch;
   log: { warn: (obj: object, msg: string) => void };
 }) {
   async function store(ownerId: string, input: Uint8Array, sourceUrl?: string): Promise<TAssetRow> {
     const image = await normalizeImage(input);
-    return deps.assets.create(ownerId, { ...image, sha256: sha256(image.bytes), sourceUrl });
+    const { planName, limitBytes } = await deps.quota.storage(ownerId);
+    try {
+      return await deps.assets.create(ownerId, { ...image, sha256: sha256(image.bytes), sourceUrl }, limitBytes);
+    } catch (error) {
+      if (error instanceof StorageFullError) {
+        throw deps.quota.storageExceeded(planName, limitBytes, error.usedBytes, image.bytes.length);
+      }
+      throw error;
+    }
   }
 
-  // Each fetch reaches out to the internet on the user's behalf and may store 10 MB: a user gets
-  // a handful a minute, which is plenty for building formats by hand.
-  const fetchesByUser = new RateLimiterMemory({ keyPrefix: 'image-from-url', points: IMAGE_FETCHES_PER_MINUTE, duration: 60 });
+  // Each fetch reaches out to the internet on the user's behalf and may store 10 MB: one budget a
+  // minute per user covers every way the server fetches an address (the builder's Use URL, saving
+  // a format, previewing one).
+  const fetchesByUser = new RateLimiterMemory({ keyPrefix: 'image-fetch', points: IMAGE_FETCHES_PER_MINUTE, duration: 60 });
+  const fetchRefusal = (waitMs: number) =>
+    new AppError(
+      'rate_limited',
+      `Too many images fetched by address in a minute. Try again in ${Math.ceil(waitMs / 1000)} seconds, or upload the image.`,
+      undefined,
+      { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+    );
+  async function takeFetch(ownerId: string): Promise<void> {
+    try {
+      await fetchesByUser.consume(ownerId);
+    } catch (refusal) {
+      throw fetchRefusal((refusal as { msBeforeNext?: number }).msBeforeNext ?? 60_000);
+    }
+  }
+
+  // Addresses that failed lately, per owner: a format naming a dead address is not fetched again on
+  // every save and preview.
+  const failures = new Map<string, { error: AppError; until: number }>();
+  const failureKey = (ownerId: string, url: string) => `${ownerId} ${url}`;
+  function rememberedFailure(ownerId: string, url: string): AppError | undefined {
+    const key = failureKey(ownerId, url);
+    const failure = failures.get(key);
+    if (failure && failure.until > Date.now()) return failure.error;
+    if (failure) failures.delete(key);
+    return undefined;
+  }
+  function rememberFailure(ownerId: string, url: string, error: AppError) {
+    if (failures.size >= MAX_REMEMBERED_FAILURES) failures.delete(failures.keys().next().value!);
+    failures.set(failureKey(ownerId, url), { error, until: Date.now() + FAILED_FETCH_MEMORY_MS });
+  }
+
+  /** Fetches one address (safely) and keeps it as the owner's asset; a failure is remembered. */
+  async function fetchAndStore(ownerId: string, url: string): Promise<TAssetRow> {
+    const remembered = rememberedFailure(ownerId, url);
+    if (remembered) throw remembered;
+    await takeFetch(ownerId);
+    let bytes: Uint8Array;
+    try {
+      bytes = await deps.safeFetch(url);
+    } catch (error) {
+      if (error instanceof ImageFetchError) {
+        const refusal = new AppError('unprocessable', `The image at this address could not be loaded. ${error.message}`, { url: error.message });
+        rememberFailure(ownerId, url, refusal);
+        throw refusal;
+      }
+      throw error;
+    }
+    try {
+      return await store(ownerId, bytes, url);
+    } catch (error) {
+      if (error instanceof UnsupportedImageError) {
+        const refusal = new AppError('unsupported_media_type', error.message, { url: error.message });
+        rememberFailure(ownerId, url, refusal);
+        throw refusal;
+      }
+      throw error;
+    }
+  }
 
   return {
     async upload(ownerId: string, bytes: Uint8Array): Promise<{ url: string }> {
@@ -54,32 +121,36 @@ export function createAssetsService(deps: {
     async fromUrl(ownerId: string, url: string): Promise<{ url: string }> {
       const [known] = await deps.assets.findBySourceUrls(ownerId, [url]);
       if (known) return { url: assetUrl(known.id) };
-      try {
-        await fetchesByUser.consume(ownerId);
-      } catch (refusal) {
-        const waitMs = (refusal as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
-        throw new AppError(
-          'rate_limited',
-          `Too many images fetched by address in a minute. Try again in ${Math.ceil(waitMs / 1000)} seconds, or upload the image.`,
-          undefined,
-          { 'retry-after': String(Math.ceil(waitMs / 1000)) },
-        );
-      }
-      let bytes: Uint8Array;
-      try {
-        bytes = await deps.safeFetch(url);
-      } catch (error) {
-        if (error instanceof ImageFetchError) {
-          throw new AppError('unprocessable', `The image at this address could not be loaded. ${error.message}`, { url: error.message });
+      return { url: assetUrl((await fetchAndStore(ownerId, url)).id) };
+    },
+
+    /**
+     * Fetches the images a format shows by address that the owner does not have yet, so renders
+     * never touch the network. Called when a format is saved or previewed. An address that cannot
+     * be had is left out (the PDF shows an empty box, the builder says why); so is everything past
+     * the fetch budget, until a later save.
+     */
+    async fetchImagesOf(ownerId: string, content: Pick<TFormatContent, 'elements'>): Promise<void> {
+      const urls = imageSources(content).filter(isImageAddress);
+      if (urls.length === 0) return;
+      const known = new Set((await deps.assets.findBySourceUrls(ownerId, urls)).map((row) => row.sourceUrl));
+      const missing = urls.filter((url) => !known.has(url) && !rememberedFailure(ownerId, url));
+      let budgetLeft = true;
+      // A save waits for its images, but not for ever: what is not fetched by then is left for later.
+      const deadline = Date.now() + SAVE_FETCH_DEADLINE_MS;
+      const next = async (): Promise<void> => {
+        const url = missing.shift();
+        if (!url || !budgetLeft || Date.now() > deadline) return;
+        try {
+          await fetchAndStore(ownerId, url);
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'rate_limited') budgetLeft = false;
+          else if (error instanceof AppError && error.code === 'storage_limit') budgetLeft = false;
+          else if (!(error instanceof AppError)) deps.log.warn({ err: (error as Error).message }, 'image by address not kept');
         }
-        throw error;
-      }
-      try {
-        return { url: assetUrl((await store(ownerId, bytes, url)).id) };
-      } catch (error) {
-        if (error instanceof UnsupportedImageError) throw new AppError('unsupported_media_type', error.message, { url: error.message });
-        throw error;
-      }
+        return next();
+      };
+      await Promise.all(Array.from({ length: FETCHES_AT_ONCE }, next));
     },
 
     async get(ownerId: string, id: string): Promise<TAssetRow> {
@@ -89,10 +160,9 @@ export function createAssetsService(deps: {
     },
 
     /**
-     * The bytes for every image a format shows, keyed by its src as the renderer expects. Images
-     * given by URL are fetched once, safely, and kept as the owner's assets, so later renders of
-     * the same document never touch the network and give the same bytes. An image that cannot be
-     * had is left out: the renderer draws an empty box in its place.
+     * The bytes for every image a format shows, keyed by its src as the renderer expects. Renders
+     * never fetch: images given by address were fetched when the format was saved. An image the
+     * owner does not have is left out, and the renderer draws an empty box in its place.
      */
     async forRender(ownerId: string, content: TFormatContent): Promise<Record<string, Uint8Array>> {
       const sources = imageSources(content);
@@ -102,20 +172,8 @@ export function createAssetsService(deps: {
       for (const row of await deps.assets.getMany(ownerId, assetIds.map((s) => s.slice(ASSET_URL_PREFIX.length)))) {
         result[assetUrl(row.id)] = row.bytes;
       }
-      const urls = sources.filter((s) => /^https?:\/\//i.test(s));
+      const urls = sources.filter(isImageAddress);
       for (const row of await deps.assets.findBySourceUrls(ownerId, urls)) result[row.sourceUrl!] = row.bytes;
-      await Promise.all(
-        urls
-          .filter((url) => !result[url])
-          .map(async (url) => {
-            try {
-              const row = await store(ownerId, await deps.safeFetch(url), url);
-              result[url] = row.bytes;
-            } catch (error) {
-              deps.log.warn({ err: (error as Error).message }, 'image by URL left out of a render');
-            }
-          }),
-      );
       return result;
     },
   };

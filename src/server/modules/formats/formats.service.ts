@@ -1,6 +1,7 @@
 import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
 import { placeholderLabel } from '../../../contract/placeholders.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
+import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TPdfService } from '../documents/pdf.service.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TSystemService } from '../system/system.service.ts';
@@ -27,6 +28,7 @@ export function createFormatsService(deps: {
   users: TUsersRepository;
   system: TSystemService;
   pdf: TPdfService;
+  assets: Pick<TAssetsService, 'fetchImagesOf'>;
 }) {
   async function load(ownerId: string, id: string): Promise<TFormatRow> {
     const row = await deps.formats.get(ownerId, id);
@@ -62,6 +64,7 @@ export function createFormatsService(deps: {
       const user = await deps.users.findById(ownerId);
       if (!user) throw notFound('User');
       const plan = (await deps.system.planCatalogue()).find((p) => p.id === user.subscriptionPlan);
+      await deps.assets.fetchImagesOf(ownerId, input.content);
       const row = await deps.formats.create(ownerId, input, (existing) => {
         if (plan?.formatLimit != null && existing >= plan.formatLimit) {
           const noun = plan.formatLimit === 1 ? 'format' : 'formats';
@@ -75,6 +78,7 @@ export function createFormatsService(deps: {
     },
 
     async update(ownerId: string, id: string, input: TFormatInputParsed): Promise<TFormat> {
+      await deps.assets.fetchImagesOf(ownerId, input.content);
       const row = await deps.formats.update(ownerId, id, input);
       if (!row) throw formatNotFound();
       return toFormat(row);
@@ -97,6 +101,7 @@ export function createFormatsService(deps: {
 
     /** The builder's live preview of content not saved yet; nothing is stored. */
     async previewUnsaved(ownerId: string, input: TFormatInputParsed): Promise<Uint8Array> {
+      await deps.assets.fetchImagesOf(ownerId, input.content);
       return previewPdf(ownerId, input, new Date(0));
     },
   };

@@ -1,5 +1,6 @@
-import { FALLBACK_API_CALLS_LIMIT, type TPlan, type TPlanCatalogue } from '../../../contract/plans.ts';
+import { DEFAULT_STORAGE_MB, FALLBACK_API_CALLS_LIMIT, storageMbOf, type TPlan, type TPlanCatalogue } from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
+import type { TAssetsRepository } from '../assets/assets.repository.ts';
 import type { TUserRow, TUsersRepository } from '../users/users.repository.ts';
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -9,7 +10,17 @@ const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-
  * limit. Single documents, bulk jobs and the API all ask it, so every way of making a document
  * is held to the same numbers.
  */
-export function createQuotaService(deps: { users: TUsersRepository; plans: () => Promise<TPlanCatalogue> }) {
+const MB = 1024 * 1024;
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * MB
+    ? `${(bytes / 1024 / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB`
+    : `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+
+export function createQuotaService(deps: {
+  users: TUsersRepository;
+  assets: Pick<TAssetsRepository, 'usedBytes'>;
+  plans: () => Promise<TPlanCatalogue>;
+}) {
   async function planOf(row: TUserRow): Promise<TPlan | undefined> {
     return (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
   }
@@ -37,10 +48,27 @@ export function createQuotaService(deps: { users: TUsersRepository; plans: () =>
     );
   }
 
+  async function storage(ownerId: string): Promise<{ planName: string; limitBytes: number; usedBytes: number }> {
+    const user = await deps.users.findById(ownerId);
+    if (!user) throw notFound('User');
+    const plan = await planOf(user);
+    const limitBytes = (plan ? storageMbOf(plan) : DEFAULT_STORAGE_MB.free) * MB;
+    return { planName: plan?.name ?? 'current', limitBytes, usedBytes: await deps.assets.usedBytes(ownerId) };
+  }
+
   return {
     generationLimit,
     generations,
     generationsExceeded,
+    storage,
+
+    /** The refusal for an image of `adding` bytes when `usedBytes` of `limitBytes` are taken. */
+    storageExceeded(planName: string, limitBytes: number, usedBytes: number, adding: number): AppError {
+      return new AppError(
+        'storage_limit',
+        `This image (${sizeText(adding)}) does not fit: your images use ${sizeText(usedBytes)} of the ${sizeText(limitBytes)} your ${planName} plan includes. Upgrade your plan for more room.`,
+      );
+    },
 
     /**
      * Refuses before any work is done when `wanted` documents would not fit. The insert that

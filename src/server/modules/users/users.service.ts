@@ -29,13 +29,21 @@ export function createUsersService(deps: { users: TUsersRepository; quota: TQuot
     async stats(userId: string): Promise<TUserStats> {
       const row = await deps.users.findById(userId);
       if (!row) throw notFound('User');
-      const [totalFormats, totalDocuments, apiCallsUsed, apiCallsLimit] = await Promise.all([
+      const [totalFormats, totalDocuments, apiCallsUsed, apiCallsLimit, storage] = await Promise.all([
         deps.users.countFormats(userId),
         deps.users.countDocuments(userId),
         deps.users.generationsUsed(userId),
         generationLimit(row),
+        deps.quota.storage(userId),
       ]);
-      return { totalFormats, totalDocuments, apiCallsUsed, apiCallsLimit };
+      return {
+        totalFormats,
+        totalDocuments,
+        apiCallsUsed,
+        apiCallsLimit,
+        storageUsedBytes: storage.usedBytes,
+        storageLimitBytes: storage.limitBytes,
+      };
     },
   };
 }
