@@ -18,3 +18,13 @@ const numberFormat = new Intl.NumberFormat('en-US');
 export function formatNumber(n: number): string {
   return numberFormat.format(n);
 }
+
+const sizeFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+/** Bytes as people read them: 0 KB, 740 KB, 12.5 MB, 1 GB. */
+export function formatBytes(bytes: number): string {
+  const kb = bytes / 1024;
+  if (kb < 1024) return `${sizeFormat.format(Math.round(kb))} KB`;
+  const mb = kb / 1024;
+  if (mb < 1024) return `${sizeFormat.format(mb)} MB`;
+  return `${sizeFormat.format(mb / 1024)} GB`;
+}

@@ -1,4 +1,4 @@
-import { CheckIcon, DownloadIcon, EyeIcon, MailIcon, PenLineIcon } from 'lucide-react';
+import { CheckIcon, DownloadIcon, EyeIcon, MailIcon, PenLineIcon, TriangleAlertIcon } from 'lucide-react';
 import type { TDocument } from '../../../contract/documents';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -81,6 +81,19 @@ export function GenerationSuccessDialog({
                 <span className="font-medium text-foreground">{document.name}</span> is ready. It is saved in Recent Documents.
               </DialogDescription>
             </DialogHeader>
+            {document.warnings.length > 0 && (
+              <div className="flex items-start gap-2.5 rounded-lg border border-warning/40 bg-warning/10 p-3 text-sm" role="status" data-testid="render-warnings">
+                <TriangleAlertIcon className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
+                <div className="min-w-0">
+                  <p className="font-medium">Check the PDF: not everything could be drawn as written.</p>
+                  <ul className="mt-1 list-disc space-y-0.5 pl-4 break-words text-muted-foreground">
+                    {document.warnings.map((warning, i) => (
+                      <li key={i}>{warning.message}</li>
+                    ))}
+                  </ul>
+                </div>
+              </div>
+            )}
             <div className="grid gap-2">
               <ActionTile
                 href={documentDownloadUrl(document.id)}

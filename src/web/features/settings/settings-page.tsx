@@ -10,7 +10,8 @@ import { Separator } from '../../components/ui/separator';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useAuth } from '../../hooks/use-auth';
 import { effectiveLimit, planName } from '../../lib/plans';
-import { formatNumber } from '../../lib/utils';
+import { formatBytes, formatNumber } from '../../lib/utils';
+import { useStats } from '../formats/api';
 
 /** Tabs that exist in this release; api, email and billing join as they are built. */
 const TABS = [{ id: 'profile', label: 'Profile', icon: UserIcon }] as const;
@@ -29,9 +30,56 @@ function ReadOnlyField({ id, label, value }: { id: string; label: string; value:
   );
 }
 
+function UsageMeter(props: {
+  label: string;
+  progressLabel: string;
+  used: number;
+  limit: number;
+  show: (value: number) => string;
+  testId: string;
+}) {
+  const pct = props.limit > 0 ? Math.min(100, Math.round((props.used / props.limit) * 100)) : 0;
+  return (
+    <div>
+      <dt className="text-sm font-medium">{props.label}</dt>
+      <dd className="mt-2">
+        <p className="text-sm tabular-nums" data-testid={props.testId}>
+          <span className="font-semibold text-foreground">{props.show(props.used)}</span>
+          <span className="text-muted-foreground"> / {props.show(props.limit)}</span>
+        </p>
+        <div
+          className="mt-2 h-1.5 max-w-xs overflow-hidden rounded-full bg-secondary"
+          role="progressbar"
+          aria-label={props.progressLabel}
+          aria-valuemin={0}
+          aria-valuemax={props.limit}
+          aria-valuenow={props.used}
+        >
+          <div className="h-full rounded-full bg-primary" style={{ width: `${pct}%` }} />
+        </div>
+      </dd>
+    </div>
+  );
+}
+
+/** Images the user keeps (uploads and images fetched by address) against the plan's allowance. */
+function StorageUsage() {
+  const stats = useStats();
+  if (!stats.data) return null;
+  return (
+    <UsageMeter
+      label="Image storage"
+      progressLabel="Image storage used"
+      used={stats.data.storageUsedBytes}
+      limit={stats.data.storageLimitBytes}
+      show={formatBytes}
+      testId="profile-storage"
+    />
+  );
+}
+
 function ProfileTab({ user }: { user: TUser }) {
   const limit = effectiveLimit(user.apiCallsLimit);
-  const pct = limit > 0 ? Math.min(100, Math.round((user.apiCallsUsed / limit) * 100)) : 0;
   return (
     <Card>
       <CardHeader>
@@ -56,25 +104,15 @@ function ProfileTab({ user }: { user: TUser }) {
               </Badge>
             </dd>
           </div>
-          <div>
-            <dt className="text-sm font-medium">API calls used</dt>
-            <dd className="mt-2">
-              <p className="text-sm tabular-nums" data-testid="profile-api-calls">
-                <span className="font-semibold text-foreground">{formatNumber(user.apiCallsUsed)}</span>
-                <span className="text-muted-foreground"> / {formatNumber(limit)}</span>
-              </p>
-              <div
-                className="mt-2 h-1.5 max-w-xs overflow-hidden rounded-full bg-secondary"
-                role="progressbar"
-                aria-label="API calls used this month"
-                aria-valuemin={0}
-                aria-valuemax={limit}
-                aria-valuenow={user.apiCallsUsed}
-              >
-                <div className="h-full rounded-full bg-primary" style={{ width: `${pct}%` }} />
-              </div>
-            </dd>
-          </div>
+          <UsageMeter
+            label="API calls used"
+            progressLabel="API calls used this month"
+            used={user.apiCallsUsed}
+            limit={limit}
+            show={formatNumber}
+            testId="profile-api-calls"
+          />
+          <StorageUsage />
         </dl>
       </CardContent>
     </Card>
