@@ -74,7 +74,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
   const pdf = createPdfService({
     assets,
     pool: () => (interactivePool ??= createRenderPool({ threads: cores, minThreads: 1, idleTimeoutMs: 60_000 })),
-    perUserConcurrency: Math.max(1, cores - 1),
+    threads: cores,
     budgetMs: renderBudgetMs,
   });
   const formatsRepository = createFormatsRepository(db);

@@ -5,7 +5,7 @@ import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import { normalizePlaceholderName } from '../../../contract/placeholders.ts';
 import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
-import { createKeyedLimiter } from '../../jobs/keyed-limiter.ts';
+import { createFairTurns } from '../../jobs/fair-turns.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 
@@ -21,6 +21,8 @@ export type TRenderedPdf = { pdf: Uint8Array; warnings: TRenderWarning[] };
 
 /** How long one document may take to render before its thread is stopped. */
 export const RENDER_BUDGET_MS = 5_000;
+/** Renders one user may have waiting for a thread; an integrator's burst fits, a flood does not. */
+const MAX_WAITING_PER_USER = 500;
 /** How long a render may wait for a free thread before the request is given up. */
 const MAX_WAIT_FOR_THREAD_MS = 30_000;
 
@@ -41,22 +43,23 @@ export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data:
 
 /**
  * The one place the server turns a format and data into PDF bytes for a single document. The
- * render runs on a render thread, never on the event loop, within a time budget, and one user's
- * renders take turns so they cannot hold every thread.
+ * render runs on a render thread, never on the event loop, within a time budget, and users take
+ * the threads in turn, so one user's flood cannot keep another user waiting.
  */
 export function createPdfService(deps: {
   assets: TAssetsService;
   pool: () => Promise<TRenderPool>;
+  /** The pool's threads: renders handed to it at once, taken by users in turn. */
+  threads: number;
   budgetMs?: number;
-  perUserConcurrency: number;
 }) {
   const budgetMs = deps.budgetMs ?? RENDER_BUDGET_MS;
-  const turns = createKeyedLimiter({ perKey: deps.perUserConcurrency, maxWaiting: 20 });
+  const turns = createFairTurns({ slots: deps.threads, maxWaitingPerKey: MAX_WAITING_PER_USER });
   return {
     async render(request: TPdfRequest): Promise<TRenderedPdf> {
       checkExpansion(request.format, request.data);
       const assets = await deps.assets.forRender(request.ownerId, request.format.content);
-      const release = await turns.acquire(request.ownerId);
+      const release = await turns.take(request.ownerId);
       if (!release) throw new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
       // The budget starts when a thread takes the task: waiting for a thread (one starting up
       // after another was stopped, or all busy) is not the document's fault. Waiting has its own,
