@@ -12,18 +12,14 @@
  * Last line: {"rows":…,"seconds":…,"docs_per_s":…,"peak_rss_mb":…,"single_thread_render_docs_per_s":…,
  *             "parallel_efficiency":…,"render_pool_docs_per_s":…,"cores":…,"runs":…,"phases":{…},"postgres":{…}|null}
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
-import { buildServer, SERVER_BUNDLE } from '../../scripts/build-server.ts';
-import { ZRenderableFormat } from '../../src/contract/format-content.ts';
-import renderBatch, { type TRenderBatchTask } from '../../src/server/jobs/render-worker.ts';
-import { createRenderPool } from '../../src/server/jobs/render-pool.ts';
+import { buildServer } from '../../scripts/build-server.ts';
+import { apiClient, median, peakRssMb, poolRenderRate, rssMb, singleThreadRates, startServer } from '../lib/harness.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
 
@@ -48,92 +44,6 @@ async function spreadsheet(rows: number): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-const renderTask = (format: unknown, image: Uint8Array, from: number, n: number): TRenderBatchTask => ({
-  format: ZRenderableFormat.parse(format),
-  assets: { [IMAGE_SRC]: image },
-  items: Array.from({ length: n }, (_, k) => ({ data: formatData(from + k), title: `Reference ${from + k}`, creationDate: Date.UTC(2026, 0, 1) })),
-  returnBytes: false,
-});
-
-/** Documents per second of one thread running what a render thread runs: one sample per round of 200, after a warm-up. */
-function singleThreadRates(format: unknown, image: Uint8Array, rounds: number): number[] {
-  renderBatch(renderTask(format, image, 0, 50));
-  const rates: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const task = renderTask(format, image, 100 + round * 200, 200);
-    const started = performance.now();
-    renderBatch(task);
-    rates.push(200 / ((performance.now() - started) / 1000));
-  }
-  return rates;
-}
-
-/**
- * The ceiling for any bulk job here: the render pool the server uses, one thread per core, with
- * nothing else running (no database, no HTTP, no ZIP). Median of a few rounds, docs per second.
- */
-async function poolRenderRate(format: unknown, image: Uint8Array): Promise<number> {
-  const pool = await createRenderPool();
-  try {
-    await Promise.all(Array.from({ length: pool.threads }, (_, i) => pool.render(renderTask(format, image, i * 50, 50))));
-    const rates: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      const tasks = Array.from({ length: pool.threads * 4 }, (_, i) => renderTask(format, image, i * 250, 250));
-      const started = performance.now();
-      await Promise.all(tasks.map((task) => pool.render(task)));
-      rates.push((tasks.length * 250) / ((performance.now() - started) / 1000));
-    }
-    return median(rates);
-  } finally {
-    await pool.close();
-  }
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
-const peakRssMb = (pid: number) => rssMb(pid, 'VmHWM');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  // BENCH_CPU_PROF=dir writes the server's CPU profile there (main thread), to see where time goes.
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, SERVER_BUNDLE], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c) => {
-    output += c;
-    if (process.env.BENCH_LOG_LEVEL) process.stderr.write(c);
-  });
-  child.stderr!.on('data', (c) => (output += c));
-  const deadline = Date.now() + 120_000;
-  while (!/is running at/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, base };
-}
-
 type TRun = { rows: number; seconds: number; docs_per_s: number; peak_rss_mb: number; phases: Record<string, number> };
 
 async function run(label: string, env: Record<string, string>, xlsx: Buffer): Promise<TRun> {
@@ -144,18 +54,8 @@ async function run(label: string, env: Record<string, string>, xlsx: Buffer): Pr
   first.child.kill('SIGTERM');
   await new Promise((r) => first.child.once('exit', r));
   const { child, base } = await startServer({ ...env, ADMIN_EMAILS: email });
-  let cookie = '';
-  const call = async (method: string, url: string, body?: unknown, form?: FormData) => {
-    const response = await fetch(`${base}${url}`, {
-      method,
-      headers: { origin: base, ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: form ?? (body !== undefined ? JSON.stringify(body) : undefined),
-    });
-    const setCookie = response.headers.getSetCookie();
-    if (setCookie.length) cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-    return response;
-  };
+  const client = apiClient(base);
+  const call = client.call;
   try {
     const me = (await (await call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Bulk', email, password: 'benchmark password' })).json()) as { id: string };
     await call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'premium' });
@@ -189,7 +89,7 @@ async function run(label: string, env: Record<string, string>, xlsx: Buffer): Pr
     }
     const tGenerated = performance.now();
     log(`  ${label}: RSS after generation ${round(rssMb(child.pid!, 'VmRSS'))} MB (peak so far ${round(peakRssMb(child.pid!))} MB)`);
-    const zipBytes = await downloadLength(`${base}/api/bulk-jobs/${draft.id}/documents.zip`, { origin: base, cookie });
+    const zipBytes = await downloadLength(`${base}/api/bulk-jobs/${draft.id}/documents.zip`, { origin: base, cookie: client.cookie });
     const tZipped = performance.now();
     const seconds = (tZipped - t0) / 1000;
     const rss = peakRssMb(child.pid!);

@@ -16,6 +16,40 @@ const MAX_REMEMBERED_FAILURES = 10_000;
 /** Fetches one format's save makes at once, and how long it goes on starting new ones. */
 const FETCHES_AT_ONCE = 4;
 const SAVE_FETCH_DEADLINE_MS = 15_000;
+/** Memory for image bytes that renders use, across all users. */
+const RENDER_BYTES_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Least recently used first out, bounded by the bytes it holds. */
+function createBytesCache(maxBytes: number) {
+  const entries = new Map<string, Uint8Array>();
+  let held = 0;
+  const keyOf = (ownerId: string, src: string) => `${ownerId} ${src}`;
+  return {
+    get(ownerId: string, src: string): Uint8Array | undefined {
+      const key = keyOf(ownerId, src);
+      const bytes = entries.get(key);
+      if (bytes) {
+        entries.delete(key);
+        entries.set(key, bytes);
+      }
+      return bytes;
+    },
+    set(ownerId: string, src: string, bytes: Uint8Array) {
+      if (bytes.length > maxBytes / 8) return;
+      const key = keyOf(ownerId, src);
+      const previous = entries.get(key);
+      if (previous) held -= previous.length;
+      entries.delete(key);
+      entries.set(key, bytes);
+      held += bytes.length;
+      for (const [oldest, value] of entries) {
+        if (held <= maxBytes) break;
+        entries.delete(oldest);
+        held -= value.length;
+      }
+    },
+  };
+}
 export const assetUrl = (id: string) => `${ASSET_URL_PREFIX}${id}`;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -57,6 +91,10 @@ export function createAssetsService(deps: {
       throw fetchRefusal((refusal as { msBeforeNext?: number }).msBeforeNext ?? 60_000);
     }
   }
+
+  // Assets never change once stored, so the bytes renders need are kept in memory: reading a
+  // 70 KB image from the database on every document cost more than rendering the document.
+  const renderBytes = createBytesCache(RENDER_BYTES_CACHE_BYTES);
 
   // Addresses that failed lately, per owner: a format naming a dead address is not fetched again on
   // every save and preview.
@@ -168,12 +206,22 @@ export function createAssetsService(deps: {
       const sources = imageSources(content);
       if (sources.length === 0) return {};
       const result: Record<string, Uint8Array> = {};
-      const assetIds = sources.filter((s) => s.startsWith(ASSET_URL_PREFIX));
-      for (const row of await deps.assets.getMany(ownerId, assetIds.map((s) => s.slice(ASSET_URL_PREFIX.length)))) {
-        result[assetUrl(row.id)] = row.bytes;
+      const missing: string[] = [];
+      for (const src of sources) {
+        const cached = renderBytes.get(ownerId, src);
+        if (cached) result[src] = cached;
+        else missing.push(src);
       }
-      const urls = sources.filter(isImageAddress);
-      for (const row of await deps.assets.findBySourceUrls(ownerId, urls)) result[row.sourceUrl!] = row.bytes;
+      if (missing.length === 0) return result;
+      const assetIds = missing.filter((s) => s.startsWith(ASSET_URL_PREFIX)).map((s) => s.slice(ASSET_URL_PREFIX.length));
+      for (const row of await deps.assets.getMany(ownerId, assetIds)) {
+        result[assetUrl(row.id)] = row.bytes;
+        renderBytes.set(ownerId, assetUrl(row.id), row.bytes);
+      }
+      for (const row of await deps.assets.findBySourceUrls(ownerId, missing.filter(isImageAddress))) {
+        result[row.sourceUrl!] = row.bytes;
+        renderBytes.set(ownerId, row.sourceUrl!, row.bytes);
+      }
       return result;
     },
   };

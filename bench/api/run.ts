@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:api`: POST /api/documents for the 1-page reference format under load, against
+ * the server as `npm start` runs it (the bundle on plain Node, its own process, the embedded
+ * database). autocannon keeps 50 connections busy for 20 s after a warm-up, while this process
+ * samples GET /healthz; then, with the server stopped, the render pool alone renders the same
+ * format, which is the ceiling any API could reach on this machine.
+ *
+ *   tsx bench/api/run.ts [--connections 50] [--seconds 20]
+ *
+ * Last line: {"api_docs_per_s":…,"api_p50_ms":…,"api_p99_ms":…,"healthz_p99_ms":…,
+ *             "render_pool_docs_per_s":…,"errors":…}
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { buildServer } from '../../scripts/build-server.ts';
+import { apiClient, median, poolRenderRate, startServer } from '../lib/harness.ts';
+import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
+import { makeGradientPng } from '../render/png.ts';
+
+const { values: args } = parseArgs({
+  options: { connections: { type: 'string', default: '50' }, seconds: { type: 'string', default: '20' } },
+});
+const CONNECTIONS = Number(args.connections);
+const SECONDS = Number(args.seconds);
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/** GET /healthz every 20 ms on its own connection until stopped; the latencies in ms. */
+function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const samples: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(`${base}/healthz`, { agent }, (response) => {
+            response.resume();
+            response.on('end', () => resolve());
+          })
+          .on('error', reject);
+      });
+      samples.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      agent.destroy();
+      return samples;
+    },
+  };
+}
+
+await buildServer();
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-bench-api-'));
+const email = `bench-${Date.now()}@example.com`;
+const image = makeGradientPng();
+const { child, base } = await startServer({ DATA_DIR: dataDir, ADMIN_EMAILS: email });
+let result: autocannon.Result;
+let healthz: number[];
+try {
+  const client = apiClient(base);
+  const me = (await (await client.call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Api', email, password: 'benchmark password' })).json()) as { id: string };
+  await client.call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'enterprise' });
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'gradient.png');
+  const { url: imageUrl } = (await (await client.call('POST', '/api/upload/image', undefined, form)).json()) as { url: string };
+  const reference = JSON.parse(JSON.stringify(REFERENCE_FORMATS['1p']).replaceAll(IMAGE_SRC, imageUrl));
+  const format = (await (await client.call('POST', '/api/formats', { name: 'Reference 1p', ...reference })).json()) as { id: string };
+  const body = JSON.stringify({ formatId: format.id, data: formatData(7) });
+  const headers = { 'content-type': 'application/json', origin: base, cookie: client.cookie };
+
+  // Warm-up: render threads started and JIT-compiled, the database's caches filled.
+  await autocannon({ url: `${base}/api/documents`, method: 'POST', headers, body, connections: 10, amount: 500 });
+
+  const sampler = sampleHealthz(base);
+  result = await autocannon({ url: `${base}/api/documents`, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS });
+  healthz = (await sampler.stop()).sort((a, b) => a - b);
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const pool = await poolRenderRate(REFERENCE_FORMATS['1p'], image);
+const created = result.statusCodeStats?.['201']?.count ?? 0;
+const errors = result.errors + result.timeouts + result.non2xx;
+const docsPerSecond = created / SECONDS;
+log(`POST /api/documents, 1-page reference, ${CONNECTIONS} connections for ${SECONDS} s (embedded database)`);
+log(`  ${created.toLocaleString('en-US')} documents, ${round(docsPerSecond)} docs/s; latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${errors} errors`);
+log(`  GET /healthz during the load: ${healthz.length} samples, p50 ${round(median(healthz))} ms, p99 ${round(quantile(healthz, 0.99))} ms`);
+log(`  render pool alone, same format: ${round(pool)} docs/s; the API delivers ${round(docsPerSecond / pool, 2)} of it`);
+log(
+  JSON.stringify({
+    api_docs_per_s: round(docsPerSecond),
+    api_p50_ms: result.latency.p50,
+    api_p99_ms: result.latency.p99,
+    healthz_p99_ms: round(quantile(healthz, 0.99)),
+    render_pool_docs_per_s: round(pool),
+    errors,
+  }),
+);

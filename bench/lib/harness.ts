@@ -1,0 +1,120 @@
+/**
+ * What the benchmarks share: the server as `npm start` runs it (the bundle, its own process), the
+ * render pool's own ceiling on the reference format, and medians.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { SERVER_BUNDLE } from '../../scripts/build-server.ts';
+import { ZRenderableFormat } from '../../src/contract/format-content.ts';
+import renderBatch, { type TRenderBatchTask } from '../../src/server/jobs/render-worker.ts';
+import { createRenderPool } from '../../src/server/jobs/render-pool.ts';
+import { IMAGE_SRC, formatData } from '../render/formats.ts';
+
+export const renderTask = (format: unknown, image: Uint8Array, from: number, n: number): TRenderBatchTask => ({
+  format: ZRenderableFormat.parse(format),
+  assets: { [IMAGE_SRC]: image },
+  items: Array.from({ length: n }, (_, k) => ({ data: formatData(from + k), title: `Reference ${from + k}`, creationDate: Date.UTC(2026, 0, 1) })),
+  returnBytes: false,
+});
+
+/** Documents per second of one thread running what a render thread runs: one sample per round of 200, after a warm-up. */
+export function singleThreadRates(format: unknown, image: Uint8Array, rounds: number): number[] {
+  renderBatch(renderTask(format, image, 0, 50));
+  const rates: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const task = renderTask(format, image, 100 + round * 200, 200);
+    const started = performance.now();
+    renderBatch(task);
+    rates.push(200 / ((performance.now() - started) / 1000));
+  }
+  return rates;
+}
+
+/**
+ * The ceiling for any bulk job here: the render pool the server uses, one thread per core, with
+ * nothing else running (no database, no HTTP, no ZIP). Median of a few rounds, docs per second.
+ */
+export async function poolRenderRate(format: unknown, image: Uint8Array): Promise<number> {
+  const pool = await createRenderPool();
+  try {
+    await Promise.all(Array.from({ length: pool.threads }, (_, i) => pool.render(renderTask(format, image, i * 50, 50))));
+    const rates: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const tasks = Array.from({ length: pool.threads * 4 }, (_, i) => renderTask(format, image, i * 250, 250));
+      const started = performance.now();
+      await Promise.all(tasks.map((task) => pool.render(task)));
+      rates.push((tasks.length * 250) / ((performance.now() - started) / 1000));
+    }
+    return median(rates);
+  } finally {
+    await pool.close();
+  }
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+export const peakRssMb = (pid: number) => rssMb(pid, 'VmHWM');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // BENCH_CPU_PROF=dir writes the server's CPU profile there (main thread), to see where time goes.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, SERVER_BUNDLE], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => {
+    output += c;
+    if (process.env.BENCH_LOG_LEVEL) process.stderr.write(c);
+  });
+  child.stderr!.on('data', (c) => (output += c));
+  const deadline = Date.now() + 120_000;
+  while (!/is running at/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, base };
+}
+
+
+/** A signed-in client of a server on loopback, as the web app calls it: cookie and Origin. */
+export function apiClient(base: string) {
+  let cookie = '';
+  return {
+    get cookie() {
+      return cookie;
+    },
+    async call(method: string, url: string, body?: unknown, form?: FormData): Promise<Response> {
+      const response = await fetch(`${base}${url}`, {
+        method,
+        headers: { origin: base, ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: form ?? (body !== undefined ? JSON.stringify(body) : undefined),
+      });
+      const setCookie = response.headers.getSetCookie();
+      if (setCookie.length) cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
+      if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+      return response;
+    },
+  };
+}
