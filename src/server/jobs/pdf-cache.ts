@@ -5,12 +5,31 @@
  * rendered again from the snapshot, which gives the same bytes.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/**
+ * Writes a cache entry from any thread (the render threads write the PDFs they make themselves,
+ * so the event loop never touches those bytes): under a temporary name, then renamed whole.
+ */
+export function writeCacheFileSync(file: string, pdf: Uint8Array): void {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(temporary, pdf);
+    renameSync(temporary, file);
+  } catch {
+    // A cache that cannot be written only costs a render on the next download.
+    rmSync(temporary, { force: true });
+  }
+}
+
 export type TPdfCache = {
+  /** Where a document's PDF is kept; a render thread may write it there with writeCacheFileSync. */
+  fileOf(documentId: string): string;
   /** The cached bytes when they hash to `sha256`, else undefined. */
   get(documentId: string, sha256: string): Promise<Uint8Array | undefined>;
   put(documentId: string, pdf: Uint8Array): Promise<void>;
@@ -26,6 +45,7 @@ export function createPdfCache(dir: string): TPdfCache {
     return path.join(dir, documentId.slice(0, 2), `${documentId}.pdf`);
   };
   return {
+    fileOf,
     async get(documentId, sha256) {
       try {
         const bytes = await readFile(fileOf(documentId));

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { MessagePort } from 'node:worker_threads';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
+import { writeCacheFileSync } from './pdf-cache.ts';
 import { openSpoolPack, type TSpoolPackWriter } from './pdf-spool.ts';
 
 const succeeds = (run: () => void): boolean => {
@@ -27,6 +28,8 @@ export type TRenderBatchTask = {
   spool?: { packPath: string; documentIds: string[] };
   /** Render the items as one merged PDF with this title and date instead of one PDF each. */
   merged?: { title: string; creationDate: number };
+  /** Keep each item's PDF in the PDF cache at this file (single documents: one item). */
+  cacheFiles?: string[];
   /** Told when the thread starts on the task, so a time budget counts rendering, not waiting. */
   startedPort?: MessagePort;
 };
@@ -71,6 +74,8 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
       warnings.push(rendered.warnings);
       sha256.push(createHash('sha256').update(pdf).digest('hex'));
       if (task.returnBytes) bytes.push(pdf);
+      const cacheFile = task.cacheFiles?.[i];
+      if (cacheFile) writeCacheFileSync(cacheFile, pdf);
       if (pack && !succeeds(() => pack!.add(task.spool!.documentIds[i]!, pdf))) {
         pack.abandon();
         pack = undefined;

@@ -112,11 +112,14 @@ export function createAdminService(deps: {
     async saveSetting(input: TSystemSettingInput): Promise<TSystemSetting> {
       const problem = SETTING_VALIDATORS[input.key]?.(input.value);
       if (problem) throw new AppError('validation_failed', problem, { value: problem });
-      return toSetting(await deps.admin.upsertSetting(input.key, input.value, input.description));
+      const saved = toSetting(await deps.admin.upsertSetting(input.key, input.value, input.description));
+      deps.system.forgetPlanCatalogue();
+      return saved;
     },
 
     async deleteSetting(key: string): Promise<void> {
       if (!(await deps.admin.deleteSetting(key))) throw notFound('Setting');
+      deps.system.forgetPlanCatalogue();
     },
 
     async listGateways(): Promise<TPaymentGateway[]> {

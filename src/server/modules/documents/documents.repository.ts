@@ -12,35 +12,48 @@ export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId'> & {
 
 export class QuotaExceededError extends Error {}
 
+/** Rows a raw statement returned, from either driver's result shape. */
+const rowCount = (result: unknown): number => {
+  const { rows } = result as { rows?: unknown[] };
+  return Array.isArray(rows) ? rows.length : (result as unknown[]).length;
+};
+
 /** Every query filters by the owner: another user's document is indistinguishable from a missing one. */
 export function createDocumentsRepository(db: TDb) {
   return {
     /**
-     * Counts one generation and stores the document in one transaction. The counter update takes
-     * the row lock and refuses past the limit, so parallel requests can never overshoot it.
+     * Counts one generation and stores the document in one statement: the counter's upsert takes
+     * the row lock and refuses past the limit, and the document is inserted only when it counted,
+     * so parallel requests can never overshoot, and a failed insert leaves nothing counted.
      */
     async createCounted(ownerId: string, limit: number, doc: TNewDocument): Promise<TDocumentRow> {
-      return db.transaction(async (tx) => {
-        const period = usagePeriod(doc.createdAt);
-        await tx.insert(usageCounters).values({ ownerId, period, generations: 0 }).onConflictDoNothing();
-        const counted = await tx
-          .update(usageCounters)
-          .set({ generations: sql`${usageCounters.generations} + 1` })
-          .where(
-            and(
-              eq(usageCounters.ownerId, ownerId),
-              eq(usageCounters.period, period),
-              sql`${usageCounters.generations} < ${limit}`,
-            ),
-          )
-          .returning({ generations: usageCounters.generations });
-        if (counted.length === 0) throw new QuotaExceededError();
-        const [row] = await tx
-          .insert(documents)
-          .values({ ...doc, ownerId })
-          .returning();
-        return row!;
-      });
+      if (limit <= 0) throw new QuotaExceededError();
+      const row: TDocumentRow = {
+        formatId: null,
+        status: 'generated',
+        renderWarnings: [],
+        batchId: null,
+        batchRow: null,
+        ...doc,
+        ownerId,
+      };
+      const result = await db.execute(sql`
+        with counted as (
+          insert into ${usageCounters} (owner_id, period, generations)
+          values (${ownerId}, ${usagePeriod(doc.createdAt)}, 1)
+          on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
+          where ${usageCounters}.generations < ${limit}
+          returning 1
+        )
+        insert into ${documents} (id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name,
+                                  data, status, pdf_sha256, render_warnings, batch_id, batch_row, created_at)
+        select ${row.id}, ${ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}, ${row.snapshotId},
+               ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
+               ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}, ${row.createdAt.toISOString()}::timestamptz
+        where exists (select 1 from counted)
+        returning 1`);
+      if (rowCount(result) === 0) throw new QuotaExceededError();
+      return row;
     },
 
     async list(ownerId: string, page: TDocumentListQuery): Promise<TDocumentRow[]> {

@@ -66,9 +66,10 @@ export function createDocumentsService(deps: {
 
   return {
     async create(ownerId: string, body: z.output<typeof ZCreateDocumentBody>): Promise<TDocument> {
-      const format = await deps.formats.get(ownerId, body.formatId);
-      if (!format) throw new AppError('not_found', 'Format not found.');
-      const check = checkDocumentData(format.placeholders, body.data);
+      const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
+      if (!found) throw new AppError('not_found', 'Format not found.');
+      const { format, snapshot } = found;
+      const check = checkDocumentData(snapshot.placeholders, body.data);
       if (check.missing.length > 0) {
         throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
       }
@@ -76,26 +77,29 @@ export function createDocumentsService(deps: {
         const [first] = Object.values(check.fields);
         throw new AppError('validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
       }
-      const snapshot = await deps.formats.snapshot(ownerId, format.id, format.version);
-      if (!snapshot) throw new Error(`format ${format.id} has no snapshot for version ${format.version}`);
-
       // Refused before any rendering: a user with no quota left cannot make the server work.
       const { limit } = await deps.quota.assertCanGenerate(ownerId);
       const createdAt = new Date();
       const name = body.name || `${format.name} - ${createdAt.toISOString().slice(0, 10)}`;
       const rawClient = body.clientName || clientNameOf(check.values);
       const clientName = rawClient || DEFAULT_CLIENT_NAME;
-      const { pdf, warnings } = await deps.pdf.render({
-        ownerId,
-        format: { content: snapshot.content, placeholders: snapshot.placeholders },
-        data: check.values,
-        title: name,
-        creationDate: createdAt,
-      });
+      // The render thread keeps the PDF in the cache under the new document's id, so the bytes
+      // never cross to this thread; a document that is then refused leaves no cache entry.
+      const id = randomUUID();
+      const { sha256, warnings } = await deps.pdf.renderToCache(
+        {
+          ownerId,
+          format: { content: snapshot.content, placeholders: snapshot.placeholders },
+          data: check.values,
+          title: name,
+          creationDate: createdAt,
+        },
+        deps.cache.fileOf(id),
+      );
 
       try {
         const row = await deps.documents.createCounted(ownerId, limit, {
-          id: randomUUID(),
+          id,
           formatId: format.id,
           formatName: format.name,
           formatVersion: format.version,
@@ -104,13 +108,13 @@ export function createDocumentsService(deps: {
           clientName,
           data: check.values,
           status: 'generated',
-          pdfSha256: sha256Hex(pdf),
+          pdfSha256: sha256,
           renderWarnings: warnings,
           createdAt,
         });
-        await deps.cache.put(row.id, pdf);
         return toDocument(row);
       } catch (error) {
+        await deps.cache.delete(id);
         if (error instanceof QuotaExceededError) throw deps.quota.generationsExceeded(limit, 0);
         throw error;
       }

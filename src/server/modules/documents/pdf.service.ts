@@ -17,7 +17,11 @@ export type TPdfRequest = {
   creationDate: Date;
 };
 
-export type TRenderedPdf = { pdf: Uint8Array; warnings: TRenderWarning[] };
+export type TRenderedPdf = { sha256: string; warnings: TRenderWarning[] };
+export type TRenderOptions = {
+  /** Have the render thread keep the PDF in the cache at this file. */
+  cacheFile?: string;
+};
 
 /** How long one document may take to render before its thread is stopped. */
 export const RENDER_BUDGET_MS = 5_000;
@@ -56,55 +60,70 @@ export function createPdfService(deps: {
   const budgetMs = deps.budgetMs ?? RENDER_BUDGET_MS;
   const turns = createFairTurns({ slots: deps.threads, maxWaitingPerKey: MAX_WAITING_PER_USER });
   return {
-    async render(request: TPdfRequest): Promise<TRenderedPdf> {
-      checkExpansion(request.format, request.data);
-      const assets = await deps.assets.forRender(request.ownerId, request.format.content);
-      const release = await turns.take(request.ownerId);
-      if (!release) throw new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
-      // The budget starts when a thread takes the task: waiting for a thread (one starting up
-      // after another was stopped, or all busy) is not the document's fault. Waiting has its own,
-      // longer limit.
-      const abort = new AbortController();
-      let overBudget = false;
-      let budget: NodeJS.Timeout | undefined;
-      const waiting = setTimeout(() => abort.abort(), MAX_WAIT_FOR_THREAD_MS);
-      const started = new MessageChannel();
-      started.port1.once('message', () => {
-        clearTimeout(waiting);
-        budget = setTimeout(() => {
-          overBudget = true;
-          abort.abort();
-        }, budgetMs);
-      });
-      try {
-        const pool = await deps.pool();
-        const result = await pool.render(
-          {
-            format: request.format,
-            assets,
-            items: [{ data: request.data, title: request.title, creationDate: request.creationDate.getTime() }],
-            returnBytes: true,
-            startedPort: started.port2,
-          },
-          { signal: abort.signal, transferList: [started.port2] },
-        );
-        return { pdf: result.bytes![0]!, warnings: result.warnings[0] ?? [] };
-      } catch (error) {
-        if (overBudget) {
-          throw new AppError(
-            'render_timeout',
-            `This document took longer than ${budgetMs / 1000} seconds to render and was stopped. Shorten long values, or split the format into smaller documents.`,
-          );
-        }
-        if (abort.signal.aborted) throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
-        throw error;
-      } finally {
-        clearTimeout(waiting);
-        clearTimeout(budget);
-        started.port1.close();
-        release();
-      }
+    /** The PDF's bytes, with its hash and warnings. */
+    async render(request: TPdfRequest, options: TRenderOptions = {}): Promise<TRenderedPdf & { pdf: Uint8Array }> {
+      const result = await renderOnThread(request, { ...options, returnBytes: true });
+      return { ...result, pdf: result.pdf! };
+    },
+
+    /** Only the PDF's hash and warnings: the bytes stay in the render thread (and the cache file). */
+    async renderToCache(request: TPdfRequest, cacheFile: string): Promise<TRenderedPdf> {
+      return renderOnThread(request, { cacheFile, returnBytes: false });
     },
   };
+
+  async function renderOnThread(
+    request: TPdfRequest,
+    options: TRenderOptions & { returnBytes: boolean },
+  ): Promise<TRenderedPdf & { pdf: Uint8Array | undefined }> {
+    checkExpansion(request.format, request.data);
+    const assets = await deps.assets.forRender(request.ownerId, request.format.content);
+    const release = await turns.take(request.ownerId);
+    if (!release) throw new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
+    // The budget starts when a thread takes the task: waiting for a thread (one starting up
+    // after another was stopped, or all busy) is not the document's fault. Waiting has its own,
+    // longer limit.
+    const abort = new AbortController();
+    let overBudget = false;
+    let budget: NodeJS.Timeout | undefined;
+    const waiting = setTimeout(() => abort.abort(), MAX_WAIT_FOR_THREAD_MS);
+    const started = new MessageChannel();
+    started.port1.once('message', () => {
+      clearTimeout(waiting);
+      budget = setTimeout(() => {
+        overBudget = true;
+        abort.abort();
+      }, budgetMs);
+    });
+    try {
+      const pool = await deps.pool();
+      const result = await pool.render(
+        {
+          format: request.format,
+          assets,
+          items: [{ data: request.data, title: request.title, creationDate: request.creationDate.getTime() }],
+          returnBytes: options.returnBytes,
+          ...(options.cacheFile ? { cacheFiles: [options.cacheFile] } : {}),
+          startedPort: started.port2,
+        },
+        { signal: abort.signal, transferList: [started.port2] },
+      );
+      return { pdf: result.bytes?.[0], sha256: result.sha256[0]!, warnings: result.warnings[0] ?? [] };
+    } catch (error) {
+      if (overBudget) {
+        throw new AppError(
+          'render_timeout',
+          `This document took longer than ${budgetMs / 1000} seconds to render and was stopped. Shorten long values, or split the format into smaller documents.`,
+        );
+      }
+      if (abort.signal.aborted) throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
+      throw error;
+    } finally {
+      clearTimeout(waiting);
+      clearTimeout(budget);
+      started.port1.close();
+      release();
+    }
+  }
 }
 export type TPdfService = ReturnType<typeof createPdfService>;

@@ -84,6 +84,23 @@ export function createFormatsRepository(db: TDb) {
       return deleted.length > 0;
     },
 
+    /** A format's name and version with the snapshot of that version, in one read: what a new document is made from. */
+    async currentSnapshot(
+      ownerId: string,
+      formatId: string,
+    ): Promise<{ format: Pick<TFormatRow, 'id' | 'name' | 'version'>; snapshot: TSnapshotRow } | undefined> {
+      const [row] = await db
+        .select({ format: { id: formats.id, name: formats.name, version: formats.version }, snapshot: formatSnapshots })
+        .from(formats)
+        .innerJoin(
+          formatSnapshots,
+          and(eq(formatSnapshots.formatId, formats.id), eq(formatSnapshots.version, formats.version), eq(formatSnapshots.ownerId, ownerId)),
+        )
+        .where(and(eq(formats.ownerId, ownerId), eq(formats.id, formatId)))
+        .limit(1);
+      return row;
+    },
+
     async snapshot(ownerId: string, formatId: string, version: number): Promise<TSnapshotRow | undefined> {
       const [row] = await db
         .select()

@@ -32,10 +32,10 @@ export function createQuotaService(deps: {
   }
 
   async function generations(ownerId: string): Promise<{ limit: number; used: number; remaining: number }> {
-    const user = await deps.users.findById(ownerId);
-    if (!user) throw notFound('User');
-    const [limit, used] = await Promise.all([generationLimit(user), deps.users.generationsUsed(ownerId)]);
-    return { limit, used, remaining: Math.max(0, limit - used) };
+    const found = await deps.users.findWithUsage(ownerId);
+    if (!found) throw notFound('User');
+    const limit = await generationLimit(found.user);
+    return { limit, used: found.generations, remaining: Math.max(0, limit - found.generations) };
   }
 
   /** The refusal for asking `wanted` generations with `remaining` left of `limit`. */

@@ -3,23 +3,41 @@ import { DEFAULT_ESIGN_URL, DEFAULT_SUPPORT_EMAIL, type TAppConfig } from '../..
 import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
+const PLAN_CATALOGUE_TTL_MS = 5_000;
 
 export function createSystemService(deps: {
   system: TSystemRepository;
   activeGatewayName: () => Promise<string | undefined>;
   log: (message: string) => void;
 }) {
+  // Every generation checks its quota against the catalogue; an admin's change reaches every
+  // process within a few seconds, and this one at once (forgetPlanCatalogue).
+  let catalogue: { value: Promise<TPlanCatalogue>; readAt: number } | undefined;
+  async function readCatalogue(): Promise<TPlanCatalogue> {
+    const raw = await deps.system.get(PLAN_CATALOGUE_SETTING);
+    if (!raw) return DEFAULT_PLAN_CATALOGUE;
+    try {
+      return ZPlanCatalogue.parse(JSON.parse(raw));
+    } catch {
+      deps.log(`system setting ${PLAN_CATALOGUE_SETTING} is not a valid plan catalogue; using the default`);
+      return DEFAULT_PLAN_CATALOGUE;
+    }
+  }
+
   return {
     /** Admins may override the catalogue in system settings; a broken override falls back to the default. */
-    async planCatalogue(): Promise<TPlanCatalogue> {
-      const raw = await deps.system.get(PLAN_CATALOGUE_SETTING);
-      if (!raw) return DEFAULT_PLAN_CATALOGUE;
-      try {
-        return ZPlanCatalogue.parse(JSON.parse(raw));
-      } catch {
-        deps.log(`system setting ${PLAN_CATALOGUE_SETTING} is not a valid plan catalogue; using the default`);
-        return DEFAULT_PLAN_CATALOGUE;
+    planCatalogue(): Promise<TPlanCatalogue> {
+      if (!catalogue || Date.now() - catalogue.readAt > PLAN_CATALOGUE_TTL_MS) {
+        const value = readCatalogue();
+        catalogue = { value, readAt: Date.now() };
+        value.catch(() => (catalogue = undefined));
       }
+      return catalogue.value;
+    },
+
+    /** After an admin saves or deletes a setting: the next read goes to the database. */
+    forgetPlanCatalogue() {
+      catalogue = undefined;
     },
 
     async appConfig(): Promise<TAppConfig> {

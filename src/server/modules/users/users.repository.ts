@@ -25,6 +25,17 @@ export function createUsersRepository(db: TDb) {
       await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id));
     },
 
+    /** The user with this period's generations, in one read: what every quota check needs. */
+    async findWithUsage(id: string, period = usagePeriod()): Promise<{ user: TUserRow; generations: number } | undefined> {
+      const [row] = await db
+        .select({ user: users, generations: usageCounters.generations })
+        .from(users)
+        .leftJoin(usageCounters, and(eq(usageCounters.ownerId, users.id), eq(usageCounters.period, period)))
+        .where(eq(users.id, id))
+        .limit(1);
+      return row ? { user: row.user, generations: row.generations ?? 0 } : undefined;
+    },
+
     async generationsUsed(ownerId: string, period = usagePeriod()): Promise<number> {
       const [row] = await db
         .select({ generations: usageCounters.generations })
