@@ -34,8 +34,11 @@ function createBytesCache(maxBytes: number) {
       }
       return bytes;
     },
-    set(ownerId: string, src: string, bytes: Uint8Array) {
-      if (bytes.length > maxBytes / 8) return;
+    /** Keeps a copy in shared memory: a render task then carries the image to its thread without copying it. */
+    set(ownerId: string, src: string, stored: Uint8Array): Uint8Array {
+      if (stored.length > maxBytes / 8) return stored;
+      const bytes = new Uint8Array(new SharedArrayBuffer(stored.length));
+      bytes.set(stored);
       const key = keyOf(ownerId, src);
       const previous = entries.get(key);
       if (previous) held -= previous.length;
@@ -47,6 +50,7 @@ function createBytesCache(maxBytes: number) {
         entries.delete(oldest);
         held -= value.length;
       }
+      return bytes;
     },
   };
 }
@@ -215,12 +219,10 @@ export function createAssetsService(deps: {
       if (missing.length === 0) return result;
       const assetIds = missing.filter((s) => s.startsWith(ASSET_URL_PREFIX)).map((s) => s.slice(ASSET_URL_PREFIX.length));
       for (const row of await deps.assets.getMany(ownerId, assetIds)) {
-        result[assetUrl(row.id)] = row.bytes;
-        renderBytes.set(ownerId, assetUrl(row.id), row.bytes);
+        result[assetUrl(row.id)] = renderBytes.set(ownerId, assetUrl(row.id), row.bytes);
       }
       for (const row of await deps.assets.findBySourceUrls(ownerId, missing.filter(isImageAddress))) {
-        result[row.sourceUrl!] = row.bytes;
-        renderBytes.set(ownerId, row.sourceUrl!, row.bytes);
+        result[row.sourceUrl!] = renderBytes.set(ownerId, row.sourceUrl!, row.bytes);
       }
       return result;
     },

@@ -331,7 +331,14 @@ describe('server baseline', () => {
     const client = new TestClient(t.app);
     await client.signUp();
     const stats = await client.get('/api/user/stats');
-    expect(stats.json()).toEqual({ totalFormats: 0, totalDocuments: 0, apiCallsUsed: 0, apiCallsLimit: 30 });
+    expect(stats.json()).toEqual({
+      totalFormats: 0,
+      totalDocuments: 0,
+      apiCallsUsed: 0,
+      apiCallsLimit: 30,
+      storageUsedBytes: 0,
+      storageLimitBytes: 50 * 1024 * 1024,
+    });
     expectError(await new TestClient(t.app).get('/api/user/stats'), 401, 'unauthorized');
   });
 
