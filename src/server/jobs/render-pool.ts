@@ -17,7 +17,7 @@ const RENDER_THREAD_IDLE_MS = 2_000;
 export type TRenderPool = {
   threads: number;
   /** Aborting `signal` while the task runs stops its thread; the promise then rejects. */
-  render(task: TRenderBatchTask, options?: { signal?: AbortSignal; transferList?: Transferable[] }): Promise<TRenderBatchResult>;
+  render(task: TRenderBatchTask, signal?: AbortSignal): Promise<TRenderBatchResult>;
   close(): Promise<void>;
 };
 
@@ -52,11 +52,7 @@ export async function createRenderPool(
   });
   return {
     threads,
-    render: (task, options = {}) =>
-      pool.run(task, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.transferList ? { transferList: options.transferList as never } : {}),
-      }),
+    render: (task, signal) => pool.run(task, signal ? { signal } : {}),
     close: () => pool.close({ force: true }),
   };
 }

@@ -4,7 +4,6 @@
  * when asked, the bytes.
  */
 import { createHash } from 'node:crypto';
-import type { MessagePort } from 'node:worker_threads';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
 import { writeCacheFileSync } from './pdf-cache.ts';
@@ -30,8 +29,11 @@ export type TRenderBatchTask = {
   merged?: { title: string; creationDate: number };
   /** Keep each item's PDF in the PDF cache at this file (single documents: one item). */
   cacheFiles?: string[];
-  /** Told when the thread starts on the task, so a time budget counts rendering, not waiting. */
-  startedPort?: MessagePort;
+  /**
+   * The thread writes the time it starts on the task here (ms since the epoch), so a time budget
+   * counts rendering, not waiting for a thread. Shared memory costs nothing to pass, unlike a port.
+   */
+  startedAt?: BigInt64Array;
 };
 
 
@@ -43,10 +45,7 @@ export type TRenderBatchResult = {
 };
 
 export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult {
-  if (task.startedPort) {
-    task.startedPort.postMessage('started');
-    task.startedPort.close();
-  }
+  if (task.startedAt) Atomics.store(task.startedAt, 0, BigInt(Date.now()));
   const inputs = task.items.map((item) => ({
     format: task.format,
     data: item.data,

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { MessageChannel } from 'node:worker_threads';
 import { expansionProblem, measureExpansion } from '../../../contract/expansion.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import { normalizePlaceholderName } from '../../../contract/placeholders.ts';
@@ -85,16 +84,18 @@ export function createPdfService(deps: {
     // longer limit.
     const abort = new AbortController();
     let overBudget = false;
-    let budget: NodeJS.Timeout | undefined;
-    const waiting = setTimeout(() => abort.abort(), MAX_WAIT_FOR_THREAD_MS);
-    const started = new MessageChannel();
-    started.port1.once('message', () => {
-      clearTimeout(waiting);
-      budget = setTimeout(() => {
+    const startedAt = new BigInt64Array(new SharedArrayBuffer(8));
+    const takenAt = Date.now();
+    // Checked now and then rather than told: a port per render cost more than the check.
+    const watch = setInterval(() => {
+      const started = Number(Atomics.load(startedAt, 0));
+      if (started === 0) {
+        if (Date.now() - takenAt > MAX_WAIT_FOR_THREAD_MS) abort.abort();
+      } else if (Date.now() - started > budgetMs) {
         overBudget = true;
         abort.abort();
-      }, budgetMs);
-    });
+      }
+    }, Math.max(10, Math.min(250, budgetMs / 10)));
     try {
       const pool = await deps.pool();
       const result = await pool.render(
@@ -104,9 +105,9 @@ export function createPdfService(deps: {
           items: [{ data: request.data, title: request.title, creationDate: request.creationDate.getTime() }],
           returnBytes: options.returnBytes,
           ...(options.cacheFile ? { cacheFiles: [options.cacheFile] } : {}),
-          startedPort: started.port2,
+          startedAt,
         },
-        { signal: abort.signal, transferList: [started.port2] },
+        abort.signal,
       );
       return { pdf: result.bytes?.[0], sha256: result.sha256[0]!, warnings: result.warnings[0] ?? [] };
     } catch (error) {
@@ -119,9 +120,7 @@ export function createPdfService(deps: {
       if (abort.signal.aborted) throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
       throw error;
     } finally {
-      clearTimeout(waiting);
-      clearTimeout(budget);
-      started.port1.close();
+      clearInterval(watch);
       release();
     }
   }
