@@ -21,6 +21,7 @@ import { chunksFor, type TBulkChunkPayload, type TBulkChunkSender } from '../../
 import type { TRenderPool } from '../../jobs/render-pool.ts';
 import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
 import { MAX_MERGED_DOCUMENTS } from '../../../render/index.ts';
+import { expansionProblemOf } from '../documents/pdf.service.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
@@ -502,24 +503,33 @@ export function createBulkService(deps: {
         const { format, assets } = await renderInputs(ownerId, job.snapshotId);
         const pool = await deps.pool();
         const createdAt = new Date();
-        const items = rows.map((r) => ({
-          data: r.data,
-          title: bulkDocumentName(job.formatName, r.row, r.data),
-          creationDate: createdAt.getTime(),
-        }));
         const shas: (string | undefined)[] = new Array(rows.length);
         const failures: { row: number; message: string }[] = [];
         const documentIds = rows.map(() => randomUUID());
-        const packPath = await deps.spool.prepare(jobId, documentIds[0]!).catch(() => undefined);
-        const spool = packPath ? { spool: { packPath, documentIds } } : {};
+        // A row whose values would make a document too large to lay out is a row error, found
+        // before any rendering, like a missing required value.
+        const renderable: number[] = [];
+        rows.forEach((r, i) => {
+          const problem = expansionProblemOf(format, r.data);
+          if (problem) failures.push({ row: r.row, message: problem });
+          else renderable.push(i);
+        });
+        const items = renderable.map((i) => ({
+          data: rows[i]!.data,
+          title: bulkDocumentName(job.formatName, rows[i]!.row, rows[i]!.data),
+          creationDate: createdAt.getTime(),
+        }));
+        const packPath = items.length > 0 ? await deps.spool.prepare(jobId, documentIds[0]!).catch(() => undefined) : undefined;
+        const spool = packPath ? { spool: { packPath, documentIds: renderable.map((i) => documentIds[i]!) } } : {};
         lap('loadMs');
         try {
-          const result = await pool.render({ format, assets, items, returnBytes: false, ...spool });
-          result.sha256.forEach((sha, i) => (shas[i] = sha));
+          const result = items.length > 0 ? await pool.render({ format, assets, items, returnBytes: false, ...spool }) : { sha256: [] };
+          result.sha256.forEach((sha, k) => (shas[renderable[k]!] = sha));
         } catch (error) {
           // One bad row must not sink its neighbours: render them one by one to find it.
           deps.log.error({ err: error, jobId }, 'bulk chunk render failed; retrying row by row');
-          for (const [i, item] of items.entries()) {
+          for (const [k, item] of items.entries()) {
+            const i = renderable[k]!;
             try {
               shas[i] = (await pool.render({ format, assets, items: [item], returnBytes: false })).sha256[0];
             } catch {

@@ -334,6 +334,26 @@ describe('bulk generation', () => {
     expect(entries.map((e) => e.name)).toEqual(['Receipt - row 2.pdf', 'Receipt - row 3.pdf']);
   });
 
+  it('fails a row whose values would make a document too large to lay out, and makes the others', async () => {
+    const client = new TestClient(t.app);
+    const { user } = await client.signUp();
+    await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+    const notes: TFormatInput = {
+      name: 'Notes',
+      content: { elements: Array.from({ length: 250 }, (_, i) => ({ id: String(i), type: 'paragraph' as const, content: 'Note: {{notes}}' })) },
+      placeholders: [{ name: 'notes', type: 'textarea', required: false }],
+    };
+    const format = (await client.post('/api/formats', notes)).json() as TFormat;
+    const long = 'lorem ipsum '.repeat(800).slice(0, 9_000);
+    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [['Notes'], ['short'], [long], ['also short']])).json());
+    await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false });
+    const job = await waitForJob(client, draft.id, finished);
+    expect({ status: job.status, done: job.done, failed: job.failed }).toEqual({ status: 'completed', done: 2, failed: 1 });
+    const errors = (await client.get(`/api/bulk-jobs/${draft.id}/errors.csv`)).body;
+    expect(errors).toMatch(/^row,column,message\r\n3,.*more than the 2 MB a document may hold\. Most of it comes from \{\{notes\}\}, used 250 times/);
+    expect(await usageOf(user.id)).toBe(2);
+  });
+
   it('escapes formula-like cells in the error CSV', async () => {
     const { client, format } = await userWithFormat();
     const rows = [['Client Name', 'Email'], ['Ok', 'ok@example.com'], ['Bad', '=HYPERLINK("x")']];

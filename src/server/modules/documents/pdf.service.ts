@@ -33,11 +33,20 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The refusal for a format filled with `data` that holds more text than a document may, if it does. */
-export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>): void {
+function measure(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>) {
   const lengths = new Map<string, number>();
   for (const [name, value] of Object.entries(data)) lengths.set(normalizePlaceholderName(name), value.length);
-  const expansion = measureExpansion(format.content, (name) => lengths.get(name) ?? 0);
+  return measureExpansion(format.content, (name) => lengths.get(name) ?? 0);
+}
+
+/** Why `format` filled with `data` holds more text than a document may, or undefined when it fits. */
+export function expansionProblemOf(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>): string | undefined {
+  return expansionProblem(measure(format, data));
+}
+
+/** The refusal for a format filled with `data` that holds more text than a document may, if it does. */
+export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>): void {
+  const expansion = measure(format, data);
   const problem = expansionProblem(expansion);
   if (problem) {
     throw new AppError('document_too_large', problem, expansion.largest ? { [expansion.largest.name]: problem } : undefined);
