@@ -1,4 +1,4 @@
-import type { TFormatContent } from './format-content.ts';
+import { contentTexts, type TFormatContent } from './format-content.ts';
 import { findPlaceholderTags } from './placeholders.ts';
 
 /**
@@ -7,30 +7,6 @@ import { findPlaceholderTags } from './placeholders.ts';
  * total is checked before any layout starts.
  */
 export const MAX_EXPANDED_TEXT_CHARS = 2_000_000;
-
-/** Every piece of text in a format that placeholders can appear in. */
-export function contentTexts(content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): string[] {
-  const texts: string[] = [];
-  for (const element of content.elements) {
-    switch (element.type) {
-      case 'heading':
-      case 'paragraph':
-        texts.push(element.content);
-        break;
-      case 'list':
-        texts.push(...element.items);
-        break;
-      case 'table':
-        for (const row of element.rows) texts.push(...row);
-        break;
-      case 'image':
-        break;
-    }
-  }
-  if (content.header) texts.push(content.header.text);
-  if (content.footer) texts.push(content.footer.text);
-  return texts;
-}
 
 export type TExpansion = {
   /** Characters of text once every placeholder is replaced by its value. */

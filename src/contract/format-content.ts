@@ -241,3 +241,27 @@ export function imageSources(content: Pick<TFormatContent, 'elements'>): string[
 }
 
 export const isImageAddress = (src: string) => /^https?:\/\//i.test(src);
+
+/** Every piece of text in a format that placeholders can appear in. */
+export function contentTexts(content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): string[] {
+  const texts: string[] = [];
+  for (const element of content.elements) {
+    switch (element.type) {
+      case 'heading':
+      case 'paragraph':
+        texts.push(element.content);
+        break;
+      case 'list':
+        texts.push(...element.items);
+        break;
+      case 'table':
+        for (const row of element.rows) texts.push(...row);
+        break;
+      case 'image':
+        break;
+    }
+  }
+  if (content.header) texts.push(content.header.text);
+  if (content.footer) texts.push(content.footer.text);
+  return texts;
+}

@@ -2,12 +2,13 @@ import {
   findPlaceholderTags,
   type TPlaceholder,
 } from '../../../contract/placeholders';
-import type {
-  TElement,
-  TElementType,
-  TFormatContent,
-  THeadingSize,
-  TTextStyle,
+import {
+  contentTexts,
+  type TElement,
+  type TElementType,
+  type TFormatContent,
+  type THeadingSize,
+  type TTextStyle,
 } from '../../../contract/format-content';
 
 /** What the builder edits: everything a save sends except the description. */
@@ -71,30 +72,6 @@ export function createElement(type: TElementType, id: string): TElement {
   }
 }
 
-/** Every piece of text in the format that may hold `{{tags}}`. */
-export function allTexts(content: TFormatContent): string[] {
-  const out: string[] = [];
-  for (const el of content.elements) {
-    switch (el.type) {
-      case 'heading':
-      case 'paragraph':
-        out.push(el.content);
-        break;
-      case 'list':
-        out.push(...el.items);
-        break;
-      case 'table':
-        for (const row of el.rows) out.push(...row);
-        break;
-      case 'image':
-        break;
-    }
-  }
-  if (content.header?.text) out.push(content.header.text);
-  if (content.footer?.text) out.push(content.footer.text);
-  return out;
-}
-
 const RESERVED_TAGS = new Set(['page', 'pages']);
 
 export interface PlaceholderUsage {
@@ -107,7 +84,7 @@ export interface PlaceholderUsage {
 export function placeholderUsage(content: TFormatContent, placeholders: readonly TPlaceholder[]): PlaceholderUsage {
   const counts = new Map<string, number>(placeholders.map((p) => [p.name, 0]));
   const unknown: string[] = [];
-  for (const text of allTexts(content)) {
+  for (const text of contentTexts(content)) {
     for (const tag of findPlaceholderTags(text)) {
       const current = counts.get(tag.name);
       if (current !== undefined) counts.set(tag.name, current + 1);
