@@ -10,6 +10,7 @@ import type { TDatabase } from './db/client.ts';
 import { registerCsrfProtection } from './http/csrf.ts';
 import { registerErrorHandling, sendError } from './http/error-handler.ts';
 import { registerSpa } from './http/spa.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp({ config, database, background = {} }: TBuildAppO
     transform: jsonSchemaTransform,
   });
   registerCsrfProtection(app, { publicUrl: config.publicUrl });
+  registerTextGuard(app);
 
   const services = createServices({ config, database, log: app.log, ...background });
   const { usersRepository, adminRepository, system, usersService, assets, pdf, formats, documents, bulk } = services;

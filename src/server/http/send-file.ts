@@ -1,10 +1,11 @@
 import contentDisposition from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
+import { wellFormed } from '../../contract/text.ts';
 
 /** A file name that is safe on every OS; the original survives in filename* for modern clients. */
 export function safeFileBaseName(title: string): string {
-  const cleaned = title
+  const cleaned = wellFormed(title)
     .replace(/[\u0000-\u001f\u007f/\\?%*:|"<>]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -1,0 +1,17 @@
+/*
+ * Text no field may hold. PostgreSQL refuses NUL in text and JSON, and a UTF-16 surrogate without
+ * its pair cannot be encoded as UTF-8 at all (headers, files, the database): both are refused at
+ * the edge with a message that names the field, instead of failing deep inside.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Why `text` cannot be stored or sent, or undefined when it can. */
+export function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'Remove the NUL character (\\u0000): it cannot be stored.';
+  if (LONE_SURROGATE.test(text)) return 'This text holds a broken character (an unpaired UTF-16 surrogate). Type or paste it again.';
+  return undefined;
+}
+
+/** `text` with every unpaired surrogate replaced by U+FFFD, so it can always be encoded. */
+export const wellFormed = (text: string) => text.replace(LONE_SURROGATES, '\uFFFD');
