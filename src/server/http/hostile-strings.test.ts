@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TFormat } from '../../../src/contract/formats.ts';
+import type { TFormat } from '../../contract/formats.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../test/test-app.ts';
 
 /*
@@ -211,7 +211,7 @@ describe('hostile strings in every JSON endpoint', () => {
     // A name stored before these checks existed, or from a file name, must not break the download header.
     const { documents } = await import('../db/schema.ts');
     const { eq } = await import('drizzle-orm');
-    await t.database.db.update(documents).set({ name: 'Broken \uD800 name' }).where(eq(documents.id, ids.document));
+    await t.database.db.update(documents).set({ name: 'Broken \uD800 name' }).where(eq(documents.id, ids.document!));
     const download = await user.get(`/api/documents/${ids.document}/download`);
     expect(download.statusCode).toBe(200);
     expect(String(download.headers['content-disposition'])).toMatch(/filename\*=UTF-8''Broken%20%EF%BF%BD%20name\.pdf/);
