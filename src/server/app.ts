@@ -10,6 +10,7 @@ import type { TDatabase } from './db/client.ts';
 import { registerCsrfProtection } from './http/csrf.ts';
 import { registerErrorHandling, sendError } from './http/error-handler.ts';
 import { registerSpa } from './http/spa.ts';
+import { serializeError } from './log-errors.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
@@ -31,22 +32,26 @@ export type TBuildAppOptions = {
   config: TConfig;
   database: TDatabase;
   background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs'>;
+  /** Where the log goes instead of standard output (tests read it). */
+  logStream?: NodeJS.WritableStream;
 };
 
 /** Query strings can carry OAuth codes and states; logs keep only the path. */
 const pathOnly = (url: string) => url.split('?')[0] ?? url;
 
 /** Builds the whole app without listening, so tests can call it with inject(). */
-export async function buildApp({ config, database, background = {} }: TBuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, background = {}, logStream }: TBuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
         ? false
         : {
             level: config.logLevel,
+            ...(logStream ? { stream: logStream } : {}),
             serializers: {
               req: (req) => ({ method: req.method, url: pathOnly(req.url), remoteAddress: req.ip }),
               res: (res) => ({ statusCode: res.statusCode }),
+              err: serializeError,
             },
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
             hooks: {

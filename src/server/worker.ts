@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import { pino } from 'pino';
+import { serializeError } from './log-errors.ts';
 import { loadConfigOrExit } from './config.ts';
 import { migrateDatabase, openDatabase } from './db/client.ts';
 import { createServices } from './services.ts';
@@ -22,7 +23,7 @@ async function main() {
         'On the embedded database the server generates bulk documents itself.',
     );
   }
-  const log = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel });
+  const log = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, serializers: { err: serializeError } });
   const database = await openDatabase({ driver: 'postgres', url: config.databaseUrl });
   await migrateDatabase(database);
   const threads = config.renderThreads ?? os.availableParallelism();

@@ -211,6 +211,24 @@ describe('images by URL (SSRF guard)', () => {
     }
   });
 
+  it('refuses private addresses without telling what they resolve to', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    for (const url of [
+      `http://localhost:${loopbackPort}/x.png`,
+      `http://127.0.0.1:${loopbackPort}/x.png`,
+      `http://[::1]:${loopbackPort}/x.png`,
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
+      const refused = await client.post('/api/assets/from-url', { url });
+      expect(refused.statusCode).toBe(422);
+      const { message, fields } = (refused.json() as { error: { message: string; fields: Record<string, string> } }).error;
+      expect(message).toBe('The image at this address could not be loaded. This address is not allowed: it points to a private or local network.');
+      expect(JSON.stringify(fields)).not.toMatch(/\d+\.\d+\.\d+\.\d+|::1|localhost|DNS|family/);
+    }
+    expect(hitsOnLoopback).toBe(0);
+  });
+
   it('renders a document whose image URL is private with an empty box, never fetching it', async () => {
     const client = new TestClient(t.app);
     await client.signUp();

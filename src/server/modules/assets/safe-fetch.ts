@@ -4,6 +4,29 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
 
 export class ImageFetchError extends Error {}
 
+/**
+ * What a failed connection tells the user: never the resolved address or the error's own text,
+ * which would let a user map names and hosts inside our network one refusal at a time.
+ */
+export function connectionFailureMessage(error: Error & { code?: string }): string {
+  if (/is not allowed/i.test(error.message)) return 'This address is not allowed: it points to a private or local network.';
+  switch (error.code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'The image host could not be found.';
+    case 'ECONNREFUSED':
+      return 'The image host refused the connection.';
+    case 'ECONNRESET':
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'The image host could not be reached.';
+    default:
+      if (error.code?.startsWith('ERR_TLS') || /certificate/i.test(error.message)) return "The image host's certificate is not valid.";
+      return 'The image could not be fetched.';
+  }
+}
+
 export type TSafeFetchOptions = {
   timeoutMs: number;
   maxBytes: number;
@@ -62,14 +85,14 @@ export function createSafeFetcher(options: TSafeFetchOptions) {
             chunks.push(chunk);
           });
           response.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
-          response.on('error', (error) => reject(new ImageFetchError(error.message)));
+          response.on('error', (error) => reject(new ImageFetchError(connectionFailureMessage(error))));
         },
       );
       const deadline = setTimeout(() => request.destroy(new ImageFetchError('The image took too long to download.')), options.timeoutMs);
       request.on('close', () => clearTimeout(deadline));
       request.on('timeout', () => request.destroy(new ImageFetchError('The image took too long to download.')));
       request.on('error', (error) =>
-        reject(error instanceof ImageFetchError ? error : new ImageFetchError(`The image could not be fetched: ${error.message}`)),
+        reject(error instanceof ImageFetchError ? error : new ImageFetchError(connectionFailureMessage(error))),
       );
     });
   }
