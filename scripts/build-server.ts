@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { THREAD_ENTRIES } from '../src/server/jobs/thread-entry.ts';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
 export const SERVER_BUNDLE = path.join(PROJECT_ROOT, 'dist/server/main.mjs');
@@ -26,13 +27,15 @@ export async function bundleForNode(entry: string, outfile: string): Promise<voi
   });
 }
 
-/** The server, the bulk worker process and the render-pool thread, side by side in dist/server. */
+/** The server, the bulk worker process and the thread entry points, side by side in dist/server. */
 export async function buildServer(): Promise<void> {
   const out = path.dirname(SERVER_BUNDLE);
   await Promise.all([
     bundleForNode(path.join(PROJECT_ROOT, 'src/server/main.ts'), SERVER_BUNDLE),
     bundleForNode(path.join(PROJECT_ROOT, 'src/server/worker.ts'), path.join(out, 'worker.mjs')),
-    bundleForNode(path.join(PROJECT_ROOT, 'src/server/jobs/render-worker.ts'), path.join(out, 'render-worker.mjs')),
+    ...THREAD_ENTRIES.map((entry) =>
+      bundleForNode(path.join(PROJECT_ROOT, entry), path.join(out, `${path.basename(entry, '.ts')}.mjs`)),
+    ),
   ]);
 }
 

@@ -21,6 +21,7 @@ import { decorateCaller, resolveCallerFor } from './http/caller.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { templateImportRoutes } from './modules/template-import/template-import.routes.ts';
+import type { TImportLimits } from './modules/template-import/import-pool.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
@@ -31,7 +32,10 @@ import { formatsRoutes } from './modules/formats/formats.routes.ts';
 export type TBuildAppOptions = {
   config: TConfig;
   database: TDatabase;
-  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs'>;
+  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs'> & {
+    /** Time and memory one import may use (default IMPORT_LIMITS). */
+    importLimits?: TImportLimits;
+  };
   /** Where the log goes instead of standard output (tests read it). */
   logStream?: NodeJS.WritableStream;
 };
@@ -106,7 +110,8 @@ export async function buildApp({ config, database, background = {}, logStream }:
   registerCsrfProtection(app, { publicUrl: config.publicUrl });
   registerTextGuard(app);
 
-  const services = createServices({ config, database, log: app.log, ...background });
+  const { importLimits: _importLimits, ...serviceOptions } = background;
+  const services = createServices({ config, database, log: app.log, ...serviceOptions });
   const { usersRepository, adminRepository, system, usersService, assets, pdf, formats, documents, bulk } = services;
   const auth = createAuthService({ db: database.db, config, users: usersRepository, usersService, log: app.log });
   // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
@@ -137,7 +142,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await signedIn.register(documentsRoutes, { documents });
     await signedIn.register(bulkRoutes, { bulk });
     await signedIn.register(assetsRoutes, { assets });
-    await signedIn.register(templateImportRoutes, { assets });
+    await signedIn.register(templateImportRoutes, { assets, limits: background.importLimits });
   });
 
   const admin = createAdminService({

@@ -1,14 +1,10 @@
 /**
  * The worker-thread pool that renders bulk documents, sized to the cores, so a web process keeps
- * answering requests while a job runs. Threads load a bundled render-worker.mjs: beside the server
- * bundle in production, or bundled on first use from the TypeScript source in development and
- * tests (worker threads do not inherit a TypeScript loader).
+ * answering requests while a job runs. Threads load render-worker.ts as bundled by thread-entry.ts.
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { threadEntryFile } from './thread-entry.ts';
 import type { TRenderBatchResult, TRenderBatchTask } from './render-worker.ts';
 
 /** Idle time after which a render thread stops; longer than any pause between a job's chunks. */
@@ -21,23 +17,12 @@ export type TRenderPool = {
   close(): Promise<void>;
 };
 
-async function workerFile(): Promise<string> {
-  const here = fileURLToPath(import.meta.url);
-  const bundled = path.join(path.dirname(here), 'render-worker.mjs');
-  if (here.endsWith('.mjs') && existsSync(bundled)) return bundled;
-  const { bundleForNode, PROJECT_ROOT } = await import('../../../scripts/build-server.ts');
-  // One file per process: test files run in parallel processes and must not overwrite each other.
-  const out = path.join(PROJECT_ROOT, `node_modules/.cache/formwork/render-worker-${process.pid}.mjs`);
-  await bundleForNode(path.join(PROJECT_ROOT, 'src/server/jobs/render-worker.ts'), out);
-  return out;
-}
-
 export async function createRenderPool(
   options: { threads?: number; minThreads?: number; idleTimeoutMs?: number } = {},
 ): Promise<TRenderPool> {
   const threads = Math.max(1, options.threads ?? os.availableParallelism());
   const pool = new Piscina<TRenderBatchTask, TRenderBatchResult>({
-    filename: await workerFile(),
+    filename: await threadEntryFile('src/server/jobs/render-worker.ts'),
     // Threads start with work and stop after a few idle seconds, so a server between jobs (or
     // sending a batch's ZIP) does not keep every thread's heap resident.
     minThreads: options.minThreads ?? 0,

@@ -4,12 +4,15 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { IMPORT_FILE_FIELD, MAX_IMPORT_BYTES, ZTemplateImportResponse } from '../../../contract/template-import.ts';
 import { readUploadedFile } from '../../http/uploaded-file.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
+import { createImportPool, type TImportLimits } from './import-pool.ts';
 import { createTemplateImportService, IMPORT_TOO_LARGE_MESSAGE } from './template-import.service.ts';
 
 /** POST /api/formats/import. Images found in documents are stored through the assets service. */
-export async function templateImportRoutes(app: FastifyInstance, opts: { assets: TAssetsService }) {
+export async function templateImportRoutes(app: FastifyInstance, opts: { assets: TAssetsService; limits?: TImportLimits }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const templateImport = createTemplateImportService({ assets: opts.assets, log: app.log });
+  const pool = createImportPool(opts.limits);
+  app.addHook('onClose', async () => pool.close());
+  const templateImport = createTemplateImportService({ assets: opts.assets, pool, log: app.log });
 
   api.post(
     '/api/formats/import',

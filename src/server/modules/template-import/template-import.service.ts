@@ -10,15 +10,14 @@ import {
 import { AppError } from '../../http/app-error.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import { blocksToDraft, type TBlock } from './blocks.ts';
-import { convertDocx, IMAGE_REF_PREFIX, type TDocxImage } from './convert-docx.ts';
-import { convertPdf } from './convert-pdf.ts';
-import { convertText } from './convert-txt.ts';
-import { badFile, checkDocxParts, checkFileKind, decodeText, inspectZip } from './file-check.ts';
+import { IMAGE_REF_PREFIX, type TDocxImage } from './convert-docx.ts';
+import { badFile, checkFileKind } from './file-check.ts';
+import type { TImportPool } from './import-pool.ts';
 
 /** Widest an imported image starts out: about the text width of an A4 page with 20 mm margins. */
 export const MAX_IMPORTED_IMAGE_WIDTH_PX = 600;
 const MAX_IMPORTED_IMAGE_HEIGHT_PX = 900;
-/** Conversions are CPU-bound; a few at a time keep the server responsive. */
+/** Conversions run on their own threads, a few at a time, so an import's time limit counts its own work. */
 const MAX_CONCURRENT_IMPORTS = 2;
 
 const unsupportedType = () =>
@@ -72,13 +71,14 @@ function createLimiter(max: number) {
 
 export function createTemplateImportService(deps: {
   assets: Pick<TAssetsService, 'upload'>;
+  pool: Pick<TImportPool, 'convert'>;
   log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 }) {
   const limit = createLimiter(MAX_CONCURRENT_IMPORTS);
   const busyOwners = new Set<string>();
 
   /** Stores the images the blocks use as the owner's assets; ones that cannot be read are left out. */
-  async function storeImages(ownerId: string, blocks: TBlock[], images: TDocxImage[], warnings: string[]): Promise<TBlock[]> {
+  async function storeImages(ownerId: string, blocks: TBlock[], images: Map<number, TDocxImage>, warnings: string[]): Promise<TBlock[]> {
     const urls = new Map<number, { src: string; width: number; height: number } | null>();
     const bySha = new Map<string, string>();
     const failedTypes = new Set<string>();
@@ -87,7 +87,7 @@ export function createTemplateImportService(deps: {
       if (block.kind !== 'image' || !block.src.startsWith(IMAGE_REF_PREFIX)) continue;
       const ref = Number(block.src.slice(IMAGE_REF_PREFIX.length));
       if (urls.has(ref)) continue;
-      const image = images[ref];
+      const image = images.get(ref);
       if (!image) {
         urls.set(ref, null);
         continue;
@@ -123,22 +123,10 @@ export function createTemplateImportService(deps: {
   }
 
   async function convert(ownerId: string, kind: TImportKind, bytes: Buffer): Promise<{ blocks: TBlock[]; warnings: string[] }> {
-    switch (kind) {
-      case 'txt': {
-        const { text, warning } = decodeText(bytes);
-        if (!text.trim()) throw badFile('The text file has no text to import.');
-        return { blocks: convertText(text), warnings: warning ? [warning] : [] };
-      }
-      case 'pdf':
-        return convertPdf(bytes);
-      case 'docx': {
-        checkDocxParts(inspectZip(bytes));
-        const result = await convertDocx(bytes);
-        const warnings = [...result.warnings];
-        const blocks = await storeImages(ownerId, result.blocks, result.images, warnings);
-        return { blocks, warnings };
-      }
-    }
+    const converted = await deps.pool.convert({ kind, bytes });
+    const warnings = [...converted.warnings];
+    if (kind !== 'docx') return { blocks: converted.blocks, warnings };
+    return { blocks: await storeImages(ownerId, converted.blocks, new Map(converted.images), warnings), warnings };
   }
 
   return {

@@ -3,7 +3,7 @@
  * through pdfkit, an encrypted Office container through `cfb`. Used by the tests beside this file
  * and by the browser journey in e2e/template-import.spec.ts.
  */
-import { crc32, deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 import CFB from 'cfb';
 import {
   AlignmentType,
@@ -226,4 +226,55 @@ export async function docxWithImage(type: 'png' | 'bmp' | 'jpg' | 'gif', data: B
     () => new Paragraph({ children: [new ImageRun({ type, data, transformation: { width: 40, height: 40 } })] }),
   );
   return Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: 'Logo below' }), ...pictures] }] }));
+}
+
+/**
+ * A small PDF whose one page's content stream inflates to `inflatedMb` megabytes of text
+ * operators: a few hundred KB on disk, and far more time and memory than an import may take.
+ */
+export function pdfBomb(inflatedMb: number): Buffer {
+  const line = Buffer.from('BT /F1 12 Tf 72 712 Td (Hello {{name}}) Tj ET\n');
+  const content = Buffer.alloc(inflatedMb * 1024 * 1024);
+  for (let at = 0; at + line.length <= content.length; at += line.length) line.copy(content, at);
+  const stream = deflateSync(content, { level: 9 });
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    null,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const piece =
+      body === null
+        ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream, Buffer.from('\nendstream\nendobj\n')])
+        : Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    parts.push(piece);
+    length += piece.length;
+  });
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+/** A .docx showing `count` different small pictures, one per paragraph. */
+export async function docxWithDistinctImages(count: number): Promise<Buffer> {
+  const pictures = await Promise.all(
+    Array.from({ length: count }, async (_, i) =>
+      new Paragraph({
+        children: [
+          new ImageRun({
+            type: 'png',
+            data: await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: i % 256, g: (i * 7) % 256, b: 90 } } }).png().toBuffer(),
+            transformation: { width: 20, height: 20 },
+          }),
+        ],
+      }),
+    ),
+  );
+  return Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: 'Pictures' }), ...pictures] }] }));
 }
