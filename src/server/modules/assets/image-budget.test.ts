@@ -9,7 +9,7 @@ import { MAX_IMAGE_ADDRESSES } from '../../../contract/format-content.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { DEFAULT_PLAN_CATALOGUE, DEFAULT_STORAGE_MB } from '../../../contract/plans.ts';
 import type { TUserStats } from '../../../contract/user.ts';
-import { assets, systemSettings, users } from '../../db/schema.ts';
+import { assets, users } from '../../db/schema.ts';
 import { PLAN_CATALOGUE_SETTING } from '../system/system.service.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { IMAGE_FETCHES_PER_MINUTE } from './assets.service.ts';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.2', resolve));
   port = (host.address() as AddressInfo).port;
-  t = await createTestApp({ IMAGE_FETCH_ALLOWED_IPS: '127.0.0.2' });
+  t = await createTestApp({ IMAGE_FETCH_ALLOWED_IPS: '127.0.0.2', ADMIN_EMAILS: 'budget-admin@example.com' });
 });
 afterAll(async () => {
   host.close();
@@ -118,12 +118,12 @@ describe('images by address', () => {
 
 describe('storage allowance', () => {
   it('refuses an image that would pass the plan allowance with a clear 413, and shows the usage', async () => {
-    // A catalogue whose free plan keeps 1 MB, as an admin may set it.
+    // A catalogue whose free plan keeps 1 MB, set by an admin.
     const catalogue = DEFAULT_PLAN_CATALOGUE.map((plan) => (plan.id === 'free' ? { ...plan, storageMb: 1 } : plan));
-    await t.database.db
-      .insert(systemSettings)
-      .values({ key: PLAN_CATALOGUE_SETTING, value: JSON.stringify(catalogue) })
-      .onConflictDoUpdate({ target: systemSettings.key, set: { value: JSON.stringify(catalogue) } });
+    const admin = new TestClient(t.app);
+    await admin.signUp({ email: 'budget-admin@example.com' });
+    const saved = await admin.request('PUT', `/api/admin/settings/${PLAN_CATALOGUE_SETTING}`, { value: JSON.stringify(catalogue) });
+    expect(saved.statusCode, saved.body).toBe(200);
     try {
       const client = new TestClient(t.app);
       const { user } = await client.signUp();
@@ -154,7 +154,7 @@ describe('storage allowance', () => {
       expect(((await client.get('/api/user/stats')).json() as TUserStats).storageLimitBytes).toBe(DEFAULT_STORAGE_MB.basic * 1024 * 1024);
       expect((await client.upload('/api/upload/image', 'image', 'logo.png', png, 'image/png')).statusCode).toBe(200);
     } finally {
-      await t.database.db.delete(systemSettings).where(eq(systemSettings.key, PLAN_CATALOGUE_SETTING));
+      expect((await admin.request('DELETE', `/api/admin/settings/${PLAN_CATALOGUE_SETTING}`)).statusCode).toBe(204);
     }
   });
 });

@@ -1,21 +1,14 @@
 import sharp from 'sharp';
+import { sniffFile, type TFileKind } from '../../files/sniff.ts';
 
 export type TImageKind = 'png' | 'jpeg' | 'gif' | 'webp';
 
+const IMAGE_KINDS: readonly TFileKind[] = ['png', 'jpeg', 'gif', 'webp'];
+
 /** The type by magic bytes, never by the file name or the declared content type. */
 export function sniffImage(bytes: Uint8Array): TImageKind | undefined {
-  const b = bytes;
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'png';
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 6 && Buffer.from(b.subarray(0, 6)).toString('latin1').match(/^GIF8[79]a$/)) return 'gif';
-  if (
-    b.length >= 12 &&
-    Buffer.from(b.subarray(0, 4)).toString('latin1') === 'RIFF' &&
-    Buffer.from(b.subarray(8, 12)).toString('latin1') === 'WEBP'
-  ) {
-    return 'webp';
-  }
-  return undefined;
+  const kind = sniffFile(bytes);
+  return IMAGE_KINDS.includes(kind) ? (kind as TImageKind) : undefined;
 }
 
 export class UnsupportedImageError extends Error {}

@@ -4,6 +4,8 @@ import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
 import { BULK_MAX_FILE_BYTES, BULK_MAX_ROWS } from '../../../contract/bulk.ts';
 import { MAX_PLACEHOLDER_NAME_LENGTH, normalizePlaceholderName } from '../../../contract/placeholders.ts';
+import { oleHasStream, sniffFile, zipMentions, type TFileKind } from '../../files/sniff.ts';
+import { openCheckedZip, openEntry, type TZipRules } from '../../files/zip.ts';
 import { AppError } from '../../http/app-error.ts';
 import { TEMPLATE_NAME_ROW } from '../formats/excel-template.ts';
 
@@ -113,20 +115,7 @@ export async function readSpreadsheet(bytes: Buffer, fileName: string, options: 
 // ---------------------------------------------------------------------------------------------
 // File type
 
-type TContentKind =
-  | 'xlsx'
-  | 'zip'
-  | 'xls'
-  | 'encrypted-ooxml'
-  | 'pdf'
-  | 'png'
-  | 'jpeg'
-  | 'gif'
-  | 'html'
-  | 'text'
-  | 'binary';
-
-const OLE2_MAGIC = Buffer.from('d0cf11e0a1b11ae1', 'hex');
+type TContentKind = Exclude<TFileKind, 'ole' | 'webp'> | 'xlsx' | 'xls' | 'encrypted-ooxml';
 
 function extensionOf(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';
@@ -138,28 +127,14 @@ function shortName(fileName: string): string {
   return fileName.length > 80 ? `${fileName.slice(0, 77)}...` : fileName;
 }
 
-/** What the bytes are, whatever the name says. */
+/** What the bytes are, in a spreadsheet upload's terms. */
 function sniff(bytes: Buffer): TContentKind {
-  const head = bytes.subarray(0, 8);
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5 || head[2] === 7)) {
-    // Part names are stored as plain text in the ZIP headers; the xlsx reader checks properly.
-    return bytes.includes('xl/workbook.xml') ? 'xlsx' : 'zip';
-  }
-  if (head.equals(OLE2_MAGIC)) {
-    // Office encrypts an .xlsx by wrapping it in a compound file with an EncryptedPackage stream.
-    return bytes.includes(Buffer.from('EncryptedPackage', 'utf16le')) ? 'encrypted-ooxml' : 'xls';
-  }
-  if (head.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
-  if (head.equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return 'png';
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-  if (head.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
-  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-  const sample = bytes.subarray(0, 8192);
-  if (!utf16 && sample.includes(0)) return 'binary';
-  if (/^\s*<(!doctype html|html|\?xml)/i.test(sample.subarray(0, 512).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, ''))) {
-    return 'html';
-  }
-  return 'text';
+  const kind = sniffFile(bytes);
+  // Part names are stored as plain text in the ZIP headers; the xlsx reader checks properly.
+  if (kind === 'zip') return zipMentions(bytes, 'xl/workbook.xml') ? 'xlsx' : 'zip';
+  // Office encrypts an .xlsx by wrapping it in a compound file with an EncryptedPackage stream.
+  if (kind === 'ole') return oleHasStream(bytes, 'EncryptedPackage') ? 'encrypted-ooxml' : 'xls';
+  return kind === 'webp' ? 'binary' : kind;
 }
 
 const KIND_NAMES: Record<TContentKind, string> = {
@@ -531,69 +506,20 @@ function isoDateText(text: string): string {
 // ---------------------------------------------------------------------------------------------
 // .xlsx: ZIP checks, then a streaming SAX read of the first worksheet
 
-interface TZip {
-  zip: yauzl.ZipFile;
-  entries: Map<string, yauzl.Entry>;
-}
-
-function openZip(bytes: Buffer): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(
-      bytes,
-      { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false },
-      (error, zip) => (error ? reject(error) : resolve(zip)),
-    );
-  });
-}
-
-/** Lists the central directory and refuses oversized or inconsistent archives before inflating anything. */
-async function listEntries(bytes: Buffer): Promise<TZip> {
-  let zip: yauzl.ZipFile;
-  try {
-    zip = await openZip(bytes);
-  } catch {
-    throw bad(MESSAGES.corrupt);
-  }
-  const entries = new Map<string, yauzl.Entry>();
-  let declared = 0;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entries.size >= BULK_MAX_ZIP_ENTRIES) return reject(bad(MESSAGES.tooManyParts));
-        if (entry.isEncrypted()) return reject(bad(MESSAGES.passwordProtected));
-        declared += entry.uncompressedSize;
-        if (entry.compressionMethod === 0 && entry.uncompressedSize !== entry.compressedSize) return reject(bad(MESSAGES.corrupt));
-        if (entry.uncompressedSize > Math.max(entry.compressedSize, 1024) * MAX_DEFLATE_RATIO) {
-          return reject(bad(zipBombMessage(entry.uncompressedSize)));
-        }
-        entries.set(entry.fileName.replace(/^\/+/, '').toLowerCase(), entry);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve());
-      zip.on('error', () => reject(bad(MESSAGES.corrupt)));
-      zip.readEntry();
-    });
-  } catch (error) {
-    zip.close();
-    throw error;
-  }
-  if (declared > BULK_MAX_UNZIPPED_BYTES) {
-    zip.close();
-    throw bad(zipBombMessage(declared));
-  }
-  return { zip, entries };
-}
+const SHEET_ZIP_RULES: TZipRules = {
+  maxEntries: BULK_MAX_ZIP_ENTRIES,
+  maxUnpackedBytes: BULK_MAX_UNZIPPED_BYTES,
+  maxRatio: MAX_DEFLATE_RATIO,
+  messages: {
+    corrupt: MESSAGES.corrupt,
+    tooManyParts: MESSAGES.tooManyParts,
+    passwordProtected: MESSAGES.passwordProtected,
+    tooLarge: zipBombMessage,
+  },
+};
 
 function zipBombMessage(declared: number): string {
   return `The workbook unpacks to ${fmt(Math.round(declared / (1024 * 1024)))} MB, more than the ${fmt(BULK_MAX_UNZIPPED_BYTES / (1024 * 1024))} MB a spreadsheet upload may use (it may be a "zip bomb"). Remove images and unused sheets, or split the rows into smaller files.`;
-}
-
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream & AsyncIterable<Buffer>> {
-  return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (error, stream) =>
-      error ? reject(error) : resolve(stream as NodeJS.ReadableStream & AsyncIterable<Buffer>),
-    );
-  });
 }
 
 type TSaxHandlers = {
@@ -715,7 +641,7 @@ function columnIndexOf(ref: string | undefined): number | null {
 }
 
 async function readXlsx(bytes: Buffer, builder: SheetBuilder, stats: TReadStats): Promise<void> {
-  const { zip, entries } = await listEntries(bytes);
+  const { zip, entries } = await openCheckedZip(bytes, SHEET_ZIP_RULES);
   try {
     const workbookEntry = entries.get('xl/workbook.xml');
     if (!workbookEntry) throw mismatch('xlsx', 'zip');

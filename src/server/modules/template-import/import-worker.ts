@@ -9,7 +9,7 @@ import { blocksToDraft, type TBlock } from './blocks.ts';
 import { convertDocx, IMAGE_REF_PREFIX, type TDocxImage } from './convert-docx.ts';
 import { convertPdf } from './convert-pdf.ts';
 import { convertText } from './convert-txt.ts';
-import { badFile, checkDocxParts, decodeText, inspectZip } from './file-check.ts';
+import { badFile, checkDocxParts, decodeText, inspectDocx } from './file-check.ts';
 
 /** Images one import keeps as the owner's assets; a document with more keeps its first ones. */
 export const MAX_IMPORTED_IMAGES = 50;
@@ -55,7 +55,7 @@ async function convert(task: TImportTask): Promise<Extract<TImportOutcome, { ok:
     case 'pdf':
       return { ok: true, ...(await convertPdf(bytes)), images: [] };
     case 'docx': {
-      checkDocxParts(inspectZip(bytes));
+      checkDocxParts(await inspectDocx(bytes));
       const result = await convertDocx(bytes);
       const warnings = [...result.warnings];
       return { ok: true, blocks: result.blocks, warnings, images: imagesTheDraftShows(result.blocks, result.images, warnings) };
