@@ -11,7 +11,8 @@ import { GlyfSource, readTables, writeSfnt } from './sfnt.ts';
  *   Times New Roman  -> Tinos (metric-compatible with Times New Roman; Fontsource ships it split
  *                       by script, so each split is one more link in the chain)
  *   Inter            -> Inter
- * and every chain then falls back to Noto Sans Devanagari, Noto Naskh Arabic and DejaVu Sans.
+ * and every chain then falls back to Noto Sans Devanagari, Noto Naskh Arabic, DejaVu Sans, and
+ * Noto Sans SC, JP and KR (read only when text needs them).
  * Each file is read and parsed at most once per process, on first use.
  */
 
@@ -32,6 +33,8 @@ interface FaceSpec {
   name: string;
   pkg: string;
   file: string;
+  /** Large faces (CJK, about 10 MB each) are read only when text needs one of their glyphs, never to warm up. */
+  lazy?: boolean;
 }
 
 function expo(pkg: string, dir: string, prefix: string): FaceSpec {
@@ -69,6 +72,11 @@ function fallbackSpecs(style: StyleKey): FaceSpec[] {
     expo('noto-sans-devanagari', bold ? '700Bold' : '400Regular', 'NotoSansDevanagari'),
     expo('noto-naskh-arabic', bold ? '700Bold' : '400Regular', 'NotoNaskhArabic'),
     { name: italic || bold ? dejavu : 'DejaVuSans', pkg: 'dejavu-fonts-ttf', file: `ttf/${dejavu}.ttf` },
+    // Han characters take their shapes from Simplified Chinese; kana from Japanese; Hangul from Korean.
+    ...(['sc', 'jp', 'kr'] as const).map((region) => ({
+      ...expo(`noto-sans-${region}`, bold ? '700Bold' : '400Regular', `NotoSans${region.toUpperCase()}`),
+      lazy: true,
+    })),
   ];
 }
 
@@ -318,8 +326,9 @@ export class FontChain {
     return idx < 0 ? null : this.face(idx);
   }
 
+  /** Every face but the lazy ones, which stay unread until text needs them. */
   loadAll(): void {
-    for (let i = 0; i < this.specs.length; i++) this.face(i);
+    for (let i = 0; i < this.specs.length; i++) if (!this.specs[i]!.lazy) this.face(i);
   }
 }
 

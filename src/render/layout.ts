@@ -66,7 +66,8 @@ export class Flow {
   private stopped = false;
   /** This document's first page on the canvas: page numbers and the page limit count from here. */
   private readonly firstPage: number;
-  missingGlyphs = false;
+  /** Code points no bundled font could draw, in order of first appearance. */
+  readonly missingGlyphs = new Set<number>();
 
   constructor(private readonly ctx: FlowContext) {
     const p = ctx.page;
@@ -123,7 +124,7 @@ export class Flow {
 
   private layout(spans: RichSpan[], style: BlockStyle, width: number): Line[] {
     const r = layoutText(spans, style, width);
-    if (r.missingGlyphs) this.missingGlyphs = true;
+    for (const cp of r.missingGlyphs) this.missingGlyphs.add(cp);
     return r.lines;
   }
 

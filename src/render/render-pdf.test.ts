@@ -429,9 +429,26 @@ describe('unicode', () => {
     expect(first.x).toBeGreaterThan(second.x);
   });
 
-  it('reports characters no bundled font has, without failing', () => {
-    const { pdf, warnings } = render({ elements: [{ id: '1', type: 'paragraph', content: 'CJK 漢字 here' }] });
-    expect(warnings.map((w) => w.code)).toEqual(['missing_glyphs']);
+  it('draws Simplified Chinese, Japanese and Korean, regular and bold, with small subsets', () => {
+    const texts = ['简体中文测试', '日本語のテキスト カタカナ', '한국어 텍스트'];
+    const { pdf, warnings } = render({
+      elements: [
+        { id: '1', type: 'heading', content: '請求書 청구서' },
+        ...texts.map((content, i) => ({ id: String(i + 2), type: 'paragraph' as const, content })),
+      ],
+    });
+    expect(warnings).toEqual([]);
+    const text = pdfText(pdf);
+    for (const line of [...texts, '請求書 청구서']) expect(text).toContain(line);
+    // Only the glyphs used are embedded, not the 10 MB faces.
+    expect(pdf.length).toBeLessThan(150_000);
+  });
+
+  it('names the characters no bundled font has, and still renders the rest', () => {
+    const { pdf, warnings } = render({ elements: [{ id: '1', type: 'paragraph', content: 'Private \uE000 and \uE001\uE000 here' }] });
+    expect(warnings).toEqual([
+      { code: 'missing_glyphs', message: 'No bundled font can draw these characters, so they print as empty boxes: U+E000, U+E001.' },
+    ]);
     expect(flat(pdfText(pdf))).toContain('here');
   });
 });

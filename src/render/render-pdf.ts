@@ -182,10 +182,23 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     drawElement(flow, parsed.data);
   });
   flow.decorate(header, footer);
-  if (flow.missingGlyphs) {
-    warnings.push({ code: 'missing_glyphs', message: 'Some characters have no glyph in any bundled font.' });
+  if (flow.missingGlyphs.size > 0) {
+    warnings.push({ code: 'missing_glyphs', message: missingGlyphsMessage([...flow.missingGlyphs]) });
   }
   return { flow, warnings };
+}
+
+const MISSING_GLYPHS_LISTED = 20;
+
+/** Names each character: itself when it can be read, its code point when it is invisible or private. */
+function missingGlyphsMessage(codePoints: number[]): string {
+  const names = codePoints.slice(0, MISSING_GLYPHS_LISTED).map((cp) => {
+    const code = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+    const char = String.fromCodePoint(cp);
+    return /[\p{L}\p{N}\p{P}\p{S}]/u.test(char) && !/\p{Co}/u.test(char) ? `"${char}" (${code})` : code;
+  });
+  const more = codePoints.length > MISSING_GLYPHS_LISTED ? ` and ${codePoints.length - MISSING_GLYPHS_LISTED} more` : '';
+  return `No bundled font can draw ${codePoints.length === 1 ? 'this character' : 'these characters'}, so ${codePoints.length === 1 ? 'it prints' : 'they print'} as empty boxes: ${names.join(', ')}${more}.`;
 }
 
 function drawElement(flow: Flow, el: TElement): void {

@@ -120,7 +120,8 @@ interface FontRun {
 
 export interface LayoutResult {
   lines: Line[];
-  missingGlyphs: boolean;
+  /** Code points no bundled font has a glyph for, in order of first appearance. */
+  missingGlyphs: number[];
 }
 
 const WS_RE = /[ \n\u3000]+$/;
@@ -134,7 +135,7 @@ function isMark(cp: number): boolean {
 export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: number): LayoutResult {
   const spans = spansIn.filter((s) => s.text.length > 0);
   const text = spans.map((s) => s.text).join('');
-  if (text.length === 0) return { lines: [], missingGlyphs: false };
+  if (text.length === 0) return { lines: [], missingGlyphs: [] };
 
   const spanChains: FontChain[] = [];
   const spanStart: number[] = [];
@@ -155,7 +156,7 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
   // Font runs: each character takes the first font in its chain that has it. Marks, joiners and
   // spaces stay with the current font when it can, so a cluster is never split across fonts.
   const runs: FontRun[] = [];
-  let missingGlyphs = false;
+  const missingGlyphs: number[] = [];
   let cur: FontRun | null = null;
   let spanIdx = 0;
   for (let i = 0; i < text.length; ) {
@@ -170,7 +171,7 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
     } else {
       face = chain.faceFor(cp);
       if (!face) {
-        if (cp !== 0x0a) missingGlyphs = true;
+        if (cp !== 0x0a && !missingGlyphs.includes(cp)) missingGlyphs.push(cp);
         face = cur && cur.span === spanIdx ? cur.face : chain.primary;
       }
     }
