@@ -15,29 +15,39 @@ export type TExpansion = {
   largest?: { name: string; chars: number; uses: number };
 };
 
+/**
+ * A measure of `content`, read once: its literal text and how often each placeholder appears.
+ * Measuring a filled-in document with it then costs one step per placeholder, so a bulk job can
+ * measure every row.
+ */
+export function expansionMeter(content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>) {
+  let literal = 0;
+  const uses = new Map<string, number>();
+  for (const text of contentTexts(content)) {
+    literal += text.length;
+    for (const tag of findPlaceholderTags(text)) {
+      literal -= tag.end - tag.start;
+      uses.set(tag.name, (uses.get(tag.name) ?? 0) + 1);
+    }
+  }
+  return (valueLength: (name: string) => number): TExpansion => {
+    let chars = literal;
+    let largest: TExpansion['largest'];
+    for (const [name, count] of uses) {
+      const added = valueLength(name) * count;
+      chars += added;
+      if (!largest || added > largest.chars) largest = { name, chars: added, uses: count };
+    }
+    return { chars, ...(largest ? { largest } : {}) };
+  };
+}
+
 /** How much text `content` holds once filled with `values`, without building that text. */
 export function measureExpansion(
   content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>,
   valueLength: (name: string) => number,
 ): TExpansion {
-  let chars = 0;
-  const added = new Map<string, { chars: number; uses: number }>();
-  for (const text of contentTexts(content)) {
-    let literal = text.length;
-    for (const tag of findPlaceholderTags(text)) {
-      literal -= tag.end - tag.start;
-      const length = valueLength(tag.name);
-      const entry = added.get(tag.name) ?? { chars: 0, uses: 0 };
-      entry.chars += length;
-      entry.uses += 1;
-      added.set(tag.name, entry);
-      chars += length;
-    }
-    chars += literal;
-  }
-  let largest: TExpansion['largest'];
-  for (const [name, entry] of added) if (!largest || entry.chars > largest.chars) largest = { name, ...entry };
-  return { chars, ...(largest ? { largest } : {}) };
+  return expansionMeter(content)(valueLength);
 }
 
 const megabytes = (chars: number) => `${(chars / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;

@@ -21,7 +21,7 @@ import { chunksFor, type TBulkChunkPayload, type TBulkChunkSender } from '../../
 import type { TRenderPool } from '../../jobs/render-pool.ts';
 import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
 import { MAX_MERGED_DOCUMENTS } from '../../../render/index.ts';
-import { expansionProblemOf } from '../documents/pdf.service.ts';
+import { expansionChecker } from '../documents/pdf.service.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
@@ -509,8 +509,9 @@ export function createBulkService(deps: {
         // A row whose values would make a document too large to lay out is a row error, found
         // before any rendering, like a missing required value.
         const renderable: number[] = [];
+        const tooLarge = expansionChecker(format);
         rows.forEach((r, i) => {
-          const problem = expansionProblemOf(format, r.data);
+          const problem = tooLarge(r.data);
           if (problem) failures.push({ row: r.row, message: problem });
           else renderable.push(i);
         });

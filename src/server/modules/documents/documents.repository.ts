@@ -42,14 +42,14 @@ export function createDocumentsRepository(db: TDb) {
           insert into ${usageCounters} (owner_id, period, generations)
           values (${ownerId}, ${usagePeriod(doc.createdAt)}, 1)
           on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
-          where ${usageCounters}.generations < ${limit}
+          where ${usageCounters}.generations < ${limit}::int
           returning 1
         )
         insert into ${documents} (id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name,
                                   data, status, pdf_sha256, render_warnings, batch_id, batch_row, created_at)
-        select ${row.id}, ${ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}, ${row.snapshotId},
+        select ${row.id}, ${ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
                ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
-               ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}, ${row.createdAt.toISOString()}::timestamptz
+               ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.createdAt.toISOString()}::timestamptz
         where exists (select 1 from counted)
         returning 1`);
       if (rowCount(result) === 0) throw new QuotaExceededError();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { expansionProblem, measureExpansion } from '../../../contract/expansion.ts';
+import { expansionMeter, expansionProblem, measureExpansion } from '../../../contract/expansion.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import { normalizePlaceholderName } from '../../../contract/placeholders.ts';
 import type { TRenderWarning } from '../../../render/index.ts';
@@ -33,15 +33,20 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function measure(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>) {
+const lengthsByName = (data: Record<string, string>) => {
   const lengths = new Map<string, number>();
   for (const [name, value] of Object.entries(data)) lengths.set(normalizePlaceholderName(name), value.length);
-  return measureExpansion(format.content, (name) => lengths.get(name) ?? 0);
+  return (name: string) => lengths.get(name) ?? 0;
+};
+
+function measure(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>) {
+  return measureExpansion(format.content, lengthsByName(data));
 }
 
-/** Why `format` filled with `data` holds more text than a document may, or undefined when it fits. */
-export function expansionProblemOf(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>): string | undefined {
-  return expansionProblem(measure(format, data));
+/** Why a document of `format` filled with a row's data would be too large, for many rows of one format. */
+export function expansionChecker(format: Pick<TRenderableFormat, 'content'>): (data: Record<string, string>) => string | undefined {
+  const meter = expansionMeter(format.content);
+  return (data) => expansionProblem(meter(lengthsByName(data)));
 }
 
 /** The refusal for a format filled with `data` that holds more text than a document may, if it does. */
