@@ -20,6 +20,23 @@ afterAll(async () => {
 });
 
 describe('serving the web app', () => {
+  it('serves robots.txt and sitemap.xml as what they are, with this installation\'s address', async () => {
+    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['content-type']).toMatch(/^text\/plain/);
+    expect(robots.body).toContain('User-agent: *');
+    expect(robots.body).toContain('Disallow: /api/');
+    expect(robots.body).toContain('Sitemap: https://docs.example.org/sitemap.xml');
+    expect(robots.body).not.toContain('<html');
+
+    const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers['content-type']).toMatch(/^application\/xml/);
+    expect(sitemap.body).toMatch(/^<\?xml version="1.0"/);
+    expect(sitemap.body).toContain('<loc>https://docs.example.org/</loc>');
+    expect(sitemap.body).toContain('<loc>https://docs.example.org/about</loc>');
+  });
+
   it('sends the SEO tags in the HTML for /, with the canonical address of this installation', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(200);

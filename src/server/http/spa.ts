@@ -11,6 +11,9 @@ import { sendError } from './error-handler.ts';
 /** index.html names its own absolute address (canonical, Open Graph); a self-hosted copy is not ours. */
 export const PUBLIC_URL_TOKEN = '__PUBLIC_URL__';
 
+/** The pages anyone may read, as a sitemap lists them. */
+const PUBLIC_PAGES = ['/', '/about', '/login'];
+
 export async function registerSpa(app: FastifyInstance, opts: { webDistDir: string; publicUrl: string }) {
   const indexFile = path.join(opts.webDistDir, 'index.html');
   const hasWeb = existsSync(indexFile);
@@ -31,6 +34,24 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
   const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz');
   const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+
+  // Crawlers get what they ask for, with this installation's own address, not the app's HTML.
+  app.get('/robots.txt', (_request, reply) =>
+    reply
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(`User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /s/\n\nSitemap: ${opts.publicUrl}/sitemap.xml\n`),
+  );
+  app.get('/sitemap.xml', (_request, reply) =>
+    reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${PUBLIC_PAGES.map(
+          (page) => `  <url><loc>${opts.publicUrl}${page}</loc></url>\n`,
+        ).join('')}</urlset>\n`,
+      ),
+  );
 
   // A real route (not the not-found handler) so the whole hook chain, compression included, applies.
   app.get('/*', (request, reply) => {
