@@ -40,7 +40,7 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
     reply
       .type('text/plain; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
-      .send(`User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /s/\n\nSitemap: ${opts.publicUrl}/sitemap.xml\n`),
+      .send(`User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${opts.publicUrl}/sitemap.xml\n`),
   );
   app.get('/sitemap.xml', (_request, reply) =>
     reply
