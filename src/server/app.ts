@@ -40,6 +40,8 @@ export type TBuildAppOptions = {
   logStream?: NodeJS.WritableStream;
 };
 
+const PDF_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+
 /** Query strings can carry OAuth codes and states; logs keep only the path. */
 const pathOnly = (url: string) => url.split('?')[0] ?? url;
 
@@ -115,10 +117,21 @@ export async function buildApp({ config, database, background = {}, logStream }:
   const { usersRepository, adminRepository, system, usersService, assets, pdf, formats, documents, bulk } = services;
   const auth = createAuthService({ db: database.db, config, users: usersRepository, usersService, log: app.log });
   // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
+  // Cached PDFs of single documents are dropped a week after they were made: a download after
+  // that renders the same bytes again, and the disk holds at most a week of documents.
+  const sweepPdfCache = () =>
+    services.pdfCache.sweep(PDF_CACHE_MAX_AGE_MS).catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the PDF cache'));
+  let sweeper: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     bulk.resumeUnfinished().catch((error: unknown) => app.log.error({ err: error }, 'could not resume bulk jobs'));
+    void sweepPdfCache();
+    sweeper = setInterval(() => void sweepPdfCache(), 6 * 60 * 60_000);
+    sweeper.unref();
   });
-  app.addHook('onClose', async () => services.background.stop());
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await services.background.stop();
+  });
 
   app.get('/healthz', async (_request, reply) => {
     try {

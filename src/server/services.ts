@@ -77,6 +77,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     threads: cores,
     budgetMs: renderBudgetMs,
   });
+  const pdfCache = createPdfCache(path.join(config.dataDir, 'pdf-cache'));
   const formatsRepository = createFormatsRepository(db);
   const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets });
   const documents = createDocumentsService({
@@ -84,7 +85,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     formats: formatsRepository,
     quota,
     pdf,
-    cache: createPdfCache(path.join(config.dataDir, 'pdf-cache')),
+    cache: pdfCache,
     log,
   });
 
@@ -130,6 +131,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     formats,
     documents,
     bulk,
+    pdfCache,
     background: {
       /** Starts taking chunks now (the worker process, and a server with unfinished jobs). */
       async startWorking() {
