@@ -6,8 +6,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { removeOlderThan } from './sweep-dir.ts';
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -70,32 +71,14 @@ export function createPdfCache(dir: string): TPdfCache {
       await rm(fileOf(documentId), { force: true }).catch(() => {});
     },
     async sweep(maxAgeMs) {
-      let removed = 0;
       let shards: string[] = [];
       try {
         shards = await readdir(dir);
       } catch {
         return 0;
       }
-      for (const shard of shards) {
-        let names: string[] = [];
-        try {
-          names = await readdir(path.join(dir, shard));
-        } catch {
-          continue;
-        }
-        for (const name of names) {
-          const full = path.join(dir, shard, name);
-          try {
-            if (Date.now() - (await stat(full)).mtimeMs > maxAgeMs) {
-              await rm(full, { force: true });
-              removed++;
-            }
-          } catch {
-            // Gone already.
-          }
-        }
-      }
+      let removed = 0;
+      for (const shard of shards) removed += await removeOlderThan(path.join(dir, shard), maxAgeMs);
       return removed;
     },
   };

@@ -9,8 +9,9 @@
  * pack. One file per document cost more in open() calls than the rendering itself.
  */
 import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { removeOlderThan } from './sweep-dir.ts';
 
 export type TSpoolIndex = Record<string, [offset: number, length: number]>;
 
@@ -159,26 +160,6 @@ export function createPdfSpool(dir: string): TPdfSpool {
     async drop(jobId) {
       await rm(jobDir(jobId), { recursive: true, force: true });
     },
-    async sweep(maxAgeMs) {
-      let removed = 0;
-      let entries: string[] = [];
-      try {
-        entries = await readdir(dir);
-      } catch {
-        return 0;
-      }
-      for (const name of entries) {
-        const full = path.join(dir, name);
-        try {
-          if (Date.now() - (await stat(full)).mtimeMs > maxAgeMs) {
-            await rm(full, { recursive: true, force: true });
-            removed++;
-          }
-        } catch {
-          // Gone already; nothing to do.
-        }
-      }
-      return removed;
-    },
+    sweep: (maxAgeMs) => removeOlderThan(dir, maxAgeMs),
   };
 }
