@@ -5,6 +5,41 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
+/**
+ * Which feature may import which: a feature imports only those listed for it (and lib, hooks,
+ * components). The graph has no cycles; pages (src/web/pages) compose features and nothing imports them.
+ */
+const FEATURE_DEPENDENCIES = {
+  admin: [],
+  marketing: [],
+  formats: [],
+  bulk: ['formats'],
+  documents: ['formats', 'bulk'],
+  'data-entry': ['formats', 'documents'],
+  builder: ['formats'],
+  'template-import': ['builder'],
+};
+const FEATURES = Object.keys(FEATURE_DEPENDENCIES);
+const featureZones = [
+  ...FEATURES.map((feature) => ({
+    target: `./src/web/features/${feature}`,
+    from: FEATURES.filter((other) => other !== feature && !FEATURE_DEPENDENCIES[feature].includes(other)).map(
+      (other) => `./src/web/features/${other}`,
+    ),
+    message: `${feature} may import only the features listed for it in eslint.config.js.`,
+  })),
+  {
+    target: ['./src/web/features', './src/web/components', './src/web/hooks', './src/web/lib'],
+    from: ['./src/web/pages', './src/web/app.tsx'],
+    message: 'Pages are composed in src/web/pages; nothing below them imports a page.',
+  },
+  {
+    target: ['./src/web/components', './src/web/hooks', './src/web/lib'],
+    from: ['./src/web/features'],
+    message: 'Shared code does not depend on a feature.',
+  },
+];
+
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const noServerOrWeb = [
   { group: ['**/server/**', '**/web/**'], message: 'render and contract never import server or web code.' },
@@ -29,9 +64,17 @@ export default tseslint.config(
       ...reactHooks.configs.flat.recommended.rules,
       'react-hooks/exhaustive-deps': 'error',
       'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: featureZones }],
     },
   },
   { files: ['src/web/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  // A choice card's text sits a few spans deep inside its label.
+  { files: ['src/web/**/*.tsx'], rules: {
+      'jsx-a11y/label-has-associated-control': ['error', { depth: 4 }],
+      // A scrolling region must take focus so keyboard users can scroll it.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
+    },
+  },
   {
     files: ['src/server/**/*.routes.ts'],
     rules: restrict([

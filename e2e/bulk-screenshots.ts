@@ -171,7 +171,7 @@ async function main() {
     await panel.getByTestId('mapping-panel').waitFor();
     await shot(page, 'bulk-review-template', width);
     await panel.getByLabel('Fix first').check();
-    await panel.getByTestId('preview-table').locator('td[data-invalid] [tabindex="0"]').first().focus();
+    await panel.getByTestId('preview-table').locator('td[data-invalid] button').first().focus();
     await page.waitForTimeout(900);
     await shot(page, 'bulk-review-tooltip', width, { fullPage: false });
     await panel.getByLabel('Skip invalid rows').check();

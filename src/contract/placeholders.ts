@@ -9,6 +9,17 @@ export const PLACEHOLDER_TYPES = ['text', 'email', 'number', 'date', 'tel', 'tex
 export const ZPlaceholderType = z.enum(PLACEHOLDER_TYPES);
 export type TPlaceholderType = z.infer<typeof ZPlaceholderType>;
 
+/** A placeholder type as people read it (a spreadsheet column's expected content). */
+export const PLACEHOLDER_TYPE_NAMES: Record<TPlaceholderType, string> = {
+  text: 'text',
+  email: 'email',
+  number: 'number',
+  date: 'date',
+  tel: 'phone',
+  textarea: 'long text',
+  select: 'choice',
+};
+
 export const MAX_PLACEHOLDER_NAME_LENGTH = 64;
 export const MAX_PLACEHOLDERS = 200;
 export const MAX_PLACEHOLDER_OPTIONS = 200;

@@ -4,26 +4,26 @@ import { Route, Switch } from 'wouter';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
-import { LandingPage } from './features/marketing/landing-page';
+import { LandingPage } from './pages/landing-page';
 import { useAuth } from './hooks/use-auth';
 import { queryClient } from './lib/query-client';
 import { NotFoundPage } from './pages/not-found';
 
 // The landing page ships in the entry chunk (cold page load); everything else loads on demand.
-const AdminPage = lazy(() => import('./features/admin/admin-page').then((m) => ({ default: m.AdminPage })));
-const LoginPage = lazy(() => import('./features/auth/login-page').then((m) => ({ default: m.LoginPage })));
-const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })));
-const BuilderPage = lazy(() => import('./features/formats/builder-page').then((m) => ({ default: m.BuilderPage })));
-const DataEntryPage = lazy(() => import('./features/formats/data-entry-page').then((m) => ({ default: m.DataEntryPage })));
-const FormatsPage = lazy(() => import('./features/formats/formats-page').then((m) => ({ default: m.FormatsPage })));
-const BatchPage = lazy(() => import('./features/bulk/batch-page').then((m) => ({ default: m.BatchPage })));
-const DocumentsPage = lazy(() => import('./features/documents/documents-page').then((m) => ({ default: m.DocumentsPage })));
-const HelpPage = lazy(() => import('./features/help/help-page').then((m) => ({ default: m.HelpPage })));
-const AboutPage = lazy(() => import('./features/marketing/about-page').then((m) => ({ default: m.AboutPage })));
+const AdminPage = lazy(() => import('./pages/admin-page').then((m) => ({ default: m.AdminPage })));
+const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
+const DashboardPage = lazy(() => import('./pages/dashboard-page').then((m) => ({ default: m.DashboardPage })));
+const BuilderPage = lazy(() => import('./pages/builder-page').then((m) => ({ default: m.BuilderPage })));
+const DataEntryPage = lazy(() => import('./pages/data-entry-page').then((m) => ({ default: m.DataEntryPage })));
+const FormatsPage = lazy(() => import('./pages/formats-page').then((m) => ({ default: m.FormatsPage })));
+const BatchPage = lazy(() => import('./pages/batch-page').then((m) => ({ default: m.BatchPage })));
+const DocumentsPage = lazy(() => import('./pages/documents-page').then((m) => ({ default: m.DocumentsPage })));
+const HelpPage = lazy(() => import('./pages/help-page').then((m) => ({ default: m.HelpPage })));
+const AboutPage = lazy(() => import('./pages/about-page').then((m) => ({ default: m.AboutPage })));
 const PaymentSuccessPage = lazy(() =>
-  import('./features/payment/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })),
+  import('./pages/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })),
 );
-const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })));
+const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 
 /** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
 function Home() {

@@ -1,95 +1,139 @@
+import { ZApiError, type TErrorCode } from '../../contract/errors';
+
 /**
- * The one way the SPA talks to the server (SPEC.md section 7 and 8).
- * Every request sends cookies; a JSON body (and its content type) only when a body is given;
- * any non-2xx response throws `Error("{status}: {body text or status text}")`.
+ * The one way the web app talks to the server. Every request sends cookies; a failure, whether the
+ * server answered non-2xx or could not be reached, throws an `ApiError`. Nothing else calls `fetch`.
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export async function throwIfResNotOk(res: Response): Promise<void> {
-  if (!res.ok) {
-    const text = (await res.text()) || res.statusText;
-    throw new Error(`${res.status}: ${text}`);
+const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+const FALLBACK_MESSAGE = 'Something went wrong. Please try again.';
+
+/**
+ * A failed call. `message` is fit to show a person: the server's `error.message` when the body has
+ * the error shape of `src/contract/errors.ts`, else a short plain-text body, else a generic line.
+ * `status` is 0 when no answer came back (offline, server down, aborted).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: TErrorCode | null;
+  readonly fields: Readonly<Record<string, string>>;
+  /** The raw response body, or the status text when the body was empty. */
+  readonly body: string;
+  /** False when `message` is our generic line because the answer held nothing readable. */
+  readonly readable: boolean;
+
+  constructor(status: number, body: string, parsed?: { code: TErrorCode | null; message: string; fields: Record<string, string> }) {
+    const plain = parsed ? null : ApiError.plainMessage(status, body);
+    super(parsed?.message ?? plain ?? FALLBACK_MESSAGE);
+    this.readable = parsed !== undefined || plain !== null;
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.code = parsed?.code ?? null;
+    this.fields = parsed?.fields ?? {};
+  }
+
+  /** The error text users of the product know from elsewhere: "{status}: {body}". */
+  get statusLine(): string {
+    return `${this.status}: ${this.body}`;
+  }
+
+  static fromBody(status: number, body: string): ApiError {
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return new ApiError(status, body);
+    }
+    const shaped = ZApiError.safeParse(json);
+    if (!shaped.success) return new ApiError(status, body);
+    const { code, message, fields } = shaped.data.error;
+    return new ApiError(status, body, { code, message: message || FALLBACK_MESSAGE, fields: fields ?? {} });
+  }
+
+  static unreachable(cause: unknown): ApiError {
+    const error = new ApiError(0, '', { code: null, message: UNREACHABLE_MESSAGE, fields: {} });
+    error.cause = cause;
+    return error;
+  }
+
+  /** A short plain-text answer; null for markup (a proxy's error page) or JSON we do not know. */
+  private static plainMessage(status: number, body: string): string | null {
+    if (status === 0) return UNREACHABLE_MESSAGE;
+    const plain = body.trim();
+    return plain && !/^[<{[]/.test(plain) && plain.length < 300 ? plain : null;
   }
 }
 
-export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method, credentials: 'include' };
-  if (body !== undefined) {
+export interface RequestOptions {
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as multipart/form-data; the browser sets the boundary. */
+  form?: FormData;
+  signal?: AbortSignal;
+}
+
+/** Sends the request and returns the 2xx response; anything else throws an `ApiError`. */
+export async function request(method: HttpMethod, url: string, options: RequestOptions = {}): Promise<Response> {
+  const init: RequestInit = { method, credentials: 'include', signal: options.signal };
+  if (options.form) {
+    init.body = options.form;
+  } else if (options.json !== undefined) {
     init.headers = { 'Content-Type': 'application/json' };
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(options.json);
   }
-  const res = await fetch(url, init);
-  await throwIfResNotOk(res);
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (cause) {
+    throw ApiError.unreachable(cause);
+  }
+  if (!res.ok) throw ApiError.fromBody(res.status, (await res.text().catch(() => '')) || res.statusText);
   return res;
 }
 
-/** Like apiRequest, then parses the JSON body (or returns undefined for an empty body). */
-export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, body);
+/** Like `request`, then parses the JSON body (undefined for an empty body). */
+export async function requestJson<T>(method: HttpMethod, url: string, options?: RequestOptions): Promise<T> {
+  const res = await request(method, url, options);
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** The HTTP status at the start of an error raised by apiRequest, or null. */
+/** The typed client the features use. */
+export const api = {
+  get: <T>(url: string, signal?: AbortSignal) => requestJson<T>('GET', url, { signal }),
+  post: <T>(url: string, json?: unknown) => requestJson<T>('POST', url, { json }),
+  put: <T>(url: string, json?: unknown) => requestJson<T>('PUT', url, { json }),
+  patch: <T>(url: string, json?: unknown) => requestJson<T>('PATCH', url, { json }),
+  delete: <T = void>(url: string) => requestJson<T>('DELETE', url),
+  upload: <T>(url: string, form: FormData) => requestJson<T>('POST', url, { form }),
+  /** A binary answer (a PDF preview), as a blob. */
+  blob: async (method: HttpMethod, url: string, json?: unknown) => (await request(method, url, { json })).blob(),
+};
+
+/** The HTTP status of a failed call, or null when the error did not come from the server. */
 export function errorStatus(error: unknown): number | null {
-  if (!(error instanceof Error)) return null;
-  const m = /^(\d{3}):/.exec(error.message);
-  return m?.[1] ? Number(m[1]) : null;
+  return error instanceof ApiError && error.status > 0 ? error.status : null;
 }
 
-/** SPEC.md section 8: a 401 is an error whose text starts with "401:" and contains "Unauthorized". */
+/** A signed-out session: the server answered 401. */
 export function isUnauthorizedError(error: unknown): boolean {
-  return error instanceof Error && /^401: .*Unauthorized/is.test(error.message);
+  return error instanceof ApiError && error.status === 401;
 }
 
 export interface ReadableApiError {
   status: number | null;
-  code: string | null;
+  code: TErrorCode | null;
   message: string;
-  fields: Record<string, string>;
+  fields: Readonly<Record<string, string>>;
 }
 
 /**
- * Turns an apiRequest error into something to show a person: the server's
- * `{"error":{"code","message","fields"}}` message and field errors when present.
+ * What to show a person for any error: an `ApiError`'s own message and field errors, or `fallback`
+ * when the server said nothing readable (or the error did not come from a call at all).
  */
-export function readApiError(error: unknown, fallback = 'Something went wrong. Please try again.'): ReadableApiError {
-  if (!(error instanceof Error)) return { status: null, code: null, message: fallback, fields: {} };
-  const status = errorStatus(error);
-  const body = status === null ? error.message : error.message.replace(/^\d{3}:\s*/, '');
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (parsed && typeof parsed === 'object' && 'error' in parsed) {
-      const e = (parsed as { error: unknown }).error;
-      if (e && typeof e === 'object') {
-        const { code, message, fields } = e as { code?: unknown; message?: unknown; fields?: unknown };
-        const cleanFields: Record<string, string> = {};
-        if (fields && typeof fields === 'object') {
-          for (const [k, v] of Object.entries(fields as Record<string, unknown>)) {
-            if (typeof v === 'string') cleanFields[k] = v;
-          }
-        }
-        return {
-          status,
-          code: typeof code === 'string' ? code : null,
-          message: typeof message === 'string' && message ? message : fallback,
-          fields: cleanFields,
-        };
-      }
-    }
-  } catch {
-    // not JSON: fall through
-  }
-  if (status === null) {
-    // fetch itself failed (offline, server down)
-    return { status, code: null, message: 'Could not reach the server. Check your connection and try again.', fields: {} };
-  }
-  const plain = body.trim();
-  const looksLikeMarkup = plain.startsWith('<');
-  return {
-    status,
-    code: null,
-    message: plain && !looksLikeMarkup && plain.length < 300 ? plain : fallback,
-    fields: {},
-  };
+export function readApiError(error: unknown, fallback = FALLBACK_MESSAGE): ReadableApiError {
+  if (!(error instanceof ApiError)) return { status: null, code: null, message: fallback, fields: {} };
+  return { status: errorStatus(error), code: error.code, message: error.readable ? error.message : fallback, fields: error.fields };
 }

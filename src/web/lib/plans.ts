@@ -15,7 +15,6 @@ export interface PlansResponse {
   currency: TCurrency;
 }
 
-export const PLANS_QUERY_KEY = ['/api/plans'] as const;
 export const DEFAULT_PLANS: PlansResponse = { plans: DEFAULT_PLAN_CATALOGUE, currency: 'USD' };
 
 export function planName(id: TPlanId | null | undefined, catalogue: TPlanCatalogue = DEFAULT_PLAN_CATALOGUE): string {

@@ -1,28 +1,5 @@
-import { MutationCache, QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
-import { apiRequest } from './api';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { handleIfUnauthorized } from './unauthorized';
-
-type UnauthorizedBehavior = 'returnNull' | 'throw';
-
-/** GETs `queryKey.join('/')` and parses the JSON; on 401 either throws or resolves to null. */
-export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey }) => {
-    const url = queryKey.join('/');
-    const res = await fetch(url, { credentials: 'include' });
-    if (options.on401 === 'returnNull' && res.status === 401) return null;
-    if (!res.ok) {
-      const text = (await res.text()) || res.statusText;
-      throw new Error(`${res.status}: ${text}`);
-    }
-    return (await res.json()) as T;
-  };
-}
-
-/** A GET through apiRequest, for queries that need a custom function. */
-export async function getJson<T>(url: string): Promise<T> {
-  const res = await apiRequest('GET', url);
-  return (await res.json()) as T;
-}
 
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
@@ -38,8 +15,8 @@ export const queryClient = new QueryClient({
     },
   }),
   defaultOptions: {
+    // Every query names its own function and key (lib/query-keys.ts); nothing is fetched implicitly.
     queries: {
-      queryFn: getQueryFn({ on401: 'throw' }),
       retry: false,
       refetchOnWindowFocus: false,
       refetchInterval: false,

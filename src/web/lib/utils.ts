@@ -28,3 +28,15 @@ export function formatBytes(bytes: number): string {
   if (mb < 1024) return `${sizeFormat.format(mb)} MB`;
   return `${sizeFormat.format(mb / 1024)} GB`;
 }
+
+export function formatDate(iso: string | undefined, withTime = false): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    ...(withTime ? { hour: 'numeric', minute: '2-digit' } : {}),
+  });
+}

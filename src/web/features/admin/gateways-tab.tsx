@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2Icon, CircleDashedIcon, CreditCardIcon, InfoIcon, KeyRoundIcon, PencilIcon, PlusIcon } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { GATEWAY_NAMES, ZGatewayName, type TGatewayName, type TPaymentGateway } from '../../../contract/admin';
 import { EmptyStateCard } from '../../components/layout/empty-state';
@@ -246,9 +246,9 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
     resolver: zodResolver(ZCreateForm),
     defaultValues: { gatewayName: first, keyId: '', keySecret: '', webhookSecret: '', isActive: existing.length === 0 },
   });
-  const { register, handleSubmit, control, watch, setError, formState } = form;
-  const name = watch('gatewayName');
-  const isActive = watch('isActive');
+  const { register, handleSubmit, control, setError, formState } = form;
+  const name = useWatch({ control, name: 'gatewayName' });
+  const isActive = useWatch({ control, name: 'isActive' });
   const errors = formState.errors;
 
   const onSubmit = handleSubmit((data) => {

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { BracesIcon, PencilIcon, PlusIcon, SlidersHorizontalIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { KNOWN_SETTINGS, ZSystemSettingInput, type TSystemSetting } from '../../../contract/admin';
-import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue } from '../../../contract/plans';
+import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans';
 import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -84,24 +84,29 @@ function checkValue(key: string, value: string): string | null {
   return null;
 }
 
+/** The catalogue a setting holds, or null when it does not parse (then its raw value is shown). */
+function parsedCatalogue(value: string): TPlanCatalogue | null {
+  try {
+    return ZPlanCatalogue.parse(JSON.parse(value));
+  } catch {
+    return null;
+  }
+}
+
 function ValuePreview({ setting }: { setting: TSystemSetting }) {
   const json = isJsonSetting(setting.key, setting.value);
-  if (setting.key === CATALOGUE_KEY) {
-    try {
-      const plans = ZPlanCatalogue.parse(JSON.parse(setting.value));
-      return (
-        <div className="flex flex-wrap items-center gap-1.5">
-          <Badge variant="secondary">
-            <BracesIcon aria-hidden /> JSON
-          </Badge>
-          <span className="text-sm text-muted-foreground">
-            {plans.length} plans: {plans.map((p) => p.name).join(', ')}
-          </span>
-        </div>
-      );
-    } catch {
-      // fall through to the raw value
-    }
+  const plans = setting.key === CATALOGUE_KEY ? parsedCatalogue(setting.value) : null;
+  if (plans) {
+    return (
+      <div className="flex flex-wrap items-center gap-1.5">
+        <Badge variant="secondary">
+          <BracesIcon aria-hidden /> JSON
+        </Badge>
+        <span className="text-sm text-muted-foreground">
+          {plans.length} plans: {plans.map((p) => p.name).join(', ')}
+        </span>
+      </div>
+    );
   }
   return (
     <p
@@ -290,10 +295,9 @@ function SettingEditor({
           description: firstChoice === CUSTOM ? '' : KNOWN_SETTINGS[firstChoice],
         },
   });
-  const { register, handleSubmit, setValue, setError, watch, formState } = form;
-  const choice = watch('choice');
-  const key = isEdit ? editor.setting.key : choice === CUSTOM ? watch('key').trim() : choice;
-  const value = watch('value');
+  const { register, handleSubmit, setValue, setError, control, formState } = form;
+  const [choice, customKey, value] = useWatch({ control, name: ['choice', 'key', 'value'] });
+  const key = isEdit ? editor.setting.key : choice === CUSTOM ? customKey.trim() : choice;
   const mono = isJsonSetting(key, value);
   const [formError, setFormError] = useState<string | null>(null);
 

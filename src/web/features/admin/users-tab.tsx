@@ -21,7 +21,8 @@ import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
-import { useAdminUsers, useChangeRole, usePlanCatalogue, useUpdateUser } from './api';
+import { usePlans } from '../../hooks/use-plans';
+import { useAdminUsers, useChangeRole, useUpdateUser } from './api';
 
 export function displayName(u: Pick<TAdminUser, 'firstName' | 'lastName' | 'email'>): string {
   const name = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
@@ -128,7 +129,7 @@ function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarg
 
 export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const users = useAdminUsers(true);
-  const { plans: catalogue } = usePlanCatalogue();
+  const { plans: catalogue } = usePlans();
   const [query, setQuery] = useState('');
   const [target, setTarget] = useState<DialogTarget>(null);
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TImageFromUrlBody } from '../../../contract/format-content';
 import type { TFormat, TFormatInput } from '../../../contract/formats';
-import { apiJson, apiRequest, readApiError, throwIfResNotOk } from '../../lib/api';
+import { api, readApiError } from '../../lib/api';
 import { handleIfUnauthorized } from '../../lib/unauthorized';
 import type { BuilderDoc } from './model';
 
@@ -20,28 +20,21 @@ export function toFormatInput(doc: BuilderDoc): TFormatInput {
 /** The first save creates the format (POST); later saves update it (PUT). */
 export async function saveFormat(id: string | null, doc: BuilderDoc): Promise<TFormat> {
   const body = toFormatInput(doc);
-  if (id) return apiJson<TFormat>('PUT', `/api/formats/${encodeURIComponent(id)}`, body);
-  return apiJson<TFormat>('POST', '/api/formats', body);
+  if (id) return api.put<TFormat>(`/api/formats/${encodeURIComponent(id)}`, body);
+  return api.post<TFormat>('/api/formats', body);
 }
 
-/**
- * POST /api/upload/image as multipart (field `image`). apiRequest only sends JSON, so this sends
- * the form itself and reuses the shared error handling: a failure throws "{status}: {body}".
- */
+/** POST /api/upload/image as multipart (field `image`); the stored image's address. */
 export async function uploadImage(file: File): Promise<string> {
   const form = new FormData();
   form.append('image', file, file.name);
-  const res = await fetch('/api/upload/image', { method: 'POST', body: form, credentials: 'include' });
-  await throwIfResNotOk(res);
-  const json = (await res.json()) as { url?: unknown };
-  if (typeof json.url !== 'string') throw new Error('500: The server did not return an image address.');
-  return json.url;
+  return (await api.upload<{ url: string }>('/api/upload/image', form)).url;
 }
 
 /** Fetches an image by its address on the server and keeps it as an uploaded image; its /api/assets path. */
 export async function imageFromUrl(url: string): Promise<string> {
   const body: TImageFromUrlBody = { url };
-  return (await apiJson<{ url: string }>('POST', '/api/assets/from-url', body)).url;
+  return (await api.post<{ url: string }>('/api/assets/from-url', body)).url;
 }
 
 export type LivePreviewState =
@@ -70,8 +63,8 @@ export function useLivePreview(doc: BuilderDoc, enabled: boolean): LivePreviewSt
     const mine = ++seq.current;
     const timer = setTimeout(() => {
       setState({ status: 'rendering', url: urlRef.current });
-      apiRequest('POST', '/api/formats/preview', JSON.parse(body) as unknown)
-        .then((res) => res.blob())
+      api
+        .blob('POST', '/api/formats/preview', JSON.parse(body) as unknown)
         .then((blob) => {
           if (mine !== seq.current) return;
           const url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));

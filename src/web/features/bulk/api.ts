@@ -11,11 +11,9 @@ import {
   type TStartBulkJobBody,
 } from '../../../contract/bulk';
 import type { TDocument } from '../../../contract/documents';
-import { apiJson, apiRequest, errorStatus, throwIfResNotOk } from '../../lib/api';
-import { DOCUMENTS_KEY, refreshAfterChange } from '../formats/api';
+import { api, errorStatus } from '../../lib/api';
+import { bulkJobKeys, documentKeys, refreshAfterChange } from '../../lib/query-keys';
 
-/** Every bulk-job query starts with this key: the list, one job, its row errors. */
-export const BULK_JOBS_KEY = ['/api/bulk-jobs'] as const;
 /** How often a queued or running job is polled. */
 export const JOB_POLL_MS = 1000;
 
@@ -43,34 +41,25 @@ export function checkSpreadsheetFile(file: File): string | null {
   return null;
 }
 
-/**
- * POST /api/formats/:id/bulk as multipart (field `file`). apiRequest only sends JSON, so this sends
- * the form itself and reuses the shared error handling: a failure throws "{status}: {body}".
- */
+/** POST /api/formats/:id/bulk as multipart (field `file`). */
 export async function uploadSpreadsheet(formatId: string, file: File): Promise<TBulkUpload> {
   const form = new FormData();
   form.append('file', file, file.name);
-  const res = await fetch(`/api/formats/${enc(formatId)}/bulk`, { method: 'POST', body: form, credentials: 'include' });
-  await throwIfResNotOk(res);
-  return (await res.json()) as TBulkUpload;
+  return api.upload<TBulkUpload>(`/api/formats/${enc(formatId)}/bulk`, form);
 }
 
 export function useUploadSpreadsheet(formatId: string) {
   return useMutation({ mutationFn: (file: File) => uploadSpreadsheet(formatId, file) });
 }
 
-export function draftKey(id: string) {
-  return [...BULK_JOBS_KEY, id, 'draft'] as const;
-}
-
 /** GET /api/bulk-jobs/:id/draft, only when there is a draft to restore. */
 export function useDraft(id: string | null) {
   return useQuery({
-    queryKey: draftKey(id ?? ''),
+    queryKey: bulkJobKeys.draft(id ?? ''),
     enabled: !!id,
     queryFn: async (): Promise<TBulkUpload | null> => {
       try {
-        return await apiJson<TBulkUpload>('GET', `/api/bulk-jobs/${enc(id ?? '')}/draft`);
+        return await api.get<TBulkUpload>(`/api/bulk-jobs/${enc(id ?? '')}/draft`);
       } catch (error) {
         // A stale draft id (started elsewhere, discarded, expired) just means "start over".
         const status = errorStatus(error);
@@ -84,18 +73,16 @@ export function useDraft(id: string | null) {
 export function useUpdateMapping(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (mapping: TColumnMapping) => apiJson<TBulkUpload>('PUT', `/api/bulk-jobs/${enc(id)}/mapping`, { mapping }),
-    onSuccess: (draft) => client.setQueryData(draftKey(id), draft),
+    mutationFn: (mapping: TColumnMapping) => api.put<TBulkUpload>(`/api/bulk-jobs/${enc(id)}/mapping`, { mapping }),
+    onSuccess: (draft) => client.setQueryData(bulkJobKeys.draft(id), draft),
   });
 }
 
 export function useDiscardDraft() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (id: string) => {
-      await apiRequest('DELETE', `/api/bulk-jobs/${enc(id)}/draft`);
-    },
-    onSettled: (_data, _error, id) => client.removeQueries({ queryKey: draftKey(id) }),
+    mutationFn: (id: string) => api.delete(`/api/bulk-jobs/${enc(id)}/draft`),
+    onSettled: (_data, _error, id) => client.removeQueries({ queryKey: bulkJobKeys.draft(id) }),
     // Discarding is housekeeping: a failure must not interrupt the person choosing another file.
     meta: { skipUnauthorizedHandler: true },
   });
@@ -104,11 +91,11 @@ export function useDiscardDraft() {
 export function useStartJob(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: TStartBulkJobBody) => apiJson<TBulkJob>('POST', `/api/bulk-jobs/${enc(id)}/start`, body),
+    mutationFn: (body: TStartBulkJobBody) => api.post<TBulkJob>(`/api/bulk-jobs/${enc(id)}/start`, body),
     onSuccess: (job) => {
-      client.removeQueries({ queryKey: draftKey(id) });
-      client.setQueryData(jobKey(job.id), job);
-      void client.invalidateQueries({ queryKey: [...BULK_JOBS_KEY, 'list'] });
+      client.removeQueries({ queryKey: bulkJobKeys.draft(id) });
+      client.setQueryData(bulkJobKeys.job(job.id), job);
+      void client.invalidateQueries({ queryKey: bulkJobKeys.lists() });
     },
   });
 }
@@ -116,15 +103,11 @@ export function useStartJob(id: string) {
 // ---------------------------------------------------------------------------------------------
 // Jobs
 
-export function jobKey(id: string) {
-  return [...BULK_JOBS_KEY, id] as const;
-}
-
 /** One job; polled every second while it is queued or running. */
 export function useBulkJob(id: string) {
   return useQuery({
-    queryKey: jobKey(id),
-    queryFn: () => apiJson<TBulkJob>('GET', `/api/bulk-jobs/${enc(id)}`),
+    queryKey: bulkJobKeys.job(id),
+    queryFn: () => api.get<TBulkJob>(`/api/bulk-jobs/${enc(id)}`),
     refetchInterval: (query) => (query.state.data && isActive(query.state.data.status) ? JOB_POLL_MS : false),
     refetchIntervalInBackground: false,
   });
@@ -133,9 +116,9 @@ export function useBulkJob(id: string) {
 /** Batches, newest started first, a page at a time; polled every 2 s while any of them is still generating. */
 export function useBulkJobPages(pageSize: number) {
   return useInfiniteQuery({
-    queryKey: [...BULK_JOBS_KEY, 'pages', pageSize],
+    queryKey: bulkJobKeys.pages(pageSize),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => apiJson<TBulkJobList>('GET', `/api/bulk-jobs?limit=${pageSize}&offset=${pageParam}`),
+    queryFn: ({ pageParam }) => api.get<TBulkJobList>(`/api/bulk-jobs?limit=${pageSize}&offset=${pageParam}`),
     getNextPageParam: (lastPage, allPages) =>
       lastPage.jobs.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.jobs.length, 0),
     // Jobs move on in the background: read afresh on every visit, then poll while any runs.
@@ -148,9 +131,9 @@ export function useBulkJobPages(pageSize: number) {
 export function useCancelJob(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => apiJson<TBulkJob>('POST', `/api/bulk-jobs/${enc(id)}/cancel`),
+    mutationFn: () => api.post<TBulkJob>(`/api/bulk-jobs/${enc(id)}/cancel`),
     onSuccess: (job) => {
-      client.setQueryData(jobKey(id), job);
+      client.setQueryData(bulkJobKeys.job(id), job);
       void refreshAfterBatch(client, id);
     },
   });
@@ -160,8 +143,8 @@ export function useCancelJob(id: string) {
 export async function refreshAfterBatch(client: QueryClient, id: string): Promise<void> {
   await Promise.all([
     refreshAfterChange(client, 'documents'),
-    client.invalidateQueries({ queryKey: [...BULK_JOBS_KEY, 'list'] }),
-    client.invalidateQueries({ queryKey: [...BULK_JOBS_KEY, id, 'errors'] }),
+    client.invalidateQueries({ queryKey: bulkJobKeys.lists() }),
+    client.invalidateQueries({ queryKey: bulkJobKeys.errors(id) }),
   ]);
 }
 
@@ -169,11 +152,10 @@ export const ROW_ERRORS_PAGE_SIZE = 50;
 
 export function useRowErrors(id: string, offset: number, enabled = true) {
   return useQuery({
-    queryKey: [...BULK_JOBS_KEY, id, 'errors', offset],
+    queryKey: bulkJobKeys.errorsPage(id, offset),
     enabled,
     queryFn: () =>
-      apiJson<{ errors: TBulkRowError[]; total: number }>(
-        'GET',
+      api.get<{ errors: TBulkRowError[]; total: number }>(
         `/api/bulk-jobs/${enc(id)}/errors?limit=${ROW_ERRORS_PAGE_SIZE}&offset=${offset}`,
       ),
     placeholderData: keepPreviousData,
@@ -185,9 +167,9 @@ export const BATCH_DOCUMENTS_PAGE_SIZE = 50;
 /** One page of a batch's documents (spreadsheet order), refreshed every 3 s while it runs. */
 export function useBatchDocuments(id: string, offset: number, running: boolean) {
   return useQuery({
-    queryKey: [...DOCUMENTS_KEY, 'batch', id, offset],
+    queryKey: documentKeys.ofBatch(id, offset),
     queryFn: () =>
-      apiJson<TDocument[]>('GET', `/api/documents?batchId=${enc(id)}&limit=${BATCH_DOCUMENTS_PAGE_SIZE}&offset=${offset}`),
+      api.get<TDocument[]>(`/api/documents?batchId=${enc(id)}&limit=${BATCH_DOCUMENTS_PAGE_SIZE}&offset=${offset}`),
     // Quickly until the first documents are in, then every few seconds: the count is on the job.
     refetchInterval: (query) => (running ? (query.state.data?.length ? 3 * JOB_POLL_MS : JOB_POLL_MS) : false),
     placeholderData: keepPreviousData,

@@ -1,11 +1,10 @@
 import { CheckCircle2Icon, ChevronDownIcon, CircleAlertIcon, CircleDashedIcon, Loader2Icon, PencilIcon, TriangleAlertIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { TBulkUpload, TColumnMapping } from '../../../contract/bulk';
-import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
+import { PLACEHOLDER_TYPE_NAMES, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { cn, formatNumber } from '../../lib/utils';
-import { TYPE_NAMES } from '../data-entry/placeholder-field';
 
 /** A, B, ... Z, AA: the column letter a spreadsheet shows. */
 export function columnLetter(index: number): string {
@@ -152,7 +151,7 @@ export function MappingPanel({
                       )}
                     </label>
                     <Badge variant="outline" className="font-mono text-[10px] font-normal text-muted-foreground">
-                      {TYPE_NAMES[p.type]}
+                      {PLACEHOLDER_TYPE_NAMES[p.type]}
                     </Badge>
                   </div>
                   <p

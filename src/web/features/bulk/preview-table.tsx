@@ -66,7 +66,7 @@ function Cell({ value, error }: { value: string | undefined; error: string | und
  */
 function CellTooltip({ message, children: text }: { message: string; children: string }) {
   const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLSpanElement>(null);
+  const ref = useRef<HTMLButtonElement>(null);
   return (
     <Tooltip
       open={open}
@@ -76,9 +76,9 @@ function CellTooltip({ message, children: text }: { message: string; children: s
       }}
     >
       <TooltipTrigger asChild>
-        <span
+        <button
+          type="button"
           ref={ref}
-          tabIndex={0}
           onFocus={() => setOpen(true)}
           onBlur={() => setOpen(false)}
           onKeyDown={(e) => {
@@ -87,12 +87,12 @@ function CellTooltip({ message, children: text }: { message: string; children: s
               setOpen(false);
             }
           }}
-          className="flex items-start gap-1.5 rounded-sm text-destructive outline-none focus-visible:ring-2 focus-visible:ring-destructive/40"
+          className="flex cursor-default items-start gap-1.5 rounded-sm text-left text-destructive outline-none focus-visible:ring-2 focus-visible:ring-destructive/40"
         >
           <CircleAlertIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
           <span className="line-clamp-2 break-words">{text || <span className="italic">empty</span>}</span>
           <span className="sr-only">. Problem: {message}</span>
-        </span>
+        </button>
       </TooltipTrigger>
       <TooltipContent>{message}</TooltipContent>
     </Tooltip>

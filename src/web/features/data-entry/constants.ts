@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { DEFAULT_ESIGN_URL, type TAppConfig } from '../../../contract/admin';
+import { DEFAULT_ESIGN_URL } from '../../../contract/admin';
+import { useAppConfig } from '../../hooks/use-app-config';
 
 export { DEFAULT_ESIGN_URL };
 
@@ -8,7 +8,7 @@ export { DEFAULT_ESIGN_URL };
  * GET /api/app-config, with the contract's default while it loads or if it fails.
  */
 export function useEsignUrl(): string {
-  const config = useQuery<TAppConfig>({ queryKey: ['/api/app-config'] });
+  const config = useAppConfig();
   const url = config.data?.esignUrl?.trim();
   return url && /^https?:\/\//i.test(url) ? url : DEFAULT_ESIGN_URL;
 }

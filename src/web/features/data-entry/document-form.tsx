@@ -8,7 +8,9 @@ import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { excelTemplateUrl, formatDate, useCreateDocument } from '../formats/api';
+import { formatDate } from '../../lib/utils';
+import { useCreateDocument } from '../documents/api';
+import { excelTemplateUrl } from '../formats/api';
 import { PlaceholderField } from './placeholder-field';
 import { checkValues, documentDataResolver, emptyValues, fieldKey, toDocumentData, type TFormValues } from './resolver';
 import { GenerationSuccessDialog } from './success-dialog';
@@ -42,14 +44,16 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
 
   useEffect(() => {
     if (!clientErrorShown) return;
-    const subscription = form.watch((values) => {
-      const check = checkValues(placeholders, values as TFormValues);
-      if (check.missing.length > 0) setFormErrorState({ message: requiredFieldsMessage(check.missing), source: 'client' });
-      else if (Object.keys(check.fields).length > 0)
-        setFormErrorState({ message: 'Please correct the highlighted fields.', source: 'client' });
-      else setFormErrorState(null);
+    return form.subscribe({
+      formState: { values: true },
+      callback: ({ values }) => {
+        const check = checkValues(placeholders, values);
+        if (check.missing.length > 0) setFormErrorState({ message: requiredFieldsMessage(check.missing), source: 'client' });
+        else if (Object.keys(check.fields).length > 0)
+          setFormErrorState({ message: 'Please correct the highlighted fields.', source: 'client' });
+        else setFormErrorState(null);
+      },
     });
-    return () => subscription.unsubscribe();
   }, [clientErrorShown, form, placeholders]);
   const [generated, setGenerated] = useState<TDocument | null>(null);
 

@@ -14,16 +14,6 @@ const HINTS: Partial<Record<TPlaceholder['type'], string>> = {
   tel: '+1 555 010 0199',
 };
 
-export const TYPE_NAMES: Record<TPlaceholder['type'], string> = {
-  text: 'text',
-  email: 'email',
-  number: 'number',
-  date: 'date',
-  tel: 'phone',
-  textarea: 'long text',
-  select: 'choice',
-};
-
 /** Keeps only what can be part of a number: digits, one sign, a decimal point, grouping commas. */
 export function numericOnly(value: string): string {
   return value.replace(/[^\d.,+-]/g, '');
@@ -124,20 +114,15 @@ export function PlaceholderField({
         }
         return (
           <div className={cn('flex flex-col gap-2', wide && 'sm:col-span-2')} data-testid={`field-${placeholder.name}`}>
-            <div className="flex items-center justify-between gap-3">
-              <Label htmlFor={id} className="gap-0">
-                {label}
-                {placeholder.required && (
-                  <span className="ml-0.5 text-destructive" aria-hidden>
-                    *
-                  </span>
-                )}
-                {placeholder.required && <span className="sr-only"> (required)</span>}
-              </Label>
-              <span className="font-mono text-[11px] text-muted-foreground" aria-hidden>
-                {TYPE_NAMES[placeholder.type]}
-              </span>
-            </div>
+            <Label htmlFor={id} className="gap-0">
+              {label}
+              {placeholder.required && (
+                <span className="ml-0.5 text-destructive" aria-hidden>
+                  *
+                </span>
+              )}
+              {placeholder.required && <span className="sr-only"> (required)</span>}
+            </Label>
             {control}
             {fieldState.error?.message && (
               <p id={errorId} className="text-[13px] text-destructive">

@@ -2,7 +2,7 @@ import { CheckIcon, DownloadIcon, EyeIcon, MailIcon, PenLineIcon, TriangleAlertI
 import type { TDocument } from '../../../contract/documents';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { documentDownloadUrl, documentPreviewUrl } from '../formats/api';
+import { documentDownloadUrl, documentPreviewUrl } from '../documents/api';
 import { useEsignUrl } from './constants';
 
 /** A mailto: draft whose subject and body name the document and carry its download link. */

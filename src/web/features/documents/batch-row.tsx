@@ -5,7 +5,7 @@ import { Badge } from '../../components/ui/badge';
 import { cn } from '../../lib/utils';
 import { batchHref, isActive, zipUrl } from '../bulk/api';
 import { JobStatusBadge, jobSummary, plural } from '../bulk/job-status';
-import { formatDate } from '../formats/api';
+import { formatDate } from '../../lib/utils';
 import { documentGrid } from './document-row';
 import { batchTime } from './use-document-timeline';
 import { IconAction } from './icon-action';

@@ -1,7 +1,7 @@
 import { DownloadIcon, EyeIcon, Trash2Icon } from 'lucide-react';
 import type { TDocument } from '../../../contract/documents';
 import { Badge } from '../../components/ui/badge';
-import { documentDownloadUrl, documentPreviewUrl, statusLabel } from '../formats/api';
+import { documentDownloadUrl, documentPreviewUrl, statusLabel } from './api';
 import { IconAction } from './icon-action';
 
 /** Preview, Download and Delete for one document row; the caller owns the layout around them. */

@@ -1,7 +1,7 @@
 import { FileTextIcon } from 'lucide-react';
 import type { TDocument } from '../../../contract/documents';
 import { cn } from '../../lib/utils';
-import { formatDate } from '../formats/api';
+import { formatDate } from '../../lib/utils';
 import { DocumentActions, DocumentBadges } from './document-actions';
 
 /** Column template of a document list: with the format column (Recent Documents) or without (a batch). */

@@ -4,7 +4,8 @@ import type { TFormat } from '../../../contract/formats';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError } from '../../lib/api';
-import { useDeleteDocument, useDeleteFormat } from '../formats/api';
+import { useDeleteFormat } from '../formats/api';
+import { useDeleteDocument } from './api';
 
 /** SPEC section 5: the confirmation texts for deleting. */
 export const DELETE_FORMAT_CONFIRM = 'Are you sure you want to delete this format? This action cannot be undone.';

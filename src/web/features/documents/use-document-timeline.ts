@@ -2,9 +2,9 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TBulkJob } from '../../../contract/bulk';
 import type { TDocument } from '../../../contract/documents';
-import { apiJson } from '../../lib/api';
+import { api } from '../../lib/api';
+import { documentKeys } from '../../lib/query-keys';
 import { useBulkJobPages } from '../bulk/api';
-import { DOCUMENTS_KEY } from '../formats/api';
 
 /** Rows shown at first and added by each Load more; also the page size of both lists read. */
 export const TIMELINE_STEP = 25;
@@ -31,9 +31,9 @@ export function batchTime(job: TBulkJob): number {
 /** Documents made one at a time, newest first, a page at a time. */
 function useSingleDocumentPages(pageSize: number) {
   return useInfiniteQuery({
-    queryKey: [...DOCUMENTS_KEY, 'single', pageSize],
+    queryKey: documentKeys.singles(pageSize),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => apiJson<TDocument[]>('GET', `/api/documents?kind=single&limit=${pageSize}&offset=${pageParam}`),
+    queryFn: ({ pageParam }) => api.get<TDocument[]>(`/api/documents?kind=single&limit=${pageSize}&offset=${pageParam}`),
     getNextPageParam: (lastPage, allPages) =>
       lastPage.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.length, 0),
     // Documents are made elsewhere too (the API, other tabs): read afresh on every visit.

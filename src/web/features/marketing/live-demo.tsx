@@ -9,7 +9,7 @@ import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { apiRequest, readApiError } from '../../lib/api';
+import { api, readApiError } from '../../lib/api';
 import { cn } from '../../lib/utils';
 
 type DemoInput = z.input<typeof ZDemoRenderBody>;
@@ -49,7 +49,7 @@ export function LiveDemo() {
   );
 
   const render = useMutation({
-    mutationFn: async (body: DemoOutput) => (await apiRequest('POST', '/api/demo/render', body)).blob(),
+    mutationFn: (body: DemoOutput) => api.blob('POST', '/api/demo/render', body),
     onSuccess: (blob, body) => {
       const url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
       if (currentUrl.current) URL.revokeObjectURL(currentUrl.current);

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { CheckIcon, Loader2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { ANNUAL_DISCOUNT_PERCENT, planStorageKey, type TBillingCycle, type TPlan } from '../../../contract/plans';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { apiJson } from '../../lib/api';
-import { DEFAULT_PLANS, PLANS_QUERY_KEY, type PlansResponse, type TCurrency, formatMoney, planPrice } from '../../lib/plans';
+import { usePlans } from '../../hooks/use-plans';
+import { type TCurrency, formatMoney, planPrice } from '../../lib/plans';
 import { SALES_EMAIL, mailto } from '../../lib/site';
 import { cn } from '../../lib/utils';
 
@@ -14,15 +13,6 @@ export const SELECTED_PLAN_KEYS = {
   name: 'selectedPlanName',
   cycle: 'selectedBillingCycle',
 } as const;
-
-function usePlans(): PlansResponse {
-  const { data } = useQuery({
-    queryKey: PLANS_QUERY_KEY,
-    queryFn: () => apiJson<PlansResponse>('GET', '/api/plans'),
-    meta: { skipUnauthorizedHandler: true },
-  });
-  return data && Array.isArray(data.plans) && data.plans.length > 0 ? data : DEFAULT_PLANS;
-}
 
 function BillingToggle({ cycle, onChange }: { cycle: TBillingCycle; onChange: (c: TBillingCycle) => void }) {
   const options: { value: TBillingCycle; label: string }[] = [

@@ -61,9 +61,12 @@ export function WalkthroughDialog({
     if (!root) return;
     if (!active || !root.contains(active) || active.matches(':disabled') || active === root) focusPrimary();
   }, [step]);
-  useEffect(() => {
+  // Each opening starts at the requested step (adjusted while rendering, so no stale step flashes).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (open) setStep(initialStep);
-  }, [open, initialStep]);
+  }
 
   const total = WALKTHROUGH_STEPS.length;
   const current = WALKTHROUGH_STEPS[step] ?? WALKTHROUGH_STEPS[0]!;

@@ -1,16 +1,16 @@
 import { CreditCardIcon, LogInIcon, ShieldAlertIcon, SlidersHorizontalIcon, UsersIcon } from 'lucide-react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { EmptyState, EmptyStateCard } from '../../components/layout/empty-state';
-import { PageHeader } from '../../components/layout/page-header';
-import { AppShell } from '../../components/layout/app-shell';
-import { FullPageStatus } from '../../components/layout/require-auth';
-import { Button } from '../../components/ui/button';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { useAuth } from '../../hooks/use-auth';
-import { MarketingLayout } from '../marketing/marketing-layout';
-import { GatewaysTab } from './gateways-tab';
-import { SettingsTab } from './settings-tab';
-import { UsersTab } from './users-tab';
+import { EmptyState, EmptyStateCard } from '../components/layout/empty-state';
+import { PageHeader } from '../components/layout/page-header';
+import { AppShell } from '../components/layout/app-shell';
+import { FullPageStatus } from '../components/layout/require-auth';
+import { Button } from '../components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { useAuth } from '../hooks/use-auth';
+import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { GatewaysTab } from '../features/admin/gateways-tab';
+import { SettingsTab } from '../features/admin/settings-tab';
+import { UsersTab } from '../features/admin/users-tab';
 
 const TABS = [
   { id: 'users', label: 'Users', short: 'Users', icon: UsersIcon },

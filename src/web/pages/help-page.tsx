@@ -11,17 +11,17 @@ import {
 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
-import { PageHeader } from '../../components/layout/page-header';
-import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../../components/ui/accordion';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { Textarea } from '../../components/ui/textarea';
-import { useAuth } from '../../hooks/use-auth';
-import { SUPPORT_EMAIL, mailto } from '../../lib/site';
-import { WALKTHROUGH_STEPS, WalkthroughDialog } from '../marketing/walkthrough-dialog';
+import { PageHeader } from '../components/layout/page-header';
+import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../components/ui/accordion';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/ui/dialog';
+import { Input } from '../components/ui/input';
+import { Label } from '../components/ui/label';
+import { Textarea } from '../components/ui/textarea';
+import { useAuth } from '../hooks/use-auth';
+import { SUPPORT_EMAIL, mailto } from '../lib/site';
+import { WALKTHROUGH_STEPS, WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
 
 function CardIcon({ icon: Icon }: { icon: LucideIcon }) {
   return (

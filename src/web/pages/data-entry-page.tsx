@@ -1,17 +1,17 @@
 import { ArrowLeftIcon, FormInputIcon, PencilIcon, TableIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { PageHeader } from '../../components/layout/page-header';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
-import { Skeleton } from '../../components/ui/skeleton';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { BulkUploadTab } from '../data-entry/bulk-upload-tab';
-import { DocumentForm } from '../data-entry/document-form';
-import { formatEditHref } from './format-actions';
-import { FormatNotFound } from './format-not-found';
-import { useFormat } from './use-format';
+import { PageHeader } from '../components/layout/page-header';
+import { Button } from '../components/ui/button';
+import { Card } from '../components/ui/card';
+import { LoadError } from '../components/ui/load-error';
+import { Skeleton } from '../components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { BulkUploadTab } from '../features/bulk/bulk-upload-tab';
+import { DocumentForm } from '../features/data-entry/document-form';
+import { formatEditHref } from '../features/formats/format-actions';
+import { FormatNotFound } from '../features/formats/format-not-found';
+import { useFormat } from '../features/formats/api';
 
 type Tab = 'manual' | 'bulk';
 

@@ -1,8 +1,8 @@
 import { ArrowRightIcon, EyeIcon, HeartHandshakeIcon, ShieldCheckIcon, type LucideIcon } from 'lucide-react';
 import { Link } from 'wouter';
-import { Button } from '../../components/ui/button';
-import { useDocumentTitle } from '../../hooks/use-document-title';
-import { MarketingLayout } from './marketing-layout';
+import { Button } from '../components/ui/button';
+import { useDocumentTitle } from '../hooks/use-document-title';
+import { MarketingLayout } from '../features/marketing/marketing-layout';
 
 const VALUES: { icon: LucideIcon; title: string; text: string }[] = [
   {

@@ -1,8 +1,8 @@
-import { Skeleton } from '../../components/ui/skeleton';
-import { readApiError } from '../../lib/api';
-import { Builder } from '../builder/builder';
-import { FormatNotFound } from './format-not-found';
-import { useFormat } from './use-format';
+import { Skeleton } from '../components/ui/skeleton';
+import { readApiError } from '../lib/api';
+import { Builder } from '../features/builder/builder';
+import { FormatNotFound } from '../features/formats/format-not-found';
+import { useFormat } from '../features/formats/api';
 
 function BuilderSkeleton() {
   return (

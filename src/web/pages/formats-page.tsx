@@ -1,15 +1,16 @@
 import { CalendarIcon, ClipboardPenLineIcon, LayoutTemplateIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
-import { EmptyStateCard } from '../../components/layout/empty-state';
-import { PageHeader } from '../../components/layout/page-header';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
-import { Skeleton } from '../../components/ui/skeleton';
-import { Badge } from '../../components/ui/badge';
-import { useConfirmDelete } from '../documents/use-confirm-delete';
-import { formatDate, useFormats } from './api';
-import { CreateFirstFormatButton, formatEditHref, formatFillHref } from './format-actions';
+import { EmptyStateCard } from '../components/layout/empty-state';
+import { PageHeader } from '../components/layout/page-header';
+import { Button } from '../components/ui/button';
+import { Card } from '../components/ui/card';
+import { LoadError } from '../components/ui/load-error';
+import { Skeleton } from '../components/ui/skeleton';
+import { Badge } from '../components/ui/badge';
+import { useConfirmDelete } from '../features/documents/use-confirm-delete';
+import { formatDate } from '../lib/utils';
+import { useFormats } from '../features/formats/api';
+import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
 
 export function FormatsPage() {
   const { data, isLoading, error } = useFormats();

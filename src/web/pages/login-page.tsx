@@ -5,17 +5,18 @@ import { type ReactNode, useEffect, useId, useState } from 'react';
 import { type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useSearch } from 'wouter';
-import { type TUser, MIN_PASSWORD_LENGTH, ZSignInBody, ZSignUpBody } from '../../../contract/user';
-import { Logo } from '../../components/layout/logo';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { AUTH_USER_KEY, useAuth } from '../../hooks/use-auth';
-import { useDocumentTitle } from '../../hooks/use-document-title';
-import { apiJson, errorStatus, readApiError } from '../../lib/api';
-import { queryClient } from '../../lib/query-client';
+import { type TUser, MIN_PASSWORD_LENGTH, ZSignInBody, ZSignUpBody } from '../../contract/user';
+import { Logo } from '../components/layout/logo';
+import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
+import { Button } from '../components/ui/button';
+import { Input } from '../components/ui/input';
+import { Label } from '../components/ui/label';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { useAuth } from '../hooks/use-auth';
+import { useDocumentTitle } from '../hooks/use-document-title';
+import { api, errorStatus, readApiError } from '../lib/api';
+import { authKeys } from '../lib/query-keys';
+import { queryClient } from '../lib/query-client';
 
 type SignInInput = z.input<typeof ZSignInBody>;
 type SignInOutput = z.output<typeof ZSignInBody>;
@@ -91,8 +92,8 @@ function applyServerError<T extends FieldValues>(form: UseFormReturn<T, unknown,
 function useSignedIn() {
   const [, navigate] = useLocation();
   return (user: TUser) => {
-    queryClient.setQueryData(AUTH_USER_KEY, user);
-    void queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY });
+    queryClient.setQueryData(authKeys.user, user);
+    void queryClient.invalidateQueries({ queryKey: authKeys.user });
     navigate('/');
   };
 }
@@ -105,7 +106,7 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const [serverError, setServerError] = useState<string | null>(null);
   const onSignedIn = useSignedIn();
   const mutation = useMutation({
-    mutationFn: (body: SignInOutput) => apiJson<TUser>('POST', '/api/auth/sign-in', body),
+    mutationFn: (body: SignInOutput) => api.post<TUser>('/api/auth/sign-in', body),
     meta: { skipUnauthorizedHandler: true },
     onSuccess: onSignedIn,
     onError: (error) => setServerError(applyServerError(form as never, error, 'Could not sign you in. Please try again.')),
@@ -141,7 +142,7 @@ function SignUpForm({ onSignInInstead }: { onSignInInstead: (email: string) => v
   const [emailTaken, setEmailTaken] = useState(false);
   const onSignedIn = useSignedIn();
   const mutation = useMutation({
-    mutationFn: (body: SignUpOutput) => apiJson<TUser>('POST', '/api/auth/sign-up', body),
+    mutationFn: (body: SignUpOutput) => api.post<TUser>('/api/auth/sign-up', body),
     meta: { skipUnauthorizedHandler: true },
     onSuccess: onSignedIn,
     onError: (error) => {

@@ -18,14 +18,14 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { cn, scrollToSection } from '../../lib/utils';
-import { MarketingLayout } from './marketing-layout';
-import { BuilderMock, FormMock, PdfMock } from './mockups';
-import { PricingSection } from './pricing-section';
-import { LiveDemo } from './live-demo';
-import { WalkthroughDialog } from './walkthrough-dialog';
+import { Badge } from '../components/ui/badge';
+import { Button } from '../components/ui/button';
+import { cn, scrollToSection } from '../lib/utils';
+import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
+import { PricingSection } from '../features/marketing/pricing-section';
+import { LiveDemo } from '../features/marketing/live-demo';
+import { WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
 
 function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; title: string; description: string; id: string }) {
   return (
@@ -370,7 +370,7 @@ function CodePanel({ title, code, label }: { title: string; code: string; label:
         <span className="text-xs font-medium text-white/70">{title}</span>
         <span className="rounded bg-white/10 px-1.5 py-0.5 font-mono text-[10px] text-white/60">{label}</span>
       </div>
-      <pre className="overflow-x-auto p-4 font-mono text-[12px] leading-relaxed sm:text-[12.5px] text-[oklch(0.9_0.02_275)]" tabIndex={0} aria-label={title}>
+      <pre className="overflow-x-auto p-4 font-mono text-[12px] leading-relaxed sm:text-[12.5px] text-[oklch(0.9_0.02_275)]" tabIndex={0} role="region" aria-label={title}>
         <code>{code}</code>
       </pre>
     </div>

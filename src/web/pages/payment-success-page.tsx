@@ -2,16 +2,17 @@ import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2Icon, Loader2Icon, LogInIcon, XCircleIcon, type LucideIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useSearch } from 'wouter';
-import { AppShell } from '../../components/layout/app-shell';
-import { FullPageStatus } from '../../components/layout/require-auth';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { AUTH_USER_KEY, useAuth } from '../../hooks/use-auth';
-import { apiRequest } from '../../lib/api';
-import { queryClient } from '../../lib/query-client';
-import { SUPPORT_EMAIL, mailto } from '../../lib/site';
-import { MarketingLayout } from '../marketing/marketing-layout';
-import { SELECTED_PLAN_KEYS } from '../marketing/pricing-section';
+import { AppShell } from '../components/layout/app-shell';
+import { FullPageStatus } from '../components/layout/require-auth';
+import { Button } from '../components/ui/button';
+import { Card } from '../components/ui/card';
+import { useAuth } from '../hooks/use-auth';
+import { api } from '../lib/api';
+import { authKeys, statsKeys } from '../lib/query-keys';
+import { queryClient } from '../lib/query-client';
+import { SUPPORT_EMAIL, mailto } from '../lib/site';
+import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { SELECTED_PLAN_KEYS } from '../features/marketing/pricing-section';
 
 interface PaymentDetails {
   orderId: string;
@@ -96,7 +97,7 @@ function PaymentResult() {
   const started = useRef(false);
   const verify = useMutation({
     mutationFn: async (d: PaymentDetails) => {
-      await apiRequest('POST', '/api/subscription/verify-payment', {
+      await api.post('/api/subscription/verify-payment', {
         razorpay_order_id: d.orderId,
         razorpay_payment_id: d.paymentId,
         razorpay_signature: d.signature,
@@ -111,8 +112,8 @@ function PaymentResult() {
           // ignore
         }
       }
-      void queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY });
-      void queryClient.invalidateQueries({ queryKey: ['/api/user/stats'] });
+      void queryClient.invalidateQueries({ queryKey: authKeys.user });
+      void queryClient.invalidateQueries({ queryKey: statsKeys.mine });
     },
   });
 

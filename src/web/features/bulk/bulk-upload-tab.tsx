@@ -3,32 +3,30 @@ import { FileSpreadsheetIcon, InfoIcon, Loader2Icon, RotateCcwIcon } from 'lucid
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { defaultFileNamePattern, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
-import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
+import { PLACEHOLDER_TYPE_NAMES, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
+import { bulkJobKeys } from '../../lib/query-keys';
 import { formatNumber } from '../../lib/utils';
 import {
   batchHref,
   checkSpreadsheetFile,
-  draftKey,
   useDiscardDraft,
   useDraft,
   useStartJob,
   useUpdateMapping,
   useUploadSpreadsheet,
-} from '../bulk/api';
-import { FileDropZone, SPREADSHEET_ACCEPT } from '../bulk/file-drop-zone';
-import { plural } from '../bulk/job-status';
-import { MappingPanel } from '../bulk/mapping-panel';
-import { PreviewTable } from '../bulk/preview-table';
-import { patternError, StartPanel, type InvalidChoice } from '../bulk/start-panel';
-import { excelTemplateUrl } from '../formats/api';
+} from './api';
+import { FileDropZone, SPREADSHEET_ACCEPT } from './file-drop-zone';
+import { plural } from './job-status';
+import { MappingPanel } from './mapping-panel';
+import { PreviewTable } from './preview-table';
+import { patternError, StartPanel, type InvalidChoice } from './start-panel';
+import { excelTemplateUrl, useFormat } from '../formats/api';
 import { formatEditHref } from '../formats/format-actions';
-import { useFormat } from '../formats/use-format';
-import { TYPE_NAMES } from './placeholder-field';
 
 /**
  * The draft being reviewed survives switching tabs and reloading: its id (and the mapping the
@@ -91,7 +89,7 @@ function TemplateColumns({ placeholders }: { placeholders: readonly TPlaceholder
                 {p.required && <span className="ml-0.5 text-destructive">*</span>}
               </span>
               <Badge variant="outline" className="font-mono text-[10px] font-normal text-muted-foreground">
-                {TYPE_NAMES[p.type]}
+                {PLACEHOLDER_TYPE_NAMES[p.type]}
               </Badge>
             </li>
           ))}
@@ -110,8 +108,14 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const format = useFormat(formatId);
-  const [stored, setStored] = useState<StoredDraft | null>(() => readStored(formatId));
-  const draftQuery = useDraft(stored?.id ?? null);
+  const [remembered, setRemembered] = useState<StoredDraft | null>(() => readStored(formatId));
+  const draftQuery = useDraft(remembered?.id ?? null);
+  // A remembered draft that is gone (started, discarded, format deleted) quietly resets the tab.
+  const draftGone = remembered !== null && draftQuery.isSuccess && draftQuery.data === null;
+  const stored = draftGone ? null : remembered;
+  useEffect(() => {
+    if (draftGone) writeStored(formatId, null);
+  }, [draftGone, formatId]);
   const draft = draftQuery.data ?? null;
   const upload = useUploadSpreadsheet(formatId);
   const discard = useDiscardDraft();
@@ -126,13 +130,9 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
 
   const remember = (value: StoredDraft | null) => {
     writeStored(formatId, value);
-    setStored(value);
+    setRemembered(value);
   };
 
-  // A stored draft that is gone (started, discarded, format deleted) quietly resets the tab.
-  useEffect(() => {
-    if (stored && draftQuery.isSuccess && draftQuery.data === null) remember(null);
-  }, [stored, draftQuery.isSuccess, draftQuery.data]);
 
   const fail = (message: string) => {
     setUploadError(message);
@@ -151,7 +151,7 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
     const previous = stored?.id ?? null;
     upload.mutate(file, {
       onSuccess: (next: TBulkUpload) => {
-        client.setQueryData(draftKey(next.id), next);
+        client.setQueryData(bulkJobKeys.draft(next.id), next);
         remember({ id: next.id, auto: next.mapping });
         setChoice(null);
         if (previous && previous !== next.id) discard.mutate(previous);

@@ -1,17 +1,17 @@
 import { FileTextIcon, Loader2Icon, PlusIcon } from 'lucide-react';
 import { Link } from 'wouter';
-import { EmptyStateCard } from '../../components/layout/empty-state';
-import { PageHeader } from '../../components/layout/page-header';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
-import { Skeleton } from '../../components/ui/skeleton';
-import { formatNumber } from '../../lib/utils';
-import { useStats } from '../formats/api';
-import { BatchRow } from './batch-row';
-import { DocumentListHeader, DocumentRow } from './document-row';
-import { useConfirmDelete } from './use-confirm-delete';
-import { useDocumentTimeline, type TimelineEntry } from './use-document-timeline';
+import { EmptyStateCard } from '../components/layout/empty-state';
+import { PageHeader } from '../components/layout/page-header';
+import { Button } from '../components/ui/button';
+import { Card } from '../components/ui/card';
+import { LoadError } from '../components/ui/load-error';
+import { Skeleton } from '../components/ui/skeleton';
+import { formatNumber } from '../lib/utils';
+import { useStats } from '../hooks/use-stats';
+import { BatchRow } from '../features/documents/batch-row';
+import { DocumentListHeader, DocumentRow } from '../features/documents/document-row';
+import { useConfirmDelete } from '../features/documents/use-confirm-delete';
+import { useDocumentTimeline, type TimelineEntry } from '../features/documents/use-document-timeline';
 
 function showingText(entries: readonly TimelineEntry[], total: number | undefined): string {
   const singles = entries.filter((e) => e.kind === 'document').length;

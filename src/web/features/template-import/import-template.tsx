@@ -9,23 +9,18 @@ import {
   type TTemplateImportResponse,
 } from '../../../contract/template-import';
 import { toast } from '../../hooks/use-toast';
-import { readApiError, throwIfResNotOk } from '../../lib/api';
+import { api, readApiError } from '../../lib/api';
 import { handleIfUnauthorized } from '../../lib/unauthorized';
 import { IMPORTED_DRAFT_HREF, storeImportedDraft } from '../builder/imported-draft';
 
 /** How long the result toast stays when it has warnings to read (the default is 5 s). */
 const WARNING_TOAST_MS = 12_000;
 
-/**
- * POST /api/formats/import as multipart (field `file`). apiRequest only sends JSON, so this sends
- * the form itself and reuses the shared error handling: a failure throws "{status}: {body}".
- */
+/** POST /api/formats/import as multipart (field `file`). */
 export async function importTemplate(file: File): Promise<TTemplateImportResponse> {
   const form = new FormData();
   form.append(IMPORT_FILE_FIELD, file, file.name);
-  const res = await fetch('/api/formats/import', { method: 'POST', body: form, credentials: 'include' });
-  await throwIfResNotOk(res);
-  return (await res.json()) as TTemplateImportResponse;
+  return api.upload<TTemplateImportResponse>('/api/formats/import', form);
 }
 
 /** The picker's own check, worded like the server's answers (413, 415), to fail fast. */

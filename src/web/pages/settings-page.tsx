@@ -1,17 +1,17 @@
 import { UserIcon } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
-import type { TUser } from '../../../contract/user';
-import { PageHeader } from '../../components/layout/page-header';
-import { Badge } from '../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { Separator } from '../../components/ui/separator';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { useAuth } from '../../hooks/use-auth';
-import { effectiveLimit, planName } from '../../lib/plans';
-import { formatBytes, formatNumber } from '../../lib/utils';
-import { useStats } from '../formats/api';
+import type { TUser } from '../../contract/user';
+import { PageHeader } from '../components/layout/page-header';
+import { Badge } from '../components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { Input } from '../components/ui/input';
+import { Label } from '../components/ui/label';
+import { Separator } from '../components/ui/separator';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { useAuth } from '../hooks/use-auth';
+import { effectiveLimit, planName } from '../lib/plans';
+import { formatBytes, formatNumber } from '../lib/utils';
+import { useStats } from '../hooks/use-stats';
 
 /** Tabs that exist in this release; api, email and billing join as they are built. */
 const TABS = [{ id: 'profile', label: 'Profile', icon: UserIcon }] as const;

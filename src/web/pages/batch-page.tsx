@@ -2,23 +2,23 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeftIcon, FileTextIcon, FileWarningIcon, Layers3Icon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { TBulkJob } from '../../../contract/bulk';
-import { placeholderLabel } from '../../../contract/placeholders';
-import { EmptyState, EmptyStateCard } from '../../components/layout/empty-state';
-import { PageHeader } from '../../components/layout/page-header';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
-import { Skeleton } from '../../components/ui/skeleton';
-import { errorStatus } from '../../lib/api';
-import { formatNumber } from '../../lib/utils';
-import { DocumentListHeader, DocumentRow } from '../documents/document-row';
-import { useConfirmDelete } from '../documents/use-confirm-delete';
-import { formatDate } from '../formats/api';
-import { useFormat } from '../formats/use-format';
+import type { TBulkJob } from '../../contract/bulk';
+import { placeholderLabel } from '../../contract/placeholders';
+import { EmptyState, EmptyStateCard } from '../components/layout/empty-state';
+import { PageHeader } from '../components/layout/page-header';
+import { Button } from '../components/ui/button';
+import { Card } from '../components/ui/card';
+import { LoadError } from '../components/ui/load-error';
+import { Skeleton } from '../components/ui/skeleton';
+import { errorStatus } from '../lib/api';
+import { formatNumber } from '../lib/utils';
+import { bulkJobKeys } from '../lib/query-keys';
+import { DocumentListHeader, DocumentRow } from '../features/documents/document-row';
+import { useConfirmDelete } from '../features/documents/use-confirm-delete';
+import { formatDate } from '../lib/utils';
+import { useFormat } from '../features/formats/api';
 import {
   BATCH_DOCUMENTS_PAGE_SIZE,
-  BULK_JOBS_KEY,
   errorsCsvUrl,
   isActive,
   refreshAfterBatch,
@@ -26,9 +26,9 @@ import {
   useBatchDocuments,
   useBulkJob,
   useRowErrors,
-} from './api';
-import { JobProgress } from './job-progress';
-import { Pager } from './pager';
+} from '../features/bulk/api';
+import { JobProgress } from '../features/bulk/job-progress';
+import { Pager } from '../features/bulk/pager';
 
 /** Lists, stats and row errors catch up when the job moves on, not on every poll. */
 function useRefreshOnChange(job: TBulkJob | undefined) {
@@ -40,7 +40,7 @@ function useRefreshOnChange(job: TBulkJob | undefined) {
     seen.current = { status: job.status, failed: job.failed };
     if (!prev) return;
     if (prev.status !== job.status && !isActive(job.status)) void refreshAfterBatch(client, job.id);
-    else if (prev.failed !== job.failed) void client.invalidateQueries({ queryKey: [...BULK_JOBS_KEY, job.id, 'errors'] });
+    else if (prev.failed !== job.failed) void client.invalidateQueries({ queryKey: bulkJobKeys.errors(job.id) });
   }, [job, client]);
 }
 

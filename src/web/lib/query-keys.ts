@@ -1,0 +1,61 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/**
+ * Every query key, one factory per feature. Keys are hierarchical, so invalidating a factory's
+ * `all` (or a narrower prefix) refreshes everything under it. They live together because one
+ * feature's change often refreshes another's lists (a deleted format renames its documents).
+ */
+export const authKeys = {
+  user: ['auth', 'user'] as const,
+};
+
+export const statsKeys = {
+  mine: ['stats', 'mine'] as const,
+};
+
+export const systemKeys = {
+  plans: ['system', 'plans'] as const,
+  appConfig: ['system', 'app-config'] as const,
+};
+
+export const formatKeys = {
+  all: ['formats'] as const,
+  list: () => [...formatKeys.all, 'list'] as const,
+  detail: (id: string) => [...formatKeys.all, 'detail', id] as const,
+};
+
+export const documentKeys = {
+  all: ['documents'] as const,
+  recent: (limit: number) => [...documentKeys.all, 'recent', limit] as const,
+  singles: (pageSize: number) => [...documentKeys.all, 'singles', pageSize] as const,
+  ofBatch: (batchId: string, offset: number) => [...documentKeys.all, 'batch', batchId, offset] as const,
+};
+
+export const bulkJobKeys = {
+  all: ['bulk-jobs'] as const,
+  lists: () => [...bulkJobKeys.all, 'list'] as const,
+  pages: (pageSize: number) => [...bulkJobKeys.lists(), pageSize] as const,
+  job: (id: string) => [...bulkJobKeys.all, 'job', id] as const,
+  draft: (id: string) => [...bulkJobKeys.all, 'draft', id] as const,
+  errors: (id: string) => [...bulkJobKeys.job(id), 'errors'] as const,
+  errorsPage: (id: string, offset: number) => [...bulkJobKeys.errors(id), offset] as const,
+};
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: () => [...adminKeys.all, 'users'] as const,
+  settings: () => [...adminKeys.all, 'settings'] as const,
+  gateways: () => [...adminKeys.all, 'payment-gateways'] as const,
+};
+
+export const imageKeys = {
+  byAddress: (address: string) => ['images', 'by-address', address] as const,
+};
+
+/** After a format or document changes: lists, stats and the user's usage counter. */
+export async function refreshAfterChange(client: QueryClient, what: 'formats' | 'documents' | 'both'): Promise<void> {
+  const keys: (readonly string[])[] = [statsKeys.mine, authKeys.user];
+  if (what !== 'documents') keys.push(formatKeys.all);
+  if (what !== 'formats') keys.push(documentKeys.all);
+  await Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+}
