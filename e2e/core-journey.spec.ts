@@ -84,7 +84,7 @@ test('core journey: fill a format, generate and download the PDF, find it again,
   );
   await page.getByRole('tab', { name: 'Manual Input' }).click();
 
-  // 4. Submitting with the required select empty shows SPEC's message and an inline error.
+  // 4. Submitting with the required select empty shows the form-level message and an inline error.
   await form.getByRole('button', { name: 'Generate Document' }).click();
   await expect(form.getByTestId('form-error')).toHaveText('Please fill in all required fields: Plan');
   await expect(form.getByText('This field is required.')).toBeVisible();

@@ -109,3 +109,29 @@ export type TBulkJobList = z.infer<typeof ZBulkJobList>;
 export const ZBulkRowError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
 export type TBulkRowError = z.infer<typeof ZBulkRowError>;
 export const ZBulkRowErrorList = z.object({ errors: z.array(ZBulkRowError), total: z.number().int() });
+
+/** A, B, ... Z, AA: the letter a spreadsheet shows for the column at this 0-based index. */
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let letters = '';
+  while (n > 0) {
+    const rem = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rem) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}
+
+/**
+ * The form a header and a placeholder name or label are compared in: case, spaces, underscores
+ * and hyphens ignored ("Client Name" = client_name = "client-name"), and the " *" the Excel
+ * template adds to required columns dropped.
+ */
+export function columnKey(text: string): string {
+  return text
+    .normalize('NFKC')
+    .trim()
+    .replace(/\s*\*$/, '')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every non-2xx response from the server carries this body (DESIGN.md "Data rules"). */
+/** Every non-2xx response from the server carries this body (docs/decisions.md). */
 export const ZErrorCode = z.enum([
   'bad_request',
   'validation_failed',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_TABLE_ROWS, MAX_TEXT_LENGTH, ZElement, ZFormatContent } from './format-content.ts';
 
 describe('format content', () => {
-  it('fills SPEC defaults into minimal elements', () => {
+  it('fills the documented defaults into minimal elements', () => {
     const c = ZFormatContent.parse({
       elements: [
         { id: '1', type: 'image', src: '/api/assets/abc' },

@@ -3,9 +3,9 @@ import { ZPlaceholder } from './placeholders.ts';
 
 /*
  * The content model of a format: what the builder edits, the server stores and the renderer
- * prints. SPEC section 3 names the element fields; everything the builder offers on top
- * (fonts, sizes, colours, page setup, header and footer) is optional, with defaults, so that
- * minimal or older content still parses.
+ * prints. Beyond each element's basic fields, everything the builder offers (fonts, sizes,
+ * colours, page setup, header and footer) is optional, with defaults, so that minimal or older
+ * content still parses.
  *
  * Units: sizes, widths and heights are CSS pixels, as the builder shows them; the renderer
  * prints 1 px as 0.75 pt (96 px per inch, as browsers print). Page margins are millimetres.

@@ -26,12 +26,12 @@ export const MAX_PLACEHOLDER_OPTIONS = 200;
 /** Longest value a caller may fill a placeholder with; the API should reject longer ones. */
 export const MAX_PLACEHOLDER_VALUE_LENGTH = 10_000;
 
-/** Lowercases and turns every run of whitespace into one underscore (DESIGN.md "Data rules"). */
+/** Lowercases and turns every run of whitespace into one underscore (docs/decisions.md). */
 export function normalizePlaceholderName(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, '_');
 }
 
-/** SPEC section 5: the name with underscores as spaces, first letter capitalised. */
+/** The name with underscores as spaces, first letter capitalised (docs/decisions.md). */
 export function defaultPlaceholderLabel(name: string): string {
   const spaced = name.replace(/_+/g, ' ').trim();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
@@ -55,7 +55,7 @@ export const ZPlaceholder = z.object({
   label: z.string().trim().max(200).optional(),
   type: ZPlaceholderType.default('text'),
   required: z.boolean().default(false),
-  /** For `select`: the choices. Blank entries are dropped (SPEC section 5). */
+  /** For `select`: the choices. Blank entries are dropped. */
   options: z
     .array(z.string().trim().max(200))
     .max(MAX_PLACEHOLDER_OPTIONS)

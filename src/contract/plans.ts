@@ -28,7 +28,7 @@ export type TPlan = z.infer<typeof ZPlan>;
 export const ZPlanCatalogue = z.array(ZPlan);
 export type TPlanCatalogue = z.infer<typeof ZPlanCatalogue>;
 
-/** The default catalogue (DESIGN.md "Quota"); admins can override it through system settings. */
+/** The default catalogue (docs/decisions.md); admins can override it through system settings. */
 export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
   {
     id: 'free',
@@ -86,7 +86,7 @@ export const DEFAULT_STORAGE_MB: Record<TPlanId, number> = { free: 50, basic: 1_
 export const storageMbOf = (plan: Pick<TPlan, 'id' | 'storageMb'>) => plan.storageMb ?? DEFAULT_STORAGE_MB[plan.id];
 
 export const ANNUAL_DISCOUNT_PERCENT = 25;
-/** Shown when a user record carries no limit at all (SPEC.md section 2). */
+/** Shown when a user record carries no limit at all (docs/decisions.md). */
 export const FALLBACK_API_CALLS_LIMIT = 100;
 
 export function planStorageKey(plan: TPlanId, cycle: TBillingCycle): string {

@@ -18,7 +18,7 @@ export type TImportKind = z.infer<typeof ZImportKind>;
 
 export const IMPORT_EXTENSIONS = ['.docx', '.pdf', '.txt'] as const;
 
-/** The file picker's `accept`: the extensions (SPEC section 5) and their media types. */
+/** The file picker's `accept`: the accepted extensions and their media types. */
 export const IMPORT_ACCEPT = [
   ...IMPORT_EXTENSIONS,
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',

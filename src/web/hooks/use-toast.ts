@@ -1,7 +1,7 @@
 import * as React from 'react';
 import type { ToastActionElement, ToastProps } from '../components/ui/toast';
 
-/** SPEC.md section 9: at most one toast at a time; removal 1000000 ms after dismissal. */
+/** At most one toast at a time; removal 1000000 ms after dismissal (docs/decisions.md). */
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY = 1_000_000;
 

@@ -43,7 +43,7 @@ export interface PlanPrice {
 
 /**
  * The price of a plan in the active currency and cycle. The landing page and billing use this one
- * function so they always show the same numbers (DESIGN.md "Quota").
+ * function so they always show the same numbers (docs/decisions.md).
  */
 export function planPrice(plan: TPlan, currency: TCurrency, cycle: TBillingCycle): PlanPrice {
   const monthly = currency === 'INR' ? plan.inrMonthly : plan.usdMonthly;

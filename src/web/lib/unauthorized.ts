@@ -1,14 +1,14 @@
 import { toast } from '../hooks/use-toast';
 import { isUnauthorizedError } from './api';
 
-/** SPEC.md section 9: the delay before the browser goes to the login route. */
+/** The delay before the browser goes to the login route (docs/decisions.md). */
 export const LOGIN_REDIRECT_DELAY_MS = 500;
 export const LOGIN_URL = '/api/login';
 
 let redirecting = false;
 
 /**
- * The single 401 handler (SPEC.md section 4 and 8): the destructive toast
+ * The single 401 handler (docs/decisions.md): the destructive toast
  * 'Unauthorized' / 'You are logged out. Logging in again...', then /api/login after 500 ms.
  */
 export function handleUnauthorized(): void {

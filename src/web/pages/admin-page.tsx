@@ -59,7 +59,7 @@ function AdminTabs({ currentUserId }: { currentUserId: string }) {
 
 /**
  * /admin: signed-out visitors get a sign-in prompt, non-admins 'Access Denied', admins the
- * Users, Settings and Payment Gateways tabs (SPEC.md section 2).
+ * Users, Settings and Payment Gateways tabs.
  */
 export function AdminPage() {
   const { user, isLoading } = useAuth();

@@ -16,7 +16,7 @@ function BuilderSkeleton() {
   );
 }
 
-/** /builder/{id?}: a blank format, or the format with that id (SPEC section 2). */
+/** /builder/{id?}: a blank format, or the format with that id. */
 export function BuilderPage({ formatId }: { formatId?: string }) {
   const format = useFormat(formatId);
   if (!formatId) return <Builder key="new" initial={null} />;

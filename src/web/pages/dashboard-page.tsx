@@ -35,7 +35,7 @@ import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../feat
 import { IMPORT_ACCEPT } from '../../contract/template-import';
 import { useTemplateImport } from '../features/template-import/import-template';
 
-/** SPEC section 9: the dashboard lists at most 3 formats and 3 documents. */
+/** The dashboard lists at most 3 formats and 3 documents (docs/decisions.md). */
 export const DASHBOARD_LIST_SIZE = 3;
 
 /** Minutes a person saves per generated document: the basis of the Time Saved estimate. */

@@ -2,9 +2,9 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { ZPlaceholder, type TPlaceholder, type TPlaceholderInput } from '../../../contract/placeholders.ts';
 import { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_NAME_ROW } from '../formats/excel-template.ts';
+import { columnKey } from '../../../contract/bulk.ts';
 import {
   autoMapColumns,
-  columnKey,
   mapRow,
   UNMAPPED_REQUIRED_MESSAGE,
   validateSheet,

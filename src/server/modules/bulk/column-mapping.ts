@@ -1,4 +1,4 @@
-import type { TColumnMapping, TPreviewRow } from '../../../contract/bulk.ts';
+import { columnKey, type TColumnMapping, type TPreviewRow } from '../../../contract/bulk.ts';
 import { checkDocumentData, type TDocumentData } from '../../../contract/documents.ts';
 import { MAX_PLACEHOLDER_VALUE_LENGTH, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import type { TSheet } from './spreadsheet.ts';
@@ -10,20 +10,6 @@ import type { TSheet } from './spreadsheet.ts';
 
 export const UNMAPPED_REQUIRED_MESSAGE = 'No column is mapped to this required field.';
 export const VALUE_TOO_LONG_MESSAGE = `This value is longer than ${MAX_PLACEHOLDER_VALUE_LENGTH.toLocaleString('en-US')} characters.`;
-
-/**
- * The form a header and a placeholder name or label are compared in: case, spaces, underscores
- * and hyphens ignored ("Client Name" = client_name = "client-name"), and the " *" the Excel
- * template adds to required columns dropped.
- */
-export function columnKey(text: string): string {
-  return text
-    .normalize('NFKC')
-    .trim()
-    .replace(/\s*\*$/, '')
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
-}
 
 /**
  * Matches header cells to placeholders. Each column fills at most one placeholder, and the

@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import Papa from 'papaparse';
 import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
-import { BULK_MAX_FILE_BYTES, BULK_MAX_ROWS } from '../../../contract/bulk.ts';
+import { BULK_MAX_FILE_BYTES, BULK_MAX_ROWS, columnKey, columnLetter } from '../../../contract/bulk.ts';
 import { MAX_PLACEHOLDER_NAME_LENGTH, normalizePlaceholderName } from '../../../contract/placeholders.ts';
 import { oleHasStream, sniffFile, zipMentions, type TFileKind } from '../../files/sniff.ts';
 import { openCheckedZip, openEntry, type TZipRules } from '../../files/zip.ts';
@@ -164,28 +164,7 @@ function mismatch(ext: string, kind: TContentKind): AppError {
 
 type TCell = string | undefined;
 
-function columnLetter(index: number): string {
-  let n = index + 1;
-  let letters = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rem) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
-}
-
 const isBlank = (cell: TCell) => cell === undefined || cell.trim() === '';
-
-/** The loose form used to compare a header with a placeholder name (see column-mapping.ts). */
-function looseKey(text: string): string {
-  return text
-    .normalize('NFKC')
-    .trim()
-    .replace(/\s*\*$/, '')
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
-}
 
 function isPlaceholderNameShaped(cell: string): boolean {
   return (
@@ -291,7 +270,7 @@ class SheetBuilder {
         continue;
       }
       if (i >= header.length || !isPlaceholderNameShaped(cell)) return false;
-      if (!hidden && looseKey(cell) !== looseKey(header[i] ?? '')) return false;
+      if (!hidden && columnKey(cell) !== columnKey(header[i] ?? '')) return false;
       names.push(cell);
     }
     return names.length > 0 && new Set(names).size === names.length;

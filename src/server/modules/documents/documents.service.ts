@@ -22,7 +22,7 @@ export function toDocument(row: TDocumentRow): TDocument {
     id: row.id,
     name: row.name,
     formatId: row.formatId,
-    // A deleted format leaves formatId null; the list shows "Unknown" for it (SPEC).
+    // A deleted format leaves formatId null; the list shows "Unknown" for it (docs/decisions.md).
     formatName: row.formatId ? row.formatName : 'Unknown',
     clientName: row.clientName,
     data: row.data,

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { columnLetter } from '../../../contract/bulk.ts';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 
 export const TEMPLATE_DATA_SHEET = 'Data';
@@ -17,17 +18,6 @@ const HINTS: Record<TPlaceholder['type'], string> = {
   tel: 'A phone number',
   select: 'One of the listed options',
 };
-
-function columnLetter(index: number): string {
-  let n = index;
-  let letters = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rem) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
-}
 
 /**
  * The spreadsheet a user fills to make many documents: one column per placeholder, required ones
@@ -48,7 +38,7 @@ export async function buildExcelTemplate(formatName: string, placeholders: reado
 
   placeholders.forEach((placeholder, i) => {
     const col = i + 1;
-    const letter = columnLetter(col);
+    const letter = columnLetter(i);
     const header = sheet.getCell(1, col);
     header.value = placeholder.required ? `${placeholderLabel(placeholder)} *` : placeholderLabel(placeholder);
     header.font = { bold: true, color: { argb: placeholder.required ? 'FFB91C1C' : 'FF111827' } };

@@ -45,7 +45,7 @@ export function createSystemService(deps: {
       return { esignUrl: esignUrl ?? DEFAULT_ESIGN_URL, supportEmail: supportEmail ?? DEFAULT_SUPPORT_EMAIL };
     },
 
-    /** Prices follow the active payment gateway: INR for Razorpay, otherwise USD (DESIGN.md). */
+    /** Prices follow the active payment gateway: INR for Razorpay, otherwise USD (docs/decisions.md). */
     async priceCurrency(): Promise<'USD' | 'INR'> {
       return (await deps.activeGatewayName()) === 'razorpay' ? 'INR' : 'USD';
     },

@@ -4,7 +4,7 @@ import { Toast as ToastPrimitive } from 'radix-ui';
 import * as React from 'react';
 import { cn } from '../../lib/utils';
 
-/** SPEC.md section 9: default duration 5000 ms, swipe threshold 50, F8 focuses the viewport. */
+/** Default duration 5000 ms, swipe threshold 50, F8 focuses the viewport (docs/decisions.md). */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD = 50;
 export const TOAST_HOTKEY = ['F8'];

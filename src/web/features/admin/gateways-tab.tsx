@@ -32,7 +32,7 @@ export const GATEWAY_LABELS: Record<TGatewayName, string> = {
   paypal: 'PayPal',
 };
 
-/** DESIGN.md "Quota": the price currency follows the active gateway. */
+/** The price currency follows the active gateway (docs/decisions.md). */
 export function gatewayCurrency(name: TGatewayName): 'INR' | 'USD' {
   return name === 'razorpay' ? 'INR' : 'USD';
 }

@@ -1,22 +1,10 @@
 import { CheckCircle2Icon, ChevronDownIcon, CircleAlertIcon, CircleDashedIcon, Loader2Icon, PencilIcon, TriangleAlertIcon } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { TBulkUpload, TColumnMapping } from '../../../contract/bulk';
+import { columnLetter, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
 import { PLACEHOLDER_TYPE_NAMES, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { cn, formatNumber } from '../../lib/utils';
-
-/** A, B, ... Z, AA: the column letter a spreadsheet shows. */
-export function columnLetter(index: number): string {
-  let n = index + 1;
-  let letters = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rem) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
-}
 
 export function columnName(columns: readonly string[], index: number): string {
   const header = columns[index]?.trim();

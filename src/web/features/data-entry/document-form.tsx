@@ -18,7 +18,7 @@ import { GenerationSuccessDialog } from './success-dialog';
 export const FORMAT_NOT_FOUND_MESSAGE = 'Format not found.';
 export const GENERATE_FAILED_MESSAGE = 'Failed to generate document. Please try again.';
 
-/** SPEC section 7: the client name comes from a client_name or clientName field, else 'Unknown Client'. */
+/** The client name comes from a client_name or clientName field, else 'Unknown Client' (docs/decisions.md). */
 export function clientNameOf(data: Record<string, string>): string {
   const value = data['client_name'] ?? data['clientname'] ?? data['clientName'] ?? '';
   return value.trim() || DEFAULT_CLIENT_NAME;

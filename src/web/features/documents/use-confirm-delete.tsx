@@ -7,7 +7,7 @@ import { isUnauthorizedError } from '../../lib/api';
 import { useDeleteFormat } from '../formats/api';
 import { useDeleteDocument } from './api';
 
-/** SPEC section 5: the confirmation texts for deleting. */
+/** The confirmation texts for deleting (docs/decisions.md). */
 export const DELETE_FORMAT_CONFIRM = 'Are you sure you want to delete this format? This action cannot be undone.';
 export function deleteDocumentConfirm(name: string): string {
   return `Are you sure you want to delete "${name}"? This action cannot be undone.`;
@@ -16,8 +16,8 @@ export function deleteDocumentConfirm(name: string): string {
 type Target = { kind: 'format'; item: Pick<TFormat, 'id' | 'name'> } | { kind: 'document'; item: Pick<TDocument, 'id' | 'name'> };
 
 /**
- * Deleting formats and documents the same way everywhere: SPEC's confirmation text in a dialog,
- * SPEC's success and error toasts, and refreshed lists and stats. A 401 is left to the global
+ * Deleting formats and documents the same way everywhere: the confirmation text in a dialog,
+ * the same success and error toasts, and refreshed lists and stats. A 401 is left to the global
  * handler (its own toast and the redirect to sign-in).
  */
 export function useConfirmDelete(): {
