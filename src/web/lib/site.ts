@@ -5,6 +5,10 @@ export const SALES_EMAIL = 'sales@formwork.app';
 export const SUPPORT_HOURS = 'Monday to Friday';
 export const SUPPORT_RESPONSE = 'within 24 hours';
 
+/** Where Sign In and Get Started lead: the sign-in page, or the single sign-on provider when one is set up. */
+export const SIGN_IN_HREF = '/api/login';
+export const SIGN_UP_HREF = '/api/login?mode=signup';
+
 export function mailto(to: string, subject?: string, body?: string): string {
   const params = new URLSearchParams();
   if (subject) params.set('subject', subject);

@@ -26,6 +26,7 @@ import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
 import { PricingSection } from '../features/marketing/pricing-section';
 import { LiveDemo } from '../features/marketing/live-demo';
 import { WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
+import { SIGN_UP_HREF } from '../lib/site';
 
 function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; title: string; description: string; id: string }) {
   return (
@@ -62,7 +63,7 @@ function Hero({ onWatchDemo }: { onWatchDemo: () => void }) {
         </p>
         <div className="mt-9 flex flex-col items-stretch justify-center gap-3 sm:flex-row sm:items-center">
           <Button size="lg" asChild>
-            <a href="/api/login">
+            <a href={SIGN_UP_HREF}>
               Get Started Free <ArrowRightIcon />
             </a>
           </Button>
@@ -436,7 +437,7 @@ function FinalCta({ onWatchDemo }: { onWatchDemo: () => void }) {
           <p className="relative mx-auto mt-4 max-w-xl text-white/80">Create a free account, build your first format, and generate a PDF before your coffee cools.</p>
           <div className="relative mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <Button size="lg" variant="inverted" asChild>
-              <a href="/api/login">
+              <a href={SIGN_UP_HREF}>
                 Get Started Free <ArrowRightIcon />
               </a>
             </Button>

@@ -123,8 +123,9 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     formPost.post('/api/logout', signOut);
   });
 
-  api.get('/api/login', async (request, reply) => {
-    if (!config.oidc) return reply.redirect('/login', 302);
+  // `mode=signup` (Get Started) opens Create account; a single sign-on provider handles both itself.
+  api.get('/api/login', { schema: { querystring: z.object({ mode: z.enum(['signin', 'signup']).optional() }) } }, async (request, reply) => {
+    if (!config.oidc) return reply.redirect(request.query.mode === 'signup' ? '/login?mode=signup' : '/login', 302);
     const instance = await auth.authWithProvider();
     if (!instance) return redirectToLoginError(reply, PROVIDER_DOWN);
     try {

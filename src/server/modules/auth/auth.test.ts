@@ -347,6 +347,15 @@ describe('server baseline', () => {
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe('/login');
   });
+
+  it('opens Create account for Get Started, and refuses an unknown mode', async () => {
+    const signUp = await t.app.inject({ method: 'GET', url: '/api/login?mode=signup' });
+    expect(signUp.statusCode).toBe(302);
+    expect(signUp.headers.location).toBe('/login?mode=signup');
+    const odd = await t.app.inject({ method: 'GET', url: '/api/login?mode=admin' });
+    expect(odd.statusCode).toBe(400);
+    expect(odd.json()).toMatchObject({ error: { code: 'validation_failed' } });
+  });
 });
 
 describe('session probe', () => {

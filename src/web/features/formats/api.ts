@@ -8,7 +8,7 @@ export type FormatSummary = TFormat;
 const seg = encodeURIComponent;
 
 /** Until the builder moves to the key factories. */
-export const FORMATS_KEY = formatKeys.all;
+export const FORMATS_KEY = formatKeys.list();
 export const DOCUMENTS_KEY = documentKeys.all;
 
 export function useFormats() {

@@ -5,7 +5,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { usePlans } from '../../hooks/use-plans';
 import { type TCurrency, formatMoney, planPrice } from '../../lib/plans';
-import { SALES_EMAIL, mailto } from '../../lib/site';
+import { SALES_EMAIL, SIGN_UP_HREF, mailto } from '../../lib/site';
 import { cn } from '../../lib/utils';
 
 export const SELECTED_PLAN_KEYS = {
@@ -92,7 +92,7 @@ export function PricingSection() {
 
   const choose = (plan: TPlan) => {
     if (plan.id === 'free') {
-      window.location.href = '/api/login';
+      window.location.href = SIGN_UP_HREF;
       return;
     }
     setProcessing(plan.id);
@@ -103,7 +103,8 @@ export function PricingSection() {
     } catch {
       // storage can be unavailable (private mode); sign-in still proceeds
     }
-    window.location.href = '/api/login';
+    // A visitor choosing a paid plan is new here: create the account, then the checkout follows.
+    window.location.href = SIGN_UP_HREF;
   };
 
   return (

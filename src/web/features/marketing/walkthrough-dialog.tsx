@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { cn } from '../../lib/utils';
 import { BuilderMock, DeliverMock, FormMock, PdfMock } from './mockups';
+import { SIGN_UP_HREF } from '../../lib/site';
 
 export interface WalkthroughStep {
   title: string;
@@ -129,7 +130,7 @@ export function WalkthroughDialog({
               </Button>
             ) : isLast ? (
               <Button asChild data-walkthrough-primary>
-                <a href="/api/login">Get Started Free</a>
+                <a href={SIGN_UP_HREF}>Get Started Free</a>
               </Button>
             ) : (
               <Button data-walkthrough-primary onClick={next}>
