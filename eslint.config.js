@@ -73,6 +73,19 @@ export default tseslint.config(
       'jsx-a11y/label-has-associated-control': ['error', { depth: 4 }],
       // A scrolling region must take focus so keyboard users can scroll it.
       'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
+      // Like a dialog, a fieldset being edited may close on Escape.
+      'jsx-a11y/no-noninteractive-element-interactions': [
+        'error',
+        {
+          handlers: ['onClick', 'onError', 'onLoad', 'onMouseDown', 'onMouseUp', 'onKeyPress', 'onKeyDown', 'onKeyUp'],
+          alert: ['onKeyUp', 'onKeyDown', 'onKeyPress'],
+          body: ['onError', 'onLoad'],
+          dialog: ['onKeyUp', 'onKeyDown', 'onKeyPress'],
+          fieldset: ['onKeyDown'],
+          iframe: ['onError', 'onLoad'],
+          img: ['onError', 'onLoad'],
+        },
+      ],
     },
   },
   {

@@ -46,10 +46,11 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await expect(page.getByTestId('canvas-empty')).toContainText('Start building your format');
   await expect(page.getByLabel('Format name')).toHaveValue('Untitled Format');
 
-  // Preview before the first save.
+  // Preview before the first save shows the live preview of what is on screen.
   await page.getByRole('button', { name: 'Preview', exact: true }).click();
-  await toast(page, 'Save Format First');
-  await toast(page, 'Please save the format before previewing.');
+  await expect(page.getByRole('tab', { name: 'Preview' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('builder-canvas')).toBeHidden();
+  await page.getByRole('tab', { name: 'Canvas' }).click();
 
   await page.getByLabel('Format name').fill('Offer Letter');
 
@@ -209,7 +210,10 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   expect(format.content.elements.find((e) => (e as { type: string }).type === 'table')).toMatchObject({ columnWidths: [30, 70] });
   await toast(page, 'Format saved successfully!');
   await toast(page, 'Form Ready');
-  await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
+  // The builder stays, at the saved format's address, and offers to fill it in.
+  await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
+  await expect(page.getByTestId('save-status')).toHaveText('All changes saved');
+  await expect(page.getByRole('link', { name: 'Fill in', exact: true })).toHaveAttribute('href', `/data-entry/${format.id}`);
 
   // The preview endpoint returns a PDF for the saved id.
   const pdf = await page.request.get(`/api/formats/${format.id}/preview`);

@@ -104,11 +104,10 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   await expect(page.getByTestId('user-indicator')).toContainText(firstName);
   await expect(page.getByTestId('plan-indicator')).toContainText('Free');
   await expect(page.getByTestId('plan-indicator')).toContainText('Active');
-  const stats = page.getByTestId('stat-card');
-  await expect(stats).toHaveCount(4);
-  await expect(stats.nth(0)).toContainText('Total Formats');
-  await expect(stats.nth(0)).toContainText('0');
-  await expect(stats.nth(2)).toContainText('API Calls Used');
+  // A first-time user is led to a first PDF: the starter templates, not statistics of nothing.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome to Formwork, ${firstName}`);
+  await expect(page.getByRole('list', { name: 'Starter templates' }).getByRole('listitem')).toHaveCount(6);
+  await expect(page.getByTestId('stat-card')).toHaveCount(0);
 
   // 4. They visit every page in the sidebar.
   const nav = page.getByRole('navigation', { name: 'Main' });
@@ -118,7 +117,7 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
     ['Recent Documents', /\/documents$/, 'Recent Documents'],
     ['Settings', /\/settings$/, 'Settings'],
     ['Help & Support', /\/help$/, 'Help & Support'],
-    ['Dashboard', /\/$/, `Welcome back, ${firstName}`],
+    ['Dashboard', /\/$/, `Welcome to Formwork, ${firstName}`],
   ];
   for (const [link, url, heading] of pages) {
     await nav.getByRole('link', { name: link }).click();

@@ -176,7 +176,9 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     formatId = ((await createdRes.json()) as { id: string }).id;
     await expect(toasts(page)).toContainText('Format saved successfully!');
     await expect(toasts(page)).toContainText('Form Ready');
-    // The first save goes back to the dashboard, which lists the new format.
+    // The first save keeps the builder, now at the format's address; the dashboard lists it.
+    await expect(page).toHaveURL(new RegExp(`/builder/${formatId}$`));
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
     await expect(page).toHaveURL(/\/$/);
     const dashFormat = page.getByTestId('dashboard-format');
     await expect(dashFormat).toHaveCount(1);

@@ -13,6 +13,11 @@ export const CLIENT_NAME_PLACEHOLDERS: readonly string[] = ['client_name', 'clie
 export function clientNameOf(values: Readonly<Record<string, string | undefined>>): string | undefined {
   return CLIENT_NAME_PLACEHOLDERS.map((name) => values[name]).find(Boolean);
 }
+/** A document made one at a time: "Offer letter - Jane Doe - Nov 24, 2026", the client left out when there is none. */
+export function documentNameOf(formatName: string, values: Readonly<Record<string, string | undefined>>, date: string): string {
+  const client = clientNameOf(values)?.trim();
+  return client ? `${formatName} - ${client} - ${date}` : `${formatName} - ${date}`;
+}
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields: ';
 
 /** A filled value as the form or an API client sends it; numbers are accepted as numbers too. */
@@ -21,6 +26,10 @@ export const ZDocumentData = z.record(z.string().max(100), ZDataValue).refine((d
   message: 'Too many fields.',
 });
 export type TDocumentData = z.infer<typeof ZDocumentData>;
+
+/** The form's live preview: the values typed so far; a field left empty shows its [Label]. */
+export const ZFilledPreviewBody = z.object({ data: ZDocumentData });
+export type TFilledPreviewBody = z.infer<typeof ZFilledPreviewBody>;
 
 export const ZCreateDocumentBody = z.object({
   formatId: z.string().min(1).max(64),

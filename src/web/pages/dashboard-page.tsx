@@ -34,6 +34,7 @@ import { useFormats } from '../features/formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
 import { IMPORT_ACCEPT } from '../../contract/template-import';
 import { useTemplateImport } from '../features/template-import/import-template';
+import { StarterGallery } from '../features/builder/starter-gallery';
 
 /** The dashboard lists at most 3 formats and 3 documents (docs/decisions.md). */
 export const DASHBOARD_LIST_SIZE = 3;
@@ -266,12 +267,62 @@ function RecentDocumentsCard() {
   );
 }
 
+/** A first-time user's dashboard: the way to a first PDF, not statistics of nothing. */
+function FirstRun({ name }: { name: string }) {
+  const steps = [
+    { title: 'Pick a template', text: 'Each one is laid out and has its fields ready.' },
+    { title: 'Make it yours', text: 'Change any text or field in the builder, then save.' },
+    { title: 'Fill in and download', text: 'Type the values into the form and get the PDF.' },
+  ];
+  return (
+    <div className="space-y-8" data-testid="first-run">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-[28px]">
+          Welcome to Formwork, <span data-testid="greeting-name">{name}</span>
+        </h1>
+        <p className="text-sm text-muted-foreground sm:text-[15px]">Your first PDF is about two minutes away.</p>
+      </div>
+      <ol className="grid gap-3 sm:grid-cols-3" aria-label="How it works">
+        {steps.map((step, i) => (
+          <li key={step.title} className="flex gap-3 rounded-lg border bg-background p-4 shadow-xs">
+            <span
+              className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground"
+              aria-hidden
+            >
+              {i + 1}
+            </span>
+            <span>
+              <span className="block text-sm font-semibold">{step.title}</span>
+              <span className="block text-sm text-muted-foreground">{step.text}</span>
+            </span>
+          </li>
+        ))}
+      </ol>
+      <section aria-labelledby="starters-title" className="space-y-3">
+        <h2 id="starters-title" className="text-base font-semibold">
+          Start from a template
+        </h2>
+        <StarterGallery />
+      </section>
+      <section aria-labelledby="other-starts-title" className="space-y-3">
+        <h2 id="other-starts-title" className="text-sm font-semibold text-foreground">
+          Or begin another way
+        </h2>
+        <div className="grid gap-3 md:grid-cols-2">
+          <QuickAction href="/builder" icon={PlusIcon} title="Blank format" description="Build your own from headings, text, tables and images" />
+          <ImportTemplateAction />
+        </div>
+      </section>
+    </div>
+  );
+}
+
 export function DashboardPage() {
   const { user, isLoading: userLoading } = useAuth();
   const stats = useStats(!!user);
   useDocumentTitle('Dashboard');
 
-  if (userLoading || !user) {
+  if (userLoading || !user || stats.isLoading) {
     return (
       <div className="flex min-h-[40vh] items-center justify-center text-sm text-muted-foreground" role="status">
         Loading...
@@ -285,6 +336,7 @@ export function DashboardPage() {
   const limit = effectiveLimit(s ? s.apiCallsLimit : user.apiCallsLimit);
   const totalDocuments = s?.totalDocuments ?? 0;
   const greetingName = user.firstName?.trim() || user.email;
+  if (s && s.totalFormats === 0 && s.totalDocuments === 0) return <FirstRun name={greetingName} />;
 
   return (
     <div className="space-y-8">

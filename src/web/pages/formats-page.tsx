@@ -7,6 +7,7 @@ import { Card } from '../components/ui/card';
 import { LoadError } from '../components/ui/load-error';
 import { Skeleton } from '../components/ui/skeleton';
 import { Badge } from '../components/ui/badge';
+import { StartFromTemplateButton } from '../features/builder/starter-gallery';
 import { useConfirmDelete } from '../features/documents/use-confirm-delete';
 import { formatDate } from '../lib/utils';
 import { useFormats } from '../features/formats/api';
@@ -22,11 +23,14 @@ export function FormatsPage() {
         title="My Formats"
         description="Reusable templates with named placeholders. Fill one in to generate a PDF."
         actions={
-          <Button asChild>
-            <Link href="/builder">
-              <PlusIcon /> Create New Format
-            </Link>
-          </Button>
+          <>
+            <StartFromTemplateButton />
+            <Button asChild>
+              <Link href="/builder">
+                <PlusIcon /> Create New Format
+              </Link>
+            </Button>
+          </>
         }
       />
       {isLoading ? (
@@ -41,8 +45,13 @@ export function FormatsPage() {
         <EmptyStateCard
           icon={LayoutTemplateIcon}
           title="No formats yet"
-          description="Create your first format: add headings, paragraphs, tables and {{placeholders}}, and Formwork builds the form for you."
-          action={<CreateFirstFormatButton />}
+          description="Start from a ready-made template, or build your own with headings, paragraphs, tables and {{placeholders}}: Formwork builds the form for you."
+          action={
+            <div className="flex flex-wrap justify-center gap-2">
+              <StartFromTemplateButton variant="default" />
+              <CreateFirstFormatButton variant="outline" />
+            </div>
+          }
         />
       ) : (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">

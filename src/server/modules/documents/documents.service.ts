@@ -5,6 +5,7 @@ import {
   requiredFieldsMessage,
   type TDocument,
   clientNameOf,
+  documentNameOf,
   type TDocumentListQuery,
 } from '../../../contract/documents.ts';
 import type { z } from 'zod';
@@ -80,7 +81,7 @@ export function createDocumentsService(deps: {
       // Refused before any rendering: a user with no quota left cannot make the server work.
       const { limit } = await deps.quota.assertCanGenerate(ownerId);
       const createdAt = new Date();
-      const name = body.name || `${format.name} - ${createdAt.toISOString().slice(0, 10)}`;
+      const name = body.name || documentNameOf(format.name, check.values, createdAt.toISOString().slice(0, 10));
       const rawClient = body.clientName || clientNameOf(check.values);
       const clientName = rawClient || DEFAULT_CLIENT_NAME;
       // The render thread keeps the PDF in the cache under the new document's id, so the bytes

@@ -103,6 +103,26 @@ describe('formats', () => {
     expect(text).toContain('Team: [Team]');
   });
 
+  it('previews the form as filled so far: typed values printed by type, the rest as [Label]; nothing stored or counted', async () => {
+    const { client, user, format } = await userWithFormat();
+    const response = await client.post(`/api/formats/${format.id}/preview`, {
+      data: { client_name: 'Ada Lovelace', start_date: '2026-03-01', salary: '85000', team: '  ' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    const text = pdfText(response.rawPayload).replace(/\s+/g, ' ');
+    expect(text).toContain('Offer for Ada Lovelace');
+    expect(text).toContain('Start date: March 1, 2026. Salary: 85,000. Team: [Team].');
+    expect((await client.get('/api/documents')).json()).toEqual([]);
+    const [usage] = await t.database.db.select().from(usageCounters).where(eq(usageCounters.ownerId, user.id));
+    expect(usage?.generations ?? 0).toBe(0);
+    // Bad input is refused, and another user's format is not found.
+    expect((await client.post(`/api/formats/${format.id}/preview`, { data: 'x' })).statusCode).toBe(400);
+    const stranger = new TestClient(t.app);
+    await stranger.signUp();
+    expect((await stranger.post(`/api/formats/${format.id}/preview`, { data: {} })).statusCode).toBe(404);
+  });
+
   it('previews unsaved content without storing anything', async () => {
     const client = new TestClient(t.app);
     await client.signUp();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZFilledPreviewBody } from '../../../contract/documents.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZFormat, ZFormatInput, ZIdParams } from '../../../contract/formats.ts';
 import { sendFile, sendPdf } from '../../http/send-file.ts';
@@ -51,6 +52,17 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
     const bytes = await opts.formats.preview(userId, request.params.id);
     return sendPdf(reply, bytes, `${format.name} (preview)`, 'inline');
   });
+
+  api.post(
+    '/api/formats/:id/preview',
+    { schema: { params: ZIdParams, body: ZFilledPreviewBody, response: errors } },
+    async (request, reply) => {
+      const userId = request.callerId;
+      const format = await opts.formats.get(userId, request.params.id);
+      const bytes = await opts.formats.previewFilled(userId, request.params.id, request.body.data);
+      return sendPdf(reply, bytes, `${format.name} (preview)`, 'inline');
+    },
+  );
 
   api.get('/api/formats/:id/excel-template', { schema: { params: ZIdParams } }, async (request, reply) => {
     const { name, bytes } = await opts.formats.excelTemplate(request.callerId, request.params.id);

@@ -1,3 +1,4 @@
+import type { TDocumentData } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
 import { placeholderLabel } from '../../../contract/placeholders.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
@@ -36,12 +37,22 @@ export function createFormatsService(deps: {
     return row;
   }
 
-  async function previewPdf(ownerId: string, format: Pick<TFormatRow, 'name' | 'content' | 'placeholders'>, date: Date) {
-    const data = Object.fromEntries(format.placeholders.map((p) => [p.name, `[${placeholderLabel(p)}]`]));
+  /** The format as a PDF: each value given is printed as its type prints it, every other placeholder as its [Label]. */
+  async function previewPdf(
+    ownerId: string,
+    format: Pick<TFormatRow, 'name' | 'content' | 'placeholders'>,
+    date: Date,
+    values: Readonly<Record<string, string>> = {},
+  ) {
+    const given = (name: string) => (values[name] ?? '').trim() !== '';
+    const data = Object.fromEntries(format.placeholders.map((p) => [p.name, given(p.name) ? values[p.name]! : `[${placeholderLabel(p)}]`]));
     const { pdf } = await deps.pdf.render({
       ownerId,
-      // As text, so a date or number placeholder's bracketed label is printed as it is.
-      format: { content: format.content, placeholders: format.placeholders.map((p) => ({ ...p, type: 'text' as const })) },
+      // A bracketed label goes in as text, so a date or number placeholder prints it as it is.
+      format: {
+        content: format.content,
+        placeholders: format.placeholders.map((p) => (given(p.name) ? p : { ...p, type: 'text' as const })),
+      },
       data,
       title: format.name,
       creationDate: date,
@@ -97,6 +108,15 @@ export function createFormatsService(deps: {
     async preview(ownerId: string, id: string): Promise<Uint8Array> {
       const row = await load(ownerId, id);
       return previewPdf(ownerId, row, row.updatedAt);
+    },
+
+    /** The form's live preview: the saved format filled with the values typed so far; nothing is stored or counted. */
+    async previewFilled(ownerId: string, id: string, data: TDocumentData): Promise<Uint8Array> {
+      const row = await load(ownerId, id);
+      const values = Object.fromEntries(
+        Object.entries(data).flatMap(([name, value]) => (value === null || value === undefined ? [] : [[name, String(value)]])),
+      );
+      return previewPdf(ownerId, row, row.updatedAt, values);
     },
 
     /** The builder's live preview of content not saved yet; nothing is stored. */

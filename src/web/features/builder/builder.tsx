@@ -1,62 +1,66 @@
 import {
   ArrowLeftIcon,
+  ClipboardPenLineIcon,
   EraserIcon,
   EyeIcon,
   FilePlus2Icon,
   LayoutTemplateIcon,
   Loader2Icon,
   PanelLeftIcon,
+  PlusIcon,
+  Redo2Icon,
   SaveIcon,
   SquarePenIcon,
+  Undo2Icon,
 } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useLocation } from 'wouter';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
 import type { TElement, TElementType, TTextStyle } from '../../../contract/format-content';
 import type { TFormat } from '../../../contract/formats';
 import type { TPlaceholder } from '../../../contract/placeholders';
+import type { TStarterFormat } from '../../../contract/starter-formats';
 import { Button } from '../../components/ui/button';
-import { ToastAction } from '../../components/ui/toast';
-import { useDocumentTitle } from '../../hooks/use-document-title';
-import { toast } from '../../hooks/use-toast';
-import { errorStatus, readApiError } from '../../lib/api';
-import { queryClient } from '../../lib/query-client';
-import { handleIfUnauthorized } from '../../lib/unauthorized';
-import { cn } from '../../lib/utils';
-import { DOCUMENTS_KEY, FORMATS_KEY } from '../formats/api';
-import { saveFormat, useLivePreview } from './api';
-import { Canvas } from './canvas';
-import { ConfirmDialog, NewFormatDialog } from './dialogs';
-import { effectiveStyle } from './elements';
-import { InsertTargetProvider, useInsertTarget } from './insert-target';
-import {
-  cleanStyle,
-  createElement,
-  DEFAULT_FORMAT_NAME,
-  describeElement,
-  emptyDoc,
-  moveItem,
-  newElementId,
-  placeholderUsage,
-  snapshotOf,
-  type BuilderDoc,
-} from './model';
-import { PageSetup } from './page-setup';
-import { ImportNotice } from './import-notice';
-import { clearImportedDraft, docFromImport, readImportedDraft, wantsImportedDraft, type TStoredImport } from './imported-draft';
-import { PlaceholderPanel } from './placeholder-panel';
-import { PreviewPane } from './preview-pane';
-import { ElementPalette, FormattingHints, StyleControls } from './sidebar';
-import { useUnsavedGuard } from './use-unsaved-guard';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { ToastAction } from '../../components/ui/toast';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useMediaQuery } from '../../hooks/use-media-query';
+import { toast } from '../../hooks/use-toast';
+import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
+import { cn } from '../../lib/utils';
+import { formatFillHref } from '../formats/format-actions';
+import { useLivePreview } from './api';
+import { builderReducer, initialBuilderState } from './builder-reducer';
+import { Canvas, ELEMENT_ICONS } from './canvas';
 import { SectionTitle } from './controls';
+import { ConfirmDialog, NewFormatDialog } from './dialogs';
+import { effectiveStyle } from './elements';
+import { ImportNotice } from './import-notice';
+import {
+  clearImportedDraft,
+  docFromImport,
+  IMPORTED_DRAFT_HREF,
+  readImportedDraft,
+  storeImportedDraft,
+  wantsImportedDraft,
+  type TStoredImport,
+} from './imported-draft';
+import { InsertTargetProvider, useInsertTarget } from './insert-target';
+import { createElement, DEFAULT_FORMAT_NAME, describeElement, ELEMENT_LABELS, emptyDoc, newElementId, placeholderUsage, snapshotOf, type BuilderDoc } from './model';
+import { PageSetup } from './page-setup';
+import { PlaceholderPanel } from './placeholder-panel';
+import { LivePdfPane } from '../../components/ui/live-pdf-pane';
+import { ElementPalette, FormattingHints, StyleControls } from './sidebar';
+import { starterDraft } from './starter-gallery';
+import { useSaveFormat } from './use-save-format';
+import { useUnsavedGuard } from './use-unsaved-guard';
 
 /**
- * SPEC section 4 and 9: 'Form Ready' 2 s after a save; back to / 3 s after the first save.
- * 'Form Ready' is skipped when another toast was raised in those 2 s: it would replace that newer one.
+ * 'Form Ready' follows a save after 2 s, unless another toast was raised meanwhile: it would
+ * replace that newer one.
  */
 export const FORM_READY_DELAY_MS = 2000;
-export const RETURN_HOME_DELAY_MS = 3000;
 
 let pendingNewName: string | null = null;
 /** The name the next blank builder starts with (set by New before it navigates to /builder). */
@@ -70,33 +74,56 @@ function docFromFormat(f: TFormat): BuilderDoc {
   return { name: f.name, description: f.description ?? '', content: f.content, placeholders: f.placeholders };
 }
 
-function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => typeof window !== 'undefined' && window.matchMedia(query).matches);
-  useEffect(() => {
-    const mql = window.matchMedia(query);
-    const onChange = () => setMatches(mql.matches);
-    mql.addEventListener('change', onChange);
-    return () => mql.removeEventListener('change', onChange);
-  }, [query]);
-  return matches;
-}
-
 type View = 'tools' | 'canvas' | 'preview';
 
-export function Builder({ initial }: { initial: TFormat | null }) {
+export interface BuilderProps {
+  initial: TFormat | null;
+  /** After the first save of a new format: its id, so the page can move to its address. */
+  onCreated?: (id: string) => void;
+}
+
+export function Builder(props: BuilderProps) {
   return (
     <InsertTargetProvider>
-      <BuilderInner initial={initial} />
+      <BuilderInner {...props} />
     </InsertTargetProvider>
   );
 }
 
-function BuilderInner({ initial }: { initial: TFormat | null }) {
+const ADDABLE: readonly TElementType[] = ['heading', 'paragraph', 'list', 'table', 'image'];
+
+/** Add element: a menu in the top bar, opened by "/" from anywhere outside a text field. */
+function AddElementMenu({ open, onOpenChange, onAdd }: { open: boolean; onOpenChange: (open: boolean) => void; onAdd: (type: TElementType) => void }) {
+  return (
+    <DropdownMenu open={open} onOpenChange={onOpenChange}>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="sm" aria-keyshortcuts="/" title="Add element (/)">
+          <PlusIcon /> <span className="hidden md:inline">Add</span>
+          <span className="sr-only md:hidden">Add element</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="start">
+        <DropdownMenuLabel>Add element</DropdownMenuLabel>
+        {ADDABLE.map((type) => {
+          const Icon = ELEMENT_ICONS[type];
+          return (
+            <DropdownMenuItem key={type} onSelect={() => onAdd(type)}>
+              <Icon aria-hidden /> {ELEMENT_LABELS[type]}
+            </DropdownMenuItem>
+          );
+        })}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function BuilderInner({ initial, onCreated }: BuilderProps) {
   const [, navigate] = useLocation();
-  // An imported template (Dashboard > Import Template) opens as a new, unsaved format.
+  // A draft handed over by Import Template or a starter template opens as a new, unsaved format.
   const [imported, setImported] = useState<TStoredImport | null>(() => (!initial && wantsImportedDraft() ? readImportedDraft() : null));
   const [initialDoc] = useState(() => (initial ? docFromFormat(initial) : imported ? docFromImport(imported) : emptyDoc(takePendingNewName())));
-  const [doc, setDoc] = useState<BuilderDoc>(initialDoc);
+  const [state, dispatch] = useReducer(builderReducer, initialDoc, initialBuilderState);
+  const doc = state.doc;
   const [savedId, setSavedId] = useState<string | null>(initial?.id ?? null);
   // Measured against an empty format, so an imported draft counts as unsaved changes from the start.
   const [savedSnapshot, setSavedSnapshot] = useState(() => snapshotOf(imported ? emptyDoc() : initialDoc));
@@ -108,7 +135,8 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
     // The builder starts at the top of the page; a switched view starts there too.
     if ((topRef.current?.getBoundingClientRect().top ?? 0) < 0) window.scrollTo({ top: 0, behavior: 'instant' });
   }, []);
-  const [saving, setSaving] = useState(false);
+  const saveFormat = useSaveFormat();
+  const saving = saveFormat.isPending;
   const [confirmClear, setConfirmClear] = useState(false);
   const [newOpen, setNewOpen] = useState(false);
   const [nameError, setNameError] = useState(false);
@@ -127,20 +155,17 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
   }, []);
 
   // /builder?from=import without a stored draft (another tab, or storage cleared): a blank format.
+  const draftMissing = !initial && !imported && wantsImportedDraft();
   useEffect(() => {
-    if (initial || imported || !wantsImportedDraft()) return;
+    if (!draftMissing) return;
     navigate('/builder', { replace: true });
     toast({ title: 'Import Not Found', description: 'The imported template is no longer here. Import the file again from the Dashboard.' });
-  }, []);
+  }, [draftMissing, navigate]);
 
   const elements = doc.content.elements;
   const usage = useMemo(() => placeholderUsage(doc.content, doc.placeholders), [doc.content, doc.placeholders]);
   const known = useMemo(() => new Set(doc.placeholders.map((p) => p.name)), [doc.placeholders]);
   const preview = useLivePreview(doc, wide || view === 'preview');
-
-  const setElements = useCallback((fn: (els: TElement[]) => TElement[]) => {
-    setDoc((d) => ({ ...d, content: { ...d.content, elements: fn(d.content.elements) } }));
-  }, []);
 
   const clearInsertTarget = insertTarget.clear;
   const edit = useCallback(
@@ -151,42 +176,44 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
     [clearInsertTarget],
   );
 
-  const addElement = (type: TElementType) => {
-    const id = newElementId(elements);
-    setElements((els) => [...els, createElement(type, id)]);
-    edit(id);
-    setView('canvas');
-  };
-
-  const updateElement = useCallback(
-    (id: string, fn: (el: TElement) => TElement) => setElements((els) => els.map((e) => (e.id === id ? fn(e) : e))),
-    [setElements],
-  );
-
-  const moveElement = useCallback(
-    (id: string, delta: -1 | 1) =>
-      setElements((els) => {
-        const i = els.findIndex((e) => e.id === id);
-        return moveItem(els, i, i + delta);
-      }),
-    [setElements],
-  );
-
-  const reorder = useCallback(
-    (activeId: string, overId: string) =>
-      setElements((els) => moveItem(els, els.findIndex((e) => e.id === activeId), els.findIndex((e) => e.id === overId))),
-    [setElements],
-  );
-
   const latest = useRef({ elements, editingId });
   useEffect(() => {
     latest.current = { elements, editingId };
   });
+
+  /** A new element goes after the one being edited, else at the end. */
+  const insertElement = useCallback(
+    (element: TElement) => {
+      const { elements: els, editingId: current } = latest.current;
+      const at = current ? els.findIndex((e) => e.id === current) : -1;
+      dispatch({ type: 'add-element', element, index: at < 0 ? undefined : at + 1 });
+      edit(element.id);
+    },
+    [edit],
+  );
+
+  const addElement = (type: TElementType) => {
+    insertElement(createElement(type, newElementId(latest.current.elements)));
+    setView('canvas');
+  };
+
+  const duplicateElement = useCallback(
+    (id: string) => {
+      const el = latest.current.elements.find((e) => e.id === id);
+      if (el) insertElement({ ...structuredClone(el), id: newElementId(latest.current.elements) });
+    },
+    [insertElement],
+  );
+
+  const updateElement = useCallback((id: string, update: (el: TElement) => TElement) => dispatch({ type: 'update-element', id, update }), []);
+  const moveElement = useCallback((id: string, delta: -1 | 1) => dispatch({ type: 'move-element', id, delta }), []);
+  const reorder = useCallback((activeId: string, overId: string) => dispatch({ type: 'reorder', activeId, overId }), []);
+
   const deleteElement = useCallback(
     (id: string) => {
       const i = latest.current.elements.findIndex((e) => e.id === id);
       const el = latest.current.elements[i];
-      setElements((els) => els.filter((e) => e.id !== id));
+      dispatch({ type: 'delete-element', id });
       if (latest.current.editingId === id) edit(null);
       if (!el) return;
       const t = toast({
@@ -196,7 +223,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
           <ToastAction
             altText="Undo deleting the element"
             onClick={() => {
-              setElements((els) => (els.some((e) => e.id === el.id) ? els : [...els.slice(0, i), el, ...els.slice(i)]));
+              if (!latest.current.elements.some((e) => e.id === el.id)) dispatch({ type: 'add-element', element: el, index: i });
               t.dismiss();
             }}
           >
@@ -205,33 +232,26 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         ),
       });
     },
-    [edit, setElements],
+    [edit],
   );
 
   const editing = elements.find((e) => e.id === editingId);
   const styleTarget = editing && editing.type !== 'image' ? editing : undefined;
-  const setStyle = (style: TTextStyle) => {
-    const clean = cleanStyle(style);
-    if (styleTarget) {
-      updateElement(styleTarget.id, (e) => {
-        const { style: _old, ...rest } = e;
-        return (clean ? { ...rest, style: clean } : rest) as TElement;
-      });
-    } else {
-      setDoc((d) => {
-        const { style: _old, ...rest } = d.content;
-        return { ...d, content: clean ? { ...rest, style: clean } : rest };
-      });
-    }
-  };
+  const setStyle = (style: TTextStyle) => dispatch({ type: 'set-style', elementId: styleTarget?.id ?? null, style });
 
-  const addPlaceholder = (p: TPlaceholder) => setDoc((d) => ({ ...d, placeholders: [...d.placeholders, p] }));
+  const addPlaceholder = (p: TPlaceholder) => dispatch({ type: 'add-placeholder', placeholder: p });
   const deletePlaceholder = (name: string) => {
-    setDoc((d) => ({ ...d, placeholders: d.placeholders.filter((p) => p.name !== name) }));
+    dispatch({ type: 'delete-placeholder', name });
     toast({ title: 'Placeholder Deleted', description: `{{${name}}} was removed. Tags using it will print empty.` });
   };
 
-  const save = async () => {
+  const fillInAction = (id: string) => (
+    <ToastAction altText="Fill in the form now" onClick={() => guard.bypass(() => navigate(formatFillHref(id)))}>
+      Fill in now
+    </ToastAction>
+  );
+
+  const save = () => {
     if (saving) return;
     if (!doc.name.trim()) {
       setNameError(true);
@@ -241,47 +261,70 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
     }
     const sent = doc;
     const wasNew = !savedId;
-    setSaving(true);
-    try {
-      const saved = await saveFormat(savedId, sent);
-      setSavedId(saved.id);
-      setSavedSnapshot(snapshotOf(sent));
-      if (imported) clearImportedDraft();
-      queryClient.setQueryData(['/api/formats', saved.id], saved);
-      void queryClient.invalidateQueries({ queryKey: FORMATS_KEY, exact: true });
-      void queryClient.invalidateQueries({ queryKey: ['/api/user/stats'] });
-      void queryClient.invalidateQueries({ queryKey: DOCUMENTS_KEY });
-      const success = toast({ title: 'Success', description: 'Format saved successfully!' });
-      // Only if no other toast came meanwhile (a Clear or Delete in those 2 s): one toast at a time.
-      timers.current.push(
-        setTimeout(
-          () => success.followUp({ title: 'Form Ready', description: `The data-entry form for "${saved.name}" is ready to fill.` }),
-          FORM_READY_DELAY_MS,
-        ),
-      );
-      if (wasNew) timers.current.push(setTimeout(() => navigate('/'), RETURN_HOME_DELAY_MS));
-    } catch (error) {
-      if (handleIfUnauthorized(error)) return;
-      const status = errorStatus(error);
-      const message =
-        status === null || status >= 500
-          ? 'Failed to save format. Please try again.'
-          : readApiError(error, 'Failed to save format. Please try again.').message;
-      toast({ variant: 'destructive', title: status === 403 ? 'Plan Limit Reached' : 'Error', description: message });
-    } finally {
-      setSaving(false);
-    }
+    saveFormat.mutate(
+      { id: savedId, doc: sent },
+      {
+        onSuccess: (saved) => {
+          setSavedId(saved.id);
+          setSavedSnapshot(snapshotOf(sent));
+          if (imported) clearImportedDraft();
+          const success = toast({ title: 'Success', description: 'Format saved successfully!', action: fillInAction(saved.id) });
+          // Only if no other toast came meanwhile (a Clear or Delete in those 2 s): one toast at a time.
+          timers.current.push(
+            setTimeout(
+              () =>
+                success.followUp({
+                  title: 'Form Ready',
+                  description: `The data-entry form for "${saved.name}" is ready to fill.`,
+                  action: fillInAction(saved.id),
+                }),
+              FORM_READY_DELAY_MS,
+            ),
+          );
+          // The address names the saved format, so a reload or a shared link opens it; the builder stays.
+          if (wasNew) onCreated?.(saved.id);
+        },
+        onError: (error) => {
+          if (isUnauthorizedError(error)) return;
+          const status = errorStatus(error);
+          const message =
+            status === null || status >= 500
+              ? 'Failed to save format. Please try again.'
+              : readApiError(error, 'Failed to save format. Please try again.').message;
+          toast({ variant: 'destructive', title: status === 403 ? 'Plan Limit Reached' : 'Error', description: message });
+        },
+      },
+    );
   };
 
-  const saveRef = useRef(save);
+  const undo = () => dispatch({ type: 'undo' });
+  const redo = () => dispatch({ type: 'redo' });
+  const [addMenuOpen, setAddMenuOpen] = useState(false);
+
+  const shortcuts = useRef({ save, undo, redo, openAddMenu: () => setAddMenuOpen(true) });
   useEffect(() => {
-    saveRef.current = save;
+    shortcuts.current = { save, undo, redo, openAddMenu: () => setAddMenuOpen(true) };
   });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === 's') {
+      if (e.defaultPrevented) return;
+      const target = e.target instanceof HTMLElement ? e.target : null;
+      // Dialogs and the placeholder form keep their own keys (their fields are not part of the format).
+      if (target?.closest('[role=dialog], [data-own-undo]')) return;
+      const mod = e.metaKey || e.ctrlKey;
+      const key = e.key.toLowerCase();
+      if (mod && key === 's') {
         e.preventDefault();
-        void saveRef.current();
+        shortcuts.current.save();
+      } else if (mod && !e.altKey && ((key === 'z' && e.shiftKey) || key === 'y')) {
+        e.preventDefault();
+        shortcuts.current.redo();
+      } else if (mod && !e.altKey && key === 'z') {
+        e.preventDefault();
+        shortcuts.current.undo();
+      } else if (e.key === '/' && !mod && !target?.closest('input, textarea, select, [contenteditable=true]')) {
+        e.preventDefault();
+        shortcuts.current.openAddMenu();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -289,38 +332,52 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
   }, []);
 
   const openPreview = () => {
-    if (!savedId) {
-      toast({ title: 'Save Format First', description: 'Please save the format before previewing.' });
+    // A saved format without changes opens its stored preview; otherwise the live one shows what is on screen.
+    if (savedId && !dirty) {
+      window.open(`/api/formats/${encodeURIComponent(savedId)}/preview`, '_blank', 'noopener');
       return;
     }
-    window.open(`/api/formats/${encodeURIComponent(savedId)}/preview`, '_blank', 'noopener');
+    if (!wide) {
+      setView('preview');
+      return;
+    }
+    if (preview.status !== 'idle' && preview.url) window.open(preview.url, '_blank', 'noopener');
+    else toast({ title: 'Nothing to Preview Yet', description: 'Add an element and its preview appears beside the canvas.' });
   };
 
   const clear = () => {
     setConfirmClear(false);
-    setDoc((d) => ({ ...d, content: { ...d.content, elements: [] }, placeholders: [] }));
+    dispatch({ type: 'clear' });
     edit(null);
-    toast({ title: 'Content Cleared', description: 'All elements and placeholders were removed.' });
+    toast({ title: 'Content Cleared', description: 'All elements and placeholders were removed. Undo (Ctrl+Z) brings them back.' });
   };
 
-  const createNew = (name: string) => {
+  const startOver = (fresh: BuilderDoc, origin: TStoredImport | null) => {
     setNewOpen(false);
-    if (initial) {
-      pendingNewName = name;
-      guard.bypass(() => navigate('/builder'));
+    if (initial || savedId) {
+      // Leaving a saved format: a new address, and a new builder.
+      if (origin) storeImportedDraft(origin.fileName, { draft: origin.draft, warnings: [] }, origin.origin);
+      else pendingNewName = fresh.name;
+      guard.bypass(() => navigate(origin ? IMPORTED_DRAFT_HREF : '/builder'));
       return;
     }
-    if (imported) {
-      clearImportedDraft();
-      setImported(null);
-      navigate('/builder', { replace: true });
-    }
-    const fresh = emptyDoc(name);
-    setDoc(fresh);
-    setSavedId(null);
-    setSavedSnapshot(snapshotOf(fresh));
+    if (imported) clearImportedDraft();
+    setImported(origin);
+    if (wantsImportedDraft()) navigate('/builder', { replace: true });
+    dispatch({ type: 'load', doc: fresh });
+    setSavedSnapshot(snapshotOf(origin ? emptyDoc() : fresh));
     edit(null);
     setView('canvas');
+  };
+  const createNew = (name: string) => startOver(emptyDoc(name), null);
+  const createFromStarter = (starter: TStarterFormat) => {
+    const draft = starterDraft(starter);
+    startOver(docFromImport({ draft, warnings: [], fileName: starter.name, origin: 'starter' }), {
+      draft,
+      warnings: [],
+      fileName: starter.name,
+      origin: 'starter',
+    });
   };
 
   const status = saving
@@ -380,7 +437,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
                 aria-invalid={nameError || undefined}
                 onChange={(e) => {
                   setNameError(false);
-                  setDoc((d) => ({ ...d, name: e.target.value }));
+                  dispatch({ type: 'rename', name: e.target.value });
                 }}
                 className="-ml-1.5 h-8 w-full min-w-0 truncate rounded-md border border-transparent bg-transparent px-1.5 text-[17px] font-semibold tracking-tight text-foreground outline-none hover:border-input focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/25 aria-invalid:border-destructive"
               />
@@ -393,7 +450,14 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
               </p>
             </div>
           </div>
-          <div className="flex items-center gap-1.5">
+          <div className="flex flex-wrap items-center gap-1.5">
+            <AddElementMenu open={addMenuOpen} onOpenChange={setAddMenuOpen} onAdd={addElement} />
+            <Button variant="ghost" size="icon-sm" onClick={undo} disabled={state.past.length === 0} aria-label="Undo" title="Undo (Ctrl+Z)">
+              <Undo2Icon />
+            </Button>
+            <Button variant="ghost" size="icon-sm" onClick={redo} disabled={state.future.length === 0} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
+              <Redo2Icon />
+            </Button>
             <Button variant="ghost" size="sm" onClick={() => setNewOpen(true)} aria-label="New">
               <FilePlus2Icon /> <span className="hidden md:inline">New</span>
             </Button>
@@ -403,10 +467,18 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
             <Button variant="outline" size="sm" onClick={openPreview} aria-label="Preview">
               <EyeIcon /> <span className="hidden md:inline">Preview</span>
             </Button>
-            <Button size="sm" className="ml-auto sm:ml-1" onClick={() => void save()} disabled={saving}>
-              {saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}
-              {saving ? 'Saving...' : 'Save Format'}
-            </Button>
+            {savedId && !dirty ? (
+              <Button size="sm" className="ml-auto sm:ml-1" asChild>
+                <Link href={formatFillHref(savedId)}>
+                  <ClipboardPenLineIcon /> Fill in
+                </Link>
+              </Button>
+            ) : (
+              <Button size="sm" className="ml-auto sm:ml-1" onClick={save} disabled={saving}>
+                {saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}
+                {saving ? 'Saving...' : 'Save Format'}
+              </Button>
+            )}
           </div>
         </div>
 
@@ -416,14 +488,6 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
             role="tablist"
             aria-label="Builder views"
             className="inline-flex h-9 w-full items-center gap-1 rounded-lg bg-secondary p-1 text-muted-foreground lg:w-auto"
-            onKeyDown={(e) => {
-              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-              const tabs = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('[role=tab]')].filter((t) => t.offsetParent !== null);
-              const i = tabs.indexOf(document.activeElement as HTMLButtonElement);
-              const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
-              next?.focus();
-              next?.click();
-            }}
           >
             <ViewTab view="tools" current={view} onSelect={setView} className="lg:hidden" icon={<PanelLeftIcon />}>
               Elements
@@ -454,7 +518,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
             onChange={setStyle}
           />
           <PlaceholderPanel placeholders={doc.placeholders} usage={usage} onAdd={addPlaceholder} onDelete={deletePlaceholder} />
-          <PageSetup content={doc.content} update={(fn) => setDoc((d) => ({ ...d, content: fn(d.content) }))} />
+          <PageSetup content={doc.content} update={(update) => dispatch({ type: 'update-content', update })} />
           <section aria-labelledby="details-title">
             <SectionTitle>
               <span id="details-title">Details</span>
@@ -467,7 +531,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
               value={doc.description}
               maxLength={2000}
               placeholder="e.g. Offer letter for new hires"
-              onChange={(e) => setDoc((d) => ({ ...d, description: e.target.value }))}
+              onChange={(e) => dispatch({ type: 'describe', description: e.target.value })}
               className="h-9"
             />
           </section>
@@ -500,6 +564,7 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
             onMove={moveElement}
             onReorder={reorder}
             onDelete={deleteElement}
+            onDuplicate={duplicateElement}
             emptyState={emptyCanvas}
           />
           {elements.length > 0 && (
@@ -515,7 +580,12 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
           id="builder-panel-preview"
           className={cn('min-w-0 2xl:sticky 2xl:top-[9.5rem] 2xl:h-[calc(100dvh-11rem)]', view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden 2xl:block')}
         >
-          <PreviewPane state={preview} hasElements={elements.length > 0} />
+          <LivePdfPane
+            state={preview}
+            hasContent={elements.length > 0}
+            emptyHint="Add an element and the real PDF renders as you type, with placeholders shown as [Label]."
+            frameTitle="Live PDF preview of this format"
+          />
         </div>
       </div>
 
@@ -528,7 +598,13 @@ function BuilderInner({ initial }: { initial: TFormat | null }) {
         onConfirm={clear}
         onCancel={() => setConfirmClear(false)}
       />
-      <NewFormatDialog open={newOpen} dirty={dirty} onCreate={createNew} onCancel={() => setNewOpen(false)} />
+      <NewFormatDialog
+        open={newOpen}
+        dirty={dirty}
+        onCreate={createNew}
+        onChooseStarter={createFromStarter}
+        onCancel={() => setNewOpen(false)}
+      />
       <ConfirmDialog
         open={guard.pending}
         title="Leave without saving?"
@@ -567,6 +643,16 @@ function ViewTab({
       aria-controls={`builder-panel-${view}`}
       tabIndex={selected ? 0 : -1}
       onClick={() => onSelect(view)}
+      onKeyDown={(e) => {
+        // Arrow keys move between the visible tabs, as in any tab list.
+        if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+        const list = e.currentTarget.closest('[role=tablist]');
+        const tabs = [...(list?.querySelectorAll<HTMLButtonElement>('[role=tab]') ?? [])].filter((t) => t.offsetParent !== null);
+        const i = tabs.indexOf(e.currentTarget);
+        const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+        next?.focus();
+        next?.click();
+      }}
       className={cn(
         'inline-flex h-full flex-1 cursor-pointer items-center justify-center gap-1.5 rounded-md px-3 text-sm font-medium whitespace-nowrap transition-[color,background-color,box-shadow] outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 lg:flex-none [&_svg]:size-4',
         selected && 'bg-background text-foreground shadow-xs',

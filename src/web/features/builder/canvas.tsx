@@ -14,6 +14,7 @@ import {
   ArrowDownIcon,
   ArrowUpIcon,
   CheckIcon,
+  CopyPlusIcon,
   GripVerticalIcon,
   HeadingIcon,
   ImageIcon,
@@ -50,6 +51,7 @@ export interface CanvasProps {
   onMove: (id: string, delta: -1 | 1) => void;
   onReorder: (activeId: string, overId: string) => void;
   onDelete: (id: string) => void;
+  onDuplicate: (id: string) => void;
   emptyState: React.ReactNode;
 }
 
@@ -112,6 +114,7 @@ export function Canvas(props: CanvasProps) {
               onUpdate={props.onUpdate}
               onMove={props.onMove}
               onDelete={props.onDelete}
+              onDuplicate={props.onDuplicate}
             />
           ))}
         </ol>
@@ -120,7 +123,7 @@ export function Canvas(props: CanvasProps) {
   );
 }
 
-interface SortableElementProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete'> {
+interface SortableElementProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate'> {
   el: TElement;
   index: number;
   count: number;
@@ -139,6 +142,7 @@ const SortableElement = memo(function SortableElement({
   onUpdate,
   onMove,
   onDelete,
+  onDuplicate,
 }: SortableElementProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: el.id });
   const Icon = ELEMENT_ICONS[el.type];
@@ -198,12 +202,14 @@ const SortableElement = memo(function SortableElement({
           <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
           <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
           {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
+          <IconButton icon={CopyPlusIcon} label={`Duplicate ${name}`} onClick={() => onDuplicate(el.id)} />
           <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => onDelete(el.id)} />
         </div>
       </div>
       {editing ? (
-        <div
-          className="px-3 pt-2 pb-3 sm:px-4 sm:pt-7"
+        <fieldset
+          aria-label={`Editing ${name}`}
+          className="min-w-0 px-3 pt-2 pb-3 sm:px-4 sm:pt-7"
           onKeyDown={(e) => {
             if (e.key === 'Escape' && !e.defaultPrevented) {
               e.stopPropagation();
@@ -217,7 +223,7 @@ const SortableElement = memo(function SortableElement({
               <CheckIcon /> Done
             </Button>
           </div>
-        </div>
+        </fieldset>
       ) : (
         <div
           ref={bodyRef}

@@ -1,9 +1,11 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { TStarterFormat } from '../../../contract/starter-formats';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { DEFAULT_NEW_FORMAT_NAME } from './model';
+import { StarterGallery } from './starter-gallery';
 
 export function ConfirmDialog({
   open,
@@ -44,21 +46,34 @@ export function ConfirmDialog({
   );
 }
 
-/** SPEC: New asks for a name (default 'New Format'). */
+/** New: a blank format under a name (default 'New Format'), or one of the starter templates. */
 export function NewFormatDialog({
   open,
   dirty,
   onCreate,
+  onChooseStarter,
   onCancel,
 }: {
   open: boolean;
   dirty: boolean;
   onCreate: (name: string) => void;
+  onChooseStarter: (starter: TStarterFormat) => void;
   onCancel: () => void;
 }) {
   return (
     <Dialog open={open} onOpenChange={(o) => !o && onCancel()}>
-      <DialogContent className="max-w-md">{open && <NewFormatForm dirty={dirty} onCreate={onCreate} onCancel={onCancel} />}</DialogContent>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-2xl">
+        {open && (
+          <>
+            <NewFormatForm dirty={dirty} onCreate={onCreate} onCancel={onCancel} />
+            <div className="border-t pt-4">
+              <h3 className="mb-1 text-sm font-semibold">Or start from a template</h3>
+              <p className="mb-3 text-sm text-muted-foreground">Laid out and with its fields ready; change anything before you save.</p>
+              <StarterGallery className="xl:grid-cols-2" onChoose={onChooseStarter} />
+            </div>
+          </>
+        )}
+      </DialogContent>
     </Dialog>
   );
 }
@@ -66,6 +81,9 @@ export function NewFormatDialog({
 function NewFormatForm({ dirty, onCreate, onCancel }: { dirty: boolean; onCreate: (name: string) => void; onCancel: () => void }) {
   const id = useId();
   const [name, setName] = useState(DEFAULT_NEW_FORMAT_NAME);
+  const nameRef = useRef<HTMLInputElement>(null);
+  // The dialog opens with the name selected, ready to be typed over.
+  useEffect(() => nameRef.current?.focus(), []);
   return (
     <form
       className="grid gap-4"
@@ -82,7 +100,7 @@ function NewFormatForm({ dirty, onCreate, onCancel }: { dirty: boolean; onCreate
       </DialogHeader>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-name`}>Format name</Label>
-        <Input id={`${id}-name`} value={name} autoFocus onFocus={(e) => e.currentTarget.select()} onChange={(e) => setName(e.target.value)} />
+        <Input id={`${id}-name`} ref={nameRef} value={name} onFocus={(e) => e.currentTarget.select()} onChange={(e) => setName(e.target.value)} />
       </div>
       <DialogFooter>
         <Button variant="outline" onClick={onCancel}>

@@ -17,11 +17,14 @@ export function ImportNotice({ stored, placeholderCount }: { stored: TStoredImpo
       <FileInputIcon className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
       <div className="min-w-0 flex-1 space-y-1">
         <p className="font-medium break-words text-foreground">
-          Imported from <span className="font-semibold">{stored.fileName}</span>
+          {stored.origin === 'starter' ? 'Started from the ' : 'Imported from '}
+          <span className="font-semibold">{stored.fileName}</span>
+          {stored.origin === 'starter' ? ' template' : ''}
         </p>
         <p className="text-muted-foreground">
-          Review the elements{placeholderCount > 0 ? ` and the ${placeholderCount} placeholder${placeholderCount === 1 ? '' : 's'} found` : ''}, then
-          choose Save Format. Nothing is saved until you do.
+          {stored.origin === 'starter'
+            ? `Change any text, and the ${placeholderCount} placeholder${placeholderCount === 1 ? '' : 's'} to suit you, then choose Save Format. Nothing is saved until you do.`
+            : `Review the elements${placeholderCount > 0 ? ` and the ${placeholderCount} placeholder${placeholderCount === 1 ? '' : 's'} found` : ''}, then choose Save Format. Nothing is saved until you do.`}
         </p>
         {warnings.length > 0 && (
           <ul className="list-disc space-y-0.5 pl-4 text-[13px] text-muted-foreground" data-testid="import-warnings">

@@ -3,7 +3,7 @@ import { ZImportDraft, type TTemplateImportResponse } from '../../../contract/te
 import type { BuilderDoc } from './model';
 
 /*
- * An imported template travels from the Dashboard to the builder as an unsaved draft: kept in
+ * An imported file or a starter template travels to the builder as an unsaved draft: kept in
  * sessionStorage (so a reload of the builder reopens it) and in memory (in case storage is full
  * or unavailable). Nothing reaches the server until the user saves the format.
  */
@@ -15,14 +15,16 @@ export const IMPORTED_DRAFT_HREF = '/builder?from=import';
 const ZStoredImport = z.object({
   draft: ZImportDraft,
   warnings: z.array(z.string()).default([]),
+  /** The imported file's name, or the starter template's name. */
   fileName: z.string(),
+  origin: z.enum(['import', 'starter']).default('import'),
 });
 export type TStoredImport = z.infer<typeof ZStoredImport>;
 
 let inMemory: TStoredImport | null = null;
 
-export function storeImportedDraft(fileName: string, result: TTemplateImportResponse): void {
-  const stored: TStoredImport = { draft: result.draft, warnings: result.warnings, fileName };
+export function storeImportedDraft(fileName: string, result: TTemplateImportResponse, origin: TStoredImport['origin'] = 'import'): void {
+  const stored: TStoredImport = { draft: result.draft, warnings: result.warnings, fileName, origin };
   inMemory = stored;
   try {
     sessionStorage.setItem(STORAGE_KEY, JSON.stringify(stored));

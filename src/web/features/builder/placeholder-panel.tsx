@@ -106,7 +106,7 @@ export function PlaceholderPanel({
         <span id={`${id}-title`}>Placeholders</span>
       </SectionTitle>
 
-      <form onSubmit={submit} className="space-y-2.5 rounded-lg border bg-background p-3 shadow-xs" aria-label="New placeholder">
+      <form onSubmit={submit} data-own-undo className="space-y-2.5 rounded-lg border bg-background p-3 shadow-xs" aria-label="New placeholder">
         <div className="space-y-1.5">
           <Label htmlFor={`${id}-name`}>Name</Label>
           <Input

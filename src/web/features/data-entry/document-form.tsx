@@ -2,7 +2,7 @@ import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, Upload
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
-import { DEFAULT_CLIENT_NAME, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
+import { clientNameOf, DEFAULT_CLIENT_NAME, documentNameOf, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -11,18 +11,16 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatDate } from '../../lib/utils';
 import { useCreateDocument } from '../documents/api';
 import { excelTemplateUrl } from '../formats/api';
+import { useMediaQuery } from '../../hooks/use-media-query';
+import { FilledPreviewButton, FilledPreviewPane } from './filled-preview';
 import { PlaceholderField } from './placeholder-field';
 import { checkValues, documentDataResolver, emptyValues, fieldKey, toDocumentData, type TFormValues } from './resolver';
 import { GenerationSuccessDialog } from './success-dialog';
 
 export const FORMAT_NOT_FOUND_MESSAGE = 'Format not found.';
 export const GENERATE_FAILED_MESSAGE = 'Failed to generate document. Please try again.';
-
-/** The client name comes from a client_name or clientName field, else 'Unknown Client' (docs/decisions.md). */
-export function clientNameOf(data: Record<string, string>): string {
-  const value = data['client_name'] ?? data['clientname'] ?? data['clientName'] ?? '';
-  return value.trim() || DEFAULT_CLIENT_NAME;
-}
+/** From this width the filled document shows beside the form; below it, behind a Preview button. */
+const SIDE_BY_SIDE_QUERY = '(min-width: 80rem)';
 
 export function DocumentForm({ format, onImportMultiData }: { format: TFormat | null; onImportMultiData: () => void }) {
   const placeholders = useMemo(() => format?.placeholders ?? [], [format]);
@@ -69,8 +67,8 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
     create.mutate(
       {
         formatId: format.id,
-        name: `${format.name} - ${formatDate(new Date().toISOString())}`,
-        clientName: clientNameOf(allData),
+        name: documentNameOf(format.name, allData, formatDate(new Date().toISOString())),
+        clientName: clientNameOf(allData)?.trim() || DEFAULT_CLIENT_NAME,
         data: allData,
       },
       {
@@ -104,8 +102,9 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
 
   const pending = create.isPending;
   const requiredCount = placeholders.filter((p) => p.required).length;
+  const sideBySide = useMediaQuery(SIDE_BY_SIDE_QUERY);
 
-  return (
+  const formElement = (
     <form
       noValidate
       aria-label="Generate document"
@@ -153,6 +152,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
       )}
 
       <div className="flex flex-col-reverse gap-3 border-t pt-5 sm:flex-row sm:items-center sm:justify-end">
+        {format && !sideBySide && <FilledPreviewButton format={format} control={form.control} />}
         <Button type="submit" size="lg" disabled={pending} className="sm:min-w-52">
           {pending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SparklesIcon aria-hidden />}
           {pending ? 'Generating...' : 'Generate Document'}
@@ -171,5 +171,15 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
         }}
       />
     </form>
+  );
+
+  if (!format || !sideBySide) return formElement;
+  return (
+    <div className="grid items-start gap-8 xl:grid-cols-[minmax(0,1fr)_minmax(340px,44%)]">
+      {formElement}
+      <aside aria-label="Preview" className="sticky top-20 h-[calc(100dvh-7rem)] min-h-[480px]">
+        <FilledPreviewPane format={format} control={form.control} />
+      </aside>
+    </div>
   );
 }

@@ -1,11 +1,26 @@
 import { AlertCircleIcon, CheckCircle2Icon, ExternalLinkIcon, FileTextIcon, Loader2Icon } from 'lucide-react';
-import { Button } from '../../components/ui/button';
-import type { LivePreviewState } from './api';
+import type { LivePdfState } from '../../hooks/use-live-pdf';
+import { cn } from '../../lib/utils';
+import { Button } from './button';
 
-export function PreviewPane({ state, hasElements }: { state: LivePreviewState; hasElements: boolean }) {
+/** A PDF that re-renders as its source changes (see hooks/use-live-pdf), with its status. */
+export function LivePdfPane({
+  state,
+  hasContent,
+  emptyHint,
+  frameTitle,
+  className,
+}: {
+  state: LivePdfState;
+  hasContent: boolean;
+  /** Shown instead of a PDF while there is nothing to render. */
+  emptyHint: string;
+  frameTitle: string;
+  className?: string;
+}) {
   const url = state.status === 'idle' ? null : state.url;
   return (
-    <section aria-labelledby="preview-title" className="flex h-full flex-col" data-testid="preview-pane">
+    <section aria-labelledby="preview-title" className={cn('flex h-full flex-col', className)} data-testid="preview-pane">
       <div className="mb-2.5 flex items-center gap-2">
         <h2 id="preview-title" className="text-[11px] font-semibold tracking-wider text-muted-foreground/90 uppercase">
           Live PDF preview
@@ -41,7 +56,7 @@ export function PreviewPane({ state, hasElements }: { state: LivePreviewState; h
         </p>
       )}
       <div className="relative min-h-[420px] flex-1 overflow-hidden rounded-lg border bg-[oklch(0.94_0.005_275)] shadow-inner">
-        {!hasElements ? (
+        {!hasContent ? (
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-6 text-center">
             <div className="flex aspect-[1/1.414] w-28 flex-col gap-1.5 rounded-sm bg-background p-3 shadow-card" aria-hidden>
               <div className="h-2 w-2/3 rounded-full bg-muted-foreground/25" />
@@ -53,7 +68,7 @@ export function PreviewPane({ state, hasElements }: { state: LivePreviewState; h
             <div>
               <p className="text-sm font-medium text-foreground">Your PDF appears here</p>
               <p className="mt-1 max-w-56 text-xs text-muted-foreground">
-                Add an element and the real PDF renders as you type, with placeholders shown as [Label].
+                {emptyHint}
               </p>
             </div>
           </div>
@@ -61,7 +76,7 @@ export function PreviewPane({ state, hasElements }: { state: LivePreviewState; h
           <iframe
             key={url}
             src={`${url}#toolbar=0&navpanes=0&view=FitH`}
-            title="Live PDF preview of this format"
+            title={frameTitle}
             className="absolute inset-0 size-full border-0 bg-background"
           />
         ) : (

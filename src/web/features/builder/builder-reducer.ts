@@ -1,0 +1,147 @@
+import type { TElement, TFormatContent, TTextStyle } from '../../../contract/format-content';
+import type { TPlaceholder } from '../../../contract/placeholders';
+import { cleanStyle, moveItem, type BuilderDoc } from './model';
+
+/** How many steps Undo can go back. */
+export const HISTORY_LIMIT = 100;
+
+/**
+ * The builder's document and its edit history. Every edit goes through `builderReducer`, so Undo
+ * and Redo cover all of them. Edits with the same `group` in a row (typing into one field) are one
+ * step, so Undo takes back the word, not each letter.
+ */
+export interface BuilderState {
+  doc: BuilderDoc;
+  past: BuilderDoc[];
+  future: BuilderDoc[];
+  /** The group of the last edit, or null when the next edit must start a new step. */
+  group: string | null;
+}
+
+export type BuilderEdit =
+  | { type: 'rename'; name: string }
+  | { type: 'describe'; description: string }
+  | { type: 'add-element'; element: TElement; index?: number }
+  | { type: 'update-element'; id: string; update: (el: TElement) => TElement }
+  | { type: 'move-element'; id: string; delta: -1 | 1 }
+  | { type: 'reorder'; activeId: string; overId: string }
+  | { type: 'delete-element'; id: string }
+  | { type: 'set-style'; elementId: string | null; style: TTextStyle }
+  | { type: 'update-content'; update: (content: TFormatContent) => TFormatContent }
+  | { type: 'add-placeholder'; placeholder: TPlaceholder }
+  | { type: 'delete-placeholder'; name: string }
+  | { type: 'clear' };
+
+export type BuilderAction =
+  | BuilderEdit
+  | { type: 'undo' }
+  | { type: 'redo' }
+  /** Starts over with another document (New): its history is empty. */
+  | { type: 'load'; doc: BuilderDoc };
+
+export function initialBuilderState(doc: BuilderDoc): BuilderState {
+  return { doc, past: [], future: [], group: null };
+}
+
+function withElements(doc: BuilderDoc, fn: (els: TElement[]) => TElement[]): BuilderDoc {
+  return { ...doc, content: { ...doc.content, elements: fn(doc.content.elements) } };
+}
+
+/** The document after one edit (a pure function of the document and the edit). */
+export function applyEdit(doc: BuilderDoc, edit: BuilderEdit): BuilderDoc {
+  switch (edit.type) {
+    case 'rename':
+      return { ...doc, name: edit.name };
+    case 'describe':
+      return { ...doc, description: edit.description };
+    case 'add-element':
+      return withElements(doc, (els) => {
+        const at = edit.index === undefined ? els.length : Math.max(0, Math.min(els.length, edit.index));
+        return [...els.slice(0, at), edit.element, ...els.slice(at)];
+      });
+    case 'update-element':
+      return withElements(doc, (els) => els.map((e) => (e.id === edit.id ? edit.update(e) : e)));
+    case 'move-element':
+      return withElements(doc, (els) => {
+        const i = els.findIndex((e) => e.id === edit.id);
+        return i < 0 ? els : moveItem(els, i, i + edit.delta);
+      });
+    case 'reorder':
+      return withElements(doc, (els) =>
+        moveItem(
+          els,
+          els.findIndex((e) => e.id === edit.activeId),
+          els.findIndex((e) => e.id === edit.overId),
+        ),
+      );
+    case 'delete-element':
+      return withElements(doc, (els) => els.filter((e) => e.id !== edit.id));
+    case 'set-style': {
+      const clean = cleanStyle(edit.style);
+      if (edit.elementId === null) {
+        const { style: _old, ...rest } = doc.content;
+        return { ...doc, content: clean ? { ...rest, style: clean } : rest };
+      }
+      return withElements(doc, (els) =>
+        els.map((e) => {
+          if (e.id !== edit.elementId || e.type === 'image') return e;
+          const { style: _old, ...rest } = e;
+          return (clean ? { ...rest, style: clean } : rest) as TElement;
+        }),
+      );
+    }
+    case 'update-content':
+      return { ...doc, content: edit.update(doc.content) };
+    case 'add-placeholder':
+      return doc.placeholders.some((p) => p.name === edit.placeholder.name)
+        ? doc
+        : { ...doc, placeholders: [...doc.placeholders, edit.placeholder] };
+    case 'delete-placeholder':
+      return { ...doc, placeholders: doc.placeholders.filter((p) => p.name !== edit.name) };
+    case 'clear':
+      return { ...doc, content: { ...doc.content, elements: [] }, placeholders: [] };
+  }
+}
+
+/** Which edits merge into one Undo step when they come in a row. */
+function groupOf(edit: BuilderEdit): string | null {
+  switch (edit.type) {
+    case 'rename':
+      return 'name';
+    case 'describe':
+      return 'description';
+    case 'update-element':
+      return `element:${edit.id}`;
+    case 'set-style':
+      return `style:${edit.elementId ?? 'document'}`;
+    case 'update-content':
+      return 'content';
+    default:
+      return null;
+  }
+}
+
+export function builderReducer(state: BuilderState, action: BuilderAction): BuilderState {
+  switch (action.type) {
+    case 'undo': {
+      const previous = state.past.at(-1);
+      if (!previous) return state;
+      return { doc: previous, past: state.past.slice(0, -1), future: [state.doc, ...state.future], group: null };
+    }
+    case 'redo': {
+      const [next, ...rest] = state.future;
+      if (!next) return state;
+      return { doc: next, past: [...state.past, state.doc].slice(-HISTORY_LIMIT), future: rest, group: null };
+    }
+    case 'load':
+      return initialBuilderState(action.doc);
+    default: {
+      const doc = applyEdit(state.doc, action);
+      if (doc === state.doc) return state;
+      const group = groupOf(action);
+      // Same group as the last edit: that step already holds the document from before the run.
+      if (group !== null && group === state.group) return { ...state, doc, future: [] };
+      return { doc, past: [...state.past, state.doc].slice(-HISTORY_LIMIT), future: [], group };
+    }
+  }
+}
