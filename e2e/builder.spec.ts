@@ -189,7 +189,22 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await elements.nth(2).hover();
   await page.getByRole('button', { name: /^Delete List 3/ }).click();
   await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'image', 'table']);
-  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.getByRole('region', { name: /Notifications/ }).getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
+
+  // Undo and Redo cover every edit: the top bar's buttons and the keyboard.
+  await elements.nth(4).hover();
+  await page.getByRole('button', { name: 'Duplicate Table 5' }).click();
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table', 'table']);
+  await page.getByRole('button', { name: 'Undo', exact: true }).first().click();
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
+  await page.getByRole('button', { name: 'Redo', exact: true }).click();
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table', 'table']);
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
+  await page.keyboard.press('Control+Shift+z');
+  await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table', 'table']);
+  await page.keyboard.press('Control+z');
   await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
 
   // Page setup: page numbers in the footer.

@@ -77,8 +77,8 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
   });
 
   await test.step('2. build a format: five element types, three typed placeholders, reorder by dragging', async () => {
-    // From the dashboard's empty My Formats card.
-    await page.getByRole('link', { name: 'Create your first format' }).first().click();
+    // From the first-run dashboard: a blank format rather than a starter template.
+    await page.getByRole('link', { name: /^Blank format/ }).click();
     await expect(page).toHaveURL(/\/builder$/);
     await expect(page.getByTestId('canvas-empty')).toBeVisible();
 

@@ -35,7 +35,7 @@ import { builderReducer, initialBuilderState } from './builder-reducer';
 import { Canvas, ELEMENT_ICONS } from './canvas';
 import { SectionTitle } from './controls';
 import { ConfirmDialog, NewFormatDialog } from './dialogs';
-import { effectiveStyle } from './elements';
+import { effectiveStyle } from './elements/shared';
 import { ImportNotice } from './import-notice';
 import {
   clearImportedDraft,

@@ -30,7 +30,8 @@ import type { TElement, TElementType, TTextStyle } from '../../../contract/forma
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { IconButton } from './controls';
-import { ElementEditor, ElementView, type ElementUpdater } from './elements';
+import { ElementEditor, ElementView } from './elements/registry';
+import type { ElementUpdater } from './elements/shared';
 import { describeElement, ELEMENT_LABELS } from './model';
 
 export const ELEMENT_ICONS: Record<TElementType, LucideIcon> = {

@@ -21,6 +21,9 @@ export interface BuilderDoc {
 
 export const DEFAULT_FORMAT_NAME = 'Untitled Format';
 export const DEFAULT_NEW_FORMAT_NAME = 'New Format';
+/** What a new heading and a new list item say until the user types over them. */
+export const DEFAULT_HEADING_TEXT = 'New heading';
+export const DEFAULT_LIST_ITEM = 'New item';
 
 export const ELEMENT_LABELS: Record<TElementType, string> = {
   heading: 'Heading',
@@ -41,7 +44,7 @@ export function emptyDoc(name = DEFAULT_FORMAT_NAME): BuilderDoc {
   return { name, description: '', content: { elements: [] }, placeholders: [] };
 }
 
-/** SPEC section 3: an element id is a timestamp; bumped until unique within the format. */
+/** An element id is a timestamp, bumped until it is unique within the format. */
 export function newElementId(existing: readonly TElement[]): string {
   const taken = new Set(existing.map((e) => e.id));
   let t = Date.now();
@@ -52,11 +55,11 @@ export function newElementId(existing: readonly TElement[]): string {
 export function createElement(type: TElementType, id: string): TElement {
   switch (type) {
     case 'heading':
-      return { id, type, content: 'New heading', fontSize: 'text-2xl', align: 'left', bold: true, italic: false, underline: false };
+      return { id, type, content: DEFAULT_HEADING_TEXT, fontSize: 'text-2xl', align: 'left', bold: true, italic: false, underline: false };
     case 'paragraph':
       return { id, type, content: '', align: 'left', bold: false, italic: false, underline: false };
     case 'list':
-      return { id, type, items: ['New item'], listStyle: 'bulleted' };
+      return { id, type, items: [DEFAULT_LIST_ITEM], listStyle: 'bulleted' };
     case 'table':
       return {
         id,

@@ -1,0 +1,53 @@
+import type { ComponentType } from 'react';
+import type { TElement, TElementType, TTextStyle } from '../../../../contract/format-content';
+import { HeadingEditor, HeadingView } from './heading';
+import { ImageEditor, ImageView } from './image';
+import { ListEditor, ListView } from './list';
+import { ParagraphEditor, ParagraphView } from './paragraph';
+import { effectiveStyle, type ElementUpdater } from './shared';
+import { TableEditor, TableView } from './table';
+
+type ElementOf<T extends TElementType> = Extract<TElement, { type: T }>;
+
+export interface ElementViewProps<T extends TElementType = TElementType> {
+  el: ElementOf<T>;
+  style: Required<TTextStyle>;
+  known: ReadonlySet<string>;
+}
+
+export interface ElementEditorProps<T extends TElementType = TElementType> {
+  el: ElementOf<T>;
+  index: number;
+  update: ElementUpdater;
+}
+
+interface ElementKind<T extends TElementType> {
+  /** How the element reads on the canvas, close to the PDF. */
+  View: ComponentType<ElementViewProps<T>>;
+  /** Its controls while it is being edited. */
+  Editor: ComponentType<ElementEditorProps<T>>;
+}
+
+/** Every element type and its view and editor; a new type without an entry here does not compile. */
+export const ELEMENT_KINDS: { [T in TElementType]: ElementKind<T> } = {
+  heading: { View: HeadingView, Editor: HeadingEditor },
+  paragraph: { View: ParagraphView, Editor: ParagraphEditor },
+  list: { View: ListView, Editor: ListEditor },
+  table: { View: TableView, Editor: TableEditor },
+  image: { View: ({ el }) => <ImageView el={el} />, Editor: ImageEditor },
+};
+
+// TypeScript cannot tie `ELEMENT_KINDS[el.type]` to `el`'s own type, so the lookup widens once, here.
+function kindOf(el: TElement): ElementKind<TElementType> {
+  return ELEMENT_KINDS[el.type] as unknown as ElementKind<TElementType>;
+}
+
+export function ElementView({ el, docStyle, known }: { el: TElement; docStyle: TTextStyle | undefined; known: ReadonlySet<string> }) {
+  const { View } = kindOf(el);
+  return <View el={el} style={effectiveStyle(docStyle, el.style)} known={known} />;
+}
+
+export function ElementEditor({ el, index, update }: ElementEditorProps) {
+  const { Editor } = kindOf(el);
+  return <Editor el={el} index={index} update={update} />;
+}

@@ -1,0 +1,74 @@
+import { BoldIcon, ItalicIcon, UnderlineIcon } from 'lucide-react';
+import { useEffect, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { DEFAULT_TEXT_STYLE, type TElement, type TTextStyle } from '../../../../contract/format-content';
+import { IconButton, ToolGroup } from '../controls';
+
+export type ElementUpdater = (fn: (el: TElement) => TElement) => void;
+
+const FONT_STACKS: Record<string, string> = {
+  Arial: 'Arial, Arimo, "Liberation Sans", sans-serif',
+  'Times New Roman': '"Times New Roman", Tinos, "Liberation Serif", serif',
+  Helvetica: 'Helvetica, Arial, Arimo, "Liberation Sans", sans-serif',
+  Inter: '"Inter Variable", Inter, sans-serif',
+};
+
+export function effectiveStyle(doc: TTextStyle | undefined, el: TTextStyle | undefined): Required<TTextStyle> {
+  return {
+    fontFamily: el?.fontFamily ?? doc?.fontFamily ?? DEFAULT_TEXT_STYLE.fontFamily,
+    fontSize: el?.fontSize ?? doc?.fontSize ?? DEFAULT_TEXT_STYLE.fontSize,
+    color: el?.color ?? doc?.color ?? DEFAULT_TEXT_STYLE.color,
+  };
+}
+
+export function textCss(style: Required<TTextStyle>): CSSProperties {
+  return { fontFamily: FONT_STACKS[style.fontFamily], fontSize: style.fontSize, color: style.color, lineHeight: 1.45 };
+}
+
+export function emphasisCss(el: { bold: boolean; italic: boolean; underline: boolean; align: string }): CSSProperties {
+  return {
+    fontWeight: el.bold ? 700 : 400,
+    fontStyle: el.italic ? 'italic' : 'normal',
+    textDecoration: el.underline ? 'underline' : 'none',
+    textAlign: el.align as CSSProperties['textAlign'],
+  };
+}
+
+export function Empty({ children }: { children: string }) {
+  return <span className="font-sans text-sm text-muted-foreground/80 italic">{children}</span>;
+}
+
+export function EmphasisTools({
+  el,
+  set,
+}: {
+  el: { bold: boolean; italic: boolean; underline: boolean };
+  set: (p: Partial<{ bold: boolean; italic: boolean; underline: boolean }>) => void;
+}) {
+  return (
+    <ToolGroup label="Text emphasis">
+      <IconButton icon={BoldIcon} label="Bold" pressed={el.bold} onClick={() => set({ bold: !el.bold })} />
+      <IconButton icon={ItalicIcon} label="Italic" pressed={el.italic} onClick={() => set({ italic: !el.italic })} />
+      <IconButton icon={UnderlineIcon} label="Underline" pressed={el.underline} onClick={() => set({ underline: !el.underline })} />
+    </ToolGroup>
+  );
+}
+
+export function Toolbar({ children }: { children: ReactNode }) {
+  return <div className="flex flex-wrap items-center gap-2">{children}</div>;
+}
+
+/**
+ * An editor opens with focus in its first field, so typing goes straight into the element. A text
+ * still at its default ("New heading") is selected, so typing replaces it. `selectIf` must be a
+ * module-level function: a new one on every render would pull the focus back each time.
+ */
+export function useFocusOnOpen(ref: RefObject<HTMLInputElement | HTMLTextAreaElement | null>, selectIf: (value: string) => boolean) {
+  useEffect(() => {
+    const field = ref.current;
+    if (!field) return;
+    field.focus();
+    if (selectIf(field.value)) field.select();
+  }, [ref, selectIf]);
+}
+
+export const never = () => false;

@@ -1,0 +1,249 @@
+import { PlusIcon, Trash2Icon } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { MAX_TABLE_COLUMNS, type TTableElement, type TTextStyle } from '../../../../contract/format-content';
+import { Button } from '../../../components/ui/button';
+import { cn } from '../../../lib/utils';
+import { IconButton } from '../controls';
+import { InlineText } from '../inline-text';
+import { useInsertableField } from '../insert-target';
+import { columnPercents, MIN_COLUMN_PERCENT, withColumnPercent } from '../model';
+import { textCss, Toolbar, type ElementUpdater } from './shared';
+
+export function TableView({ el, style, known }: { el: TTableElement; style: Required<TTextStyle>; known: ReadonlySet<string> }) {
+  return (
+    <div className="overflow-x-auto">
+      <table style={textCss(style)} className="w-full table-fixed border-collapse">
+        <colgroup>
+          {columnPercents(el.columnWidths, Math.max(1, ...el.rows.map((r) => r.length))).map((p, c) => (
+            <col key={c} style={{ width: `${p}%` }} />
+          ))}
+        </colgroup>
+        <tbody>
+          {el.rows.map((row, r) => (
+            <tr key={r} className={cn(el.headerRow && r === 0 && 'bg-muted font-semibold')}>
+              {row.map((cell, c) => (
+                <td key={c} className="border border-[oklch(0.8_0.01_275)] px-2 py-1 align-top break-words">
+                  {cell ? <InlineText text={cell} known={known} /> : <span className="inline-block h-[1em]" />}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function TableCellInput({
+  value,
+  label,
+  onChange,
+  header,
+  focusOnOpen,
+}: {
+  value: string;
+  label: string;
+  onChange: (v: string) => void;
+  header: boolean;
+  /** The first cell takes the focus when the table opens. */
+  focusOnOpen?: boolean;
+}) {
+  const field = useInsertableField(label, onChange);
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusOnOpen) ref.current?.focus();
+  }, [focusOnOpen]);
+  return (
+    <input
+      ref={ref}
+      aria-label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      className={cn(
+        'h-9 w-full min-w-0 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring/40 focus-visible:ring-inset',
+        header && 'font-semibold',
+      )}
+      {...field}
+    />
+  );
+}
+
+/** A column's share of the table in percent; applied on Enter or when focus leaves. */
+function ColumnWidthInput({
+  percent,
+  label,
+  disabled,
+  onCommit,
+}: {
+  percent: number;
+  label: string;
+  disabled: boolean;
+  onCommit: (percent: number) => void;
+}) {
+  const shown = String(Math.round(percent));
+  const [draft, setDraft] = useState<string | null>(null);
+  const commit = () => {
+    if (draft === null) return;
+    const value = Number(draft);
+    if (draft.trim() !== '' && Number.isFinite(value) && Math.round(value) !== Math.round(percent)) onCommit(value);
+    setDraft(null);
+  };
+  return (
+    <label className="flex items-center gap-0.5 text-xs font-normal text-muted-foreground" title="Column width, as a share of the table">
+      <input
+        type="number"
+        inputMode="numeric"
+        min={MIN_COLUMN_PERCENT}
+        max={100}
+        aria-label={label}
+        disabled={disabled}
+        value={draft ?? shown}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+          if (e.key === 'Escape') setDraft(null);
+        }}
+        className="h-7 w-12 rounded border bg-background px-1 text-right text-xs text-foreground tabular-nums outline-none focus-visible:ring-2 focus-visible:ring-ring/40 disabled:opacity-60"
+      />
+      %
+    </label>
+  );
+}
+
+export function TableEditor({ el, index, update }: { el: TTableElement; index: number; update: ElementUpdater }) {
+  const set = (fn: (e: TTableElement) => Partial<TTableElement>) => update((e) => (e.type === 'table' ? { ...e, ...fn(e) } : e));
+  const cols = Math.max(1, ...el.rows.map((r) => r.length));
+  const rows = el.rows.length;
+  const headerId = useId();
+
+  const addRow = () => set((e) => ({ rows: [...e.rows, Array.from({ length: Math.max(1, ...e.rows.map((r) => r.length)) }, () => '')] }));
+  const addColumn = () =>
+    set((e) => {
+      const before = Math.max(1, ...e.rows.map((x) => x.length));
+      return {
+        rows: e.rows.map((r) => [...r, ...Array.from({ length: before - r.length + 1 }, () => '')]),
+        // A new column gets an average share rather than the weight of 1 a missing width means.
+        ...(e.columnWidths ? { columnWidths: [...columnPercents(e.columnWidths, before), 100 / before] } : {}),
+      };
+    });
+  const percents = columnPercents(el.columnWidths, cols);
+  const setWidth = (c: number, percent: number) => set((e) => ({ columnWidths: withColumnPercent(e.columnWidths, cols, c, percent) }));
+  const deleteRow = (r: number) => set((e) => (e.rows.length <= 1 ? {} : { rows: e.rows.filter((_, i) => i !== r) }));
+  const deleteColumn = (c: number) =>
+    set((e) =>
+      Math.max(1, ...e.rows.map((r) => r.length)) <= 1
+        ? {}
+        : {
+            rows: e.rows.map((r) => r.filter((_, i) => i !== c)),
+            ...(e.columnWidths ? { columnWidths: e.columnWidths.filter((_, i) => i !== c) } : {}),
+          },
+    );
+  const setCell = (r: number, c: number, v: string) =>
+    set((e) => ({
+      rows: e.rows.map((row, i) => {
+        if (i !== r) return row;
+        const next = row.slice();
+        while (next.length <= c) next.push('');
+        next[c] = v;
+        return next;
+      }),
+    }));
+
+  return (
+    <div className="space-y-3">
+      <Toolbar>
+        <Button variant="outline" size="sm" onClick={addRow}>
+          <PlusIcon /> Add row
+        </Button>
+        <Button variant="outline" size="sm" onClick={addColumn} disabled={cols >= MAX_TABLE_COLUMNS}>
+          <PlusIcon /> Add column
+        </Button>
+        <label htmlFor={headerId} className="ml-1 flex cursor-pointer items-center gap-2 text-sm font-medium">
+          <input
+            id={headerId}
+            type="checkbox"
+            checked={el.headerRow}
+            onChange={(e) => set(() => ({ headerRow: e.target.checked }))}
+            className="size-4 cursor-pointer accent-[var(--color-primary)]"
+          />
+          Header row
+        </label>
+        {el.columnWidths && (
+          <Button variant="ghost" size="sm" onClick={() => set(() => ({ columnWidths: undefined }))}>
+            Even widths
+          </Button>
+        )}
+        <span className="ml-auto text-xs text-muted-foreground tabular-nums">
+          {rows} × {cols}
+        </span>
+      </Toolbar>
+      <div className="overflow-x-auto rounded-md border">
+        {/* Wide enough that the narrowest column still takes a few words (6 rem); scrolls beyond that. */}
+        <table
+          className="w-full table-fixed border-collapse"
+          style={{ minWidth: `${Math.min(40, Math.max(cols * 7.5, 600 / Math.min(...percents)))}rem` }}
+        >
+          <colgroup>
+            {percents.map((p, c) => (
+              <col key={c} style={{ width: `${p}%` }} />
+            ))}
+            <col className="w-9" />
+          </colgroup>
+          <thead>
+            <tr>
+              {Array.from({ length: cols }, (_, c) => (
+                <th key={c} scope="col" className="border-b bg-muted/60 px-1 py-0.5">
+                  <div className="flex flex-wrap items-center justify-between gap-1">
+                    <ColumnWidthInput
+                      percent={percents[c] ?? 100}
+                      label={`Table ${index + 1}, column ${c + 1} width in percent`}
+                      disabled={cols <= 1}
+                      onCommit={(p) => setWidth(c, p)}
+                    />
+                    <IconButton
+                      icon={Trash2Icon}
+                      label={`Delete column ${c + 1}`}
+                      tone="danger"
+                      disabled={cols <= 1}
+                      onClick={() => deleteColumn(c)}
+                      className="size-7"
+                    />
+                  </div>
+                </th>
+              ))}
+              <th className="w-9 border-b bg-muted/60" aria-hidden />
+            </tr>
+          </thead>
+          <tbody>
+            {el.rows.map((row, r) => (
+              <tr key={r} className={cn(el.headerRow && r === 0 && 'bg-muted/70')}>
+                {Array.from({ length: cols }, (_, c) => (
+                  <td key={c} className="border-r border-b last:border-r-0">
+                    <TableCellInput
+                      value={row[c] ?? ''}
+                      label={`Table ${index + 1}, row ${r + 1}, column ${c + 1}`}
+                      header={el.headerRow && r === 0}
+                      focusOnOpen={r === 0 && c === 0}
+                      onChange={(v) => setCell(r, c, v)}
+                    />
+                  </td>
+                ))}
+                <td className="w-9 border-b bg-muted/30 p-0.5 text-center">
+                  <IconButton
+                    icon={Trash2Icon}
+                    label={`Delete row ${r + 1}`}
+                    tone="danger"
+                    disabled={rows <= 1}
+                    onClick={() => deleteRow(r)}
+                    className="size-7"
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
