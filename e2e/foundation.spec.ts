@@ -142,7 +142,7 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   await expectLanding(page);
   await page.goto('/settings');
   await expect(page.getByText('You are logged out. Logging in again...', { exact: true })).toBeVisible();
-  await page.waitForURL('**/login?mode=signup');
+  await page.waitForURL('**/login');
 
   expect(consoleErrors, 'browser console errors during the journey').toEqual([]);
 });
@@ -154,7 +154,7 @@ test('signed-out visit to a signed-in route shows the 401 toast and goes to sign
   const toasts = page.getByRole('region', { name: /Notifications/ });
   await expect(toasts).toContainText('Unauthorized');
   await expect(toasts).toContainText('You are logged out. Logging in again...');
-  await page.waitForURL('**/login?mode=signup');
+  await page.waitForURL('**/login');
   await expect(page.getByLabel('Email')).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });

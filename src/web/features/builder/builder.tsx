@@ -181,11 +181,10 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
     latest.current = { elements, editingId };
   });
 
-  /** A new element goes after the one being edited, else at the end. */
+  /** A new element goes after `afterId` (the one being edited, by default), else at the end. */
   const insertElement = useCallback(
-    (element: TElement) => {
-      const { elements: els, editingId: current } = latest.current;
-      const at = current ? els.findIndex((e) => e.id === current) : -1;
+    (element: TElement, afterId: string | null = latest.current.editingId) => {
+      const at = afterId ? latest.current.elements.findIndex((e) => e.id === afterId) : -1;
       dispatch({ type: 'add-element', element, index: at < 0 ? undefined : at + 1 });
       edit(element.id);
     },
@@ -200,7 +199,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const duplicateElement = useCallback(
     (id: string) => {
       const el = latest.current.elements.find((e) => e.id === id);
-      if (el) insertElement({ ...structuredClone(el), id: newElementId(latest.current.elements) });
+      if (el) insertElement({ ...structuredClone(el), id: newElementId(latest.current.elements) }, id);
     },
     [insertElement],
   );
