@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
+import { expectAccessible } from './axe.ts';
 
 /**
  * This journey runs against its own server (fresh database, its own ADMIN_EMAILS) serving the
@@ -202,4 +203,35 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
   await expect(userPage.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
   expect(adminCalls).toEqual([]);
   await userContext.close();
+});
+
+test('the Admin Panel has no serious accessibility violations, at desktop and phone widths', async ({ browser }) => {
+  test.setTimeout(120_000);
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 740 },
+  ]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const signIn = await page.request.post(`${base}/api/auth/sign-in`, { data: { email: ADMIN.email, password: ADMIN.password } });
+    if (!signIn.ok()) await signUpAdmin(page.request);
+    const where = `${viewport.width} px`;
+    await page.goto(`${base}/admin`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Panel');
+    await expect(page.getByText(ADMIN.email).filter({ visible: true }).first()).toBeVisible();
+    await expectAccessible(page, `admin users, ${where}`);
+    await page.getByRole('button', { name: `Change role for ${ADMIN.email}` }).click();
+    await expectAccessible(page, `admin role dialog, ${where}`);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await expectAccessible(page, `admin settings, ${where}`);
+    await page.getByRole('button', { name: 'Add setting' }).first().click();
+    await expectAccessible(page, `admin add-setting dialog, ${where}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('tab', { name: /Gateways$/ }).click();
+    await expectAccessible(page, `admin payment gateways, ${where}`);
+    await context.close();
+  }
 });

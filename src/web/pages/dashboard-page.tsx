@@ -76,7 +76,7 @@ function StatCard({
 }
 
 const QUICK_ACTION_CLASS =
-  'group flex items-center gap-4 rounded-lg border bg-background p-4 text-left shadow-xs transition-[border-color,box-shadow] hover:border-primary/40 hover:shadow-card focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none';
+  'group flex items-center gap-4 rounded-lg border bg-background p-4 text-left shadow-xs transition-[border-color,box-shadow] hover:border-primary/40 hover:shadow-card focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
 
 function QuickActionBody({ icon: Icon, title, description, busy }: { icon: LucideIcon; title: string; description: string; busy?: boolean }) {
   return (

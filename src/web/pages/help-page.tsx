@@ -134,7 +134,7 @@ export function HelpPage() {
                   <div className="min-w-0">
                     <p className="text-sm font-medium">{s.title}</p>
                     <p className="text-sm text-muted-foreground">{s.text}</p>
-                    <Link href={s.href} className="mt-1 inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none">
+                    <Link href={s.href} className="mt-1 inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
                       {s.cta} <ArrowRightIcon className="size-3.5" aria-hidden />
                     </Link>
                   </div>
@@ -157,7 +157,7 @@ export function HelpPage() {
                   <button
                     type="button"
                     onClick={() => setTutorial(i)}
-                    className="flex w-full cursor-pointer items-center gap-3 px-4 py-3 text-left transition-colors first:rounded-t-lg last:rounded-b-lg hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
+                    className="flex w-full cursor-pointer items-center gap-3 px-4 py-3 text-left transition-colors first:rounded-t-lg last:rounded-b-lg hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
                   >
                     <PlayCircleIcon className="size-5 shrink-0 text-primary" aria-hidden />
                     <span className="min-w-0 flex-1">

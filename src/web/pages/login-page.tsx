@@ -167,7 +167,7 @@ function SignUpForm({ onSignInInstead }: { onSignInInstead: (email: string) => v
           emailTaken ? (
             <button
               type="button"
-              className="mt-1 cursor-pointer rounded-sm font-medium text-foreground underline underline-offset-4 focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
+              className="mt-1 cursor-pointer rounded-sm font-medium text-foreground underline underline-offset-4 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
               onClick={() => onSignInInstead(form.getValues('email'))}
             >
               Go to Sign in
@@ -280,7 +280,7 @@ export function LoginPage() {
             </TabsContent>
           </Tabs>
           <p className="mt-8 text-center text-sm text-muted-foreground">
-            <Link href="/" className="rounded-sm font-medium text-foreground hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none">
+            <Link href="/" className="rounded-sm font-medium text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
               ← Back to home
             </Link>
           </p>

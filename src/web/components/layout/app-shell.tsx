@@ -57,7 +57,7 @@ function SidebarNav({ user, onNavigate }: { user: TUser; onNavigate?: () => void
             onClick={onNavigate}
             aria-current={active ? 'page' : undefined}
             className={cn(
-              'group flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none',
+              'group flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
               active ? 'bg-primary-soft text-primary' : 'text-muted-foreground hover:bg-accent hover:text-foreground',
             )}
           >
@@ -102,7 +102,7 @@ function SidebarBody({ user, onNavigate }: { user: TUser; onNavigate?: () => voi
         <Logo />
       </div>
       <div className="flex-1 overflow-y-auto px-3 py-2">
-        <p className="px-3 pb-2 text-[11px] font-semibold tracking-wider text-muted-foreground/80 uppercase">Workspace</p>
+        <p className="px-3 pb-2 text-[11px] font-semibold tracking-wider text-muted-foreground uppercase">Workspace</p>
         <SidebarNav user={user} onNavigate={onNavigate} />
       </div>
       <div className="p-3">

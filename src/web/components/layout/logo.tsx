@@ -24,7 +24,7 @@ export function Logo({ className, href = '/' }: { className?: string; href?: str
     <Link
       href={href}
       className={cn(
-        'inline-flex items-center gap-2 rounded-md text-[17px] font-semibold tracking-tight text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none',
+        'inline-flex items-center gap-2 rounded-md text-[17px] font-semibold tracking-tight text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
         className,
       )}
       aria-label="Formwork home"

@@ -22,7 +22,7 @@ export function SheetContent({ className, children, ...props }: React.ComponentP
       >
         {children}
         <SheetPrimitive.Close
-          className="absolute top-3.5 right-3 inline-flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
+          className="absolute top-3.5 right-3 inline-flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
           aria-label="Close navigation"
         >
           <XIcon className="size-4" />

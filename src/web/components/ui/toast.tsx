@@ -49,7 +49,7 @@ export function ToastAction({ className, ...props }: React.ComponentProps<typeof
   return (
     <ToastPrimitive.Action
       className={cn(
-        'inline-flex h-8 shrink-0 cursor-pointer items-center justify-center rounded-md border bg-transparent px-3 text-sm font-medium transition-colors hover:bg-secondary focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none group-[.destructive]:border-white/40 group-[.destructive]:hover:bg-white/10',
+        'inline-flex h-8 shrink-0 cursor-pointer items-center justify-center rounded-md border bg-transparent px-3 text-sm font-medium transition-colors hover:bg-secondary focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none group-[.destructive]:border-white/40 group-[.destructive]:hover:bg-white/10',
         className,
       )}
       {...props}
@@ -62,7 +62,7 @@ export function ToastClose({ className, ...props }: React.ComponentProps<typeof 
     <ToastPrimitive.Close
       aria-label="Dismiss notification"
       className={cn(
-        'absolute top-3 right-3 inline-flex size-6 cursor-pointer items-center justify-center rounded-md text-foreground/50 transition-colors hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none group-[.destructive]:text-white/80 group-[.destructive]:hover:text-white',
+        'absolute top-3 right-3 inline-flex size-6 cursor-pointer items-center justify-center rounded-md text-foreground/50 transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none group-[.destructive]:text-white/80 group-[.destructive]:hover:text-white',
         className,
       )}
       {...props}

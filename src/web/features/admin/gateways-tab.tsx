@@ -204,9 +204,8 @@ export function GatewaysTab() {
                           size="sm"
                           className="-my-1 -mr-2"
                           onClick={() => setEditing(g)}
-                          aria-label={`Edit ${GATEWAY_LABELS[g.gatewayName]} keys`}
                         >
-                          <PencilIcon aria-hidden /> Edit keys
+                          <PencilIcon aria-hidden /> Edit keys<span className="sr-only"> of {GATEWAY_LABELS[g.gatewayName]}</span>
                         </Button>
                       </dd>
                     </div>

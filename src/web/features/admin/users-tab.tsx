@@ -290,7 +290,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       <ShieldIcon aria-hidden /> Change role
                     </Button>
                     <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'plan', user: u })} aria-label={`Change plan for ${u.email}`}>
-                      <CreditCardIcon aria-hidden /> Plan & limit
+                      <CreditCardIcon aria-hidden /> Change plan
                     </Button>
                   </div>
                 </Card>
@@ -377,7 +377,7 @@ function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf: boole
                 <label
                   key={opt.value}
                   className={cn(
-                    'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/30',
+                    'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                     checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
                     disabled && 'cursor-not-allowed opacity-60',
                   )}

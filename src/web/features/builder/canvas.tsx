@@ -187,7 +187,7 @@ const SortableElement = memo(function SortableElement({
         <button
           ref={setActivatorNodeRef}
           type="button"
-          className="inline-flex size-8 cursor-grab touch-none items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 active:cursor-grabbing"
+          className="inline-flex size-8 cursor-grab touch-none items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring active:cursor-grabbing"
           aria-label={`Drag to reorder ${name}`}
           data-testid="drag-handle"
           {...attributes}
@@ -230,7 +230,7 @@ const SortableElement = memo(function SortableElement({
           ref={bodyRef}
           role="button"
           tabIndex={0}
-          aria-label={`${name}. Press Enter to edit.`}
+
           onClick={() => onEdit(el.id)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' || e.key === ' ') {
@@ -238,8 +238,10 @@ const SortableElement = memo(function SortableElement({
               onEdit(el.id);
             }
           }}
-          className="cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-[3px] focus-visible:ring-ring/30 sm:px-4"
+          className="cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-2 focus-visible:ring-ring sm:px-4"
         >
+          {/* The name starts with what the element is; the visible text follows, as a reader sees it. */}
+          <span className="sr-only">{ELEMENT_LABELS[el.type]} {index + 1}, press Enter to edit: </span>
           <ElementView el={el} docStyle={docStyle} known={known} />
         </div>
       )}

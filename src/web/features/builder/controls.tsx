@@ -7,7 +7,7 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<'
   return (
     <div className={cn('relative', className)}>
       <select
-        className="h-9 w-full cursor-pointer appearance-none rounded-md border border-input bg-background pr-8 pl-3 text-sm shadow-xs transition-[border-color,box-shadow] outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/25 disabled:cursor-not-allowed disabled:opacity-60"
+        className="h-9 w-full cursor-pointer appearance-none rounded-md border border-input bg-background pr-8 pl-3 text-sm shadow-xs transition-[border-color,box-shadow] outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-60"
         {...props}
       >
         {children}
@@ -34,7 +34,7 @@ export function IconButton({
           aria-label={label}
           aria-pressed={pressed}
           className={cn(
-            'inline-flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors outline-none hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 disabled:pointer-events-none disabled:opacity-40 [&_svg]:size-4',
+            'inline-flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:pointer-events-none disabled:opacity-40 [&_svg]:size-4',
             pressed && 'bg-primary-soft text-primary hover:bg-primary-soft hover:text-primary',
             tone === 'danger' && 'hover:bg-destructive/10 hover:text-destructive',
             className,

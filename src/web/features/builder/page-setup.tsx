@@ -75,7 +75,7 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
               aria-checked={page.orientation === o}
               onClick={() => setPage({ orientation: o })}
               className={cn(
-                'h-7 cursor-pointer rounded-md text-xs font-medium text-muted-foreground capitalize outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40',
+                'h-7 cursor-pointer rounded-md text-xs font-medium text-muted-foreground capitalize outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring',
                 page.orientation === o && 'bg-primary-soft text-primary',
               )}
             >
@@ -99,7 +99,7 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
             {' '}
             <button
               type="button"
-              className="cursor-pointer font-medium text-primary underline-offset-2 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+              className="cursor-pointer font-medium text-primary underline-offset-2 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
               onClick={() => update((c) => withLine(c, 'footer', footer ? `${footer} · ${PAGE_NUMBERS}` : PAGE_NUMBERS))}
             >
               Add page numbers

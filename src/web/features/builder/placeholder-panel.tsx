@@ -209,7 +209,7 @@ export function PlaceholderPanel({
               </span>
               <button
                 type="button"
-                className="shrink-0 cursor-pointer rounded font-semibold underline underline-offset-2 outline-none focus-visible:ring-2 focus-visible:ring-ring/40"
+                className="shrink-0 cursor-pointer rounded font-semibold underline underline-offset-2 outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 onClick={() => {
                   setName(tag);
                   setError(null);

@@ -22,7 +22,7 @@ function ElementButton({ type, onAdd }: { type: TElementType; onAdd: (type: TEle
       type="button"
       onClick={() => onAdd(type)}
       aria-label={`Add ${ELEMENT_LABELS[type]}`}
-      className="group flex h-[4.25rem] cursor-pointer flex-col items-center justify-center gap-1.5 rounded-lg border bg-background text-[13px] font-medium text-foreground shadow-xs transition-[border-color,background-color,box-shadow] outline-none hover:border-primary/40 hover:bg-primary-soft/50 focus-visible:ring-[3px] focus-visible:ring-ring/40"
+      className="group flex h-[4.25rem] cursor-pointer flex-col items-center justify-center gap-1.5 rounded-lg border bg-background text-[13px] font-medium text-foreground shadow-xs transition-[border-color,background-color,box-shadow] outline-none hover:border-primary/40 hover:bg-primary-soft/50 focus-visible:ring-2 focus-visible:ring-ring"
     >
       <Icon className="size-[18px] text-muted-foreground transition-colors group-hover:text-primary" aria-hidden />
       {ELEMENT_LABELS[type]}
@@ -123,7 +123,7 @@ export function StyleControls({
               type="color"
               value={color}
               onChange={(e) => set({ color: e.target.value })}
-              className="h-9 w-12 cursor-pointer rounded-md border border-input bg-background p-1 shadow-xs outline-none focus-visible:ring-[3px] focus-visible:ring-ring/40"
+              className="h-9 w-12 cursor-pointer rounded-md border border-input bg-background p-1 shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
             />
             <span className="font-mono text-xs text-muted-foreground uppercase">{color}</span>
           </div>

@@ -50,7 +50,7 @@ function StarterCard({ starter, onOpen }: { starter: TStarterFormat; onOpen: (st
       <button
         type="button"
         onClick={() => onOpen(starter)}
-        className="group flex h-full w-full flex-col rounded-lg border bg-background p-4 text-left shadow-xs transition-[border-color,box-shadow] hover:border-primary/40 hover:shadow-card focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none"
+        className="group flex h-full w-full flex-col rounded-lg border bg-background p-4 text-left shadow-xs transition-[border-color,box-shadow] hover:border-primary/40 hover:shadow-card focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
         data-testid={`starter-${starter.id}`}
       >
         <span className="flex items-center gap-3">

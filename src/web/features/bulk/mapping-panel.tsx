@@ -12,7 +12,7 @@ export function columnName(columns: readonly string[], index: number): string {
 }
 
 const selectClasses =
-  'h-9 w-full min-w-0 cursor-pointer appearance-none truncate rounded-md border border-input bg-background py-1.5 pr-9 pl-3 text-sm shadow-xs outline-none transition-[border-color,box-shadow] focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/25 disabled:cursor-not-allowed disabled:opacity-60';
+  'h-9 w-full min-w-0 cursor-pointer appearance-none truncate rounded-md border border-input bg-background py-1.5 pr-9 pl-3 text-sm shadow-xs outline-none transition-[border-color,box-shadow] focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-60';
 
 type FieldState = 'auto' | 'manual' | 'empty' | 'missing';
 

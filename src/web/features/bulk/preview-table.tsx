@@ -87,7 +87,7 @@ function CellTooltip({ message, children: text }: { message: string; children: s
               setOpen(false);
             }
           }}
-          className="flex cursor-default items-start gap-1.5 rounded-sm text-left text-destructive outline-none focus-visible:ring-2 focus-visible:ring-destructive/40"
+          className="flex cursor-default items-start gap-1.5 rounded-sm text-left text-destructive outline-none focus-visible:ring-2 focus-visible:ring-destructive"
         >
           <CircleAlertIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
           <span className="line-clamp-2 break-words">{text || <span className="italic">empty</span>}</span>
@@ -135,7 +135,7 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
                 aria-pressed={onlyProblems === value}
                 onClick={() => setOnlyProblems(value)}
                 className={cn(
-                  'cursor-pointer rounded px-2.5 py-1 font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring/40',
+                  'cursor-pointer rounded px-2.5 py-1 font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring',
                   onlyProblems === value ? 'bg-secondary text-foreground' : 'text-muted-foreground hover:text-foreground',
                 )}
               >

@@ -43,7 +43,7 @@ function ChoiceCard({
     <label
       htmlFor={id}
       className={cn(
-        'flex cursor-pointer gap-3 rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/30',
+        'flex cursor-pointer gap-3 rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
         checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-accent/50',
       )}
     >

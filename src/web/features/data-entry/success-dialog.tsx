@@ -42,7 +42,7 @@ function ActionTile({
       href={href}
       {...(download ? { download: '' } : newTab ? { target: '_blank', rel: 'noopener' } : {})}
       className={
-        'group flex items-center gap-3 rounded-lg border p-3.5 text-left transition-[border-color,background-color,box-shadow] hover:border-primary/40 hover:bg-primary-soft/40 focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none ' +
+        'group flex items-center gap-3 rounded-lg border p-3.5 text-left transition-[border-color,background-color,box-shadow] hover:border-primary/40 hover:bg-primary-soft/40 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none ' +
         (primary ? 'border-primary/30 bg-primary-soft/30' : 'bg-background')
       }
     >

@@ -51,7 +51,7 @@ export function MarketingHeader() {
           </Button>
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          <DropdownMenu>
+          <DropdownMenu modal={false}>
             <DropdownMenuTrigger asChild>
               <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
                 <MenuIcon className="size-5" />
@@ -88,7 +88,7 @@ export function MarketingHeader() {
 export function MarketingFooter() {
   const goTo = useSectionNav();
   const linkClass =
-    'rounded-sm text-sm text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none cursor-pointer text-left';
+    'rounded-sm text-sm text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none cursor-pointer text-left';
   return (
     <footer className="border-t bg-muted/40">
       <div className="container-page grid gap-10 py-12 sm:grid-cols-2 lg:grid-cols-5">

@@ -40,7 +40,7 @@ function BillingToggle({ cycle, onChange }: { cycle: TBillingCycle; onChange: (c
               }
             }}
             className={cn(
-              'h-8 cursor-pointer rounded-full px-4 text-sm font-medium transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none',
+              'h-8 cursor-pointer rounded-full px-4 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
               cycle === o.value ? 'bg-foreground text-background shadow-xs' : 'text-muted-foreground hover:text-foreground',
             )}
           >
@@ -156,7 +156,6 @@ export function PricingSection() {
                     className="w-full"
                     onClick={() => choose(plan)}
                     disabled={processing !== null}
-                    aria-label={busy ? undefined : `Choose ${plan.name}`}
                     aria-live="polite"
                   >
                     {busy ? (

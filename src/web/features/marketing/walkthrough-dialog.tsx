@@ -114,7 +114,7 @@ export function WalkthroughDialog({
                 aria-label={`Step ${i + 1}: ${s.title}`}
                 onClick={() => setStep(i)}
                 className={cn(
-                  'h-2 cursor-pointer rounded-full transition-all focus-visible:ring-[3px] focus-visible:ring-ring/40 focus-visible:outline-none',
+                  'h-2 cursor-pointer rounded-full transition-all focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
                   i === step ? 'w-6 bg-primary' : 'w-2 bg-border hover:bg-muted-foreground/40',
                 )}
               />

@@ -60,7 +60,7 @@ function TableCellInput({
       value={value}
       onChange={(e) => onChange(e.target.value)}
       className={cn(
-        'h-9 w-full min-w-0 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring/40 focus-visible:ring-inset',
+        'h-9 w-full min-w-0 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
         header && 'font-semibold',
       )}
       {...field}
@@ -104,7 +104,7 @@ function ColumnWidthInput({
           if (e.key === 'Enter') commit();
           if (e.key === 'Escape') setDraft(null);
         }}
-        className="h-7 w-12 rounded border bg-background px-1 text-right text-xs text-foreground tabular-nums outline-none focus-visible:ring-2 focus-visible:ring-ring/40 disabled:opacity-60"
+        className="h-7 w-12 rounded border bg-background px-1 text-right text-xs text-foreground tabular-nums outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60"
       />
       %
     </label>
