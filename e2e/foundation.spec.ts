@@ -234,3 +234,19 @@ test('an admin sees the Admin Panel link; a user gets Access Denied there', asyn
   await expect(userPage.getByText('Access Denied')).toBeVisible();
   await other.close();
 });
+
+test('the landing page arrives already drawn, and the app takes it over without a mismatch', async ({ page }) => {
+  const html = await (await page.request.get('/')).text();
+  expect(html).toMatch(/<h1[^>]*id="hero-title"[^>]*>Generate professional documents/);
+  expect(html).not.toContain('__PUBLIC_URL__');
+  const elsewhere = await (await page.request.get('/formats')).text();
+  expect(elsewhere).toContain('<div id="root"></div>');
+
+  const consoleErrors = collectConsoleErrors(page);
+  await page.goto('/');
+  // Interactive only once hydrated: the walkthrough opens.
+  await page.getByRole('button', { name: 'Watch Demo' }).first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  expect(consoleErrors).toEqual([]);
+});

@@ -7,11 +7,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildServer } from './build-server.ts';
+import { buildWeb } from './build-web.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(root, 'dist/web');
 const stampFile = path.join(distDir, '.build-stamp');
-const inputs = ['src/web', 'src/contract', 'vite.config.ts', 'package-lock.json'];
+const inputs = ['src/web', 'src/contract', 'vite.config.ts', 'scripts/build-web.ts', 'package-lock.json'];
 
 function sourcesStamp(): string {
   const hash = createHash('sha256');
@@ -33,8 +34,7 @@ const upToDate = existsSync(path.join(distDir, 'index.html')) && existsSync(stam
 if (!upToDate) {
   process.stdout.write('Building the web app (first start or sources changed)...\n');
   const started = Date.now();
-  const { build } = await import('vite');
-  await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+  await buildWeb();
   writeFileSync(stampFile, stamp);
   process.stdout.write(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import './index.css';
 import { installNavigationGuard } from './lib/navigation-guard';
@@ -10,8 +10,11 @@ installNavigationGuard();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+// `/` arrives with the landing page already in it (rendered at build time): take it over as it is.
+if (root.hasChildNodes() && window.location.pathname === '/') hydrateRoot(root, app);
+else createRoot(root).render(app);

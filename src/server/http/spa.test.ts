@@ -12,6 +12,11 @@ beforeAll(async () => {
   const dist = mkdtempSync(path.join(os.tmpdir(), 'formwork-dist-'));
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), webSource);
+  // As scripts/build-web.ts writes it: the landing page rendered into the root element.
+  writeFileSync(
+    path.join(dist, 'landing.html'),
+    webSource.replace('<div id="root"></div>', '<div id="root"><h1>Landing</h1><code>__PUBLIC_URL__/api/v1</code></div>'),
+  );
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   t = await createTestApp({ WEB_DIST_DIR: dist, PUBLIC_URL: 'https://docs.example.org' });
 });
@@ -58,6 +63,19 @@ describe('serving the web app', () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/no/such' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('sends the pre-rendered landing page for / only, with this installation\'s address in it', async () => {
+    for (const url of ['/', '/?ref=ad']) {
+      const landing = await t.app.inject({ method: 'GET', url });
+      expect(landing.body).toContain('<div id="root"><h1>Landing</h1><code>https://docs.example.org/api/v1</code></div>');
+      expect(landing.headers['cache-control']).toBe('no-cache');
+    }
+    for (const url of ['/builder', '/formats?x=1', '/no-such-page']) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.body).toContain('<div id="root"></div>');
+      expect(page.body).not.toContain('Landing');
+    }
   });
 
   it('caches hashed assets for a year and never caches index.html', async () => {

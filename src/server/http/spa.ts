@@ -2,14 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PUBLIC_URL_TOKEN } from '../../contract/site.ts';
 import { sendError } from './error-handler.ts';
 
 /**
  * Serves the built web app. Hashed assets are immutable; index.html is never cached so a deploy
- * shows at once. Unknown non-API paths get index.html and the SPA draws its 404 page.
+ * shows at once. Unknown non-API paths get index.html and the SPA draws its 404 page; `/` gets the
+ * landing page pre-rendered into it (landing.html), so a visitor sees it before any script runs.
+ * Both name this installation's own address (canonical, Open Graph) through PUBLIC_URL_TOKEN.
  */
-/** index.html names its own absolute address (canonical, Open Graph); a self-hosted copy is not ours. */
-export const PUBLIC_URL_TOKEN = '__PUBLIC_URL__';
 
 /** The pages anyone may read, as a sitemap lists them. */
 const PUBLIC_PAGES = ['/', '/about', '/login'];
@@ -29,7 +30,9 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
       },
     });
   }
-  const indexHtml = hasWeb ? readFileSync(indexFile, 'utf8').replaceAll(PUBLIC_URL_TOKEN, opts.publicUrl) : undefined;
+  const page = (file: string) => readFileSync(path.join(opts.webDistDir, file), 'utf8').replaceAll(PUBLIC_URL_TOKEN, opts.publicUrl);
+  const indexHtml = hasWeb ? page('index.html') : undefined;
+  const landingHtml = hasWeb && existsSync(path.join(opts.webDistDir, 'landing.html')) ? page('landing.html') : indexHtml;
 
   const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz');
   const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
@@ -62,7 +65,8 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
         .type('text/plain; charset=utf-8')
         .send('The web app is not built. Run `npm run build`, or start with `npm start`, which builds it.');
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    const html = request.url.split('?')[0] === '/' ? landingHtml : indexHtml;
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   });
   app.setNotFoundHandler(apiNotFound);
 }

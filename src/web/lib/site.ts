@@ -1,3 +1,5 @@
+import { PUBLIC_URL_TOKEN } from '../../contract/site';
+
 /** Public contact points and the product name, in one place. */
 export const PRODUCT_NAME = 'Formwork';
 export const SUPPORT_EMAIL = 'support@formwork.app';
@@ -8,6 +10,14 @@ export const SUPPORT_RESPONSE = 'within 24 hours';
 /** Where Sign In and Get Started lead: the sign-in page, or the single sign-on provider when one is set up. */
 export const SIGN_IN_HREF = '/api/login';
 export const SIGN_UP_HREF = '/api/login?mode=signup';
+
+/**
+ * This installation's address: the page's own origin in the browser. Rendered ahead of time (the
+ * landing page at build time) it is a token the server replaces with its public address.
+ */
+export function siteOrigin(): string {
+  return typeof window === 'undefined' ? PUBLIC_URL_TOKEN : window.location.origin;
+}
 
 export function mailto(to: string, subject?: string, body?: string): string {
   const params = new URLSearchParams();

@@ -26,7 +26,7 @@ import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
 import { PricingSection } from '../features/marketing/pricing-section';
 import { LiveDemo } from '../features/marketing/live-demo';
 import { WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
-import { SIGN_UP_HREF } from '../lib/site';
+import { SIGN_UP_HREF, siteOrigin } from '../lib/site';
 
 function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; title: string; description: string; id: string }) {
   return (
@@ -372,7 +372,8 @@ function CodePanel({ title, code, label }: { title: string; code: string; label:
         <span className="rounded bg-white/10 px-1.5 py-0.5 font-mono text-[10px] text-white/60">{label}</span>
       </div>
       <pre className="overflow-x-auto p-4 font-mono text-[12px] leading-relaxed sm:text-[12.5px] text-[oklch(0.9_0.02_275)]" tabIndex={0} role="region" aria-label={title}>
-        <code>{code}</code>
+        {/* The response names this site's address, which differs when it is reached by another name than its public one. */}
+        <code suppressHydrationWarning>{code}</code>
       </pre>
     </div>
   );
@@ -417,7 +418,7 @@ function ApiSection() {
           </div>
           <div className="min-w-0 space-y-4">
             <CodePanel title="Request" label="HTTP" code={REQUEST_EXAMPLE} />
-            <CodePanel title="Response" label="JSON" code={responseExample(window.location.origin)} />
+            <CodePanel title="Response" label="JSON" code={responseExample(siteOrigin())} />
           </div>
         </div>
       </div>
