@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { navigate } from './navigation.ts';
 
 /*
  * The Format Builder journey: sign up, build a format with all five element types and three
@@ -46,11 +47,11 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await expect(page.getByTestId('canvas-empty')).toContainText('Start building your format');
   await expect(page.getByLabel('Format name')).toHaveValue('Untitled Format');
 
-  // Preview before the first save shows the live preview of what is on screen.
+  // From 1280 px the live preview sits beside the canvas, and the app's navigation folds away.
+  await expect(page.getByTestId('preview-pane')).toContainText('Your PDF appears here');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
   await page.getByRole('button', { name: 'Preview', exact: true }).click();
-  await expect(page.getByRole('tab', { name: 'Preview' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByTestId('builder-canvas')).toBeHidden();
-  await page.getByRole('tab', { name: 'Canvas' }).click();
+  await toast(page, 'Nothing to Preview Yet');
 
   await page.getByLabel('Format name').fill('Offer Letter');
 
@@ -270,11 +271,11 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await expect(page.getByTestId('placeholder-item')).toHaveCount(0);
 
   // Leaving with unsaved changes asks for confirmation.
-  await page.getByRole('link', { name: 'My Formats' }).click();
+  await navigate(page, 'My Formats');
   await expect(dialog).toContainText('Leave without saving?');
   await dialog.getByRole('button', { name: 'Stay' }).click();
   await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
-  await page.getByRole('link', { name: 'My Formats' }).click();
+  await navigate(page, 'My Formats');
   await dialog.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(page).toHaveURL(/\/formats$/);
 
@@ -384,4 +385,55 @@ test('an image by address is fetched by the server and shown from our own origin
   } finally {
     host.close();
   }
+});
+
+test('placeholders in one step: typed in the text, created with a guessed type, renamed everywhere, inserted at the cursor', async ({ page }) => {
+  const signUp = await page.request.post('/api/auth/sign-up', {
+    data: { firstName: 'Pia', lastName: 'Placeholder', email: `pia.${Date.now()}@example.com`, password: 'longenough1' },
+  });
+  expect(signUp.ok()).toBeTruthy();
+  await page.goto('/builder');
+  const canvas = page.getByTestId('builder-canvas');
+
+  // Typing tags offers them as placeholders, each with the type its name suggests.
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Paragraph' }).click();
+  const text = canvas.getByLabel('Paragraph text');
+  await expect(text).toBeFocused();
+  await page.keyboard.type('Dear {{client_name}}, you start on {{start_date}} at {{annual_salary}}.');
+  const offers = page.getByTestId('new-tag');
+  await expect(offers).toHaveCount(3);
+  await expect(offers.filter({ hasText: '{{start_date}}' })).toContainText('Date');
+  await expect(offers.filter({ hasText: '{{annual_salary}}' })).toContainText('Number');
+  await page.getByRole('button', { name: 'Create {{start_date}} as Date' }).click();
+  await expect(offers).toHaveCount(2);
+  await page.getByRole('button', { name: 'Create all 2' }).click();
+  await expect(page.getByTestId('new-tags')).toHaveCount(0);
+  const items = page.getByTestId('placeholder-item');
+  await expect(items).toHaveCount(3);
+  await expect(items.filter({ hasText: '{{start_date}}' })).toContainText('Date');
+  await expect(items.filter({ hasText: '{{annual_salary}}' })).toContainText('Number');
+
+  // Renaming a placeholder rewrites every use of it.
+  await page.getByRole('button', { name: 'Edit placeholder client_name' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit placeholder' });
+  await dialog.getByLabel('Name').fill('candidate_name');
+  await dialog.getByLabel('Required').check();
+  await dialog.getByRole('button', { name: 'Save placeholder' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(text).toHaveValue('Dear {{candidate_name}}, you start on {{start_date}} at {{annual_salary}}.');
+  await expect(items.filter({ hasText: '{{candidate_name}}' })).toContainText('required');
+
+  // Insert puts a placeholder at the cursor.
+  await text.press('End');
+  await page.keyboard.type(' Signed, ');
+  await page.getByRole('button', { name: 'Insert', exact: true }).click();
+  await page.getByRole('menuitem', { name: /\{\{candidate_name\}\}/ }).click();
+  await expect(text).toHaveValue('Dear {{candidate_name}}, you start on {{start_date}} at {{annual_salary}}. Signed, {{candidate_name}}');
+
+  // Undo takes back the typing in that text (the insert with it), then the rename.
+  await page.keyboard.press('Control+z');
+  await expect(text).toHaveValue('Dear {{candidate_name}}, you start on {{start_date}} at {{annual_salary}}.');
+  await page.keyboard.press('Control+z');
+  await expect(text).toHaveValue('Dear {{client_name}}, you start on {{start_date}} at {{annual_salary}}.');
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { navigate } from './navigation.ts';
 
 /*
  * The whole journey through the UI only: sign up, build a format with every element type and three
@@ -178,7 +179,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     await expect(toasts(page)).toContainText('Form Ready');
     // The first save keeps the builder, now at the format's address; the dashboard lists it.
     await expect(page).toHaveURL(new RegExp(`/builder/${formatId}$`));
-    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await navigate(page, 'Dashboard');
     await expect(page).toHaveURL(/\/$/);
     const dashFormat = page.getByTestId('dashboard-format');
     await expect(dashFormat).toHaveCount(1);
@@ -206,7 +207,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
   });
 
   await test.step('4. fill the form, first with the required select empty', async () => {
-    await page.getByRole('link', { name: 'My Formats' }).first().click();
+    await navigate(page, 'My Formats');
     await expect(page).toHaveURL(/\/formats$/);
     const card = page.getByTestId('format-card');
     await expect(card).toHaveCount(1);
@@ -273,7 +274,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
   });
 
   await test.step('6. delete the document, then the format', async () => {
-    await page.getByRole('link', { name: 'Recent Documents' }).first().click();
+    await navigate(page, 'Recent Documents');
     await expect(page).toHaveURL(/\/documents$/);
     const row = page.getByTestId('document-row');
     await expect(row).toHaveCount(1);
@@ -288,7 +289,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     await expect(row).toHaveCount(0);
     await expect(page.getByText('No documents yet')).toBeVisible();
 
-    await page.getByRole('link', { name: 'My Formats' }).first().click();
+    await navigate(page, 'My Formats');
     await expect(page).toHaveURL(/\/formats$/);
     const card = page.getByTestId('format-card');
     await expect(card).toHaveCount(1);
@@ -306,7 +307,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     // Both lists stay empty after a reload (the deletions reached the server).
     await page.reload();
     await expect(page.getByText('No formats yet')).toBeVisible();
-    await page.getByRole('link', { name: 'Recent Documents' }).first().click();
+    await navigate(page, 'Recent Documents');
     await expect(page.getByText('No documents yet')).toBeVisible();
     await expect(page.getByTestId('document-row')).toHaveCount(0);
   });

@@ -243,6 +243,29 @@ export function imageSources(content: Pick<TFormatContent, 'elements'>): string[
 export const isImageAddress = (src: string) => /^https?:\/\//i.test(src);
 
 /** Every piece of text in a format that placeholders can appear in. */
+/** `content` with `fn` applied to every text `contentTexts` lists (a rename of a placeholder's tags). */
+export function mapContentTexts<T extends Pick<TFormatContent, 'elements' | 'header' | 'footer'>>(content: T, fn: (text: string) => string): T {
+  const elements = content.elements.map((element): TElement => {
+    switch (element.type) {
+      case 'heading':
+      case 'paragraph':
+        return { ...element, content: fn(element.content) };
+      case 'list':
+        return { ...element, items: element.items.map(fn) };
+      case 'table':
+        return { ...element, rows: element.rows.map((row) => row.map(fn)) };
+      case 'image':
+        return element;
+    }
+  });
+  return {
+    ...content,
+    elements,
+    ...(content.header ? { header: { ...content.header, text: fn(content.header.text) } } : {}),
+    ...(content.footer ? { footer: { ...content.footer, text: fn(content.footer.text) } } : {}),
+  };
+}
+
 export function contentTexts(content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): string[] {
   const texts: string[] = [];
   for (const element of content.elements) {

@@ -8,6 +8,8 @@ import {
   formatPlaceholderValue,
   normalizePlaceholderName,
   placeholderLabel,
+  guessPlaceholderType,
+  renamePlaceholderTags,
   substitutePlaceholders,
 } from './placeholders.ts';
 
@@ -70,5 +72,28 @@ describe('value formatting', () => {
   it('falls back to en-US for an unknown locale and leaves other types alone', () => {
     expect(formatPlaceholderValue('1000', 'number', 'zz-invalid-locale-tag-xx')).toBe('1,000');
     expect(formatPlaceholderValue('1000', 'text')).toBe('1000');
+  });
+});
+
+describe('renamePlaceholderTags', () => {
+  it('rewrites every tag of the renamed placeholder, however it was typed, and nothing else', () => {
+    expect(renamePlaceholderTags('Dear {{Client Name}}, {{ client_name }} and {{client_names}} at {{x}}.', 'client_name', 'customer')).toBe(
+      'Dear {{customer}}, {{customer}} and {{client_names}} at {{x}}.',
+    );
+    expect(renamePlaceholderTags('No tags here', 'a', 'b')).toBe('No tags here');
+  });
+});
+
+describe('guessPlaceholderType', () => {
+  it('guesses from the words of the name', () => {
+    expect(guessPlaceholderType('start_date')).toBe('date');
+    expect(guessPlaceholderType('Client Email')).toBe('email');
+    expect(guessPlaceholderType('annual_salary')).toBe('number');
+    expect(guessPlaceholderType('total')).toBe('number');
+    expect(guessPlaceholderType('unit_price')).toBe('number');
+    expect(guessPlaceholderType('mobile_phone')).toBe('tel');
+    expect(guessPlaceholderType('billing_address')).toBe('textarea');
+    expect(guessPlaceholderType('client_name')).toBe('text');
+    expect(guessPlaceholderType('updated')).toBe('text');
   });
 });

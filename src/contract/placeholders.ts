@@ -104,6 +104,34 @@ export function findPlaceholderTags(text: string): TPlaceholderTag[] {
   return tags;
 }
 
+/** `text` with every tag naming `from` written as `{{to}}` (a placeholder's rename); other text untouched. */
+export function renamePlaceholderTags(text: string, from: string, to: string): string {
+  let out = '';
+  let at = 0;
+  for (const tag of findPlaceholderTags(text)) {
+    if (tag.name !== from) continue;
+    out += `${text.slice(at, tag.start)}{{${to}}}`;
+    at = tag.end;
+  }
+  return at === 0 ? text : out + text.slice(at);
+}
+
+/**
+ * The type a new placeholder most likely has, from its name: `start_date` is a date,
+ * `client_email` an email, `salary` or `total_amount` a number. Anything else is text.
+ */
+export function guessPlaceholderType(name: string): TPlaceholderType {
+  const words = normalizePlaceholderName(name).split(/[_\W]+/).filter(Boolean);
+  const has = (...candidates: string[]) => words.some((w) => candidates.includes(w));
+  if (has('date', 'dob', 'birthday', 'deadline', 'day')) return 'date';
+  if (has('email', 'mail')) return 'email';
+  if (has('phone', 'tel', 'telephone', 'mobile', 'cell', 'fax')) return 'tel';
+  if (has('amount', 'price', 'salary', 'total', 'subtotal', 'cost', 'fee', 'fees', 'rent', 'deposit', 'tax', 'quantity', 'qty', 'rate', 'hours', 'count', 'number', 'budget', 'balance', 'wage', 'pay'))
+    return 'number';
+  if (has('address', 'notes', 'note', 'description', 'comments', 'details', 'message', 'terms')) return 'textarea';
+  return 'text';
+}
+
 /** The distinct placeholder names referenced in `text`, in order of first use. */
 export function findPlaceholderNames(text: string): string[] {
   return [...new Set(findPlaceholderTags(text).map((t) => t.name))];

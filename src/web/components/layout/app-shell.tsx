@@ -10,7 +10,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { type ReactNode, Suspense, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useRoute } from 'wouter';
 import type { TUser } from '../../../contract/user';
 import { effectiveLimit, planName } from '../../lib/plans';
 import { cn, formatNumber } from '../../lib/utils';
@@ -123,14 +123,14 @@ function initial(user: TUser): string {
   return ((first ? first[0] : user.email.trim()[0]) ?? '?').toUpperCase();
 }
 
-function TopBar({ user }: { user: TUser }) {
+function TopBar({ user, navigationFolded }: { user: TUser; navigationFolded: boolean }) {
   const [open, setOpen] = useState(false);
   const name = displayName(user);
   return (
     <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b bg-background/85 px-4 backdrop-blur supports-[backdrop-filter]:bg-background/70 sm:px-6">
       <Sheet open={open} onOpenChange={setOpen}>
         <SheetTrigger asChild>
-          <Button variant="ghost" size="icon" className="-ml-2 lg:hidden" aria-label="Open navigation">
+          <Button variant="ghost" size="icon" className={cn('-ml-2', !navigationFolded && 'lg:hidden')} aria-label="Open navigation">
             <MenuIcon className="size-5" />
           </Button>
         </SheetTrigger>
@@ -140,7 +140,7 @@ function TopBar({ user }: { user: TUser }) {
           <SidebarBody user={user} onNavigate={() => setOpen(false)} />
         </SheetContent>
       </Sheet>
-      <div className="lg:hidden">
+      <div className={cn(!navigationFolded && 'lg:hidden')}>
         <Logo className="[&>span]:hidden sm:[&>span]:inline" />
       </div>
 
@@ -180,6 +180,9 @@ function TopBar({ user }: { user: TUser }) {
 }
 
 export function AppShell({ user, children }: { user: TUser; children: ReactNode }) {
+  // The builder needs the whole width for canvas and preview side by side: the navigation folds
+  // into the top bar's menu there, as it does on narrow screens.
+  const [workspace] = useRoute('/builder/:id?');
   return (
     <div className="flex min-h-dvh bg-muted/40">
       <a
@@ -188,15 +191,15 @@ export function AppShell({ user, children }: { user: TUser; children: ReactNode 
       >
         Skip to content
       </a>
-      <aside className="hidden w-64 shrink-0 border-r bg-sidebar lg:block">
+      <aside className={cn('hidden w-64 shrink-0 border-r bg-sidebar', !workspace && 'lg:block')}>
         <div className="sticky top-0 h-dvh">
           <SidebarBody user={user} />
         </div>
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
-        <TopBar user={user} />
+        <TopBar user={user} navigationFolded={workspace} />
         <main id="main" tabIndex={-1} className="flex-1 outline-none">
-          <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
+          <div className={cn('mx-auto w-full px-4 py-6 sm:px-6 sm:py-8 lg:px-8', workspace ? 'max-w-[110rem]' : 'max-w-6xl')}>
             <Suspense
               fallback={
                 <div className="flex min-h-[40vh] items-center justify-center text-sm text-muted-foreground" role="status">

@@ -99,6 +99,26 @@ describe('builderReducer', () => {
     expect(ids(s)).toHaveLength(20);
   });
 
+  it('renames a placeholder and every tag that uses it, in one undoable step', () => {
+    const paragraph = { ...createElement('paragraph', 'p'), content: 'Dear {{client_name}}, re {{Client Name}} and {{other}}.' } as TElement;
+    let s = run(
+      start,
+      { type: 'add-element', element: paragraph },
+      { type: 'add-placeholder', placeholder: { name: 'client_name', type: 'text', required: false, options: [] } },
+      { type: 'add-placeholder', placeholder: { name: 'other', type: 'text', required: false, options: [] } },
+    );
+    s = run(s, { type: 'update-placeholder', name: 'client_name', placeholder: { name: 'customer', type: 'text', required: true, options: [] } });
+    expect(textOf(s, 'p')).toBe('Dear {{customer}}, re {{customer}} and {{other}}.');
+    expect(s.doc.placeholders.map((p) => [p.name, p.required])).toEqual([
+      ['customer', true],
+      ['other', false],
+    ]);
+    // A name another placeholder has is refused, and nothing changes.
+    expect(run(s, { type: 'update-placeholder', name: 'customer', placeholder: { name: 'other', type: 'text', required: false, options: [] } })).toBe(s);
+    const undone = run(s, { type: 'undo' });
+    expect(textOf(undone, 'p')).toBe('Dear {{client_name}}, re {{Client Name}} and {{other}}.');
+  });
+
   it('load starts over with an empty history', () => {
     const s = run(start, { type: 'rename', name: 'A' }, { type: 'load', doc: emptyDoc('Next') });
     expect(s.doc.name).toBe('Next');

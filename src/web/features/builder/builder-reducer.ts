@@ -1,5 +1,5 @@
-import type { TElement, TFormatContent, TTextStyle } from '../../../contract/format-content';
-import type { TPlaceholder } from '../../../contract/placeholders';
+import { mapContentTexts, type TElement, type TFormatContent, type TTextStyle } from '../../../contract/format-content';
+import { renamePlaceholderTags, type TPlaceholder } from '../../../contract/placeholders';
 import { cleanStyle, moveItem, type BuilderDoc } from './model';
 
 /** How many steps Undo can go back. */
@@ -30,6 +30,8 @@ export type BuilderEdit =
   | { type: 'update-content'; update: (content: TFormatContent) => TFormatContent }
   | { type: 'add-placeholder'; placeholder: TPlaceholder }
   | { type: 'delete-placeholder'; name: string }
+  /** Changes a placeholder; a new name is written into every tag that used the old one. */
+  | { type: 'update-placeholder'; name: string; placeholder: TPlaceholder }
   | { type: 'clear' };
 
 export type BuilderAction =
@@ -98,6 +100,17 @@ export function applyEdit(doc: BuilderDoc, edit: BuilderEdit): BuilderDoc {
         : { ...doc, placeholders: [...doc.placeholders, edit.placeholder] };
     case 'delete-placeholder':
       return { ...doc, placeholders: doc.placeholders.filter((p) => p.name !== edit.name) };
+    case 'update-placeholder': {
+      const { name, placeholder } = edit;
+      if (!doc.placeholders.some((p) => p.name === name)) return doc;
+      const renamed = placeholder.name !== name;
+      if (renamed && doc.placeholders.some((p) => p.name === placeholder.name)) return doc;
+      return {
+        ...doc,
+        placeholders: doc.placeholders.map((p) => (p.name === name ? placeholder : p)),
+        content: renamed ? mapContentTexts(doc.content, (text) => renamePlaceholderTags(text, name, placeholder.name)) : doc.content,
+      };
+    }
     case 'clear':
       return { ...doc, content: { ...doc.content, elements: [] }, placeholders: [] };
   }

@@ -1,5 +1,6 @@
 import {
   ArrowLeftIcon,
+  BracesIcon,
   ClipboardPenLineIcon,
   EraserIcon,
   EyeIcon,
@@ -17,10 +18,17 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type Rea
 import { Link, useLocation } from 'wouter';
 import type { TElement, TElementType, TTextStyle } from '../../../contract/format-content';
 import type { TFormat } from '../../../contract/formats';
-import type { TPlaceholder } from '../../../contract/placeholders';
+import { guessPlaceholderType, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import type { TStarterFormat } from '../../../contract/starter-formats';
 import { Button } from '../../components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { ToastAction } from '../../components/ui/toast';
@@ -49,6 +57,8 @@ import {
 import { InsertTargetProvider, useInsertTarget } from './insert-target';
 import { createElement, DEFAULT_FORMAT_NAME, describeElement, ELEMENT_LABELS, emptyDoc, newElementId, placeholderUsage, snapshotOf, type BuilderDoc } from './model';
 import { PageSetup } from './page-setup';
+import { NewTagsBar } from './new-tags-bar';
+import { PlaceholderDialog, type PlaceholderDraft } from './placeholder-dialog';
 import { PlaceholderPanel } from './placeholder-panel';
 import { LivePdfPane } from '../../components/ui/live-pdf-pane';
 import { ElementPalette, FormattingHints, StyleControls } from './sidebar';
@@ -61,6 +71,8 @@ import { useUnsavedGuard } from './use-unsaved-guard';
  * replace that newer one.
  */
 export const FORM_READY_DELAY_MS = 2000;
+/** From this width the live preview sits beside the canvas (the app's sidebar folds away to make room). */
+const SIDE_BY_SIDE_QUERY = '(min-width: 80rem)';
 
 let pendingNewName: string | null = null;
 /** The name the next blank builder starts with (set by New before it navigates to /builder). */
@@ -90,10 +102,58 @@ export function Builder(props: BuilderProps) {
   );
 }
 
+/** Insert: a placeholder at the cursor of the text last focused, or a new one made there. */
+function InsertPlaceholderMenu({
+  placeholders,
+  onInsert,
+  onNew,
+}: {
+  placeholders: readonly TPlaceholder[];
+  onInsert: (name: string) => void;
+  onNew: () => void;
+}) {
+  // Acted on once the menu has closed and let go of the focus, which the text field then takes.
+  const chosen = useRef<(() => void) | null>(null);
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        {/* Keeps the caret where it was in the text, so the tag goes there. */}
+        <Button variant="outline" size="sm" onMouseDown={(e) => e.preventDefault()}>
+          <BracesIcon /> <span className="hidden md:inline">Insert</span>
+          <span className="sr-only md:hidden">Insert placeholder</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent
+        align="start"
+        onCloseAutoFocus={(e) => {
+          if (chosen.current === null) return;
+          e.preventDefault();
+          chosen.current();
+          chosen.current = null;
+        }}
+      >
+        <DropdownMenuLabel>Insert placeholder</DropdownMenuLabel>
+        {placeholders.map((p) => (
+          <DropdownMenuItem key={p.name} onSelect={() => (chosen.current = () => onInsert(p.name))}>
+            <span className="font-mono text-[12.5px]">{`{{${p.name}}}`}</span>
+            <span className="ml-auto pl-3 text-xs text-muted-foreground">{placeholderLabel(p)}</span>
+          </DropdownMenuItem>
+        ))}
+        {placeholders.length > 0 && <DropdownMenuSeparator />}
+        <DropdownMenuItem onSelect={() => (chosen.current = onNew)}>
+          <PlusIcon aria-hidden /> New placeholder…
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
 const ADDABLE: readonly TElementType[] = ['heading', 'paragraph', 'list', 'table', 'image'];
 
 /** Add element: a menu in the top bar, opened by "/" from anywhere outside a text field. */
 function AddElementMenu({ open, onOpenChange, onAdd }: { open: boolean; onOpenChange: (open: boolean) => void; onAdd: (type: TElementType) => void }) {
+  // Added once the menu has closed and let go of the focus, which the new element then takes.
+  const chosen = useRef<TElementType | null>(null);
   return (
     <DropdownMenu open={open} onOpenChange={onOpenChange}>
       <DropdownMenuTrigger asChild>
@@ -102,12 +162,20 @@ function AddElementMenu({ open, onOpenChange, onAdd }: { open: boolean; onOpenCh
           <span className="sr-only md:hidden">Add element</span>
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="start">
+      <DropdownMenuContent
+        align="start"
+        onCloseAutoFocus={(e) => {
+          if (chosen.current === null) return;
+          e.preventDefault();
+          onAdd(chosen.current);
+          chosen.current = null;
+        }}
+      >
         <DropdownMenuLabel>Add element</DropdownMenuLabel>
         {ADDABLE.map((type) => {
           const Icon = ELEMENT_ICONS[type];
           return (
-            <DropdownMenuItem key={type} onSelect={() => onAdd(type)}>
+            <DropdownMenuItem key={type} onSelect={() => (chosen.current = type)}>
               <Icon aria-hidden /> {ELEMENT_LABELS[type]}
             </DropdownMenuItem>
           );
@@ -143,7 +211,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const nameRef = useRef<HTMLInputElement>(null);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const insertTarget = useInsertTarget();
-  const wide = useMediaQuery('(min-width: 96rem)');
+  const wide = useMediaQuery(SIDE_BY_SIDE_QUERY);
 
   const dirty = useMemo(() => snapshotOf(doc) !== savedSnapshot, [doc, savedSnapshot]);
   const guard = useUnsavedGuard(dirty);
@@ -239,6 +307,31 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const setStyle = (style: TTextStyle) => dispatch({ type: 'set-style', elementId: styleTarget?.id ?? null, style });
 
   const addPlaceholder = (p: TPlaceholder) => dispatch({ type: 'add-placeholder', placeholder: p });
+  const [placeholderDraft, setPlaceholderDraft] = useState<PlaceholderDraft | null>(null);
+  const createFromTags = (names: readonly string[]) => {
+    for (const name of names) dispatch({ type: 'add-placeholder', placeholder: { name, type: guessPlaceholderType(name), required: false, options: [] } });
+    toast({
+      title: names.length === 1 ? 'Placeholder Created' : 'Placeholders Created',
+      description: `${names.map((n) => `{{${n}}}`).join(', ')} ${names.length === 1 ? 'is' : 'are'} now on the form. Edit ${names.length === 1 ? 'it' : 'them'} under Placeholders.`,
+    });
+  };
+  const savePlaceholder = (placeholder: TPlaceholder, previousName: string | null) => {
+    setPlaceholderDraft(null);
+    if (previousName === null) {
+      dispatch({ type: 'add-placeholder', placeholder });
+      if (placeholderDraft && 'creating' in placeholderDraft && placeholderDraft.creating.name === '') insertTarget.insert(`{{${placeholder.name}}}`);
+      return;
+    }
+    dispatch({ type: 'update-placeholder', name: previousName, placeholder });
+    if (previousName !== placeholder.name) {
+      toast({ title: 'Placeholder Renamed', description: `{{${previousName}}} is now {{${placeholder.name}}} everywhere it is used.` });
+    }
+  };
+  const insertPlaceholder = (name: string) => {
+    if (!insertTarget.insert(`{{${name}}}`)) {
+      toast({ title: 'Choose where to insert', description: 'Click into a heading, paragraph, list item or table cell first, then insert the placeholder.' });
+    }
+  };
   const deletePlaceholder = (name: string) => {
     dispatch({ type: 'delete-placeholder', name });
     toast({ title: 'Placeholder Deleted', description: `{{${name}}} was removed. Tags using it will print empty.` });
@@ -451,6 +544,11 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
           </div>
           <div className="flex flex-wrap items-center gap-1.5">
             <AddElementMenu open={addMenuOpen} onOpenChange={setAddMenuOpen} onAdd={addElement} />
+            <InsertPlaceholderMenu
+              placeholders={doc.placeholders}
+              onInsert={insertPlaceholder}
+              onNew={() => setPlaceholderDraft({ creating: { name: '', type: 'text' } })}
+            />
             <Button variant="ghost" size="icon-sm" onClick={undo} disabled={state.past.length === 0} aria-label="Undo" title="Undo (Ctrl+Z)">
               <Undo2Icon />
             </Button>
@@ -481,8 +579,8 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
           </div>
         </div>
 
-        {/* View switch below 2xl: tools (mobile only), canvas, preview */}
-        <div className="mt-3 lg:ml-[calc(272px+1.25rem)] 2xl:hidden">
+        {/* View switch below xl: tools (mobile only), canvas, preview */}
+        <div className="mt-3 lg:ml-[calc(272px+1.25rem)] xl:hidden">
           <div
             role="tablist"
             aria-label="Builder views"
@@ -501,7 +599,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
         </div>
       </div>
 
-      <div className="mt-2 grid items-start gap-5 lg:grid-cols-[272px_minmax(0,1fr)] 2xl:grid-cols-[248px_minmax(0,1fr)_360px]">
+      <div className="mt-2 grid items-start gap-5 lg:grid-cols-[272px_minmax(0,1fr)] xl:grid-cols-[240px_minmax(0,1fr)_minmax(340px,36%)]">
         <aside
           id="builder-panel-tools"
           aria-label="Builder tools"
@@ -516,7 +614,13 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
             inherited={inherited}
             onChange={setStyle}
           />
-          <PlaceholderPanel placeholders={doc.placeholders} usage={usage} onAdd={addPlaceholder} onDelete={deletePlaceholder} />
+          <PlaceholderPanel
+            placeholders={doc.placeholders}
+            usage={usage}
+            onAdd={addPlaceholder}
+            onEdit={(p) => setPlaceholderDraft({ editing: p })}
+            onDelete={deletePlaceholder}
+          />
           <PageSetup content={doc.content} update={(update) => dispatch({ type: 'update-content', update })} />
           <section aria-labelledby="details-title">
             <SectionTitle>
@@ -542,7 +646,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
           aria-label="Canvas"
           className={cn(
             'min-w-0 rounded-xl border bg-background p-2 shadow-card sm:p-4',
-            view === 'canvas' ? 'block' : view === 'tools' ? 'hidden lg:block' : 'hidden 2xl:block',
+            view === 'canvas' ? 'block' : view === 'tools' ? 'hidden lg:block' : 'hidden xl:block',
           )}
           data-testid="builder-canvas"
         >
@@ -553,6 +657,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
             {elements.length > 0 && <span className="hidden sm:inline">Click an element to edit it</span>}
           </div>
           {imported && !savedId && <ImportNotice stored={imported} placeholderCount={doc.placeholders.length} />}
+          <NewTagsBar tags={usage.unknownTags} onCreate={createFromTags} onDetails={(name) => setPlaceholderDraft({ creating: { name, type: guessPlaceholderType(name) } })} />
           <Canvas
             elements={elements}
             docStyle={doc.content.style}
@@ -577,7 +682,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
 
         <div
           id="builder-panel-preview"
-          className={cn('min-w-0 2xl:sticky 2xl:top-[9.5rem] 2xl:h-[calc(100dvh-11rem)]', view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden 2xl:block')}
+          className={cn('min-w-0 xl:sticky xl:top-[9.5rem] xl:h-[calc(100dvh-11rem)]', view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden xl:block')}
         >
           <LivePdfPane
             state={preview}
@@ -596,6 +701,12 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
         destructive
         onConfirm={clear}
         onCancel={() => setConfirmClear(false)}
+      />
+      <PlaceholderDialog
+        draft={placeholderDraft}
+        taken={known}
+        onSave={savePlaceholder}
+        onClose={() => setPlaceholderDraft(null)}
       />
       <NewFormatDialog
         open={newOpen}

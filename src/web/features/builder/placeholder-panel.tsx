@@ -1,4 +1,4 @@
-import { AlertTriangleIcon, BracesIcon, CornerDownLeftIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { AlertTriangleIcon, BracesIcon, CornerDownLeftIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import {
   defaultPlaceholderLabel,
@@ -19,26 +19,20 @@ import { cn } from '../../lib/utils';
 import { IconButton, NativeSelect, SectionTitle } from './controls';
 import { useInsertTarget } from './insert-target';
 import type { PlaceholderUsage } from './model';
+import { PLACEHOLDER_TYPE_LABELS } from './placeholder-dialog';
 
-const TYPE_LABELS: Record<TPlaceholderType, string> = {
-  text: 'Text',
-  email: 'Email',
-  number: 'Number',
-  date: 'Date',
-  tel: 'Phone (tel)',
-  textarea: 'Long text (textarea)',
-  select: 'Dropdown (select)',
-};
 
 export function PlaceholderPanel({
   placeholders,
   usage,
   onAdd,
+  onEdit,
   onDelete,
 }: {
   placeholders: TPlaceholder[];
   usage: PlaceholderUsage;
   onAdd: (p: TPlaceholder) => void;
+  onEdit: (p: TPlaceholder) => void;
   onDelete: (name: string) => void;
 }) {
   const id = useId();
@@ -151,7 +145,7 @@ export function PlaceholderPanel({
             <NativeSelect id={`${id}-type`} value={type} onChange={(e) => setType(e.target.value as TPlaceholderType)}>
               {PLACEHOLDER_TYPES.map((t) => (
                 <option key={t} value={t}>
-                  {TYPE_LABELS[t]}
+                  {PLACEHOLDER_TYPE_LABELS[t]}
                 </option>
               ))}
             </NativeSelect>
@@ -249,7 +243,7 @@ export function PlaceholderPanel({
                     <div className="mt-1 flex flex-wrap items-center gap-1">
                       <span className="max-w-full truncate text-xs text-muted-foreground">{placeholderLabel(p)}</span>
                       <Badge variant="secondary" className="px-1.5 py-0 text-[10.5px]">
-                        {p.type}
+                        {PLACEHOLDER_TYPE_LABELS[p.type]}
                       </Badge>
                       {p.required && (
                         <Badge variant="soft" className="px-1.5 py-0 text-[10.5px]">
@@ -273,6 +267,7 @@ export function PlaceholderPanel({
                     )}
                   </div>
                   <IconButton icon={CornerDownLeftIcon} label={`Insert {{${p.name}}}`} onMouseDown={(e) => e.preventDefault()} onClick={() => insert(p)} />
+                  <IconButton icon={PencilIcon} label={`Edit placeholder ${p.name}`} onClick={() => onEdit(p)} />
                   <IconButton icon={Trash2Icon} label={`Delete placeholder ${p.name}`} tone="danger" onClick={() => onDelete(p.name)} />
                 </li>
               );
