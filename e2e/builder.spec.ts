@@ -145,6 +145,9 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await sidebar.getByRole('button', { name: 'Add Image' }).click();
   await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
   await toast(page, 'Image Uploaded');
+  // An upload starts at its own proportions (40 x 24), not a fixed 300 x 200.
+  await expect(page.getByLabel('Width (px)')).toHaveValue('40');
+  await expect(page.getByLabel('Height (px)')).toHaveValue('24');
   await page.getByLabel('Width (px)').fill('120');
   await page.getByLabel('Height (px)').fill('72');
   await page.getByLabel('Height (px)').press('Tab');

@@ -299,7 +299,11 @@ export class Flow {
     const bytes = el.src ? this.ctx.assets[el.src] : undefined;
     const img = bytes instanceof Uint8Array ? prepareImage(bytes) : null;
     if (img) {
-      this.canvas.image(img, x, this.y, w, h);
+      // The image keeps its own proportions inside the box, centred, as the builder's canvas shows it.
+      const fit = Math.min(w / img.width, h / img.height);
+      const dw = img.width * fit;
+      const dh = img.height * fit;
+      this.canvas.image(img, x + (w - dw) / 2, this.y + (h - dh) / 2, dw, dh);
     } else {
       this.ctx.warnings.push({
         code: bytes ? 'image_unreadable' : 'image_missing',

@@ -236,16 +236,29 @@ describe('images', () => {
     expect(pdfQdf(pdf)).toContain('/DCTDecode');
   });
 
-  it('draws the image where it is aligned and scales a too-wide image to the page', () => {
+  it('scales a too-wide box to the page, and draws the image in it at its own proportions, centred', () => {
+    // sample.jpg is 67 x 94 px: in a 2:1 box it fills the height and is centred across.
     const { pdf } = render(
       { elements: [{ id: 'i', type: 'image', src: '/api/assets/j', width: 2000, height: 1000, align: 'center' }] },
       { assets: { '/api/assets/j': JPEG } },
     );
     const m = /q ([\d.]+) 0 0 ([\d.]+) ([\d.]+) [\d.]+ cm/.exec(pdfQdf(pdf))!;
     const content = 595.28 - 2 * 56.69;
-    expect(Number(m[1])).toBeCloseTo(content, 0);
-    expect(Number(m[2])).toBeCloseTo(content / 2, 0);
-    expect(Number(m[3])).toBeCloseTo(56.69, 0);
+    const drawnH = content / 2;
+    const drawnW = (drawnH * 67) / 94;
+    expect(Number(m[1])).toBeCloseTo(drawnW, 0);
+    expect(Number(m[2])).toBeCloseTo(drawnH, 0);
+    expect(Number(m[3])).toBeCloseTo(56.69 + (content - drawnW) / 2, 0);
+  });
+
+  it('never stretches an image: a box of another shape leaves it its proportions', () => {
+    const { pdf } = render(
+      { elements: [{ id: 'i', type: 'image', src: '/api/assets/j', width: 300, height: 200, align: 'left' }] },
+      { assets: { '/api/assets/j': JPEG } },
+    );
+    const m = /q ([\d.]+) 0 0 ([\d.]+) ([\d.]+) [\d.]+ cm/.exec(pdfQdf(pdf))!;
+    expect(Number(m[1]) / Number(m[2])).toBeCloseTo(67 / 94, 2);
+    expect(Number(m[2])).toBeCloseTo(200 * 0.75, 1);
   });
 
   it('draws a visible empty box for a missing or corrupt image and reports it', () => {

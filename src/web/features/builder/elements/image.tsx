@@ -73,6 +73,26 @@ function clampPx(value: string, fallback: number): number {
   return Math.min(MAX_IMAGE_PX, n);
 }
 
+/** The widest a new image starts, in px: about half a page, so it sits in the text rather than filling it. */
+const NEW_IMAGE_MAX_WIDTH = 360;
+
+/**
+ * The box a newly added image starts with: its own proportions, at most NEW_IMAGE_MAX_WIDTH wide.
+ * Nothing changes when the browser cannot read its size.
+ */
+async function naturalBox(src: string): Promise<{ width: number; height: number } | Record<string, never>> {
+  const img = new Image();
+  img.src = src;
+  try {
+    await img.decode();
+  } catch {
+    return {};
+  }
+  if (!img.naturalWidth || !img.naturalHeight) return {};
+  const width = Math.min(NEW_IMAGE_MAX_WIDTH, img.naturalWidth);
+  return { width, height: Math.max(1, Math.round((width * img.naturalHeight) / img.naturalWidth)) };
+}
+
 export function ImageEditor({ el, update }: { el: TImageElement; update: ElementUpdater }) {
   const id = useId();
   const set = (p: Partial<TImageElement>) => update((e) => (e.type === 'image' ? { ...e, ...p } : e));
@@ -95,7 +115,8 @@ export function ImageEditor({ el, update }: { el: TImageElement; update: Element
     setUrlError(null);
     setFetching(true);
     try {
-      set({ src: await imageFromUrl(parsed.data.url) });
+      const src = await imageFromUrl(parsed.data.url);
+      set({ src, ...(await naturalBox(src)) });
       toast({ title: 'Image Added', description: 'The image was fetched and added to the format.' });
     } catch (error) {
       if (!handleIfUnauthorized(error)) setUrlError(readApiError(error, 'The image could not be loaded from this address.').message);
@@ -117,7 +138,7 @@ export function ImageEditor({ el, update }: { el: TImageElement; update: Element
     setUploading(true);
     try {
       const src = await uploadImage(file);
-      set({ src });
+      set({ src, ...(await naturalBox(src)) });
       setUrl('');
       setUrlError(null);
       toast({ title: 'Image Uploaded', description: `${file.name} was added to the format.` });
