@@ -2,6 +2,7 @@ import { AlertCircleIcon, CheckCircle2Icon, ExternalLinkIcon, FileTextIcon, Load
 import type { LivePdfState } from '../../hooks/use-live-pdf';
 import { cn } from '../../lib/utils';
 import { Button } from './button';
+import { PdfPages } from './pdf-pages';
 
 /** A PDF that re-renders as its source changes (see hooks/use-live-pdf), with its status. */
 export function LivePdfPane({
@@ -19,6 +20,7 @@ export function LivePdfPane({
   className?: string;
 }) {
   const url = state.status === 'idle' ? null : state.url;
+  const pdf = state.status === 'idle' ? null : state.pdf;
   return (
     <section aria-labelledby="preview-title" className={cn('flex h-full flex-col', className)} data-testid="preview-pane">
       <div className="mb-2.5 flex items-center gap-2">
@@ -72,13 +74,8 @@ export function LivePdfPane({
               </p>
             </div>
           </div>
-        ) : url ? (
-          <iframe
-            key={url}
-            src={`${url}#toolbar=0&navpanes=0&view=FitH`}
-            title={frameTitle}
-            className="absolute inset-0 size-full border-0 bg-background"
-          />
+        ) : pdf ? (
+          <PdfPages pdf={pdf} label={frameTitle} className="absolute inset-0" />
         ) : (
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 text-sm text-muted-foreground">
             {state.status === 'error' ? (

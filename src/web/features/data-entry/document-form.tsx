@@ -8,7 +8,7 @@ import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { formatDate } from '../../lib/utils';
+import { cn, formatDate } from '../../lib/utils';
 import { useCreateDocument } from '../documents/api';
 import { excelTemplateUrl } from '../formats/api';
 import { useMediaQuery } from '../../hooks/use-media-query';
@@ -111,7 +111,13 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
       onSubmit={(event) => void form.handleSubmit(onValid, onInvalid)(event)}
       className="space-y-6"
     >
-      <div className="flex flex-col gap-3 rounded-lg border bg-muted/30 p-4 sm:flex-row sm:items-center sm:justify-between">
+      <div
+        className={cn(
+          'flex flex-col gap-3 rounded-lg border bg-muted/30 p-4',
+          // Beside the preview the column is narrow: the buttons go under the text.
+          !sideBySide && 'sm:flex-row sm:items-center sm:justify-between',
+        )}
+      >
         <p className="text-sm text-muted-foreground">
           {placeholders.length === 0
             ? 'This format has no fields: generate it as it is.'
