@@ -10,13 +10,15 @@
  *   2. / (dashboard) with 1,000 documents: until the four stat cards show the real numbers
  *      ("Documents Generated" 1,000) and the Recent Documents card lists its 3 documents.
  *   3. /documents (Recent Documents) with 1,000 documents: until the first 25 rows are visible.
+ *   4. The builder's live preview on a 30-element format: keystroke to redrawn preview pages.
  *
  * Each page is loaded once unmeasured (server warm-up), then N times; pages are interleaved per run.
  *
  *   tsx bench/web/ui-load.ts [--runs N]     (default 5)
  *
  * Last line: {"builder_100_elements_ms":…,"builder_fetch_ms":…,"builder_render_ms":…,
- *             "dashboard_1000_docs_ms":…,"documents_page_1000_docs_ms":…,"runs":N}  (medians)
+ *             "dashboard_1000_docs_ms":…,"documents_page_1000_docs_ms":…,
+ *             "preview_keystroke_30_elements_ms":…,"runs":N}  (medians)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +39,9 @@ if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a posit
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ELEMENTS = 100;
+/** The live preview is measured on a format of this many elements: keystroke to redrawn preview. */
+const PREVIEW_ELEMENTS = 30;
+const PREVIEW_KEYSTROKES = 9;
 const DOCUMENTS = 1000;
 const DOCUMENT_CONCURRENCY = 4;
 const DASHBOARD_DOCUMENTS_SHOWN = 3;
@@ -237,7 +242,7 @@ async function pngImage(seed: number): Promise<Buffer> {
     .toBuffer();
 }
 
-type TSeed = { base: string; cookies: Map<string, string>; formatId: string };
+type TSeed = { base: string; cookies: Map<string, string>; formatId: string; previewFormatId: string };
 
 async function seed(base: string, email: string): Promise<TSeed> {
   const api = makeClient(base);
@@ -258,6 +263,11 @@ async function seed(base: string, email: string): Promise<TSeed> {
     placeholders: PLACEHOLDERS,
   });
   if (big.content.elements.length !== ELEMENTS) throw new Error(`format saved with ${big.content.elements.length} elements`);
+  const thirty = await api.json<{ id: string }>('POST', '/api/formats', {
+    name: `Service agreement (${PREVIEW_ELEMENTS} elements)`,
+    content: { elements: hundredElements(images).slice(0, PREVIEW_ELEMENTS) },
+    placeholders: PLACEHOLDERS,
+  });
 
   // The documents come from a short invoice format (the builder's format renders several pages).
   const invoice = await api.json<{ id: string }>('POST', '/api/formats', {
@@ -287,7 +297,7 @@ async function seed(base: string, email: string): Promise<TSeed> {
   const stats = await api.json<{ totalDocuments: number; totalFormats: number }>('GET', '/api/user/stats');
   if (stats.totalDocuments !== DOCUMENTS) throw new Error(`stats say ${stats.totalDocuments} documents`);
   log(`seeded: 2 formats, 3 images, ${DOCUMENTS.toLocaleString('en-US')} documents in ${round((performance.now() - started) / 1000, 1)} s`);
-  return { base, cookies: api.jar, formatId: big.id };
+  return { base, cookies: api.jar, formatId: big.id, previewFormatId: thirty.id };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,6 +382,48 @@ async function measure(b: Browser, s: TSeed, kind: TPageKind, screenshot?: strin
   }
 }
 
+/**
+ * Keystroke to updated live preview, in the builder at 1280 px (the preview beside the canvas):
+ * from the keydown in a paragraph to the moment the redrawn pages replace the old ones. One key at
+ * a time, each waited for, so every figure is a whole round trip (debounce, server render, drawing).
+ */
+async function measurePreview(b: Browser, s: TSeed): Promise<number[]> {
+  const context = await b.newContext({ viewport: { width: 1280, height: 900 }, baseURL: s.base });
+  try {
+    await context.addCookies([...s.cookies].map(([name, value]) => ({ name, value, url: s.base })));
+    const page = await context.newPage();
+    await page.goto(`/builder/${s.previewFormatId}`);
+    const pages = page.getByTestId('pdf-pages');
+    await pages.locator('canvas').first().waitFor({ timeout: PAGE_TIMEOUT_MS });
+    await page.evaluate(() => {
+      const w = window as unknown as { __keys: number[]; __redraws: number[] };
+      w.__keys = [];
+      w.__redraws = [];
+      window.addEventListener('keydown', () => w.__keys.push(performance.now()), true);
+      const box = document.querySelector('[data-testid="pdf-pages"]')!;
+      new MutationObserver(() => w.__redraws.push(performance.now())).observe(box, { childList: true });
+    });
+    await page.getByTestId('canvas-element').nth(1).getByRole('button', { name: /press Enter to edit/ }).click();
+    await page.getByLabel('Paragraph text').press('End');
+    const latencies: number[] = [];
+    for (let k = 0; k < PREVIEW_KEYSTROKES; k++) {
+      const before = await page.evaluate(() => (window as unknown as { __redraws: number[] }).__redraws.length);
+      await page.keyboard.press('x');
+      await page.waitForFunction((n) => (window as unknown as { __redraws: number[] }).__redraws.length > n, before, { timeout: PAGE_TIMEOUT_MS });
+      latencies.push(
+        await page.evaluate(() => {
+          const w = window as unknown as { __keys: number[]; __redraws: number[] };
+          return w.__redraws.at(-1)! - w.__keys.at(-1)!;
+        }),
+      );
+      await page.waitForTimeout(300);
+    }
+    return latencies;
+  } finally {
+    await context.close();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const stat = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
@@ -403,6 +455,8 @@ try {
     log(`  run ${run + 1}: builder ${b} ms, dashboard ${d} ms, documents ${r} ms`);
   }
 
+  const preview = await measurePreview(browser, s);
+
   const builder = results.builder;
   const builderTotal = builder.map((m) => m.total);
   const builderFetch = builder.map((m) => m.fetchMs);
@@ -423,6 +477,7 @@ try {
   log(`  Recent Documents, ${DOCUMENTS.toLocaleString('en-US')} documents, first ${DOCUMENTS_FIRST_PAGE} rows visible               ${cell(documents)}`);
   log(`    GET /api/auth/session answered                                         ${cell(results.documents.map((m) => m.sessionEnd))}`);
   log(`    last API response before that                                          ${cell(results.documents.map((m) => m.apiEnd))}`);
+  log(`  live preview, ${PREVIEW_ELEMENTS} elements, keystroke to redrawn pages (${PREVIEW_KEYSTROKES} keys)       ${cell(preview)}`);
   log(`load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   log(
     JSON.stringify({
@@ -431,6 +486,7 @@ try {
       builder_render_ms: round(median(builderRender), 1),
       dashboard_1000_docs_ms: round(median(dashboard), 1),
       documents_page_1000_docs_ms: round(median(documents), 1),
+      preview_keystroke_30_elements_ms: round(median(preview), 1),
       runs: RUNS,
     }),
   );

@@ -9,7 +9,8 @@ export type LivePdfState =
   | { status: 'ready'; url: string; pdf: Blob; renderedAt: number }
   | { status: 'error'; url: string | null; pdf: Blob | null; message: string };
 
-export const LIVE_PDF_DEBOUNCE_MS = 800;
+/** Long enough to let a word be typed in one render; short enough that the preview follows the typing. */
+export const LIVE_PDF_DEBOUNCE_MS = 200;
 
 /**
  * A PDF the server renders from `body` (a JSON text, so equal bodies compare equal), re-rendered
