@@ -70,9 +70,11 @@ export function PdfPages({ pdf, label, className }: { pdf: Blob; label: string; 
     <>
       <div
         ref={boxRef}
-        role="img"
+        // A scroll box keyboard users can scroll too; the pages are pictures, the PDF itself opens in a tab.
+        role="region"
+        tabIndex={0}
         aria-label={label}
-        className={cn('flex flex-col items-center overflow-auto', className)}
+        className={cn('flex flex-col items-center overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-ring', className)}
         style={{ gap: PAGE_GAP_PX, padding: PAGE_GAP_PX }}
         data-testid="pdf-pages"
       />
