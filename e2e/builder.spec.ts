@@ -427,6 +427,16 @@ test('placeholders in one step: typed in the text, created with a guessed type, 
   await expect(text).toHaveValue('Dear {{candidate_name}}, you start on {{start_date}} at {{annual_salary}}.');
   await expect(items.filter({ hasText: '{{candidate_name}}' })).toContainText('required');
 
+  // Bold and italic for the selected words only: Ctrl+B on a selection, the Italic button on another.
+  await text.evaluate((el: HTMLTextAreaElement) => (el.focus(), el.setSelectionRange(5, 23))); // "{{candidate_name}}"
+  await page.keyboard.press('Control+b');
+  await expect(text).toHaveValue('Dear **{{candidate_name}}**, you start on {{start_date}} at {{annual_salary}}.');
+  await text.evaluate((el: HTMLTextAreaElement) => (el.focus(), el.setSelectionRange(29, 38))); // "you start"
+  await page.getByRole('button', { name: 'Italic' }).click();
+  await expect(text).toHaveValue('Dear **{{candidate_name}}**, *you start* on {{start_date}} at {{annual_salary}}.');
+  await page.keyboard.press('Control+z');
+  await expect(text).toHaveValue('Dear {{candidate_name}}, you start on {{start_date}} at {{annual_salary}}.');
+
   // Insert puts a placeholder at the cursor.
   await text.press('End');
   await page.keyboard.type(' Signed, ');

@@ -162,7 +162,7 @@ describe('documents', () => {
     expect(doc).toMatchObject({ clientName: 'Zoë Müller', formatName: 'Offer letter', status: 'generated' });
     const first = await client.get(`/api/documents/${doc.id}/download`);
     expect(first.statusCode).toBe(200);
-    expect(String(first.headers['content-disposition'])).toMatch(/^attachment; filename="Offer letter - \d{4}-\d\d-\d\d\.pdf"/);
+    expect(String(first.headers['content-disposition'])).toMatch(/^attachment; filename="Offer letter - Zoë Müller - \d{4}-\d\d-\d\d\.pdf"/);
     const text = pdfText(first.rawPayload);
     expect(text).toContain('Offer for Zoë Müller');
     expect(text).toContain('Salary: 1,234,567.5');

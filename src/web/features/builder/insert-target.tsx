@@ -1,4 +1,5 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { toggleInlineMarker, type TInlineMarker } from './model';
 
 type TextField = HTMLInputElement | HTMLTextAreaElement;
 
@@ -59,10 +60,36 @@ export function useInsertTarget(): InsertTargetApi {
   return api;
 }
 
-/** Props for a text field that placeholders can be inserted into. */
+/**
+ * Bold or italic for the words selected in `field` (see toggleInlineMarker); the same words stay
+ * selected. False when nothing is selected, so the caller can style the whole element instead.
+ */
+export function applyInlineMarker(field: TextField, marker: TInlineMarker, set: (value: string) => void): boolean {
+  const next = toggleInlineMarker(field.value, field.selectionStart ?? 0, field.selectionEnd ?? 0, marker);
+  if (!next) return false;
+  set(next.value);
+  requestAnimationFrame(() => {
+    if (!field.isConnected) return;
+    field.focus();
+    field.setSelectionRange(next.start, next.end);
+  });
+  return true;
+}
+
+/**
+ * Props for a text field that placeholders can be inserted into, and in which Ctrl+B and Ctrl+I
+ * (Cmd on a Mac) make the selected words bold or italic.
+ */
 export function useInsertableField(label: string, set: (value: string) => void) {
   const { register } = useInsertTarget();
   return {
     onFocus: (e: FocusEvent<TextField>) => register({ el: e.currentTarget, label, set }),
+    onKeyDown: (e: KeyboardEvent<TextField>) => {
+      if (!(e.metaKey || e.ctrlKey) || e.altKey || e.shiftKey) return;
+      const key = e.key.toLowerCase();
+      if (key !== 'b' && key !== 'i') return;
+      e.preventDefault();
+      applyInlineMarker(e.currentTarget, key === 'b' ? '**' : '*', set);
+    },
   };
 }

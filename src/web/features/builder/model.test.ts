@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnPercents, MIN_COLUMN_PERCENT, withColumnPercent } from './model';
+import { columnPercents, MIN_COLUMN_PERCENT, toggleInlineMarker, withColumnPercent } from './model';
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -23,5 +23,27 @@ describe('column widths', () => {
     const squeezed = withColumnPercent([5, 5, 90], 3, 2, 50);
     expect(squeezed).toEqual([25, 25, 50]);
     expect(withColumnPercent([30, 70], 1, 0, 40)).toEqual([100]);
+  });
+});
+
+describe('toggleInlineMarker', () => {
+  it('makes the selected words bold or italic, leaving the spaces around them outside', () => {
+    expect(toggleInlineMarker('Pay the total now', 8, 14, '**')).toEqual({ value: 'Pay the **total** now', start: 10, end: 15 });
+    expect(toggleInlineMarker('Pay the total now', 4, 8, '*')).toEqual({ value: 'Pay *the* total now', start: 5, end: 8 });
+  });
+
+  it('takes the marker off words that already have it, selected with or without it', () => {
+    expect(toggleInlineMarker('Pay the **total** now', 10, 15, '**')).toEqual({ value: 'Pay the total now', start: 8, end: 13 });
+    expect(toggleInlineMarker('Pay the **total** now', 8, 17, '**')).toEqual({ value: 'Pay the total now', start: 8, end: 13 });
+    expect(toggleInlineMarker('Pay *the* total', 5, 8, '*')).toEqual({ value: 'Pay the total', start: 4, end: 7 });
+  });
+
+  it('does not mistake bold for italic', () => {
+    expect(toggleInlineMarker('a **b** c', 4, 5, '*')).toEqual({ value: 'a ***b*** c', start: 5, end: 6 });
+  });
+
+  it('does nothing without a selection', () => {
+    expect(toggleInlineMarker('abc', 1, 1, '**')).toBeNull();
+    expect(toggleInlineMarker('a   b', 1, 4, '*')).toBeNull();
   });
 });

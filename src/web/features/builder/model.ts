@@ -162,3 +162,36 @@ export function withColumnPercent(columnWidths: readonly number[] | undefined, c
   const result = [...scaled.slice(0, column), target, ...scaled.slice(column)];
   return result.map((p) => Math.round(p * 10) / 10);
 }
+
+export type TInlineMarker = '**' | '*';
+
+/**
+ * Bold (`**`) or italic (`*`) for the selected words only: the selection [start, end) wrapped in
+ * the marker, or unwrapped when it already is. Spaces at the selection's edges stay outside, as a
+ * double-click selects a word with its trailing space. Returns the new value and the selection
+ * around the same words, or null when nothing is selected.
+ */
+export function toggleInlineMarker(
+  value: string,
+  start: number,
+  end: number,
+  marker: TInlineMarker,
+): { value: string; start: number; end: number } | null {
+  while (start < end && /\s/.test(value[start]!)) start++;
+  while (end > start && /\s/.test(value[end - 1]!)) end--;
+  if (start === end) return null;
+  const m = marker.length;
+  const wrapped = (s: number, e: number) =>
+    value.slice(s - m, s) === marker &&
+    value.slice(e, e + m) === marker &&
+    // `*` must not be half of a `**` around the words.
+    (marker === '**' || (value[s - m - 1] !== '*' && value[e + m] !== '*') || (value.slice(s - 3, s) === '***' && value.slice(e, e + 3) === '***'));
+  if (wrapped(start, end)) {
+    return { value: value.slice(0, start - m) + value.slice(start, end) + value.slice(end + m), start: start - m, end: end - m };
+  }
+  const inner = value.slice(start, end);
+  if (inner.startsWith(marker) && inner.endsWith(marker) && inner.length >= 2 * m + 1 && (marker === '**' || !inner.startsWith('**') || inner.startsWith('***'))) {
+    return { value: value.slice(0, start) + inner.slice(m, -m) + value.slice(end), start, end: end - 2 * m };
+  }
+  return { value: value.slice(0, start) + marker + inner + marker + value.slice(end), start: start + m, end: end + m };
+}

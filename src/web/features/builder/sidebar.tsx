@@ -155,6 +155,7 @@ export function FormattingHints() {
           <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">*italic*</code> work in
           paragraphs, lists and tables.
         </li>
+        <li>Select words and press Ctrl+B or Ctrl+I (⌘ on a Mac), or use Bold and Italic above the text, to style just those words.</li>
         <li>Press Enter in a paragraph for a line break.</li>
         <li>
           Type <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">{'{{name}}'}</code> or

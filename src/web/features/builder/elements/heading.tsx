@@ -43,7 +43,7 @@ export function HeadingEditor({ el, index, update }: { el: THeadingElement; inde
           ))}
         </NativeSelect>
         <AlignGroup value={el.align} options={['left', 'center', 'right', 'justify'] as const} onChange={(align) => set({ align })} />
-        <EmphasisTools el={el} set={set} />
+        <EmphasisTools el={el} set={set} field={textRef} setText={(content) => set({ content })} />
       </Toolbar>
       <Label htmlFor={`${id}-text`} className="sr-only">
         Heading text

@@ -25,7 +25,7 @@ export function ParagraphEditor({ el, index, update }: { el: TParagraphElement; 
     <div className="space-y-3">
       <Toolbar>
         <AlignGroup value={el.align} options={['left', 'center', 'right', 'justify'] as const} onChange={(align) => set({ align })} />
-        <EmphasisTools el={el} set={set} />
+        <EmphasisTools el={el} set={set} field={textRef} setText={(content) => set({ content })} />
       </Toolbar>
       <Label htmlFor={`${id}-text`} className="sr-only">
         Paragraph text

@@ -1,7 +1,8 @@
 import { BoldIcon, ItalicIcon, UnderlineIcon } from 'lucide-react';
-import { useEffect, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { useEffect, type CSSProperties, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import { DEFAULT_TEXT_STYLE, type TElement, type TTextStyle } from '../../../../contract/format-content';
 import { IconButton, ToolGroup } from '../controls';
+import { applyInlineMarker } from '../insert-target';
 
 export type ElementUpdater = (fn: (el: TElement) => TElement) => void;
 
@@ -37,17 +38,28 @@ export function Empty({ children }: { children: string }) {
   return <span className="font-sans text-sm text-muted-foreground/80 italic">{children}</span>;
 }
 
+/**
+ * Bold and italic apply to the words selected in the element's text (`field`), or to the whole
+ * element when nothing is selected; underline always to the whole element.
+ */
 export function EmphasisTools({
   el,
   set,
+  field,
+  setText,
 }: {
   el: { bold: boolean; italic: boolean; underline: boolean };
   set: (p: Partial<{ bold: boolean; italic: boolean; underline: boolean }>) => void;
+  field: RefObject<HTMLInputElement | HTMLTextAreaElement | null>;
+  setText: (text: string) => void;
 }) {
+  const inline = (marker: '**' | '*') => !!field.current && applyInlineMarker(field.current, marker, setText);
+  // The buttons leave the focus, and so the selection, in the text.
+  const keepSelection = (e: MouseEvent) => e.preventDefault();
   return (
     <ToolGroup label="Text emphasis">
-      <IconButton icon={BoldIcon} label="Bold" pressed={el.bold} onClick={() => set({ bold: !el.bold })} />
-      <IconButton icon={ItalicIcon} label="Italic" pressed={el.italic} onClick={() => set({ italic: !el.italic })} />
+      <IconButton icon={BoldIcon} label="Bold" pressed={el.bold} onMouseDown={keepSelection} onClick={() => inline('**') || set({ bold: !el.bold })} />
+      <IconButton icon={ItalicIcon} label="Italic" pressed={el.italic} onMouseDown={keepSelection} onClick={() => inline('*') || set({ italic: !el.italic })} />
       <IconButton icon={UnderlineIcon} label="Underline" pressed={el.underline} onClick={() => set({ underline: !el.underline })} />
     </ToolGroup>
   );
