@@ -102,6 +102,26 @@ export function Builder(props: BuilderProps) {
   );
 }
 
+/**
+ * A menu choice that moves the focus (into a new element, back into a text) runs once the menu
+ * has closed and let go of the focus; run while it is open, the menu would take the focus back.
+ */
+function useChoiceAfterClose() {
+  const chosen = useRef<(() => void) | null>(null);
+  return {
+    choose: (action: () => void) => () => {
+      chosen.current = action;
+    },
+    onCloseAutoFocus: (e: Event) => {
+      const action = chosen.current;
+      if (!action) return;
+      e.preventDefault();
+      chosen.current = null;
+      action();
+    },
+  };
+}
+
 /** Insert: a placeholder at the cursor of the text last focused, or a new one made there. */
 function InsertPlaceholderMenu({
   placeholders,
@@ -112,8 +132,7 @@ function InsertPlaceholderMenu({
   onInsert: (name: string) => void;
   onNew: () => void;
 }) {
-  // Acted on once the menu has closed and let go of the focus, which the text field then takes.
-  const chosen = useRef<(() => void) | null>(null);
+  const after = useChoiceAfterClose();
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -123,24 +142,16 @@ function InsertPlaceholderMenu({
           <span className="sr-only md:hidden">Insert placeholder</span>
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent
-        align="start"
-        onCloseAutoFocus={(e) => {
-          if (chosen.current === null) return;
-          e.preventDefault();
-          chosen.current();
-          chosen.current = null;
-        }}
-      >
+      <DropdownMenuContent align="start" onCloseAutoFocus={after.onCloseAutoFocus}>
         <DropdownMenuLabel>Insert placeholder</DropdownMenuLabel>
         {placeholders.map((p) => (
-          <DropdownMenuItem key={p.name} onSelect={() => (chosen.current = () => onInsert(p.name))}>
+          <DropdownMenuItem key={p.name} onSelect={after.choose(() => onInsert(p.name))}>
             <span className="font-mono text-[12.5px]">{`{{${p.name}}}`}</span>
             <span className="ml-auto pl-3 text-xs text-muted-foreground">{placeholderLabel(p)}</span>
           </DropdownMenuItem>
         ))}
         {placeholders.length > 0 && <DropdownMenuSeparator />}
-        <DropdownMenuItem onSelect={() => (chosen.current = onNew)}>
+        <DropdownMenuItem onSelect={after.choose(onNew)}>
           <PlusIcon aria-hidden /> New placeholder…
         </DropdownMenuItem>
       </DropdownMenuContent>
@@ -152,8 +163,7 @@ const ADDABLE: readonly TElementType[] = ['heading', 'paragraph', 'list', 'table
 
 /** Add element: a menu in the top bar, opened by "/" from anywhere outside a text field. */
 function AddElementMenu({ open, onOpenChange, onAdd }: { open: boolean; onOpenChange: (open: boolean) => void; onAdd: (type: TElementType) => void }) {
-  // Added once the menu has closed and let go of the focus, which the new element then takes.
-  const chosen = useRef<TElementType | null>(null);
+  const after = useChoiceAfterClose();
   return (
     <DropdownMenu open={open} onOpenChange={onOpenChange}>
       <DropdownMenuTrigger asChild>
@@ -162,20 +172,12 @@ function AddElementMenu({ open, onOpenChange, onAdd }: { open: boolean; onOpenCh
           <span className="sr-only md:hidden">Add element</span>
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent
-        align="start"
-        onCloseAutoFocus={(e) => {
-          if (chosen.current === null) return;
-          e.preventDefault();
-          onAdd(chosen.current);
-          chosen.current = null;
-        }}
-      >
+      <DropdownMenuContent align="start" onCloseAutoFocus={after.onCloseAutoFocus}>
         <DropdownMenuLabel>Add element</DropdownMenuLabel>
         {ADDABLE.map((type) => {
           const Icon = ELEMENT_ICONS[type];
           return (
-            <DropdownMenuItem key={type} onSelect={() => (chosen.current = type)}>
+            <DropdownMenuItem key={type} onSelect={after.choose(() => onAdd(type))}>
               <Icon aria-hidden /> {ELEMENT_LABELS[type]}
             </DropdownMenuItem>
           );

@@ -25,6 +25,91 @@ export const PLACEHOLDER_TYPE_LABELS: Record<TPlaceholderType, string> = {
   select: 'Choice (drop-down)',
 };
 
+export interface PlaceholderFormValues {
+  name: string;
+  label: string;
+  type: TPlaceholderType;
+  required: boolean;
+  /** One option per line. */
+  options: string;
+}
+
+/**
+ * The placeholder a form describes, or what is wrong with it. `keep` is the name the placeholder
+ * being edited has now, which it may of course keep.
+ */
+export function placeholderFromForm(
+  values: PlaceholderFormValues,
+  taken: ReadonlySet<string>,
+  keep: string | null = null,
+): { placeholder: TPlaceholder } | { error: string } {
+  const parsed = ZPlaceholderName.safeParse(values.name);
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? 'Enter a valid placeholder name.' };
+  if (parsed.data !== keep && taken.has(parsed.data)) return { error: `A placeholder named ${parsed.data} already exists.` };
+  const options = values.options
+    .split('\n')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  if (values.type === 'select' && options.length === 0) return { error: 'Add at least one option, one per line.' };
+  const label = values.label.trim();
+  return {
+    placeholder: { name: parsed.data, ...(label ? { label } : {}), type: values.type, required: values.required, options: values.type === 'select' ? options : [] },
+  };
+}
+
+/** Type, Required and, for a choice, its options: the part of a placeholder's form after its name and label. */
+export function PlaceholderTypeFields({
+  id,
+  values,
+  onChange,
+  compact,
+}: {
+  id: string;
+  values: Pick<PlaceholderFormValues, 'type' | 'required' | 'options'>;
+  onChange: (next: Partial<PlaceholderFormValues>) => void;
+  compact?: boolean;
+}) {
+  return (
+    <>
+      <div className={cn('grid grid-cols-[1fr_auto] items-end', compact ? 'gap-2' : 'gap-3')}>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-type`}>Type</Label>
+          <NativeSelect id={`${id}-type`} value={values.type} onChange={(e) => onChange({ type: e.target.value as TPlaceholderType })}>
+            {PLACEHOLDER_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {PLACEHOLDER_TYPE_LABELS[t]}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <label htmlFor={`${id}-required`} className="flex h-9 cursor-pointer items-center gap-2 text-sm font-medium">
+          <input
+            id={`${id}-required`}
+            type="checkbox"
+            checked={values.required}
+            onChange={(e) => onChange({ required: e.target.checked })}
+            className="size-4 cursor-pointer accent-[var(--color-primary)]"
+          />
+          Required
+        </label>
+      </div>
+      {values.type === 'select' && (
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-options`}>Options, one per line</Label>
+          <Textarea
+            id={`${id}-options`}
+            value={values.options}
+            rows={4}
+            placeholder={'Full-time\nPart-time'}
+            onChange={(e) => onChange({ options: e.target.value })}
+            className={compact ? 'min-h-20' : undefined}
+          />
+        </div>
+      )}
+    </>
+  );
+}
+
 /** What the dialog edits: an existing placeholder, or a new one with a suggested name and type. */
 export type PlaceholderDraft = { editing: TPlaceholder } | { creating: Pick<TPlaceholder, 'name' | 'type'> };
 
@@ -67,37 +152,22 @@ function PlaceholderForm({
   const id = useId();
   const existing = 'editing' in draft ? draft.editing : null;
   const start: TPlaceholder = 'editing' in draft ? draft.editing : { ...draft.creating, required: false, options: [] };
-  const [name, setName] = useState(start.name);
-  const [label, setLabel] = useState(start.label ?? '');
-  const [type, setType] = useState<TPlaceholderType>(start.type);
-  const [required, setRequired] = useState(start.required);
-  const [options, setOptions] = useState(start.options.join('\n'));
+  const [values, setValues] = useState<PlaceholderFormValues>({
+    name: start.name,
+    label: start.label ?? '',
+    type: start.type,
+    required: start.required,
+    options: start.options.join('\n'),
+  });
   const [error, setError] = useState<string | null>(null);
-  const normalized = normalizePlaceholderName(name);
+  const change = (next: Partial<PlaceholderFormValues>) => setValues((v) => ({ ...v, ...next }));
+  const normalized = normalizePlaceholderName(values.name);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = ZPlaceholderName.safeParse(name);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Enter a valid placeholder name.');
-      return;
-    }
-    if (parsed.data !== existing?.name && taken.has(parsed.data)) {
-      setError(`A placeholder named ${parsed.data} already exists.`);
-      return;
-    }
-    const opts = options
-      .split('\n')
-      .map((o) => o.trim())
-      .filter(Boolean);
-    if (type === 'select' && opts.length === 0) {
-      setError('Add at least one option, one per line.');
-      return;
-    }
-    onSave(
-      { name: parsed.data, ...(label.trim() ? { label: label.trim() } : {}), type, required, options: type === 'select' ? opts : [] },
-      existing?.name ?? null,
-    );
+    const result = placeholderFromForm(values, taken, existing?.name ?? null);
+    if ('error' in result) setError(result.error);
+    else onSave(result.placeholder, existing?.name ?? null);
   };
 
   return (
@@ -114,12 +184,12 @@ function PlaceholderForm({
         <Label htmlFor={`${id}-name`}>Name</Label>
         <Input
           id={`${id}-name`}
-          value={name}
+          value={values.name}
           autoComplete="off"
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-hint`}
           onChange={(e) => {
-            setName(e.target.value);
+            change({ name: e.target.value });
             setError(null);
           }}
         />
@@ -131,36 +201,14 @@ function PlaceholderForm({
         <Label htmlFor={`${id}-label`}>
           Label on the form <span className="font-normal text-muted-foreground">(optional)</span>
         </Label>
-        <Input id={`${id}-label`} value={label} placeholder={normalized ? defaultPlaceholderLabel(normalized) : ''} onChange={(e) => setLabel(e.target.value)} />
+        <Input
+          id={`${id}-label`}
+          value={values.label}
+          placeholder={normalized ? defaultPlaceholderLabel(normalized) : ''}
+          onChange={(e) => change({ label: e.target.value })}
+        />
       </div>
-      <div className="grid grid-cols-[1fr_auto] items-end gap-3">
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-type`}>Type</Label>
-          <NativeSelect id={`${id}-type`} value={type} onChange={(e) => setType(e.target.value as TPlaceholderType)}>
-            {PLACEHOLDER_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {PLACEHOLDER_TYPE_LABELS[t]}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <label htmlFor={`${id}-required`} className="flex h-9 cursor-pointer items-center gap-2 text-sm font-medium">
-          <input
-            id={`${id}-required`}
-            type="checkbox"
-            checked={required}
-            onChange={(e) => setRequired(e.target.checked)}
-            className="size-4 cursor-pointer accent-[var(--color-primary)]"
-          />
-          Required
-        </label>
-      </div>
-      {type === 'select' && (
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-options`}>Options, one per line</Label>
-          <Textarea id={`${id}-options`} value={options} rows={4} onChange={(e) => setOptions(e.target.value)} />
-        </div>
-      )}
+      <PlaceholderTypeFields id={id} values={values} onChange={change} />
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onClose}>
           Cancel

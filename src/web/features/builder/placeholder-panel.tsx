@@ -1,25 +1,16 @@
 import { AlertTriangleIcon, BracesIcon, CornerDownLeftIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import {
-  defaultPlaceholderLabel,
-  normalizePlaceholderName,
-  PLACEHOLDER_TYPES,
-  placeholderLabel,
-  ZPlaceholderName,
-  type TPlaceholder,
-  type TPlaceholderType,
-} from '../../../contract/placeholders';
+import { defaultPlaceholderLabel, normalizePlaceholderName, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../hooks/use-toast';
 import { cn } from '../../lib/utils';
-import { IconButton, NativeSelect, SectionTitle } from './controls';
+import { IconButton, SectionTitle } from './controls';
 import { useInsertTarget } from './insert-target';
 import type { PlaceholderUsage } from './model';
-import { PLACEHOLDER_TYPE_LABELS } from './placeholder-dialog';
+import { PLACEHOLDER_TYPE_LABELS, placeholderFromForm, PlaceholderTypeFields, type PlaceholderFormValues } from './placeholder-dialog';
 
 
 export function PlaceholderPanel({
@@ -36,13 +27,12 @@ export function PlaceholderPanel({
   onDelete: (name: string) => void;
 }) {
   const id = useId();
-  const [name, setName] = useState('');
-  const [label, setLabel] = useState('');
-  const [type, setType] = useState<TPlaceholderType>('text');
-  const [required, setRequired] = useState(false);
-  const [options, setOptions] = useState('');
+  const empty: PlaceholderFormValues = { name: '', label: '', type: 'text', required: false, options: '' };
+  const [values, setValues] = useState<PlaceholderFormValues>(empty);
   const [error, setError] = useState<string | null>(null);
+  const change = (next: Partial<PlaceholderFormValues>) => setValues((v) => ({ ...v, ...next }));
   const insertTarget = useInsertTarget();
+  const { name, label } = values;
 
   const normalized = normalizePlaceholderName(name);
   const canAdd = name.trim().length > 0;
@@ -50,36 +40,14 @@ export function PlaceholderPanel({
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (!canAdd) return;
-    const parsed = ZPlaceholderName.safeParse(name);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Enter a valid placeholder name.');
+    const result = placeholderFromForm(values, new Set(placeholders.map((p) => p.name)));
+    if ('error' in result) {
+      setError(result.error);
       return;
     }
-    if (placeholders.some((p) => p.name === parsed.data)) {
-      setError(`A placeholder named ${parsed.data} already exists.`);
-      return;
-    }
-    const opts = options
-      .split('\n')
-      .map((o) => o.trim())
-      .filter((o) => o.length > 0);
-    if (type === 'select' && opts.length === 0) {
-      setError('Add at least one option, one per line.');
-      return;
-    }
-    onAdd({
-      name: parsed.data,
-      ...(label.trim() ? { label: label.trim() } : {}),
-      type,
-      required,
-      options: type === 'select' ? opts : [],
-    });
-    toast({ title: 'Placeholder Added', description: `Insert {{${parsed.data}}} into your text where the value should go.` });
-    setName('');
-    setLabel('');
-    setType('text');
-    setRequired(false);
-    setOptions('');
+    onAdd(result.placeholder);
+    toast({ title: 'Placeholder Added', description: `Insert {{${result.placeholder.name}}} into your text where the value should go.` });
+    setValues(empty);
     setError(null);
   };
 
@@ -111,7 +79,7 @@ export function PlaceholderPanel({
             aria-invalid={error ? true : undefined}
             aria-describedby={`${id}-name-hint`}
             onChange={(e) => {
-              setName(e.target.value);
+              change({ name: e.target.value });
               setError(null);
             }}
             className="h-9"
@@ -135,46 +103,11 @@ export function PlaceholderPanel({
             id={`${id}-label`}
             value={label}
             placeholder={normalized ? defaultPlaceholderLabel(normalized) : 'Shown on the form'}
-            onChange={(e) => setLabel(e.target.value)}
+            onChange={(e) => change({ label: e.target.value })}
             className="h-9"
           />
         </div>
-        <div className="grid grid-cols-[1fr_auto] items-end gap-2">
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-type`}>Type</Label>
-            <NativeSelect id={`${id}-type`} value={type} onChange={(e) => setType(e.target.value as TPlaceholderType)}>
-              {PLACEHOLDER_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {PLACEHOLDER_TYPE_LABELS[t]}
-                </option>
-              ))}
-            </NativeSelect>
-          </div>
-          <label htmlFor={`${id}-required`} className="flex h-9 cursor-pointer items-center gap-2 text-sm font-medium">
-            <input
-              id={`${id}-required`}
-              type="checkbox"
-              checked={required}
-              onChange={(e) => setRequired(e.target.checked)}
-              className="size-4 cursor-pointer accent-[var(--color-primary)]"
-            />
-            Required
-          </label>
-        </div>
-        {type === 'select' && (
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-options`}>Options</Label>
-            <Textarea
-              id={`${id}-options`}
-              value={options}
-              rows={4}
-              placeholder={'One option per line\nFull-time\nPart-time'}
-              onChange={(e) => setOptions(e.target.value)}
-              className="min-h-20"
-            />
-            <p className="text-xs text-muted-foreground">One per line; blank lines are ignored.</p>
-          </div>
-        )}
+        <PlaceholderTypeFields id={id} values={values} onChange={change} compact />
         <Button type="submit" size="sm" className="w-full" disabled={!canAdd}>
           <PlusIcon /> Add placeholder
         </Button>
@@ -205,7 +138,7 @@ export function PlaceholderPanel({
                 type="button"
                 className="shrink-0 cursor-pointer rounded font-semibold underline underline-offset-2 outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 onClick={() => {
-                  setName(tag);
+                  change({ name: tag });
                   setError(null);
                   document.getElementById(`${id}-name`)?.focus();
                 }}
