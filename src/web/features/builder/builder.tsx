@@ -519,6 +519,8 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
               <ArrowLeftIcon />
             </Button>
             <div className="min-w-0 flex-1">
+              {/* The page's heading for screen readers; sighted users see the editable name. */}
+              <h1 className="sr-only">Format Builder: {doc.name.trim() || DEFAULT_FORMAT_NAME}</h1>
               <label htmlFor="format-name" className="sr-only">
                 Format name
               </label>
