@@ -44,15 +44,18 @@ function line(text: string, known: ReadonlySet<string>): ReactNode[] {
   });
 }
 
-/** Text as the PDF prints it: `**bold**`, `*italic*`, `***both***`, line breaks, with `{{tags}}` highlighted. */
-export function InlineText({ text, known }: { text: string; known: ReadonlySet<string> }) {
+/**
+ * Text as the PDF prints it: `**bold**`, `*italic*`, `***both***`, line breaks, with `{{tags}}`
+ * highlighted. Headings print their text as typed (`markup={false}`): asterisks stay asterisks.
+ */
+export function InlineText({ text, known, markup = true }: { text: string; known: ReadonlySet<string>; markup?: boolean }) {
   const lines = text.split('\n');
   return (
     <>
       {lines.map((l, i) => (
         <Fragment key={i}>
           {i > 0 && <br />}
-          {line(l, known)}
+          {markup ? line(l, known) : withTags(l, known)}
         </Fragment>
       ))}
     </>

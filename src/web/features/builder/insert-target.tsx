@@ -80,12 +80,13 @@ export function applyInlineMarker(field: TextField, marker: TInlineMarker, set: 
  * Props for a text field that placeholders can be inserted into, and in which Ctrl+B and Ctrl+I
  * (Cmd on a Mac) make the selected words bold or italic.
  */
-export function useInsertableField(label: string, set: (value: string) => void) {
+export function useInsertableField(label: string, set: (value: string) => void, options: { inlineStyles?: boolean } = {}) {
   const { register } = useInsertTarget();
+  const inlineStyles = options.inlineStyles ?? true;
   return {
     onFocus: (e: FocusEvent<TextField>) => register({ el: e.currentTarget, label, set }),
     onKeyDown: (e: KeyboardEvent<TextField>) => {
-      if (!(e.metaKey || e.ctrlKey) || e.altKey || e.shiftKey) return;
+      if (!inlineStyles || !(e.metaKey || e.ctrlKey) || e.altKey || e.shiftKey) return;
       const key = e.key.toLowerCase();
       if (key !== 'b' && key !== 'i') return;
       e.preventDefault();

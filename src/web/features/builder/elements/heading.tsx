@@ -13,7 +13,7 @@ const isDefaultText = (value: string) => value === DEFAULT_HEADING_TEXT;
 export function HeadingView({ el, style, known }: { el: THeadingElement; style: Required<TTextStyle>; known: ReadonlySet<string> }) {
   return (
     <div style={{ ...textCss(style), ...emphasisCss(el), fontSize: HEADING_SIZE_PX[el.fontSize], lineHeight: 1.25 }} className="break-words">
-      {el.content.trim() ? <InlineText text={el.content} known={known} /> : <Empty>Empty heading: click to write</Empty>}
+      {el.content.trim() ? <InlineText text={el.content} known={known} markup={false} /> : <Empty>Empty heading: click to write</Empty>}
     </div>
   );
 }
@@ -23,7 +23,8 @@ export function HeadingEditor({ el, index, update }: { el: THeadingElement; inde
   const textRef = useRef<HTMLInputElement>(null);
   useFocusOnOpen(textRef, isDefaultText);
   const set = (p: Partial<THeadingElement>) => update((e) => (e.type === 'heading' ? { ...e, ...p } : e));
-  const field = useInsertableField(`Heading ${index + 1}`, (content) => set({ content }));
+  // A heading is styled as a whole: its text prints as typed, so no markup goes into it.
+  const field = useInsertableField(`Heading ${index + 1}`, (content) => set({ content }), { inlineStyles: false });
   return (
     <div className="space-y-3">
       <Toolbar>
@@ -43,7 +44,7 @@ export function HeadingEditor({ el, index, update }: { el: THeadingElement; inde
           ))}
         </NativeSelect>
         <AlignGroup value={el.align} options={['left', 'center', 'right', 'justify'] as const} onChange={(align) => set({ align })} />
-        <EmphasisTools el={el} set={set} field={textRef} setText={(content) => set({ content })} />
+        <EmphasisTools el={el} set={set} />
       </Toolbar>
       <Label htmlFor={`${id}-text`} className="sr-only">
         Heading text

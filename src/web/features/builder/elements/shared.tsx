@@ -39,8 +39,8 @@ export function Empty({ children }: { children: string }) {
 }
 
 /**
- * Bold and italic apply to the words selected in the element's text (`field`), or to the whole
- * element when nothing is selected; underline always to the whole element.
+ * Bold and italic apply to the words selected in the element's text (`field`, when it takes
+ * markup), or to the whole element when nothing is selected; underline always to the whole element.
  */
 export function EmphasisTools({
   el,
@@ -50,10 +50,11 @@ export function EmphasisTools({
 }: {
   el: { bold: boolean; italic: boolean; underline: boolean };
   set: (p: Partial<{ bold: boolean; italic: boolean; underline: boolean }>) => void;
-  field: RefObject<HTMLInputElement | HTMLTextAreaElement | null>;
-  setText: (text: string) => void;
+  /** The element's text, when it may carry markup for selected words. */
+  field?: RefObject<HTMLInputElement | HTMLTextAreaElement | null>;
+  setText?: (text: string) => void;
 }) {
-  const inline = (marker: '**' | '*') => !!field.current && applyInlineMarker(field.current, marker, setText);
+  const inline = (marker: '**' | '*') => !!field?.current && !!setText && applyInlineMarker(field.current, marker, setText);
   // The buttons leave the focus, and so the selection, in the text.
   const keepSelection = (e: MouseEvent) => e.preventDefault();
   return (
