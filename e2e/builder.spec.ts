@@ -431,6 +431,8 @@ test('placeholders in one step: typed in the text, created with a guessed type, 
   await text.evaluate((el: HTMLTextAreaElement) => (el.focus(), el.setSelectionRange(5, 23))); // "{{candidate_name}}"
   await page.keyboard.press('Control+b');
   await expect(text).toHaveValue('Dear **{{candidate_name}}**, you start on {{start_date}} at {{annual_salary}}.');
+  // The same words stay selected, inside the markers.
+  await expect.poll(() => text.evaluate((el: HTMLTextAreaElement) => [el.selectionStart, el.selectionEnd])).toEqual([7, 25]);
   await text.evaluate((el: HTMLTextAreaElement) => (el.focus(), el.setSelectionRange(29, 38))); // "you start"
   await page.getByRole('button', { name: 'Italic' }).click();
   await expect(text).toHaveValue('Dear **{{candidate_name}}**, *you start* on {{start_date}} at {{annual_salary}}.');

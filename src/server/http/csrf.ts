@@ -6,14 +6,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Cookie-authenticated writes must come from our own pages. Browsers always send Origin on
  * cross-site POSTs (and Sec-Fetch-Site), so a foreign or missing-but-cross-site origin is refused.
- * Requests that authenticate with a bearer API key carry no ambient cookie and are not at risk.
+ * A request header proves nothing here: a forged form or script can add `Authorization: Bearer …`
+ * while the browser still attaches the session cookie, and the cookie is what these routes read.
  */
 export function registerCsrfProtection(app: FastifyInstance, opts: { publicUrl: string }) {
   const allowed = new Set([new URL(opts.publicUrl).origin]);
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     if (!request.url.startsWith('/api/')) return;
-    if (request.headers.authorization?.startsWith('Bearer ')) return;
     const origin = request.headers.origin;
     const host = request.headers.host;
     if (origin) {

@@ -265,6 +265,21 @@ describe('CSRF', () => {
     expectError(noOriginButCrossSite, 403, 'csrf_rejected');
   });
 
+  it('is not switched off by a bearer header on a request the session cookie authenticates', async () => {
+    const client = new TestClient(t.app);
+    await client.signUp();
+    const created = await client.post('/api/formats', { name: 'Kept', content: { elements: [] }, placeholders: [] });
+    expect(created.statusCode).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    const attack = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/formats/${id}`,
+      headers: { cookie: client.cookieHeader, origin: 'https://evil.example', authorization: 'Bearer anything' },
+    });
+    expectError(attack, 403, 'csrf_rejected');
+    expect((await client.get(`/api/formats/${id}`)).statusCode).toBe(200);
+  });
+
   it('accepts the same POST from our own origin', async () => {
     const response = await t.app.inject({
       method: 'POST',
