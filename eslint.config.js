@@ -18,6 +18,7 @@ const FEATURE_DEPENDENCIES = {
   'data-entry': ['formats', 'documents'],
   builder: ['formats'],
   'template-import': ['builder'],
+  'api-access': [],
 };
 const FEATURES = Object.keys(FEATURE_DEPENDENCIES);
 const featureZones = [

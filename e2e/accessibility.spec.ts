@@ -90,7 +90,7 @@ for (const size of WIDTHS) {
       });
       expect(document.status()).toBe(201);
 
-      for (const url of ['/', '/formats', '/documents', '/settings', '/help']) {
+      for (const url of ['/', '/formats', '/documents', '/settings', '/settings?tab=api', '/help']) {
         await page.goto(url);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await expectAccessible(page, url);

@@ -235,3 +235,46 @@ test('the Admin Panel has no serious accessibility violations, at desktop and ph
     await context.close();
   }
 });
+
+test('API Access: an Enterprise user creates a key, sees it once and copies it, then revokes it', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
+  const signIn = await page.request.post(`${base}/api/auth/sign-in`, { data: { email: ADMIN.email, password: ADMIN.password } });
+  if (!signIn.ok()) await signUpAdmin(page.request);
+  const me = (await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string };
+
+  // Without API access: the way to get it.
+  await page.request.patch(`${base}/api/admin/users/${me.id}`, { data: { subscriptionPlan: 'premium' }, headers: { origin: base } });
+  await page.goto(`${base}/settings?tab=api`);
+  await expect(page.getByText('API access comes with the Enterprise plan')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', /^mailto:/);
+  await expectAccessible(page, 'API Access without the plan');
+
+  // With it: create, copy, revoke.
+  const upgraded = await page.request.patch(`${base}/api/admin/users/${me.id}`, { data: { subscriptionPlan: 'enterprise' }, headers: { origin: base } });
+  expect(upgraded.ok()).toBe(true);
+  await page.goto(`${base}/settings?tab=api`);
+  await page.getByLabel('Key name').fill('Billing system');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByLabel('New API key');
+  await expect(shown).toHaveValue(/^fw_live_[A-Za-z0-9_-]{43}$/);
+  const key = await shown.inputValue();
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(page.getByText('API Key Copied', { exact: true }).first()).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+  await expectAccessible(page, 'API Access with a new key');
+  await page.getByRole('button', { name: 'I have stored it' }).click();
+  await expect(shown).toHaveCount(0);
+  const row = page.getByTestId('api-key-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Billing system');
+  await expect(row).toContainText(key.slice(-4));
+  await expect(page.locator('body')).not.toContainText(key);
+
+  await row.getByRole('button', { name: 'Revoke Billing system' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText('No keys yet.')).toBeVisible();
+  await context.close();
+});

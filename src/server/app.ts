@@ -17,6 +17,7 @@ import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { decorateCaller, resolveCallerFor } from './http/caller.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await app.register(async (signedIn) => {
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
     await signedIn.register(usersRoutes, { users: usersService });
+    await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
     await signedIn.register(formatsRoutes, { formats });
     await signedIn.register(documentsRoutes, { documents });
     await signedIn.register(bulkRoutes, { bulk });

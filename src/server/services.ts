@@ -28,6 +28,8 @@ import { createSystemService } from './modules/system/system.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
+import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -55,6 +57,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
   const assetsRepository = createAssetsRepository(db);
   const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });
   const usersService = createUsersService({ users: usersRepository, quota });
+  const apiKeys = createApiKeysService({ keys: createApiKeysRepository(db), hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId) });
   const assets = createAssetsService({
     assets: assetsRepository,
     quota,
@@ -120,6 +123,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
   });
 
   return {
+    apiKeys,
     usersRepository,
     adminRepository,
     system,

@@ -276,6 +276,28 @@ export const assets = pgTable(
   (table) => [uniqueIndex('assets_owner_source_url_idx').on(table.ownerId, table.sourceUrl)],
 );
 
+/**
+ * Keys for the API. Only a SHA-256 of the key is kept (a key is 32 random bytes, so a fast hash is
+ * enough); the key itself is shown once, when it is made. A revoked key stays for the record.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    keyHash: text('key_hash').notNull(),
+    last4: text('last4').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('api_keys_hash_idx').on(table.keyHash), index('api_keys_owner_idx').on(table.ownerId)],
+);
+
 export const paymentGateways = pgTable('payment_gateways', {
   id: text('id').primaryKey(),
   gatewayName: text('gateway_name', { enum: ['razorpay', 'stripe', 'paypal'] }).notNull(),

@@ -48,6 +48,10 @@ export const adminKeys = {
   gateways: () => [...adminKeys.all, 'payment-gateways'] as const,
 };
 
+export const apiKeyKeys = {
+  mine: ['api-keys', 'mine'] as const,
+};
+
 export const imageKeys = {
   byAddress: (address: string) => ['images', 'by-address', address] as const,
 };

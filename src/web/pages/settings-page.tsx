@@ -1,4 +1,4 @@
-import { UserIcon } from 'lucide-react';
+import { KeyRoundIcon, UserIcon } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { TUser } from '../../contract/user';
 import { PageHeader } from '../components/layout/page-header';
@@ -12,9 +12,14 @@ import { useAuth } from '../hooks/use-auth';
 import { effectiveLimit, planName } from '../lib/plans';
 import { formatBytes, formatNumber } from '../lib/utils';
 import { useStats } from '../hooks/use-stats';
+import { usePlans } from '../hooks/use-plans';
+import { ApiAccessTab } from '../features/api-access/api-access-tab';
 
-/** Tabs that exist in this release; api, email and billing join as they are built. */
-const TABS = [{ id: 'profile', label: 'Profile', icon: UserIcon }] as const;
+/** Tabs that exist in this release; email and billing join as they are built. */
+const TABS = [
+  { id: 'profile', label: 'Profile', icon: UserIcon },
+  { id: 'api', label: 'API Access', icon: KeyRoundIcon },
+] as const;
 type TabId = (typeof TABS)[number]['id'];
 
 function isTab(value: string | null): value is TabId {
@@ -125,6 +130,7 @@ export function SettingsPage() {
   const [location, navigate] = useLocation();
   const requested = new URLSearchParams(search).get('tab');
   const tab: TabId = isTab(requested) ? requested : 'profile';
+  const { plans } = usePlans();
 
   if (!user) return null;
 
@@ -145,6 +151,9 @@ export function SettingsPage() {
         </TabsList>
         <TabsContent value="profile">
           <ProfileTab user={user} />
+        </TabsContent>
+        <TabsContent value="api">
+          <ApiAccessTab hasAccess={plans.find((p) => p.id === user.subscriptionPlan)?.apiAccess ?? false} />
         </TabsContent>
       </Tabs>
     </>

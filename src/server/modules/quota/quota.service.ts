@@ -56,7 +56,15 @@ export function createQuotaService(deps: {
     return { planName: plan?.name ?? 'current', limitBytes, usedBytes: await deps.assets.usedBytes(ownerId) };
   }
 
+  /** Whether the user's plan includes the API (and so API keys). */
+  async function hasApiAccess(ownerId: string): Promise<boolean> {
+    const user = await deps.users.findById(ownerId);
+    if (!user) throw notFound('User');
+    return (await planOf(user))?.apiAccess ?? false;
+  }
+
   return {
+    hasApiAccess,
     generationLimit,
     generations,
     generationsExceeded,

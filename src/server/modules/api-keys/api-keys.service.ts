@@ -1,0 +1,60 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { API_KEY_PREFIX, MAX_API_KEYS, type TApiKey, type TApiKeyMode, type TCreatedApiKey } from '../../../contract/api-keys.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import type { TApiKeyRow, TApiKeysRepository } from './api-keys.repository.ts';
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+function toApiKey(row: TApiKeyRow): TApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    last4: row.last4,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * API keys: made only for plans with API access, stored as a hash, listed by their last 4
+ * characters, revoked at once. `authenticate` is how the API finds the caller behind a key.
+ */
+export function createApiKeysService(deps: { keys: TApiKeysRepository; hasApiAccess: (ownerId: string) => Promise<boolean> }) {
+  return {
+    async list(ownerId: string): Promise<TApiKey[]> {
+      return (await deps.keys.list(ownerId)).map(toApiKey);
+    },
+
+    async create(ownerId: string, input: { name: string; mode: TApiKeyMode }): Promise<TCreatedApiKey> {
+      if (!(await deps.hasApiAccess(ownerId))) {
+        throw new AppError('plan_limit', 'API keys come with the Enterprise plan. Contact sales to upgrade.');
+      }
+      if ((await deps.keys.countActive(ownerId)) >= MAX_API_KEYS) {
+        throw new AppError('conflict', `You can hold at most ${MAX_API_KEYS} keys. Revoke one you no longer use first.`);
+      }
+      const key = `${API_KEY_PREFIX[input.mode]}${randomBytes(32).toString('base64url')}`;
+      const row = await deps.keys.insert({
+        id: randomUUID(),
+        ownerId,
+        name: input.name,
+        mode: input.mode,
+        keyHash: hashApiKey(key),
+        last4: key.slice(-4),
+      });
+      return { ...toApiKey(row), key };
+    },
+
+    async revoke(ownerId: string, id: string): Promise<void> {
+      if (!(await deps.keys.revoke(ownerId, id))) throw notFound('API key');
+    },
+
+    /** The owner and mode behind an active key, or null (unknown, malformed or revoked). */
+    async authenticate(key: string): Promise<{ ownerId: string; keyId: string; mode: TApiKeyMode } | null> {
+      if (!Object.values(API_KEY_PREFIX).some((prefix) => key.startsWith(prefix)) || key.length > 200) return null;
+      const row = await deps.keys.useByHash(hashApiKey(key));
+      return row ? { ownerId: row.ownerId, keyId: row.id, mode: row.mode } : null;
+    },
+  };
+}
+export type TApiKeysService = ReturnType<typeof createApiKeysService>;

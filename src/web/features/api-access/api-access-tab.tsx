@@ -1,0 +1,231 @@
+import { CopyIcon, KeyRoundIcon, Loader2Icon, MailIcon, PlusIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import type { TApiKey, TApiKeyMode, TCreatedApiKey } from '../../../contract/api-keys';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { LoadError } from '../../components/ui/load-error';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { mailto, SALES_EMAIL } from '../../lib/site';
+import { formatDate } from '../../lib/utils';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api';
+
+const MODE_TEXT: Record<TApiKeyMode, string> = {
+  live: 'Live: real documents, counted against your plan',
+  test: 'Test: watermarked documents, not counted, deleted after 7 days',
+};
+
+/** The new key, once: after this it is only ever shown by its last 4 characters. */
+function NewKey({ created, onDone }: { created: TCreatedApiKey; onDone: () => void }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(created.key);
+      toast({ title: 'API Key Copied', description: 'Keep it somewhere safe, such as your app’s secret settings.' });
+    } catch {
+      toast({ variant: 'destructive', title: 'Could not copy', description: 'Select the key and copy it yourself.' });
+    }
+  };
+  return (
+    <Alert data-testid="new-api-key">
+      <KeyRoundIcon />
+      <AlertTitle>Your new key “{created.name}”</AlertTitle>
+      <AlertDescription className="space-y-3">
+        <p>Copy it now: for your safety it is not shown again.</p>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Input readOnly value={created.key} aria-label="New API key" className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+          <Button type="button" onClick={() => void copy()}>
+            <CopyIcon /> Copy
+          </Button>
+        </div>
+        <Button type="button" variant="outline" size="sm" onClick={onDone}>
+          I have stored it
+        </Button>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void }) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [mode, setMode] = useState<TApiKeyMode>('live');
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateApiKey();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    create.mutate(
+      { name, mode },
+      {
+        onSuccess: (key) => {
+          setName('');
+          toast({ title: 'API Key Generated', description: `${key.name} is ready. Copy it now.` });
+          onCreated(key);
+        },
+        onError: (failure) => {
+          if (isUnauthorizedError(failure)) return;
+          const problem = readApiError(failure, 'The key could not be created. Please try again.');
+          setError(problem.fields['name'] ?? problem.message);
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} className="grid gap-4" aria-label="Create an API key">
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-name`}>Key name</Label>
+        <Input
+          id={`${id}-name`}
+          value={name}
+          maxLength={100}
+          placeholder="e.g. Billing system"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(e) => setName(e.target.value)}
+        />
+        {error && (
+          <p id={`${id}-error`} className="text-sm text-destructive" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Kind</legend>
+        {(['live', 'test'] as const).map((m) => (
+          <label key={m} className="flex cursor-pointer items-start gap-2 text-sm">
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              value={m}
+              checked={mode === m}
+              onChange={() => setMode(m)}
+              className="mt-0.5 size-4 accent-[var(--color-primary)]"
+            />
+            <span>{MODE_TEXT[m]}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <PlusIcon />}
+          {create.isPending ? 'Creating...' : 'Create key'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function KeyRow({ apiKey, onRevoke }: { apiKey: TApiKey; onRevoke: () => void }) {
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-testid="api-key-row">
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+          {apiKey.name}
+          <Badge variant={apiKey.mode === 'live' ? 'success' : 'secondary'}>{apiKey.mode === 'live' ? 'Live' : 'Test'}</Badge>
+        </p>
+        <p className="mt-0.5 font-mono text-xs text-muted-foreground" aria-label={`Key ending in ${apiKey.last4}`}>
+          fw_{apiKey.mode}_••••••••{apiKey.last4}
+        </p>
+        <p className="mt-0.5 text-xs text-muted-foreground">
+          Created {formatDate(apiKey.createdAt)} · {apiKey.lastUsedAt ? `last used ${formatDate(apiKey.lastUsedAt, true)}` : 'never used'}
+        </p>
+      </div>
+      <Button variant="outline" size="sm" onClick={onRevoke} className="text-destructive hover:bg-destructive/10">
+        <Trash2Icon /> Revoke<span className="sr-only"> {apiKey.name}</span>
+      </Button>
+    </li>
+  );
+}
+
+/** Settings → API Access: the plan's keys, or how to get them. */
+export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
+  const keys = useApiKeys(hasAccess);
+  const revoke = useRevokeApiKey();
+  const [created, setCreated] = useState<TCreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<TApiKey | null>(null);
+
+  if (!hasAccess) {
+    return (
+      <Card>
+        <CardHeader>
+          <CardTitle>API access comes with the Enterprise plan</CardTitle>
+          <CardDescription>
+            Generate documents from your own software: create keys here, call the API, and every document counts against one monthly
+            quota with the ones made in the app.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild>
+            <a href={mailto(SALES_EMAIL, 'Formwork Enterprise plan and API access')}>
+              <MailIcon /> Contact Sales
+            </a>
+          </Button>
+        </CardContent>
+      </Card>
+    );
+  }
+
+  return (
+    <div className="space-y-6">
+      {created && <NewKey created={created} onDone={() => setCreated(null)} />}
+      <Card>
+        <CardHeader>
+          <CardTitle>API keys</CardTitle>
+          <CardDescription>Each key acts as you. Give each app its own, so you can revoke one without stopping the others.</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-6">
+          {keys.isLoading ? (
+            <p className="text-sm text-muted-foreground" role="status">
+              Loading keys...
+            </p>
+          ) : keys.error ? (
+            <LoadError error={keys.error} fallback="Could not load your keys." />
+          ) : (keys.data ?? []).length === 0 ? (
+            <p className="text-sm text-muted-foreground">No keys yet.</p>
+          ) : (
+            <ul className="divide-y" aria-label="API keys">
+              {(keys.data ?? []).map((k) => (
+                <KeyRow key={k.id} apiKey={k} onRevoke={() => setRevoking(k)} />
+              ))}
+            </ul>
+          )}
+          <div className="border-t pt-5">
+            <CreateKeyForm onCreated={setCreated} />
+          </div>
+        </CardContent>
+      </Card>
+      <p className="flex items-start gap-2 text-xs text-muted-foreground">
+        <TriangleAlertIcon className="mt-px size-3.5 shrink-0" aria-hidden />
+        Keys are stored hashed: we cannot show a key again. If one is lost, revoke it and create another.
+      </p>
+      <ConfirmDialog
+        open={revoking !== null}
+        onOpenChange={(open) => !open && setRevoking(null)}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        description="Requests with this key are refused from the next one on. This cannot be undone."
+        confirmLabel="Revoke key"
+        pendingLabel="Revoking..."
+        pending={revoke.isPending}
+        onConfirm={() => {
+          if (!revoking) return;
+          revoke.mutate(revoking.id, {
+            onSuccess: () => {
+              toast({ title: 'API Key Revoked', description: `${revoking.name} no longer works.` });
+              setRevoking(null);
+            },
+            onError: (failure) => {
+              if (!isUnauthorizedError(failure)) {
+                toast({ variant: 'destructive', title: 'Error', description: readApiError(failure, 'The key could not be revoked.').message });
+              }
+            },
+          });
+        }}
+      />
+    </div>
+  );
+}
