@@ -59,6 +59,8 @@ export const ZDocument = z.object({
   /** The bulk job (batch) that made it; null for documents made one at a time. */
   batchId: z.string().nullable(),
   warnings: z.array(ZRenderWarning),
+  /** Made with a test API key: watermarked, not counted, deleted after 7 days. */
+  test: z.boolean(),
   createdAt: z.string(),
 });
 export type TDocument = z.infer<typeof ZDocument>;

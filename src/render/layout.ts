@@ -317,6 +317,26 @@ export class Flow {
   }
 
   /** Header and footer lines, drawn on every page once the page count is known. */
+  /**
+   * Writes `text` large and pale across each of this document's pages, diagonally and behind
+   * the content, so the page stays readable and the mark cannot be cropped off.
+   */
+  watermark(text: string): void {
+    const p = this.ctx.page;
+    const style: BlockStyle = { ...this.blockStyle(undefined, { bold: true }), size: 96, color: '#f2c4c4' };
+    const [line] = this.layout([{ text: sanitizeText(text), bold: true, italic: false }], style, p.width * 2);
+    if (!line) return;
+    const lh = style.size * LINE_HEIGHT;
+    const angle = Math.atan2(p.height, p.width);
+    for (let i = this.firstPage; i < this.canvas.pages.length; i++) {
+      this.canvas.selectPage(i);
+      this.canvas.behind(angle, p.width / 2, p.height / 2, () => {
+        placeLine(line, 0, p.width, 'center');
+        this.canvas.line(line, p.height / 2 - lh / 2 + baselineOffset(style.size, lh));
+      });
+    }
+  }
+
   decorate(header: THeaderFooter | undefined, footer: THeaderFooter | undefined): void {
     const pages = this.canvas.pages.length - this.firstPage;
     const p = this.ctx.page;

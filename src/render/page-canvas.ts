@@ -35,6 +35,23 @@ export class DocumentCanvas {
     this.page = this.pages[i]!;
   }
 
+  /**
+   * Draws what `draw` adds to the current page underneath everything already on it, turned by
+   * `angle` radians about (cx, top).
+   */
+  behind(angle: number, cx: number, top: number, draw: () => void): void {
+    const start = this.page.length;
+    draw();
+    const added = this.page.splice(start);
+    const [c, s] = [Math.cos(angle), Math.sin(angle)];
+    const x = cx;
+    const y = this.pageHeight - top;
+    // Move the centre to the origin, turn, and move it back.
+    const tx = x - c * x + s * y;
+    const ty = y - s * x - c * y;
+    this.page.unshift(`q ${num(c)} ${num(s)} ${num(-s)} ${num(c)} ${num(tx)} ${num(ty)} cm\n`, ...added, 'Q\n');
+  }
+
   private fontUse(face: Face): FontUse {
     let u = this.fonts.get(face);
     if (!u) {

@@ -566,3 +566,36 @@ describe('hostile input', () => {
     expect(Number(pdfInfo(out.pdf).Pages)).toBe(1000);
   });
 });
+
+describe('watermark', () => {
+  it('prints the mark pale and diagonally behind every page, leaving the content readable', () => {
+    const format = ZRenderableFormat.parse({
+      content: { elements: Array.from({ length: 60 }, (_, i) => ({ id: `p${i}`, type: 'paragraph', content: `Line ${i + 1} of the offer.` })) },
+      placeholders: [],
+    });
+    const input = { format, data: {}, assets: {}, meta: { title: 'Offer', creationDate: DATE } };
+    const plain = renderPdf(input).pdf;
+    const marked = renderPdf({ ...input, meta: { ...input.meta, watermark: 'TEST' } }).pdf;
+    assertValidPdf(marked);
+    const pages = pdfPages(marked).length;
+    expect(pages).toBe(pdfPages(plain).length);
+    expect(pages).toBeGreaterThan(1);
+    // Every line a reader extracts is still there: the mark sits behind the text.
+    const text = pdfText(marked);
+    for (let i = 1; i <= 60; i++) expect(text).toContain(`Line ${i} of the offer.\n`);
+    // Pale red pixels cross every page where the plain one is white.
+    const plainPages = pdfRaster(plain, 30);
+    const pinkOn = (page: { data: Buffer }) => {
+      let pink = 0;
+      for (let i = 0; i < page.data.length; i += 4) {
+        const [r, g, b] = [page.data[i]!, page.data[i + 1]!, page.data[i + 2]!];
+        if (r > 225 && g < 215 && b < 215) pink++;
+      }
+      return pink;
+    };
+    pdfRaster(marked, 30).forEach((page, i) => {
+      expect(pinkOn(page)).toBeGreaterThan(500);
+      expect(pinkOn(plainPages[i]!)).toBe(0);
+    });
+  });
+});

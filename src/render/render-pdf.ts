@@ -182,6 +182,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     drawElement(flow, parsed.data);
   });
   flow.decorate(header, footer);
+  if (typeof input.meta?.watermark === 'string' && input.meta.watermark.length > 0) flow.watermark(input.meta.watermark.slice(0, 40));
   if (flow.missingGlyphs.size > 0) {
     warnings.push({ code: 'missing_glyphs', message: missingGlyphsMessage([...flow.missingGlyphs]) });
   }

@@ -29,6 +29,8 @@ export interface TRenderInput {
     creationDate: Date;
     /** BCP 47 tag for date and number values; wins over the format's own locale. Default en-US. */
     locale?: string;
+    /** Printed large and pale across every page, behind the content ("TEST"). */
+    watermark?: string;
   };
 }
 

@@ -21,7 +21,7 @@ const succeeds = (run: () => void): boolean => {
 export type TRenderBatchTask = {
   format: TRenderableFormat;
   assets: Record<string, Uint8Array>;
-  items: { data: Record<string, string>; title: string; creationDate: number }[];
+  items: { data: Record<string, string>; title: string; creationDate: number; watermark?: string }[];
   returnBytes: boolean;
   /** Spool the PDFs as one pack at this path, indexed by these document ids (see pdf-spool.ts). */
   spool?: { packPath: string; documentIds: string[] };
@@ -50,7 +50,12 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
     format: task.format,
     data: item.data,
     assets: task.assets,
-    meta: { title: item.title, creationDate: new Date(item.creationDate), locale: task.format.content.locale },
+    meta: {
+      title: item.title,
+      creationDate: new Date(item.creationDate),
+      locale: task.format.content.locale,
+      ...(item.watermark ? { watermark: item.watermark } : {}),
+    },
   }));
   if (task.merged) {
     const { pdf, warnings } = renderMergedPdf(inputs, {

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-cursor.ts';
 import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
@@ -27,17 +28,28 @@ export function createDocumentsRepository(db: TDb) {
      * so parallel requests can never overshoot, and a failed insert leaves nothing counted.
      */
     async createCounted(ownerId: string, limit: number, doc: TNewDocument): Promise<TDocumentRow> {
-      if (limit <= 0) throw new QuotaExceededError();
+      if (limit <= 0 && !doc.testMode) throw new QuotaExceededError();
       const row: TDocumentRow = {
         formatId: null,
         status: 'generated',
         renderWarnings: [],
         batchId: null,
         batchRow: null,
+        testMode: false,
         ...doc,
+        expiresAt: doc.expiresAt ?? null,
         ownerId,
       };
-      const result = await db.execute(sql`
+      const values = sql`${row.id}, ${ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
+               ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
+               ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.testMode},
+               ${row.expiresAt?.toISOString() ?? null}::timestamptz, ${row.createdAt.toISOString()}::timestamptz`;
+      const columns = sql`(id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
+                           pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at)`;
+      // A test key's document is free: it is stored without touching the counter.
+      const result = row.testMode
+        ? await db.execute(sql`insert into ${documents} ${columns} select ${values} returning 1`)
+        : await db.execute(sql`
         with counted as (
           insert into ${usageCounters} (owner_id, period, generations)
           values (${ownerId}, ${usagePeriod(doc.createdAt)}, 1)
@@ -45,11 +57,8 @@ export function createDocumentsRepository(db: TDb) {
           where ${usageCounters}.generations < ${limit}::int
           returning 1
         )
-        insert into ${documents} (id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name,
-                                  data, status, pdf_sha256, render_warnings, batch_id, batch_row, created_at)
-        select ${row.id}, ${ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
-               ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
-               ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.createdAt.toISOString()}::timestamptz
+        insert into ${documents} ${columns}
+        select ${values}
         where exists (select 1 from counted)
         returning 1`);
       if (rowCount(result) === 0) throw new QuotaExceededError();
@@ -66,6 +75,35 @@ export function createDocumentsRepository(db: TDb) {
         .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)
         .offset(page.offset));
+    },
+
+    /** Newest first, after `after` when given (keyset paging: stable while documents are added). */
+    async page(
+      ownerId: string,
+      query: { limit: number; after?: TPageCursor; formatId?: string; createdAfter?: Date },
+    ): Promise<TDocumentRow[]> {
+      return db
+        .select()
+        .from(documents)
+        .where(
+          and(
+            eq(documents.ownerId, ownerId),
+            query.formatId ? eq(documents.formatId, query.formatId) : undefined,
+            query.createdAfter ? gt(documents.createdAt, query.createdAfter) : undefined,
+            keysetAfter(documents.createdAt, documents.id, query.after),
+          ),
+        )
+        .orderBy(...keysetOrder(documents.createdAt, documents.id))
+        .limit(query.limit);
+    },
+
+    async get(ownerId: string, id: string): Promise<TDocumentRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(documents)
+        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+        .limit(1);
+      return row;
     },
 
     async getWithSnapshot(

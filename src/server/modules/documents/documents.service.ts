@@ -31,9 +31,13 @@ export function toDocument(row: TDocumentRow): TDocument {
     pdfSha256: row.pdfSha256,
     batchId: row.batchId,
     warnings: row.renderWarnings,
+    test: row.testMode,
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** How long a test key's documents are kept. */
+export const TEST_DOCUMENT_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 
 const documentNotFound = () => notFound('Document');
 
@@ -54,6 +58,7 @@ export function createDocumentsService(deps: {
       data: document.data,
       title: document.name,
       creationDate: document.createdAt,
+      testMode: document.testMode,
     });
     const sha = sha256Hex(pdf);
     if (sha !== document.pdfSha256) {
@@ -66,7 +71,16 @@ export function createDocumentsService(deps: {
   }
 
   return {
-    async create(ownerId: string, body: z.output<typeof ZCreateDocumentBody>): Promise<TDocument> {
+    /**
+     * Checks, renders and stores one document. `id` lets an asynchronous request name the document
+     * before it exists; a test key's document (`testMode`) is watermarked, free, and kept 7 days.
+     */
+    async create(
+      ownerId: string,
+      body: z.output<typeof ZCreateDocumentBody>,
+      options: { id?: string; testMode?: boolean } = {},
+    ): Promise<TDocument> {
+      const testMode = options.testMode ?? false;
       const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
       if (!found) throw new AppError('not_found', 'Format not found.');
       const { format, snapshot } = found;
@@ -79,14 +93,14 @@ export function createDocumentsService(deps: {
         throw new AppError('validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
       }
       // Refused before any rendering: a user with no quota left cannot make the server work.
-      const { limit } = await deps.quota.assertCanGenerate(ownerId);
+      const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
       const createdAt = new Date();
       const name = body.name || documentNameOf(format.name, check.values, createdAt.toISOString().slice(0, 10));
       const rawClient = body.clientName || clientNameOf(check.values);
       const clientName = rawClient || DEFAULT_CLIENT_NAME;
       // The render thread keeps the PDF in the cache under the new document's id, so the bytes
       // never cross to this thread; a document that is then refused leaves no cache entry.
-      const id = randomUUID();
+      const id = options.id ?? randomUUID();
       const { sha256, warnings } = await deps.pdf.renderToCache(
         {
           ownerId,
@@ -94,6 +108,7 @@ export function createDocumentsService(deps: {
           data: check.values,
           title: name,
           creationDate: createdAt,
+          testMode,
         },
         deps.cache.fileOf(id),
       );
@@ -111,6 +126,8 @@ export function createDocumentsService(deps: {
           status: 'generated',
           pdfSha256: sha256,
           renderWarnings: warnings,
+          testMode,
+          expiresAt: testMode ? new Date(createdAt.getTime() + TEST_DOCUMENT_LIFETIME_MS) : null,
           createdAt,
         });
         return toDocument(row);

@@ -14,7 +14,11 @@ export type TPdfRequest = {
   data: Record<string, string>;
   title: string;
   creationDate: Date;
+  /** A test key's document: printed with a TEST watermark. */
+  testMode?: boolean;
 };
+
+export const TEST_WATERMARK = 'TEST';
 
 export type TRenderedPdf = { sha256: string; warnings: TRenderWarning[] };
 export type TRenderOptions = {
@@ -116,7 +120,14 @@ export function createPdfService(deps: {
         {
           format: request.format,
           assets,
-          items: [{ data: request.data, title: request.title, creationDate: request.creationDate.getTime() }],
+          items: [
+            {
+              data: request.data,
+              title: request.title,
+              creationDate: request.creationDate.getTime(),
+              ...(request.testMode ? { watermark: TEST_WATERMARK } : {}),
+            },
+          ],
           returnBytes: options.returnBytes,
           ...(options.cacheFile ? { cacheFiles: [options.cacheFile] } : {}),
           startedAt,

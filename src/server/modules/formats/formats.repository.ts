@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-cursor.ts';
 import type { TFormatInputParsed } from '../../../contract/formats.ts';
 import type { TDb } from '../../db/client.ts';
 import { formats, formatSnapshots, users } from '../../db/schema.ts';
@@ -30,6 +31,21 @@ export function createFormatsRepository(db: TDb) {
         .from(formats)
         .where(eq(formats.ownerId, ownerId))
         .orderBy(desc(formats.updatedAt), desc(formats.id)));
+    },
+
+    /** Newest first, after `after` when given (keyset paging). */
+    async page(ownerId: string, query: { limit: number; after?: TPageCursor }): Promise<TFormatRow[]> {
+      return db
+        .select()
+        .from(formats)
+        .where(
+          and(
+            eq(formats.ownerId, ownerId),
+            keysetAfter(formats.createdAt, formats.id, query.after),
+          ),
+        )
+        .orderBy(...keysetOrder(formats.createdAt, formats.id))
+        .limit(query.limit);
     },
 
     async get(ownerId: string, id: string): Promise<TFormatRow | undefined> {

@@ -1,0 +1,40 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { AppError } from './app-error.ts';
+
+/** Where a page of a newest-first list stopped: the last item's creation time and id. */
+export type TPageCursor = { createdAt: Date; id: string };
+
+export function encodePageCursor(last: { createdAt: Date; id: string } | undefined): string | null {
+  return last ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url') : null;
+}
+
+/** The cursor a client sent back; anything this API did not make is refused with a 400. */
+export function decodePageCursor(cursor: string | undefined): TPageCursor | undefined {
+  if (cursor === undefined) return undefined;
+  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(time ?? '');
+  if (!id || Number.isNaN(createdAt.getTime())) {
+    throw new AppError('bad_request', 'The cursor is not one this API gave out. Pass the nextCursor of the previous page, or leave it out.');
+  }
+  return { createdAt, id };
+}
+
+/** One page of `limit` items from `limit + 1` rows read: the extra row says whether more follow. */
+export function pageOf<TRow extends { createdAt: Date; id: string }>(rows: TRow[], limit: number): { rows: TRow[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  return { rows: page, nextCursor: rows.length > limit ? encodePageCursor(page.at(-1)) : null };
+}
+
+/**
+ * The rows after `after` in newest-first order. Times compare at millisecond precision, the
+ * precision a cursor carries; the database keeps microseconds.
+ */
+export function keysetAfter(createdAt: PgColumn, id: PgColumn, after: TPageCursor | undefined): SQL | undefined {
+  if (!after) return undefined;
+  return sql`(date_trunc('milliseconds', ${createdAt}), ${id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id})`;
+}
+
+export function keysetOrder(createdAt: PgColumn, id: PgColumn): SQL[] {
+  return [sql`date_trunc('milliseconds', ${createdAt}) desc`, sql`${id} desc`];
+}
