@@ -22,6 +22,8 @@ export const ZPlan = z.object({
   popular: z.boolean(),
   /** Megabytes of uploaded and fetched images; a stored catalogue without it gets the plan's default. */
   storageMb: z.number().int().positive().optional(),
+  /** Requests one API key may make per minute; a stored catalogue without it gets the default. */
+  apiRequestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
 });
 export type TPlan = z.infer<typeof ZPlan>;
 
@@ -88,6 +90,10 @@ export const storageMbOf = (plan: Pick<TPlan, 'id' | 'storageMb'>) => plan.stora
 export const ANNUAL_DISCOUNT_PERCENT = 25;
 /** Shown when a user record carries no limit at all (docs/decisions.md). */
 export const FALLBACK_API_CALLS_LIMIT = 100;
+
+/** Requests per minute and key when the plan does not say. */
+export const DEFAULT_API_REQUESTS_PER_MINUTE = 600;
+export const apiRequestsPerMinuteOf = (plan: Pick<TPlan, 'apiRequestsPerMinute'>) => plan.apiRequestsPerMinute ?? DEFAULT_API_REQUESTS_PER_MINUTE;
 
 export function planStorageKey(plan: TPlanId, cycle: TBillingCycle): string {
   return `${plan}_${cycle}`;

@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
 import { registerCsrfProtection } from './http/csrf.ts';
@@ -29,6 +29,9 @@ import { createAdminService } from './modules/admin/admin.service.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
+import { authenticateApiKeys } from './modules/public-api/api-caller.ts';
+import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
+import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
 
 export type TBuildAppOptions = {
   config: TConfig;
@@ -107,8 +110,9 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await app.register(cookie);
   await app.register(multipart);
   await app.register(swagger, {
-    openapi: { info: { title: 'Formwork API', version: '1.0.0' } },
+    openapi: publicApiDocumentBase(config.publicUrl),
     transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
   });
   registerCsrfProtection(app, { publicUrl: config.publicUrl });
   registerTextGuard(app);
@@ -122,15 +126,22 @@ export async function buildApp({ config, database, background = {}, logStream }:
   // that renders the same bytes again, and the disk holds at most a week of documents.
   const sweepPdfCache = () =>
     services.pdfCache.sweep(PDF_CACHE_MAX_AGE_MS).catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the PDF cache'));
+  const sweepPublicApi = () =>
+    services.publicApi.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the API tables'));
   let sweeper: NodeJS.Timeout | undefined;
+  let apiSweeper: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     bulk.resumeUnfinished().catch((error: unknown) => app.log.error({ err: error }, 'could not resume bulk jobs'));
     void sweepPdfCache();
     sweeper = setInterval(() => void sweepPdfCache(), 6 * 60 * 60_000);
     sweeper.unref();
+    void sweepPublicApi();
+    apiSweeper = setInterval(() => void sweepPublicApi(), 60 * 60_000);
+    apiSweeper.unref();
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearInterval(apiSweeper);
     await services.background.stop();
   });
 
@@ -142,13 +153,26 @@ export async function buildApp({ config, database, background = {}, logStream }:
       return sendError(reply, 'unavailable', 'The database is not reachable.');
     }
   });
-  app.get('/api/openapi.json', async () => app.swagger());
+  // Integrators get the public API; the whole surface (the web app's own calls too) stays
+  // described for our tests and tools.
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => publicApiDocument(app.swagger()));
+  app.get('/api/internal/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(authRoutes, { auth, config });
   await app.register(publicSystemRoutes, { system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
 
   decorateCaller(app);
+  await app.register(async (keyed) => {
+    authenticateApiKeys(keyed, { keys: services.apiKeys, quota: services.quota, requests: services.publicApi.requests, log: app.log });
+    await keyed.register(publicApiRoutes, {
+      publicUrl: config.publicUrl,
+      formats,
+      documents,
+      bulk,
+      publicApi: services.publicApi,
+    });
+  });
   await app.register(async (signedIn) => {
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
     await signedIn.register(usersRoutes, { users: usersService });

@@ -30,6 +30,8 @@ import { createUsersService } from './modules/users/users.service.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { createPublicApiRepository } from './modules/public-api/public-api.repository.ts';
+import { createPublicApiService } from './modules/public-api/public-api.service.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -122,8 +124,12 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     zipStallMs,
   });
 
+  const publicApiRepository = createPublicApiRepository(db);
+  const publicApi = createPublicApiService({ repository: publicApiRepository, documents });
+
   return {
     apiKeys,
+    publicApi,
     usersRepository,
     adminRepository,
     system,

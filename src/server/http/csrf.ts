@@ -3,6 +3,13 @@ import { AppError } from './app-error.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route authenticates by API key alone and never reads a cookie, so no forged request can ride on one. */
+    apiKeyOnly?: boolean;
+  }
+}
+
 /**
  * Cookie-authenticated writes must come from our own pages. Browsers always send Origin on
  * cross-site POSTs (and Sec-Fetch-Site), so a foreign or missing-but-cross-site origin is refused.
@@ -14,6 +21,7 @@ export function registerCsrfProtection(app: FastifyInstance, opts: { publicUrl: 
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     if (!request.url.startsWith('/api/')) return;
+    if (request.routeOptions.config?.apiKeyOnly) return;
     const origin = request.headers.origin;
     const host = request.headers.host;
     if (origin) {

@@ -9,7 +9,7 @@ import { AppError } from './app-error.ts';
 export async function readUploadedFile(
   request: FastifyRequest,
   options: { maxBytes: number; tooLargeMessage: string; /** What to choose, shown beside the field. */ missingHint: string },
-): Promise<{ fileName: string; bytes: Buffer }> {
+): Promise<{ fileName: string; bytes: Buffer; /** Text fields sent before the file. */ fields: Record<string, string> }> {
   if (!request.isMultipart()) throw new AppError('bad_request', 'Send the file as a multipart upload.');
   const file = await request.file({ limits: { fileSize: options.maxBytes, files: 1, fields: 5, fieldSize: 1024 } });
   if (!file) throw new AppError('bad_request', 'No file was attached.', { file: options.missingHint });
@@ -22,5 +22,10 @@ export async function readUploadedFile(
     throw error;
   }
   if (file.file.truncated) throw tooLarge();
-  return { fileName: file.filename, bytes };
+  const fields: Record<string, string> = {};
+  for (const [name, field] of Object.entries(file.fields)) {
+    const first = Array.isArray(field) ? field[0] : field;
+    if (first && first.type === 'field' && typeof first.value === 'string') fields[name] = first.value;
+  }
+  return { fileName: file.filename, bytes, fields };
 }

@@ -38,13 +38,20 @@ export function createApiKeysRepository(db: TDb) {
       return revoked.length > 0;
     },
 
-    /** The active key with this hash, marked as used now; undefined for unknown or revoked keys. */
-    async useByHash(keyHash: string): Promise<TApiKeyRow | undefined> {
+    /**
+     * The active key with this hash; undefined for unknown or revoked keys. "Last used" is written
+     * at most once a minute per key, so a busy integration does not rewrite its key row per call.
+     */
+    async useByHash(keyHash: string, now = new Date()): Promise<TApiKeyRow | undefined> {
       const [row] = await db
-        .update(apiKeys)
-        .set({ lastUsedAt: new Date() })
+        .select()
+        .from(apiKeys)
         .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
-        .returning();
+        .limit(1);
+      if (row && (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)) {
+        await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id));
+        row.lastUsedAt = now;
+      }
       return row;
     },
   };

@@ -230,6 +230,59 @@ export function createBulkService(deps: {
       return draftView(ownerId, job, format.placeholders);
     },
 
+    /**
+     * A batch from rows an API client sent as JSON: each row becomes a spreadsheet row whose
+     * columns are the format's placeholders (row 1 is the first row sent), then starts like an
+     * upload, with the same checks, quota and engine.
+     */
+    async startFromRows(
+      ownerId: string,
+      input: { formatId: string; rows: Record<string, string | number | boolean | null>[]; fileNamePattern?: string; skipInvalid: boolean },
+    ): Promise<TBulkJob> {
+      const format = await deps.formats.get(ownerId, input.formatId);
+      if (!format) throw new AppError('not_found', 'Format not found.');
+      const columns = format.placeholders.map((p) => p.name);
+      const job = await deps.bulk.createDraft({
+        id: randomUUID(),
+        ownerId,
+        formatId: format.id,
+        formatName: format.name,
+        fileName: 'API request',
+        fileNamePattern: '',
+        status: 'draft',
+        columns,
+        mapping: Object.fromEntries(columns.map((name, i) => [name, i])),
+        sourceRows: input.rows.map((data, i) => ({
+          row: i + 1,
+          cells: columns.map((name) => {
+            const value = data[name];
+            return value === null || value === undefined ? '' : String(value);
+          }),
+        })),
+        total: input.rows.length,
+      });
+      try {
+        return await this.start(ownerId, job.id, { skipInvalid: input.skipInvalid, ...(input.fileNamePattern ? { fileNamePattern: input.fileNamePattern } : {}) });
+      } catch (error) {
+        await deps.bulk.deleteDraft(ownerId, job.id);
+        throw error;
+      }
+    },
+
+    /** A batch from an uploaded spreadsheet, its columns mapped to placeholders by their headers, started at once. */
+    async startFromSpreadsheet(
+      ownerId: string,
+      input: { formatId: string; file: { fileName: string; bytes: Buffer }; fileNamePattern?: string; skipInvalid: boolean },
+    ): Promise<TBulkJob> {
+      const upload = await this.upload(ownerId, input.formatId, input.file);
+      try {
+        return await this.start(ownerId, upload.id, { skipInvalid: input.skipInvalid, ...(input.fileNamePattern ? { fileNamePattern: input.fileNamePattern } : {}) });
+      } catch (error) {
+        await deps.bulk.deleteDraft(ownerId, upload.id);
+        throw error;
+      }
+    },
+
     async draft(ownerId: string, id: string): Promise<TBulkUpload> {
       const { job, format } = await draftWithFormat(ownerId, id);
       return draftView(ownerId, job, format.placeholders);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-cursor.ts';
 import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
@@ -95,6 +95,15 @@ export function createDocumentsRepository(db: TDb) {
         )
         .orderBy(...keysetOrder(documents.createdAt, documents.id))
         .limit(query.limit);
+    },
+
+    /** Deletes every document past its expiry (test-key documents), whoever owns it; answers their ids. */
+    async deleteExpired(now: Date): Promise<string[]> {
+      const deleted = await db
+        .delete(documents)
+        .where(and(isNotNull(documents.expiresAt), lt(documents.expiresAt, now)))
+        .returning({ id: documents.id });
+      return deleted.map((d) => d.id);
     },
 
     async get(ownerId: string, id: string): Promise<TDocumentRow | undefined> {

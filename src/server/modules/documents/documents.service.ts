@@ -70,6 +70,67 @@ export function createDocumentsService(deps: {
     return pdf;
   }
 
+  type TPrepared = Awaited<ReturnType<typeof prepare>>;
+  async function prepare(ownerId: string, body: z.output<typeof ZCreateDocumentBody>, testMode: boolean) {
+    const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
+    if (!found) throw new AppError('not_found', 'Format not found.');
+    const { format, snapshot } = found;
+    const check = checkDocumentData(snapshot.placeholders, body.data);
+    if (check.missing.length > 0) {
+      throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
+    }
+    if (Object.keys(check.fields).length > 0) {
+      const [first] = Object.values(check.fields);
+      throw new AppError('validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
+    }
+    // Refused before any rendering: a user with no quota left cannot make the server work.
+    const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
+    const createdAt = new Date();
+    const name = body.name || documentNameOf(format.name, check.values, createdAt.toISOString().slice(0, 10));
+    const clientName = body.clientName || clientNameOf(check.values) || DEFAULT_CLIENT_NAME;
+    return { format, snapshot, values: check.values, limit, createdAt, name, clientName };
+  }
+
+  async function produce(ownerId: string, prepared: TPrepared, id: string, testMode: boolean): Promise<TDocument> {
+    const { format, snapshot, values, limit, createdAt, name, clientName } = prepared;
+    // The render thread keeps the PDF in the cache under the new document's id, so the bytes
+    // never cross to this thread; a document that is then refused leaves no cache entry.
+    const { sha256, warnings } = await deps.pdf.renderToCache(
+      {
+        ownerId,
+        format: { content: snapshot.content, placeholders: snapshot.placeholders },
+        data: values,
+        title: name,
+        creationDate: createdAt,
+        testMode,
+      },
+      deps.cache.fileOf(id),
+    );
+    try {
+      const row = await deps.documents.createCounted(ownerId, limit, {
+        id,
+        formatId: format.id,
+        formatName: format.name,
+        formatVersion: format.version,
+        snapshotId: snapshot.id,
+        name,
+        clientName,
+        data: values,
+        status: 'generated',
+        pdfSha256: sha256,
+        renderWarnings: warnings,
+        testMode,
+        expiresAt: testMode ? new Date(createdAt.getTime() + TEST_DOCUMENT_LIFETIME_MS) : null,
+        createdAt,
+      });
+      return toDocument(row);
+    } catch (error) {
+      await deps.cache.delete(id);
+      if (error instanceof QuotaExceededError) throw deps.quota.generationsExceeded(limit, 0);
+      throw error;
+    }
+  }
+
   return {
     /**
      * Checks, renders and stores one document. `id` lets an asynchronous request name the document
@@ -81,61 +142,46 @@ export function createDocumentsService(deps: {
       options: { id?: string; testMode?: boolean } = {},
     ): Promise<TDocument> {
       const testMode = options.testMode ?? false;
-      const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
-      if (!found) throw new AppError('not_found', 'Format not found.');
-      const { format, snapshot } = found;
-      const check = checkDocumentData(snapshot.placeholders, body.data);
-      if (check.missing.length > 0) {
-        throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
-      }
-      if (Object.keys(check.fields).length > 0) {
-        const [first] = Object.values(check.fields);
-        throw new AppError('validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
-      }
-      // Refused before any rendering: a user with no quota left cannot make the server work.
-      const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
-      const createdAt = new Date();
-      const name = body.name || documentNameOf(format.name, check.values, createdAt.toISOString().slice(0, 10));
-      const rawClient = body.clientName || clientNameOf(check.values);
-      const clientName = rawClient || DEFAULT_CLIENT_NAME;
-      // The render thread keeps the PDF in the cache under the new document's id, so the bytes
-      // never cross to this thread; a document that is then refused leaves no cache entry.
-      const id = options.id ?? randomUUID();
-      const { sha256, warnings } = await deps.pdf.renderToCache(
-        {
-          ownerId,
-          format: { content: snapshot.content, placeholders: snapshot.placeholders },
-          data: check.values,
-          title: name,
-          creationDate: createdAt,
-          testMode,
-        },
-        deps.cache.fileOf(id),
-      );
+      return produce(ownerId, await prepare(ownerId, body, testMode), options.id ?? randomUUID(), testMode);
+    },
 
-      try {
-        const row = await deps.documents.createCounted(ownerId, limit, {
-          id,
-          formatId: format.id,
-          formatName: format.name,
-          formatVersion: format.version,
-          snapshotId: snapshot.id,
-          name,
-          clientName,
-          data: check.values,
-          status: 'generated',
-          pdfSha256: sha256,
-          renderWarnings: warnings,
-          testMode,
-          expiresAt: testMode ? new Date(createdAt.getTime() + TEST_DOCUMENT_LIFETIME_MS) : null,
-          createdAt,
-        });
-        return toDocument(row);
-      } catch (error) {
-        await deps.cache.delete(id);
-        if (error instanceof QuotaExceededError) throw deps.quota.generationsExceeded(limit, 0);
-        throw error;
-      }
+    /**
+     * Checks now and renders in the background: the id is known at once, and `settled` hears how
+     * the document ended. Bad data and an exhausted quota are still refused here, before any work.
+     */
+    async createLater(
+      ownerId: string,
+      body: z.output<typeof ZCreateDocumentBody>,
+      options: { testMode?: boolean },
+      settled: (outcome: { document: TDocument } | { error: unknown }) => Promise<void>,
+    ): Promise<{ id: string }> {
+      const testMode = options.testMode ?? false;
+      const prepared = await prepare(ownerId, body, testMode);
+      const id = randomUUID();
+      setImmediate(() => {
+        produce(ownerId, prepared, id, testMode).then(
+          (document) => settled({ document }),
+          (error: unknown) => settled({ error }),
+        ).catch((error: unknown) => deps.log.error({ err: error, documentId: id }, 'could not record how a background document ended'));
+      });
+      return { id };
+    },
+
+    async get(ownerId: string, id: string): Promise<TDocument | undefined> {
+      const row = await deps.documents.get(ownerId, id);
+      return row && toDocument(row);
+    },
+
+    async page(ownerId: string, query: Parameters<TDocumentsRepository['page']>[1]): Promise<{ documents: TDocument[]; rows: TDocumentRow[] }> {
+      const rows = await deps.documents.page(ownerId, query);
+      return { documents: rows.map(toDocument), rows };
+    },
+
+    /** Drops test-key documents past their 7 days, and their cached PDFs. */
+    async deleteExpired(now: Date): Promise<number> {
+      const ids = await deps.documents.deleteExpired(now);
+      await Promise.all(ids.map((id) => deps.cache.delete(id)));
+      return ids.length;
     },
 
     async list(ownerId: string, page: TDocumentListQuery): Promise<TDocument[]> {

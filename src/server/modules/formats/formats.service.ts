@@ -71,6 +71,12 @@ export function createFormatsService(deps: {
       return toFormat(await load(ownerId, id));
     },
 
+    /** Newest first by creation, after a cursor; `rows` carry the cursor's fields. */
+    async page(ownerId: string, query: Parameters<TFormatsRepository['page']>[1]): Promise<{ formats: TFormat[]; rows: TFormatRow[] }> {
+      const rows = await deps.formats.page(ownerId, query);
+      return { formats: rows.map(toFormat), rows };
+    },
+
     async create(ownerId: string, input: TFormatInputParsed): Promise<TFormat> {
       const user = await deps.users.findById(ownerId);
       if (!user) throw notFound('User');

@@ -1,4 +1,9 @@
-import { DEFAULT_STORAGE_MB, FALLBACK_API_CALLS_LIMIT, storageMbOf, type TPlan, type TPlanCatalogue } from '../../../contract/plans.ts';
+import {
+  apiRequestsPerMinuteOf,
+  DEFAULT_API_REQUESTS_PER_MINUTE,
+  DEFAULT_STORAGE_MB,
+  FALLBACK_API_CALLS_LIMIT,
+  storageMbOf, type TPlan, type TPlanCatalogue } from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetsRepository } from '../assets/assets.repository.ts';
 import type { TUserRow, TUsersRepository } from '../users/users.repository.ts';
@@ -56,15 +61,19 @@ export function createQuotaService(deps: {
     return { planName: plan?.name ?? 'current', limitBytes, usedBytes: await deps.assets.usedBytes(ownerId) };
   }
 
-  /** Whether the user's plan includes the API (and so API keys). */
-  async function hasApiAccess(ownerId: string): Promise<boolean> {
+  /** Whether the user's plan includes the API (and so API keys), and how fast each key may call it. */
+  async function apiPlan(ownerId: string): Promise<{ apiAccess: boolean; requestsPerMinute: number }> {
     const user = await deps.users.findById(ownerId);
     if (!user) throw notFound('User');
-    return (await planOf(user))?.apiAccess ?? false;
+    const plan = await planOf(user);
+    return { apiAccess: plan?.apiAccess ?? false, requestsPerMinute: plan ? apiRequestsPerMinuteOf(plan) : DEFAULT_API_REQUESTS_PER_MINUTE };
   }
 
   return {
-    hasApiAccess,
+    apiPlan,
+    async hasApiAccess(ownerId: string): Promise<boolean> {
+      return (await apiPlan(ownerId)).apiAccess;
+    },
     generationLimit,
     generations,
     generationsExceeded,

@@ -365,7 +365,7 @@ describe('access', () => {
   });
 
   it('is in the OpenAPI document', async () => {
-    const doc = (await client.get('/api/openapi.json')).json() as { paths: Record<string, unknown> };
+    const doc = (await client.get('/api/internal/openapi.json')).json() as { paths: Record<string, unknown> };
     expect(doc.paths['/api/formats/import']).toBeDefined();
   });
 });

@@ -444,7 +444,7 @@ function SettingEditor({
             error={errors.value?.message}
             hint={
               key === CATALOGUE_KEY
-                ? 'A JSON array of plans: id, name, formatLimit, generationsPerMonth, apiAccess, prices, features, popular.'
+                ? 'A JSON array of plans: id, name, formatLimit, generationsPerMonth, apiAccess, apiRequestsPerMinute, prices, features, popular.'
                 : undefined
             }
           >

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys } from '../../db/schema.ts';
+
+export type TIdempotencyRow = typeof idempotencyKeys.$inferSelect;
+export type TAsyncDocumentRow = typeof asyncDocuments.$inferSelect;
+export type TApiRequest = Omit<typeof apiRequests.$inferInsert, 'id' | 'createdAt'>;
+
+/** One day of requests: from the daily roll-up, or counted from the request log for days not yet rolled up. */
+export type TUsageDay = {
+  keyId: string;
+  day: string;
+  ok: number;
+  clientErrors: number;
+  serverErrors: number;
+  documents: number;
+  p50Ms: number;
+  p95Ms: number;
+};
+
+const rowsOf = <T>(result: unknown): T[] => {
+  const { rows } = result as { rows?: T[] };
+  return Array.isArray(rows) ? rows : (result as T[]);
+};
+
+/** Every query on a user's rows filters by the owner; rate windows belong to a key the caller has already proven. */
+export function createPublicApiRepository(db: TDb) {
+  return {
+    /** Counts one request in the key's window and answers the window's count so far, in one statement. */
+    async countRequest(keyId: string, windowStart: Date): Promise<number> {
+      const [row] = await db
+        .insert(apiRateWindows)
+        .values({ keyId, windowStart, requests: 1 })
+        .onConflictDoUpdate({
+          target: [apiRateWindows.keyId, apiRateWindows.windowStart],
+          set: { requests: sql`${apiRateWindows.requests} + 1` },
+        })
+        .returning({ requests: apiRateWindows.requests });
+      return row!.requests;
+    },
+
+    async recordRequest(request: TApiRequest): Promise<void> {
+      await db.insert(apiRequests).values({ id: randomUUID(), ...request });
+    },
+
+    /** Days from `fromDay` (YYYY-MM-DD) on, per key: rolled-up days as stored, the others counted now. */
+    async usageDays(ownerId: string, fromDay: string): Promise<TUsageDay[]> {
+      const rolled = await db
+        .select()
+        .from(apiUsageDaily)
+        .where(and(eq(apiUsageDaily.ownerId, ownerId), gte(apiUsageDaily.day, fromDay)));
+      const rolledDays = new Set(rolled.map((r) => `${r.keyId}|${r.day}`));
+      const live = rowsOf<TUsageDay>(
+        await db.execute(sql`
+          select key_id as "keyId", to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as "day",
+                 count(*) filter (where status < 400)::int as "ok",
+                 count(*) filter (where status >= 400 and status < 500)::int as "clientErrors",
+                 count(*) filter (where status >= 500)::int as "serverErrors",
+                 coalesce(sum(documents), 0)::int as "documents",
+                 round(percentile_cont(0.5) within group (order by latency_ms))::int as "p50Ms",
+                 round(percentile_cont(0.95) within group (order by latency_ms))::int as "p95Ms"
+          from ${apiRequests}
+          where owner_id = ${ownerId} and created_at >= ${fromDay}::date
+          group by 1, 2`),
+      );
+      return [
+        ...rolled.map(({ ownerId: _owner, ...day }) => day),
+        ...live.filter((d) => !rolledDays.has(`${d.keyId}|${d.day}`)),
+      ];
+    },
+
+    /** Latency percentiles over the request log since `from`, optionally for one key. */
+    async latency(ownerId: string, from: Date, keyId?: string): Promise<{ p50Ms: number | null; p95Ms: number | null }> {
+      const [row] = rowsOf<{ p50Ms: number | null; p95Ms: number | null }>(
+        await db.execute(sql`
+          select round(percentile_cont(0.5) within group (order by latency_ms))::int as "p50Ms",
+                 round(percentile_cont(0.95) within group (order by latency_ms))::int as "p95Ms"
+          from ${apiRequests}
+          where owner_id = ${ownerId} and created_at >= ${from.toISOString()}::timestamptz
+            ${keyId ? sql`and key_id = ${keyId}` : sql``}`),
+      );
+      return row ?? { p50Ms: null, p95Ms: null };
+    },
+
+    /**
+     * Keeps storage bounded: rolls every finished day of the request log up into one row per key,
+     * then drops log rows older than `keepRequestsSince`, and spent rate windows and idempotency keys.
+     */
+    async sweep(now: Date, keepRequestsSince: Date, idempotencySince: Date): Promise<void> {
+      const today = now.toISOString().slice(0, 10);
+      await db.execute(sql`
+        insert into ${apiUsageDaily} (owner_id, key_id, day, ok, client_errors, server_errors, documents, p50_ms, p95_ms)
+        select owner_id, key_id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD'),
+               count(*) filter (where status < 400), count(*) filter (where status >= 400 and status < 500),
+               count(*) filter (where status >= 500), coalesce(sum(documents), 0),
+               round(percentile_cont(0.5) within group (order by latency_ms)),
+               round(percentile_cont(0.95) within group (order by latency_ms))
+        from ${apiRequests}
+        where created_at < ${today}::date
+        group by 1, 2, 3
+        on conflict (key_id, day) do nothing`);
+      await db.delete(apiRequests).where(lt(apiRequests.createdAt, keepRequestsSince));
+      await db.delete(apiRateWindows).where(lt(apiRateWindows.windowStart, new Date(now.getTime() - 5 * 60_000)));
+      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, idempotencySince));
+    },
+
+    /** Takes the key for this request; the row already there when another request took it first. */
+    async claimIdempotencyKey(ownerId: string, key: string, requestHash: string, since: Date): Promise<TIdempotencyRow | 'claimed' | 'gone'> {
+      // A key older than the window is free again.
+      await db
+        .delete(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.createdAt, since)));
+      const claimed = await db
+        .insert(idempotencyKeys)
+        .values({ ownerId, key, requestHash })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+      if (claimed.length > 0) return 'claimed';
+      const [row] = await db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key)));
+      // Released between the insert and the read: the caller tries again.
+      return row ?? 'gone';
+    },
+
+    async idempotencyKey(ownerId: string, key: string): Promise<TIdempotencyRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key)));
+      return row;
+    },
+
+    async completeIdempotencyKey(ownerId: string, key: string, answer: { status: number; body: unknown; location: string | null }) {
+      await db
+        .update(idempotencyKeys)
+        .set({ status: answer.status, body: answer.body, location: answer.location })
+        .where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key)));
+    },
+
+    async releaseIdempotencyKey(ownerId: string, key: string) {
+      await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key)));
+    },
+
+    async insertAsyncDocument(ownerId: string, id: string) {
+      await db.insert(asyncDocuments).values({ id, ownerId, status: 'pending' });
+    },
+
+    async asyncDocument(ownerId: string, id: string): Promise<TAsyncDocumentRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(asyncDocuments)
+        .where(and(eq(asyncDocuments.ownerId, ownerId), eq(asyncDocuments.id, id)));
+      return row;
+    },
+
+    async finishAsyncDocument(ownerId: string, id: string, error: { code: string; message: string } | null) {
+      const where = and(eq(asyncDocuments.ownerId, ownerId), eq(asyncDocuments.id, id));
+      if (error) await db.update(asyncDocuments).set({ status: 'failed', error }).where(where);
+      else await db.delete(asyncDocuments).where(where);
+    },
+
+    async sweepAsyncDocuments(before: Date) {
+      await db.delete(asyncDocuments).where(lt(asyncDocuments.createdAt, before));
+    },
+  };
+}
+export type TPublicApiRepository = ReturnType<typeof createPublicApiRepository>;
