@@ -36,6 +36,7 @@ export const KNOWN_SETTINGS = {
   'plans.catalogue': 'The plan catalogue as JSON (limits and prices shown on the landing page and billing).',
   'esign.url': 'The e-signature site that the eSign button opens.',
   'support.email': 'The address that support links write to.',
+  'sales.email': 'The address that Contact Sales writes to (Enterprise plan and API access).',
 } as const;
 
 export const ZSystemSetting = z.object({
@@ -98,7 +99,8 @@ export type TPaymentGatewayUpdate = z.infer<typeof ZPaymentGatewayUpdate>;
 
 export const DEFAULT_ESIGN_URL = 'https://www.docuseal.com/';
 export const DEFAULT_SUPPORT_EMAIL = 'support@formwork.app';
+export const DEFAULT_SALES_EMAIL = 'sales@formwork.app';
 
 /** What the web app needs from system settings, readable without signing in. */
-export const ZAppConfig = z.object({ esignUrl: z.string(), supportEmail: z.string() });
+export const ZAppConfig = z.object({ esignUrl: z.string(), supportEmail: z.string(), salesEmail: z.string() });
 export type TAppConfig = z.infer<typeof ZAppConfig>;

@@ -28,6 +28,7 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
   },
   'esign.url': (value) => (z.url({ protocol: /^https?$/ }).safeParse(value).success ? undefined : 'Enter an http(s) URL.'),
   'support.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
+  'sales.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
 };
 
 function toSetting(row: { key: string; value: string; description: string | null; updatedAt: Date }): TSystemSetting {

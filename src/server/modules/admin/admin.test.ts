@@ -88,6 +88,14 @@ describe('system settings', () => {
     expect((await admin.request('DELETE', '/api/admin/settings/esign.url')).statusCode).toBe(404);
   });
 
+  it('sends Contact Sales to the sales address an admin sets', async () => {
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ salesEmail: 'sales@formwork.app' });
+    expect((await admin.post('/api/admin/settings', { key: 'sales.email', value: 'not an address' })).statusCode).toBe(400);
+    expect((await admin.post('/api/admin/settings', { key: 'sales.email', value: 'deals@acme.example' })).statusCode).toBe(200);
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ salesEmail: 'deals@acme.example' });
+    expect((await admin.request('DELETE', '/api/admin/settings/sales.email')).statusCode).toBe(204);
+  });
+
   it('changes the public plan catalogue when an admin edits it', async () => {
     const catalogue = DEFAULT_PLAN_CATALOGUE.map((p) => (p.id === 'basic' ? { ...p, usdMonthly: 25 } : p));
     await admin.post('/api/admin/settings', { key: 'plans.catalogue', value: JSON.stringify(catalogue) });

@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
-import { DEFAULT_ESIGN_URL, DEFAULT_SUPPORT_EMAIL, type TAppConfig } from '../../../contract/admin.ts';
+import { DEFAULT_ESIGN_URL, DEFAULT_SALES_EMAIL, DEFAULT_SUPPORT_EMAIL, type TAppConfig } from '../../../contract/admin.ts';
 import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
@@ -41,8 +41,16 @@ export function createSystemService(deps: {
     },
 
     async appConfig(): Promise<TAppConfig> {
-      const [esignUrl, supportEmail] = await Promise.all([deps.system.get('esign.url'), deps.system.get('support.email')]);
-      return { esignUrl: esignUrl ?? DEFAULT_ESIGN_URL, supportEmail: supportEmail ?? DEFAULT_SUPPORT_EMAIL };
+      const [esignUrl, supportEmail, salesEmail] = await Promise.all([
+        deps.system.get('esign.url'),
+        deps.system.get('support.email'),
+        deps.system.get('sales.email'),
+      ]);
+      return {
+        esignUrl: esignUrl ?? DEFAULT_ESIGN_URL,
+        supportEmail: supportEmail ?? DEFAULT_SUPPORT_EMAIL,
+        salesEmail: salesEmail ?? DEFAULT_SALES_EMAIL,
+      };
     },
 
     /** Prices follow the active payment gateway: INR for Razorpay, otherwise USD (docs/decisions.md). */

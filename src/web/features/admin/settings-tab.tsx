@@ -48,6 +48,7 @@ const VALUE_PLACEHOLDERS: Record<KnownKey, string> = {
   'plans.catalogue': '[ { "id": "free", … } ]',
   'esign.url': 'https://sign.example.com',
   'support.email': 'support@example.com',
+  'sales.email': 'sales@example.com',
 };
 
 /**
@@ -78,8 +79,8 @@ function checkValue(key: string, value: string): string | null {
       return 'Enter a full address, such as https://sign.example.com.';
     }
   }
-  if (key === 'support.email' && value.trim() !== '' && !z.email().safeParse(value.trim()).success) {
-    return 'Enter an email address, such as support@example.com.';
+  if ((key === 'support.email' || key === 'sales.email') && value.trim() !== '' && !z.email().safeParse(value.trim()).success) {
+    return `Enter an email address, such as ${VALUE_PLACEHOLDERS[key]}.`;
   }
   return null;
 }

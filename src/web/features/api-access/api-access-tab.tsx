@@ -10,6 +10,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
+import { useAppConfig } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { mailto, SALES_EMAIL } from '../../lib/site';
 import { formatDate } from '../../lib/utils';
@@ -148,6 +149,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
   const revoke = useRevokeApiKey();
   const [created, setCreated] = useState<TCreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<TApiKey | null>(null);
+  const salesEmail = useAppConfig().data?.salesEmail ?? SALES_EMAIL;
 
   if (!hasAccess) {
     return (
@@ -161,7 +163,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
         </CardHeader>
         <CardContent>
           <Button asChild>
-            <a href={mailto(SALES_EMAIL, 'Formwork Enterprise plan and API access')}>
+            <a href={mailto(salesEmail, 'Formwork Enterprise plan and API access')}>
               <MailIcon /> Contact Sales
             </a>
           </Button>
