@@ -31,6 +31,7 @@ import { createDemoService } from './modules/demo/demo.service.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
 import { authenticateApiKeys } from './modules/public-api/api-caller.ts';
 import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
+import { adminApiUsageRoutes, apiUsageRoutes } from './modules/public-api/api-usage.routes.ts';
 import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
 
 export type TBuildAppOptions = {
@@ -177,6 +178,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
     await signedIn.register(usersRoutes, { users: usersService });
     await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
+    await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
     await signedIn.register(formatsRoutes, { formats });
     await signedIn.register(documentsRoutes, { documents });
     await signedIn.register(bulkRoutes, { bulk });
@@ -193,6 +195,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await app.register(async (admins) => {
     resolveCallerFor(admins, async (request) => (await admin.requireAdmin(await auth.currentUserId(request.headers))).id);
     await admins.register(adminRoutes, { admin });
+    await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
   });
   await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
   return app;

@@ -59,7 +59,8 @@ export function createServices({ config, database, log, workBulkChunks: work = t
   const assetsRepository = createAssetsRepository(db);
   const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });
   const usersService = createUsersService({ users: usersRepository, quota });
-  const apiKeys = createApiKeysService({ keys: createApiKeysRepository(db), hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId) });
+  const apiKeysRepository = createApiKeysRepository(db);
+  const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId) });
   const assets = createAssetsService({
     assets: assetsRepository,
     quota,
@@ -125,7 +126,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
   });
 
   const publicApiRepository = createPublicApiRepository(db);
-  const publicApi = createPublicApiService({ repository: publicApiRepository, documents });
+  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeysRepository, users: usersRepository, documents });
 
   return {
     apiKeys,

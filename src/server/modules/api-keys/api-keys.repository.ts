@@ -15,6 +15,11 @@ export function createApiKeysRepository(db: TDb) {
         .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
     },
 
+    /** Every key the owner ever made, revoked ones included, for usage history. */
+    async listAll(ownerId: string): Promise<TApiKeyRow[]> {
+      return db.select().from(apiKeys).where(eq(apiKeys.ownerId, ownerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    },
+
     async countActive(ownerId: string): Promise<number> {
       const [row] = await db
         .select({ n: count() })

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
+import { ZApiUsage } from '../../../contract/api-usage.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { ZV1Batch, ZV1Document, ZV1DocumentPage, ZV1Format, ZV1FormatPage } from '../../../contract/public-api.ts';
@@ -368,6 +369,42 @@ describe('rate limits, quota and usage', () => {
       ].sort(),
     );
     expect(logged.every((r) => r.keyId === keyId && r.latencyMs >= 0)).toBe(true);
+  });
+});
+
+describe('usage analytics', () => {
+  it('shows 30 days by status class and documents, per key, with latency and a CSV; admins see it too', async () => {
+    const { client, userId, call, formatId } = await enterpriseMember();
+    const other = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Other' })).json());
+    await call('POST', '/api/v1/documents', { formatId, data: goodData });
+    await call('POST', '/api/v1/documents', { formatId, data: {} });
+    await keyed(other.key)('GET', '/api/v1/formats');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const all = ZApiUsage.parse((await client.get('/api/user/api-usage')).json());
+    expect(all.days).toHaveLength(30);
+    expect(all.days.at(-1)).toMatchObject({ day: new Date().toISOString().slice(0, 10), ok: 2, clientErrors: 1, serverErrors: 0, documents: 1 });
+    expect(all.days.slice(0, -1).every((d) => d.ok + d.clientErrors + d.serverErrors === 0 && d.p50Ms === null)).toBe(true);
+    expect(all.totals).toEqual({ requests: 3, ok: 2, clientErrors: 1, serverErrors: 0, documents: 1 });
+    expect(all.latency.p95Ms).toEqual(expect.any(Number));
+    expect(all.keys.map((k) => k.name).sort()).toEqual(['Other', 'Server']);
+
+    const one = ZApiUsage.parse((await client.get(`/api/user/api-usage?keyId=${other.id}`)).json());
+    expect(one.totals).toEqual({ requests: 1, ok: 1, clientErrors: 0, serverErrors: 0, documents: 0 });
+    const stranger = await enterpriseMember();
+    expect((await stranger.client.get(`/api/user/api-usage?keyId=${other.id}`)).statusCode).toBe(404);
+    expect(ZApiUsage.parse((await stranger.client.get('/api/user/api-usage')).json()).totals.requests).toBe(0);
+
+    const csv = await client.get('/api/user/api-usage.csv');
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('Date,2xx/3xx requests,4xx requests,5xx requests,Documents generated,p50 latency (ms),p95 latency (ms)');
+    expect(lines).toHaveLength(31);
+    expect(lines.at(-1)).toMatch(new RegExp(`^${new Date().toISOString().slice(0, 10)},2,1,0,1,\\d+,\\d+$`));
+
+    expect(ZApiUsage.parse((await admin.get(`/api/admin/users/${userId}/api-usage`)).json()).totals.requests).toBe(3);
+    expect((await admin.get('/api/admin/users/nobody/api-usage')).statusCode).toBe(404);
+    expect((await client.get(`/api/admin/users/${userId}/api-usage`)).statusCode).toBe(403);
   });
 });
 
