@@ -49,7 +49,12 @@ export const adminKeys = {
 };
 
 export const apiKeyKeys = {
+  /** Everything about keys: a key made or revoked changes the list and the usage filter. */
+  all: ['api-keys'] as const,
   mine: ['api-keys', 'mine'] as const,
+  /** The usage chart, for all keys (no id) or one. */
+  usage: (keyId: string | undefined) => ['api-keys', 'usage', keyId ?? 'all'] as const,
+  usageOfUser: (userId: string) => ['api-keys', 'usage-of-user', userId] as const,
 };
 
 export const imageKeys = {

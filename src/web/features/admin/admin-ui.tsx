@@ -1,4 +1,4 @@
-import { ChevronDownIcon, Loader2Icon } from 'lucide-react';
+import { Loader2Icon } from 'lucide-react';
 import { Switch as SwitchPrimitive } from 'radix-ui';
 import * as React from 'react';
 import { Button } from '../../components/ui/button';
@@ -22,27 +22,7 @@ export function Switch({ className, ...props }: React.ComponentProps<typeof Swit
   );
 }
 
-/** A native select styled like Input: reliable on phones and with the keyboard. */
-export function NativeSelect({ className, children, ...props }: React.ComponentProps<'select'>) {
-  return (
-    <div className="relative">
-      <select
-        data-slot="native-select"
-        className={cn(
-          'flex h-10 w-full cursor-pointer appearance-none rounded-md border border-input bg-background py-2 pr-9 pl-3 text-sm shadow-xs transition-[border-color,box-shadow] outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-60 aria-invalid:border-destructive',
-          className,
-        )}
-        {...props}
-      >
-        {children}
-      </select>
-      <ChevronDownIcon
-        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground"
-        aria-hidden
-      />
-    </div>
-  );
-}
+export { NativeSelect } from '../../components/ui/native-select';
 
 /** Label, control, then a hint or an error (the error wins), wired with aria-describedby ids. */
 export function Field({

@@ -14,7 +14,10 @@ import { useAppConfig } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { mailto, SALES_EMAIL } from '../../lib/site';
 import { formatDate } from '../../lib/utils';
-import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api';
+import { API_USAGE_DAYS } from '../../../contract/api-usage';
+import { Skeleton } from '../../components/ui/skeleton';
+import { usageCsvUrl, useApiKeys, useApiUsage, useCreateApiKey, useRevokeApiKey } from './api';
+import { UsagePanel } from './usage-panel';
 
 const MODE_TEXT: Record<TApiKeyMode, string> = {
   live: 'Live: real documents, counted against your plan',
@@ -143,6 +146,31 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: TApiKey; onRevoke: () => void })
   );
 }
 
+function UsageCard() {
+  const [keyId, setKeyId] = useState<string | undefined>();
+  const usage = useApiUsage(keyId, true);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Usage</CardTitle>
+        <CardDescription>Every call made with your keys in the last {API_USAGE_DAYS} days, by UTC day.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {usage.isLoading ? (
+          <div className="space-y-3" role="status" aria-label="Loading usage">
+            <Skeleton className="h-16 w-full" />
+            <Skeleton className="h-[260px] w-full" />
+          </div>
+        ) : usage.error ? (
+          <LoadError error={usage.error} fallback="Could not load your usage." />
+        ) : usage.data ? (
+          <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={usageCsvUrl(keyId)} />
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
 /** Settings → API Access: the plan's keys, or how to get them. */
 export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
   const keys = useApiKeys(hasAccess);
@@ -205,6 +233,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
         <TriangleAlertIcon className="mt-px size-3.5 shrink-0" aria-hidden />
         Keys are stored hashed: we cannot show a key again. If one is lost, revoke it and create another.
       </p>
+      <UsageCard />
       <ConfirmDialog
         open={revoking !== null}
         onOpenChange={(open) => !open && setRevoking(null)}

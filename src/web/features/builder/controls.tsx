@@ -1,20 +1,12 @@
-import { AlignCenterIcon, AlignJustifyIcon, AlignLeftIcon, AlignRightIcon, ChevronDownIcon, type LucideIcon } from 'lucide-react';
+import { NativeSelect as UiNativeSelect } from '../../components/ui/native-select';
+import { AlignCenterIcon, AlignJustifyIcon, AlignLeftIcon, AlignRightIcon, type LucideIcon } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../components/ui/tooltip';
 import { cn } from '../../lib/utils';
 
-export function NativeSelect({ className, children, ...props }: ComponentProps<'select'>) {
-  return (
-    <div className={cn('relative', className)}>
-      <select
-        className="h-9 w-full cursor-pointer appearance-none rounded-md border border-input bg-background pr-8 pl-3 text-sm shadow-xs transition-[border-color,box-shadow] outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-60"
-        {...props}
-      >
-        {children}
-      </select>
-      <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-    </div>
-  );
+/** The builder's compact select. */
+export function NativeSelect(props: ComponentProps<typeof UiNativeSelect>) {
+  return <UiNativeSelect size="sm" {...props} />;
 }
 
 /** A small icon button with a tooltip; `pressed` makes it a toggle. */
