@@ -10,7 +10,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  * components). The graph has no cycles; pages (src/web/pages) compose features and nothing imports them.
  */
 const FEATURE_DEPENDENCIES = {
-  admin: [],
+  admin: ['api-access'],
   marketing: [],
   formats: [],
   bulk: ['formats'],

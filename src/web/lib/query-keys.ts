@@ -46,6 +46,7 @@ export const adminKeys = {
   users: () => [...adminKeys.all, 'users'] as const,
   settings: () => [...adminKeys.all, 'settings'] as const,
   gateways: () => [...adminKeys.all, 'payment-gateways'] as const,
+  apiUsage: (userId: string, keyId: string | undefined) => [...adminKeys.all, 'api-usage', userId, keyId ?? 'all'] as const,
 };
 
 export const apiKeyKeys = {
@@ -54,7 +55,6 @@ export const apiKeyKeys = {
   mine: ['api-keys', 'mine'] as const,
   /** The usage chart, for all keys (no id) or one. */
   usage: (keyId: string | undefined) => ['api-keys', 'usage', keyId ?? 'all'] as const,
-  usageOfUser: (userId: string) => ['api-keys', 'usage-of-user', userId] as const,
 };
 
 export const imageKeys = {

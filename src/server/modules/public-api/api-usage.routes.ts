@@ -28,4 +28,8 @@ export async function adminApiUsageRoutes(app: FastifyInstance, opts: { publicAp
     { schema: { params: ZIdParams, querystring: ZApiUsageQuery, response: { 200: ZApiUsage, ...errors } } },
     async (request) => opts.publicApi.usageOfUser(request.params.id, request.query.keyId),
   );
+  api.get('/api/admin/users/:id/api-usage.csv', { schema: { params: ZIdParams, querystring: ZApiUsageQuery } }, async (request, reply) => {
+    const csv = await opts.publicApi.usageCsvOfUser(request.params.id, request.query.keyId);
+    return sendFile(reply, Buffer.from(csv), `Formwork API usage ${new Date().toISOString().slice(0, 10)}.csv`, 'text/csv; charset=utf-8', 'attachment');
+  });
 }

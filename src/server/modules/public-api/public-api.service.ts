@@ -31,6 +31,11 @@ function mergeDays(day: string, parts: TUsageDay[]): TApiUsageDay {
   };
 }
 
+function usageCsvOf({ days }: TApiUsage): string {
+  const lines = [API_USAGE_CSV_HEADER, ...days.map((d) => [d.day, d.ok, d.clientErrors, d.serverErrors, d.documents, d.p50Ms ?? '', d.p95Ms ?? ''])];
+  return `${lines.map((cells) => cells.map((c) => csvCell(c)).join(',')).join('\r\n')}\r\n`;
+}
+
 export function createPublicApiService(deps: {
   repository: TPublicApiRepository;
   keys: Pick<TApiKeysRepository, 'listAll'>;
@@ -75,9 +80,12 @@ export function createPublicApiService(deps: {
 
     /** The same figures as a CSV file, one row per day. */
     async usageCsv(ownerId: string, keyId: string | undefined): Promise<string> {
-      const { days } = await usage(ownerId, keyId);
-      const lines = [API_USAGE_CSV_HEADER, ...days.map((d) => [d.day, d.ok, d.clientErrors, d.serverErrors, d.documents, d.p50Ms ?? '', d.p95Ms ?? ''])];
-      return `${lines.map((cells) => cells.map((c) => csvCell(c)).join(',')).join('\r\n')}\r\n`;
+      return usageCsvOf(await usage(ownerId, keyId));
+    },
+
+    async usageCsvOfUser(userId: string, keyId: string | undefined): Promise<string> {
+      if (!(await deps.users.findById(userId))) throw notFound('User');
+      return usageCsvOf(await usage(userId, keyId));
     },
 
     /** Each key's requests: counted per minute for the rate limit, and logged for the usage chart. */

@@ -404,6 +404,8 @@ describe('usage analytics', () => {
 
     expect(ZApiUsage.parse((await admin.get(`/api/admin/users/${userId}/api-usage`)).json()).totals.requests).toBe(3);
     expect((await admin.get('/api/admin/users/nobody/api-usage')).statusCode).toBe(404);
+    expect((await admin.get(`/api/admin/users/${userId}/api-usage.csv`)).body.trim().split('\r\n')).toHaveLength(31);
+    expect((await admin.get('/api/admin/users/nobody/api-usage.csv')).statusCode).toBe(404);
     expect((await client.get(`/api/admin/users/${userId}/api-usage`)).statusCode).toBe(403);
   });
 });

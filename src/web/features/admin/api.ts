@@ -7,6 +7,7 @@ import type {
   TPaymentGatewayUpdate,
   TSystemSetting,
 } from '../../../contract/admin';
+import type { TApiUsage } from '../../../contract/api-usage';
 import type { TRole } from '../../../contract/user';
 import { api } from '../../lib/api';
 import { adminKeys, authKeys, statsKeys, systemKeys } from '../../lib/query-keys';
@@ -20,6 +21,20 @@ export function useAdminUsers(enabled: boolean) {
     queryFn: () => api.get<TAdminUser[]>('/api/admin/users'),
     enabled,
   });
+}
+
+const keyQuery = (keyId: string | undefined) => (keyId ? `?keyId=${seg(keyId)}` : '');
+
+/** One user's API usage, as their own Settings shows it. */
+export function useUserApiUsage(userId: string, keyId: string | undefined) {
+  return useQuery({
+    queryKey: adminKeys.apiUsage(userId, keyId),
+    queryFn: () => api.get<TApiUsage>(`/api/admin/users/${seg(userId)}/api-usage${keyQuery(keyId)}`),
+  });
+}
+
+export function userApiUsageCsvUrl(userId: string, keyId: string | undefined): string {
+  return `/api/admin/users/${seg(userId)}/api-usage.csv${keyQuery(keyId)}`;
 }
 
 export function useAdminSettings(enabled: boolean) {

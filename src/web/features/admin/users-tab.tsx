@@ -1,4 +1,4 @@
-import { CreditCardIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
+import { ChartColumnIcon, CreditCardIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans';
@@ -22,7 +22,8 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { usePlans } from '../../hooks/use-plans';
-import { useAdminUsers, useChangeRole, useUpdateUser } from './api';
+import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
+import { UsagePanel } from '../api-access/usage-panel';
 
 export function displayName(u: Pick<TAdminUser, 'firstName' | 'lastName' | 'email'>): string {
   const name = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
@@ -100,7 +101,7 @@ function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogu
   );
 }
 
-type DialogTarget = { kind: 'role' | 'plan'; user: TAdminUser } | null;
+type DialogTarget = { kind: 'role' | 'plan' | 'usage'; user: TAdminUser } | null;
 
 function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarget) => void }) {
   return (
@@ -122,6 +123,15 @@ function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarg
         title="Change plan and limit"
       >
         <CreditCardIcon aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon-sm"
+        onClick={() => onOpen({ kind: 'usage', user })}
+        aria-label={`API usage of ${user.email}`}
+        title="API usage"
+      >
+        <ChartColumnIcon aria-hidden />
       </Button>
     </div>
   );
@@ -285,12 +295,15 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       <dd className="mt-0.5 text-sm font-medium whitespace-nowrap tabular-nums">{formatDay(u.createdAt)}</dd>
                     </div>
                   </dl>
-                  <div className="mt-3 grid grid-cols-2 gap-2 border-t pt-3">
+                  <div className="mt-3 grid grid-cols-2 gap-2 border-t pt-3 sm:grid-cols-3">
                     <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'role', user: u })} aria-label={`Change role for ${u.email}`}>
                       <ShieldIcon aria-hidden /> Change role
                     </Button>
                     <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'plan', user: u })} aria-label={`Change plan for ${u.email}`}>
                       <CreditCardIcon aria-hidden /> Change plan
+                    </Button>
+                    <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'usage', user: u })} aria-label={`API usage of ${u.email}`}>
+                      <ChartColumnIcon aria-hidden /> API usage
                     </Button>
                   </div>
                 </Card>
@@ -311,6 +324,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
       {target?.kind === 'plan' && (
         <PlanDialog key={target.user.id} user={target.user} catalogue={catalogue} onClose={() => setTarget(null)} />
       )}
+      {target?.kind === 'usage' && <ApiUsageDialog key={target.user.id} user={target.user} onClose={() => setTarget(null)} />}
     </div>
   );
 }
@@ -525,6 +539,30 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue:
             onCancel={onClose}
           />
         </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ApiUsageDialog({ user, onClose }: { user: TAdminUser; onClose: () => void }) {
+  const [keyId, setKeyId] = useState<string | undefined>();
+  const usage = useUserApiUsage(user.id, keyId);
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-h-[90dvh] max-w-4xl overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>API usage of {displayName(user)}</DialogTitle>
+          <DialogDescription>Every call made with {user.email}’s keys in the last 30 days, by UTC day.</DialogDescription>
+        </DialogHeader>
+        {usage.isLoading ? (
+          <p className="text-sm text-muted-foreground" role="status">
+            Loading usage...
+          </p>
+        ) : usage.error ? (
+          <LoadError error={usage.error} fallback="Could not load this user’s usage." />
+        ) : usage.data ? (
+          <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={userApiUsageCsvUrl(user.id, keyId)} />
+        ) : null}
       </DialogContent>
     </Dialog>
   );
