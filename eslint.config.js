@@ -19,6 +19,7 @@ const FEATURE_DEPENDENCIES = {
   builder: ['formats'],
   'template-import': ['builder'],
   'api-access': [],
+  'api-docs': [],
 };
 const FEATURES = Object.keys(FEATURE_DEPENDENCIES);
 const featureZones = [

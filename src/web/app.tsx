@@ -23,6 +23,7 @@ const AboutPage = lazy(() => import('./pages/about-page').then((m) => ({ default
 const PaymentSuccessPage = lazy(() =>
   import('./pages/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })),
 );
+const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 
 /** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
@@ -42,6 +43,7 @@ function Router() {
       <Route path="/" component={Home} />
       <Route path="/login" component={LoginPage} />
       <Route path="/about" component={AboutPage} />
+      <Route path="/docs/api" component={ApiDocsPage} />
       <Route path="/payment-success" component={PaymentSuccessPage} />
       <Route path="/admin" component={AdminPage} />
       <Route path="/formats">

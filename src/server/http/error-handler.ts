@@ -1,29 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { TApiError, TErrorCode } from '../../contract/errors.ts';
+import { HTTP_STATUS_OF, type TApiError, type TErrorCode } from '../../contract/errors.ts';
+
 import { AppError } from './app-error.ts';
 
-/** The one table from an error code to its HTTP status. */
-export const HTTP_STATUS_OF: Record<TErrorCode, number> = {
-  bad_request: 400,
-  validation_failed: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  csrf_rejected: 403,
-  plan_limit: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  storage_limit: 413,
-  unsupported_media_type: 415,
-  unprocessable: 422,
-  render_timeout: 422,
-  document_too_large: 422,
-  quota_exceeded: 429,
-  rate_limited: 429,
-  internal: 500,
-  unavailable: 503,
-};
 
 export function sendError(reply: FastifyReply, code: TErrorCode, message: string, fields?: Record<string, string>) {
   const body: TApiError = { error: { code, message, ...(fields && Object.keys(fields).length ? { fields } : {}) } };

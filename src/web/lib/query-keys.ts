@@ -16,6 +16,8 @@ export const statsKeys = {
 export const systemKeys = {
   plans: ['system', 'plans'] as const,
   appConfig: ['system', 'app-config'] as const,
+  /** The public API's OpenAPI document, for the reference page. */
+  openapi: ['system', 'openapi'] as const,
 };
 
 export const formatKeys = {

@@ -343,7 +343,7 @@ function TestimonialsSection() {
 
 const REQUEST_EXAMPLE = `POST /api/documents/generate
 Content-Type: application/json
-Authorization: Bearer YOUR_API_KEY
+Authorization: Bearer fw_live_YOUR_API_KEY
 
 {
   "template_id": "fmt_8c1d2e7a",
@@ -355,12 +355,13 @@ Authorization: Bearer YOUR_API_KEY
 }`;
 
 function responseExample(origin: string): string {
-  return `HTTP/1.1 200 OK
+  return `HTTP/1.1 201 Created
 Content-Type: application/json
 
 {
-  "document_url": "${origin}/api/documents/51f0a9/download",
-  "status": "generated"
+  "id": "51f0a9c2-7d3e-4b8a-9f21-6c0d5e4a8b17",
+  "status": "generated",
+  "document_url": "${origin}/api/v1/documents/51f0a9c2-7d3e-4b8a-9f21-6c0d5e4a8b17/pdf"
 }`;
 }
 
@@ -413,7 +414,10 @@ function ApiSection() {
                   Get API Access <ArrowRightIcon />
                 </a>
               </Button>
-              <span className="text-xs text-muted-foreground">API access is included in the Enterprise plan.</span>
+              <Button variant="outline" asChild>
+                <a href="/docs/api">Read the API reference</a>
+              </Button>
+              <span className="w-full text-xs text-muted-foreground">API access is included in the Enterprise plan.</span>
             </div>
           </div>
           <div className="min-w-0 space-y-4">

@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.ts';
-import { HTTP_STATUS_OF } from '../../http/error-handler.ts';
+import { HTTP_STATUS_OF } from '../../../contract/errors.ts';
 import {
   BULK_MAX_COLUMNS,
   dateKindOfFormat,

@@ -34,9 +34,31 @@ export function publicApiDocumentBase(publicUrl: string): Partial<OpenAPIV3_1.Do
 /** Whether a path belongs to the public API (the rest is the web app's own). */
 export const isPublicApiPath = (path: string) => path.startsWith(`${API_V1_PREFIX}/`) || path === '/api/documents/generate';
 
-/** The whole document narrowed to the public API's paths. */
+const STATUS_TEXT: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted: under way, poll the Location', '204': 'Done; no content' };
+
+/** The whole document narrowed to the public API's paths, with a plain description on every answer. */
 export function publicApiDocument(full: unknown): TDocument {
   const whole = full as TDocument;
-  const paths = Object.fromEntries(Object.entries(whole.paths ?? {}).filter(([path]) => isPublicApiPath(path)));
+  const paths = Object.fromEntries(
+    Object.entries(whole.paths ?? {})
+      .filter(([path]) => isPublicApiPath(path))
+      .map(([path, item]) => [
+        path,
+        Object.fromEntries(
+          Object.entries(item ?? {}).map(([method, operation]) => {
+            if (typeof operation !== 'object' || operation === null || !('responses' in operation)) return [method, operation];
+            const responses = Object.fromEntries(
+              Object.entries((operation as OpenAPIV3_1.OperationObject).responses ?? {}).map(([status, response]) => [
+                status,
+                'description' in response && response.description === 'Default Response' && STATUS_TEXT[status]
+                  ? { ...response, description: STATUS_TEXT[status] }
+                  : response,
+              ]),
+            );
+            return [method, { ...operation, responses }];
+          }),
+        ),
+      ]),
+  );
   return { ...whole, paths };
 }

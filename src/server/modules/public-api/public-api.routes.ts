@@ -316,7 +316,13 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
         ].join('\n\n'),
         security,
         body: ZV1CreateBatchBody,
-        response: { 202: ZV1Batch, ...errors, 409: ZApiError, 413: ZApiError, 415: ZApiError },
+        response: {
+          202: ZV1Batch,
+          ...errors,
+          409: ZApiError.describe('The upload was already started (`conflict`).'),
+          413: ZApiError.describe('The body or the file is too large (`payload_too_large`).'),
+          415: ZApiError.describe('The file is not an .xlsx, .xls or .csv spreadsheet (`unsupported_media_type`).'),
+        },
       },
       // A spreadsheet upload is read here and answered directly; JSON goes on to the schema.
       preValidation: async (request, reply) => {
@@ -405,7 +411,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
         description: 'The call shown on the landing page: `template_id` is a format id. Same behaviour, keys and limits as `POST /api/v1/documents`.',
         security,
         body: ZGenerateBody,
-        response: { 201: ZGenerateResult, ...errors, 422: ZApiError },
+        response: { 201: ZGenerateResult, ...errors, 422: ZApiError.describe('The document could not be made (`document_too_large`, `render_timeout`).') },
       },
     },
     async (request, reply) =>

@@ -1,4 +1,4 @@
-import { CopyIcon, KeyRoundIcon, Loader2Icon, MailIcon, PlusIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
+import { BookOpenIcon, CopyIcon, KeyRoundIcon, Loader2Icon, MailIcon, PlusIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import type { TApiKey, TApiKeyMode, TCreatedApiKey } from '../../../contract/api-keys';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
@@ -12,7 +12,7 @@ import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
 import { useAppConfig } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { mailto, SALES_EMAIL } from '../../lib/site';
+import { mailto, SALES_EMAIL, siteOrigin } from '../../lib/site';
 import { formatDate } from '../../lib/utils';
 import { API_USAGE_DAYS } from '../../../contract/api-usage';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -146,6 +146,41 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: TApiKey; onRevoke: () => void })
   );
 }
 
+function QuickStartCard() {
+  const sample = [
+    `curl -X POST "${siteOrigin()}/api/v1/documents" \\`,
+    '  -H "Authorization: Bearer $FORMWORK_API_KEY" \\',
+    '  -H "Content-Type: application/json" \\',
+    `  -d '{ "formatId": "FORMAT_ID", "data": { "client_name": "Jane Doe" } }'`,
+  ].join('\n');
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Call the API</CardTitle>
+        <CardDescription>
+          Send the key as a bearer token. A format’s id is in its address in the builder, and <code className="font-mono">GET /api/v1/formats</code>{' '}
+          lists them with the data each one needs.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <pre
+          role="region"
+          aria-label="Sample call"
+          tabIndex={0}
+          className="overflow-x-auto rounded-lg bg-slate-950 p-4 text-[0.8125rem] leading-relaxed text-slate-100"
+        >
+          <code>{sample}</code>
+        </pre>
+        <Button variant="outline" asChild>
+          <a href="/docs/api">
+            <BookOpenIcon /> API reference
+          </a>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
 function UsageCard() {
   const [keyId, setKeyId] = useState<string | undefined>();
   const usage = useApiUsage(keyId, true);
@@ -233,6 +268,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
         <TriangleAlertIcon className="mt-px size-3.5 shrink-0" aria-hidden />
         Keys are stored hashed: we cannot show a key again. If one is lost, revoke it and create another.
       </p>
+      <QuickStartCard />
       <UsageCard />
       <ConfirmDialog
         open={revoking !== null}

@@ -112,9 +112,9 @@ export function MarketingFooter() {
               </button>
             </li>
             <li>
-              <button type="button" className={linkClass} onClick={() => goTo('api')}>
-                API documentation
-              </button>
+              <Link href="/docs/api" className={linkClass}>
+                API reference
+              </Link>
             </li>
           </ul>
         </div>

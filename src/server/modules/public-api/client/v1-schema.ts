@@ -26,7 +26,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -348,7 +348,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Created */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -477,7 +477,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -614,7 +614,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -744,7 +744,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Created */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -753,7 +753,7 @@ export interface paths {
                         "application/json": components["schemas"]["Document"];
                     };
                 };
-                /** @description Default Response */
+                /** @description Accepted: under way, poll the Location */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -900,7 +900,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -909,7 +909,7 @@ export interface paths {
                         "application/json": components["schemas"]["Document"];
                     };
                 };
-                /** @description Default Response */
+                /** @description Accepted: under way, poll the Location */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -1322,7 +1322,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Accepted: under way, poll the Location */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -1403,7 +1403,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description The upload was already started (`conflict`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1421,7 +1421,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description The body or the file is too large (`payload_too_large`). */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1439,7 +1439,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description The file is not an .xlsx, .xls or .csv spreadsheet (`unsupported_media_type`). */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -1502,7 +1502,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1767,7 +1767,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1902,7 +1902,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Created */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -1983,7 +1983,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description The document could not be made (`document_too_large`, `render_timeout`). */
                 422: {
                     headers: {
                         [name: string]: unknown;

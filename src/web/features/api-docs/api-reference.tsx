@@ -1,0 +1,407 @@
+import { useQuery } from '@tanstack/react-query';
+import { CheckIcon, CopyIcon } from 'lucide-react';
+import { Fragment, useState, type ReactNode } from 'react';
+import { ERROR_CODE_MEANING, HTTP_STATUS_OF, type TErrorCode } from '../../../contract/errors';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Label } from '../../components/ui/label';
+import { LoadError } from '../../components/ui/load-error';
+import { NativeSelect } from '../../components/ui/native-select';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { api } from '../../lib/api';
+import { systemKeys } from '../../lib/query-keys';
+import { siteOrigin } from '../../lib/site';
+import { cn } from '../../lib/utils';
+import {
+  codeSample,
+  fieldsOf,
+  operationsByTag,
+  refName,
+  sampleBody,
+  SAMPLE_LANGUAGES,
+  type TOpenApiDocument,
+  type TOperation,
+  type TSampleLanguage,
+} from './openapi-model';
+
+/** Text with `code` spans, in paragraphs split by blank lines, as the document's descriptions are written. */
+function Prose({ text, className }: { text: string | undefined; className?: string }) {
+  if (!text) return null;
+  return (
+    <div className={cn('space-y-2 text-sm leading-relaxed text-muted-foreground', className)}>
+      {text.split(/\n\n+/).map((paragraph, i) => (
+        <p key={i}>
+          {paragraph.split('`').map((part, j) =>
+            j % 2 === 1 ? (
+              <code key={j} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.8125rem] text-foreground">
+                {part}
+              </code>
+            ) : (
+              <Fragment key={j}>{part}</Fragment>
+            ),
+          )}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+const METHOD_STYLES: Record<string, string> = {
+  get: 'bg-sky-100 text-sky-800',
+  post: 'bg-emerald-100 text-emerald-800',
+  put: 'bg-amber-100 text-amber-800',
+  patch: 'bg-amber-100 text-amber-800',
+  delete: 'bg-red-100 text-red-800',
+};
+
+function Method({ method }: { method: string }) {
+  return (
+    <span className={cn('inline-flex h-6 shrink-0 items-center rounded px-1.5 font-mono text-xs font-semibold uppercase', METHOD_STYLES[method])}>
+      {method}
+    </span>
+  );
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Button
+      variant="ghost"
+      size="icon-sm"
+      className="text-slate-300 hover:bg-slate-800 hover:text-white"
+      aria-label={copied ? 'Copied' : label}
+      onClick={() => {
+        void navigator.clipboard.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+    >
+      {copied ? <CheckIcon aria-hidden /> : <CopyIcon aria-hidden />}
+    </Button>
+  );
+}
+
+function CodeBlock({ code, label }: { code: string; label: string }) {
+  return (
+    <div className="relative">
+      <pre role="region" className="overflow-x-auto rounded-lg bg-slate-950 p-4 pr-12 text-[0.8125rem] leading-relaxed text-slate-100" tabIndex={0} aria-label={label}>
+        <code>{code}</code>
+      </pre>
+      <div className="absolute top-2 right-2">
+        <CopyButton text={code} label={`Copy the ${label}`} />
+      </div>
+    </div>
+  );
+}
+
+function FieldTable({ caption, rows }: { caption: string; rows: { name: string; type: string; required: boolean; description?: string; depth?: number }[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <div className="overflow-x-auto rounded-lg border">
+      <table className="w-full text-sm">
+        <caption className="border-b bg-muted/50 px-3 py-2 text-left text-xs font-semibold tracking-wide text-muted-foreground uppercase">{caption}</caption>
+        <tbody className="divide-y">
+          {rows.map((row) => (
+            <tr key={row.name} className="align-top">
+              <th scope="row" className={cn('w-2/5 px-3 py-2 text-left font-normal', row.depth ? 'pl-7' : '')}>
+                <code className="font-mono text-[0.8125rem] font-medium break-words text-foreground">{row.name}</code>
+                {row.required && <span className="ml-1.5 text-xs text-destructive">required</span>}
+                <div className="mt-0.5 text-xs break-words text-muted-foreground">{row.type}</div>
+              </th>
+              <td className="px-3 py-2">
+                <Prose text={row.description} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function OperationSection({ doc, operation, language, onLanguage }: { doc: TOpenApiDocument; operation: TOperation; language: TSampleLanguage; onLanguage: (l: TSampleLanguage) => void }) {
+  const body = sampleBody(doc, operation);
+  const parameters = (operation.parameters ?? []).map((p) => ({
+    name: p.in === 'header' ? p.name.replace(/(^|-)\w/g, (m) => m.toUpperCase()) : p.name,
+    type: `${p.in}${p.schema?.type ? ` · ${String(p.schema.type)}` : ''}`,
+    required: p.required ?? false,
+    description: p.description ?? p.schema?.description,
+  }));
+  const requestSchema = operation.requestBody?.content?.['application/json']?.schema;
+  const responses = Object.entries(operation.responses);
+  return (
+    <section id={operation.id} aria-labelledby={`${operation.id}-title`} className="scroll-mt-24 border-t py-10 first:border-t-0">
+      <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_minmax(0,30rem)] 2xl:gap-8">
+        <div className="min-w-0 space-y-5">
+          <div>
+            <h3 id={`${operation.id}-title`} className="text-lg font-semibold">
+              {operation.summary}
+            </h3>
+            <p className="mt-2 flex min-w-0 items-center gap-2">
+              <Method method={operation.method} />
+              <code className="font-mono text-sm break-all">{operation.path}</code>
+            </p>
+          </div>
+          <Prose text={operation.description} />
+          <FieldTable caption="Parameters" rows={parameters} />
+          {requestSchema && <FieldTable caption="Request body (JSON)" rows={fieldsOf(doc, requestSchema)} />}
+          <div className="rounded-lg border">
+            <h4 className="border-b bg-muted/50 px-3 py-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Responses</h4>
+            <ul className="divide-y text-sm">
+              {responses.map(([status, response]) => {
+                const schema = response.content?.['application/json']?.schema;
+                const name = refName(schema);
+                return (
+                  <li key={status} className="flex gap-3 px-3 py-2">
+                    <Badge variant={status.startsWith('2') ? 'success' : 'outline'} className="h-6 shrink-0 font-mono">
+                      {status}
+                    </Badge>
+                    <div className="min-w-0">
+                      <Prose text={response.description} />
+                      {name && (
+                        <a href={`#schema-${name}`} className="font-mono text-[0.8125rem] text-primary hover:underline">
+                          {name}
+                        </a>
+                      )}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        </div>
+        <div className="min-w-0 2xl:sticky 2xl:top-24 2xl:self-start">
+          <Tabs value={language} onValueChange={(v) => onLanguage(v as TSampleLanguage)}>
+            <TabsList aria-label={`Sample for ${operation.summary ?? operation.path} in`}>
+              {SAMPLE_LANGUAGES.map((l) => (
+                <TabsTrigger key={l.id} value={l.id}>
+                  {l.label}
+                </TabsTrigger>
+              ))}
+            </TabsList>
+            {SAMPLE_LANGUAGES.map((l) => (
+              <TabsContent key={l.id} value={l.id} className="mt-3">
+                <CodeBlock code={codeSample(l.id, siteOrigin(), operation, body)} label={`${l.label} sample`} />
+              </TabsContent>
+            ))}
+          </Tabs>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function SchemaSection({ doc, name }: { doc: TOpenApiDocument; name: string }) {
+  const rows = fieldsOf(doc, { $ref: `#/components/schemas/${name}` });
+  return (
+    <section id={`schema-${name}`} aria-labelledby={`schema-${name}-title`} className="scroll-mt-24">
+      <h3 id={`schema-${name}-title`} className="mb-3 font-mono text-base font-semibold">
+        {name}
+      </h3>
+      <FieldTable caption="Fields" rows={rows} />
+    </section>
+  );
+}
+
+function Nav({ groups, schemas }: { groups: ReturnType<typeof operationsByTag>; schemas: string[] }) {
+  return (
+    <nav aria-label="API reference" className="space-y-5 text-sm">
+      <ul className="space-y-1">
+        {[
+          ['#introduction', 'Introduction'],
+          ['#errors', 'Errors'],
+        ].map(([href, label]) => (
+          <li key={href}>
+            <a href={href} className="block rounded px-2 py-1 text-muted-foreground hover:bg-muted hover:text-foreground">
+              {label}
+            </a>
+          </li>
+        ))}
+      </ul>
+      {groups.map((group) => (
+        <div key={group.tag}>
+          <p className="px-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">{group.tag}</p>
+          <ul className="mt-1 space-y-0.5">
+            {group.operations.map((o) => (
+              <li key={o.id}>
+                <a href={`#${o.id}`} className="flex items-center gap-2 rounded px-2 py-1 text-muted-foreground hover:bg-muted hover:text-foreground">
+                  <span className="w-12 shrink-0 font-mono text-[0.6875rem] font-semibold uppercase">{o.method}</span>
+                  <span className="truncate">{o.summary}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      <div>
+        <p className="px-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Objects</p>
+        <ul className="mt-1 space-y-0.5">
+          {schemas.map((name) => (
+            <li key={name}>
+              <a href={`#schema-${name}`} className="block truncate rounded px-2 py-1 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-foreground">
+                {name}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </nav>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-24 space-y-4 py-8">
+      <h2 id={`${id}-title`} className="text-2xl font-semibold tracking-tight">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** The reference for the public API, built from the OpenAPI document the server serves. */
+export function ApiReference() {
+  const [language, setLanguage] = useState<TSampleLanguage>('curl');
+  const openapi = useQuery({ queryKey: systemKeys.openapi, queryFn: () => api.get<TOpenApiDocument>('/api/openapi.json'), staleTime: Infinity });
+  if (openapi.isLoading) {
+    return (
+      <div className="space-y-4" role="status" aria-label="Loading the reference">
+        <Skeleton className="h-10 w-1/2" />
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  }
+  if (openapi.error || !openapi.data) return <LoadError error={openapi.error} fallback="Could not load the API reference." />;
+  const doc = openapi.data;
+  const groups = operationsByTag(doc);
+  // Objects clients receive; request shapes are described with their calls.
+  const schemas = Object.keys(doc.components?.schemas ?? {}).filter((name) => !name.endsWith('Input') && !/^(Create|Generate)Request|^Create/.test(name));
+  const quickStart = groups.flatMap((g) => g.operations).find((o) => o.method === 'post' && o.path === '/api/v1/documents');
+  return (
+    <div className="lg:grid lg:grid-cols-[14rem_minmax(0,1fr)] lg:gap-10">
+      <aside className="hidden lg:block">
+        <div className="sticky top-24 max-h-[calc(100dvh-7rem)] overflow-y-auto pb-8">
+          <Nav groups={groups} schemas={schemas} />
+        </div>
+      </aside>
+      <div className="min-w-0">
+        <div className="grid gap-1.5 lg:hidden">
+          <Label htmlFor="api-reference-jump">Jump to</Label>
+          <NativeSelect
+            id="api-reference-jump"
+            defaultValue=""
+            onChange={(e) => {
+              if (e.target.value) window.location.hash = e.target.value;
+            }}
+          >
+            <option value="" disabled>
+              Choose a section
+            </option>
+            <option value="introduction">Introduction</option>
+            <option value="errors">Errors</option>
+            {groups.map((group) => (
+              <optgroup key={group.tag} label={group.tag}>
+                {group.operations.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.summary}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+            <option value="objects">Objects</option>
+          </NativeSelect>
+        </div>
+        <Section id="introduction" title="Introduction">
+          <Prose text={doc.info.description} className="text-base" />
+          <dl className="grid gap-3 text-sm sm:grid-cols-2">
+            <div className="rounded-lg border p-3">
+              <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Base URL</dt>
+              <dd className="mt-1 font-mono break-all">{siteOrigin()}</dd>
+            </div>
+            <div className="rounded-lg border p-3">
+              <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Machine-readable</dt>
+              <dd className="mt-1">
+                <a className="font-mono text-primary hover:underline" href="/api/openapi.json">
+                  /api/openapi.json
+                </a>{' '}
+                <span className="text-muted-foreground">(OpenAPI 3.1)</span>
+              </dd>
+            </div>
+          </dl>
+          {quickStart && (
+            <div className="space-y-2">
+              <h3 className="font-semibold">Your first document</h3>
+              <p className="text-sm text-muted-foreground">
+                Create a key in Settings → API Access, put it in <code className="font-mono">FORMWORK_API_KEY</code>, and use a format id from{' '}
+                <a href="#get-api-v1-formats" className="text-primary hover:underline">
+                  List formats
+                </a>
+                :
+              </p>
+              <CodeBlock code={codeSample('curl', siteOrigin(), quickStart, sampleBody(doc, quickStart))} label="curl sample" />
+            </div>
+          )}
+        </Section>
+        <Section id="errors" title="Errors">
+          <p className="text-sm text-muted-foreground">
+            Every error has the same body: <code className="font-mono">{'{ "error": { "code", "message", "fields"? } }'}</code>. Branch on{' '}
+            <code className="font-mono">code</code>; show <code className="font-mono">message</code> to people.
+          </p>
+          <div className="overflow-x-auto rounded-lg border">
+            <table className="w-full text-sm">
+              <caption className="sr-only">Error codes</caption>
+              <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Code
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Meaning
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y">
+                {(Object.keys(ERROR_CODE_MEANING) as TErrorCode[])
+                  .filter((code) => code !== 'csrf_rejected')
+                  .map((code) => (
+                    <tr key={code} className="align-top">
+                      <th scope="row" className="px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
+                        {code}
+                      </th>
+                      <td className="px-3 py-2 font-mono tabular-nums">{HTTP_STATUS_OF[code]}</td>
+                      <td className="px-3 py-2 text-muted-foreground">
+                        <Prose text={ERROR_CODE_MEANING[code]} />
+                      </td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </div>
+        </Section>
+        {groups.map((group) => (
+          <Section key={group.tag} id={`tag-${group.tag.toLowerCase()}`} title={group.tag}>
+            <Prose text={group.description} className="text-base" />
+            <div>
+              {group.operations.map((operation) => (
+                <OperationSection key={operation.id} doc={doc} operation={operation} language={language} onLanguage={setLanguage} />
+              ))}
+            </div>
+          </Section>
+        ))}
+        <Section id="objects" title="Objects">
+          <div className="space-y-8">
+            {schemas.map((name) => (
+              <SchemaSection key={name} doc={doc} name={name} />
+            ))}
+          </div>
+        </Section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { ApiReference } from '../features/api-docs/api-reference';
+import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { useDocumentTitle } from '../hooks/use-document-title';
+
+/** `/docs/api`: the public API reference, readable without an account. */
+export function ApiDocsPage() {
+  useDocumentTitle('API reference');
+  return (
+    <MarketingLayout>
+      <div className="container-page py-10 sm:py-14">
+        <header className="mb-6 max-w-3xl">
+          <p className="text-sm font-semibold text-primary">Developers</p>
+          <h1 className="mt-2 text-3xl font-semibold tracking-tight sm:text-4xl">API reference</h1>
+          <p className="mt-3 text-lg text-muted-foreground">Generate PDFs from your own software: one call per document, or thousands in a batch.</p>
+        </header>
+        <ApiReference />
+      </div>
+    </MarketingLayout>
+  );
+}
