@@ -236,7 +236,7 @@ test('the Admin Panel has no serious accessibility violations, at desktop and ph
   }
 });
 
-test('API Access: an Enterprise user creates a key, sees it once and copies it, then revokes it', async ({ browser }) => {
+test('API Access: an Enterprise user creates a key, copies it, calls the API with it, sees the call in the chart, then revokes it', async ({ browser, playwright }) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const page = await context.newPage();
@@ -272,9 +272,71 @@ test('API Access: an Enterprise user creates a key, sees it once and copies it, 
   await expect(row).toContainText(key.slice(-4));
   await expect(page.locator('body')).not.toContainText(key);
 
+  // An integrator's server: only the key, no cookie.
+  const format = (await (
+    await page.request.post(`${base}/api/formats`, {
+      headers: { origin: base },
+      data: {
+        name: 'API invoice',
+        content: { elements: [{ id: 'p', type: 'paragraph', content: 'Invoice for {{client_name}}' }] },
+        placeholders: [{ name: 'client_name', type: 'text', required: true }],
+      },
+    })
+  ).json()) as { id: string };
+  const integrator = await playwright.request.newContext({ extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+  const generated = await integrator.post(`${base}/api/v1/documents`, { data: { formatId: format.id, data: { client_name: 'Acme Ltd' } } });
+  expect(generated.status()).toBe(201);
+  const document = (await generated.json()) as { pdfUrl: string };
+  const pdf = await integrator.get(document.pdfUrl);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+
+  // The calls show in the usage chart and its table.
+  await page.reload();
+  await expect(page.getByText('Requests', { exact: true }).locator('..')).toContainText('2');
+  await expect(page.getByText('Documents', { exact: true }).locator('..')).toContainText('1');
+  await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await page.getByText('Show the figures for each day').click();
+  const today = page.getByRole('row').filter({ has: page.getByRole('rowheader') }).first();
+  await expect(today.getByRole('cell').nth(0)).toHaveText('2');
+  await expect(today.getByRole('cell').nth(3)).toHaveText('1');
+  await expectAccessible(page, 'API Access with usage');
+
   await row.getByRole('button', { name: 'Revoke Billing system' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
   await expect(row).toHaveCount(0);
   await expect(page.getByText('No keys yet.')).toBeVisible();
+  const refused = await integrator.post(`${base}/api/v1/documents`, { data: { formatId: format.id, data: { client_name: 'Acme Ltd' } } });
+  expect(refused.status()).toBe(401);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+  await integrator.dispose();
   await context.close();
+});
+
+test('the API reference is public, works offline, and has samples to copy', async ({ browser }) => {
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 812],
+  ] as const) {
+    const context = await browser.newContext({ viewport: { width, height } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base)) foreign.push(r.url());
+    });
+    await page.goto(`${base}/docs/api`);
+    await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
+    const operation = page.locator('#post-api-v1-documents');
+    await expect(operation.getByRole('heading', { name: 'Generate a document' })).toBeVisible();
+    await operation.getByRole('tab', { name: 'Python' }).click();
+    const sample = operation.getByRole('region', { name: 'Python sample' });
+    await expect(sample).toContainText('requests.post(');
+    await expect(sample).toContainText(`${base}/api/v1/documents`);
+    await operation.getByRole('button', { name: 'Copy the Python sample' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('import os, requests');
+    await expect(page.locator('#errors')).toContainText('quota_exceeded');
+    await expectAccessible(page, `API reference at ${width}px`);
+    expect(foreign).toEqual([]);
+    await context.close();
+  }
 });

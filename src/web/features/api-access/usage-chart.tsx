@@ -9,7 +9,7 @@ import { USAGE_SERIES, shortDay } from './usage-series';
 export default function UsageChart({ days }: { days: TApiUsageDay[] }) {
   return (
     <ResponsiveContainer width="100%" height={260}>
-      <ComposedChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+      <ComposedChart accessibilityLayer={false} data={days} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
         <CartesianGrid vertical={false} stroke="#e5e7eb" />
         <XAxis dataKey="day" tickFormatter={shortDay} tick={{ fontSize: 12, fill: '#6b7280' }} tickLine={false} axisLine={false} minTickGap={24} />
         <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: '#6b7280' }} tickLine={false} axisLine={false} />

@@ -93,7 +93,7 @@ export function UsagePanel({
 
       <details className="group rounded-lg border">
         <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium hover:bg-muted/60">Show the figures for each day</summary>
-        <div className="max-h-80 overflow-auto border-t">
+        <div className="max-h-80 overflow-auto border-t" role="region" aria-label="Figures for each day" tabIndex={0}>
           <table className="w-full text-sm tabular-nums">
             <caption className="sr-only">API usage per day, last {API_USAGE_DAYS} days</caption>
             <thead className="sticky top-0 bg-background text-xs text-muted-foreground">

@@ -99,7 +99,7 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
 function FieldTable({ caption, rows }: { caption: string; rows: { name: string; type: string; required: boolean; description?: string; depth?: number }[] }) {
   if (rows.length === 0) return null;
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div className="overflow-x-auto rounded-lg border" role="region" aria-label={caption} tabIndex={0}>
       <table className="w-full text-sm">
         <caption className="border-b bg-muted/50 px-3 py-2 text-left text-xs font-semibold tracking-wide text-muted-foreground uppercase">{caption}</caption>
         <tbody className="divide-y">
@@ -336,7 +336,7 @@ export function ApiReference() {
               <h3 className="font-semibold">Your first document</h3>
               <p className="text-sm text-muted-foreground">
                 Create a key in Settings → API Access, put it in <code className="font-mono">FORMWORK_API_KEY</code>, and use a format id from{' '}
-                <a href="#get-api-v1-formats" className="text-primary hover:underline">
+                <a href="#get-api-v1-formats" className="text-primary underline underline-offset-2">
                   List formats
                 </a>
                 :
@@ -350,7 +350,7 @@ export function ApiReference() {
             Every error has the same body: <code className="font-mono">{'{ "error": { "code", "message", "fields"? } }'}</code>. Branch on{' '}
             <code className="font-mono">code</code>; show <code className="font-mono">message</code> to people.
           </p>
-          <div className="overflow-x-auto rounded-lg border">
+          <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Error codes" tabIndex={0}>
             <table className="w-full text-sm">
               <caption className="sr-only">Error codes</caption>
               <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
