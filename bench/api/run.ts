@@ -7,7 +7,12 @@
  *
  *   tsx bench/api/run.ts [--connections 50] [--seconds 20]
  *
+ * Then the same load on the public API, POST /api/v1/documents with an API key, which adds the
+ * key check, the per-key rate count and the request log; their cost per request is read from the
+ * Server-Timing header each answer carries.
+ *
  * Last line: {"api_docs_per_s":…,"api_p50_ms":…,"api_p99_ms":…,"healthz_p99_ms":…,
+ *             "v1_docs_per_s":…,"v1_p50_ms":…,"v1_p99_ms":…,"v1_key_and_rate_ms_p50":…,
  *             "render_pool_docs_per_s":…,"errors":…}
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,11 +71,20 @@ const email = `bench-${Date.now()}@example.com`;
 const image = makeGradientPng();
 const { child, base } = await startServer({ DATA_DIR: dataDir, ADMIN_EMAILS: email });
 let result: autocannon.Result;
+let v1: autocannon.Result;
 let healthz: number[];
+const keyAndRateMs: number[] = [];
 try {
   const client = apiClient(base);
   const me = (await (await client.call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Api', email, password: 'benchmark password' })).json()) as { id: string };
   await client.call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'enterprise' });
+  // Counted as always, but high enough that the benchmark measures the count, not refusals.
+  const plans = (await (await client.call('GET', '/api/plans')).json()) as { plans: { id: string }[] };
+  await client.call('POST', '/api/admin/settings', {
+    key: 'plans.catalogue',
+    value: JSON.stringify(plans.plans.map((p) => (p.id === 'enterprise' ? { ...p, apiRequestsPerMinute: 1_000_000 } : p))),
+  });
+  const { key } = (await (await client.call('POST', '/api/user/api-keys', { name: 'Bench' })).json()) as { key: string };
   const form = new FormData();
   form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'gradient.png');
   const { url: imageUrl } = (await (await client.call('POST', '/api/upload/image', undefined, form)).json()) as { url: string };
@@ -85,6 +99,27 @@ try {
   const sampler = sampleHealthz(base);
   result = await autocannon({ url: `${base}/api/documents`, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS });
   healthz = (await sampler.stop()).sort((a, b) => a - b);
+
+  const keyed = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  await autocannon({ url: `${base}/api/v1/documents`, method: 'POST', headers: keyed, body, connections: 10, amount: 300 });
+  v1 = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/documents',
+        headers: keyed,
+        body,
+        onResponse: (_status, _body, _context, responseHeaders) => {
+          const timing = String((responseHeaders as Record<string, string>)['server-timing'] ?? '');
+          const total = [...timing.matchAll(/dur=([\d.]+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+          if (timing) keyAndRateMs.push(total);
+        },
+      },
+    ],
+  });
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
@@ -99,13 +134,24 @@ log(`POST /api/documents, 1-page reference, ${CONNECTIONS} connections for ${SEC
 log(`  ${created.toLocaleString('en-US')} documents, ${round(docsPerSecond)} docs/s; latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${errors} errors`);
 log(`  GET /healthz during the load: ${healthz.length} samples, p50 ${round(median(healthz))} ms, p99 ${round(quantile(healthz, 0.99))} ms`);
 log(`  render pool alone, same format: ${round(pool)} docs/s; the API delivers ${round(docsPerSecond / pool, 2)} of it`);
+const v1Created = v1.statusCodeStats?.['201']?.count ?? 0;
+const v1Errors = v1.errors + v1.timeouts + v1.non2xx;
+const v1PerSecond = v1Created / SECONDS;
+const keyAndRate = median(keyAndRateMs);
+log(`POST /api/v1/documents with an API key, same load`);
+log(`  ${v1Created.toLocaleString('en-US')} documents, ${round(v1PerSecond)} docs/s (${round(v1PerSecond / pool, 2)} of the pool); latency p50 ${v1.latency.p50} ms, p99 ${v1.latency.p99} ms; ${v1Errors} errors`);
+log(`  key check + rate count: median ${round(keyAndRate, 2)} ms per request, ${round((keyAndRate / v1.latency.p50) * 100, 1)}% of the median latency`);
 log(
   JSON.stringify({
     api_docs_per_s: round(docsPerSecond),
     api_p50_ms: result.latency.p50,
     api_p99_ms: result.latency.p99,
     healthz_p99_ms: round(quantile(healthz, 0.99)),
+    v1_docs_per_s: round(v1PerSecond),
+    v1_p50_ms: v1.latency.p50,
+    v1_p99_ms: v1.latency.p99,
+    v1_key_and_rate_ms_p50: round(keyAndRate, 2),
     render_pool_docs_per_s: round(pool),
-    errors,
+    errors: errors + v1Errors,
   }),
 );

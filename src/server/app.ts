@@ -143,6 +143,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(apiSweeper);
+    await services.publicApi.flushRequestLog();
     await services.background.stop();
   });
 
@@ -165,7 +166,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
 
   decorateCaller(app);
   await app.register(async (keyed) => {
-    authenticateApiKeys(keyed, { keys: services.apiKeys, quota: services.quota, requests: services.publicApi.requests, log: app.log });
+    authenticateApiKeys(keyed, { publicApi: services.publicApi });
     await keyed.register(publicApiRoutes, {
       publicUrl: config.publicUrl,
       formats,

@@ -126,7 +126,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
   });
 
   const publicApiRepository = createPublicApiRepository(db);
-  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeysRepository, users: usersRepository, documents });
+  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeysRepository, users: usersRepository, plans: quota, log, documents });
 
   return {
     apiKeys,

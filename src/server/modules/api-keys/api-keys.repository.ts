@@ -43,6 +43,11 @@ export function createApiKeysRepository(db: TDb) {
       return revoked.length > 0;
     },
 
+    /** Marks a key as used now. */
+    async touch(id: string, now: Date): Promise<void> {
+      await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, id));
+    },
+
     /**
      * The active key with this hash; undefined for unknown or revoked keys. "Last used" is written
      * at most once a minute per key, so a busy integration does not rewrite its key row per call.

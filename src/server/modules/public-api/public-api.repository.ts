@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys } from '../../db/schema.ts';
+import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, users } from '../../db/schema.ts';
 
 export type TIdempotencyRow = typeof idempotencyKeys.$inferSelect;
 export type TAsyncDocumentRow = typeof asyncDocuments.$inferSelect;
@@ -27,21 +27,41 @@ const rowsOf = <T>(result: unknown): T[] => {
 /** Every query on a user's rows filters by the owner; rate windows belong to a key the caller has already proven. */
 export function createPublicApiRepository(db: TDb) {
   return {
-    /** Counts one request in the key's window and answers the window's count so far, in one statement. */
-    async countRequest(keyId: string, windowStart: Date): Promise<number> {
-      const [row] = await db
-        .insert(apiRateWindows)
-        .values({ keyId, windowStart, requests: 1 })
-        .onConflictDoUpdate({
-          target: [apiRateWindows.keyId, apiRateWindows.windowStart],
-          set: { requests: sql`${apiRateWindows.requests} + 1` },
-        })
-        .returning({ requests: apiRateWindows.requests });
-      return row!.requests;
+    /**
+     * Finds the active key with this hash, its owner's plan, and counts the request in the key's
+     * rate window: one statement, so the door costs one round trip. Undefined for unknown or
+     * revoked keys (nothing is counted then).
+     */
+    async admit(
+      keyHash: string,
+      windowStart: Date,
+    ): Promise<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | null; plan: string; used: number } | undefined> {
+      const [row] = rowsOf<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | string | null; plan: string; used: number }>(
+        await db.execute(sql`
+          with k as (
+            select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
+                   ${users.subscriptionPlan} as plan
+            from ${apiKeys} join ${users} on ${users.id} = ${apiKeys.ownerId}
+            where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null
+          ), w as (
+            insert into ${apiRateWindows} (key_id, window_start, requests)
+            select id, ${windowStart.toISOString()}::timestamptz, 1 from k
+            on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + 1
+            returning requests
+          )
+          select k.id as "keyId", k.owner_id as "ownerId", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used"
+          from k, w`),
+      );
+      if (!row) return undefined;
+      const lastUsedAt = row.lastUsedAt === null ? null : new Date(row.lastUsedAt);
+      return { ...row, lastUsedAt, used: Number(row.used) };
     },
 
-    async recordRequest(request: TApiRequest): Promise<void> {
-      await db.insert(apiRequests).values({ id: randomUUID(), ...request });
+
+    /** Several logged requests in one insert. */
+    async recordRequests(requests: (TApiRequest & { createdAt: Date })[]): Promise<void> {
+      if (requests.length === 0) return;
+      await db.insert(apiRequests).values(requests.map((r) => ({ id: randomUUID(), ...r })));
     },
 
     /** Days from `fromDay` (YYYY-MM-DD) on, per key: rolled-up days as stored, the others counted now. */

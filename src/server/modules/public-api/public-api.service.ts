@@ -4,7 +4,10 @@ import type { TApiKeysRepository } from '../api-keys/api-keys.repository.ts';
 import { csvCell } from '../bulk/bulk.service.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
-import type { TPublicApiRepository, TUsageDay } from './public-api.repository.ts';
+import type { TApiRequest, TPublicApiRepository, TUsageDay } from './public-api.repository.ts';
+import { API_KEY_PREFIX, type TApiKeyMode } from '../../../contract/api-keys.ts';
+import { hashApiKey } from '../api-keys/api-keys.service.ts';
+import type { TQuotaService } from '../quota/quota.service.ts';
 
 /** Raw request rows are kept this long, then only their daily roll-up remains. */
 export const API_REQUEST_RETENTION_DAYS = 7;
@@ -36,9 +39,27 @@ function usageCsvOf({ days }: TApiUsage): string {
   return `${lines.map((cells) => cells.map((c) => csvCell(c)).join(',')).join('\r\n')}\r\n`;
 }
 
+/** The request log is written in batches: at most this often, or sooner when this many wait. */
+const LOG_FLUSH_MS = 250;
+const LOG_BATCH = 200;
+const RATE_WINDOW_MS = 60_000;
+
+export type TAdmission = {
+  ownerId: string;
+  keyId: string;
+  mode: TApiKeyMode;
+  apiAccess: boolean;
+  limit: number;
+  used: number;
+  /** Seconds until the key's rate window starts again. */
+  resetSeconds: number;
+};
+
 export function createPublicApiService(deps: {
   repository: TPublicApiRepository;
-  keys: Pick<TApiKeysRepository, 'listAll'>;
+  keys: Pick<TApiKeysRepository, 'listAll' | 'touch'>;
+  plans: Pick<TQuotaService, 'apiPlanFor'>;
+  log: { warn: (obj: object, msg: string) => void };
   users: Pick<TUsersRepository, 'findById'>;
   documents: Pick<TDocumentsService, 'deleteExpired'>;
 }) {
@@ -69,8 +90,52 @@ export function createPublicApiService(deps: {
       keys: keys.map((k) => ({ id: k.id, name: k.name, last4: k.last4, revoked: k.revokedAt !== null })),
     };
   }
+  // Logging a request must not cost the request a database round trip: rows wait here briefly
+  // and go in together. A crash loses at most the last quarter second of the usage log.
+  let pending: (TApiRequest & { createdAt: Date })[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  async function flushRequestLog(): Promise<void> {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = pending;
+    pending = [];
+    await r.recordRequests(batch).catch((error: unknown) => deps.log.warn({ err: error, rows: batch.length }, 'could not log API requests'));
+  }
+
   return {
     usage,
+
+    /**
+     * Who a key belongs to, whether their plan has the API, and the request counted against the
+     * key's per-minute limit; null for a malformed, unknown or revoked key.
+     */
+    async admit(key: string, now = new Date()): Promise<TAdmission | null> {
+      if (!Object.values(API_KEY_PREFIX).some((prefix) => key.startsWith(prefix)) || key.length > 200) return null;
+      const windowStart = now.getTime() - (now.getTime() % RATE_WINDOW_MS);
+      const found = await r.admit(hashApiKey(key), new Date(windowStart));
+      if (!found) return null;
+      // "Last used" is written at most once a minute per key, not once per call.
+      if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > 60_000) await deps.keys.touch(found.keyId, now);
+      const plan = await deps.plans.apiPlanFor(found.plan);
+      return {
+        ownerId: found.ownerId,
+        keyId: found.keyId,
+        mode: found.mode,
+        apiAccess: plan.apiAccess,
+        limit: plan.requestsPerMinute,
+        used: found.used,
+        resetSeconds: Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - now.getTime()) / 1000)),
+      };
+    },
+
+    /** Logs one request for the usage chart; written with others within a quarter second. */
+    logRequest(request: TApiRequest): void {
+      pending.push({ ...request, createdAt: new Date() });
+      if (pending.length >= LOG_BATCH) void flushRequestLog();
+      else flushTimer ??= setTimeout(() => void flushRequestLog(), LOG_FLUSH_MS).unref();
+    },
+
+    flushRequestLog,
 
     /** For admins: any user's usage; an unknown user answers 404. */
     async usageOfUser(userId: string, keyId: string | undefined): Promise<TApiUsage> {
@@ -88,11 +153,6 @@ export function createPublicApiService(deps: {
       return usageCsvOf(await usage(userId, keyId));
     },
 
-    /** Each key's requests: counted per minute for the rate limit, and logged for the usage chart. */
-    requests: {
-      countInWindow: r.countRequest,
-      record: r.recordRequest,
-    },
     /** Where Idempotency-Keys and their first answers are kept. */
     idempotency: {
       claim: r.claimIdempotencyKey,

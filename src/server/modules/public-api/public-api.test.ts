@@ -60,6 +60,9 @@ async function enterpriseMember(mode: 'live' | 'test' = 'live') {
   return { client, userId: user.id, key: created.key, keyId: created.id, call: keyed(created.key), formatId: (format.json() as { id: string }).id };
 }
 
+/** The request log is written in batches within a quarter second of the answers. */
+const requestLogWritten = () => new Promise((resolve) => setTimeout(resolve, 600));
+
 const goodData = { client_name: 'Jane Doe', salary: 85000, start: '2027-01-04', team: 'Sales' };
 
 async function generations(userId: string) {
@@ -359,7 +362,7 @@ describe('rate limits, quota and usage', () => {
     await call('GET', '/api/v1/documents/nope');
     await call('GET', '/api/v1/formats');
     // The log is written after the answer.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await requestLogWritten();
     const logged = await t.database.db.select().from(apiRequests).where(eq(apiRequests.ownerId, userId));
     expect(logged.map((r) => [r.method, r.route, r.status, r.documents]).sort()).toEqual(
       [
@@ -379,7 +382,7 @@ describe('usage analytics', () => {
     await call('POST', '/api/v1/documents', { formatId, data: goodData });
     await call('POST', '/api/v1/documents', { formatId, data: {} });
     await keyed(other.key)('GET', '/api/v1/formats');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await requestLogWritten();
 
     const all = ZApiUsage.parse((await client.get('/api/user/api-usage')).json());
     expect(all.days).toHaveLength(30);
@@ -445,7 +448,7 @@ describe('usage roll-up', () => {
   it('keeps one row per key and day after the retention period', async () => {
     const { userId, call } = await enterpriseMember();
     await call('GET', '/api/v1/formats');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await requestLogWritten();
     const { createPublicApiRepository } = await import('./public-api.repository.ts');
     const repository = createPublicApiRepository(t.database.db);
     const inTenDays = new Date(Date.now() + 10 * 24 * 60 * 60_000);

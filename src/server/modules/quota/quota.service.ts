@@ -61,16 +61,21 @@ export function createQuotaService(deps: {
     return { planName: plan?.name ?? 'current', limitBytes, usedBytes: await deps.assets.usedBytes(ownerId) };
   }
 
-  /** Whether the user's plan includes the API (and so API keys), and how fast each key may call it. */
+  /** Whether a plan includes the API (and so API keys), and how fast each key may call it. */
+  async function apiPlanFor(planId: string): Promise<{ apiAccess: boolean; requestsPerMinute: number }> {
+    const plan = (await deps.plans()).find((p) => p.id === planId);
+    return { apiAccess: plan?.apiAccess ?? false, requestsPerMinute: plan ? apiRequestsPerMinuteOf(plan) : DEFAULT_API_REQUESTS_PER_MINUTE };
+  }
+
   async function apiPlan(ownerId: string): Promise<{ apiAccess: boolean; requestsPerMinute: number }> {
     const user = await deps.users.findById(ownerId);
     if (!user) throw notFound('User');
-    const plan = await planOf(user);
-    return { apiAccess: plan?.apiAccess ?? false, requestsPerMinute: plan ? apiRequestsPerMinuteOf(plan) : DEFAULT_API_REQUESTS_PER_MINUTE };
+    return apiPlanFor(user.subscriptionPlan);
   }
 
   return {
     apiPlan,
+    apiPlanFor,
     async hasApiAccess(ownerId: string): Promise<boolean> {
       return (await apiPlan(ownerId)).apiAccess;
     },
