@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZBulkJobStatus, ZFileNamePattern } from './bulk.ts';
-import { ZCreateDocumentBody, ZDocumentData, ZRenderWarning } from './documents.ts';
+import { ZCreateDocumentBody, ZDocument, ZDocumentData } from './documents.ts';
 import { ZFormatContent } from './format-content.ts';
 import { ZPlaceholderType } from './placeholders.ts';
 
@@ -49,25 +49,8 @@ export const ZV1Format = ZV1FormatSummary.extend({ content: ZFormatContent }).me
 
 export const ZV1FormatPage = z.object({ data: z.array(ZV1FormatSummary), nextCursor: z.string().nullable() }).meta({ id: 'FormatPage' });
 
-export const ZV1Document = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    formatId: z.string().nullable(),
-    formatName: z.string(),
-    clientName: z.string(),
-    data: z.record(z.string(), z.string()),
-    status: z.literal('generated'),
-    /** Where to fetch the PDF with the same key. */
-    pdfUrl: z.string(),
-    pdfSha256: z.string(),
-    batchId: z.string().nullable(),
-    /** Made with a test key: watermarked, free, deleted after 7 days. */
-    test: z.boolean(),
-    warnings: z.array(ZRenderWarning),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'Document' });
+/** A document as the app shows it, plus where to fetch its PDF with the same key. */
+export const ZV1Document = ZDocument.extend({ status: z.literal('generated'), pdfUrl: z.string() }).meta({ id: 'Document' });
 export type TV1Document = z.infer<typeof ZV1Document>;
 
 /** What GET /api/v1/documents/{id} answers (202) while an asynchronous generation is under way. */

@@ -2260,16 +2260,16 @@ export interface components {
             };
             /** @constant */
             status: "generated";
-            pdfUrl: string;
             pdfSha256: string;
             batchId: string | null;
-            test: boolean;
             warnings: {
                 code: string;
                 message: string;
                 elementId?: string;
             }[];
+            test: boolean;
             createdAt: string;
+            pdfUrl: string;
         };
         PendingDocumentInput: {
             id: string;
@@ -2563,16 +2563,16 @@ export interface components {
             };
             /** @constant */
             status: "generated";
-            pdfUrl: string;
             pdfSha256: string;
             batchId: string | null;
-            test: boolean;
             warnings: {
                 code: string;
                 message: string;
                 elementId?: string;
             }[];
+            test: boolean;
             createdAt: string;
+            pdfUrl: string;
         };
         PendingDocument: {
             id: string;
