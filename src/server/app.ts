@@ -30,6 +30,7 @@ import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
 import { authenticateApiKeys } from './modules/public-api/api-caller.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { adminApiUsageRoutes, apiUsageRoutes } from './modules/public-api/api-usage.routes.ts';
 import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
@@ -37,7 +38,7 @@ import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/o
 export type TBuildAppOptions = {
   config: TConfig;
   database: TDatabase;
-  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs'> & {
+  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs' | 'webhookRetryDelaysMs' | 'webhookTimeoutMs'> & {
     /** Time and memory one import may use (default IMPORT_LIMITS). */
     importLimits?: TImportLimits;
   };
@@ -137,6 +138,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     sweeper = setInterval(() => void sweepPdfCache(), 6 * 60 * 60_000);
     sweeper.unref();
     void sweepPublicApi();
+    services.webhooks.start();
     apiSweeper = setInterval(() => void sweepPublicApi(), 60 * 60_000);
     apiSweeper.unref();
   });
@@ -180,6 +182,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await signedIn.register(usersRoutes, { users: usersService });
     await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
     await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
+    await signedIn.register(webhooksRoutes, { webhooks: services.webhooks });
     await signedIn.register(formatsRoutes, { formats });
     await signedIn.register(documentsRoutes, { documents });
     await signedIn.register(bulkRoutes, { bulk });

@@ -30,6 +30,12 @@ import { createUsersService } from './modules/users/users.service.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { createSecretBox } from './crypto/secret-box.ts';
+import type { TDocument } from '../contract/documents.ts';
+import type { TBulkJob } from '../contract/bulk.ts';
+import { createWebhookSender } from './modules/webhooks/webhook-sender.ts';
+import { createWebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createPublicApiRepository } from './modules/public-api/public-api.repository.ts';
 import { createPublicApiService } from './modules/public-api/public-api.service.ts';
 
@@ -45,9 +51,23 @@ export type TServicesOptions = {
   zipStallMs?: number;
   /** How long one single document may take to render (default RENDER_BUDGET_MS). */
   renderBudgetMs?: number;
+  /** Waits between webhook attempts (default WEBHOOK_RETRY_DELAYS_MS); tests shorten them. */
+  webhookRetryDelaysMs?: number[];
+  /** How long a webhook receiver may take to answer (default 10 s). */
+  webhookTimeoutMs?: number;
 };
 
-export function createServices({ config, database, log, workBulkChunks: work = true, renderThreads, zipStallMs, renderBudgetMs }: TServicesOptions) {
+export function createServices({
+  config,
+  database,
+  log,
+  workBulkChunks: work = true,
+  renderThreads,
+  zipStallMs,
+  renderBudgetMs,
+  webhookRetryDelaysMs,
+  webhookTimeoutMs,
+}: TServicesOptions) {
   const { db } = database;
   const usersRepository = createUsersRepository(db);
   const adminRepository = createAdminRepository(db);
@@ -84,6 +104,18 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     budgetMs: renderBudgetMs,
   });
   const pdfCache = createPdfCache(path.join(config.dataDir, 'pdf-cache'));
+  const webhooks = createWebhooksService({
+    repository: createWebhooksRepository(db),
+    secrets: createSecretBox(config.encryptionKey),
+    hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId),
+    send: createWebhookSender({ timeoutMs: webhookTimeoutMs ?? 10_000, allowIps: config.imageFetchAllowedIps }),
+    log,
+    ...(webhookRetryDelaysMs ? { retryDelaysMs: webhookRetryDelaysMs } : {}),
+  });
+  const events = {
+    documentCreated: (ownerId: string, document: TDocument) => webhooks.emit(ownerId, 'document.created', document),
+    batchFinished: (ownerId: string, job: TBulkJob) => webhooks.emit(ownerId, job.failed > 0 || job.total === 0 ? 'batch.failed' : 'batch.completed', job),
+  };
   const formatsRepository = createFormatsRepository(db);
   const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets });
   const documents = createDocumentsService({
@@ -93,6 +125,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     pdf,
     cache: pdfCache,
     log,
+    events,
   });
 
   // The queue, the render threads and the chunk workers start on first use: a process that never
@@ -123,12 +156,14 @@ export function createServices({ config, database, log, workBulkChunks: work = t
     chunks: chunkSender,
     log,
     zipStallMs,
+    events,
   });
 
   const publicApiRepository = createPublicApiRepository(db);
   const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeysRepository, users: usersRepository, plans: quota, log, documents });
 
   return {
+    webhooks,
     apiKeys,
     publicApi,
     usersRepository,
@@ -150,6 +185,7 @@ export function createServices({ config, database, log, workBulkChunks: work = t
       },
       /** Waits for chunks in progress, then stops the queue and the render threads. */
       async stop() {
+        await webhooks.stop();
         await queue.stop();
         if (pool) await (await pool).close();
         if (interactivePool) await (await interactivePool).close();

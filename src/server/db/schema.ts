@@ -395,6 +395,55 @@ export const asyncDocuments = pgTable('async_documents', {
   createdAt: createdAt(),
 });
 
+/** Where a user's events are sent; the signing secret is encrypted at rest (it must be read to sign). */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    secretEnc: text('secret_enc').notNull(),
+    createdAt: createdAt(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    disabledReason: text('disabled_reason'),
+  },
+  (table) => [index('webhook_endpoints_owner_idx').on(table.ownerId)],
+);
+
+/**
+ * One event for one endpoint, and the queue of its attempts: a pending row is due at
+ * `next_attempt_at`, and senders take due rows with `for update skip locked`, so several
+ * processes share the work and each attempt is made once.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    responseStatus: integer('response_status'),
+    error: text('error'),
+    createdAt: createdAt(),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('webhook_deliveries_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_created_idx').on(table.endpointId, table.createdAt),
+  ],
+);
+
 export const paymentGateways = pgTable('payment_gateways', {
   id: text('id').primaryKey(),
   gatewayName: text('gateway_name', { enum: ['razorpay', 'stripe', 'paypal'] }).notNull(),

@@ -8,23 +8,35 @@ export class ImageFetchError extends Error {}
  * What a failed connection tells the user: never the resolved address or the error's own text,
  * which would let a user map names and hosts inside our network one refusal at a time.
  */
-export function connectionFailureMessage(error: Error & { code?: string }): string {
+export function connectionFailureMessage(error: Error & { code?: string }, host = 'The image host'): string {
   if (/is not allowed/i.test(error.message)) return 'This address is not allowed: it points to a private or local network.';
   switch (error.code) {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'The image host could not be found.';
+      return `${host} could not be found.`;
     case 'ECONNREFUSED':
-      return 'The image host refused the connection.';
+      return `${host} refused the connection.`;
     case 'ECONNRESET':
     case 'ETIMEDOUT':
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return 'The image host could not be reached.';
+      return `${host} could not be reached.`;
     default:
-      if (error.code?.startsWith('ERR_TLS') || /certificate/i.test(error.message)) return "The image host's certificate is not valid.";
-      return 'The image could not be fetched.';
+      if (error.code?.startsWith('ERR_TLS') || /certificate/i.test(error.message)) return `${host}'s certificate is not valid.`;
+      return host === 'The image host' ? 'The image could not be fetched.' : `${host} could not be reached.`;
   }
+}
+
+/**
+ * Agents that check the address each connection really goes to (after DNS, so rebinding does not
+ * help) and refuse private, local and metadata addresses unless an operator listed them.
+ */
+export function filteringAgents(allowIps: string[]) {
+  const filter = { allowPrivateIPAddress: false, allowMetaIPAddress: false, allowIPAddressList: allowIps };
+  return {
+    http: new RequestFilteringHttpAgent({ ...filter, keepAlive: false }),
+    https: new RequestFilteringHttpsAgent({ ...filter, keepAlive: false }),
+  };
 }
 
 export type TSafeFetchOptions = {
@@ -41,9 +53,7 @@ export type TSafeFetchOptions = {
  * help), and every redirect hop goes through them again.
  */
 export function createSafeFetcher(options: TSafeFetchOptions) {
-  const filter = { allowPrivateIPAddress: false, allowMetaIPAddress: false, allowIPAddressList: options.allowIps };
-  const httpAgent = new RequestFilteringHttpAgent({ ...filter, keepAlive: false });
-  const httpsAgent = new RequestFilteringHttpsAgent({ ...filter, keepAlive: false });
+  const { http: httpAgent, https: httpsAgent } = filteringAgents(options.allowIps);
 
   function once(url: URL): Promise<{ status: number; location?: string; body?: Buffer }> {
     return new Promise((resolve, reject) => {

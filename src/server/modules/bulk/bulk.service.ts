@@ -105,6 +105,8 @@ export function csvCell(value: string | number): string {
 }
 
 export function createBulkService(deps: {
+  /** Told when a job ends (webhooks). */
+  events?: { batchFinished(ownerId: string, job: TBulkJob): Promise<void> };
   bulk: TBulkRepository;
   formats: TFormatsRepository;
   users: TUsersRepository;
@@ -182,6 +184,14 @@ export function createBulkService(deps: {
       if (!names.has(key)) throw new AppError('validation_failed', `The format has no field named "${key}".`);
     }
     return clean;
+  }
+
+  /** Completes a job whose rows are all settled, and tells the owner's webhooks how it ended. */
+  async function finishIfDone(ownerId: string, jobId: string): Promise<void> {
+    if (!(await deps.bulk.finishIfDone(ownerId, jobId))) return;
+    deps.log.info({ jobId }, 'bulk job completed');
+    const row = await deps.bulk.get(ownerId, jobId);
+    if (row) await deps.events?.batchFinished(ownerId, toJob(row));
   }
 
   // A job's chunks all render one snapshot with its images: loaded once per job, not per chunk.
@@ -619,7 +629,7 @@ export function createBulkService(deps: {
         timings.made = outcome.madeRows.length;
       }
       if (rows.length > 0) deps.log.info({ jobId, fromSeq: payload.fromSeq, rows: rows.length, ...timings }, 'bulk chunk done');
-      if (await deps.bulk.finishIfDone(ownerId, jobId)) deps.log.info({ jobId }, 'bulk job completed');
+      await finishIfDone(ownerId, jobId);
     },
 
     /** Re-queues the chunks of jobs a stopped or crashed process left unfinished, and sweeps old spools. */
@@ -630,7 +640,7 @@ export function createBulkService(deps: {
       const sender = await deps.chunks();
       for (const job of jobs) {
         const seqs = await deps.bulk.pendingSeqs(job.ownerId, job.id);
-        if (seqs.length === 0) await deps.bulk.finishIfDone(job.ownerId, job.id);
+        if (seqs.length === 0) await finishIfDone(job.ownerId, job.id);
         else await sender.send(chunksFor(job.ownerId, job.id, seqs));
       }
       return jobs.length;

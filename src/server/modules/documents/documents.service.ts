@@ -48,6 +48,8 @@ export function createDocumentsService(deps: {
   pdf: TPdfService;
   cache: TPdfCache;
   log: { error: (obj: object, msg: string) => void };
+  /** Told about each document made one at a time (webhooks). */
+  events?: { documentCreated(ownerId: string, document: TDocument): Promise<void> };
 }) {
   // Several downloads of one document at once share one render.
   const rendering = new Map<string, Promise<Uint8Array>>();
@@ -123,7 +125,9 @@ export function createDocumentsService(deps: {
         expiresAt: testMode ? new Date(createdAt.getTime() + TEST_DOCUMENT_LIFETIME_MS) : null,
         createdAt,
       });
-      return toDocument(row);
+      const document = toDocument(row);
+      await deps.events?.documentCreated(ownerId, document);
+      return document;
     } catch (error) {
       await deps.cache.delete(id);
       if (error instanceof QuotaExceededError) throw deps.quota.generationsExceeded(limit, 0);

@@ -1,0 +1,123 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
+
+export type TWebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type TWebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+const rowsOf = <T>(result: unknown): T[] => {
+  const { rows } = result as { rows?: T[] };
+  return Array.isArray(rows) ? rows : (result as T[]);
+};
+
+/** Every query on a user's rows filters by the owner; the sender's queue reads due rows of everyone. */
+export function createWebhooksRepository(db: TDb) {
+  const mine = (ownerId: string, id: string) => and(eq(webhookEndpoints.ownerId, ownerId), eq(webhookEndpoints.id, id));
+  return {
+    async list(ownerId: string): Promise<TWebhookEndpointRow[]> {
+      return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.ownerId, ownerId)).orderBy(desc(webhookEndpoints.createdAt));
+    },
+
+    async count(ownerId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.ownerId, ownerId));
+      return row?.n ?? 0;
+    },
+
+    async get(ownerId: string, id: string): Promise<TWebhookEndpointRow | undefined> {
+      const [row] = await db.select().from(webhookEndpoints).where(mine(ownerId, id));
+      return row;
+    },
+
+    async insert(row: typeof webhookEndpoints.$inferInsert): Promise<TWebhookEndpointRow> {
+      const [created] = await db.insert(webhookEndpoints).values(row).returning();
+      return created!;
+    },
+
+    async delete(ownerId: string, id: string): Promise<boolean> {
+      return (await db.delete(webhookEndpoints).where(mine(ownerId, id)).returning({ id: webhookEndpoints.id })).length > 0;
+    },
+
+    async setDisabled(ownerId: string, id: string, reason: string | null): Promise<TWebhookEndpointRow | undefined> {
+      const [row] = await db
+        .update(webhookEndpoints)
+        .set({ disabledAt: reason ? new Date() : null, disabledReason: reason })
+        .where(mine(ownerId, id))
+        .returning();
+      return row;
+    },
+
+    /** The enabled endpoints of an owner that listen to `event`. */
+    async listening(ownerId: string, event: string): Promise<TWebhookEndpointRow[]> {
+      const rows = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.ownerId, ownerId), sql`${webhookEndpoints.disabledAt} is null`));
+      return rows.filter((r) => r.events.includes(event));
+    },
+
+    async insertDeliveries(rows: (typeof webhookDeliveries.$inferInsert)[]): Promise<TWebhookDeliveryRow[]> {
+      if (rows.length === 0) return [];
+      return db.insert(webhookDeliveries).values(rows).returning();
+    },
+
+    async deliveries(ownerId: string, endpointId: string, limit: number): Promise<TWebhookDeliveryRow[]> {
+      return db
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.ownerId, ownerId), eq(webhookDeliveries.endpointId, endpointId)))
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .limit(limit);
+    },
+
+    /**
+     * Takes up to `limit` due attempts: each is counted and leased until `leaseUntil`, so another
+     * sender (another process) skips it, and one whose sender died is taken again after the lease.
+     */
+    async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<(TWebhookDeliveryRow & { url: string; secretEnc: string })[]> {
+      const taken = rowsOf<{ id: string }>(
+        await db.execute(sql`
+          update ${webhookDeliveries} set attempts = attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
+          where id in (
+            select id from ${webhookDeliveries}
+            where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
+            order by next_attempt_at
+            limit ${limit}
+            for update skip locked
+          )
+          returning id`),
+      );
+      if (taken.length === 0) return [];
+      const rows = await db
+        .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, secretEnc: webhookEndpoints.secretEnc })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(sql`${webhookDeliveries.id} in (${sql.join(taken.map((t) => sql`${t.id}`), sql`, `)})`);
+      return rows.map((r) => ({ ...r.delivery, url: r.url, secretEnc: r.secretEnc }));
+    },
+
+    async recordAttempt(
+      id: string,
+      outcome: { status: 'pending' | 'delivered' | 'failed'; responseStatus: number | null; error: string | null; nextAttemptAt: Date | null },
+    ): Promise<void> {
+      await db
+        .update(webhookDeliveries)
+        .set({
+          status: outcome.status,
+          responseStatus: outcome.responseStatus,
+          error: outcome.error,
+          nextAttemptAt: outcome.nextAttemptAt,
+          ...(outcome.status === 'delivered' ? { deliveredAt: new Date() } : {}),
+        })
+        .where(eq(webhookDeliveries.id, id));
+    },
+
+    /** Turns an endpoint off, whoever owns it: the sender's verdict after a delivery failed for good. */
+    async disableEndpoint(id: string, reason: string): Promise<void> {
+      await db
+        .update(webhookEndpoints)
+        .set({ disabledAt: new Date(), disabledReason: reason })
+        .where(and(eq(webhookEndpoints.id, id), sql`${webhookEndpoints.disabledAt} is null`));
+    },
+  };
+}
+export type TWebhooksRepository = ReturnType<typeof createWebhooksRepository>;

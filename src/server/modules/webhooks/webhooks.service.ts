@@ -1,0 +1,211 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_TEST_EVENT,
+  type TCreatedWebhookEndpoint,
+  type TCreateWebhookBody,
+  type TWebhookDelivery,
+  type TWebhookEndpoint,
+  type TWebhookEvent,
+} from '../../../contract/webhooks.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import type { TWebhookSender } from './webhook-sender.ts';
+import type { TWebhookDeliveryRow, TWebhookEndpointRow, TWebhooksRepository } from './webhooks.repository.ts';
+
+const MINUTE = 60_000;
+/**
+ * Waits between attempts: 1 min, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h; the last attempt comes about
+ * 24 hours after the first. A delivery still failing then fails for good, and its endpoint is
+ * turned off until the user turns it on again.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS = [1, 5, 30, 120, 300, 480, 480].map((m) => m * MINUTE);
+/** How long a taken attempt is reserved for its sender before another may take it. */
+const LEASE_MS = 2 * MINUTE;
+
+function toEndpoint(row: TWebhookEndpointRow): TWebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events as TWebhookEvent[],
+    createdAt: row.createdAt.toISOString(),
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    disabledReason: row.disabledReason,
+  };
+}
+
+function toDelivery(row: TWebhookDeliveryRow): TWebhookDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpointId,
+    event: row.event,
+    status: row.status,
+    attempts: row.attempts,
+    responseStatus: row.responseStatus,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    nextAttemptAt: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Webhooks: endpoints a user registers, events that become deliveries, and the sender that works
+ * through due deliveries (its queue is the deliveries table) with retries and backoff.
+ */
+export function createWebhooksService(deps: {
+  repository: TWebhooksRepository;
+  secrets: { seal(plain: string): string; open(sealed: string): string };
+  send: TWebhookSender;
+  hasApiAccess: (ownerId: string) => Promise<boolean>;
+  log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  retryDelaysMs?: readonly number[];
+  pollMs?: number;
+}) {
+  const r = deps.repository;
+  const delays = deps.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+  const pollMs = deps.pollMs ?? 5_000;
+  let timer: NodeJS.Timeout | undefined;
+  // Stopping cuts attempts in flight short; their rows stay leased and are tried again later.
+  let stopping = new AbortController();
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  async function attempt(delivery: Awaited<ReturnType<TWebhooksRepository['takeDue']>>[number]): Promise<void> {
+    const body = JSON.stringify(delivery.payload);
+    const { signal } = stopping;
+    const result = await deps.send(delivery.url, body, deps.secrets.open(delivery.secretEnc), signal);
+    if (signal.aborted) return;
+    if (result.ok) {
+      await r.recordAttempt(delivery.id, { status: 'delivered', responseStatus: result.status, error: null, nextAttemptAt: null });
+      return;
+    }
+    const wait = delays[delivery.attempts - 1];
+    if (wait !== undefined) {
+      await r.recordAttempt(delivery.id, { status: 'pending', responseStatus: result.status, error: result.error, nextAttemptAt: new Date(Date.now() + wait) });
+      // A retry due before the next look is not left waiting for it.
+      if (wait < pollMs) setTimeout(kick, wait).unref();
+      return;
+    }
+    await r.recordAttempt(delivery.id, { status: 'failed', responseStatus: result.status, error: result.error, nextAttemptAt: null });
+    await r.disableEndpoint(
+      delivery.endpointId,
+      `Turned off after ${delivery.attempts} failed attempts over a day to deliver ${delivery.event}: ${result.error ?? 'no answer'}`,
+    );
+  }
+
+  /** Sends everything due now, then whatever fell due meanwhile. */
+  async function drain(): Promise<void> {
+    for (;;) {
+      if (stopping.signal.aborted) return;
+      const now = new Date();
+      const due = await r.takeDue(now, new Date(now.getTime() + LEASE_MS), 20);
+      if (due.length === 0) return;
+      await Promise.all(due.map((d) => attempt(d).catch((error: unknown) => deps.log.error({ err: error, deliveryId: d.id }, 'webhook attempt failed'))));
+    }
+  }
+
+  function kick(): void {
+    if (stopping.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'could not send webhooks'))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  }
+
+  async function enqueue(ownerId: string, endpoints: TWebhookEndpointRow[], event: string, data: unknown): Promise<TWebhookDeliveryRow[]> {
+    const now = new Date();
+    const rows = await r.insertDeliveries(
+      endpoints.map((endpoint) => {
+        const id = randomUUID();
+        return {
+          id,
+          ownerId,
+          endpointId: endpoint.id,
+          event,
+          payload: { id, type: event, createdAt: now.toISOString(), data },
+          status: 'pending' as const,
+          nextAttemptAt: now,
+        };
+      }),
+    );
+    if (rows.length > 0) kick();
+    return rows;
+  }
+
+  return {
+    async list(ownerId: string): Promise<TWebhookEndpoint[]> {
+      return (await r.list(ownerId)).map(toEndpoint);
+    },
+
+    async create(ownerId: string, body: TCreateWebhookBody): Promise<TCreatedWebhookEndpoint> {
+      if (!(await deps.hasApiAccess(ownerId))) {
+        throw new AppError('plan_limit', 'Webhooks come with API access on the Enterprise plan. Contact sales to upgrade.');
+      }
+      if ((await r.count(ownerId)) >= MAX_WEBHOOK_ENDPOINTS) {
+        throw new AppError('conflict', `You can register at most ${MAX_WEBHOOK_ENDPOINTS} endpoints. Delete one you no longer use first.`);
+      }
+      const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+      const row = await r.insert({ id: randomUUID(), ownerId, url: body.url, events: [...new Set(body.events)], secretEnc: deps.secrets.seal(secret) });
+      return { ...toEndpoint(row), secret };
+    },
+
+    async delete(ownerId: string, id: string): Promise<void> {
+      if (!(await r.delete(ownerId, id))) throw notFound('Endpoint');
+    },
+
+    /** Turns an endpoint that repeated failures turned off back on. */
+    async enable(ownerId: string, id: string): Promise<TWebhookEndpoint> {
+      const row = await r.setDisabled(ownerId, id, null);
+      if (!row) throw notFound('Endpoint');
+      return toEndpoint(row);
+    },
+
+    async deliveries(ownerId: string, endpointId: string): Promise<TWebhookDelivery[]> {
+      if (!(await r.get(ownerId, endpointId))) throw notFound('Endpoint');
+      return (await r.deliveries(ownerId, endpointId, 50)).map(toDelivery);
+    },
+
+    /** Queues a `webhook.test` event for one endpoint, whatever it listens to. */
+    async sendTest(ownerId: string, endpointId: string): Promise<TWebhookDelivery> {
+      const endpoint = await r.get(ownerId, endpointId);
+      if (!endpoint) throw notFound('Endpoint');
+      const [row] = await enqueue(ownerId, [endpoint], WEBHOOK_TEST_EVENT, { message: 'This is a test event from Formwork.' });
+      return toDelivery(row!);
+    },
+
+    /** Tells every endpoint of the owner that listens to `event`; never fails the caller's work. */
+    async emit(ownerId: string, event: TWebhookEvent, data: unknown): Promise<void> {
+      try {
+        const endpoints = await r.listening(ownerId, event);
+        if (endpoints.length > 0) await enqueue(ownerId, endpoints, event, data);
+      } catch (error) {
+        deps.log.error({ err: error, event }, 'could not queue a webhook event');
+      }
+    },
+
+    /** Looks for due retries now and then (deliveries made here are sent at once). */
+    start(): void {
+      if (stopping.signal.aborted) stopping = new AbortController();
+      timer ??= setInterval(kick, pollMs);
+      timer.unref();
+      kick();
+    },
+
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      stopping.abort();
+      await running;
+    },
+  };
+}
+export type TWebhooksService = ReturnType<typeof createWebhooksService>;
