@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createHmac } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
@@ -44,6 +46,8 @@ test.beforeAll(async () => {
       PORT: String(port),
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'formwork-e2e-admin-')),
       ADMIN_EMAILS: ADMIN.email,
+      // The webhook journey's receiver listens on loopback, which only an operator's list allows.
+      IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1',
       WEB_DIST_DIR: path.join(ROOT, 'dist/web'),
       PUBLIC_URL: '',
     },
@@ -339,4 +343,62 @@ test('the API reference is public, works offline, and has samples to copy', asyn
     expect(foreign).toEqual([]);
     await context.close();
   }
+});
+
+test('webhooks: an Enterprise user adds an endpoint, copies its secret, sends a test event that arrives signed, and sees it in the log', async ({ browser }) => {
+  const received: { body: string; signature: string }[] = [];
+  const receiver = createHttpServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: String(request.headers['formwork-signature'] ?? '') });
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/formwork`;
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
+  const signIn = await page.request.post(`${base}/api/auth/sign-in`, { data: { email: ADMIN.email, password: ADMIN.password } });
+  if (!signIn.ok()) await signUpAdmin(page.request);
+  const me = (await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string };
+  await page.request.patch(`${base}/api/admin/users/${me.id}`, { data: { subscriptionPlan: 'enterprise' }, headers: { origin: base } });
+
+  await page.goto(`${base}/settings?tab=api`);
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByText('Enter the full address, starting with https://.')).toBeVisible();
+  await page.getByLabel('Endpoint URL').fill(receiverUrl);
+  await page.getByLabel(/batch\.completed/).check();
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  const secretField = page.getByLabel('Webhook signing secret');
+  await expect(secretField).toHaveValue(/^whsec_/);
+  await page.getByTestId('new-webhook-secret').getByRole('button', { name: 'Copy', exact: true }).click();
+  const secret = await page.evaluate(() => navigator.clipboard.readText());
+  expect(secret).toBe(await secretField.inputValue());
+  await page.getByRole('button', { name: 'I have stored it' }).click();
+  await expect(secretField).toHaveCount(0);
+
+  const row = page.getByTestId('webhook-row');
+  await expect(row).toContainText(receiverUrl);
+  await expect(row).toContainText('batch.completed');
+  await row.getByRole('button', { name: 'Send test event' }).click();
+  await expect(row.getByText('Delivered · 200')).toBeVisible({ timeout: 15_000 });
+  await expect(row.getByRole('rowheader')).toHaveText('webhook.test');
+  await expectAccessible(page, 'API Access with a webhook');
+
+  // What arrived is signed with the secret the user copied.
+  expect(received).toHaveLength(1);
+  const [{ body, signature }] = received as [{ body: string; signature: string }];
+  const parts = Object.fromEntries(signature.split(',').map((p) => p.split('=') as [string, string]));
+  expect(parts.v1).toBe(createHmac('sha256', secret).update(`${parts.t}.${body}`).digest('hex'));
+  expect(JSON.parse(body)).toMatchObject({ type: 'webhook.test' });
+
+  await row.getByRole('button', { name: `Delete the endpoint ${receiverUrl}` }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete endpoint' }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText('No endpoints yet.')).toBeVisible();
+  await context.close();
+  receiver.close();
 });

@@ -59,6 +59,12 @@ export const apiKeyKeys = {
   usage: (keyId: string | undefined) => ['api-keys', 'usage', keyId ?? 'all'] as const,
 };
 
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  mine: ['webhooks', 'mine'] as const,
+  deliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,
+};
+
 export const imageKeys = {
   byAddress: (address: string) => ['images', 'by-address', address] as const,
 };

@@ -1,7 +1,6 @@
-import { BookOpenIcon, CopyIcon, KeyRoundIcon, Loader2Icon, MailIcon, PlusIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
+import { BookOpenIcon, Loader2Icon, MailIcon, PlusIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import type { TApiKey, TApiKeyMode, TCreatedApiKey } from '../../../contract/api-keys';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -18,39 +17,25 @@ import { API_USAGE_DAYS } from '../../../contract/api-usage';
 import { Skeleton } from '../../components/ui/skeleton';
 import { usageCsvUrl, useApiKeys, useApiUsage, useCreateApiKey, useRevokeApiKey } from './api';
 import { UsagePanel } from './usage-panel';
+import { OnceSecret } from './once-secret';
+import { WebhooksCard } from './webhooks-card';
 
 const MODE_TEXT: Record<TApiKeyMode, string> = {
   live: 'Live: real documents, counted against your plan',
   test: 'Test: watermarked documents, not counted, deleted after 7 days',
 };
 
-/** The new key, once: after this it is only ever shown by its last 4 characters. */
+/** The new key, once. */
 function NewKey({ created, onDone }: { created: TCreatedApiKey; onDone: () => void }) {
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.key);
-      toast({ title: 'API Key Copied', description: 'Keep it somewhere safe, such as your app’s secret settings.' });
-    } catch {
-      toast({ variant: 'destructive', title: 'Could not copy', description: 'Select the key and copy it yourself.' });
-    }
-  };
   return (
-    <Alert data-testid="new-api-key">
-      <KeyRoundIcon />
-      <AlertTitle>Your new key “{created.name}”</AlertTitle>
-      <AlertDescription className="space-y-3">
-        <p>Copy it now: for your safety it is not shown again.</p>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <Input readOnly value={created.key} aria-label="New API key" className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-          <Button type="button" onClick={() => void copy()}>
-            <CopyIcon /> Copy
-          </Button>
-        </div>
-        <Button type="button" variant="outline" size="sm" onClick={onDone}>
-          I have stored it
-        </Button>
-      </AlertDescription>
-    </Alert>
+    <OnceSecret
+      title={`Your new key “${created.name}”`}
+      value={created.key}
+      label="New API key"
+      copiedTitle="API Key Copied"
+      onDone={onDone}
+      testId="new-api-key"
+    />
   );
 }
 
@@ -270,6 +255,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
       </p>
       <QuickStartCard />
       <UsageCard />
+      <WebhooksCard />
       <ConfirmDialog
         open={revoking !== null}
         onOpenChange={(open) => !open && setRevoking(null)}

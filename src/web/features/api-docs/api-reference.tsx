@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckIcon, CopyIcon } from 'lucide-react';
 import { Fragment, useState, type ReactNode } from 'react';
 import { ERROR_CODE_MEANING, HTTP_STATUS_OF, type TErrorCode } from '../../../contract/errors';
+import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_EVENT } from '../../../contract/webhooks';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
@@ -24,6 +25,24 @@ import {
   type TOperation,
   type TSampleLanguage,
 } from './openapi-model';
+
+const WEBHOOK_EVENT_MEANING: [string, string][] = [
+  ['document.created', 'A document was made one at a time, in the app or by the API.'],
+  ['batch.completed', 'A batch finished and made every one of its documents.'],
+  ['batch.failed', 'A batch finished with rows that could not be made; `data.failed` says how many.'],
+  [WEBHOOK_TEST_EVENT, 'Sent by “Send test event” in Settings.'],
+];
+
+const VERIFY_SAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
+
+// body: the raw request body as a string; header: the ${WEBHOOK_SIGNATURE_HEADER} header
+function isFromFormwork(body, header, secret) {
+  const parts = Object.fromEntries(header.split(",").map((p) => p.split("=")));
+  const expected = createHmac("sha256", secret).update(\`\${parts.t}.\${body}\`).digest("hex");
+  const fresh = Math.abs(Date.now() / 1000 - Number(parts.t)) < 300;
+  return fresh && parts.v1?.length === expected.length &&
+    timingSafeEqual(Buffer.from(parts.v1), Buffer.from(expected));
+}`;
 
 /** Text with `code` spans, in paragraphs split by blank lines, as the document's descriptions are written. */
 function Prose({ text, className }: { text: string | undefined; className?: string }) {
@@ -212,6 +231,7 @@ function Nav({ groups, schemas }: { groups: ReturnType<typeof operationsByTag>; 
         {[
           ['#introduction', 'Introduction'],
           ['#errors', 'Errors'],
+          ['#webhooks', 'Webhooks'],
         ].map(([href, label]) => (
           <li key={href}>
             <a href={href} className="block rounded px-2 py-1 text-muted-foreground hover:bg-muted hover:text-foreground">
@@ -302,6 +322,7 @@ export function ApiReference() {
             </option>
             <option value="introduction">Introduction</option>
             <option value="errors">Errors</option>
+            <option value="webhooks">Webhooks</option>
             {groups.map((group) => (
               <optgroup key={group.tag} label={group.tag}>
                 {group.operations.map((o) => (
@@ -394,6 +415,30 @@ export function ApiReference() {
             </div>
           </Section>
         ))}
+        <Section id="webhooks" title="Webhooks">
+          <Prose
+            text={`Register endpoints in Settings → API Access. Formwork posts JSON to them: \`{ "id", "type", "createdAt", "data" }\`, where \`data\` is the Document or Batch. A delivery that does not get a 2xx answer within 10 seconds is retried after 1 min, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h; if the last attempt fails too, the endpoint is turned off until you turn it on again. A retry carries the same \`id\`, so a receiver can ignore what it has already handled.`}
+          />
+          <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Webhook events" tabIndex={0}>
+            <table className="w-full text-sm">
+              <caption className="sr-only">Webhook events</caption>
+              <tbody className="divide-y">
+                {WEBHOOK_EVENT_MEANING.map(([event, meaning]) => (
+                  <tr key={event}>
+                    <th scope="row" className="w-2/5 px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
+                      {event}
+                    </th>
+                    <td className="px-3 py-2 text-muted-foreground">{meaning}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Prose
+            text={`Each request carries \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<signature>\`: the hex HMAC-SHA256 of \`t\`, a dot and the raw body, keyed with the endpoint's signing secret. Check it before trusting the body, and refuse timestamps more than five minutes old:`}
+          />
+          <CodeBlock code={VERIFY_SAMPLE} label="Node.js signature check" />
+        </Section>
         <Section id="objects" title="Objects">
           <div className="space-y-8">
             {schemas.map((name) => (
