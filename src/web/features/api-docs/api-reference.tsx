@@ -428,7 +428,9 @@ export function ApiReference() {
                     <th scope="row" className="w-2/5 px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
                       {event}
                     </th>
-                    <td className="px-3 py-2 text-muted-foreground">{meaning}</td>
+                    <td className="px-3 py-2">
+                      <Prose text={meaning} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
