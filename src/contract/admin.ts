@@ -37,7 +37,12 @@ export const KNOWN_SETTINGS = {
   'esign.url': 'The e-signature site that the eSign button opens.',
   'support.email': 'The address that support links write to.',
   'sales.email': 'The address that Contact Sales writes to (Enterprise plan and API access).',
+  'billing.seller_name': 'The seller named on invoices (your company).',
+  'billing.seller_address': 'The seller’s postal address on invoices (line breaks allowed).',
+  'billing.seller_tax_id': 'The seller’s tax id (VAT, GSTIN, EIN) on invoices.',
 } as const;
+
+export const DEFAULT_SELLER_NAME = 'Formwork';
 
 export const ZSystemSetting = z.object({
   key: z.string(),
@@ -77,13 +82,29 @@ export const ZPaymentGateway = z.object({
 });
 export type TPaymentGateway = z.infer<typeof ZPaymentGateway>;
 
+const ZHttpUrl = z.url({ protocol: /^https?$/, message: 'Enter an http(s) address.' });
+
+/**
+ * A gateway's settings beyond its keys. The addresses default to the gateway's real ones; setting
+ * them points Formwork at a stand-in (staging, tests). PayPal verifies webhooks against the id it
+ * gave the registered webhook.
+ */
+export const ZGatewayConfiguration = z
+  .object({
+    apiBaseUrl: ZHttpUrl.optional(),
+    checkoutScriptUrl: ZHttpUrl.optional(),
+    webhookId: z.string().trim().max(200).optional(),
+  })
+  .catchall(z.unknown());
+export type TGatewayConfiguration = z.infer<typeof ZGatewayConfiguration>;
+
 export const ZPaymentGatewayInput = z.object({
   gatewayName: ZGatewayName,
   isActive: z.boolean().default(false),
   keyId: z.string().trim().min(1, 'Enter the key ID.').max(200),
   keySecret: z.string().max(500).optional(),
   webhookSecret: z.string().max(500).optional(),
-  configuration: z.record(z.string(), z.unknown()).default({}),
+  configuration: ZGatewayConfiguration.default({}),
 });
 export type TPaymentGatewayInput = z.input<typeof ZPaymentGatewayInput>;
 
@@ -93,7 +114,7 @@ export const ZPaymentGatewayUpdate = z.object({
   /** A new secret replaces the stored one; leaving it out keeps it. */
   keySecret: z.string().max(500).optional(),
   webhookSecret: z.string().max(500).optional(),
-  configuration: z.record(z.string(), z.unknown()).optional(),
+  configuration: ZGatewayConfiguration.optional(),
 });
 export type TPaymentGatewayUpdate = z.infer<typeof ZPaymentGatewayUpdate>;
 

@@ -18,6 +18,8 @@ export const ZPlan = z.object({
   /** per month, when billed annually */
   usdAnnualPerMonth: z.number().nonnegative().nullable(),
   inrMonthly: z.number().nonnegative().nullable(),
+  /** Per month, when billed annually in rupees; without it, the monthly price less the annual discount. */
+  inrAnnualPerMonth: z.number().nonnegative().nullable().optional(),
   features: z.array(z.string()),
   popular: z.boolean(),
   /** Megabytes of uploaded and fetched images; a stored catalogue without it gets the plan's default. */
@@ -97,4 +99,58 @@ export const apiRequestsPerMinuteOf = (plan: Pick<TPlan, 'apiRequestsPerMinute'>
 
 export function planStorageKey(plan: TPlanId, cycle: TBillingCycle): string {
   return `${plan}_${cycle}`;
+}
+
+/** `basic_monthly` → basic, monthly; the key's form is checked where it enters (ZPlanKey). */
+export function parsePlanKey(key: string): { plan: TPlanId; cycle: TBillingCycle } {
+  const [plan, cycle] = key.split('_');
+  return { plan: ZPlanId.parse(plan), cycle: ZBillingCycle.parse(cycle) };
+}
+
+export const CURRENCIES = ['USD', 'INR'] as const;
+export const ZCurrency = z.enum(CURRENCIES);
+export type TCurrency = z.infer<typeof ZCurrency>;
+
+export interface TPlanPrice {
+  /** null = contact sales */
+  perMonth: number | null;
+  /** Total per year when billed annually, else null. */
+  perYear: number | null;
+}
+
+/**
+ * The price of a plan in a currency and cycle. The landing page, the billing tab and the server's
+ * checkout all use this one function, so the price shown is the price charged.
+ */
+export function planPrice(plan: TPlan, currency: TCurrency, cycle: TBillingCycle): TPlanPrice {
+  const monthly = currency === 'INR' ? plan.inrMonthly : plan.usdMonthly;
+  if (monthly === null) return { perMonth: null, perYear: null };
+  if (cycle === 'monthly' || monthly === 0) return { perMonth: monthly, perYear: null };
+  const stated = currency === 'USD' ? plan.usdAnnualPerMonth : plan.inrAnnualPerMonth;
+  const annualPerMonth = stated ?? Math.round(monthly * (1 - ANNUAL_DISCOUNT_PERCENT / 100));
+  return { perMonth: annualPerMonth, perYear: annualPerMonth * 12 };
+}
+
+/** Both currencies have 100 minor units (cents, paise); gateways take amounts in them. */
+export const toMinorUnits = (amount: number) => Math.round(amount * 100);
+
+/**
+ * What one period of `plan` costs in minor units: a month, or a year billed at once. Null when the
+ * plan has no price (contact sales) or is free.
+ */
+export function periodCharge(plan: TPlan, currency: TCurrency, cycle: TBillingCycle): number | null {
+  const price = planPrice(plan, currency, cycle);
+  if (price.perMonth === null || price.perMonth === 0) return null;
+  return toMinorUnits(cycle === 'yearly' ? (price.perYear ?? price.perMonth * 12) : price.perMonth);
+}
+
+/** An amount in minor units as people read it: "$20", "₹299", "$15.50". */
+export function formatMinorUnits(amountMinor: number, currency: TCurrency): string {
+  const amount = amountMinor / 100;
+  return new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en-US', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(amount);
 }

@@ -34,11 +34,15 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { adminApiUsageRoutes, apiUsageRoutes } from './modules/public-api/api-usage.routes.ts';
 import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
+import { adminBillingRoutes, billingRoutes, billingWebhookRoutes } from './modules/billing/billing.routes.ts';
 
 export type TBuildAppOptions = {
   config: TConfig;
   database: TDatabase;
-  background?: Pick<TServicesOptions, 'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs' | 'webhookRetryDelaysMs' | 'webhookTimeoutMs'> & {
+  background?: Pick<
+    TServicesOptions,
+    'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs' | 'webhookRetryDelaysMs' | 'webhookTimeoutMs' | 'billingClock'
+  > & {
     /** Time and memory one import may use (default IMPORT_LIMITS). */
     importLimits?: TImportLimits;
   };
@@ -130,8 +134,12 @@ export async function buildApp({ config, database, background = {}, logStream }:
     services.pdfCache.sweep(PDF_CACHE_MAX_AGE_MS).catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the PDF cache'));
   const sweepPublicApi = () =>
     services.publicApi.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the API tables'));
+  // Subscriptions move on at their period's end (renewal, grace, back to free) within a minute.
+  const sweepBilling = () =>
+    services.billing.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep subscriptions'));
   let sweeper: NodeJS.Timeout | undefined;
   let apiSweeper: NodeJS.Timeout | undefined;
+  let billingSweeper: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     bulk.resumeUnfinished().catch((error: unknown) => app.log.error({ err: error }, 'could not resume bulk jobs'));
     void sweepPdfCache();
@@ -141,10 +149,14 @@ export async function buildApp({ config, database, background = {}, logStream }:
     services.webhooks.start();
     apiSweeper = setInterval(() => void sweepPublicApi(), 60 * 60_000);
     apiSweeper.unref();
+    void sweepBilling();
+    billingSweeper = setInterval(() => void sweepBilling(), 60_000);
+    billingSweeper.unref();
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(apiSweeper);
+    clearInterval(billingSweeper);
     await services.publicApi.flushRequestLog();
     await services.background.stop();
   });
@@ -165,6 +177,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await app.register(authRoutes, { auth, config });
   await app.register(publicSystemRoutes, { system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
+  await app.register(billingWebhookRoutes, { billing: services.billing });
 
   decorateCaller(app);
   await app.register(async (keyed) => {
@@ -188,6 +201,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await signedIn.register(bulkRoutes, { bulk });
     await signedIn.register(assetsRoutes, { assets });
     await signedIn.register(templateImportRoutes, { assets, limits: background.importLimits });
+    await signedIn.register(billingRoutes, { billing: services.billing });
   });
 
   const admin = createAdminService({
@@ -200,6 +214,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     resolveCallerFor(admins, async (request) => (await admin.requireAdmin(await auth.currentUserId(request.headers))).id);
     await admins.register(adminRoutes, { admin });
     await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
+    await admins.register(adminBillingRoutes, { billing: services.billing });
   });
   await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
   return app;

@@ -38,6 +38,9 @@ import { createWebhooksRepository } from './modules/webhooks/webhooks.repository
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createPublicApiRepository } from './modules/public-api/public-api.repository.ts';
 import { createPublicApiService } from './modules/public-api/public-api.service.ts';
+import { createBillingRepository } from './modules/billing/billing.repository.ts';
+import { createBillingService } from './modules/billing/billing.service.ts';
+import { createGatewayOpener } from './modules/billing/gateways/open-gateway.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -55,6 +58,8 @@ export type TServicesOptions = {
   webhookRetryDelaysMs?: number[];
   /** How long a webhook receiver may take to answer (default 10 s). */
   webhookTimeoutMs?: number;
+  /** The billing clock; tests move it to reach renewals and grace periods. */
+  billingClock?: () => Date;
 };
 
 export function createServices({
@@ -67,6 +72,7 @@ export function createServices({
   renderBudgetMs,
   webhookRetryDelaysMs,
   webhookTimeoutMs,
+  billingClock,
 }: TServicesOptions) {
   const { db } = database;
   const usersRepository = createUsersRepository(db);
@@ -162,7 +168,19 @@ export function createServices({
   const publicApiRepository = createPublicApiRepository(db);
   const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeysRepository, users: usersRepository, plans: quota, log, documents });
 
+  const billing = createBillingService({
+    repository: createBillingRepository(db),
+    system,
+    quota,
+    openGateway: createGatewayOpener(createSecretBox(config.encryptionKey)),
+    pdf,
+    publicUrl: config.publicUrl,
+    log,
+    ...(billingClock ? { now: billingClock } : {}),
+  });
+
   return {
+    billing,
     webhooks,
     apiKeys,
     publicApi,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TRenderWarning } from '../../contract/documents.ts';
 import type { TFormatContent } from '../../contract/format-content.ts';
+import type { TInvoiceDetails } from '../../contract/billing.ts';
 import type { TPlaceholder } from '../../contract/placeholders.ts';
 import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -37,6 +38,11 @@ export const users = pgTable('users', {
   smtpHost: text('smtp_host'),
   smtpPort: integer('smtp_port'),
   smtpSecure: boolean('smtp_secure').notNull().default(true),
+  /**
+   * The start of the paid period the generation quota counts in (ISO), or null: the calendar month.
+   * Billing sets it when a period starts, so the quota resets at the period boundary.
+   */
+  quotaPeriod: text('quota_period'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -456,3 +462,172 @@ export const paymentGateways = pgTable('payment_gateways', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+const PLAN_IDS = ['free', 'basic', 'premium', 'enterprise'] as const;
+const GATEWAYS = ['razorpay', 'stripe', 'paypal'] as const;
+const CYCLES = ['monthly', 'yearly'] as const;
+
+/**
+ * A user's paid subscription, one row per user, kept after it ends. The user's plan in force is
+ * `users.subscription_plan`; this row says how it is paid and until when.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    ownerId: text('owner_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planId: text('plan_id', { enum: PLAN_IDS }).notNull(),
+    cycle: text('cycle', { enum: CYCLES }).notNull(),
+    gateway: text('gateway', { enum: GATEWAYS }).notNull(),
+    /** active: paid up; past_due: the renewal failed or is late (grace); ended: back on free. */
+    status: text('status', { enum: ['active', 'past_due', 'ended'] }).notNull(),
+    /** Stripe's subscription and customer; null for one-off orders (Razorpay, PayPal). */
+    gatewaySubscriptionId: text('gateway_subscription_id'),
+    gatewayCustomerId: text('gateway_customer_id'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    /** The user cancelled: the plan runs to the period's end, then the account returns to free. */
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** A downgrade waiting for the period's end. */
+    scheduledPlanId: text('scheduled_plan_id', { enum: PLAN_IDS }),
+    scheduledCycle: text('scheduled_cycle', { enum: CYCLES }),
+    /** When a past-due subscription falls back to free. */
+    graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
+    /** The newest gateway event applied: older events arriving late cannot move the row back. */
+    lastEventAt: timestamp('last_event_at', { withTimezone: true }),
+    renewalReminderAt: timestamp('renewal_reminder_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('subscriptions_gateway_subscription_idx').on(table.gatewaySubscriptionId),
+    index('subscriptions_period_end_idx').on(table.currentPeriodEnd),
+  ],
+);
+
+/**
+ * A checkout we started: the gateway's order (Razorpay order, Stripe Checkout Session, PayPal
+ * order) with the plan, amount and currency the server chose. A payment is only accepted for an
+ * order found here, for the same user, plan and amount.
+ */
+export const billingOrders = pgTable(
+  'billing_orders',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gateway: text('gateway', { enum: GATEWAYS }).notNull(),
+    gatewayOrderId: text('gateway_order_id').notNull(),
+    planId: text('plan_id', { enum: PLAN_IDS }).notNull(),
+    cycle: text('cycle', { enum: CYCLES }).notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency', { enum: ['USD', 'INR'] }).notNull(),
+    /**
+     * new: a period that starts when paid (a first plan, or monthly to yearly, less `credit_minor`
+     * for the unused part of the current period); renewal: the period after the current one;
+     * upgrade: a higher plan for the rest of the current period, at the difference in price.
+     */
+    kind: text('kind', { enum: ['new', 'renewal', 'upgrade'] }).notNull(),
+    creditMinor: integer('credit_minor').notNull().default(0),
+    /** What the amount is made of, as the invoice will print it. */
+    lines: jsonb('lines').$type<TInvoiceDetails['lines']>().notNull(),
+    status: text('status', { enum: ['created', 'paid', 'failed'] }).notNull(),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('billing_orders_gateway_order_idx').on(table.gateway, table.gatewayOrderId),
+    index('billing_orders_owner_created_idx').on(table.ownerId, table.createdAt),
+  ],
+);
+
+/** Money received: one row per gateway payment, whichever way (return page or webhook) told us first. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: text('order_id').references(() => billingOrders.id),
+    gateway: text('gateway', { enum: GATEWAYS }).notNull(),
+    /** Razorpay payment id, Stripe invoice id, PayPal capture id: what the invoice quotes. */
+    gatewayPaymentId: text('gateway_payment_id').notNull(),
+    /** What the gateway's refunds point at (Stripe's PaymentIntent; the payment itself elsewhere). */
+    chargeRef: text('charge_ref'),
+    planId: text('plan_id', { enum: PLAN_IDS }).notNull(),
+    cycle: text('cycle', { enum: CYCLES }).notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency', { enum: ['USD', 'INR'] }).notNull(),
+    status: text('status', { enum: ['paid', 'refunded', 'partially_refunded'] }).notNull(),
+    refundedMinor: integer('refunded_minor').notNull().default(0),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('payments_gateway_payment_idx').on(table.gateway, table.gatewayPaymentId),
+    index('payments_charge_ref_idx').on(table.gateway, table.chargeRef),
+    index('payments_owner_created_idx').on(table.ownerId, table.createdAt),
+    index('payments_created_idx').on(table.createdAt),
+  ],
+);
+
+/**
+ * One invoice per payment, numbered in sequence for the whole instance. `details` freezes what it
+ * says (seller, buyer, plan, period, amount), so it prints the same forever.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    number: integer('number').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    paymentId: text('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id),
+    details: jsonb('details').$type<TInvoiceDetails>().notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('invoices_owner_issued_idx').on(table.ownerId, table.issuedAt)],
+);
+
+/** Named counters taken under a row lock, so invoice numbers have no gaps and no repeats. */
+export const sequences = pgTable('sequences', {
+  name: text('name').primaryKey(),
+  value: integer('value').notNull(),
+});
+
+/** Gateway webhook events already handled: a replay finds its id here and changes nothing. */
+export const billingEvents = pgTable(
+  'billing_events',
+  {
+    gateway: text('gateway', { enum: GATEWAYS }).notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.gateway, table.eventId] })],
+);
+
+/** Who changed what in the admin panel (gateways, the plan catalogue, users' plans and limits). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept when the actor is deleted, so the entry still says who. */
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (table) => [index('audit_log_created_idx').on(table.createdAt)],
+);

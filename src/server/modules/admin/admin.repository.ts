@@ -8,13 +8,16 @@ export type TGatewayRow = typeof paymentGateways.$inferSelect;
 /** Admin-wide reads and writes: these are the only queries that do not filter by an owner. */
 export function createAdminRepository(db: TDb) {
   return {
-    async listUsers(period: string) {
+    async listUsers(calendarPeriod: string) {
+      // Inside a select list drizzle names columns without their table, so in a subquery on
+      // formats a bare "id" would be the format's own: the outer user is named in full.
+      const userId = sql.raw('"users"."id"');
       return db
         .select({
           user: users,
-          totalFormats: sql<number>`(select count(*)::int from ${formats} where ${formats.ownerId} = ${users.id})`,
-          totalDocuments: sql<number>`(select count(*)::int from ${documents} where ${documents.ownerId} = ${users.id})`,
-          apiCallsUsed: sql<number>`coalesce((select ${usageCounters.generations} from ${usageCounters} where ${usageCounters.ownerId} = ${users.id} and ${usageCounters.period} = ${period}), 0)::int`,
+          totalFormats: sql<number>`(select count(*)::int from ${formats} f where f.owner_id = ${userId})`,
+          totalDocuments: sql<number>`(select count(*)::int from ${documents} d where d.owner_id = ${userId})`,
+          apiCallsUsed: sql<number>`coalesce((select u.generations from ${usageCounters} u where u.owner_id = ${userId} and u.period = coalesce("users"."quota_period", ${calendarPeriod})), 0)::int`,
         })
         .from(users)
         .orderBy(desc(users.createdAt), asc(users.id));

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm'
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, bulkRows, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
-import { usagePeriod } from '../users/users.repository.ts';
+import { countingPeriod } from '../users/users.repository.ts';
 
 export type TBulkJobRow = typeof bulkJobs.$inferSelect;
 export type TBulkRowRow = typeof bulkRows.$inferSelect;
@@ -190,7 +190,10 @@ export function createBulkRepository(db: TDb) {
         const candidates = commit.documents.filter((d) => stillPending.has(d.row));
         const failures = commit.failures.filter((f) => stillPending.has(f.row));
 
-        const period = usagePeriod(commit.createdAt);
+        const periodQuery = (await tx.execute(sql`select ${countingPeriod(ownerId, commit.createdAt)} as period`)) as unknown as {
+          rows: { period: string }[];
+        };
+        const period = periodQuery.rows[0]!.period;
         await tx.insert(usageCounters).values({ ownerId, period, generations: 0 }).onConflictDoNothing();
         const [counter] = await tx
           .select({ generations: usageCounters.generations })

@@ -4,7 +4,7 @@ import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
-import { usagePeriod } from '../users/users.repository.ts';
+import { countingPeriod } from '../users/users.repository.ts';
 
 export type TDocumentRow = typeof documents.$inferSelect;
 export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId'> & {
@@ -52,7 +52,7 @@ export function createDocumentsRepository(db: TDb) {
         : await db.execute(sql`
         with counted as (
           insert into ${usageCounters} (owner_id, period, generations)
-          values (${ownerId}, ${usagePeriod(doc.createdAt)}, 1)
+          values (${ownerId}, ${countingPeriod(ownerId, doc.createdAt)}, 1)
           on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
           where ${usageCounters}.generations < ${limit}::int
           returning 1

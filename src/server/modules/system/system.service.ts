@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
-import { DEFAULT_ESIGN_URL, DEFAULT_SALES_EMAIL, DEFAULT_SUPPORT_EMAIL, type TAppConfig } from '../../../contract/admin.ts';
+import { DEFAULT_ESIGN_URL, DEFAULT_SALES_EMAIL, DEFAULT_SELLER_NAME, DEFAULT_SUPPORT_EMAIL, type TAppConfig } from '../../../contract/admin.ts';
 import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
@@ -51,6 +51,17 @@ export function createSystemService(deps: {
         supportEmail: supportEmail ?? DEFAULT_SUPPORT_EMAIL,
         salesEmail: salesEmail ?? DEFAULT_SALES_EMAIL,
       };
+    },
+
+    /** Who invoices are from: the seller settings, and the support address for questions. */
+    async seller(): Promise<{ name: string; address: string; taxId: string; email: string }> {
+      const [name, address, taxId, email] = await Promise.all([
+        deps.system.get('billing.seller_name'),
+        deps.system.get('billing.seller_address'),
+        deps.system.get('billing.seller_tax_id'),
+        deps.system.get('support.email'),
+      ]);
+      return { name: name ?? DEFAULT_SELLER_NAME, address: address ?? '', taxId: taxId ?? '', email: email ?? DEFAULT_SUPPORT_EMAIL };
     },
 
     /** Prices follow the active payment gateway: INR for Razorpay, otherwise USD (docs/decisions.md). */

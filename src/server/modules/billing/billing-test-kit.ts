@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import type { TBillingOverview, TCheckout, TInvoiceSummary } from '../../../contract/billing.ts';
+import { ZApiError } from '../../../contract/errors.ts';
+import { pino } from 'pino';
+import { createServices } from '../../services.ts';
+import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+
+/*
+ * What every billing test needs: the app with a clock the test moves, an admin who turns a gateway
+ * on (pointed at its stand-in), customers, and a way to post a gateway's signed webhook.
+ */
+
+export const ADMIN_EMAIL = 'billing-admin@example.com';
+const DAY_MS = 86_400_000;
+
+export type TBillingKit = Awaited<ReturnType<typeof createBillingKit>>;
+
+export async function createBillingKit() {
+  let offsetMs = 0;
+  const clock = () => new Date(Date.now() + offsetMs);
+  const t: TTestApp = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { billingClock: clock });
+  // A second set of services on the same database, as another app process would have: the sweep
+  // the app runs every minute is called from here at once.
+  const other = createServices({ config: t.config, database: t.database, log: pino({ level: 'silent' }), billingClock: clock });
+  const admin = new TestClient(t.app);
+  await admin.signUp({ email: ADMIN_EMAIL, firstName: 'Avery', lastName: 'Admin' });
+
+  return {
+    t,
+    admin,
+    clock,
+    /** Moves the billing clock on; `sweep` then runs what the minute timer would. */
+    advanceDays(days: number) {
+      offsetMs += days * DAY_MS;
+    },
+    sweep: () => other.billing.sweep(),
+    async activateGateway(input: { gatewayName: 'razorpay' | 'stripe' | 'paypal'; keyId: string; keySecret: string; webhookSecret?: string; configuration: Record<string, string> }) {
+      const response = await admin.post('/api/admin/payment-gateways', { ...input, isActive: true });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json() as { id: string };
+    },
+    async customer(name = 'Casey') {
+      const client = new TestClient(t.app);
+      const { user } = await client.signUp({ firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` });
+      return { client, id: user.id, email: user.email };
+    },
+    async checkout(client: TestClient, planId: string): Promise<TCheckout> {
+      const response = await client.post('/api/subscription/create-order', { planId });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as TCheckout;
+    },
+    async overview(client: TestClient): Promise<TBillingOverview> {
+      const response = await client.get('/api/subscription');
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as TBillingOverview;
+    },
+    async invoices(client: TestClient): Promise<TInvoiceSummary[]> {
+      const response = await client.get('/api/subscription/invoices');
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as TInvoiceSummary[];
+    },
+    async plan(client: TestClient): Promise<string> {
+      return ((await client.get('/api/auth/user')).json() as { subscriptionPlan: string }).subscriptionPlan;
+    },
+    /** Posts a webhook exactly as the gateway would: raw body, its own headers, no cookies, no Origin. */
+    webhook(gateway: 'razorpay' | 'stripe' | 'paypal', hook: { body: string; headers: Record<string, string> }) {
+      return t.app.inject({ method: 'POST', url: `/api/billing/webhooks/${gateway}`, headers: hook.headers, payload: hook.body });
+    },
+    async close() {
+      await other.background.stop();
+      await t.close();
+    },
+  };
+}
+
+export const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;

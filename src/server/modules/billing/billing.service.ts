@@ -1,0 +1,1049 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import {
+  invoiceNumberText,
+  type TAdminPayments,
+  type TAdminPaymentsQuery,
+  type TBillingOverview,
+  type TCheckout,
+  type TInvoiceDetails,
+  type TInvoiceSummary,
+  type TSubscriptionView,
+  type TVerifyPaymentBody,
+  type TVerifyPaymentResult,
+} from '../../../contract/billing.ts';
+import {
+  formatMinorUnits,
+  parsePlanKey,
+  periodCharge,
+  planStorageKey,
+  type TBillingCycle,
+  type TCurrency,
+  type TPlan,
+  type TPlanCatalogue,
+  type TPlanId,
+} from '../../../contract/plans.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import type { TPdfService } from '../documents/pdf.service.ts';
+import type { TQuotaService } from '../quota/quota.service.ts';
+import type { TSystemService } from '../system/system.service.ts';
+import type { TBillingQueries, TBillingRepository, TOrderRow, TSubscriptionRow } from './billing.repository.ts';
+import { GatewayRefusal, gatewayTitle, type TGatewayName } from './gateways/gateway-http.ts';
+import type { TGatewayOpener, TOpenGateway } from './gateways/open-gateway.ts';
+import { completedCapture, paypalMinor, ZPayPalEvent } from './gateways/paypal.ts';
+import { ZRazorpayEvent } from './gateways/razorpay.ts';
+import { invoicePaymentIntent, invoicePeriod, invoiceSubscriptionId, subscriptionPeriod } from './gateways/stripe.ts';
+import { invoiceDocument } from './invoice-format.ts';
+import { addDays, calendarMonth, GRACE_DAYS, periodEnd, planChange, RENEWAL_WINDOW_DAYS, unusedShare } from './periods.ts';
+
+/** Gateways refuse tiny charges; an upgrade late in a period costs at least one unit of money. */
+const MIN_CHARGE_MINOR = 100;
+
+const cycleWord = (cycle: TBillingCycle) => (cycle === 'yearly' ? 'yearly' : 'monthly');
+const day = (date: Date) => date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** Prices follow the gateway that takes the money: rupees through Razorpay, dollars otherwise. */
+const currencyOf = (gateway: TGatewayName): TCurrency => (gateway === 'razorpay' ? 'INR' : 'USD');
+
+type TPaidWith = {
+  gatewayPaymentId: string;
+  chargeRef: string | null;
+  amountMinor: number;
+  currency: string;
+};
+
+/**
+ * What a transaction needs from outside it, read before it starts: on the embedded database one
+ * connection serves everything, so a query outside the transaction would wait for it forever.
+ */
+type TContext = { catalogue: TPlanCatalogue; seller: TInvoiceDetails['seller'] };
+
+type TLog = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
+
+export function createBillingService(deps: {
+  repository: TBillingRepository;
+  system: Pick<TSystemService, 'planCatalogue' | 'seller'>;
+  quota: Pick<TQuotaService, 'generations' | 'storage'>;
+  openGateway: TGatewayOpener;
+  pdf: Pick<TPdfService, 'render'>;
+  publicUrl: string;
+  log: TLog;
+  /** The clock; tests move it to reach renewals and grace periods. */
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+  const repo = deps.repository;
+
+  function planIn(catalogue: TPlanCatalogue, planId: TPlanId): TPlan {
+    const plan = catalogue.find((p) => p.id === planId);
+    if (!plan) throw new AppError('validation_failed', `There is no ${planId} plan.`, { planId: 'Choose a plan from the catalogue.' });
+    return plan;
+  }
+  const planOf = async (planId: TPlanId) => planIn(await deps.system.planCatalogue(), planId);
+
+  async function context(): Promise<TContext> {
+    const [catalogue, seller] = await Promise.all([deps.system.planCatalogue(), deps.system.seller()]);
+    return { catalogue, seller };
+  }
+
+  const describe = (plan: TPlan, cycle: TBillingCycle) => `${plan.name} plan, ${cycleWord(cycle)}`;
+
+  async function gatewayFor(name: TGatewayName): Promise<TOpenGateway> {
+    const row = await repo.gatewayNamed(name);
+    if (!row) throw new AppError('unavailable', `${gatewayTitle(name)} is not set up. Please contact support.`);
+    return deps.openGateway(row);
+  }
+
+  async function activeGatewayOrThrow(): Promise<TOpenGateway> {
+    const row = await repo.activeGateway();
+    if (!row) {
+      throw new AppError('unavailable', 'Payments are not available yet: no payment gateway is turned on. Nothing was charged; please contact support.');
+    }
+    return deps.openGateway(row);
+  }
+
+  /** The subscription that still holds a plan (active, or in its grace period). */
+  async function currentSubscription(tx: TBillingQueries, ownerId: string, lock = false): Promise<TSubscriptionRow | undefined> {
+    const sub = await tx.subscription(ownerId, lock);
+    return sub && sub.status !== 'ended' ? sub : undefined;
+  }
+
+  /** A gateway error that is the operator's to fix becomes one message for the user and a log line. */
+  async function gatewayCall<T>(gateway: TGatewayName, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof GatewayRefusal) {
+        deps.log.error({ gateway, status: error.status, body: error.body }, 'payment gateway refused a request');
+        throw new AppError(
+          'unavailable',
+          `${gatewayTitle(gateway)} refused the request, so nothing was charged. The payment settings need an administrator's attention; please contact support.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  function checkAmount(order: TOrderRow, paid: { amountMinor: number; currency: string }) {
+    if (paid.amountMinor === order.amountMinor && paid.currency.toUpperCase() === order.currency) return;
+    deps.log.warn({ orderId: order.id, expected: [order.amountMinor, order.currency], paid: [paid.amountMinor, paid.currency] }, 'payment amount does not match its order');
+    const shown = paid.currency.toUpperCase() === 'INR' || paid.currency.toUpperCase() === 'USD'
+      ? formatMinorUnits(paid.amountMinor, paid.currency.toUpperCase() as TCurrency)
+      : `${paid.amountMinor / 100} ${paid.currency.toUpperCase()}`;
+    throw new AppError(
+      'bad_request',
+      `The amount paid (${shown}) does not match the order (${formatMinorUnits(order.amountMinor, order.currency)}). Your plan has not changed; please contact support.`,
+    );
+  }
+
+  /**
+   * Records a payment once (whichever of the return page and the webhook comes first), issues its
+   * invoice, and puts its period in force when the period has begun. Call inside a transaction.
+   */
+  async function recordPayment(
+    tx: TBillingQueries,
+    ctx: TContext,
+    input: {
+      ownerId: string;
+      gateway: TGatewayName;
+      order: TOrderRow | undefined;
+      paid: TPaidWith;
+      planId: TPlanId;
+      cycle: TBillingCycle;
+      /** What the payment paid for. */
+      period: { start: Date; end: Date };
+      /** The subscription's period once paid, when it is not `period` (Stripe's prorated changes). */
+      applyPeriod?: { start: Date; end: Date };
+      lines: TInvoiceDetails['lines'];
+      /** Stripe's subscription and customer, and the event's time, for renewals by webhook. */
+      stripe?: { subscriptionId: string; customerId: string | null; cancelAtPeriodEnd: boolean };
+      eventAt: Date;
+    },
+  ): Promise<TVerifyPaymentResult> {
+    const plan = planIn(ctx.catalogue, input.planId);
+    const paymentId = randomUUID();
+    const inserted = await tx.insertPayment({
+      id: paymentId,
+      ownerId: input.ownerId,
+      orderId: input.order?.id ?? null,
+      gateway: input.gateway,
+      gatewayPaymentId: input.paid.gatewayPaymentId,
+      chargeRef: input.paid.chargeRef,
+      planId: input.planId,
+      cycle: input.cycle,
+      amountMinor: input.paid.amountMinor,
+      currency: input.paid.currency.toUpperCase() as TCurrency,
+      periodStart: input.period.start,
+      periodEnd: input.period.end,
+    });
+    const result = (invoiceId: string | null): TVerifyPaymentResult => ({
+      planId: input.planId,
+      planName: plan.name,
+      cycle: input.cycle,
+      periodEnd: input.period.end.toISOString(),
+      invoiceId,
+    });
+    if (!inserted) {
+      const existing = await tx.paymentByGatewayId(input.gateway, input.paid.gatewayPaymentId);
+      return result(existing ? ((await tx.invoiceForPayment(existing.id))?.id ?? null) : null);
+    }
+    if (input.order) await tx.setOrderStatus(input.order.id, 'paid');
+
+    const user = await tx.user(input.ownerId);
+    const seller = ctx.seller;
+    const number = await tx.nextNumber('invoice');
+    const details: TInvoiceDetails = {
+      number: invoiceNumberText(number),
+      seller,
+      buyer: { name: [user?.firstName, user?.lastName].filter(Boolean).join(' ') || (user?.email ?? ''), email: user?.email ?? '' },
+      planName: plan.name,
+      cycle: input.cycle,
+      periodStart: input.period.start.toISOString(),
+      periodEnd: input.period.end.toISOString(),
+      lines: input.lines,
+      amountMinor: input.paid.amountMinor,
+      currency: input.paid.currency.toUpperCase() as TCurrency,
+      gateway: input.gateway,
+      gatewayReference: input.paid.gatewayPaymentId,
+      paidAt: input.eventAt.toISOString(),
+    };
+    const invoiceId = await tx.insertInvoice({ ownerId: input.ownerId, paymentId, number, details, issuedAt: input.eventAt });
+
+    const at = now();
+    const sub = await tx.subscription(input.ownerId, true);
+    const applied = input.applyPeriod ?? input.period;
+    const covers = applied.start.getTime() <= at.getTime() && at.getTime() < applied.end.getTime();
+    // A late event for a period already behind the subscription pays for it, but moves nothing back.
+    const behind = sub && sub.status !== 'ended' && sub.currentPeriodEnd.getTime() > applied.end.getTime();
+    if (covers && !behind) {
+      await tx.saveSubscription({
+        ownerId: input.ownerId,
+        planId: input.planId,
+        cycle: input.cycle,
+        gateway: input.gateway,
+        status: 'active',
+        gatewaySubscriptionId: input.stripe?.subscriptionId ?? null,
+        gatewayCustomerId: input.stripe?.customerId ?? sub?.gatewayCustomerId ?? null,
+        currentPeriodStart: applied.start,
+        currentPeriodEnd: applied.end,
+        cancelAtPeriodEnd: input.stripe?.cancelAtPeriodEnd ?? false,
+        scheduledPlanId: null,
+        scheduledCycle: null,
+        graceEndsAt: null,
+        lastEventAt: sub?.lastEventAt && sub.lastEventAt > input.eventAt ? sub.lastEventAt : input.eventAt,
+        renewalReminderAt: null,
+      });
+      await tx.setUserPlan(input.ownerId, input.planId, applied.start.toISOString());
+    }
+    return result(invoiceId);
+  }
+
+  /** The period an order pays for, decided when the money arrives. */
+  function orderPeriod(order: TOrderRow, sub: TSubscriptionRow | undefined, paidAt: Date): { start: Date; end: Date } {
+    if (order.kind === 'upgrade' && sub) return { start: sub.currentPeriodStart, end: sub.currentPeriodEnd };
+    if (order.kind === 'renewal' && sub && sub.currentPeriodEnd.getTime() > paidAt.getTime()) {
+      return { start: sub.currentPeriodEnd, end: periodEnd(sub.currentPeriodEnd, order.cycle) };
+    }
+    return { start: paidAt, end: periodEnd(paidAt, order.cycle) };
+  }
+
+  /** Settles a one-off order (Razorpay, PayPal) once its money is confirmed. */
+  async function settleOrder(tx: TBillingQueries, ctx: TContext, order: TOrderRow, paid: TPaidWith): Promise<TVerifyPaymentResult> {
+    checkAmount(order, paid);
+    const paidAt = now();
+    const sub = await currentSubscription(tx, order.ownerId, true);
+    let period = orderPeriod(order, sub, paidAt);
+    // Two renewals paid in a race: the second one follows the first.
+    if (order.kind === 'renewal') {
+      const latest = await tx.latestPaidPeriodEnd(order.ownerId);
+      if (latest && latest.getTime() > period.start.getTime() && !(await tx.paymentByGatewayId(order.gateway, paid.gatewayPaymentId))) {
+        period = { start: latest, end: periodEnd(latest, order.cycle) };
+      }
+    }
+    return recordPayment(tx, ctx, {
+      ownerId: order.ownerId,
+      gateway: order.gateway,
+      order,
+      paid,
+      planId: order.planId,
+      cycle: order.cycle,
+      period,
+      lines: order.lines,
+      eventAt: paidAt,
+    });
+  }
+
+  /** Records a paid Stripe invoice against its subscription: first payments, upgrades and renewals alike. */
+  async function settleStripeInvoice(
+    tx: TBillingQueries,
+    ctx: TContext,
+    invoice: Stripe.Invoice,
+    subscription: Stripe.Subscription,
+    order: TOrderRow | undefined,
+    eventAt: Date,
+  ): Promise<TVerifyPaymentResult | undefined> {
+    const ownerId = order?.ownerId ?? subscription.metadata.ownerId;
+    const local = await tx.subscriptionByGatewayId('stripe', subscription.id);
+    const owner = ownerId ?? local?.ownerId;
+    if (!owner || !(await tx.user(owner))) {
+      deps.log.warn({ invoice: invoice.id, subscription: subscription.id }, 'Stripe invoice for a subscription we do not know');
+      return undefined;
+    }
+    const planId = (order?.planId ?? subscription.metadata.planId) as TPlanId | undefined;
+    const cycle = (order?.cycle ?? subscription.metadata.cycle) as TBillingCycle | undefined;
+    if (!planId || !cycle) {
+      deps.log.warn({ subscription: subscription.id }, 'Stripe subscription without its plan in metadata');
+      return undefined;
+    }
+    if (order) checkAmount(order, { amountMinor: invoice.amount_paid, currency: invoice.currency });
+    const customer = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
+    return recordPayment(tx, ctx, {
+      ownerId: owner,
+      gateway: 'stripe',
+      order,
+      paid: { gatewayPaymentId: invoice.id, chargeRef: invoicePaymentIntent(invoice), amountMinor: invoice.amount_paid, currency: invoice.currency },
+      planId,
+      cycle,
+      period: invoicePeriod(invoice),
+      // The subscription's own period is the truth: a prorated change pays part of it, and a
+      // renewal's invoice pays exactly it.
+      applyPeriod: subscriptionPeriod(subscription),
+      lines: invoice.lines.data.map((line) => ({ description: line.description ?? describeFallback(planId, cycle), amountMinor: line.amount })),
+      stripe: { subscriptionId: subscription.id, customerId: customer, cancelAtPeriodEnd: subscription.cancel_at_period_end },
+      eventAt,
+    });
+  }
+  const describeFallback = (planId: string, cycle: TBillingCycle) => `Formwork ${planId} plan, ${cycleWord(cycle)}`;
+
+  /** Ends a subscription: the account returns to free, its formats and documents all kept. */
+  async function endSubscription(tx: TBillingQueries, sub: TSubscriptionRow, eventAt?: Date) {
+    await tx.updateSubscription(sub.ownerId, { status: 'ended', graceEndsAt: null, scheduledPlanId: null, scheduledCycle: null, ...(eventAt ? { lastEventAt: eventAt } : {}) });
+    await tx.setUserPlan(sub.ownerId, 'free', null);
+  }
+
+  /** Whether a Stripe event is older than one already applied to this subscription. */
+  const stale = (sub: TSubscriptionRow, eventAt: Date) => sub.lastEventAt !== null && eventAt.getTime() < sub.lastEventAt.getTime();
+
+  async function handleStripeEvent(gateway: Extract<TOpenGateway, { name: 'stripe' }>, event: Stripe.Event): Promise<void> {
+    const eventAt = new Date(event.created * 1000);
+    // Objects are read fresh from Stripe before the transaction: the event may be old news.
+    switch (event.type) {
+      case 'checkout.session.completed': {
+        const session = await gatewayCall('stripe', () => gateway.client.retrieveSession(event.data.object.id));
+        await settleStripeSession(gateway, session, event.id, eventAt);
+        return;
+      }
+      case 'invoice.paid': {
+        const subscriptionId = invoiceSubscriptionId(event.data.object);
+        if (!subscriptionId || !event.data.object.id) return;
+        const [invoice, subscription] = await gatewayCall('stripe', () =>
+          Promise.all([gateway.client.retrieveInvoice(event.data.object.id!), gateway.client.retrieveSubscription(subscriptionId)]),
+        );
+        const ctx = await context();
+        await repo.transaction(async (tx) => {
+          if (!(await tx.firstSighting('stripe', event.id, event.type))) return;
+          const order = invoice.id ? await orderForStripeInvoice(tx, subscription) : undefined;
+          await settleStripeInvoice(tx, ctx, invoice, subscription, order, eventAt);
+        });
+        return;
+      }
+      case 'invoice.payment_failed': {
+        const subscriptionId = invoiceSubscriptionId(event.data.object);
+        if (!subscriptionId) return;
+        await repo.transaction(async (tx) => {
+          if (!(await tx.firstSighting('stripe', event.id, event.type))) return;
+          const sub = await tx.subscriptionByGatewayId('stripe', subscriptionId);
+          if (!sub || sub.status === 'ended' || stale(sub, eventAt)) return;
+          const from = sub.currentPeriodEnd.getTime() > eventAt.getTime() ? sub.currentPeriodEnd : eventAt;
+          await tx.updateSubscription(sub.ownerId, { status: 'past_due', graceEndsAt: addDays(from, GRACE_DAYS), lastEventAt: eventAt });
+        });
+        return;
+      }
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted': {
+        const object = event.data.object;
+        await repo.transaction(async (tx) => {
+          if (!(await tx.firstSighting('stripe', event.id, event.type))) return;
+          const sub = await tx.subscriptionByGatewayId('stripe', object.id);
+          if (!sub || sub.status === 'ended' || stale(sub, eventAt)) return;
+          if (event.type === 'customer.subscription.deleted') await endSubscription(tx, sub, eventAt);
+          else await tx.updateSubscription(sub.ownerId, { cancelAtPeriodEnd: object.cancel_at_period_end, lastEventAt: eventAt });
+        });
+        return;
+      }
+      case 'charge.refunded': {
+        const charge = event.data.object;
+        const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+        if (!intent) return;
+        await repo.transaction(async (tx) => {
+          if (!(await tx.firstSighting('stripe', event.id, event.type))) return;
+          const updated = await tx.recordRefund('stripe', { chargeRef: intent }, { mode: 'total', amountMinor: charge.amount_refunded });
+          if (!updated) throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** The order a Stripe subscription's first invoice pays, named in its metadata. */
+  async function orderForStripeInvoice(tx: TBillingQueries, subscription: Stripe.Subscription): Promise<TOrderRow | undefined> {
+    const orderId = subscription.metadata.orderId;
+    if (!orderId) return undefined;
+    const order = await tx.orderById(orderId);
+    return order && order.status !== 'paid' && order.kind === 'new' ? order : undefined;
+  }
+
+  async function settleStripeSession(
+    gateway: Extract<TOpenGateway, { name: 'stripe' }>,
+    session: Stripe.Checkout.Session,
+    eventId: string | undefined,
+    eventAt: Date,
+    ownerId?: string,
+  ): Promise<TVerifyPaymentResult | undefined> {
+    const order = await repo.orderByGatewayId('stripe', session.id);
+    if (!order || (ownerId && order.ownerId !== ownerId)) {
+      if (ownerId) throw new AppError('bad_request', 'This checkout does not belong to an order of yours. Your plan has not changed.');
+      return undefined;
+    }
+    if (session.status !== 'complete' || session.payment_status !== 'paid') {
+      throw new AppError('payment_failed', 'Stripe has not completed this payment. Your plan has not changed.');
+    }
+    checkAmount(order, { amountMinor: session.amount_total ?? -1, currency: session.currency ?? '' });
+    const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
+    if (!subscriptionId) throw new AppError('payment_failed', 'Stripe did not start the subscription. Your plan has not changed.');
+    const subscription = await gatewayCall('stripe', () => gateway.client.retrieveSubscription(subscriptionId));
+    const invoiceRef = session.invoice ?? subscription.latest_invoice;
+    const invoiceId = typeof invoiceRef === 'string' ? invoiceRef : invoiceRef?.id;
+    if (!invoiceId) throw new AppError('payment_failed', 'Stripe has no invoice for this checkout yet. Your plan has not changed.');
+    const invoice = await gatewayCall('stripe', () => gateway.client.retrieveInvoice(invoiceId));
+    const ctx = await context();
+    return repo.transaction(async (tx) => {
+      if (eventId && !(await tx.firstSighting('stripe', eventId, 'checkout.session.completed'))) return undefined;
+      return settleStripeInvoice(tx, ctx, invoice, subscription, order, eventAt);
+    });
+  }
+
+  /** What the subscriber may pay now to keep a manually renewed plan going. */
+  async function payAgainOf(sub: TSubscriptionRow, at: Date): Promise<TSubscriptionView['payAgain']> {
+    if (sub.gateway === 'stripe' || sub.cancelAtPeriodEnd) return null;
+    const inWindow = sub.status === 'past_due' || sub.currentPeriodEnd.getTime() - at.getTime() <= RENEWAL_WINDOW_DAYS * 86_400_000;
+    if (!inWindow) return null;
+    if (sub.status === 'active' && (await repo.paidPeriodStartingFrom(sub.ownerId, sub.currentPeriodEnd))) return null;
+    const planId = sub.scheduledPlanId ?? sub.planId;
+    const cycle = sub.scheduledCycle ?? sub.cycle;
+    const amount = periodCharge(await planOf(planId), currencyOf(sub.gateway), cycle);
+    if (amount === null) return null;
+    return { planKey: planStorageKey(planId, cycle), amount, currency: currencyOf(sub.gateway), due: sub.currentPeriodEnd.toISOString() };
+  }
+
+  return {
+    async overview(ownerId: string): Promise<TBillingOverview> {
+      const at = now();
+      const [user, sub, active] = await Promise.all([repo.user(ownerId), repo.subscription(ownerId), repo.activeGateway()]);
+      if (!user) throw notFound('User');
+      const current = sub && sub.status !== 'ended' ? sub : undefined;
+      const gateway = active?.gatewayName ?? null;
+      const [generations, storage, formatsUsed, plan] = await Promise.all([
+        deps.quota.generations(ownerId),
+        deps.quota.storage(ownerId),
+        repo.formatsUsed(ownerId),
+        planOf(user.subscriptionPlan),
+      ]);
+      const usagePeriod = user.quotaPeriod && current ? { start: current.currentPeriodStart, end: current.currentPeriodEnd } : calendarMonth(at);
+      return {
+        planId: user.subscriptionPlan,
+        gateway,
+        currency: currentSubscriptionCurrency(current, gateway),
+        managedByAdmin: !current && user.subscriptionPlan !== 'free',
+        subscription: current
+          ? {
+              planId: current.planId,
+              cycle: current.cycle,
+              gateway: current.gateway,
+              status: current.status,
+              periodStart: current.currentPeriodStart.toISOString(),
+              periodEnd: current.currentPeriodEnd.toISOString(),
+              renewal: current.gateway === 'stripe' ? 'automatic' : 'manual',
+              cancelAtPeriodEnd: current.cancelAtPeriodEnd,
+              scheduled: current.scheduledPlanId && current.scheduledCycle ? { planId: current.scheduledPlanId, cycle: current.scheduledCycle } : null,
+              graceEndsAt: current.graceEndsAt?.toISOString() ?? null,
+              payAgain: await payAgainOf(current, at),
+            }
+          : null,
+        usage: {
+          periodStart: usagePeriod.start.toISOString(),
+          periodEnd: usagePeriod.end.toISOString(),
+          generations: { used: generations.used, limit: generations.limit },
+          formats: { used: formatsUsed, limit: plan.formatLimit },
+          storage: { usedBytes: storage.usedBytes, limitBytes: storage.limitBytes },
+        },
+      };
+    },
+
+    /** Starts paying for `planKey`: a first plan, an upgrade, or a manual renewal. */
+    async startCheckout(ownerId: string, planKey: string): Promise<TCheckout> {
+      const target = parsePlanKey(planKey);
+      if (target.plan === 'free') {
+        throw new AppError('bad_request', 'The Free plan needs no payment. To leave a paid plan, cancel it in Billing.');
+      }
+      const plan = await planOf(target.plan);
+      const user = await repo.user(ownerId);
+      if (!user) throw notFound('User');
+      const current = await currentSubscription(repo, ownerId);
+      if (!current && user.subscriptionPlan !== 'free') {
+        throw new AppError('conflict', `Your ${(await planOf(user.subscriptionPlan)).name} plan is managed by an administrator. Contact support to change it.`);
+      }
+      // A Stripe subscription changes through Stripe, whichever gateway new customers now use.
+      const gateway = current?.gateway === 'stripe' && current.status === 'active' ? await gatewayFor('stripe') : await activeGatewayOrThrow();
+      const currency = currencyOf(gateway.name);
+      const charge = periodCharge(plan, currency, target.cycle);
+      if (charge === null) {
+        throw new AppError('bad_request', `The ${plan.name} plan is arranged with our sales team. Use Contact Sales and we will set it up for you.`);
+      }
+      const at = now();
+      let kind: TOrderRow['kind'] = 'new';
+      let amount = charge;
+      let credit = 0;
+      let lines: TInvoiceDetails['lines'] = [{ description: describe(plan, target.cycle), amountMinor: charge }];
+
+      if (current && current.status === 'active') {
+        const currentPlan = await planOf(current.planId);
+        const change = planChange({ plan: current.planId, cycle: current.cycle }, target);
+        const isScheduled = current.scheduledPlanId === target.plan && current.scheduledCycle === target.cycle;
+        const currentCharge = periodCharge(currentPlan, currency, current.cycle) ?? 0;
+        const share = unusedShare(current.currentPeriodStart, current.currentPeriodEnd, at);
+        if (change === 'downgrade' && !isScheduled) {
+          throw new AppError(
+            'conflict',
+            `Moving to ${describe(plan, target.cycle)} takes effect when your current period ends on ${day(current.currentPeriodEnd)}. Choose Downgrade to schedule it; nothing is charged now.`,
+          );
+        }
+        if (change === 'same' || isScheduled) {
+          if (gateway.name === 'stripe') throw new AppError('conflict', `Your plan renews automatically on ${day(current.currentPeriodEnd)}.`);
+          const opensAt = addDays(current.currentPeriodEnd, -RENEWAL_WINDOW_DAYS);
+          if (opensAt.getTime() > at.getTime()) {
+            throw new AppError('conflict', `Your ${currentPlan.name} plan is paid until ${day(current.currentPeriodEnd)}. You can renew it from ${day(opensAt)}.`);
+          }
+          if (await repo.paidPeriodStartingFrom(ownerId, current.currentPeriodEnd)) {
+            throw new AppError('conflict', `Your next period is already paid: your plan continues after ${day(current.currentPeriodEnd)}.`);
+          }
+          kind = 'renewal';
+          const start = current.currentPeriodEnd;
+          lines = [{ description: `${describe(plan, target.cycle)}, ${day(start)} – ${day(periodEnd(start, target.cycle))}`, amountMinor: charge }];
+        } else if (change === 'upgrade') {
+          if (gateway.name === 'stripe') return changeStripePlan(ownerId, gateway, current, plan, target.cycle, { newPeriod: false });
+          kind = 'upgrade';
+          amount = Math.max(MIN_CHARGE_MINOR, Math.round((charge - currentCharge) * share));
+          lines = [
+            {
+              description: `Upgrade from ${currentPlan.name} to ${plan.name} for the rest of the period (${day(at)} – ${day(current.currentPeriodEnd)})`,
+              amountMinor: amount,
+            },
+          ];
+        } else {
+          if (gateway.name === 'stripe') return changeStripePlan(ownerId, gateway, current, plan, target.cycle, { newPeriod: true });
+          credit = Math.min(charge - MIN_CHARGE_MINOR, Math.round(currentCharge * share));
+          amount = charge - credit;
+          lines = [
+            { description: describe(plan, target.cycle), amountMinor: charge },
+            { description: `Credit for unused time on the ${describe(currentPlan, current.cycle)}`, amountMinor: -credit },
+          ];
+        }
+      }
+
+      const orderId = randomUUID();
+      const order = { id: orderId, ownerId, planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, kind, creditMinor: credit, lines };
+      const common = { orderId: '', amount, currency, credit, planId: target.plan, cycle: target.cycle } as const;
+      switch (gateway.name) {
+        case 'razorpay': {
+          const created = await gatewayCall('razorpay', () =>
+            gateway.client.createOrder({ amountMinor: amount, currency, receipt: orderId, notes: { ownerId, plan: planKey } }),
+          );
+          await repo.insertOrder({ ...order, gateway: 'razorpay', gatewayOrderId: created.id });
+          return {
+            ...common,
+            gateway: 'razorpay',
+            orderId: created.id,
+            next: {
+              type: 'razorpay',
+              checkoutScriptUrl: gateway.checkoutScriptUrl,
+              options: {
+                key: gateway.keyId,
+                order_id: created.id,
+                amount,
+                currency,
+                name: 'Formwork',
+                description: lines[0]!.description,
+                prefill: { name: [user.firstName, user.lastName].filter(Boolean).join(' '), email: user.email },
+              },
+            },
+          };
+        }
+        case 'paypal': {
+          const created = await gatewayCall('paypal', () =>
+            gateway.client.createOrder({
+              orderId,
+              amountMinor: amount,
+              currency,
+              description: lines[0]!.description,
+              returnUrl: `${deps.publicUrl}/payment-success?gateway=paypal&plan=${planKey}`,
+              cancelUrl: `${deps.publicUrl}/settings?tab=billing&checkout=cancelled`,
+            }),
+          );
+          await repo.insertOrder({ ...order, gateway: 'paypal', gatewayOrderId: created.id });
+          return { ...common, gateway: 'paypal', orderId: created.id, next: { type: 'redirect', url: created.approveUrl } };
+        }
+        case 'stripe': {
+          const session = await gatewayCall('stripe', () =>
+            gateway.client.createCheckoutSession({
+              orderId,
+              ownerId,
+              email: user.email,
+              customerId: current?.gatewayCustomerId ?? null,
+              price: { planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, productName: `Formwork ${plan.name}` },
+              successUrl: `${deps.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&plan=${planKey}`,
+              cancelUrl: `${deps.publicUrl}/settings?tab=billing&checkout=cancelled`,
+            }),
+          );
+          if (!session.url) throw new AppError('unavailable', 'Stripe did not give a checkout page. Nothing was charged; try again.');
+          await repo.insertOrder({ ...order, gateway: 'stripe', gatewayOrderId: session.id });
+          return { ...common, gateway: 'stripe', orderId: session.id, next: { type: 'redirect', url: session.url } };
+        }
+      }
+    },
+
+    /** The return from a checkout page: confirms the payment with the gateway and puts the plan in force. */
+    async verifyPayment(ownerId: string, body: TVerifyPaymentBody): Promise<TVerifyPaymentResult> {
+      if (body.razorpay_order_id || body.razorpay_payment_id || body.razorpay_signature) {
+        if (!body.razorpay_order_id || !body.razorpay_payment_id || !body.razorpay_signature || !body.planId) {
+          throw new AppError('validation_failed', 'Missing payment details');
+        }
+        const order = await repo.orderByGatewayId('razorpay', body.razorpay_order_id);
+        if (!order || order.ownerId !== ownerId) {
+          throw new AppError('bad_request', 'This payment does not belong to an order of yours. Your plan has not changed.');
+        }
+        const ordered = planStorageKey(order.planId, order.cycle);
+        if (body.planId !== ordered) {
+          throw new AppError('bad_request', `This payment was for the ${ordered.replace('_', ' ')} plan, not ${body.planId.replace('_', ' ')}. Your plan has not changed.`);
+        }
+        const gateway = await gatewayFor('razorpay');
+        if (gateway.name !== 'razorpay') throw new Error('unreachable');
+        if (!gateway.client.checkoutSignatureValid(body.razorpay_order_id, body.razorpay_payment_id, body.razorpay_signature)) {
+          deps.log.warn({ orderId: order.id }, 'Razorpay checkout signature did not match');
+          throw new AppError('bad_request', 'Payment verification failed: the signature does not match this order. Your plan has not changed.');
+        }
+        const paymentId = body.razorpay_payment_id;
+        const payment = await gatewayCall('razorpay', async () => {
+          const fetched = await gateway.client.fetchPayment(paymentId);
+          return fetched.status === 'authorized' ? gateway.client.capture(fetched) : fetched;
+        });
+        if (payment.order_id !== order.gatewayOrderId) {
+          throw new AppError('bad_request', 'This payment was made for another order. Your plan has not changed.');
+        }
+        if (payment.status !== 'captured') {
+          throw new AppError('payment_failed', `Razorpay has not completed this payment (it is ${payment.status}). Your plan has not changed.`);
+        }
+        const ctx = await context();
+        return repo.transaction(async (tx) =>
+          settleOrder(tx, ctx, (await tx.orderByGatewayId('razorpay', order.gatewayOrderId, true))!, {
+            gatewayPaymentId: payment.id,
+            chargeRef: payment.id,
+            amountMinor: payment.amount,
+            currency: payment.currency,
+          }),
+        );
+      }
+      if (body.session_id) {
+        const gateway = await gatewayFor('stripe');
+        if (gateway.name !== 'stripe') throw new Error('unreachable');
+        const sessionId = body.session_id;
+        const session = await gatewayCall('stripe', () => gateway.client.retrieveSession(sessionId));
+        const result = await settleStripeSession(gateway, session, undefined, now(), ownerId);
+        if (!result) throw new AppError('bad_request', 'This checkout does not belong to an order of yours. Your plan has not changed.');
+        return result;
+      }
+      if (body.paypal_order_id) {
+        const order = await repo.orderByGatewayId('paypal', body.paypal_order_id);
+        if (!order || order.ownerId !== ownerId) {
+          throw new AppError('bad_request', 'This payment does not belong to an order of yours. Your plan has not changed.');
+        }
+        const gateway = await gatewayFor('paypal');
+        if (gateway.name !== 'paypal') throw new Error('unreachable');
+        const captured = await gatewayCall('paypal', async () => {
+          try {
+            return await gateway.client.capture(order.gatewayOrderId);
+          } catch (error) {
+            if (error instanceof GatewayRefusal && error.status === 422) {
+              throw new AppError('payment_failed', 'PayPal did not approve this payment. Your plan has not changed; you can try again.');
+            }
+            throw error;
+          }
+        });
+        const capture = completedCapture(captured);
+        if (!capture) {
+          await repo.setOrderStatus(order.id, 'failed');
+          throw new AppError('payment_failed', `PayPal has not completed this payment (it is ${captured.status}). Your plan has not changed.`);
+        }
+        const ctx = await context();
+        return repo.transaction(async (tx) =>
+          settleOrder(tx, ctx, (await tx.orderByGatewayId('paypal', order.gatewayOrderId, true))!, {
+            gatewayPaymentId: capture.id,
+            chargeRef: capture.id,
+            amountMinor: paypalMinor(capture.amount.value),
+            currency: capture.amount.currency_code,
+          }),
+        );
+      }
+      throw new AppError('validation_failed', 'Missing payment details');
+    },
+
+    /** A gateway's webhook: checked, applied once, in order. Throws for the gateway to retry. */
+    async handleWebhook(name: TGatewayName, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<void> {
+      const row = await repo.gatewayNamed(name);
+      if (!row) throw notFound('Payment gateway');
+      const gateway = deps.openGateway(row);
+      const header = (key: string) => {
+        const value = headers[key];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      const badSignature = () => new AppError('bad_request', 'The webhook signature does not match.');
+      const parseJson = (): unknown => {
+        try {
+          return JSON.parse(rawBody.toString('utf8'));
+        } catch {
+          throw new AppError('bad_request', 'The webhook body is not JSON.');
+        }
+      };
+
+      if (gateway.name === 'razorpay') {
+        if (!gateway.client.webhookSignatureValid(rawBody, header('x-razorpay-signature'))) throw badSignature();
+        const parsed = ZRazorpayEvent.safeParse(parseJson());
+        if (!parsed.success) throw new AppError('bad_request', 'The webhook body is not a Razorpay event.');
+        const event = parsed.data;
+        const eventId = header('x-razorpay-event-id') ?? createHash('sha256').update(rawBody).digest('hex');
+        const ctx = await context();
+        await repo.transaction(async (tx) => {
+          if (!(await tx.firstSighting('razorpay', eventId, event.event))) return;
+          const payment = event.payload.payment?.entity;
+          if ((event.event === 'payment.captured' || event.event === 'order.paid') && payment?.order_id) {
+            const order = await tx.orderByGatewayId('razorpay', payment.order_id, true);
+            if (!order) return void deps.log.warn({ order: payment.order_id }, 'Razorpay payment for an order we did not create');
+            if (payment.status !== 'captured') return;
+            try {
+              await settleOrder(tx, ctx, order, { gatewayPaymentId: payment.id, chargeRef: payment.id, amountMinor: payment.amount, currency: payment.currency });
+            } catch (error) {
+              // A mismatched amount is logged and left for a person; sending it again changes nothing.
+              if (error instanceof AppError && error.code === 'bad_request') return;
+              throw error;
+            }
+          } else if (event.event === 'payment.failed' && payment?.order_id) {
+            const order = await tx.orderByGatewayId('razorpay', payment.order_id);
+            if (order) await tx.setOrderStatus(order.id, 'failed');
+          } else if (event.event.startsWith('refund.') && event.event !== 'refund.failed' && payment) {
+            const updated = await tx.recordRefund('razorpay', { paymentId: payment.id }, { mode: 'total', amountMinor: payment.amount_refunded });
+            if (!updated) throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');
+          }
+        });
+        return;
+      }
+
+      if (gateway.name === 'stripe') {
+        const event = gateway.client.constructEvent(rawBody, header('stripe-signature'));
+        if (!event) throw badSignature();
+        return handleStripeEvent(gateway, event);
+      }
+
+      const body = parseJson();
+      const valid = await gatewayCall('paypal', () => gateway.client.webhookValid(headers, body));
+      if (!valid) throw badSignature();
+      const parsed = ZPayPalEvent.safeParse(body);
+      if (!parsed.success) throw new AppError('bad_request', 'The webhook body is not a PayPal event.');
+      const event = parsed.data;
+      const resource = event.resource as {
+        id?: string;
+        status?: string;
+        amount?: { value: string; currency_code: string };
+        supplementary_data?: { related_ids?: { order_id?: string } };
+        links?: { rel: string; href: string }[];
+      };
+      const ctx = await context();
+      await repo.transaction(async (tx) => {
+        if (!(await tx.firstSighting('paypal', event.id, event.event_type))) return;
+        const orderId = resource.supplementary_data?.related_ids?.order_id;
+        if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId && resource.id && resource.amount) {
+          const order = await tx.orderByGatewayId('paypal', orderId, true);
+          if (!order) return void deps.log.warn({ order: orderId }, 'PayPal capture for an order we did not create');
+          try {
+            await settleOrder(tx, ctx, order, {
+              gatewayPaymentId: resource.id,
+              chargeRef: resource.id,
+              amountMinor: paypalMinor(resource.amount.value),
+              currency: resource.amount.currency_code,
+            });
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'bad_request') return;
+            throw error;
+          }
+        } else if (event.event_type === 'PAYMENT.CAPTURE.DENIED' && orderId) {
+          const order = await tx.orderByGatewayId('paypal', orderId);
+          if (order) await tx.setOrderStatus(order.id, 'failed');
+        } else if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED' && resource.amount) {
+          // A refund names its capture through its "up" link.
+          const captureId = resource.links?.find((l) => l.rel === 'up')?.href.split('/').pop();
+          if (!captureId) return;
+          const updated = await tx.recordRefund('paypal', { paymentId: captureId }, { mode: 'add', amountMinor: paypalMinor(resource.amount.value) });
+          if (!updated) throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');
+        }
+      });
+    },
+
+    /** Schedules a move to a lower plan, or yearly to monthly, for the end of the paid period. */
+    async scheduleDowngrade(ownerId: string, planKey: string): Promise<void> {
+      const target = parsePlanKey(planKey);
+      if (target.plan === 'free') return this.cancel(ownerId);
+      const current = await currentSubscription(repo, ownerId);
+      if (!current || current.status !== 'active') throw new AppError('conflict', 'You have no paid plan to change. Choose a plan to subscribe.');
+      if (planChange({ plan: current.planId, cycle: current.cycle }, target) !== 'downgrade') {
+        throw new AppError('conflict', 'That is not a downgrade: choose Upgrade to switch to it now.');
+      }
+      const plan = await planOf(target.plan);
+      const currency = currencyOf(current.gateway);
+      const amount = periodCharge(plan, currency, target.cycle);
+      if (amount === null) throw new AppError('bad_request', `The ${plan.name} plan cannot be bought here.`);
+      if (current.gateway === 'stripe' && current.gatewaySubscriptionId) {
+        const gateway = await gatewayFor('stripe');
+        if (gateway.name !== 'stripe') throw new Error('unreachable');
+        const subscriptionId = current.gatewaySubscriptionId;
+        await gatewayCall('stripe', async () => {
+          if (current.cancelAtPeriodEnd) await gateway.client.setCancelAtPeriodEnd(subscriptionId, false);
+          await gateway.client.changePrice(
+            subscriptionId,
+            { planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, productName: `Formwork ${plan.name}` },
+            { charge: 'at-renewal' },
+          );
+        });
+      }
+      await repo.updateSubscription(ownerId, { scheduledPlanId: target.plan, scheduledCycle: target.cycle, cancelAtPeriodEnd: false });
+    },
+
+    /** Cancels at the end of the paid period: the plan runs until then, then the account is free. */
+    async cancel(ownerId: string): Promise<void> {
+      const current = await currentSubscription(repo, ownerId);
+      if (!current) throw new AppError('conflict', 'You have no paid plan to cancel.');
+      if (current.gateway === 'stripe' && current.gatewaySubscriptionId) {
+        const gateway = await gatewayFor('stripe');
+        if (gateway.name !== 'stripe') throw new Error('unreachable');
+        const subscriptionId = current.gatewaySubscriptionId;
+        await gatewayCall('stripe', () => gateway.client.setCancelAtPeriodEnd(subscriptionId, true));
+      }
+      await repo.updateSubscription(ownerId, { cancelAtPeriodEnd: true, scheduledPlanId: null, scheduledCycle: null });
+    },
+
+    /** Takes back a cancellation or a scheduled downgrade: the current plan simply continues. */
+    async resume(ownerId: string): Promise<void> {
+      const current = await currentSubscription(repo, ownerId);
+      if (!current) throw new AppError('conflict', 'You have no paid plan to keep.');
+      if (current.gateway === 'stripe' && current.gatewaySubscriptionId) {
+        const gateway = await gatewayFor('stripe');
+        if (gateway.name !== 'stripe') throw new Error('unreachable');
+        const subscriptionId = current.gatewaySubscriptionId;
+        const plan = await planOf(current.planId);
+        const amount = periodCharge(plan, 'USD', current.cycle);
+        await gatewayCall('stripe', async () => {
+          if (current.cancelAtPeriodEnd) await gateway.client.setCancelAtPeriodEnd(subscriptionId, false);
+          if (current.scheduledPlanId && amount !== null) {
+            await gateway.client.changePrice(
+              subscriptionId,
+              { planId: current.planId, cycle: current.cycle, amountMinor: amount, currency: 'USD', productName: `Formwork ${plan.name}` },
+              { charge: 'at-renewal' },
+            );
+          }
+        });
+      }
+      await repo.updateSubscription(ownerId, { cancelAtPeriodEnd: false, scheduledPlanId: null, scheduledCycle: null });
+    },
+
+    async invoices(ownerId: string): Promise<TInvoiceSummary[]> {
+      return (await repo.invoicesOf(ownerId)).map(({ invoice, payment }) => invoiceSummary(invoice.id, invoice.details, payment));
+    },
+
+    /** An invoice's PDF; `ownerId` undefined for admins, who may read any. */
+    async invoicePdf(id: string, ownerId: string | undefined): Promise<{ pdf: Uint8Array; fileName: string }> {
+      const found = await repo.invoice(id, ownerId);
+      if (!found) throw notFound('Invoice');
+      const { format, data } = invoiceDocument(found.invoice.details);
+      const rendered = await deps.pdf.render({
+        ownerId: found.invoice.ownerId,
+        format,
+        data,
+        title: `Invoice ${found.invoice.details.number}`,
+        creationDate: found.invoice.issuedAt,
+      });
+      return { pdf: rendered.pdf, fileName: `formwork-invoice-${found.invoice.details.number}.pdf` };
+    },
+
+    async adminPayments(query: TAdminPaymentsQuery): Promise<TAdminPayments> {
+      const { rows, total, totals } = await repo.adminPayments(query);
+      return {
+        total,
+        totals: totals.map((t) => ({ currency: t.currency, amount: t.amount })),
+        payments: rows.map(({ payment, email, invoiceId, invoiceNumber }) => ({
+          id: payment.id,
+          user: { id: payment.ownerId, email },
+          planId: payment.planId,
+          cycle: payment.cycle,
+          amount: payment.amountMinor,
+          refunded: payment.refundedMinor,
+          currency: payment.currency,
+          status: payment.status,
+          gateway: payment.gateway,
+          gatewayReference: payment.gatewayPaymentId,
+          createdAt: payment.createdAt.toISOString(),
+          invoiceId: invoiceId ?? null,
+          invoiceNumber: invoiceNumber === null ? null : invoiceNumberText(invoiceNumber),
+        })),
+      };
+    },
+
+    /**
+     * Moves subscriptions on when their period ends: to a renewal paid ahead, to free after a
+     * cancellation, into a grace period when unpaid, and to free when the grace runs out.
+     */
+    async sweep(): Promise<{ rolled: number; lapsed: number; ended: number }> {
+      const at = now();
+      const counts = { rolled: 0, lapsed: 0, ended: 0 };
+      const toCancelAtStripe: string[] = [];
+      for (const due of await repo.due(at)) {
+        await repo.transaction(async (tx) => {
+          const sub = await currentSubscription(tx, due.ownerId, true);
+          if (!sub) return;
+          if (sub.status === 'past_due' && sub.graceEndsAt && sub.graceEndsAt.getTime() <= at.getTime()) {
+            await endSubscription(tx, sub);
+            if (sub.gateway === 'stripe' && sub.gatewaySubscriptionId) toCancelAtStripe.push(sub.gatewaySubscriptionId);
+            counts.ended++;
+            return;
+          }
+          if (sub.currentPeriodEnd.getTime() > at.getTime()) return;
+          const next = await tx.paidPeriodStartingFrom(sub.ownerId, sub.currentPeriodEnd);
+          if (next && next.periodStart.getTime() <= at.getTime() && next.gateway !== 'stripe') {
+            await tx.updateSubscription(sub.ownerId, {
+              planId: next.planId,
+              cycle: next.cycle,
+              status: 'active',
+              currentPeriodStart: next.periodStart,
+              currentPeriodEnd: next.periodEnd,
+              scheduledPlanId: null,
+              scheduledCycle: null,
+              graceEndsAt: null,
+              renewalReminderAt: null,
+            });
+            await tx.setUserPlan(sub.ownerId, next.planId, next.periodStart.toISOString());
+            counts.rolled++;
+          } else if (sub.cancelAtPeriodEnd) {
+            await endSubscription(tx, sub);
+            counts.ended++;
+          } else if (sub.status === 'active') {
+            await tx.updateSubscription(sub.ownerId, { status: 'past_due', graceEndsAt: addDays(sub.currentPeriodEnd, GRACE_DAYS) });
+            counts.lapsed++;
+          }
+        });
+      }
+      // Stripe stops retrying the card once the plan has lapsed here.
+      for (const subscriptionId of toCancelAtStripe) {
+        try {
+          const gateway = await gatewayFor('stripe');
+          if (gateway.name === 'stripe') await gateway.client.cancelNow(subscriptionId);
+        } catch (error) {
+          deps.log.warn({ err: error, subscriptionId }, 'could not cancel a lapsed Stripe subscription');
+        }
+      }
+      return counts;
+    },
+
+    /** An administrator set this user's plan by hand: gateway billing no longer decides it. */
+    async detachForAdmin(ownerId: string, planId: TPlanId): Promise<void> {
+      await repo.transaction(async (tx) => {
+        const sub = await currentSubscription(tx, ownerId, true);
+        if (sub) await tx.updateSubscription(ownerId, { status: 'ended', graceEndsAt: null, scheduledPlanId: null, scheduledCycle: null });
+        await tx.setUserPlan(ownerId, planId, null);
+      });
+    },
+  };
+
+  async function changeStripePlan(
+    ownerId: string,
+    gateway: Extract<TOpenGateway, { name: 'stripe' }>,
+    current: TSubscriptionRow,
+    plan: TPlan,
+    cycle: TBillingCycle,
+    how: { newPeriod: boolean },
+  ): Promise<TCheckout> {
+    const subscriptionId = current.gatewaySubscriptionId;
+    if (!subscriptionId) throw new AppError('conflict', 'Your subscription is not linked to Stripe. Please contact support.');
+    const amount = periodCharge(plan, 'USD', cycle)!;
+    const updated = await gatewayCall('stripe', () =>
+      gateway.client.changePrice(
+        subscriptionId,
+        { planId: plan.id, cycle, amountMinor: amount, currency: 'USD', productName: `Formwork ${plan.name}` },
+        { charge: 'now', newPeriod: how.newPeriod },
+      ),
+    );
+    const invoice = typeof updated.latest_invoice === 'object' ? updated.latest_invoice : null;
+    if (!invoice || invoice.status !== 'paid') {
+      throw new AppError('payment_failed', 'Stripe could not charge your card for the change. Your plan has not changed.');
+    }
+    const ctx = await context();
+    await repo.transaction(async (tx) => {
+      await tx.insertOrder({
+        id: randomUUID(),
+        ownerId,
+        gateway: 'stripe',
+        gatewayOrderId: invoice.id!,
+        planId: plan.id,
+        cycle,
+        amountMinor: invoice.amount_paid,
+        currency: 'USD',
+        kind: how.newPeriod ? 'new' : 'upgrade',
+        creditMinor: 0,
+        lines: invoice.lines.data.map((l) => ({ description: l.description ?? describe(plan, cycle), amountMinor: l.amount })),
+      });
+      const order = await tx.orderByGatewayId('stripe', invoice.id!, true);
+      await settleStripeInvoice(tx, ctx, invoice, updated, order, now());
+    });
+    return {
+      gateway: 'stripe',
+      orderId: invoice.id!,
+      amount: invoice.amount_paid,
+      currency: 'USD',
+      credit: 0,
+      planId: plan.id,
+      cycle,
+      next: { type: 'done' },
+    };
+  }
+
+  function currentSubscriptionCurrency(sub: TSubscriptionRow | undefined, active: TGatewayName | null): TCurrency {
+    return currencyOf(sub?.gateway ?? active ?? 'stripe');
+  }
+}
+export type TBillingService = ReturnType<typeof createBillingService>;
+
+function invoiceSummary(id: string, details: TInvoiceDetails, payment: { status: TInvoiceSummary['status']; refundedMinor: number }): TInvoiceSummary {
+  return {
+    id,
+    number: details.number,
+    issuedAt: details.paidAt,
+    planName: details.planName,
+    cycle: details.cycle,
+    periodStart: details.periodStart,
+    periodEnd: details.periodEnd,
+    amount: details.amountMinor,
+    currency: details.currency,
+    gateway: details.gateway,
+    gatewayReference: details.gatewayReference,
+    status: payment.status,
+    refunded: payment.refundedMinor,
+  };
+}
