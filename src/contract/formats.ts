@@ -29,6 +29,8 @@ export const ZFormat = z.object({
   version: z.number().int().positive(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Beyond the plan's allowance of formats (after a downgrade): kept and usable, not editable. */
+  readOnly: z.boolean().default(false),
 });
 export type TFormat = z.infer<typeof ZFormat>;
 

@@ -9,8 +9,9 @@ import type { TSystemService } from '../system/system.service.ts';
 import { buildExcelTemplate } from './excel-template.ts';
 import type { TFormatRow, TFormatsRepository } from './formats.repository.ts';
 
-export function toFormat(row: TFormatRow): TFormat {
+export function toFormat(row: TFormatRow, readOnly = false): TFormat {
   return {
+    readOnly,
     id: row.id,
     name: row.name,
     description: row.description,
@@ -31,6 +32,19 @@ export function createFormatsService(deps: {
   pdf: TPdfService;
   assets: Pick<TAssetsService, 'fetchImagesOf'>;
 }) {
+  /**
+   * Formats beyond the plan's allowance, after an account returns to a smaller plan: kept, and
+   * usable for documents, but not edited. The most recently edited ones stay editable, so the
+   * format the user works on is the one they keep working on.
+   */
+  async function readOnlyIds(ownerId: string, rows?: TFormatRow[]): Promise<Set<string>> {
+    const user = await deps.users.findById(ownerId);
+    const plan = (await deps.system.planCatalogue()).find((p) => p.id === user?.subscriptionPlan);
+    if (plan?.formatLimit == null) return new Set();
+    const newestFirst = rows ?? (await deps.formats.list(ownerId));
+    return new Set(newestFirst.slice(plan.formatLimit).map((r) => r.id));
+  }
+
   async function load(ownerId: string, id: string): Promise<TFormatRow> {
     const row = await deps.formats.get(ownerId, id);
     if (!row) throw formatNotFound();
@@ -64,17 +78,20 @@ export function createFormatsService(deps: {
     load,
 
     async list(ownerId: string): Promise<TFormat[]> {
-      return (await deps.formats.list(ownerId)).map(toFormat);
+      const rows = await deps.formats.list(ownerId);
+      const readOnly = await readOnlyIds(ownerId, rows);
+      return rows.map((row) => toFormat(row, readOnly.has(row.id)));
     },
 
     async get(ownerId: string, id: string): Promise<TFormat> {
-      return toFormat(await load(ownerId, id));
+      const row = await load(ownerId, id);
+      return toFormat(row, (await readOnlyIds(ownerId)).has(row.id));
     },
 
     /** Newest first by creation, after a cursor; `rows` carry the cursor's fields. */
     async page(ownerId: string, query: Parameters<TFormatsRepository['page']>[1]): Promise<{ formats: TFormat[]; rows: TFormatRow[] }> {
       const rows = await deps.formats.page(ownerId, query);
-      return { formats: rows.map(toFormat), rows };
+      return { formats: rows.map((row) => toFormat(row)), rows };
     },
 
     async create(ownerId: string, input: TFormatInputParsed): Promise<TFormat> {
@@ -95,6 +112,15 @@ export function createFormatsService(deps: {
     },
 
     async update(ownerId: string, id: string, input: TFormatInputParsed): Promise<TFormat> {
+      if ((await readOnlyIds(ownerId)).has(id)) {
+        const user = await deps.users.findById(ownerId);
+        const plan = (await deps.system.planCatalogue()).find((p) => p.id === user?.subscriptionPlan);
+        const limit = plan?.formatLimit ?? 0;
+        throw new AppError(
+          'plan_limit',
+          `This format is read-only: the ${plan?.name ?? 'current'} plan includes ${limit} ${limit === 1 ? 'format' : 'formats'}, and your others are kept but cannot be edited. Upgrade your plan to edit it, or delete formats you no longer need.`,
+        );
+      }
       await deps.assets.fetchImagesOf(ownerId, input.content);
       const row = await deps.formats.update(ownerId, id, input);
       if (!row) throw formatNotFound();
