@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStripeStandIn, type TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
+import type { TestClient } from '../../test/test-app.ts';
+import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.ts';
+
+/*
+ * Stripe through its official SDK, pointed at the stand-in: Checkout for a subscription, renewals,
+ * failures, cancellations and refunds by signed webhook, and plan changes on the card on file.
+ */
+
+let kit: TBillingKit;
+let stripe: TStripeStandIn;
+
+beforeAll(async () => {
+  kit = await createBillingKit();
+  stripe = await startStripeStandIn({ clock: kit.clock });
+  await kit.activateGateway({
+    gatewayName: 'stripe',
+    keyId: 'pk_test_standin',
+    keySecret: stripe.secretKey,
+    webhookSecret: stripe.webhookSecret,
+    configuration: { apiBaseUrl: stripe.url },
+  });
+});
+afterAll(async () => {
+  await kit.close();
+  await stripe.close();
+});
+
+/** Subscribes through Checkout: the session, paid on the stand-in's page, then the return. */
+async function subscribe(client: TestClient, planId: string) {
+  const checkout = await kit.checkout(client, planId);
+  expect(checkout.next.type).toBe('redirect');
+  const returnUrl = new URL(stripe.complete(checkout.orderId));
+  const sessionId = returnUrl.searchParams.get('session_id')!;
+  const verified = await client.post('/api/subscription/verify-payment', { session_id: sessionId });
+  expect(verified.statusCode, verified.body).toBe(200);
+  const session = stripe.sessions.get(sessionId)!;
+  return { checkout, sessionId, subscriptionId: session.subscription!, invoiceId: session.invoice!, returnUrl };
+}
+
+describe('Stripe', () => {
+  it('subscribes through Checkout in dollars; the return and the webhooks that follow make one payment', async () => {
+    const { client } = await kit.customer('Sam');
+    expect((await kit.overview(client)).currency).toBe('USD');
+    const { checkout, sessionId, subscriptionId, invoiceId, returnUrl } = await subscribe(client, 'basic_monthly');
+    expect(checkout).toMatchObject({ gateway: 'stripe', amount: 2_000, currency: 'USD' });
+    expect((checkout.next as { url: string }).url).toBe(`${stripe.url}/c/pay/${checkout.orderId}`);
+    expect(returnUrl.pathname).toBe('/payment-success');
+    expect(await kit.plan(client)).toBe('basic');
+
+    const session = stripe.sessions.get(sessionId)!;
+    const completed = stripe.event('checkout.session.completed', { ...session, line: undefined });
+    const paid = stripe.event('invoice.paid', stripe.invoices.get(invoiceId));
+    for (const hook of [completed, paid, completed, paid]) expect((await kit.webhook('stripe', hook)).statusCode).toBe(200);
+    const invoices = await kit.invoices(client);
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ amount: 2_000, currency: 'USD', gateway: 'stripe', gatewayReference: invoiceId });
+    expect((await kit.overview(client)).subscription).toMatchObject({ gateway: 'stripe', renewal: 'automatic', status: 'active', payAgain: null });
+    expect(stripe.subscriptions.get(subscriptionId)!.metadata).toMatchObject({ planId: 'basic', cycle: 'monthly' });
+  });
+
+  it('refuses a forged signature, another user’s checkout, and an amount that differs from the order', async () => {
+    const owner = await kit.customer('Opal');
+    const other = await kit.customer('Otto');
+    const checkout = await kit.checkout(owner.client, 'premium_yearly');
+    expect(checkout.amount).toBe(88_800);
+    const session = stripe.sessions.get(checkout.orderId)!;
+    stripe.complete(session.id);
+
+    const hook = stripe.event('checkout.session.completed', { ...session, line: undefined });
+    const forged = await kit.webhook('stripe', { ...hook, headers: { ...hook.headers, 'stripe-signature': hook.headers['stripe-signature'].replace(/v1=./, 'v1=0') } });
+    expect(forged.statusCode).toBe(400);
+    expect(await kit.plan(owner.client)).toBe('free');
+
+    const stolen = await other.client.post('/api/subscription/verify-payment', { session_id: session.id });
+    expect(stolen.statusCode).toBe(400);
+    expect(await kit.plan(other.client)).toBe('free');
+
+    session.amount_total = 100;
+    const mismatch = await owner.client.post('/api/subscription/verify-payment', { session_id: session.id });
+    expect(mismatch.statusCode).toBe(400);
+    expect(errorOf(mismatch).message).toMatch(/amount paid \(\$1\) does not match the order \(\$888\)/);
+    expect(await kit.plan(owner.client)).toBe('free');
+  });
+
+  it('renews by webhook, resetting the quota, and a late failure from before the renewal changes nothing', async () => {
+    const { client } = await kit.customer('Rio');
+    const { subscriptionId } = await subscribe(client, 'basic_monthly');
+    const before = await kit.overview(client);
+    const failedEarlier = stripe.event('invoice.payment_failed', { ...stripe.renew(subscriptionId, 'failed').invoice }, Math.floor(kit.clock().getTime() / 1000) - 60);
+    kit.advanceDays(31);
+    const { hook } = stripe.renew(subscriptionId);
+    expect((await kit.webhook('stripe', hook)).statusCode).toBe(200);
+    const renewed = await kit.overview(client);
+    expect(renewed.subscription).toMatchObject({ status: 'active', periodStart: before.subscription!.periodEnd });
+    expect(renewed.usage.periodStart).toBe(before.subscription!.periodEnd);
+    // Out of order: the failure of the first attempt arrives after the retry that paid.
+    expect((await kit.webhook('stripe', failedEarlier)).statusCode).toBe(200);
+    expect((await kit.overview(client)).subscription).toMatchObject({ status: 'active', graceEndsAt: null });
+    expect(await kit.invoices(client)).toHaveLength(2);
+  });
+
+  it('gives a week of grace after a failed renewal, then returns to free and stops Stripe charging', async () => {
+    const { client } = await kit.customer('Fin');
+    const { subscriptionId } = await subscribe(client, 'premium_monthly');
+    kit.advanceDays(31);
+    const { hook } = stripe.renew(subscriptionId, 'failed');
+    expect((await kit.webhook('stripe', hook)).statusCode).toBe(200);
+    const lapsed = await kit.overview(client);
+    expect(lapsed).toMatchObject({ planId: 'premium', subscription: { status: 'past_due' } });
+    kit.advanceDays(8);
+    await kit.sweep();
+    expect(await kit.plan(client)).toBe('free');
+    expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
+  });
+
+  it('upgrades on the card on file at once, prorated by Stripe; a declined card leaves the plan', async () => {
+    const { client } = await kit.customer('Ugo');
+    const { subscriptionId } = await subscribe(client, 'basic_monthly');
+    const before = await kit.overview(client);
+
+    stripe.declineNextCharge();
+    const declined = await client.post('/api/subscription/create-order', { planId: 'premium_monthly' });
+    expect(declined.statusCode).toBe(402);
+    expect(errorOf(declined)).toMatchObject({ code: 'payment_failed' });
+    expect(await kit.plan(client)).toBe('basic');
+
+    const upgrade = await kit.checkout(client, 'premium_monthly');
+    expect(upgrade.next).toEqual({ type: 'done' });
+    expect(upgrade.amount).toBeGreaterThan(7_800);
+    expect(upgrade.amount).toBeLessThanOrEqual(7_900);
+    expect(await kit.plan(client)).toBe('premium');
+    const after = await kit.overview(client);
+    expect(after.subscription).toMatchObject({ planId: 'premium', periodStart: before.subscription!.periodStart, periodEnd: before.subscription!.periodEnd });
+    expect(stripe.subscriptions.get(subscriptionId)!.items.data[0]!.price.unit_amount).toBe(9_900);
+    expect(await kit.invoices(client)).toHaveLength(2);
+  });
+
+  it('schedules a downgrade that the next renewal brings, and cancels at the period end', async () => {
+    const { client } = await kit.customer('Dee');
+    const { subscriptionId } = await subscribe(client, 'premium_monthly');
+    const scheduled = await client.post('/api/subscription/downgrade', { planId: 'basic_monthly' });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(await kit.plan(client)).toBe('premium');
+    expect(stripe.subscriptions.get(subscriptionId)!.items.data[0]!.price.unit_amount).toBe(2_000);
+    kit.advanceDays(31);
+    expect((await kit.webhook('stripe', stripe.renew(subscriptionId).hook)).statusCode).toBe(200);
+    expect(await kit.plan(client)).toBe('basic');
+    expect((await kit.invoices(client))[0]).toMatchObject({ amount: 2_000, planName: 'Basic' });
+
+    const cancelled = await client.post('/api/subscription/cancel');
+    expect(cancelled.json()).toMatchObject({ subscription: { cancelAtPeriodEnd: true } });
+    expect(stripe.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(true);
+    const deleted = stripe.event('customer.subscription.deleted', { ...stripe.subscriptions.get(subscriptionId), status: 'canceled' });
+    expect((await kit.webhook('stripe', deleted)).statusCode).toBe(200);
+    expect(await kit.plan(client)).toBe('free');
+  });
+
+  it('records a refund that arrives by webhook, once', async () => {
+    const { client } = await kit.customer('Ren');
+    const { invoiceId } = await subscribe(client, 'basic_yearly');
+    const refund = stripe.refund(invoiceId, 18_000);
+    expect((await kit.webhook('stripe', refund)).statusCode).toBe(200);
+    expect((await kit.webhook('stripe', refund)).statusCode).toBe(200);
+    expect((await kit.invoices(client))[0]).toMatchObject({ amount: 18_000, status: 'refunded', refunded: 18_000 });
+  });
+});
