@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZPlanId } from './plans.ts';
+import { ZPlanCatalogue, ZPlanId } from './plans.ts';
 import { ZRole } from './user.ts';
 
 export const ZAdminUser = z.object({
@@ -125,3 +125,54 @@ export const DEFAULT_SALES_EMAIL = 'sales@formwork.app';
 /** What the web app needs from system settings, readable without signing in. */
 export const ZAppConfig = z.object({ esignUrl: z.string(), supportEmail: z.string(), salesEmail: z.string() });
 export type TAppConfig = z.infer<typeof ZAppConfig>;
+
+/** One admin change: who did what to which gateway, plan or user, and when (secrets never shown). */
+export const ZAuditEntry = z.object({
+  id: z.string(),
+  actorEmail: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type TAuditEntry = z.infer<typeof ZAuditEntry>;
+
+export const ZAuditPage = z.object({ entries: z.array(ZAuditEntry), total: z.number().int() });
+export const ZAuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+const PLAN_ORDER = ['free', 'basic', 'premium', 'enterprise'] as const;
+
+/**
+ * The catalogue as admins save it: every plan once, in order, with a price in both currencies
+ * unless it is sold by the sales team (no price at all), and the free plan free.
+ */
+export const ZPlanCatalogueInput = ZPlanCatalogue.superRefine((plans, ctx) => {
+  const ids = plans.map((p) => p.id);
+  if (ids.length !== PLAN_ORDER.length || PLAN_ORDER.some((id, i) => ids[i] !== id)) {
+    ctx.addIssue({ code: 'custom', message: 'List the four plans once each, in order: free, basic, premium, enterprise.', path: [] });
+  }
+  plans.forEach((plan, i) => {
+    const prices = [plan.usdMonthly, plan.inrMonthly];
+    if (prices.some((p) => p === null) && prices.some((p) => p !== null)) {
+      ctx.addIssue({ code: 'custom', message: 'Give a price in both currencies, or in neither (sold by the sales team).', path: [i, 'usdMonthly'] });
+    }
+    if (plan.id === 'free' && (plan.usdMonthly !== 0 || plan.inrMonthly !== 0)) {
+      ctx.addIssue({ code: 'custom', message: 'The free plan costs nothing.', path: [i, 'usdMonthly'] });
+    }
+    if (plan.id !== 'free' && (plan.usdMonthly === 0 || plan.inrMonthly === 0)) {
+      ctx.addIssue({ code: 'custom', message: 'A paid plan needs a price above zero.', path: [i, 'usdMonthly'] });
+    }
+    for (const [annual, monthly, field] of [
+      [plan.usdAnnualPerMonth, plan.usdMonthly, 'usdAnnualPerMonth'],
+      [plan.inrAnnualPerMonth ?? null, plan.inrMonthly, 'inrAnnualPerMonth'],
+    ] as const) {
+      if (annual !== null && monthly !== null && annual > monthly) {
+        ctx.addIssue({ code: 'custom', message: 'Billed annually, a month costs no more than monthly.', path: [i, field] });
+      }
+    }
+  });
+});

@@ -185,14 +185,3 @@ export const ZAdminPayments = z.object({
   totals: z.array(z.object({ currency: ZCurrency, amount: z.number().int() })),
 });
 export type TAdminPayments = z.infer<typeof ZAdminPayments>;
-
-export const ZAuditEntry = z.object({
-  id: z.string(),
-  actorEmail: z.string(),
-  action: z.string(),
-  targetType: z.string(),
-  targetId: z.string(),
-  details: z.record(z.string(), z.unknown()),
-  createdAt: z.string(),
-});
-export type TAuditEntry = z.infer<typeof ZAuditEntry>;

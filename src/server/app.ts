@@ -90,18 +90,23 @@ export async function buildApp({ config, database, background = {}, logStream }:
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
+  // Razorpay Checkout runs its script and frame from Razorpay's origins on our pages; they are
+  // allowed as the gateways admins set up say (refreshed when one changes, and every minute for
+  // changes made through another process).
+  let checkoutSources: string[] = [];
+  const withCheckout = (...base: string[]) => [...base, () => checkoutSources.join(' ') || "'self'"];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: withCheckout("'self'"),
         // Radix positions popovers with style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", 'blob:'],
+        connectSrc: withCheckout("'self'"),
+        frameSrc: withCheckout("'self'", 'blob:'),
         objectSrc: ["'self'"],
         frameAncestors: ["'self'"],
         baseUri: ["'self'"],
@@ -135,8 +140,15 @@ export async function buildApp({ config, database, background = {}, logStream }:
   const sweepPublicApi = () =>
     services.publicApi.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the API tables'));
   // Subscriptions move on at their period's end (renewal, grace, back to free) within a minute.
-  const sweepBilling = () =>
-    services.billing.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep subscriptions'));
+  const refreshCheckoutSources = () =>
+    services.billing
+      .checkoutSources()
+      .then((sources) => (checkoutSources = sources))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not read the checkout origins'));
+  const sweepBilling = () => {
+    void refreshCheckoutSources();
+    return services.billing.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep subscriptions'));
+  };
   let sweeper: NodeJS.Timeout | undefined;
   let apiSweeper: NodeJS.Timeout | undefined;
   let billingSweeper: NodeJS.Timeout | undefined;
@@ -209,6 +221,8 @@ export async function buildApp({ config, database, background = {}, logStream }:
     users: usersRepository,
     system,
     secrets: createSecretBox(config.encryptionKey),
+    planSetByAdmin: (userId, planId) => services.billing.detachForAdmin(userId, planId),
+    gatewaysChanged: () => void refreshCheckoutSources(),
   });
   await app.register(async (admins) => {
     resolveCallerFor(admins, async (request) => (await admin.requireAdmin(await auth.currentUserId(request.headers))).id);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { documents, formats, paymentGateways, systemSettings, usageCounters, users } from '../../db/schema.ts';
+import { auditLog, documents, formats, paymentGateways, systemSettings, usageCounters, users } from '../../db/schema.ts';
 
 export type TGatewayRow = typeof paymentGateways.$inferSelect;
 
@@ -96,6 +96,16 @@ export function createAdminRepository(db: TDb) {
           .returning();
         return row;
       });
+    },
+
+    async audit(entry: { actorId: string; actorEmail: string; action: string; targetType: string; targetId: string; details: Record<string, unknown> }) {
+      await db.insert(auditLog).values({ id: randomUUID(), ...entry });
+    },
+
+    async auditEntries(limit: number, offset: number) {
+      const rows = await db.select().from(auditLog).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit).offset(offset);
+      const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
+      return { rows, total: total?.n ?? 0 };
     },
   };
 }

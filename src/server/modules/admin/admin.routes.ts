@@ -4,6 +4,9 @@ import { z } from 'zod';
 import {
   ZAdminUser,
   ZAdminUserUpdate,
+  ZAuditPage,
+  ZAuditQuery,
+  ZPlanCatalogueInput,
   ZPaymentGateway,
   ZPaymentGatewayInput,
   ZPaymentGatewayUpdate,
@@ -12,6 +15,7 @@ import {
   ZSystemSettingInput,
 } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
+import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import type { TAdminService } from './admin.service.ts';
 
@@ -32,7 +36,17 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
   api.patch(
     '/api/admin/users/:id',
     { schema: { params: ZIdParams, body: ZAdminUserUpdate, response: { 200: ZAdminUser, ...errors } } },
-    async (request) => opts.admin.updateUser(request.params.id, request.body),
+    async (request) => opts.admin.updateUser(request.callerId, request.params.id, request.body),
+  );
+
+  api.get('/api/admin/plans', { schema: { response: { 200: ZPlanCatalogue, ...errors } } }, async () => opts.admin.planCatalogue());
+
+  api.put('/api/admin/plans', { schema: { body: ZPlanCatalogueInput, response: { 200: ZPlanCatalogue, ...errors } } }, async (request) =>
+    opts.admin.savePlanCatalogue(request.callerId, request.body),
+  );
+
+  api.get('/api/admin/audit', { schema: { querystring: ZAuditQuery, response: { 200: ZAuditPage, ...errors } } }, async (request) =>
+    opts.admin.auditEntries(request.query.limit, request.query.offset),
   );
 
   api.get('/api/admin/settings', { schema: { response: { 200: z.array(ZSystemSetting), ...errors } } }, async () => opts.admin.listSettings());
@@ -40,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
   api.post(
     '/api/admin/settings',
     { schema: { body: ZSystemSettingInput, response: { 200: ZSystemSetting, ...errors } } },
-    async (request) => opts.admin.saveSetting(request.body),
+    async (request) => opts.admin.saveSetting(request.callerId, request.body),
   );
 
   api.put(
@@ -52,14 +66,14 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
         response: { 200: ZSystemSetting, ...errors },
       },
     },
-    async (request) => opts.admin.saveSetting({ key: request.params.key, ...request.body }),
+    async (request) => opts.admin.saveSetting(request.callerId, { key: request.params.key, ...request.body }),
   );
 
   api.delete(
     '/api/admin/settings/:key',
     { schema: { params: ZKeyParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await opts.admin.deleteSetting(request.params.key);
+      await opts.admin.deleteSetting(request.callerId, request.params.key);
       return reply.status(204).send(null);
     },
   );
@@ -74,13 +88,13 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
     '/api/admin/payment-gateways',
     { schema: { body: ZPaymentGatewayInput, response: { 201: ZPaymentGateway, ...errors } } },
     async (request, reply) => {
-      return reply.status(201).send(await opts.admin.createGateway(request.body));
+      return reply.status(201).send(await opts.admin.createGateway(request.callerId, request.body));
     },
   );
 
   api.patch(
     '/api/admin/payment-gateways/:id',
     { schema: { params: ZIdParams, body: ZPaymentGatewayUpdate, response: { 200: ZPaymentGateway, ...errors } } },
-    async (request) => opts.admin.updateGateway(request.params.id, request.body),
+    async (request) => opts.admin.updateGateway(request.callerId, request.params.id, request.body),
   );
 }

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import type {
   TAdminUser,
   TAdminUserUpdate,
+  TAuditEntry,
   TPaymentGateway,
   TSystemSetting,
   TSystemSettingInput,
 } from '../../../contract/admin.ts';
-import { ZPaymentGatewayInput, ZPaymentGatewayUpdate } from '../../../contract/admin.ts';
+import type { TPlanCatalogue, TPlanId } from '../../../contract/plans.ts';
+import { KNOWN_SETTINGS, ZPaymentGatewayInput, ZPaymentGatewayUpdate } from '../../../contract/admin.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/app-error.ts';
@@ -54,7 +56,17 @@ export function createAdminService(deps: {
   users: TUsersRepository;
   system: TSystemService;
   secrets: TSecretBox;
+  /** An admin set a user's plan by hand: gateway billing stops deciding it. */
+  planSetByAdmin: (userId: string, planId: TPlanId) => Promise<void>;
+  /** A gateway was added or changed (the pages' allowed checkout origins follow). */
+  gatewaysChanged?: () => void;
 }) {
+  /** Records who changed what; never a secret's value, only that it was replaced. */
+  async function audit(actorId: string, action: string, targetType: string, targetId: string, details: Record<string, unknown>) {
+    const actor = await deps.users.findById(actorId);
+    await deps.admin.audit({ actorId, actorEmail: actor?.email ?? actorId, action, targetType, targetId, details });
+  }
+
   async function listUsers(): Promise<TAdminUser[]> {
     const plans = await deps.system.planCatalogue();
     const rows = await deps.admin.listUsers(usagePeriod());
@@ -97,37 +109,79 @@ export function createAdminService(deps: {
       if (actorId === id && role !== 'admin') {
         throw new AppError('conflict', 'You cannot remove your own admin role. Ask another admin to do it.');
       }
-      if (!(await deps.admin.updateUser(id, { role }))) throw notFound('User');
+      const before = await deps.users.findById(id);
+      if (!before || !(await deps.admin.updateUser(id, { role }))) throw notFound('User');
+      await audit(actorId, 'user.role', 'user', id, { email: before.email, from: before.role, to: role });
       return oneUser(id);
     },
 
-    async updateUser(id: string, changes: TAdminUserUpdate): Promise<TAdminUser> {
+    async updateUser(actorId: string, id: string, changes: TAdminUserUpdate): Promise<TAdminUser> {
+      const before = await deps.users.findById(id);
+      if (!before) throw notFound('User');
+      if (changes.subscriptionPlan !== undefined && changes.subscriptionPlan !== before.subscriptionPlan) {
+        await deps.planSetByAdmin(id, changes.subscriptionPlan);
+      }
       if (!(await deps.admin.updateUser(id, changes))) throw notFound('User');
+      const details: Record<string, unknown> = { email: before.email };
+      if (changes.subscriptionPlan !== undefined) details.plan = { from: before.subscriptionPlan, to: changes.subscriptionPlan };
+      if (changes.apiCallsLimit !== undefined) details.limit = { from: before.apiCallsLimit, to: changes.apiCallsLimit };
+      await audit(actorId, 'user.plan', 'user', id, details);
       return oneUser(id);
+    },
+
+    async planCatalogue(): Promise<TPlanCatalogue> {
+      return deps.system.planCatalogue();
+    },
+
+    async savePlanCatalogue(actorId: string, catalogue: TPlanCatalogue): Promise<TPlanCatalogue> {
+      const before = await deps.system.planCatalogue();
+      await deps.admin.upsertSetting('plans.catalogue', JSON.stringify(catalogue), KNOWN_SETTINGS['plans.catalogue']);
+      deps.system.forgetPlanCatalogue();
+      const changed = catalogue.filter((plan) => JSON.stringify(plan) !== JSON.stringify(before.find((p) => p.id === plan.id))).map((p) => p.id);
+      await audit(actorId, 'plans.update', 'plans', 'catalogue', { changed });
+      return deps.system.planCatalogue();
+    },
+
+    async auditEntries(limit: number, offset: number): Promise<{ entries: TAuditEntry[]; total: number }> {
+      const { rows, total } = await deps.admin.auditEntries(limit, offset);
+      return {
+        total,
+        entries: rows.map((row) => ({
+          id: row.id,
+          actorEmail: row.actorEmail,
+          action: row.action,
+          targetType: row.targetType,
+          targetId: row.targetId,
+          details: row.details,
+          createdAt: row.createdAt.toISOString(),
+        })),
+      };
     },
 
     async listSettings(): Promise<TSystemSetting[]> {
       return (await deps.admin.listSettings()).map(toSetting);
     },
 
-    async saveSetting(input: TSystemSettingInput): Promise<TSystemSetting> {
+    async saveSetting(actorId: string, input: TSystemSettingInput): Promise<TSystemSetting> {
       const problem = SETTING_VALIDATORS[input.key]?.(input.value);
       if (problem) throw new AppError('validation_failed', problem, { value: problem });
       const saved = toSetting(await deps.admin.upsertSetting(input.key, input.value, input.description));
       deps.system.forgetPlanCatalogue();
+      await audit(actorId, 'setting.save', 'setting', input.key, input.key === 'plans.catalogue' ? {} : { value: input.value });
       return saved;
     },
 
-    async deleteSetting(key: string): Promise<void> {
+    async deleteSetting(actorId: string, key: string): Promise<void> {
       if (!(await deps.admin.deleteSetting(key))) throw notFound('Setting');
       deps.system.forgetPlanCatalogue();
+      await audit(actorId, 'setting.delete', 'setting', key, {});
     },
 
     async listGateways(): Promise<TPaymentGateway[]> {
       return (await deps.admin.listGateways()).map(toGateway);
     },
 
-    async createGateway(input: z.output<typeof ZPaymentGatewayInput>): Promise<TPaymentGateway> {
+    async createGateway(actorId: string, input: z.output<typeof ZPaymentGatewayInput>): Promise<TPaymentGateway> {
       const row = await deps.admin.saveGateway(undefined, {
         gatewayName: input.gatewayName,
         isActive: input.isActive,
@@ -136,10 +190,18 @@ export function createAdminService(deps: {
         webhookSecretEnc: seal(input.webhookSecret),
         configuration: input.configuration,
       });
+      deps.gatewaysChanged?.();
+      await audit(actorId, 'gateway.create', 'gateway', row!.id, {
+        gatewayName: input.gatewayName,
+        isActive: input.isActive,
+        keyId: input.keyId,
+        keySecret: input.keySecret ? 'set' : 'not set',
+        webhookSecret: input.webhookSecret ? 'set' : 'not set',
+      });
       return toGateway(row!);
     },
 
-    async updateGateway(id: string, changes: z.output<typeof ZPaymentGatewayUpdate>): Promise<TPaymentGateway> {
+    async updateGateway(actorId: string, id: string, changes: z.output<typeof ZPaymentGatewayUpdate>): Promise<TPaymentGateway> {
       const { keySecret, webhookSecret, ...rest } = changes;
       const row = await deps.admin.saveGateway(id, {
         ...rest,
@@ -147,6 +209,13 @@ export function createAdminService(deps: {
         ...(webhookSecret ? { webhookSecretEnc: seal(webhookSecret) } : {}),
       });
       if (!row) throw notFound('Payment gateway');
+      deps.gatewaysChanged?.();
+      await audit(actorId, 'gateway.update', 'gateway', id, {
+        gatewayName: row.gatewayName,
+        ...rest,
+        ...(keySecret ? { keySecret: 'replaced' } : {}),
+        ...(webhookSecret ? { webhookSecret: 'replaced' } : {}),
+      });
       return toGateway(row);
     },
   };

@@ -33,6 +33,10 @@ function billingQueries(db: TDb) {
       return row;
     },
 
+    async gatewaysNamed(name: TGateway): Promise<TGatewayRow[]> {
+      return db.select().from(paymentGateways).where(eq(paymentGateways.gatewayName, name));
+    },
+
     async user(ownerId: string) {
       const [row] = await db.select().from(users).where(eq(users.id, ownerId)).limit(1);
       return row;
@@ -55,7 +59,7 @@ function billingQueries(db: TDb) {
     },
 
     async saveSubscription(row: Omit<TSubscriptionRow, 'createdAt' | 'updatedAt'>): Promise<void> {
-      const { ownerId, ...rest } = row;
+      const { ownerId: _owner, ...rest } = row;
       await db
         .insert(subscriptions)
         .values({ ...row, updatedAt: new Date() })

@@ -31,7 +31,8 @@ import type { TBillingQueries, TBillingRepository, TOrderRow, TSubscriptionRow }
 import { GatewayRefusal, gatewayTitle, type TGatewayName } from './gateways/gateway-http.ts';
 import type { TGatewayOpener, TOpenGateway } from './gateways/open-gateway.ts';
 import { completedCapture, paypalMinor, ZPayPalEvent } from './gateways/paypal.ts';
-import { ZRazorpayEvent } from './gateways/razorpay.ts';
+import { RAZORPAY_API_BASE_URL, RAZORPAY_CHECKOUT_SCRIPT_URL, ZRazorpayEvent } from './gateways/razorpay.ts';
+import { ZGatewayConfiguration } from '../../../contract/admin.ts';
 import { invoicePaymentIntent, invoicePeriod, invoiceSubscriptionId, subscriptionPeriod } from './gateways/stripe.ts';
 import { invoiceDocument } from './invoice-format.ts';
 import { addDays, calendarMonth, GRACE_DAYS, periodEnd, planChange, RENEWAL_WINDOW_DAYS, unusedShare } from './periods.ts';
@@ -960,6 +961,22 @@ export function createBillingService(deps: {
         }
       }
       return counts;
+    },
+
+    /**
+     * Origins the browser must be allowed to load Razorpay Checkout from (its script, and the
+     * frame and calls it makes): every Razorpay gateway an admin has set up, so turning one on
+     * works without a reload of pages already open.
+     */
+    async checkoutSources(): Promise<string[]> {
+      const origins = new Set<string>();
+      for (const row of await repo.gatewaysNamed('razorpay')) {
+        const configuration = ZGatewayConfiguration.safeParse(row.configuration);
+        const config = configuration.success ? configuration.data : {};
+        origins.add(new URL(config.checkoutScriptUrl ?? RAZORPAY_CHECKOUT_SCRIPT_URL).origin);
+        origins.add(new URL(config.apiBaseUrl ?? RAZORPAY_API_BASE_URL).origin);
+      }
+      return [...origins];
     },
 
     /** An administrator set this user's plan by hand: gateway billing no longer decides it. */
