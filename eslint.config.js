@@ -20,6 +20,7 @@ const FEATURE_DEPENDENCIES = {
   'template-import': ['builder'],
   'api-access': [],
   'api-docs': [],
+  billing: [],
 };
 const FEATURES = Object.keys(FEATURE_DEPENDENCIES);
 const featureZones = [

@@ -154,3 +154,24 @@ export function formatMinorUnits(amountMinor: number, currency: TCurrency): stri
     maximumFractionDigits: 2,
   }).format(amount);
 }
+
+const PLAN_TIER: Record<TPlanId, number> = { free: 0, basic: 1, premium: 2, enterprise: 3 };
+
+/**
+ * What choosing `to` means for someone on `from`:
+ * - `upgrade`: a higher plan, same cycle: at once, for the rest of the period, at the difference;
+ * - `new-period`: monthly to yearly on the same or a higher plan: a yearly period from now, less
+ *   the unused part of the month;
+ * - `downgrade`: a lower plan, or yearly to monthly: at the end of the period;
+ * - `same`: nothing changes (a renewal, where renewals are paid by hand).
+ */
+export function planChange(
+  from: { plan: TPlanId; cycle: TBillingCycle },
+  to: { plan: TPlanId; cycle: TBillingCycle },
+): 'upgrade' | 'new-period' | 'downgrade' | 'same' {
+  const tier = PLAN_TIER[to.plan] - PLAN_TIER[from.plan];
+  if (tier < 0) return 'downgrade';
+  if (from.cycle === to.cycle) return tier === 0 ? 'same' : 'upgrade';
+  return to.cycle === 'yearly' ? 'new-period' : 'downgrade';
+}
+

@@ -51,6 +51,13 @@ export const adminKeys = {
   apiUsage: (userId: string, keyId: string | undefined) => [...adminKeys.all, 'api-usage', userId, keyId ?? 'all'] as const,
 };
 
+export const billingKeys = {
+  /** The plan, its period and usage, the subscription, the invoices: a payment changes them all. */
+  all: ['billing'] as const,
+  overview: ['billing', 'overview'] as const,
+  invoices: ['billing', 'invoices'] as const,
+};
+
 export const apiKeyKeys = {
   /** Everything about keys: a key made or revoked changes the list and the usage filter. */
   all: ['api-keys'] as const,

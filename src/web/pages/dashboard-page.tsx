@@ -23,6 +23,8 @@ import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { readApiError } from '../lib/api';
 import { effectiveLimit } from '../lib/plans';
+import { useFormatAllowance } from '../hooks/use-format-allowance';
+import { RenewalNotice } from '../features/billing/renewal-notice';
 import { formatNumber } from '../lib/utils';
 import { DocumentActions, DocumentBadges } from '../features/documents/document-actions';
 import { IconAction } from '../features/documents/icon-action';
@@ -320,6 +322,7 @@ function FirstRun({ name }: { name: string }) {
 export function DashboardPage() {
   const { user, isLoading: userLoading } = useAuth();
   const stats = useStats(!!user);
+  const allowance = useFormatAllowance();
   useDocumentTitle('Dashboard');
 
   if (userLoading || !user || stats.isLoading) {
@@ -347,6 +350,8 @@ export function DashboardPage() {
         <p className="text-sm text-muted-foreground sm:text-[15px]">Here is what is happening with your documents.</p>
       </div>
 
+      <RenewalNotice />
+
       {stats.error && (
         <p className="rounded-lg border border-destructive/30 bg-destructive/5 px-4 py-3 text-sm text-destructive" role="alert">
           {readApiError(stats.error, 'Could not load your statistics.').message}
@@ -354,7 +359,13 @@ export function DashboardPage() {
       )}
 
       <section aria-label="Statistics" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-        <StatCard label="Total Formats" value={formatNumber(s?.totalFormats ?? 0)} hint="Templates in your workspace" icon={LayoutTemplateIcon} loading={loading} />
+        <StatCard
+          label="Total Formats"
+          value={formatNumber(s?.totalFormats ?? 0)}
+          hint={allowance?.limit != null ? `${formatNumber(allowance.used)} of ${formatNumber(allowance.limit)} on your plan` : 'Templates in your workspace'}
+          icon={LayoutTemplateIcon}
+          loading={loading}
+        />
         <StatCard label="Documents Generated" value={formatNumber(totalDocuments)} hint="PDFs created, all time" icon={FileTextIcon} loading={loading} />
         <StatCard
           label="API Calls Used"
@@ -382,7 +393,12 @@ export function DashboardPage() {
           Quick actions
         </h2>
         <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
-          <QuickAction href="/builder" icon={PlusIcon} title="Create New Format" description="Start a template in the builder" />
+          <QuickAction
+            href="/builder"
+            icon={PlusIcon}
+            title="Create New Format"
+            description={allowance?.atLimit ? `${formatNumber(allowance.used)} of ${formatNumber(allowance.limit ?? 0)} formats used: upgrade to save more` : 'Start a template in the builder'}
+          />
           <ImportTemplateAction />
           <QuickAction href="/settings" icon={BookOpenIcon} title="API Documentation" description="Generate documents from your own apps" />
         </div>

@@ -1,4 +1,4 @@
-import { CalendarIcon, ClipboardPenLineIcon, LayoutTemplateIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { CalendarIcon, ClipboardPenLineIcon, EyeIcon, LayoutTemplateIcon, LockIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
 import { EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
@@ -7,6 +7,8 @@ import { Card } from '../components/ui/card';
 import { LoadError } from '../components/ui/load-error';
 import { Skeleton } from '../components/ui/skeleton';
 import { Badge } from '../components/ui/badge';
+import { FormatAllowanceNotice } from '../components/plan/upgrade';
+import { useFormatAllowance } from '../hooks/use-format-allowance';
 import { StartFromTemplateButton } from '../features/builder/starter-gallery';
 import { useConfirmDelete } from '../features/documents/use-confirm-delete';
 import { formatDate } from '../lib/utils';
@@ -17,6 +19,7 @@ export function FormatsPage() {
   const { data, isLoading, error } = useFormats();
   const formats = data ?? [];
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
+  const allowance = useFormatAllowance();
   return (
     <>
       <PageHeader
@@ -33,6 +36,11 @@ export function FormatsPage() {
           </>
         }
       />
+      {allowance?.atLimit && allowance.limit !== null && (
+        <div className="mb-6 max-w-3xl">
+          <FormatAllowanceNotice used={allowance.used} limit={allowance.limit} planName={allowance.planName} />
+        </div>
+      )}
       {isLoading ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-hidden>
           {[0, 1, 2].map((i) => (
@@ -77,6 +85,11 @@ export function FormatsPage() {
                 <Badge variant="secondary" className="text-[11px]">
                   {f.placeholders.length} {f.placeholders.length === 1 ? 'field' : 'fields'}
                 </Badge>
+                {f.readOnly && (
+                  <Badge variant="outline" className="gap-1 text-[11px]" title="Beyond your plan's formats: it can be filled in, not edited.">
+                    <LockIcon className="size-3" aria-hidden /> Read-only
+                  </Badge>
+                )}
               </div>
               <div className="mt-auto flex items-center gap-2 border-t pt-4">
                 <Button size="sm" asChild>
@@ -85,9 +98,7 @@ export function FormatsPage() {
                   </Link>
                 </Button>
                 <Button variant="outline" size="sm" asChild>
-                  <Link href={formatEditHref(f.id)}>
-                    <PencilIcon /> Edit
-                  </Link>
+                  <Link href={formatEditHref(f.id)}>{f.readOnly ? <><EyeIcon /> View</> : <><PencilIcon /> Edit</>}</Link>
                 </Button>
                 <Button
                   variant="ghost"

@@ -1,44 +1,49 @@
 import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2Icon, Loader2Icon, LogInIcon, XCircleIcon, type LucideIcon } from 'lucide-react';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { TVerifyPaymentBody } from '../../contract/billing';
 import { Link, useSearch } from 'wouter';
 import { AppShell } from '../components/layout/app-shell';
 import { FullPageStatus } from '../components/layout/require-auth';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { useAuth } from '../hooks/use-auth';
-import { api } from '../lib/api';
-import { authKeys, statsKeys } from '../lib/query-keys';
-import { queryClient } from '../lib/query-client';
+import { readApiError } from '../lib/api';
+import { toast } from '../hooks/use-toast';
+import { forgetPlanChoice, storedPlanChoice } from '../lib/plans';
 import { SUPPORT_EMAIL, mailto } from '../lib/site';
+import { formatDate } from '../lib/utils';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
-import { SELECTED_PLAN_KEYS } from '../features/marketing/pricing-section';
+import { billingApi } from '../features/billing/api';
+import { useRefreshBilling } from '../features/billing/use-checkout';
+import { hasKeptDraft, IMPORTED_DRAFT_HREF } from '../features/builder/imported-draft';
 
-interface PaymentDetails {
-  orderId: string;
-  paymentId: string;
-  signature: string;
-  planId: string;
-  planName: string;
-}
+/** What the gateway handed back on the way here, read from the address. */
+type TPaymentReturn =
+  | { kind: 'verify'; body: TVerifyPaymentBody; reference: string }
+  | { kind: 'failed'; reason: string; planKey: string }
+  | { kind: 'missing' };
 
-function readStored(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-/** Reads the checkout result (query string) and the plan chosen before checkout (local storage). */
-export function readPaymentDetails(search: string): PaymentDetails | null {
+export function readPaymentReturn(search: string): TPaymentReturn {
   const q = new URLSearchParams(search);
-  const orderId = q.get('razorpay_order_id') ?? '';
-  const paymentId = q.get('razorpay_payment_id') ?? '';
-  const signature = q.get('razorpay_signature') ?? '';
-  const planId = q.get('plan') ?? readStored(SELECTED_PLAN_KEYS.plan) ?? '';
-  if (!orderId || !paymentId || !signature || !planId) return null;
-  return { orderId, paymentId, signature, planId, planName: readStored(SELECTED_PLAN_KEYS.name) ?? planId.split('_')[0] ?? planId };
+  const planKey = q.get('plan') ?? storedPlanChoice() ?? '';
+  if (q.get('status') === 'failed') return { kind: 'failed', reason: q.get('reason') ?? '', planKey };
+  const orderId = q.get('razorpay_order_id');
+  const paymentId = q.get('razorpay_payment_id');
+  const signature = q.get('razorpay_signature');
+  if (orderId || paymentId || signature) {
+    if (!orderId || !paymentId || !signature || !planKey) return { kind: 'missing' };
+    return {
+      kind: 'verify',
+      body: { razorpay_order_id: orderId, razorpay_payment_id: paymentId, razorpay_signature: signature, planId: planKey },
+      reference: `Order: ${orderId}\nPayment: ${paymentId}`,
+    };
+  }
+  const sessionId = q.get('session_id');
+  if (sessionId) return { kind: 'verify', body: { session_id: sessionId }, reference: `Checkout session: ${sessionId}` };
+  const token = q.get('token');
+  if (q.get('gateway') === 'paypal' && token) return { kind: 'verify', body: { paypal_order_id: token }, reference: `PayPal order: ${token}` };
+  return { kind: 'missing' };
 }
 
 function StatusCard({
@@ -73,19 +78,18 @@ function StatusCard({
   );
 }
 
-function supportLink(details: PaymentDetails | null): string {
-  const body = details ? `Order: ${details.orderId}\nPayment: ${details.paymentId}\nPlan: ${details.planId}` : undefined;
-  return mailto(SUPPORT_EMAIL, 'Payment issue', body);
+function supportLink(reference: string | undefined): string {
+  return mailto(SUPPORT_EMAIL, 'Payment issue', reference);
 }
 
-function FailureActions({ details }: { details: PaymentDetails | null }) {
+function FailureActions({ reference }: { reference?: string }) {
   return (
     <>
       <Button asChild>
         <Link href="/settings?tab=billing">Try Again</Link>
       </Button>
       <Button variant="outline" asChild>
-        <a href={supportLink(details)}>Contact Support</a>
+        <a href={supportLink(reference)}>Contact Support</a>
       </Button>
     </>
   );
@@ -93,64 +97,66 @@ function FailureActions({ details }: { details: PaymentDetails | null }) {
 
 function PaymentResult() {
   const search = useSearch();
-  const details = readPaymentDetails(search);
+  const [paymentReturn] = useState(() => readPaymentReturn(search));
+  const refresh = useRefreshBilling();
   const started = useRef(false);
   const verify = useMutation({
-    mutationFn: async (d: PaymentDetails) => {
-      await api.post('/api/subscription/verify-payment', {
-        razorpay_order_id: d.orderId,
-        razorpay_payment_id: d.paymentId,
-        razorpay_signature: d.signature,
-        planId: d.planId,
-      });
-    },
-    onSuccess: () => {
-      for (const key of Object.values(SELECTED_PLAN_KEYS)) {
-        try {
-          localStorage.removeItem(key);
-        } catch {
-          // ignore
-        }
-      }
-      void queryClient.invalidateQueries({ queryKey: authKeys.user });
-      void queryClient.invalidateQueries({ queryKey: statsKeys.mine });
+    mutationFn: (body: TVerifyPaymentBody) => billingApi.verifyPayment(body),
+    onSuccess: async (result) => {
+      forgetPlanChoice();
+      await refresh();
+      toast({ title: 'Subscription Activated!', description: `Welcome to your ${result.planName} plan!` });
     },
   });
 
   useEffect(() => {
-    if (details && !started.current) {
+    if (paymentReturn.kind === 'verify' && !started.current) {
       started.current = true;
-      verify.mutate(details);
+      verify.mutate(paymentReturn.body);
     }
-  }, [details, verify]);
+  }, [paymentReturn, verify]);
 
-  if (!details) {
+  if (paymentReturn.kind === 'missing') {
     return (
-      <StatusCard icon={XCircleIcon} tone="destructive" title="Missing payment details" actions={<FailureActions details={null} />}>
+      <StatusCard icon={XCircleIcon} tone="destructive" title="Missing payment details" actions={<FailureActions />}>
         We could not find the payment details for this page. If you were charged, contact support and we will sort it out.
       </StatusCard>
     );
   }
+  if (paymentReturn.kind === 'failed' || verify.isError) {
+    const reason = paymentReturn.kind === 'failed' ? paymentReturn.reason : readApiError(verify.error, '').message;
+    return (
+      <StatusCard
+        icon={XCircleIcon}
+        tone="destructive"
+        title="Payment Processing Failed"
+        actions={<FailureActions reference={paymentReturn.kind === 'verify' ? paymentReturn.reference : undefined} />}
+      >
+        <p>Please contact support if payment was deducted.</p>
+        {reason && <p className="mt-2 text-sm" data-testid="payment-failure-reason">{reason}</p>}
+      </StatusCard>
+    );
+  }
   if (verify.isSuccess) {
+    const keptDraft = hasKeptDraft();
     return (
       <StatusCard
         icon={CheckCircle2Icon}
         tone="success"
         title="Subscription Activated!"
         actions={
-          <Button asChild>
-            <Link href="/">Go to Dashboard</Link>
-          </Button>
+          <>
+            <Button asChild>
+              <Link href={keptDraft ? IMPORTED_DRAFT_HREF : '/'}>{keptDraft ? 'Back to your format' : 'Go to Dashboard'}</Link>
+            </Button>
+            <Button variant="outline" asChild>
+              <Link href="/settings?tab=billing">Billing and invoices</Link>
+            </Button>
+          </>
         }
       >
-        Welcome to your {details.planName} plan!
-      </StatusCard>
-    );
-  }
-  if (verify.isError) {
-    return (
-      <StatusCard icon={XCircleIcon} tone="destructive" title="Payment Processing Failed" actions={<FailureActions details={details} />}>
-        Please contact support if payment was deducted.
+        <p>Welcome to your {verify.data.planName} plan!</p>
+        <p className="mt-2 text-sm">Paid until {formatDate(verify.data.periodEnd)}. Your invoice is in Settings → Billing.</p>
       </StatusCard>
     );
   }

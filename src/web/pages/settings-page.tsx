@@ -1,4 +1,4 @@
-import { KeyRoundIcon, UserIcon } from 'lucide-react';
+import { CreditCardIcon, KeyRoundIcon, UserIcon } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { TUser } from '../../contract/user';
 import { PageHeader } from '../components/layout/page-header';
@@ -14,11 +14,13 @@ import { formatBytes, formatNumber } from '../lib/utils';
 import { useStats } from '../hooks/use-stats';
 import { usePlans } from '../hooks/use-plans';
 import { ApiAccessTab } from '../features/api-access/api-access-tab';
+import { BillingTab } from '../features/billing/billing-tab';
+import { UsageMeter } from '../components/ui/usage-meter';
 
-/** Tabs that exist in this release; email and billing join as they are built. */
 const TABS = [
   { id: 'profile', label: 'Profile', icon: UserIcon },
   { id: 'api', label: 'API Access', icon: KeyRoundIcon },
+  { id: 'billing', label: 'Billing', icon: CreditCardIcon },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -31,38 +33,6 @@ function ReadOnlyField({ id, label, value }: { id: string; label: string; value:
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
       <Input id={id} value={value} readOnly />
-    </div>
-  );
-}
-
-function UsageMeter(props: {
-  label: string;
-  progressLabel: string;
-  used: number;
-  limit: number;
-  show: (value: number) => string;
-  testId: string;
-}) {
-  const pct = props.limit > 0 ? Math.min(100, Math.round((props.used / props.limit) * 100)) : 0;
-  return (
-    <div>
-      <dt className="text-sm font-medium">{props.label}</dt>
-      <dd className="mt-2">
-        <p className="text-sm tabular-nums" data-testid={props.testId}>
-          <span className="font-semibold text-foreground">{props.show(props.used)}</span>
-          <span className="text-muted-foreground"> / {props.show(props.limit)}</span>
-        </p>
-        <div
-          className="mt-2 h-1.5 max-w-xs overflow-hidden rounded-full bg-secondary"
-          role="progressbar"
-          aria-label={props.progressLabel}
-          aria-valuemin={0}
-          aria-valuemax={props.limit}
-          aria-valuenow={props.used}
-        >
-          <div className="h-full rounded-full bg-primary" style={{ width: `${pct}%` }} />
-        </div>
-      </dd>
     </div>
   );
 }
@@ -154,6 +124,9 @@ export function SettingsPage() {
         </TabsContent>
         <TabsContent value="api">
           <ApiAccessTab hasAccess={plans.find((p) => p.id === user.subscriptionPlan)?.apiAccess ?? false} />
+        </TabsContent>
+        <TabsContent value="billing">
+          <BillingTab />
         </TabsContent>
       </Tabs>
     </>

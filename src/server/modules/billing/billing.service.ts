@@ -16,6 +16,7 @@ import {
   formatMinorUnits,
   parsePlanKey,
   periodCharge,
+  planChange,
   planStorageKey,
   type TBillingCycle,
   type TCurrency,
@@ -35,7 +36,7 @@ import { RAZORPAY_API_BASE_URL, RAZORPAY_CHECKOUT_SCRIPT_URL, ZRazorpayEvent } f
 import { ZGatewayConfiguration } from '../../../contract/admin.ts';
 import { invoicePaymentIntent, invoicePeriod, invoiceSubscriptionId, subscriptionPeriod } from './gateways/stripe.ts';
 import { invoiceDocument } from './invoice-format.ts';
-import { addDays, calendarMonth, GRACE_DAYS, periodEnd, planChange, RENEWAL_WINDOW_DAYS, unusedShare } from './periods.ts';
+import { addDays, calendarMonth, GRACE_DAYS, periodEnd, RENEWAL_WINDOW_DAYS, unusedShare } from './periods.ts';
 
 /** Gateways refuse tiny charges; an upgrade late in a period costs at least one unit of money. */
 const MIN_CHARGE_MINOR = 100;
@@ -590,7 +591,7 @@ export function createBillingService(deps: {
               currency,
               description: lines[0]!.description,
               returnUrl: `${deps.publicUrl}/payment-success?gateway=paypal&plan=${planKey}`,
-              cancelUrl: `${deps.publicUrl}/settings?tab=billing&checkout=cancelled`,
+              cancelUrl: `${deps.publicUrl}/settings?tab=billing&payment=cancelled`,
             }),
           );
           await repo.insertOrder({ ...order, gateway: 'paypal', gatewayOrderId: created.id });
@@ -605,7 +606,7 @@ export function createBillingService(deps: {
               customerId: current?.gatewayCustomerId ?? null,
               price: { planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, productName: `Formwork ${plan.name}` },
               successUrl: `${deps.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&plan=${planKey}`,
-              cancelUrl: `${deps.publicUrl}/settings?tab=billing&checkout=cancelled`,
+              cancelUrl: `${deps.publicUrl}/settings?tab=billing&payment=cancelled`,
             }),
           );
           if (!session.url) throw new AppError('unavailable', 'Stripe did not give a checkout page. Nothing was charged; try again.');

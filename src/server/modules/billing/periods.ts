@@ -1,4 +1,4 @@
-import type { TBillingCycle, TPlanId } from '../../../contract/plans.ts';
+import type { TBillingCycle } from '../../../contract/plans.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -28,26 +28,6 @@ export function unusedShare(start: Date, end: Date, now: Date): number {
   const total = end.getTime() - start.getTime();
   if (total <= 0) return 0;
   return Math.min(1, Math.max(0, (end.getTime() - now.getTime()) / total));
-}
-
-const TIER: Record<TPlanId, number> = { free: 0, basic: 1, premium: 2, enterprise: 3 };
-
-/**
- * What choosing `to` means for someone on `from`:
- * - `upgrade`: a higher plan, same cycle: at once, for the rest of the period, at the difference;
- * - `new-period`: monthly to yearly on the same or a higher plan: a yearly period from now, less
- *   the unused part of the month;
- * - `downgrade`: a lower plan, or yearly to monthly: at the end of the period;
- * - `same`: nothing changes (a renewal, where renewals are paid by hand).
- */
-export function planChange(
-  from: { plan: TPlanId; cycle: TBillingCycle },
-  to: { plan: TPlanId; cycle: TBillingCycle },
-): 'upgrade' | 'new-period' | 'downgrade' | 'same' {
-  const tier = TIER[to.plan] - TIER[from.plan];
-  if (tier < 0) return 'downgrade';
-  if (from.cycle === to.cycle) return tier === 0 ? 'same' : 'upgrade';
-  return to.cycle === 'yearly' ? 'new-period' : 'downgrade';
 }
 
 /** The calendar month (UTC) that free accounts count their quota in. */

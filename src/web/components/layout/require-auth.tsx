@@ -1,6 +1,8 @@
 import { Loader2Icon } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
+import { useLocation } from 'wouter';
 import { useAuth } from '../../hooks/use-auth';
+import { storedPlanChoice } from '../../lib/plans';
 import { handleUnauthorized } from '../../lib/unauthorized';
 import { AppShell } from './app-shell';
 
@@ -19,6 +21,29 @@ export function FullPageStatus({ label }: { label: string }) {
  * Signed-in routes: the app shell around the page. Signed out, the one 401 handler runs
  * (toast, then /api/login after 500 ms).
  */
+const RESUMED_KEY = 'formwork.planChoiceResumed';
+
+/**
+ * A paid plan chosen on the landing page before signing up: once signed in, the checkout follows
+ * at once, in Billing. Once per browser session, so a visitor who closes the payment window is not
+ * sent back to it on every page; the choice itself stays until a payment succeeds.
+ */
+function useResumePlanChoice(signedIn: boolean) {
+  const [location, navigate] = useLocation();
+  useEffect(() => {
+    if (!signedIn || location === '/payment-success') return;
+    const planKey = storedPlanChoice();
+    if (!planKey || planKey.startsWith('free_')) return;
+    try {
+      if (sessionStorage.getItem(RESUMED_KEY)) return;
+      sessionStorage.setItem(RESUMED_KEY, planKey);
+    } catch {
+      return;
+    }
+    navigate(`/settings?tab=billing&checkout=${encodeURIComponent(planKey)}`, { replace: true });
+  }, [signedIn, location, navigate]);
+}
+
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, isLoading } = useAuth();
   const signedOut = !isLoading && !user;
@@ -26,6 +51,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (signedOut) handleUnauthorized();
   }, [signedOut]);
+  useResumePlanChoice(user !== null);
 
   if (isLoading) return <FullPageStatus label="Loading..." />;
   if (!user) return <FullPageStatus label="Redirecting to sign in..." />;

@@ -6,6 +6,7 @@ import {
   EyeIcon,
   FilePlus2Icon,
   LayoutTemplateIcon,
+  LockIcon,
   Loader2Icon,
   PanelLeftIcon,
   PlusIcon,
@@ -20,6 +21,7 @@ import type { TElement, TElementType, TTextStyle } from '../../../contract/forma
 import type { TFormat } from '../../../contract/formats';
 import { guessPlaceholderType, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import type { TStarterFormat } from '../../../contract/starter-formats';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import {
   DropdownMenu,
@@ -32,7 +34,9 @@ import {
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { ToastAction } from '../../components/ui/toast';
+import { FormatAllowanceNotice, isPlanLimitError, upgradeActionFor, UPGRADE_HREF } from '../../components/plan/upgrade';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useFormatAllowance } from '../../hooks/use-format-allowance';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
@@ -48,6 +52,7 @@ import { ImportNotice } from './import-notice';
 import {
   clearImportedDraft,
   docFromImport,
+  draftOf,
   IMPORTED_DRAFT_HREF,
   readImportedDraft,
   storeImportedDraft,
@@ -214,6 +219,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   const insertTarget = useInsertTarget();
   const wide = useMediaQuery(SIDE_BY_SIDE_QUERY);
+  const allowance = useFormatAllowance();
 
   const dirty = useMemo(() => snapshotOf(doc) !== savedSnapshot, [doc, savedSnapshot]);
   const guard = useUnsavedGuard(dirty);
@@ -385,7 +391,19 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
             status === null || status >= 500
               ? 'Failed to save format. Please try again.'
               : readApiError(error, 'Failed to save format. Please try again.').message;
-          toast({ variant: 'destructive', title: status === 403 ? 'Plan Limit Reached' : 'Error', description: message });
+          const refused = isPlanLimitError(error);
+          if (refused && wasNew) {
+            // Kept for after the upgrade: the builder reopens it from Billing or the payment page.
+            const kept: TStoredImport = { draft: draftOf(sent), warnings: [], fileName: sent.name, origin: 'kept' };
+            storeImportedDraft(kept.fileName, kept, 'kept');
+            setImported(kept);
+          }
+          toast({
+            variant: 'destructive',
+            title: refused ? 'Plan Limit Reached' : 'Error',
+            description: refused && wasNew ? `${message} Your format is kept here in the meantime.` : message,
+            action: upgradeActionFor(error, (href) => guard.bypass(() => navigate(href))),
+          });
         },
       },
     );
@@ -660,6 +678,35 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
             </span>
             {elements.length > 0 && <span className="hidden sm:inline">Click an element to edit it</span>}
           </div>
+          {!savedId && allowance?.atLimit && allowance.limit !== null && (
+            <div className="mb-3">
+              <FormatAllowanceNotice
+                used={allowance.used}
+                limit={allowance.limit}
+                planName={allowance.planName}
+                onUpgrade={() => {
+                  // The work so far goes with the user, and comes back after the upgrade.
+                  if (dirty) {
+                    const kept: TStoredImport = { draft: draftOf(doc), warnings: [], fileName: doc.name, origin: 'kept' };
+                    storeImportedDraft(kept.fileName, kept, 'kept');
+                  }
+                  guard.bypass(() => navigate(UPGRADE_HREF));
+                }}
+              />
+            </div>
+          )}
+          {initial?.readOnly && savedId === initial.id && (
+            <Alert variant="info" className="mb-3" data-testid="read-only-notice">
+              <LockIcon aria-hidden />
+              <AlertTitle>Read-only on the {allowance?.planName ?? 'current'} plan</AlertTitle>
+              <AlertDescription>
+                <p>This format is kept, and you can fill it in, but your plan has room to edit only your most recent formats. Upgrade to edit it again.</p>
+                <Button size="sm" className="mt-1" onClick={() => guard.bypass(() => navigate(UPGRADE_HREF))}>
+                  See plans
+                </Button>
+              </AlertDescription>
+            </Alert>
+          )}
           {imported && !savedId && <ImportNotice stored={imported} placeholderCount={doc.placeholders.length} />}
           <NewTagsBar tags={usage.unknownTags} onCreate={createFromTags} onDetails={(name) => setPlaceholderDraft({ creating: { name, type: guessPlaceholderType(name) } })} />
           <Canvas

@@ -17,12 +17,14 @@ export function ImportNotice({ stored, placeholderCount }: { stored: TStoredImpo
       <FileInputIcon className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
       <div className="min-w-0 flex-1 space-y-1">
         <p className="font-medium break-words text-foreground">
-          {stored.origin === 'starter' ? 'Started from the ' : 'Imported from '}
+          {stored.origin === 'kept' ? 'Kept for you: ' : stored.origin === 'starter' ? 'Started from the ' : 'Imported from '}
           <span className="font-semibold">{stored.fileName}</span>
           {stored.origin === 'starter' ? ' template' : ''}
         </p>
         <p className="text-muted-foreground">
-          {stored.origin === 'starter'
+          {stored.origin === 'kept'
+            ? 'Your plan did not have room to save this format, so it waited here. Choose Save Format once you have upgraded or made room.'
+            : stored.origin === 'starter'
             ? `Change any text, and the ${placeholderCount} placeholder${placeholderCount === 1 ? '' : 's'} to suit you, then choose Save Format. Nothing is saved until you do.`
             : `Review the elements${placeholderCount > 0 ? ` and the ${placeholderCount} placeholder${placeholderCount === 1 ? '' : 's'} found` : ''}, then choose Save Format. Nothing is saved until you do.`}
         </p>

@@ -17,7 +17,8 @@ const ZStoredImport = z.object({
   warnings: z.array(z.string()).default([]),
   /** The imported file's name, or the starter template's name. */
   fileName: z.string(),
-  origin: z.enum(['import', 'starter']).default('import'),
+  /** import: a file; starter: a starter template; kept: a new format the plan refused to save. */
+  origin: z.enum(['import', 'starter', 'kept']).default('import'),
 });
 export type TStoredImport = z.infer<typeof ZStoredImport>;
 
@@ -69,6 +70,21 @@ export function clearImportedDraft(): void {
 /** True when the current URL asks the builder to open the imported draft. */
 export function wantsImportedDraft(search: string = typeof window === 'undefined' ? '' : window.location.search): boolean {
   return new URLSearchParams(search).get('from') === 'import';
+}
+
+/** A format the plan refused to save waits here until the upgrade. */
+export function hasKeptDraft(): boolean {
+  return readImportedDraft()?.origin === 'kept';
+}
+
+/** The builder's document as a draft to keep. */
+export function draftOf(doc: BuilderDoc): TStoredImport['draft'] {
+  return {
+    name: doc.name.trim() || 'Untitled Format',
+    ...(doc.description.trim() ? { description: doc.description.trim() } : {}),
+    content: doc.content,
+    placeholders: doc.placeholders,
+  };
 }
 
 export function docFromImport(stored: TStoredImport): BuilderDoc {

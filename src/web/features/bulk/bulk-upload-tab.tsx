@@ -7,6 +7,7 @@ import { PLACEHOLDER_TYPE_NAMES, placeholderLabel, type TPlaceholder } from '../
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
+import { upgradeActionFor } from '../../components/plan/upgrade';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
 import { bulkJobKeys } from '../../lib/query-keys';
@@ -198,7 +199,7 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
             navigate(batchHref(stored.id));
             return;
           }
-          toast({ variant: 'destructive', title: 'Could not start the batch', description: readApiError(error).message });
+          toast({ variant: 'destructive', title: 'Could not start the batch', description: readApiError(error).message, action: upgradeActionFor(error) });
           // The counts (quota, validity) may have changed since the preview: show the current ones.
           void draftQuery.refetch();
         },

@@ -6,6 +6,7 @@ import { clientNameOf, DEFAULT_CLIENT_NAME, documentNameOf, requiredFieldsMessag
 import type { TFormat } from '../../../contract/formats';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { upgradeActionFor } from '../../components/plan/upgrade';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatDate } from '../../lib/utils';
@@ -86,6 +87,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
             variant: 'destructive',
             title: GENERATE_FAILED_MESSAGE,
             description: problem.message === GENERATE_FAILED_MESSAGE ? undefined : problem.message,
+            action: upgradeActionFor(error),
           });
         },
       },

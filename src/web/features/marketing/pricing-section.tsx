@@ -1,89 +1,13 @@
-import { CheckIcon, Loader2Icon } from 'lucide-react';
+import { Loader2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { ANNUAL_DISCOUNT_PERCENT, planStorageKey, type TBillingCycle, type TPlan } from '../../../contract/plans';
+import { planStorageKey, type TBillingCycle, type TPlan } from '../../../contract/plans';
+import { BillingToggle, PlanFeatures, PriceLine } from '../../components/pricing/plan-pricing';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { usePlans } from '../../hooks/use-plans';
-import { type TCurrency, formatMoney, planPrice } from '../../lib/plans';
+import { rememberPlanChoice } from '../../lib/plans';
 import { SALES_EMAIL, SIGN_UP_HREF, mailto } from '../../lib/site';
 import { cn } from '../../lib/utils';
-
-export const SELECTED_PLAN_KEYS = {
-  plan: 'selectedPlan',
-  name: 'selectedPlanName',
-  cycle: 'selectedBillingCycle',
-} as const;
-
-function BillingToggle({ cycle, onChange }: { cycle: TBillingCycle; onChange: (c: TBillingCycle) => void }) {
-  const options: { value: TBillingCycle; label: string }[] = [
-    { value: 'monthly', label: 'Monthly' },
-    { value: 'yearly', label: 'Annually' },
-  ];
-  return (
-    <div className="flex flex-wrap items-center justify-center gap-3">
-      <div role="radiogroup" aria-label="Billing cycle" className="inline-flex rounded-full border bg-background p-1 shadow-xs">
-        {options.map((o) => (
-          <button
-            key={o.value}
-            type="button"
-            role="radio"
-            aria-checked={cycle === o.value}
-            tabIndex={cycle === o.value ? 0 : -1}
-            onClick={() => onChange(o.value)}
-            onKeyDown={(e) => {
-              if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) {
-                e.preventDefault();
-                const nextValue = cycle === 'monthly' ? 'yearly' : 'monthly';
-                onChange(nextValue);
-                const group = e.currentTarget.parentElement;
-                requestAnimationFrame(() => group?.querySelector<HTMLButtonElement>('[aria-checked="true"]')?.focus());
-              }
-            }}
-            className={cn(
-              'h-8 cursor-pointer rounded-full px-4 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-              cycle === o.value ? 'bg-foreground text-background shadow-xs' : 'text-muted-foreground hover:text-foreground',
-            )}
-          >
-            {o.label}
-          </button>
-        ))}
-      </div>
-      <Badge variant="success" className="px-2.5 py-1 text-[12px]">
-        {ANNUAL_DISCOUNT_PERCENT}% off
-      </Badge>
-    </div>
-  );
-}
-
-function PriceLine({ plan, currency, cycle }: { plan: TPlan; currency: TCurrency; cycle: TBillingCycle }) {
-  const price = planPrice(plan, currency, cycle);
-  if (price.perMonth === null) {
-    return (
-      <div className="mt-5">
-        <p className="text-[34px] leading-none font-semibold tracking-tight">Custom</p>
-        <p className="mt-2 text-sm text-muted-foreground">Contact sales for volume pricing</p>
-      </div>
-    );
-  }
-  const isFree = price.perMonth === 0;
-  return (
-    <div className="mt-5">
-      <p className="flex items-baseline gap-1">
-        <span className="text-[40px] leading-none font-semibold tracking-tight tabular-nums" data-testid={`price-${plan.id}`}>
-          {formatMoney(price.perMonth, currency)}
-        </span>
-        <span className="text-sm text-muted-foreground">{isFree ? 'forever' : '/month'}</span>
-      </p>
-      <p className="mt-2 min-h-5 text-sm text-muted-foreground">
-        {isFree
-          ? 'No credit card required'
-          : price.perYear !== null
-            ? `billed annually (${formatMoney(price.perYear, currency)}/year)`
-            : 'billed monthly'}
-      </p>
-    </div>
-  );
-}
 
 export function PricingSection() {
   const { plans, currency } = usePlans();
@@ -96,13 +20,7 @@ export function PricingSection() {
       return;
     }
     setProcessing(plan.id);
-    try {
-      localStorage.setItem(SELECTED_PLAN_KEYS.plan, planStorageKey(plan.id, cycle));
-      localStorage.setItem(SELECTED_PLAN_KEYS.name, plan.name);
-      localStorage.setItem(SELECTED_PLAN_KEYS.cycle, cycle);
-    } catch {
-      // storage can be unavailable (private mode); sign-in still proceeds
-    }
+    rememberPlanChoice(planStorageKey(plan.id, cycle), plan.name, cycle);
     // A visitor choosing a paid plan is new here: create the account, then the checkout follows.
     window.location.href = SIGN_UP_HREF;
   };
@@ -138,14 +56,7 @@ export function PricingSection() {
                 )}
                 <h3 className="text-lg font-semibold">{plan.name}</h3>
                 <PriceLine plan={plan} currency={currency} cycle={cycle} />
-                <ul className="mt-6 mb-8 flex-1 space-y-3 text-sm">
-                  {plan.features.map((f) => (
-                    <li key={f} className="flex gap-2.5">
-                      <CheckIcon className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-                      <span>{f}</span>
-                    </li>
-                  ))}
-                </ul>
+                <PlanFeatures features={plan.features} className="mt-6 mb-8 flex-1" />
                 {isEnterprise ? (
                   <Button variant="outline" className="w-full" asChild>
                     <a href={mailto(SALES_EMAIL, 'Formwork Enterprise plan')}>Contact Sales</a>

@@ -5,6 +5,7 @@ import { MAX_IMAGE_PX, ZImageFromUrlBody, type TImageElement } from '../../../..
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { upgradeActionFor } from '../../../components/plan/upgrade';
 import { toast } from '../../../hooks/use-toast';
 import { readApiError } from '../../../lib/api';
 import { imageKeys } from '../../../lib/query-keys';
@@ -144,7 +145,12 @@ export function ImageEditor({ el, update }: { el: TImageElement; update: Element
       toast({ title: 'Image Uploaded', description: `${file.name} was added to the format.` });
     } catch (error) {
       if (!handleIfUnauthorized(error)) {
-        toast({ variant: 'destructive', title: 'Upload failed', description: readApiError(error, 'The image could not be uploaded.').message });
+        toast({
+          variant: 'destructive',
+          title: 'Upload failed',
+          description: readApiError(error, 'The image could not be uploaded.').message,
+          action: upgradeActionFor(error),
+        });
       }
     } finally {
       setUploading(false);

@@ -1,0 +1,310 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { AlertTriangleIcon, CalendarClockIcon, CreditCardIcon, Loader2Icon, RotateCcwIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import type { TBillingOverview } from '../../../contract/billing';
+import {
+  formatMinorUnits,
+  parsePlanKey,
+  planStorageKey,
+  type TBillingCycle,
+  type TPlan,
+  type TPlanCatalogue,
+} from '../../../contract/plans';
+import { BillingToggle } from '../../components/pricing/plan-pricing';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { LoadError } from '../../components/ui/load-error';
+import { Skeleton } from '../../components/ui/skeleton';
+import { usePlans } from '../../hooks/use-plans';
+import { toast } from '../../hooks/use-toast';
+import { readApiError } from '../../lib/api';
+import { billingKeys } from '../../lib/query-keys';
+import { formatDate } from '../../lib/utils';
+import { billingApi } from './api';
+import { useCheckout, useRefreshBilling } from './use-checkout';
+import { InvoicesCard } from './invoices-card';
+import { PlanCard } from './plan-card';
+import { UsageMeters } from './usage-meters';
+
+const cycleWord = (cycle: TBillingCycle) => (cycle === 'yearly' ? 'yearly' : 'monthly');
+
+function planNameOf(plans: TPlanCatalogue, id: string): string {
+  return plans.find((p) => p.id === id)?.name ?? id;
+}
+
+/** What the account's plan is, how it is paid, and what happens next. */
+function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TBillingOverview; plans: TPlanCatalogue; onPayAgain: (planKey: string) => void; paying: boolean }) {
+  const sub = overview.subscription;
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const refresh = useRefreshBilling();
+  const cancel = useMutation({
+    mutationFn: billingApi.cancel,
+    onSuccess: async () => {
+      setConfirmCancel(false);
+      await refresh();
+      toast({ title: 'Plan Cancelled', description: `Your plan stays until ${formatDate(sub?.periodEnd)}, then your account moves to Free. Nothing is deleted.` });
+    },
+    onError: (error) => toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not cancel the plan. Please try again.').message }),
+  });
+  const resume = useMutation({
+    mutationFn: billingApi.resume,
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Plan Kept', description: `Your ${planNameOf(plans, sub?.planId ?? '')} plan continues.` });
+    },
+    onError: (error) => toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not change the plan. Please try again.').message }),
+  });
+
+  const name = planNameOf(plans, overview.planId);
+  const status = !sub
+    ? { label: 'Active', variant: 'success' as const }
+    : sub.status === 'past_due'
+      ? { label: 'Payment due', variant: 'destructive' as const }
+      : sub.cancelAtPeriodEnd
+        ? { label: 'Cancelled', variant: 'secondary' as const }
+        : { label: 'Active', variant: 'success' as const };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Your plan</CardTitle>
+        <CardDescription>
+          {sub
+            ? `Paid with ${gatewayName(sub.gateway)}, billed ${cycleWord(sub.cycle)}.`
+            : overview.managedByAdmin
+              ? 'Set up for you by your administrator.'
+              : 'Free forever: 1 format and 30 documents a month. Upgrade any time.'}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-2xl font-semibold tracking-tight" data-testid="billing-plan">
+            {name}
+          </p>
+          <Badge variant={status.variant}>{status.label}</Badge>
+        </div>
+
+        {sub && (
+          <dl className="grid gap-4 text-sm sm:grid-cols-2">
+            <div>
+              <dt className="text-muted-foreground">Current period</dt>
+              <dd className="mt-1 font-medium" data-testid="billing-period">
+                {formatDate(sub.periodStart)} – {formatDate(sub.periodEnd)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">{sub.cancelAtPeriodEnd ? 'Ends on' : sub.renewal === 'automatic' ? 'Renews automatically on' : 'Paid until'}</dt>
+              <dd className="mt-1 font-medium">{formatDate(sub.periodEnd)}</dd>
+            </div>
+          </dl>
+        )}
+
+        {sub?.status === 'past_due' && (
+          <Alert variant="destructive">
+            <AlertTriangleIcon aria-hidden />
+            <AlertTitle>Your renewal has not been paid</AlertTitle>
+            <AlertDescription>
+              <p>
+                Your {name} plan stays until {formatDate(sub.graceEndsAt ?? sub.periodEnd)}. After that your account returns to Free: nothing is
+                deleted, and formats beyond the Free plan's one become read-only.
+              </p>
+            </AlertDescription>
+          </Alert>
+        )}
+        {sub?.payAgain && (
+          <Alert variant="info">
+            <CalendarClockIcon aria-hidden />
+            <AlertTitle>
+              {sub.status === 'past_due' ? 'Pay now to keep your plan' : `Your next period starts on ${formatDate(sub.payAgain.due)}`}
+            </AlertTitle>
+            <AlertDescription>
+              <p>
+                {gatewayName(sub.gateway)} payments do not renew by themselves. Pay {formatMinorUnits(sub.payAgain.amount, sub.payAgain.currency)} for the{' '}
+                {planNameOf(plans, parsePlanKey(sub.payAgain.planKey).plan)} plan ({cycleWord(parsePlanKey(sub.payAgain.planKey).cycle)}) to continue.
+              </p>
+              <Button className="mt-2" size="sm" onClick={() => onPayAgain(sub.payAgain!.planKey)} disabled={paying}>
+                {paying ? <Loader2Icon className="animate-spin" aria-hidden /> : <CreditCardIcon aria-hidden />}
+                {paying ? 'Processing...' : `Pay ${formatMinorUnits(sub.payAgain.amount, sub.payAgain.currency)} now`}
+              </Button>
+            </AlertDescription>
+          </Alert>
+        )}
+        {sub?.cancelAtPeriodEnd && (
+          <Alert>
+            <CalendarClockIcon aria-hidden />
+            <AlertTitle>Your plan ends on {formatDate(sub.periodEnd)}</AlertTitle>
+            <AlertDescription>
+              <p>Then your account moves to Free. Changed your mind? Keep the plan and it carries on as before.</p>
+              <Button className="mt-2" size="sm" variant="outline" onClick={() => resume.mutate()} disabled={resume.isPending}>
+                <RotateCcwIcon aria-hidden /> Keep my {name} plan
+              </Button>
+            </AlertDescription>
+          </Alert>
+        )}
+        {sub?.scheduled && !sub.cancelAtPeriodEnd && (
+          <Alert>
+            <CalendarClockIcon aria-hidden />
+            <AlertTitle>
+              Moving to {planNameOf(plans, sub.scheduled.planId)} ({cycleWord(sub.scheduled.cycle)}) on {formatDate(sub.periodEnd)}
+            </AlertTitle>
+            <AlertDescription>
+              <p>You keep everything in {name} until then.</p>
+              <Button className="mt-2" size="sm" variant="outline" onClick={() => resume.mutate()} disabled={resume.isPending}>
+                <RotateCcwIcon aria-hidden /> Stay on {name}
+              </Button>
+            </AlertDescription>
+          </Alert>
+        )}
+
+        <UsageMeters usage={overview.usage} />
+
+        {sub && !sub.cancelAtPeriodEnd && (
+          <div className="border-t pt-4">
+            <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" onClick={() => setConfirmCancel(true)}>
+              Cancel plan
+            </Button>
+          </div>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        open={confirmCancel}
+        onOpenChange={setConfirmCancel}
+        title={`Cancel your ${name} plan?`}
+        description={`Your plan stays until ${formatDate(sub?.periodEnd)}, then your account moves to Free. Your formats and documents are kept; formats beyond one become read-only.`}
+        confirmLabel="Cancel plan"
+        pendingLabel="Cancelling..."
+        pending={cancel.isPending}
+        onConfirm={() => cancel.mutate()}
+      />
+    </Card>
+  );
+}
+
+const gatewayName = (gateway: string) => ({ razorpay: 'Razorpay', stripe: 'Stripe', paypal: 'PayPal' })[gateway] ?? gateway;
+
+/** The plans to move to, priced in the active gateway's currency. */
+function PlansCard({ overview, plans, start, paying }: { overview: TBillingOverview; plans: TPlanCatalogue; start: (planKey: string) => void; paying: string | null }) {
+  const sub = overview.subscription;
+  const [cycle, setCycle] = useState<TBillingCycle>(sub?.cycle ?? 'monthly');
+  const [downgradeTo, setDowngradeTo] = useState<{ plan: TPlan; cycle: TBillingCycle } | null>(null);
+  const refresh = useRefreshBilling();
+  const downgrade = useMutation({
+    mutationFn: (target: { plan: TPlan; cycle: TBillingCycle }) =>
+      target.plan.id === 'free' ? billingApi.cancel() : billingApi.downgrade(planStorageKey(target.plan.id, target.cycle)),
+    onSuccess: async (_, target) => {
+      setDowngradeTo(null);
+      await refresh();
+      toast({
+        title: 'Change Scheduled',
+        description: `You move to ${target.plan.name} on ${formatDate(sub?.periodEnd)}. Until then nothing changes.`,
+      });
+    },
+    onError: (error) => toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not schedule the change. Please try again.').message }),
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Change plan</CardTitle>
+        <CardDescription>
+          Upgrades start at once: you pay only the difference for the rest of your period. Downgrades wait for the end of the period you paid for.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <BillingToggle cycle={cycle} onChange={setCycle} />
+        {!overview.gateway && !overview.managedByAdmin && (
+          <Alert>
+            <AlertTriangleIcon aria-hidden />
+            <AlertTitle>Payments are not available yet</AlertTitle>
+            <AlertDescription>
+              <p>No payment method has been set up for this Formwork. Contact support to upgrade.</p>
+            </AlertDescription>
+          </Alert>
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {plans.map((plan) => (
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              cycle={cycle}
+              overview={overview}
+              busy={paying === planStorageKey(plan.id, cycle)}
+              disabled={paying !== null}
+              onUpgrade={() => start(planStorageKey(plan.id, cycle))}
+              onDowngrade={() => setDowngradeTo({ plan, cycle })}
+            />
+          ))}
+        </div>
+        <p className="text-xs text-muted-foreground">
+          Prices in {overview.currency}. An API call is one generated document. Annual plans are billed once a year.
+        </p>
+      </CardContent>
+      <ConfirmDialog
+        open={downgradeTo !== null}
+        onOpenChange={(open) => !open && setDowngradeTo(null)}
+        title={downgradeTo?.plan.id === 'free' ? 'Move to Free?' : `Move to ${downgradeTo?.plan.name} (${cycleWord(downgradeTo?.cycle ?? 'monthly')})?`}
+        description={
+          downgradeTo?.plan.id === 'free'
+            ? `Your paid plan stays until ${formatDate(sub?.periodEnd)}, then your account moves to Free. Formats beyond one become read-only; nothing is deleted.`
+            : `Your current plan stays until ${formatDate(sub?.periodEnd)}. From then on you pay the ${downgradeTo?.plan.name} price, with its limits.`
+        }
+        confirmLabel="Schedule the change"
+        pendingLabel="Scheduling..."
+        pending={downgrade.isPending}
+        onConfirm={() => downgradeTo && downgrade.mutate(downgradeTo)}
+      />
+    </Card>
+  );
+}
+
+/**
+ * Settings → Billing: the plan and its period, usage against the limits, the plans to move to,
+ * and the invoices. `?checkout=basic_monthly` (the plan chosen before signing up) starts that
+ * checkout as soon as the tab opens.
+ */
+export function BillingTab() {
+  const { plans } = usePlans();
+  const overview = useQuery({ queryKey: billingKeys.overview, queryFn: billingApi.overview });
+  const { start, paying } = useCheckout();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const query = new URLSearchParams(search);
+  const requested = query.get('checkout');
+  const cancelled = query.get('payment') === 'cancelled';
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!cancelled) return;
+    navigate(`${location}?tab=billing`, { replace: true });
+    toast({ title: 'Payment Cancelled', description: 'Nothing was charged. Choose a plan whenever you are ready.' });
+  }, [cancelled, navigate, location]);
+
+  useEffect(() => {
+    if (!requested || !overview.data || started.current) return;
+    started.current = true;
+    // The address no longer asks for a checkout, so a reload or Back does not start another.
+    navigate(`${location}?tab=billing`, { replace: true });
+    void start(requested);
+  }, [requested, overview.data, start, navigate, location]);
+
+  if (overview.isError) return <LoadError error={overview.error} fallback="Could not load your plan. Please reload the page." />;
+  if (!overview.data) {
+    return (
+      <div className="space-y-6" aria-busy="true">
+        <Skeleton className="h-64 w-full rounded-xl" />
+        <Skeleton className="h-96 w-full rounded-xl" />
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-6">
+      <CurrentPlanCard overview={overview.data} plans={plans} onPayAgain={(key) => void start(key)} paying={paying !== null} />
+      <PlansCard overview={overview.data} plans={plans} start={(key) => void start(key)} paying={paying} />
+      <InvoicesCard />
+    </div>
+  );
+}
