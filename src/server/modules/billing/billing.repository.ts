@@ -233,6 +233,24 @@ function billingQueries(db: TDb) {
         );
     },
 
+    /** Yearly subscriptions still holding their plan, with where their owner's quota counts now. */
+    async yearlyInForce() {
+      return db
+        .select({
+          ownerId: subscriptions.ownerId,
+          currentPeriodStart: subscriptions.currentPeriodStart,
+          currentPeriodEnd: subscriptions.currentPeriodEnd,
+          quotaPeriod: users.quotaPeriod,
+        })
+        .from(subscriptions)
+        .innerJoin(users, eq(users.id, subscriptions.ownerId))
+        .where(and(eq(subscriptions.cycle, 'yearly'), ne(subscriptions.status, 'ended')));
+    },
+
+    async setQuotaPeriod(ownerId: string, quotaPeriod: string): Promise<void> {
+      await db.update(users).set({ quotaPeriod }).where(eq(users.id, ownerId));
+    },
+
     /** Manual renewals coming due before `until` that have not been reminded yet. */
     async renewalsToRemind(until: Date): Promise<TSubscriptionRow[]> {
       return db

@@ -36,13 +36,17 @@ import { RAZORPAY_API_BASE_URL, RAZORPAY_CHECKOUT_SCRIPT_URL, ZRazorpayEvent } f
 import { ZGatewayConfiguration } from '../../../contract/admin.ts';
 import { invoicePaymentIntent, invoicePeriod, invoiceSubscriptionId, subscriptionPeriod } from './gateways/stripe.ts';
 import { invoiceDocument } from './invoice-format.ts';
-import { addDays, calendarMonth, GRACE_DAYS, periodEnd, RENEWAL_WINDOW_DAYS, unusedShare } from './periods.ts';
+import { addDays, calendarMonth, GRACE_DAYS, periodEnd, quotaMonth, RENEWAL_WINDOW_DAYS, unusedShare } from './periods.ts';
 
 /** Gateways refuse tiny charges; an upgrade late in a period costs at least one unit of money. */
 const MIN_CHARGE_MINOR = 100;
 
 const cycleWord = (cycle: TBillingCycle) => (cycle === 'yearly' ? 'yearly' : 'monthly');
 const day = (date: Date) => date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** Where a paid period's documents count at `at`: its start, or for a yearly plan the month it is in. */
+const quotaKey = (periodStart: Date, cycle: TBillingCycle, at: Date) =>
+  (cycle === 'yearly' ? quotaMonth(periodStart, at).start : periodStart).toISOString();
 
 /** Prices follow the gateway that takes the money: rupees through Razorpay, dollars otherwise. */
 const currencyOf = (gateway: TGatewayName): TCurrency => (gateway === 'razorpay' ? 'INR' : 'USD');
@@ -235,7 +239,7 @@ export function createBillingService(deps: {
         lastEventAt: sub?.lastEventAt && sub.lastEventAt > input.eventAt ? sub.lastEventAt : input.eventAt,
         renewalReminderAt: null,
       });
-      await tx.setUserPlan(input.ownerId, input.planId, applied.start.toISOString());
+      await tx.setUserPlan(input.ownerId, input.planId, quotaKey(applied.start, input.cycle, at));
     }
     return result(invoiceId);
   }
@@ -453,7 +457,12 @@ export function createBillingService(deps: {
         repo.formatsUsed(ownerId),
         planOf(user.subscriptionPlan),
       ]);
-      const usagePeriod = user.quotaPeriod && current ? { start: current.currentPeriodStart, end: current.currentPeriodEnd } : calendarMonth(at);
+      const usagePeriod =
+        user.quotaPeriod && current
+          ? current.cycle === 'yearly'
+            ? quotaMonth(current.currentPeriodStart, at)
+            : { start: current.currentPeriodStart, end: current.currentPeriodEnd }
+          : calendarMonth(at);
       return {
         planId: user.subscriptionPlan,
         gateway,
@@ -913,9 +922,9 @@ export function createBillingService(deps: {
      * Moves subscriptions on when their period ends: to a renewal paid ahead, to free after a
      * cancellation, into a grace period when unpaid, and to free when the grace runs out.
      */
-    async sweep(): Promise<{ rolled: number; lapsed: number; ended: number }> {
+    async sweep(): Promise<{ rolled: number; lapsed: number; ended: number; months: number }> {
       const at = now();
-      const counts = { rolled: 0, lapsed: 0, ended: 0 };
+      const counts = { rolled: 0, lapsed: 0, ended: 0, months: 0 };
       const toCancelAtStripe: string[] = [];
       for (const due of await repo.due(at)) {
         await repo.transaction(async (tx) => {
@@ -941,7 +950,7 @@ export function createBillingService(deps: {
               graceEndsAt: null,
               renewalReminderAt: null,
             });
-            await tx.setUserPlan(sub.ownerId, next.planId, next.periodStart.toISOString());
+            await tx.setUserPlan(sub.ownerId, next.planId, quotaKey(next.periodStart, next.cycle, at));
             counts.rolled++;
           } else if (sub.cancelAtPeriodEnd) {
             await endSubscription(tx, sub);
@@ -951,6 +960,14 @@ export function createBillingService(deps: {
             counts.lapsed++;
           }
         });
+      }
+      // A yearly plan's documents count month by month: each new month of the period starts afresh.
+      for (const yearly of await repo.yearlyInForce()) {
+        const key = quotaKey(yearly.currentPeriodStart, 'yearly', at);
+        if (yearly.quotaPeriod !== key && yearly.currentPeriodEnd.getTime() > at.getTime()) {
+          await repo.setQuotaPeriod(yearly.ownerId, key);
+          counts.months++;
+        }
       }
       // Stripe stops retrying the card once the plan has lapsed here.
       for (const subscriptionId of toCancelAtStripe) {

@@ -10,17 +10,31 @@ export const RENEWAL_WINDOW_DAYS = 7;
 export const addDays = (date: Date, days: number) => new Date(date.getTime() + days * DAY_MS);
 
 /**
- * The end of a period that starts at `start`: the same day and time a month or a year on, in UTC.
- * A day the next month lacks becomes its last day (31 January → 28 February), as gateways bill.
+ * The same day and time `months` on, in UTC. A day the month lacks becomes its last day
+ * (31 January → 28 February), as gateways bill; always counted from `date`, so it never drifts.
  */
-export function periodEnd(start: Date, cycle: TBillingCycle): Date {
-  const months = cycle === 'yearly' ? 12 : 1;
-  const end = new Date(start.getTime());
+export function addMonths(date: Date, months: number): Date {
+  const end = new Date(date.getTime());
   end.setUTCDate(1);
   end.setUTCMonth(end.getUTCMonth() + months);
   const lastDay = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate();
-  end.setUTCDate(Math.min(start.getUTCDate(), lastDay));
+  end.setUTCDate(Math.min(date.getUTCDate(), lastDay));
   return end;
+}
+
+/** The end of a period that starts at `start`: a month or a year on. */
+export function periodEnd(start: Date, cycle: TBillingCycle): Date {
+  return addMonths(start, cycle === 'yearly' ? 12 : 1);
+}
+
+/**
+ * The month of a paid period that `at` falls in. Plans are priced per month ("5,000 documents a
+ * month"), so a yearly period counts its documents month by month from its start.
+ */
+export function quotaMonth(periodStart: Date, at: Date): { start: Date; end: Date } {
+  let months = Math.max(0, (at.getUTCFullYear() - periodStart.getUTCFullYear()) * 12 + at.getUTCMonth() - periodStart.getUTCMonth() - 1);
+  while (addMonths(periodStart, months + 1).getTime() <= at.getTime()) months++;
+  return { start: addMonths(periodStart, months), end: addMonths(periodStart, months + 1) };
 }
 
 /** The share of [start, end) still ahead of `now`, from 0 to 1. */

@@ -190,6 +190,22 @@ describe('subscription lifecycle (renewals paid by hand)', () => {
     expect((await kit.overview(client)).subscription).toBeNull();
   });
 
+  it('counts a yearly plan month by month: each month of the year starts a fresh allowance', async () => {
+    const { client } = await kit.customer('Yuki');
+    await pay(client, 'premium_yearly');
+    const format = await makeFormat(client, 'Letter');
+    expect((await generate(client, format)).statusCode).toBe(201);
+    const first = await kit.overview(client);
+    expect(first.usage).toMatchObject({ periodStart: first.subscription!.periodStart, generations: { used: 1, limit: 50_000 } });
+    kit.advanceDays(32);
+    expect((await kit.sweep()).months).toBeGreaterThanOrEqual(1);
+    const second = await kit.overview(client);
+    expect(second.subscription!.periodStart).toBe(first.subscription!.periodStart);
+    expect(second.usage.periodStart).toBe(first.usage.periodEnd);
+    expect(second.usage.generations).toEqual({ used: 0, limit: 50_000 });
+    expect(Date.parse(second.usage.periodEnd) - Date.parse(second.usage.periodStart)).toBeLessThanOrEqual(31 * 86_400_000);
+  });
+
   it('refuses what cannot be bought, and explains why', async () => {
     const { client } = await kit.customer('Fay');
     const free = await client.post('/api/subscription/create-order', { planId: 'free_monthly' });

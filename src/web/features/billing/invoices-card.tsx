@@ -73,7 +73,7 @@ export function InvoicesCard() {
                   </div>
                   <p className="text-sm font-semibold tabular-nums">{formatMinorUnits(invoice.amount, invoice.currency)}</p>
                   <Badge variant={status.variant}>{status.label}</Badge>
-                  <Button variant="outline" size="sm" onClick={() => download.mutate(invoice)} disabled={busy} aria-label={`Download invoice ${invoice.number} (PDF)`}>
+                  <Button variant="outline" size="sm" onClick={() => download.mutate(invoice)} disabled={busy} aria-label={`PDF of invoice ${invoice.number}`}>
                     {busy ? <Loader2Icon className="animate-spin" aria-hidden /> : <DownloadIcon aria-hidden />} PDF
                   </Button>
                 </li>

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startRazorpayStandIn, type TRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
+import { expectAccessible } from './axe.ts';
+import { startOwnServer, type TOwnServer } from './own-server.ts';
+
+/*
+ * From the pricing card to the invoice: a visitor chooses Basic on the landing page, creates an
+ * account, pays on Razorpay's checkout (a stand-in on loopback that signs like Razorpay), and
+ * arrives on the Basic plan with its limit and an invoice. A second visitor's payment fails.
+ */
+
+const ADMIN = { firstName: 'Bill', lastName: 'Ing', email: 'billing-admin@e2e.formwork.test', password: 'admin-password-123' };
+let server: TOwnServer;
+let razorpay: TRazorpayStandIn;
+
+test.beforeAll(async ({ playwright }) => {
+  test.setTimeout(150_000);
+  server = await startOwnServer({ ADMIN_EMAILS: ADMIN.email }, 'billing');
+  razorpay = await startRazorpayStandIn();
+  razorpay.setWebhookUrl(`${server.base}/api/billing/webhooks/razorpay`);
+  const admin = await playwright.request.newContext({ baseURL: server.base, extraHTTPHeaders: { origin: server.base } });
+  expect((await admin.post('/api/auth/sign-up', { data: ADMIN })).ok()).toBe(true);
+  const gateway = await admin.post('/api/admin/payment-gateways', {
+    data: {
+      gatewayName: 'razorpay',
+      isActive: true,
+      keyId: razorpay.keyId,
+      keySecret: razorpay.keySecret,
+      webhookSecret: razorpay.webhookSecret,
+      configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
+    },
+  });
+  expect(gateway.status(), await gateway.text()).toBe(201);
+  await admin.post('/api/admin/settings', { data: { key: 'billing.seller_name', value: 'Formwork Labs Pvt Ltd' } });
+  await admin.dispose();
+});
+
+test.afterAll(async () => {
+  server?.stop();
+  await razorpay?.close();
+});
+
+/** Landing page → plan card → Create account; the app then goes straight to checkout. */
+async function choosePlanAndSignUp(browser: Browser, plan: 'Basic' | 'Premium', firstName: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.base });
+  const page = await context.newPage();
+  await page.goto('/');
+  const card = page.getByTestId(`plan-${plan.toLowerCase()}`);
+  await expect(card.getByTestId(`price-${plan.toLowerCase()}`)).toHaveText(plan === 'Basic' ? '₹299' : '₹999');
+  await card.getByRole('button', { name: `Choose ${plan}` }).click();
+  const signUp = page.getByRole('form', { name: 'Create account' });
+  await signUp.getByLabel('First name').fill(firstName);
+  await signUp.getByLabel('Last name').fill('Buyer');
+  await signUp.getByLabel('Email').fill(`${firstName.toLowerCase()}-${Date.now()}@e2e.formwork.test`);
+  await signUp.getByLabel('Password').fill('buyer-password-123');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  return page;
+}
+
+const checkoutFrame = (page: Page) => page.frameLocator('iframe[title="Razorpay Checkout"]');
+
+test('a visitor chooses Basic, signs up, pays with Razorpay, and has the plan, its limit and an invoice', async ({ browser }) => {
+  const page = await choosePlanAndSignUp(browser, 'Basic', 'Priya');
+  // Straight to checkout: the payment window opens over Billing, priced by the server.
+  await expect(page).toHaveURL(/\/settings\?tab=billing/);
+  const frame = checkoutFrame(page);
+  await expect(frame.getByText('₹299').first()).toBeVisible();
+  await frame.getByRole('button', { name: 'Pay ₹299' }).click();
+
+  await expect(page).toHaveURL(/\/payment-success\?/);
+  await expect(page.getByRole('heading', { name: 'Subscription Activated!' })).toBeVisible();
+  await expect(page.getByText('Welcome to your Basic plan!').first()).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('selectedPlan'))).toBeNull();
+
+  await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+  await expect(page.getByRole('banner').getByText('Basic')).toBeVisible();
+  await expect(page.getByText('API calls this month').locator('..')).toContainText('0/5,000');
+
+  await page.goto('/settings?tab=billing');
+  await expect(page.getByTestId('billing-plan')).toHaveText('Basic');
+  await expect(page.getByTestId('billing-generations')).toHaveText('0 / 5,000');
+  const invoice = page.getByTestId('invoice-row');
+  await expect(invoice).toHaveCount(1);
+  await expect(invoice).toContainText('₹299');
+  const [download] = await Promise.all([page.waitForEvent('download'), invoice.getByRole('button', { name: /PDF of invoice/ }).click()]);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'formwork-invoice-')), download.suggestedFilename());
+  await download.saveAs(file);
+  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  expect(text).toContain('Invoice');
+  expect(text).toContain('₹299');
+  expect(text).toContain('Formwork Labs Pvt Ltd');
+  expect(text).toContain('Priya Buyer');
+  writeFileSync(path.join(tmpdir(), 'formwork-e2e-invoice.txt'), text);
+
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page, `billing tab (${width})`);
+  }
+  await page.context().close();
+});
+
+test('a second visitor’s payment fails: the failure path, and the account stays on Free', async ({ browser }) => {
+  const page = await choosePlanAndSignUp(browser, 'Premium', 'Omar');
+  await expect(page).toHaveURL(/\/settings\?tab=billing/);
+  await checkoutFrame(page).getByRole('button', { name: 'Fail payment' }).click();
+  await expect(page).toHaveURL(/\/payment-success\?status=failed/);
+  await expect(page.getByRole('heading', { name: 'Payment Processing Failed' })).toBeVisible();
+  await expect(page.getByText('Please contact support if payment was deducted.')).toBeVisible();
+  await expect(page.getByTestId('payment-failure-reason')).toContainText('card was declined');
+  await expectAccessible(page, 'payment failed');
+
+  await page.getByRole('link', { name: 'Try Again' }).click();
+  await expect(page.getByTestId('billing-plan')).toHaveText('Free');
+  await expect(page.getByTestId('invoice-row')).toHaveCount(0);
+  // Closing the payment window changes nothing either, and says so by leaving the button ready.
+  await page.getByTestId('billing-plan-premium').getByRole('button', { name: 'Choose Premium' }).click();
+  await expect(checkoutFrame(page).getByRole('button', { name: /^Pay / })).toBeVisible();
+  await page.context().close();
+});

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/*
+ * A journey that changes what every other journey sees (its own admin, a payment gateway that
+ * switches prices to rupees) runs against a server of its own: a fresh database, serving the
+ * dist/web the config's webServer has just built.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export type TOwnServer = { base: string; port: number; stop(): void };
+
+export async function startOwnServer(env: Record<string, string>, label: string): Promise<TOwnServer> {
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  let stderr = '';
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), `formwork-e2e-${label}-`)),
+      WEB_DIST_DIR: path.join(ROOT, 'dist/web'),
+      PUBLIC_URL: '',
+      ...env,
+    },
+  });
+  server.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`${label} e2e server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    base,
+    port,
+    stop() {
+      if (server.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+    },
+  };
+}
