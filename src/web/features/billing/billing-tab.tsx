@@ -77,7 +77,7 @@ function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TB
             ? `Paid with ${gatewayName(sub.gateway)}, billed ${cycleWord(sub.cycle)}.`
             : overview.managedByAdmin
               ? 'Set up for you by your administrator.'
-              : 'Free forever: 1 format and 30 documents a month. Upgrade any time.'}
+              : freeSummary(plans)}
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
@@ -182,6 +182,14 @@ function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TB
       />
     </Card>
   );
+}
+
+/** The free plan in a line, from the catalogue an admin may have changed. */
+function freeSummary(plans: TPlanCatalogue): string {
+  const free = plans.find((p) => p.id === 'free');
+  if (!free) return 'Upgrade any time.';
+  const formats = free.formatLimit === null ? 'unlimited formats' : `${free.formatLimit} ${free.formatLimit === 1 ? 'format' : 'formats'}`;
+  return `Free forever: ${formats} and ${free.generationsPerMonth.toLocaleString('en-US')} documents a month. Upgrade any time.`;
 }
 
 const gatewayName = (gateway: string) => ({ razorpay: 'Razorpay', stripe: 'Stripe', paypal: 'PayPal' })[gateway] ?? gateway;

@@ -62,20 +62,29 @@ export function InvoicesCard() {
               const status = STATUS[invoice.status];
               const busy = download.isPending && download.variables?.id === invoice.id;
               return (
-                <li key={invoice.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 p-3 sm:flex-nowrap" data-testid="invoice-row">
+                <li key={invoice.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:gap-4" data-testid="invoice-row">
                   <div className="min-w-0 flex-1">
                     <p className="text-sm font-medium">
                       {invoice.number} · {invoice.planName}, {invoice.cycle === 'yearly' ? 'yearly' : 'monthly'}
                     </p>
                     <p className="text-xs text-muted-foreground">
-                      {formatDate(invoice.issuedAt)} · {formatDate(invoice.periodStart)} – {formatDate(invoice.periodEnd)}
+                      Paid {formatDate(invoice.issuedAt)} · for {formatDate(invoice.periodStart)} – {formatDate(invoice.periodEnd)}
                     </p>
                   </div>
-                  <p className="text-sm font-semibold tabular-nums">{formatMinorUnits(invoice.amount, invoice.currency)}</p>
-                  <Badge variant={status.variant}>{status.label}</Badge>
-                  <Button variant="outline" size="sm" onClick={() => download.mutate(invoice)} disabled={busy} aria-label={`PDF of invoice ${invoice.number}`}>
-                    {busy ? <Loader2Icon className="animate-spin" aria-hidden /> : <DownloadIcon aria-hidden />} PDF
-                  </Button>
+                  <div className="flex items-center gap-3">
+                    <p className="text-sm font-semibold tabular-nums">{formatMinorUnits(invoice.amount, invoice.currency)}</p>
+                    <Badge variant={status.variant}>{status.label}</Badge>
+                    <Button
+                      className="ml-auto sm:ml-0"
+                      variant="outline"
+                      size="sm"
+                      onClick={() => download.mutate(invoice)}
+                      disabled={busy}
+                      aria-label={`PDF of invoice ${invoice.number}`}
+                    >
+                      {busy ? <Loader2Icon className="animate-spin" aria-hidden /> : <DownloadIcon aria-hidden />} PDF
+                    </Button>
+                  </div>
                 </li>
               );
             })}

@@ -24,6 +24,7 @@ function actionFor(plan: TPlan, cycle: TBillingCycle, overview: TBillingOverview
   if (overview.managedByAdmin) return plan.id === overview.planId ? { kind: 'current' } : { kind: 'managed' };
   if (plan.id === current.plan && (plan.id === 'free' || cycle === current.cycle)) return { kind: 'current' };
   if (sub?.scheduled?.planId === plan.id && sub.scheduled.cycle === cycle) return { kind: 'scheduled' };
+  if (sub?.cancelAtPeriodEnd && plan.id === 'free') return { kind: 'scheduled' };
   if (periodCharge(plan, overview.currency, cycle) === null && plan.id !== 'free') return { kind: 'sales' };
   if (!sub || sub.status === 'past_due') {
     if (plan.id === 'free') return { kind: 'current' };

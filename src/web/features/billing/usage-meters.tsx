@@ -7,8 +7,8 @@ export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
   return (
     <dl className="grid gap-6 border-t pt-6 sm:grid-cols-3">
       <UsageMeter
-        label="Documents this period"
-        progressLabel="Documents generated this period"
+        label="Documents this month"
+        progressLabel="Documents generated this month"
         used={usage.generations.used}
         limit={usage.generations.limit}
         show={formatNumber}

@@ -1,0 +1,113 @@
+/**
+ * Screenshots of billing at 1280 px and 375 px, for looking at by eye. Not a test. It starts its
+ * own server and a Razorpay stand-in, so nothing else needs to run:
+ *   npx tsx e2e/billing-screenshots.ts [outDir=/tmp/formwork-billing-shots]
+ * Shots: the Free user's billing tab, Razorpay checkout over it, the payment result, the paid
+ * plan's tab with its invoice, a scheduled downgrade, and the builder's "1 of 1 formats used".
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, request, type Page } from 'playwright-core';
+import { startRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+import { startOwnServer } from './own-server.ts';
+
+const OUT = process.argv[2] ?? '/tmp/formwork-billing-shots';
+const ADMIN = { firstName: 'Bill', lastName: 'Ing', email: 'shots-admin@example.com', password: 'admin-password-123' };
+
+async function shot(page: Page, name: string, width: number, fullPage = true) {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (overflow > 0) console.warn(`[${name}@${width}] horizontal overflow of ${overflow}px`);
+  const file = path.join(OUT, `${name}-${width}.png`);
+  await page.screenshot({ path: file, fullPage });
+  console.log(`wrote ${file}`);
+}
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const server = await startOwnServer({ ADMIN_EMAILS: ADMIN.email }, 'billing-shots');
+  const razorpay = await startRazorpayStandIn();
+  razorpay.setWebhookUrl(`${server.base}/api/billing/webhooks/razorpay`);
+  try {
+    const admin = await request.newContext({ baseURL: server.base, extraHTTPHeaders: { origin: server.base } });
+    await admin.post('/api/auth/sign-up', { data: ADMIN });
+    await admin.post('/api/admin/payment-gateways', {
+      data: {
+        gatewayName: 'razorpay',
+        isActive: true,
+        keyId: razorpay.keyId,
+        keySecret: razorpay.keySecret,
+        webhookSecret: razorpay.webhookSecret,
+        configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
+      },
+    });
+    for (const [key, value] of [
+      ['billing.seller_name', 'Formwork Labs Pvt Ltd'],
+      ['billing.seller_address', '12 MG Road\nBengaluru 560001\nIndia'],
+      ['billing.seller_tax_id', '29ABCDE1234F1Z5'],
+    ]) {
+      await admin.post('/api/admin/settings', { data: { key, value } });
+    }
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    for (const width of [1280, 375]) {
+      const context = await browser.newContext({ baseURL: server.base, viewport: { width, height: width > 600 ? 900 : 780 } });
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.warn(`page error: ${error.message}`));
+      const email = `asha-${width}@example.com`;
+      await context.request.post('/api/auth/sign-up', {
+        data: { firstName: 'Asha', lastName: 'Rao', email, password: 'buyer-password-123' },
+        headers: { origin: server.base },
+      });
+      await context.request.post('/api/formats', {
+        data: { name: 'Offer letter', description: null, content: { elements: [] }, placeholders: [] },
+        headers: { origin: server.base },
+      });
+
+      await page.goto('/settings?tab=billing');
+      await shot(page, 'billing-free', width);
+      await page.goto('/builder');
+      await page.getByTestId('format-allowance').waitFor();
+      await shot(page, 'builder-format-allowance', width, false);
+
+      await page.goto('/settings?tab=billing');
+      await page.getByTestId('billing-plan-basic').getByRole('button', { name: 'Choose Basic' }).click();
+      await page.frameLocator('iframe[title="Razorpay Checkout"]').getByRole('button', { name: /^Pay / }).waitFor();
+      await shot(page, 'checkout-razorpay', width, false);
+      await page.frameLocator('iframe[title="Razorpay Checkout"]').getByRole('button', { name: /^Pay / }).click();
+      await page.getByRole('heading', { name: 'Subscription Activated!' }).waitFor();
+      await shot(page, 'payment-success', width, false);
+
+      await page.goto('/settings?tab=billing');
+      await page.getByTestId('invoice-row').waitFor();
+      await shot(page, 'billing-basic', width);
+
+      const invoices = (await (await context.request.get('/api/subscription/invoices')).json()) as { id: string }[];
+      if (width === 1280 && invoices[0]) {
+        const pdf = await context.request.get(`/api/subscription/invoices/${invoices[0].id}/pdf`);
+        const file = path.join(OUT, 'invoice.pdf');
+        writeFileSync(file, await pdf.body());
+        execFileSync('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', file, path.join(OUT, 'invoice-page')]);
+        console.log(`wrote ${path.join(OUT, 'invoice-page-1.png')}`);
+      }
+
+      await page.getByTestId('billing-plan-premium').getByRole('button', { name: 'Upgrade to Premium' }).waitFor();
+      await context.request.post('/api/subscription/downgrade', { data: { planId: 'free_monthly' }, headers: { origin: server.base } });
+      await page.reload();
+      await page.getByText('Your plan ends on').waitFor();
+      await shot(page, 'billing-cancelled', width);
+      await context.close();
+    }
+    await browser.close();
+    await admin.dispose();
+  } finally {
+    server.stop();
+    await razorpay.close();
+  }
+}
+
+await main();
