@@ -44,7 +44,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -62,7 +62,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -80,7 +80,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -98,7 +98,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -116,7 +116,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -366,7 +366,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -384,7 +384,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -402,7 +402,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -420,7 +420,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -438,7 +438,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -495,7 +495,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -513,7 +513,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -531,7 +531,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -549,7 +549,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -567,7 +567,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -632,7 +632,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -650,7 +650,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -668,7 +668,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -686,7 +686,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -704,7 +704,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -771,7 +771,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -789,7 +789,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -807,7 +807,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -825,7 +825,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -843,7 +843,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -861,7 +861,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -927,7 +927,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -945,7 +945,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -963,7 +963,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -981,7 +981,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -999,7 +999,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1017,7 +1017,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1058,7 +1058,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1076,7 +1076,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1094,7 +1094,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1112,7 +1112,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1130,7 +1130,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1148,7 +1148,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1201,7 +1201,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1219,7 +1219,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1237,7 +1237,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1255,7 +1255,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1273,7 +1273,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1340,7 +1340,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1358,7 +1358,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1376,7 +1376,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1394,7 +1394,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1412,7 +1412,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1430,7 +1430,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1448,7 +1448,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1466,7 +1466,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1520,7 +1520,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1538,7 +1538,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1556,7 +1556,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1574,7 +1574,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1592,7 +1592,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1651,7 +1651,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1669,7 +1669,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1687,7 +1687,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1705,7 +1705,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1723,7 +1723,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1785,7 +1785,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1803,7 +1803,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1821,7 +1821,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1839,7 +1839,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1857,7 +1857,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1920,7 +1920,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1938,7 +1938,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1956,7 +1956,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1974,7 +1974,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1992,7 +1992,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2010,7 +2010,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
