@@ -8,13 +8,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, request, type Page } from 'playwright-core';
-import { startRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
+import { chromium, type Page } from 'playwright-core';
+import { startBillingServer } from './billing-server.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
-import { startOwnServer } from './own-server.ts';
 
 const OUT = process.argv[2] ?? '/tmp/formwork-billing-shots';
-const ADMIN = { firstName: 'Bill', lastName: 'Ing', email: 'shots-admin@example.com', password: 'admin-password-123' };
 
 async function shot(page: Page, name: string, width: number, fullPage = true) {
   await page.waitForLoadState('networkidle');
@@ -29,30 +27,8 @@ async function shot(page: Page, name: string, width: number, fullPage = true) {
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
-  const server = await startOwnServer({ ADMIN_EMAILS: ADMIN.email }, 'billing-shots');
-  const razorpay = await startRazorpayStandIn();
-  razorpay.setWebhookUrl(`${server.base}/api/billing/webhooks/razorpay`);
+  const { server, stop } = await startBillingServer('billing-shots');
   try {
-    const admin = await request.newContext({ baseURL: server.base, extraHTTPHeaders: { origin: server.base } });
-    await admin.post('/api/auth/sign-up', { data: ADMIN });
-    await admin.post('/api/admin/payment-gateways', {
-      data: {
-        gatewayName: 'razorpay',
-        isActive: true,
-        keyId: razorpay.keyId,
-        keySecret: razorpay.keySecret,
-        webhookSecret: razorpay.webhookSecret,
-        configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
-      },
-    });
-    for (const [key, value] of [
-      ['billing.seller_name', 'Formwork Labs Pvt Ltd'],
-      ['billing.seller_address', '12 MG Road\nBengaluru 560001\nIndia'],
-      ['billing.seller_tax_id', '29ABCDE1234F1Z5'],
-    ]) {
-      await admin.post('/api/admin/settings', { data: { key, value } });
-    }
-
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     for (const width of [1280, 375]) {
       const context = await browser.newContext({ baseURL: server.base, viewport: { width, height: width > 600 ? 900 : 780 } });
@@ -103,10 +79,8 @@ async function main() {
       await context.close();
     }
     await browser.close();
-    await admin.dispose();
   } finally {
-    server.stop();
-    await razorpay.close();
+    await stop();
   }
 }
 

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startRazorpayStandIn, type TRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
 import { expectAccessible } from './axe.ts';
-import { startOwnServer, type TOwnServer } from './own-server.ts';
+import { startBillingServer } from './billing-server.ts';
+import type { TOwnServer } from './own-server.ts';
 
 /*
  * From the pricing card to the invoice: a visitor chooses Basic on the landing page, creates an
@@ -13,35 +13,17 @@ import { startOwnServer, type TOwnServer } from './own-server.ts';
  * arrives on the Basic plan with its limit and an invoice. A second visitor's payment fails.
  */
 
-const ADMIN = { firstName: 'Bill', lastName: 'Ing', email: 'billing-admin@e2e.formwork.test', password: 'admin-password-123' };
 let server: TOwnServer;
-let razorpay: TRazorpayStandIn;
+let billing: Awaited<ReturnType<typeof startBillingServer>>;
 
-test.beforeAll(async ({ playwright }) => {
+test.beforeAll(async () => {
   test.setTimeout(150_000);
-  server = await startOwnServer({ ADMIN_EMAILS: ADMIN.email }, 'billing');
-  razorpay = await startRazorpayStandIn();
-  razorpay.setWebhookUrl(`${server.base}/api/billing/webhooks/razorpay`);
-  const admin = await playwright.request.newContext({ baseURL: server.base, extraHTTPHeaders: { origin: server.base } });
-  expect((await admin.post('/api/auth/sign-up', { data: ADMIN })).ok()).toBe(true);
-  const gateway = await admin.post('/api/admin/payment-gateways', {
-    data: {
-      gatewayName: 'razorpay',
-      isActive: true,
-      keyId: razorpay.keyId,
-      keySecret: razorpay.keySecret,
-      webhookSecret: razorpay.webhookSecret,
-      configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
-    },
-  });
-  expect(gateway.status(), await gateway.text()).toBe(201);
-  await admin.post('/api/admin/settings', { data: { key: 'billing.seller_name', value: 'Formwork Labs Pvt Ltd' } });
-  await admin.dispose();
+  billing = await startBillingServer('billing');
+  server = billing.server;
 });
 
 test.afterAll(async () => {
-  server?.stop();
-  await razorpay?.close();
+  await billing?.stop();
 });
 
 /** Landing page → plan card → Create account; the app then goes straight to checkout. */

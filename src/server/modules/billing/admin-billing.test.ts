@@ -14,15 +14,7 @@ let gatewayId: string;
 beforeAll(async () => {
   kit = await createBillingKit();
   razorpay = await startRazorpayStandIn();
-  gatewayId = (
-    await kit.activateGateway({
-      gatewayName: 'razorpay',
-      keyId: razorpay.keyId,
-      keySecret: razorpay.keySecret,
-      webhookSecret: razorpay.webhookSecret,
-      configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
-    })
-  ).id;
+  gatewayId = (await kit.activateRazorpay(razorpay)).id;
 });
 afterAll(async () => {
   await kit.close();

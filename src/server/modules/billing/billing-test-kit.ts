@@ -4,6 +4,7 @@ import type { TBillingOverview, TCheckout, TInvoiceSummary } from '../../../cont
 import { ZApiError } from '../../../contract/errors.ts';
 import { pino } from 'pino';
 import { createServices } from '../../services.ts';
+import type { TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 /*
@@ -39,6 +40,16 @@ export async function createBillingKit() {
       const response = await admin.post('/api/admin/payment-gateways', { ...input, isActive: true });
       expect(response.statusCode, response.body).toBe(201);
       return response.json() as { id: string };
+    },
+    /** Razorpay on, pointed at its stand-in: the gateway most tests pay through. */
+    async activateRazorpay(standIn: TRazorpayStandIn) {
+      return this.activateGateway({
+        gatewayName: 'razorpay',
+        keyId: standIn.keyId,
+        keySecret: standIn.keySecret,
+        webhookSecret: standIn.webhookSecret,
+        configuration: { apiBaseUrl: standIn.url, checkoutScriptUrl: standIn.checkoutScriptUrl },
+      });
     },
     async customer(name = 'Casey') {
       const client = new TestClient(t.app);

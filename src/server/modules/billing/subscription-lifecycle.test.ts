@@ -17,13 +17,7 @@ let razorpay: TRazorpayStandIn;
 beforeAll(async () => {
   kit = await createBillingKit();
   razorpay = await startRazorpayStandIn();
-  await kit.activateGateway({
-    gatewayName: 'razorpay',
-    keyId: razorpay.keyId,
-    keySecret: razorpay.keySecret,
-    webhookSecret: razorpay.webhookSecret,
-    configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
-  });
+  await kit.activateRazorpay(razorpay);
 });
 afterAll(async () => {
   await kit.close();

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { basicAuth, checkoutPage, standInId, startStandIn, type TReply, type TRequest } from './stand-in-server.ts';
+import { basicAuth, checkoutPage, deliverWebhook, standInId, startStandIn, type TReply, type TRequest } from './stand-in-server.ts';
 
 /*
  * PayPal on loopback: OAuth client credentials, Orders v2 (create, read, capture), the approval
@@ -84,15 +84,7 @@ export async function startPayPalStandIn(opts: { clientId?: string; clientSecret
     };
   }
 
-  async function deliver(hook: ReturnType<typeof webhook>, type: string) {
-    if (!webhookUrl) return;
-    try {
-      const response = await fetch(webhookUrl, { method: 'POST', headers: hook.headers, body: hook.body });
-      delivered.push({ type, status: response.status });
-    } catch {
-      delivered.push({ type, status: 0 });
-    }
-  }
+  const deliver = (hook: ReturnType<typeof webhook>, type: string) => deliverWebhook(webhookUrl, hook, type, delivered);
 
   function approve(orderId: string) {
     const order = orders.get(orderId)!;

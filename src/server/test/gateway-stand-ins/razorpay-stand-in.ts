@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { basicAuth, checkoutPage, standInId, startStandIn, type TRequest } from './stand-in-server.ts';
+import { basicAuth, checkoutPage, deliverWebhook, standInId, startStandIn, type TRequest } from './stand-in-server.ts';
 
 /*
  * Razorpay on loopback: the Orders API, payment fetch and capture (Basic auth with the key id and
@@ -33,7 +33,7 @@ export async function startRazorpayStandIn(opts: { keyId?: string; keySecret?: s
   const payments = new Map<string, TPayment>();
   /** Where payment events are posted as they happen (the app's webhook address), if set. */
   let webhookUrl: string | undefined;
-  const delivered: { event: string; status: number }[] = [];
+  const delivered: { type: string; status: number }[] = [];
   let origin = '';
 
   const unauthorized = { status: 401, json: { error: { code: 'BAD_REQUEST_ERROR', description: 'The api key provided is invalid' } } };
@@ -57,15 +57,7 @@ export async function startRazorpayStandIn(opts: { keyId?: string; keySecret?: s
     };
   }
 
-  async function deliver(hook: ReturnType<typeof webhook>, event: string) {
-    if (!webhookUrl) return;
-    try {
-      const response = await fetch(webhookUrl, { method: 'POST', headers: hook.headers, body: hook.body });
-      delivered.push({ event, status: response.status });
-    } catch {
-      delivered.push({ event, status: 0 });
-    }
-  }
+  const deliver = (hook: ReturnType<typeof webhook>, type: string) => deliverWebhook(webhookUrl, hook, type, delivered);
 
   /** A buyer pays an order (or fails to): the payment, and what Checkout hands the page. */
   function pay(orderId: string, override: { amount?: number; currency?: string; fail?: boolean; status?: TPayment['status'] } = {}) {

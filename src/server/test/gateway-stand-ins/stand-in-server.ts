@@ -117,3 +117,22 @@ button{display:block;width:100%;padding:12px;border-radius:8px;border:0;font-siz
 <button id="pay" type="button">Pay ${esc(opts.amount)}</button><button id="fail" type="button">Fail payment</button></main>
 <script>${opts.script}</script></body></html>`;
 }
+
+/**
+ * Posts a signed webhook to the address the stand-in was given, as the gateway would, and keeps
+ * what it answered; without an address nothing is sent.
+ */
+export async function deliverWebhook(
+  url: string | undefined,
+  hook: { body: string; headers: Record<string, string> },
+  type: string,
+  delivered: { type: string; status: number }[],
+): Promise<void> {
+  if (!url) return;
+  try {
+    const response = await fetch(url, { method: 'POST', headers: hook.headers, body: hook.body });
+    delivered.push({ type, status: response.status });
+  } catch {
+    delivered.push({ type, status: 0 });
+  }
+}

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { checkoutPage, parseNestedForm, standInId, startStandIn, type TReply, type TRequest } from './stand-in-server.ts';
+import { checkoutPage, deliverWebhook, parseNestedForm, standInId, startStandIn, type TReply, type TRequest } from './stand-in-server.ts';
 
 /*
  * Stripe on loopback, for the official SDK pointed at it: products, Checkout Sessions in
@@ -106,15 +106,7 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
     return { body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${signature}` } };
   }
 
-  async function deliver(hook: ReturnType<typeof event>, type: string) {
-    if (!webhookUrl) return;
-    try {
-      const response = await fetch(webhookUrl, { method: 'POST', headers: hook.headers, body: hook.body });
-      delivered.push({ type, status: response.status });
-    } catch {
-      delivered.push({ type, status: 0 });
-    }
-  }
+  const deliver = (hook: ReturnType<typeof event>, type: string) => deliverWebhook(webhookUrl, hook, type, delivered);
 
   function invoiceFor(sub: TSubscription, lines: Omit<TLine, 'id' | 'object' | 'currency'>[], reason: string, paid: boolean): TInvoice {
     const currency = sub.items.data[0]!.price.currency;
