@@ -49,6 +49,12 @@ export const adminKeys = {
   settings: () => [...adminKeys.all, 'settings'] as const,
   gateways: () => [...adminKeys.all, 'payment-gateways'] as const,
   apiUsage: (userId: string, keyId: string | undefined) => [...adminKeys.all, 'api-usage', userId, keyId ?? 'all'] as const,
+  /** Every payments page, whatever its filter. */
+  payments: () => [...adminKeys.all, 'payments'] as const,
+  paymentsPage: (filter: Readonly<Record<string, string | number>>) => [...adminKeys.payments(), filter] as const,
+  plans: () => [...adminKeys.all, 'plans'] as const,
+  audit: () => [...adminKeys.all, 'audit'] as const,
+  auditPage: (offset: number) => [...adminKeys.audit(), offset] as const,
 };
 
 export const billingKeys = {

@@ -1,4 +1,4 @@
-import { CreditCardIcon, LogInIcon, ShieldAlertIcon, SlidersHorizontalIcon, UsersIcon } from 'lucide-react';
+import { CreditCardIcon, HistoryIcon, LayersIcon, LogInIcon, ReceiptTextIcon, ShieldAlertIcon, SlidersHorizontalIcon, UsersIcon } from 'lucide-react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { EmptyState, EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
@@ -8,14 +8,20 @@ import { Button } from '../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useAuth } from '../hooks/use-auth';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { AuditTab } from '../features/admin/audit-tab';
 import { GatewaysTab } from '../features/admin/gateways-tab';
+import { PaymentsTab } from '../features/admin/payments-tab';
+import { PlansTab } from '../features/admin/plans-tab';
 import { SettingsTab } from '../features/admin/settings-tab';
 import { UsersTab } from '../features/admin/users-tab';
 
 const TABS = [
   { id: 'users', label: 'Users', short: 'Users', icon: UsersIcon },
-  { id: 'settings', label: 'Settings', short: 'Settings', icon: SlidersHorizontalIcon },
+  { id: 'payments', label: 'Payments', short: 'Payments', icon: ReceiptTextIcon },
+  { id: 'plans', label: 'Plans', short: 'Plans', icon: LayersIcon },
   { id: 'payment-gateways', label: 'Payment Gateways', short: 'Gateways', icon: CreditCardIcon },
+  { id: 'settings', label: 'Settings', short: 'Settings', icon: SlidersHorizontalIcon },
+  { id: 'audit', label: 'Audit log', short: 'Audit', icon: HistoryIcon },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -23,21 +29,22 @@ function isTab(value: string | null): value is TabId {
   return TABS.some((t) => t.id === value);
 }
 
-/** The three admin tabs; the open one follows `?tab=`. Only mounted for admins, so only admins fetch. */
+/**
+ * The admin tabs; the open one follows `?tab=` (the Payments tab keeps its filters there too).
+ * Only mounted for admins, so only admins fetch.
+ */
 function AdminTabs({ currentUserId }: { currentUserId: string }) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const requested = new URLSearchParams(search).get('tab');
   const tab: TabId = isTab(requested) ? requested : 'users';
+  const open = (value: string) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true });
   return (
-    <Tabs
-      value={tab}
-      onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })}
-      className="space-y-6"
-    >
-      <TabsList aria-label="Admin sections" className="w-full sm:w-fit">
+    <Tabs value={tab} onValueChange={open} className="space-y-6">
+      {/* Six tabs do not fit one row on a phone: two rows of three there. */}
+      <TabsList aria-label="Admin sections" className="grid h-auto w-full grid-cols-3 sm:inline-flex sm:h-10 sm:w-fit">
         {TABS.map(({ id, label, short, icon: Icon }) => (
-          <TabsTrigger key={id} value={id} className="px-2.5 sm:px-4">
+          <TabsTrigger key={id} value={id} className="h-9 px-2.5 sm:h-full sm:px-3.5">
             <Icon aria-hidden className="hidden min-[400px]:block" />
             <span className="sm:hidden">{short}</span>
             <span className="hidden sm:inline">{label}</span>
@@ -47,11 +54,21 @@ function AdminTabs({ currentUserId }: { currentUserId: string }) {
       <TabsContent value="users">
         <UsersTab currentUserId={currentUserId} />
       </TabsContent>
-      <TabsContent value="settings">
-        <SettingsTab />
+      <TabsContent value="payments">
+        <PaymentsTab />
+      </TabsContent>
+      {/* Kept mounted while hidden, so edits not yet saved survive a look at another tab. */}
+      <TabsContent value="plans" forceMount className="data-[state=inactive]:hidden">
+        <PlansTab />
       </TabsContent>
       <TabsContent value="payment-gateways">
         <GatewaysTab />
+      </TabsContent>
+      <TabsContent value="settings">
+        <SettingsTab onOpenPlans={() => open('plans')} />
+      </TabsContent>
+      <TabsContent value="audit">
+        <AuditTab />
       </TabsContent>
     </Tabs>
   );
@@ -59,7 +76,7 @@ function AdminTabs({ currentUserId }: { currentUserId: string }) {
 
 /**
  * /admin: signed-out visitors get a sign-in prompt, non-admins 'Access Denied', admins the
- * Users, Settings and Payment Gateways tabs.
+ * Users, Payments, Plans, Payment Gateways, Settings and Audit log tabs.
  */
 export function AdminPage() {
   const { user, isLoading } = useAuth();
@@ -98,7 +115,7 @@ export function AdminPage() {
         />
       ) : (
         <>
-          <PageHeader title="Admin Panel" description="Manage users and plans, system settings and payment gateways." />
+          <PageHeader title="Admin Panel" description="Manage users, payments and plans, payment gateways and system settings." />
           <AdminTabs currentUserId={user.id} />
         </>
       )}

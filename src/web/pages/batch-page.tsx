@@ -28,7 +28,7 @@ import {
   useRowErrors,
 } from '../features/bulk/api';
 import { JobProgress } from '../features/bulk/job-progress';
-import { Pager } from '../features/bulk/pager';
+import { Pager } from '../components/ui/pager';
 
 /** Lists, stats and row errors catch up when the job moves on, not on every poll. */
 function useRefreshOnChange(job: TBulkJob | undefined) {

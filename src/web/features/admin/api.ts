@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   TAdminUser,
+  TAuditEntry,
   TAdminUserUpdate,
   TPaymentGateway,
   TPaymentGatewayInput,
@@ -8,6 +9,8 @@ import type {
   TSystemSetting,
 } from '../../../contract/admin';
 import type { TApiUsage } from '../../../contract/api-usage';
+import type { TAdminPayments, TAdminPaymentsQuery } from '../../../contract/billing';
+import type { TPlanCatalogue } from '../../../contract/plans';
 import type { TRole } from '../../../contract/user';
 import { api } from '../../lib/api';
 import { adminKeys, authKeys, statsKeys, systemKeys } from '../../lib/query-keys';
@@ -87,6 +90,7 @@ export function useUpdateUser() {
 /** Settings can change the plan catalogue, which the landing page and billing read. */
 function refreshSettings(client: ReturnType<typeof useQueryClient>) {
   void client.invalidateQueries({ queryKey: adminKeys.settings() });
+  void client.invalidateQueries({ queryKey: adminKeys.plans() });
   void client.invalidateQueries({ queryKey: systemKeys.plans });
   void client.invalidateQueries({ queryKey: systemKeys.appConfig });
 }
@@ -155,5 +159,76 @@ export function useUpdateGateway() {
       if (context?.previous) client.setQueryData(adminKeys.gateways(), context.previous);
     },
     onSettled: () => refreshGateways(client),
+  });
+}
+
+/** The filter as the list asks for it: only what is set, so equal filters share a cache entry. */
+export type TPaymentsFilter = Partial<Pick<TAdminPaymentsQuery, 'status' | 'gateway' | 'email' | 'from' | 'to'>> & {
+  limit: number;
+  offset: number;
+};
+
+/**
+ * One page of payments. The previous page stays on screen while the next loads, and every visit
+ * asks again: payments arrive by webhook at any time.
+ */
+export function useAdminPayments(filter: TPaymentsFilter) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) if (value !== undefined && value !== '') params.set(key, String(value));
+  return useQuery({
+    queryKey: adminKeys.paymentsPage(Object.fromEntries(params)),
+    queryFn: ({ signal }) => api.get<TAdminPayments>(`/api/admin/payments?${params.toString()}`, signal),
+    placeholderData: keepPreviousData,
+    refetchOnMount: 'always',
+  });
+}
+
+/** Any customer's invoice, as PDF bytes (the list downloads it under the invoice's number). */
+export function useDownloadInvoice() {
+  return useMutation({
+    mutationFn: ({ invoiceId }: { invoiceId: string; invoiceNumber: string }) =>
+      api.blob('GET', `/api/admin/invoices/${seg(invoiceId)}/pdf`),
+    onSuccess: (blob, { invoiceNumber }) => {
+      const url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `formwork-invoice-${invoiceNumber}.pdf`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // The click has handed the bytes to the download by the next task.
+      setTimeout(() => URL.revokeObjectURL(url), 1_000);
+    },
+  });
+}
+
+export function useAdminPlans() {
+  return useQuery({
+    queryKey: adminKeys.plans(),
+    queryFn: () => api.get<TPlanCatalogue>('/api/admin/plans'),
+  });
+}
+
+export function useSavePlans() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (catalogue: TPlanCatalogue) => api.put<TPlanCatalogue>('/api/admin/plans', catalogue),
+    onSuccess: (saved) => {
+      client.setQueryData(adminKeys.plans(), saved);
+      // The catalogue is also a setting, and it prices the landing page, billing and the user list.
+      void client.invalidateQueries({ queryKey: adminKeys.settings() });
+      void client.invalidateQueries({ queryKey: systemKeys.plans });
+      void client.invalidateQueries({ queryKey: adminKeys.users() });
+    },
+  });
+}
+
+/** A page of the audit log, newest first; asked again on every visit, as any admin may have acted since. */
+export function useAuditLog(offset: number, limit: number) {
+  return useQuery({
+    queryKey: adminKeys.auditPage(offset),
+    queryFn: ({ signal }) => api.get<{ entries: TAuditEntry[]; total: number }>(`/api/admin/audit?limit=${limit}&offset=${offset}`, signal),
+    placeholderData: keepPreviousData,
+    refetchOnMount: 'always',
   });
 }

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2Icon, CircleDashedIcon, CreditCardIcon, InfoIcon, KeyRoundIcon, PencilIcon, PlusIcon } from 'lucide-react';
+import { CheckCircle2Icon, CircleDashedIcon, CopyIcon, CreditCardIcon, InfoIcon, KeyRoundIcon, PencilIcon, PlusIcon, WebhookIcon } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldErrors, type Path, type UseFormRegister } from 'react-hook-form';
 import { z } from 'zod';
-import { GATEWAY_NAMES, ZGatewayName, type TGatewayName, type TPaymentGateway } from '../../../contract/admin';
+import { GATEWAY_NAMES, ZGatewayConfiguration, ZGatewayName, type TGatewayName, type TPaymentGateway } from '../../../contract/admin';
 import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -22,20 +22,11 @@ import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { siteOrigin } from '../../lib/site';
 import { cn } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect, Switch } from './admin-ui';
 import { useCreateGateway, usePaymentGateways, useUpdateGateway } from './api';
-
-export const GATEWAY_LABELS: Record<TGatewayName, string> = {
-  razorpay: 'Razorpay',
-  stripe: 'Stripe',
-  paypal: 'PayPal',
-};
-
-/** The price currency follows the active gateway (docs/decisions.md). */
-export function gatewayCurrency(name: TGatewayName): 'INR' | 'USD' {
-  return name === 'razorpay' ? 'INR' : 'USD';
-}
+import { GATEWAY_LABELS, gatewayCurrency } from './labels';
 
 const GATEWAY_TINTS: Record<TGatewayName, string> = {
   razorpay: 'bg-[oklch(0.95_0.04_255)] text-[oklch(0.45_0.16_255)]',
@@ -67,8 +58,98 @@ function SecretState({ set, label }: { set: boolean; label: string }) {
     </span>
   ) : (
     <span className="inline-flex items-center gap-1.5 text-[13px] text-muted-foreground">
-      <CircleDashedIcon className="size-3.5" aria-hidden /> No {label.toLowerCase()}
+      <CircleDashedIcon className="size-3.5" aria-hidden /> {label} not set
     </span>
+  );
+}
+
+/**
+ * Where each gateway is reached when its configuration does not say: the providers' real
+ * addresses (the server's defaults). Shown as placeholders, so a blank field reads as "the real one".
+ */
+const DEFAULT_ADDRESSES: Record<TGatewayName, { apiBaseUrl: string; checkoutScriptUrl?: string }> = {
+  razorpay: { apiBaseUrl: 'https://api.razorpay.com', checkoutScriptUrl: 'https://checkout.razorpay.com/v1/checkout.js' },
+  stripe: { apiBaseUrl: 'https://api.stripe.com' },
+  paypal: { apiBaseUrl: 'https://api-m.paypal.com' },
+};
+
+/** The events Formwork acts on, to tick when registering the webhook at the provider. */
+const WEBHOOK_EVENTS: Record<TGatewayName, string[]> = {
+  razorpay: ['payment.captured', 'payment.failed', 'refund.processed'],
+  stripe: [
+    'checkout.session.completed',
+    'invoice.paid',
+    'invoice.payment_failed',
+    'customer.subscription.updated',
+    'customer.subscription.deleted',
+    'charge.refunded',
+  ],
+  paypal: ['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.REFUNDED'],
+};
+
+export function webhookAddress(name: TGatewayName): string {
+  return `${siteOrigin()}/api/billing/webhooks/${name}`;
+}
+
+const configText = (g: TPaymentGateway, key: 'apiBaseUrl' | 'checkoutScriptUrl' | 'webhookId'): string => {
+  const value = g.configuration[key];
+  return typeof value === 'string' ? value : '';
+};
+
+/** The address to register at the provider, with a copy button, and the events to send to it. */
+function WebhookAddress({ name, idPrefix }: { name: TGatewayName; idPrefix: string }) {
+  const address = webhookAddress(name);
+  const id = `${idPrefix}-webhook-address`;
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(address);
+      toast({ title: 'Webhook address copied', description: `Paste it into ${GATEWAY_LABELS[name]}’s webhook settings.` });
+    } catch {
+      toast({ variant: 'destructive', title: 'Could not copy', description: 'Select the address and copy it yourself.' });
+    }
+  }
+  return (
+    <div className="grid gap-1.5" role="group" aria-labelledby={`${id}-label`}>
+      <p id={`${id}-label`} className="flex items-center gap-1.5 text-[13px] text-muted-foreground">
+        <WebhookIcon className="size-3.5" aria-hidden /> Webhook address to register at {GATEWAY_LABELS[name]}
+      </p>
+      <div className="flex items-start gap-2">
+        <code id={id} className="min-w-0 flex-1 rounded-md border bg-muted/50 px-2.5 py-2 font-mono text-[12px] leading-snug break-all text-foreground">
+          {address}
+        </code>
+        <Button type="button" variant="outline" size="sm" className="h-9" onClick={() => void copy()} aria-label={`Copy the ${GATEWAY_LABELS[name]} webhook address`}>
+          <CopyIcon aria-hidden /> Copy
+        </Button>
+      </div>
+      <p className="text-[12px] leading-relaxed text-muted-foreground">
+        Events: {WEBHOOK_EVENTS[name].map((e, i) => (
+          <span key={e}>
+            {i > 0 && ', '}
+            <span className="font-mono text-[11.5px]">{e}</span>
+          </span>
+        ))}
+        .
+      </p>
+    </div>
+  );
+}
+
+/** One address a gateway is reached at: its own setting, or the provider's default. */
+function AddressLine({ label, value, fallback }: { label: string; value: string; fallback: string }) {
+  return (
+    <div className="flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-0.5">
+      <dt className="shrink-0 text-[13px] text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 truncate font-mono text-[12px]" title={value || fallback}>
+        {value || fallback}
+        {value ? (
+          <Badge variant="soft" className="ml-1.5 align-middle font-sans">
+            custom
+          </Badge>
+        ) : (
+          <span className="ml-1.5 font-sans text-[12px] text-muted-foreground">(default)</span>
+        )}
+      </dd>
+    </div>
   );
 }
 
@@ -116,7 +197,8 @@ export function GatewaysTab() {
           <AlertDescription>
             <p>
               Only one gateway takes payments at a time, and it sets the price currency: INR for Razorpay, USD for Stripe and
-              PayPal. Activating a gateway deactivates the others.
+              PayPal. Turning a gateway on turns the others off. Register each gateway’s webhook address at the provider, so
+              renewals, failures and refunds reach Formwork.
             </p>
           </AlertDescription>
         </Alert>
@@ -181,7 +263,7 @@ export function GatewaysTab() {
                       />
                     </div>
                   </div>
-                  <dl className="mt-4 grid gap-3 border-t pt-4">
+                  <dl className="mt-4 grid gap-2.5 border-t pt-4">
                     <div className="flex min-w-0 items-center gap-2">
                       <dt className="flex shrink-0 items-center gap-1.5 text-[13px] text-muted-foreground">
                         <KeyRoundIcon className="size-3.5" aria-hidden /> Key ID
@@ -198,18 +280,34 @@ export function GatewaysTab() {
                       <dd>
                         <SecretState set={g.hasWebhookSecret} label="Webhook secret" />
                       </dd>
-                      <dd className="ml-auto">
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          className="-my-1 -mr-2"
-                          onClick={() => setEditing(g)}
-                        >
-                          <PencilIcon aria-hidden /> Edit keys<span className="sr-only"> of {GATEWAY_LABELS[g.gatewayName]}</span>
-                        </Button>
-                      </dd>
                     </div>
+                    <AddressLine label="API" value={configText(g, 'apiBaseUrl')} fallback={DEFAULT_ADDRESSES[g.gatewayName].apiBaseUrl} />
+                    {g.gatewayName === 'razorpay' && (
+                      <AddressLine
+                        label="Checkout script"
+                        value={configText(g, 'checkoutScriptUrl')}
+                        fallback={DEFAULT_ADDRESSES.razorpay.checkoutScriptUrl ?? ''}
+                      />
+                    )}
+                    {g.gatewayName === 'paypal' && (
+                      <div className="flex min-w-0 flex-wrap items-baseline gap-x-2">
+                        <dt className="text-[13px] text-muted-foreground">Webhook ID</dt>
+                        <dd className="min-w-0 truncate font-mono text-[12px]">
+                          {configText(g, 'webhookId') || (
+                            <span className="font-sans text-[13px] text-destructive">Not set: PayPal’s events cannot be verified</span>
+                          )}
+                        </dd>
+                      </div>
+                    )}
                   </dl>
+                  <div className="mt-4 border-t pt-4">
+                    <WebhookAddress name={g.gatewayName} idPrefix={`gateway-${g.id}`} />
+                  </div>
+                  <div className="mt-3 flex justify-end">
+                    <Button variant="outline" size="sm" onClick={() => setEditing(g)}>
+                      <PencilIcon aria-hidden /> Edit<span className="sr-only"> {GATEWAY_LABELS[g.gatewayName]}</span>
+                    </Button>
+                  </div>
                 </Card>
               </li>
             );
@@ -227,13 +325,128 @@ export function GatewaysTab() {
   );
 }
 
-const ZCreateForm = z.object({
-  gatewayName: ZGatewayName,
-  keyId: z.string().trim().min(1, 'Enter the key ID.').max(200, 'Keep the key ID under 200 characters.'),
-  keySecret: z.string().max(500, 'Keep the secret under 500 characters.'),
-  webhookSecret: z.string().max(500, 'Keep the secret under 500 characters.'),
-  isActive: z.boolean(),
-});
+type TAddressValues = { apiBaseUrl: string; checkoutScriptUrl: string; webhookId: string };
+const ADDRESS_KEYS = ['apiBaseUrl', 'checkoutScriptUrl', 'webhookId'] as const;
+const ZAddressValues = {
+  apiBaseUrl: z.string().trim(),
+  checkoutScriptUrl: z.string().trim(),
+  webhookId: z.string().trim(),
+};
+
+/**
+ * The gateway's configuration with these fields in it: a blank field is left out (the provider's
+ * real address), fields another gateway does not use are dropped, and keys this form does not
+ * know are kept as they were.
+ */
+function configurationFrom(values: TAddressValues, name: TGatewayName, base: Record<string, unknown> = {}): Record<string, unknown> {
+  const rest = Object.fromEntries(Object.entries(base).filter(([key]) => !(ADDRESS_KEYS as readonly string[]).includes(key)));
+  const apiBaseUrl = values.apiBaseUrl.trim();
+  const checkoutScriptUrl = values.checkoutScriptUrl.trim();
+  const webhookId = values.webhookId.trim();
+  return {
+    ...rest,
+    ...(apiBaseUrl ? { apiBaseUrl } : {}),
+    ...(name === 'razorpay' && checkoutScriptUrl ? { checkoutScriptUrl } : {}),
+    ...(name === 'paypal' && webhookId ? { webhookId } : {}),
+  };
+}
+
+/** The contract's own check of a configuration, its messages put on the matching fields. */
+function checkAddresses(values: TAddressValues, name: TGatewayName, ctx: z.RefinementCtx) {
+  const parsed = ZGatewayConfiguration.safeParse(configurationFrom(values, name));
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? 'apiBaseUrl');
+    ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+  }
+}
+
+/** Server field errors (`keyId`, `configuration.apiBaseUrl`) on the form's own fields; false when none matched. */
+function placeServerErrors(fields: Readonly<Record<string, string>>, known: readonly string[], set: (field: string, message: string) => void): boolean {
+  let placed = false;
+  for (const [path, message] of Object.entries(fields)) {
+    const field = path.replace(/^configuration\./, '');
+    if (known.includes(field)) {
+      set(field, message);
+      placed = true;
+    }
+  }
+  return placed;
+}
+
+function AddressFields<T extends TAddressValues>({
+  name,
+  idPrefix,
+  register,
+  errors,
+}: {
+  name: TGatewayName;
+  idPrefix: string;
+  register: UseFormRegister<T>;
+  errors: FieldErrors<T>;
+}) {
+  const message = (field: keyof TAddressValues) => (errors[field as keyof FieldErrors<T>] as { message?: string } | undefined)?.message;
+  const input = (field: keyof TAddressValues, placeholder: string) => {
+    const id = `${idPrefix}-${field}`;
+    const error = message(field);
+    return (
+      <Input
+        id={id}
+        className="font-mono text-[13px]"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        {...register(field as Path<T>)}
+      />
+    );
+  };
+  return (
+    <fieldset className="grid gap-4 rounded-lg border p-3.5">
+      <legend className="px-1 text-sm font-medium">Addresses</legend>
+      <p className="-mt-2 text-[13px] text-muted-foreground">
+        Leave blank for {GATEWAY_LABELS[name]}’s own. Point them elsewhere only for a test or staging stand-in.
+      </p>
+      <Field id={`${idPrefix}-apiBaseUrl`} label="API base address" optional error={message('apiBaseUrl')} hint={`Default: ${DEFAULT_ADDRESSES[name].apiBaseUrl}`}>
+        {input('apiBaseUrl', DEFAULT_ADDRESSES[name].apiBaseUrl)}
+      </Field>
+      {name === 'razorpay' && (
+        <Field
+          id={`${idPrefix}-checkoutScriptUrl`}
+          label="Checkout script address"
+          optional
+          error={message('checkoutScriptUrl')}
+          hint="The script that opens Razorpay Checkout on the payment page."
+        >
+          {input('checkoutScriptUrl', DEFAULT_ADDRESSES.razorpay.checkoutScriptUrl ?? '')}
+        </Field>
+      )}
+      {name === 'paypal' && (
+        <Field
+          id={`${idPrefix}-webhookId`}
+          label="Webhook ID"
+          optional
+          error={message('webhookId')}
+          hint="The ID PayPal gives the webhook you register; without it PayPal’s events cannot be verified."
+        >
+          {input('webhookId', 'WH-…')}
+        </Field>
+      )}
+    </fieldset>
+  );
+}
+
+const ZCreateForm = z
+  .object({
+    gatewayName: ZGatewayName,
+    keyId: z.string().trim().min(1, 'Enter the key ID.').max(200, 'Keep the key ID under 200 characters.'),
+    keySecret: z.string().max(500, 'Keep the secret under 500 characters.'),
+    webhookSecret: z.string().max(500, 'Keep the secret under 500 characters.'),
+    isActive: z.boolean(),
+    ...ZAddressValues,
+  })
+  .superRefine((data, ctx) => checkAddresses(data, data.gatewayName, ctx));
 type TCreateForm = z.infer<typeof ZCreateForm>;
 
 function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; onDone: () => void }) {
@@ -243,7 +456,16 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
   const first = GATEWAY_NAMES.find((n) => !configured.has(n)) ?? 'razorpay';
   const form = useForm<TCreateForm>({
     resolver: zodResolver(ZCreateForm),
-    defaultValues: { gatewayName: first, keyId: '', keySecret: '', webhookSecret: '', isActive: existing.length === 0 },
+    defaultValues: {
+      gatewayName: first,
+      keyId: '',
+      keySecret: '',
+      webhookSecret: '',
+      isActive: existing.length === 0,
+      apiBaseUrl: '',
+      checkoutScriptUrl: '',
+      webhookId: '',
+    },
   });
   const { register, handleSubmit, control, setError, formState } = form;
   const name = useWatch({ control, name: 'gatewayName' });
@@ -259,7 +481,7 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
         keyId: data.keyId.trim(),
         ...(data.keySecret ? { keySecret: data.keySecret } : {}),
         ...(data.webhookSecret ? { webhookSecret: data.webhookSecret } : {}),
-        configuration: {},
+        configuration: configurationFrom(data, data.gatewayName),
       },
       {
         onSuccess: (g) => {
@@ -272,13 +494,11 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
         onError: (err) => {
           if (isUnauthorizedError(err)) return;
           const read = readApiError(err, 'Please try again.');
-          let placed = false;
-          for (const [field, message] of Object.entries(read.fields)) {
-            if (field === 'keyId' || field === 'keySecret' || field === 'webhookSecret' || field === 'gatewayName') {
-              setError(field, { message });
-              placed = true;
-            }
-          }
+          const placed = placeServerErrors(
+            read.fields,
+            ['keyId', 'keySecret', 'webhookSecret', 'gatewayName', ...ADDRESS_KEYS],
+            (field, message) => setError(field as keyof TCreateForm, { message }),
+          );
           if (!placed) setFormError(read.message);
           toast({ variant: 'destructive', title: 'Failed to create payment gateway', description: read.message });
         },
@@ -287,7 +507,7 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
   });
 
   return (
-    <DialogContent className="max-w-lg">
+    <DialogContent className="max-h-[92dvh] max-w-lg overflow-y-auto">
       <form onSubmit={onSubmit} className="grid gap-5" aria-label="Add payment gateway" noValidate>
         <DialogHeader>
           <DialogTitle>Add payment gateway</DialogTitle>
@@ -299,7 +519,7 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
           error={errors.gatewayName?.message}
           hint={configured.has(name) ? `${GATEWAY_LABELS[name]} is already configured; this adds another set of keys.` : `Prices show in ${gatewayCurrency(name)} while it is active.`}
         >
-          <NativeSelect id="gateway-name" {...register('gatewayName')}>
+          <NativeSelect id="gateway-name" aria-describedby="gateway-name-hint" {...register('gatewayName')}>
             {GATEWAY_NAMES.map((n) => (
               <option key={n} value={n}>
                 {GATEWAY_LABELS[n]} ({gatewayCurrency(n)})
@@ -314,6 +534,7 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
             autoComplete="off"
             spellCheck={false}
             aria-invalid={errors.keyId ? true : undefined}
+            aria-describedby={errors.keyId ? 'gateway-key-id-error' : 'gateway-key-id-hint'}
             aria-required
             {...register('keyId')}
           />
@@ -332,6 +553,8 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
             />
           </Field>
         </div>
+        <WebhookAddress name={name} idPrefix="new-gateway" />
+        <AddressFields name={name} idPrefix="gateway" register={register} errors={errors} />
         <div className="flex items-start justify-between gap-4 rounded-lg border p-3.5">
           <div className="grid gap-1">
             <Label htmlFor="gateway-active">Active</Label>
@@ -357,20 +580,35 @@ function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGateway[]; 
   );
 }
 
-const ZEditForm = z.object({
-  keyId: z.string().trim().min(1, 'Enter the key ID.').max(200, 'Keep the key ID under 200 characters.'),
-  keySecret: z.string().max(500, 'Keep the secret under 500 characters.'),
-  webhookSecret: z.string().max(500, 'Keep the secret under 500 characters.'),
-});
-type TEditForm = z.infer<typeof ZEditForm>;
+const editSchema = (name: TGatewayName) =>
+  z
+    .object({
+      keyId: z.string().trim().min(1, 'Enter the key ID.').max(200, 'Keep the key ID under 200 characters.'),
+      keySecret: z.string().max(500, 'Keep the secret under 500 characters.'),
+      webhookSecret: z.string().max(500, 'Keep the secret under 500 characters.'),
+      ...ZAddressValues,
+    })
+    .superRefine((data, ctx) => checkAddresses(data, name, ctx));
+type TEditForm = z.infer<ReturnType<typeof editSchema>>;
 
-/** Rotates a gateway's keys: a blank secret keeps the stored one, a new one replaces it. */
+/**
+ * Changes a gateway's keys and addresses: a blank secret keeps the stored one, a new one replaces
+ * it. Only what changed is sent, so the audit log records only that.
+ */
 function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone: () => void }) {
   const update = useUpdateGateway();
   const [formError, setFormError] = useState<string | null>(null);
+  const [schema] = useState(() => editSchema(gateway.gatewayName));
   const form = useForm<TEditForm>({
-    resolver: zodResolver(ZEditForm),
-    defaultValues: { keyId: gateway.keyId, keySecret: '', webhookSecret: '' },
+    resolver: zodResolver(schema),
+    defaultValues: {
+      keyId: gateway.keyId,
+      keySecret: '',
+      webhookSecret: '',
+      apiBaseUrl: configText(gateway, 'apiBaseUrl'),
+      checkoutScriptUrl: configText(gateway, 'checkoutScriptUrl'),
+      webhookId: configText(gateway, 'webhookId'),
+    },
   });
   const { register, handleSubmit, setError, formState } = form;
   const errors = formState.errors;
@@ -378,30 +616,30 @@ function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone
 
   const onSubmit = handleSubmit((data) => {
     setFormError(null);
+    const configuration = configurationFrom(data, gateway.gatewayName, gateway.configuration);
+    const changes = {
+      ...(data.keyId.trim() !== gateway.keyId ? { keyId: data.keyId.trim() } : {}),
+      ...(data.keySecret ? { keySecret: data.keySecret } : {}),
+      ...(data.webhookSecret ? { webhookSecret: data.webhookSecret } : {}),
+      ...(JSON.stringify(configuration) !== JSON.stringify(gateway.configuration) ? { configuration } : {}),
+    };
+    if (Object.keys(changes).length === 0) {
+      onDone();
+      return;
+    }
     update.mutate(
-      {
-        id: gateway.id,
-        update: {
-          keyId: data.keyId.trim(),
-          ...(data.keySecret ? { keySecret: data.keySecret } : {}),
-          ...(data.webhookSecret ? { webhookSecret: data.webhookSecret } : {}),
-        },
-      },
+      { id: gateway.id, update: changes },
       {
         onSuccess: () => {
-          toast({ title: 'Payment gateway updated successfully', description: `${label} keys are saved.` });
+          toast({ title: 'Payment gateway updated successfully', description: `${label} is saved.` });
           onDone();
         },
         onError: (err) => {
           if (isUnauthorizedError(err)) return;
           const read = readApiError(err, 'Please try again.');
-          let placed = false;
-          for (const [field, message] of Object.entries(read.fields)) {
-            if (field === 'keyId' || field === 'keySecret' || field === 'webhookSecret') {
-              setError(field, { message });
-              placed = true;
-            }
-          }
+          const placed = placeServerErrors(read.fields, ['keyId', 'keySecret', 'webhookSecret', ...ADDRESS_KEYS], (field, message) =>
+            setError(field as keyof TEditForm, { message }),
+          );
           if (!placed) setFormError(read.message);
           toast({ variant: 'destructive', title: 'Failed to update payment gateway', description: read.message });
         },
@@ -409,14 +647,14 @@ function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone
     );
   });
 
-  const secretHint = (set: boolean) => (set ? 'A secret is stored. Leave blank to keep it, or paste a new one to replace it.' : 'None stored yet.');
+  const secretHint = (set: boolean) => (set ? 'Set. Leave blank to keep it, or paste a new one to replace it.' : 'Not set yet.');
 
   return (
-    <DialogContent className="max-w-lg">
-      <form onSubmit={onSubmit} className="grid gap-5" aria-label={`Edit ${label} keys`} noValidate>
+    <DialogContent className="max-h-[92dvh] max-w-lg overflow-y-auto">
+      <form onSubmit={onSubmit} className="grid gap-5" aria-label={`Edit ${label}`} noValidate>
         <DialogHeader>
-          <DialogTitle>Edit {label} keys</DialogTitle>
-          <DialogDescription>Rotate the key ID or replace a secret. Stored secrets are never shown.</DialogDescription>
+          <DialogTitle>Edit {label}</DialogTitle>
+          <DialogDescription>Rotate the key ID, replace a secret or change where {label} is reached. Stored secrets are never shown.</DialogDescription>
         </DialogHeader>
         <Field id="edit-gateway-key-id" label="Key ID" error={errors.keyId?.message} hint={KEY_ID_HINTS[gateway.gatewayName]}>
           <Input
@@ -425,6 +663,7 @@ function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone
             autoComplete="off"
             spellCheck={false}
             aria-invalid={errors.keyId ? true : undefined}
+            aria-describedby={errors.keyId ? 'edit-gateway-key-id-error' : 'edit-gateway-key-id-hint'}
             {...register('keyId')}
           />
         </Field>
@@ -435,6 +674,7 @@ function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone
             autoComplete="new-password"
             spellCheck={false}
             placeholder={gateway.hasKeySecret ? '••••••••  (unchanged)' : ''}
+            aria-describedby={errors.keySecret ? 'edit-gateway-key-secret-error' : 'edit-gateway-key-secret-hint'}
             {...register('keySecret')}
           />
         </Field>
@@ -451,16 +691,12 @@ function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone
             autoComplete="new-password"
             spellCheck={false}
             placeholder={gateway.hasWebhookSecret ? '••••••••  (unchanged)' : ''}
+            aria-describedby={errors.webhookSecret ? 'edit-gateway-webhook-secret-error' : 'edit-gateway-webhook-secret-hint'}
             {...register('webhookSecret')}
           />
         </Field>
-        <FormDialogFooter
-          error={formError}
-          pending={update.isPending}
-          idle="Save keys"
-          busy="Saving..."
-          onCancel={onDone}
-        />
+        <AddressFields name={gateway.gatewayName} idPrefix="edit-gateway" register={register} errors={errors} />
+        <FormDialogFooter error={formError} pending={update.isPending} idle="Save changes" busy="Saving..." onCancel={onDone} />
       </form>
     </DialogContent>
   );

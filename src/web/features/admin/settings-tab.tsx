@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { BracesIcon, PencilIcon, PlusIcon, SlidersHorizontalIcon, Trash2Icon } from 'lucide-react';
+import { ArrowRightIcon, PencilIcon, PlusIcon, SlidersHorizontalIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { KNOWN_SETTINGS, ZSystemSettingInput, type TSystemSetting } from '../../../contract/admin';
-import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans';
+import { ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans';
 import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -28,12 +28,16 @@ import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
 
 type KnownKey = keyof typeof KNOWN_SETTINGS;
-const KNOWN_KEYS = Object.keys(KNOWN_SETTINGS) as KnownKey[];
-const CUSTOM = '__custom__';
+/** The plan catalogue is a setting underneath, but it is edited in its own form (the Plans tab). */
 const CATALOGUE_KEY = 'plans.catalogue';
+type EditableKey = Exclude<KnownKey, typeof CATALOGUE_KEY>;
+const EDITABLE_KEYS = (Object.keys(KNOWN_SETTINGS) as KnownKey[]).filter((k): k is EditableKey => k !== CATALOGUE_KEY);
+const CUSTOM = '__custom__';
+/** Kept on several lines, as it is printed. */
+const MULTILINE_KEYS: readonly string[] = ['billing.seller_address'];
 
-function isKnown(key: string): key is KnownKey {
-  return (KNOWN_KEYS as string[]).includes(key);
+function isEditable(key: string): key is EditableKey {
+  return (EDITABLE_KEYS as string[]).includes(key);
 }
 
 function isJsonSetting(key: string, value: string): boolean {
@@ -42,35 +46,20 @@ function isJsonSetting(key: string, value: string): boolean {
   return (v.startsWith('{') || v.startsWith('[')) && v.length > 1;
 }
 
-const DEFAULT_CATALOGUE_JSON = JSON.stringify(DEFAULT_PLAN_CATALOGUE, null, 2);
-
-const VALUE_PLACEHOLDERS: Record<KnownKey, string> = {
-  'plans.catalogue': '[ { "id": "free", … } ]',
+const VALUE_PLACEHOLDERS: Record<EditableKey, string> = {
   'esign.url': 'https://sign.example.com',
   'support.email': 'support@example.com',
   'sales.email': 'sales@example.com',
+  'billing.seller_name': 'Formwork Labs Pvt Ltd',
+  'billing.seller_address': '12 Market Street\nBengaluru 560001\nIndia',
+  'billing.seller_tax_id': 'GSTIN 29ABCDE1234F1Z5, VAT or EIN',
 };
 
 /**
- * Checks what the browser can check before the server does: the plan catalogue must be a valid
- * catalogue, the e-sign address a URL, the support address an email. Returns an error or null.
+ * Checks what the browser can check before the server does: the e-sign address must be a URL,
+ * the support and sales addresses emails. Returns an error or null.
  */
 function checkValue(key: string, value: string): string | null {
-  if (key === CATALOGUE_KEY) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch (e) {
-      return `This is not valid JSON: ${e instanceof Error ? e.message : 'parse error'}.`;
-    }
-    const result = ZPlanCatalogue.safeParse(parsed);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-      return `Not a valid plan catalogue${where}: ${issue?.message ?? 'check the fields'}.`;
-    }
-    return null;
-  }
   if (key === 'esign.url' && value.trim() !== '') {
     try {
       const u = new URL(value.trim());
@@ -82,6 +71,7 @@ function checkValue(key: string, value: string): string | null {
   if ((key === 'support.email' || key === 'sales.email') && value.trim() !== '' && !z.email().safeParse(value.trim()).success) {
     return `Enter an email address, such as ${VALUE_PLACEHOLDERS[key]}.`;
   }
+  if (key.startsWith('billing.seller_') && value.trim() === '') return 'Enter what invoices should print, or delete the setting.';
   return null;
 }
 
@@ -100,9 +90,7 @@ function ValuePreview({ setting }: { setting: TSystemSetting }) {
   if (plans) {
     return (
       <div className="flex flex-wrap items-center gap-1.5">
-        <Badge variant="secondary">
-          <BracesIcon aria-hidden /> JSON
-        </Badge>
+        <Badge variant="secondary">Plans</Badge>
         <span className="text-sm text-muted-foreground">
           {plans.length} plans: {plans.map((p) => p.name).join(', ')}
         </span>
@@ -111,7 +99,10 @@ function ValuePreview({ setting }: { setting: TSystemSetting }) {
   }
   return (
     <p
-      className={cn('line-clamp-2 text-sm break-all', json ? 'font-mono text-[13px]' : 'text-foreground')}
+      className={cn(
+        'line-clamp-3 text-sm',
+        json ? 'font-mono text-[13px] break-all' : 'break-words whitespace-pre-line text-foreground',
+      )}
       title={setting.value.length > 300 ? `${setting.value.slice(0, 300)}…` : setting.value}
     >
       {setting.value === '' ? <span className="text-muted-foreground italic">(empty)</span> : setting.value}
@@ -121,7 +112,8 @@ function ValuePreview({ setting }: { setting: TSystemSetting }) {
 
 type EditorState = { mode: 'create' } | { mode: 'edit'; setting: TSystemSetting } | null;
 
-export function SettingsTab() {
+/** System settings; the plan catalogue among them opens in the Plans tab (`onOpenPlans`). */
+export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
   const settings = useAdminSettings(true);
   const deleteSetting = useDeleteSetting();
   const [editor, setEditor] = useState<EditorState>(null);
@@ -148,8 +140,12 @@ export function SettingsTab() {
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="max-w-xl text-sm text-muted-foreground">
-          Settings change how this installation behaves: the plan catalogue, the e-signature site and the support address. A
-          key that is not set uses its built-in default.
+          Settings change how this installation behaves: the e-signature site, the support and sales addresses, and the seller
+          printed on invoices. A key that is not set uses its built-in default. Plans and prices have their own{' '}
+          <Button variant="link" className="h-auto p-0 text-sm" onClick={onOpenPlans}>
+            Plans tab
+          </Button>
+          .
         </p>
         {list.length > 0 && (
           <Button onClick={() => setEditor({ mode: 'create' })} className="shrink-0">
@@ -170,7 +166,7 @@ export function SettingsTab() {
         <EmptyStateCard
           icon={SlidersHorizontalIcon}
           title="No settings yet"
-          description="Everything runs on the defaults. Add a setting to change the plan catalogue, the e-signature site or the support address."
+          description="Everything runs on the defaults. Add a setting to change the e-signature site, the support address or the seller on invoices."
           action={
             <Button onClick={() => setEditor({ mode: 'create' })}>
               <PlusIcon aria-hidden /> Add setting
@@ -205,12 +201,27 @@ export function SettingsTab() {
                   <ValuePreview setting={s} />
                 </div>
                 <p className="col-start-1 row-start-3 text-sm text-muted-foreground md:col-start-auto md:row-start-auto">
-                  {s.description || <span className="italic">No description</span>}
+                  {s.key === CATALOGUE_KEY ? (
+                    <>
+                      The plans and prices.{' '}
+                      <Button variant="link" className="h-auto p-0 text-sm" onClick={onOpenPlans}>
+                        Edit them in Plans
+                      </Button>
+                    </>
+                  ) : (
+                    s.description || (isEditable(s.key) ? KNOWN_SETTINGS[s.key] : <span className="italic">No description</span>)
+                  )}
                 </p>
                 <div className="col-start-2 row-span-3 row-start-1 flex items-start justify-end gap-1 md:col-start-auto md:row-span-1 md:row-start-auto">
-                  <Button variant="ghost" size="icon-sm" onClick={() => setEditor({ mode: 'edit', setting: s })} aria-label={`Edit ${s.key}`}>
-                    <PencilIcon aria-hidden />
-                  </Button>
+                  {s.key === CATALOGUE_KEY ? (
+                    <Button variant="ghost" size="icon-sm" onClick={onOpenPlans} aria-label="Edit the plans in the Plans tab" title="Edit in the Plans tab">
+                      <ArrowRightIcon aria-hidden />
+                    </Button>
+                  ) : (
+                    <Button variant="ghost" size="icon-sm" onClick={() => setEditor({ mode: 'edit', setting: s })} aria-label={`Edit ${s.key}`}>
+                      <PencilIcon aria-hidden />
+                    </Button>
+                  )}
                   <Button
                     variant="ghost"
                     size="icon-sm"
@@ -282,7 +293,7 @@ function SettingEditor({
   const update = useUpdateSetting();
   const pending = create.isPending || update.isPending;
   const isEdit = editor.mode === 'edit';
-  const unusedKnown = KNOWN_KEYS.filter((k) => !existingKeys.includes(k));
+  const unusedKnown = EDITABLE_KEYS.filter((k) => !existingKeys.includes(k));
   const firstChoice = unusedKnown[0] ?? CUSTOM;
 
   const form = useForm<TEditorForm>({
@@ -292,7 +303,7 @@ function SettingEditor({
       : {
           choice: firstChoice,
           key: firstChoice === CUSTOM ? '' : firstChoice,
-          value: firstChoice === CATALOGUE_KEY ? DEFAULT_CATALOGUE_JSON : '',
+          value: '',
           description: firstChoice === CUSTOM ? '' : KNOWN_SETTINGS[firstChoice],
         },
   });
@@ -313,17 +324,8 @@ function SettingEditor({
       return;
     }
     setValue('key', next);
-    if (isKnown(next)) setValue('description', KNOWN_SETTINGS[next]);
-    setValue('value', next === CATALOGUE_KEY ? DEFAULT_CATALOGUE_JSON : '');
-  }
-
-  function formatJson() {
-    try {
-      setValue('value', JSON.stringify(JSON.parse(value), null, 2), { shouldDirty: true });
-      form.clearErrors('value');
-    } catch (e) {
-      setError('value', { message: `This is not valid JSON: ${e instanceof Error ? e.message : 'parse error'}.` });
-    }
+    if (isEditable(next)) setValue('description', KNOWN_SETTINGS[next]);
+    setValue('value', '');
   }
 
   const onSubmit = handleSubmit((data) => {
@@ -333,6 +335,10 @@ function SettingEditor({
       const parsedKey = ZSystemSettingInput.shape.key.safeParse(finalKey);
       if (!parsedKey.success) {
         setError('key', { message: parsedKey.error.issues[0]?.message ?? 'Check the key.' });
+        return;
+      }
+      if (finalKey === CATALOGUE_KEY) {
+        setError('key', { message: 'The plan catalogue is edited in the Plans tab.' });
         return;
       }
       if (existingKeys.includes(finalKey)) {
@@ -384,10 +390,12 @@ function SettingEditor({
   });
 
   const errors = formState.errors;
-  const known = isKnown(key);
+  const editable = isEditable(key);
+  const multiline = MULTILINE_KEYS.includes(key);
+  const valueDescribedBy = errors.value ? 'setting-value-error' : multiline ? 'setting-value-hint' : undefined;
 
   return (
-    <DialogContent className={cn('max-w-lg', key === CATALOGUE_KEY && 'max-w-2xl')}>
+    <DialogContent className="max-w-lg">
       <form onSubmit={onSubmit} className="grid min-w-0 gap-5" aria-label={isEdit ? 'Edit setting' : 'Add setting'} noValidate>
         <DialogHeader>
           <DialogTitle>{isEdit ? 'Edit setting' : 'Add setting'}</DialogTitle>
@@ -397,7 +405,7 @@ function SettingEditor({
                 Change the value of <span className="font-mono text-foreground">{editor.setting.key}</span>.
               </>
             ) : (
-              'Pick a setting the product reads, or store a custom key.'
+              'Pick a setting the product reads, or store a custom key. Plans and prices are edited in the Plans tab.'
             )}
           </DialogDescription>
         </DialogHeader>
@@ -406,10 +414,10 @@ function SettingEditor({
           <Field
             id="setting-choice"
             label="Setting"
-            hint={known ? KNOWN_SETTINGS[key as KnownKey] : 'A key nothing in the product reads yet; useful for your own integrations.'}
+            hint={editable ? KNOWN_SETTINGS[key] : 'A key nothing in the product reads yet; useful for your own integrations.'}
           >
-            <NativeSelect id="setting-choice" value={choice} onChange={(e) => onChoice(e.target.value)}>
-              {KNOWN_KEYS.map((k) => (
+            <NativeSelect id="setting-choice" value={choice} onChange={(e) => onChoice(e.target.value)} aria-describedby="setting-choice-hint">
+              {EDITABLE_KEYS.map((k) => (
                 <option key={k} value={k} disabled={existingKeys.includes(k)}>
                   {k}
                   {existingKeys.includes(k) ? ' (already set)' : ''}
@@ -428,6 +436,7 @@ function SettingEditor({
               placeholder="feature.flag_name"
               autoComplete="off"
               aria-invalid={errors.key ? true : undefined}
+              aria-describedby={errors.key ? 'setting-key-error' : 'setting-key-hint'}
               {...register('key')}
             />
           </Field>
@@ -438,54 +447,34 @@ function SettingEditor({
           </p>
         )}
 
-        <div className="grid gap-2">
-          <Field
-            id="setting-value"
-            label="Value"
-            error={errors.value?.message}
-            hint={
-              key === CATALOGUE_KEY
-                ? 'A JSON array of plans: id, name, formatLimit, generationsPerMonth, apiAccess, apiRequestsPerMinute, prices, features, popular.'
-                : undefined
-            }
-          >
-            {mono || key === CATALOGUE_KEY ? (
-              <Textarea
-                id="setting-value"
-                spellCheck={false}
-                className={cn('font-mono text-[12.5px] leading-relaxed', key === CATALOGUE_KEY ? 'h-[min(46vh,420px)]' : 'min-h-28')}
-                aria-invalid={errors.value ? true : undefined}
-                placeholder={known ? VALUE_PLACEHOLDERS[key as KnownKey] : undefined}
-                {...register('value')}
-              />
-            ) : (
-              <Input
-                id="setting-value"
-                autoComplete="off"
-                aria-invalid={errors.value ? true : undefined}
-                placeholder={known ? VALUE_PLACEHOLDERS[key as KnownKey] : 'Value'}
-                {...register('value')}
-              />
-            )}
-          </Field>
-          {key === CATALOGUE_KEY && (
-            <div className="flex flex-wrap gap-2">
-              <Button variant="outline" size="sm" onClick={formatJson}>
-                <BracesIcon aria-hidden /> Format JSON
-              </Button>
-              <Button
-                variant="ghost"
-                size="sm"
-                onClick={() => {
-                  setValue('value', DEFAULT_CATALOGUE_JSON, { shouldDirty: true });
-                  form.clearErrors('value');
-                }}
-              >
-                Reset to the default catalogue
-              </Button>
-            </div>
+        <Field
+          id="setting-value"
+          label="Value"
+          error={errors.value?.message}
+          hint={multiline ? 'One line per line of the address, as it should print.' : undefined}
+        >
+          {mono || multiline ? (
+            <Textarea
+              id="setting-value"
+              spellCheck={!mono}
+              rows={multiline ? 4 : undefined}
+              className={cn(mono ? 'min-h-28 font-mono text-[12.5px] leading-relaxed' : 'min-h-24 leading-relaxed')}
+              aria-invalid={errors.value ? true : undefined}
+              aria-describedby={valueDescribedBy}
+              placeholder={editable ? VALUE_PLACEHOLDERS[key] : undefined}
+              {...register('value')}
+            />
+          ) : (
+            <Input
+              id="setting-value"
+              autoComplete="off"
+              aria-invalid={errors.value ? true : undefined}
+              aria-describedby={valueDescribedBy}
+              placeholder={editable ? VALUE_PLACEHOLDERS[key] : 'Value'}
+              {...register('value')}
+            />
           )}
-        </div>
+        </Field>
 
         <Field id="setting-description" label="Description" optional error={errors.description?.message}>
           <Input id="setting-description" autoComplete="off" placeholder="What this setting controls" {...register('description')} />

@@ -461,8 +461,18 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue:
     }
     setLimitError(null);
     setError(null);
+    // Only what changed is sent (and audited); a new plan resets the limit to what the form says.
+    const planChanged = plan !== user.subscriptionPlan;
+    const limitChanged = apiCallsLimit !== customLimit(user, catalogue);
+    if (!planChanged && !limitChanged) {
+      onClose();
+      return;
+    }
     updateUser.mutate(
-      { id: user.id, update: { subscriptionPlan: plan, apiCallsLimit } },
+      {
+        id: user.id,
+        update: { ...(planChanged ? { subscriptionPlan: plan } : {}), ...(planChanged || limitChanged ? { apiCallsLimit } : {}) },
+      },
       {
         onSuccess: (updated) => {
           toast({

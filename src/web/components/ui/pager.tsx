@@ -1,5 +1,5 @@
 import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
-import { Button } from '../../components/ui/button';
+import { Button } from './button';
 import { formatNumber } from '../../lib/utils';
 
 /**

@@ -1,0 +1,268 @@
+import { CreditCardIcon, HistoryIcon, LayersIcon, SlidersHorizontalIcon, UserCogIcon, type LucideIcon } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { z } from 'zod';
+import { ZGatewayName, type TAuditEntry } from '../../../contract/admin';
+import { ZPlanId, type TPlanCatalogue } from '../../../contract/plans';
+import { ZRole } from '../../../contract/user';
+import { EmptyStateCard } from '../../components/layout/empty-state';
+import { Card } from '../../components/ui/card';
+import { LoadError } from '../../components/ui/load-error';
+import { Pager } from '../../components/ui/pager';
+import { Skeleton } from '../../components/ui/skeleton';
+import { usePlans } from '../../hooks/use-plans';
+import { cn, formatDate, formatNumber } from '../../lib/utils';
+import { useAuditLog } from './api';
+import { GATEWAY_LABELS } from './labels';
+
+const PAGE_SIZE = 25;
+
+/** One change in a detail: "Plan  Basic → Enterprise". */
+type TChange = { label: string; from?: ReactNode; to: ReactNode };
+type TReadable = { icon: LucideIcon; what: string; target: ReactNode; changes: TChange[] };
+
+const ZFromTo = <T extends z.ZodType>(value: T) => z.object({ from: value, to: value });
+const ZUserPlan = z.object({
+  email: z.string().optional(),
+  plan: ZFromTo(ZPlanId).optional(),
+  limit: ZFromTo(z.number().nullable()).optional(),
+});
+const ZUserRole = z.object({ email: z.string().optional(), from: ZRole, to: ZRole });
+const ZPlansUpdate = z.object({ changed: z.array(ZPlanId) });
+const ZGatewayChange = z
+  .object({
+    gatewayName: ZGatewayName,
+    isActive: z.boolean().optional(),
+    keyId: z.string().optional(),
+    keySecret: z.string().optional(),
+    webhookSecret: z.string().optional(),
+    configuration: z.record(z.string(), z.unknown()).optional(),
+  })
+  .loose();
+
+const CONFIGURATION_LABELS: Record<string, string> = {
+  apiBaseUrl: 'API base address',
+  checkoutScriptUrl: 'Checkout script',
+  webhookId: 'Webhook ID',
+};
+
+const ROLE_LABELS = { user: 'User', admin: 'Admin' } as const;
+
+const Mono = ({ children }: { children: ReactNode }) => <span className="font-mono text-[12.5px] break-all">{children}</span>;
+
+/** A secret's fate as the log keeps it: never its value, only "set", "not set" or "replaced". */
+function secretChange(label: string, state: string | undefined): TChange[] {
+  if (state === undefined) return [];
+  return [{ label, to: state === 'replaced' ? 'Replaced' : state === 'set' ? 'Set' : 'Not set' }];
+}
+
+/** Any other detail, as plainly as it can be said. */
+function plainValue(value: unknown): ReactNode {
+  if (value === null || value === undefined || value === '') return <span className="text-muted-foreground italic">empty</span>;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'string') return value;
+  return <Mono>{JSON.stringify(value)}</Mono>;
+}
+
+function genericChanges(details: Record<string, unknown>): TChange[] {
+  return Object.entries(details).map(([label, value]) => {
+    const fromTo = ZFromTo(z.unknown()).safeParse(value);
+    return fromTo.success ? { label, from: plainValue(fromTo.data.from), to: plainValue(fromTo.data.to) } : { label, to: plainValue(value) };
+  });
+}
+
+/**
+ * What an entry means, in words: the shapes the server records for users, plans, settings and
+ * gateways are spelled out; anything else is listed as it was stored.
+ */
+function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
+  const planName = (id: string) => catalogue.find((p) => p.id === id)?.name ?? id;
+  const limitText = (limit: number | null) => (limit === null ? 'Plan default' : formatNumber(limit));
+  const d = entry.details;
+  switch (entry.action) {
+    case 'user.role': {
+      const parsed = ZUserRole.safeParse(d);
+      if (!parsed.success) break;
+      return {
+        icon: UserCogIcon,
+        what: 'Changed a role',
+        target: parsed.data.email ?? entry.targetId,
+        changes: [{ label: 'Role', from: ROLE_LABELS[parsed.data.from], to: ROLE_LABELS[parsed.data.to] }],
+      };
+    }
+    case 'user.plan': {
+      const parsed = ZUserPlan.safeParse(d);
+      if (!parsed.success) break;
+      const { plan, limit } = parsed.data;
+      return {
+        icon: UserCogIcon,
+        what: 'Changed a plan or limit',
+        target: parsed.data.email ?? entry.targetId,
+        changes: [
+          ...(plan ? [{ label: 'Plan', from: planName(plan.from), to: planName(plan.to) }] : []),
+          ...(limit ? [{ label: 'Monthly limit', from: limitText(limit.from), to: limitText(limit.to) }] : []),
+        ],
+      };
+    }
+    case 'plans.update': {
+      const parsed = ZPlansUpdate.safeParse(d);
+      if (!parsed.success) break;
+      const changed = parsed.data.changed.map(planName);
+      return {
+        icon: LayersIcon,
+        what: 'Edited the plans',
+        target: 'Plan catalogue',
+        changes: [{ label: 'Changed', to: changed.length > 0 ? changed.join(', ') : 'Nothing (saved as it was)' }],
+      };
+    }
+    case 'setting.save':
+    case 'setting.delete': {
+      const saved = entry.action === 'setting.save';
+      const value = typeof d['value'] === 'string' ? d['value'] : undefined;
+      return {
+        icon: SlidersHorizontalIcon,
+        what: saved ? 'Saved a setting' : 'Deleted a setting',
+        target: <Mono>{entry.targetId}</Mono>,
+        changes: saved
+          ? value !== undefined
+            ? [{ label: 'Value', to: <span className="whitespace-pre-line">{value === '' ? 'empty' : value}</span> }]
+            : []
+          : [{ label: 'Value', to: 'Back to the default' }],
+      };
+    }
+    case 'gateway.create':
+    case 'gateway.update': {
+      const parsed = ZGatewayChange.safeParse(d);
+      if (!parsed.success) break;
+      const g = parsed.data;
+      const created = entry.action === 'gateway.create';
+      const configuration = Object.entries(g.configuration ?? {}).map(([key, value]) => ({
+        label: CONFIGURATION_LABELS[key] ?? key,
+        to: typeof value === 'string' && value !== '' ? <Mono>{value}</Mono> : plainValue(value),
+      }));
+      return {
+        icon: CreditCardIcon,
+        what: created ? 'Added a gateway' : 'Changed a gateway',
+        target: GATEWAY_LABELS[g.gatewayName],
+        changes: [
+          ...(g.isActive !== undefined ? [{ label: 'Status', to: g.isActive ? 'Active' : 'Inactive' }] : []),
+          ...(g.keyId !== undefined ? [{ label: 'Key ID', to: <Mono>{g.keyId}</Mono> }] : []),
+          ...secretChange('Key secret', g.keySecret),
+          ...secretChange('Webhook secret', g.webhookSecret),
+          ...(g.configuration && configuration.length === 0 ? [{ label: 'Addresses', to: 'The gateway’s own' }] : configuration),
+        ],
+      };
+    }
+  }
+  return { icon: HistoryIcon, what: entry.action, target: `${entry.targetType} ${entry.targetId}`, changes: genericChanges(d) };
+}
+
+function Changes({ changes }: { changes: TChange[] }) {
+  if (changes.length === 0) return <span className="text-muted-foreground">—</span>;
+  return (
+    <dl className="grid gap-1 text-[13px]">
+      {changes.map((c, i) => (
+        <div key={`${c.label}-${i}`} className="flex min-w-0 flex-wrap gap-x-1.5">
+          <dt className="text-muted-foreground">{c.label}</dt>
+          <dd className="min-w-0 text-foreground">
+            {c.from !== undefined && (
+              <>
+                <span className="text-muted-foreground">{c.from}</span>
+                <span className="px-1 text-muted-foreground" aria-label="changed to">
+                  →
+                </span>
+              </>
+            )}
+            {c.to}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const GRID = 'xl:grid-cols-[150px_minmax(0,0.9fr)_minmax(0,1.2fr)_minmax(0,1.4fr)]';
+
+/** Who changed what, newest first: gateways, plans, settings and users. */
+export function AuditTab() {
+  const [offset, setOffset] = useState(0);
+  const log = useAuditLog(offset, PAGE_SIZE);
+  const { plans: catalogue } = usePlans();
+  const entries = log.data?.entries ?? [];
+
+  return (
+    <div className="space-y-4">
+      <p className="max-w-2xl text-sm text-muted-foreground">
+        Every change an admin makes to a user’s role, plan or limit, to the plans, to a setting or to a payment gateway, with who made
+        it and when. Secrets never appear here: only that one was set or replaced.
+      </p>
+      {log.isLoading ? (
+        <div className="space-y-3" aria-hidden>
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} className="h-16" />
+          ))}
+        </div>
+      ) : log.error ? (
+        <LoadError error={log.error} fallback="Could not load the audit log." />
+      ) : entries.length === 0 ? (
+        <EmptyStateCard
+          icon={HistoryIcon}
+          title="Nothing changed yet"
+          description="Changes to users, plans, settings and payment gateways are recorded here as admins make them."
+          className="py-14"
+        />
+      ) : (
+        <Card className={cn('overflow-hidden', log.isPlaceholderData && 'opacity-70')}>
+          <div className={cn('hidden gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground xl:grid', GRID)} aria-hidden>
+            <span>When</span>
+            <span>Who</span>
+            <span>What</span>
+            <span>Details</span>
+          </div>
+          <ul className="divide-y" aria-label="Audit log">
+            {entries.map((entry) => {
+              const read = readEntry(entry, catalogue);
+              const Icon = read.icon;
+              return (
+                <li key={entry.id} data-testid="audit-entry" className={cn('grid gap-x-4 gap-y-2 px-4 py-3.5 sm:px-5 xl:items-start', GRID)}>
+                  <p className="order-4 text-xs text-muted-foreground tabular-nums xl:order-none xl:pt-0.5 xl:text-[13px] xl:text-foreground">
+                    <time dateTime={entry.createdAt}>{formatDate(entry.createdAt, true)}</time>
+                  </p>
+                  <p className="order-3 min-w-0 truncate text-xs text-muted-foreground xl:order-none xl:pt-0.5 xl:text-[13px] xl:text-foreground" title={entry.actorEmail}>
+                    <span className="xl:sr-only">By </span>
+                    {entry.actorEmail}
+                  </p>
+                  <div className="order-1 flex min-w-0 items-start gap-2.5 xl:order-none">
+                    <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground" aria-hidden>
+                      <Icon className="size-3.5" />
+                    </span>
+                    <div className="min-w-0">
+                      <p className="text-sm font-medium text-foreground" data-testid="audit-what">
+                        {read.what}
+                      </p>
+                      <p className="truncate text-[13px] text-muted-foreground" data-testid="audit-target">
+                        {read.target}
+                      </p>
+                    </div>
+                  </div>
+                  <div className="order-2 min-w-0 xl:order-none" data-testid="audit-details">
+                    <Changes changes={read.changes} />
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          <Pager
+            label="Audit log pages"
+            offset={offset}
+            pageSize={PAGE_SIZE}
+            shown={entries.length}
+            total={log.data?.total ?? 0}
+            busy={log.isFetching}
+            onChange={setOffset}
+          />
+        </Card>
+      )}
+    </div>
+  );
+}
