@@ -33,7 +33,18 @@ async function shot(page: Page, name: string, width: number, opts: { fullPage?: 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   if (overflow > 0) problems.push(`[${name}@${width}] horizontal overflow of ${overflow}px`);
   const file = path.join(OUT, `${name}-${width}.png`);
-  await page.screenshot({ path: file, fullPage: opts.fullPage ?? true });
+  if (opts.fullPage ?? true) {
+    // A window as tall as the page, so what sticks to its edges (the top bar, the Plans save bar)
+    // is drawn where it rests, not where a shorter window would have it.
+    const viewport = page.viewportSize()!;
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: viewport.width, height: Math.max(height, viewport.height) });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: file });
+    await page.setViewportSize(viewport);
+  } else {
+    await page.screenshot({ path: file });
+  }
   console.log(`wrote ${file}`);
 }
 
@@ -143,8 +154,6 @@ async function main() {
 
     await page.goto(`${BASE_URL}/admin?tab=plans`);
     await page.getByTestId('plan-card').first().waitFor();
-    // The save bar sticks to the bottom of the window: at the end of the page it sits under the last plan.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await shot(page, 'admin-plans', width);
     await page.getByLabel('INR monthly').nth(0).fill('12,99.5x');
     await page.getByRole('button', { name: 'Save plans' }).click();

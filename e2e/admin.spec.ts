@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
+import { startRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 
 /**
@@ -139,8 +140,8 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
   await expect(page).toHaveURL(/\?tab=settings$/);
   await page.getByRole('button', { name: 'Add setting' }).first().click();
   dialog = page.getByRole('dialog', { name: 'Add setting' });
-  // plans.catalogue is offered first, prefilled with the default catalogue.
-  await expect(dialog.getByLabel('Value', { exact: true })).toHaveValue(/"generationsPerMonth": 30/);
+  // The plan catalogue has its own tab: the dialog does not offer it.
+  await expect(dialog.getByLabel('Setting', { exact: true }).locator('option', { hasText: 'plans.catalogue' })).toHaveCount(0);
   await dialog.getByLabel('Setting', { exact: true }).selectOption('support.email');
   await dialog.getByLabel('Value', { exact: true }).fill('not-an-email');
   await dialog.getByRole('button', { name: 'Add setting' }).click();
@@ -171,7 +172,7 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
   const card = page.getByTestId('gateway-card').filter({ hasText: `rzp_test_${stamp}` });
   await expect(card).toContainText('Razorpay');
   await expect(card).toContainText('Key secret set');
-  await expect(card).toContainText('No webhook secret');
+  await expect(card).toContainText('Webhook secret not set');
   await expect(card).not.toContainText('razorpay-key-secret-value');
   await expect(card.getByText('Inactive')).toBeVisible();
   const toggle = card.getByRole('switch', { name: 'Razorpay active' });
@@ -209,6 +210,182 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
   await userContext.close();
 });
 
+function pdfText(file: string): string {
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+
+test('admin billing: a plan price edited in Plans reaches pricing and checkout; payments filtered, an invoice downloaded; a plan set by hand; the audit log tells it all', async ({ page, browser, playwright }) => {
+  test.setTimeout(120_000);
+  const consoleErrors = collectConsoleErrors(page);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const razorpay = await startRazorpayStandIn();
+  try {
+    const signIn = await page.request.post(`${base}/api/auth/sign-in`, { data: { email: ADMIN.email, password: ADMIN.password } });
+    if (!signIn.ok()) await signUpAdmin(page.request);
+    const gateway = await page.request.post(`${base}/api/admin/payment-gateways`, {
+      headers: { origin: base },
+      data: {
+        gatewayName: 'razorpay',
+        keyId: razorpay.keyId,
+        keySecret: razorpay.keySecret,
+        webhookSecret: razorpay.webhookSecret,
+        isActive: true,
+        configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
+      },
+    });
+    expect(gateway.status(), await gateway.text()).toBe(201);
+
+    await test.step('Plans: a wrong price is caught in the form; Basic at ₹349 is saved and priced everywhere', async () => {
+      await page.goto(`${base}/admin?tab=plans`);
+      const basic = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic' }) });
+      const inrMonthly = basic.getByLabel('INR monthly');
+      await expect(inrMonthly).toHaveValue('299');
+      await inrMonthly.fill('3,49x');
+      await page.getByRole('button', { name: 'Save plans' }).click();
+      await expect(basic.getByText('Enter an amount such as 20 or 19.99.')).toBeVisible();
+      await expect(inrMonthly).toBeFocused();
+      // The contract's rule across fields, checked before anything is sent.
+      await inrMonthly.fill('349');
+      await basic.getByLabel('INR a month, yearly').fill('400');
+      await page.getByRole('button', { name: 'Save plans' }).click();
+      await expect(basic.getByText('Billed annually, a month costs no more than monthly.')).toBeVisible();
+      await basic.getByLabel('INR a month, yearly').fill('');
+      await expect(basic.getByText('Blank: ₹262 (25% off).')).toBeVisible();
+      await page.getByRole('button', { name: 'Save plans' }).click();
+      await expect(page.getByText('Plans saved', { exact: true })).toBeVisible();
+      await expect(page.getByText('All changes saved.')).toBeVisible();
+
+      const plans = (await (await page.request.get(`${base}/api/plans`)).json()) as { currency: string; plans: { id: string; inrMonthly: number }[] };
+      expect(plans.currency).toBe('INR');
+      expect(plans.plans.find((p) => p.id === 'basic')?.inrMonthly).toBe(349);
+      const visitor = await browser.newContext();
+      const landing = await visitor.newPage();
+      await landing.goto(`${base}/`);
+      await expect(landing.locator('#pricing').getByText('₹349', { exact: true })).toBeVisible();
+      await visitor.close();
+    });
+
+    // Two customers pay through the Razorpay stand-in, as its Checkout hands the result back.
+    const stamp = Date.now();
+    const customers: { email: string; id: string }[] = [];
+    for (const [name, planId] of [
+      ['Basil', 'basic_monthly'],
+      ['Petra', 'premium_yearly'],
+    ] as const) {
+      const customer = await playwright.request.newContext({ extraHTTPHeaders: { origin: base } });
+      const email = `${name.toLowerCase()}.${stamp}@pay.example.com`;
+      expect((await customer.post(`${base}/api/auth/sign-up`, { data: { firstName: name, lastName: 'Payer', email, password: 'payer-password-123' } })).ok()).toBe(true);
+      const order = await customer.post(`${base}/api/subscription/create-order`, { data: { planId } });
+      expect(order.ok(), await order.text()).toBe(true);
+      const { orderId, amount } = (await order.json()) as { orderId: string; amount: number };
+      if (planId === 'basic_monthly') expect(amount).toBe(34_900);
+      const { checkout } = razorpay.pay(orderId);
+      const verified = await customer.post(`${base}/api/subscription/verify-payment`, { data: { ...checkout, planId } });
+      expect(verified.ok(), await verified.text()).toBe(true);
+      const me = (await (await customer.get(`${base}/api/auth/user`)).json()) as { id: string };
+      customers.push({ email, id: me.id });
+      await customer.dispose();
+    }
+    const [basil, petra] = customers as [{ email: string; id: string }, { email: string; id: string }];
+
+    await test.step('Payments: filters live in the address; totals follow them; the invoice downloads', async () => {
+      await page.goto(`${base}/admin?tab=payments`);
+      const table = page.getByRole('table', { name: 'Payments' });
+      await expect(table.getByTestId('payment-row').filter({ hasText: basil.email.split('@')[0]! })).toBeVisible();
+      await expect(table.getByTestId('payment-row').filter({ hasText: petra.email.split('@')[0]! })).toBeVisible();
+
+      await page.getByLabel('Customer email').fill(`basil.${stamp}`);
+      await expect(page).toHaveURL(new RegExp(`email=basil\\.${stamp}`));
+      await expect(table.getByTestId('payment-row')).toHaveCount(1);
+      const row = table.getByTestId('payment-row').first();
+      await expect(row).toContainText('Basic');
+      await expect(row).toContainText('Monthly');
+      await expect(row).toContainText('₹349');
+      await expect(row.getByTestId('payment-status')).toHaveText('Paid');
+      await expect(page.getByTestId('payment-totals')).toContainText('Payments1');
+      await expect(page.getByTestId('payment-totals')).toContainText('Received in INR₹349');
+
+      // Another status: nothing matches, and the way back is offered.
+      await page.getByLabel('Status', { exact: true }).selectOption('refunded');
+      await expect(page).toHaveURL(/status=refunded/);
+      await expect(page.getByText('No payments match these filters')).toBeVisible();
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+      await expect(page).not.toHaveURL(/status=|email=/);
+      await expect(page.getByLabel('Customer email')).toHaveValue('');
+
+      // A filtered address opens filtered.
+      await page.goto(`${base}/admin?tab=payments&gateway=razorpay&email=${encodeURIComponent(`basil.${stamp}`)}`);
+      await expect(page.getByLabel('Customer email')).toHaveValue(`basil.${stamp}`);
+      await expect(page.getByLabel('Gateway', { exact: true })).toHaveValue('razorpay');
+      await expect(table.getByTestId('payment-row')).toHaveCount(1);
+
+      const downloadPromise = page.waitForEvent('download');
+      await row.getByRole('button', { name: /^Download invoice FW-\d{6} \(PDF\)$/ }).click();
+      const download = await downloadPromise;
+      expect(download.suggestedFilename()).toMatch(/^formwork-invoice-FW-\d{6}\.pdf$/);
+      const text = pdfText(await download.path());
+      expect(text).toContain(basil.email);
+      expect(text).toContain('349');
+      expect(text).toContain('Basic');
+    });
+
+    await test.step('Users: Enterprise by hand, with its default limit of 100,000', async () => {
+      await page.goto(`${base}/admin?tab=users`);
+      await page.getByLabel('Search users by name or email').fill(petra.email);
+      const row = page.getByRole('table', { name: 'Users' }).getByTestId('admin-user-row');
+      await row.getByRole('button', { name: `Change plan for ${petra.email}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Plan and monthly limit' });
+      await dialog.getByLabel('Plan', { exact: true }).selectOption('enterprise');
+      await expect(dialog.getByText('Leave blank to use the plan’s limit (100,000 a month).', { exact: false })).toBeVisible();
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(row).toContainText('Enterprise');
+      await expect(row).toContainText('/ 100,000');
+    });
+
+    await test.step('Payment Gateways: the webhook address to register, addresses checked, a secret replaced', async () => {
+      await page.goto(`${base}/admin?tab=payment-gateways`);
+      const card = page.getByTestId('gateway-card').filter({ hasText: razorpay.keyId });
+      await expect(card).toContainText(`${base}/api/billing/webhooks/razorpay`);
+      await expect(card).toContainText(razorpay.url);
+      await card.getByRole('button', { name: 'Copy the Razorpay webhook address' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/api/billing/webhooks/razorpay`);
+      await card.getByRole('button', { name: 'Edit Razorpay' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit Razorpay' });
+      await expect(dialog.getByLabel('API base address')).toHaveValue(razorpay.url);
+      await expect(dialog.getByLabel('Checkout script address')).toHaveAttribute('placeholder', 'https://checkout.razorpay.com/v1/checkout.js');
+      await dialog.getByLabel('Checkout script address').fill('checkout.example.com/v1.js');
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await expect(dialog.getByText('Enter an http(s) address.')).toBeVisible();
+      await dialog.getByLabel('Checkout script address').fill(razorpay.checkoutScriptUrl);
+      await dialog.getByLabel('New webhook secret').fill(razorpay.webhookSecret);
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(card).toContainText('Webhook secret set');
+      await expect(card).not.toContainText(razorpay.webhookSecret);
+    });
+
+    await test.step('Audit log: who changed the plans, a user and a gateway, in words', async () => {
+      await page.goto(`${base}/admin?tab=audit`);
+      const entries = page.getByTestId('audit-entry');
+      const gatewayEntry = entries.filter({ hasText: 'Changed a gateway' }).first();
+      await expect(gatewayEntry).toContainText('Razorpay');
+      await expect(gatewayEntry.getByTestId('audit-details')).toContainText('Webhook secretReplaced');
+      await expect(gatewayEntry).toContainText(ADMIN.email);
+      const planEntry = entries.filter({ hasText: petra.email }).first();
+      await expect(planEntry.getByTestId('audit-what')).toHaveText('Changed a plan or limit');
+      await expect(planEntry.getByTestId('audit-details')).toContainText('Premium→Enterprise');
+      const plansEntry = entries.filter({ hasText: 'Edited the plans' }).first();
+      await expect(plansEntry.getByTestId('audit-details')).toContainText('ChangedBasic');
+      await expect(entries.filter({ hasText: 'Added a gateway' }).first()).toContainText('Key secretSet');
+      await expect(page.locator('body')).not.toContainText(razorpay.keySecret);
+    });
+    expect(consoleErrors).toEqual([]);
+  } finally {
+    await razorpay.close();
+  }
+});
+
 test('the Admin Panel has no serious accessibility violations, at desktop and phone widths', async ({ browser }) => {
   test.setTimeout(120_000);
   for (const viewport of [
@@ -236,6 +413,19 @@ test('the Admin Panel has no serious accessibility violations, at desktop and ph
     await expect(page.getByRole('dialog')).toBeHidden();
     await page.getByRole('tab', { name: /Gateways$/ }).click();
     await expectAccessible(page, `admin payment gateways, ${where}`);
+    await page.getByRole('button', { name: 'Add gateway' }).first().click();
+    await expectAccessible(page, `admin add-gateway dialog, ${where}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('tab', { name: 'Payments' }).click();
+    await expect(page.getByTestId('payment-totals').or(page.getByText('No payments yet'))).toBeVisible();
+    await expectAccessible(page, `admin payments, ${where}`);
+    await page.getByRole('tab', { name: 'Plans' }).click();
+    await expect(page.getByTestId('plan-card').first()).toBeVisible();
+    await expectAccessible(page, `admin plans, ${where}`);
+    await page.getByRole('tab', { name: /^Audit/ }).click();
+    await expect(page.getByTestId('audit-entry').first().or(page.getByText('Nothing changed yet'))).toBeVisible();
+    await expectAccessible(page, `admin audit log, ${where}`);
     await context.close();
   }
 });

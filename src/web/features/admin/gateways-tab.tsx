@@ -114,8 +114,13 @@ function WebhookAddress({ name, idPrefix }: { name: TGatewayName; idPrefix: stri
         <WebhookIcon className="size-3.5" aria-hidden /> Webhook address to register at {GATEWAY_LABELS[name]}
       </p>
       <div className="flex items-start gap-2">
-        <code id={id} className="min-w-0 flex-1 rounded-md border bg-muted/50 px-2.5 py-2 font-mono text-[12px] leading-snug break-all text-foreground">
-          {address}
+        {/* Lines break between the parts of the address, not inside the gateway's name. */}
+        <code id={id} className="min-w-0 flex-1 rounded-md border bg-muted/50 px-2.5 py-2 font-mono text-[12px] leading-snug break-words text-foreground">
+          {siteOrigin()}
+          <wbr />
+          /api/billing/webhooks/
+          <wbr />
+          {name}
         </code>
         <Button type="button" variant="outline" size="sm" className="h-9" onClick={() => void copy()} aria-label={`Copy the ${GATEWAY_LABELS[name]} webhook address`}>
           <CopyIcon aria-hidden /> Copy
@@ -349,6 +354,12 @@ function configurationFrom(values: TAddressValues, name: TGatewayName, base: Rec
     ...(name === 'razorpay' && checkoutScriptUrl ? { checkoutScriptUrl } : {}),
     ...(name === 'paypal' && webhookId ? { webhookId } : {}),
   };
+}
+
+/** Equal whatever the order of their keys (the database may keep them in its own). */
+function sameConfiguration(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const sorted = (c: Record<string, unknown>) => JSON.stringify(Object.entries(c).sort(([x], [y]) => x.localeCompare(y)));
+  return sorted(a) === sorted(b);
 }
 
 /** The contract's own check of a configuration, its messages put on the matching fields. */
@@ -621,7 +632,7 @@ function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway; onDone
       ...(data.keyId.trim() !== gateway.keyId ? { keyId: data.keyId.trim() } : {}),
       ...(data.keySecret ? { keySecret: data.keySecret } : {}),
       ...(data.webhookSecret ? { webhookSecret: data.webhookSecret } : {}),
-      ...(JSON.stringify(configuration) !== JSON.stringify(gateway.configuration) ? { configuration } : {}),
+      ...(sameConfiguration(configuration, gateway.configuration) ? {} : { configuration }),
     };
     if (Object.keys(changes).length === 0) {
       onDone();

@@ -96,9 +96,10 @@ function Email({ email }: { email: string }) {
   );
 }
 
+/** Whole, never cut: it is what an admin looks up at the gateway. */
 function Reference({ value }: { value: string }) {
   return (
-    <span className="block max-w-full truncate font-mono text-[12px] text-muted-foreground" title={value}>
+    <span className="block max-w-full font-mono text-[12px] leading-snug break-all text-muted-foreground" title={value}>
       {value}
     </span>
   );

@@ -461,7 +461,7 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue:
     }
     setLimitError(null);
     setError(null);
-    // Only what changed is sent (and audited); a new plan resets the limit to what the form says.
+    // Only what changed is sent, so the audit log records only that.
     const planChanged = plan !== user.subscriptionPlan;
     const limitChanged = apiCallsLimit !== customLimit(user, catalogue);
     if (!planChanged && !limitChanged) {
@@ -471,7 +471,7 @@ function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue:
     updateUser.mutate(
       {
         id: user.id,
-        update: { ...(planChanged ? { subscriptionPlan: plan } : {}), ...(planChanged || limitChanged ? { apiCallsLimit } : {}) },
+        update: { ...(planChanged ? { subscriptionPlan: plan } : {}), ...(limitChanged ? { apiCallsLimit } : {}) },
       },
       {
         onSuccess: (updated) => {
