@@ -176,6 +176,10 @@ async function main() {
     await page.goto(`${BASE_URL}/admin?tab=settings`);
     await page.getByTestId('setting-row').first().waitFor();
     await shot(page, 'admin-settings', width);
+    await page.getByRole('button', { name: 'Edit billing.seller_address' }).click();
+    await page.getByRole('dialog').waitFor();
+    await shot(page, 'admin-setting-address', width, { fullPage: false });
+    await page.keyboard.press('Escape');
     await context.close();
   }
   await browser.close();

@@ -153,6 +153,39 @@ function Totals({ total, totals }: { total: number; totals: { currency: 'USD' | 
   );
 }
 
+/** One of a fixed set of values, or all of them (''). */
+function FilterSelect<T extends string>({
+  id,
+  label,
+  all,
+  value,
+  options,
+  labels,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  all: string;
+  value: T | '';
+  options: readonly T[];
+  labels: Record<T, string>;
+  onChange: (value: T | '') => void;
+}) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <NativeSelect id={id} value={value} onChange={(e) => onChange(options.find((o) => o === e.target.value) ?? '')}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {labels[o]}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
 function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: Partial<TFilterState>) => void }) {
   const [email, setEmail] = useState(filter.email);
   // A filter cleared or changed through the address puts its email in the box.
@@ -187,36 +220,24 @@ function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: 
             />
           </div>
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="payments-status">Status</Label>
-          <NativeSelect
-            id="payments-status"
-            value={filter.status}
-            onChange={(e) => onChange({ status: e.target.value as TFilterState['status'] })}
-          >
-            <option value="">All statuses</option>
-            {ZInvoiceStatus.options.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="payments-gateway">Gateway</Label>
-          <NativeSelect
-            id="payments-gateway"
-            value={filter.gateway}
-            onChange={(e) => onChange({ gateway: e.target.value as TFilterState['gateway'] })}
-          >
-            <option value="">All gateways</option>
-            {GATEWAY_NAMES.map((g) => (
-              <option key={g} value={g}>
-                {GATEWAY_LABELS[g]}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
+        <FilterSelect
+          id="payments-status"
+          label="Status"
+          all="All statuses"
+          value={filter.status}
+          options={ZInvoiceStatus.options}
+          labels={STATUS_LABELS}
+          onChange={(status) => onChange({ status })}
+        />
+        <FilterSelect
+          id="payments-gateway"
+          label="Gateway"
+          all="All gateways"
+          value={filter.gateway}
+          options={GATEWAY_NAMES}
+          labels={GATEWAY_LABELS}
+          onChange={(gateway) => onChange({ gateway })}
+        />
         <div className="grid gap-1.5">
           <Label htmlFor="payments-from">From</Label>
           <Input

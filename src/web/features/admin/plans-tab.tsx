@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { InfoIcon, RotateCcwIcon, SaveIcon, StarIcon } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { Fragment, useEffect, useId, useState } from 'react';
 import { Controller, useForm, useWatch, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { z } from 'zod';
 import { ZPlanCatalogueInput } from '../../../contract/admin';
@@ -29,7 +29,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatBytes, formatNumber } from '../../lib/utils';
-import { SpinnerLabel, Switch } from './admin-ui';
+import { Field, SpinnerLabel, Switch } from './admin-ui';
 import { useAdminPlans, useSavePlans } from './api';
 
 const AMOUNT = /^\d+(\.\d{1,2})?$/;
@@ -185,7 +185,7 @@ function rowError(errors: FieldErrors<TPlansFormInput>, index: number, field: TR
   return errors.plans?.[index]?.[field]?.message;
 }
 
-/** A labelled text input for one plan's field, its hint or error announced with it. */
+/** A text input for one plan's field, its hint or error announced with it. */
 function RowInput({
   index,
   field,
@@ -200,7 +200,7 @@ function RowInput({
   index: number;
   field: TRowField;
   label: string;
-  hint?: string;
+  hint?: string | undefined;
   prefix?: string;
   suffix?: string;
   register: UseFormRegister<TPlansFormInput>;
@@ -209,12 +209,8 @@ function RowInput({
 }) {
   const id = `plan-${index}-${field}`;
   const error = rowError(errors, index, field);
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className="grid content-start gap-1.5">
-      <Label htmlFor={id} className="text-[13px]">
-        {label}
-      </Label>
+    <Field id={id} label={label} hint={hint} error={error}>
       <div className="relative">
         {prefix && (
           <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground" aria-hidden>
@@ -226,7 +222,7 @@ function RowInput({
           inputMode={inputMode}
           autoComplete="off"
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
           className={cn('tabular-nums', prefix && 'pl-7', suffix && 'pr-12')}
           {...register(`plans.${index}.${field}` as const)}
         />
@@ -236,16 +232,7 @@ function RowInput({
           </span>
         )}
       </div>
-      {error ? (
-        <p id={`${id}-error`} className="text-[12.5px] text-destructive" role="alert">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-[12.5px] text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </Field>
   );
 }
 
@@ -292,6 +279,11 @@ function storageHint(mbText: string): string | undefined {
   return WHOLE.test(mb) && Number(mb) >= 1024 ? `${formatBytes(Number(mb) * 1024 * 1024)} of images.` : undefined;
 }
 
+const PRICE_FIELDS = [
+  { currency: 'USD', symbol: '$', monthly: 'usdMonthly', annual: 'usdAnnualPerMonth' },
+  { currency: 'INR', symbol: '₹', monthly: 'inrMonthly', annual: 'inrAnnualPerMonth' },
+] as const;
+
 /** "Blank: 25% off" or "$180 a year", from what is typed now. */
 function annualHint(monthlyText: string, annualText: string, currency: TCurrency): string {
   const monthly = clean(monthlyText);
@@ -309,6 +301,7 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
   const headingId = useId();
   const free = plan.id === 'free';
   const nameError = rowError(errors, index, 'name');
+  const featuresError = rowError(errors, index, 'features');
   return (
     <Card className="overflow-hidden" data-testid="plan-card" aria-labelledby={headingId} role="group">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b bg-muted/30 px-4 py-3 sm:px-5">
@@ -330,10 +323,7 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
 
       <div className="grid gap-6 p-4 sm:p-5 lg:grid-cols-2">
         <div className="grid content-start gap-4">
-          <div className="grid gap-1.5">
-            <Label htmlFor={`plan-${index}-name`} className="text-[13px]">
-              Name
-            </Label>
+          <Field id={`plan-${index}-name`} label="Name" error={nameError}>
             <Input
               id={`plan-${index}-name`}
               autoComplete="off"
@@ -341,12 +331,7 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
               aria-describedby={nameError ? `plan-${index}-name-error` : undefined}
               {...register(`plans.${index}.name`)}
             />
-            {nameError && (
-              <p id={`plan-${index}-name-error`} className="text-[12.5px] text-destructive" role="alert">
-                {nameError}
-              </p>
-            )}
-          </div>
+          </Field>
 
           <div className="grid gap-3" role="group" aria-labelledby={`plan-${index}-prices`}>
             <div className="flex flex-wrap items-center justify-between gap-2">
@@ -365,28 +350,29 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
               </p>
             ) : (
               <div className="grid grid-cols-2 gap-3">
-                <RowInput index={index} field="usdMonthly" label="USD monthly" prefix="$" inputMode="decimal" register={register} errors={errors} />
-                <RowInput
-                  index={index}
-                  field="usdAnnualPerMonth"
-                  label="USD a month, yearly"
-                  prefix="$"
-                  inputMode="decimal"
-                  hint={annualHint(row.usdMonthly, row.usdAnnualPerMonth, 'USD')}
-                  register={register}
-                  errors={errors}
-                />
-                <RowInput index={index} field="inrMonthly" label="INR monthly" prefix="₹" inputMode="decimal" register={register} errors={errors} />
-                <RowInput
-                  index={index}
-                  field="inrAnnualPerMonth"
-                  label="INR a month, yearly"
-                  prefix="₹"
-                  inputMode="decimal"
-                  hint={annualHint(row.inrMonthly, row.inrAnnualPerMonth, 'INR')}
-                  register={register}
-                  errors={errors}
-                />
+                {PRICE_FIELDS.map(({ currency, symbol, monthly, annual }) => (
+                  <Fragment key={currency}>
+                    <RowInput
+                      index={index}
+                      field={monthly}
+                      label={`${currency} monthly`}
+                      prefix={symbol}
+                      inputMode="decimal"
+                      register={register}
+                      errors={errors}
+                    />
+                    <RowInput
+                      index={index}
+                      field={annual}
+                      label={`${currency} a month, yearly`}
+                      prefix={symbol}
+                      inputMode="decimal"
+                      hint={annualHint(row[monthly], row[annual], currency)}
+                      register={register}
+                      errors={errors}
+                    />
+                  </Fragment>
+                ))}
               </div>
             )}
             {free && rowError(errors, index, 'usdMonthly') && (
@@ -404,7 +390,7 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
               <div className="grid content-start gap-2">
                 {row.unlimitedFormats ? (
                   <div className="grid content-start gap-1.5">
-                    <p className="text-[13px] leading-none font-medium">Formats</p>
+                    <p className="text-sm leading-none font-medium">Formats</p>
                     <p className="flex h-10 items-center rounded-md border border-dashed bg-muted/40 px-3 text-sm text-muted-foreground">
                       Unlimited
                     </p>
@@ -435,28 +421,16 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
             </div>
             <RowSwitch index={index} field="apiAccess" label="API access (keys, webhooks, custom SMTP)" control={control} />
           </fieldset>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`plan-${index}-features`} className="text-[13px]">
-              Features, one per line
-            </Label>
+          <Field id={`plan-${index}-features`} label="Features, one per line" error={featuresError} hint="Listed on the pricing card, in this order.">
             <Textarea
               id={`plan-${index}-features`}
               rows={4}
               className="min-h-24 text-[13px] leading-relaxed"
-              aria-invalid={rowError(errors, index, 'features') ? true : undefined}
-              aria-describedby={`plan-${index}-features-${rowError(errors, index, 'features') ? 'error' : 'hint'}`}
+              aria-invalid={featuresError ? true : undefined}
+              aria-describedby={`plan-${index}-features-${featuresError ? 'error' : 'hint'}`}
               {...register(`plans.${index}.features`)}
             />
-            {rowError(errors, index, 'features') ? (
-              <p id={`plan-${index}-features-error`} className="text-[12.5px] text-destructive" role="alert">
-                {rowError(errors, index, 'features')}
-              </p>
-            ) : (
-              <p id={`plan-${index}-features-hint`} className="text-[12.5px] text-muted-foreground">
-                Listed on the pricing card, in this order.
-              </p>
-            )}
-          </div>
+          </Field>
         </div>
       </div>
     </Card>
