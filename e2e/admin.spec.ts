@@ -1,13 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { type AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
 import { startRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
 import { expectAccessible } from './axe.ts';
+import { startOwnServer, type TOwnServer } from './own-server.ts';
 
 /**
  * This journey runs against its own server (fresh database, its own ADMIN_EMAILS) serving the
@@ -16,60 +14,18 @@ import { expectAccessible } from './axe.ts';
  * it here first would break that journey.
  */
 const ADMIN = { firstName: 'Pam', lastName: 'Panel', email: 'panel-admin@e2e.formwork.test', password: 'admin-password-123' };
-const ROOT = path.resolve(import.meta.dirname, '..');
-
-let server: ChildProcess | undefined;
+let server: TOwnServer | undefined;
 let base = '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  let stderr = '';
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'formwork-e2e-admin-')),
-      ADMIN_EMAILS: ADMIN.email,
-      // The webhook journey's receiver listens on loopback, which only an operator's list allows.
-      IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1',
-      WEB_DIST_DIR: path.join(ROOT, 'dist/web'),
-      PUBLIC_URL: '',
-    },
-  });
-  server.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`admin e2e server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  // The webhook journey's receiver listens on loopback, which only an operator's list allows.
+  server = await startOwnServer({ ADMIN_EMAILS: ADMIN.email, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' }, 'admin');
+  base = server.base;
 });
 
 test.afterAll(() => {
-  if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+  server?.stop();
 });
 
 function collectConsoleErrors(page: Page): string[] {

@@ -84,6 +84,23 @@ export type TPaymentGateway = z.infer<typeof ZPaymentGateway>;
 
 const ZHttpUrl = z.url({ protocol: /^https?$/, message: 'Enter an http(s) address.' });
 
+/** Where each gateway is reached when its configuration does not say: the providers' own addresses. */
+export const GATEWAY_DEFAULT_ADDRESSES = {
+  razorpay: { apiBaseUrl: 'https://api.razorpay.com', checkoutScriptUrl: 'https://checkout.razorpay.com/v1/checkout.js' },
+  stripe: { apiBaseUrl: 'https://api.stripe.com' },
+  paypal: { apiBaseUrl: 'https://api-m.paypal.com' },
+} as const satisfies Record<TGatewayName, { apiBaseUrl: string; checkoutScriptUrl?: string }>;
+
+/** The webhook events Formwork acts on, to subscribe to when registering its address at the provider. */
+export const GATEWAY_WEBHOOK_EVENTS: Record<TGatewayName, string[]> = {
+  razorpay: ['payment.captured', 'payment.failed', 'refund.processed'],
+  stripe: ['checkout.session.completed', 'invoice.paid', 'invoice.payment_failed', 'customer.subscription.updated', 'customer.subscription.deleted', 'charge.refunded'],
+  paypal: ['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.REFUNDED'],
+};
+
+/** Where a gateway posts its events: register this at the provider. */
+export const gatewayWebhookUrl = (publicUrl: string, name: TGatewayName) => `${publicUrl.replace(/\/+$/, '')}/api/billing/webhooks/${name}`;
+
 /**
  * A gateway's settings beyond its keys. The addresses default to the gateway's real ones; setting
  * them points Formwork at a stand-in (staging, tests). PayPal verifies webhooks against the id it
@@ -123,7 +140,13 @@ export const DEFAULT_SUPPORT_EMAIL = 'support@formwork.app';
 export const DEFAULT_SALES_EMAIL = 'sales@formwork.app';
 
 /** What the web app needs from system settings, readable without signing in. */
-export const ZAppConfig = z.object({ esignUrl: z.string(), supportEmail: z.string(), salesEmail: z.string() });
+export const ZAppConfig = z.object({
+  esignUrl: z.string(),
+  supportEmail: z.string(),
+  salesEmail: z.string(),
+  /** The address this installation is reached at (webhook addresses to register start with it). */
+  publicUrl: z.string(),
+});
 export type TAppConfig = z.infer<typeof ZAppConfig>;
 
 /** One admin change: who did what to which gateway, plan or user, and when (secrets never shown). */

@@ -81,6 +81,7 @@ export function createServices({
     system: createSystemRepository(db),
     activeGatewayName: async () => (await adminRepository.activeGateway())?.gatewayName,
     log: (message) => log.warn(message),
+    publicUrl: config.publicUrl,
   });
   const assetsRepository = createAssetsRepository(db);
   const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });

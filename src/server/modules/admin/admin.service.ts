@@ -197,6 +197,7 @@ export function createAdminService(deps: {
         keyId: input.keyId,
         keySecret: input.keySecret ? 'set' : 'not set',
         webhookSecret: input.webhookSecret ? 'set' : 'not set',
+        configuration: input.configuration,
       });
       return toGateway(row!);
     },

@@ -32,8 +32,8 @@ import type { TBillingQueries, TBillingRepository, TOrderRow, TSubscriptionRow }
 import { GatewayRefusal, gatewayTitle, type TGatewayName } from './gateways/gateway-http.ts';
 import type { TGatewayOpener, TOpenGateway } from './gateways/open-gateway.ts';
 import { completedCapture, paypalMinor, ZPayPalEvent } from './gateways/paypal.ts';
-import { RAZORPAY_API_BASE_URL, RAZORPAY_CHECKOUT_SCRIPT_URL, ZRazorpayEvent } from './gateways/razorpay.ts';
-import { ZGatewayConfiguration } from '../../../contract/admin.ts';
+import { ZRazorpayEvent } from './gateways/razorpay.ts';
+import { GATEWAY_DEFAULT_ADDRESSES, ZGatewayConfiguration } from '../../../contract/admin.ts';
 import { invoicePaymentIntent, invoicePeriod, invoiceSubscriptionId, subscriptionPeriod } from './gateways/stripe.ts';
 import { invoiceDocument } from './invoice-format.ts';
 import { addDays, calendarMonth, GRACE_DAYS, periodEnd, quotaMonth, RENEWAL_WINDOW_DAYS, unusedShare } from './periods.ts';
@@ -991,8 +991,8 @@ export function createBillingService(deps: {
       for (const row of await repo.gatewaysNamed('razorpay')) {
         const configuration = ZGatewayConfiguration.safeParse(row.configuration);
         const config = configuration.success ? configuration.data : {};
-        origins.add(new URL(config.checkoutScriptUrl ?? RAZORPAY_CHECKOUT_SCRIPT_URL).origin);
-        origins.add(new URL(config.apiBaseUrl ?? RAZORPAY_API_BASE_URL).origin);
+        origins.add(new URL(config.checkoutScriptUrl ?? GATEWAY_DEFAULT_ADDRESSES.razorpay.checkoutScriptUrl).origin);
+        origins.add(new URL(config.apiBaseUrl ?? GATEWAY_DEFAULT_ADDRESSES.razorpay.apiBaseUrl).origin);
       }
       return [...origins];
     },

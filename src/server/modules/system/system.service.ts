@@ -9,6 +9,7 @@ export function createSystemService(deps: {
   system: TSystemRepository;
   activeGatewayName: () => Promise<string | undefined>;
   log: (message: string) => void;
+  publicUrl: string;
 }) {
   // Every generation checks its quota against the catalogue; an admin's change reaches every
   // process within a few seconds, and this one at once (forgetPlanCatalogue).
@@ -50,6 +51,7 @@ export function createSystemService(deps: {
         esignUrl: esignUrl ?? DEFAULT_ESIGN_URL,
         supportEmail: supportEmail ?? DEFAULT_SUPPORT_EMAIL,
         salesEmail: salesEmail ?? DEFAULT_SALES_EMAIL,
+        publicUrl: deps.publicUrl,
       };
     },
 

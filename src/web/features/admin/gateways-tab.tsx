@@ -3,7 +3,16 @@ import { CheckCircle2Icon, CircleDashedIcon, CopyIcon, CreditCardIcon, InfoIcon,
 import { useState } from 'react';
 import { Controller, useForm, useWatch, type FieldErrors, type Path, type UseFormRegister } from 'react-hook-form';
 import { z } from 'zod';
-import { GATEWAY_NAMES, ZGatewayConfiguration, ZGatewayName, type TGatewayName, type TPaymentGateway } from '../../../contract/admin';
+import {
+  GATEWAY_DEFAULT_ADDRESSES,
+  GATEWAY_NAMES,
+  GATEWAY_WEBHOOK_EVENTS,
+  gatewayWebhookUrl,
+  ZGatewayConfiguration,
+  ZGatewayName,
+  type TGatewayName,
+  type TPaymentGateway,
+} from '../../../contract/admin';
 import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -20,6 +29,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
+import { useAppConfig } from '../../hooks/use-app-config';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { siteOrigin } from '../../lib/site';
@@ -63,32 +73,13 @@ function SecretState({ set, label }: { set: boolean; label: string }) {
   );
 }
 
-/**
- * Where each gateway is reached when its configuration does not say: the providers' real
- * addresses (the server's defaults). Shown as placeholders, so a blank field reads as "the real one".
- */
-const DEFAULT_ADDRESSES: Record<TGatewayName, { apiBaseUrl: string; checkoutScriptUrl?: string }> = {
-  razorpay: { apiBaseUrl: 'https://api.razorpay.com', checkoutScriptUrl: 'https://checkout.razorpay.com/v1/checkout.js' },
-  stripe: { apiBaseUrl: 'https://api.stripe.com' },
-  paypal: { apiBaseUrl: 'https://api-m.paypal.com' },
-};
+const DEFAULT_ADDRESSES: Record<TGatewayName, { apiBaseUrl: string; checkoutScriptUrl?: string }> = GATEWAY_DEFAULT_ADDRESSES;
 
-/** The events Formwork acts on, to tick when registering the webhook at the provider. */
-const WEBHOOK_EVENTS: Record<TGatewayName, string[]> = {
-  razorpay: ['payment.captured', 'payment.failed', 'refund.processed'],
-  stripe: [
-    'checkout.session.completed',
-    'invoice.paid',
-    'invoice.payment_failed',
-    'customer.subscription.updated',
-    'customer.subscription.deleted',
-    'charge.refunded',
-  ],
-  paypal: ['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.REFUNDED'],
-};
-
-export function webhookAddress(name: TGatewayName): string {
-  return `${siteOrigin()}/api/billing/webhooks/${name}`;
+/** The address to register at the provider: the server's public address, whatever this browser uses. */
+function useWebhookAddress(name: TGatewayName): { base: string; address: string } {
+  const config = useAppConfig();
+  const base = (config.data?.publicUrl ?? siteOrigin()).replace(/\/+$/, '');
+  return { base, address: gatewayWebhookUrl(base, name) };
 }
 
 const configText = (g: TPaymentGateway, key: 'apiBaseUrl' | 'checkoutScriptUrl' | 'webhookId'): string => {
@@ -98,7 +89,7 @@ const configText = (g: TPaymentGateway, key: 'apiBaseUrl' | 'checkoutScriptUrl' 
 
 /** The address to register at the provider, with a copy button, and the events to send to it. */
 function WebhookAddress({ name, idPrefix }: { name: TGatewayName; idPrefix: string }) {
-  const address = webhookAddress(name);
+  const { base, address } = useWebhookAddress(name);
   const id = `${idPrefix}-webhook-address`;
   async function copy() {
     try {
@@ -116,7 +107,7 @@ function WebhookAddress({ name, idPrefix }: { name: TGatewayName; idPrefix: stri
       <div className="flex items-start gap-2">
         {/* Lines break between the parts of the address, not inside the gateway's name. */}
         <code id={id} className="min-w-0 flex-1 rounded-md border bg-muted/50 px-2.5 py-2 font-mono text-[12px] leading-snug break-words text-foreground">
-          {siteOrigin()}
+          {base}
           <wbr />
           /api/billing/webhooks/
           <wbr />
@@ -127,7 +118,7 @@ function WebhookAddress({ name, idPrefix }: { name: TGatewayName; idPrefix: stri
         </Button>
       </div>
       <p className="text-[12px] leading-relaxed text-muted-foreground">
-        Events: {WEBHOOK_EVENTS[name].map((e, i) => (
+        Events: {GATEWAY_WEBHOOK_EVENTS[name].map((e, i) => (
           <span key={e}>
             {i > 0 && ', '}
             <span className="font-mono text-[11.5px]">{e}</span>

@@ -1,10 +1,10 @@
-import { ZGatewayConfiguration } from '../../../../contract/admin.ts';
+import { GATEWAY_DEFAULT_ADDRESSES as DEFAULTS, ZGatewayConfiguration } from '../../../../contract/admin.ts';
 import type { TSecretBox } from '../../../crypto/secret-box.ts';
 import { AppError } from '../../../http/app-error.ts';
 import type { TGatewayRow } from '../billing.repository.ts';
-import { createPayPalGateway, PAYPAL_API_BASE_URL, type TPayPalGateway } from './paypal.ts';
-import { createRazorpayGateway, RAZORPAY_API_BASE_URL, RAZORPAY_CHECKOUT_SCRIPT_URL, type TRazorpayGateway } from './razorpay.ts';
-import { createStripeGateway, STRIPE_API_BASE_URL, type TStripeGateway } from './stripe.ts';
+import { createPayPalGateway, type TPayPalGateway } from './paypal.ts';
+import { createRazorpayGateway, type TRazorpayGateway } from './razorpay.ts';
+import { createStripeGateway, type TStripeGateway } from './stripe.ts';
 
 export type TOpenGateway =
   | { name: 'razorpay'; keyId: string; checkoutScriptUrl: string; client: TRazorpayGateway }
@@ -35,12 +35,12 @@ export function createGatewayOpener(secrets: TSecretBox) {
         gateway = {
           name: 'razorpay',
           keyId: row.keyId,
-          checkoutScriptUrl: configuration.checkoutScriptUrl ?? RAZORPAY_CHECKOUT_SCRIPT_URL,
-          client: createRazorpayGateway({ keyId: row.keyId, keySecret, webhookSecret, apiBaseUrl: configuration.apiBaseUrl ?? RAZORPAY_API_BASE_URL }),
+          checkoutScriptUrl: configuration.checkoutScriptUrl ?? DEFAULTS.razorpay.checkoutScriptUrl,
+          client: createRazorpayGateway({ keyId: row.keyId, keySecret, webhookSecret, apiBaseUrl: configuration.apiBaseUrl ?? DEFAULTS.razorpay.apiBaseUrl }),
         };
         break;
       case 'stripe':
-        gateway = { name: 'stripe', client: createStripeGateway({ secretKey: keySecret, webhookSecret, apiBaseUrl: configuration.apiBaseUrl ?? STRIPE_API_BASE_URL }) };
+        gateway = { name: 'stripe', client: createStripeGateway({ secretKey: keySecret, webhookSecret, apiBaseUrl: configuration.apiBaseUrl ?? DEFAULTS.stripe.apiBaseUrl }) };
         break;
       case 'paypal':
         gateway = {
@@ -49,7 +49,7 @@ export function createGatewayOpener(secrets: TSecretBox) {
             clientId: row.keyId,
             clientSecret: keySecret,
             webhookId: configuration.webhookId,
-            apiBaseUrl: configuration.apiBaseUrl ?? PAYPAL_API_BASE_URL,
+            apiBaseUrl: configuration.apiBaseUrl ?? DEFAULTS.paypal.apiBaseUrl,
           }),
         };
         break;

@@ -8,7 +8,6 @@ import { GatewayRefusal, gatewayJson, joinUrl } from './gateway-http.ts';
  * verify-webhook-signature call, against the webhook id the operator registered.
  */
 
-export const PAYPAL_API_BASE_URL = 'https://api-m.paypal.com';
 
 export type TPayPalConfig = { clientId: string; clientSecret: string; webhookId: string | undefined; apiBaseUrl: string };
 

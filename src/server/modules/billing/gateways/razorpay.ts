@@ -8,8 +8,6 @@ import { gatewayJson, joinUrl } from './gateway-http.ts';
  * (the browser script), payment fetch and capture, and webhooks signed with the webhook secret.
  */
 
-export const RAZORPAY_API_BASE_URL = 'https://api.razorpay.com';
-export const RAZORPAY_CHECKOUT_SCRIPT_URL = 'https://checkout.razorpay.com/v1/checkout.js';
 
 export type TRazorpayConfig = { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBaseUrl: string };
 
