@@ -111,6 +111,15 @@ export const CURRENCIES = ['USD', 'INR'] as const;
 export const ZCurrency = z.enum(CURRENCIES);
 export type TCurrency = z.infer<typeof ZCurrency>;
 
+/** The public catalogue: plans, the currency prices are shown in, and whether checkout is possible. */
+export const ZPlansResponse = z.object({
+  plans: ZPlanCatalogue,
+  currency: ZCurrency,
+  /** A payment gateway is turned on: paid plans can be bought. */
+  checkout: z.boolean(),
+});
+export type TPlansResponse = z.infer<typeof ZPlansResponse>;
+
 export interface TPlanPrice {
   /** null = contact sales */
   perMonth: number | null;

@@ -6,16 +6,14 @@ import {
   type TCurrency,
   type TPlanCatalogue,
   type TPlanId,
+  type TPlansResponse,
 } from '../../contract/plans';
 
 export { planPrice, type TCurrency } from '../../contract/plans';
 
-export interface PlansResponse {
-  plans: TPlanCatalogue;
-  currency: TCurrency;
-}
+export type PlansResponse = TPlansResponse;
 
-export const DEFAULT_PLANS: PlansResponse = { plans: DEFAULT_PLAN_CATALOGUE, currency: 'USD' };
+export const DEFAULT_PLANS: PlansResponse = { plans: DEFAULT_PLAN_CATALOGUE, currency: 'USD', checkout: false };
 
 export function planName(id: TPlanId | null | undefined, catalogue: TPlanCatalogue = DEFAULT_PLAN_CATALOGUE): string {
   const plan = catalogue.find((p) => p.id === (id ?? 'free'));

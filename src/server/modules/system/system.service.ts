@@ -66,9 +66,9 @@ export function createSystemService(deps: {
       return { name: name ?? DEFAULT_SELLER_NAME, address: address ?? '', taxId: taxId ?? '', email: email ?? DEFAULT_SUPPORT_EMAIL };
     },
 
-    /** Prices follow the active payment gateway: INR for Razorpay, otherwise USD (docs/decisions.md). */
-    async priceCurrency(): Promise<'USD' | 'INR'> {
-      return (await deps.activeGatewayName()) === 'razorpay' ? 'INR' : 'USD';
+    /** The gateway that takes payments now, if an admin turned one on; it decides the currency (docs/decisions.md). */
+    activeGateway(): Promise<string | undefined> {
+      return deps.activeGatewayName();
     },
   };
 }

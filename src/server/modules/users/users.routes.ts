@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ZAppConfig } from '../../../contract/admin.ts';
+import { ZPlansResponse } from '../../../contract/plans.ts';
 import { ZApiError } from '../../../contract/errors.ts';
-import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { ZUserStats } from '../../../contract/user.ts';
 import type { TSystemService } from '../system/system.service.ts';
 import type { TUsersService } from './users.service.ts';
@@ -22,8 +21,11 @@ export async function publicSystemRoutes(app: FastifyInstance, opts: { system: T
 
   api.get(
     '/api/plans',
-    { schema: { response: { 200: z.object({ plans: ZPlanCatalogue, currency: z.enum(['USD', 'INR']) }) } } },
-    async () => ({ plans: await opts.system.planCatalogue(), currency: await opts.system.priceCurrency() }),
+    { schema: { response: { 200: ZPlansResponse } } },
+    async () => {
+      const [plans, gateway] = await Promise.all([opts.system.planCatalogue(), opts.system.activeGateway()]);
+      return { plans, currency: gateway === 'razorpay' ? ('INR' as const) : ('USD' as const), checkout: gateway !== undefined };
+    },
   );
 
   api.get('/api/app-config', { schema: { response: { 200: ZAppConfig } } }, async () => opts.system.appConfig());

@@ -2,6 +2,7 @@ import { Loader2Icon } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { useAuth } from '../../hooks/use-auth';
+import { usePlans } from '../../hooks/use-plans';
 import { storedPlanChoice } from '../../lib/plans';
 import { handleUnauthorized } from '../../lib/unauthorized';
 import { AppShell } from './app-shell';
@@ -30,8 +31,10 @@ const RESUMED_KEY = 'formwork.planChoiceResumed';
  */
 function useResumePlanChoice(signedIn: boolean) {
   const [location, navigate] = useLocation();
+  // Without a payment gateway there is no checkout to continue to: the account simply starts free.
+  const { checkout } = usePlans();
   useEffect(() => {
-    if (!signedIn || location === '/payment-success') return;
+    if (!signedIn || !checkout || location === '/payment-success') return;
     const planKey = storedPlanChoice();
     if (!planKey || planKey.startsWith('free_')) return;
     try {
@@ -41,7 +44,7 @@ function useResumePlanChoice(signedIn: boolean) {
       return;
     }
     navigate(`/settings?tab=billing&checkout=${encodeURIComponent(planKey)}`, { replace: true });
-  }, [signedIn, location, navigate]);
+  }, [signedIn, checkout, location, navigate]);
 }
 
 export function RequireAuth({ children }: { children: ReactNode }) {
