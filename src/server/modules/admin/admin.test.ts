@@ -126,7 +126,7 @@ describe('payment gateways', () => {
     const razorpay = (
       await admin.post('/api/admin/payment-gateways', { gatewayName: 'razorpay', keyId: 'rzp_1', keySecret: 'rzp_secret' })
     ).json() as TPaymentGateway;
-    expect((await new TestClient(t.app).get('/api/plans')).json()).toMatchObject({ currency: 'USD', checkout: false });
+    expect((await new TestClient(t.app).get('/api/plans')).json()).toMatchObject({ currency: 'USD', checkout: true });
     await patch(admin, `/api/admin/payment-gateways/${razorpay.id}`, { isActive: true });
     const list = (await admin.get('/api/admin/payment-gateways')).json() as TPaymentGateway[];
     expect(list.map((g) => [g.gatewayName, g.isActive])).toEqual([
