@@ -14,13 +14,15 @@ const FEATURE_DEPENDENCIES = {
   marketing: [],
   formats: [],
   bulk: ['formats'],
-  documents: ['formats', 'bulk'],
-  'data-entry': ['formats', 'documents'],
+  documents: ['formats', 'bulk', 'delivery'],
+  'data-entry': ['formats', 'documents', 'delivery'],
   builder: ['formats'],
   'template-import': ['builder'],
   'api-access': [],
   'api-docs': [],
   billing: [],
+  'email-settings': ['delivery'],
+  delivery: ['bulk'],
 };
 const FEATURES = Object.keys(FEATURE_DEPENDENCIES);
 const featureZones = [

@@ -125,7 +125,7 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
     await expect(nav.getByRole('link', { name: link })).toHaveAttribute('aria-current', 'page');
     if (link === 'Settings') {
-      await expect(page.getByLabel('Email')).toHaveValue(email);
+      await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
       await expect(page.getByLabel('First name')).toHaveValue(firstName);
       await expect(page.getByTestId('profile-plan')).toHaveText('Free');
     }

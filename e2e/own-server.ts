@@ -12,22 +12,32 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
+/** A port nothing listens on: `preferred` when it is free (a developer's own range), else any. */
+export async function freePort(preferred = 0): Promise<number> {
+  const attempt = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(port, '127.0.0.1', () => {
+        const address = probe.address();
+        resolve(typeof address === 'object' && address ? address.port : 0);
+        probe.close();
+      });
     });
-  });
+  if (preferred > 0) {
+    try {
+      return await attempt(preferred);
+    } catch {
+      // Taken: any free port will do.
+    }
+  }
+  return attempt(0);
 }
 
 export type TOwnServer = { base: string; port: number; stop(): void };
 
-export async function startOwnServer(env: Record<string, string>, label: string): Promise<TOwnServer> {
-  const port = await freePort();
+export async function startOwnServer(env: Record<string, string>, label: string, preferredPort = 0): Promise<TOwnServer> {
+  const port = await freePort(preferredPort);
   const base = `http://localhost:${port}`;
   let stderr = '';
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLIENT_NAME_PLACEHOLDERS } from './documents.ts';
+import { CLIENT_NAME_PLACEHOLDERS, clientNameOf, nameFromPattern } from './documents.ts';
 
 /*
  * Bulk generation from a spreadsheet: upload -> mapping and validation preview -> start -> a
@@ -17,10 +17,30 @@ export const DEFAULT_FILE_NAME_PATTERN = '{{document}} - row {{row}}';
 /**
  * The ZIP file-name pattern of a batch whose owner set none: the document name and its row. A
  * format without a client-name placeholder names its documents after their row already
- * ("Offer letter - row 7"), so the row is not repeated.
+ * ("Offer letter - row 7"), and one with a document-name pattern names them as it wants, so the
+ * row is not repeated.
  */
-export function defaultFileNamePattern(placeholderNames: readonly string[]): string {
+export function defaultFileNamePattern(placeholderNames: readonly string[], documentNamePattern?: string): string {
+  // A format that names its documents itself names their files too.
+  if (documentNamePattern?.trim()) return '{{document}}';
   return placeholderNames.some((name) => CLIENT_NAME_PLACEHOLDERS.includes(name)) ? DEFAULT_FILE_NAME_PATTERN : '{{document}}';
+}
+
+/**
+ * The name of a batch's document: the format's document-name pattern (with `{{row}}` too), else
+ * the format and the row's client ("Offer letter - Jane Doe"), else its row ("Offer letter - row 7").
+ * The server names documents with it and the upload screen's example shows the same.
+ */
+export function batchDocumentName(
+  format: { name: string; documentNamePattern?: string | undefined },
+  row: number,
+  values: Readonly<Record<string, unknown>>,
+  date: string,
+): string {
+  const named = nameFromPattern(format.documentNamePattern, values, date, { row: String(row) });
+  if (named) return named;
+  const client = clientNameOf(values as Readonly<Record<string, string | undefined>>)?.trim();
+  return client ? `${format.name} - ${client}` : `${format.name} - row ${row}`;
 }
 
 export const BULK_JOB_STATUSES = ['draft', 'queued', 'running', 'completed', 'cancelled', 'failed'] as const;

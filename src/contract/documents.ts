@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   MAX_PLACEHOLDER_VALUE_LENGTH,
   placeholderLabel,
+  substitutePlaceholders,
   type TPlaceholder,
 } from './placeholders.ts';
 
@@ -18,6 +19,55 @@ export function documentNameOf(formatName: string, values: Readonly<Record<strin
   const client = clientNameOf(values)?.trim();
   return client ? `${formatName} - ${client} - ${date}` : `${formatName} - ${date}`;
 }
+/** The tag a document-name pattern takes the document's date from. */
+export const DATE_TAG = 'date';
+
+const SEPARATORS = '-–—|:,·/';
+const separatorRuns = new RegExp(`([${SEPARATORS}])(\\s*[${SEPARATORS}])+`, 'g');
+const edgeSeparators = new RegExp(`^[\\s${SEPARATORS}]+|[\\s${SEPARATORS}]+$`, 'g');
+
+/**
+ * A name from a pattern, the one way every generated name is made (document names, and a batch's
+ * PDF file names): tags filled in, then the gaps an empty value leaves tidied, so
+ * `Offer – {{name}} – {{date}}` without a name reads `Offer – 2026-11-24`, not `Offer –  – 2026-11-24`.
+ */
+export function fillNamePattern(pattern: string, resolve: (name: string) => string | undefined): string {
+  return substitutePlaceholders(pattern, resolve)
+    .replace(/\s+/g, ' ')
+    .replace(separatorRuns, '$1')
+    .replace(edgeSeparators, '')
+    .trim();
+}
+
+/** A value as it reads in a name: text and numbers; a list or nothing reads as nothing. */
+const nameText = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '');
+
+/**
+ * A format's document-name pattern filled in: placeholders, `{{date}}`, and any `extra` tags (a
+ * batch's `{{row}}`). Empty when there is no pattern or it fills to nothing.
+ */
+export function nameFromPattern(
+  pattern: string | undefined,
+  values: Readonly<Record<string, unknown>>,
+  date: string,
+  extra: Readonly<Record<string, string>> = {},
+): string {
+  const trimmed = pattern?.trim();
+  return trimmed ? fillNamePattern(trimmed, (tag) => (tag === DATE_TAG ? date : (extra[tag] ?? nameText(values[tag])))) : '';
+}
+
+/**
+ * The name a document made one at a time gets (in the form or by the API): its format's pattern
+ * filled in, else documentNameOf.
+ */
+export function documentNameFor(
+  format: { name: string; documentNamePattern?: string | undefined },
+  values: Readonly<Record<string, unknown>>,
+  date: string,
+): string {
+  return nameFromPattern(format.documentNamePattern, values, date) || documentNameOf(format.name, values as Readonly<Record<string, string | undefined>>, date);
+}
+
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields: ';
 
 /** A filled value as the form or an API client sends it; numbers are accepted as numbers too. */

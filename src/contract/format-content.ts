@@ -209,10 +209,22 @@ export type THeaderFooter = z.infer<typeof ZHeaderFooter>;
 /** A BCP 47 tag, e.g. `en-US`, `de-DE`, `hi-IN`; used to format date and number values. */
 export const ZLocale = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/).max(35);
 
+/** A document-name pattern: one line, at most 200 characters; empty means none. */
+export const ZDocumentNamePattern = z
+  .string()
+  .trim()
+  .max(200, 'Keep the document name pattern under 200 characters.')
+  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), { message: 'A document name is one line.' });
+
 export const ZFormatContent = z.object({
   elements: z.array(ZElement).max(MAX_ELEMENTS).default([]),
   style: ZTextStyle.optional(),
   page: ZPageSetup.optional(),
+  /**
+   * How its documents are named, e.g. `Offer Letter – {{candidate_name}}`: placeholders and
+   * `{{date}}` filled in (documentNameFor). Without it, "Format - Client - date".
+   */
+  documentNamePattern: ZDocumentNamePattern.optional(),
   header: ZHeaderFooter.optional(),
   footer: ZHeaderFooter.optional(),
   locale: ZLocale.optional(),

@@ -26,6 +26,8 @@ export const ZPlan = z.object({
   storageMb: z.number().int().positive().optional(),
   /** Requests one API key may make per minute; a stored catalogue without it gets the default. */
   apiRequestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
+  /** Recipients a user may email per hour (documents, mail merges); a stored catalogue without it gets the plan's default. */
+  emailsPerHour: z.number().int().positive().max(1_000_000).optional(),
 });
 export type TPlan = z.infer<typeof ZPlan>;
 
@@ -96,6 +98,10 @@ export const FALLBACK_API_CALLS_LIMIT = 100;
 /** Requests per minute and key when the plan does not say. */
 export const DEFAULT_API_REQUESTS_PER_MINUTE = 600;
 export const apiRequestsPerMinuteOf = (plan: Pick<TPlan, 'apiRequestsPerMinute'>) => plan.apiRequestsPerMinute ?? DEFAULT_API_REQUESTS_PER_MINUTE;
+
+/** Recipients per hour when the plan does not say. */
+export const DEFAULT_EMAILS_PER_HOUR: Record<TPlanId, number> = { free: 20, basic: 200, premium: 1_000, enterprise: 5_000 };
+export const emailsPerHourOf = (plan: Pick<TPlan, 'id' | 'emailsPerHour'>) => plan.emailsPerHour ?? DEFAULT_EMAILS_PER_HOUR[plan.id];
 
 export function planStorageKey(plan: TPlanId, cycle: TBillingCycle): string {
   return `${plan}_${cycle}`;

@@ -31,6 +31,10 @@ import { createDemoService } from './modules/demo/demo.service.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
 import { authenticateApiKeys } from './modules/public-api/api-caller.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { adminMailRoutes, emailSettingsRoutes } from './modules/mail/mail.routes.ts';
+import { deliveriesRoutes } from './modules/deliveries/deliveries.routes.ts';
+import { sharedDocumentRoutes, shareLinksRoutes } from './modules/share-links/share-links.routes.ts';
+import { SHARE_PATH } from './modules/share-links/share-links.service.ts';
 import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { adminApiUsageRoutes, apiUsageRoutes } from './modules/public-api/api-usage.routes.ts';
 import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
@@ -41,7 +45,16 @@ export type TBuildAppOptions = {
   database: TDatabase;
   background?: Pick<
     TServicesOptions,
-    'workBulkChunks' | 'renderThreads' | 'zipStallMs' | 'renderBudgetMs' | 'webhookRetryDelaysMs' | 'webhookTimeoutMs' | 'billingClock'
+    | 'workBulkChunks'
+    | 'renderThreads'
+    | 'zipStallMs'
+    | 'renderBudgetMs'
+    | 'webhookRetryDelaysMs'
+    | 'webhookTimeoutMs'
+    | 'billingClock'
+    | 'mailTrustedCa'
+    | 'emailRetryDelaysMs'
+    | 'emailAttachmentMaxBytes'
   > & {
     /** Time and memory one import may use (default IMPORT_LIMITS). */
     importLimits?: TImportLimits;
@@ -159,6 +172,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     sweeper.unref();
     void sweepPublicApi();
     services.webhooks.start();
+    services.deliveries.start();
     apiSweeper = setInterval(() => void sweepPublicApi(), 60 * 60_000);
     apiSweeper.unref();
     void sweepBilling();
@@ -190,6 +204,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await app.register(publicSystemRoutes, { system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });
+  await app.register(sharedDocumentRoutes, { shareLinks: services.shareLinks });
 
   decorateCaller(app);
   await app.register(async (keyed) => {
@@ -198,6 +213,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
       publicUrl: config.publicUrl,
       formats,
       documents,
+      deliveries: services.deliveries,
       bulk,
       publicApi: services.publicApi,
     });
@@ -208,6 +224,9 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
     await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
     await signedIn.register(webhooksRoutes, { webhooks: services.webhooks });
+    await signedIn.register(emailSettingsRoutes, { mail: services.mail });
+    await signedIn.register(deliveriesRoutes, { deliveries: services.deliveries, mailMerge: services.mailMerge });
+    await signedIn.register(shareLinksRoutes, { shareLinks: services.shareLinks });
     await signedIn.register(formatsRoutes, { formats });
     await signedIn.register(documentsRoutes, { documents });
     await signedIn.register(bulkRoutes, { bulk });
@@ -229,7 +248,19 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await admins.register(adminRoutes, { admin });
     await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
     await admins.register(adminBillingRoutes, { billing: services.billing });
+    await admins.register(adminMailRoutes, { mail: services.mail });
   });
-  await registerSpa(app, { webDistDir: config.webDistDir, publicUrl: config.publicUrl });
+  await registerSpa(app, {
+    webDistDir: config.webDistDir,
+    publicUrl: config.publicUrl,
+    // A share link's page: 404 once it expired or was revoked, and never indexed or cached.
+    pageAnswer: async (path) =>
+      path.startsWith(SHARE_PATH)
+        ? {
+            status: (await services.shareLinks.isOpen(path.slice(SHARE_PATH.length))) ? 200 : 404,
+            headers: { 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'private, no-store' },
+          }
+        : undefined,
+  });
   return app;
 }

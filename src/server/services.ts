@@ -41,6 +41,14 @@ import { createPublicApiService } from './modules/public-api/public-api.service.
 import { createBillingRepository } from './modules/billing/billing.repository.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { createGatewayOpener } from './modules/billing/gateways/open-gateway.ts';
+import { createMailer } from './modules/mail/mail-transport.ts';
+import { createMailRepository } from './modules/mail/mail.repository.ts';
+import { createMailService } from './modules/mail/mail.service.ts';
+import { createShareLinksRepository } from './modules/share-links/share-links.repository.ts';
+import { createShareLinksService } from './modules/share-links/share-links.service.ts';
+import { createDeliveriesRepository } from './modules/deliveries/deliveries.repository.ts';
+import { createDeliveriesService } from './modules/deliveries/deliveries.service.ts';
+import { createMailMergeService } from './modules/deliveries/mail-merge.service.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -60,6 +68,12 @@ export type TServicesOptions = {
   webhookTimeoutMs?: number;
   /** The billing clock; tests move it to reach renewals and grace periods. */
   billingClock?: () => Date;
+  /** Certificate authorities SMTP servers may present besides the system's (tests' own). */
+  mailTrustedCa?: string[];
+  /** Waits between email attempts (default EMAIL_RETRY_DELAYS_MS); tests shorten them. */
+  emailRetryDelaysMs?: number[];
+  /** PDFs larger than this are emailed as a share link (default 10 MB). */
+  emailAttachmentMaxBytes?: number;
 };
 
 export function createServices({
@@ -73,6 +87,9 @@ export function createServices({
   webhookRetryDelaysMs,
   webhookTimeoutMs,
   billingClock,
+  mailTrustedCa,
+  emailRetryDelaysMs,
+  emailAttachmentMaxBytes,
 }: TServicesOptions) {
   const { db } = database;
   const usersRepository = createUsersRepository(db);
@@ -123,6 +140,15 @@ export function createServices({
     documentCreated: (ownerId: string, document: TDocument) => webhooks.emit(ownerId, 'document.created', document),
     batchFinished: (ownerId: string, job: TBulkJob) => webhooks.emit(ownerId, job.failed > 0 || job.total === 0 ? 'batch.failed' : 'batch.completed', job),
   };
+  const host = new URL(config.publicUrl).hostname;
+  const mailer = createMailer({ allowIps: config.imageFetchAllowedIps, trustedCa: mailTrustedCa, clientName: host });
+  const mail = createMailService({
+    repository: createMailRepository(db),
+    secrets: createSecretBox(config.encryptionKey),
+    mailer,
+    plan: { hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId) },
+    log,
+  });
   const formatsRepository = createFormatsRepository(db);
   const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets });
   const documents = createDocumentsService({
@@ -134,6 +160,26 @@ export function createServices({
     log,
     events,
   });
+  const shareLinks = createShareLinksService({
+    repository: createShareLinksRepository(db),
+    documents,
+    secrets: createSecretBox(config.encryptionKey),
+    publicUrl: config.publicUrl,
+  });
+  const deliveriesRepository = createDeliveriesRepository(db);
+  const deliveries = createDeliveriesService({
+    repository: deliveriesRepository,
+    documents,
+    mail,
+    mailer,
+    shareLinks,
+    emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId),
+    host,
+    log,
+    ...(emailRetryDelaysMs ? { retryDelaysMs: emailRetryDelaysMs } : {}),
+    ...(emailAttachmentMaxBytes ? { maxAttachmentBytes: emailAttachmentMaxBytes } : {}),
+  });
+  const mailMerge = createMailMergeService({ repository: deliveriesRepository, mail, kick: () => deliveries.worker.kick() });
 
   // The queue, the render threads and the chunk workers start on first use: a process that never
   // sees a bulk job pays nothing for them.
@@ -182,6 +228,10 @@ export function createServices({
 
   return {
     billing,
+    mail,
+    shareLinks,
+    deliveries,
+    mailMerge,
     webhooks,
     apiKeys,
     publicApi,
@@ -205,6 +255,7 @@ export function createServices({
       /** Waits for chunks in progress, then stops the queue and the render threads. */
       async stop() {
         await webhooks.stop();
+        await deliveries.stop();
         await queue.stop();
         if (pool) await (await pool).close();
         if (interactivePool) await (await interactivePool).close();

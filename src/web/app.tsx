@@ -25,6 +25,7 @@ const PaymentSuccessPage = lazy(() =>
 );
 const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
 
 /** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
 function Home() {
@@ -45,6 +46,7 @@ function Router() {
       <Route path="/about" component={AboutPage} />
       <Route path="/docs/api" component={ApiDocsPage} />
       <Route path="/payment-success" component={PaymentSuccessPage} />
+      <Route path="/s/:token">{(params) => <SharePage token={params.token} />}</Route>
       <Route path="/admin" component={AdminPage} />
       <Route path="/formats">
         <RequireAuth>

@@ -15,7 +15,13 @@ import { sendError } from './error-handler.ts';
 /** The pages anyone may read, as a sitemap lists them. */
 const PUBLIC_PAGES = ['/', '/about', '/login'];
 
-export async function registerSpa(app: FastifyInstance, opts: { webDistDir: string; publicUrl: string }) {
+/** A page whose answer depends on what it names (a share link): its status and extra headers. */
+export type TPageAnswer = { status: number; headers?: Record<string, string> };
+
+export async function registerSpa(
+  app: FastifyInstance,
+  opts: { webDistDir: string; publicUrl: string; pageAnswer?: (path: string) => Promise<TPageAnswer | undefined> },
+) {
   const indexFile = path.join(opts.webDistDir, 'index.html');
   const hasWeb = existsSync(indexFile);
   if (hasWeb) {
@@ -57,7 +63,7 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
   );
 
   // A real route (not the not-found handler) so the whole hook chain, compression included, applies.
-  app.get('/*', (request, reply) => {
+  app.get('/*', async (request, reply) => {
     if (isApiPath(request.url)) return apiNotFound(request, reply);
     if (!indexHtml) {
       return reply
@@ -65,8 +71,15 @@ export async function registerSpa(app: FastifyInstance, opts: { webDistDir: stri
         .type('text/plain; charset=utf-8')
         .send('The web app is not built. Run `npm run build`, or start with `npm start`, which builds it.');
     }
-    const html = request.url.split('?')[0] === '/' ? landingHtml : indexHtml;
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    const path = request.url.split('?')[0] ?? '/';
+    const html = path === '/' ? landingHtml : indexHtml;
+    // The app draws the page either way; a link that opens nothing says so with its status too.
+    const answer = await opts.pageAnswer?.(path);
+    return reply
+      .status(answer?.status ?? 200)
+      .headers({ 'cache-control': 'no-cache', ...answer?.headers })
+      .type('text/html; charset=utf-8')
+      .send(html);
   });
   app.setNotFoundHandler(apiNotFound);
 }

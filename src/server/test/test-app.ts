@@ -17,6 +17,8 @@ export type TTestApp = {
   database: TDatabase;
   /** The PostgreSQL URL of this test file's database; undefined on PGlite. */
   databaseUrl: string | undefined;
+  /** Stops the app as a deploy would (gracefully) and starts a new one on the same database. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -52,6 +54,7 @@ async function freshDatabase(): Promise<{ database: TDatabase; url?: string; dro
 export async function createTestApp(
   env: Record<string, string> = {},
   background: TBuildAppOptions['background'] = {},
+  options: Pick<TBuildAppOptions, 'logStream'> = {},
 ): Promise<TTestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
   const config = loadConfig({
@@ -65,20 +68,26 @@ export async function createTestApp(
     ...env,
   });
   const { database, url, drop } = await freshDatabase();
-  const app = await buildApp({ config, database, background });
+  const app = await buildApp({ config, database, background, ...options });
   await app.ready();
-  return {
+  const testApp: TTestApp = {
     app,
     config,
     database,
     databaseUrl: url,
+    async restart() {
+      await testApp.app.close();
+      testApp.app = await buildApp({ config, database, background, ...options });
+      await testApp.app.ready();
+    },
     async close() {
-      await app.close();
+      await testApp.app.close();
       await database.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return testApp;
 }
 
 export function multipartBody(field: string, fileName: string, bytes: Buffer, type = 'application/octet-stream') {

@@ -78,6 +78,30 @@ export const webhookKeys = {
   deliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,
 };
 
+export const mailKeys = {
+  /** The signed-in user's mail settings and which server sends for them. */
+  settings: ['mail', 'settings'] as const,
+  /** The installation's SMTP server (admins). */
+  system: ['mail', 'system'] as const,
+};
+
+export const deliveryKeys = {
+  /** Every email: a send changes a document's log, the recent list and a merge's progress. */
+  all: ['deliveries'] as const,
+  ofDocument: (documentId: string) => ['deliveries', 'document', documentId] as const,
+  one: (id: string) => ['deliveries', 'one', id] as const,
+  recent: (limit: number) => ['deliveries', 'recent', limit] as const,
+  merge: (jobId: string) => ['deliveries', 'merge', jobId] as const,
+  mergeRows: (jobId: string, offset: number, status: string) => ['deliveries', 'merge', jobId, 'rows', offset, status] as const,
+};
+
+export const shareLinkKeys = {
+  ofDocument: (documentId: string) => ['share-links', 'document', documentId] as const,
+  /** A shared document as its link's visitor sees it. */
+  shared: (token: string) => ['share-links', 'shared', token] as const,
+  sharedPdf: (token: string) => ['share-links', 'shared', token, 'pdf'] as const,
+};
+
 export const imageKeys = {
   byAddress: (address: string) => ['images', 'by-address', address] as const,
 };

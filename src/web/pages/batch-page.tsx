@@ -29,6 +29,7 @@ import {
 } from '../features/bulk/api';
 import { JobProgress } from '../features/bulk/job-progress';
 import { Pager } from '../components/ui/pager';
+import { MailMergeCard } from '../features/delivery/mail-merge';
 
 /** Lists, stats and row errors catch up when the job moves on, not on every poll. */
 function useRefreshOnChange(job: TBulkJob | undefined) {
@@ -287,6 +288,7 @@ export function BatchPage({ batchId }: { batchId: string }) {
             </Card>
             <JobDetails job={job} />
           </div>
+          <MailMergeCard job={job} />
           <RowErrors job={job} />
           <BatchDocuments job={job} />
         </div>

@@ -246,7 +246,7 @@ function RecentDocumentsCard() {
       ) : (
         <ul className="divide-y">
           {documents.map((d) => (
-            <li key={d.id} className="flex items-center gap-3 py-3" data-testid="dashboard-document">
+            <li key={d.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap" data-testid="dashboard-document">
               <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-destructive/10 text-destructive" aria-hidden>
                 <FileTextIcon className="size-4" />
               </span>
@@ -257,7 +257,7 @@ function RecentDocumentsCard() {
                   <DocumentBadges status={d.status} />
                 </div>
               </div>
-              <div className="flex shrink-0 items-center">
+              <div className="-ml-2 flex w-full shrink-0 items-center sm:ml-0 sm:w-auto">
                 <DocumentActions document={d} deleting={pendingId === d.id} onDelete={() => confirmDeleteDocument(d)} />
               </div>
             </li>

@@ -1,4 +1,4 @@
-import { CreditCardIcon, KeyRoundIcon, UserIcon } from 'lucide-react';
+import { CreditCardIcon, KeyRoundIcon, MailIcon, UserIcon } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { TUser } from '../../contract/user';
 import { PageHeader } from '../components/layout/page-header';
@@ -15,11 +15,13 @@ import { useStats } from '../hooks/use-stats';
 import { usePlans } from '../hooks/use-plans';
 import { ApiAccessTab } from '../features/api-access/api-access-tab';
 import { BillingTab } from '../features/billing/billing-tab';
+import { EmailSettingsTab } from '../features/email-settings/email-settings-tab';
 import { UsageMeter } from '../components/ui/usage-meter';
 
 const TABS = [
   { id: 'profile', label: 'Profile', icon: UserIcon },
   { id: 'api', label: 'API Access', icon: KeyRoundIcon },
+  { id: 'email', label: 'Email', icon: MailIcon },
   { id: 'billing', label: 'Billing', icon: CreditCardIcon },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -124,6 +126,9 @@ export function SettingsPage() {
         </TabsContent>
         <TabsContent value="api">
           <ApiAccessTab hasAccess={plans.find((p) => p.id === user.subscriptionPlan)?.apiAccess ?? false} />
+        </TabsContent>
+        <TabsContent value="email">
+          <EmailSettingsTab />
         </TabsContent>
         <TabsContent value="billing">
           <BillingTab />

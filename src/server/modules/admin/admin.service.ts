@@ -10,6 +10,7 @@ import type {
 import type { TPlanCatalogue, TPlanId } from '../../../contract/plans.ts';
 import { KNOWN_SETTINGS, ZPaymentGatewayInput, ZPaymentGatewayUpdate } from '../../../contract/admin.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
+import { SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/app-error.ts';
 import type { TSystemService } from '../system/system.service.ts';
@@ -32,6 +33,10 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
   'support.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
   'sales.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
 };
+
+/** Settings with an editor of their own (a sealed password inside): never listed or written as raw text. */
+const OWN_EDITOR_SETTINGS = new Set([SYSTEM_MAIL_SETTING]);
+const ownEditor = (key: string) => new AppError('conflict', `${key} is edited under Outgoing mail, not as raw text.`);
 
 function toSetting(row: { key: string; value: string; description: string | null; updatedAt: Date }): TSystemSetting {
   return { key: row.key, value: row.value, description: row.description, updatedAt: row.updatedAt.toISOString() };
@@ -159,10 +164,11 @@ export function createAdminService(deps: {
     },
 
     async listSettings(): Promise<TSystemSetting[]> {
-      return (await deps.admin.listSettings()).map(toSetting);
+      return (await deps.admin.listSettings()).filter((row) => !OWN_EDITOR_SETTINGS.has(row.key)).map(toSetting);
     },
 
     async saveSetting(actorId: string, input: TSystemSettingInput): Promise<TSystemSetting> {
+      if (OWN_EDITOR_SETTINGS.has(input.key)) throw ownEditor(input.key);
       const problem = SETTING_VALIDATORS[input.key]?.(input.value);
       if (problem) throw new AppError('validation_failed', problem, { value: problem });
       const saved = toSetting(await deps.admin.upsertSetting(input.key, input.value, input.description));
@@ -172,6 +178,7 @@ export function createAdminService(deps: {
     },
 
     async deleteSetting(actorId: string, key: string): Promise<void> {
+      if (OWN_EDITOR_SETTINGS.has(key)) throw ownEditor(key);
       if (!(await deps.admin.deleteSetting(key))) throw notFound('Setting');
       deps.system.forgetPlanCatalogue();
       await audit(actorId, 'setting.delete', 'setting', key, {});

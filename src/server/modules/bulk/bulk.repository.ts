@@ -123,9 +123,9 @@ export function createBulkRepository(db: TDb) {
         for (let i = 0; i < rows.length; i += INSERT_BATCH) {
           const batch = JSON.stringify(rows.slice(i, i + INSERT_BATCH));
           await tx.execute(sql`
-            insert into ${bulkRows} (job_id, row, seq, data, status, errors)
-            select ${id}, x.row, x.seq, x.data, x.status, x.errors
-            from jsonb_to_recordset(${batch}::jsonb) as x(row int, seq int, data jsonb, status text, errors jsonb)`);
+            insert into ${bulkRows} (job_id, row, seq, data, status, errors, extra)
+            select ${id}, x.row, x.seq, x.data, x.status, x.errors, x.extra
+            from jsonb_to_recordset(${batch}::jsonb) as x(row int, seq int, data jsonb, status text, errors jsonb, extra jsonb)`);
         }
         return true;
       });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import archiver from 'archiver';
 import {
+  batchDocumentName,
   BULK_PREVIEW_ROWS,
   defaultFileNamePattern,
   type TBulkJob,
@@ -10,9 +11,9 @@ import {
   type TColumnMapping,
   type TStartBulkJobBody,
 } from '../../../contract/bulk.ts';
-import { DEFAULT_CLIENT_NAME, clientNameOf } from '../../../contract/documents.ts';
+import { DEFAULT_CLIENT_NAME, clientNameOf, fillNamePattern } from '../../../contract/documents.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
-import { placeholderLabel, substitutePlaceholders, type TPlaceholder } from '../../../contract/placeholders.ts';
+import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import type { z } from 'zod';
 import type { ZStartBulkJobBody } from '../../../contract/bulk.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
@@ -47,12 +48,6 @@ const ZIP_PAGE = 1_000;
 /** How long spooled PDFs are kept for the batch's ZIP. */
 export const SPOOL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
-/** Named after the client when the row has one, so a batch's documents tell apart in lists. */
-export function bulkDocumentName(formatName: string, row: number, data: Record<string, string>): string {
-  const client = clientNameOf(data);
-  return client ? `${formatName} - ${client}` : `${formatName} - row ${row}`;
-}
-
 function toJob(row: TBulkJobRow, now = Date.now()): TBulkJob {
   const settled = row.done + row.failed;
   const running = row.status === 'running' && row.startedAt;
@@ -79,9 +74,26 @@ function toJob(row: TBulkJobRow, now = Date.now()): TBulkJob {
   };
 }
 
+/**
+ * Each row's cells in the columns that fill no placeholder, by column index: kept with the row
+ * once the draft's sheet is dropped, so a mail merge can address documents to an email column
+ * the document itself does not print.
+ */
+function unusedCells(job: Pick<TBulkJobRow, 'columns' | 'mapping' | 'sourceRows'>): Map<number, Record<string, string>> {
+  const used = new Set(Object.values(job.mapping).filter((v): v is number => v !== null));
+  const unused = job.columns.map((_, i) => i).filter((i) => !used.has(i));
+  const cells = new Map<number, Record<string, string>>();
+  if (unused.length === 0) return cells;
+  for (const source of job.sourceRows ?? []) {
+    const extra = Object.fromEntries(unused.flatMap((i) => (source.cells[i]?.trim() ? [[String(i), source.cells[i]!.trim()]] : [])));
+    if (Object.keys(extra).length > 0) cells.set(source.row, extra);
+  }
+  return cells;
+}
+
 /** A file name from the pattern: placeholders filled, characters file systems reject replaced. */
 export function zipEntryName(pattern: string, values: Record<string, string>): string {
-  const filled = substitutePlaceholders(pattern, (name) => values[name]);
+  const filled = fillNamePattern(pattern, (name) => values[name]);
   // No leading dots (hidden files) and no trailing dots or spaces (Windows drops them).
   return safeFileBaseName(filled).replace(/^[\s.]+|[\s.]+$/g, '') || 'document';
 }
@@ -329,6 +341,7 @@ export function createBulkService(deps: {
         return p ? placeholderLabel(p) : name;
       };
       let seq = 0;
+      const extras = unusedCells(job);
       const rows: TNewBulkRow[] = checked.rows.map((r) => {
         const invalid = Object.keys(r.errors).length > 0;
         return {
@@ -336,13 +349,14 @@ export function createBulkService(deps: {
           seq: invalid ? -1 : seq++,
           data: r.values,
           status: invalid ? 'invalid' : 'pending',
+          extra: extras.get(r.row) ?? null,
           errors: invalid ? Object.fromEntries(Object.entries(r.errors).map(([name, message]) => [columnOf(name), message])) : null,
         };
       });
       const started = await deps.bulk.start(
         ownerId,
         id,
-        { snapshotId: snapshot.id, formatName: format.name, fileNamePattern: body.fileNamePattern ?? defaultFileNamePattern(format.placeholders.map((p) => p.name)),
+        { snapshotId: snapshot.id, formatName: format.name, fileNamePattern: body.fileNamePattern ?? defaultFileNamePattern(format.placeholders.map((p) => p.name), format.content.documentNamePattern),
           total: checked.valid, skipped: checked.invalid },
         rows,
       );
@@ -578,9 +592,12 @@ export function createBulkService(deps: {
           if (problem) failures.push({ row: r.row, message: problem });
           else renderable.push(i);
         });
+        // Named as the format's version says: its pattern, else the format and the row's client.
+        const nameOf = (row: number, data: Record<string, string>) =>
+          batchDocumentName({ name: job.formatName, documentNamePattern: format.content.documentNamePattern }, row, data, createdAt.toISOString().slice(0, 10));
         const items = renderable.map((i) => ({
           data: rows[i]!.data,
-          title: bulkDocumentName(job.formatName, rows[i]!.row, rows[i]!.data),
+          title: nameOf(rows[i]!.row, rows[i]!.data),
           creationDate: createdAt.getTime(),
         }));
         const packPath = items.length > 0 ? await deps.spool.prepare(jobId, documentIds[0]!).catch(() => undefined) : undefined;
@@ -612,7 +629,7 @@ export function createBulkService(deps: {
           documents: rows.flatMap((r, i) => {
             const sha = shas[i];
             if (!sha) return [];
-            const name = bulkDocumentName(job.formatName, r.row, r.data);
+            const name = nameOf(r.row, r.data);
             return [
               {
                 id: documentIds[i]!,

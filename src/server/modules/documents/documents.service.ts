@@ -5,7 +5,7 @@ import {
   requiredFieldsMessage,
   type TDocument,
   clientNameOf,
-  documentNameOf,
+  documentNameFor,
   type TDocumentListQuery,
 } from '../../../contract/documents.ts';
 import type { z } from 'zod';
@@ -88,7 +88,8 @@ export function createDocumentsService(deps: {
     // Refused before any rendering: a user with no quota left cannot make the server work.
     const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
     const createdAt = new Date();
-    const name = body.name || documentNameOf(format.name, check.values, createdAt.toISOString().slice(0, 10));
+    const name =
+      body.name || documentNameFor({ name: format.name, documentNamePattern: snapshot.content.documentNamePattern }, check.values, createdAt.toISOString().slice(0, 10));
     const clientName = body.clientName || clientNameOf(check.values) || DEFAULT_CLIENT_NAME;
     return { format, snapshot, values: check.values, limit, createdAt, name, clientName };
   }

@@ -27,6 +27,7 @@ export function publicApiDocumentBase(publicUrl: string): Partial<OpenAPIV3_1.Do
       { name: 'Formats', description: 'The templates documents are made from, and the placeholders each one fills in.' },
       { name: 'Documents', description: 'Generate one PDF, fetch it, list and delete documents.' },
       { name: 'Batches', description: 'Generate thousands of PDFs from JSON rows or a spreadsheet.' },
+      { name: 'Email', description: 'Send a document by email, with its PDF attached, and follow the delivery.' },
     ],
   };
 }

@@ -33,6 +33,8 @@ import { sendFile, sendPdf } from '../../http/send-file.ts';
 import { readUploadedFile } from '../../http/uploaded-file.ts';
 import type { TBulkService } from '../bulk/bulk.service.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
+import type { TDeliveriesService } from '../deliveries/deliveries.service.ts';
+import { ZDelivery, ZEmailDocumentBody } from '../../../contract/delivery.ts';
 import type { TFormatsService } from '../formats/formats.service.ts';
 import { answerOnce } from './idempotency.ts';
 import type { TPublicApiService } from './public-api.service.ts';
@@ -53,6 +55,7 @@ export type TPublicApiDeps = {
   publicUrl: string;
   formats: TFormatsService;
   documents: TDocumentsService;
+  deliveries: TDeliveriesService;
   bulk: TBulkService;
   publicApi: TPublicApiService;
 };
@@ -300,6 +303,48 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
       await deps.documents.delete(request.callerId, request.params.id);
       return reply.status(204).send(null);
     },
+  );
+
+  api.post(
+    `${API_V1_PREFIX}/documents/:id/email`,
+    {
+      schema: {
+        tags: ['Email'],
+        summary: 'Email a document',
+        description: [
+          'Queues an email with the document’s PDF attached (byte for byte the PDF of `GET …/pdf`) and answers 202 with the delivery; poll it for `sent` or `failed`.',
+          `To and Cc together name at most 10 people; every recipient counts against your plan’s hourly send rate (429 \`rate_limited\` past it). The subject defaults to the document’s name. A PDF over 10 MB goes as a link that opens it without an account.`,
+          'It goes out through your own mail server (Settings → Email) when you set one up, else through this installation’s; with neither, the answer is 422.',
+        ].join('\n\n'),
+        security,
+        params: ZIdParams,
+        body: ZEmailDocumentBody,
+        response: {
+          202: ZDelivery,
+          ...errors,
+          422: ZApiError.describe('No mail server is set up to send with (`unprocessable`).'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await deps.deliveries.email(request.callerId, request.params.id, request.body);
+      return reply.status(202).header('location', url(`${API_V1_PREFIX}/deliveries/${delivery.id}`)).send(delivery);
+    },
+  );
+
+  api.get(
+    `${API_V1_PREFIX}/deliveries/:id`,
+    {
+      schema: {
+        tags: ['Email'],
+        summary: 'Get an email’s delivery',
+        description: '`queued` (waiting, or retrying after a temporary failure at `nextAttemptAt`), `sending`, `sent` or `failed`, with the mail server’s own answer.',
+        security,
+        params: ZIdParams,
+        response: { 200: ZDelivery, ...errors },
+      },
+    },
+    async (request) => deps.deliveries.get(request.callerId, request.params.id),
   );
 
   api.post(

@@ -1,6 +1,8 @@
 import {
   apiRequestsPerMinuteOf,
   DEFAULT_API_REQUESTS_PER_MINUTE,
+  DEFAULT_EMAILS_PER_HOUR,
+  emailsPerHourOf,
   DEFAULT_STORAGE_MB,
   FALLBACK_API_CALLS_LIMIT,
   storageMbOf, type TPlan, type TPlanCatalogue } from '../../../contract/plans.ts';
@@ -83,6 +85,14 @@ export function createQuotaService(deps: {
     generations,
     generationsExceeded,
     storage,
+
+    /** Recipients a user may email per hour, counting To and Cc of every message (the plan's send rate). */
+    async emailsPerHour(ownerId: string): Promise<number> {
+      const user = await deps.users.findById(ownerId);
+      if (!user) throw notFound('User');
+      const plan = await planOf(user);
+      return plan ? emailsPerHourOf(plan) : DEFAULT_EMAILS_PER_HOUR.free;
+    },
 
     /** The refusal for an image of `adding` bytes when `usedBytes` of `limitBytes` are taken. */
     storageExceeded(planName: string, limitBytes: number, usedBytes: number, adding: number): AppError {

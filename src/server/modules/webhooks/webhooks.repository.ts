@@ -1,14 +1,10 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
+import { leaseDueRows } from '../../jobs/due-rows.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 
 export type TWebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type TWebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
-
-const rowsOf = <T>(result: unknown): T[] => {
-  const { rows } = result as { rows?: T[] };
-  return Array.isArray(rows) ? rows : (result as T[]);
-};
 
 /** Every query on a user's rows filters by the owner; the sender's queue reads due rows of everyone. */
 export function createWebhooksRepository(db: TDb) {
@@ -74,24 +70,13 @@ export function createWebhooksRepository(db: TDb) {
      * sender (another process) skips it, and one whose sender died is taken again after the lease.
      */
     async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<(TWebhookDeliveryRow & { url: string; secretEnc: string })[]> {
-      const taken = rowsOf<{ id: string }>(
-        await db.execute(sql`
-          update ${webhookDeliveries} set attempts = attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
-          where id in (
-            select id from ${webhookDeliveries}
-            where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
-            order by next_attempt_at
-            limit ${limit}
-            for update skip locked
-          )
-          returning id`),
-      );
+      const taken = await leaseDueRows(db, webhookDeliveries, { waiting: 'pending', now, leaseUntil, limit, countAttempt: true });
       if (taken.length === 0) return [];
       const rows = await db
         .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, secretEnc: webhookEndpoints.secretEnc })
         .from(webhookDeliveries)
         .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .where(sql`${webhookDeliveries.id} in (${sql.join(taken.map((t) => sql`${t.id}`), sql`, `)})`);
+        .where(inArray(webhookDeliveries.id, taken));
       return rows.map((r) => ({ ...r.delivery, url: r.url, secretEnc: r.secretEnc }));
     },
 

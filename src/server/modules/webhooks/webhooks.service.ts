@@ -9,6 +9,7 @@ import {
   type TWebhookEvent,
 } from '../../../contract/webhooks.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
+import { createDueRowsWorker, type TDueRowsWorker } from '../../jobs/due-rows.ts';
 import type { TWebhookSender } from './webhook-sender.ts';
 import type { TWebhookDeliveryRow, TWebhookEndpointRow, TWebhooksRepository } from './webhooks.repository.ts';
 
@@ -64,15 +65,9 @@ export function createWebhooksService(deps: {
   const r = deps.repository;
   const delays = deps.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const pollMs = deps.pollMs ?? 5_000;
-  let timer: NodeJS.Timeout | undefined;
-  // Stopping cuts attempts in flight short; their rows stay leased and are tried again later.
-  let stopping = new AbortController();
-  let running: Promise<void> | undefined;
-  let again = false;
-
-  async function attempt(delivery: Awaited<ReturnType<TWebhooksRepository['takeDue']>>[number]): Promise<void> {
+  async function attempt(delivery: Awaited<ReturnType<TWebhooksRepository['takeDue']>>[number], signal: AbortSignal): Promise<void> {
     const body = JSON.stringify(delivery.payload);
-    const { signal } = stopping;
+    // Stopping cuts attempts in flight short; their rows stay leased and are tried again later.
     const result = await deps.send(delivery.url, body, deps.secrets.open(delivery.secretEnc), signal);
     if (signal.aborted) return;
     if (result.ok) {
@@ -82,8 +77,7 @@ export function createWebhooksService(deps: {
     const wait = delays[delivery.attempts - 1];
     if (wait !== undefined) {
       await r.recordAttempt(delivery.id, { status: 'pending', responseStatus: result.status, error: result.error, nextAttemptAt: new Date(Date.now() + wait) });
-      // A retry due before the next look is not left waiting for it.
-      if (wait < pollMs) setTimeout(kick, wait).unref();
+      worker.kickIn(wait);
       return;
     }
     await r.recordAttempt(delivery.id, { status: 'failed', responseStatus: result.status, error: result.error, nextAttemptAt: null });
@@ -93,33 +87,16 @@ export function createWebhooksService(deps: {
     );
   }
 
-  /** Sends everything due now, then whatever fell due meanwhile. */
-  async function drain(): Promise<void> {
-    for (;;) {
-      if (stopping.signal.aborted) return;
-      const now = new Date();
-      const due = await r.takeDue(now, new Date(now.getTime() + LEASE_MS), 20);
-      if (due.length === 0) return;
-      await Promise.all(due.map((d) => attempt(d).catch((error: unknown) => deps.log.error({ err: error, deliveryId: d.id }, 'webhook attempt failed'))));
-    }
-  }
-
-  function kick(): void {
-    if (stopping.signal.aborted) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'could not send webhooks'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  }
+  const worker: TDueRowsWorker = createDueRowsWorker({
+    what: 'webhook',
+    take: (now, leaseUntil, limit) => r.takeDue(now, leaseUntil, limit),
+    attempt,
+    leaseMs: LEASE_MS,
+    pollMs,
+    batch: 20,
+    log: deps.log,
+  });
+  const kick = () => worker.kick();
 
   async function enqueue(ownerId: string, endpoints: TWebhookEndpointRow[], event: string, data: unknown): Promise<TWebhookDeliveryRow[]> {
     const now = new Date();
@@ -194,17 +171,11 @@ export function createWebhooksService(deps: {
 
     /** Looks for due retries now and then (deliveries made here are sent at once). */
     start(): void {
-      if (stopping.signal.aborted) stopping = new AbortController();
-      timer ??= setInterval(kick, pollMs);
-      timer.unref();
-      kick();
+      worker.start();
     },
 
     async stop(): Promise<void> {
-      clearInterval(timer);
-      timer = undefined;
-      stopping.abort();
-      await running;
+      await worker.stop();
     },
   };
 }

@@ -11,9 +11,10 @@ import type {
 import type { TApiUsage } from '../../../contract/api-usage';
 import type { TAdminPayments, TAdminPaymentsQuery } from '../../../contract/billing';
 import type { TPlanCatalogue } from '../../../contract/plans';
+import type { TSystemMailSettings, TSystemMailSettingsInput, TTestEmailResult } from '../../../contract/mail';
 import type { TRole } from '../../../contract/user';
 import { api } from '../../lib/api';
-import { adminKeys, authKeys, statsKeys, systemKeys } from '../../lib/query-keys';
+import { adminKeys, authKeys, mailKeys, statsKeys, systemKeys } from '../../lib/query-keys';
 
 /** The Admin Panel's calls. Every query takes `enabled`, so nothing is fetched unless the signed-in user is an admin. */
 const seg = encodeURIComponent;
@@ -231,4 +232,34 @@ export function useAuditLog(offset: number, limit: number) {
     placeholderData: keepPreviousData,
     refetchOnMount: 'always',
   });
+}
+/** The installation's SMTP server: every user's mail goes through it unless they have their own. */
+export function useSystemMail(enabled: boolean) {
+  return useQuery({ queryKey: mailKeys.system, queryFn: () => api.get<TSystemMailSettings>('/api/admin/mail-settings'), enabled });
+}
+
+function refreshMail(client: ReturnType<typeof useQueryClient>) {
+  void client.invalidateQueries({ queryKey: mailKeys.system });
+  // Whether users send through it changes with it.
+  void client.invalidateQueries({ queryKey: mailKeys.settings });
+}
+
+export function useSaveSystemMail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TSystemMailSettingsInput) => api.put<TSystemMailSettings>('/api/admin/mail-settings', input),
+    onSuccess: () => refreshMail(client),
+  });
+}
+
+export function useDeleteSystemMail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete('/api/admin/mail-settings'),
+    onSuccess: () => refreshMail(client),
+  });
+}
+
+export function useTestSystemMail() {
+  return useMutation({ mutationFn: (to: string | undefined) => api.post<TTestEmailResult>('/api/admin/mail-settings/test', to ? { to } : {}) });
 }

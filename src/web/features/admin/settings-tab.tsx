@@ -26,6 +26,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
+import { MailServerCard } from './mail-server-card';
 
 type KnownKey = keyof typeof KNOWN_SETTINGS;
 /** The plan catalogue is a setting underneath, but it is edited in its own form (the Plans tab). */
@@ -138,6 +139,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
 
   return (
     <div className="space-y-4">
+      <MailServerCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="max-w-xl text-sm text-muted-foreground">
           Settings change how this installation behaves: the e-signature site, the support and sales addresses, and the seller

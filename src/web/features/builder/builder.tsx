@@ -62,6 +62,7 @@ import {
 import { InsertTargetProvider, useInsertTarget } from './insert-target';
 import { createElement, DEFAULT_FORMAT_NAME, describeElement, ELEMENT_LABELS, emptyDoc, newElementId, placeholderUsage, snapshotOf, type BuilderDoc } from './model';
 import { PageSetup } from './page-setup';
+import { DocumentNameField } from './document-name-field';
 import { NewTagsBar } from './new-tags-bar';
 import { PlaceholderDialog, type PlaceholderDraft } from './placeholder-dialog';
 import { PlaceholderPanel } from './placeholder-panel';
@@ -658,6 +659,12 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
               placeholder="e.g. Offer letter for new hires"
               onChange={(e) => dispatch({ type: 'describe', description: e.target.value })}
               className="h-9"
+            />
+            <DocumentNameField
+              formatName={doc.name}
+              content={doc.content}
+              placeholders={doc.placeholders}
+              update={(update) => dispatch({ type: 'update-content', update })}
             />
           </section>
           <FormattingHints />

@@ -361,6 +361,7 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
           draft={draft}
           placeholders={placeholders}
           formatName={formatName}
+          documentNamePattern={format.data?.content.documentNamePattern}
           choice={choice}
           onChoice={setChoice}
           pattern={pattern}

@@ -1,8 +1,9 @@
 import { CircleAlertIcon, GaugeIcon, Loader2Icon, PlayIcon, UploadIcon } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { Link } from 'wouter';
-import { ZFileNamePattern, type TBulkUpload } from '../../../contract/bulk';
-import { findPlaceholderNames, placeholderLabel, substitutePlaceholders, type TPlaceholder } from '../../../contract/placeholders';
+import { batchDocumentName, ZFileNamePattern, type TBulkUpload } from '../../../contract/bulk';
+import { fillNamePattern } from '../../../contract/documents';
+import { findPlaceholderNames, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
@@ -11,12 +12,6 @@ import { cn, formatNumber } from '../../lib/utils';
 import { plural } from './job-status';
 
 export type InvalidChoice = 'skip' | 'fix';
-
-/** The name a bulk document gets (the server's rule), for the file-name example. */
-function documentName(formatName: string, row: number, values: Record<string, string>): string {
-  const client = values.client_name || values.clientname;
-  return client ? `${formatName} - ${client}` : `${formatName} - row ${row}`;
-}
 
 export function patternError(pattern: string): string | null {
   const parsed = ZFileNamePattern.safeParse(pattern);
@@ -75,6 +70,7 @@ export function StartPanel({
   draft,
   placeholders,
   formatName,
+  documentNamePattern,
   choice,
   onChoice,
   pattern,
@@ -87,6 +83,8 @@ export function StartPanel({
   draft: TBulkUpload;
   placeholders: readonly TPlaceholder[];
   formatName: string;
+  /** The format's document-name pattern: the documents' names, and so `{{document}}` here. */
+  documentNamePattern?: string;
   choice: InvalidChoice | null;
   onChoice: (choice: InvalidChoice) => void;
   pattern: string;
@@ -108,9 +106,13 @@ export function StartPanel({
   const sample = draft.preview.find((r) => Object.keys(r.errors).length === 0) ?? draft.preview[0];
   const example =
     sample && !error
-      ? substitutePlaceholders(pattern, (name) =>
-          name === 'document' ? documentName(formatName, sample.row, sample.values) : name === 'row' ? String(sample.row) : sample.values[name],
-        ).trim() || 'document'
+      ? fillNamePattern(pattern, (name) =>
+          name === 'document'
+            ? batchDocumentName({ name: formatName, documentNamePattern }, sample.row, sample.values, new Date().toISOString().slice(0, 10))
+            : name === 'row'
+              ? String(sample.row)
+              : sample.values[name],
+        ) || 'document'
       : '';
   const tokens = ['document', 'row', ...placeholders.slice(0, 6).map((p) => p.name)];
 

@@ -2,7 +2,7 @@ import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, Upload
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
-import { clientNameOf, DEFAULT_CLIENT_NAME, documentNameOf, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
+import { clientNameOf, DEFAULT_CLIENT_NAME, documentNameFor, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -68,7 +68,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
     create.mutate(
       {
         formatId: format.id,
-        name: documentNameOf(format.name, allData, formatDate(new Date().toISOString())),
+        name: documentNameFor({ name: format.name, documentNamePattern: format.content.documentNamePattern }, allData, formatDate(new Date().toISOString())),
         clientName: clientNameOf(allData)?.trim() || DEFAULT_CLIENT_NAME,
         data: allData,
       },

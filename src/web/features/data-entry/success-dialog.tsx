@@ -1,51 +1,29 @@
 import { CheckIcon, DownloadIcon, EyeIcon, MailIcon, PenLineIcon, TriangleAlertIcon } from 'lucide-react';
+import { useState } from 'react';
 import type { TDocument } from '../../../contract/documents';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { EmailDocumentDialog } from '../delivery/email-dialog';
 import { documentDownloadUrl, documentPreviewUrl } from '../documents/api';
 import { useEsignUrl } from './constants';
 
-/** A mailto: draft whose subject and body name the document and carry its download link. */
-export function emailDraftUrl(document: Pick<TDocument, 'id' | 'name'>, origin: string): string {
-  const link = `${origin}${documentDownloadUrl(document.id)}`;
-  const subject = `Document: ${document.name}`;
-  const body = [
-    'Hello,',
-    '',
-    `Please find the document "${document.name}" here:`,
-    link,
-    '',
-    'Best regards',
-  ].join('\n');
-  return `mailto:?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
-}
-
 function ActionTile({
-  href,
   icon: Icon,
   title,
   text,
-  newTab = true,
-  download = false,
   primary,
+  ...target
 }: {
-  href: string;
   icon: typeof DownloadIcon;
   title: string;
   text: string;
-  newTab?: boolean;
-  download?: boolean;
   primary?: boolean;
-}) {
-  return (
-    <a
-      href={href}
-      {...(download ? { download: '' } : newTab ? { target: '_blank', rel: 'noopener' } : {})}
-      className={
-        'group flex items-center gap-3 rounded-lg border p-3.5 text-left transition-[border-color,background-color,box-shadow] hover:border-primary/40 hover:bg-primary-soft/40 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none ' +
-        (primary ? 'border-primary/30 bg-primary-soft/30' : 'bg-background')
-      }
-    >
+} & ({ href: string; download?: boolean; onClick?: never } | { onClick: () => void; href?: never; download?: never })) {
+  const className =
+    'group flex w-full cursor-pointer items-center gap-3 rounded-lg border p-3.5 text-left transition-[border-color,background-color,box-shadow] hover:border-primary/40 hover:bg-primary-soft/40 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none ' +
+    (primary ? 'border-primary/30 bg-primary-soft/30' : 'bg-background');
+  const body = (
+    <>
       <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-soft text-primary">
         <Icon className="size-4" aria-hidden />
       </span>
@@ -53,6 +31,18 @@ function ActionTile({
         <span className="block text-sm font-semibold">{title}</span>
         <span className="block text-xs text-muted-foreground">{text}</span>
       </span>
+    </>
+  );
+  if (target.onClick) {
+    return (
+      <button type="button" onClick={target.onClick} className={className}>
+        {body}
+      </button>
+    );
+  }
+  return (
+    <a href={target.href} {...(target.download ? { download: '' } : { target: '_blank', rel: 'noopener' })} className={className}>
+      {body}
     </a>
   );
 }
@@ -67,7 +57,9 @@ export function GenerationSuccessDialog({
   onGenerateAnother: () => void;
 }) {
   const esignUrl = useEsignUrl();
+  const [emailing, setEmailing] = useState(false);
   return (
+    <>
     <Dialog open={document !== null} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-md">
         {document && (
@@ -104,13 +96,7 @@ export function GenerationSuccessDialog({
                 primary
               />
               <ActionTile href={esignUrl} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
-              <ActionTile
-                href={emailDraftUrl(document, window.location.origin)}
-                icon={MailIcon}
-                title="Email"
-                text="Open a draft with the document's link"
-                newTab={false}
-              />
+              <ActionTile icon={MailIcon} title="Email" text="Send the PDF to someone by email" onClick={() => setEmailing(true)} />
             </div>
             <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
               <Button variant="ghost" size="sm" asChild>
@@ -126,5 +112,7 @@ export function GenerationSuccessDialog({
         )}
       </DialogContent>
     </Dialog>
+    <EmailDocumentDialog document={emailing ? document : null} onOpenChange={setEmailing} />
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { DocumentActions, DocumentBadges } from './document-actions';
 
 /** Column template of a document list: with the format column (Recent Documents) or without (a batch). */
 export function documentGrid(withFormat: boolean): string {
-  return withFormat ? 'md:grid-cols-[minmax(0,1fr)_180px_minmax(0,200px)_112px]' : 'md:grid-cols-[minmax(0,1fr)_180px_112px]';
+  return withFormat ? 'md:grid-cols-[minmax(0,1fr)_170px_minmax(0,180px)_176px]' : 'md:grid-cols-[minmax(0,1fr)_180px_176px]';
 }
 
 export function DocumentListHeader({ withFormat, first = 'Document' }: { withFormat: boolean; first?: string }) {
@@ -67,7 +67,8 @@ export function DocumentRow({
           {d.formatName || 'Unknown'}
         </span>
       )}
-      <div className="flex items-center justify-end">
+      {/* Narrow screens: the actions get a line of their own, so the name keeps the width. */}
+      <div className="col-span-2 -ml-2 flex items-center sm:col-span-1 sm:ml-0 sm:justify-end">
         <DocumentActions document={d} deleting={deleting} onDelete={onDelete} />
       </div>
     </li>

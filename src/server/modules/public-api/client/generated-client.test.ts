@@ -4,7 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { eq } from 'drizzle-orm';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../../db/schema.ts';
+import { SYSTEM_MAIL_SETTING } from '../../../../contract/mail.ts';
+import { systemSettings, users } from '../../../db/schema.ts';
+import { startSmtpStandIn, type TSmtpStandIn } from '../../../test/smtp-stand-in.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../../test/test-app.ts';
 import { typesFromOpenApi } from './openapi-types.ts';
 import type { paths } from './v1-schema.ts';
@@ -24,10 +26,17 @@ let baseUrl = '';
 let document: TDocument;
 let key = '';
 let formatId = '';
+let smtp: TSmtpStandIn;
 const checked = new Set<string>();
 
 beforeAll(async () => {
+  smtp = await startSmtpStandIn({ tls: false });
   t = await createTestApp();
+  // The installation's mail server: a relay on loopback that takes mail without signing in.
+  await t.database.db.insert(systemSettings).values({
+    key: SYSTEM_MAIL_SETTING,
+    value: JSON.stringify({ host: smtp.host, port: smtp.port, secure: false, user: '', passwordEnc: null, fromAddress: 'documents@formwork.test', fromName: 'Formwork' }),
+  });
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
   document = (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as TDocument;
   const owner = new TestClient(t.app);
@@ -45,6 +54,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  await smtp.close();
 });
 
 /** Checks each JSON answer against the document's schema for its path, method and status. */
@@ -118,6 +128,17 @@ describe('a client generated from the OpenAPI document', () => {
     expect(listed.data?.nextCursor).toEqual(expect.any(String));
     const pdf = await api.GET('/api/v1/documents/{id}/pdf', { params: { path: { id: documentId } }, parseAs: 'arrayBuffer' });
     expect(Buffer.from(pdf.data as ArrayBuffer).subarray(0, 5).toString()).toBe('%PDF-');
+
+    const emailed = await api.POST('/api/v1/documents/{id}/email', { params: { path: { id: documentId } }, body: { to: ['jane@example.com'], subject: 'Your invoice' } });
+    expect(emailed.response.status).toBe(202);
+    expect(emailed.response.headers.get('location')).toBe(`${t.config.publicUrl}/api/v1/deliveries/${emailed.data!.id}`);
+    let delivery = await api.GET('/api/v1/deliveries/{id}', { params: { path: { id: emailed.data!.id } } });
+    for (let i = 0; i < 200 && delivery.data?.status !== 'sent'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      delivery = await api.GET('/api/v1/deliveries/{id}', { params: { path: { id: emailed.data!.id } } });
+    }
+    expect(delivery.data).toMatchObject({ status: 'sent', to: ['jane@example.com'], subject: 'Your invoice' });
+    await smtp.waitFor(1);
 
     const generated = await api.POST('/api/documents/generate', { body: { template_id: formatId, data: { client_name: 'Short Form' } } });
     expect(generated.data?.status).toBe('generated');

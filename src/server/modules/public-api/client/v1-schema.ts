@@ -298,6 +298,7 @@ export interface paths {
                                     left?: number;
                                 };
                             };
+                            documentNamePattern?: string;
                             header?: {
                                 /** @default  */
                                 text?: string;
@@ -1292,6 +1293,294 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/documents/{id}/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a document
+         * @description Queues an email with the document’s PDF attached (byte for byte the PDF of `GET …/pdf`) and answers 202 with the delivery; poll it for `sent` or `failed`.
+         *
+         *     To and Cc together name at most 10 people; every recipient counts against your plan’s hourly send rate (429 `rate_limited` past it). The subject defaults to the document’s name. A PDF over 10 MB goes as a link that opens it without an account.
+         *
+         *     It goes out through your own mail server (Settings → Email) when you set one up, else through this installation’s; with neither, the answer is 422.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["EmailDocumentInput"];
+                };
+            };
+            responses: {
+                /** @description Accepted: under way, poll the Location */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Delivery"];
+                    };
+                };
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No mail server is set up to send with (`unprocessable`). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an email’s delivery
+         * @description `queued` (waiting, or retrying after a temporary failure at `nextAttemptAt`), `sending`, `sent` or `failed`, with the mail server’s own answer.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Delivery"];
+                    };
+                };
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/batches": {
         parameters: {
             query?: never;
@@ -2031,6 +2320,47 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        EmailDocumentInput: {
+            to: string[];
+            cc?: string[];
+            subject?: string;
+            message?: string;
+        };
+        DeliveryInput: {
+            id: string;
+            documentId: string;
+            to: string[];
+            cc: string[];
+            subject: string;
+            /** @enum {string} */
+            status: "queued" | "sending" | "sent" | "failed";
+            attempts: number;
+            transport: ("own" | "system") | null;
+            smtpResponse: string | null;
+            error: string | null;
+            attachment: ("pdf" | "link") | null;
+            createdAt: string;
+            attemptedAt: string | null;
+            sentAt: string | null;
+            nextAttemptAt: string | null;
+        };
+        CreateShareLinkInput: {
+            /** @default 7 */
+            expiresInDays: number;
+        };
+        ShareLinkInput: {
+            id: string;
+            url: string;
+            createdAt: string;
+            expiresAt: string;
+            revokedAt: string | null;
+            active: boolean;
+            views: number;
+            downloads: number;
+            lastViewedAt: string | null;
+            /** @enum {string} */
+            origin: "manual" | "email";
+        };
         PlaceholderInput: {
             /** @description The key to send in `data`. */
             name: string;
@@ -2212,6 +2542,7 @@ export interface components {
                         left: number;
                     };
                 };
+                documentNamePattern?: string;
                 header?: {
                     /** @default  */
                     text: string;
@@ -2333,6 +2664,47 @@ export interface components {
             /** @constant */
             status: "generated";
             document_url: string;
+        };
+        EmailDocument: {
+            to: string[];
+            cc?: string[];
+            subject?: string;
+            message?: string;
+        };
+        Delivery: {
+            id: string;
+            documentId: string;
+            to: string[];
+            cc: string[];
+            subject: string;
+            /** @enum {string} */
+            status: "queued" | "sending" | "sent" | "failed";
+            attempts: number;
+            transport: ("own" | "system") | null;
+            smtpResponse: string | null;
+            error: string | null;
+            attachment: ("pdf" | "link") | null;
+            createdAt: string;
+            attemptedAt: string | null;
+            sentAt: string | null;
+            nextAttemptAt: string | null;
+        };
+        CreateShareLink: {
+            /** @default 7 */
+            expiresInDays: number;
+        };
+        ShareLink: {
+            id: string;
+            url: string;
+            createdAt: string;
+            expiresAt: string;
+            revokedAt: string | null;
+            active: boolean;
+            views: number;
+            downloads: number;
+            lastViewedAt: string | null;
+            /** @enum {string} */
+            origin: "manual" | "email";
         };
         Placeholder: {
             /** @description The key to send in `data`. */
@@ -2515,6 +2887,7 @@ export interface components {
                         left: number;
                     };
                 };
+                documentNamePattern?: string;
                 header?: {
                     /** @default  */
                     text: string;

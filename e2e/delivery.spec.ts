@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
+import { expectAccessible } from './axe.ts';
+import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
+
+/**
+ * Delivering a document, as a user does it: an admin sets up the mail server (a real SMTP server
+ * on loopback with STARTTLS and AUTH, its self-signed certificate trusted through
+ * NODE_EXTRA_CA_CERTS as an operator would), a document is generated and emailed from the success
+ * dialog, the message that arrives holds the PDF, and a share link opens in a browser that has
+ * never signed in. Its own server: the shared one has no mail server, on purpose.
+ */
+const ADMIN = { firstName: 'Dana', lastName: 'Delivery', email: 'delivery-admin@e2e.formwork.test', password: 'delivery-password-123' };
+const RELAY = { user: 'relay', password: 'relay-pass' };
+/** With E2E_PORT set (a developer's own range), the side servers take the ports just above it. */
+const NEAR = Number(process.env.E2E_PORT ?? 0);
+
+let smtp: TSmtpStandIn;
+let server: TOwnServer | undefined;
+let base = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  smtp = await startSmtpStandIn({ accounts: { [RELAY.user]: RELAY.password, 'sales@acme.test': 'right-password' }, port: await freePort(NEAR ? NEAR + 2 : 0) });
+  const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'formwork-e2e-smtp-')), 'smtp-ca.pem');
+  writeFileSync(caFile, smtp.ca);
+  server = await startOwnServer({ ADMIN_EMAILS: ADMIN.email, NODE_EXTRA_CA_CERTS: caFile, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' }, 'delivery', NEAR ? NEAR + 1 : 0);
+  base = server.base;
+});
+
+test.afterAll(async () => {
+  server?.stop();
+  await smtp?.close();
+});
+
+const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    // A revoked link answers 404 on purpose.
+    if (msg.type() === 'error' && !msg.text().includes('404')) errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  return errors;
+}
+
+test('email a generated document from the success dialog; the message holds the PDF; a share link opens in a fresh browser', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const consoleErrors = collectConsoleErrors(page);
+  expect((await page.request.post(`${base}/api/auth/sign-up`, { data: ADMIN })).ok()).toBe(true);
+
+  // 0. The admin sets up the installation's mail server and checks it with a test email.
+  await page.goto(`${base}/admin?tab=settings`);
+  const card = page.getByTestId('mail-server-card');
+  await expect(card).toContainText('Not set up');
+  await card.getByRole('button', { name: 'Set up' }).click();
+  await card.getByLabel('SMTP host').fill(smtp.host);
+  await card.getByLabel('Port').fill(String(smtp.port));
+  await card.getByLabel('User name').fill(RELAY.user);
+  await card.getByLabel('Password').fill(RELAY.password);
+  await card.getByLabel('From address').fill('documents@e2e.formwork.test');
+  await card.getByRole('button', { name: 'Save mail server' }).click();
+  await expect(page.getByText('Mail server saved', { exact: true })).toBeVisible();
+  await expect(card).toContainText(`${smtp.host}:${smtp.port}`);
+  await card.getByRole('button', { name: 'Send test email' }).click();
+  await expect(card.getByRole('alert')).toContainText('Test email sent');
+  await smtp.waitFor(1);
+  expect(smtp.messages[0]).toMatchObject({ to: [ADMIN.email], user: RELAY.user, secure: true });
+
+  // 1. Generate a document.
+  const format = await page.request.post(`${base}/api/formats`, {
+    data: {
+      name: 'Welcome Letter',
+      content: { elements: [{ id: 'h', type: 'heading', content: 'Welcome, {{client_name}}' }, { id: 'p', type: 'paragraph', content: 'We are glad to have you.' }] },
+      placeholders: [{ name: 'client_name', label: 'Client name', type: 'text', required: true }],
+    },
+  });
+  expect(format.status()).toBe(201);
+  const formatId = ((await format.json()) as { id: string }).id;
+  await page.goto(`${base}/data-entry/${formatId}`);
+  await page.getByLabel('Client name').fill('Harbor & Pine LLC');
+  await page.getByRole('button', { name: 'Generate Document' }).click();
+  const success = page.getByRole('dialog', { name: 'Document generated' });
+  await expect(success).toBeVisible();
+  const documentName = (await success.locator('.font-medium').first().textContent())!.trim();
+  expect(documentName).toMatch(/^Welcome Letter - Harbor & Pine LLC - /);
+
+  // 2. Email it from the success dialog.
+  await success.getByRole('button', { name: /Email/ }).click();
+  const emailDialog = page.getByRole('dialog', { name: 'Email the document' });
+  await expect(emailDialog.getByLabel('Subject')).toHaveValue(documentName);
+  await expect(emailDialog.getByLabel('Message')).toHaveValue(new RegExp(`Please find ${documentName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} attached`));
+  await expect(emailDialog).toContainText(`${documentName}.pdf`);
+  const to = emailDialog.getByLabel('To', { exact: true });
+  await to.fill('not-an-address');
+  await to.press('Enter');
+  await emailDialog.getByRole('button', { name: 'Send email' }).click();
+  await expect(emailDialog.getByRole('alert')).toContainText('Not a valid email address: not-an-address');
+  await emailDialog.getByRole('button', { name: 'Remove not-an-address' }).click();
+  await to.fill('jane@harborpine.example');
+  await to.press('Enter');
+  await expectAccessible(page, 'email dialog');
+  await emailDialog.getByRole('button', { name: 'Send email' }).click();
+  await expect(emailDialog.getByTestId('delivery-status')).toContainText('Sent to jane@harborpine.example');
+  await expect(emailDialog.getByTestId('delivery-status')).toContainText('The mail server answered: 250');
+
+  // 3. The captured message holds the PDF, byte for byte the download.
+  await smtp.waitFor(2);
+  const message = smtp.messages[1]!;
+  expect(message).toMatchObject({ to: ['jane@harborpine.example'], secure: true, user: RELAY.user });
+  const parsed = await smtp.parse(message);
+  expect(parsed.subject).toBe(documentName);
+  expect(parsed.from).toMatchObject({ name: 'Dana Delivery via Formwork', address: 'documents@e2e.formwork.test' });
+  expect(parsed.attachments.map((a) => a.filename)).toEqual([`${documentName}.pdf`]);
+  // One document: emailing it made no other (the dialog's form sits inside the generate form's tree).
+  const documents = (await (await page.request.get(`${base}/api/documents`)).json()) as { id: string }[];
+  expect(documents).toHaveLength(1);
+  const download = await page.request.get(`${base}/api/documents/${documents[0]!.id}/download`);
+  expect(sha256(new Uint8Array(parsed.attachments[0]!.content as ArrayBuffer))).toBe(sha256(await download.body()));
+  await emailDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(emailDialog).toBeHidden();
+  await success.getByRole('button', { name: 'Close' }).click();
+  await expect(success).toBeHidden();
+
+  // The document's actions list the email, and make a share link.
+  await page.goto(`${base}/documents`);
+  await page.getByRole('button', { name: `Share and emails of ${documentName}` }).first().click();
+  const shareDialog = page.getByRole('dialog', { name: 'Share and emails' });
+  await expect(shareDialog.getByTestId('delivery-row')).toContainText('jane@harborpine.example');
+  await expect(shareDialog.getByTestId('delivery-row').getByTestId('delivery-status-badge')).toHaveText('Sent');
+  await shareDialog.getByRole('button', { name: 'Create and copy link' }).click();
+  const linkRow = shareDialog.getByTestId('share-link-row');
+  await expect(linkRow).toContainText('Active');
+  const url = (await linkRow.locator('code').textContent())!.trim();
+  expect(url).toMatch(new RegExp(`^${base}/s/[A-Za-z0-9_-]{43}$`));
+  await expectAccessible(page, 'share and emails dialog');
+
+  // 4. The link opens in a fresh browser context: no account, no cookie.
+  const stranger = await browser.newContext();
+  const visitor = await stranger.newPage();
+  const visitorErrors = collectConsoleErrors(visitor);
+  await visitor.goto(url);
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(documentName);
+  await expect(visitor.getByRole('link', { name: 'Download PDF' })).toBeVisible();
+  await expect(visitor.getByTestId('pdf-pages').locator('canvas').first()).toBeVisible();
+  expect(await stranger.cookies()).toEqual([]);
+  const shared = await visitor.request.get(`${url.replace('/s/', '/api/share/')}/pdf?download=1`);
+  expect(shared.status()).toBe(200);
+  expect(sha256(await shared.body())).toBe(sha256(await download.body()));
+  await expectAccessible(visitor, 'share page');
+  // Opened again, the owner's list counts the visit.
+  await page.bringToFront();
+  await shareDialog.getByRole('button', { name: 'Close' }).click();
+  await expect(shareDialog).toBeHidden();
+  await page.getByRole('button', { name: `Share and emails of ${documentName}` }).first().click();
+  await expect(linkRow).toContainText(/1 view/);
+
+  // Turned off, the link answers 404 and the page says so.
+  await linkRow.getByRole('button', { name: 'Turn off' }).click();
+  await expect(linkRow).toContainText('Turned off');
+  const gone = await visitor.goto(url);
+  expect(gone?.status()).toBe(404);
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('This link no longer opens a document');
+  expect(visitorErrors).toEqual([]);
+  await stranger.close();
+  expect(consoleErrors).toEqual([]);
+});
+
+test('a wrong password for one’s own mail server is a clear error in Settings → Email', async ({ page }) => {
+  // The first journey made the account, unless this one runs on its own.
+  if (!(await page.request.post(`${base}/api/auth/sign-up`, { data: ADMIN })).ok()) {
+    const signedIn = await page.request.post(`${base}/api/auth/sign-in`, { data: { email: ADMIN.email, password: ADMIN.password } });
+    expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  }
+  const me = (await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string };
+  expect((await page.request.patch(`${base}/api/admin/users/${me.id}`, { data: { subscriptionPlan: 'enterprise' } })).ok()).toBe(true);
+  // The installation's server, as the first journey left it (set again when this one runs alone).
+  const mail = await page.request.put(`${base}/api/admin/mail-settings`, {
+    data: { host: smtp.host, port: smtp.port, user: RELAY.user, password: RELAY.password, fromAddress: 'documents@e2e.formwork.test' },
+  });
+  expect(mail.ok()).toBe(true);
+
+  await page.goto(`${base}/settings?tab=email`);
+  await expect(page.getByTestId('sends-with')).toHaveText('Formwork’s server');
+  const form = page.getByRole('form', { name: 'Your own mail server' });
+  await form.getByLabel('Email address').fill('sales@acme.test');
+  await form.getByLabel('Password').fill('wrong-password');
+  await form.getByLabel('SMTP host').fill(smtp.host);
+  await form.getByLabel('SMTP port').fill(String(smtp.port));
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Email Settings Saved', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('sends-with')).toHaveText('Your server');
+  await expect(form.getByLabel('Password')).toHaveValue('');
+  await expect(form.getByLabel('Password')).toHaveAttribute('placeholder', '•••••••• (saved)');
+  await form.getByRole('button', { name: 'Send test email' }).click();
+  await expect(page.getByTestId('test-email-result')).toContainText('The test email was not sent');
+  await expect(page.getByTestId('test-email-result')).toContainText(
+    `The mail server ${smtp.host} refused the user name or password: 535 5.7.8 Authentication credentials invalid`,
+  );
+  await expectAccessible(page, 'settings email tab');
+});

@@ -1,0 +1,283 @@
+import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
+import { ZApiError } from '../../../contract/errors.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
+import { emailDeliveries, users } from '../../db/schema.ts';
+import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+
+/*
+ * Emailing a document, end to end against a real SMTP server on loopback: STARTTLS with a
+ * certificate made here (the only authority trusted), AUTH, the message as it arrives, retries
+ * after temporary answers, and the delivery log.
+ */
+
+const ADMIN_EMAIL = 'root@example.com';
+const RELAY = { user: 'relay-user', password: 'relay-pass' };
+let t: TTestApp;
+let smtp: TSmtpStandIn;
+let admin: TestClient;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  smtp = await startSmtpStandIn({ accounts: { [RELAY.user]: RELAY.password, 'sales@acme.test': 'right-password' } });
+  t = await createTestApp(
+    { ADMIN_EMAILS: ADMIN_EMAIL, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1', LOG_LEVEL: 'info' },
+    { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100, 100] },
+    {
+      logStream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logLines.push(chunk.toString());
+          done();
+        },
+      }),
+    },
+  );
+  admin = new TestClient(t.app);
+  await admin.signUp({ email: ADMIN_EMAIL });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
+const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+async function setUpSystemMail() {
+  const saved = await admin.request('PUT', '/api/admin/mail-settings', {
+    host: smtp.host,
+    port: smtp.port,
+    user: RELAY.user,
+    password: RELAY.password,
+    fromAddress: 'documents@formwork.test',
+    fromName: 'Formwork',
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+}
+
+async function userWithDocument(client = new TestClient(t.app)) {
+  const { user, email } = await client.signUp({ firstName: 'Grace', lastName: 'Hopper' });
+  const format = await client.post('/api/formats', {
+    name: 'Offer Letter',
+    content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}, welcome aboard.' }] },
+    placeholders: [{ name: 'client_name', type: 'text', required: true }],
+  });
+  expect(format.statusCode, format.body).toBe(201);
+  const document = await client.post('/api/documents', { formatId: (format.json() as { id: string }).id, data: { client_name: 'Jane Doe' } });
+  expect(document.statusCode, document.body).toBe(201);
+  return { client, userId: user.id, email, document: document.json() as { id: string; name: string } };
+}
+
+/** Polls a delivery until it is sent or failed. */
+async function settled(client: TestClient, id: string): Promise<TDelivery> {
+  for (let i = 0; i < 400; i++) {
+    const delivery = ZDelivery.parse((await client.get(`/api/deliveries/${id}`)).json());
+    if (delivery.status === 'sent' || delivery.status === 'failed') return delivery;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`delivery ${id} did not settle`);
+}
+
+describe('with no mail server set up', () => {
+  it('refuses with 422 and says to share a link instead', async () => {
+    const { client, document } = await userWithDocument();
+    const refused = await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] });
+    expect(refused.statusCode).toBe(422);
+    expect(errorOf(refused).message).toMatch(/No mail server is set up.*Share a link/);
+  });
+});
+
+describe('emailing a document', () => {
+  beforeAll(setUpSystemMail);
+
+  it('arrives over STARTTLS with AUTH, its attachment byte for byte the download, and the log says sent', async () => {
+    const { client, email, document } = await userWithDocument();
+    const before = smtp.messages.length;
+    const queued = await client.post(`/api/documents/${document.id}/email`, {
+      to: ['Jane.Doe@Example.com', 'hr@example.com'],
+      cc: ['boss@example.com'],
+      subject: 'Your offer',
+      message: 'Hello Jane,\n\nYour offer letter is attached. <b>Welcome!</b>',
+    });
+    expect(queued.statusCode, queued.body).toBe(202);
+    const delivery = ZDelivery.parse(queued.json());
+    expect(delivery).toMatchObject({ status: 'queued', to: ['jane.doe@example.com', 'hr@example.com'], cc: ['boss@example.com'], subject: 'Your offer' });
+
+    const done = await settled(client, delivery.id);
+    expect(done).toMatchObject({ status: 'sent', attempts: 1, transport: 'system', attachment: 'pdf', error: null });
+    expect(done.smtpResponse).toMatch(/^250/);
+    expect(done.sentAt).not.toBeNull();
+
+    await smtp.waitFor(before + 1);
+    const message = smtp.messages[before]!;
+    expect(message).toMatchObject({ secure: true, user: RELAY.user, from: 'documents@formwork.test' });
+    expect(message.to.sort()).toEqual(['boss@example.com', 'hr@example.com', 'jane.doe@example.com']);
+    const parsed = await smtp.parse(message);
+    expect(parsed.subject).toBe('Your offer');
+    expect(parsed.from).toMatchObject({ name: 'Grace Hopper via Formwork', address: 'documents@formwork.test' });
+    expect(parsed.replyTo).toEqual([expect.objectContaining({ address: email })]);
+    expect(parsed.messageId).toBe(`<${delivery.id}@localhost>`);
+    expect(parsed.text).toContain('Your offer letter is attached. <b>Welcome!</b>');
+    // The sender's words are shown, never interpreted, in the HTML part.
+    expect(parsed.html).toContain('&lt;b&gt;Welcome!&lt;/b&gt;');
+    expect(parsed.attachments).toHaveLength(1);
+    const attachment = parsed.attachments[0]!;
+    expect(attachment).toMatchObject({ filename: `${document.name}.pdf`, mimeType: 'application/pdf' });
+
+    const download = await client.get(`/api/documents/${document.id}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(sha256(new Uint8Array(attachment.content as ArrayBuffer))).toBe(sha256(download.rawPayload));
+
+    const log = (await client.get(`/api/documents/${document.id}/deliveries`)).json() as TDelivery[];
+    expect(log.map((d) => [d.id, d.status])).toEqual([[delivery.id, 'sent']]);
+    const recent = (await client.get('/api/deliveries')).json() as { documentName: string }[];
+    expect(recent[0]).toMatchObject({ documentName: document.name });
+  });
+
+  it('fills in the subject and message from the document when left out', async () => {
+    const { client, document } = await userWithDocument();
+    const before = smtp.messages.length;
+    const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
+    expect((await settled(client, queued.id)).status).toBe('sent');
+    await smtp.waitFor(before + 1);
+    const parsed = await smtp.parse(smtp.messages[before]!);
+    expect(parsed.subject).toBe(document.name);
+    expect(parsed.text).toContain(`Please find ${document.name} attached.`);
+  });
+
+  it('retries a temporary 4xx answer with backoff, then sends', async () => {
+    const { client, document } = await userWithDocument();
+    const before = smtp.messages.length;
+    smtp.answerNext(2, 451, '4.3.0 Mailbox busy, try again later');
+    const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
+    const done = await settled(client, queued.id);
+    expect(done).toMatchObject({ status: 'sent', attempts: 3, error: null });
+    await smtp.waitFor(before + 1);
+    expect(smtp.messages.length).toBe(before + 1);
+    const retried = logLines.filter((line) => line.includes(queued.id) && line.includes('will retry'));
+    expect(retried).toHaveLength(2);
+    expect(retried[0]).toContain('451 4.3.0 Mailbox busy');
+  });
+
+  it('gives up on a permanent 5xx answer at once, with the server’s words', async () => {
+    const { client, document } = await userWithDocument();
+    smtp.answerNext(1, 554, '5.7.1 Message rejected as spam');
+    const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
+    const done = await settled(client, queued.id);
+    expect(done).toMatchObject({ status: 'failed', attempts: 1, smtpResponse: '554 5.7.1 Message rejected as spam' });
+    expect(done.error).toBe(`The mail server ${smtp.host} refused the message: 554 5.7.1 Message rejected as spam`);
+  });
+
+  it('sends through the user’s own server when their plan has one, and a wrong password fails clearly without logging it', async () => {
+    const { client, userId, document } = await userWithDocument();
+    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, userId));
+    const wrong = 'Not-The-Password-42';
+    const saved = await client.request('PUT', '/api/user/email-settings', {
+      enterpriseEmail: 'sales@acme.test',
+      enterpriseEmailPassword: wrong,
+      smtpHost: smtp.host,
+      smtpPort: smtp.port,
+    });
+    expect(saved.statusCode).toBe(200);
+    const failed = await settled(client, ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json()).id);
+    expect(failed).toMatchObject({ status: 'failed', transport: 'own', attempts: 1 });
+    expect(failed.error).toBe(`The mail server ${smtp.host} refused the user name or password: 535 5.7.8 Authentication credentials invalid`);
+    const logged = logLines.filter((line) => line.includes(failed.id)).join('');
+    expect(logged).toContain('refused the user name or password');
+    expect(logLines.join('')).not.toContain(wrong);
+    expect(logLines.join('')).not.toContain(Buffer.from(wrong).toString('base64'));
+
+    await client.request('PUT', '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: 'right-password', smtpHost: smtp.host, smtpPort: smtp.port });
+    const before = smtp.messages.length;
+    const sent = await settled(client, ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json()).id);
+    expect(sent).toMatchObject({ status: 'sent', transport: 'own' });
+    await smtp.waitFor(before + 1);
+    expect(smtp.messages[before]).toMatchObject({ user: 'sales@acme.test', from: 'sales@acme.test' });
+  });
+});
+
+describe('abuse limits', () => {
+  beforeAll(setUpSystemMail);
+
+  it('caps recipients, refuses header injection and anything but a bare address, and finds only your documents', async () => {
+    const { client, document } = await userWithDocument();
+    const many = Array.from({ length: 11 }, (_, i) => `r${i}@example.com`);
+    const tooMany = await client.post(`/api/documents/${document.id}/email`, { to: many });
+    expect(tooMany.statusCode).toBe(400);
+    const together = await client.post(`/api/documents/${document.id}/email`, { to: many.slice(0, 6), cc: many.slice(6, 11) });
+    expect(errorOf(together).fields).toEqual({ to: 'To and Cc together may name at most 10 people.' });
+    const injected = await client.post(`/api/documents/${document.id}/email`, { to: ['a@example.com'], subject: 'Hi\r\nBcc: victim@example.com' });
+    expect(errorOf(injected).fields).toEqual({ subject: 'The subject cannot contain line breaks or control characters.' });
+    for (const address of ['Eve <eve@example.com>', 'a@example.com, b@example.com', 'a@example.com\r\nBcc: b@example.com', 'no-at-sign']) {
+      const refused = await client.post(`/api/documents/${document.id}/email`, { to: [address] });
+      expect(refused.statusCode, address).toBe(400);
+      expect(errorOf(refused).fields?.['to.0'], address).toBe('Enter a valid email address.');
+    }
+    const stranger = new TestClient(t.app);
+    await stranger.signUp();
+    expect((await stranger.post(`/api/documents/${document.id}/email`, { to: ['a@example.com'] })).statusCode).toBe(404);
+    expect((await stranger.get(`/api/documents/${document.id}/deliveries`)).statusCode).toBe(404);
+    const queuedIds = (await t.database.db.select({ id: emailDeliveries.id }).from(emailDeliveries).where(eq(emailDeliveries.documentId, document.id))).map((r) => r.id);
+    expect(queuedIds).toEqual([]);
+  });
+
+  it('holds each user to the plan’s send rate per hour', async () => {
+    const catalogue = DEFAULT_PLAN_CATALOGUE.map((plan) => (plan.id === 'free' ? { ...plan, emailsPerHour: 3 } : plan));
+    const set = await admin.post('/api/admin/settings', { key: 'plans.catalogue', value: JSON.stringify(catalogue) });
+    expect(set.statusCode, set.body).toBe(200);
+    try {
+      const { client, document } = await userWithDocument();
+      const overWhole = await client.post(`/api/documents/${document.id}/email`, { to: ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'] });
+      expect(overWhole.statusCode).toBe(400);
+      expect(errorOf(overWhole).message).toBe('Your plan sends to at most 3 recipients an hour. Send to fewer people.');
+      const first = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['a@example.com', 'b@example.com'] })).json());
+      await settled(client, first.id);
+      expect((await client.post(`/api/documents/${document.id}/email`, { to: ['c@example.com'] })).statusCode).toBe(202);
+      const over = await client.post(`/api/documents/${document.id}/email`, { to: ['d@example.com'] });
+      expect(over.statusCode).toBe(429);
+      expect(over.headers['retry-after']).toBe('600');
+      expect(errorOf(over)).toMatchObject({ code: 'rate_limited', message: 'You have emailed 3 recipients in the last hour; your plan allows 3. Try again later.' });
+    } finally {
+      await admin.request('DELETE', '/api/admin/settings/plans.catalogue');
+    }
+  });
+});
+
+describe('a PDF too large to attach', () => {
+  let small: TTestApp;
+  beforeAll(async () => {
+    small = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { mailTrustedCa: [smtp.ca], emailAttachmentMaxBytes: 1_000 });
+    const root = new TestClient(small.app);
+    await root.signUp({ email: ADMIN_EMAIL });
+    await root.request('PUT', '/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: RELAY.user, password: RELAY.password, fromAddress: 'documents@formwork.test' });
+  });
+  afterAll(async () => {
+    await small.close();
+  });
+
+  it('goes as a share link that opens the same PDF without an account', async () => {
+    const client = new TestClient(small.app);
+    await client.signUp();
+    const format = (await client.post('/api/formats', { name: 'Big', content: { elements: [{ id: 'p', type: 'paragraph', content: 'A long document.' }] } })).json() as { id: string };
+    const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string; name: string };
+    const before = smtp.messages.length;
+    const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
+    const done = await settled(client, queued.id);
+    expect(done).toMatchObject({ status: 'sent', attachment: 'link' });
+    await smtp.waitFor(before + 1);
+    const parsed = await smtp.parse(smtp.messages[before]!);
+    expect(parsed.attachments).toHaveLength(0);
+    const url = /http:\/\/localhost:5000\/s\/([A-Za-z0-9_-]{43})/.exec(parsed.text ?? '');
+    expect(url, parsed.text).not.toBeNull();
+    const pdf = await small.app.inject({ method: 'GET', url: `/api/share/${url![1]}/pdf` });
+    expect(pdf.statusCode).toBe(200);
+    const download = await client.get(`/api/documents/${document.id}/download`);
+    expect(sha256(pdf.rawPayload)).toBe(sha256(download.rawPayload));
+    const links = (await client.get(`/api/documents/${document.id}/share-links`)).json() as { origin: string; active: boolean }[];
+    expect(links).toEqual([expect.objectContaining({ origin: 'email', active: true })]);
+  });
+});

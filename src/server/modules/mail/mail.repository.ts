@@ -1,0 +1,87 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
+import type { TDb } from '../../db/client.ts';
+import { systemSettings, users } from '../../db/schema.ts';
+
+
+export const ZStoredSystemMail = z.object({
+  host: z.string(),
+  port: z.number().int(),
+  secure: z.boolean(),
+  user: z.string(),
+  passwordEnc: z.string().nullable(),
+  fromAddress: z.string(),
+  fromName: z.string(),
+});
+export type TStoredSystemMail = z.infer<typeof ZStoredSystemMail>;
+
+export type TUserMailRow = {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  enterpriseEmail: string | null;
+  enterpriseEmailPasswordEnc: string | null;
+  smtpHost: string | null;
+  smtpPort: number | null;
+  smtpSecure: boolean;
+};
+
+/** A user's own mail columns (read and written only for that user), and the installation's server. */
+export function createMailRepository(db: TDb) {
+  return {
+    async userMail(userId: string): Promise<TUserMailRow | undefined> {
+      const [row] = await db
+        .select({
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          enterpriseEmail: users.enterpriseEmail,
+          enterpriseEmailPasswordEnc: users.enterpriseEmailPasswordEnc,
+          smtpHost: users.smtpHost,
+          smtpPort: users.smtpPort,
+          smtpSecure: users.smtpSecure,
+        })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return row;
+    },
+
+    async saveUserMail(
+      userId: string,
+      values: { enterpriseEmail: string; enterpriseEmailPasswordEnc?: string; smtpHost: string; smtpPort: number; smtpSecure: boolean },
+    ): Promise<void> {
+      await db
+        .update(users)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(users.id, userId));
+    },
+
+    /** The stored server, or undefined when none is set (or the stored value is not one). */
+    async systemMail(): Promise<TStoredSystemMail | undefined> {
+      const [row] = await db.select({ value: systemSettings.value }).from(systemSettings).where(eq(systemSettings.key, SYSTEM_MAIL_SETTING)).limit(1);
+      if (!row) return undefined;
+      try {
+        return ZStoredSystemMail.parse(JSON.parse(row.value));
+      } catch {
+        return undefined;
+      }
+    },
+
+    async saveSystemMail(value: TStoredSystemMail): Promise<void> {
+      const json = JSON.stringify(value);
+      await db
+        .insert(systemSettings)
+        .values({ key: SYSTEM_MAIL_SETTING, value: json, description: 'The SMTP server every user’s mail goes through unless they have their own.' })
+        .onConflictDoUpdate({ target: systemSettings.key, set: { value: json, updatedAt: new Date() } });
+    },
+
+    async deleteSystemMail(): Promise<boolean> {
+      return (await db.delete(systemSettings).where(eq(systemSettings.key, SYSTEM_MAIL_SETTING)).returning({ key: systemSettings.key })).length > 0;
+    },
+  };
+}
+export type TMailRepository = ReturnType<typeof createMailRepository>;

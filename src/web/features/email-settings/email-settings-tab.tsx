@@ -1,0 +1,301 @@
+import { CheckCircle2Icon, Loader2Icon, MailIcon, SendIcon, ServerIcon, TriangleAlertIcon } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { DEFAULT_SMTP_PORT, IMPLICIT_TLS_PORT, ZEmailSettingsInput, type TEmailSettings, type TTestEmailResult } from '../../../contract/mail';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Input } from '../../components/ui/input';
+import { LoadError } from '../../components/ui/load-error';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Switch } from '../../components/ui/switch';
+import { useAppConfig } from '../../hooks/use-app-config';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { mailto, SALES_EMAIL } from '../../lib/site';
+import { formatNumber } from '../../lib/utils';
+import { useEmailSettings } from '../../hooks/use-email-settings';
+import { useSaveEmailSettings, useSendTestEmail } from './api';
+import { RecentEmails } from '../delivery/recent-emails';
+
+export const EMAIL_SETTINGS_SAVED = 'Email Settings Saved';
+
+const ROUTE_TEXT: Record<TEmailSettings['sendsWith'], { title: string; text: string }> = {
+  own: {
+    title: 'Your documents go out through your own mail server',
+    text: 'Recipients see your address as the sender, and copies land in your mailbox’s Sent folder if your server keeps them.',
+  },
+  system: {
+    title: 'Your documents go out through this installation’s mail server',
+    text: 'They come from its sending address with your name on them, and replies come straight to your account’s email address.',
+  },
+  none: {
+    title: 'No mail server is set up yet',
+    text: 'Until an administrator sets one up, Email opens a draft in your own mail app with a link to the document that works without signing in.',
+  },
+};
+
+function SendingStatus({ settings }: { settings: TEmailSettings }) {
+  const route = ROUTE_TEXT[settings.sendsWith];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex flex-wrap items-center gap-2">
+          How your documents are emailed
+          <Badge variant={settings.sendsWith === 'none' ? 'secondary' : 'success'} data-testid="sends-with">
+            {settings.sendsWith === 'own' ? 'Your server' : settings.sendsWith === 'system' ? 'Formwork’s server' : 'Not set up'}
+          </Badge>
+        </CardTitle>
+        <CardDescription>{route.title}.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-2 text-sm text-muted-foreground">
+        <p>{route.text}</p>
+        <p>
+          Your plan sends to up to <span className="font-medium text-foreground tabular-nums">{formatNumber(settings.emailsPerHour)}</span> recipients an
+          hour (To and Cc each count). A mail merge spreads its messages out to stay within it.
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+type TFormState = { enterpriseEmail: string; enterpriseEmailPassword: string; smtpHost: string; smtpPort: string; smtpSecure: boolean };
+type TFieldName = keyof TFormState;
+
+function initialForm(settings: TEmailSettings): TFormState {
+  return {
+    enterpriseEmail: settings.enterpriseEmail ?? '',
+    enterpriseEmailPassword: '',
+    smtpHost: settings.smtpHost ?? '',
+    smtpPort: String(settings.smtpPort || DEFAULT_SMTP_PORT),
+    smtpSecure: settings.smtpSecure,
+  };
+}
+
+function OwnServerForm({ settings }: { settings: TEmailSettings }) {
+  const id = useId();
+  const [form, setForm] = useState<TFormState>(() => initialForm(settings));
+  const [errors, setErrors] = useState<Partial<Record<TFieldName, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [testResult, setTestResult] = useState<{ ok: true; result: TTestEmailResult } | { ok: false; message: string } | null>(null);
+  const save = useSaveEmailSettings();
+  const test = useSendTestEmail();
+  const saved = settings.passwordSet && settings.smtpHost !== null;
+  const dirty = JSON.stringify({ ...form, enterpriseEmailPassword: '' }) !== JSON.stringify(initialForm(settings)) || form.enterpriseEmailPassword !== '';
+  const set = <K extends TFieldName>(name: K, value: TFormState[K]) => {
+    setForm((f) => ({ ...f, [name]: value }));
+    setErrors((e) => ({ ...e, [name]: undefined }));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    setTestResult(null);
+    const parsed = ZEmailSettingsInput.safeParse({
+      ...form,
+      enterpriseEmailPassword: form.enterpriseEmailPassword || undefined,
+      smtpPort: form.smtpPort.trim() === '' ? undefined : form.smtpPort,
+    });
+    if (!parsed.success) {
+      const next: Partial<Record<TFieldName, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as TFieldName] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    if (!parsed.data.enterpriseEmailPassword && !settings.passwordSet) {
+      setErrors({ enterpriseEmailPassword: 'Enter the password.' });
+      return;
+    }
+    save.mutate(parsed.data, {
+      onSuccess: (next) => {
+        setForm(initialForm(next));
+        toast({ title: EMAIL_SETTINGS_SAVED, description: `Documents you email now go out through ${next.smtpHost}.` });
+      },
+      onError: (error) => {
+        if (isUnauthorizedError(error)) return;
+        const problem = readApiError(error, 'Your settings could not be saved. Please try again.');
+        setErrors(problem.fields as Partial<Record<TFieldName, string>>);
+        setFormError(problem.message);
+      },
+    });
+  };
+
+  const sendTest = () => {
+    setTestResult(null);
+    test.mutate(undefined, {
+      onSuccess: (result) => setTestResult({ ok: true, result }),
+      onError: (error) => {
+        if (isUnauthorizedError(error)) return;
+        setTestResult({ ok: false, message: readApiError(error, 'The test email could not be sent.').message });
+      },
+    });
+  };
+
+  const port = Number(form.smtpPort);
+  const tlsHint =
+    port === IMPLICIT_TLS_PORT
+      ? 'Port 465 is always encrypted from the first byte (SMTPS).'
+      : form.smtpSecure
+        ? 'The server must offer STARTTLS; Formwork will not send your password unencrypted.'
+        : 'Encryption is used when the server offers it. Turn this on unless your server cannot encrypt.';
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ServerIcon className="size-4 text-muted-foreground" aria-hidden /> Your own mail server
+        </CardTitle>
+        <CardDescription>
+          Send documents from your company’s mailbox. Use the address and password you sign in to your mail with (or an app password), and your
+          provider’s SMTP server.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} noValidate className="grid gap-5" aria-label="Your own mail server">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id={`${id}-email`} label="Email address" error={errors.enterpriseEmail} hint="Your documents come from this address.">
+              <Input
+                id={`${id}-email`}
+                type="email"
+                autoComplete="email"
+                placeholder="you@company.com"
+                value={form.enterpriseEmail}
+                aria-invalid={errors.enterpriseEmail ? true : undefined}
+                onChange={(e) => set('enterpriseEmail', e.target.value)}
+              />
+            </Field>
+            <Field
+              id={`${id}-password`}
+              label="Password"
+              error={errors.enterpriseEmailPassword}
+              hint={settings.passwordSet ? 'A password is saved. Leave this empty to keep it.' : 'Stored encrypted, never shown again.'}
+            >
+              <Input
+                id={`${id}-password`}
+                type="password"
+                autoComplete="new-password"
+                placeholder={settings.passwordSet ? '•••••••• (saved)' : ''}
+                value={form.enterpriseEmailPassword}
+                aria-invalid={errors.enterpriseEmailPassword ? true : undefined}
+                onChange={(e) => set('enterpriseEmailPassword', e.target.value)}
+              />
+            </Field>
+            <Field id={`${id}-host`} label="SMTP host" error={errors.smtpHost}>
+              <Input
+                id={`${id}-host`}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="smtp.company.com"
+                value={form.smtpHost}
+                aria-invalid={errors.smtpHost ? true : undefined}
+                onChange={(e) => set('smtpHost', e.target.value)}
+              />
+            </Field>
+            <Field id={`${id}-port`} label="SMTP port" error={errors.smtpPort} hint="587 for STARTTLS, 465 for SMTPS.">
+              <Input
+                id={`${id}-port`}
+                inputMode="numeric"
+                value={form.smtpPort}
+                aria-invalid={errors.smtpPort ? true : undefined}
+                onChange={(e) => set('smtpPort', e.target.value)}
+              />
+            </Field>
+          </div>
+          <div className="flex items-start justify-between gap-4 rounded-lg border p-4">
+            <div className="grid gap-1">
+              <label htmlFor={`${id}-secure`} className="text-sm font-medium">
+                Secure connection
+              </label>
+              <p id={`${id}-secure-hint`} className="text-[13px] text-muted-foreground">
+                {tlsHint}
+              </p>
+            </div>
+            <Switch
+              id={`${id}-secure`}
+              checked={form.smtpSecure}
+              aria-describedby={`${id}-secure-hint`}
+              onCheckedChange={(checked) => set('smtpSecure', checked)}
+            />
+          </div>
+          {formError && (
+            <p className="text-sm text-destructive" role="alert">
+              {formError}
+            </p>
+          )}
+          {testResult &&
+            (testResult.ok ? (
+              <Alert variant="info" data-testid="test-email-result">
+                <CheckCircle2Icon aria-hidden />
+                <AlertTitle>Test email sent to {testResult.result.to}</AlertTitle>
+                <AlertDescription>
+                  <p className="wrap-anywhere">The server answered: {testResult.result.response}</p>
+                </AlertDescription>
+              </Alert>
+            ) : (
+              <Alert variant="destructive" data-testid="test-email-result">
+                <TriangleAlertIcon aria-hidden />
+                <AlertTitle>The test email was not sent</AlertTitle>
+                <AlertDescription>
+                  <p className="break-words">{testResult.message}</p>
+                </AlertDescription>
+              </Alert>
+            ))}
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
+              {save.isPending ? 'Saving...' : 'Save settings'}
+            </Button>
+            <Button type="button" variant="outline" disabled={!saved || dirty || test.isPending} onClick={sendTest}>
+              {test.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SendIcon aria-hidden />}
+              {test.isPending ? 'Sending...' : 'Send test email'}
+            </Button>
+          </div>
+          {saved && dirty && <p className="-mt-2 text-[13px] text-muted-foreground">Save your changes to test them.</p>}
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function OwnServerUpsell() {
+  const salesEmail = useAppConfig().data?.salesEmail ?? SALES_EMAIL;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Send from your own mailbox with the Enterprise plan</CardTitle>
+        <CardDescription>
+          Enterprise accounts send documents through their company’s SMTP server, from their own address, with their own sending limits.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button asChild variant="outline">
+          <a href={mailto(salesEmail, 'Formwork Enterprise plan: sending from our own mail server')}>
+            <MailIcon aria-hidden /> Contact Sales
+          </a>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Settings → Email: which server sends your documents, and your own (plans with API access). */
+export function EmailSettingsTab() {
+  const settings = useEmailSettings();
+  if (settings.isLoading) {
+    return (
+      <div className="space-y-6" aria-busy>
+        <Skeleton className="h-40" />
+        <Skeleton className="h-80" />
+      </div>
+    );
+  }
+  if (settings.error || !settings.data) return <LoadError error={settings.error} fallback="Could not load your email settings." />;
+  return (
+    <div className="space-y-6">
+      <SendingStatus settings={settings.data} />
+      {settings.data.ownServerAllowed ? <OwnServerForm settings={settings.data} /> : <OwnServerUpsell />}
+      <RecentEmails />
+    </div>
+  );
+}
