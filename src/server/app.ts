@@ -248,7 +248,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await admins.register(adminRoutes, { admin });
     await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
     await admins.register(adminBillingRoutes, { billing: services.billing });
-    await admins.register(adminMailRoutes, { mail: services.mail });
+    await admins.register(adminMailRoutes, { mail: services.mail, audit: admin.audit });
   });
   await registerSpa(app, {
     webDistDir: config.webDistDir,

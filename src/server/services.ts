@@ -223,6 +223,7 @@ export function createServices({
     pdf,
     publicUrl: config.publicUrl,
     log,
+    notify: (ownerId, notice) => mail.sendNotice(ownerId, notice),
     ...(billingClock ? { now: billingClock } : {}),
   });
 

@@ -99,6 +99,8 @@ export function createAdminService(deps: {
   const seal = (secret: string | undefined) => (secret ? deps.secrets.seal(secret) : undefined);
 
   return {
+    audit,
+
     /** Admin routes answer 401 signed out and 403 to signed-in users who are not admins. */
     async requireAdmin(userId: string | undefined): Promise<TUserRow> {
       if (!userId) throw unauthorized();

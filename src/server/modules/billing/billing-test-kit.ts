@@ -17,13 +17,14 @@ const DAY_MS = 86_400_000;
 
 export type TBillingKit = Awaited<ReturnType<typeof createBillingKit>>;
 
-export async function createBillingKit() {
+export async function createBillingKit(options: { mailTrustedCa?: string[] } = {}) {
   let offsetMs = 0;
   const clock = () => new Date(Date.now() + offsetMs);
-  const t: TTestApp = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { billingClock: clock });
+  const background = { billingClock: clock, ...(options.mailTrustedCa ? { mailTrustedCa: options.mailTrustedCa } : {}) };
+  const t: TTestApp = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, background);
   // A second set of services on the same database, as another app process would have: the sweep
   // the app runs every minute is called from here at once.
-  const other = createServices({ config: t.config, database: t.database, log: pino({ level: 'silent' }), billingClock: clock });
+  const other = createServices({ config: t.config, database: t.database, log: pino({ level: 'silent' }), ...background });
   const admin = new TestClient(t.app);
   await admin.signUp({ email: ADMIN_EMAIL, firstName: 'Avery', lastName: 'Admin' });
 

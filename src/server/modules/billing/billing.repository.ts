@@ -251,6 +251,16 @@ function billingQueries(db: TDb) {
       await db.update(users).set({ quotaPeriod }).where(eq(users.id, ownerId));
     },
 
+    /** Takes the reminder for this period once, whichever process sweeps first. */
+    async claimRenewalReminder(ownerId: string, periodEnd: Date, at: Date): Promise<boolean> {
+      const claimed = await db
+        .update(subscriptions)
+        .set({ renewalReminderAt: at })
+        .where(and(eq(subscriptions.ownerId, ownerId), eq(subscriptions.currentPeriodEnd, periodEnd), sql`${subscriptions.renewalReminderAt} is null`))
+        .returning({ ownerId: subscriptions.ownerId });
+      return claimed.length > 0;
+    },
+
     /** Manual renewals coming due before `until` that have not been reminded yet. */
     async renewalsToRemind(until: Date): Promise<TSubscriptionRow[]> {
       return db

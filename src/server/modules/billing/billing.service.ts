@@ -74,6 +74,8 @@ export function createBillingService(deps: {
   pdf: Pick<TPdfService, 'render'>;
   publicUrl: string;
   log: TLog;
+  /** Emails a user a notice through the installation's mail server; false when it could not. */
+  notify?: (ownerId: string, notice: { subject: string; text: string }) => Promise<boolean>;
   /** The clock; tests move it to reach renewals and grace periods. */
   now?: () => Date;
 }) {
@@ -429,6 +431,29 @@ export function createBillingService(deps: {
       if (eventId && !(await tx.firstSighting('stripe', eventId, 'checkout.session.completed'))) return undefined;
       return settleStripeInvoice(tx, ctx, invoice, subscription, order, eventAt);
     });
+  }
+
+  /** The renewal reminder's words: what is due, when, for how much, and what happens otherwise. */
+  async function renewalNotice(sub: TSubscriptionRow): Promise<{ subject: string; text: string }> {
+    const planId = sub.scheduledPlanId ?? sub.planId;
+    const cycle = sub.scheduledCycle ?? sub.cycle;
+    const [plan, user] = await Promise.all([planOf(planId), repo.user(sub.ownerId)]);
+    const amount = periodCharge(plan, currencyOf(sub.gateway), cycle);
+    const name = user?.firstName?.trim() || 'there';
+    return {
+      subject: `Your Formwork ${plan.name} plan renews on ${day(sub.currentPeriodEnd)}`,
+      text: [
+        `Hello ${name},`,
+        '',
+        `Your ${plan.name} plan is paid until ${day(sub.currentPeriodEnd)}. Payments through ${gatewayTitle(sub.gateway)} do not renew by themselves: pay${amount === null ? '' : ` ${formatMinorUnits(amount, currencyOf(sub.gateway))}`} for the next ${cycle === 'yearly' ? 'year' : 'month'} to keep your plan without a break.`,
+        '',
+        `Renew now: ${deps.publicUrl}/settings?tab=billing`,
+        '',
+        `If you do not renew, your plan stays for ${GRACE_DAYS} more days, then your account moves to Free. Nothing is deleted.`,
+        '',
+        '— Formwork',
+      ].join('\n'),
+    };
   }
 
   /** What the subscriber may pay now to keep a manually renewed plan going. */
@@ -922,9 +947,9 @@ export function createBillingService(deps: {
      * Moves subscriptions on when their period ends: to a renewal paid ahead, to free after a
      * cancellation, into a grace period when unpaid, and to free when the grace runs out.
      */
-    async sweep(): Promise<{ rolled: number; lapsed: number; ended: number; months: number }> {
+    async sweep(): Promise<{ rolled: number; lapsed: number; ended: number; months: number; reminded: number }> {
       const at = now();
-      const counts = { rolled: 0, lapsed: 0, ended: 0, months: 0 };
+      const counts = { rolled: 0, lapsed: 0, ended: 0, months: 0, reminded: 0 };
       const toCancelAtStripe: string[] = [];
       for (const due of await repo.due(at)) {
         await repo.transaction(async (tx) => {
@@ -960,6 +985,17 @@ export function createBillingService(deps: {
             counts.lapsed++;
           }
         });
+      }
+      // Plans renewed by hand: one reminder by email when the last week begins.
+      for (const due of await repo.renewalsToRemind(addDays(at, RENEWAL_WINDOW_DAYS))) {
+        if (!(await repo.claimRenewalReminder(due.ownerId, due.currentPeriodEnd, at))) continue;
+        // Paid ahead already: nothing to remind of.
+        if (await repo.paidPeriodStartingFrom(due.ownerId, due.currentPeriodEnd)) continue;
+        counts.reminded++;
+        if (deps.notify) {
+          const notice = await renewalNotice(due);
+          await deps.notify(due.ownerId, notice).catch((error: unknown) => deps.log.warn({ err: error, ownerId: due.ownerId }, 'could not send a renewal reminder'));
+        }
       }
       // A yearly plan's documents count month by month: each new month of the period starts afresh.
       for (const yearly of await repo.yearlyInForce()) {

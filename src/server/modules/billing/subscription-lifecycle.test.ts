@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCheckout } from '../../../contract/billing.ts';
 import type { TFormat } from '../../../contract/formats.ts';
 import { startRazorpayStandIn, type TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
+import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
 import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.ts';
 
@@ -13,15 +14,27 @@ import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.
 
 let kit: TBillingKit;
 let razorpay: TRazorpayStandIn;
+let smtp: TSmtpStandIn;
 
 beforeAll(async () => {
-  kit = await createBillingKit();
+  smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
+  kit = await createBillingKit({ mailTrustedCa: [smtp.ca] });
   razorpay = await startRazorpayStandIn();
   await kit.activateRazorpay(razorpay);
+  const mail = await kit.admin.request('PUT', '/api/admin/mail-settings', {
+    host: smtp.host,
+    port: smtp.port,
+    user: 'notices',
+    password: 'notices-password',
+    fromAddress: 'billing@formwork.test',
+    fromName: 'Formwork Billing',
+  });
+  expect(mail.statusCode, mail.body).toBe(200);
 });
 afterAll(async () => {
   await kit.close();
   await razorpay.close();
+  await smtp.close();
 });
 
 async function pay(client: TestClient, planId: string): Promise<TCheckout> {
@@ -46,8 +59,8 @@ async function makeFormat(client: TestClient, name: string): Promise<TFormat> {
 const generate = (client: TestClient, format: TFormat) => client.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann' } });
 
 describe('subscription lifecycle (renewals paid by hand)', () => {
-  it('renews in the last week, rolls into the paid period at its end, and resets the quota there', async () => {
-    const { client } = await kit.customer('Rene');
+  it('reminds by email in the last week, renews, rolls into the paid period at its end, and resets the quota there', async () => {
+    const { client, email } = await kit.customer('Rene');
     await pay(client, 'basic_monthly');
     const format = await makeFormat(client, 'Letter');
     expect((await generate(client, format)).statusCode).toBe(201);
@@ -59,6 +72,17 @@ describe('subscription lifecycle (renewals paid by hand)', () => {
     expect(errorOf(early).message).toMatch(/is paid until .* You can renew it from /);
 
     kit.advanceDays(25);
+    // The last week begins: one reminder by email, however many times the sweep runs.
+    const sent = smtp.messages.length;
+    await kit.sweep();
+    await kit.sweep();
+    await smtp.waitFor(sent + 1);
+    const reminders = smtp.messages.slice(sent).filter((m) => m.to.includes(email));
+    expect(reminders).toHaveLength(1);
+    const reminder = await smtp.parse(reminders[0]!);
+    expect(reminder.subject).toMatch(/^Your Formwork Basic plan renews on /);
+    expect(reminder.text).toContain('pay ₹299 for the next month');
+    expect(reminder.text).toContain('/settings?tab=billing');
     const due = await kit.overview(client);
     expect(due.subscription?.payAgain).toMatchObject({ planKey: 'basic_monthly', amount: 29_900, currency: 'INR' });
     const renewal = await pay(client, 'basic_monthly');

@@ -32,17 +32,24 @@ export async function emailSettingsRoutes(app: FastifyInstance, opts: { mail: TM
 }
 
 /** The installation's SMTP server, in the Admin Panel's Settings. */
-export async function adminMailRoutes(app: FastifyInstance, opts: { mail: TMailService }) {
+export async function adminMailRoutes(
+  app: FastifyInstance,
+  opts: { mail: TMailService; audit: (actorId: string, action: string, targetType: string, targetId: string, details: Record<string, unknown>) => Promise<void> },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/api/admin/mail-settings', { schema: { response: { 200: ZSystemMailSettings, ...errors } } }, async () => opts.mail.systemSettings());
 
-  api.put('/api/admin/mail-settings', { schema: { body: ZSystemMailSettingsInput, response: { 200: ZSystemMailSettings, ...errors } } }, async (request) =>
-    opts.mail.saveSystemSettings(request.body),
-  );
+  api.put('/api/admin/mail-settings', { schema: { body: ZSystemMailSettingsInput, response: { 200: ZSystemMailSettings, ...errors } } }, async (request) => {
+    const saved = await opts.mail.saveSystemSettings(request.body);
+    const { password, ...shown } = request.body;
+    await opts.audit(request.callerId, 'mail.update', 'setting', 'mail.smtp', { ...shown, password: password ? 'replaced' : 'kept' });
+    return saved;
+  });
 
-  api.delete('/api/admin/mail-settings', { schema: { response: { 204: z.null(), ...errors } } }, async (_request, reply) => {
+  api.delete('/api/admin/mail-settings', { schema: { response: { 204: z.null(), ...errors } } }, async (request, reply) => {
     await opts.mail.deleteSystemSettings();
+    await opts.audit(request.callerId, 'mail.delete', 'setting', 'mail.smtp', {});
     return reply.status(204).send(null);
   });
 

@@ -132,6 +132,23 @@ export function createMailService(deps: {
   return {
     senderFor: async (userId: string) => senderOf(await userOf(userId)),
 
+    /**
+     * A notice from the installation to one of its users (a renewal reminder), through the
+     * installation's own server. False when no server is set up or it refused; the app shows the
+     * same notice on screen either way.
+     */
+    async sendNotice(userId: string, notice: { subject: string; text: string }): Promise<boolean> {
+      const [user, system] = await Promise.all([r.userMail(userId), r.systemMail()]);
+      if (!user || !system) return false;
+      const outcome = await deps.mailer.send(
+        { host: system.host, port: system.port, secure: system.secure, user: system.user, password: system.passwordEnc ? deps.secrets.open(system.passwordEnc) : null },
+        { from: { name: system.fromName, address: system.fromAddress }, to: user.email, subject: notice.subject, text: notice.text },
+        { checkAddress: false },
+      );
+      if (!outcome.ok) deps.log.warn({ userId, smtpHost: system.host, smtpResponse: outcome.response }, `notice email failed: ${outcome.message}`);
+      return outcome.ok;
+    },
+
     async emailSettings(userId: string): Promise<TEmailSettings> {
       const user = await userOf(userId);
       const [ownServerAllowed, sender, emailsPerHour] = await Promise.all([deps.plan.hasApiAccess(userId), senderOf(user), deps.plan.emailsPerHour(userId)]);

@@ -191,6 +191,10 @@ describe('the installation’s mail server (Admin Panel → Settings)', () => {
     expect(saved.json()).toMatchObject({ configured: true, user: 'relay-user', passwordSet: true, fromAddress: 'documents@formwork.test' });
     const [stored] = await t.database.db.select().from(systemSettings).where(eq(systemSettings.key, 'mail.smtp'));
     expect(stored!.value).not.toContain('relay-pass');
+    // Who changed the installation's mail server is in the audit log, the password only as "replaced".
+    const audit = (await admin.get('/api/admin/audit')).json() as { entries: { action: string; details: Record<string, unknown> }[] };
+    expect(audit.entries[0]).toMatchObject({ action: 'mail.update', details: { host: smtp.host, user: 'relay-user', password: 'replaced' } });
+    expect(JSON.stringify(audit)).not.toContain('relay-pass');
 
     const listed = (await admin.get('/api/admin/settings')).json() as { key: string }[];
     expect(listed.map((s) => s.key)).not.toContain('mail.smtp');

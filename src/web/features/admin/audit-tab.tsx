@@ -130,6 +130,24 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
           : [{ label: 'Value', to: 'Back to the default' }],
       };
     }
+    case 'mail.update':
+    case 'mail.delete': {
+      const saved = entry.action === 'mail.update';
+      const MAIL_LABELS: Record<string, string> = { host: 'Host', port: 'Port', secure: 'Secure', user: 'User', fromAddress: 'From', fromName: 'From name' };
+      return {
+        icon: SlidersHorizontalIcon,
+        what: saved ? 'Changed the outgoing mail server' : 'Removed the outgoing mail server',
+        target: 'Outgoing mail',
+        changes: saved
+          ? [
+              ...Object.entries(MAIL_LABELS)
+                .filter(([key]) => key in d)
+                .map(([key, label]) => ({ label, to: plainValue(d[key]) })),
+              ...secretChange('Password', d['password'] === 'replaced' ? 'replaced' : undefined),
+            ]
+          : [],
+      };
+    }
     case 'gateway.create':
     case 'gateway.update': {
       const parsed = ZGatewayChange.safeParse(d);

@@ -3,6 +3,7 @@ import { ZPlanCatalogueInput } from '../../../contract/admin';
 import {
   ANNUAL_DISCOUNT_PERCENT,
   apiRequestsPerMinuteOf,
+  emailsPerHourOf,
   DEFAULT_PLAN_CATALOGUE,
   DEFAULT_STORAGE_MB,
   formatMinorUnits,
@@ -26,6 +27,7 @@ const WHOLE = /^\d+$/;
 const clean = (text: string) => text.trim().replace(/[,_\s]/g, '');
 const MAX_GENERATIONS = 100_000_000;
 const MAX_REQUESTS_PER_MINUTE = 1_000_000;
+const MAX_EMAILS_PER_HOUR = 1_000_000;
 
 /**
  * One plan as the form holds it: numbers as typed (text), "contact sales" and "unlimited" as
@@ -48,6 +50,7 @@ const ZPlanRow = z
     storageMb: z.string(),
     apiAccess: z.boolean(),
     apiRequestsPerMinute: z.string(),
+    emailsPerHour: z.string(),
     features: z.string(),
     popular: z.boolean(),
   })
@@ -78,6 +81,10 @@ const ZPlanRow = z
     if (!WHOLE.test(perMinute) || Number(perMinute) < 1 || Number(perMinute) > MAX_REQUESTS_PER_MINUTE) {
       problem('apiRequestsPerMinute', `Enter a whole number from 1 to ${formatNumber(MAX_REQUESTS_PER_MINUTE)}.`);
     }
+    const emails = clean(row.emailsPerHour);
+    if (!WHOLE.test(emails) || Number(emails) < 1 || Number(emails) > MAX_EMAILS_PER_HOUR) {
+      problem('emailsPerHour', `Enter a whole number from 1 to ${formatNumber(MAX_EMAILS_PER_HOUR)}.`);
+    }
     if (row.features.split('\n').some((line) => line.trim().length > 120)) {
       problem('features', 'Keep each feature under 120 characters.');
     }
@@ -103,6 +110,7 @@ const ZPlanRow = z
       popular: row.popular,
       storageMb: Number(clean(row.storageMb)),
       apiRequestsPerMinute: Number(clean(row.apiRequestsPerMinute)),
+      emailsPerHour: Number(clean(row.emailsPerHour)),
     };
   });
 
@@ -129,6 +137,7 @@ export function toRow(plan: TPlan): TPlanRow {
     storageMb: formatNumber(storageMbOf(plan)),
     apiAccess: plan.apiAccess,
     apiRequestsPerMinute: formatNumber(apiRequestsPerMinuteOf(plan)),
+    emailsPerHour: formatNumber(emailsPerHourOf(plan)),
     features: plan.features.join('\n'),
     popular: plan.popular,
   };
@@ -157,6 +166,7 @@ export function asStored(plan: TPlan, before: TPlan | undefined): TPlan {
   if (before?.storageMb === undefined && next.storageMb === DEFAULT_STORAGE_MB[plan.id]) delete next.storageMb;
   if (before?.apiRequestsPerMinute === undefined && next.apiRequestsPerMinute === apiRequestsPerMinuteOf({})) delete next.apiRequestsPerMinute;
   if (before?.inrAnnualPerMonth === undefined && next.inrAnnualPerMonth === null) delete next.inrAnnualPerMonth;
+  if (before?.emailsPerHour === undefined && next.emailsPerHour === emailsPerHourOf({ id: plan.id })) delete next.emailsPerHour;
   return next;
 }
 

@@ -254,6 +254,14 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
                 register={register}
                 errors={errors}
               />
+              <RowInput
+                index={index}
+                field="emailsPerHour"
+                label="Email recipients an hour"
+                hint="Documents sent by email, To and Cc counted; mail merges are spread out to stay within it."
+                register={register}
+                errors={errors}
+              />
             </div>
             <RowSwitch index={index} field="apiAccess" label="API access (keys, webhooks, custom SMTP)" control={control} />
           </fieldset>
