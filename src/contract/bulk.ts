@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIENT_NAME_PLACEHOLDERS, clientNameOf, nameFromPattern } from './documents.ts';
+import { ZFilledValues } from './filled-values.ts';
 
 /*
  * Bulk generation from a spreadsheet: upload -> mapping and validation preview -> start -> a
@@ -54,8 +55,8 @@ export type TColumnMapping = z.infer<typeof ZColumnMapping>;
 export const ZPreviewRow = z.object({
   /** The row number as the spreadsheet shows it (the header is row 1). */
   row: z.number().int(),
-  /** Placeholder name -> the value as it will be used (dates as YYYY-MM-DD). */
-  values: z.record(z.string(), z.string()),
+  /** Placeholder name -> the value as it will be used (dates as YYYY-MM-DD); a list's rows. */
+  values: ZFilledValues,
   /** Placeholder name -> the problem with that cell; empty when the row is valid. */
   errors: z.record(z.string(), z.string()),
 });

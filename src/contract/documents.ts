@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { computeFormulas, hiddenPlaceholders, ZFilledValues, type TFilledValues, type TListRow } from './filled-values.ts';
+import type { TFormatContent } from './format-content.ts';
 import {
+  checkboxValue,
+  MAX_LIST_ROWS,
   MAX_PLACEHOLDER_VALUE_LENGTH,
   placeholderLabel,
   substitutePlaceholders,
+  type TListColumn,
   type TPlaceholder,
 } from './placeholders.ts';
 
@@ -11,11 +16,11 @@ export const DEFAULT_CLIENT_NAME = 'Unknown Client';
 export const CLIENT_NAME_PLACEHOLDERS: readonly string[] = ['client_name', 'clientname'];
 
 /** The client a row of placeholder values names, if any. */
-export function clientNameOf(values: Readonly<Record<string, string | undefined>>): string | undefined {
-  return CLIENT_NAME_PLACEHOLDERS.map((name) => values[name]).find(Boolean);
+export function clientNameOf(values: Readonly<Record<string, unknown>>): string | undefined {
+  return CLIENT_NAME_PLACEHOLDERS.map((name) => values[name]).find((v): v is string => typeof v === 'string' && v !== '');
 }
 /** A document made one at a time: "Offer letter - Jane Doe - Nov 24, 2026", the client left out when there is none. */
-export function documentNameOf(formatName: string, values: Readonly<Record<string, string | undefined>>, date: string): string {
+export function documentNameOf(formatName: string, values: Readonly<Record<string, unknown>>, date: string): string {
   const client = clientNameOf(values)?.trim();
   return client ? `${formatName} - ${client} - ${date}` : `${formatName} - ${date}`;
 }
@@ -70,12 +75,21 @@ export function documentNameFor(
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields: ';
 
-/** A filled value as the form or an API client sends it; numbers are accepted as numbers too. */
-export const ZDataValue = z.union([z.string().max(MAX_PLACEHOLDER_VALUE_LENGTH), z.number(), z.boolean(), z.null()]);
+/** A filled value as the form or an API client sends it; numbers (and yes or no) are accepted as such too. */
+export const ZScalarValue = z.union([z.string().max(MAX_PLACEHOLDER_VALUE_LENGTH), z.number(), z.boolean(), z.null()]);
+/** One row of a list placeholder: its columns by name. */
+export const ZListRowValue = z.record(z.string().max(100), ZScalarValue).refine((row) => Object.keys(row).length <= 100, {
+  message: 'A row has too many fields.',
+});
+export const ZDataValue = z.union([
+  ZScalarValue,
+  z.array(ZListRowValue).max(MAX_LIST_ROWS, `A list may hold at most ${MAX_LIST_ROWS.toLocaleString('en-US')} rows.`),
+]);
 export const ZDocumentData = z.record(z.string().max(100), ZDataValue).refine((d) => Object.keys(d).length <= 500, {
   message: 'Too many fields.',
 });
 export type TDocumentData = z.infer<typeof ZDocumentData>;
+export type TDataValue = z.infer<typeof ZDataValue>;
 
 /** The form's live preview: the values typed so far; a field left empty shows its [Label]. */
 export const ZFilledPreviewBody = z.object({ data: ZDocumentData });
@@ -103,7 +117,8 @@ export const ZDocument = z.object({
   formatId: z.string().nullable(),
   formatName: z.string(),
   clientName: z.string(),
-  data: z.record(z.string(), z.string()),
+  /** The values it was filled with: text, or rows for a list; formulas as they were computed. */
+  data: ZFilledValues,
   status: z.string(),
   pdfSha256: z.string(),
   /** The bulk job (batch) that made it; null for documents made one at a time. */
@@ -128,8 +143,8 @@ function isRealDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
-/** The problem with one value of a placeholder's type, or undefined when it is fine. */
-export function checkPlaceholderValue(placeholder: TPlaceholder, value: string): string | undefined {
+/** The problem with one value of a placeholder's (or a column's) type, or undefined when it is fine. */
+export function checkPlaceholderValue(placeholder: Pick<TPlaceholder, 'type' | 'options'>, value: string): string | undefined {
   if (value === '') return undefined;
   switch (placeholder.type) {
     case 'email':
@@ -142,41 +157,148 @@ export function checkPlaceholderValue(placeholder: TPlaceholder, value: string):
       return TEL_RE.test(value) ? undefined : 'Enter a phone number.';
     case 'select':
       return placeholder.options.includes(value) ? undefined : `Choose one of: ${placeholder.options.join(', ')}.`;
+    case 'checkbox':
+      return checkboxValue(value) ? undefined : 'Use yes or no (true or false).';
     default:
       return undefined;
   }
 }
 
 export type TDataCheck = {
-  /** Values as strings, trimmed, numbers without grouping commas; only the format's placeholders. */
-  values: Record<string, string>;
-  /** Field name -> message, for every invalid or missing field. */
+  /**
+   * Values as text, trimmed, numbers without grouping commas, yes or no as true or false; a list
+   * as its rows; formulas computed. Only the format's placeholders.
+   */
+  values: TFilledValues;
+  /** Field -> message, for every invalid or missing field; a list's cell as `items[3].qty` (rows from 0). */
   fields: Record<string, string>;
   /** The labels of the required fields left empty, in placeholder order. */
   missing: string[];
+  /** Placeholders whose every use is in a hidden element: not asked for, never required. */
+  hidden: Set<string>;
 };
 
-/** Checks filled data against a format's placeholders: the same rules in the form, the API and bulk rows. */
-export function checkDocumentData(placeholders: readonly TPlaceholder[], data: TDocumentData): TDataCheck {
-  const values: Record<string, string> = {};
+const VALUE_TOO_LONG = `This value is longer than ${MAX_PLACEHOLDER_VALUE_LENGTH.toLocaleString('en-US')} characters.`;
+
+/** One value as text the way a placeholder (or a column) of this type keeps it. */
+function cleanValue(type: TPlaceholder['type'], raw: unknown): string {
+  if (raw === null || raw === undefined) return '';
+  let value = typeof raw === 'string' ? raw.trim() : typeof raw === 'object' ? '' : String(raw).trim();
+  if (type === 'number' && value !== '') value = value.replaceAll(',', '');
+  if (type === 'checkbox' && typeof raw === 'boolean') value = raw ? 'true' : 'false';
+  else if (type === 'checkbox') value = checkboxValue(value) ?? value;
+  return value;
+}
+
+const rowLabel = (i: number) => `row ${i + 1}`;
+
+/** The rows of a list, cleaned and checked cell by cell; blank rows are dropped. */
+function checkList(
+  list: TPlaceholder,
+  raw: unknown,
+  fields: Record<string, string>,
+): TListRow[] {
+  const columns = (list.columns ?? []).filter((c) => c.type !== 'formula');
+  if (raw === null || raw === undefined || raw === '') return [];
+  if (!Array.isArray(raw)) {
+    fields[list.name] = `Send a list of rows, e.g. [{ ${columns.slice(0, 2).map((c) => `"${c.name}": …`).join(', ')} }].`;
+    return [];
+  }
+  const rows: TListRow[] = [];
+  raw.forEach((item: unknown) => {
+    const source = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : null;
+    const index = rows.length;
+    if (!source) {
+      fields[`${list.name}[${index}]`] = 'Each row must be an object of column values.';
+      rows.push({});
+      return;
+    }
+    const row: TListRow = {};
+    for (const column of columns) row[column.name] = cleanValue(column.type, source[column.name]);
+    // A row with nothing in it is a row the person did not mean to add.
+    if (columns.every((c) => row[c.name] === '' || (c.type === 'checkbox' && row[c.name] === 'false'))) return;
+    rows.push(row);
+    for (const column of columns) checkCell(list, column, index, row[column.name] ?? '', fields);
+  });
+  if (rows.length > MAX_LIST_ROWS) fields[list.name] = `A list may hold at most ${MAX_LIST_ROWS.toLocaleString('en-US')} rows.`;
+  else if (list.maxItems !== undefined && rows.length > list.maxItems) fields[list.name] = `Enter at most ${list.maxItems} ${list.maxItems === 1 ? 'row' : 'rows'}.`;
+  else if (list.minItems !== undefined && rows.length > 0 && rows.length < list.minItems) fields[list.name] = `Enter at least ${list.minItems} ${list.minItems === 1 ? 'row' : 'rows'}.`;
+  return rows;
+}
+
+function checkCell(list: TPlaceholder, column: TListColumn, index: number, value: string, fields: Record<string, string>): void {
+  const key = `${list.name}[${index}].${column.name}`;
+  if (value === '' || (column.type === 'checkbox' && value === 'false' && column.required)) {
+    if (column.required) fields[key] = column.type === 'checkbox' ? `Tick this in ${rowLabel(index)}.` : 'This field is required.';
+    return;
+  }
+  if (value.length > MAX_PLACEHOLDER_VALUE_LENGTH) {
+    fields[key] = VALUE_TOO_LONG;
+    return;
+  }
+  const problem = checkPlaceholderValue(column, value);
+  if (problem) fields[key] = problem;
+}
+
+/**
+ * Checks filled data against a format's placeholders: the same rules in the form, the API and
+ * bulk rows. With the format's `content`, placeholders that only hidden elements use are not
+ * required, and their formulas may fail without refusing the document.
+ */
+export function checkDocumentData(
+  placeholders: readonly TPlaceholder[],
+  data: Readonly<Record<string, unknown>>,
+  content?: Pick<TFormatContent, 'elements' | 'header' | 'footer'>,
+): TDataCheck {
+  const values: TFilledValues = {};
   const fields: Record<string, string> = {};
-  const missing: string[] = [];
   for (const placeholder of placeholders) {
-    const raw = data[placeholder.name];
-    let value = raw === null || raw === undefined ? '' : String(raw).trim();
-    if (placeholder.type === 'number' && value !== '') value = value.replaceAll(',', '');
-    if (value === '') {
-      if (placeholder.required) {
+    if (placeholder.type === 'formula') continue;
+    if (placeholder.type === 'list') {
+      values[placeholder.name] = checkList(placeholder, data[placeholder.name], fields);
+      continue;
+    }
+    const value = cleanValue(placeholder.type, data[placeholder.name]);
+    values[placeholder.name] = value;
+    if (value === '') continue;
+    const problem = value.length > MAX_PLACEHOLDER_VALUE_LENGTH ? VALUE_TOO_LONG : checkPlaceholderValue(placeholder, value);
+    if (problem) fields[placeholder.name] = problem;
+  }
+  const computed = computeFormulas(placeholders, values);
+  const hidden = content ? hiddenPlaceholders(content, placeholders, computed.values) : new Set<string>();
+  const missing: string[] = [];
+  const out: TFilledValues = {};
+  for (const placeholder of placeholders) {
+    const value = computed.values[placeholder.name] ?? '';
+    const isHidden = hidden.has(placeholder.name);
+    if (isHidden) {
+      // Nothing the person could not see may stop the document.
+      for (const key of Object.keys(fields)) if (key === placeholder.name || key.startsWith(`${placeholder.name}[`)) delete fields[key];
+    }
+    if (placeholder.type === 'formula') {
+      if (value !== '') out[placeholder.name] = value;
+      if (computed.errors[placeholder.name] && !isHidden) fields[placeholder.name] = computed.errors[placeholder.name]!;
+      continue;
+    }
+    if (placeholder.type === 'list') {
+      out[placeholder.name] = value;
+      for (const [key, message] of Object.entries(computed.errors)) if (key.startsWith(`${placeholder.name}[`) && !isHidden) fields[key] = message;
+      if (placeholder.required && !isHidden && Array.isArray(value) && value.length === 0) {
         missing.push(placeholderLabel(placeholder));
-        fields[placeholder.name] = 'This field is required.';
+        fields[placeholder.name] = 'Add at least one row.';
+      } else if (!isHidden && Array.isArray(value) && placeholder.minItems !== undefined && value.length < placeholder.minItems) {
+        fields[placeholder.name] = `Enter at least ${placeholder.minItems} ${placeholder.minItems === 1 ? 'row' : 'rows'}.`;
       }
       continue;
     }
-    const problem = checkPlaceholderValue(placeholder, value);
-    if (problem) fields[placeholder.name] = problem;
-    values[placeholder.name] = value;
+    const empty = value === '' || (placeholder.type === 'checkbox' && value === 'false');
+    if (empty && placeholder.required && !isHidden) {
+      missing.push(placeholderLabel(placeholder));
+      fields[placeholder.name] = placeholder.type === 'checkbox' ? 'Tick this box to go on.' : 'This field is required.';
+    }
+    if (value !== '') out[placeholder.name] = value;
   }
-  return { values, fields, missing };
+  return { values: out, fields, missing, hidden };
 }
 
 export function requiredFieldsMessage(missing: readonly string[]): string {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZPlaceholder } from './placeholders.ts';
+import { ZShowIf } from './conditions.ts';
+import { ZPlaceholder, ZPlaceholderName } from './placeholders.ts';
 
 /*
  * The content model of a format: what the builder edits, the server stores and the renderer
@@ -65,6 +66,8 @@ const elementBase = {
   /** A timestamp string in the builder; only needs to be unique within the format. */
   id: ZElementId,
   style: ZTextStyle.optional(),
+  /** Printed only when this holds (conditions.ts); a hidden element leaves no gap. */
+  showIf: ZShowIf.optional(),
 };
 
 const ZText = z.string().max(MAX_TEXT_LENGTH);
@@ -102,6 +105,11 @@ export const ZListElement = z.object({
   type: z.literal('list'),
   items: z.array(z.string().max(MAX_CELL_LENGTH)).max(MAX_LIST_ITEMS).default([]),
   listStyle: ZListStyle.default('bulleted'),
+  /**
+   * The name of a list placeholder: its items are then templates, printed once per row of that
+   * list, where `{{qty}}` (or `{{items.qty}}`) is the row's value.
+   */
+  repeat: ZPlaceholderName.optional(),
 });
 export type TListElement = z.infer<typeof ZListElement>;
 
@@ -124,8 +132,20 @@ export const ZTableElement = z.object({
     ]),
   headerRow: z.boolean().default(false),
   columnWidths: z.array(z.number().positive().max(10_000)).max(MAX_TABLE_COLUMNS).optional(),
+  /**
+   * One body row printed once per row of a list placeholder; inside it `{{qty}}` (or
+   * `{{items.qty}}`) is that row's value. It splits across pages like any row.
+   */
+  repeat: z
+    .object({
+      /** Index in `rows` (never the header row). */
+      row: z.number().int().min(0).max(MAX_TABLE_ROWS - 1),
+      list: ZPlaceholderName,
+    })
+    .optional(),
 });
 export type TTableElement = z.infer<typeof ZTableElement>;
+export type TTableRepeat = NonNullable<TTableElement['repeat']>;
 
 /**
  * `src` is an `http(s)` URL or an uploaded asset path (`/api/assets/<id>`). The renderer never
@@ -158,17 +178,58 @@ export const ZImageElement = z.object({
 });
 export type TImageElement = z.infer<typeof ZImageElement>;
 
-export const ZElement = z.discriminatedUnion('type', [
+/** The elements that print something themselves. */
+export const ZLeafElement = z.discriminatedUnion('type', [
   ZHeadingElement,
   ZParagraphElement,
   ZListElement,
   ZTableElement,
   ZImageElement,
 ]);
+export type TLeafElement = z.infer<typeof ZLeafElement>;
+export type TLeafElementType = TLeafElement['type'];
+
+/**
+ * Several elements under one condition: the section prints its elements when its `showIf`
+ * holds and nothing at all (no gap) when it does not. Its title names it in the builder only.
+ */
+export const ZSectionElement = z.object({
+  ...elementBase,
+  type: z.literal('section'),
+  title: z.string().max(200).default(''),
+  elements: z.array(ZLeafElement).max(MAX_ELEMENTS).default([]),
+});
+export type TSectionElement = z.infer<typeof ZSectionElement>;
+
+export const ZElement = z.discriminatedUnion('type', [
+  ZHeadingElement,
+  ZParagraphElement,
+  ZListElement,
+  ZTableElement,
+  ZImageElement,
+  ZSectionElement,
+]);
 export type TElement = z.infer<typeof ZElement>;
 export type TElementInput = z.input<typeof ZElement>;
 export type TElementType = TElement['type'];
-export const ELEMENT_TYPES = ['heading', 'paragraph', 'list', 'table', 'image'] as const satisfies readonly TElementType[];
+export const ELEMENT_TYPES = ['heading', 'paragraph', 'list', 'table', 'image', 'section'] as const satisfies readonly TElementType[];
+
+/** Every element that prints something, sections opened up, in document order. */
+export function leafElements(elements: readonly TElement[]): TLeafElement[] {
+  const out: TLeafElement[] = [];
+  for (const element of elements) {
+    if (element.type === 'section') out.push(...element.elements);
+    else out.push(element);
+  }
+  return out;
+}
+
+/** Elements in a format, sections and what they hold counted alike. */
+export function countElements(elements: readonly TElement[]): number {
+  let n = 0;
+  for (const element of elements) n += element.type === 'section' ? 1 + element.elements.length : 1;
+  return n;
+}
 
 export const ZPageSize = z.enum(['A4', 'Letter']);
 export type TPageSize = z.infer<typeof ZPageSize>;
@@ -216,8 +277,15 @@ export const ZDocumentNamePattern = z
   .max(200, 'Keep the document name pattern under 200 characters.')
   .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), { message: 'A document name is one line.' });
 
+/** An ISO 4217 code, e.g. `USD`, `EUR`, `INR`. */
+export const ZCurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as USD.');
+
 export const ZFormatContent = z.object({
-  elements: z.array(ZElement).max(MAX_ELEMENTS).default([]),
+  elements: z
+    .array(ZElement)
+    .max(MAX_ELEMENTS)
+    .default([])
+    .refine((elements) => countElements(elements) <= MAX_ELEMENTS, { message: `A format may hold at most ${MAX_ELEMENTS} elements, those in sections included.` }),
   style: ZTextStyle.optional(),
   page: ZPageSetup.optional(),
   /**
@@ -228,6 +296,14 @@ export const ZFormatContent = z.object({
   header: ZHeaderFooter.optional(),
   footer: ZHeaderFooter.optional(),
   locale: ZLocale.optional(),
+  /** What `{{x | currency}}` prints in; USD when not set. */
+  currency: ZCurrencyCode.optional(),
+  /**
+   * Tags may carry a value format (`{{total | currency}}`). Every save sets it (formats.ts); a
+   * format saved before value formats existed has none, so its documents print exactly as they
+   * did, a bar in a tag being part of the name.
+   */
+  tagFormats: z.boolean().optional(),
 });
 export type TFormatContent = z.infer<typeof ZFormatContent>;
 export type TFormatContentInput = z.input<typeof ZFormatContent>;
@@ -246,7 +322,7 @@ export const MAX_IMAGE_ADDRESSES = 50;
 /** Every distinct image source a format shows, in order of first use. */
 export function imageSources(content: Pick<TFormatContent, 'elements'>): string[] {
   const sources = new Set<string>();
-  for (const element of content.elements) {
+  for (const element of leafElements(content.elements)) {
     if (element.type === 'image' && element.src) sources.add(element.src);
   }
   return [...sources];
@@ -254,22 +330,30 @@ export function imageSources(content: Pick<TFormatContent, 'elements'>): string[
 
 export const isImageAddress = (src: string) => /^https?:\/\//i.test(src);
 
-/** Every piece of text in a format that placeholders can appear in. */
+/** `element` with `fn` applied to each of its texts (a section's elements included). */
+export function mapElementTexts<E extends TElement>(element: E, fn: (text: string) => string): E {
+  return mapOne(element, fn) as E;
+}
+
+function mapOne(element: TElement, fn: (text: string) => string): TElement {
+  switch (element.type) {
+    case 'heading':
+    case 'paragraph':
+      return { ...element, content: fn(element.content) };
+    case 'list':
+      return { ...element, items: element.items.map(fn) };
+    case 'table':
+      return { ...element, rows: element.rows.map((row) => row.map(fn)) };
+    case 'image':
+      return element;
+    case 'section':
+      return { ...element, elements: element.elements.map((child) => mapOne(child, fn) as TLeafElement) };
+  }
+}
+
 /** `content` with `fn` applied to every text `contentTexts` lists (a rename of a placeholder's tags). */
 export function mapContentTexts<T extends Pick<TFormatContent, 'elements' | 'header' | 'footer'>>(content: T, fn: (text: string) => string): T {
-  const elements = content.elements.map((element): TElement => {
-    switch (element.type) {
-      case 'heading':
-      case 'paragraph':
-        return { ...element, content: fn(element.content) };
-      case 'list':
-        return { ...element, items: element.items.map(fn) };
-      case 'table':
-        return { ...element, rows: element.rows.map((row) => row.map(fn)) };
-      case 'image':
-        return element;
-    }
-  });
+  const elements = content.elements.map((element): TElement => mapOne(element, fn));
   return {
     ...content,
     elements,
@@ -278,24 +362,27 @@ export function mapContentTexts<T extends Pick<TFormatContent, 'elements' | 'hea
   };
 }
 
+/** The texts of one element, a section's elements included. */
+export function elementTexts(element: TElement): string[] {
+  switch (element.type) {
+    case 'heading':
+    case 'paragraph':
+      return [element.content];
+    case 'list':
+      return element.items;
+    case 'table':
+      return element.rows.flat();
+    case 'image':
+      return [];
+    case 'section':
+      return element.elements.flatMap(elementTexts);
+  }
+}
+
+/** Every piece of text in a format that placeholders can appear in. */
 export function contentTexts(content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): string[] {
   const texts: string[] = [];
-  for (const element of content.elements) {
-    switch (element.type) {
-      case 'heading':
-      case 'paragraph':
-        texts.push(element.content);
-        break;
-      case 'list':
-        texts.push(...element.items);
-        break;
-      case 'table':
-        for (const row of element.rows) texts.push(...row);
-        break;
-      case 'image':
-        break;
-    }
-  }
+  for (const element of content.elements) texts.push(...elementTexts(element));
   if (content.header) texts.push(content.header.text);
   if (content.footer) texts.push(content.footer.text);
   return texts;

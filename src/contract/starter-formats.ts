@@ -1,4 +1,4 @@
-import { ZFormatContent, type TFormatContent, type TFormatContentInput } from './format-content.ts';
+import { ZFormatContent, type TElementInput, type TFormatContent, type TFormatContentInput } from './format-content.ts';
 import { ZPlaceholderList, type TPlaceholder, type TPlaceholderInput } from './placeholders.ts';
 
 /**
@@ -156,14 +156,40 @@ const nda: TStarterFormatInput = {
   ],
 };
 
+const LINE_ITEMS = {
+  type: 'list',
+  required: true,
+  label: 'Line items',
+  columns: [
+    { name: 'description', type: 'text', required: true },
+    { name: 'qty', label: 'Qty', type: 'number', required: true },
+    { name: 'unit_price', label: 'Unit price', type: 'number', required: true },
+    { name: 'amount', type: 'formula', expression: 'qty * unit_price' },
+  ],
+} as const;
+
+/** A table of line items (its second row repeats once per item), then the totals. */
+function linesTable(id: string, totals: string[][]): TElementInput {
+  return {
+    id,
+    type: 'table',
+    headerRow: true,
+    columnWidths: [52, 10, 19, 19],
+    rows: [['Description', 'Qty', 'Unit price', 'Amount'], ['{{description}}', '{{qty}}', '{{unit_price | currency}}', '{{amount | currency}}'], ...totals],
+    repeat: { row: 1, list: 'items' },
+  };
+}
+
 const invoice: TStarterFormatInput = {
   id: 'invoice',
   name: 'Invoice',
-  description: 'An itemised invoice with tax, total, due date and payment details.',
+  description: 'Line items of any length, tax computed from your rate, totals to the cent, due date and payment details.',
   category: 'Finance',
   content: {
     style: { fontFamily: 'Inter', fontSize: 14, color: '#1f2937' },
-    footer: { text: 'Thank you for your business.', align: 'center', style: { fontSize: 12, color: '#6b7280' } },
+    currency: 'USD',
+    tagFormats: true,
+    footer: { text: 'Thank you for your business.  ·  Page {{page}} of {{pages}}', align: 'center', style: { fontSize: 12, color: '#6b7280' } },
     elements: [
       { id: 'inv-1', type: 'heading', content: 'INVOICE', fontSize: 'text-3xl', align: 'right', style: { color: '#3730a3' } },
       {
@@ -175,26 +201,23 @@ const invoice: TStarterFormatInput = {
         ],
       },
       { id: 'inv-3', type: 'paragraph', content: '**Bill to**\n{{client_name}}\n{{client_email}}\n{{client_address}}' },
+      linesTable('inv-4', [
+        ['', '', '**Subtotal**', '{{subtotal | currency}}'],
+        ['', '', 'Tax ({{tax_rate}}%)', '{{tax | currency}}'],
+        ['', '', '**Total due**', '**{{total | currency}}**'],
+      ]),
       {
-        id: 'inv-4',
-        type: 'table',
-        headerRow: true,
-        columnWidths: [64, 36],
-        rows: [
-          ['Description', 'Amount'],
-          ['{{item_1}}', '{{item_1_amount}}'],
-          ['{{item_2}}', '{{item_2_amount}}'],
-          ['{{item_3}}', '{{item_3_amount}}'],
-          ['**Subtotal**', '{{subtotal}}'],
-          ['Tax ({{tax_rate}}%)', '{{tax_amount}}'],
-          ['**Total due ({{currency}})**', '**{{total}}**'],
-        ],
-      },
-      { id: 'inv-5', type: 'heading', content: 'Payment', fontSize: 'text-xl' },
-      {
-        id: 'inv-6',
+        id: 'inv-5',
         type: 'paragraph',
-        content: 'Please pay within {{payment_terms}} of the issue date, quoting invoice **{{invoice_number}}**.\n{{payment_details}}',
+        content: '**Reverse charge:** no tax is charged on this invoice. The customer accounts for the tax under the reverse-charge rules.',
+        style: { color: '#4b5563' },
+        showIf: { match: 'all', conditions: [{ field: 'reverse_charge', op: 'equals', value: 'true' }] },
+      },
+      { id: 'inv-6', type: 'heading', content: 'Payment', fontSize: 'text-xl' },
+      {
+        id: 'inv-7',
+        type: 'paragraph',
+        content: 'Please pay {{total | currency}} within {{payment_terms}} of the issue date, quoting invoice **{{invoice_number}}**.\n{{payment_details}}',
       },
     ],
   },
@@ -207,19 +230,101 @@ const invoice: TStarterFormatInput = {
     { name: 'client_name', type: 'text', required: true },
     { name: 'client_email', type: 'email', required: false },
     { name: 'client_address', type: 'textarea', required: false },
-    { name: 'item_1', type: 'text', required: true, label: 'Item 1' },
-    { name: 'item_1_amount', type: 'number', required: true, label: 'Item 1 amount' },
-    { name: 'item_2', type: 'text', required: false, label: 'Item 2' },
-    { name: 'item_2_amount', type: 'number', required: false, label: 'Item 2 amount' },
-    { name: 'item_3', type: 'text', required: false, label: 'Item 3' },
-    { name: 'item_3_amount', type: 'number', required: false, label: 'Item 3 amount' },
-    { name: 'subtotal', type: 'number', required: true },
+    { name: 'items', ...LINE_ITEMS, columns: [...LINE_ITEMS.columns] },
     { name: 'tax_rate', type: 'number', required: true, label: 'Tax rate (%)' },
-    { name: 'tax_amount', type: 'number', required: true },
-    { name: 'total', type: 'number', required: true },
-    { name: 'currency', type: 'select', required: true, options: ['USD', 'EUR', 'GBP', 'INR'] },
+    { name: 'reverse_charge', type: 'checkbox', label: 'Reverse charge (no tax charged)' },
+    { name: 'subtotal', type: 'formula', expression: 'sum(items.amount)' },
+    { name: 'tax', type: 'formula', expression: 'if(reverse_charge, 0, round(subtotal * tax_rate / 100, 2))' },
+    { name: 'total', type: 'formula', expression: 'subtotal + tax' },
     { name: 'payment_terms', type: 'select', required: true, options: ['7 days', '14 days', '30 days', '60 days'] },
     { name: 'payment_details', type: 'textarea', required: true, label: 'Bank or payment details' },
+  ],
+};
+
+const quotation: TStarterFormatInput = {
+  id: 'quotation',
+  name: 'Quotation',
+  description: 'A priced proposal: line items with discounts, tax and total, an optional deposit, and an acceptance block.',
+  category: 'Sales',
+  content: {
+    style: { fontFamily: 'Inter', fontSize: 14, color: '#1f2937' },
+    currency: 'USD',
+    tagFormats: true,
+    footer: FOOTER,
+    elements: [
+      { id: 'qt-1', type: 'heading', content: 'QUOTATION', fontSize: 'text-3xl', align: 'right', style: { color: '#0f766e' } },
+      {
+        id: 'qt-2',
+        type: 'table',
+        columnWidths: [55, 45],
+        rows: [
+          ['**{{business_name}}**\n{{business_address}}', '**Quote no.** {{quote_number}}\n**Date** {{quote_date}}\n**Valid until** {{valid_until}}'],
+        ],
+      },
+      { id: 'qt-3', type: 'paragraph', content: '**Prepared for**\n{{client_name}}\n{{client_email}}' },
+      { id: 'qt-4', type: 'paragraph', content: 'Thank you for the opportunity to quote for **{{project}}**. Our prices are set out below.' },
+      {
+        id: 'qt-5',
+        type: 'table',
+        headerRow: true,
+        columnWidths: [44, 9, 17, 12, 18],
+        rows: [
+          ['Description', 'Qty', 'Unit price', 'Discount', 'Amount'],
+          ['{{description}}', '{{qty}}', '{{unit_price | currency}}', '{{discount}}%', '{{amount | currency}}'],
+          ['', '', '', '**Subtotal**', '{{subtotal | currency}}'],
+          ['', '', '', 'Tax ({{tax_rate}}%)', '{{tax | currency}}'],
+          ['', '', '', '**Total**', '**{{total | currency}}**'],
+        ],
+        repeat: { row: 1, list: 'items' },
+      },
+      {
+        id: 'qt-6',
+        type: 'section',
+        title: 'Deposit',
+        showIf: { match: 'all', conditions: [{ field: 'deposit_percent', op: 'greater_than', value: '0' }] },
+        elements: [
+          { id: 'qt-6a', type: 'heading', content: 'Deposit', fontSize: 'text-xl' },
+          {
+            id: 'qt-6b',
+            type: 'paragraph',
+            content: 'A deposit of {{deposit_percent}}% (**{{deposit | currency}}**) is due on acceptance; the balance of {{balance | currency}} is due on completion.',
+          },
+        ],
+      },
+      { id: 'qt-7', type: 'paragraph', content: '{{notes}}', style: { color: '#4b5563' } },
+      {
+        id: 'qt-8',
+        type: 'paragraph',
+        content: '**Acceptance**\nI accept this quotation and its terms.\n\nSignature: ______________________________     Date: ______________',
+      },
+    ],
+  },
+  placeholders: [
+    { name: 'business_name', type: 'text', required: true, label: 'Your business name' },
+    { name: 'business_address', type: 'textarea', required: true, label: 'Your business address' },
+    { name: 'quote_number', type: 'text', required: true },
+    { name: 'quote_date', type: 'date', required: true },
+    { name: 'valid_until', type: 'date', required: true },
+    { name: 'client_name', type: 'text', required: true },
+    { name: 'client_email', type: 'email', required: false },
+    { name: 'project', type: 'text', required: true, label: 'Project or work' },
+    {
+      name: 'items',
+      ...LINE_ITEMS,
+      columns: [
+        ...LINE_ITEMS.columns.slice(0, 3),
+        { name: 'discount', label: 'Discount %', type: 'number', required: false },
+        { name: 'amount', type: 'formula', expression: 'round(qty * unit_price * (1 - discount / 100), 2)' },
+      ],
+    },
+    { name: 'tax_rate', type: 'number', required: true, label: 'Tax rate (%)' },
+    { name: 'deposit_percent', type: 'number', required: false, label: 'Deposit (%)' },
+    { name: 'notes', type: 'textarea', required: false, label: 'Notes and terms' },
+    { name: 'subtotal', type: 'formula', expression: 'sum(items.amount)' },
+    { name: 'tax', type: 'formula', expression: 'round(subtotal * tax_rate / 100, 2)' },
+    { name: 'total', type: 'formula', expression: 'subtotal + tax' },
+    { name: 'deposit', type: 'formula', expression: 'round(total * deposit_percent / 100, 2)' },
+    { name: 'balance', type: 'formula', expression: 'total - deposit' },
   ],
 };
 
@@ -406,6 +511,6 @@ const certificate: TStarterFormatInput = {
 };
 
 /** Parsed with the schemas every saved format passes, so a starter is exactly what a save would store. */
-export const STARTER_FORMATS: readonly TStarterFormat[] = [offerLetter, nda, invoice, rentalAgreement, patientConsent, certificate].map(
+export const STARTER_FORMATS: readonly TStarterFormat[] = [offerLetter, nda, invoice, quotation, rentalAgreement, patientConsent, certificate].map(
   (starter) => ({ ...starter, content: ZFormatContent.parse(starter.content), placeholders: ZPlaceholderList.parse(starter.placeholders) }),
 );

@@ -46,6 +46,11 @@ export interface FlowContext {
   baseStyle: Required<TTextStyle>;
   /** Substitutes placeholders in template text (values inserted literally). */
   fill: (template: string) => string;
+  /**
+   * For a repeating table row or list: one fill per row of the named list placeholder, in which
+   * that row's columns are in scope. Empty when the list has no rows.
+   */
+  rowFills?: (list: string) => ((template: string) => string)[];
   assets: Record<string, Uint8Array>;
   warnings: TRenderWarning[];
   /** Continue on this canvas (a merged PDF of several documents) instead of a new one. */
@@ -117,9 +122,13 @@ export class Flow {
     };
   }
 
-  private spans(template: string, markup: boolean): RichSpan[] {
+  private spans(template: string, markup: boolean, fill: (template: string) => string = this.ctx.fill): RichSpan[] {
     const parts = markup ? parseInlineMarkup(template) : [{ text: template, bold: false, italic: false }];
-    return parts.map((p) => ({ ...p, text: sanitizeText(this.ctx.fill(p.text)) }));
+    return parts.map((p) => ({ ...p, text: sanitizeText(fill(p.text)) }));
+  }
+
+  private rowFills(list: string): ((template: string) => string)[] {
+    return this.ctx.rowFills?.(list) ?? [];
   }
 
   private layout(spans: RichSpan[], style: BlockStyle, width: number): Line[] {
@@ -173,7 +182,11 @@ export class Flow {
   }
 
   list(el: TListElement): void {
-    if (el.items.length === 0) return;
+    // A repeating list prints its item templates once per row of its list placeholder.
+    const items: { text: string; fill?: (template: string) => string }[] = el.repeat
+      ? this.rowFills(el.repeat).flatMap((fill) => el.items.map((text) => ({ text, fill })))
+      : el.items.map((text) => ({ text }));
+    if (items.length === 0) return;
     const style = this.blockStyle(el.style);
     const lh = style.size * LINE_HEIGHT;
     const ascent = baselineOffset(style.size, lh);
@@ -181,8 +194,8 @@ export class Flow {
     const textLeft = this.contentLeft + indent;
     const textWidth = Math.max(this.contentWidth - indent, 36);
     this.gap();
-    el.items.forEach((item, i) => {
-      const lines = this.layout(this.spans(item, true), style, textWidth);
+    items.forEach((item, i) => {
+      const lines = this.layout(this.spans(item.text, true, item.fill), style, textWidth);
       const marker = el.listStyle === 'numbered' ? `${i + 1}.` : '\u2022';
       const markerLine = this.layout([{ text: marker, bold: false, italic: false }], style, indent)[0];
       if (lines.length === 0) return;
@@ -197,7 +210,16 @@ export class Flow {
   }
 
   table(el: TTableElement): void {
-    const rows = el.rows;
+    // A repeating body row is printed once per row of its list placeholder, in its place.
+    const repeat = el.repeat && el.repeat.row < el.rows.length && !(el.headerRow && el.repeat.row === 0) ? el.repeat : undefined;
+    const fills: ((template: string) => string)[] = [];
+    let rows = el.rows;
+    if (repeat) {
+      const perRow = this.rowFills(repeat.list);
+      const template = el.rows[repeat.row]!;
+      rows = [...el.rows.slice(0, repeat.row), ...perRow.map(() => template), ...el.rows.slice(repeat.row + 1)];
+      perRow.forEach((fill, i) => (fills[repeat.row + i] = fill));
+    }
     if (rows.length === 0) return;
     const cols = Math.max(1, ...rows.map((r) => r.length));
     const weights = Array.from({ length: cols }, (_, c) => {
@@ -212,9 +234,9 @@ export class Flow {
     const base = this.blockStyle(el.style);
     const lh = base.size * LINE_HEIGHT;
     const ascent = baselineOffset(base.size, lh);
-    const layoutRow = (row: string[], header: boolean): Line[][] =>
+    const layoutRow = (row: string[], header: boolean, fill?: (template: string) => string): Line[][] =>
       Array.from({ length: cols }, (_, c) =>
-        this.layout(this.spans(row[c] ?? '', true), header ? { ...base, bold: true } : base, Math.max(widths[c]! - 2 * CELL_PAD_X, 8)),
+        this.layout(this.spans(row[c] ?? '', true, fill), header ? { ...base, bold: true } : base, Math.max(widths[c]! - 2 * CELL_PAD_X, 8)),
       );
 
     const header = el.headerRow ? layoutRow(rows[0]!, true) : null;
@@ -246,13 +268,13 @@ export class Flow {
     const bodyStart = header ? 1 : 0;
     if (header) {
       // The header never sits alone at the bottom of a page.
-      const firstBody = rows.length > 1 ? Math.min(rowHeight(layoutRow(rows[1]!, false), lh), lh + 2 * CELL_PAD_Y) : 0;
+      const firstBody = rows.length > 1 ? Math.min(rowHeight(layoutRow(rows[1]!, false, fills[1]), lh), lh + 2 * CELL_PAD_Y) : 0;
       if (this.remaining < headerHeight + firstBody && !this.atPageTop) this.newPage();
       drawRow(header, new Array(cols).fill(0), maxLines(header), true);
     }
     const freshPageRoom = this.contentBottom - this.contentTop - headerHeight;
     for (let r = bodyStart; r < rows.length; r++) {
-      const cells = layoutRow(rows[r]!, false);
+      const cells = layoutRow(rows[r]!, false, fills[r]);
       const from = new Array<number>(cols).fill(0);
       let left = maxLines(cells);
       if (left === 0) left = 1;

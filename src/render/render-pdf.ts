@@ -1,23 +1,32 @@
 import type { z } from 'zod';
+import { showIfHolds, type TShowIf } from '../contract/conditions.ts';
+import { computeFormulas, type TFilledValues, type TListRow } from '../contract/filled-values.ts';
 import {
   DEFAULT_TEXT_STYLE,
   ELEMENT_TYPES,
+  ZCurrencyCode,
   ZElement,
   ZHeaderFooter,
   ZLocale,
   ZPageSetup,
   ZTextStyle,
-  type TElement,
+  type TLeafElement,
   type TPageSetup,
 } from '../contract/format-content.ts';
 import {
+  DEFAULT_CURRENCY,
   DEFAULT_LOCALE,
+  MAX_LIST_ROWS,
   MAX_PLACEHOLDER_VALUE_LENGTH,
   ZPlaceholder,
   formatPlaceholderValue,
   normalizePlaceholderName,
-  substitutePlaceholders,
-  type TPlaceholderType,
+  printValue,
+  substituteTags,
+  type TPlaceholder,
+  type TPlaceholderTag,
+  type TPrintSettings,
+  type TPrintable,
 } from '../contract/placeholders.ts';
 import { warmUpFonts } from './fonts.ts';
 import { Flow, type PageBox } from './layout.ts';
@@ -123,23 +132,52 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     (ZLocale.safeParse(content.locale).data as string | undefined) ??
     DEFAULT_LOCALE;
 
-  const types = new Map<string, TPlaceholderType>();
+  const placeholders: TPlaceholder[] = [];
   if (Array.isArray(format.placeholders)) {
     for (const raw of format.placeholders.slice(0, 1_000)) {
       const p = ZPlaceholder.safeParse(raw);
-      if (p.success) types.set(p.data.name, p.data.type);
+      if (p.success) placeholders.push(p.data);
     }
   }
-  const values = new Map<string, string>();
-  if (isRecord(input.data)) {
-    for (const [k, v] of Object.entries(input.data)) {
-      if (typeof v !== 'string' && typeof v !== 'number') continue;
-      const name = normalizePlaceholderName(k);
-      const value = String(v).slice(0, MAX_PLACEHOLDER_VALUE_LENGTH);
-      values.set(name, formatPlaceholderValue(value, types.get(name) ?? 'text', locale));
-    }
+  const byName = new Map(placeholders.map((p) => [p.name, p]));
+  const settings: TPrintSettings = {
+    locale,
+    currency: (ZCurrencyCode.safeParse(content.currency).data as string | undefined) ?? DEFAULT_CURRENCY,
+  };
+  const filled = filledValues(input.data, placeholders);
+  // Values printed without a format are formatted once, here, as they always were.
+  const printed = new Map<string, string>();
+  for (const [name, value] of Object.entries(filled)) {
+    if (typeof value !== 'string') continue;
+    const p = byName.get(name);
+    printed.set(name, p && isLogicType(p) ? printValue(value, p, settings) : formatPlaceholderValue(value, p?.type ?? 'text', locale));
   }
-  const fill = (template: string) => substitutePlaceholders(template, (name) => values.get(name));
+  const print = (value: string, printable: TPrintable | undefined, tag: TPlaceholderTag) =>
+    tag.format || (printable && isLogicType(printable)) ? printValue(value, printable ?? { type: 'text' }, settings, tag.format) : formatPlaceholderValue(value, printable?.type ?? 'text', locale);
+  // A format saved before value formats existed reads a bar in a tag as part of the name.
+  const tagFormats = content.tagFormats === true;
+  const resolveTop = (tag: TPlaceholderTag): string | undefined => {
+    if (tag.whole !== undefined && (printed.has(tag.whole) || !tagFormats)) return printed.get(tag.whole);
+    const value = filled[tag.name];
+    if (typeof value !== 'string') return undefined;
+    return tag.format ? print(value, byName.get(tag.name), tag) : printed.get(tag.name);
+  };
+  const fill = (template: string) => substituteTags(template, resolveTop);
+  // Inside a repeating row, `{{qty}}` and `{{items.qty}}` are the row's; other tags are the document's.
+  const rowFills = (listName: string) => {
+    const list = byName.get(listName);
+    const rows = list?.type === 'list' ? (filled[listName] as TListRow[] | undefined) ?? [] : [];
+    const columns = new Map((list?.columns ?? []).map((c) => [c.name, c]));
+    return rows.map((row) => (template: string) =>
+      substituteTags(template, (tag) => {
+        const column = columns.get(tag.name.startsWith(`${listName}.`) ? tag.name.slice(listName.length + 1) : tag.name);
+        if (!column) return resolveTop(tag);
+        return print(row[column.name] ?? '', column, tag);
+      }),
+    );
+  };
+  const types = new Map(placeholders.map((p) => [p.name, p.type]));
+  const shown = (showIf: TShowIf | undefined) => showIfHolds(showIf, (name) => filled[name], (name) => types.get(name));
 
   const flow = new Flow({
     page: pageBox(page),
@@ -149,6 +187,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
       color: style?.color ?? DEFAULT_TEXT_STYLE.color,
     },
     fill,
+    rowFills,
     assets: isRecord(input.assets) ? (input.assets as Record<string, Uint8Array>) : {},
     warnings,
     ...(canvas ? { canvas } : {}),
@@ -159,6 +198,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     warnings.push({ code: 'too_many_elements', message: `Only the first ${HARD_MAX_ELEMENTS} elements were rendered.` });
     elements = elements.slice(0, HARD_MAX_ELEMENTS);
   }
+  let drawn = 0;
   flow.run(elements, (raw) => {
     const type = isRecord(raw) ? raw.type : undefined;
     const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id.slice(0, 64) : undefined;
@@ -179,7 +219,18 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
       });
       return;
     }
-    drawElement(flow, parsed.data);
+    // A hidden element, or section, is left out whole: nothing is drawn, so no gap either.
+    const element = parsed.data;
+    if (!shown(element.showIf)) return;
+    for (const leaf of element.type === 'section' ? element.elements : [element]) {
+      if (drawn >= HARD_MAX_ELEMENTS) {
+        if (drawn++ === HARD_MAX_ELEMENTS) warnings.push({ code: 'too_many_elements', message: `Only the first ${HARD_MAX_ELEMENTS} elements were rendered.` });
+        continue;
+      }
+      if (leaf !== element && !shown(leaf.showIf)) continue;
+      drawn++;
+      drawElement(flow, leaf);
+    }
   });
   flow.decorate(header, footer);
   if (typeof input.meta?.watermark === 'string' && input.meta.watermark.length > 0) flow.watermark(input.meta.watermark.slice(0, 40));
@@ -202,7 +253,44 @@ function missingGlyphsMessage(codePoints: number[]): string {
   return `No bundled font can draw ${codePoints.length === 1 ? 'this character' : 'these characters'}, so ${codePoints.length === 1 ? 'it prints' : 'they print'} as empty boxes: ${names.join(', ')}${more}.`;
 }
 
-function drawElement(flow: Flow, el: TElement): void {
+const LOGIC_TYPES = new Set<string>(['checkbox', 'formula', 'list']);
+/** Types that print through printValue (the ones that came with value formats). */
+const isLogicType = (p: TPrintable) => LOGIC_TYPES.has(p.type);
+
+function cell(v: unknown): string | undefined {
+  if (typeof v === 'string' || typeof v === 'number') return String(v).slice(0, MAX_PLACEHOLDER_VALUE_LENGTH);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return undefined;
+}
+
+/**
+ * The document's values as the renderer reads them: text by placeholder name (names normalised,
+ * as in tags), a list's rows keyed by column name, and every formula computed from the rest.
+ */
+function filledValues(data: unknown, placeholders: readonly TPlaceholder[]): TFilledValues {
+  const values: TFilledValues = {};
+  if (!isRecord(data)) return values;
+  for (const [k, v] of Object.entries(data)) {
+    const name = normalizePlaceholderName(k);
+    if (Array.isArray(v)) {
+      values[name] = v.slice(0, MAX_LIST_ROWS).map((row): TListRow => {
+        const out: TListRow = {};
+        if (isRecord(row)) for (const [ck, cv] of Object.entries(row)) {
+          const text = cell(cv);
+          if (text !== undefined) out[normalizePlaceholderName(ck)] = text;
+        }
+        return out;
+      });
+      continue;
+    }
+    const text = cell(v);
+    if (text !== undefined) values[name] = text;
+  }
+  const hasFormulas = placeholders.some((p) => p.type === 'formula' || (p.columns ?? []).some((c) => c.type === 'formula'));
+  return hasFormulas ? computeFormulas(placeholders, values).values : values;
+}
+
+function drawElement(flow: Flow, el: TLeafElement): void {
   switch (el.type) {
     case 'heading':
       return flow.heading(el);

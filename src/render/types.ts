@@ -19,8 +19,12 @@ export interface TRenderWarning {
 
 export interface TRenderInput {
   format: TRenderableFormat;
-  /** Placeholder values by name. Values are printed literally, formatted by the placeholder's type. */
-  data: Record<string, string>;
+  /**
+   * Placeholder values by name: text (numbers and yes or no accepted too), and for a list its
+   * rows, objects keyed by column name. Values are printed literally, formatted by the
+   * placeholder's type or the tag's value format; formulas are computed from the rest.
+   */
+  data: Readonly<Record<string, unknown>>;
   /** Image bytes keyed by the element's exact `src` string; the renderer never fetches anything. */
   assets?: Record<string, Uint8Array>;
   meta: {

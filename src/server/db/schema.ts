@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { TRenderWarning } from '../../contract/documents.ts';
 import type { TFormatContent } from '../../contract/format-content.ts';
 import type { TInvoiceDetails } from '../../contract/billing.ts';
+import type { TFilledValues } from '../../contract/filled-values.ts';
 import type { TPlaceholder } from '../../contract/placeholders.ts';
 import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -181,7 +182,7 @@ export const documents = pgTable(
       .references(() => formatSnapshots.id),
     name: text('name').notNull(),
     clientName: text('client_name').notNull(),
-    data: jsonb('data').$type<Record<string, string>>().notNull(),
+    data: jsonb('data').$type<TFilledValues>().notNull(),
     status: text('status').notNull().default('generated'),
     /** SHA-256 of the PDF bytes at generation; every later render must match it. */
     pdfSha256: text('pdf_sha256').notNull(),
@@ -226,7 +227,7 @@ export const bulkJobs = pgTable(
     columns: jsonb('columns').$type<string[]>().notNull(),
     mapping: jsonb('mapping').$type<Record<string, number | null>>().notNull(),
     /** The parsed rows while a draft ({row, cells}[]); cleared once the job starts. */
-    sourceRows: jsonb('source_rows').$type<{ row: number; cells: string[] }[] | null>(),
+    sourceRows: jsonb('source_rows').$type<{ row: number; cells: string[]; lines?: Record<string, Record<string, string>[]> }[] | null>(),
     total: integer('total').notNull().default(0),
     done: integer('done').notNull().default(0),
     failed: integer('failed').notNull().default(0),
@@ -253,7 +254,7 @@ export const bulkRows = pgTable(
     row: integer('row').notNull(),
     /** Position among the job's rows, 0-based; chunks are ranges of it. */
     seq: integer('seq').notNull(),
-    data: jsonb('data').$type<Record<string, string>>().notNull(),
+    data: jsonb('data').$type<TFilledValues>().notNull(),
     /** A pending row is done once its document exists (documents.batch_id, batch_row). */
     status: text('status', { enum: ['pending', 'failed', 'invalid', 'cancelled'] }).notNull(),
     /** Column or placeholder label -> message, for invalid and failed rows. */

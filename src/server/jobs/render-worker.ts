@@ -4,6 +4,7 @@
  * when asked, the bytes.
  */
 import { createHash } from 'node:crypto';
+import type { TFilledValues } from '../../contract/filled-values.ts';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
 import { writeCacheFileSync } from './pdf-cache.ts';
@@ -21,7 +22,7 @@ const succeeds = (run: () => void): boolean => {
 export type TRenderBatchTask = {
   format: TRenderableFormat;
   assets: Record<string, Uint8Array>;
-  items: { data: Record<string, string>; title: string; creationDate: number; watermark?: string }[];
+  items: { data: TFilledValues; title: string; creationDate: number; watermark?: string }[];
   returnBytes: boolean;
   /** Spool the PDFs as one pack at this path, indexed by these document ids (see pdf-spool.ts). */
   spool?: { packPath: string; documentIds: string[] };

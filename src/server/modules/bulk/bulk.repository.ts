@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
+import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, bulkRows, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
@@ -13,7 +14,7 @@ export type TChunkDocument = {
   row: number;
   name: string;
   clientName: string;
-  data: Record<string, string>;
+  data: TFilledValues;
   pdfSha256: string;
 };
 
@@ -28,7 +29,7 @@ export type TChunkCommit = {
   failures: { row: number; message: string }[];
 };
 
-export type TBatchDocument = { id: string; name: string; data: Record<string, string>; batchRow: number; createdAt: Date };
+export type TBatchDocument = { id: string; name: string; data: TFilledValues; batchRow: number; createdAt: Date };
 
 export type TChunkOutcome = { madeRows: number[]; quotaRefused: number; discarded: boolean };
 

@@ -11,7 +11,8 @@ import {
   type TColumnMapping,
   type TStartBulkJobBody,
 } from '../../../contract/bulk.ts';
-import { DEFAULT_CLIENT_NAME, clientNameOf, fillNamePattern } from '../../../contract/documents.ts';
+import { DEFAULT_CLIENT_NAME, clientNameOf, fillNamePattern, type TDocumentData } from '../../../contract/documents.ts';
+import { textValues } from '../../../contract/filled-values.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import type { z } from 'zod';
@@ -24,13 +25,13 @@ import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
 import { MAX_MERGED_DOCUMENTS } from '../../../render/index.ts';
 import { expansionChecker } from '../documents/pdf.service.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
-import type { TFormatsRepository } from '../formats/formats.repository.ts';
+import type { TFormatRow, TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TBatchDocument, TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
-import { autoMapColumns, validateSheet } from './column-mapping.ts';
+import { autoMapColumns, columnPlaceholders, validateSheet } from './column-mapping.ts';
 import { useNativeCrc32 } from './native-crc32.ts';
-import { readSpreadsheet, type TSheet } from './spreadsheet.ts';
+import { readSpreadsheet, type TSheet, type TSheetRow } from './spreadsheet.ts';
 
 const jobNotFound = () => notFound('Bulk job');
 /** Extra invalid rows shown beyond the first rows, so a problem far down the file is visible too. */
@@ -91,9 +92,23 @@ function unusedCells(job: Pick<TBulkJobRow, 'columns' | 'mapping' | 'sourceRows'
   return cells;
 }
 
+/** A JSON row's lists as a spreadsheet row's lines: each cell as text, as a lines sheet gives it. */
+function linesOf(placeholders: readonly TPlaceholder[], data: TDocumentData): Pick<TSheetRow, 'lines'> {
+  const lines: Record<string, Record<string, string>[]> = {};
+  for (const p of placeholders) {
+    const value = data[p.name];
+    if (p.type !== 'list' || !Array.isArray(value)) continue;
+    lines[p.name] = value.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([column, cell]) => [column, cell === null || cell === undefined ? '' : String(cell)])),
+    );
+  }
+  return Object.keys(lines).length > 0 ? { lines } : {};
+}
+
 /** A file name from the pattern: placeholders filled, characters file systems reject replaced. */
-export function zipEntryName(pattern: string, values: Record<string, string>): string {
-  const filled = fillNamePattern(pattern, (name) => values[name]);
+export function zipEntryName(pattern: string, values: Readonly<Record<string, unknown>>): string {
+  const text = textValues(values);
+  const filled = fillNamePattern(pattern, (name) => text[name]);
   // No leading dots (hidden files) and no trailing dots or spaces (Windows drops them).
   return safeFileBaseName(filled).replace(/^[\s.]+|[\s.]+$/g, '') || 'document';
 }
@@ -134,10 +149,11 @@ export function createBulkService(deps: {
   const zipStallMs = deps.zipStallMs ?? ZIP_STALL_MS;
   const quota = (ownerId: string) => deps.quota.generations(ownerId);
 
-  async function draftView(ownerId: string, job: TBulkJobRow, placeholders: TPlaceholder[]): Promise<TBulkUpload> {
+  async function draftView(ownerId: string, job: TBulkJobRow, format: Pick<TFormatRow, 'placeholders' | 'content'>): Promise<TBulkUpload> {
+    const placeholders = format.placeholders;
     const sheet: TSheet = { columns: job.columns, rows: job.sourceRows ?? [] };
     const mapping = job.mapping;
-    const checked = validateSheet(sheet, placeholders, mapping);
+    const checked = validateSheet(sheet, placeholders, mapping, format.content);
     const first = checked.rows.slice(0, BULK_PREVIEW_ROWS);
     const extra = checked.rows
       .slice(BULK_PREVIEW_ROWS)
@@ -151,7 +167,7 @@ export function createBulkService(deps: {
       fileName: job.fileName,
       columns: job.columns,
       mapping,
-      unmappedPlaceholders: placeholders.filter((p) => mapping[p.name] == null).map((p) => p.name),
+      unmappedPlaceholders: columnPlaceholders(placeholders).filter((p) => mapping[p.name] == null).map((p) => p.name),
       unusedColumns: job.columns.map((_, i) => i).filter((i) => !used.has(i)),
       totalRows: sheet.rows.length,
       validRows: checked.valid,
@@ -249,7 +265,7 @@ export function createBulkService(deps: {
         sourceRows: sheet.rows,
         total: sheet.rows.length,
       });
-      return draftView(ownerId, job, format.placeholders);
+      return draftView(ownerId, job, format);
     },
 
     /**
@@ -259,11 +275,11 @@ export function createBulkService(deps: {
      */
     async startFromRows(
       ownerId: string,
-      input: { formatId: string; rows: Record<string, string | number | boolean | null>[]; fileNamePattern?: string; skipInvalid: boolean },
+      input: { formatId: string; rows: TDocumentData[]; fileNamePattern?: string; skipInvalid: boolean },
     ): Promise<TBulkJob> {
       const format = await deps.formats.get(ownerId, input.formatId);
       if (!format) throw new AppError('not_found', 'Format not found.');
-      const columns = format.placeholders.map((p) => p.name);
+      const columns = columnPlaceholders(format.placeholders).map((p) => p.name);
       const job = await deps.bulk.createDraft({
         id: randomUUID(),
         ownerId,
@@ -278,8 +294,9 @@ export function createBulkService(deps: {
           row: i + 1,
           cells: columns.map((name) => {
             const value = data[name];
-            return value === null || value === undefined ? '' : String(value);
+            return value === null || value === undefined || Array.isArray(value) ? '' : String(value);
           }),
+          ...linesOf(format.placeholders, data),
         })),
         total: input.rows.length,
       });
@@ -307,14 +324,14 @@ export function createBulkService(deps: {
 
     async draft(ownerId: string, id: string): Promise<TBulkUpload> {
       const { job, format } = await draftWithFormat(ownerId, id);
-      return draftView(ownerId, job, format.placeholders);
+      return draftView(ownerId, job, format);
     },
 
     async updateMapping(ownerId: string, id: string, mapping: TColumnMapping): Promise<TBulkUpload> {
       const { job, format } = await draftWithFormat(ownerId, id);
-      const clean = checkMapping(mapping, job.columns, format.placeholders);
+      const clean = checkMapping(mapping, job.columns, columnPlaceholders(format.placeholders));
       if (!(await deps.bulk.updateMapping(ownerId, id, clean))) throw jobNotFound();
-      return draftView(ownerId, { ...job, mapping: clean }, format.placeholders);
+      return draftView(ownerId, { ...job, mapping: clean }, format);
     },
 
     async discard(ownerId: string, id: string): Promise<void> {
@@ -323,7 +340,7 @@ export function createBulkService(deps: {
 
     async start(ownerId: string, id: string, body: z.output<typeof ZStartBulkJobBody>): Promise<TBulkJob> {
       const { job, format } = await draftWithFormat(ownerId, id);
-      const checked = validateSheet({ columns: job.columns, rows: job.sourceRows ?? [] }, format.placeholders, job.mapping);
+      const checked = validateSheet({ columns: job.columns, rows: job.sourceRows ?? [] }, format.placeholders, job.mapping, format.content);
       if (checked.invalid > 0 && !body.skipInvalid) {
         throw new AppError(
           'validation_failed',
@@ -593,7 +610,7 @@ export function createBulkService(deps: {
           else renderable.push(i);
         });
         // Named as the format's version says: its pattern, else the format and the row's client.
-        const nameOf = (row: number, data: Record<string, string>) =>
+        const nameOf = (row: number, data: Readonly<Record<string, unknown>>) =>
           batchDocumentName({ name: job.formatName, documentNamePattern: format.content.documentNamePattern }, row, data, createdAt.toISOString().slice(0, 10));
         const items = renderable.map((i) => ({
           data: rows[i]!.data,

@@ -1,5 +1,7 @@
 import { columnKey, type TColumnMapping, type TPreviewRow } from '../../../contract/bulk.ts';
 import { checkDocumentData, type TDocumentData } from '../../../contract/documents.ts';
+import { textOf } from '../../../contract/filled-values.ts';
+import type { TFormatContent } from '../../../contract/format-content.ts';
 import { MAX_PLACEHOLDER_VALUE_LENGTH, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import type { TSheet } from './spreadsheet.ts';
 
@@ -12,6 +14,14 @@ export const UNMAPPED_REQUIRED_MESSAGE = 'No column is mapped to this required f
 export const VALUE_TOO_LONG_MESSAGE = `This value is longer than ${MAX_PLACEHOLDER_VALUE_LENGTH.toLocaleString('en-US')} characters.`;
 
 /**
+ * The placeholders a column of the main sheet fills: not a list (its rows come from a lines sheet,
+ * or from rows that repeat the document key) and not a formula (computed).
+ */
+export function columnPlaceholders(placeholders: readonly TPlaceholder[]): TPlaceholder[] {
+  return placeholders.filter((p) => p.type !== 'list' && p.type !== 'formula');
+}
+
+/**
  * Matches header cells to placeholders. Each column fills at most one placeholder, and the
  * closest match wins: first a header that is exactly the placeholder's name (the Excel template's
  * name row), then one equal to the name loosely, then one equal to the label loosely; within each
@@ -19,6 +29,7 @@ export const VALUE_TOO_LONG_MESSAGE = `This value is longer than ${MAX_PLACEHOLD
  */
 export function autoMapColumns(columns: readonly string[], placeholders: readonly TPlaceholder[]): TColumnMapping {
   const mapping: TColumnMapping = {};
+  placeholders = columnPlaceholders(placeholders);
   for (const p of placeholders) mapping[p.name] = null;
   const used = new Set<number>();
   const keys = columns.map(columnKey);
@@ -64,23 +75,39 @@ export interface TSheetCheck {
  * with a time of day (YYYY-MM-DDTHH:mm, as readSpreadsheet gives it) fills a date placeholder
  * with its day. A required placeholder that no column fills is reported on every row.
  */
-export function validateSheet(sheet: TSheet, placeholders: readonly TPlaceholder[], mapping: TColumnMapping): TSheetCheck {
+export function validateSheet(
+  sheet: TSheet,
+  placeholders: readonly TPlaceholder[],
+  mapping: TColumnMapping,
+  content?: Pick<TFormatContent, 'elements' | 'header' | 'footer'>,
+): TSheetCheck {
   const rows: TCheckedRow[] = [];
   let valid = 0;
-  for (const { row, cells } of sheet.rows) {
+  for (const { row, cells, lines } of sheet.rows) {
     const raw = mapRow(cells, mapping);
     const data: TDocumentData = {};
     for (const p of placeholders) {
+      if (p.type === 'formula') continue;
+      if (p.type === 'list') {
+        // A date cell with a time of day fills a date column with its day, as in the main sheet.
+        const dates = (p.columns ?? []).filter((c) => c.type === 'date').map((c) => c.name);
+        data[p.name] = (lines?.[p.name] ?? []).map((line) => {
+          const out = { ...line };
+          for (const name of dates) if (out[name]) out[name] = out[name].trim().replace(DATE_TIME_RE, '$1');
+          return out;
+        });
+        continue;
+      }
       let value = raw[p.name] ?? '';
       if (p.type === 'date') value = value.trim().replace(DATE_TIME_RE, '$1');
       data[p.name] = value;
     }
-    const check = checkDocumentData(placeholders, data);
+    const check = checkDocumentData(placeholders, data, content);
     const errors: Record<string, string> = { ...check.fields };
-    for (const p of placeholders) {
+    for (const p of columnPlaceholders(placeholders)) {
       const column = mapping[p.name];
-      if (p.required && (column === null || column === undefined)) errors[p.name] = UNMAPPED_REQUIRED_MESSAGE;
-      else if ((check.values[p.name] ?? '').length > MAX_PLACEHOLDER_VALUE_LENGTH) errors[p.name] = VALUE_TOO_LONG_MESSAGE;
+      if (p.required && !check.hidden.has(p.name) && (column === null || column === undefined)) errors[p.name] = UNMAPPED_REQUIRED_MESSAGE;
+      else if (textOf(check.values[p.name]).length > MAX_PLACEHOLDER_VALUE_LENGTH) errors[p.name] = VALUE_TOO_LONG_MESSAGE;
     }
     if (Object.keys(errors).length === 0) valid += 1;
     rows.push({ row, values: check.values, errors });

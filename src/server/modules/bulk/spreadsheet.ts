@@ -29,6 +29,8 @@ export interface TSheetRow {
   row: number;
   /** One string per column, padded or truncated to `columns.length`. */
   cells: string[];
+  /** The rows of each list placeholder this row's document holds, by list name, each keyed by column name. */
+  lines?: Record<string, Record<string, string>[]>;
 }
 
 export interface TSheet {

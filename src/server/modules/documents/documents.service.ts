@@ -77,13 +77,15 @@ export function createDocumentsService(deps: {
     const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
     if (!found) throw new AppError('not_found', 'Format not found.');
     const { format, snapshot } = found;
-    const check = checkDocumentData(snapshot.placeholders, body.data);
+    const check = checkDocumentData(snapshot.placeholders, body.data, snapshot.content);
     if (check.missing.length > 0) {
       throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
     }
     if (Object.keys(check.fields).length > 0) {
-      const [first] = Object.values(check.fields);
-      throw new AppError('validation_failed', `Please correct the highlighted fields. ${first}`, check.fields);
+      const [[key, first] = ['', '']] = Object.entries(check.fields);
+      // A list's cell is named by its path (items[3].qty), so an API client knows which row to fix.
+      const where = key.includes('[') ? `${key}: ` : '';
+      throw new AppError('validation_failed', `Please correct the highlighted fields. ${where}${first}`, check.fields);
     }
     // Refused before any rendering: a user with no quota left cannot make the server work.
     const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expansionMeter, expansionProblem, measureExpansion } from '../../../contract/expansion.ts';
+import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
-import { normalizePlaceholderName } from '../../../contract/placeholders.ts';
 import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createFairTurns } from '../../jobs/fair-turns.ts';
@@ -11,7 +11,7 @@ import type { TAssetsService } from '../assets/assets.service.ts';
 export type TPdfRequest = {
   ownerId: string;
   format: TRenderableFormat;
-  data: Record<string, string>;
+  data: TFilledValues;
   title: string;
   creationDate: Date;
   /** A test key's document: printed with a TEST watermark. */
@@ -37,25 +37,15 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const lengthsByName = (data: Record<string, string>) => {
-  const lengths = new Map<string, number>();
-  for (const [name, value] of Object.entries(data)) lengths.set(normalizePlaceholderName(name), value.length);
-  return (name: string) => lengths.get(name) ?? 0;
-};
-
-function measure(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>) {
-  return measureExpansion(format.content, lengthsByName(data));
-}
-
 /** Why a document of `format` filled with a row's data would be too large, for many rows of one format. */
-export function expansionChecker(format: Pick<TRenderableFormat, 'content'>): (data: Record<string, string>) => string | undefined {
+export function expansionChecker(format: Pick<TRenderableFormat, 'content'>): (data: TFilledValues) => string | undefined {
   const meter = expansionMeter(format.content);
-  return (data) => expansionProblem(meter(lengthsByName(data)));
+  return (data) => expansionProblem(meter(data));
 }
 
 /** The refusal for a format filled with `data` that holds more text than a document may, if it does. */
-export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data: Record<string, string>): void {
-  const expansion = measure(format, data);
+export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data: TFilledValues): void {
+  const expansion = measureExpansion(format.content, data);
   const problem = expansionProblem(expansion);
   if (problem) {
     throw new AppError('document_too_large', problem, expansion.largest ? { [expansion.largest.name]: problem } : undefined);

@@ -17,6 +17,9 @@ const HINTS: Record<TPlaceholder['type'], string> = {
   date: 'A date (YYYY-MM-DD or an Excel date)',
   tel: 'A phone number',
   select: 'One of the listed options',
+  checkbox: 'Yes or no (TRUE or FALSE)',
+  list: 'Rows on the lines sheet',
+  formula: 'Computed',
 };
 
 /**

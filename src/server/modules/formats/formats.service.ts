@@ -1,6 +1,6 @@
 import type { TDocumentData } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
-import { placeholderLabel } from '../../../contract/placeholders.ts';
+import { previewInput } from './preview-input.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TPdfService } from '../documents/pdf.service.ts';
@@ -51,29 +51,23 @@ export function createFormatsService(deps: {
     return row;
   }
 
-  /** The format as a PDF: each value given is printed as its type prints it, every other placeholder as its [Label]. */
+  /**
+   * The format as a PDF: each value given is printed as its type prints it, every other
+   * placeholder as its [Label], and an empty list as three sample rows. Formulas are computed
+   * from what was given. `showAll` prints every element whatever its condition (the builder's
+   * preview, where nothing has been filled in to decide them).
+   */
   async function previewPdf(
     ownerId: string,
     format: Pick<TFormatRow, 'name' | 'content' | 'placeholders'>,
     date: Date,
-    values: Readonly<Record<string, string>> = {},
+    values: Readonly<TDocumentData> = {},
+    showAll = false,
   ) {
-    const given = (name: string) => (values[name] ?? '').trim() !== '';
-    const data = Object.fromEntries(format.placeholders.map((p) => [p.name, given(p.name) ? values[p.name]! : `[${placeholderLabel(p)}]`]));
-    const { pdf } = await deps.pdf.render({
-      ownerId,
-      // A bracketed label goes in as text, so a date or number placeholder prints it as it is.
-      format: {
-        content: format.content,
-        placeholders: format.placeholders.map((p) => (given(p.name) ? p : { ...p, type: 'text' as const })),
-      },
-      data,
-      title: format.name,
-      creationDate: date,
-    });
+    const { content, placeholders, data } = previewInput(format, values, showAll);
+    const { pdf } = await deps.pdf.render({ ownerId, format: { content, placeholders }, data, title: format.name, creationDate: date });
     return pdf;
   }
-
   return {
     load,
 
@@ -139,22 +133,19 @@ export function createFormatsService(deps: {
     /** The saved format as a PDF, with every placeholder shown as its label in brackets. */
     async preview(ownerId: string, id: string): Promise<Uint8Array> {
       const row = await load(ownerId, id);
-      return previewPdf(ownerId, row, row.updatedAt);
+      return previewPdf(ownerId, row, row.updatedAt, {}, true);
     },
 
     /** The form's live preview: the saved format filled with the values typed so far; nothing is stored or counted. */
     async previewFilled(ownerId: string, id: string, data: TDocumentData): Promise<Uint8Array> {
       const row = await load(ownerId, id);
-      const values = Object.fromEntries(
-        Object.entries(data).flatMap(([name, value]) => (value === null || value === undefined ? [] : [[name, String(value)]])),
-      );
-      return previewPdf(ownerId, row, row.updatedAt, values);
+      return previewPdf(ownerId, row, row.updatedAt, data);
     },
 
     /** The builder's live preview of content not saved yet; nothing is stored. */
     async previewUnsaved(ownerId: string, input: TFormatInputParsed): Promise<Uint8Array> {
       await deps.assets.fetchImagesOf(ownerId, input.content);
-      return previewPdf(ownerId, input, new Date(0));
+      return previewPdf(ownerId, input, new Date(0), {}, true);
     },
   };
 }

@@ -16,6 +16,7 @@ import {
   CheckIcon,
   CopyPlusIcon,
   GripVerticalIcon,
+  GroupIcon,
   HeadingIcon,
   ImageIcon,
   ListIcon,
@@ -40,6 +41,7 @@ export const ELEMENT_ICONS: Record<TElementType, LucideIcon> = {
   list: ListIcon,
   table: Table2Icon,
   image: ImageIcon,
+  section: GroupIcon,
 };
 
 export interface CanvasProps {

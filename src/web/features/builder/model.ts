@@ -24,6 +24,7 @@ export const DEFAULT_NEW_FORMAT_NAME = 'New Format';
 /** What a new heading and a new list item say until the user types over them. */
 export const DEFAULT_HEADING_TEXT = 'New heading';
 export const DEFAULT_LIST_ITEM = 'New item';
+export const DEFAULT_SECTION_TITLE = 'New section';
 
 export const ELEMENT_LABELS: Record<TElementType, string> = {
   heading: 'Heading',
@@ -31,6 +32,7 @@ export const ELEMENT_LABELS: Record<TElementType, string> = {
   list: 'List',
   table: 'Table',
   image: 'Image',
+  section: 'Section',
 };
 
 export const HEADING_SIZE_LABELS: Record<THeadingSize, string> = {
@@ -72,6 +74,8 @@ export function createElement(type: TElementType, id: string): TElement {
       };
     case 'image':
       return { id, type, src: '', width: 300, height: 200, align: 'left' };
+    case 'section':
+      return { id, type, title: DEFAULT_SECTION_TITLE, elements: [] };
   }
 }
 

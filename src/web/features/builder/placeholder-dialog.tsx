@@ -23,6 +23,9 @@ export const PLACEHOLDER_TYPE_LABELS: Record<TPlaceholderType, string> = {
   tel: 'Phone',
   textarea: 'Long text',
   select: 'Choice (drop-down)',
+  checkbox: 'Checkbox (yes or no)',
+  list: 'List of rows',
+  formula: 'Formula (computed)',
 };
 
 export interface PlaceholderFormValues {

@@ -1,5 +1,6 @@
 import { CheckIcon, CircleAlertIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
+import type { TFilledValue } from '../../../contract/filled-values';
 import { BULK_PREVIEW_ROWS, type TBulkUpload, type TPreviewRow } from '../../../contract/bulk';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../components/ui/tooltip';
@@ -33,8 +34,9 @@ function Counts({ draft }: { draft: TBulkUpload }) {
   );
 }
 
-function Cell({ value, error }: { value: string | undefined; error: string | undefined }) {
-  const text = value ?? '';
+function Cell({ value, error }: { value: TFilledValue | undefined; error: string | undefined }) {
+  // A list's rows come from the lines sheet (or rows repeating the document key): shown as a count.
+  const text = Array.isArray(value) ? `${value.length} ${value.length === 1 ? 'line' : 'lines'}` : (value ?? '');
   if (!error) {
     return (
       <td className="max-w-[220px] px-3 py-2 align-top">

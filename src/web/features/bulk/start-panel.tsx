@@ -3,6 +3,7 @@ import { useId, useRef } from 'react';
 import { Link } from 'wouter';
 import { batchDocumentName, ZFileNamePattern, type TBulkUpload } from '../../../contract/bulk';
 import { fillNamePattern } from '../../../contract/documents';
+import { textValues } from '../../../contract/filled-values';
 import { findPlaceholderNames, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -111,7 +112,7 @@ export function StartPanel({
             ? batchDocumentName({ name: formatName, documentNamePattern }, sample.row, sample.values, new Date().toISOString().slice(0, 10))
             : name === 'row'
               ? String(sample.row)
-              : sample.values[name],
+              : textValues(sample.values)[name],
         ) || 'document'
       : '';
   const tokens = ['document', 'row', ...placeholders.slice(0, 6).map((p) => p.name)];

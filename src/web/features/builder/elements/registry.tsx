@@ -4,6 +4,7 @@ import { HeadingEditor, HeadingView } from './heading';
 import { ImageEditor, ImageView } from './image';
 import { ListEditor, ListView } from './list';
 import { ParagraphEditor, ParagraphView } from './paragraph';
+import { SectionEditor, SectionView } from './section';
 import { effectiveStyle, type ElementUpdater } from './shared';
 import { TableEditor, TableView } from './table';
 
@@ -35,6 +36,16 @@ export const ELEMENT_KINDS: { [T in TElementType]: ElementKind<T> } = {
   list: { View: ListView, Editor: ListEditor },
   table: { View: TableView, Editor: TableEditor },
   image: { View: ({ el }) => <ImageView el={el} />, Editor: ImageEditor },
+  section: {
+    View: ({ el, style, known }) => (
+      <SectionView el={el}>
+        {el.elements.map((child) => (
+          <ElementView key={child.id} el={child} docStyle={style} known={known} />
+        ))}
+      </SectionView>
+    ),
+    Editor: SectionEditor,
+  },
 };
 
 // TypeScript cannot tie `ELEMENT_KINDS[el.type]` to `el`'s own type, so the lookup widens once, here.
