@@ -266,6 +266,8 @@ export function checkDocumentData(
   }
   const computed = computeFormulas(placeholders, values);
   const hidden = content ? hiddenPlaceholders(content, placeholders, computed.values) : new Set<string>();
+  // A formula over a value that is wrong fails too; the value's own message is the one to fix first.
+  const inputsValid = Object.keys(fields).every((key) => hidden.has(key.split('[')[0]!));
   const missing: string[] = [];
   const out: TFilledValues = {};
   for (const placeholder of placeholders) {
@@ -277,12 +279,13 @@ export function checkDocumentData(
     }
     if (placeholder.type === 'formula') {
       if (value !== '') out[placeholder.name] = value;
-      if (computed.errors[placeholder.name] && !isHidden) fields[placeholder.name] = computed.errors[placeholder.name]!;
+      if (computed.errors[placeholder.name] && !isHidden && inputsValid) fields[placeholder.name] = computed.errors[placeholder.name]!;
       continue;
     }
     if (placeholder.type === 'list') {
       out[placeholder.name] = value;
-      for (const [key, message] of Object.entries(computed.errors)) if (key.startsWith(`${placeholder.name}[`) && !isHidden) fields[key] = message;
+      for (const [key, message] of Object.entries(computed.errors)) if (key.startsWith(`${placeholder.name}[`) && !isHidden && inputsValid) fields[key] = message;
+      if (fields[placeholder.name]) continue;
       if (placeholder.required && !isHidden && Array.isArray(value) && value.length === 0) {
         missing.push(placeholderLabel(placeholder));
         fields[placeholder.name] = 'Add at least one row.';

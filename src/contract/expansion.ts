@@ -67,7 +67,8 @@ export function expansionMeter(content: Pick<TFormatContent, 'elements' | 'heade
     const add = (name: string, chars: number, count: number, list = false) => {
       const entry = added.get(name) ?? { chars: 0, uses: 0 };
       entry.chars += chars;
-      entry.uses += count;
+      // A list's uses are its rows, however many elements repeat them.
+      entry.uses = list ? Math.max(entry.uses, count) : entry.uses + count;
       if (list) entry.list = true;
       added.set(name, entry);
     };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { showIfHolds, type TShowIf } from './conditions.ts';
 import { contentTexts, elementTexts, type TElement, type TFormatContent } from './format-content.ts';
 import {
+  BudgetExceeded,
   Dec,
   evaluateFormula,
   FORMULA_STEP_BUDGET,
@@ -164,6 +165,8 @@ export interface TComputedValues {
   values: TFilledValues;
   /** Formula -> why it could not be computed: `total`, or `items[2].amount` for a row's. */
   errors: Record<string, string>;
+  /** Operations the formulas took, never much over FORMULA_STEP_BUDGET. */
+  steps: number;
 }
 
 /**
@@ -175,7 +178,7 @@ export function computeFormulas(placeholders: readonly TPlaceholder[], given: TF
   const nodes = formulaOrder(placeholders);
   const values: TFilledValues = { ...given };
   const errors: Record<string, string> = {};
-  if (nodes.order.length === 0 && !nodes.cycle) return { values, errors };
+  if (nodes.order.length === 0 && !nodes.cycle) return { values, errors, steps: 0 };
   for (const p of placeholders) if (p.type === 'list') values[p.name] = rowsOf(given[p.name]).map((row) => ({ ...row }));
 
   const scope: Record<string, TScopeValue> = Object.create(null) as Record<string, TScopeValue>;
@@ -186,55 +189,82 @@ export function computeFormulas(placeholders: readonly TPlaceholder[], given: TF
   const failed = new Map<string, string>();
   const failure = (message: string) => new FormulaError(message);
 
-  withStepBudget(FORMULA_STEP_BUDGET, () => {
-    const inCycle = new Set(nodes.cycle ?? []);
-    for (const node of [...nodes.order, ...formulaNodes(placeholders).filter((n) => inCycle.has(n.key))]) {
-      const parsed = parsedFormula(node.expression);
-      const run = (formula: TParsedFormula | undefined, rowScope: Record<string, TScopeValue>): string => {
-        if (inCycle.has(node.key)) throw failure('This formula reads itself, through other formulas.');
-        if (!formula) throw failure('This formula is not valid: edit the format to fix it.');
-        const unreadable = formula.references.map((r) => r.split('.')[0]!).find((name) => failed.has(name));
-        if (unreadable) throw failure(`It reads ${unreadable}, which could not be computed.`);
-        return resultText(evaluateFormula(formula, rowScope));
-      };
-      const formula = 'formula' in parsed ? parsed.formula : undefined;
-      if (node.list && node.column) {
-        const list = node.list;
-        const column = node.column;
-        const rows = values[list.name] as TListRow[];
-        const results: TScopeValue[] = [];
-        rows.forEach((row, i) => {
-          const rowTyped: Record<string, TScopeValue> = Object.create(null) as Record<string, TScopeValue>;
-          for (const c of list.columns ?? []) rowTyped[c.name] = c.type === 'formula' ? ((scope[list.name] as Record<string, TScopeValue[]>)[c.name]?.[i] ?? '') : scopeValue(c.type, row[c.name] ?? '');
-          const rowScope = Object.assign(Object.create(null) as Record<string, TScopeValue>, scope, rowTyped, { [list.name]: rowTyped });
-          try {
-            const text = run(formula, rowScope);
-            row[column.name] = text;
-            results.push(typedResult(text));
-          } catch (error) {
-            if (!(error instanceof FormulaError)) throw error;
-            row[column.name] = '';
-            errors[`${list.name}[${i}].${column.name}`] = error.message;
-            results.push('');
-          }
-        });
-        (scope[list.name] as Record<string, TScopeValue[]>)[column.name] = results;
-      } else if (node.placeholder) {
-        const name = node.placeholder.name;
-        try {
-          const text = run(formula, scope);
-          values[name] = text;
-          scope[name] = typedResult(text);
-        } catch (error) {
-          if (!(error instanceof FormulaError)) throw error;
-          values[name] = '';
-          errors[name] = error.message;
-          failed.set(name, error.message);
+  const inCycle = new Set(nodes.cycle ?? []);
+  const all = [...nodes.order, ...formulaNodes(placeholders).filter((n) => inCycle.has(n.key))];
+  let done = 0;
+  const { steps } = withStepBudget(FORMULA_STEP_BUDGET, () => {
+    try {
+      for (const node of all) {
+        computeNode(node);
+        done += 1;
+      }
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      // Out of budget: this formula and every one after it stay empty, with the reason.
+      for (const node of all.slice(done)) {
+        if (node.list && node.column) {
+          const rows = values[node.list.name] as TListRow[];
+          rows.forEach((row, i) => {
+            row[node.column!.name] = '';
+            errors[`${node.list!.name}[${i}].${node.column!.name}`] = error.message;
+          });
+        } else if (node.placeholder) {
+          values[node.placeholder.name] = '';
+          errors[node.placeholder.name] = error.message;
         }
       }
     }
   });
-  return { values, errors };
+  return { values, errors, steps };
+
+  function computeNode(node: TFormulaNode): void {
+    const parsed = parsedFormula(node.expression);
+    const formula = 'formula' in parsed ? parsed.formula : undefined;
+    const run = (rowScope: Record<string, TScopeValue>): string => {
+      if (inCycle.has(node.key)) throw failure('This formula reads itself, through other formulas.');
+      if (!formula) throw failure('This formula is not valid: edit the format to fix it.');
+      const unreadable = formula.references.map((r) => failed.get(r.split('.')[0]!)).find((label) => label !== undefined);
+      if (unreadable) throw failure(`It reads ${unreadable}, which could not be computed.`);
+      return resultText(evaluateFormula(formula, rowScope));
+    };
+    if (node.list && node.column) {
+      const list = node.list;
+      const column = node.column;
+      const rows = values[list.name] as TListRow[];
+      const columns = scope[list.name] as Record<string, TScopeValue[]>;
+      const results: TScopeValue[] = [];
+      rows.forEach((row, i) => {
+        const rowTyped: Record<string, TScopeValue> = Object.create(null) as Record<string, TScopeValue>;
+        for (const c of list.columns ?? []) rowTyped[c.name] = c.type === 'formula' ? (columns[c.name]?.[i] ?? '') : scopeValue(c.type, row[c.name] ?? '');
+        const rowScope = Object.assign(Object.create(null) as Record<string, TScopeValue>, scope, rowTyped, { [list.name]: rowTyped });
+        try {
+          const text = run(rowScope);
+          row[column.name] = text;
+          results.push(typedResult(text));
+        } catch (error) {
+          if (!(error instanceof FormulaError) || error instanceof BudgetExceeded) throw error;
+          row[column.name] = '';
+          errors[`${list.name}[${i}].${column.name}`] = error.message;
+          results.push('');
+          // What reads the list must not add up rows that are missing a value.
+          if (!failed.has(list.name)) failed.set(list.name, `${list.name}.${column.name} in row ${i + 1}`);
+        }
+      });
+      columns[column.name] = results;
+    } else if (node.placeholder) {
+      const name = node.placeholder.name;
+      try {
+        const text = run(scope);
+        values[name] = text;
+        scope[name] = typedResult(text);
+      } catch (error) {
+        if (!(error instanceof FormulaError) || error instanceof BudgetExceeded) throw error;
+        values[name] = '';
+        errors[name] = error.message;
+        failed.set(name, name);
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ const MAX_MAGNITUDE = new Dec('1e21');
 /** Why a formula could not be computed; shown to the person filling in the form. */
 export class FormulaError extends Error {}
 /** The work budget ran out: never turned into a value, whatever `if` would choose. */
-class BudgetExceeded extends FormulaError {}
+export class BudgetExceeded extends FormulaError {}
 
 /**
  * A value that could not be computed (a division by zero, text where a number belongs), carried
@@ -330,6 +330,8 @@ Object.assign(functions, FUNCTIONS);
 const consts = parser.consts as Record<string, unknown>;
 for (const key of Object.keys(consts)) delete consts[key];
 Object.assign(consts, { true: true, false: false });
+// The library asks `name in table`: without a prototype, `constructor` or `toString` is no operator or function.
+for (const table of [binaryOps, unaryOps, ternaryOps, functions, consts]) Object.setPrototypeOf(table, null);
 
 // ---------------------------------------------------------------------------------------------
 // Parsing
@@ -411,6 +413,7 @@ function plainMessage(raw: string): string {
             : `"${token}"`;
     return `Expected ${want} here.`;
   }
+  if (/^Unknown character "[[\]]"$/.test(text)) return 'Square brackets cannot be used in a formula.';
   if (/^Unknown character "\?"$/.test(text)) return 'Write if(condition, then, otherwise) instead of ? and :.';
   if (/^Unknown character "[&|]"$/.test(text)) return 'Combine conditions with and(a, b) or or(a, b).';
   if (/^Unknown character "(.*)"$/.test(text)) return `${text.replace(/^Unknown character/, 'The character')} cannot be used in a formula.`;
