@@ -28,10 +28,12 @@ export const ZCondition = z.object({
 export type TCondition = z.infer<typeof ZCondition>;
 
 /** An element's condition: all (or any) of its conditions must hold for it to print. */
-export const ZShowIf = z.object({
-  match: z.enum(['all', 'any']).default('all'),
-  conditions: z.array(ZCondition).min(1).max(MAX_CONDITIONS),
-});
+export const ZShowIf = z
+  .object({
+    match: z.enum(['all', 'any']).default('all'),
+    conditions: z.array(ZCondition).min(1).max(MAX_CONDITIONS),
+  })
+  .meta({ id: 'ShowIf' });
 export type TShowIf = z.infer<typeof ZShowIf>;
 export type TShowIfInput = z.input<typeof ZShowIf>;
 

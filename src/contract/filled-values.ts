@@ -11,7 +11,6 @@ import {
   resultText,
   ROW_COUNT,
   withStepBudget,
-  type TParsedFormula,
   type TScopeValue,
 } from './formulas.ts';
 import { findPlaceholderTags, isTicked, type TListColumn, type TPlaceholder } from './placeholders.ts';

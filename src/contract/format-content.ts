@@ -179,13 +179,9 @@ export const ZImageElement = z.object({
 export type TImageElement = z.infer<typeof ZImageElement>;
 
 /** The elements that print something themselves. */
-export const ZLeafElement = z.discriminatedUnion('type', [
-  ZHeadingElement,
-  ZParagraphElement,
-  ZListElement,
-  ZTableElement,
-  ZImageElement,
-]);
+export const ZLeafElement = z
+  .discriminatedUnion('type', [ZHeadingElement, ZParagraphElement, ZListElement, ZTableElement, ZImageElement])
+  .meta({ id: 'LeafElement' });
 export type TLeafElement = z.infer<typeof ZLeafElement>;
 export type TLeafElementType = TLeafElement['type'];
 

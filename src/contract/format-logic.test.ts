@@ -4,7 +4,6 @@ import { checkDocumentData } from './documents.ts';
 import { expansionProblem, MAX_EXPANDED_TEXT_CHARS, measureExpansion } from './expansion.ts';
 import { hiddenPlaceholders } from './filled-values.ts';
 import { ZFormatContent, type TFormatContentInput } from './format-content.ts';
-import { formatLogicIssues } from './format-logic.ts';
 import { ZFormatInput } from './formats.ts';
 import { ZPlaceholder, type TPlaceholder, type TPlaceholderInput } from './placeholders.ts';
 

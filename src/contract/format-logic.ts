@@ -1,7 +1,7 @@
 import { UNARY_CONDITION_OPS, type TShowIf } from './conditions.ts';
 import { formulaOrder, parsedFormula } from './filled-values.ts';
 import type { TElement, TFormatContent } from './format-content.ts';
-import { FORMULA_FUNCTIONS, isCalled, positionOfName } from './formulas.ts';
+import { FORMULA_FUNCTIONS, isCalled, positionOfName, uncalledFunction } from './formulas.ts';
 import { MAX_FORMULAS, placeholderLabel, type TListColumn, type TPlaceholder } from './placeholders.ts';
 
 /*
@@ -31,6 +31,11 @@ export function formulaProblem(
   if ('problem' in parsed) {
     const { message, position } = parsed.problem;
     return position === undefined ? message : `${message} (at character ${position})`;
+  }
+  const uncalled = uncalledFunction(source);
+  if (uncalled) {
+    const clash = placeholders.some((p) => p.name === uncalled.name) ? ` A placeholder named ${uncalled.name} cannot be used in formulas: rename it.` : '';
+    return `${uncalled.name} is a function: write ${uncalled.name}(…) (at character ${uncalled.position}).${clash}`;
   }
   const byName = new Map(placeholders.map((p) => [p.name, p]));
   for (const reference of parsed.formula.references) {

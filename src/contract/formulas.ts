@@ -106,6 +106,7 @@ export function toNumber(v: unknown): TDec {
     throw new FormulaError(`${describe(v)} is not a number.`);
   }
   if (Array.isArray(v)) throw new FormulaError('A list of values was used as one number: wrap it in sum(…), or use one row’s value.');
+  if (typeof v === 'function') throw new FormulaError('A function was used as a number: call it with brackets, e.g. round(x, 2).');
   throw new FormulaError('A list was used as a number: use one of its columns, e.g. sum(items.amount), or count(items).');
 }
 
@@ -507,6 +508,28 @@ export function positionOfName(source: string, name: string): number | undefined
     if (source.startsWith(name, i) && !/[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '') && !/[\p{L}\p{N}_$]/u.test(source[i + name.length] ?? '')) {
       return i + 1;
     }
+  }
+  return undefined;
+}
+
+/** A function's name written without a call (`count * 2`), with its 1-based position, if any. */
+export function uncalledFunction(source: string): { name: string; position: number } | undefined {
+  let quote: string | null = null;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      continue;
+    }
+    const word = /^[\p{L}_$][\p{L}\p{N}_$]*/u.exec(source.slice(i))?.[0];
+    if (!word || /[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '')) continue;
+    if (word in FUNCTIONS && !/^\s*\(/.test(source.slice(i + word.length))) return { name: word, position: i + 1 };
+    i += word.length - 1;
   }
   return undefined;
 }

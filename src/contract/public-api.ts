@@ -22,13 +22,26 @@ export const ZPageQuery = z.object({
   cursor: z.string().max(200).optional().describe('`nextCursor` of the previous page.'),
 });
 
+const v1Field = {
+  name: z.string().describe('The key to send in `data` (in a row, for a column).'),
+  label: z.string(),
+  type: ZPlaceholderType,
+  required: z.boolean(),
+  options: z.array(z.string()).describe('For `select`: the allowed values.'),
+  expression: z.string().optional().describe('For `formula`: what it computes. Never sent in `data`; the document holds its value.'),
+};
+
+export const ZV1ListColumn = z.object(v1Field).meta({ id: 'ListColumn' });
+
 export const ZV1Placeholder = z
   .object({
-    name: z.string().describe('The key to send in `data`.'),
-    label: z.string(),
-    type: ZPlaceholderType,
-    required: z.boolean(),
-    options: z.array(z.string()).describe('For `select`: the allowed values.'),
+    ...v1Field,
+    columns: z
+      .array(ZV1ListColumn)
+      .optional()
+      .describe('For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`.'),
+    minItems: z.number().int().optional(),
+    maxItems: z.number().int().optional(),
   })
   .meta({ id: 'Placeholder' });
 

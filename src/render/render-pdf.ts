@@ -152,15 +152,19 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     const p = byName.get(name);
     printed.set(name, p && isLogicType(p) ? printValue(value, p, settings) : formatPlaceholderValue(value, p?.type ?? 'text', locale));
   }
+  // A checkbox nobody ticked prints as unticked, not as nothing.
+  for (const p of placeholders) if (p.type === 'checkbox' && !printed.has(p.name)) printed.set(p.name, printValue('', p, settings));
   const print = (value: string, printable: TPrintable | undefined, tag: TPlaceholderTag) =>
     tag.format || (printable && isLogicType(printable)) ? printValue(value, printable ?? { type: 'text' }, settings, tag.format) : formatPlaceholderValue(value, printable?.type ?? 'text', locale);
   // A format saved before value formats existed reads a bar in a tag as part of the name.
   const tagFormats = content.tagFormats === true;
   const resolveTop = (tag: TPlaceholderTag): string | undefined => {
     if (tag.whole !== undefined && (printed.has(tag.whole) || !tagFormats)) return printed.get(tag.whole);
+    if (!tag.format) return printed.get(tag.name);
     const value = filled[tag.name];
-    if (typeof value !== 'string') return undefined;
-    return tag.format ? print(value, byName.get(tag.name), tag) : printed.get(tag.name);
+    const p = byName.get(tag.name);
+    if (typeof value === 'string' || p?.type === 'checkbox') return print(typeof value === 'string' ? value : '', p, tag);
+    return undefined;
   };
   const fill = (template: string) => substituteTags(template, resolveTop);
   // Inside a repeating row, `{{qty}}` and `{{items.qty}}` are the row's; other tags are the document's.

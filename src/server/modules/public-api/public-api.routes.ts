@@ -5,7 +5,7 @@ import { BULK_MAX_FILE_BYTES, type TBulkJob } from '../../../contract/bulk.ts';
 import type { TDocument } from '../../../contract/documents.ts';
 import { ZApiError, ZErrorCode } from '../../../contract/errors.ts';
 import { ZFormatInput, ZIdParams, type TFormat } from '../../../contract/formats.ts';
-import { placeholderLabel } from '../../../contract/placeholders.ts';
+import { placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders.ts';
 import {
   API_V1_PREFIX,
   MAX_BATCH_ROWS,
@@ -60,13 +60,23 @@ export type TPublicApiDeps = {
   publicApi: TPublicApiService;
 };
 
+/** A placeholder or a list's column as the API describes it. */
+function v1Field(p: TPlaceholder | TListColumn) {
+  return { name: p.name, label: placeholderLabel(p), type: p.type, required: p.required, options: p.options, ...(p.expression !== undefined ? { expression: p.expression } : {}) };
+}
+
 function toV1FormatSummary(format: TFormat): TV1FormatSummary {
   return {
     id: format.id,
     name: format.name,
     description: format.description,
     version: format.version,
-    placeholders: format.placeholders.map((p) => ({ name: p.name, label: placeholderLabel(p), type: p.type, required: p.required, options: p.options })),
+    placeholders: format.placeholders.map((p) => ({
+      ...v1Field(p),
+      ...(p.columns ? { columns: p.columns.map(v1Field) } : {}),
+      ...(p.minItems !== undefined ? { minItems: p.minItems } : {}),
+      ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
+    })),
     createdAt: format.createdAt,
     updatedAt: format.updatedAt,
   };

@@ -154,6 +154,7 @@ export interface paths {
                                     fontSize?: 12 | 14 | 16 | 18;
                                     color?: string;
                                 };
+                                showIf?: components["schemas"]["ShowIfInput"];
                                 /** @enum {string} */
                                 type: "heading";
                                 /** @default  */
@@ -182,6 +183,7 @@ export interface paths {
                                     fontSize?: 12 | 14 | 16 | 18;
                                     color?: string;
                                 };
+                                showIf?: components["schemas"]["ShowIfInput"];
                                 /** @enum {string} */
                                 type: "paragraph";
                                 /** @default  */
@@ -205,6 +207,7 @@ export interface paths {
                                     fontSize?: 12 | 14 | 16 | 18;
                                     color?: string;
                                 };
+                                showIf?: components["schemas"]["ShowIfInput"];
                                 /** @enum {string} */
                                 type: "list";
                                 /** @default [] */
@@ -214,6 +217,7 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 listStyle?: "bulleted" | "numbered";
+                                repeat?: string;
                             } | {
                                 id: string;
                                 style?: {
@@ -222,6 +226,7 @@ export interface paths {
                                     fontSize?: 12 | 14 | 16 | 18;
                                     color?: string;
                                 };
+                                showIf?: components["schemas"]["ShowIfInput"];
                                 /** @enum {string} */
                                 type: "table";
                                 /**
@@ -240,6 +245,10 @@ export interface paths {
                                 /** @default false */
                                 headerRow?: boolean;
                                 columnWidths?: number[];
+                                repeat?: {
+                                    row: number;
+                                    list: string;
+                                };
                             } | {
                                 id: string;
                                 style?: {
@@ -248,6 +257,7 @@ export interface paths {
                                     fontSize?: 12 | 14 | 16 | 18;
                                     color?: string;
                                 };
+                                showIf?: components["schemas"]["ShowIfInput"];
                                 /** @enum {string} */
                                 type: "image";
                                 /** @default  */
@@ -261,6 +271,21 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 align?: "left" | "center" | "right";
+                            } | {
+                                id: string;
+                                style?: {
+                                    /** @enum {string} */
+                                    fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                                    fontSize?: 12 | 14 | 16 | 18;
+                                    color?: string;
+                                };
+                                showIf?: components["schemas"]["ShowIfInput"];
+                                /** @enum {string} */
+                                type: "section";
+                                /** @default  */
+                                title?: string;
+                                /** @default [] */
+                                elements?: components["schemas"]["LeafElementInput"][];
                             })[];
                             style?: {
                                 /** @enum {string} */
@@ -330,6 +355,8 @@ export interface paths {
                                 };
                             };
                             locale?: string;
+                            currency?: string;
+                            tagFormats?: boolean;
                         };
                         /** @default [] */
                         placeholders?: {
@@ -339,11 +366,32 @@ export interface paths {
                              * @default text
                              * @enum {string}
                              */
-                            type?: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select";
+                            type?: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
                             /** @default false */
                             required?: boolean;
                             /** @default [] */
                             options?: string[];
+                            expression?: string;
+                            checkedText?: string;
+                            uncheckedText?: string;
+                            columns?: {
+                                name: string;
+                                label?: string;
+                                /**
+                                 * @default text
+                                 * @enum {string}
+                                 */
+                                type?: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "formula";
+                                /** @default false */
+                                required?: boolean;
+                                /** @default [] */
+                                options?: string[];
+                                expression?: string;
+                                checkedText?: string;
+                                uncheckedText?: string;
+                            }[];
+                            minItems?: number;
+                            maxItems?: number;
                         }[];
                     };
                 };
@@ -2320,6 +2368,146 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ShowIfInput: {
+            /**
+             * @default all
+             * @enum {string}
+             */
+            match: "all" | "any";
+            conditions: {
+                field: string;
+                /** @enum {string} */
+                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "greater_than" | "less_than" | "one_of";
+                value?: string;
+                values?: string[];
+            }[];
+        };
+        LeafElementInput: {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "heading";
+            /** @default  */
+            content: string;
+            /**
+             * @default text-2xl
+             * @enum {string}
+             */
+            fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default true */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "paragraph";
+            /** @default  */
+            content: string;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default false */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "list";
+            /** @default [] */
+            items: string[];
+            /**
+             * @default bulleted
+             * @enum {string}
+             */
+            listStyle: "bulleted" | "numbered";
+            repeat?: string;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "table";
+            /**
+             * @default [
+             *       [
+             *         "",
+             *         ""
+             *       ],
+             *       [
+             *         "",
+             *         ""
+             *       ]
+             *     ]
+             */
+            rows: string[][];
+            /** @default false */
+            headerRow: boolean;
+            columnWidths?: number[];
+            repeat?: {
+                row: number;
+                list: string;
+            };
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "image";
+            /** @default  */
+            src: string;
+            /** @default 300 */
+            width: number;
+            /** @default 200 */
+            height: number;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right";
+        };
         EmailDocumentInput: {
             to: string[];
             cc?: string[];
@@ -2361,15 +2549,33 @@ export interface components {
             /** @enum {string} */
             origin: "manual" | "email";
         };
-        PlaceholderInput: {
-            /** @description The key to send in `data`. */
+        ListColumnInput: {
+            /** @description The key to send in `data` (in a row, for a column). */
             name: string;
             label: string;
             /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select";
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
             required: boolean;
             /** @description For `select`: the allowed values. */
             options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+        };
+        PlaceholderInput: {
+            /** @description The key to send in `data` (in a row, for a column). */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
+            required: boolean;
+            /** @description For `select`: the allowed values. */
+            options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+            /** @description For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`. */
+            columns?: components["schemas"]["ListColumnInput"][];
+            minItems?: number;
+            maxItems?: number;
         };
         FormatSummaryInput: {
             id: string;
@@ -2398,6 +2604,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIfInput"];
                     /** @constant */
                     type: "heading";
                     /** @default  */
@@ -2426,6 +2633,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIfInput"];
                     /** @constant */
                     type: "paragraph";
                     /** @default  */
@@ -2449,6 +2657,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIfInput"];
                     /** @constant */
                     type: "list";
                     /** @default [] */
@@ -2458,6 +2667,7 @@ export interface components {
                      * @enum {string}
                      */
                     listStyle: "bulleted" | "numbered";
+                    repeat?: string;
                 } | {
                     id: string;
                     style?: {
@@ -2466,6 +2676,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIfInput"];
                     /** @constant */
                     type: "table";
                     /**
@@ -2484,6 +2695,10 @@ export interface components {
                     /** @default false */
                     headerRow: boolean;
                     columnWidths?: number[];
+                    repeat?: {
+                        row: number;
+                        list: string;
+                    };
                 } | {
                     id: string;
                     style?: {
@@ -2492,6 +2707,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIfInput"];
                     /** @constant */
                     type: "image";
                     /** @default  */
@@ -2505,6 +2721,21 @@ export interface components {
                      * @enum {string}
                      */
                     align: "left" | "center" | "right";
+                } | {
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIfInput"];
+                    /** @constant */
+                    type: "section";
+                    /** @default  */
+                    title: string;
+                    /** @default [] */
+                    elements: components["schemas"]["LeafElementInput"][];
                 })[];
                 style?: {
                     /** @enum {string} */
@@ -2574,6 +2805,8 @@ export interface components {
                     };
                 };
                 locale?: string;
+                currency?: string;
+                tagFormats?: boolean;
             };
         };
         FormatPageInput: {
@@ -2587,7 +2820,9 @@ export interface components {
             formatName: string;
             clientName: string;
             data: {
-                [key: string]: string;
+                [key: string]: string | {
+                    [key: string]: string;
+                }[];
             };
             /** @constant */
             status: "generated";
@@ -2617,13 +2852,17 @@ export interface components {
             clientName?: string;
             /** @default {} */
             data: {
-                [key: string]: string | number | boolean | null;
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
             };
         };
         CreateBatchInput: {
             formatId: string;
             rows: {
-                [key: string]: string | number | boolean | null;
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
             }[];
             fileNamePattern?: string;
             /** @default false */
@@ -2656,7 +2895,9 @@ export interface components {
             template_id: string;
             /** @default {} */
             data: {
-                [key: string]: string | number | boolean | null;
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
             };
         };
         GenerateResultInput: {
@@ -2664,6 +2905,146 @@ export interface components {
             /** @constant */
             status: "generated";
             document_url: string;
+        };
+        ShowIf: {
+            /**
+             * @default all
+             * @enum {string}
+             */
+            match: "all" | "any";
+            conditions: {
+                field: string;
+                /** @enum {string} */
+                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "greater_than" | "less_than" | "one_of";
+                value?: string;
+                values?: string[];
+            }[];
+        };
+        LeafElement: {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "heading";
+            /** @default  */
+            content: string;
+            /**
+             * @default text-2xl
+             * @enum {string}
+             */
+            fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default true */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "paragraph";
+            /** @default  */
+            content: string;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default false */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "list";
+            /** @default [] */
+            items: string[];
+            /**
+             * @default bulleted
+             * @enum {string}
+             */
+            listStyle: "bulleted" | "numbered";
+            repeat?: string;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "table";
+            /**
+             * @default [
+             *       [
+             *         "",
+             *         ""
+             *       ],
+             *       [
+             *         "",
+             *         ""
+             *       ]
+             *     ]
+             */
+            rows: string[][];
+            /** @default false */
+            headerRow: boolean;
+            columnWidths?: number[];
+            repeat?: {
+                row: number;
+                list: string;
+            };
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "image";
+            /** @default  */
+            src: string;
+            /** @default 300 */
+            width: number;
+            /** @default 200 */
+            height: number;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right";
         };
         EmailDocument: {
             to: string[];
@@ -2706,15 +3087,33 @@ export interface components {
             /** @enum {string} */
             origin: "manual" | "email";
         };
-        Placeholder: {
-            /** @description The key to send in `data`. */
+        ListColumn: {
+            /** @description The key to send in `data` (in a row, for a column). */
             name: string;
             label: string;
             /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select";
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
             required: boolean;
             /** @description For `select`: the allowed values. */
             options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+        };
+        Placeholder: {
+            /** @description The key to send in `data` (in a row, for a column). */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
+            required: boolean;
+            /** @description For `select`: the allowed values. */
+            options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+            /** @description For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`. */
+            columns?: components["schemas"]["ListColumn"][];
+            minItems?: number;
+            maxItems?: number;
         };
         FormatSummary: {
             id: string;
@@ -2743,6 +3142,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIf"];
                     /** @constant */
                     type: "heading";
                     /** @default  */
@@ -2771,6 +3171,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIf"];
                     /** @constant */
                     type: "paragraph";
                     /** @default  */
@@ -2794,6 +3195,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIf"];
                     /** @constant */
                     type: "list";
                     /** @default [] */
@@ -2803,6 +3205,7 @@ export interface components {
                      * @enum {string}
                      */
                     listStyle: "bulleted" | "numbered";
+                    repeat?: string;
                 } | {
                     id: string;
                     style?: {
@@ -2811,6 +3214,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIf"];
                     /** @constant */
                     type: "table";
                     /**
@@ -2829,6 +3233,10 @@ export interface components {
                     /** @default false */
                     headerRow: boolean;
                     columnWidths?: number[];
+                    repeat?: {
+                        row: number;
+                        list: string;
+                    };
                 } | {
                     id: string;
                     style?: {
@@ -2837,6 +3245,7 @@ export interface components {
                         fontSize?: 12 | 14 | 16 | 18;
                         color?: string;
                     };
+                    showIf?: components["schemas"]["ShowIf"];
                     /** @constant */
                     type: "image";
                     /** @default  */
@@ -2850,6 +3259,21 @@ export interface components {
                      * @enum {string}
                      */
                     align: "left" | "center" | "right";
+                } | {
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIf"];
+                    /** @constant */
+                    type: "section";
+                    /** @default  */
+                    title: string;
+                    /** @default [] */
+                    elements: components["schemas"]["LeafElement"][];
                 })[];
                 style?: {
                     /** @enum {string} */
@@ -2919,6 +3343,8 @@ export interface components {
                     };
                 };
                 locale?: string;
+                currency?: string;
+                tagFormats?: boolean;
             };
         };
         FormatPage: {
@@ -2932,7 +3358,9 @@ export interface components {
             formatName: string;
             clientName: string;
             data: {
-                [key: string]: string;
+                [key: string]: string | {
+                    [key: string]: string;
+                }[];
             };
             /** @constant */
             status: "generated";
@@ -2962,13 +3390,17 @@ export interface components {
             clientName?: string;
             /** @default {} */
             data: {
-                [key: string]: string | number | boolean | null;
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
             };
         };
         CreateBatch: {
             formatId: string;
             rows: {
-                [key: string]: string | number | boolean | null;
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
             }[];
             fileNamePattern?: string;
             /** @default false */
@@ -3001,7 +3433,9 @@ export interface components {
             template_id: string;
             /** @default {} */
             data: {
-                [key: string]: string | number | boolean | null;
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
             };
         };
         GenerateResult: {
