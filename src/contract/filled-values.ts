@@ -13,7 +13,16 @@ import {
   withStepBudget,
   type TScopeValue,
 } from './formulas.ts';
-import { findPlaceholderTags, isTicked, type TListColumn, type TPlaceholder } from './placeholders.ts';
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_LOCALE,
+  findPlaceholderTags,
+  isTicked,
+  printValue,
+  type TListColumn,
+  type TPlaceholder,
+  type TValueFormat,
+} from './placeholders.ts';
 
 /*
  * A document's filled values: text for each placeholder, and for a list its rows (objects keyed
@@ -347,4 +356,26 @@ export function hiddenPlaceholders(
 /** Every placeholder name the texts of `content` use (tags only, before their value formats). */
 export function taggedNames(content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): Set<string> {
   return new Set(contentTexts(content).flatMap((text) => findPlaceholderTags(text).map((tag) => tag.name)));
+}
+
+/**
+ * How the format prints a value: the value format of its first tag (`{{total | currency}}`; a
+ * list's column as `{{amount}}` or `{{items.amount}}`), in the format's locale and currency. The
+ * form shows computed values the way the document will.
+ */
+export function printLike(
+  content: Pick<TFormatContent, 'elements' | 'header' | 'footer' | 'locale' | 'currency'>,
+  name: string,
+  list?: string,
+): (value: string, printable: Pick<TPlaceholder, 'type' | 'checkedText' | 'uncheckedText'>) => string {
+  let format: TValueFormat | undefined;
+  for (const text of contentTexts(content)) {
+    const tag = findPlaceholderTags(text).find((t) => t.format && (t.name === name || (list !== undefined && t.name === `${list}.${name}`)));
+    if (tag) {
+      format = tag.format;
+      break;
+    }
+  }
+  const settings = { locale: content.locale ?? DEFAULT_LOCALE, currency: content.currency ?? DEFAULT_CURRENCY };
+  return (value, printable) => (value === '' ? '' : printValue(value, printable, settings, format));
 }

@@ -1,6 +1,6 @@
 import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, UploadIcon } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'wouter';
 import { clientNameOf, DEFAULT_CLIENT_NAME, documentNameFor, requiredFieldsMessage, type TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
@@ -14,8 +14,19 @@ import { useCreateDocument } from '../documents/api';
 import { excelTemplateUrl } from '../formats/api';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { FilledPreviewButton, FilledPreviewPane } from './filled-preview';
+import { FormulaField } from './formula-field';
+import { ListField } from './list-field';
 import { PlaceholderField } from './placeholder-field';
-import { checkValues, documentDataResolver, emptyValues, fieldKey, toDocumentData, type TFormValues } from './resolver';
+import {
+  checkValues,
+  countedRows,
+  documentDataResolver,
+  emptyValues,
+  fieldErrorPaths,
+  toDocumentData,
+  toFormRowKeys,
+  type TFormValues,
+} from './resolver';
 import { GenerationSuccessDialog } from './success-dialog';
 
 export const FORMAT_NOT_FOUND_MESSAGE = 'Format not found.';
@@ -25,7 +36,8 @@ const SIDE_BY_SIDE_QUERY = '(min-width: 80rem)';
 
 export function DocumentForm({ format, onImportMultiData }: { format: TFormat | null; onImportMultiData: () => void }) {
   const placeholders = useMemo(() => format?.placeholders ?? [], [format]);
-  const resolver = useMemo(() => documentDataResolver(placeholders), [placeholders]);
+  const content = useMemo(() => format?.content ?? { elements: [] }, [format]);
+  const resolver = useMemo(() => documentDataResolver(placeholders, content), [placeholders, content]);
   const form = useForm<TFormValues>({
     resolver,
     defaultValues: emptyValues(placeholders),
@@ -46,15 +58,32 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
     return form.subscribe({
       formState: { values: true },
       callback: ({ values }) => {
-        const check = checkValues(placeholders, values);
+        const check = checkValues(placeholders, values, content);
         if (check.missing.length > 0) setFormErrorState({ message: requiredFieldsMessage(check.missing), source: 'client' });
         else if (Object.keys(check.fields).length > 0)
           setFormErrorState({ message: 'Please correct the highlighted fields.', source: 'client' });
         else setFormErrorState(null);
       },
     });
-  }, [clientErrorShown, form, placeholders]);
+  }, [clientErrorShown, form, placeholders, content]);
   const [generated, setGenerated] = useState<TDocument | null>(null);
+
+  // What the values decide as the person types: formulas computed, questions hidden sections only use.
+  const watched = useDeferredValue(useWatch({ control: form.control }) as TFormValues);
+  const live = useMemo(() => {
+    const check = checkValues(placeholders, watched, content);
+    const counted = countedRows(placeholders, watched);
+    // Each list's computed rows, placed back at the form rows they came from (blank rows have none).
+    const rows = new Map<string, (Record<string, string> | undefined)[]>();
+    for (const p of placeholders) {
+      if (p.type !== 'list') continue;
+      const computed = Array.isArray(check.values[p.name]) ? (check.values[p.name] as Record<string, string>[]) : [];
+      const placed: (Record<string, string> | undefined)[] = [];
+      (counted.get(p.name) ?? []).forEach((formRow, k) => (placed[formRow] = computed[k]));
+      rows.set(p.name, placed);
+    }
+    return { check, rows };
+  }, [placeholders, watched, content]);
 
   const onValid = (values: TFormValues) => {
     setFormError(null);
@@ -62,7 +91,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
       setFormError(FORMAT_NOT_FOUND_MESSAGE);
       return;
     }
-    const { values: data } = checkValues(placeholders, values);
+    const { values: data } = checkValues(placeholders, values, content);
     // Send every field (empty ones as ''), so the document records what was left blank.
     const allData = { ...toDocumentData(placeholders, values), ...data };
     create.mutate(
@@ -77,10 +106,8 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
         onError: (error) => {
           if (isUnauthorizedError(error)) return;
           const problem = readApiError(error, GENERATE_FAILED_MESSAGE);
-          placeholders.forEach((p, i) => {
-            const message = problem.fields[p.name];
-            if (message) form.setError(fieldKey(i), { type: 'server', message });
-          });
+          const fields = toFormRowKeys(problem.fields, countedRows(placeholders, values));
+          for (const [path, message] of fieldErrorPaths(placeholders, fields)) form.setError(path, { type: 'server', message });
           if (problem.status === 400 || problem.status === 404 || problem.status === 429)
             setFormError(problem.message, 'server', problem.status === 429);
           toast({
@@ -95,7 +122,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
   };
 
   const onInvalid = () => {
-    const check = checkValues(placeholders, form.getValues());
+    const check = checkValues(placeholders, form.getValues(), content);
     setFormError(
       check.missing.length > 0 ? requiredFieldsMessage(check.missing) : 'Please correct the highlighted fields.',
       'client',
@@ -103,7 +130,8 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
   };
 
   const pending = create.isPending;
-  const requiredCount = placeholders.filter((p) => p.required).length;
+  const asked = placeholders.filter((p) => p.type !== 'formula' && !live.check.hidden.has(p.name));
+  const requiredCount = asked.filter((p) => p.required).length;
   const sideBySide = useMediaQuery(SIDE_BY_SIDE_QUERY);
 
   const formElement = (
@@ -123,7 +151,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
         <p className="text-sm text-muted-foreground">
           {placeholders.length === 0
             ? 'This format has no fields: generate it as it is.'
-            : `${placeholders.length} ${placeholders.length === 1 ? 'field' : 'fields'}${requiredCount ? `, ${requiredCount} required (marked *)` : ''}. Filling many at once? Use a spreadsheet.`}
+            : `${asked.length} ${asked.length === 1 ? 'field' : 'fields'}${requiredCount ? `, ${requiredCount} required (marked *)` : ''}. Filling many at once? Use a spreadsheet.`}
         </p>
         <div className="flex shrink-0 flex-wrap gap-2">
           <Button variant="outline" size="sm" asChild>
@@ -139,9 +167,29 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
 
       {placeholders.length > 0 && (
         <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
-          {placeholders.map((p, i) => (
-            <PlaceholderField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} />
-          ))}
+          {placeholders.map((p, i) => {
+            // A question only hidden sections use is not asked; its value comes back if they show again.
+            if (live.check.hidden.has(p.name)) return null;
+            if (p.type === 'formula') {
+              const value = live.check.values[p.name];
+              return (
+                <FormulaField
+                  key={p.name}
+                  placeholder={p}
+                  index={i}
+                  value={typeof value === 'string' ? value : ''}
+                  problem={live.check.fields[p.name]}
+                  content={content}
+                />
+              );
+            }
+            if (p.type === 'list') {
+              return (
+                <ListField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} computedRows={live.rows.get(p.name) ?? []} content={content} />
+              );
+            }
+            return <PlaceholderField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} />;
+          })}
         </div>
       )}
 

@@ -1,7 +1,7 @@
 import { ChevronDownIcon } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, Ref } from 'react';
 import { Controller, type Control } from 'react-hook-form';
-import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
+import { placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Textarea } from '../../components/ui/textarea';
@@ -21,6 +21,103 @@ export function numericOnly(value: string): string {
 
 const selectClasses =
   'flex h-10 w-full min-w-0 cursor-pointer appearance-none rounded-md border border-input bg-background py-2 pr-9 pl-3 text-sm shadow-xs transition-[border-color,box-shadow] outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive aria-invalid:ring-destructive/20';
+
+export const checkboxClasses = 'size-4 shrink-0 cursor-pointer accent-[var(--color-primary)]';
+
+/** The attributes every value control takes from its field. */
+export interface TControlProps {
+  id: string;
+  name: string;
+  ref: Ref<HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement>;
+  value: string;
+  onBlur: () => void;
+  disabled?: boolean;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+  'aria-required'?: boolean;
+  'aria-label'?: string;
+}
+
+/** The control for one value of a placeholder's (or a list column's) type. */
+export function ValueControl({
+  field,
+  common,
+  onChange,
+  compact,
+}: {
+  field: Pick<TPlaceholder | TListColumn, 'type' | 'options'>;
+  common: TControlProps;
+  onChange: (value: string) => void;
+  /** In a list's row: a shorter textarea and select. */
+  compact?: boolean;
+}) {
+  const { ref, ...attributes } = common;
+  switch (field.type) {
+    case 'textarea':
+      return <Textarea {...attributes} ref={ref} rows={compact ? 2 : 4} onChange={(e) => onChange(e.target.value)} className={compact ? 'min-h-10' : undefined} />;
+    case 'select':
+      return (
+        <div className="relative">
+          <select {...attributes} ref={ref} className={cn(selectClasses, !common.value && 'text-muted-foreground')} onChange={(e) => onChange(e.target.value)}>
+            <option value="">{compact ? 'Choose' : 'Select an option'}</option>
+            {field.options.map((o) => (
+              <option key={o} value={o} className="text-foreground">
+                {o}
+              </option>
+            ))}
+          </select>
+          <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+        </div>
+      );
+    case 'number':
+      return (
+        <Input
+          {...attributes}
+          ref={ref}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={HINTS.number}
+          onChange={(e) => onChange(numericOnly(e.target.value))}
+          className={compact ? 'px-2 text-right tabular-nums' : undefined}
+        />
+      );
+    case 'date':
+      return (
+        <Input
+          {...attributes}
+          ref={ref}
+          type="date"
+          className={cn('block cursor-text [&::-webkit-calendar-picker-indicator]:cursor-pointer [&::-webkit-calendar-picker-indicator]:opacity-60', !common.value && 'text-muted-foreground', compact && 'px-2')}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+    case 'checkbox':
+      return (
+        <input
+          {...attributes}
+          ref={ref}
+          type="checkbox"
+          value="true"
+          checked={common.value === 'true'}
+          onChange={(e) => onChange(e.target.checked ? 'true' : 'false')}
+          className={checkboxClasses}
+        />
+      );
+    default:
+      return (
+        <Input
+          {...attributes}
+          ref={ref}
+          type={field.type === 'email' ? 'email' : field.type === 'tel' ? 'tel' : 'text'}
+          autoComplete={field.type === 'email' ? 'email' : field.type === 'tel' ? 'tel' : 'off'}
+          placeholder={HINTS[field.type]}
+          onChange={(e) => onChange(e.target.value)}
+          className={compact ? 'px-2' : undefined}
+        />
+      );
+  }
+}
 
 /** One form control for one placeholder, chosen by its type, with its label, required mark and error. */
 export function PlaceholderField({
@@ -48,87 +145,48 @@ export function PlaceholderField({
           id,
           name: field.name,
           ref: field.ref,
-          value: field.value ?? '',
+          value: typeof field.value === 'string' ? field.value : '',
           onBlur: field.onBlur,
           disabled,
           'aria-invalid': fieldState.invalid || undefined,
           'aria-describedby': fieldState.error ? errorId : undefined,
           'aria-required': placeholder.required || undefined,
         } satisfies Partial<ComponentProps<'input'>>;
-        let control;
-        switch (placeholder.type) {
-          case 'textarea':
-            control = <Textarea {...common} rows={4} onChange={(e) => field.onChange(e.target.value)} />;
-            break;
-          case 'select':
-            control = (
-              <div className="relative">
-                <select
-                  {...common}
-                  className={cn(selectClasses, !field.value && 'text-muted-foreground')}
-                  onChange={(e) => field.onChange(e.target.value)}
-                >
-                  <option value="">Select an option</option>
-                  {placeholder.options.map((o) => (
-                    <option key={o} value={o} className="text-foreground">
-                      {o}
-                    </option>
-                  ))}
-                </select>
-                <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-              </div>
-            );
-            break;
-          case 'number':
-            control = (
-              <Input
-                {...common}
-                type="text"
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder={HINTS.number}
-                onChange={(e) => field.onChange(numericOnly(e.target.value))}
-              />
-            );
-            break;
-          case 'date':
-            control = (
-              <Input
-                {...common}
-                type="date"
-                className={cn('block cursor-text [&::-webkit-calendar-picker-indicator]:cursor-pointer [&::-webkit-calendar-picker-indicator]:opacity-60', !field.value && 'text-muted-foreground')}
-                onChange={(e) => field.onChange(e.target.value)}
-              />
-            );
-            break;
-          default:
-            control = (
-              <Input
-                {...common}
-                type={placeholder.type === 'email' ? 'email' : placeholder.type === 'tel' ? 'tel' : 'text'}
-                autoComplete={placeholder.type === 'email' ? 'email' : placeholder.type === 'tel' ? 'tel' : 'off'}
-                placeholder={HINTS[placeholder.type]}
-                onChange={(e) => field.onChange(e.target.value)}
-              />
-            );
+        const required = placeholder.required && (
+          <>
+            <span className="ml-0.5 text-destructive" aria-hidden>
+              *
+            </span>
+            <span className="sr-only"> (required)</span>
+          </>
+        );
+        const error = fieldState.error?.message && (
+          <p id={errorId} className="text-[13px] text-destructive">
+            {fieldState.error.message}
+          </p>
+        );
+        if (placeholder.type === 'checkbox') {
+          return (
+            <div className="flex flex-col gap-2 sm:self-end" data-testid={`field-${placeholder.name}`}>
+              <label htmlFor={id} className="flex min-h-10 cursor-pointer items-center gap-2.5 rounded-md border border-input bg-background px-3 py-2 text-sm font-medium shadow-xs">
+                <ValueControl field={placeholder} common={common} onChange={field.onChange} />
+                <span>
+                  {label}
+                  {required}
+                </span>
+              </label>
+              {error}
+            </div>
+          );
         }
         return (
           <div className={cn('flex flex-col gap-2', wide && 'sm:col-span-2')} data-testid={`field-${placeholder.name}`}>
             <Label htmlFor={id} className="gap-0">
               {label}
-              {placeholder.required && (
-                <span className="ml-0.5 text-destructive" aria-hidden>
-                  *
-                </span>
-              )}
-              {placeholder.required && <span className="sr-only"> (required)</span>}
+              {required}
             </Label>
-            {control}
-            {fieldState.error?.message && (
-              <p id={errorId} className="text-[13px] text-destructive">
-                {fieldState.error.message}
-              </p>
-            )}
+            <ValueControl field={placeholder} common={common} onChange={field.onChange} />
+            {error}
           </div>
         );
       }}

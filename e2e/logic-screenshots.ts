@@ -1,0 +1,82 @@
+/**
+ * Screenshots of format logic at 1280 px and 375 px, for looking at by eye. Not a test.
+ *   BASE_URL=http://localhost:5150 npx tsx e2e/logic-screenshots.ts [outDir=/tmp/logic-shots]
+ * Signs up a fresh user per width, saves the Invoice starter (a list of line items with a
+ * repeating row, formulas, a checkbox and a condition), then shoots the builder with the list
+ * placeholder open and the form with three lines filled in. Reports console errors and
+ * horizontal overflow.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { STARTER_FORMATS } from '../src/contract/starter-formats.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+
+const BASE_URL = process.env.BASE_URL ?? 'http://localhost:5150';
+const OUT = process.argv[2] ?? '/tmp/logic-shots';
+const problems: string[] = [];
+
+async function shot(page: Page, name: string, width: number, fullPage = true) {
+  await page.waitForTimeout(400);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (overflow > 0) problems.push(`[${name}@${width}] horizontal overflow of ${overflow}px`);
+  const file = path.join(OUT, `${name}-${width}.png`);
+  await page.screenshot({ path: file, fullPage });
+  console.log(`wrote ${file}`);
+}
+
+const LINES = [
+  ['Brand identity workshop', '1', '1200'],
+  ['Website design, 8 pages', '8', '450'],
+  ['Hosting, first year', '1', '0.10'],
+];
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const invoice = STARTER_FORMATS.find((s) => s.id === 'invoice')!;
+  for (const width of [1280, 375]) {
+    const mobile = width < 1024;
+    const context = await browser.newContext({ viewport: { width, height: mobile ? 760 : 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.on('console', (m) => m.type() === 'error' && problems.push(`[w${width}] console: ${m.text()} ${m.location().url}`));
+    page.on('pageerror', (e) => problems.push(`[w${width}] page error: ${e.message}`));
+    const res = await context.request.post(`${BASE_URL}/api/auth/sign-up`, {
+      headers: { origin: BASE_URL },
+      data: { firstName: 'Shot', lastName: 'Taker', email: `logic.${width}.${Date.now()}@example.com`, password: 'longenough1' },
+    });
+    if (!res.ok()) throw new Error(`sign-up ${res.status()} ${await res.text()}`);
+    const created = await context.request.post(`${BASE_URL}/api/formats`, {
+      headers: { origin: BASE_URL },
+      data: { name: 'Invoice', description: invoice.description, content: invoice.content, placeholders: invoice.placeholders },
+    });
+    if (!created.ok()) throw new Error(`format ${created.status()} ${await created.text()}`);
+    const format = (await created.json()) as { id: string };
+
+    // The form, three lines filled in.
+    await page.goto(`${BASE_URL}/data-entry/${format.id}`, { waitUntil: 'networkidle' });
+    const fill = async (label: string, value: string) => page.getByLabel(new RegExp(`^${label.replace(/[()]/g, '\\$&')}`)).first().fill(value);
+    await fill('Your business name', 'Northwind Studio');
+    await fill('Invoice number', 'INV-2041');
+    await fill('Client name', 'Acme Corporation');
+    await fill('Tax rate (%)', '18');
+    const list = page.getByTestId('field-items');
+    for (const [r, [description, qty, price]] of LINES.entries()) {
+      if (r > 0) await list.getByRole('button', { name: 'Add row' }).click();
+      await list.getByLabel(`Line items, row ${r + 1}, Description`).fill(description!);
+      await list.getByLabel(`Line items, row ${r + 1}, Qty`).fill(qty!);
+      await list.getByLabel(`Line items, row ${r + 1}, Unit price`).fill(price!);
+    }
+    await list.scrollIntoViewIfNeeded();
+    await shot(page, 'form-list', width);
+    await shot(page, 'form-list-viewport', width, false);
+    await context.close();
+  }
+  await browser.close();
+  if (problems.length) {
+    console.log(`\nproblems:\n${problems.join('\n')}`);
+    process.exitCode = 1;
+  } else console.log('\nno console errors, no horizontal overflow');
+}
+
+await main();
