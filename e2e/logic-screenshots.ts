@@ -53,6 +53,38 @@ async function main() {
     if (!created.ok()) throw new Error(`format ${created.status()} ${await created.text()}`);
     const format = (await created.json()) as { id: string };
 
+    // The builder: the list placeholder and its columns, the repeating row, a condition, a formula's check.
+    await page.goto(`${BASE_URL}/builder/${format.id}`, { waitUntil: 'networkidle' });
+    const canvasTab = async () => {
+      if (mobile) await page.getByRole('tab', { name: 'Canvas' }).click();
+    };
+    await canvasTab();
+    await shot(page, 'builder-canvas', width, false);
+    const lines = page.getByTestId('canvas-element').filter({ has: page.getByTestId('repeat-badge') }).first();
+    await lines.getByRole('button', { name: /press Enter to edit/ }).click();
+    await page.getByTestId('repeat-control').scrollIntoViewIfNeeded();
+    await shot(page, 'builder-repeat-row', width, false);
+    await page.keyboard.press('Escape');
+    const note = page.getByTestId('canvas-element').filter({ has: page.getByTestId('condition-badge') }).first();
+    await note.getByRole('button', { name: /press Enter to edit/ }).click();
+    await page.getByTestId('condition-editor').scrollIntoViewIfNeeded();
+    await shot(page, 'builder-condition', width, false);
+    await page.keyboard.press('Escape');
+    if (mobile) await page.getByRole('tab', { name: 'Elements' }).click();
+    await page.getByRole('button', { name: 'Edit placeholder items' }).click();
+    await page.getByRole('dialog').getByTestId('columns-editor').waitFor();
+    await shot(page, 'builder-list-placeholder', width, false);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Edit placeholder tax', exact: true }).click();
+    await page.getByRole('dialog').getByTestId('formula-check').waitFor();
+    await shot(page, 'builder-formula', width, false);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    if (!mobile) {
+      await page.getByTestId('preview-pane').getByText('Up to date').waitFor({ timeout: 20_000 });
+      await shot(page, 'builder-preview-sample-rows', width, false);
+    }
+
     // The form, three lines filled in.
     await page.goto(`${BASE_URL}/data-entry/${format.id}`, { waitUntil: 'networkidle' });
     const fill = async (label: string, value: string) => page.getByLabel(new RegExp(`^${label.replace(/[()]/g, '\\$&')}`)).first().fill(value);

@@ -379,3 +379,32 @@ export function printLike(
   const settings = { locale: content.locale ?? DEFAULT_LOCALE, currency: content.currency ?? DEFAULT_CURRENCY };
   return (value, printable) => (value === '' ? '' : printValue(value, printable, settings, format));
 }
+
+/** Rows a preview shows for a list left empty. */
+export const SAMPLE_ROWS = 3;
+
+/**
+ * Sample rows for a list: numbers 1, 2, 3 (so formulas over them show something), dates and
+ * choices in turn, and bracketed labels for text; formula columns are left to be computed.
+ */
+export function sampleRows(list: Pick<TPlaceholder, 'columns'>, count = SAMPLE_ROWS): TListRow[] {
+  const columns = (list.columns ?? []).filter((c) => c.type !== 'formula');
+  return Array.from({ length: count }, (_, i) => Object.fromEntries(columns.map((c) => [c.name, sampleCell(c, i)])));
+}
+
+function sampleCell(column: TListColumn, i: number): string {
+  switch (column.type) {
+    case 'number':
+      return String(i + 1);
+    case 'date':
+      return `2025-01-${String(i + 1).padStart(2, '0')}`;
+    case 'checkbox':
+      return i % 2 === 0 ? 'true' : 'false';
+    case 'select':
+      return column.options[i % Math.max(column.options.length, 1)] ?? `[${columnLabel(column)}]`;
+    default:
+      return `[${columnLabel(column)} ${i + 1}]`;
+  }
+}
+
+const columnLabel = (c: TListColumn) => (c.label && c.label.length > 0 ? c.label : c.name.replace(/_+/g, ' ').replace(/^./, (x) => x.toUpperCase()));

@@ -186,3 +186,11 @@ describe('computing a document’s formulas', () => {
     expect(steps).toBeLessThanOrEqual(FORMULA_STEP_BUDGET + 1_001);
   });
 });
+
+describe('renaming in formulas', () => {
+  it('rewrites whole names outside quotes, a column by list.column', async () => {
+    const { renameInFormula } = await import('./formulas.ts');
+    expect(renameInFormula('sub + subtotal * 2 + "subtotal" + x.subtotal', 'subtotal', 'net')).toBe('sub + net * 2 + "subtotal" + x.subtotal');
+    expect(renameInFormula('sum(items.qty) + qty', 'items.qty', 'items.quantity')).toBe('sum(items.quantity) + qty');
+  });
+});

@@ -534,6 +534,33 @@ export function uncalledFunction(source: string): { name: string; position: numb
   return undefined;
 }
 
+/**
+ * `source` with every use of the name `from` written as `to`, outside quotes: a placeholder's
+ * rename. `from` may be `list.column`; a bare `from` is not matched after a dot, so renaming
+ * `qty` leaves `items.qty` alone unless asked for it by that name.
+ */
+export function renameInFormula(source: string, from: string, to: string): string {
+  let out = '';
+  let quote: string | null = null;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (quote) {
+      out += c;
+      if (c === '\\' && i + 1 < source.length) out += source[++i];
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    if (!quote && source.startsWith(from, i) && !/[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '') && !/[\p{L}\p{N}_$]/u.test(source[i + from.length] ?? '')) {
+      out += to;
+      i += from.length - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
 /** Whether `name` is written as a call, `name(`, somewhere in `source`. */
 export function isCalled(source: string, name: string): boolean {
   const at = positionOfName(source, name);

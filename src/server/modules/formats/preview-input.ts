@@ -1,12 +1,11 @@
 import type { TDocumentData } from '../../../contract/documents.ts';
-import { computeFormulas, type TFilledValues, type TListRow } from '../../../contract/filled-values.ts';
+import { computeFormulas, sampleRows, type TFilledValues, type TListRow } from '../../../contract/filled-values.ts';
 import type { TElement, TFormatContent } from '../../../contract/format-content.ts';
 import {
   CHECKED_MARK,
   checkboxValue,
   placeholderLabel,
   UNCHECKED_MARK,
-  type TListColumn,
   type TPlaceholder,
 } from '../../../contract/placeholders.ts';
 
@@ -16,27 +15,9 @@ import {
  * rest (an empty number counts as 0), then printed as the numbers they gave. Pure.
  */
 
-export const SAMPLE_ROWS = 3;
-
 function text(value: unknown): string {
   if (value === null || value === undefined || typeof value === 'object') return '';
   return String(value).trim();
-}
-
-/** A sample value for row `i` of a column: numbers that make formulas show something, labels for the rest. */
-function sampleCell(column: TListColumn, i: number): string {
-  switch (column.type) {
-    case 'number':
-      return String(i + 1);
-    case 'date':
-      return `2025-01-${String(i + 1).padStart(2, '0')}`;
-    case 'checkbox':
-      return i % 2 === 0 ? 'true' : 'false';
-    case 'select':
-      return column.options[i % Math.max(column.options.length, 1)] ?? `[${placeholderLabel(column)}]`;
-    default:
-      return `[${placeholderLabel(column)} ${i + 1}]`;
-  }
 }
 
 function givenRows(list: TPlaceholder, value: unknown): TListRow[] {
@@ -74,8 +55,7 @@ export function previewInput(
     if (p.type === 'formula') continue;
     if (p.type === 'list') {
       const rows = givenRows(p, given[p.name]);
-      const columns = (p.columns ?? []).filter((c) => c.type !== 'formula');
-      values[p.name] = rows.length > 0 ? rows : Array.from({ length: SAMPLE_ROWS }, (_, i) => Object.fromEntries(columns.map((c) => [c.name, sampleCell(c, i)])));
+      values[p.name] = rows.length > 0 ? rows : sampleRows(p);
       continue;
     }
     const value = text(given[p.name]);

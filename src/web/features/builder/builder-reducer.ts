@@ -1,6 +1,6 @@
-import { mapContentTexts, type TElement, type TFormatContent, type TTextStyle } from '../../../contract/format-content';
-import { renamePlaceholderTags, type TPlaceholder } from '../../../contract/placeholders';
-import { cleanStyle, moveItem, type BuilderDoc } from './model';
+import type { TElement, TFormatContent, TTextStyle } from '../../../contract/format-content';
+import type { TPlaceholder } from '../../../contract/placeholders';
+import { cleanStyle, findElement, insertElementIn, moveAcrossSection, moveItem, renameEverywhere, updateElementIn, withListOf, type BuilderDoc } from './model';
 
 /** How many steps Undo can go back. */
 export const HISTORY_LIMIT = 100;
@@ -21,17 +21,23 @@ export interface BuilderState {
 export type BuilderEdit =
   | { type: 'rename'; name: string }
   | { type: 'describe'; description: string }
-  | { type: 'add-element'; element: TElement; index?: number }
+  /** `sectionId`: into that section, at `index` among its elements (the end when omitted). */
+  | { type: 'add-element'; element: TElement; index?: number; sectionId?: string }
   | { type: 'update-element'; id: string; update: (el: TElement) => TElement }
   | { type: 'move-element'; id: string; delta: -1 | 1 }
   | { type: 'reorder'; activeId: string; overId: string }
   | { type: 'delete-element'; id: string }
+  /** Into the section just above, or out of its section to just below it. */
+  | { type: 'move-across-section'; id: string; direction: 'into-above' | 'out' }
   | { type: 'set-style'; elementId: string | null; style: TTextStyle }
   | { type: 'update-content'; update: (content: TFormatContent) => TFormatContent }
   | { type: 'add-placeholder'; placeholder: TPlaceholder }
   | { type: 'delete-placeholder'; name: string }
-  /** Changes a placeholder; a new name is written into every tag that used the old one. */
-  | { type: 'update-placeholder'; name: string; placeholder: TPlaceholder }
+  /**
+   * Changes a placeholder; a new name is written into every tag, formula, condition and repeat that
+   * used the old one, and so are its list's renamed columns (`columnRenames`, old name -> new).
+   */
+  | { type: 'update-placeholder'; name: string; placeholder: TPlaceholder; columnRenames?: Record<string, string> }
   | { type: 'clear' };
 
 export type BuilderAction =
@@ -57,17 +63,18 @@ export function applyEdit(doc: BuilderDoc, edit: BuilderEdit): BuilderDoc {
     case 'describe':
       return { ...doc, description: edit.description };
     case 'add-element':
-      return withElements(doc, (els) => {
-        const at = edit.index === undefined ? els.length : Math.max(0, Math.min(els.length, edit.index));
-        return [...els.slice(0, at), edit.element, ...els.slice(at)];
-      });
+      return withElements(doc, (els) => insertElementIn(els, edit.element, edit.index, edit.sectionId));
     case 'update-element':
-      return withElements(doc, (els) => els.map((e) => (e.id === edit.id ? edit.update(e) : e)));
+      return withElements(doc, (els) => updateElementIn(els, edit.id, edit.update));
     case 'move-element':
-      return withElements(doc, (els) => {
-        const i = els.findIndex((e) => e.id === edit.id);
-        return i < 0 ? els : moveItem(els, i, i + edit.delta);
-      });
+      return withElements(doc, (els) =>
+        withListOf(els, edit.id, (list) => {
+          const i = list.findIndex((e) => e.id === edit.id);
+          return i < 0 ? list : moveItem(list, i, i + edit.delta);
+        }),
+      );
+    case 'move-across-section':
+      return withElements(doc, (els) => moveAcrossSection(els, edit.id, edit.direction));
     case 'reorder':
       return withElements(doc, (els) =>
         moveItem(
@@ -77,7 +84,7 @@ export function applyEdit(doc: BuilderDoc, edit: BuilderEdit): BuilderDoc {
         ),
       );
     case 'delete-element':
-      return withElements(doc, (els) => els.filter((e) => e.id !== edit.id));
+      return withElements(doc, (els) => (findElement(els, edit.id) ? withListOf(els, edit.id, (list) => list.filter((e) => e.id !== edit.id)) : els));
     case 'set-style': {
       const clean = cleanStyle(edit.style);
       if (edit.elementId === null) {
@@ -85,8 +92,8 @@ export function applyEdit(doc: BuilderDoc, edit: BuilderEdit): BuilderDoc {
         return { ...doc, content: clean ? { ...rest, style: clean } : rest };
       }
       return withElements(doc, (els) =>
-        els.map((e) => {
-          if (e.id !== edit.elementId || e.type === 'image') return e;
+        updateElementIn(els, edit.elementId!, (e) => {
+          if (e.type === 'image') return e;
           const { style: _old, ...rest } = e;
           return (clean ? { ...rest, style: clean } : rest) as TElement;
         }),
@@ -105,11 +112,12 @@ export function applyEdit(doc: BuilderDoc, edit: BuilderEdit): BuilderDoc {
       if (!doc.placeholders.some((p) => p.name === name)) return doc;
       const renamed = placeholder.name !== name;
       if (renamed && doc.placeholders.some((p) => p.name === placeholder.name)) return doc;
-      return {
-        ...doc,
-        placeholders: doc.placeholders.map((p) => (p.name === name ? placeholder : p)),
-        content: renamed ? mapContentTexts(doc.content, (text) => renamePlaceholderTags(text, name, placeholder.name)) : doc.content,
-      };
+      let next = { content: doc.content, placeholders: doc.placeholders.map((p) => (p.name === name ? placeholder : p)) };
+      if (renamed) next = renameEverywhere(next.content, next.placeholders, name, placeholder.name);
+      for (const [from, to] of Object.entries(edit.columnRenames ?? {})) {
+        if (from !== to) next = renameEverywhere(next.content, next.placeholders, from, to, { list: placeholder.name });
+      }
+      return { ...doc, ...next };
     }
     case 'clear':
       return { ...doc, content: { ...doc.content, elements: [] }, placeholders: [] };

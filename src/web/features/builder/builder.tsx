@@ -60,7 +60,19 @@ import {
   type TStoredImport,
 } from './imported-draft';
 import { InsertTargetProvider, useInsertTarget } from './insert-target';
-import { createElement, DEFAULT_FORMAT_NAME, describeElement, ELEMENT_LABELS, emptyDoc, newElementId, placeholderUsage, snapshotOf, type BuilderDoc } from './model';
+import {
+  allElementIds,
+  createElement,
+  DEFAULT_FORMAT_NAME,
+  describeElement,
+  ELEMENT_LABELS,
+  emptyDoc,
+  findElement,
+  newElementId,
+  placeholderUsage,
+  snapshotOf,
+  type BuilderDoc,
+} from './model';
 import { PageSetup } from './page-setup';
 import { DocumentNameField } from './document-name-field';
 import { NewTagsBar } from './new-tags-bar';
@@ -165,7 +177,7 @@ function InsertPlaceholderMenu({
   );
 }
 
-const ADDABLE: readonly TElementType[] = ['heading', 'paragraph', 'list', 'table', 'image'];
+const ADDABLE: readonly TElementType[] = ['heading', 'paragraph', 'list', 'table', 'image', 'section'];
 
 /** Add element: a menu in the top bar, opened by "/" from anywhere outside a text field. */
 function AddElementMenu({ open, onOpenChange, onAdd }: { open: boolean; onOpenChange: (open: boolean) => void; onAdd: (type: TElementType) => void }) {
@@ -258,11 +270,21 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
     latest.current = { elements, editingId };
   });
 
-  /** A new element goes after `afterId` (the one being edited, by default), else at the end. */
+  /**
+   * A new element goes after `afterId` (the one being edited, by default), in the same section if
+   * it is in one; into a section that is being edited, at its end; else at the end of the format.
+   */
   const insertElement = useCallback(
     (element: TElement, afterId: string | null = latest.current.editingId) => {
-      const at = afterId ? latest.current.elements.findIndex((e) => e.id === afterId) : -1;
-      dispatch({ type: 'add-element', element, index: at < 0 ? undefined : at + 1 });
+      const found = afterId ? findElement(latest.current.elements, afterId) : undefined;
+      if (found?.element.type === 'section' && element.type !== 'section' && afterId === latest.current.editingId) {
+        dispatch({ type: 'add-element', element, sectionId: found.element.id });
+      } else if (found?.section && element.type !== 'section') {
+        dispatch({ type: 'add-element', element, sectionId: found.section.id, index: found.index + 1 });
+      } else {
+        const top = found?.section ? latest.current.elements.indexOf(found.section) : found?.index;
+        dispatch({ type: 'add-element', element, index: top === undefined ? undefined : top + 1 });
+      }
       edit(element.id);
     },
     [edit],
@@ -275,23 +297,35 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
 
   const duplicateElement = useCallback(
     (id: string) => {
-      const el = latest.current.elements.find((e) => e.id === id);
-      if (el) insertElement({ ...structuredClone(el), id: newElementId(latest.current.elements) }, id);
+      const el = findElement(latest.current.elements, id)?.element;
+      if (!el) return;
+      const copy = structuredClone(el);
+      // Every copied element gets a new id, a section's elements too.
+      const taken = allElementIds(latest.current.elements);
+      const fresh = () => {
+        const next = newElementId(taken.map((tid) => ({ id: tid })) as TElement[]);
+        taken.push(next);
+        return next;
+      };
+      copy.id = fresh();
+      if (copy.type === 'section') copy.elements = copy.elements.map((child) => ({ ...child, id: fresh() }));
+      insertElement(copy, id);
     },
     [insertElement],
   );
 
   const updateElement = useCallback((id: string, update: (el: TElement) => TElement) => dispatch({ type: 'update-element', id, update }), []);
   const moveElement = useCallback((id: string, delta: -1 | 1) => dispatch({ type: 'move-element', id, delta }), []);
+  const moveAcrossSection = useCallback((id: string, direction: 'into-above' | 'out') => dispatch({ type: 'move-across-section', id, direction }), []);
   const reorder = useCallback((activeId: string, overId: string) => dispatch({ type: 'reorder', activeId, overId }), []);
 
   const deleteElement = useCallback(
     (id: string) => {
-      const i = latest.current.elements.findIndex((e) => e.id === id);
-      const el = latest.current.elements[i];
+      const found = findElement(latest.current.elements, id);
       dispatch({ type: 'delete-element', id });
       if (latest.current.editingId === id) edit(null);
-      if (!el) return;
+      if (!found) return;
+      const { element: el, index: i, section } = found;
       const t = toast({
         title: 'Element Deleted',
         description: `${describeElement(el, i)} was removed.`,
@@ -299,7 +333,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
           <ToastAction
             altText="Undo deleting the element"
             onClick={() => {
-              if (!latest.current.elements.some((e) => e.id === el.id)) dispatch({ type: 'add-element', element: el, index: i });
+              if (!findElement(latest.current.elements, el.id)) dispatch({ type: 'add-element', element: el, index: i, ...(section ? { sectionId: section.id } : {}) });
               t.dismiss();
             }}
           >
@@ -311,7 +345,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
     [edit],
   );
 
-  const editing = elements.find((e) => e.id === editingId);
+  const editing = editingId ? findElement(elements, editingId)?.element : undefined;
   const styleTarget = editing && editing.type !== 'image' ? editing : undefined;
   const setStyle = (style: TTextStyle) => dispatch({ type: 'set-style', elementId: styleTarget?.id ?? null, style });
 
@@ -324,14 +358,14 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
       description: `${names.map((n) => `{{${n}}}`).join(', ')} ${names.length === 1 ? 'is' : 'are'} now on the form. Edit ${names.length === 1 ? 'it' : 'them'} under Placeholders.`,
     });
   };
-  const savePlaceholder = (placeholder: TPlaceholder, previousName: string | null) => {
+  const savePlaceholder = (placeholder: TPlaceholder, previousName: string | null, columnRenames: Record<string, string> = {}) => {
     setPlaceholderDraft(null);
     if (previousName === null) {
       dispatch({ type: 'add-placeholder', placeholder });
       if (placeholderDraft && 'creating' in placeholderDraft && placeholderDraft.creating.name === '') insertTarget.insert(`{{${placeholder.name}}}`);
       return;
     }
-    dispatch({ type: 'update-placeholder', name: previousName, placeholder });
+    dispatch({ type: 'update-placeholder', name: previousName, placeholder, columnRenames });
     if (previousName !== placeholder.name) {
       toast({ title: 'Placeholder Renamed', description: `{{${previousName}}} is now {{${placeholder.name}}} everywhere it is used.` });
     }
@@ -631,7 +665,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
         >
           <ElementPalette onAdd={addElement} />
           <StyleControls
-            scopeLabel={styleTarget ? describeElement(styleTarget, elements.indexOf(styleTarget)).split(':')[0] ?? 'Element' : 'Whole document'}
+            scopeLabel={styleTarget ? describeElement(styleTarget, findElement(elements, styleTarget.id)?.index ?? 0).split(':')[0] ?? 'Element' : 'Whole document'}
             isElement={!!styleTarget}
             style={styleTarget ? styleTarget.style : doc.content.style}
             inherited={inherited}
@@ -720,6 +754,8 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
             elements={elements}
             docStyle={doc.content.style}
             known={known}
+            placeholders={doc.placeholders}
+            onMoveAcross={moveAcrossSection}
             editingId={editingId}
             onEdit={edit}
             onUpdate={updateElement}
@@ -763,6 +799,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
       <PlaceholderDialog
         draft={placeholderDraft}
         taken={known}
+        placeholders={doc.placeholders}
         onSave={savePlaceholder}
         onClose={() => setPlaceholderDraft(null)}
       />

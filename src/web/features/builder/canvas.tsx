@@ -20,16 +20,21 @@ import {
   HeadingIcon,
   ImageIcon,
   ListIcon,
+  LogInIcon,
+  LogOutIcon,
   PencilIcon,
   PilcrowIcon,
   Table2Icon,
   Trash2Icon,
   type LucideIcon,
 } from 'lucide-react';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import type { TElement, TElementType, TTextStyle } from '../../../contract/format-content';
+import type { TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
+import { RepeatBadge } from './canvas-badges';
+import { ConditionBadge, ConditionEditor } from './condition-editor';
 import { IconButton } from './controls';
 import { ElementEditor, ElementView } from './elements/registry';
 import type { ElementUpdater } from './elements/shared';
@@ -48,6 +53,8 @@ export interface CanvasProps {
   elements: TElement[];
   docStyle: TTextStyle | undefined;
   known: ReadonlySet<string>;
+  /** For conditions, repeats and their badges. */
+  placeholders: readonly TPlaceholder[];
   editingId: string | null;
   onEdit: (id: string | null) => void;
   onUpdate: (id: string, fn: Parameters<ElementUpdater>[0]) => void;
@@ -55,6 +62,7 @@ export interface CanvasProps {
   onReorder: (activeId: string, overId: string) => void;
   onDelete: (id: string) => void;
   onDuplicate: (id: string) => void;
+  onMoveAcross: (id: string, direction: 'into-above' | 'out') => void;
   emptyState: React.ReactNode;
 }
 
@@ -112,12 +120,17 @@ export function Canvas(props: CanvasProps) {
               count={elements.length}
               docStyle={props.docStyle}
               known={props.known}
+              placeholders={props.placeholders}
               editing={props.editingId === el.id}
+              // A section passes on which of its elements is being edited; others need not know.
+              editingId={el.type === 'section' && el.elements.some((c) => c.id === props.editingId) ? props.editingId : null}
               onEdit={props.onEdit}
               onUpdate={props.onUpdate}
               onMove={props.onMove}
               onDelete={props.onDelete}
               onDuplicate={props.onDuplicate}
+              onMoveAcross={props.onMoveAcross}
+              sectionAbove={elements[i - 1]?.type === 'section'}
             />
           ))}
         </ol>
@@ -126,28 +139,75 @@ export function Canvas(props: CanvasProps) {
   );
 }
 
-interface SortableElementProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate'> {
+/** What an element's frame on the canvas needs from the builder, at the top level or in a section. */
+interface ElementFrameProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'placeholders' | 'editingId' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate' | 'onMoveAcross'> {
   el: TElement;
   index: number;
   count: number;
+  /** The section holding it; undefined at the top level. */
+  inSection?: string;
+  /** The element just above is a section it could move into. */
+  sectionAbove?: boolean;
+}
+
+interface SortableElementProps extends ElementFrameProps {
   editing: boolean;
 }
 
 /** Memoised: typing in one element re-renders only that element, even with hundreds of them. */
-const SortableElement = memo(function SortableElement({
+const SortableElement = memo(function SortableElement(props: SortableElementProps) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: props.el.id });
+  return (
+    <ElementFrame
+      {...props}
+      editingId={props.editing ? props.el.id : props.editingId}
+      nodeRef={setNodeRef}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+      dragging={isDragging}
+      dragHandle={
+        <button
+          ref={setActivatorNodeRef}
+          type="button"
+          className="inline-flex size-8 cursor-grab touch-none items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring active:cursor-grabbing"
+          aria-label={`Drag to reorder ${describeElement(props.el, props.index)}`}
+          data-testid="drag-handle"
+          {...attributes}
+          {...listeners}
+        >
+          <GripVerticalIcon className="size-4" aria-hidden />
+        </button>
+      }
+    />
+  );
+});
+
+function ElementFrame({
   el,
   index,
   count,
   docStyle,
   known,
-  editing,
+  placeholders,
+  editingId,
   onEdit,
   onUpdate,
   onMove,
   onDelete,
   onDuplicate,
-}: SortableElementProps) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: el.id });
+  onMoveAcross,
+  inSection,
+  sectionAbove,
+  nodeRef,
+  style,
+  dragging,
+  dragHandle,
+}: ElementFrameProps & {
+  nodeRef?: (node: HTMLLIElement | null) => void;
+  style?: CSSProperties;
+  dragging?: boolean;
+  dragHandle?: ReactNode;
+}) {
+  const editing = editingId === el.id;
   const Icon = ELEMENT_ICONS[el.type];
   const name = describeElement(el, index);
   const ref = useRef<HTMLLIElement | null>(null);
@@ -161,20 +221,30 @@ const SortableElement = memo(function SortableElement({
     wasEditing.current = editing;
   }, [editing]);
 
+  const isSection = el.type === 'section';
+  const repeat = el.type === 'table' ? el.repeat?.list : el.type === 'list' ? el.repeat : undefined;
+  const badges = (el.showIf || (repeat && el.type === 'list')) && (
+    <div className="mb-1.5 flex flex-wrap gap-1.5">
+      {el.showIf && <ConditionBadge showIf={el.showIf} placeholders={placeholders} />}
+      {repeat && el.type === 'list' && <RepeatBadge list={repeat} placeholders={placeholders} />}
+    </div>
+  );
+
   return (
     <li
       ref={(node) => {
-        setNodeRef(node);
+        nodeRef?.(node);
         ref.current = node;
       }}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
+      style={style}
       data-testid="canvas-element"
       data-element-type={el.type}
       data-editing={editing || undefined}
       className={cn(
         'group/el relative rounded-lg border border-transparent transition-[border-color,box-shadow,background-color]',
         editing ? 'border-primary/40 bg-background shadow-[0_0_0_4px_oklch(0.585_0.2_277/0.08)]' : 'hover:border-border hover:bg-muted/30 focus-within:border-border',
-        isDragging && 'z-10 border-primary/40 bg-background opacity-90 shadow-elevated',
+        isSection && !editing && 'border-dashed border-primary/30 bg-primary-soft/15',
+        dragging && 'z-10 border-primary/40 bg-background opacity-90 shadow-elevated',
       )}
     >
       <div
@@ -183,20 +253,10 @@ const SortableElement = memo(function SortableElement({
           'sm:absolute sm:-top-4 sm:right-3 sm:z-10 sm:gap-0.5 sm:rounded-lg sm:border sm:bg-background sm:p-0.5 sm:shadow-card',
           !editing &&
             'sm:pointer-events-none sm:opacity-0 sm:group-focus-within/el:pointer-events-auto sm:group-focus-within/el:opacity-100 sm:group-hover/el:pointer-events-auto sm:group-hover/el:opacity-100',
-          isDragging && 'sm:opacity-100',
+          dragging && 'sm:opacity-100',
         )}
       >
-        <button
-          ref={setActivatorNodeRef}
-          type="button"
-          className="inline-flex size-8 cursor-grab touch-none items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring active:cursor-grabbing"
-          aria-label={`Drag to reorder ${name}`}
-          data-testid="drag-handle"
-          {...attributes}
-          {...listeners}
-        >
-          <GripVerticalIcon className="size-4" aria-hidden />
-        </button>
+        {dragHandle}
         <span className="inline-flex items-center gap-1.5 rounded-md bg-secondary px-2 py-0.5 text-[11px] font-medium text-secondary-foreground sm:mr-1">
           <Icon className="size-3" aria-hidden />
           {ELEMENT_LABELS[el.type]}
@@ -204,6 +264,8 @@ const SortableElement = memo(function SortableElement({
         <div className="ml-auto flex items-center gap-0.5 sm:ml-0">
           <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
           <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
+          {inSection && <IconButton icon={LogOutIcon} label={`Move ${name} out of the section`} onClick={() => onMoveAcross(el.id, 'out')} />}
+          {sectionAbove && !isSection && <IconButton icon={LogInIcon} label={`Move ${name} into the section above`} onClick={() => onMoveAcross(el.id, 'into-above')} />}
           {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
           <IconButton icon={CopyPlusIcon} label={`Duplicate ${name}`} onClick={() => onDuplicate(el.id)} />
           <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => onDelete(el.id)} />
@@ -220,8 +282,20 @@ const SortableElement = memo(function SortableElement({
             }
           }}
         >
-          <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} />
-          <div className="mt-4 flex justify-end border-t pt-3">
+          <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} placeholders={placeholders} />
+          <ConditionEditor
+            showIf={el.showIf}
+            placeholders={placeholders}
+            noun={isSection ? 'section' : 'element'}
+            onChange={(showIf) =>
+              onUpdate(el.id, (e) => {
+                const { showIf: _old, ...rest } = e;
+                return (showIf ? { ...rest, showIf } : rest) as TElement;
+              })
+            }
+          />
+          <div className="mt-4 flex items-center justify-end gap-2 border-t pt-3">
+            {isSection && <span className="mr-auto text-xs text-muted-foreground">Elements you add now go into this section.</span>}
             <Button size="sm" onClick={() => onEdit(null)} title="Done (Esc)">
               <CheckIcon /> Done
             </Button>
@@ -232,7 +306,6 @@ const SortableElement = memo(function SortableElement({
           ref={bodyRef}
           role="button"
           tabIndex={0}
-
           onClick={() => onEdit(el.id)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' || e.key === ' ') {
@@ -240,13 +313,54 @@ const SortableElement = memo(function SortableElement({
               onEdit(el.id);
             }
           }}
-          className="cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-2 focus-visible:ring-ring sm:px-4"
+          className={cn('cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-2 focus-visible:ring-ring sm:px-4', isSection && 'pb-1 sm:pb-1')}
         >
           {/* The name starts with what the element is; the visible text follows, as a reader sees it. */}
           <span className="sr-only">{ELEMENT_LABELS[el.type]} {index + 1}, press Enter to edit: </span>
-          <ElementView el={el} docStyle={docStyle} known={known} />
+          {badges}
+          {isSection ? (
+            <p className="flex items-center gap-1.5 text-xs font-medium text-primary">
+              <GroupIcon className="size-3.5" aria-hidden /> {el.title || 'Section'}
+              <span className="font-normal text-muted-foreground">
+                · {el.elements.length} {el.elements.length === 1 ? 'element' : 'elements'}
+              </span>
+            </p>
+          ) : (
+            <ElementView el={el} docStyle={docStyle} known={known} placeholders={placeholders} />
+          )}
+        </div>
+      )}
+      {el.type === 'section' && (
+        <div className="px-2 pb-2 sm:px-3">
+          {el.elements.length === 0 ? (
+            <p className="rounded-md border border-dashed bg-background/70 px-3 py-4 text-center text-xs text-muted-foreground">
+              Empty section: select it and add elements, or move elements into it.
+            </p>
+          ) : (
+            <ol className="space-y-2 border-l-2 border-primary/20 pl-2" aria-label={`Elements in ${name}`}>
+              {el.elements.map((child, k) => (
+                <ElementFrame
+                  key={child.id}
+                  el={child}
+                  index={k}
+                  count={el.elements.length}
+                  docStyle={docStyle}
+                  known={known}
+                  placeholders={placeholders}
+                  editingId={editingId}
+                  onEdit={onEdit}
+                  onUpdate={onUpdate}
+                  onMove={onMove}
+                  onDelete={onDelete}
+                  onDuplicate={onDuplicate}
+                  onMoveAcross={onMoveAcross}
+                  inSection={el.id}
+                />
+              ))}
+            </ol>
+          )}
         </div>
       )}
     </li>
   );
-});
+}

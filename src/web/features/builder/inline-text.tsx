@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { normalizePlaceholderName } from '../../../contract/placeholders';
+import { findPlaceholderTags } from '../../../contract/placeholders';
 import { cn } from '../../lib/utils';
 
 const TOKEN_RE = /(\*\*\*[^*\n]+\*\*\*|\*\*[^*\n]+\*\*|\*[^*\n]+\*|\{\{[^{}]{1,100}\}\})/g;
@@ -7,8 +7,10 @@ const TAG_RE = /(\{\{[^{}]{1,100}\}\})/g;
 const RESERVED = new Set(['page', 'pages']);
 
 function Tag({ raw, known }: { raw: string; known: ReadonlySet<string> }) {
-  const name = normalizePlaceholderName(raw.slice(2, -2));
-  const ok = known.has(name) || RESERVED.has(name);
+  // `{{total | currency}}` names `total`, printed in a value format.
+  const tag = findPlaceholderTags(raw)[0];
+  const name = tag?.name ?? '';
+  const ok = known.has(name) || RESERVED.has(name) || (tag?.whole !== undefined && known.has(tag.whole));
   return (
     <span
       className={cn(

@@ -1,15 +1,16 @@
+import { parsedFormula } from '../../../contract/filled-values';
 import {
-  findPlaceholderTags,
-  type TPlaceholder,
-} from '../../../contract/placeholders';
-import {
-  contentTexts,
+  elementTexts,
+  mapContentTexts,
   type TElement,
   type TElementType,
   type TFormatContent,
   type THeadingSize,
+  type TLeafElement,
   type TTextStyle,
 } from '../../../contract/format-content';
+import { renameInFormula } from '../../../contract/formulas';
+import { findPlaceholderTags, renamePlaceholderTags, type TPlaceholder } from '../../../contract/placeholders';
 
 /** What the builder edits: everything a save sends except the description. */
 export interface BuilderDoc {
@@ -88,18 +89,182 @@ export interface PlaceholderUsage {
   unknownTags: string[];
 }
 
+/**
+ * How often each placeholder is used: its tags; for a list, the rows and items that repeat it and
+ * the tags of its columns in them; for anything, the formulas and conditions that read it. Tags
+ * that match nothing are listed, a column's tag counting as known only where its list repeats.
+ */
 export function placeholderUsage(content: TFormatContent, placeholders: readonly TPlaceholder[]): PlaceholderUsage {
   const counts = new Map<string, number>(placeholders.map((p) => [p.name, 0]));
+  const byName = new Map(placeholders.map((p) => [p.name, p]));
   const unknown: string[] = [];
-  for (const text of contentTexts(content)) {
-    for (const tag of findPlaceholderTags(text)) {
-      const current = counts.get(tag.name);
-      if (current !== undefined) counts.set(tag.name, current + 1);
-      else if (!RESERVED_TAGS.has(tag.name) && !unknown.includes(tag.name)) unknown.push(tag.name);
+  const count = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
+  const tagsIn = (texts: readonly string[], list?: TPlaceholder) => {
+    for (const text of texts) {
+      for (const tag of findPlaceholderTags(text)) {
+        const column = list?.columns?.some((c) => c.name === tag.name || `${list.name}.${c.name}` === tag.name);
+        if (column && list) count(list.name);
+        else if (counts.has(tag.name)) count(tag.name);
+        else if (!RESERVED_TAGS.has(tag.name) && !unknown.includes(tag.name)) unknown.push(tag.name);
+      }
+    }
+  };
+  const conditions = (element: TElement) => element.showIf?.conditions.forEach((c) => counts.has(c.field) && count(c.field));
+  for (const element of content.elements) {
+    conditions(element);
+    for (const leaf of element.type === 'section' ? element.elements : [element]) {
+      if (leaf !== element) conditions(leaf);
+      if (leaf.type === 'table' && leaf.repeat) {
+        const list = byName.get(leaf.repeat.list);
+        tagsIn(leaf.rows.filter((_, r) => r !== leaf.repeat!.row).flat());
+        tagsIn(leaf.rows[leaf.repeat.row] ?? [], list);
+        if (list) count(list.name);
+      } else if (leaf.type === 'list' && leaf.repeat) {
+        const list = byName.get(leaf.repeat);
+        tagsIn(leaf.items, list);
+        if (list) count(list.name);
+      } else tagsIn(elementTexts(leaf));
+    }
+  }
+  tagsIn([content.header?.text ?? '', content.footer?.text ?? '']);
+  for (const p of placeholders) {
+    const expressions = p.type === 'formula' ? [p.expression ?? ''] : (p.columns ?? []).filter((c) => c.type === 'formula').map((c) => c.expression ?? '');
+    const own = new Set((p.columns ?? []).map((c) => c.name));
+    for (const expression of expressions) {
+      const parsed = parsedFormula(expression);
+      if (!('formula' in parsed)) continue;
+      for (const reference of parsed.formula.references) {
+        const head = reference.split('.')[0]!;
+        if (!own.has(reference) && head !== p.name && counts.has(head)) count(head);
+      }
     }
   }
   return { counts, unknownTags: unknown };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Elements inside sections: every edit finds an element by id at either level.
+
+/** The element with this id, the section holding it (null at the top), and its index there. */
+export function findElement(elements: readonly TElement[], id: string): { element: TElement; section: TElement | null; index: number } | undefined {
+  for (let i = 0; i < elements.length; i++) {
+    const element = elements[i]!;
+    if (element.id === id) return { element, section: null, index: i };
+    if (element.type === 'section') {
+      const index = element.elements.findIndex((child) => child.id === id);
+      if (index >= 0) return { element: element.elements[index]!, section: element, index };
+    }
+  }
+  return undefined;
+}
+
+/** Every id in the format, sections' elements included. */
+export function allElementIds(elements: readonly TElement[]): string[] {
+  return elements.flatMap((e) => (e.type === 'section' ? [e.id, ...e.elements.map((c) => c.id)] : [e.id]));
+}
+
+/** `elements` with `fn` applied to the list holding `id` (the top level, or a section's). */
+export function withListOf(elements: TElement[], id: string, fn: (list: TElement[]) => TElement[]): TElement[] {
+  if (elements.some((e) => e.id === id)) return fn(elements);
+  return elements.map((e) => (e.type === 'section' && e.elements.some((c) => c.id === id) ? { ...e, elements: fn(e.elements) as TLeafElement[] } : e));
+}
+
+/** `elements` with the element `id` replaced by `fn` of it, wherever it is. */
+export function updateElementIn(elements: TElement[], id: string, fn: (el: TElement) => TElement): TElement[] {
+  return withListOf(elements, id, (list) => list.map((e) => (e.id === id ? fn(e) : e)));
+}
+
+/** `element` placed into the section `sectionId` at `index` (the end when omitted), or at the top level. */
+export function insertElementIn(elements: TElement[], element: TElement, index: number | undefined, sectionId?: string): TElement[] {
+  const insert = (list: TElement[]) => {
+    const at = index === undefined ? list.length : Math.max(0, Math.min(list.length, index));
+    return [...list.slice(0, at), element, ...list.slice(at)];
+  };
+  if (!sectionId || element.type === 'section') return insert(elements);
+  return elements.map((e) => (e.type === 'section' && e.id === sectionId ? { ...e, elements: insert(e.elements) as TLeafElement[] } : e));
+}
+
+/** An element moved into the section just above it, or out of its section to just below it. */
+export function moveAcrossSection(elements: TElement[], id: string, direction: 'into-above' | 'out'): TElement[] {
+  const found = findElement(elements, id);
+  if (!found || found.element.type === 'section') return elements;
+  if (direction === 'out') {
+    if (!found.section) return elements;
+    const sectionIndex = elements.indexOf(found.section);
+    const without = updateElementIn(elements, found.section.id, (s) => (s.type === 'section' ? { ...s, elements: s.elements.filter((c) => c.id !== id) } : s));
+    return insertElementIn(without, found.element, sectionIndex + 1);
+  }
+  const above = found.section ? undefined : elements[found.index - 1];
+  if (!above || above.type !== 'section') return elements;
+  return insertElementIn(
+    elements.filter((e) => e.id !== id),
+    found.element,
+    undefined,
+    above.id,
+  );
+}
+
+/**
+ * A placeholder's new name written into everything that refers to it: tags (a list's column tags
+ * in its repeats too), formulas, conditions and repeats. `column` renames a list's column instead.
+ */
+export function renameEverywhere(
+  content: TFormatContent,
+  placeholders: readonly TPlaceholder[],
+  from: string,
+  to: string,
+  column?: { list: string },
+): { content: TFormatContent; placeholders: TPlaceholder[] } {
+  if (column) {
+    const list = column.list;
+    const retag = (text: string) => renamePlaceholderTags(renamePlaceholderTags(text, from, to), `${list}.${from}`, `${list}.${to}`);
+    const elements = content.elements.map((element) => {
+      const renameLeaf = (leaf: TElement): TElement => {
+        if (leaf.type === 'table' && leaf.repeat?.list === list) {
+          const row = leaf.repeat.row;
+          return { ...leaf, rows: leaf.rows.map((cells, r) => (r === row ? cells.map(retag) : cells)) };
+        }
+        if (leaf.type === 'list' && leaf.repeat === list) return { ...leaf, items: leaf.items.map(retag) };
+        return leaf;
+      };
+      return element.type === 'section' ? { ...element, elements: element.elements.map((c) => renameLeaf(c) as TLeafElement) } : renameLeaf(element);
+    });
+    const renamed = placeholders.map((p) => {
+      if (p.name === list) {
+        return {
+          ...p,
+          columns: p.columns?.map((c) => ({ ...c, ...(c.expression !== undefined ? { expression: renameInFormula(c.expression, from, to) } : {}) })),
+        };
+      }
+      return p.expression !== undefined ? { ...p, expression: renameInFormula(p.expression, `${list}.${from}`, `${list}.${to}`) } : p;
+    });
+    return { content: { ...content, elements }, placeholders: renamed };
+  }
+  const retag = (text: string) => {
+    let out = renamePlaceholderTags(text, from, to);
+    // A list's columns written list.column follow the list.
+    for (const tag of findPlaceholderTags(out)) if (tag.name.startsWith(`${from}.`)) out = renamePlaceholderTags(out, tag.name, `${to}${tag.name.slice(from.length)}`);
+    return out;
+  };
+  const fixLeaf = (leaf: TElement): TElement => {
+    const showIf = leaf.showIf ? { ...leaf.showIf, conditions: leaf.showIf.conditions.map((c) => (c.field === from ? { ...c, field: to } : c)) } : undefined;
+    let next: TElement = showIf ? { ...leaf, showIf } : leaf;
+    if (next.type === 'table' && next.repeat?.list === from) next = { ...next, repeat: { ...next.repeat, list: to } };
+    if (next.type === 'list' && next.repeat === from) next = { ...next, repeat: to };
+    if (next.type === 'section') next = { ...next, elements: next.elements.map((c) => fixLeaf(c) as TLeafElement) };
+    return next;
+  };
+  const retagged = mapContentTexts(content, retag);
+  return {
+    content: { ...retagged, elements: retagged.elements.map(fixLeaf) },
+    placeholders: placeholders.map((p) => ({
+      ...p,
+      ...(p.expression !== undefined ? { expression: renameInFormula(p.expression, from, to) } : {}),
+      ...(p.columns ? { columns: p.columns.map((c) => (c.expression !== undefined ? { ...c, expression: renameInFormula(c.expression, from, to) } : c)) } : {}),
+    })),
+  };
+}
+
 
 /** A text style with undefined keys removed, or undefined when nothing is left. */
 export function cleanStyle(style: TTextStyle | undefined): TTextStyle | undefined {
@@ -125,6 +290,7 @@ export function describeElement(el: TElement, index: number): string {
   let text = '';
   if (el.type === 'heading' || el.type === 'paragraph') text = el.content;
   else if (el.type === 'list') text = el.items[0] ?? '';
+  else if (el.type === 'section') text = el.title;
   const snippet = text.trim().slice(0, 40);
   return `${label} ${index + 1}${snippet ? `: ${snippet}` : ''}`;
 }

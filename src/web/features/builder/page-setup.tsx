@@ -7,10 +7,14 @@ import {
   type THeaderFooter,
   type TPageSetup,
 } from '../../../contract/format-content';
+import { DEFAULT_CURRENCY } from '../../../contract/placeholders';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/utils';
 import { NativeSelect, SectionTitle } from './controls';
 import { useInsertableField } from './insert-target';
+
+/** Currencies offered for `{{x | currency}}`; a format saved with another code keeps it. */
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'INR', 'JPY', 'CAD', 'AUD', 'NZD', 'CHF', 'CNY', 'SGD', 'HKD', 'AED', 'SAR', 'ZAR', 'BRL', 'MXN', 'SEK', 'NOK', 'DKK', 'PLN'];
 
 const DEFAULT_PAGE: TPageSetup = { size: 'A4', orientation: 'portrait', margins: { top: 20, right: 20, bottom: 20, left: 20 } };
 const PAGE_NUMBERS = `Page ${PAGE_NUMBER_TOKEN} of ${PAGE_COUNT_TOKEN}`;
@@ -83,6 +87,21 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
             </button>
           ))}
         </div>
+        <label htmlFor={`${id}-currency`} className="text-xs font-medium text-muted-foreground">
+          Currency
+        </label>
+        <NativeSelect
+          id={`${id}-currency`}
+          value={content.currency ?? DEFAULT_CURRENCY}
+          onChange={(e) => update((c) => ({ ...c, currency: e.target.value }))}
+          title="What {{amount | currency}} prints in"
+        >
+          {[...new Set([content.currency ?? DEFAULT_CURRENCY, ...CURRENCIES])].map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </NativeSelect>
         <LineInput
           label="Header"
           value={content.header?.text ?? ''}

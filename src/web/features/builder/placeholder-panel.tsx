@@ -1,5 +1,6 @@
 import { AlertTriangleIcon, BracesIcon, CornerDownLeftIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { formulaProblem } from '../../../contract/format-logic';
 import { defaultPlaceholderLabel, normalizePlaceholderName, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -10,8 +11,17 @@ import { cn } from '../../lib/utils';
 import { IconButton, SectionTitle } from './controls';
 import { useInsertTarget } from './insert-target';
 import type { PlaceholderUsage } from './model';
-import { PLACEHOLDER_TYPE_LABELS, placeholderFromForm, PlaceholderTypeFields, type PlaceholderFormValues } from './placeholder-dialog';
+import { emptyFormValues, PLACEHOLDER_TYPE_LABELS, placeholderFromForm, PlaceholderTypeFields, type PlaceholderFormValues } from './placeholder-dialog';
 
+/** A formula in the list: what it computes, or that it has a problem. */
+function FormulaLine({ placeholder, placeholders }: { placeholder: TPlaceholder; placeholders: readonly TPlaceholder[] }) {
+  const problem = formulaProblem(placeholder.expression, placeholders, undefined, placeholder.name);
+  return (
+    <p className={cn('mt-1 truncate font-mono text-[11px] [contain:inline-size]', problem ? 'text-destructive' : 'text-muted-foreground')} title={problem ?? placeholder.expression}>
+      {problem ? `Problem: ${problem}` : `= ${placeholder.expression ?? ''}`}
+    </p>
+  );
+}
 
 export function PlaceholderPanel({
   placeholders,
@@ -27,7 +37,7 @@ export function PlaceholderPanel({
   onDelete: (name: string) => void;
 }) {
   const id = useId();
-  const empty: PlaceholderFormValues = { name: '', label: '', type: 'text', required: false, options: '' };
+  const empty: PlaceholderFormValues = emptyFormValues();
   const [values, setValues] = useState<PlaceholderFormValues>(empty);
   const [error, setError] = useState<string | null>(null);
   const change = (next: Partial<PlaceholderFormValues>) => setValues((v) => ({ ...v, ...next }));
@@ -107,7 +117,7 @@ export function PlaceholderPanel({
             className="h-9"
           />
         </div>
-        <PlaceholderTypeFields id={id} values={values} onChange={change} compact />
+        <PlaceholderTypeFields id={id} values={values} onChange={change} compact placeholders={placeholders} />
         <Button type="submit" size="sm" className="w-full" disabled={!canAdd}>
           <PlusIcon /> Add placeholder
         </Button>
@@ -198,8 +208,16 @@ export function PlaceholderPanel({
                         {p.options.join(' · ')}
                       </p>
                     )}
+                    {p.type === 'list' && (
+                      <p className="mt-1 truncate text-[11px] text-muted-foreground [contain:inline-size]" title={(p.columns ?? []).map((c) => c.name).join(', ')} data-testid="list-columns">
+                        Columns: {(p.columns ?? []).map((c) => c.name).join(' · ') || 'none'}
+                      </p>
+                    )}
+                    {p.type === 'formula' && <FormulaLine placeholder={p} placeholders={placeholders} />}
                   </div>
-                  <IconButton icon={CornerDownLeftIcon} label={`Insert {{${p.name}}}`} onMouseDown={(e) => e.preventDefault()} onClick={() => insert(p)} />
+                  {p.type !== 'list' && (
+                    <IconButton icon={CornerDownLeftIcon} label={`Insert {{${p.name}}}`} onMouseDown={(e) => e.preventDefault()} onClick={() => insert(p)} />
+                  )}
                   <IconButton icon={PencilIcon} label={`Edit placeholder ${p.name}`} onClick={() => onEdit(p)} />
                   <IconButton icon={Trash2Icon} label={`Delete placeholder ${p.name}`} tone="danger" onClick={() => onDelete(p.name)} />
                 </li>

@@ -46,6 +46,7 @@ export function ElementPalette({ onAdd }: { onAdd: (type: TElementType) => void 
       <div className="grid grid-cols-3 gap-2">
         <ElementButton type="table" onAdd={onAdd} />
         <ElementButton type="image" onAdd={onAdd} />
+        <ElementButton type="section" onAdd={onAdd} />
       </div>
     </section>
   );

@@ -52,7 +52,7 @@ export function ListField({
   const { errors } = useFormState({ control, name });
   const listError = (errors[name] as { root?: { message?: string }; message?: string } | undefined)?.root?.message;
   const label = placeholderLabel(placeholder);
-  const columns = placeholder.columns ?? [];
+  const columns = useMemo(() => placeholder.columns ?? [], [placeholder.columns]);
   const max = Math.min(placeholder.maxItems ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
   const printers = useMemo(() => columns.map((c) => printLike(content, c.name, placeholder.name)), [columns, content, placeholder.name]);
   const id = `field-${index}`;

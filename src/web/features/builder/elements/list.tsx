@@ -1,23 +1,27 @@
-import { ListIcon, ListOrderedIcon, PlusIcon, XIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { ListIcon, ListOrderedIcon, PlusIcon, RepeatIcon, XIcon } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { TListElement, TTextStyle } from '../../../../contract/format-content';
+import { placeholderLabel, type TPlaceholder } from '../../../../contract/placeholders';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
-import { IconButton, ToolGroup } from '../controls';
+import { IconButton, NativeSelect, ToolGroup } from '../controls';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
 import { DEFAULT_LIST_ITEM } from '../model';
 import { Empty, textCss, Toolbar, type ElementUpdater } from './shared';
 
-export function ListView({ el, style, known }: { el: TListElement; style: Required<TTextStyle>; known: ReadonlySet<string> }) {
+export function ListView({ el, style, known, placeholders }: { el: TListElement; style: Required<TTextStyle>; known: ReadonlySet<string>; placeholders: readonly TPlaceholder[] }) {
   if (el.items.length === 0) return <Empty>Empty list: click to add items</Empty>;
+  // A repeating list's items name the columns of its list.
+  const columns = el.repeat ? (placeholders.find((p) => p.name === el.repeat)?.columns ?? []) : [];
+  const names = columns.length > 0 ? new Set([...known, ...columns.map((c) => c.name), ...columns.map((c) => `${el.repeat}.${c.name}`)]) : known;
   const Tag = el.listStyle === 'numbered' ? 'ol' : 'ul';
   return (
     <Tag style={textCss(style)} className={cn('space-y-0.5 pl-6 break-words', el.listStyle === 'numbered' ? 'list-decimal' : 'list-disc')}>
       {el.items.map((item, i) => (
         <li key={i}>
-          <InlineText text={item} known={known} />
+          <InlineText text={item} known={names} />
         </li>
       ))}
     </Tag>
@@ -65,9 +69,19 @@ function ListItemInput({
   );
 }
 
-export function ListEditor({ el, index, update }: { el: TListElement; index: number; update: ElementUpdater }) {
+export function ListEditor({ el, index, update, placeholders }: { el: TListElement; index: number; update: ElementUpdater; placeholders: readonly TPlaceholder[] }) {
   const set = (fn: (e: TListElement) => Partial<TListElement>) => update((e) => (e.type === 'list' ? { ...e, ...fn(e) } : e));
   const [focusIndex, setFocusIndex] = useState<number | null>(0);
+  const id = useId();
+  const lists = placeholders.filter((p) => p.type === 'list');
+  const repeatFor = (name: string) =>
+    set((e) => {
+      if (!name) return { repeat: undefined };
+      const columns = lists.find((p) => p.name === name)?.columns ?? [];
+      // A list that still holds only the default item starts from the list's columns.
+      const untouched = e.items.every((item) => item === DEFAULT_LIST_ITEM || item.trim() === '');
+      return { repeat: name, ...(untouched && columns.length > 0 ? { items: [columns.slice(0, 3).map((c) => `{{${c.name}}}`).join(' · ')] } : {}) };
+    });
   return (
     <div className="space-y-3">
       <Toolbar>
@@ -75,7 +89,23 @@ export function ListEditor({ el, index, update }: { el: TListElement; index: num
           <IconButton icon={ListIcon} label="Bulleted list" pressed={el.listStyle === 'bulleted'} onClick={() => set(() => ({ listStyle: 'bulleted' }))} />
           <IconButton icon={ListOrderedIcon} label="Numbered list" pressed={el.listStyle === 'numbered'} onClick={() => set(() => ({ listStyle: 'numbered' }))} />
         </ToolGroup>
+        <div className="flex flex-wrap items-center gap-2 rounded-lg border border-dashed px-2.5 py-1">
+          <RepeatIcon className="size-3.5 text-muted-foreground" aria-hidden />
+          <label htmlFor={`${id}-repeat`} className="text-xs font-medium text-muted-foreground">
+            Repeat the items for each row of
+          </label>
+          <NativeSelect id={`${id}-repeat`} className="w-auto min-w-32" value={el.repeat ?? ''} disabled={lists.length === 0 && !el.repeat} onChange={(e) => repeatFor(e.target.value)}>
+            <option value="">{lists.length === 0 ? 'no list placeholder yet' : 'nothing (fixed items)'}</option>
+            {el.repeat && !lists.some((p) => p.name === el.repeat) && <option value={el.repeat}>{el.repeat} (missing)</option>}
+            {lists.map((p) => (
+              <option key={p.name} value={p.name}>
+                {placeholderLabel(p)}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
       </Toolbar>
+      {el.repeat && <p className="text-xs text-muted-foreground">Each item prints once per row; write the row’s values as {'{{column}}'}.</p>}
       <ul className="space-y-2" aria-label="List items">
         {el.items.map((item, i) => (
           <ListItemInput

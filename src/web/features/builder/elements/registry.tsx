@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { TElement, TElementType, TTextStyle } from '../../../../contract/format-content';
+import type { TPlaceholder } from '../../../../contract/placeholders';
 import { HeadingEditor, HeadingView } from './heading';
 import { ImageEditor, ImageView } from './image';
 import { ListEditor, ListView } from './list';
@@ -14,12 +15,16 @@ export interface ElementViewProps<T extends TElementType = TElementType> {
   el: ElementOf<T>;
   style: Required<TTextStyle>;
   known: ReadonlySet<string>;
+  /** For repeats and their badges. */
+  placeholders: readonly TPlaceholder[];
 }
 
 export interface ElementEditorProps<T extends TElementType = TElementType> {
   el: ElementOf<T>;
   index: number;
   update: ElementUpdater;
+  /** The lists a table row or a list may repeat for. */
+  placeholders: readonly TPlaceholder[];
 }
 
 interface ElementKind<T extends TElementType> {
@@ -37,10 +42,10 @@ export const ELEMENT_KINDS: { [T in TElementType]: ElementKind<T> } = {
   table: { View: TableView, Editor: TableEditor },
   image: { View: ({ el }) => <ImageView el={el} />, Editor: ImageEditor },
   section: {
-    View: ({ el, style, known }) => (
+    View: ({ el, style, known, placeholders }) => (
       <SectionView el={el}>
         {el.elements.map((child) => (
-          <ElementView key={child.id} el={child} docStyle={style} known={known} />
+          <ElementView key={child.id} el={child} docStyle={style} known={known} placeholders={placeholders} />
         ))}
       </SectionView>
     ),
@@ -53,12 +58,22 @@ function kindOf(el: TElement): ElementKind<TElementType> {
   return ELEMENT_KINDS[el.type] as unknown as ElementKind<TElementType>;
 }
 
-export function ElementView({ el, docStyle, known }: { el: TElement; docStyle: TTextStyle | undefined; known: ReadonlySet<string> }) {
+export function ElementView({
+  el,
+  docStyle,
+  known,
+  placeholders,
+}: {
+  el: TElement;
+  docStyle: TTextStyle | undefined;
+  known: ReadonlySet<string>;
+  placeholders: readonly TPlaceholder[];
+}) {
   const { View } = kindOf(el);
-  return <View el={el} style={effectiveStyle(docStyle, el.style)} known={known} />;
+  return <View el={el} style={effectiveStyle(docStyle, el.style)} known={known} placeholders={placeholders} />;
 }
 
-export function ElementEditor({ el, index, update }: ElementEditorProps) {
+export function ElementEditor({ el, index, update, placeholders }: ElementEditorProps) {
   const { Editor } = kindOf(el);
-  return <Editor el={el} index={index} update={update} />;
+  return <Editor el={el} index={index} update={update} placeholders={placeholders} />;
 }

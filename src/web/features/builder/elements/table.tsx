@@ -1,17 +1,38 @@
-import { PlusIcon, Trash2Icon } from 'lucide-react';
+import { PlusIcon, RepeatIcon, Trash2Icon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { MAX_TABLE_COLUMNS, type TTableElement, type TTextStyle } from '../../../../contract/format-content';
+import { placeholderLabel, type TPlaceholder } from '../../../../contract/placeholders';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/utils';
-import { IconButton } from '../controls';
+import { RepeatBadge } from '../canvas-badges';
+import { IconButton, NativeSelect } from '../controls';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
 import { columnPercents, MIN_COLUMN_PERCENT, withColumnPercent } from '../model';
 import { textCss, Toolbar, type ElementUpdater } from './shared';
 
-export function TableView({ el, style, known }: { el: TTableElement; style: Required<TTextStyle>; known: ReadonlySet<string> }) {
+export function TableView({
+  el,
+  style,
+  known,
+  placeholders,
+}: {
+  el: TTableElement;
+  style: Required<TTextStyle>;
+  known: ReadonlySet<string>;
+  placeholders: readonly TPlaceholder[];
+}) {
+  const repeatRow = el.repeat?.row;
+  // Inside the repeating row the list's columns are known names too.
+  const columns = el.repeat ? (placeholders.find((p) => p.name === el.repeat!.list)?.columns ?? []) : [];
+  const rowKnown = columns.length > 0 ? new Set([...known, ...columns.map((c) => c.name), ...columns.map((c) => `${el.repeat!.list}.${c.name}`)]) : known;
   return (
     <div className="overflow-x-auto">
+      {el.repeat && (
+        <div className="mb-1.5">
+          <RepeatBadge list={el.repeat.list} placeholders={placeholders} detail={`row ${el.repeat.row + 1}`} />
+        </div>
+      )}
       <table style={textCss(style)} className="w-full table-fixed border-collapse">
         <colgroup>
           {columnPercents(el.columnWidths, Math.max(1, ...el.rows.map((r) => r.length))).map((p, c) => (
@@ -20,10 +41,14 @@ export function TableView({ el, style, known }: { el: TTableElement; style: Requ
         </colgroup>
         <tbody>
           {el.rows.map((row, r) => (
-            <tr key={r} className={cn(el.headerRow && r === 0 && 'bg-muted font-semibold')}>
+            <tr
+              key={r}
+              className={cn(el.headerRow && r === 0 && 'bg-muted font-semibold', r === repeatRow && 'bg-[oklch(0.97_0.03_190)]')}
+              data-repeating={r === repeatRow || undefined}
+            >
               {row.map((cell, c) => (
                 <td key={c} className="border border-[oklch(0.8_0.01_275)] px-2 py-1 align-top break-words">
-                  {cell ? <InlineText text={cell} known={known} /> : <span className="inline-block h-[1em]" />}
+                  {cell ? <InlineText text={cell} known={r === repeatRow ? rowKnown : known} /> : <span className="inline-block h-[1em]" />}
                 </td>
               ))}
             </tr>
@@ -111,7 +136,73 @@ function ColumnWidthInput({
   );
 }
 
-export function TableEditor({ el, index, update }: { el: TTableElement; index: number; update: ElementUpdater }) {
+/**
+ * "Repeat a row for each row of": the list a body row prints once per row of. Choosing a list
+ * for an empty row fills it with the list's column tags (and an empty header with their labels).
+ */
+function RepeatRowControl({ el, placeholders, set }: { el: TTableElement; placeholders: readonly TPlaceholder[]; set: (fn: (e: TTableElement) => Partial<TTableElement>) => void }) {
+  const id = useId();
+  const lists = placeholders.filter((p) => p.type === 'list');
+  const firstBody = el.headerRow ? 1 : 0;
+  const bodyRows = el.rows.map((_, r) => r).filter((r) => r >= firstBody);
+  const chooseList = (name: string) =>
+    set((e) => {
+      if (!name) return { repeat: undefined };
+      const list = lists.find((p) => p.name === name);
+      const row = e.repeat?.row !== undefined && e.repeat.row >= firstBody ? e.repeat.row : Math.min(firstBody, e.rows.length - 1);
+      let rows = e.rows;
+      const columns = list?.columns ?? [];
+      if (rows.length <= row) rows = [...rows, ...Array.from({ length: row + 1 - rows.length }, () => [''])];
+      if (columns.length > 0 && (rows[row] ?? []).every((cell) => cell.trim() === '')) {
+        const width = Math.min(MAX_TABLE_COLUMNS, Math.max(columns.length, ...rows.map((r) => r.length)));
+        const pad = (cells: string[]) => [...cells, ...Array.from({ length: width - cells.length }, () => '')];
+        rows = rows.map((cells, r) => {
+          if (r === row) return pad(columns.slice(0, width).map((c) => `{{${c.name}}}`));
+          if (e.headerRow && r === 0 && cells.every((cell) => cell.trim() === '')) return pad(columns.slice(0, width).map((c) => placeholderLabel(c)));
+          return pad(cells);
+        });
+        return { rows, repeat: { row, list: name }, columnWidths: undefined };
+      }
+      return { rows, repeat: { row, list: name } };
+    });
+  return (
+    <div className="space-y-1.5 rounded-lg border border-dashed px-2.5 py-2" data-testid="repeat-control">
+      <label htmlFor={`${id}-list`} className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
+        <RepeatIcon className="size-3.5" aria-hidden /> Repeat a row for each row of a list
+      </label>
+      <div className="flex flex-wrap items-center gap-2">
+        <NativeSelect id={`${id}-list`} className="w-auto min-w-40 flex-1" value={el.repeat?.list ?? ''} onChange={(e) => chooseList(e.target.value)} disabled={lists.length === 0 && !el.repeat}>
+          <option value="">{lists.length === 0 ? 'No list placeholder yet' : 'No: fixed rows'}</option>
+          {el.repeat && !lists.some((p) => p.name === el.repeat!.list) && <option value={el.repeat.list}>{el.repeat.list} (missing)</option>}
+          {lists.map((p) => (
+            <option key={p.name} value={p.name}>
+              {placeholderLabel(p)}
+            </option>
+          ))}
+        </NativeSelect>
+        {el.repeat && (
+          <label className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
+            Row
+            <NativeSelect
+              className="w-auto"
+              value={String(el.repeat.row)}
+              onChange={(e) => set((x) => (x.repeat ? { repeat: { ...x.repeat, row: Number(e.target.value) } } : {}))}
+            >
+              {bodyRows.map((r) => (
+                <option key={r} value={r}>
+                  {r + 1}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+        )}
+      </div>
+      {lists.length === 0 && !el.repeat && <p className="text-xs text-muted-foreground">Add a placeholder of type List of rows to repeat a row.</p>}
+    </div>
+  );
+}
+
+export function TableEditor({ el, index, update, placeholders }: { el: TTableElement; index: number; update: ElementUpdater; placeholders: readonly TPlaceholder[] }) {
   const set = (fn: (e: TTableElement) => Partial<TTableElement>) => update((e) => (e.type === 'table' ? { ...e, ...fn(e) } : e));
   const cols = Math.max(1, ...el.rows.map((r) => r.length));
   const rows = el.rows.length;
@@ -129,7 +220,14 @@ export function TableEditor({ el, index, update }: { el: TTableElement; index: n
     });
   const percents = columnPercents(el.columnWidths, cols);
   const setWidth = (c: number, percent: number) => set((e) => ({ columnWidths: withColumnPercent(e.columnWidths, cols, c, percent) }));
-  const deleteRow = (r: number) => set((e) => (e.rows.length <= 1 ? {} : { rows: e.rows.filter((_, i) => i !== r) }));
+  // A deleted row moves the repeating row up with the rows after it; deleting that row ends the repeat.
+  const deleteRow = (r: number) =>
+    set((e) => {
+      if (e.rows.length <= 1) return {};
+      const rows = e.rows.filter((_, i) => i !== r);
+      if (!e.repeat || e.repeat.row < r) return { rows };
+      return { rows, repeat: e.repeat.row === r ? undefined : { ...e.repeat, row: e.repeat.row - 1 } };
+    });
   const deleteColumn = (c: number) =>
     set((e) =>
       Math.max(1, ...e.rows.map((r) => r.length)) <= 1
@@ -164,7 +262,11 @@ export function TableEditor({ el, index, update }: { el: TTableElement; index: n
             id={headerId}
             type="checkbox"
             checked={el.headerRow}
-            onChange={(e) => set(() => ({ headerRow: e.target.checked }))}
+            onChange={(e) => {
+              const headerRow = e.target.checked;
+              // The header never repeats: a repeat on the first row moves to the row below it.
+              set((x) => (headerRow && x.repeat?.row === 0 ? { headerRow, repeat: x.rows.length > 1 ? { ...x.repeat, row: 1 } : undefined } : { headerRow }));
+            }}
             className="size-4 cursor-pointer accent-[var(--color-primary)]"
           />
           Header row
@@ -178,6 +280,7 @@ export function TableEditor({ el, index, update }: { el: TTableElement; index: n
           {rows} × {cols}
         </span>
       </Toolbar>
+      <RepeatRowControl el={el} placeholders={placeholders} set={set} />
       <div className="overflow-x-auto rounded-md border">
         {/* Wide enough that the narrowest column still takes a few words (6 rem); scrolls beyond that. */}
         <table
@@ -217,7 +320,7 @@ export function TableEditor({ el, index, update }: { el: TTableElement; index: n
           </thead>
           <tbody>
             {el.rows.map((row, r) => (
-              <tr key={r} className={cn(el.headerRow && r === 0 && 'bg-muted/70')}>
+              <tr key={r} className={cn(el.headerRow && r === 0 && 'bg-muted/70', el.repeat?.row === r && 'bg-[oklch(0.97_0.03_190)]')}>
                 {Array.from({ length: cols }, (_, c) => (
                   <td key={c} className="border-r border-b last:border-r-0">
                     <TableCellInput
