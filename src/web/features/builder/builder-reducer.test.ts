@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TElement } from '../../../contract/format-content';
 import { builderReducer, HISTORY_LIMIT, initialBuilderState, type BuilderAction, type BuilderState } from './builder-reducer';
-import { createElement, emptyDoc } from './model';
+import type { TPlaceholder } from '../../../contract/placeholders';
+import { createElement, emptyDoc, placeholderUsage } from './model';
 
 const heading = (id: string, content = 'Title'): TElement => ({ ...createElement('heading', id), content } as TElement);
 const run = (state: BuilderState, ...actions: BuilderAction[]) => actions.reduce(builderReducer, state);
@@ -123,5 +124,59 @@ describe('builderReducer', () => {
     const s = run(start, { type: 'rename', name: 'A' }, { type: 'load', doc: emptyDoc('Next') });
     expect(s.doc.name).toBe('Next');
     expect(s.past).toEqual([]);
+  });
+});
+
+describe('sections and logic', () => {
+  const paragraph = (id: string, content = id): TElement => ({ ...createElement('paragraph', id), content }) as TElement;
+  const section = (id: string): TElement => createElement('section', id);
+  const tree = (state: BuilderState) =>
+    state.doc.content.elements.map((e) => (e.type === 'section' ? `${e.id}[${e.elements.map((c) => c.id).join(',')}]` : e.id));
+
+  it('adds into a section, moves within it, out of it and into the section above, edits and deletes there', () => {
+    let s = run(initialBuilderState(emptyDoc('S')), { type: 'add-element', element: section('s') }, { type: 'add-element', element: paragraph('a') });
+    s = run(s, { type: 'add-element', element: paragraph('x'), sectionId: 's' }, { type: 'add-element', element: paragraph('y'), sectionId: 's' });
+    expect(tree(s)).toEqual(['s[x,y]', 'a']);
+    s = run(s, { type: 'move-element', id: 'y', delta: -1 });
+    expect(tree(s)).toEqual(['s[y,x]', 'a']);
+    s = run(s, { type: 'move-across-section', id: 'a', direction: 'into-above' });
+    expect(tree(s)).toEqual(['s[y,x,a]']);
+    s = run(s, { type: 'move-across-section', id: 'y', direction: 'out' });
+    expect(tree(s)).toEqual(['s[x,a]', 'y']);
+    s = run(s, typeInto('x', 'Inside'), { type: 'delete-element', id: 'a' });
+    expect(tree(s)).toEqual(['s[x]', 'y']);
+    const inner = s.doc.content.elements[0]!;
+    expect(inner.type === 'section' && inner.elements[0]).toMatchObject({ content: 'Inside' });
+  });
+
+  it('writes a renamed placeholder into formulas, conditions and repeats, and a renamed column into its row’s tags', () => {
+    const items: TPlaceholder = { name: 'items', type: 'list', required: false, options: [], columns: [{ name: 'qty', type: 'number', required: false, options: [] }, { name: 'price', type: 'number', required: false, options: [] }] };
+    const total: TPlaceholder = { name: 'total', type: 'formula', required: false, options: [], expression: 'sum(items.qty * items.price)' };
+    const table: TElement = { ...createElement('table', 't'), rows: [['{{qty}} × {{items.price}}']], repeat: { row: 0, list: 'items' }, showIf: { match: 'all', conditions: [{ field: 'items', op: 'is_not_empty' }] } } as TElement;
+    let s = run(initialBuilderState(emptyDoc('R')), { type: 'add-placeholder', placeholder: items }, { type: 'add-placeholder', placeholder: total }, { type: 'add-element', element: table });
+    s = run(s, { type: 'update-placeholder', name: 'items', placeholder: { ...items, name: 'lines' } });
+    let t = s.doc.content.elements[0]!;
+    expect(t).toMatchObject({ rows: [['{{qty}} × {{lines.price}}']], repeat: { list: 'lines' }, showIf: { conditions: [{ field: 'lines' }] } });
+    expect(s.doc.placeholders[1]!.expression).toBe('sum(lines.qty * lines.price)');
+    const renamedColumns = { ...items, name: 'lines', columns: [{ ...items.columns![0]!, name: 'quantity' }, items.columns![1]!] };
+    s = run(s, { type: 'update-placeholder', name: 'lines', placeholder: renamedColumns, columnRenames: { qty: 'quantity' } });
+    t = s.doc.content.elements[0]!;
+    expect(t).toMatchObject({ rows: [['{{quantity}} × {{lines.price}}']] });
+    expect(s.doc.placeholders[1]!.expression).toBe('sum(lines.quantity * lines.price)');
+  });
+
+  it('counts a list used by its repeats, knows its columns there, and counts what formulas read', () => {
+    const items: TPlaceholder = { name: 'items', type: 'list', required: false, options: [], columns: [{ name: 'qty', type: 'number', required: false, options: [] }] };
+    const rate: TPlaceholder = { name: 'rate', type: 'number', required: false, options: [] };
+    const total: TPlaceholder = { name: 'total', type: 'formula', required: false, options: [], expression: 'sum(items.qty) * rate' };
+    const content = {
+      elements: [
+        { ...createElement('table', 't'), rows: [['{{qty}}'], ['{{total}} {{qty}}']], repeat: { row: 0, list: 'items' } },
+      ] as TElement[],
+    };
+    const usage = placeholderUsage(content, [items, rate, total]);
+    expect(Object.fromEntries(usage.counts)).toEqual({ items: 3, rate: 1, total: 1 });
+    // Outside its repeating row, a column's tag matches nothing.
+    expect(usage.unknownTags).toEqual(['qty']);
   });
 });
