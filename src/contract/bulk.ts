@@ -79,6 +79,8 @@ export const ZBulkUpload = z.object({
   preview: z.array(ZPreviewRow),
   /** Generations left this month, and how many of the valid rows that allows. */
   quota: z.object({ remaining: z.number().int(), canMake: z.number().int() }),
+  /** For each list placeholder: the lines read for it (from a lines sheet or repeated keys), over how many documents. */
+  lists: z.array(z.object({ name: z.string(), label: z.string(), lines: z.number().int(), documents: z.number().int() })).default([]),
 });
 export type TBulkUpload = z.infer<typeof ZBulkUpload>;
 

@@ -30,6 +30,7 @@ import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TBatchDocument, TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
 import { autoMapColumns, columnPlaceholders, validateSheet } from './column-mapping.ts';
+import { attachLines, lineColumnIndexes } from './list-lines.ts';
 import { useNativeCrc32 } from './native-crc32.ts';
 import { readSpreadsheet, type TSheet, type TSheetRow } from './spreadsheet.ts';
 
@@ -159,7 +160,8 @@ export function createBulkService(deps: {
       .slice(BULK_PREVIEW_ROWS)
       .filter((r) => Object.keys(r.errors).length > 0)
       .slice(0, PREVIEW_EXTRA_INVALID);
-    const used = new Set(Object.values(mapping).filter((v): v is number => v !== null));
+    // Columns that fill a list's lines (or name the document) are used too.
+    const used = new Set([...Object.values(mapping).filter((v): v is number => v !== null), ...lineColumnIndexes(job.columns, placeholders)]);
     const { remaining } = await quota(ownerId);
     return {
       id: job.id,
@@ -174,6 +176,14 @@ export function createBulkService(deps: {
       invalidRows: checked.invalid,
       preview: [...first, ...extra],
       quota: { remaining, canMake: Math.min(remaining, checked.valid) },
+      lists: placeholders
+        .filter((p) => p.type === 'list')
+        .map((p) => ({
+          name: p.name,
+          label: placeholderLabel(p),
+          lines: sheet.rows.reduce((n, r) => n + (r.lines?.[p.name]?.length ?? 0), 0),
+          documents: sheet.rows.filter((r) => (r.lines?.[p.name]?.length ?? 0) > 0).length,
+        })),
     };
   }
 
@@ -251,7 +261,9 @@ export function createBulkService(deps: {
       if (format.placeholders.length === 0) {
         throw new AppError('validation_failed', 'This format has no placeholders, so a spreadsheet has nothing to fill in.');
       }
-      const sheet = await readSpreadsheet(file.bytes, file.fileName);
+      // A format with lists takes its lines from other sheets, or from rows that repeat a key.
+      const read = await readSpreadsheet(file.bytes, file.fileName, { otherSheets: format.placeholders.some((p) => p.type === 'list') });
+      const { sheet } = attachLines(read, format.placeholders);
       const job = await deps.bulk.createDraft({
         id: randomUUID(),
         ownerId,

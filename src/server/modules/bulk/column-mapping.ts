@@ -71,6 +71,32 @@ export interface TSheetCheck {
 }
 
 /**
+ * A row's errors by placeholder, as the preview's columns and the error CSV show them: a list's
+ * cell errors (`items[2].qty`) become one message on the list, naming the line and its column.
+ */
+function listErrorsByList(fields: Record<string, string>, placeholders: readonly TPlaceholder[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const extra = new Map<string, number>();
+  for (const [key, message] of Object.entries(fields)) {
+    const cell = /^(.+?)\[(\d+)\](?:\.(.+))?$/.exec(key);
+    if (!cell) {
+      errors[key] = message;
+      continue;
+    }
+    const [, name = '', index = '0', column] = cell;
+    if (errors[name]) {
+      extra.set(name, (extra.get(name) ?? 0) + 1);
+      continue;
+    }
+    const list = placeholders.find((p) => p.name === name);
+    const c = list?.columns?.find((x) => x.name === column);
+    errors[name] = `Line ${Number(index) + 1}${c ? `, ${placeholderLabel(c)}` : ''}: ${message}`;
+  }
+  for (const [name, more] of extra) errors[name] = `${errors[name]} (and ${more} more ${more === 1 ? 'problem' : 'problems'} in its lines)`;
+  return errors;
+}
+
+/**
  * Checks every row with checkDocumentData, the rules of the form and the API. A spreadsheet date
  * with a time of day (YYYY-MM-DDTHH:mm, as readSpreadsheet gives it) fills a date placeholder
  * with its day. A required placeholder that no column fills is reported on every row.
@@ -103,7 +129,7 @@ export function validateSheet(
       data[p.name] = value;
     }
     const check = checkDocumentData(placeholders, data, content);
-    const errors: Record<string, string> = { ...check.fields };
+    const errors = listErrorsByList(check.fields, placeholders);
     for (const p of columnPlaceholders(placeholders)) {
       const column = mapping[p.name];
       if (p.required && !check.hidden.has(p.name) && (column === null || column === undefined)) errors[p.name] = UNMAPPED_REQUIRED_MESSAGE;

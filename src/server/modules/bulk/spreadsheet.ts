@@ -37,6 +37,17 @@ export interface TSheet {
   /** Header cells (trimmed), in column order. */
   columns: string[];
   rows: TSheetRow[];
+  /**
+   * The workbook's other visible sheets, in workbook order, when asked for (`otherSheets`): a
+   * format with lists takes its lines from them. Empty sheets are left out.
+   */
+  others?: TNamedSheet[];
+}
+
+export interface TNamedSheet {
+  name: string;
+  columns: string[];
+  rows: TSheetRow[];
 }
 
 /** Filled in by readSpreadsheet when passed, so callers (and tests) can see how much was read. */
@@ -48,10 +59,15 @@ export interface TReadStats {
 }
 
 export interface TReadOptions {
-  /** Most data rows accepted; default BULK_MAX_ROWS. */
+  /** Most data rows accepted, all sheets together; default BULK_MAX_ROWS. */
   maxRows?: number;
   stats?: TReadStats;
+  /** Read the workbook's other visible sheets too (a lines sheet). */
+  otherSheets?: boolean;
 }
+
+/** Most sheets read beside the first. */
+export const BULK_MAX_OTHER_SHEETS = 20;
 
 /** Most columns a sheet may have (BIFF8 .xls has 256 too); bounds memory at maxRows x columns. */
 export const BULK_MAX_COLUMNS = 256;
@@ -99,19 +115,33 @@ export async function readSpreadsheet(bytes: Buffer, fileName: string, options: 
 
   const kind = sniff(bytes);
   const builder = new SheetBuilder(maxRows);
+  const others: TOtherSheets | undefined = options.otherSheets ? { budget: { rows: maxRows }, sheets: [] } : undefined;
   if (ext === 'csv') {
     if (kind !== 'text') throw mismatch(ext, kind);
     readCsv(bytes, builder, stats);
   } else if (ext === 'xlsx') {
     if (kind === 'encrypted-ooxml') throw bad(MESSAGES.passwordProtected);
     if (kind !== 'zip' && kind !== 'xlsx') throw mismatch(ext, kind);
-    await readXlsx(bytes, builder, stats);
+    await readXlsx(bytes, builder, stats, others);
   } else {
     if (kind === 'encrypted-ooxml') throw bad(MESSAGES.passwordProtected);
     if (kind !== 'xls') throw mismatch(ext, kind);
-    readXls(bytes, builder, stats);
+    readXls(bytes, builder, stats, others);
   }
-  return builder.finish();
+  const sheet = builder.finish();
+  if (others) {
+    sheet.others = others.sheets.flatMap(({ name, builder: b }) => {
+      const read = b.finishOrEmpty();
+      return read ? [{ name, ...read }] : [];
+    });
+  }
+  return sheet;
+}
+
+/** The other sheets being read, and the rows all sheets may still take. */
+interface TOtherSheets {
+  budget: { rows: number };
+  sheets: { name: string; builder: SheetBuilder }[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,7 +218,21 @@ class SheetBuilder {
   private state: 'header' | 'after-header' | 'data' = 'header';
   private readonly rows: TSheetRow[] = [];
 
-  constructor(private readonly maxRows: number) {}
+  /** `shared`: a row budget this sheet takes from with others (the lines sheets of one upload). */
+  constructor(
+    private readonly maxRows: number,
+    private readonly shared?: { rows: number },
+  ) {}
+
+  /** The sheet, or undefined when it holds no data rows (an empty lines sheet is no error). */
+  finishOrEmpty(): Omit<TSheet, 'others'> | undefined {
+    if (this.state === 'header') return undefined;
+    if (this.state === 'after-header') {
+      this.columns = this.header ?? [];
+      this.finalizeColumns();
+    }
+    return this.rows.length === 0 ? undefined : { columns: this.columns, rows: this.rows };
+  }
 
   /** Whether cells past this index can be ignored (the header is known and narrower). */
   get width(): number {
@@ -224,6 +268,12 @@ class SheetBuilder {
       if (blank && cell.trim() !== '') blank = false;
     }
     if (blank) return;
+    if (this.shared) {
+      if (this.shared.rows <= 0) {
+        throw bad(`The file has more than ${fmt(this.maxRows)} rows in its sheets together; the limit is ${fmt(this.maxRows)} rows per upload. Split it into smaller files.`);
+      }
+      this.shared.rows -= 1;
+    }
     if (this.rows.length >= this.maxRows) {
       throw bad(
         `The file has more than ${fmt(this.maxRows)} data rows; the limit is ${fmt(this.maxRows)} rows per upload. Split it into smaller files and upload them one by one.`,
@@ -621,7 +671,7 @@ function columnIndexOf(ref: string | undefined): number | null {
   return n - 1;
 }
 
-async function readXlsx(bytes: Buffer, builder: SheetBuilder, stats: TReadStats): Promise<void> {
+async function readXlsx(bytes: Buffer, builder: SheetBuilder, stats: TReadStats, others?: TOtherSheets): Promise<void> {
   const { zip, entries } = await openCheckedZip(bytes, SHEET_ZIP_RULES);
   try {
     const workbookEntry = entries.get('xl/workbook.xml');
@@ -630,11 +680,17 @@ async function readXlsx(bytes: Buffer, builder: SheetBuilder, stats: TReadStats)
     // Workbook: the first sheet in workbook order, and the date system.
     let firstSheetRel: string | null = null;
     let date1904 = false;
+    const laterSheets: { name: string; rel: string }[] = [];
     await readPartText(zip, workbookEntry, {
       open: (name, attributes) => {
         if (name === 'sheet' && firstSheetRel === null) {
           const key = Object.keys(attributes).find((k) => k === 'id' || k.endsWith(':id'));
           firstSheetRel = key ? (attributes[key] ?? null) : null;
+        } else if (name === 'sheet') {
+          const key = Object.keys(attributes).find((k) => k === 'id' || k.endsWith(':id'));
+          const rel = key ? attributes[key] : undefined;
+          // Hidden sheets hold helpers (the template's option lists), never data.
+          if (rel && attributes.state !== 'hidden' && attributes.state !== 'veryHidden') laterSheets.push({ name: attributes.name ?? '', rel });
         } else if (name === 'workbookPr') {
           const v = attributes.date1904;
           date1904 = v === '1' || v === 'true';
@@ -692,6 +748,15 @@ async function readXlsx(bytes: Buffer, builder: SheetBuilder, stats: TReadStats)
     });
 
     await readWorksheet(zip, sheetEntry, builder, stats, { shared, dateKindByStyle, date1904 });
+    if (others) {
+      for (const later of laterSheets.slice(0, BULK_MAX_OTHER_SHEETS)) {
+        const entry = entries.get(targets.get(later.rel) ?? '');
+        if (!entry || !(targets.get(later.rel) ?? '').includes('worksheets/')) continue;
+        const other = new SheetBuilder(others.budget.rows, others.budget);
+        await readWorksheet(zip, entry, other, stats, { shared, dateKindByStyle, date1904 });
+        others.sheets.push({ name: later.name, builder: other });
+      }
+    }
   } finally {
     zip.close();
   }
@@ -833,12 +898,12 @@ const XLS_ERRORS: Record<number, string> = {
  * text. Raw values and number formats are read (no formatted text, HTML or styles) so dates and
  * numbers come out exactly as from .xlsx.
  */
-function readXls(bytes: Buffer, builder: SheetBuilder, stats: TReadStats): void {
+function readXls(bytes: Buffer, builder: SheetBuilder, stats: TReadStats, others?: TOtherSheets): void {
   let workbook: XLSX.WorkBook;
   try {
     workbook = XLSX.read(bytes, {
       type: 'buffer',
-      sheets: 0,
+      ...(others ? {} : { sheets: 0 }),
       dense: true,
       cellFormula: false,
       cellHTML: false,
@@ -856,6 +921,19 @@ function readXls(bytes: Buffer, builder: SheetBuilder, stats: TReadStats): void 
   const sheet = workbook.Sheets[workbook.SheetNames[0] ?? ''];
   if (!sheet) throw bad(MESSAGES.corrupt);
   const date1904 = Boolean(workbook.Workbook?.WBProps?.date1904);
+  readXlsSheet(sheet, builder, stats, date1904);
+  if (!others) return;
+  const hidden = new Set((workbook.Workbook?.Sheets ?? []).flatMap((s, i) => (s.Hidden ? [i] : [])));
+  workbook.SheetNames.slice(1, BULK_MAX_OTHER_SHEETS + 1).forEach((name, k) => {
+    const other = workbook.Sheets[name];
+    if (!other || hidden.has(k + 1)) return;
+    const b = new SheetBuilder(others.budget.rows, others.budget);
+    readXlsSheet(other, b, stats, date1904);
+    others.sheets.push({ name, builder: b });
+  });
+}
+
+function readXlsSheet(sheet: XLSX.WorkSheet, builder: SheetBuilder, stats: TReadStats, date1904: boolean): void {
   const data = (sheet['!data'] ?? []) as (XLSX.CellObject[] | undefined)[];
   const rowInfo = sheet['!rows'] ?? [];
   for (let r = 0; r < data.length; r++) {
