@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLIENT_NAME_PLACEHOLDERS, clientNameOf, nameFromPattern } from './documents.ts';
 import { ZFilledValues } from './filled-values.ts';
+import type { TPlaceholder } from './placeholders.ts';
 
 /*
  * Bulk generation from a spreadsheet: upload -> mapping and validation preview -> start -> a
@@ -132,6 +133,14 @@ export type TBulkJobList = z.infer<typeof ZBulkJobList>;
 export const ZBulkRowError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
 export type TBulkRowError = z.infer<typeof ZBulkRowError>;
 export const ZBulkRowErrorList = z.object({ errors: z.array(ZBulkRowError), total: z.number().int() });
+
+/**
+ * The placeholders a column of a spreadsheet's main sheet fills: not a list (its rows come from a
+ * lines sheet, or from rows that repeat the document key) and not a formula (computed).
+ */
+export function columnPlaceholders<P extends Pick<TPlaceholder, 'type'>>(placeholders: readonly P[]): P[] {
+  return placeholders.filter((p) => p.type !== 'list' && p.type !== 'formula');
+}
 
 /** A, B, ... Z, AA: the letter a spreadsheet shows for the column at this 0-based index. */
 export function columnLetter(index: number): string {

@@ -4,6 +4,7 @@ import archiver from 'archiver';
 import {
   batchDocumentName,
   BULK_PREVIEW_ROWS,
+  columnPlaceholders,
   defaultFileNamePattern,
   type TBulkJob,
   type TBulkRowError,
@@ -29,7 +30,7 @@ import type { TFormatRow, TFormatsRepository } from '../formats/formats.reposito
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TBatchDocument, TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
-import { autoMapColumns, columnPlaceholders, validateSheet } from './column-mapping.ts';
+import { autoMapColumns, validateSheet } from './column-mapping.ts';
 import { attachLines, lineColumnIndexes } from './list-lines.ts';
 import { useNativeCrc32 } from './native-crc32.ts';
 import { readSpreadsheet, type TSheet, type TSheetRow } from './spreadsheet.ts';

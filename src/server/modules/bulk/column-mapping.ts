@@ -1,4 +1,4 @@
-import { columnKey, type TColumnMapping, type TPreviewRow } from '../../../contract/bulk.ts';
+import { columnKey, columnPlaceholders, type TColumnMapping, type TPreviewRow } from '../../../contract/bulk.ts';
 import { checkDocumentData, type TDocumentData } from '../../../contract/documents.ts';
 import { textOf } from '../../../contract/filled-values.ts';
 import type { TFormatContent } from '../../../contract/format-content.ts';
@@ -12,14 +12,6 @@ import type { TSheet } from './spreadsheet.ts';
 
 export const UNMAPPED_REQUIRED_MESSAGE = 'No column is mapped to this required field.';
 export const VALUE_TOO_LONG_MESSAGE = `This value is longer than ${MAX_PLACEHOLDER_VALUE_LENGTH.toLocaleString('en-US')} characters.`;
-
-/**
- * The placeholders a column of the main sheet fills: not a list (its rows come from a lines sheet,
- * or from rows that repeat the document key) and not a formula (computed).
- */
-export function columnPlaceholders(placeholders: readonly TPlaceholder[]): TPlaceholder[] {
-  return placeholders.filter((p) => p.type !== 'list' && p.type !== 'formula');
-}
 
 /**
  * Matches header cells to placeholders. Each column fills at most one placeholder, and the

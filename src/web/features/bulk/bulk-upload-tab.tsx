@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { FileSpreadsheetIcon, InfoIcon, Loader2Icon, RotateCcwIcon } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { CheckCircle2Icon, FileSpreadsheetIcon, InfoIcon, Loader2Icon, RotateCcwIcon, TriangleAlertIcon } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { defaultFileNamePattern, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
+import { columnPlaceholders, defaultFileNamePattern, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
 import { PLACEHOLDER_TYPE_NAMES, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -11,7 +11,7 @@ import { upgradeActionFor } from '../../components/plan/upgrade';
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
 import { bulkJobKeys } from '../../lib/query-keys';
-import { formatNumber } from '../../lib/utils';
+import { cn, formatNumber } from '../../lib/utils';
 import {
   batchHref,
   checkSpreadsheetFile,
@@ -105,7 +105,43 @@ function TemplateColumns({ placeholders }: { placeholders: readonly TPlaceholder
  * map to the format's fields and which rows are invalid, then start a batch. The batch runs in the
  * background; its progress and results live on the batch page.
  */
+/** Where each list's lines came from: a lines sheet, or rows repeating the document key. */
+function ListLines({ draft }: { draft: TBulkUpload }) {
+  if (draft.lists.length === 0) return null;
+  return (
+    <ul className="mt-3 space-y-2" aria-label="Lines of each list" data-testid="list-lines">
+      {draft.lists.map((list) => (
+        <li
+          key={list.name}
+          className={cn(
+            'flex items-start gap-2.5 rounded-lg border px-4 py-3 text-sm',
+            list.lines === 0 && 'border-[oklch(0.88_0.08_80)] bg-[oklch(0.985_0.025_85)] text-[oklch(0.42_0.09_60)]',
+          )}
+        >
+          {list.lines > 0 ? <CheckCircle2Icon className="mt-0.5 size-4 shrink-0 text-success" aria-hidden /> : <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden />}
+          <span>
+            {list.lines > 0 ? (
+              <>
+                <span className="font-medium">{list.label}:</span> {formatNumber(list.lines)} {list.lines === 1 ? 'line' : 'lines'} for {formatNumber(list.documents)}{' '}
+                {list.documents === 1 ? 'document' : 'documents'}.
+              </>
+            ) : (
+              <>
+                <span className="font-medium">No lines found for {list.label}.</span> In the Excel template they go on the “{list.label}” sheet, each with its
+                document’s Document key; in a CSV, repeat the Document key on one row per line, with columns such as {list.name}.description.
+              </>
+            )}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function BulkUploadTab({ formatId, placeholders }: { formatId: string; placeholders: readonly TPlaceholder[] }) {
+  // A list fills no column of its own (its lines come from their sheet) and a formula is computed.
+  const fields = useMemo(() => columnPlaceholders(placeholders), [placeholders]);
+  const shown = useMemo(() => placeholders.filter((p) => p.type !== 'formula'), [placeholders]);
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const format = useFormat(formatId);
@@ -288,7 +324,7 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
             </p>
           )}
         </div>
-        <TemplateColumns placeholders={placeholders} />
+        <TemplateColumns placeholders={shown} />
       </div>
     );
   }
@@ -337,11 +373,12 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
         <MappingPanel
           key={draft.id}
           draft={draft}
-          placeholders={placeholders}
+          placeholders={fields}
           autoMapping={stored?.auto ?? null}
           pending={updateMapping.isPending}
           onChange={changeMapping}
         />
+        <ListLines draft={draft} />
       </Step>
 
       <Step
@@ -353,7 +390,7 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
             : `Every row is valid${draft.totalRows > 0 ? `: all ${formatNumber(draft.totalRows)} can be generated.` : '.'}`
         }
       >
-        <PreviewTable draft={draft} placeholders={placeholders} />
+        <PreviewTable draft={draft} placeholders={shown} />
       </Step>
 
       <Step n={3} title="Generate">

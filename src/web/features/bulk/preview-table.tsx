@@ -112,7 +112,7 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
   const firstRows = Math.min(BULK_PREVIEW_ROWS, draft.totalRows);
   const extraInvalid = Math.max(0, draft.preview.length - firstRows);
   // A required field with no column fails every row: say so once instead of once per row.
-  const unmappedRequired = placeholders.filter((p) => p.required && draft.mapping[p.name] == null);
+  const unmappedRequired = placeholders.filter((p) => p.required && p.type !== 'list' && draft.mapping[p.name] == null);
   const listed = placeholders.filter((p) => !unmappedRequired.includes(p));
   const problems = invalidShown.flatMap((r) =>
     listed.filter((p) => r.errors[p.name]).map((p) => ({ row: r.row, field: placeholderLabel(p), message: r.errors[p.name]! })),
