@@ -90,6 +90,7 @@ describe('formulas are parsed with the position of an error', () => {
     ['qty +', 'The formula ends too early: something is missing at the end.', 6],
     ['1 +* 2', 'Unexpected "*".', 4],
     ['(qty', 'Expected a closing bracket ")" here.', 5],
+    ['sum(items.qty', 'A closing bracket ")" is missing at the end.', 14],
     ['qty ? 1 : 2', 'Write if(condition, then, otherwise) instead of ? and :.', 5],
     ['qty > 1 and vip', 'Combine conditions with and(a, b), or(a, b) and not(a), e.g. if(and(qty > 0, price > 0), …).', 9],
     ['qty # 2', 'The character "#" cannot be used in a formula.', 5],

@@ -432,13 +432,23 @@ function tryParse(text: string): { expression: Expression } | { error: Error } {
   }
 }
 
-/** Where in `text` parsing fails: the shortest prefix that fails other than by ending too early. */
+/** A parse error that more text could still fix: the formula so far ends too early. */
+const incomplete = (error: Error) => /TEOF|Expected \)|Expected \]|Expected TNAME/.test(error.message);
+
+/**
+ * Where in `text` parsing fails (1-based): the start of the run of prefixes that all fail for a
+ * reason more text cannot fix; past the end when the whole formula only ends too early.
+ */
 function failurePosition(text: string): number {
-  for (let end = 1; end <= text.length; end++) {
+  const whole = tryParse(text);
+  if ('error' in whole && incomplete(whole.error)) return text.length + 1;
+  let at = text.length;
+  for (let end = text.length - 1; end >= 1; end--) {
     const r = tryParse(text.slice(0, end));
-    if ('error' in r && !/TEOF|Expected \)|Expected \]/.test(r.error.message)) return end;
+    if (!('error' in r) || incomplete(r.error)) break;
+    at = end;
   }
-  return text.length + 1;
+  return at;
 }
 
 type TInstruction = { type: string; value: unknown };
@@ -483,7 +493,12 @@ export function parseFormula(source: string): { formula: TParsedFormula } | { pr
     const position = Math.min((from[Math.min(Math.max(at, 0), from.length - 1)] ?? source.length) + 1, source.length + 1);
     // `a and b`: the words stop parsing where they stand.
     const word = /^\s*(and|or|not)\b/i.exec(source.slice(position - 1))?.[1]?.toLowerCase();
-    const message = word ? `Combine conditions with and(a, b), or(a, b) and not(a), e.g. if(and(qty > 0, price > 0), …).` : plainMessage(r.error.message);
+    const open = [...source.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])*'/g, '')].reduce((n, c) => n + (c === '(' ? 1 : c === ')' ? -1 : 0), 0);
+    const message = word
+      ? `Combine conditions with and(a, b), or(a, b) and not(a), e.g. if(and(qty > 0, price > 0), …).`
+      : /TEOF/.test(r.error.message) && open > 0
+        ? `A closing bracket ")" is missing at the end.`
+        : plainMessage(r.error.message);
     return { problem: { message, position } };
   }
   const references: string[] = [];
