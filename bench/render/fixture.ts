@@ -7,11 +7,31 @@
  * engine can return a cached whole output.
  */
 
-export type Kind = '1p' | '5p' | 'unicode';
-export const KINDS: readonly Kind[] = ['1p', '5p', 'unicode'];
+export type Kind = '1p' | '5p' | 'unicode' | 'invoice';
+export const KINDS: readonly Kind[] = ['1p', '5p', 'unicode', 'invoice'];
 
 /** The text `pdftotext` must find in every engine's output (the heading's fixed part). */
 export const HEADING_PREFIX = 'Quarterly Service Report';
+export const INVOICE_HEADING_PREFIX = 'Invoice';
+export const headingPrefixOf = (kind: Kind) => (kind === 'invoice' ? INVOICE_HEADING_PREFIX : HEADING_PREFIX);
+
+/**
+ * The invoice is a document of logic: a list of 200 lines whose amounts, subtotal, tax and total
+ * are computed, in a table whose row repeats per line. Only the engines that stand for "template
+ * plus data" take it: ours (a format with a list, a repeating row and formulas) and Chromium
+ * (HTML built from the same data, amounts computed in integer cents).
+ */
+export const INVOICE_LINES = 200;
+export const INVOICE_TAX_PERCENT = 20;
+export const ENGINE_KINDS = { ours: KINDS, chromium: KINDS, pdfkit: ['1p', '5p', 'unicode'], pdfme: ['1p', '5p', 'unicode'] } as const satisfies Record<string, readonly Kind[]>;
+
+export interface InvoiceLine {
+  description: string;
+  qty: number;
+  /** Two decimals, as typed. */
+  unitPrice: string;
+}
+
 
 export interface RefDoc {
   kind: Kind;
@@ -77,6 +97,20 @@ export const LIST_ITEMS = [
 ];
 
 const CATEGORIES = ['Electrical', 'Mechanical', 'Software', 'Inspection', 'Safety'];
+
+/** The products an invoice's lines come from, as a business invoices from its price list. */
+const CATALOGUE = Array.from({ length: 60 }, (_, p) => ({
+  description: `${CATEGORIES[p % CATEGORIES.length] ?? ''} service, ${['standard', 'express', 'on site', 'remote'][p % 4]} (code S-${String(1000 + p * 7)})`,
+  unitPrice: (((p * 1373) % 45000) / 100 + 12.5).toFixed(2),
+}));
+
+/** Document `i`'s lines: products picked and counted differently for every document, so its amounts and totals differ. */
+export function invoiceLines(i: number): InvoiceLine[] {
+  return Array.from({ length: INVOICE_LINES }, (_, k) => {
+    const product = CATALOGUE[(k * 7 + i * 13) % CATALOGUE.length]!;
+    return { description: product.description, qty: ((k + i) % 9) + 1, unitPrice: product.unitPrice };
+  });
+}
 const STATUSES = ['Closed', 'Open', 'Waiting for parts', 'Closed', 'In progress'];
 
 export function tableRows(n: number): string[][] {

@@ -8,8 +8,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TFilledValues } from '../../src/contract/filled-values.ts';
 import type { TElementInput, TRenderableFormatInput } from '../../src/contract/format-content.ts';
 import {
+  INVOICE_HEADING_PREFIX,
+  INVOICE_TAX_PERCENT,
+  invoiceLines,
   LAYOUT,
   LIST_ITEMS,
   ROWS_150,
@@ -81,22 +85,70 @@ function unicodeSheet(): TRenderableFormatInput {
   return { content: { elements, style, page }, placeholders: [...placeholders] };
 }
 
+/** The 200-line invoice: a list placeholder, a table row repeating per line, and formulas for the money. */
+function invoice(): TRenderableFormatInput {
+  const elements: TElementInput[] = [
+    { id: 'heading', type: 'heading', content: `${INVOICE_HEADING_PREFIX} {{number}}`, fontSize: 'text-2xl', align: 'left', bold: true },
+    { id: 'bill', type: 'paragraph', content: '**Bill to** {{customer}}' },
+    {
+      id: 'lines',
+      type: 'table',
+      headerRow: true,
+      columnWidths: [55, 10, 17, 18],
+      rows: [
+        ['Description', 'Qty', 'Unit price', 'Amount'],
+        ['{{description}}', '{{qty}}', '{{unit_price | currency}}', '{{amount | currency}}'],
+        ['', '', 'Subtotal', '{{subtotal | currency}}'],
+        ['', '', `Tax (${INVOICE_TAX_PERCENT}%)`, '{{tax | currency}}'],
+        ['', '', '**Total**', '**{{total | currency}}**'],
+      ],
+      repeat: { row: 1, list: 'items' },
+    },
+  ];
+  return {
+    content: { elements, style, page, currency: 'EUR', tagFormats: true },
+    placeholders: [
+      ...placeholders,
+      {
+        name: 'items',
+        type: 'list',
+        columns: [
+          { name: 'description', type: 'text' },
+          { name: 'qty', type: 'number' },
+          { name: 'unit_price', type: 'number' },
+          { name: 'amount', type: 'formula', expression: 'qty * unit_price' },
+        ],
+      },
+      { name: 'subtotal', type: 'formula', expression: 'sum(items.amount)' },
+      { name: 'tax', type: 'formula', expression: `round(subtotal * ${INVOICE_TAX_PERCENT / 100}, 2)` },
+      { name: 'total', type: 'formula', expression: 'subtotal + tax' },
+    ],
+  };
+}
+
 export const REFERENCE_FORMATS: Record<Kind, TRenderableFormatInput> = {
   '1p': reference(ROWS_20),
   '5p': reference(ROWS_150),
   unicode: unicodeSheet(),
+  invoice: invoice(),
 };
 
 export const FORMAT_FILES: Record<Kind, string> = {
   '1p': 'reference-1p.json',
   '5p': 'reference-5p.json',
   unicode: 'unicode-sheet.json',
+  invoice: 'invoice-200.json',
 };
 
 /** Placeholder values for document `i` (they vary, so no engine can cache a whole output). */
 export function formatData(i: number): Record<string, string> {
   const d = docData(i);
   return { customer: d.customer, number: d.number };
+}
+
+/** Invoice `i`'s values: its customer and number, and its 200 lines. */
+export function invoiceData(i: number): TFilledValues {
+  return { ...formatData(i), items: invoiceLines(i).map((l) => ({ description: l.description, qty: String(l.qty), unit_price: l.unitPrice })) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -11,6 +11,7 @@ import {
   resultText,
   ROW_COUNT,
   withStepBudget,
+  type TFormulaResult,
   type TScopeValue,
 } from './formulas.ts';
 import {
@@ -63,13 +64,6 @@ function scopeValue(type: TPlaceholder['type'], value: string): TScopeValue {
     default:
       return value;
   }
-}
-
-/** A formula's result text back as formulas see it: a number, yes or no, or text. */
-function typedResult(text: string): TScopeValue {
-  if (/^-?\d+(\.\d+)?$/.test(text)) return new Dec(text);
-  if (text === 'true' || text === 'false') return text === 'true';
-  return text;
 }
 
 /** Parsed formulas by their text, or the reason each could not be parsed. */
@@ -228,12 +222,18 @@ export function computeFormulas(placeholders: readonly TPlaceholder[], given: TF
   function computeNode(node: TFormulaNode): void {
     const parsed = parsedFormula(node.expression);
     const formula = 'formula' in parsed ? parsed.formula : undefined;
-    const run = (rowScope: Record<string, TScopeValue>): string => {
-      if (inCycle.has(node.key)) throw failure('This formula reads itself, through other formulas.');
-      if (!formula) throw failure('This formula is not valid: edit the format to fix it.');
-      const unreadable = formula.references.map((r) => failed.get(r.split('.')[0]!)).find((label) => label !== undefined);
-      if (unreadable) throw failure(`It reads ${unreadable}, which could not be computed.`);
-      return resultText(evaluateFormula(formula, rowScope));
+    // Why it cannot be computed at all, whatever the row: worked out once.
+    const unreadable = formula?.references.map((r) => failed.get(r.split('.')[0]!)).find((label) => label !== undefined);
+    const blocked = inCycle.has(node.key)
+      ? 'This formula reads itself, through other formulas.'
+      : !formula
+        ? 'This formula is not valid: edit the format to fix it.'
+        : unreadable
+          ? `It reads ${unreadable}, which could not be computed.`
+          : undefined;
+    const run = (rowScope: Record<string, TScopeValue>): TFormulaResult => {
+      if (blocked || !formula) throw failure(blocked ?? '');
+      return evaluateFormula(formula, rowScope);
     };
     if (node.list && node.column) {
       const list = node.list;
@@ -242,13 +242,15 @@ export function computeFormulas(placeholders: readonly TPlaceholder[], given: TF
       const columns = scope[list.name] as Record<string, TScopeValue[]>;
       const results: TScopeValue[] = [];
       rows.forEach((row, i) => {
+        // The list's scope already holds every column's values as formulas read them.
         const rowTyped: Record<string, TScopeValue> = Object.create(null) as Record<string, TScopeValue>;
-        for (const c of list.columns ?? []) rowTyped[c.name] = c.type === 'formula' ? (columns[c.name]?.[i] ?? '') : scopeValue(c.type, row[c.name] ?? '');
-        const rowScope = Object.assign(Object.create(null) as Record<string, TScopeValue>, scope, rowTyped, { [list.name]: rowTyped });
+        for (const c of list.columns ?? []) rowTyped[c.name] = columns[c.name]?.[i] ?? '';
+        // The row's names over the document's: a prototype, not a copy of the scope for every row.
+        const rowScope = Object.assign(Object.create(scope) as Record<string, TScopeValue>, rowTyped, { [list.name]: rowTyped });
         try {
-          const text = run(rowScope);
-          row[column.name] = text;
-          results.push(typedResult(text));
+          const result = run(rowScope);
+          row[column.name] = resultText(result);
+          results.push(result);
         } catch (error) {
           if (!(error instanceof FormulaError) || error instanceof BudgetExceeded) throw error;
           row[column.name] = '';
@@ -262,9 +264,9 @@ export function computeFormulas(placeholders: readonly TPlaceholder[], given: TF
     } else if (node.placeholder) {
       const name = node.placeholder.name;
       try {
-        const text = run(scope);
-        values[name] = text;
-        scope[name] = typedResult(text);
+        const result = run(scope);
+        values[name] = resultText(result);
+        scope[name] = result;
       } catch (error) {
         if (!(error instanceof FormulaError) || error instanceof BudgetExceeded) throw error;
         values[name] = '';

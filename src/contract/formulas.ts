@@ -27,6 +27,7 @@ export const FORMULA_STEP_BUDGET = 1_000_000;
 export const MAX_FORMULA_TEXT = 10_000;
 /** Numbers beyond this are refused rather than printed with a thousand digits. */
 const MAX_MAGNITUDE = new Dec('1e21');
+const MAX_EXPONENT = 21;
 
 /** Why a formula could not be computed; shown to the person filling in the form. */
 export class FormulaError extends Error {}
@@ -86,7 +87,8 @@ function describe(v: unknown): string {
 
 function bounded(d: TDec): TDec {
   if (!d.isFinite()) throw new FormulaError('A number in the formula is not finite (a division by zero?).');
-  if (d.abs().greaterThan(MAX_MAGNITUDE)) throw new FormulaError('A number in the formula grows too large.');
+  // The exponent says it without a comparison (which would make two more Decimals each time).
+  if (d.e >= MAX_EXPONENT && d.abs().greaterThan(MAX_MAGNITUDE)) throw new FormulaError('A number in the formula grows too large.');
   return d;
 }
 

@@ -1,4 +1,3 @@
-import Decimal from 'decimal.js';
 import { z } from 'zod';
 
 /*
@@ -43,8 +42,11 @@ export const MAX_CHECKBOX_TEXT_LENGTH = 60;
 
 /** Lowercases and turns every run of whitespace into one underscore (docs/decisions.md). */
 export function normalizePlaceholderName(name: string): string {
+  // Most names arrive normalised already (every key of every row of a list): no work for them.
+  if (NORMALISED_NAME_RE.test(name)) return name;
   return name.trim().toLowerCase().replace(/\s+/g, '_');
 }
+const NORMALISED_NAME_RE = /^[a-z0-9_.]+$/;
 
 /** The name with underscores as spaces, first letter capitalised (docs/decisions.md). */
 export function defaultPlaceholderLabel(name: string): string {
@@ -186,7 +188,7 @@ export interface TPlaceholderTag {
 }
 
 function readTag(inner: string, start: number, end: number): TPlaceholderTag | undefined {
-  const m = FORMAT_SUFFIX_RE.exec(inner);
+  const m = inner.includes('|') ? FORMAT_SUFFIX_RE.exec(inner) : null;
   const format = m ? parseValueFormat(m[2] ?? '', m[3]) : undefined;
   if (m && format) {
     const name = normalizePlaceholderName(m[1] ?? '');
@@ -252,14 +254,51 @@ export function substitutePlaceholders(text: string, resolve: (name: string) => 
   return substituteTags(text, (tag) => (tag.whole !== undefined ? resolve(tag.whole) : undefined) ?? resolve(tag.name));
 }
 
+/** A text split at its tags once: `literals[i]`, then `tags[i]`, …, then the last literal. */
+interface TCompiledText {
+  literals: string[];
+  tags: TPlaceholderTag[];
+}
+
+/*
+ * A document fills the same texts again and again (a repeating row once per line, a bulk job
+ * once per row), so each text is split at its tags once. The tags are the same objects every
+ * time, which lets a caller keep what it worked out for one. Bounded, as texts come from input.
+ */
+const compiledTexts = new Map<string, TCompiledText>();
+
+function compileText(text: string): TCompiledText {
+  let compiled = compiledTexts.get(text);
+  if (compiled) return compiled;
+  compiled = { literals: [], tags: [] };
+  let at = 0;
+  let literal = '';
+  for (const m of text.matchAll(TAG_RE)) {
+    const tag = readTag(m[1] ?? '', m.index, m.index + m[0].length);
+    literal += text.slice(at, m.index);
+    at = m.index + m[0].length;
+    // A tag with no name stays as typed, part of the text around it.
+    if (!tag) {
+      literal += m[0];
+      continue;
+    }
+    compiled.literals.push(literal);
+    compiled.tags.push(tag);
+    literal = '';
+  }
+  compiled.literals.push(literal + text.slice(at));
+  if (compiledTexts.size >= 4_000) compiledTexts.clear();
+  compiledTexts.set(text, compiled);
+  return compiled;
+}
+
 /** Like substitutePlaceholders, with the whole tag (its value format included) handed to `resolve`. */
 export function substituteTags(text: string, resolve: (tag: TPlaceholderTag) => string | undefined): string {
   if (!text.includes('{{')) return text;
-  return text.replace(TAG_RE, (whole, inner: string, offset: number) => {
-    const tag = readTag(inner, offset, offset + whole.length);
-    if (!tag) return whole;
-    return resolve(tag) ?? '';
-  });
+  const { literals, tags } = compileText(text);
+  let out = literals[0]!;
+  for (let i = 0; i < tags.length; i++) out += (resolve(tags[i]!) ?? '') + literals[i + 1]!;
+  return out;
 }
 
 export const DEFAULT_LOCALE = 'en-US';
@@ -385,32 +424,29 @@ function optionFormatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key:
   return f;
 }
 
-/** A plain decimal number (what a number field or a formula holds), or undefined; never a float. */
-function plainDecimal(value: string): Decimal | undefined {
-  const trimmed = value.trim();
-  if (trimmed.length > 40 || !PLAIN_NUMBER_RE.test(trimmed)) return undefined;
-  return new Decimal(trimmed);
-}
+/*
+ * Money and fixed decimals are formatted from the decimal text itself: Intl reads a numeric string
+ * exactly and rounds it half away from zero ("halfExpand"), so 0.1 + 0.2 computed as 0.3 prints
+ * 0.30 and 1.005 prints 1.01, never a double's 1.00. `signDisplay: 'negative'` keeps "-0.001"
+ * from printing as "-$0.00".
+ */
+const PLAIN_TEXT_NUMBER_RE = /^[+-]?\d{1,40}(\.\d{1,40})?$/;
 
 /** `1234.5` -> "1,234.50" with `decimals` 2, rounded half away from zero on the decimal digits themselves. */
 export function formatFixedNumber(value: string, decimals: number, locale: string = DEFAULT_LOCALE): string {
-  const n = plainDecimal(value);
-  if (!n) return value;
-  const nf = optionFormatter(`n${decimals}`, (l) => new Intl.NumberFormat(l, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }), locale);
-  const fixed = n.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
-  // Intl reads a numeric string exactly; a double would turn 0.1 + 0.2 into 0.30000000000000004.
-  return nf.format((fixed.isZero() ? '0' : fixed.toFixed(decimals)) as unknown as number);
+  const text = value.trim();
+  if (!PLAIN_TEXT_NUMBER_RE.test(text)) return value;
+  const nf = optionFormatter(`n${decimals}`, (l) => new Intl.NumberFormat(l, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, signDisplay: 'negative' }), locale);
+  return nf.format(text as unknown as number);
 }
 
 /** `1234.5` -> "$1,234.50" (en-US, USD): the currency's own decimals, rounded half away from zero. */
 export function formatCurrencyValue(value: string, currency: string = DEFAULT_CURRENCY, locale: string = DEFAULT_LOCALE): string {
-  const n = plainDecimal(value);
-  if (!n) return value;
+  const text = value.trim();
+  if (!PLAIN_TEXT_NUMBER_RE.test(text)) return value;
   const code = /^[A-Z]{3}$/.test(currency) ? currency : DEFAULT_CURRENCY;
-  const nf = optionFormatter(`c${code}`, (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code }), locale) as Intl.NumberFormat;
-  const digits = nf.resolvedOptions().maximumFractionDigits ?? 2;
-  const fixed = n.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
-  return nf.format((fixed.isZero() ? '0' : fixed.toFixed(digits)) as unknown as number);
+  const nf = optionFormatter(`c${code}`, (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code, signDisplay: 'negative' }), locale) as Intl.NumberFormat;
+  return nf.format(text as unknown as number);
 }
 
 /** An ISO date in one of Intl's date styles (`long` is what a date placeholder prints by default). */

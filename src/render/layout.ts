@@ -234,10 +234,23 @@ export class Flow {
     const base = this.blockStyle(el.style);
     const lh = base.size * LINE_HEIGHT;
     const ascent = baselineOffset(base.size, lh);
+    // Cells of one column with the same text lay out the same (a repeating row's quantities, its
+    // empty cells): laid out once. Lines are placed afresh right before each is drawn, so sharing
+    // them is safe.
+    const laidOut = new Map<string, Line[]>();
+    const headerStyle = { ...base, bold: true };
     const layoutRow = (row: string[], header: boolean, fill?: (template: string) => string): Line[][] =>
-      Array.from({ length: cols }, (_, c) =>
-        this.layout(this.spans(row[c] ?? '', true, fill), header ? { ...base, bold: true } : base, Math.max(widths[c]! - 2 * CELL_PAD_X, 8)),
-      );
+      Array.from({ length: cols }, (_, c) => {
+        const spans = this.spans(row[c] ?? '', true, fill);
+        let key = `${c}${header ? 'h' : 'b'}`;
+        for (const s of spans) key += `\u0001${s.bold ? 'b' : ''}${s.italic ? 'i' : ''}\u0002${s.text}`;
+        let lines = laidOut.get(key);
+        if (!lines) {
+          lines = this.layout(spans, header ? headerStyle : base, Math.max(widths[c]! - 2 * CELL_PAD_X, 8));
+          laidOut.set(key, lines);
+        }
+        return lines;
+      });
 
     const header = el.headerRow ? layoutRow(rows[0]!, true) : null;
     const headerHeight = header ? rowHeight(header, lh) : 0;

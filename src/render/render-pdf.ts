@@ -23,6 +23,7 @@ import {
   normalizePlaceholderName,
   printValue,
   substituteTags,
+  type TListColumn,
   type TPlaceholder,
   type TPlaceholderTag,
   type TPrintSettings,
@@ -168,17 +169,27 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
   };
   const fill = (template: string) => substituteTags(template, resolveTop);
   // Inside a repeating row, `{{qty}}` and `{{items.qty}}` are the row's; other tags are the document's.
+  // What a tag names in a list's rows is worked out once per tag, not once per row.
   const rowFills = (listName: string) => {
     const list = byName.get(listName);
     const rows = list?.type === 'list' ? (filled[listName] as TListRow[] | undefined) ?? [] : [];
     const columns = new Map((list?.columns ?? []).map((c) => [c.name, c]));
-    return rows.map((row) => (template: string) =>
-      substituteTags(template, (tag) => {
-        const column = columns.get(tag.name.startsWith(`${listName}.`) ? tag.name.slice(listName.length + 1) : tag.name);
-        if (!column) return resolveTop(tag);
-        return print(row[column.name] ?? '', column, tag);
-      }),
-    );
+    const columnOf = new Map<TPlaceholderTag, TListColumn | null>();
+    const lookup = (tag: TPlaceholderTag) => {
+      let column = columnOf.get(tag);
+      if (column === undefined) {
+        column = columns.get(tag.name.startsWith(`${listName}.`) ? tag.name.slice(listName.length + 1) : tag.name) ?? null;
+        columnOf.set(tag, column);
+      }
+      return column;
+    };
+    return rows.map((row) => {
+      const resolve = (tag: TPlaceholderTag) => {
+        const column = lookup(tag);
+        return column ? print(row[column.name] ?? '', column, tag) : resolveTop(tag);
+      };
+      return (template: string) => substituteTags(template, resolve);
+    });
   };
   const types = new Map(placeholders.map((p) => [p.name, p.type]));
   const shown = (showIf: TShowIf | undefined) => showIfHolds(showIf, (name) => filled[name], (name) => types.get(name));

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { LAYOUT, PT_PER_PX, docData, refDoc, type Kind, type RefDoc } from '../fixture.ts';
+import { INVOICE_HEADING_PREFIX, INVOICE_TAX_PERCENT, LAYOUT, PT_PER_PX, docData, invoiceLines, refDoc, type Kind, type RefDoc } from '../fixture.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 import { fontPaths } from '../fonts.ts';
 import { makeGradientPng } from '../png.ts';
@@ -55,6 +55,48 @@ export function buildHtml(d: RefDoc, faces: { latin: string; scripts: string }, 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(d.title)}</title><style>${css}</style></head><body>${parts.join('')}</body></html>`;
 }
 
+const euros = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' });
+const money = (cents: number) => euros.format(cents / 100);
+
+/**
+ * Invoice `i` as the HTML a template engine would make from the same data: each line's amount,
+ * the subtotal, tax and total computed in integer cents (exact, as ours computes in decimals),
+ * the header row repeating on every page.
+ */
+export function buildInvoiceHtml(i: number, faces: { latin: string }): string {
+  const d = docData(i);
+  const body = LAYOUT.bodyPx * PT_PER_PX;
+  let subtotal = 0;
+  const rows = invoiceLines(i)
+    .map((l) => {
+      const amount = l.qty * Math.round(Number(l.unitPrice) * 100);
+      subtotal += amount;
+      return `<tr><td>${esc(l.description)}</td><td>${l.qty}</td><td>${money(Math.round(Number(l.unitPrice) * 100))}</td><td>${money(amount)}</td></tr>`;
+    })
+    .join('');
+  const tax = Math.floor((subtotal * INVOICE_TAX_PERCENT + 50) / 100);
+  const totals =
+    `<tr><td></td><td></td><td>Subtotal</td><td>${money(subtotal)}</td></tr>` +
+    `<tr><td></td><td></td><td>Tax (${INVOICE_TAX_PERCENT}%)</td><td>${money(tax)}</td></tr>` +
+    `<tr><td></td><td></td><td><b>Total</b></td><td><b>${money(subtotal + tax)}</b></td></tr>`;
+  const css =
+    faces.latin +
+    `@page{size:A4;margin:${LAYOUT.marginMm}mm}html,body{margin:0;padding:0}` +
+    `body{font-family:'Sans';font-size:${body}pt;line-height:${LAYOUT.lineHeight}}` +
+    `h1{font-size:${LAYOUT.headingPx * PT_PER_PX}pt;font-weight:700;line-height:1.25;margin:0 0 ${LAYOUT.blockGapPt}pt}` +
+    `p{margin:0 0 ${LAYOUT.blockGapPt}pt}` +
+    `table{border-collapse:collapse;width:100%;table-layout:fixed}` +
+    `th,td{border:0.5pt solid #888;padding:${LAYOUT.cellPadPt.y}pt ${LAYOUT.cellPadPt.x}pt;text-align:left;vertical-align:top}` +
+    `th{font-weight:700;background:#f3f4f6}thead{display:table-header-group}tr{break-inside:avoid}`;
+  const cols = [55, 10, 17, 18].map((w) => `<col style="width:${w}%">`).join('');
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invoice ${esc(d.number)}</title><style>${css}</style></head><body>` +
+    `<h1>${INVOICE_HEADING_PREFIX} ${esc(d.number)}</h1><p><b>Bill to</b> ${esc(d.customer)}</p>` +
+    `<table><colgroup>${cols}</colgroup><thead><tr><th>Description</th><th>Qty</th><th>Unit price</th><th>Amount</th></tr></thead><tbody>${rows}${totals}</tbody></table>` +
+    `</body></html>`
+  );
+}
+
 export async function createChromiumEngine(): Promise<Engine> {
   const paths = fontPaths();
   const faces = {
@@ -72,8 +114,8 @@ export async function createChromiumEngine(): Promise<Engine> {
   return {
     name: 'chromium',
     async render(kind: Kind, i: number) {
-      const d = refDoc(kind, docData(i));
-      await page.setContent(buildHtml(d, faces, pngDataUrl), { waitUntil: 'load' });
+      const html = kind === 'invoice' ? buildInvoiceHtml(i, faces) : buildHtml(refDoc(kind, docData(i)), faces, pngDataUrl);
+      await page.setContent(html, { waitUntil: 'load' });
       // (No document.fonts.ready round trip: the load event already waits for the data-URL faces;
       // the sanity check confirms with pdffonts that the TTFs are embedded.)
       const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });

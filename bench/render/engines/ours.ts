@@ -7,7 +7,7 @@
 import { ZRenderableFormat, type TRenderableFormat } from '../../../src/contract/format-content.ts';
 import { renderPdf } from '../../../src/render/index.ts';
 import type { Kind } from '../fixture.ts';
-import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../formats.ts';
+import { IMAGE_SRC, REFERENCE_FORMATS, formatData, invoiceData } from '../formats.ts';
 import { makeGradientPng } from '../png.ts';
 import type { Engine } from './types.ts';
 
@@ -18,17 +18,18 @@ export async function createOursEngine(): Promise<Engine> {
     '1p': ZRenderableFormat.parse(REFERENCE_FORMATS['1p']),
     '5p': ZRenderableFormat.parse(REFERENCE_FORMATS['5p']),
     unicode: ZRenderableFormat.parse(REFERENCE_FORMATS.unicode),
+    invoice: ZRenderableFormat.parse(REFERENCE_FORMATS.invoice),
   };
   const assets = { [IMAGE_SRC]: new Uint8Array(makeGradientPng()) };
   return {
     name: 'ours',
     async render(kind: Kind, i: number) {
-      const data = formatData(i);
+      const data = kind === 'invoice' ? invoiceData(i) : formatData(i);
       const out = renderPdf({
         format: formats[kind],
         data,
         assets,
-        meta: { title: `Reference ${kind} ${data.number ?? ''}`, creationDate: META_DATE },
+        meta: { title: `Reference ${kind} ${String(data.number ?? '')}`, creationDate: META_DATE },
       });
       return out.pdf;
     },
