@@ -241,12 +241,17 @@ export function computeFormulas(placeholders: readonly TPlaceholder[], given: TF
       const rows = values[list.name] as TListRow[];
       const columns = scope[list.name] as Record<string, TScopeValue[]>;
       const results: TScopeValue[] = [];
-      rows.forEach((row, i) => {
-        // The list's scope already holds every column's values as formulas read them.
-        const rowTyped: Record<string, TScopeValue> = Object.create(null) as Record<string, TScopeValue>;
-        for (const c of list.columns ?? []) rowTyped[c.name] = columns[c.name]?.[i] ?? '';
-        // The row's names over the document's: a prototype, not a copy of the scope for every row.
-        const rowScope = Object.assign(Object.create(scope) as Record<string, TScopeValue>, rowTyped, { [list.name]: rowTyped });
+      const listColumns = list.columns ?? [];
+      // The row's names over the document's: a prototype, not a copy of the scope for every row,
+      // and one pair of objects refilled row by row (a formula's result never holds its scope).
+      // The list's scope already holds every column's values as formulas read them, and the
+      // list's own name is the row's columns alone, so `items.qty` is this row's qty.
+      const rowScope = Object.create(scope) as Record<string, TScopeValue>;
+      const rowTyped = Object.create(null) as Record<string, TScopeValue>;
+      rowScope[list.name] = rowTyped;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        for (const c of listColumns) rowScope[c.name] = rowTyped[c.name] = columns[c.name]?.[i] ?? '';
         try {
           const result = run(rowScope);
           row[column.name] = resultText(result);
@@ -259,7 +264,7 @@ export function computeFormulas(placeholders: readonly TPlaceholder[], given: TF
           // What reads the list must not add up rows that are missing a value.
           if (!failed.has(list.name)) failed.set(list.name, `${list.name}.${column.name} in row ${i + 1}`);
         }
-      });
+      }
       columns[column.name] = results;
     } else if (node.placeholder) {
       const name = node.placeholder.name;

@@ -352,6 +352,9 @@ export function formatNumberValue(value: string, locale: string = DEFAULT_LOCALE
   const decimals = m[3]?.length ?? 0;
   // Beyond 15 significant digits a double would change the number; printing it as typed is safer.
   if (intDigits.length + decimals > 15 || decimals > 20) return value;
+  const key = `N${locale}\u0000${trimmed}`;
+  const known = printedNumbers.get(key);
+  if (known !== undefined) return known;
   const entry = formattersFor(locale);
   let nf = entry.number.get(decimals);
   if (!nf) {
@@ -364,7 +367,19 @@ export function formatNumberValue(value: string, locale: string = DEFAULT_LOCALE
     nf = new Intl.NumberFormat(resolved, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
     entry.number.set(decimals, nf);
   }
-  return nf.format(Number(trimmed));
+  return remember(key, nf.format(Number(trimmed)));
+}
+
+/**
+ * Printed numbers by formatter, locale and value. Intl's format costs about a microsecond a call
+ * and a document prints the same quantities and prices over and over; bounded like the formatters.
+ */
+const printedNumbers = new Map<string, string>();
+
+function remember(key: string, printed: string): string {
+  if (printedNumbers.size >= 4096) printedNumbers.clear();
+  printedNumbers.set(key, printed);
+  return printed;
 }
 
 /** The text printed for a value of the given placeholder type. */
@@ -436,8 +451,11 @@ const PLAIN_TEXT_NUMBER_RE = /^[+-]?\d{1,40}(\.\d{1,40})?$/;
 export function formatFixedNumber(value: string, decimals: number, locale: string = DEFAULT_LOCALE): string {
   const text = value.trim();
   if (!PLAIN_TEXT_NUMBER_RE.test(text)) return value;
+  const key = `n${decimals}\u0000${locale}\u0000${text}`;
+  const known = printedNumbers.get(key);
+  if (known !== undefined) return known;
   const nf = optionFormatter(`n${decimals}`, (l) => new Intl.NumberFormat(l, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, signDisplay: 'negative' }), locale);
-  return nf.format(text as unknown as number);
+  return remember(key, nf.format(text as unknown as number));
 }
 
 /** `1234.5` -> "$1,234.50" (en-US, USD): the currency's own decimals, rounded half away from zero. */
@@ -445,8 +463,11 @@ export function formatCurrencyValue(value: string, currency: string = DEFAULT_CU
   const text = value.trim();
   if (!PLAIN_TEXT_NUMBER_RE.test(text)) return value;
   const code = /^[A-Z]{3}$/.test(currency) ? currency : DEFAULT_CURRENCY;
+  const key = `c${code}\u0000${locale}\u0000${text}`;
+  const known = printedNumbers.get(key);
+  if (known !== undefined) return known;
   const nf = optionFormatter(`c${code}`, (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code, signDisplay: 'negative' }), locale) as Intl.NumberFormat;
-  return nf.format(text as unknown as number);
+  return remember(key, nf.format(text as unknown as number));
 }
 
 /** An ISO date in one of Intl's date styles (`long` is what a date placeholder prints by default). */

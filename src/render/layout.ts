@@ -41,16 +41,28 @@ export interface PageBox {
   left: number;
 }
 
+/** A list's rows as a repeat prints them: how many, and a template filled for one of them. */
+export interface TListRows {
+  count: number;
+  fill(row: number, template: string): string;
+}
+
+/** Which row of which list a text is filled for, inside a repeat. */
+interface TRowScope {
+  rows: TListRows;
+  index: number;
+}
+
 export interface FlowContext {
   page: PageBox;
   baseStyle: Required<TTextStyle>;
   /** Substitutes placeholders in template text (values inserted literally). */
   fill: (template: string) => string;
   /**
-   * For a repeating table row or list: one fill per row of the named list placeholder, in which
-   * that row's columns are in scope. Empty when the list has no rows.
+   * For a repeating table row or list: the rows of the named list placeholder, and a fill in
+   * which one row's columns are in scope. No rows when it has none.
    */
-  rowFills?: (list: string) => ((template: string) => string)[];
+  listRows?: (list: string) => TListRows;
   assets: Record<string, Uint8Array>;
   warnings: TRenderWarning[];
   /** Continue on this canvas (a merged PDF of several documents) instead of a new one. */
@@ -122,13 +134,15 @@ export class Flow {
     };
   }
 
-  private spans(template: string, markup: boolean, fill: (template: string) => string = this.ctx.fill): RichSpan[] {
+  private spans(template: string, markup: boolean, row?: TRowScope): RichSpan[] {
     const parts = markup ? parseInlineMarkup(template) : [{ text: template, bold: false, italic: false }];
-    return parts.map((p) => ({ ...p, text: sanitizeText(fill(p.text)) }));
+    const out: RichSpan[] = [];
+    for (const p of parts) out.push({ ...p, text: sanitizeText(row ? row.rows.fill(row.index, p.text) : this.ctx.fill(p.text)) });
+    return out;
   }
 
-  private rowFills(list: string): ((template: string) => string)[] {
-    return this.ctx.rowFills?.(list) ?? [];
+  private listRows(list: string): TListRows {
+    return this.ctx.listRows?.(list) ?? { count: 0, fill: (_row, template) => template };
   }
 
   private layout(spans: RichSpan[], style: BlockStyle, width: number): Line[] {
@@ -183,9 +197,11 @@ export class Flow {
 
   list(el: TListElement): void {
     // A repeating list prints its item templates once per row of its list placeholder.
-    const items: { text: string; fill?: (template: string) => string }[] = el.repeat
-      ? this.rowFills(el.repeat).flatMap((fill) => el.items.map((text) => ({ text, fill })))
-      : el.items.map((text) => ({ text }));
+    const items: { text: string; row?: TRowScope }[] = [];
+    if (el.repeat) {
+      const rows = this.listRows(el.repeat);
+      for (let index = 0; index < rows.count; index++) for (const text of el.items) items.push({ text, row: { rows, index } });
+    } else for (const text of el.items) items.push({ text });
     if (items.length === 0) return;
     const style = this.blockStyle(el.style);
     const lh = style.size * LINE_HEIGHT;
@@ -195,7 +211,7 @@ export class Flow {
     const textWidth = Math.max(this.contentWidth - indent, 36);
     this.gap();
     items.forEach((item, i) => {
-      const lines = this.layout(this.spans(item.text, true, item.fill), style, textWidth);
+      const lines = this.layout(this.spans(item.text, true, item.row), style, textWidth);
       const marker = el.listStyle === 'numbered' ? `${i + 1}.` : '\u2022';
       const markerLine = this.layout([{ text: marker, bold: false, italic: false }], style, indent)[0];
       if (lines.length === 0) return;
@@ -212,13 +228,18 @@ export class Flow {
   table(el: TTableElement): void {
     // A repeating body row is printed once per row of its list placeholder, in its place.
     const repeat = el.repeat && el.repeat.row < el.rows.length && !(el.headerRow && el.repeat.row === 0) ? el.repeat : undefined;
-    const fills: ((template: string) => string)[] = [];
+    // Which list row each table row is filled for (none outside the repeat).
+    const scopes: (TRowScope | undefined)[] = [];
     let rows = el.rows;
     if (repeat) {
-      const perRow = this.rowFills(repeat.list);
+      const listRows = this.listRows(repeat.list);
       const template = el.rows[repeat.row]!;
-      rows = [...el.rows.slice(0, repeat.row), ...perRow.map(() => template), ...el.rows.slice(repeat.row + 1)];
-      perRow.forEach((fill, i) => (fills[repeat.row + i] = fill));
+      rows = el.rows.slice(0, repeat.row);
+      for (let index = 0; index < listRows.count; index++) {
+        scopes[rows.length] = { rows: listRows, index };
+        rows.push(template);
+      }
+      for (const row of el.rows.slice(repeat.row + 1)) rows.push(row);
     }
     if (rows.length === 0) return;
     const cols = Math.max(1, ...rows.map((r) => r.length));
@@ -239,9 +260,10 @@ export class Flow {
     // them is safe.
     const laidOut = new Map<string, Line[]>();
     const headerStyle = { ...base, bold: true };
-    const layoutRow = (row: string[], header: boolean, fill?: (template: string) => string): Line[][] =>
-      Array.from({ length: cols }, (_, c) => {
-        const spans = this.spans(row[c] ?? '', true, fill);
+    const layoutRow = (row: string[], header: boolean, scope?: TRowScope): Line[][] => {
+      const cells: Line[][] = [];
+      for (let c = 0; c < cols; c++) {
+        const spans = this.spans(row[c] ?? '', true, scope);
         let key = `${c}${header ? 'h' : 'b'}`;
         for (const s of spans) key += `\u0001${s.bold ? 'b' : ''}${s.italic ? 'i' : ''}\u0002${s.text}`;
         let lines = laidOut.get(key);
@@ -249,8 +271,10 @@ export class Flow {
           lines = this.layout(spans, header ? headerStyle : base, Math.max(widths[c]! - 2 * CELL_PAD_X, 8));
           laidOut.set(key, lines);
         }
-        return lines;
-      });
+        cells.push(lines);
+      }
+      return cells;
+    };
 
     const header = el.headerRow ? layoutRow(rows[0]!, true) : null;
     const headerHeight = header ? rowHeight(header, lh) : 0;
@@ -281,13 +305,13 @@ export class Flow {
     const bodyStart = header ? 1 : 0;
     if (header) {
       // The header never sits alone at the bottom of a page.
-      const firstBody = rows.length > 1 ? Math.min(rowHeight(layoutRow(rows[1]!, false, fills[1]), lh), lh + 2 * CELL_PAD_Y) : 0;
+      const firstBody = rows.length > 1 ? Math.min(rowHeight(layoutRow(rows[1]!, false, scopes[1]), lh), lh + 2 * CELL_PAD_Y) : 0;
       if (this.remaining < headerHeight + firstBody && !this.atPageTop) this.newPage();
       drawRow(header, new Array(cols).fill(0), maxLines(header), true);
     }
     const freshPageRoom = this.contentBottom - this.contentTop - headerHeight;
     for (let r = bodyStart; r < rows.length; r++) {
-      const cells = layoutRow(rows[r]!, false, fills[r]);
+      const cells = layoutRow(rows[r]!, false, scopes[r]);
       const from = new Array<number>(cols).fill(0);
       let left = maxLines(cells);
       if (left === 0) left = 1;

@@ -198,24 +198,38 @@ function utf16(s: string): string {
 function glyphArray(a: Atom, use: FontUse): { body: string; end: number } {
   const s = a.shaped;
   const face = a.face;
-  const scale = 1000 / face.unitsPerEm;
   const glyphs = use.glyphs;
+  // A shaped word is drawn the same wherever it appears (shapes are cached per face), so its
+  // operands are made once; only the document's record of the glyphs it uses is per document.
+  let known = glyphArrays.get(s);
+  if (known && known.face === face) {
+    for (let i = 0; i < s.gids.length; i++) if (!glyphs.has(s.gids[i]!)) glyphs.set(s.gids[i]!, s.texts[i]!);
+    return known;
+  }
+  const scale = 1000 / face.unitsPerEm;
   let pen = 0;
   let q = 0;
-  let body = '<';
+  // Pieces joined once into one flat string: a string grown with += stays a tree that every
+  // page's join would walk again.
+  const body: string[] = ['<'];
   for (let i = 0; i < s.gids.length; i++) {
     const gid = s.gids[i]!;
     if (!glyphs.has(gid)) glyphs.set(gid, s.texts[i]!);
     const target = pen + (s.xOffsets ? s.xOffsets[i]! : 0);
     const delta = target - q;
-    if (delta > 0.5 || delta < -0.5) body += `> ${num(-delta * scale)} <`;
-    body += HEX[gid];
+    if (delta > 0.5 || delta < -0.5) body.push(`> ${num(-delta * scale)} <`);
+    body.push(HEX[gid]!);
     q = target + face.advance(gid);
     pen += s.advances[i]!;
   }
+  body.push('>');
   // The next atom starts at the shaped advance, not where the PDF's own widths left the pen.
-  return { body: `${body}>`, end: q };
+  known = { body: body.join(''), end: q, face };
+  glyphArrays.set(s, known);
+  return known;
 }
+
+const glyphArrays = new WeakMap<Atom['shaped'], { body: string; end: number; face: Face }>();
 
 /**
  * TJ operands for a shaped atom. The pen is tracked in font units: each glyph goes where the

@@ -10,9 +10,20 @@ import type { PdfImage } from './images.ts';
  * glyph ids and a subset program can be reused by any document with the same glyph set.
  */
 
+/** A coordinate to two decimals, as short as it goes ("12", "12.5", "-0.05"). */
 export function num(n: number): string {
-  const r = Math.round(n * 100) / 100;
-  return r === 0 ? '0' : String(r);
+  const k = Math.round(n * 100);
+  if (k === 0) return '0';
+  // Printing the hundredths from integers is what String(k / 100) prints, without the slower
+  // shortest-double search; beyond 1e15 (and for NaN) that is used as it is.
+  if (!(k > -1e15 && k < 1e15)) return String(k / 100);
+  const abs = k < 0 ? -k : k;
+  const whole = Math.floor(abs / 100);
+  const cents = abs - whole * 100;
+  const sign = k < 0 ? '-' : '';
+  if (cents === 0) return `${sign}${whole}`;
+  if (cents % 10 === 0) return `${sign}${whole}.${cents / 10}`;
+  return `${sign}${whole}.${cents < 10 ? '0' : ''}${cents}`;
 }
 
 /** A PDF text string: literal ASCII when possible, otherwise UTF-16BE hex with a BOM. */

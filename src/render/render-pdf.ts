@@ -30,7 +30,7 @@ import {
   type TPrintable,
 } from '../contract/placeholders.ts';
 import { warmUpFonts } from './fonts.ts';
-import { Flow, type PageBox } from './layout.ts';
+import { Flow, type PageBox, type TListRows } from './layout.ts';
 import type { DocumentCanvas } from './page-canvas.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
 import { layoutText } from './text.ts';
@@ -170,26 +170,27 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
   const fill = (template: string) => substituteTags(template, resolveTop);
   // Inside a repeating row, `{{qty}}` and `{{items.qty}}` are the row's; other tags are the document's.
   // What a tag names in a list's rows is worked out once per tag, not once per row.
-  const rowFills = (listName: string) => {
+  const listRows = (listName: string): TListRows => {
     const list = byName.get(listName);
     const rows = list?.type === 'list' ? (filled[listName] as TListRow[] | undefined) ?? [] : [];
     const columns = new Map((list?.columns ?? []).map((c) => [c.name, c]));
     const columnOf = new Map<TPlaceholderTag, TListColumn | null>();
-    const lookup = (tag: TPlaceholderTag) => {
+    let current: TListRow = {};
+    const resolve = (tag: TPlaceholderTag) => {
       let column = columnOf.get(tag);
       if (column === undefined) {
         column = columns.get(tag.name.startsWith(`${listName}.`) ? tag.name.slice(listName.length + 1) : tag.name) ?? null;
         columnOf.set(tag, column);
       }
-      return column;
+      return column ? print(current[column.name] ?? '', column, tag) : resolveTop(tag);
     };
-    return rows.map((row) => {
-      const resolve = (tag: TPlaceholderTag) => {
-        const column = lookup(tag);
-        return column ? print(row[column.name] ?? '', column, tag) : resolveTop(tag);
-      };
-      return (template: string) => substituteTags(template, resolve);
-    });
+    return {
+      count: rows.length,
+      fill: (row, template) => {
+        current = rows[row] ?? {};
+        return substituteTags(template, resolve);
+      },
+    };
   };
   const types = new Map(placeholders.map((p) => [p.name, p.type]));
   const shown = (showIf: TShowIf | undefined) => showIfHolds(showIf, (name) => filled[name], (name) => types.get(name));
@@ -202,7 +203,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
       color: style?.color ?? DEFAULT_TEXT_STYLE.color,
     },
     fill,
-    rowFills,
+    listRows,
     assets: isRecord(input.assets) ? (input.assets as Record<string, Uint8Array>) : {},
     warnings,
     ...(canvas ? { canvas } : {}),
