@@ -4,9 +4,11 @@
  * Signs up a fresh user per width, saves the Invoice starter (a list of line items with a
  * repeating row, formulas, a checkbox and a condition), then shoots the builder with the list
  * placeholder open and the form with three lines filled in. Reports console errors and
- * horizontal overflow.
+ * horizontal overflow. At 1280 px it also makes a 60-line invoice through POST /api/documents
+ * and writes its first and last page as images (pdftoppm).
  */
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { STARTER_FORMATS } from '../src/contract/starter-formats.ts';
@@ -30,6 +32,53 @@ const LINES = [
   ['Website design, 8 pages', '8', '450'],
   ['Hosting, first year', '1', '0.10'],
 ];
+
+const SERVICES: [string, number][] = [
+  ['Discovery workshop (half day)', 650],
+  ['Information architecture and sitemap', 1200],
+  ['Page design, desktop and mobile', 450],
+  ['Front-end build, per template', 380],
+  ['Copy editing, per 1,000 words', 85.5],
+  ['Stock photography licence', 29.99],
+  ['Accessibility review (WCAG 2.2 AA)', 720],
+  ['Content migration, per 25 pages', 210],
+  ['Analytics set-up and dashboard', 340],
+  ['Hosting and backups, per month', 24.9],
+];
+
+/** A 60-line invoice made as any API caller would make it; its first and last page as images. */
+async function invoicePages(request: import('playwright-core').APIRequestContext, formatId: string) {
+  const items = Array.from({ length: 60 }, (_, i) => {
+    const [description, price] = SERVICES[(i * 7) % SERVICES.length]!;
+    return { description: `${description}, phase ${Math.floor(i / 10) + 1}`, qty: String((i % 5) + 1), unit_price: price.toFixed(2) };
+  });
+  const data = {
+    business_name: 'Northwind Studio',
+    business_address: '12 Harbour Road\nBristol BS1 4QA\nUnited Kingdom',
+    invoice_number: 'INV-2041',
+    issue_date: '2026-03-02',
+    due_date: '2026-04-01',
+    client_name: 'Acme Corporation',
+    client_email: 'accounts@acme.example',
+    client_address: '500 Market Street\nSan Francisco, CA 94105',
+    items,
+    tax_rate: '8.25',
+    reverse_charge: 'false',
+    payment_terms: '30 days',
+    payment_details: 'Bank transfer to Northwind Studio Ltd, IBAN GB29 NWBK 6016 1331 9268 19, BIC NWBKGB2L',
+  };
+  const made = await request.post(`${BASE_URL}/api/documents`, { headers: { origin: BASE_URL }, data: { formatId, name: 'INV-2041', data } });
+  if (!made.ok()) throw new Error(`document ${made.status()} ${await made.text()}`);
+  const { id } = (await made.json()) as { id: string };
+  const pdf = await request.get(`${BASE_URL}/api/documents/${id}/download`);
+  const file = path.join(OUT, 'invoice-60-lines.pdf');
+  writeFileSync(file, await pdf.body());
+  const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))?.[1] ?? 1);
+  for (const [name, n] of [['invoice-first-page', 1], ['invoice-last-page', pages]] as const) {
+    execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', '-f', String(n), '-l', String(n), file, path.join(OUT, name)]);
+    console.log(`wrote ${path.join(OUT, `${name}.png`)} (page ${n} of ${pages})`);
+  }
+}
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
@@ -81,6 +130,8 @@ async function main() {
     await shot(page, 'builder-formula', width, false);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     if (!mobile) {
+      // Fresh, at the top: the canvas shows the table that the preview fills with sample rows.
+      await page.reload({ waitUntil: 'networkidle' });
       await page.getByTestId('preview-pane').getByText('Up to date').waitFor({ timeout: 20_000 });
       await shot(page, 'builder-preview-sample-rows', width, false);
     }
@@ -99,9 +150,13 @@ async function main() {
       await list.getByLabel(`Line items, row ${r + 1}, Qty`).fill(qty!);
       await list.getByLabel(`Line items, row ${r + 1}, Unit price`).fill(price!);
     }
-    await list.scrollIntoViewIfNeeded();
+    // The whole page from the top (a full-page shot taken scrolled leaves the sticky bars mid-page),
+    // then the list as it sits on screen.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'form-list', width);
+    await list.scrollIntoViewIfNeeded();
     await shot(page, 'form-list-viewport', width, false);
+    if (width === 1280) await invoicePages(context.request, format.id);
     await context.close();
   }
   await browser.close();

@@ -11,15 +11,27 @@ function Tag({ raw, known }: { raw: string; known: ReadonlySet<string> }) {
   const tag = findPlaceholderTags(raw)[0];
   const name = tag?.name ?? '';
   const ok = known.has(name) || RESERVED.has(name) || (tag?.whole !== undefined && known.has(tag.whole));
+  // A narrow table cell may break a tag before its value format, never inside a name.
+  const bar = raw.indexOf('|');
+  const text =
+    bar > 0 ? (
+      <>
+        <span className="whitespace-nowrap">{raw.slice(0, bar).trimEnd()}</span> <wbr />
+        <span className="whitespace-nowrap">{raw.slice(bar)}</span>
+      </>
+    ) : (
+      raw
+    );
   return (
     <span
       className={cn(
-        'rounded-[4px] px-1 py-px font-sans text-[0.85em] font-medium whitespace-nowrap ring-1 ring-inset',
+        'box-decoration-clone rounded-[4px] px-1 py-px font-sans text-[0.85em] font-medium whitespace-nowrap ring-1 ring-inset',
+        bar > 0 && 'whitespace-normal',
         ok ? 'bg-primary-soft text-primary ring-primary/15' : 'bg-[oklch(0.97_0.05_85)] text-[oklch(0.5_0.12_60)] ring-[oklch(0.8_0.12_75)]',
       )}
       title={ok ? `Placeholder ${name}` : `No placeholder named ${name}`}
     >
-      {raw}
+      {text}
     </span>
   );
 }
