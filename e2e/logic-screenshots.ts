@@ -8,7 +8,8 @@
  * and writes its first and last page as images (pdftoppm).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { STARTER_FORMATS } from '../src/contract/starter-formats.ts';
@@ -71,13 +72,14 @@ async function invoicePages(request: import('playwright-core').APIRequestContext
   if (!made.ok()) throw new Error(`document ${made.status()} ${await made.text()}`);
   const { id } = (await made.json()) as { id: string };
   const pdf = await request.get(`${BASE_URL}/api/documents/${id}/download`);
-  const file = path.join(OUT, 'invoice-60-lines.pdf');
+  const file = path.join(tmpdir(), `invoice-60-lines-${process.pid}.pdf`);
   writeFileSync(file, await pdf.body());
   const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))?.[1] ?? 1);
   for (const [name, n] of [['invoice-first-page', 1], ['invoice-last-page', pages]] as const) {
     execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', '-f', String(n), '-l', String(n), file, path.join(OUT, name)]);
     console.log(`wrote ${path.join(OUT, `${name}.png`)} (page ${n} of ${pages})`);
   }
+  rmSync(file);
 }
 
 async function main() {
