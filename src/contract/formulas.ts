@@ -352,6 +352,44 @@ export interface TParsedFormula {
   references: string[];
 }
 
+/** A piece of a formula's text: a quoted string with its quotes, or what lies between them. */
+interface TSegment {
+  text: string;
+  /** Where it starts in the source. */
+  start: number;
+  quoted: boolean;
+}
+
+/**
+ * The source cut at its quoted strings (`"…"` or `'…'`, a backslash escaping the next character;
+ * an unclosed quote runs to the end). Names, `=` and functions are only looked for outside them.
+ */
+function segments(source: string): TSegment[] {
+  const out: TSegment[] = [];
+  let start = 0;
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c !== '"' && c !== "'") {
+      i++;
+      continue;
+    }
+    if (i > start) out.push({ text: source.slice(start, i), start, quoted: false });
+    let j = i + 1;
+    while (j < source.length && source[j] !== c) j += source[j] === '\\' ? 2 : 1;
+    const end = Math.min(j + 1, source.length);
+    out.push({ text: source.slice(i, end), start: i, quoted: true });
+    i = start = end;
+  }
+  if (start < source.length) out.push({ text: source.slice(start), start, quoted: false });
+  return out;
+}
+
+/** Whether `name` starts at `i` as a whole word (not after a dot, not inside a longer name). */
+function wordAt(source: string, name: string, i: number): boolean {
+  return source.startsWith(name, i) && !/[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '') && !/[\p{L}\p{N}_$]/u.test(source[i + name.length] ?? '');
+}
+
 /**
  * Spreadsheet-style `=` compares, so it becomes the library's `==`. Returns the rewritten text
  * and where each of its characters came from in the source, for error positions.
@@ -359,24 +397,20 @@ export interface TParsedFormula {
 function spreadsheetEquals(source: string): { text: string; from: number[] } {
   let text = '';
   const from: number[] = [];
-  let quote: string | null = null;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote) {
-      text += c;
-      from.push(i);
-      if (c === '\\' && i + 1 < source.length) {
-        text += source[i + 1];
-        from.push(i + 1);
-        i++;
-      } else if (c === quote) quote = null;
+  for (const segment of segments(source)) {
+    const end = segment.start + segment.text.length;
+    if (segment.quoted) {
+      text += segment.text;
+      for (let i = segment.start; i < end; i++) from.push(i);
       continue;
     }
-    if (c === '"' || c === "'") quote = c;
-    const single = c === '=' && !'=!<>'.includes(source[i - 1] ?? '') && source[i + 1] !== '=';
-    text += single ? '==' : c;
-    from.push(i);
-    if (single) from.push(i);
+    for (let i = segment.start; i < end; i++) {
+      const c = source[i]!;
+      const single = c === '=' && !'=!<>'.includes(source[i - 1] ?? '') && source[i + 1] !== '=';
+      text += single ? '==' : c;
+      from.push(i);
+      if (single) from.push(i);
+    }
   }
   from.push(source.length);
   return { text, from };
@@ -510,43 +544,23 @@ export function parseFormula(source: string): { formula: TParsedFormula } | { pr
 
 /** 1-based position of the first use of `name` as a whole word outside quotes, if any. */
 export function positionOfName(source: string, name: string): number | undefined {
-  let quote: string | null = null;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      quote = c;
-      continue;
-    }
-    if (source.startsWith(name, i) && !/[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '') && !/[\p{L}\p{N}_$]/u.test(source[i + name.length] ?? '')) {
-      return i + 1;
-    }
+  for (const segment of segments(source)) {
+    if (segment.quoted) continue;
+    for (let i = segment.start; i < segment.start + segment.text.length; i++) if (wordAt(source, name, i)) return i + 1;
   }
   return undefined;
 }
 
 /** A function's name written without a call (`count * 2`), with its 1-based position, if any. */
 export function uncalledFunction(source: string): { name: string; position: number } | undefined {
-  let quote: string | null = null;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-      continue;
+  for (const segment of segments(source)) {
+    if (segment.quoted) continue;
+    for (let i = segment.start; i < segment.start + segment.text.length; i++) {
+      const word = /^[\p{L}_$][\p{L}\p{N}_$]*/u.exec(source.slice(i))?.[0];
+      if (!word || /[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '')) continue;
+      if (word in FUNCTIONS && !/^\s*\(/.test(source.slice(i + word.length))) return { name: word, position: i + 1 };
+      i += word.length - 1;
     }
-    if (c === '"' || c === "'") {
-      quote = c;
-      continue;
-    }
-    const word = /^[\p{L}_$][\p{L}\p{N}_$]*/u.exec(source.slice(i))?.[0];
-    if (!word || /[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '')) continue;
-    if (word in FUNCTIONS && !/^\s*\(/.test(source.slice(i + word.length))) return { name: word, position: i + 1 };
-    i += word.length - 1;
   }
   return undefined;
 }
@@ -558,22 +572,18 @@ export function uncalledFunction(source: string): { name: string; position: numb
  */
 export function renameInFormula(source: string, from: string, to: string): string {
   let out = '';
-  let quote: string | null = null;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote) {
-      out += c;
-      if (c === '\\' && i + 1 < source.length) out += source[++i];
-      else if (c === quote) quote = null;
+  for (const segment of segments(source)) {
+    if (segment.quoted) {
+      out += segment.text;
       continue;
     }
-    if (c === '"' || c === "'") quote = c;
-    if (!quote && source.startsWith(from, i) && !/[\p{L}\p{N}_$.]/u.test(source[i - 1] ?? '') && !/[\p{L}\p{N}_$]/u.test(source[i + from.length] ?? '')) {
-      out += to;
-      i += from.length - 1;
-      continue;
+    const end = segment.start + segment.text.length;
+    for (let i = segment.start; i < end; i++) {
+      if (wordAt(source, from, i)) {
+        out += to;
+        i += from.length - 1;
+      } else out += source[i];
     }
-    out += c;
   }
   return out;
 }
