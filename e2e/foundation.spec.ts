@@ -1,4 +1,5 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { STARTER_FORMATS } from '../src/contract/starter-formats.ts';
 
 function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -106,7 +107,7 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   await expect(page.getByTestId('plan-indicator')).toContainText('Active');
   // A first-time user is led to a first PDF: the starter templates, not statistics of nothing.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome to Formwork, ${firstName}`);
-  await expect(page.getByRole('list', { name: 'Starter templates' }).getByRole('listitem')).toHaveCount(6);
+  await expect(page.getByRole('list', { name: 'Starter templates' }).getByRole('listitem')).toHaveCount(STARTER_FORMATS.length);
   await expect(page.getByTestId('stat-card')).toHaveCount(0);
 
   // 4. They visit every page in the sidebar.
