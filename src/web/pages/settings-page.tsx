@@ -114,10 +114,11 @@ export function SettingsPage() {
         onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })}
         className="max-w-3xl space-y-6"
       >
-        <TabsList aria-label="Settings sections">
+        {/* Four tabs with icons overflow a phone: there they share the row equally, without icons. */}
+        <TabsList aria-label="Settings sections" className="grid h-auto w-full grid-cols-4 sm:inline-flex sm:h-10 sm:w-fit">
           {TABS.map(({ id, label, icon: Icon }) => (
-            <TabsTrigger key={id} value={id} className="px-4">
-              <Icon aria-hidden /> {label}
+            <TabsTrigger key={id} value={id} className="h-9 px-1 sm:h-full sm:px-4">
+              <Icon aria-hidden className="hidden sm:block" /> {label}
             </TabsTrigger>
           ))}
         </TabsList>
