@@ -204,3 +204,103 @@ test('a wrong password for one’s own mail server is a clear error in Settings 
   );
   await expectAccessible(page, 'settings email tab');
 });
+
+test('mail merge from a finished batch: each document to its own row, bad addresses listed as row errors, a second send adds nothing', async ({ page, browser }) => {
+  test.setTimeout(150_000);
+  const consoleErrors = collectConsoleErrors(page);
+  // The installation's mail server, set by the admin (again, when this journey runs alone).
+  const adminContext = await browser.newContext();
+  if (!(await adminContext.request.post(`${base}/api/auth/sign-up`, { data: ADMIN })).ok()) {
+    const signedIn = await adminContext.request.post(`${base}/api/auth/sign-in`, { data: { email: ADMIN.email, password: ADMIN.password } });
+    expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  }
+  const mail = await adminContext.request.put(`${base}/api/admin/mail-settings`, {
+    data: { host: smtp.host, port: smtp.port, user: RELAY.user, password: RELAY.password, fromAddress: 'documents@e2e.formwork.test' },
+  });
+  expect(mail.ok(), await mail.text()).toBe(true);
+  await adminContext.close();
+
+  // A free user, sending through the installation's server.
+  const owner = { firstName: 'Maya', lastName: 'Merge', email: 'merge-owner@e2e.formwork.test', password: 'merge-password-123' };
+  expect((await page.request.post(`${base}/api/auth/sign-up`, { data: owner })).ok()).toBe(true);
+  const format = await page.request.post(`${base}/api/formats`, {
+    data: {
+      name: 'Offer Letter',
+      content: { elements: [{ id: 'h', type: 'heading', content: 'Offer for {{candidate_name}}' }, { id: 'p', type: 'paragraph', content: 'Role: {{role}}.' }] },
+      placeholders: [
+        { name: 'candidate_name', label: 'Candidate name', type: 'text', required: true },
+        { name: 'role', label: 'Role', type: 'text', required: true },
+      ],
+    },
+  });
+  expect(format.status()).toBe(201);
+  const formatId = ((await format.json()) as { id: string }).id;
+
+  // Six rows: four good addresses, one malformed, one missing. The address column fills no placeholder.
+  const rows: [string, string, string][] = [
+    ['Ana Silva', 'Analyst', 'ana@hires.example'],
+    ['Ben Okafor', 'Designer', 'ben@hires.example'],
+    ['Chloé Martin', 'Engineer', 'chloe@hires.example'],
+    ['Dev Shah', 'Analyst', 'dev(at)hires.example'],
+    ['Eva Novak', 'Writer', ''],
+    ['Farid Haddad', 'Engineer', 'farid@hires.example'],
+  ];
+  const csv = path.join(mkdtempSync(path.join(tmpdir(), 'formwork-e2e-merge-')), 'new-hires.csv');
+  writeFileSync(csv, ['Candidate name,Role,Personal email', ...rows.map((r) => r.join(','))].join('\n'));
+  await page.goto(`${base}/data-entry/${formatId}`);
+  await page.getByRole('tab', { name: 'Bulk Upload' }).click();
+  await page.getByLabel('Spreadsheet file').setInputFiles(csv);
+  await page.getByTestId('start-batch').click();
+  await page.waitForURL(/\/batches\//);
+  await page.getByTestId('job-outcome').waitFor({ timeout: 60_000 });
+  for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await close.click().catch(() => undefined);
+
+  const before = smtp.messages.length;
+  await page.getByRole('button', { name: 'Email each document' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('Send each document to the address in')).toContainText('Personal email');
+  await dialog.getByLabel('Subject', { exact: true }).fill('Your offer, {{candidate_name}}');
+  await dialog.getByLabel('Message', { exact: true }).fill('Hi {{candidate_name}},\n\nYour offer for the {{role}} role is attached.');
+  await dialog.getByRole('button', { name: 'Preview the first email' }).click();
+  const preview = dialog.getByTestId('merge-preview');
+  await expect(preview).toContainText('ana@hires.example');
+  await expect(preview).toContainText('Your offer, Ana Silva');
+  await expect(preview).toContainText('Your offer for the Analyst role is attached.');
+  await expect(dialog).toContainText('4 emails will be sent; 2 rows have no usable address');
+  await expectAccessible(page, 'mail merge preview');
+  await dialog.getByRole('button', { name: 'Send 4 emails' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Four messages arrive, each to its own row's address with its own subject and PDF.
+  await smtp.waitFor(before + 4);
+  const sent = smtp.messages.slice(before);
+  const parsed = await Promise.all(sent.map((m) => smtp.parse(m)));
+  const byAddress = new Map(sent.map((m, i) => [m.to[0]!, parsed[i]!]));
+  expect([...byAddress.keys()].sort()).toEqual(['ana@hires.example', 'ben@hires.example', 'chloe@hires.example', 'farid@hires.example']);
+  expect(byAddress.get('chloe@hires.example')!.subject).toBe('Your offer, Chloé Martin');
+  expect(byAddress.get('farid@hires.example')!.text).toContain('Your offer for the Engineer role is attached.');
+  for (const message of parsed) {
+    expect(message.attachments).toHaveLength(1);
+    expect(message.attachments[0]!.mimeType).toBe('application/pdf');
+  }
+
+  // The batch page shows the outcome; the two bad rows are row errors, not a failed batch.
+  await expect(page.getByTestId('merge-sent')).toHaveText('4', { timeout: 30_000 });
+  await expect(page.getByTestId('merge-failed')).toHaveText('2');
+  await page.getByRole('button', { name: 'Not sent (2)' }).click();
+  const failedRows = page.getByTestId('merge-rows').locator('tbody tr');
+  await expect(failedRows).toHaveCount(2);
+  await expect(page.getByTestId('merge-rows')).toContainText('dev(at)hires.example');
+  await expect(page.getByRole('button', { name: 'Email each document' })).toBeHidden();
+
+  // A second send of the same batch (a double click, a retry) starts nothing new.
+  const jobId = page.url().split('/batches/')[1]!.split(/[?#]/)[0]!;
+  const again = await page.request.post(`${base}/api/bulk-jobs/${jobId}/mail-merge`, {
+    data: { addressColumn: 2, subject: 'Your offer, {{candidate_name}}', message: 'Again' },
+  });
+  expect(again.status(), await again.text()).toBe(200);
+  expect(((await again.json()) as { message: string }).message).toBe('Hi {{candidate_name}},\n\nYour offer for the {{role}} role is attached.');
+  await page.waitForTimeout(2_000);
+  expect(smtp.messages.length).toBe(before + 4);
+  expect(consoleErrors).toEqual([]);
+});
