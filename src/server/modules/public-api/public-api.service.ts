@@ -67,6 +67,8 @@ export function createPublicApiService(deps: {
 
   /** The last 30 days of an owner's API use, for all keys or one of theirs (another's answers 404). */
   async function usage(ownerId: string, keyId: string | undefined, now = new Date()): Promise<TApiUsage> {
+    // Someone who has just called the API and opens the chart expects to see that call.
+    await flushRequestLog();
     const keys = await deps.keys.listAll(ownerId);
     if (keyId && !keys.some((k) => k.id === keyId)) throw notFound('API key');
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -94,12 +96,18 @@ export function createPublicApiService(deps: {
   // and go in together. A crash loses at most the last quarter second of the usage log.
   let pending: (TApiRequest & { createdAt: Date })[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
+  /** Settles once every row handed to a flush so far is written, including flushes already under way. */
+  let written: Promise<void> = Promise.resolve();
   async function flushRequestLog(): Promise<void> {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     const batch = pending;
     pending = [];
-    await r.recordRequests(batch).catch((error: unknown) => deps.log.warn({ err: error, rows: batch.length }, 'could not log API requests'));
+    if (batch.length > 0) {
+      const write = r.recordRequests(batch).catch((error: unknown) => deps.log.warn({ err: error, rows: batch.length }, 'could not log API requests'));
+      written = Promise.all([written, write]).then(() => undefined);
+    }
+    await written;
   }
 
   return {

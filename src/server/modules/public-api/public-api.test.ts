@@ -376,6 +376,13 @@ describe('rate limits, quota and usage', () => {
 });
 
 describe('usage analytics', () => {
+  it('shows a call made a moment ago, before its batch of the request log was due', async () => {
+    const { client, call, formatId } = await enterpriseMember();
+    await call('POST', '/api/v1/documents', { formatId, data: goodData });
+    const usage = ZApiUsage.parse((await client.get('/api/user/api-usage')).json());
+    expect(usage.totals).toMatchObject({ requests: 1, ok: 1, documents: 1 });
+  });
+
   it('shows 30 days by status class and documents, per key, with latency and a CSV; admins see it too', async () => {
     const { client, userId, call, formatId } = await enterpriseMember();
     const other = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Other' })).json());
