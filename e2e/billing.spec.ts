@@ -78,6 +78,18 @@ test('a visitor chooses Basic, signs up, pays with Razorpay, and has the plan, i
   expect(text).toContain('Priya Buyer');
   writeFileSync(path.join(tmpdir(), 'formwork-e2e-invoice.txt'), text);
 
+  // Cancelled, the plan runs to the end of its period, and the top bar says it is ending; kept, it is active again.
+  const planIndicator = page.getByTestId('plan-indicator');
+  await expect(planIndicator).toContainText('Active');
+  await page.getByRole('button', { name: 'Cancel plan' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel plan' }).click();
+  await expect(page.getByRole('button', { name: 'Keep my Basic plan' })).toBeVisible();
+  await expect(planIndicator).toContainText('Basic');
+  await expect(planIndicator).toContainText('Ending');
+  await page.getByRole('button', { name: 'Keep my Basic plan' }).click();
+  await expect(planIndicator).toContainText('Active');
+  await expect(page.getByRole('button', { name: 'Cancel plan' })).toBeVisible();
+
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     await expectAccessible(page, `billing tab (${width})`);

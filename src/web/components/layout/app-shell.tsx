@@ -12,8 +12,9 @@ import {
 import { type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import type { TUser } from '../../../contract/user';
+import { useBillingOverview } from '../../hooks/use-billing-overview';
 import { effectiveLimit, planName } from '../../lib/plans';
-import { cn, formatNumber } from '../../lib/utils';
+import { cn, formatDate, formatNumber } from '../../lib/utils';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '../ui/sheet';
@@ -34,6 +35,34 @@ const NAV_ITEMS: NavItem[] = [
   { href: '/help', label: 'Help & Support', icon: LifeBuoyIcon },
 ];
 const ADMIN_ITEM: NavItem = { href: '/admin', label: 'Admin Panel', icon: ShieldIcon };
+
+/**
+ * The plan's state in the top bar: Active, Payment due while an unpaid renewal is in its grace
+ * period, or Ending once cancelled (it runs to the end of the period paid for).
+ */
+function PlanStatusBadge() {
+  const subscription = useBillingOverview().data?.subscription;
+  if (subscription?.status === 'past_due') {
+    return (
+      <Badge variant="destructive" title={`Pay by ${formatDate(subscription.graceEndsAt ?? subscription.periodEnd)} to keep this plan`}>
+        Payment due
+      </Badge>
+    );
+  }
+  if (subscription?.cancelAtPeriodEnd) {
+    return (
+      <Badge variant="secondary" title={`Ends on ${formatDate(subscription.periodEnd)}`}>
+        Ending
+      </Badge>
+    );
+  }
+  return (
+    <Badge variant="success" className="gap-1">
+      <span className="size-1.5 rounded-full bg-success" aria-hidden />
+      Active
+    </Badge>
+  );
+}
 
 function isActive(location: string, href: string): boolean {
   if (href === '/') return location === '/';
@@ -147,10 +176,7 @@ function TopBar({ user, navigationFolded }: { user: TUser; navigationFolded: boo
       <div className="ml-auto flex items-center gap-2 sm:gap-3">
         <div className="flex items-center gap-2 rounded-full border bg-background py-1 pr-1 pl-3 text-sm shadow-xs" data-testid="plan-indicator">
           <span className="font-medium text-foreground">{planName(user.subscriptionPlan)}</span>
-          <Badge variant="success" className="gap-1">
-            <span className="size-1.5 rounded-full bg-success" aria-hidden />
-            Active
-          </Badge>
+          <PlanStatusBadge />
         </div>
         <div className="flex items-center gap-2" data-testid="user-indicator">
           <span

@@ -3,7 +3,6 @@ import { api } from '../../lib/api';
 
 /** The billing calls: the plan and its period, checkout, changes, and invoices. */
 export const billingApi = {
-  overview: () => api.get<TBillingOverview>('/api/subscription'),
   createOrder: (planKey: string) => api.post<TCheckout>('/api/subscription/create-order', { planId: planKey }),
   verifyPayment: (body: TVerifyPaymentBody) => api.post<TVerifyPaymentResult>('/api/subscription/verify-payment', body),
   downgrade: (planKey: string) => api.post<TBillingOverview>('/api/subscription/downgrade', { planId: planKey }),

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { AlertTriangleIcon, CalendarClockIcon, CreditCardIcon, Loader2Icon, RotateCcwIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
@@ -19,10 +19,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
+import { useBillingOverview } from '../../hooks/use-billing-overview';
 import { usePlans } from '../../hooks/use-plans';
 import { toast } from '../../hooks/use-toast';
 import { readApiError } from '../../lib/api';
-import { billingKeys } from '../../lib/query-keys';
 import { formatDate } from '../../lib/utils';
 import { billingApi } from './api';
 import { useCheckout, useRefreshBilling } from './use-checkout';
@@ -276,7 +276,7 @@ function PlansCard({ overview, plans, start, paying }: { overview: TBillingOverv
  */
 export function BillingTab() {
   const { plans } = usePlans();
-  const overview = useQuery({ queryKey: billingKeys.overview, queryFn: billingApi.overview });
+  const overview = useBillingOverview();
   const { start, paying } = useCheckout();
   const search = useSearch();
   const [location, navigate] = useLocation();

@@ -1,19 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
 import { AlertTriangleIcon, CalendarClockIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import { formatMinorUnits } from '../../../contract/plans';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { billingKeys } from '../../lib/query-keys';
+import { useBillingOverview } from '../../hooks/use-billing-overview';
 import { formatDate } from '../../lib/utils';
-import { billingApi } from './api';
 
 /**
  * On the dashboard: the renewal reminder for plans paid by hand (from a week before the period
  * ends), and the warning while an unpaid plan is in its grace period. Nothing otherwise.
  */
 export function RenewalNotice() {
-  const { data } = useQuery({ queryKey: billingKeys.overview, queryFn: billingApi.overview });
+  const { data } = useBillingOverview();
   const sub = data?.subscription;
   if (!sub || sub.cancelAtPeriodEnd || (!sub.payAgain && sub.status !== 'past_due')) return null;
   const pastDue = sub.status === 'past_due';
