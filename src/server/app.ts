@@ -11,6 +11,7 @@ import { registerCsrfProtection } from './http/csrf.ts';
 import { registerErrorHandling, sendError } from './http/error-handler.ts';
 import { registerSpa } from './http/spa.ts';
 import { serializeError } from './log-errors.ts';
+import { pathForLog } from './log-tokens.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
@@ -65,9 +66,6 @@ export type TBuildAppOptions = {
 
 const PDF_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 
-/** Query strings can carry OAuth codes and states; logs keep only the path. */
-const pathOnly = (url: string) => url.split('?')[0] ?? url;
-
 /** Builds the whole app without listening, so tests can call it with inject(). */
 export async function buildApp({ config, database, background = {}, logStream }: TBuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -78,7 +76,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
             level: config.logLevel,
             ...(logStream ? { stream: logStream } : {}),
             serializers: {
-              req: (req) => ({ method: req.method, url: pathOnly(req.url), remoteAddress: req.ip }),
+              req: (req) => ({ method: req.method, url: pathForLog(req.url), remoteAddress: req.ip }),
               res: (res) => ({ statusCode: res.statusCode }),
               err: serializeError,
             },

@@ -5,13 +5,15 @@
  * key values. Both server and worker log through this.
  */
 
+import { maskTokens } from './log-tokens.ts';
+
 type TLoggedError = { [key: string]: unknown; type: string; message: string; stack: string };
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_.$]*$/;
 
 /** A message with quoted values and `Key (col)=(value)` contents masked; quoted identifiers stay. */
 function maskValues(message: string): string {
-  return message
+  return maskTokens(message)
     .replace(/\nparams:[\s\S]*$/, '\nparams: [redacted]')
     .replace(/=\(([^)]*)\)/g, '=(…)')
     .replace(/"([^"]*)"/g, (whole, inner: string) => (IDENTIFIER.test(inner) ? whole : '"…"'))

@@ -28,6 +28,7 @@ import { createSystemService } from './modules/system/system.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
+import { createWorkLimits } from './modules/quota/work-limits.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
@@ -150,11 +151,13 @@ export function createServices({
     log,
   });
   const formatsRepository = createFormatsRepository(db);
-  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets });
+  const workLimits = createWorkLimits();
+  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets, limits: workLimits });
   const documents = createDocumentsService({
     documents: createDocumentsRepository(db),
     formats: formatsRepository,
     quota,
+    limits: workLimits,
     pdf,
     cache: pdfCache,
     log,

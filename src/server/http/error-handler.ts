@@ -5,8 +5,16 @@ import { HTTP_STATUS_OF, type TApiError, type TErrorCode } from '../../contract/
 import { AppError } from './app-error.ts';
 
 
+/**
+ * A 1,000-row list can fail in 20,000 cells; naming the first hundred tells a person or a client
+ * what to fix, and keeps the answer (and the server's time writing it) small.
+ */
+export const MAX_ERROR_FIELDS = 100;
+
 export function sendError(reply: FastifyReply, code: TErrorCode, message: string, fields?: Record<string, string>) {
-  const body: TApiError = { error: { code, message, ...(fields && Object.keys(fields).length ? { fields } : {}) } };
+  const named = fields ? Object.entries(fields) : [];
+  const shown = named.length > MAX_ERROR_FIELDS ? Object.fromEntries(named.slice(0, MAX_ERROR_FIELDS)) : fields;
+  const body: TApiError = { error: { code, message, ...(shown && named.length ? { fields: shown } : {}) } };
   return reply.status(HTTP_STATUS_OF[code]).type('application/json; charset=utf-8').send(body);
 }
 

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { threadEntryFile } from './thread-entry.ts';
-import type { TRenderBatchResult, TRenderBatchTask } from './render-worker.ts';
+import type { TDataResult, TDataTask, TRenderBatchResult, TRenderBatchTask } from './render-worker.ts';
 
 /** Idle time after which a render thread stops; longer than any pause between a job's chunks. */
 const RENDER_THREAD_IDLE_MS = 2_000;
@@ -14,6 +14,8 @@ export type TRenderPool = {
   threads: number;
   /** Aborting `signal` while the task runs stops its thread; the promise then rejects. */
   render(task: TRenderBatchTask, signal?: AbortSignal): Promise<TRenderBatchResult>;
+  /** Checks or prepares a document's data (render-worker.ts `prepareData`) on a thread. */
+  prepareData<T extends TDataTask>(task: T): Promise<TDataResult<T['kind']>>;
   close(): Promise<void>;
 };
 
@@ -38,6 +40,7 @@ export async function createRenderPool(
   return {
     threads,
     render: (task, signal) => pool.run(task, signal ? { signal } : {}),
+    prepareData: (task) => pool.run(task as never, { name: 'prepareData' }) as never,
     close: () => pool.close({ force: true }),
   };
 }

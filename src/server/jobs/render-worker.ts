@@ -4,11 +4,16 @@
  * when asked, the bytes.
  */
 import { createHash } from 'node:crypto';
+import { checkDocumentData, type TDataCheck } from '../../contract/documents.ts';
 import type { TFilledValues } from '../../contract/filled-values.ts';
+import { previewInput } from '../../contract/preview-input.ts';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
 import { writeCacheFileSync } from './pdf-cache.ts';
 import { openSpoolPack, type TSpoolPackWriter } from './pdf-spool.ts';
+import { lowerThisThreadsPriority } from './thread-priority.ts';
+
+lowerThisThreadsPriority();
 
 const succeeds = (run: () => void): boolean => {
   try {
@@ -94,4 +99,18 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   }
   if (pack && !succeeds(() => pack!.finish())) pack.abandon();
   return { sha256, bytes: task.returnBytes ? bytes : null, warnings };
+}
+
+/**
+ * Checking a large document's data and computing its formulas takes tens of milliseconds, so it
+ * runs here rather than on the event loop. Pure contract code on both sides: the answer is what
+ * the same call would return in the server's thread.
+ */
+export type TDataTask =
+  | { kind: 'check'; args: Parameters<typeof checkDocumentData> }
+  | { kind: 'preview'; args: Parameters<typeof previewInput> };
+export type TDataResult<T extends TDataTask['kind']> = T extends 'check' ? TDataCheck : ReturnType<typeof previewInput>;
+
+export function prepareData(task: TDataTask): TDataCheck | ReturnType<typeof previewInput> {
+  return task.kind === 'check' ? checkDocumentData(...task.args) : previewInput(...task.args);
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZCreateDocumentBody, ZDocument, ZDocumentListQuery } from '../../../contract/documents.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
+import { admitBeforeBody } from '../../http/in-flight.ts';
 import { sendPdf } from '../../http/send-file.ts';
 import type { TDocumentsService } from './documents.service.ts';
 
@@ -25,7 +26,12 @@ export async function documentsRoutes(app: FastifyInstance, opts: { documents: T
 
   api.post(
     '/api/documents',
-    { schema: { body: ZCreateDocumentBody, response: { 201: ZDocument, ...errors } } },
+    {
+      schema: { body: ZCreateDocumentBody, response: { 201: ZDocument, ...errors } },
+      // A user who keeps sending data that fails, or sends many at once, is refused before a large
+      // body is read and parsed.
+      ...admitBeforeBody((request) => opts.documents.admit(request.callerId)),
+    },
     async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body)),
   );
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  checkDocumentData,
   DEFAULT_CLIENT_NAME,
   requiredFieldsMessage,
   type TDocument,
@@ -15,6 +14,7 @@ import type { TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TPdfCache } from '../../jobs/pdf-cache.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
 import type { TQuotaService } from '../quota/quota.service.ts';
+import type { TWorkLimits } from '../quota/work-limits.ts';
 import { QuotaExceededError, type TDocumentRow, type TDocumentsRepository } from './documents.repository.ts';
 import { sha256Hex, type TPdfService } from './pdf.service.ts';
 
@@ -45,6 +45,7 @@ export function createDocumentsService(deps: {
   documents: TDocumentsRepository;
   formats: TFormatsRepository;
   quota: TQuotaService;
+  limits: Pick<TWorkLimits, 'assertMayCheck' | 'recordFailedCheck' | 'enter'>;
   pdf: TPdfService;
   cache: TPdfCache;
   log: { error: (obj: object, msg: string) => void };
@@ -77,7 +78,12 @@ export function createDocumentsService(deps: {
     const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
     if (!found) throw new AppError('not_found', 'Format not found.');
     const { format, snapshot } = found;
-    const check = checkDocumentData(snapshot.placeholders, body.data, snapshot.content);
+    // The cheap refusals come before any checking: a user with no quota left, or who keeps
+    // sending data that fails, cannot make the server work.
+    const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
+    await deps.limits.assertMayCheck(ownerId);
+    const check = await deps.pdf.checkData(ownerId, snapshot.placeholders, body.data, snapshot.content);
+    if (check.missing.length > 0 || Object.keys(check.fields).length > 0) await deps.limits.recordFailedCheck(ownerId);
     if (check.missing.length > 0) {
       throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
     }
@@ -87,8 +93,6 @@ export function createDocumentsService(deps: {
       const where = key.includes('[') ? `${key}: ` : '';
       throw new AppError('validation_failed', `Please correct the highlighted fields. ${where}${first}`, check.fields);
     }
-    // Refused before any rendering: a user with no quota left cannot make the server work.
-    const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
     const createdAt = new Date();
     const name =
       body.name || documentNameFor({ name: format.name, documentNamePattern: snapshot.content.documentNamePattern }, check.values, createdAt.toISOString().slice(0, 10));
@@ -139,6 +143,15 @@ export function createDocumentsService(deps: {
   }
 
   return {
+    /**
+     * Admits a request to make a document before its body is read: refused when the user keeps
+     * sending data that fails, or has too many in progress. Call the answer when it is done.
+     */
+    async admit(ownerId: string): Promise<() => void> {
+      await deps.limits.assertMayCheck(ownerId);
+      return deps.limits.enter('document', ownerId);
+    },
+
     /**
      * Checks, renders and stores one document. `id` lets an asynchronous request name the document
      * before it exists; a test key's document (`testMode`) is watermarked, free, and kept 7 days.

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { checkDocumentData, type TDataCheck } from '../../../contract/documents.ts';
 import { expansionMeter, expansionProblem, measureExpansion } from '../../../contract/expansion.ts';
 import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
+import type { TPlaceholder } from '../../../contract/placeholders.ts';
+import { previewInput } from '../../../contract/preview-input.ts';
 import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createFairTurns } from '../../jobs/fair-turns.ts';
@@ -33,6 +36,23 @@ const MAX_WAITING_PER_USER = 500;
 /** How long a render may wait for a free thread before the request is given up. */
 const MAX_WAIT_FOR_THREAD_MS = 30_000;
 
+/**
+ * Data with more cells than this is checked on a render thread: checking costs about 2 µs a cell
+ * (formulas included), so up to here it holds the event loop for a few milliseconds at most,
+ * less than sending it to a thread and back would.
+ */
+export const INLINE_CHECK_CELLS = 2_000;
+
+/** How many values a document's data holds, counting each cell of each list row. */
+export function cellsIn(placeholders: readonly TPlaceholder[], data: Readonly<Record<string, unknown>>): number {
+  let cells = 0;
+  for (const placeholder of placeholders) {
+    const value = data[placeholder.name];
+    cells += placeholder.type === 'list' && Array.isArray(value) ? value.length * Math.max(1, placeholder.columns?.length ?? 1) : 1;
+  }
+  return cells;
+}
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -51,6 +71,9 @@ export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data:
     throw new AppError('document_too_large', problem, expansion.largest ? { [expansion.largest.name]: problem } : undefined);
   }
 }
+
+const tooManyAtOnce = () =>
+  new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
 
 /**
  * The one place the server turns a format and data into PDF bytes for a single document. The
@@ -77,7 +100,29 @@ export function createPdfService(deps: {
     async renderToCache(request: TPdfRequest, cacheFile: string): Promise<TRenderedPdf> {
       return renderOnThread(request, { cacheFile, returnBytes: false });
     },
+
+    /** `checkDocumentData`, on a render thread (in the owner's turn) when the data is large. */
+    async checkData(ownerId: string, ...args: Parameters<typeof checkDocumentData>): Promise<TDataCheck> {
+      if (cellsIn(args[0], args[1]) <= INLINE_CHECK_CELLS) return checkDocumentData(...args);
+      return onThread(ownerId, (pool) => pool.prepareData({ kind: 'check', args }));
+    },
+
+    /** `previewInput` (what a preview prints), on a render thread when the values given are many. */
+    async previewData(ownerId: string, ...args: Parameters<typeof previewInput>): Promise<ReturnType<typeof previewInput>> {
+      if (cellsIn(args[0].placeholders, args[1]) <= INLINE_CHECK_CELLS) return previewInput(...args);
+      return onThread(ownerId, (pool) => pool.prepareData({ kind: 'preview', args }));
+    },
   };
+
+  async function onThread<T>(ownerId: string, work: (pool: TRenderPool) => Promise<T>): Promise<T> {
+    const release = await turns.take(ownerId);
+    if (!release) throw tooManyAtOnce();
+    try {
+      return await work(await deps.pool());
+    } finally {
+      release();
+    }
+  }
 
   async function renderOnThread(
     request: TPdfRequest,
@@ -86,7 +131,7 @@ export function createPdfService(deps: {
     checkExpansion(request.format, request.data);
     const assets = await deps.assets.forRender(request.ownerId, request.format.content);
     const release = await turns.take(request.ownerId);
-    if (!release) throw new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
+    if (!release) throw tooManyAtOnce();
     // The budget starts when a thread takes the task: waiting for a thread (one starting up
     // after another was stopped, or all busy) is not the document's fault. Waiting has its own,
     // longer limit.

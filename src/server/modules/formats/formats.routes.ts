@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZFilledPreviewBody } from '../../../contract/documents.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZFormat, ZFormatInput, ZIdParams } from '../../../contract/formats.ts';
+import { admitBeforeBody } from '../../http/in-flight.ts';
 import { sendFile, sendPdf } from '../../http/send-file.ts';
 import type { TFormatsService } from './formats.service.ts';
 
@@ -30,7 +31,11 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
     },
   );
 
-  api.post('/api/formats/preview', { schema: { body: ZFormatInput, response: errors } }, async (request, reply) => {
+  // Previews past the user's rate, or too many at once, are refused before their (possibly large)
+  // body is read and parsed.
+  const previewRate = admitBeforeBody((request) => opts.formats.admitPreview(request.callerId));
+
+  api.post('/api/formats/preview', { schema: { body: ZFormatInput, response: errors }, ...previewRate }, async (request, reply) => {
     const bytes = await opts.formats.previewUnsaved(request.callerId, request.body);
     return sendPdf(reply, bytes, `${request.body.name} (preview)`, 'inline');
   });
@@ -46,7 +51,7 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
     return reply.status(204).send(null);
   });
 
-  api.get('/api/formats/:id/preview', { schema: { params: ZIdParams } }, async (request, reply) => {
+  api.get('/api/formats/:id/preview', { schema: { params: ZIdParams }, ...previewRate }, async (request, reply) => {
     const userId = request.callerId;
     const format = await opts.formats.get(userId, request.params.id);
     const bytes = await opts.formats.preview(userId, request.params.id);
@@ -55,7 +60,7 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
 
   api.post(
     '/api/formats/:id/preview',
-    { schema: { params: ZIdParams, body: ZFilledPreviewBody, response: errors } },
+    { schema: { params: ZIdParams, body: ZFilledPreviewBody, response: errors }, ...previewRate },
     async (request, reply) => {
       const userId = request.callerId;
       const format = await opts.formats.get(userId, request.params.id);

@@ -1,9 +1,9 @@
 import type { TDocumentData } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
-import { previewInput } from './preview-input.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import type { TPdfService } from '../documents/pdf.service.ts';
+import type { TWorkLimits } from '../quota/work-limits.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TSystemService } from '../system/system.service.ts';
 import { buildExcelTemplate } from './excel-template.ts';
@@ -30,6 +30,7 @@ export function createFormatsService(deps: {
   users: TUsersRepository;
   system: TSystemService;
   pdf: TPdfService;
+  limits: Pick<TWorkLimits, 'takePreview' | 'assertMayPreview' | 'enter'>;
   assets: Pick<TAssetsService, 'fetchImagesOf'>;
 }) {
   /**
@@ -64,7 +65,7 @@ export function createFormatsService(deps: {
     values: Readonly<TDocumentData> = {},
     showAll = false,
   ) {
-    const { content, placeholders, data } = previewInput(format, values, showAll);
+    const { content, placeholders, data } = await deps.pdf.previewData(ownerId, format, values, showAll);
     const { pdf } = await deps.pdf.render({ ownerId, format: { content, placeholders }, data, title: format.name, creationDate: date });
     return pdf;
   }
@@ -130,20 +131,32 @@ export function createFormatsService(deps: {
       return { name: row.name, bytes: await buildExcelTemplate(row.name, row.placeholders) };
     },
 
+    /**
+     * Admits a preview before its body is read: refused past the user's preview rate, or with too
+     * many in progress. Call the answer when it is done.
+     */
+    async admitPreview(ownerId: string): Promise<() => void> {
+      await deps.limits.assertMayPreview(ownerId);
+      return deps.limits.enter('preview', ownerId);
+    },
+
     /** The saved format as a PDF, with every placeholder shown as its label in brackets. */
     async preview(ownerId: string, id: string): Promise<Uint8Array> {
+      await deps.limits.takePreview(ownerId);
       const row = await load(ownerId, id);
       return previewPdf(ownerId, row, row.updatedAt, {}, true);
     },
 
     /** The form's live preview: the saved format filled with the values typed so far; nothing is stored or counted. */
     async previewFilled(ownerId: string, id: string, data: TDocumentData): Promise<Uint8Array> {
+      await deps.limits.takePreview(ownerId);
       const row = await load(ownerId, id);
       return previewPdf(ownerId, row, row.updatedAt, data);
     },
 
     /** The builder's live preview of content not saved yet; nothing is stored. */
     async previewUnsaved(ownerId: string, input: TFormatInputParsed): Promise<Uint8Array> {
+      await deps.limits.takePreview(ownerId);
       await deps.assets.fetchImagesOf(ownerId, input.content);
       return previewPdf(ownerId, input, new Date(0), {}, true);
     },

@@ -5,6 +5,7 @@
  */
 import type { TImportKind } from '../../../contract/template-import.ts';
 import { AppError } from '../../http/app-error.ts';
+import { lowerThisThreadsPriority } from '../../jobs/thread-priority.ts';
 import { blocksToDraft, type TBlock } from './blocks.ts';
 import { convertDocx, IMAGE_REF_PREFIX, type TDocxImage } from './convert-docx.ts';
 import { convertPdf } from './convert-pdf.ts';
@@ -62,6 +63,8 @@ async function convert(task: TImportTask): Promise<Extract<TImportOutcome, { ok:
     }
   }
 }
+
+lowerThisThreadsPriority();
 
 export default async function convertImport(task: TImportTask): Promise<TImportOutcome> {
   try {
