@@ -1,17 +1,24 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/** The body's announced length: 0 for a request without one, undefined when it is sent in chunks. */
+function bodyLength(request: FastifyRequest): number | undefined {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined) return Number(declared);
+  return request.headers['transfer-encoding'] ? undefined : 0;
+}
+
 /**
  * Route hooks that admit a request before its body is read (`admit` refuses by throwing) and
  * release what it took once the answer is sent or the client goes away, whichever comes first.
  * A refused request's connection is closed after the answer.
  */
-export function admitBeforeBody(admit: (request: FastifyRequest) => Promise<() => void>) {
+export function admitBeforeBody(admit: (request: FastifyRequest, bodyBytes: number | undefined) => Promise<() => void>) {
   const releases = new WeakMap<FastifyRequest, () => void>();
   return {
     onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
       let release: () => void;
       try {
-        release = await admit(request);
+        release = await admit(request, bodyLength(request));
       } catch (refusal) {
         // The body is not wanted: closing the connection spares reading (and discarding) it,
         // which for a flood of large bodies would cost more than the refusal itself.

@@ -30,7 +30,7 @@ export async function documentsRoutes(app: FastifyInstance, opts: { documents: T
       schema: { body: ZCreateDocumentBody, response: { 201: ZDocument, ...errors } },
       // A user who keeps sending data that fails, or sends many at once, is refused before a large
       // body is read and parsed.
-      ...admitBeforeBody((request) => opts.documents.admit(request.callerId)),
+      ...admitBeforeBody((request, bodyBytes) => opts.documents.admit(request.callerId, bodyBytes)),
     },
     async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body)),
   );

@@ -147,9 +147,9 @@ export function createDocumentsService(deps: {
      * Admits a request to make a document before its body is read: refused when the user keeps
      * sending data that fails, or has too many in progress. Call the answer when it is done.
      */
-    async admit(ownerId: string): Promise<() => void> {
+    async admit(ownerId: string, bodyBytes: number | undefined): Promise<() => void> {
       await deps.limits.assertMayCheck(ownerId);
-      return deps.limits.enter('document', ownerId);
+      return deps.limits.enter('document', ownerId, bodyBytes);
     },
 
     /**

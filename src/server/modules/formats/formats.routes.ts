@@ -33,7 +33,7 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
 
   // Previews past the user's rate, or too many at once, are refused before their (possibly large)
   // body is read and parsed.
-  const previewRate = admitBeforeBody((request) => opts.formats.admitPreview(request.callerId));
+  const previewRate = admitBeforeBody((request, bodyBytes) => opts.formats.admitPreview(request.callerId, bodyBytes));
 
   api.post('/api/formats/preview', { schema: { body: ZFormatInput, response: errors }, ...previewRate }, async (request, reply) => {
     const bytes = await opts.formats.previewUnsaved(request.callerId, request.body);

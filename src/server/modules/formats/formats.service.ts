@@ -135,9 +135,9 @@ export function createFormatsService(deps: {
      * Admits a preview before its body is read: refused past the user's preview rate, or with too
      * many in progress. Call the answer when it is done.
      */
-    async admitPreview(ownerId: string): Promise<() => void> {
+    async admitPreview(ownerId: string, bodyBytes: number | undefined): Promise<() => void> {
       await deps.limits.assertMayPreview(ownerId);
-      return deps.limits.enter('preview', ownerId);
+      return deps.limits.enter('preview', ownerId, bodyBytes);
     },
 
     /** The saved format as a PDF, with every placeholder shown as its label in brackets. */

@@ -13,11 +13,14 @@ export const WORK_LIMITS = {
   /** Previews per user per minute: the builder and the form ask for one per pause in typing. */
   previewsPerMinute: 120,
   /**
-   * Requests of each kind one user may have in progress at once. Reading and checking a large
-   * body takes the event loop for milliseconds, so sixty sent together would queue everyone
-   * else's requests behind them; a person has one or two in flight.
+   * Requests of each kind with a large body one user may have in progress at once. Reading and
+   * checking a large body takes the event loop for milliseconds, so sixty sent together would
+   * queue everyone else's requests behind them; small ones cost little, and an integrator's burst
+   * of them is welcome.
    */
-  inFlightPerUser: 2,
+  largeInFlightPerUser: 2,
+  /** A body this large (or of unknown length) counts as large: a list of a few hundred cells. */
+  largeBodyBytes: 32 * 1024,
 };
 
 export type TFreeWork = 'document' | 'preview';
@@ -36,13 +39,15 @@ export function createWorkLimits(limits = WORK_LIMITS) {
 
   return {
     /**
-     * Counts a request of `kind` in progress for the user until `release` is called, or refuses
-     * it at once when the user already has as many as they may.
+     * Counts a request of `kind` with a large body (`bodyBytes`, undefined when unknown) in
+     * progress for the user until `release` is called, or refuses it at once when the user already
+     * has as many as they may. Small bodies are not counted.
      */
-    enter(kind: TFreeWork, ownerId: string): () => void {
+    enter(kind: TFreeWork, ownerId: string, bodyBytes: number | undefined): () => void {
+      if (bodyBytes !== undefined && bodyBytes < limits.largeBodyBytes) return () => {};
       const key = `${kind}|${ownerId}`;
       const running = inFlight.get(key) ?? 0;
-      if (running >= limits.inFlightPerUser) {
+      if (running >= limits.largeInFlightPerUser) {
         throw refuse(kind === 'preview' ? 'Too many previews are being made for you at once.' : 'Too many documents are being made for you at once.', 1);
       }
       inFlight.set(key, running + 1);
