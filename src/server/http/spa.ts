@@ -40,7 +40,7 @@ export async function registerSpa(
   const indexHtml = hasWeb ? page('index.html') : undefined;
   const landingHtml = hasWeb && existsSync(path.join(opts.webDistDir, 'landing.html')) ? page('landing.html') : indexHtml;
 
-  const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz');
+  const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz') || url.startsWith('/readyz');
   const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
 

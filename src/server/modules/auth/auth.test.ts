@@ -316,10 +316,13 @@ describe('admin bootstrap', () => {
 });
 
 describe('server baseline', () => {
-  it('reports health with a database check', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/healthz' });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok' });
+  it('reports liveness without the database, and readiness with it', async () => {
+    const live = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: 'ready', database: t.databaseUrl ? 'postgres' : 'pglite' });
   });
 
   it('answers unknown API routes with the JSON error shape', async () => {
