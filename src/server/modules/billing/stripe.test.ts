@@ -121,7 +121,8 @@ describe('Stripe', () => {
     const before = await kit.overview(client);
 
     stripe.declineNextCharge();
-    const declined = await client.post('/api/subscription/create-order', { planId: 'premium_monthly' });
+    const { confirm } = await kit.quote(client, 'premium_monthly');
+    const declined = await client.post('/api/subscription/create-order', { planId: 'premium_monthly', confirm });
     expect(declined.statusCode).toBe(402);
     expect(errorOf(declined)).toMatchObject({ code: 'payment_failed' });
     expect(await kit.plan(client)).toBe('basic');
