@@ -101,9 +101,7 @@ export function ConfirmPaymentDialog({
 
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
               <dt className="text-muted-foreground">Date</dt>
-              <dd className="text-right font-medium">
-                {q.chargesNow ? `Today, ${formatDate(q.chargeAt)}` : `Today, ${formatDate(q.chargeAt)}, when you pay`}
-              </dd>
+              <dd className="text-right font-medium">Today, {formatDate(q.chargeAt)}</dd>
               <dt className="text-muted-foreground">Paid with</dt>
               <dd className="flex items-center justify-end gap-1.5 text-right font-medium" data-testid="confirm-payment-method">
                 {q.paidWith.type === 'card' ? (
@@ -118,6 +116,10 @@ export function ConfirmPaymentDialog({
               <dt className="text-muted-foreground">Covers</dt>
               <dd className="text-right font-medium">
                 {formatDate(q.period.start)} – {formatDate(q.period.end)}
+              </dd>
+              <dt className="text-muted-foreground">Renewal</dt>
+              <dd className="text-right font-medium">
+                {q.gateway === 'stripe' ? `Automatic, on ${formatDate(q.period.end)}` : `You pay again before ${formatDate(q.period.end)}`}
               </dd>
             </dl>
 
