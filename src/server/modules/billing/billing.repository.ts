@@ -155,6 +155,15 @@ function billingQueries(db: TDb) {
       return taken.length > 0;
     },
 
+    /** How many quotes `ownerId` asked for since `since`. */
+    async quotesSince(ownerId: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(checkoutQuotes)
+        .where(and(eq(checkoutQuotes.ownerId, ownerId), gte(checkoutQuotes.createdAt, since)));
+      return row?.n ?? 0;
+    },
+
     /** Forgets quotes that expired before `before`; returns how many. */
     async deleteQuotesExpiredBefore(before: Date): Promise<number> {
       const deleted = await db.delete(checkoutQuotes).where(lt(checkoutQuotes.expiresAt, before)).returning({ tokenHash: checkoutQuotes.tokenHash });

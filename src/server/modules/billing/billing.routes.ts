@@ -20,7 +20,7 @@ import { ZIdParams } from '../../../contract/formats.ts';
 import { sendFile } from '../../http/send-file.ts';
 import type { TBillingService } from './billing.service.ts';
 
-const errors = { 400: ZApiError, 401: ZApiError, 402: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 503: ZApiError };
+const errors = { 400: ZApiError, 401: ZApiError, 402: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
 
 /** The signed-in user's plan, checkout, changes and invoices. */
 export async function billingRoutes(

@@ -70,6 +70,9 @@ class SecondPayment extends Error {
 /** A confirmation lasts long enough to read the price, not long enough to be saved up for later. */
 const QUOTE_LIFETIME_MS = 15 * 60_000;
 
+/** Quotes one user may ask for within a quote's lifetime. */
+const QUOTES_PER_LIFETIME = 30;
+
 /** Confirmation tokens are kept only as this hash: the database never holds one that could be replayed. */
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -902,6 +905,11 @@ export function createBillingService(deps: {
      * created at the gateway: the money moves only through create-order with this token.
      */
     async quote(ownerId: string, sessionKey: string, planKey: string): Promise<TCheckoutQuote> {
+      // Each quote may ask the gateway for a preview and the saved card: a user gets plenty, a
+      // script looping on it does not get to spend the installation's gateway rate limits.
+      if ((await repo.quotesSince(ownerId, new Date(Date.now() - QUOTE_LIFETIME_MS))) >= QUOTES_PER_LIFETIME) {
+        throw new AppError('rate_limited', 'You have asked for many prices in a short time. Wait a few minutes, then choose the plan again.');
+      }
       const at = now();
       const pricing = await priceCheckout(ownerId, planKey, at);
       const gateway = pricing.gateway;

@@ -171,6 +171,17 @@ describe('create-order needs a confirmed quote', () => {
     }
   });
 
+  it('limits how many prices one user may ask for in a quarter of an hour', async () => {
+    const { client } = await kit.customer('Wren');
+    for (let i = 0; i < 30; i++) await kit.quote(client, i % 2 ? 'basic_monthly' : 'premium_monthly');
+    const refused = await client.post('/api/subscription/quote', { planId: 'basic_monthly' });
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused)).toMatchObject({ code: 'rate_limited' });
+    // Another user is not held up by it.
+    const { client: other } = await kit.customer('Xan');
+    expect((await other.post('/api/subscription/quote', { planId: 'basic_monthly' })).statusCode).toBe(200);
+  });
+
   it("names the customer's default card when the subscription has none of its own, and a new subscriber's Stripe Checkout", async () => {
     const { client, subscriptionId } = await subscriber('Uma');
     stripe.moveCardToCustomer(subscriptionId);

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { TCheckoutQuote } from '../../../contract/billing';
 import { toast } from '../../hooks/use-toast';
@@ -40,6 +40,8 @@ export function useCheckout() {
   const [quote, setQuote] = useState<TCheckoutQuote | null>(null);
   /** The confirmed order is being placed (the dialog's button shows it). */
   const [paying, setPaying] = useState(false);
+  // A double click lands before the button is drawn disabled: one confirmation, one order.
+  const confirming = useRef(false);
 
   const choose = useCallback(async (planKey: string) => {
     setBusy(planKey);
@@ -53,7 +55,8 @@ export function useCheckout() {
   }, []);
 
   const confirm = useCallback(async () => {
-    if (!quote || paying) return;
+    if (!quote || confirming.current) return;
+    confirming.current = true;
     setPaying(true);
     setBusy(quote.planKey);
     try {
@@ -62,6 +65,7 @@ export function useCheckout() {
         if (quote.paidWith.type === 'page' && quote.gateway === 'razorpay') setQuote(null);
       });
       if (outcome.kind === 'left') return;
+      confirming.current = false;
       setQuote(null);
       setPaying(false);
       setBusy(null);
@@ -71,12 +75,13 @@ export function useCheckout() {
         toast({ title: 'Subscription Activated!', description: `Welcome to your ${quote.planName} plan!` });
       }
     } catch (error) {
+      confirming.current = false;
       setQuote(null);
       setPaying(false);
       setBusy(null);
       toastFailure(error);
     }
-  }, [quote, paying, navigate, refresh]);
+  }, [quote, navigate, refresh]);
 
   const dismiss = useCallback(() => {
     if (!paying) setQuote(null);
