@@ -119,7 +119,7 @@ export function ConfirmPaymentDialog({
               </dd>
               <dt className="text-muted-foreground">Renewal</dt>
               <dd className="text-right font-medium">
-                {q.gateway === 'stripe' ? `Automatic, on ${formatDate(q.period.end)}` : `You pay again before ${formatDate(q.period.end)}`}
+                {q.gateway === 'stripe' ? `Automatic, on ${formatDate(q.period.end)}` : `Pay again by ${formatDate(q.period.end)}`}
               </dd>
             </dl>
 
