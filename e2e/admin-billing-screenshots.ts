@@ -114,7 +114,8 @@ async function main() {
     const email = `${first.toLowerCase()}.${last.toLowerCase()}@example.com`;
     await signUp(customer, first, last, email);
     ids.push(((await ok(await customer.get(`${BASE_URL}/api/auth/user`), 'user')) as { id: string }).id);
-    const order = (await ok(await customer.post(`${BASE_URL}/api/subscription/create-order`, { headers, data: { planId } }), `order ${email}`)) as { orderId: string };
+    const { confirm } = (await ok(await customer.post(`${BASE_URL}/api/subscription/quote`, { headers, data: { planId } }), `quote ${email}`)) as { confirm: string };
+    const order = (await ok(await customer.post(`${BASE_URL}/api/subscription/create-order`, { headers, data: { planId, confirm } }), `order ${email}`)) as { orderId: string };
     const { checkout, payment } = razorpay.pay(order.orderId);
     await ok(await customer.post(`${BASE_URL}/api/subscription/verify-payment`, { headers, data: { ...checkout, planId } }), `verify ${email}`);
     paymentIds.push(payment.id);

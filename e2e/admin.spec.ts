@@ -231,7 +231,11 @@ test('admin billing: a plan price edited in Plans reaches pricing and checkout; 
       const customer = await playwright.request.newContext({ extraHTTPHeaders: { origin: base } });
       const email = `${name.toLowerCase()}.${stamp}@pay.example.com`;
       expect((await customer.post(`${base}/api/auth/sign-up`, { data: { firstName: name, lastName: 'Payer', email, password: 'payer-password-123' } })).ok()).toBe(true);
-      const order = await customer.post(`${base}/api/subscription/create-order`, { data: { planId } });
+      // The price is quoted, then confirmed with the quote's token, as the billing dialog does.
+      const quote = await customer.post(`${base}/api/subscription/quote`, { data: { planId } });
+      expect(quote.ok(), await quote.text()).toBe(true);
+      const { confirm } = (await quote.json()) as { confirm: string };
+      const order = await customer.post(`${base}/api/subscription/create-order`, { data: { planId, confirm } });
       expect(order.ok(), await order.text()).toBe(true);
       const { orderId, amount } = (await order.json()) as { orderId: string; amount: number };
       if (planId === 'basic_monthly') expect(amount).toBe(34_900);

@@ -1,9 +1,11 @@
 /**
  * Screenshots of billing at 1280 px and 375 px, for looking at by eye. Not a test. It starts its
- * own server and a Razorpay stand-in, so nothing else needs to run:
+ * own servers and gateway stand-ins, so nothing else needs to run:
  *   npx tsx e2e/billing-screenshots.ts [outDir=/tmp/formwork-billing-shots]
- * Shots: the Free user's billing tab, Razorpay checkout over it, the payment result, the paid
- * plan's tab with its invoice, a scheduled downgrade, and the builder's "1 of 1 formats used".
+ * Shots: the Free user's billing tab, a plan picked out by a link, the confirmation before
+ * Razorpay, Razorpay checkout over it, the payment result, the paid plan's tab with its invoice,
+ * a scheduled downgrade, the builder's "1 of 1 formats used", and (on a second server, with Stripe
+ * on) the confirmation before Stripe Checkout and before a saved card is charged.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 const OUT = process.argv[2] ?? '/tmp/formwork-billing-shots';
 
 async function shot(page: Page, name: string, width: number, fullPage = true) {
-  await page.waitForLoadState('networkidle');
+  // A gateway's frame over the page can keep the page from ever counting as idle: then the wait is capped.
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(300);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -50,8 +53,14 @@ async function main() {
       await page.getByTestId('format-allowance').waitFor();
       await shot(page, 'builder-format-allowance', width, false);
 
-      await page.goto('/settings?tab=billing');
+      // A link that names a plan only picks it out.
+      await page.goto('/settings?tab=billing&checkout=basic_monthly');
+      await page.getByTestId('chosen-plan-notice').waitFor();
+      await shot(page, 'billing-chosen', width, false);
       await page.getByTestId('billing-plan-basic').getByRole('button', { name: 'Choose Basic' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Continue to Razorpay' }).waitFor();
+      await shot(page, 'confirm-razorpay', width, false);
+      await page.getByRole('dialog').getByRole('button', { name: 'Continue to Razorpay' }).click();
       await page.frameLocator('iframe[title="Razorpay Checkout"]').getByRole('button', { name: /^Pay / }).waitFor();
       await shot(page, 'checkout-razorpay', width, false);
       await page.frameLocator('iframe[title="Razorpay Checkout"]').getByRole('button', { name: /^Pay / }).click();
@@ -76,6 +85,41 @@ async function main() {
       await page.reload();
       await page.getByText('Your plan ends on').waitFor();
       await shot(page, 'billing-cancelled', width);
+      await context.close();
+    }
+    await browser.close();
+  } finally {
+    await stop();
+  }
+  await cardConfirmation();
+}
+
+/** A Stripe subscriber's upgrade: the saved card is charged at once, so the dialog names it. */
+async function cardConfirmation() {
+  const { server, stop } = await startBillingServer('billing-shots-stripe', { active: 'stripe' });
+  try {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    for (const width of [1280, 375]) {
+      const context = await browser.newContext({ baseURL: server.base, viewport: { width, height: width > 600 ? 900 : 780 } });
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.warn(`page error: ${error.message}`));
+      await context.request.post('/api/auth/sign-up', {
+        data: { firstName: 'Sam', lastName: 'Card', email: `sam-${width}@example.com`, password: 'buyer-password-123' },
+        headers: { origin: server.base },
+      });
+      await page.goto('/settings?tab=billing');
+      await page.getByTestId('billing-plan-basic').getByRole('button', { name: 'Choose Basic' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Continue to Stripe' }).waitFor();
+      await shot(page, 'confirm-stripe-checkout', width, false);
+      await page.getByRole('dialog').getByRole('button', { name: 'Continue to Stripe' }).click();
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.getByRole('heading', { name: 'Subscription Activated!' }).waitFor();
+
+      await page.goto('/settings?tab=billing');
+      await page.getByRole('radio', { name: 'Annually' }).click();
+      await page.getByTestId('billing-plan-premium').getByRole('button', { name: 'Upgrade to Premium' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: /^Pay .* now$/ }).waitFor();
+      await shot(page, 'confirm-card', width, false);
       await context.close();
     }
     await browser.close();

@@ -9,8 +9,9 @@ import type { TOwnServer } from './own-server.ts';
 
 /*
  * From the pricing card to the invoice: a visitor chooses Basic on the landing page, creates an
- * account, pays on Razorpay's checkout (a stand-in on loopback that signs like Razorpay), and
- * arrives on the Basic plan with its limit and an invoice. A second visitor's payment fails.
+ * account, finds Basic picked out in Billing, confirms the price, pays on Razorpay's checkout (a
+ * stand-in on loopback that signs like Razorpay), and arrives on the Basic plan with its limit and
+ * an invoice. A second visitor's payment fails.
  */
 
 let server: TOwnServer;
@@ -26,7 +27,7 @@ test.afterAll(async () => {
   await billing?.stop();
 });
 
-/** Landing page → plan card → Create account; the app then goes straight to checkout. */
+/** Landing page → plan card → Create account; the app then opens Billing with that plan picked out. */
 async function choosePlanAndSignUp(browser: Browser, plan: 'Basic' | 'Premium', firstName: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.base });
   const page = await context.newPage();
@@ -45,10 +46,24 @@ async function choosePlanAndSignUp(browser: Browser, plan: 'Basic' | 'Premium', 
 
 const checkoutFrame = (page: Page) => page.frameLocator('iframe[title="Razorpay Checkout"]');
 
+/** The plan's button, then the confirmation with the price: only its button opens Razorpay. */
+async function confirmRazorpay(page: Page, plan: 'Basic' | 'Premium', total: string) {
+  await page.getByTestId(`billing-plan-${plan.toLowerCase()}`).getByRole('button', { name: `Choose ${plan}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Subscribe to ${plan} (monthly)` });
+  await expect(dialog.getByTestId('confirm-payment-total')).toHaveText(total);
+  await expect(dialog.getByTestId('confirm-payment-method')).toHaveText('Razorpay');
+  await dialog.getByRole('button', { name: 'Continue to Razorpay' }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test('a visitor chooses Basic, signs up, pays with Razorpay, and has the plan, its limit and an invoice', async ({ browser }) => {
   const page = await choosePlanAndSignUp(browser, 'Basic', 'Priya');
-  // Straight to checkout: the payment window opens over Billing, priced by the server.
+  // Billing, with the plan picked out; nothing is bought until the price is confirmed.
   await expect(page).toHaveURL(/\/settings\?tab=billing/);
+  await expect(page.getByTestId('chosen-plan-notice')).toContainText('You chose Basic (monthly). Review it below and confirm to pay.');
+  await expect(page.getByTestId('billing-plan-basic')).toHaveAttribute('data-chosen', 'true');
+  await expect(page.locator('iframe[title="Razorpay Checkout"]')).toHaveCount(0);
+  await confirmRazorpay(page, 'Basic', '₹299.00');
   const frame = checkoutFrame(page);
   await expect(frame.getByText('₹299').first()).toBeVisible();
   await frame.getByRole('button', { name: 'Pay ₹299' }).click();
@@ -100,6 +115,7 @@ test('a visitor chooses Basic, signs up, pays with Razorpay, and has the plan, i
 test('a second visitor’s payment fails: the failure path, and the account stays on Free', async ({ browser }) => {
   const page = await choosePlanAndSignUp(browser, 'Premium', 'Omar');
   await expect(page).toHaveURL(/\/settings\?tab=billing/);
+  await confirmRazorpay(page, 'Premium', '₹999.00');
   await checkoutFrame(page).getByRole('button', { name: 'Fail payment' }).click();
   await expect(page).toHaveURL(/\/payment-success\?status=failed/);
   await expect(page.getByRole('heading', { name: 'Payment Processing Failed' })).toBeVisible();
@@ -111,7 +127,7 @@ test('a second visitor’s payment fails: the failure path, and the account stay
   await expect(page.getByTestId('billing-plan')).toHaveText('Free');
   await expect(page.getByTestId('invoice-row')).toHaveCount(0);
   // Closing the payment window changes nothing either, and says so by leaving the button ready.
-  await page.getByTestId('billing-plan-premium').getByRole('button', { name: 'Choose Premium' }).click();
+  await confirmRazorpay(page, 'Premium', '₹999.00');
   await expect(checkoutFrame(page).getByRole('button', { name: /^Pay / })).toBeVisible();
   await page.context().close();
 });

@@ -7,7 +7,57 @@ export const ZPlanKey = z
   .string()
   .regex(/^(free|basic|premium|enterprise)_(monthly|yearly)$/, 'Choose a plan such as basic_monthly or premium_yearly.');
 
-export const ZCreateOrderBody = z.object({ planId: ZPlanKey });
+export const ZQuoteBody = z.object({ planId: ZPlanKey });
+export type TQuoteBody = z.infer<typeof ZQuoteBody>;
+
+/** How a quoted payment is taken: the card Stripe holds for the subscription, or a gateway's own page. */
+export const ZPaidWith = z.discriminatedUnion('type', [
+  /** Charged at once, when confirmed; `brand` and `last4` are null when Stripe names no default card. */
+  z.object({ type: z.literal('card'), brand: z.string().nullable(), last4: z.string().nullable() }),
+  /** Paid on the gateway's page after confirming: Razorpay Checkout, Stripe Checkout, PayPal. */
+  z.object({ type: z.literal('page'), gateway: ZGatewayName, label: z.string() }),
+]);
+export type TPaidWith = z.infer<typeof ZPaidWith>;
+
+/**
+ * Exactly what `create-order` would charge for a plan, shown to the user before anything moves.
+ * `confirm` is the one-time token create-order needs: it works once, for this plan, in this
+ * sign-in session, until `expiresAt`, and only while the price is still this one.
+ */
+export const ZCheckoutQuote = z.object({
+  planId: ZPlanId,
+  cycle: ZBillingCycle,
+  planKey: ZPlanKey,
+  planName: z.string(),
+  /** new: a plan (or a new yearly period) from now; upgrade: the rest of the period; renewal: the next period. */
+  kind: z.enum(['new', 'upgrade', 'renewal']),
+  gateway: ZGatewayName,
+  /** Minor units, as create-order will charge them. */
+  amount: z.number().int().nonnegative(),
+  /** Credit for the unused part of the current period, already taken off `amount`. */
+  credit: z.number().int().nonnegative(),
+  currency: ZCurrency,
+  lines: z.array(z.object({ description: z.string(), amount: z.number().int() })),
+  /** When the money is taken: on confirming (a saved card), or on the gateway's page right after. */
+  chargeAt: z.string(),
+  /** True when confirming charges the saved card at once, with no gateway page in between. */
+  chargesNow: z.boolean(),
+  paidWith: ZPaidWith,
+  /** The period the payment pays for. */
+  period: z.object({ start: z.string(), end: z.string() }),
+  confirm: z.string(),
+  expiresAt: z.string(),
+});
+export type TCheckoutQuote = z.infer<typeof ZCheckoutQuote>;
+
+export const ZCreateOrderBody = z.object({
+  planId: ZPlanKey,
+  /** The token of a quote for this plan, given to this sign-in session (POST /api/subscription/quote). */
+  confirm: z
+    .string({ error: 'Review the price and confirm it first: nothing is charged without a confirmation.' })
+    .min(16, 'This confirmation is not valid. Review the price and confirm it again.')
+    .max(200, 'This confirmation is not valid. Review the price and confirm it again.'),
+});
 export type TCreateOrderBody = z.infer<typeof ZCreateOrderBody>;
 
 /** What the browser needs to take the payment, for the active gateway. */

@@ -16,7 +16,7 @@ import { registerTextGuard } from './http/text-guard.ts';
 import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { createAuthService } from './modules/auth/auth.service.ts';
+import { createAuthService, sessionKeyOf } from './modules/auth/auth.service.ts';
 import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { decorateCaller, resolveCallerFor } from './http/caller.ts';
@@ -236,7 +236,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await signedIn.register(bulkRoutes, { bulk });
     await signedIn.register(assetsRoutes, { assets });
     await signedIn.register(templateImportRoutes, { assets, limits: background.importLimits });
-    await signedIn.register(billingRoutes, { billing: services.billing });
+    await signedIn.register(billingRoutes, { billing: services.billing, sessionOf: sessionKeyOf });
   });
 
   const admin = createAdminService({

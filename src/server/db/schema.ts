@@ -683,6 +683,7 @@ export const payments = pgTable(
   (table) => [
     uniqueIndex('payments_gateway_payment_idx').on(table.gateway, table.gatewayPaymentId),
     index('payments_charge_ref_idx').on(table.gateway, table.chargeRef),
+    index('payments_order_idx').on(table.orderId),
     index('payments_owner_created_idx').on(table.ownerId, table.createdAt),
     index('payments_created_idx').on(table.createdAt),
   ],
@@ -715,6 +716,34 @@ export const sequences = pgTable('sequences', {
   name: text('name').primaryKey(),
   value: integer('value').notNull(),
 });
+
+/**
+ * A price shown to a user before they pay (POST /api/subscription/quote). Its confirmation token is
+ * kept only as a SHA-256 hash, and binds the payment to this user, this sign-in session and this
+ * price: create-order takes it once, within its lifetime, or charges nothing.
+ */
+export const checkoutQuotes = pgTable(
+  'checkout_quotes',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** A hash of the session cookie the quote was asked with. */
+    sessionKey: text('session_key').notNull(),
+    planId: text('plan_id', { enum: PLAN_IDS }).notNull(),
+    cycle: text('cycle', { enum: CYCLES }).notNull(),
+    gateway: text('gateway', { enum: GATEWAYS }).notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency', { enum: ['USD', 'INR'] }).notNull(),
+    /** The instant the price was worked out for: prorations are charged as of then. */
+    pricedAt: timestamp('priced_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('checkout_quotes_expires_idx').on(table.expiresAt)],
+);
 
 /** Gateway webhook events already handled: a replay finds its id here and changes nothing. */
 export const billingEvents = pgTable(

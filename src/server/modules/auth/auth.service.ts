@@ -1,4 +1,5 @@
 import { fromNodeHeaders } from 'better-auth/node';
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TSignInBody, TSignUpBody, TUser } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
@@ -14,6 +15,16 @@ export type TAuthResult = { user: TUser; setCookies: string[] };
 const SESSION_COOKIE_RE = /(?:^|;\s*)(?:__Secure-)?formwork\.session_token=([^;]+)/;
 /** The signed session cookie's value, the key a session is remembered by. */
 const sessionCookieOf = (headers: IncomingHttpHeaders) => SESSION_COOKIE_RE.exec(headers.cookie ?? '')?.[1];
+
+/**
+ * The sign-in session a request carries, as a key that can be stored: a SHA-256 of its session
+ * cookie (the cookie itself is a credential). A new sign-in gives a new key.
+ */
+export function sessionKeyOf(headers: IncomingHttpHeaders): string {
+  const cookie = sessionCookieOf(headers);
+  if (!cookie) throw unauthorized();
+  return createHash('sha256').update(cookie, 'utf8').digest('hex');
+}
 
 /** How long a session is taken as valid without reading it: the library refreshes sessions as they are read. */
 const SESSION_MEMO_MS = 5 * 60_000;

@@ -108,7 +108,7 @@ describe('billing in the admin panel', () => {
     expect(patched.json()).toMatchObject({ subscriptionPlan: 'enterprise', apiCallsLimit: 100_000 });
     // The plan is now the admin's to manage: the gateway subscription no longer decides it.
     expect(await kit.overview(client)).toMatchObject({ planId: 'enterprise', managedByAdmin: true, subscription: null });
-    expect((await client.post('/api/subscription/create-order', { planId: 'premium_monthly' })).statusCode).toBe(409);
+    expect((await client.post('/api/subscription/quote', { planId: 'premium_monthly' })).statusCode).toBe(409);
     await kit.admin.request('PATCH', `/api/admin/users/${id}`, { apiCallsLimit: 250_000 });
 
     await kit.admin.request('PATCH', `/api/admin/payment-gateways/${gatewayId}`, { webhookSecret: razorpay.webhookSecret });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TBillingOverview, TCheckout, TInvoiceSummary } from '../../../contract/billing.ts';
+import type { TBillingOverview, TCheckout, TCheckoutQuote, TInvoiceSummary } from '../../../contract/billing.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { pino } from 'pino';
 import { createServices } from '../../services.ts';
@@ -57,8 +57,16 @@ export async function createBillingKit(options: { mailTrustedCa?: string[] } = {
       const { user } = await client.signUp({ firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` });
       return { client, id: user.id, email: user.email };
     },
+    /** What a plan would cost, with the token that confirms paying it. */
+    async quote(client: TestClient, planId: string): Promise<TCheckoutQuote> {
+      const response = await client.post('/api/subscription/quote', { planId });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as TCheckoutQuote;
+    },
+    /** The user reviews the price and confirms it: a quote, then create-order with its token. */
     async checkout(client: TestClient, planId: string): Promise<TCheckout> {
-      const response = await client.post('/api/subscription/create-order', { planId });
+      const { confirm } = await this.quote(client, planId);
+      const response = await client.post('/api/subscription/create-order', { planId, confirm });
       expect(response.statusCode, response.body).toBe(200);
       return response.json() as TCheckout;
     },

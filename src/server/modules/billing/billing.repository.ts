@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TAdminPaymentsQuery, TInvoiceDetails } from '../../../contract/billing.ts';
 import type { TDb } from '../../db/client.ts';
-import { assets, billingEvents, billingOrders, formats, invoices, paymentGateways, payments, sequences, subscriptions, users } from '../../db/schema.ts';
+import { assets, billingEvents, billingOrders, checkoutQuotes, formats, invoices, paymentGateways, payments, sequences, subscriptions, users } from '../../db/schema.ts';
 
 export type TSubscriptionRow = typeof subscriptions.$inferSelect;
 export type TOrderRow = typeof billingOrders.$inferSelect;
 export type TPaymentRow = typeof payments.$inferSelect;
 export type TInvoiceRow = typeof invoices.$inferSelect;
 export type TGatewayRow = typeof paymentGateways.$inferSelect;
+export type TQuoteRow = typeof checkoutQuotes.$inferSelect;
 type TGateway = TOrderRow['gateway'];
 type TPlanId = TOrderRow['planId'];
 
@@ -111,6 +112,62 @@ function billingQueries(db: TDb) {
         .where(and(eq(payments.gateway, gateway), eq(payments.gatewayPaymentId, gatewayPaymentId)))
         .limit(1);
       return row;
+    },
+
+    /** The payment that paid an order, if one did. */
+    async paymentOfOrder(orderId: string): Promise<TPaymentRow | undefined> {
+      const [row] = await db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.createdAt)).limit(1);
+      return row;
+    },
+
+    async insertQuote(row: Omit<TQuoteRow, 'createdAt' | 'usedAt'>): Promise<void> {
+      await db.insert(checkoutQuotes).values(row);
+    },
+
+    /** One of `ownerId`'s quotes by the hash of its token. */
+    async quote(tokenHash: string, ownerId: string): Promise<TQuoteRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(checkoutQuotes)
+        .where(and(eq(checkoutQuotes.tokenHash, tokenHash), eq(checkoutQuotes.ownerId, ownerId)))
+        .limit(1);
+      return row;
+    },
+
+    /**
+     * Takes a quote for a payment: one statement, so of two requests with the same token only one
+     * gets it. True when this call took it (unused, unexpired, this owner and session).
+     */
+    async takeQuote(tokenHash: string, ownerId: string, sessionKey: string, at: Date): Promise<boolean> {
+      const taken = await db
+        .update(checkoutQuotes)
+        .set({ usedAt: at })
+        .where(
+          and(
+            eq(checkoutQuotes.tokenHash, tokenHash),
+            eq(checkoutQuotes.ownerId, ownerId),
+            eq(checkoutQuotes.sessionKey, sessionKey),
+            sql`${checkoutQuotes.usedAt} is null`,
+            gt(checkoutQuotes.expiresAt, at),
+          ),
+        )
+        .returning({ tokenHash: checkoutQuotes.tokenHash });
+      return taken.length > 0;
+    },
+
+    /** How many quotes `ownerId` asked for since `since`. */
+    async quotesSince(ownerId: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(checkoutQuotes)
+        .where(and(eq(checkoutQuotes.ownerId, ownerId), gte(checkoutQuotes.createdAt, since)));
+      return row?.n ?? 0;
+    },
+
+    /** Forgets quotes that expired before `before`; returns how many. */
+    async deleteQuotesExpiredBefore(before: Date): Promise<number> {
+      const deleted = await db.delete(checkoutQuotes).where(lt(checkoutQuotes.expiresAt, before)).returning({ tokenHash: checkoutQuotes.tokenHash });
+      return deleted.length;
     },
 
     /** Inserts the payment unless the gateway's payment is already recorded; true when inserted. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -7,8 +8,10 @@ import {
   ZBillingOverview,
   ZChangePlanBody,
   ZCheckout,
+  ZCheckoutQuote,
   ZCreateOrderBody,
   ZInvoiceSummary,
+  ZQuoteBody,
   ZVerifyPaymentBody,
   ZVerifyPaymentResult,
 } from '../../../contract/billing.ts';
@@ -17,18 +20,31 @@ import { ZIdParams } from '../../../contract/formats.ts';
 import { sendFile } from '../../http/send-file.ts';
 import type { TBillingService } from './billing.service.ts';
 
-const errors = { 400: ZApiError, 401: ZApiError, 402: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 503: ZApiError };
+const errors = { 400: ZApiError, 401: ZApiError, 402: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
 
 /** The signed-in user's plan, checkout, changes and invoices. */
-export async function billingRoutes(app: FastifyInstance, opts: { billing: TBillingService }) {
+export async function billingRoutes(
+  app: FastifyInstance,
+  opts: {
+    billing: TBillingService;
+    /** The sign-in session a request carries, as a key that is not the session's secret. */
+    sessionOf: (headers: IncomingHttpHeaders) => string;
+  },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/api/subscription', { schema: { response: { 200: ZBillingOverview, ...errors } } }, async (request) =>
     opts.billing.overview(request.callerId),
   );
 
+  // What a plan would cost, with the one-time token that create-order needs: money moves only
+  // after the user has seen the price and clicked to pay it, in this sign-in session.
+  api.post('/api/subscription/quote', { schema: { body: ZQuoteBody, response: { 200: ZCheckoutQuote, ...errors } } }, async (request) =>
+    opts.billing.quote(request.callerId, opts.sessionOf(request.headers), request.body.planId),
+  );
+
   api.post('/api/subscription/create-order', { schema: { body: ZCreateOrderBody, response: { 200: ZCheckout, ...errors } } }, async (request) =>
-    opts.billing.startCheckout(request.callerId, request.body.planId),
+    opts.billing.startCheckout(request.callerId, opts.sessionOf(request.headers), request.body),
   );
 
   api.post(

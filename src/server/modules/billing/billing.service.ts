@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import {
   invoiceNumberText,
@@ -6,6 +6,8 @@ import {
   type TAdminPaymentsQuery,
   type TBillingOverview,
   type TCheckout,
+  type TCheckoutQuote,
+  type TCreateOrderBody,
   type TInvoiceDetails,
   type TInvoiceSummary,
   type TSubscriptionView,
@@ -28,11 +30,11 @@ import { AppError, notFound } from '../../http/app-error.ts';
 import type { TPdfService } from '../documents/pdf.service.ts';
 import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TSystemService } from '../system/system.service.ts';
-import type { TBillingQueries, TBillingRepository, TOrderRow, TSubscriptionRow } from './billing.repository.ts';
+import type { TBillingQueries, TBillingRepository, TOrderRow, TPaymentRow, TSubscriptionRow } from './billing.repository.ts';
 import { GatewayRefusal, gatewayTitle, type TGatewayName } from './gateways/gateway-http.ts';
 import type { TGatewayOpener, TOpenGateway } from './gateways/open-gateway.ts';
-import { completedCapture, paypalMinor, ZPayPalEvent } from './gateways/paypal.ts';
-import { ZRazorpayEvent } from './gateways/razorpay.ts';
+import { completedCapture, paypalMinor, ZPayPalEvent, type TPayPalEvent } from './gateways/paypal.ts';
+import { ZRazorpayEvent, type TRazorpayEvent } from './gateways/razorpay.ts';
 import { GATEWAY_DEFAULT_ADDRESSES, ZGatewayConfiguration } from '../../../contract/admin.ts';
 import { invoicePaymentIntent, invoicePeriod, invoiceSubscriptionId, subscriptionPeriod } from './gateways/stripe.ts';
 import { invoiceDocument } from './invoice-format.ts';
@@ -51,6 +53,37 @@ const quotaKey = (periodStart: Date, cycle: TBillingCycle, at: Date) =>
 /** Prices follow the gateway that takes the money: rupees through Razorpay, dollars otherwise. */
 const currencyOf = (gateway: TGatewayName): TCurrency => (gateway === 'razorpay' ? 'INR' : 'USD');
 
+/**
+ * A payment for an order that another payment has already paid. Thrown inside the transaction, so
+ * nothing of it is written; the caller gives the money back once the transaction is over.
+ */
+class SecondPayment extends Error {
+  constructor(
+    readonly order: TOrderRow,
+    readonly paid: TPaidWith,
+    readonly first: TPaymentRow,
+  ) {
+    super('a second payment for an order already paid');
+  }
+}
+
+/** A confirmation lasts long enough to read the price, not long enough to be saved up for later. */
+const QUOTE_LIFETIME_MS = 15 * 60_000;
+
+/** Quotes one user may ask for within a quote's lifetime. */
+const QUOTES_PER_LIFETIME = 30;
+
+/** Confirmation tokens are kept only as this hash: the database never holds one that could be replayed. */
+const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+const PAGE_LABEL: Record<TGatewayName, string> = { razorpay: 'Razorpay', stripe: 'Stripe Checkout', paypal: 'PayPal' };
+
+/** `premium_yearly` as a sentence says it: "Premium (yearly)". */
+const planWords = (planKey: string) => {
+  const [plan = planKey, cycle = ''] = planKey.split('_');
+  return `${plan[0]!.toUpperCase()}${plan.slice(1)} (${cycle})`;
+};
+
 type TPaidWith = {
   gatewayPaymentId: string;
   chargeRef: string | null;
@@ -63,6 +96,25 @@ type TPaidWith = {
  * connection serves everything, so a query outside the transaction would wait for it forever.
  */
 type TContext = { catalogue: TPlanCatalogue; seller: TInvoiceDetails['seller'] };
+
+/** What a checkout costs and how it is paid, worked out once for the quote and again for the charge. */
+type TPricing = {
+  target: { plan: TPlanId; cycle: TBillingCycle };
+  planKey: string;
+  plan: TPlan;
+  user: NonNullable<Awaited<ReturnType<TBillingQueries['user']>>>;
+  current: TSubscriptionRow | undefined;
+  gateway: TOpenGateway;
+  currency: TCurrency;
+  kind: TOrderRow['kind'];
+  amount: number;
+  credit: number;
+  lines: TInvoiceDetails['lines'];
+  /** The period the payment pays for. */
+  period: { start: Date; end: Date };
+  /** A Stripe subscription's change, charged to its saved card at once. */
+  stripeChange?: { subscriptionId: string; newPeriod: boolean; prorationDate: number };
+};
 
 type TLog = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
 
@@ -121,15 +173,16 @@ export function createBillingService(deps: {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof GatewayRefusal) {
-        deps.log.error({ gateway, status: error.status, body: error.body }, 'payment gateway refused a request');
-        throw new AppError(
-          'unavailable',
-          `${gatewayTitle(gateway)} refused the request, so nothing was charged. The payment settings need an administrator's attention; please contact support.`,
-        );
-      }
-      throw error;
+      throw gatewayFailure(gateway, error);
     }
+  }
+  function gatewayFailure(gateway: TGatewayName, error: unknown): unknown {
+    if (!(error instanceof GatewayRefusal)) return error;
+    deps.log.error({ gateway, status: error.status, body: error.body }, 'payment gateway refused a request');
+    return new AppError(
+      'unavailable',
+      `${gatewayTitle(gateway)} refused the request, so nothing was charged. The payment settings need an administrator's attention; please contact support.`,
+    );
   }
 
   function checkAmount(order: TOrderRow, paid: { amountMinor: number; currency: string }) {
@@ -169,6 +222,7 @@ export function createBillingService(deps: {
     },
   ): Promise<TVerifyPaymentResult> {
     const plan = planIn(ctx.catalogue, input.planId);
+    if (input.order) await refuseSecondPayment(tx, input.order, input.paid);
     const paymentId = randomUUID();
     const inserted = await tx.insertPayment({
       id: paymentId,
@@ -255,8 +309,78 @@ export function createBillingService(deps: {
     return { start: paidAt, end: periodEnd(paidAt, order.cycle) };
   }
 
+  /**
+   * An order pays once. Razorpay lets one order take several payments (a second tab, a retry after
+   * a slow answer), so a payment of an order another payment already paid is refused here, under
+   * the order's lock, before anything of it is written.
+   */
+  async function refuseSecondPayment(tx: TBillingQueries, order: TOrderRow, paid: TPaidWith): Promise<void> {
+    const first = await tx.paymentOfOrder(order.id);
+    if (first && first.gatewayPaymentId !== paid.gatewayPaymentId) throw new SecondPayment(order, paid, first);
+  }
+
+  /**
+   * Gives back a second payment of an order already paid: refunded in full at Razorpay when it was
+   * captured; an authorised one is left uncaptured, which Razorpay releases by itself. Safe to run
+   * from both the return and the webhook: what is refunded already is not refunded again.
+   * PayPal captures an order once and Stripe pays an invoice once, so there it is only logged.
+   */
+  async function giveBackSecondPayment(second: SecondPayment): Promise<'refunded' | 'released' | 'left'> {
+    const { order, paid, first } = second;
+    deps.log.warn(
+      { orderId: order.id, gateway: order.gateway, firstPayment: first.gatewayPaymentId, secondPayment: paid.gatewayPaymentId },
+      'a second payment arrived for an order already paid; it is not recorded',
+    );
+    if (order.gateway !== 'razorpay') return 'left';
+    const gateway = await gatewayFor('razorpay');
+    if (gateway.name !== 'razorpay') throw new Error('unreachable');
+    return gatewayCall('razorpay', async () => {
+      const payment = await gateway.client.fetchPayment(paid.gatewayPaymentId);
+      if (payment.status === 'authorized' || payment.status === 'created') return 'released';
+      const left = payment.amount - payment.amount_refunded;
+      if (left <= 0) return 'refunded';
+      try {
+        await gateway.client.refund(payment.id, left, { reason: 'second payment of an order already paid', order_id: order.gatewayOrderId });
+      } catch (error) {
+        // The return and the webhook raced, and the other one refunded it first.
+        if (error instanceof GatewayRefusal && error.status === 400) {
+          const again = await gateway.client.fetchPayment(payment.id);
+          if (again.amount_refunded >= again.amount) return 'refunded';
+        }
+        throw error;
+      }
+      deps.log.info({ orderId: order.id, payment: payment.id, amountMinor: left, currency: payment.currency }, 'refunded a second payment of an order already paid');
+      return 'refunded';
+    });
+  }
+
+  /** What the user is told about a second payment, once it has been given back (or not). */
+  function secondPaymentRefusal(second: SecondPayment, outcome: 'refunded' | 'released' | 'left'): AppError {
+    const currency = second.paid.currency.toUpperCase();
+    const amount = currency === 'INR' || currency === 'USD' ? formatMinorUnits(second.paid.amountMinor, currency) : `${second.paid.amountMinor / 100} ${currency}`;
+    const gateway = gatewayTitle(second.order.gateway);
+    const what =
+      outcome === 'refunded'
+        ? `so this second payment of ${amount} has been refunded in full through ${gateway}; refunds reach your account within 5–7 working days.`
+        : outcome === 'released'
+          ? `so this second payment of ${amount} was not taken: ${gateway} releases the hold on it by itself.`
+          : `so this second payment of ${amount} was not applied. Contact support and we will refund it.`;
+    return new AppError('conflict', `This order was already paid by an earlier payment, ${what} Your plan is not affected.`);
+  }
+
+  /** Runs a settlement; a second payment it refuses is given back and the user told why. */
+  async function settleOrGiveBack(settle: () => Promise<TVerifyPaymentResult>): Promise<TVerifyPaymentResult> {
+    try {
+      return await settle();
+    } catch (error) {
+      if (!(error instanceof SecondPayment)) throw error;
+      throw secondPaymentRefusal(error, await giveBackSecondPayment(error));
+    }
+  }
+
   /** Settles a one-off order (Razorpay, PayPal) once its money is confirmed. */
   async function settleOrder(tx: TBillingQueries, ctx: TContext, order: TOrderRow, paid: TPaidWith): Promise<TVerifyPaymentResult> {
+    await refuseSecondPayment(tx, order, paid);
     checkAmount(order, paid);
     const paidAt = now();
     const sub = await currentSubscription(tx, order.ownerId, true);
@@ -327,6 +451,79 @@ export function createBillingService(deps: {
   async function endSubscription(tx: TBillingQueries, sub: TSubscriptionRow, eventAt?: Date) {
     await tx.updateSubscription(sub.ownerId, { status: 'ended', graceEndsAt: null, scheduledPlanId: null, scheduledCycle: null, ...(eventAt ? { lastEventAt: eventAt } : {}) });
     await tx.setUserPlan(sub.ownerId, 'free', null);
+  }
+
+  /** A Razorpay event, applied once in one transaction (its id remembered with what it did). */
+  async function handleRazorpayEvent(ctx: TContext, event: TRazorpayEvent, eventId: string): Promise<void> {
+    await repo.transaction(async (tx) => {
+      if (!(await tx.firstSighting('razorpay', eventId, event.event))) return;
+      const payment = event.payload.payment?.entity;
+      if ((event.event === 'payment.captured' || event.event === 'order.paid') && payment?.order_id) {
+        const order = await tx.orderByGatewayId('razorpay', payment.order_id, true);
+        if (!order) return void deps.log.warn({ order: payment.order_id }, 'Razorpay payment for an order we did not create');
+        if (payment.status !== 'captured') return;
+        try {
+          await settleOrder(tx, ctx, order, { gatewayPaymentId: payment.id, chargeRef: payment.id, amountMinor: payment.amount, currency: payment.currency });
+        } catch (error) {
+          // A mismatched amount is logged and left for a person; sending it again changes nothing.
+          if (error instanceof AppError && error.code === 'bad_request') return;
+          throw error;
+        }
+      } else if (event.event === 'payment.failed' && payment?.order_id) {
+        const order = await tx.orderByGatewayId('razorpay', payment.order_id);
+        if (order) await tx.setOrderStatus(order.id, 'failed');
+      } else if (event.event.startsWith('refund.') && event.event !== 'refund.failed' && payment) {
+        const updated = await tx.recordRefund('razorpay', { paymentId: payment.id }, { mode: 'total', amountMinor: payment.amount_refunded });
+        if (updated) return;
+        // The refund of a second payment we gave back: never recorded, so nothing to mark.
+        const order = payment.order_id ? await tx.orderByGatewayId('razorpay', payment.order_id) : undefined;
+        const first = order ? await tx.paymentOfOrder(order.id) : undefined;
+        if (first && first.gatewayPaymentId !== payment.id) {
+          return void deps.log.info({ orderId: order!.id, payment: payment.id }, 'Razorpay refunded a second payment we gave back');
+        }
+        throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');
+      }
+    });
+  }
+
+  /** A PayPal event whose signature PayPal confirmed, applied once. */
+  async function handlePayPalEvent(event: TPayPalEvent): Promise<void> {
+    const resource = event.resource as {
+      id?: string;
+      status?: string;
+      amount?: { value: string; currency_code: string };
+      supplementary_data?: { related_ids?: { order_id?: string } };
+      links?: { rel: string; href: string }[];
+    };
+    const ctx = await context();
+    await repo.transaction(async (tx) => {
+      if (!(await tx.firstSighting('paypal', event.id, event.event_type))) return;
+      const orderId = resource.supplementary_data?.related_ids?.order_id;
+      if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId && resource.id && resource.amount) {
+        const order = await tx.orderByGatewayId('paypal', orderId, true);
+        if (!order) return void deps.log.warn({ order: orderId }, 'PayPal capture for an order we did not create');
+        try {
+          await settleOrder(tx, ctx, order, {
+            gatewayPaymentId: resource.id,
+            chargeRef: resource.id,
+            amountMinor: paypalMinor(resource.amount.value),
+            currency: resource.amount.currency_code,
+          });
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'bad_request') return;
+          throw error;
+        }
+      } else if (event.event_type === 'PAYMENT.CAPTURE.DENIED' && orderId) {
+        const order = await tx.orderByGatewayId('paypal', orderId);
+        if (order) await tx.setOrderStatus(order.id, 'failed');
+      } else if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED' && resource.amount) {
+        // A refund names its capture through its "up" link.
+        const captureId = resource.links?.find((l) => l.rel === 'up')?.href.split('/').pop();
+        if (!captureId) return;
+        const updated = await tx.recordRefund('paypal', { paymentId: captureId }, { mode: 'add', amountMinor: paypalMinor(resource.amount.value) });
+        if (!updated) throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');
+      }
+    });
   }
 
   /** Whether a Stripe event is older than one already applied to this subscription. */
@@ -427,10 +624,22 @@ export function createBillingService(deps: {
     if (!invoiceId) throw new AppError('payment_failed', 'Stripe has no invoice for this checkout yet. Your plan has not changed.');
     const invoice = await gatewayCall('stripe', () => gateway.client.retrieveInvoice(invoiceId));
     const ctx = await context();
-    return repo.transaction(async (tx) => {
-      if (eventId && !(await tx.firstSighting('stripe', eventId, 'checkout.session.completed'))) return undefined;
-      return settleStripeInvoice(tx, ctx, invoice, subscription, order, eventAt);
-    });
+    try {
+      return await repo.transaction(async (tx) => {
+        if (eventId && !(await tx.firstSighting('stripe', eventId, 'checkout.session.completed'))) return undefined;
+        // Locked, so the return and the webhook settle one after the other.
+        const locked = (await tx.orderByGatewayId('stripe', session.id, true)) ?? order;
+        return settleStripeInvoice(tx, ctx, invoice, subscription, locked, eventAt);
+      });
+    } catch (error) {
+      // A Checkout Session pays one invoice; another invoice of its subscription (a later change
+      // or renewal) is its own payment, recorded by its own event, never as this order's.
+      if (!(error instanceof SecondPayment)) throw error;
+      await giveBackSecondPayment(error);
+      const invoiceRow = await repo.invoiceForPayment(error.first.id);
+      const plan = await planOf(error.first.planId);
+      return { planId: error.first.planId, planName: plan.name, cycle: error.first.cycle, periodEnd: error.first.periodEnd.toISOString(), invoiceId: invoiceRow?.id ?? null };
+    }
   }
 
   /** The renewal reminder's words: what is due, when, for how much, and what happens otherwise. */
@@ -467,6 +676,179 @@ export function createBillingService(deps: {
     const amount = periodCharge(await planOf(planId), currencyOf(sub.gateway), cycle);
     if (amount === null) return null;
     return { planKey: planStorageKey(planId, cycle), amount, currency: currencyOf(sub.gateway), due: sub.currentPeriodEnd.toISOString() };
+  }
+
+  /**
+   * What paying for `planKey` costs at `at`, and how it is paid: the one computation behind both
+   * the quote the user confirms and the charge create-order makes. Throws the refusal (a free or
+   * sales-only plan, a downgrade, a renewal not yet due) before anything is created anywhere.
+   */
+  async function priceCheckout(ownerId: string, planKey: string, at: Date): Promise<TPricing> {
+    const target = parsePlanKey(planKey);
+    if (target.plan === 'free') {
+      throw new AppError('bad_request', 'The Free plan needs no payment. To leave a paid plan, cancel it in Billing.');
+    }
+    const plan = await planOf(target.plan);
+    const user = await repo.user(ownerId);
+    if (!user) throw notFound('User');
+    const current = await currentSubscription(repo, ownerId);
+    if (!current && user.subscriptionPlan !== 'free') {
+      throw new AppError('conflict', `Your ${(await planOf(user.subscriptionPlan)).name} plan is managed by an administrator. Contact support to change it.`);
+    }
+    // A Stripe subscription changes through Stripe, whichever gateway new customers now use.
+    const gateway = current?.gateway === 'stripe' && current.status === 'active' ? await gatewayFor('stripe') : await activeGatewayOrThrow();
+    const currency = currencyOf(gateway.name);
+    const charge = periodCharge(plan, currency, target.cycle);
+    if (charge === null) {
+      throw new AppError('bad_request', `The ${plan.name} plan is arranged with our sales team. Use Contact Sales and we will set it up for you.`);
+    }
+    const base = { target, planKey: planStorageKey(target.plan, target.cycle), plan, user, current, gateway, currency };
+    let kind: TOrderRow['kind'] = 'new';
+    let amount = charge;
+    let credit = 0;
+    let lines: TInvoiceDetails['lines'] = [{ description: describe(plan, target.cycle), amountMinor: charge }];
+    let period = { start: at, end: periodEnd(at, target.cycle) };
+
+    if (current && current.status === 'active') {
+      const currentPlan = await planOf(current.planId);
+      const change = planChange({ plan: current.planId, cycle: current.cycle }, target);
+      const isScheduled = current.scheduledPlanId === target.plan && current.scheduledCycle === target.cycle;
+      const currentCharge = periodCharge(currentPlan, currency, current.cycle) ?? 0;
+      const share = unusedShare(current.currentPeriodStart, current.currentPeriodEnd, at);
+      if (change === 'downgrade' && !isScheduled) {
+        throw new AppError(
+          'conflict',
+          `Moving to ${describe(plan, target.cycle)} takes effect when your current period ends on ${day(current.currentPeriodEnd)}. Choose Downgrade to schedule it; nothing is charged now.`,
+        );
+      }
+      if (change === 'same' || isScheduled) {
+        if (gateway.name === 'stripe') throw new AppError('conflict', `Your plan renews automatically on ${day(current.currentPeriodEnd)}.`);
+        const opensAt = addDays(current.currentPeriodEnd, -RENEWAL_WINDOW_DAYS);
+        if (opensAt.getTime() > at.getTime()) {
+          throw new AppError('conflict', `Your ${currentPlan.name} plan is paid until ${day(current.currentPeriodEnd)}. You can renew it from ${day(opensAt)}.`);
+        }
+        if (await repo.paidPeriodStartingFrom(ownerId, current.currentPeriodEnd)) {
+          throw new AppError('conflict', `Your next period is already paid: your plan continues after ${day(current.currentPeriodEnd)}.`);
+        }
+        kind = 'renewal';
+        period = { start: current.currentPeriodEnd, end: periodEnd(current.currentPeriodEnd, target.cycle) };
+        lines = [{ description: `${describe(plan, target.cycle)}, ${day(period.start)} – ${day(period.end)}`, amountMinor: charge }];
+      } else if (change === 'upgrade') {
+        if (gateway.name === 'stripe') return priceStripeChange(base, gateway, current, { newPeriod: false, at });
+        kind = 'upgrade';
+        amount = Math.max(MIN_CHARGE_MINOR, Math.round((charge - currentCharge) * share));
+        period = { start: current.currentPeriodStart, end: current.currentPeriodEnd };
+        lines = [
+          {
+            description: `Upgrade from ${currentPlan.name} to ${plan.name} for the rest of the period (${day(at)} – ${day(current.currentPeriodEnd)})`,
+            amountMinor: amount,
+          },
+        ];
+      } else {
+        if (gateway.name === 'stripe') return priceStripeChange(base, gateway, current, { newPeriod: true, at });
+        credit = Math.min(charge - MIN_CHARGE_MINOR, Math.round(currentCharge * share));
+        amount = charge - credit;
+        lines = [
+          { description: describe(plan, target.cycle), amountMinor: charge },
+          { description: `Credit for unused time on the ${describe(currentPlan, current.cycle)}`, amountMinor: -credit },
+        ];
+      }
+    }
+    return { ...base, kind, amount, credit, lines, period };
+  }
+
+  /**
+   * A Stripe subscription's change, priced by Stripe itself (its prorations are its own): the
+   * invoice it previews as of `at`, which the change then charges with the same proration date.
+   */
+  async function priceStripeChange(
+    base: Pick<TPricing, 'target' | 'planKey' | 'plan' | 'user' | 'current' | 'currency'>,
+    gateway: Extract<TOpenGateway, { name: 'stripe' }>,
+    current: TSubscriptionRow,
+    how: { newPeriod: boolean; at: Date },
+  ): Promise<TPricing> {
+    const subscriptionId = current.gatewaySubscriptionId;
+    if (!subscriptionId) throw new AppError('conflict', 'Your subscription is not linked to Stripe. Please contact support.');
+    const { plan, target } = base;
+    const prorationDate = Math.floor(how.at.getTime() / 1000);
+    const price = { planId: plan.id, cycle: target.cycle, amountMinor: periodCharge(plan, 'USD', target.cycle)!, currency: 'USD', productName: `Formwork ${plan.name}` };
+    const preview = await gatewayCall('stripe', () => gateway.client.previewChange(subscriptionId, price, { newPeriod: how.newPeriod, prorationDate }));
+    const lines = preview.lines.data.map((line) => ({ description: line.description ?? describe(plan, target.cycle), amountMinor: line.amount }));
+    return {
+      ...base,
+      gateway,
+      kind: how.newPeriod ? 'new' : 'upgrade',
+      amount: preview.amount_due,
+      credit: -lines.reduce((sum, line) => sum + Math.min(0, line.amountMinor), 0),
+      lines,
+      period: how.newPeriod ? { start: how.at, end: periodEnd(how.at, target.cycle) } : { start: current.currentPeriodStart, end: current.currentPeriodEnd },
+      stripeChange: { subscriptionId, newPeriod: how.newPeriod, prorationDate },
+    };
+  }
+
+  /** The order at the gateway for a price worked out by `priceCheckout`, or the card charged for a Stripe change. */
+  async function chargeAsPriced(ownerId: string, pricing: TPricing): Promise<TCheckout> {
+    const { target, planKey, plan, user, current, gateway, currency, kind, amount, credit, lines } = pricing;
+    if (pricing.stripeChange && gateway.name === 'stripe') return changeStripePlan(ownerId, gateway, pricing, pricing.stripeChange);
+    const orderId = randomUUID();
+    const order = { id: orderId, ownerId, planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, kind, creditMinor: credit, lines };
+    const common = { orderId: '', amount, currency, credit, planId: target.plan, cycle: target.cycle } as const;
+    switch (gateway.name) {
+      case 'razorpay': {
+        const created = await gatewayCall('razorpay', () =>
+          gateway.client.createOrder({ amountMinor: amount, currency, receipt: orderId, notes: { ownerId, plan: planKey } }),
+        );
+        await repo.insertOrder({ ...order, gateway: 'razorpay', gatewayOrderId: created.id });
+        return {
+          ...common,
+          gateway: 'razorpay',
+          orderId: created.id,
+          next: {
+            type: 'razorpay',
+            checkoutScriptUrl: gateway.checkoutScriptUrl,
+            options: {
+              key: gateway.keyId,
+              order_id: created.id,
+              amount,
+              currency,
+              name: 'Formwork',
+              description: lines[0]!.description,
+              prefill: { name: [user.firstName, user.lastName].filter(Boolean).join(' '), email: user.email },
+            },
+          },
+        };
+      }
+      case 'paypal': {
+        const created = await gatewayCall('paypal', () =>
+          gateway.client.createOrder({
+            orderId,
+            amountMinor: amount,
+            currency,
+            description: lines[0]!.description,
+            returnUrl: `${deps.publicUrl}/payment-success?gateway=paypal&plan=${planKey}`,
+            cancelUrl: `${deps.publicUrl}/settings?tab=billing&payment=cancelled`,
+          }),
+        );
+        await repo.insertOrder({ ...order, gateway: 'paypal', gatewayOrderId: created.id });
+        return { ...common, gateway: 'paypal', orderId: created.id, next: { type: 'redirect', url: created.approveUrl } };
+      }
+      case 'stripe': {
+        const session = await gatewayCall('stripe', () =>
+          gateway.client.createCheckoutSession({
+            orderId,
+            ownerId,
+            email: user.email,
+            customerId: current?.gatewayCustomerId ?? null,
+            price: { planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, productName: `Formwork ${plan.name}` },
+            successUrl: `${deps.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&plan=${planKey}`,
+            cancelUrl: `${deps.publicUrl}/settings?tab=billing&payment=cancelled`,
+          }),
+        );
+        if (!session.url) throw new AppError('unavailable', 'Stripe did not give a checkout page. Nothing was charged; try again.');
+        await repo.insertOrder({ ...order, gateway: 'stripe', gatewayOrderId: session.id });
+        return { ...common, gateway: 'stripe', orderId: session.id, next: { type: 'redirect', url: session.url } };
+      }
+    }
   }
 
   return {
@@ -518,136 +900,103 @@ export function createBillingService(deps: {
       };
     },
 
-    /** Starts paying for `planKey`: a first plan, an upgrade, or a manual renewal. */
-    async startCheckout(ownerId: string, planKey: string): Promise<TCheckout> {
-      const target = parsePlanKey(planKey);
-      if (target.plan === 'free') {
-        throw new AppError('bad_request', 'The Free plan needs no payment. To leave a paid plan, cancel it in Billing.');
-      }
-      const plan = await planOf(target.plan);
-      const user = await repo.user(ownerId);
-      if (!user) throw notFound('User');
-      const current = await currentSubscription(repo, ownerId);
-      if (!current && user.subscriptionPlan !== 'free') {
-        throw new AppError('conflict', `Your ${(await planOf(user.subscriptionPlan)).name} plan is managed by an administrator. Contact support to change it.`);
-      }
-      // A Stripe subscription changes through Stripe, whichever gateway new customers now use.
-      const gateway = current?.gateway === 'stripe' && current.status === 'active' ? await gatewayFor('stripe') : await activeGatewayOrThrow();
-      const currency = currencyOf(gateway.name);
-      const charge = periodCharge(plan, currency, target.cycle);
-      if (charge === null) {
-        throw new AppError('bad_request', `The ${plan.name} plan is arranged with our sales team. Use Contact Sales and we will set it up for you.`);
+    /**
+     * What paying for `planKey` would charge, and a one-time token to confirm it with. Nothing is
+     * created at the gateway: the money moves only through create-order with this token.
+     */
+    async quote(ownerId: string, sessionKey: string, planKey: string): Promise<TCheckoutQuote> {
+      // Each quote may ask the gateway for a preview and the saved card: a user gets plenty, a
+      // script looping on it does not get to spend the installation's gateway rate limits.
+      if ((await repo.quotesSince(ownerId, new Date(Date.now() - QUOTE_LIFETIME_MS))) >= QUOTES_PER_LIFETIME) {
+        throw new AppError('rate_limited', 'You have asked for many prices in a short time. Wait a few minutes, then choose the plan again.');
       }
       const at = now();
-      let kind: TOrderRow['kind'] = 'new';
-      let amount = charge;
-      let credit = 0;
-      let lines: TInvoiceDetails['lines'] = [{ description: describe(plan, target.cycle), amountMinor: charge }];
-
-      if (current && current.status === 'active') {
-        const currentPlan = await planOf(current.planId);
-        const change = planChange({ plan: current.planId, cycle: current.cycle }, target);
-        const isScheduled = current.scheduledPlanId === target.plan && current.scheduledCycle === target.cycle;
-        const currentCharge = periodCharge(currentPlan, currency, current.cycle) ?? 0;
-        const share = unusedShare(current.currentPeriodStart, current.currentPeriodEnd, at);
-        if (change === 'downgrade' && !isScheduled) {
-          throw new AppError(
-            'conflict',
-            `Moving to ${describe(plan, target.cycle)} takes effect when your current period ends on ${day(current.currentPeriodEnd)}. Choose Downgrade to schedule it; nothing is charged now.`,
-          );
-        }
-        if (change === 'same' || isScheduled) {
-          if (gateway.name === 'stripe') throw new AppError('conflict', `Your plan renews automatically on ${day(current.currentPeriodEnd)}.`);
-          const opensAt = addDays(current.currentPeriodEnd, -RENEWAL_WINDOW_DAYS);
-          if (opensAt.getTime() > at.getTime()) {
-            throw new AppError('conflict', `Your ${currentPlan.name} plan is paid until ${day(current.currentPeriodEnd)}. You can renew it from ${day(opensAt)}.`);
-          }
-          if (await repo.paidPeriodStartingFrom(ownerId, current.currentPeriodEnd)) {
-            throw new AppError('conflict', `Your next period is already paid: your plan continues after ${day(current.currentPeriodEnd)}.`);
-          }
-          kind = 'renewal';
-          const start = current.currentPeriodEnd;
-          lines = [{ description: `${describe(plan, target.cycle)}, ${day(start)} – ${day(periodEnd(start, target.cycle))}`, amountMinor: charge }];
-        } else if (change === 'upgrade') {
-          if (gateway.name === 'stripe') return changeStripePlan(ownerId, gateway, current, plan, target.cycle, { newPeriod: false });
-          kind = 'upgrade';
-          amount = Math.max(MIN_CHARGE_MINOR, Math.round((charge - currentCharge) * share));
-          lines = [
-            {
-              description: `Upgrade from ${currentPlan.name} to ${plan.name} for the rest of the period (${day(at)} – ${day(current.currentPeriodEnd)})`,
-              amountMinor: amount,
-            },
-          ];
-        } else {
-          if (gateway.name === 'stripe') return changeStripePlan(ownerId, gateway, current, plan, target.cycle, { newPeriod: true });
-          credit = Math.min(charge - MIN_CHARGE_MINOR, Math.round(currentCharge * share));
-          amount = charge - credit;
-          lines = [
-            { description: describe(plan, target.cycle), amountMinor: charge },
-            { description: `Credit for unused time on the ${describe(currentPlan, current.cycle)}`, amountMinor: -credit },
-          ];
-        }
+      const pricing = await priceCheckout(ownerId, planKey, at);
+      const gateway = pricing.gateway;
+      let paidWith: TCheckoutQuote['paidWith'];
+      if (pricing.stripeChange && gateway.name === 'stripe') {
+        const subscriptionId = pricing.stripeChange.subscriptionId;
+        const card = await gatewayCall('stripe', () => gateway.client.savedCard(subscriptionId));
+        paidWith = { type: 'card', brand: card?.brand ?? null, last4: card?.last4 ?? null };
+      } else {
+        paidWith = { type: 'page', gateway: gateway.name, label: PAGE_LABEL[gateway.name] };
       }
+      const token = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(at.getTime() + QUOTE_LIFETIME_MS);
+      await repo.insertQuote({
+        tokenHash: tokenHash(token),
+        ownerId,
+        sessionKey,
+        planId: pricing.target.plan,
+        cycle: pricing.target.cycle,
+        gateway: gateway.name,
+        amountMinor: pricing.amount,
+        currency: pricing.currency,
+        pricedAt: at,
+        expiresAt,
+      });
+      return {
+        planId: pricing.target.plan,
+        cycle: pricing.target.cycle,
+        planKey: planStorageKey(pricing.target.plan, pricing.target.cycle),
+        planName: pricing.plan.name,
+        kind: pricing.kind,
+        gateway: gateway.name,
+        amount: pricing.amount,
+        credit: pricing.credit,
+        currency: pricing.currency,
+        lines: pricing.lines.map((line) => ({ description: line.description, amount: line.amountMinor })),
+        chargeAt: at.toISOString(),
+        chargesNow: pricing.stripeChange !== undefined,
+        paidWith,
+        period: { start: pricing.period.start.toISOString(), end: pricing.period.end.toISOString() },
+        confirm: token,
+        expiresAt: expiresAt.toISOString(),
+      };
+    },
 
-      const orderId = randomUUID();
-      const order = { id: orderId, ownerId, planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, kind, creditMinor: credit, lines };
-      const common = { orderId: '', amount, currency, credit, planId: target.plan, cycle: target.cycle } as const;
-      switch (gateway.name) {
-        case 'razorpay': {
-          const created = await gatewayCall('razorpay', () =>
-            gateway.client.createOrder({ amountMinor: amount, currency, receipt: orderId, notes: { ownerId, plan: planKey } }),
-          );
-          await repo.insertOrder({ ...order, gateway: 'razorpay', gatewayOrderId: created.id });
-          return {
-            ...common,
-            gateway: 'razorpay',
-            orderId: created.id,
-            next: {
-              type: 'razorpay',
-              checkoutScriptUrl: gateway.checkoutScriptUrl,
-              options: {
-                key: gateway.keyId,
-                order_id: created.id,
-                amount,
-                currency,
-                name: 'Formwork',
-                description: lines[0]!.description,
-                prefill: { name: [user.firstName, user.lastName].filter(Boolean).join(' '), email: user.email },
-              },
-            },
-          };
-        }
-        case 'paypal': {
-          const created = await gatewayCall('paypal', () =>
-            gateway.client.createOrder({
-              orderId,
-              amountMinor: amount,
-              currency,
-              description: lines[0]!.description,
-              returnUrl: `${deps.publicUrl}/payment-success?gateway=paypal&plan=${planKey}`,
-              cancelUrl: `${deps.publicUrl}/settings?tab=billing&payment=cancelled`,
-            }),
-          );
-          await repo.insertOrder({ ...order, gateway: 'paypal', gatewayOrderId: created.id });
-          return { ...common, gateway: 'paypal', orderId: created.id, next: { type: 'redirect', url: created.approveUrl } };
-        }
-        case 'stripe': {
-          const session = await gatewayCall('stripe', () =>
-            gateway.client.createCheckoutSession({
-              orderId,
-              ownerId,
-              email: user.email,
-              customerId: current?.gatewayCustomerId ?? null,
-              price: { planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, productName: `Formwork ${plan.name}` },
-              successUrl: `${deps.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&plan=${planKey}`,
-              cancelUrl: `${deps.publicUrl}/settings?tab=billing&payment=cancelled`,
-            }),
-          );
-          if (!session.url) throw new AppError('unavailable', 'Stripe did not give a checkout page. Nothing was charged; try again.');
-          await repo.insertOrder({ ...order, gateway: 'stripe', gatewayOrderId: session.id });
-          return { ...common, gateway: 'stripe', orderId: session.id, next: { type: 'redirect', url: session.url } };
-        }
+    /**
+     * Starts paying for `planKey` (a first plan, an upgrade, or a manual renewal) as quoted: the
+     * confirmation must be a quote for this plan, given to this sign-in session, unused and
+     * unexpired, and the price must still be the one quoted. Otherwise nothing is charged and
+     * nothing is created at the gateway.
+     */
+    async startCheckout(ownerId: string, sessionKey: string, body: TCreateOrderBody): Promise<TCheckout> {
+      const planKey = body.planId;
+      const hash = tokenHash(body.confirm);
+      const quote = await repo.quote(hash, ownerId);
+      const refuse = (code: 'bad_request' | 'forbidden' | 'conflict', message: string, field: string): never => {
+        deps.log.info({ ownerId, planKey, reason: field }, 'create-order refused: the confirmation does not hold');
+        throw new AppError(code, `${message} Nothing was charged.`, { confirm: field });
+      };
+      if (!quote) refuse('bad_request', 'This payment was not confirmed: review the price and confirm it again.', 'This confirmation is not one we gave you.');
+      if (quote!.sessionKey !== sessionKey) {
+        refuse('forbidden', 'This confirmation was given in another sign-in. Review the price here and confirm it again.', 'This confirmation belongs to another sign-in.');
       }
+      const quoted = planStorageKey(quote!.planId, quote!.cycle);
+      if (quoted !== planKey) {
+        refuse('bad_request', `This confirmation is for the ${planWords(quoted)} plan, not ${planWords(planKey)}.`, 'This confirmation is for another plan.');
+      }
+      if (quote!.usedAt) refuse('conflict', 'This confirmation was already used: each one pays once.', 'This confirmation was already used.');
+      const at = now();
+      if (quote!.expiresAt.getTime() <= at.getTime()) {
+        refuse('conflict', `This confirmation has expired (they last ${QUOTE_LIFETIME_MS / 60_000} minutes). Review the price and confirm it again.`, 'This confirmation has expired.');
+      }
+      // The price again, as of the instant it was quoted: anything that changed it since (the
+      // catalogue, the subscription, the gateway) shows here as a different amount.
+      const pricing = await priceCheckout(ownerId, planKey, quote!.pricedAt);
+      if (pricing.amount !== quote!.amountMinor || pricing.currency !== quote!.currency || pricing.gateway.name !== quote!.gateway) {
+        deps.log.info({ ownerId, planKey, quoted: [quote!.amountMinor, quote!.currency], now: [pricing.amount, pricing.currency] }, 'create-order refused: the price changed since the quote');
+        throw new AppError(
+          'conflict',
+          `The price changed since you reviewed it: it is now ${formatMinorUnits(pricing.amount, pricing.currency)}, not ${formatMinorUnits(quote!.amountMinor, quote!.currency)}. Nothing was charged; review the new price and confirm it.`,
+          { confirm: 'The price changed since this confirmation.' },
+        );
+      }
+      if (!(await repo.takeQuote(hash, ownerId, sessionKey, at))) {
+        refuse('conflict', 'This confirmation was already used: each one pays once.', 'This confirmation was already used.');
+      }
+      return chargeAsPriced(ownerId, pricing);
     },
 
     /** The return from a checkout page: confirms the payment with the gateway and puts the plan in force. */
@@ -671,31 +1020,48 @@ export function createBillingService(deps: {
           throw new AppError('bad_request', 'Payment verification failed: the signature does not match this order. Your plan has not changed.');
         }
         const paymentId = body.razorpay_payment_id;
-        const payment = await gatewayCall('razorpay', async () => {
-          const fetched = await gateway.client.fetchPayment(paymentId);
-          return fetched.status === 'authorized' ? gateway.client.capture(fetched) : fetched;
-        });
-        if (payment.order_id !== order.gatewayOrderId) {
+        const fetched = await gatewayCall('razorpay', () => gateway.client.fetchPayment(paymentId));
+        if (fetched.order_id !== order.gatewayOrderId) {
           throw new AppError('bad_request', 'This payment was made for another order. Your plan has not changed.');
         }
+        const paidWith = (p: typeof fetched): TPaidWith => ({ gatewayPaymentId: p.id, chargeRef: p.id, amountMinor: p.amount, currency: p.currency });
+        // Another payment paid this order already: this one is not captured, or is given back.
+        const first = await repo.paymentOfOrder(order.id);
+        if (first && first.gatewayPaymentId !== fetched.id) {
+          const second = new SecondPayment(order, paidWith(fetched), first);
+          throw secondPaymentRefusal(second, await giveBackSecondPayment(second));
+        }
+        const payment = fetched.status === 'authorized' ? await gatewayCall('razorpay', () => gateway.client.capture(fetched)) : fetched;
         if (payment.status !== 'captured') {
           throw new AppError('payment_failed', `Razorpay has not completed this payment (it is ${payment.status}). Your plan has not changed.`);
         }
         const ctx = await context();
-        return repo.transaction(async (tx) =>
-          settleOrder(tx, ctx, (await tx.orderByGatewayId('razorpay', order.gatewayOrderId, true))!, {
-            gatewayPaymentId: payment.id,
-            chargeRef: payment.id,
-            amountMinor: payment.amount,
-            currency: payment.currency,
-          }),
+        return settleOrGiveBack(() =>
+          repo.transaction(async (tx) => settleOrder(tx, ctx, (await tx.orderByGatewayId('razorpay', order.gatewayOrderId, true))!, paidWith(payment))),
         );
       }
       if (body.session_id) {
+        const sessionId = body.session_id;
+        const notFound = () => {
+          deps.log.info({ ownerId }, 'verify-payment for a Stripe checkout that does not exist');
+          return new AppError(
+            'bad_request',
+            'We could not find this checkout. Nothing was charged through it and your plan has not changed; choose a plan in Billing to try again.',
+          );
+        };
+        // Only checkouts we started are asked about at Stripe.
+        const order = await repo.orderByGatewayId('stripe', sessionId);
+        if (!order) throw notFound();
+        if (order.ownerId !== ownerId) throw new AppError('bad_request', 'This checkout does not belong to an order of yours. Your plan has not changed.');
         const gateway = await gatewayFor('stripe');
         if (gateway.name !== 'stripe') throw new Error('unreachable');
-        const sessionId = body.session_id;
-        const session = await gatewayCall('stripe', () => gateway.client.retrieveSession(sessionId));
+        let session: Stripe.Checkout.Session;
+        try {
+          session = await gateway.client.retrieveSession(sessionId);
+        } catch (error) {
+          if (error instanceof GatewayRefusal && error.status === 404) throw notFound();
+          throw gatewayFailure('stripe', error);
+        }
         const result = await settleStripeSession(gateway, session, undefined, now(), ownerId);
         if (!result) throw new AppError('bad_request', 'This checkout does not belong to an order of yours. Your plan has not changed.');
         return result;
@@ -723,13 +1089,15 @@ export function createBillingService(deps: {
           throw new AppError('payment_failed', `PayPal has not completed this payment (it is ${captured.status}). Your plan has not changed.`);
         }
         const ctx = await context();
-        return repo.transaction(async (tx) =>
-          settleOrder(tx, ctx, (await tx.orderByGatewayId('paypal', order.gatewayOrderId, true))!, {
-            gatewayPaymentId: capture.id,
-            chargeRef: capture.id,
-            amountMinor: paypalMinor(capture.amount.value),
-            currency: capture.amount.currency_code,
-          }),
+        return settleOrGiveBack(() =>
+          repo.transaction(async (tx) =>
+            settleOrder(tx, ctx, (await tx.orderByGatewayId('paypal', order.gatewayOrderId, true))!, {
+              gatewayPaymentId: capture.id,
+              chargeRef: capture.id,
+              amountMinor: paypalMinor(capture.amount.value),
+              currency: capture.amount.currency_code,
+            }),
+          ),
         );
       }
       throw new AppError('validation_failed', 'Missing payment details');
@@ -760,28 +1128,13 @@ export function createBillingService(deps: {
         const event = parsed.data;
         const eventId = header('x-razorpay-event-id') ?? createHash('sha256').update(rawBody).digest('hex');
         const ctx = await context();
-        await repo.transaction(async (tx) => {
-          if (!(await tx.firstSighting('razorpay', eventId, event.event))) return;
-          const payment = event.payload.payment?.entity;
-          if ((event.event === 'payment.captured' || event.event === 'order.paid') && payment?.order_id) {
-            const order = await tx.orderByGatewayId('razorpay', payment.order_id, true);
-            if (!order) return void deps.log.warn({ order: payment.order_id }, 'Razorpay payment for an order we did not create');
-            if (payment.status !== 'captured') return;
-            try {
-              await settleOrder(tx, ctx, order, { gatewayPaymentId: payment.id, chargeRef: payment.id, amountMinor: payment.amount, currency: payment.currency });
-            } catch (error) {
-              // A mismatched amount is logged and left for a person; sending it again changes nothing.
-              if (error instanceof AppError && error.code === 'bad_request') return;
-              throw error;
-            }
-          } else if (event.event === 'payment.failed' && payment?.order_id) {
-            const order = await tx.orderByGatewayId('razorpay', payment.order_id);
-            if (order) await tx.setOrderStatus(order.id, 'failed');
-          } else if (event.event.startsWith('refund.') && event.event !== 'refund.failed' && payment) {
-            const updated = await tx.recordRefund('razorpay', { paymentId: payment.id }, { mode: 'total', amountMinor: payment.amount_refunded });
-            if (!updated) throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');
-          }
-        });
+        try {
+          await handleRazorpayEvent(ctx, event, eventId);
+        } catch (error) {
+          // Rolled back, sighting and all: if the refund fails, Razorpay's next delivery tries again.
+          if (!(error instanceof SecondPayment)) throw error;
+          await giveBackSecondPayment(error);
+        }
         return;
       }
 
@@ -796,43 +1149,12 @@ export function createBillingService(deps: {
       if (!valid) throw badSignature();
       const parsed = ZPayPalEvent.safeParse(body);
       if (!parsed.success) throw new AppError('bad_request', 'The webhook body is not a PayPal event.');
-      const event = parsed.data;
-      const resource = event.resource as {
-        id?: string;
-        status?: string;
-        amount?: { value: string; currency_code: string };
-        supplementary_data?: { related_ids?: { order_id?: string } };
-        links?: { rel: string; href: string }[];
-      };
-      const ctx = await context();
-      await repo.transaction(async (tx) => {
-        if (!(await tx.firstSighting('paypal', event.id, event.event_type))) return;
-        const orderId = resource.supplementary_data?.related_ids?.order_id;
-        if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId && resource.id && resource.amount) {
-          const order = await tx.orderByGatewayId('paypal', orderId, true);
-          if (!order) return void deps.log.warn({ order: orderId }, 'PayPal capture for an order we did not create');
-          try {
-            await settleOrder(tx, ctx, order, {
-              gatewayPaymentId: resource.id,
-              chargeRef: resource.id,
-              amountMinor: paypalMinor(resource.amount.value),
-              currency: resource.amount.currency_code,
-            });
-          } catch (error) {
-            if (error instanceof AppError && error.code === 'bad_request') return;
-            throw error;
-          }
-        } else if (event.event_type === 'PAYMENT.CAPTURE.DENIED' && orderId) {
-          const order = await tx.orderByGatewayId('paypal', orderId);
-          if (order) await tx.setOrderStatus(order.id, 'failed');
-        } else if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED' && resource.amount) {
-          // A refund names its capture through its "up" link.
-          const captureId = resource.links?.find((l) => l.rel === 'up')?.href.split('/').pop();
-          if (!captureId) return;
-          const updated = await tx.recordRefund('paypal', { paymentId: captureId }, { mode: 'add', amountMinor: paypalMinor(resource.amount.value) });
-          if (!updated) throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');
-        }
-      });
+      try {
+        await handlePayPalEvent(parsed.data);
+      } catch (error) {
+        if (!(error instanceof SecondPayment)) throw error;
+        await giveBackSecondPayment(error);
+      }
     },
 
     /** Schedules a move to a lower plan, or yearly to monthly, for the end of the paid period. */
@@ -1005,6 +1327,8 @@ export function createBillingService(deps: {
           counts.months++;
         }
       }
+      // Confirmations are kept a day past their expiry, so a late click is told "expired", then forgotten.
+      await repo.deleteQuotesExpiredBefore(addDays(at, -1));
       // Stripe stops retrying the card once the plan has lapsed here.
       for (const subscriptionId of toCancelAtStripe) {
         try {
@@ -1046,24 +1370,26 @@ export function createBillingService(deps: {
   async function changeStripePlan(
     ownerId: string,
     gateway: Extract<TOpenGateway, { name: 'stripe' }>,
-    current: TSubscriptionRow,
-    plan: TPlan,
-    cycle: TBillingCycle,
-    how: { newPeriod: boolean },
+    pricing: TPricing,
+    change: NonNullable<TPricing['stripeChange']>,
   ): Promise<TCheckout> {
-    const subscriptionId = current.gatewaySubscriptionId;
-    if (!subscriptionId) throw new AppError('conflict', 'Your subscription is not linked to Stripe. Please contact support.');
+    const { plan, target } = pricing;
+    const cycle = target.cycle;
+    const how = { newPeriod: change.newPeriod };
     const amount = periodCharge(plan, 'USD', cycle)!;
     const updated = await gatewayCall('stripe', () =>
       gateway.client.changePrice(
-        subscriptionId,
+        change.subscriptionId,
         { planId: plan.id, cycle, amountMinor: amount, currency: 'USD', productName: `Formwork ${plan.name}` },
-        { charge: 'now', newPeriod: how.newPeriod },
+        { charge: 'now', newPeriod: change.newPeriod, prorationDate: change.prorationDate },
       ),
     );
     const invoice = typeof updated.latest_invoice === 'object' ? updated.latest_invoice : null;
     if (!invoice || invoice.status !== 'paid') {
       throw new AppError('payment_failed', 'Stripe could not charge your card for the change. Your plan has not changed.');
+    }
+    if (invoice.amount_paid !== pricing.amount) {
+      deps.log.warn({ ownerId, invoice: invoice.id, quoted: pricing.amount, paid: invoice.amount_paid }, 'Stripe charged another amount than it previewed');
     }
     const ctx = await context();
     await repo.transaction(async (tx) => {
@@ -1077,7 +1403,7 @@ export function createBillingService(deps: {
         amountMinor: invoice.amount_paid,
         currency: 'USD',
         kind: how.newPeriod ? 'new' : 'upgrade',
-        creditMinor: 0,
+        creditMinor: pricing.credit,
         lines: invoice.lines.data.map((l) => ({ description: l.description ?? describe(plan, cycle), amountMinor: l.amount })),
       });
       const order = await tx.orderByGatewayId('stripe', invoice.id!, true);
@@ -1088,7 +1414,7 @@ export function createBillingService(deps: {
       orderId: invoice.id!,
       amount: invoice.amount_paid,
       currency: 'USD',
-      credit: 0,
+      credit: pricing.credit,
       planId: plan.id,
       cycle,
       next: { type: 'done' },

@@ -77,6 +77,65 @@ describe('Razorpay', () => {
     expect(text).toContain('Asha Customer');
   });
 
+  it('quotes the price and the page it is paid on before any order exists at Razorpay', async () => {
+    const { client } = await kit.customer('Quade');
+    const orders = razorpay.orders.size;
+    const quote = await kit.quote(client, 'premium_yearly');
+    expect(quote).toMatchObject({
+      kind: 'new',
+      gateway: 'razorpay',
+      currency: 'INR',
+      chargesNow: false,
+      paidWith: { type: 'page', gateway: 'razorpay', label: 'Razorpay' },
+    });
+    expect(razorpay.orders.size).toBe(orders);
+    const order = await client.post('/api/subscription/create-order', { planId: 'premium_yearly', confirm: quote.confirm });
+    expect(order.statusCode, order.body).toBe(200);
+    expect(order.json()).toMatchObject({ amount: quote.amount, currency: 'INR' });
+    expect(razorpay.orders.size).toBe(orders + 1);
+    const missing = await client.post('/api/subscription/create-order', { planId: 'premium_yearly' });
+    expect(missing.statusCode).toBe(400);
+    expect(errorOf(missing).fields?.confirm).toMatch(/confirm it first/);
+    expect(razorpay.orders.size).toBe(orders + 1);
+  });
+
+  it('refuses a second payment of an order already paid: no payment, no invoice, and Razorpay refunds it', async () => {
+    const { client, email } = await kit.customer('Dora');
+    const { checkout, result } = await orderAndPay(client, 'basic_monthly');
+    expect((await verify(client, result, 'basic_monthly')).statusCode).toBe(200);
+    const recorded = async () => ((await kit.admin.get(`/api/admin/payments?email=${encodeURIComponent(email)}`)).json() as { total: number }).total;
+    expect(await recorded()).toBe(1);
+
+    // The same order paid again (a second tab's Checkout), reported by the return page.
+    const second = razorpay.pay(checkout.orderId);
+    const response = await verify(client, second.checkout, 'basic_monthly');
+    expect(response.statusCode).toBe(409);
+    expect(errorOf(response).message).toMatch(/already paid by an earlier payment, so this second payment of ₹299 has been refunded in full through Razorpay.*Your plan is not affected/);
+    expect(razorpay.refunds).toEqual([expect.objectContaining({ payment_id: second.payment.id, amount: 29_900, status: 'processed' })]);
+    expect(razorpay.payments.get(second.payment.id)).toMatchObject({ status: 'refunded', amount_refunded: 29_900 });
+    expect(await recorded()).toBe(1);
+    expect(await kit.invoices(client)).toHaveLength(1);
+    expect(await kit.plan(client)).toBe('basic');
+
+    // Its webhooks (the capture, replayed, and Razorpay's refund event) change nothing and refund nothing more.
+    const captured = razorpay.webhook('payment.captured', { payment: { entity: { ...second.payment, status: 'captured', amount_refunded: 0 } } });
+    expect((await kit.webhook('razorpay', captured)).statusCode).toBe(200);
+    expect((await kit.webhook('razorpay', captured)).statusCode).toBe(200);
+    const refunded = razorpay.webhook('refund.processed', { refund: { entity: razorpay.refunds[0]! }, payment: { entity: razorpay.payments.get(second.payment.id)! } });
+    expect((await kit.webhook('razorpay', refunded)).statusCode).toBe(200);
+    expect(razorpay.refunds).toHaveLength(1);
+
+    // A third payment that only the webhook reports is refunded from there.
+    const third = razorpay.pay(checkout.orderId);
+    const hook = razorpay.webhook('payment.captured', { payment: { entity: third.payment } });
+    expect((await kit.webhook('razorpay', hook)).statusCode).toBe(200);
+    expect(razorpay.refunds.map((r) => r.payment_id)).toEqual([second.payment.id, third.payment.id]);
+    expect(await recorded()).toBe(1);
+    const invoices = await kit.invoices(client);
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ gatewayReference: result.razorpay_payment_id, status: 'paid' });
+  });
+
   it('refuses a tampered signature with 400 and leaves the plan as it was', async () => {
     const { client } = await kit.customer('Tamsin');
     const { result } = await orderAndPay(client, 'premium_monthly');

@@ -84,6 +84,21 @@ describe('Stripe', () => {
     expect(await kit.plan(owner.client)).toBe('free');
   });
 
+  it('answers 400 for a checkout Stripe does not know, without asking Stripe about one we never made', async () => {
+    const { client } = await kit.customer('Una');
+    const unknown = await client.post('/api/subscription/verify-payment', { session_id: 'cs_test_no_such_session' });
+    expect(unknown.statusCode).toBe(400);
+    expect(errorOf(unknown).message).toMatch(/^We could not find this checkout\./);
+
+    // Ours, but gone at Stripe (expired and purged, or another Stripe account): the same answer.
+    const checkout = await kit.checkout(client, 'basic_monthly');
+    stripe.sessions.delete(checkout.orderId);
+    const gone = await client.post('/api/subscription/verify-payment', { session_id: checkout.orderId });
+    expect(gone.statusCode).toBe(400);
+    expect(errorOf(gone).message).toMatch(/^We could not find this checkout\./);
+    expect(await kit.plan(client)).toBe('free');
+  });
+
   it('renews by webhook, resetting the quota, and a late failure from before the renewal changes nothing', async () => {
     const { client } = await kit.customer('Rio');
     const { subscriptionId } = await subscribe(client, 'basic_monthly');
@@ -121,7 +136,8 @@ describe('Stripe', () => {
     const before = await kit.overview(client);
 
     stripe.declineNextCharge();
-    const declined = await client.post('/api/subscription/create-order', { planId: 'premium_monthly' });
+    const { confirm } = await kit.quote(client, 'premium_monthly');
+    const declined = await client.post('/api/subscription/create-order', { planId: 'premium_monthly', confirm });
     expect(declined.statusCode).toBe(402);
     expect(errorOf(declined)).toMatchObject({ code: 'payment_failed' });
     expect(await kit.plan(client)).toBe('basic');

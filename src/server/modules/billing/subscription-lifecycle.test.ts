@@ -67,7 +67,7 @@ describe('subscription lifecycle (renewals paid by hand)', () => {
     const first = await kit.overview(client);
     expect(first.usage.generations).toEqual({ used: 1, limit: 5_000 });
 
-    const early = await client.post('/api/subscription/create-order', { planId: 'basic_monthly' });
+    const early = await client.post('/api/subscription/quote', { planId: 'basic_monthly' });
     expect(early.statusCode).toBe(409);
     expect(errorOf(early).message).toMatch(/is paid until .* You can renew it from /);
 
@@ -91,7 +91,7 @@ describe('subscription lifecycle (renewals paid by hand)', () => {
     // Paid ahead: the current period is unchanged, and nothing more is asked.
     expect(paidAhead.subscription?.periodEnd).toBe(first.subscription?.periodEnd);
     expect(paidAhead.subscription?.payAgain).toBeNull();
-    expect((await client.post('/api/subscription/create-order', { planId: 'basic_monthly' })).statusCode).toBe(409);
+    expect((await client.post('/api/subscription/quote', { planId: 'basic_monthly' })).statusCode).toBe(409);
 
     kit.advanceDays(7);
     expect((await kit.sweep()).rolled).toBeGreaterThanOrEqual(1);
@@ -175,7 +175,7 @@ describe('subscription lifecycle (renewals paid by hand)', () => {
   it('schedules a downgrade for the end of the period, charged at the lower price when renewed', async () => {
     const { client } = await kit.customer('Dov');
     await pay(client, 'premium_monthly');
-    const refused = await client.post('/api/subscription/create-order', { planId: 'basic_monthly' });
+    const refused = await client.post('/api/subscription/quote', { planId: 'basic_monthly' });
     expect(refused.statusCode).toBe(409);
     expect(errorOf(refused).message).toMatch(/Choose Downgrade/);
 
@@ -226,12 +226,12 @@ describe('subscription lifecycle (renewals paid by hand)', () => {
 
   it('refuses what cannot be bought, and explains why', async () => {
     const { client } = await kit.customer('Fay');
-    const free = await client.post('/api/subscription/create-order', { planId: 'free_monthly' });
+    const free = await client.post('/api/subscription/quote', { planId: 'free_monthly' });
     expect(free.statusCode).toBe(400);
-    const enterprise = await client.post('/api/subscription/create-order', { planId: 'enterprise_monthly' });
+    const enterprise = await client.post('/api/subscription/quote', { planId: 'enterprise_monthly' });
     expect(enterprise.statusCode).toBe(400);
     expect(errorOf(enterprise).message).toMatch(/Contact Sales/);
-    const nonsense = await client.post('/api/subscription/create-order', { planId: 'gold_forever' });
+    const nonsense = await client.post('/api/subscription/quote', { planId: 'gold_forever' });
     expect(nonsense.statusCode).toBe(400);
     expect(errorOf(nonsense).fields?.planId).toBeDefined();
     expect((await client.post('/api/subscription/cancel')).statusCode).toBe(409);

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { basicAuth, checkoutPage, deliverWebhook, standInId, startStandIn, type TRequest } from './stand-in-server.ts';
 
 /*
- * Razorpay on loopback: the Orders API, payment fetch and capture (Basic auth with the key id and
- * secret), Checkout's script (an iframe whose page completes or fails on a click and posts the
+ * Razorpay on loopback: the Orders API, payment fetch, capture and refund (Basic auth with the key
+ * id and secret), Checkout's script (an iframe whose page completes or fails on a click and posts the
  * result back, as Razorpay's does), the checkout signature HMAC-SHA256("order_id|payment_id") under
  * the key secret, and webhooks signed with the webhook secret in X-Razorpay-Signature.
  */
@@ -31,6 +31,8 @@ export async function startRazorpayStandIn(opts: { keyId?: string; keySecret?: s
   const webhookSecret = opts.webhookSecret ?? 'razorpay-stand-in-webhook-secret';
   const orders = new Map<string, TOrder>();
   const payments = new Map<string, TPayment>();
+  /** Refunds made through the API (POST /v1/payments/{id}/refund), in order. */
+  const refunds: { id: string; payment_id: string; amount: number; currency: string; notes: Record<string, string>; status: 'processed' }[] = [];
   /** Where payment events are posted as they happen (the app's webhook address), if set. */
   let webhookUrl: string | undefined;
   const delivered: { type: string; status: number }[] = [];
@@ -58,6 +60,11 @@ export async function startRazorpayStandIn(opts: { keyId?: string; keySecret?: s
   }
 
   const deliver = (hook: ReturnType<typeof webhook>, type: string) => deliverWebhook(webhookUrl, hook, type, delivered);
+
+  function applyRefund(payment: TPayment, amount: number) {
+    payment.amount_refunded += amount;
+    if (payment.amount_refunded >= payment.amount) payment.status = 'refunded';
+  }
 
   /** A buyer pays an order (or fails to): the payment, and what Checkout hands the page. */
   function pay(orderId: string, override: { amount?: number; currency?: string; fail?: boolean; status?: TPayment['status'] } = {}) {
@@ -160,6 +167,40 @@ export async function startRazorpayStandIn(opts: { keyId?: string; keySecret?: s
           return { json: payment };
         },
       },
+      {
+        method: 'POST',
+        pattern: /^\/v1\/payments\/([^/]+)\/refund$/,
+        handle: (request) => {
+          if (!authed(request)) return unauthorized;
+          const payment = payments.get(request.params[0]!);
+          const bad = (description: string) => ({ status: 400, json: { error: { code: 'BAD_REQUEST_ERROR', description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed' } } });
+          if (!payment) return bad('The id provided does not exist');
+          if (payment.status === 'refunded') return bad('The payment has been fully refunded already');
+          if (payment.status !== 'captured') return bad('Only payments which have been captured can be refunded');
+          const body = request.body as { amount?: number; speed?: string; notes?: Record<string, string>; receipt?: string };
+          const left = payment.amount - payment.amount_refunded;
+          const amount = body.amount ?? left;
+          if (!Number.isInteger(amount) || amount < 100) return bad('The amount must be atleast INR 1.00');
+          if (amount > left) return bad('The refund amount provided is greater than amount captured');
+          const refund = {
+            id: standInId('rfnd_'),
+            entity: 'refund' as const,
+            amount,
+            currency: payment.currency,
+            payment_id: payment.id,
+            notes: body.notes ?? {},
+            receipt: body.receipt ?? null,
+            status: 'processed' as const,
+            speed_requested: body.speed ?? 'normal',
+            speed_processed: 'normal',
+            created_at: now(),
+          };
+          refunds.push(refund);
+          applyRefund(payment, amount);
+          void deliver(webhook('refund.processed', { refund: { entity: refund }, payment: { entity: payment } }), 'refund.processed');
+          return { json: refund };
+        },
+      },
       { method: 'GET', pattern: /^\/v1\/checkout\.js$/, handle: () => ({ js: script() }) },
       {
         method: 'GET',
@@ -215,6 +256,7 @@ document.getElementById('fail').onclick = () => post('/checkout/fail').then((err
     checkoutScriptUrl: `${server.url}/v1/checkout.js`,
     orders,
     payments,
+    refunds,
     delivered,
     setWebhookUrl: (url: string | undefined) => (webhookUrl = url),
     pay,
@@ -224,8 +266,7 @@ document.getElementById('fail').onclick = () => post('/checkout/fail').then((err
     refund(paymentId: string, amount: number) {
       const payment = payments.get(paymentId);
       if (!payment) throw new Error(`no payment ${paymentId}`);
-      payment.amount_refunded += amount;
-      if (payment.amount_refunded >= payment.amount) payment.status = 'refunded';
+      applyRefund(payment, amount);
       const refund = { id: standInId('rfnd_'), entity: 'refund', payment_id: paymentId, amount, currency: payment.currency };
       return webhook('refund.processed', { refund: { entity: refund }, payment: { entity: payment } });
     },

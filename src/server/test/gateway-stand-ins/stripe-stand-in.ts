@@ -3,8 +3,10 @@ import { checkoutPage, deliverWebhook, parseNestedForm, standInId, startStandIn,
 
 /*
  * Stripe on loopback, for the official SDK pointed at it: products, Checkout Sessions in
- * subscription mode with inline prices, a hosted checkout page that pays or fails on a click,
- * subscriptions (retrieve, update with prorations or a new billing anchor, cancel), invoices, and
+ * subscription mode with inline prices, a hosted checkout page that pays or fails on a click (and
+ * saves the card as the subscription's default payment method), customers and payment methods,
+ * subscriptions (retrieve, update with prorations or a new billing anchor from a proration date,
+ * cancel), invoices and invoice previews of such an update, and
  * webhooks signed as Stripe signs them: Stripe-Signature t=<unix>,v1=HMAC-SHA256("t.payload").
  * Objects carry the fields of the API version the SDK pins (periods on subscription items,
  * an invoice's subscription under parent.subscription_details, its PaymentIntent under payments).
@@ -23,6 +25,23 @@ type TSubscription = {
   metadata: Record<string, string>;
   items: { object: 'list'; data: TItem[] };
   latest_invoice: string | null;
+  /** The card Checkout collected; invoices charge it before the customer's default. */
+  default_payment_method: string | null;
+  created: number;
+};
+type TPaymentMethod = {
+  id: string;
+  object: 'payment_method';
+  type: 'card';
+  customer: string;
+  card: { brand: string; last4: string; exp_month: number; exp_year: number; funding: 'credit'; country: string };
+  created: number;
+};
+type TCustomer = {
+  id: string;
+  object: 'customer';
+  email: string | null;
+  invoice_settings: { default_payment_method: string | null };
   created: number;
 };
 type TLine = { id: string; object: 'line_item'; description: string; amount: number; currency: string; period: { start: number; end: number } };
@@ -31,7 +50,7 @@ type TInvoice = {
   object: 'invoice';
   customer: string;
   currency: string;
-  status: 'paid' | 'open';
+  status: 'paid' | 'open' | 'draft';
   amount_due: number;
   amount_paid: number;
   total: number;
@@ -78,7 +97,16 @@ function addInterval(start: number, interval: 'month' | 'year'): number {
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
 
-export async function startStripeStandIn(opts: { secretKey?: string; webhookSecret?: string; port?: number; clock?: () => Date } = {}) {
+export async function startStripeStandIn(
+  opts: {
+    secretKey?: string;
+    webhookSecret?: string;
+    port?: number;
+    clock?: () => Date;
+    /** The card buyers enter on the checkout page. */
+    card?: { brand: string; last4: string };
+  } = {},
+) {
   // Billing time (periods, invoices) follows the test's clock; signatures use the real one, which
   // the SDK checks against its own tolerance.
   const now = () => Math.floor((opts.clock?.() ?? new Date()).getTime() / 1000);
@@ -89,6 +117,10 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
   const sessions = new Map<string, TSession>();
   const subscriptions = new Map<string, TSubscription>();
   const invoices = new Map<string, TInvoice>();
+  const customers = new Map<string, TCustomer>();
+  const paymentMethods = new Map<string, TPaymentMethod>();
+  /** Every charge of a card: a checkout paid, a change charged at once, a renewal. */
+  const charges: { invoice: string; subscription: string; amount: number; currency: string; reason: string }[] = [];
   /** The next charge on a saved card fails (a plan change, or a renewal). */
   let declineNext = false;
   let webhookUrl: string | undefined;
@@ -130,7 +162,55 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
     };
     invoices.set(invoice.id, invoice);
     sub.latest_invoice = invoice.id;
+    if (paid) charges.push({ invoice: invoice.id, subscription: sub.id, amount: total, currency, reason });
     return invoice;
+  }
+
+  /**
+   * What changing an item's price bills at once with proration_behavior=always_invoice: the unused
+   * time of the old price as a credit and the new price's remaining time (or, with a new anchor,
+   * a whole new period), both counted from `prorationAt`. The same for a preview and the change.
+   */
+  function prorationLines(item: TItem, price: TPrice, how: { anchorNow: boolean; prorationAt: number; at: number }) {
+    const old = item.price;
+    const share = Math.max(0, (item.current_period_end - how.prorationAt) / (item.current_period_end - item.current_period_start));
+    const unused = -Math.round(old.unit_amount * share);
+    const credit = { description: `Unused time on ${lineText(old).slice(4)}`, amount: unused, period: { start: how.prorationAt, end: item.current_period_end } };
+    if (how.anchorNow) {
+      const period = { start: how.at, end: addInterval(how.at, price.recurring.interval) };
+      return { lines: [credit, { description: lineText(price), amount: price.unit_amount, period }], period };
+    }
+    const remaining = {
+      description: `Remaining time on ${lineText(price).slice(4)}`,
+      amount: Math.round(price.unit_amount * share),
+      period: { start: how.prorationAt, end: item.current_period_end },
+    };
+    return { lines: [credit, remaining], period: undefined };
+  }
+
+  /** Stripe refuses a proration date outside the current period. */
+  function prorationDateOf(item: TItem, raw: unknown): number | TReply {
+    if (raw === undefined) return now();
+    const date = Number(raw);
+    if (!Number.isInteger(date) || date < item.current_period_start || date > item.current_period_end) {
+      return error(400, 'invalid_request_error', 'The proration_date must be within the current subscription period.', 'parameter_invalid_integer');
+    }
+    return date;
+  }
+
+  /** A buyer's card, saved on their customer as Checkout saves it. */
+  function savedCard(customer: string): TPaymentMethod {
+    const card = opts.card ?? { brand: 'visa', last4: '4242' };
+    const method: TPaymentMethod = {
+      id: standInId('pm_'),
+      object: 'payment_method',
+      type: 'card',
+      customer,
+      card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: 'credit', country: 'US' },
+      created: now(),
+    };
+    paymentMethods.set(method.id, method);
+    return method;
   }
 
   const lineText = (price: TPrice) =>
@@ -156,6 +236,13 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
     for (const field of ['invoice', 'latest_invoice']) {
       if (wanted.includes(field) && typeof copy[field] === 'string') copy[field] = invoices.get(copy[field] as string) ?? copy[field];
     }
+    if (wanted.includes('default_payment_method') && typeof copy.default_payment_method === 'string') {
+      copy.default_payment_method = paymentMethods.get(copy.default_payment_method) ?? copy.default_payment_method;
+    }
+    const settings = copy.invoice_settings as { default_payment_method: string | null } | undefined;
+    if (wanted.includes('invoice_settings.default_payment_method') && typeof settings?.default_payment_method === 'string') {
+      copy.invoice_settings = { ...settings, default_payment_method: paymentMethods.get(settings.default_payment_method) ?? settings.default_payment_method };
+    }
     return copy as T;
   }
 
@@ -168,6 +255,10 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
   function completeSession(session: TSession) {
     const start = now();
     const customer = session.customer ?? standInId('cus_');
+    if (!customers.has(customer)) {
+      customers.set(customer, { id: customer, object: 'customer', email: session.customer_email, invoice_settings: { default_payment_method: null }, created: start });
+    }
+    const card = savedCard(customer);
     const sub: TSubscription = {
       id: standInId('sub_'),
       object: 'subscription',
@@ -189,6 +280,7 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
         ],
       },
       latest_invoice: null,
+      default_payment_method: card.id,
       created: start,
     };
     subscriptions.set(sub.id, sub);
@@ -213,34 +305,22 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
     const item = sub.items.data.find((i) => i.id === items[0]!.id);
     if (!item) return error(400, 'invalid_request_error', `No such subscription item: '${items[0]!.id}'`);
     const price = priceFrom(items[0]!.price_data);
-    const old = item.price;
     const proration = String(body.proration_behavior ?? 'create_prorations');
     const anchorNow = (body.billing_cycle_anchor as { type?: string } | undefined)?.type === 'now';
     if (proration !== 'always_invoice') {
       item.price = price;
       return undefined;
     }
+    const prorationAt = prorationDateOf(item, body.proration_date);
+    if (typeof prorationAt !== 'number') return prorationAt;
     if (declineNext) {
       declineNext = false;
       return error(402, 'card_error', 'Your card was declined.', 'card_declined');
     }
-    const at = now();
-    const share = Math.max(0, (item.current_period_end - at) / (item.current_period_end - item.current_period_start));
-    const unused = -Math.round(old.unit_amount * share);
-    let lines: Omit<TLine, 'id' | 'object' | 'currency'>[];
-    if (anchorNow) {
-      const end = addInterval(at, price.recurring.interval);
-      lines = [
-        { description: `Unused time on ${lineText(old).slice(4)}`, amount: unused, period: { start: at, end: item.current_period_end } },
-        { description: lineText(price), amount: price.unit_amount, period: { start: at, end } },
-      ];
-      item.current_period_start = at;
-      item.current_period_end = end;
-    } else {
-      lines = [
-        { description: `Unused time on ${lineText(old).slice(4)}`, amount: unused, period: { start: at, end: item.current_period_end } },
-        { description: `Remaining time on ${lineText(price).slice(4)}`, amount: Math.round(price.unit_amount * share), period: { start: at, end: item.current_period_end } },
-      ];
+    const { lines, period } = prorationLines(item, price, { anchorNow, prorationAt, at: now() });
+    if (period) {
+      item.current_period_start = period.start;
+      item.current_period_end = period.end;
     }
     item.price = price;
     const invoice = invoiceFor(sub, lines, 'subscription_update', true);
@@ -347,6 +427,66 @@ export async function startStripeStandIn(opts: { secretKey?: string; webhookSecr
         },
       },
       {
+        method: 'POST',
+        pattern: /^\/v1\/invoices\/create_preview$/,
+        handle: (request) => {
+          if (!authed(request)) return error(401, 'invalid_request_error', 'Invalid API Key provided');
+          const sub = subscriptions.get(String(request.body.subscription ?? ''));
+          if (!sub) return noSuch('subscription', String(request.body.subscription ?? ''));
+          const details = (request.body.subscription_details ?? {}) as Record<string, unknown>;
+          const items = details.items as { id: string; price_data: Record<string, unknown> }[] | undefined;
+          const item = sub.items.data.find((i) => i.id === items?.[0]?.id);
+          if (!items?.[0] || !item) return error(400, 'invalid_request_error', 'subscription_details[items] must name an item of the subscription.');
+          if (details.proration_behavior !== 'always_invoice') {
+            return error(400, 'invalid_request_error', 'This stand-in previews only changes invoiced at once (proration_behavior=always_invoice).');
+          }
+          const price = priceFrom(items[0].price_data);
+          if (!products.has(price.product)) return noSuch('product', price.product);
+          const prorationAt = prorationDateOf(item, details.proration_date);
+          if (typeof prorationAt !== 'number') return prorationAt;
+          const anchorNow = (details.billing_cycle_anchor as { type?: string } | undefined)?.type === 'now';
+          const { lines } = prorationLines(item, price, { anchorNow, prorationAt, at: now() });
+          const total = lines.reduce((sum, l) => sum + l.amount, 0);
+          const preview: TInvoice = {
+            id: standInId('upcoming_in_'),
+            object: 'invoice',
+            customer: sub.customer,
+            currency: price.currency,
+            status: 'draft',
+            amount_due: Math.max(0, total),
+            amount_paid: 0,
+            total,
+            billing_reason: 'subscription_update',
+            created: now(),
+            period_start: lines[0]!.period.start,
+            period_end: lines[0]!.period.end,
+            lines: { object: 'list', data: lines.map((l) => ({ ...l, id: standInId('il_tmp_'), object: 'line_item', currency: price.currency })) },
+            parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: { ...sub.metadata } } },
+            payments: { object: 'list', data: [] },
+          };
+          // A preview is computed, never kept: nothing is charged and nothing changes.
+          return { json: preview };
+        },
+      },
+      {
+        method: 'GET',
+        pattern: /^\/v1\/customers\/([^/]+)$/,
+        handle: (request) => {
+          if (!authed(request)) return error(401, 'invalid_request_error', 'Invalid API Key provided');
+          const customer = customers.get(request.params[0]!);
+          return customer ? { json: expand(customer, request) } : noSuch('customer', request.params[0]!);
+        },
+      },
+      {
+        method: 'GET',
+        pattern: /^\/v1\/payment_methods\/([^/]+)$/,
+        handle: (request) => {
+          if (!authed(request)) return error(401, 'invalid_request_error', 'Invalid API Key provided');
+          const method = paymentMethods.get(request.params[0]!);
+          return method ? { json: method } : noSuch('payment_method', request.params[0]!);
+        },
+      },
+      {
         method: 'GET',
         pattern: /^\/v1\/invoices\/([^/]+)$/,
         handle: (request) => {
@@ -405,6 +545,9 @@ document.getElementById('fail').onclick = () => go('/c/pay/${session.id}/cancel'
     sessions,
     subscriptions,
     invoices,
+    customers,
+    paymentMethods,
+    charges,
     delivered,
     setWebhookUrl: (url: string | undefined) => (webhookUrl = url),
     declineNextCharge: () => (declineNext = true),
@@ -427,6 +570,15 @@ document.getElementById('fail').onclick = () => go('/c/pay/${session.id}/cancel'
       sub.status = 'active';
       const invoice = invoiceFor(sub, [{ description: lineText(item.price), amount: item.price.unit_amount, period: { start, end } }], 'subscription_cycle', true);
       return { invoice, hook: event('invoice.paid', invoice) };
+    },
+    /**
+     * Moves a subscription's card to its customer's invoice default (as when the buyer saves a
+     * card in the customer portal): the subscription names none of its own.
+     */
+    moveCardToCustomer(subscriptionId: string) {
+      const sub = subscriptions.get(subscriptionId)!;
+      customers.get(sub.customer)!.invoice_settings.default_payment_method = sub.default_payment_method;
+      sub.default_payment_method = null;
     },
     /** Refunds part of an invoice's payment: the charge.refunded event, with the refunded total. */
     refund(invoiceId: string, amountRefunded: number) {

@@ -25,9 +25,10 @@ export function FullPageStatus({ label }: { label: string }) {
 const RESUMED_KEY = 'formwork.planChoiceResumed';
 
 /**
- * A paid plan chosen on the landing page before signing up: once signed in, the checkout follows
- * at once, in Billing. Once per browser session, so a visitor who closes the payment window is not
- * sent back to it on every page; the choice itself stays until a payment succeeds.
+ * A paid plan chosen on the landing page before signing up: once signed in, Billing opens with that
+ * plan picked out, for the user to review and confirm (nothing is paid without that click). Once
+ * per browser session, so a visitor who chose not to pay is not sent back on every page; the
+ * choice itself stays until a payment succeeds.
  */
 function useResumePlanChoice(signedIn: boolean) {
   const [location, navigate] = useLocation();

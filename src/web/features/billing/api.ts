@@ -1,9 +1,20 @@
-import type { TBillingOverview, TCheckout, TInvoiceSummary, TVerifyPaymentBody, TVerifyPaymentResult } from '../../../contract/billing';
+import type {
+  TBillingOverview,
+  TCheckout,
+  TCheckoutQuote,
+  TInvoiceSummary,
+  TVerifyPaymentBody,
+  TVerifyPaymentResult,
+} from '../../../contract/billing';
 import { api } from '../../lib/api';
 
 /** The billing calls: the plan and its period, checkout, changes, and invoices. */
 export const billingApi = {
-  createOrder: (planKey: string) => api.post<TCheckout>('/api/subscription/create-order', { planId: planKey }),
+  /** What a plan would cost and how it is paid; charges nothing. */
+  quote: (planKey: string) => api.post<TCheckoutQuote>('/api/subscription/quote', { planId: planKey }),
+  /** Pays as quoted: only after the user clicked to confirm that quote. */
+  createOrder: (quote: Pick<TCheckoutQuote, 'planKey' | 'confirm'>) =>
+    api.post<TCheckout>('/api/subscription/create-order', { planId: quote.planKey, confirm: quote.confirm }),
   verifyPayment: (body: TVerifyPaymentBody) => api.post<TVerifyPaymentResult>('/api/subscription/verify-payment', body),
   downgrade: (planKey: string) => api.post<TBillingOverview>('/api/subscription/downgrade', { planId: planKey }),
   cancel: () => api.post<TBillingOverview>('/api/subscription/cancel'),

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { AlertTriangleIcon, CalendarClockIcon, CreditCardIcon, Loader2Icon, RotateCcwIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { AlertTriangleIcon, CalendarClockIcon, CreditCardIcon, Loader2Icon, RotateCcwIcon, SparklesIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import type { TBillingOverview } from '../../../contract/billing';
+import { ZPlanKey, type TBillingOverview } from '../../../contract/billing';
 import {
   formatMinorUnits,
   parsePlanKey,
@@ -10,6 +10,7 @@ import {
   type TBillingCycle,
   type TPlan,
   type TPlanCatalogue,
+  type TPlanId,
 } from '../../../contract/plans';
 import { BillingToggle } from '../../components/pricing/plan-pricing';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
@@ -25,9 +26,10 @@ import { toast } from '../../hooks/use-toast';
 import { readApiError } from '../../lib/api';
 import { formatDate } from '../../lib/utils';
 import { billingApi } from './api';
+import { ConfirmPaymentDialog } from './confirm-payment-dialog';
 import { useCheckout, useRefreshBilling } from './use-checkout';
 import { InvoicesCard } from './invoices-card';
-import { PlanCard } from './plan-card';
+import { actionFor, PlanCard } from './plan-card';
 import { UsageMeters } from './usage-meters';
 
 const cycleWord = (cycle: TBillingCycle) => (cycle === 'yearly' ? 'yearly' : 'monthly');
@@ -195,9 +197,27 @@ function freeSummary(plans: TPlanCatalogue): string {
 const gatewayName = (gateway: string) => ({ razorpay: 'Razorpay', stripe: 'Stripe', paypal: 'PayPal' })[gateway] ?? gateway;
 
 /** The plans to move to, priced in the active gateway's currency. */
-function PlansCard({ overview, plans, start, paying }: { overview: TBillingOverview; plans: TPlanCatalogue; start: (planKey: string) => void; paying: string | null }) {
+function PlansCard({
+  overview,
+  plans,
+  start,
+  paying,
+  chosen,
+}: {
+  overview: TBillingOverview;
+  plans: TPlanCatalogue;
+  start: (planKey: string) => void;
+  paying: string | null;
+  chosen: TChosenPlan | null;
+}) {
   const sub = overview.subscription;
-  const [cycle, setCycle] = useState<TBillingCycle>(sub?.cycle ?? 'monthly');
+  const [cycle, setCycle] = useState<TBillingCycle>(chosen?.cycle ?? sub?.cycle ?? 'monthly');
+  // A plan named by the address shows in its own cycle.
+  const [shownChoice, setShownChoice] = useState(chosen);
+  if (chosen !== shownChoice) {
+    setShownChoice(chosen);
+    if (chosen) setCycle(chosen.cycle);
+  }
   const [downgradeTo, setDowngradeTo] = useState<{ plan: TPlan; cycle: TBillingCycle } | null>(null);
   const refresh = useRefreshBilling();
   const downgrade = useMutation({
@@ -242,6 +262,7 @@ function PlansCard({ overview, plans, start, paying }: { overview: TBillingOverv
               overview={overview}
               busy={paying === planStorageKey(plan.id, cycle)}
               disabled={paying !== null}
+              chosen={chosen?.plan === plan.id && chosen.cycle === cycle}
               onUpgrade={() => start(planStorageKey(plan.id, cycle))}
               onDowngrade={() => setDowngradeTo({ plan, cycle })}
             />
@@ -269,21 +290,67 @@ function PlansCard({ overview, plans, start, paying }: { overview: TBillingOverv
   );
 }
 
+type TChosenPlan = { plan: TPlanId; cycle: TBillingCycle };
+
+/** `?checkout=premium_yearly` as a plan, or null for anything that is not a plan key. */
+function chosenPlanOf(value: string | null): TChosenPlan | null {
+  const parsed = ZPlanKey.safeParse(value);
+  return parsed.success ? parsePlanKey(parsed.data) : null;
+}
+
+/**
+ * What the tab says about a plan the address named: how to go on with it, in the words of the
+ * button its card shows. Nothing is bought until the user clicks that button and confirms.
+ */
+function ChosenPlanNotice({ chosen, overview, plans, onReview, busy }: { chosen: TChosenPlan; overview: TBillingOverview; plans: TPlanCatalogue; onReview: () => void; busy: boolean }) {
+  const plan = plans.find((p) => p.id === chosen.plan);
+  if (!plan) return null;
+  const action = actionFor(plan, chosen.cycle, overview);
+  const named = plan.id === 'free' ? plan.name : `${plan.name} (${cycleWord(chosen.cycle)})`;
+  let text: string;
+  if (action.kind === 'upgrade') text = `You chose ${named}. Review it below and confirm to pay.`;
+  else if (action.kind === 'current') text = `You chose ${named}: that is already your plan.`;
+  else if (action.kind === 'sales') text = `You chose ${named}. It is arranged with our sales team: use Contact Sales below.`;
+  else if (action.kind === 'downgrade') text = `You chose ${named}. A move down starts when your current period ends: review it below.`;
+  else return null;
+  return (
+    <Alert variant="info" data-testid="chosen-plan-notice">
+      <SparklesIcon aria-hidden />
+      <AlertTitle>{text}</AlertTitle>
+      {action.kind === 'upgrade' && (
+        <AlertDescription>
+          <p>Nothing is charged until you see the price and confirm it.</p>
+          <Button className="mt-2" size="sm" onClick={onReview} disabled={busy}>
+            {busy ? <Loader2Icon className="animate-spin" aria-hidden /> : null}
+            {busy ? 'Processing...' : `Review ${named}`}
+          </Button>
+        </AlertDescription>
+      )}
+    </Alert>
+  );
+}
+
 /**
  * Settings → Billing: the plan and its period, usage against the limits, the plans to move to,
- * and the invoices. `?checkout=basic_monthly` (the plan chosen before signing up) starts that
- * checkout as soon as the tab opens.
+ * and the invoices. `?checkout=basic_monthly` (the plan chosen before signing up, or any link)
+ * only preselects that plan: paying for it always takes the user's click on the plan and on the
+ * confirmation that shows the price.
  */
 export function BillingTab() {
   const { plans } = usePlans();
   const overview = useBillingOverview();
-  const { start, paying } = useCheckout();
+  const checkout = useCheckout();
   const search = useSearch();
   const [location, navigate] = useLocation();
   const query = new URLSearchParams(search);
   const requested = query.get('checkout');
   const cancelled = query.get('payment') === 'cancelled';
-  const started = useRef(false);
+  const [chosen, setChosen] = useState<TChosenPlan | null>(() => chosenPlanOf(requested));
+  const [lastRequested, setLastRequested] = useState(requested);
+  if (requested !== null && requested !== lastRequested) {
+    setLastRequested(requested);
+    setChosen(chosenPlanOf(requested));
+  }
 
   useEffect(() => {
     if (!cancelled) return;
@@ -292,12 +359,10 @@ export function BillingTab() {
   }, [cancelled, navigate, location]);
 
   useEffect(() => {
-    if (!requested || !overview.data || started.current) return;
-    started.current = true;
-    // The address no longer asks for a checkout, so a reload or Back does not start another.
+    if (requested === null) return;
+    // The address no longer names the plan, so a reload or Back shows the tab as it is.
     navigate(`${location}?tab=billing`, { replace: true });
-    void start(requested);
-  }, [requested, overview.data, start, navigate, location]);
+  }, [requested, navigate, location]);
 
   if (overview.isError) return <LoadError error={overview.error} fallback="Could not load your plan. Please reload the page." />;
   if (!overview.data) {
@@ -308,11 +373,22 @@ export function BillingTab() {
       </div>
     );
   }
+  const chosenKey = chosen ? planStorageKey(chosen.plan, chosen.cycle) : null;
   return (
     <div className="space-y-6">
-      <CurrentPlanCard overview={overview.data} plans={plans} onPayAgain={(key) => void start(key)} paying={paying !== null} />
-      <PlansCard overview={overview.data} plans={plans} start={(key) => void start(key)} paying={paying} />
+      {chosen && chosenKey && (
+        <ChosenPlanNotice
+          chosen={chosen}
+          overview={overview.data}
+          plans={plans}
+          onReview={() => void checkout.choose(chosenKey)}
+          busy={checkout.busy === chosenKey}
+        />
+      )}
+      <CurrentPlanCard overview={overview.data} plans={plans} onPayAgain={(key) => void checkout.choose(key)} paying={checkout.busy !== null} />
+      <PlansCard overview={overview.data} plans={plans} start={(key) => void checkout.choose(key)} paying={checkout.busy} chosen={chosen} />
       <InvoicesCard />
+      <ConfirmPaymentDialog quote={checkout.quote} paying={checkout.paying} onConfirm={() => void checkout.confirm()} onDismiss={checkout.dismiss} />
     </div>
   );
 }

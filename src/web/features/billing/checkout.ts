@@ -1,11 +1,11 @@
-import type { TCheckout } from '../../../contract/billing';
+import type { TCheckout, TCheckoutQuote } from '../../../contract/billing';
 import { billingApi } from './api';
 
 /*
  * Taking the payment the server asked for, with whichever gateway is active: Razorpay Checkout
  * opens over our page from Razorpay's script; Stripe Checkout and PayPal approval are pages of
  * their own that send the buyer back to /payment-success. The amount always comes from the
- * server's order; nothing here decides a price.
+ * server's quote, which the user confirmed with a click; nothing here decides a price.
  */
 
 type TRazorpayOptions = Extract<TCheckout['next'], { type: 'razorpay' }>['options'] & {
@@ -55,13 +55,21 @@ export type TCheckoutOutcome =
   | { kind: 'dismissed' };
 
 /**
- * Starts paying for `planKey` (`basic_monthly`, …). `go` navigates inside the app. Errors from
- * the server (an `ApiError`) or the script are thrown for the caller to show.
+ * Pays as `quote` said, once the user has clicked to confirm it: the only caller of create-order.
+ * `onOrdered` runs when the server has placed the order, before any gateway window opens (a dialog
+ * over the page must close first). `go` navigates inside the app. Errors from the server (an
+ * `ApiError`) or the script are thrown for the caller to show.
  */
-export async function runCheckout(planKey: string, go: (href: string) => void): Promise<TCheckoutOutcome> {
-  const checkout = await billingApi.createOrder(planKey);
+export async function runCheckout(quote: TCheckoutQuote, go: (href: string) => void, onOrdered: () => void = () => {}): Promise<TCheckoutOutcome> {
+  const planKey = quote.planKey;
+  const checkout = await billingApi.createOrder(quote);
+  onOrdered();
   const next = checkout.next;
   if (next.type === 'done') return { kind: 'done', checkout };
+  // The server charges what it quoted; a gateway page for any other amount is not opened.
+  if (checkout.amount !== quote.amount || checkout.currency !== quote.currency) {
+    throw new Error('The order does not match the price you confirmed, so it was not opened. Nothing was charged; please try again.');
+  }
   if (next.type === 'redirect') {
     window.location.assign(next.url);
     return { kind: 'left' };

@@ -8,7 +8,7 @@ import { useAppConfig } from '../../hooks/use-app-config';
 import { SALES_EMAIL, mailto } from '../../lib/site';
 import { cn, formatDate } from '../../lib/utils';
 
-type TAction =
+export type TPlanAction =
   | { kind: 'current' }
   | { kind: 'scheduled' }
   | { kind: 'sales' }
@@ -18,7 +18,7 @@ type TAction =
   | { kind: 'downgrade' };
 
 /** What a plan's button does for this account, the same way the server decides it. */
-function actionFor(plan: TPlan, cycle: TBillingCycle, overview: TBillingOverview): TAction {
+export function actionFor(plan: TPlan, cycle: TBillingCycle, overview: TBillingOverview): TPlanAction {
   const sub = overview.subscription;
   const current = sub ? { plan: sub.planId, cycle: sub.cycle } : { plan: overview.planId, cycle };
   if (overview.managedByAdmin) return plan.id === overview.planId ? { kind: 'current' } : { kind: 'managed' };
@@ -43,6 +43,8 @@ export function PlanCard(props: {
   overview: TBillingOverview;
   busy: boolean;
   disabled: boolean;
+  /** Named by the address (`?checkout=`): highlighted for the user to review, never bought by itself. */
+  chosen?: boolean;
   onUpgrade: () => void;
   onDowngrade: () => void;
 }) {
@@ -53,12 +55,18 @@ export function PlanCard(props: {
   return (
     <div
       data-testid={`billing-plan-${plan.id}`}
-      className={cn('flex flex-col rounded-xl border bg-card p-5', isCurrent && 'border-primary/60 ring-1 ring-primary/40')}
+      data-chosen={props.chosen ? 'true' : undefined}
+      className={cn(
+        'flex scroll-mt-24 flex-col rounded-xl border bg-card p-5',
+        isCurrent && 'border-primary/60 ring-1 ring-primary/40',
+        props.chosen && !isCurrent && 'border-primary ring-2 ring-primary/50',
+      )}
     >
       <div className="flex items-center justify-between gap-2">
         <h3 className="text-base font-semibold">{plan.name}</h3>
         {isCurrent && <Badge variant="soft">Your plan</Badge>}
-        {!isCurrent && plan.popular && <Badge variant="outline">Popular</Badge>}
+        {!isCurrent && props.chosen && <Badge variant="default">Your choice</Badge>}
+        {!isCurrent && !props.chosen && plan.popular && <Badge variant="outline">Popular</Badge>}
       </div>
       <PriceLine plan={plan} currency={overview.currency} cycle={cycle} />
       <PlanFeatures features={plan.features} className="mt-4 mb-5 flex-1" />

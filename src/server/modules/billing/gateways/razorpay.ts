@@ -5,7 +5,7 @@ import { gatewayJson, joinUrl } from './gateway-http.ts';
 /*
  * Razorpay through its REST API with fetch: the official SDK always calls api.razorpay.com, and
  * the address must be configurable so staging and tests can use a stand-in. Orders API, Checkout
- * (the browser script), payment fetch and capture, and webhooks signed with the webhook secret.
+ * (the browser script), payment fetch, capture and refund, and webhooks signed with the webhook secret.
  */
 
 
@@ -25,6 +25,16 @@ export const ZRazorpayPayment = z.object({
   created_at: z.number().optional(),
 });
 export type TRazorpayPayment = z.infer<typeof ZRazorpayPayment>;
+
+export const ZRazorpayRefund = z.object({
+  id: z.string(),
+  payment_id: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  /** pending, processed or failed */
+  status: z.string(),
+});
+export type TRazorpayRefund = z.infer<typeof ZRazorpayRefund>;
 
 export const ZRazorpayEvent = z.object({
   event: z.string(),
@@ -68,6 +78,16 @@ export function createRazorpayGateway(config: TRazorpayConfig) {
     async capture(payment: TRazorpayPayment): Promise<TRazorpayPayment> {
       return ZRazorpayPayment.parse(
         await call('POST', `/v1/payments/${encodeURIComponent(payment.id)}/capture`, { amount: payment.amount, currency: payment.currency }),
+      );
+    },
+
+    /**
+     * Refunds `amountMinor` of a captured payment (POST /v1/payments/{id}/refund). Razorpay
+     * answers 400 when the payment is not captured or has less left than that.
+     */
+    async refund(paymentId: string, amountMinor: number, notes: Record<string, string>): Promise<TRazorpayRefund> {
+      return ZRazorpayRefund.parse(
+        await call('POST', `/v1/payments/${encodeURIComponent(paymentId)}/refund`, { amount: amountMinor, speed: 'normal', notes }),
       );
     },
 

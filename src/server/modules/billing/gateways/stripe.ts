@@ -151,11 +151,49 @@ export function createStripeGateway(config: TStripeConfig) {
     },
 
     /**
-     * Moves the subscription to another price. `now`: charged at once for the rest of the period
-     * (or, with a new anchor, for a new period less the unused time), refused if the card fails;
-     * `at-renewal`: nothing charged now, the next invoice is at the new price.
+     * The invoice a change charged now would produce, computed by Stripe without changing
+     * anything. `prorationDate` fixes the instant the unused time is counted from; the change
+     * itself passes the same one, so it charges exactly what was previewed.
      */
-    changePrice(subscriptionId: string, price: TStripePrice, when: { charge: 'now' | 'at-renewal'; newPeriod?: boolean }) {
+    previewChange(subscriptionId: string, price: TStripePrice, when: { newPeriod: boolean; prorationDate: number }) {
+      return stripeCall(async () => {
+        await ensureProduct(price);
+        const current = await stripe.subscriptions.retrieve(subscriptionId);
+        return stripe.invoices.createPreview({
+          subscription: subscriptionId,
+          subscription_details: {
+            items: [{ id: subscriptionItem(current).id, price_data: priceData(price) }],
+            proration_behavior: 'always_invoice',
+            proration_date: when.prorationDate,
+            ...(when.newPeriod ? { billing_cycle_anchor: { type: 'now' as const } } : {}),
+          },
+        });
+      });
+    },
+
+    /**
+     * The card Stripe charges for this subscription: the subscription's default payment method,
+     * else its customer's invoice default. Null when neither names a card.
+     */
+    savedCard(subscriptionId: string): Promise<{ brand: string; last4: string } | null> {
+      const cardOf = (method: string | Stripe.PaymentMethod | null | undefined) =>
+        method && typeof method === 'object' && method.card ? { brand: method.card.brand, last4: method.card.last4 } : null;
+      return stripeCall(async () => {
+        const subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ['default_payment_method'] });
+        const own = cardOf(subscription.default_payment_method);
+        if (own) return own;
+        const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
+        const customer = await stripe.customers.retrieve(customerId, { expand: ['invoice_settings.default_payment_method'] });
+        return customer.deleted ? null : cardOf(customer.invoice_settings.default_payment_method);
+      });
+    },
+
+    /**
+     * Moves the subscription to another price. `now`: charged at once for the rest of the period
+     * (or, with a new anchor, for a new period less the unused time) counted from `prorationDate`,
+     * refused if the card fails; `at-renewal`: nothing charged now, the next invoice is at the new price.
+     */
+    changePrice(subscriptionId: string, price: TStripePrice, when: { charge: 'now' | 'at-renewal'; newPeriod?: boolean; prorationDate?: number }) {
       return stripeCall(async () => {
         await ensureProduct(price);
         const current = await stripe.subscriptions.retrieve(subscriptionId);
@@ -165,6 +203,7 @@ export function createStripeGateway(config: TStripeConfig) {
           proration_behavior: when.charge === 'now' ? 'always_invoice' : 'none',
           ...(when.newPeriod ? { billing_cycle_anchor: { type: 'now' } } : {}),
           ...(when.charge === 'now' ? { payment_behavior: 'error_if_incomplete' as const } : {}),
+          ...(when.charge === 'now' && when.prorationDate ? { proration_date: when.prorationDate } : {}),
           expand: ['latest_invoice', 'latest_invoice.payments'],
         });
       });
