@@ -40,11 +40,12 @@ describe('the password hasher', () => {
 });
 
 describe('the limit on hashes at once', () => {
-  it('keeps two threads of the pool free, and at most one hash per core', () => {
+  it('keeps two threads of the pool free, and a core for the event loop', () => {
     expect(defaultHashGateLimits(4, 8).concurrency).toBe(2);
-    expect(defaultHashGateLimits(16, 8).concurrency).toBe(8);
-    expect(defaultHashGateLimits(16, 2).concurrency).toBe(2);
+    expect(defaultHashGateLimits(16, 8).concurrency).toBe(7);
+    expect(defaultHashGateLimits(16, 2).concurrency).toBe(1);
     expect(defaultHashGateLimits(2, 8).concurrency).toBe(1);
+    expect(defaultHashGateLimits(4, 1).concurrency).toBe(1);
   });
 
   it('runs no more than its limit at once, queues the rest, and refuses past the queue as busy', async () => {

@@ -94,12 +94,6 @@ export function createSignInThrottle(deps: { counters: TAuthRepository; now: () 
     };
   };
 
-  /** Refuses with the time left on a key's wait, read again after a charge was turned down. */
-  async function refuseFor(key: string, at: Date): Promise<never> {
-    const waitUntil = (await counters.read([key], at)).get(key)?.waitUntil;
-    throw refusal(TOO_MANY_FAILURES, Math.max(1000, (waitUntil?.getTime() ?? 0) - at.getTime()));
-  }
-
   return {
     /**
      * Counts an attempt against the account from this client, or throws a 429 while either must
@@ -108,20 +102,13 @@ export function createSignInThrottle(deps: { counters: TAuthRepository; now: () 
     async admit(emailInput: string, ip: string): Promise<TAdmittedAttempt> {
       const at = now();
       const { email, keys } = keysOf(emailInput, ip);
-      // Most attempts during a distributed attack meet a waiting account: one read turns them away.
-      const known = await counters.read([keys.account, keys.network], at);
-      const accountWait = known.get(keys.account)?.waitUntil;
-      if (accountWait && accountWait > at) throw refusal(TOO_MANY_FAILURES, accountWait.getTime() - at.getTime());
-      const lane: THashLane = (known.get(keys.network)?.count ?? 0) > 0 ? 'behind' : 'first';
-
-      const client = await counters.charge(keys.client, at, limits.windowSeconds, clientRule);
-      if (!client) return refuseFor(keys.client, at);
-      const account = await counters.charge(keys.account, at, limits.windowSeconds, accountRule);
-      if (!account) {
-        await counters.refund(keys.client, client);
-        return refuseFor(keys.account, at);
+      const admission = await counters.admit(keys, at, limits.windowSeconds, { client: clientRule, account: accountRule });
+      if (!admission.admitted) {
+        if (admission.refundClient) await counters.refund(keys.client, admission.refundClient);
+        throw refusal(TOO_MANY_FAILURES, Math.max(1000, (admission.waitUntil?.getTime() ?? 0) - at.getTime()));
       }
-      return { lane, email, keys, client, account };
+      const lane: THashLane = admission.networkFailures > 0 ? 'behind' : 'first';
+      return { lane, email, keys, client: admission.client, account: admission.account };
     },
 
     /**
