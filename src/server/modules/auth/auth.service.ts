@@ -121,7 +121,7 @@ export function createAuthService(deps: {
   // Notices go out after the answer, so a guesser learns nothing from the time it takes; shutting
   // down waits for those on their way.
   const noticesInFlight = new Set<Promise<void>>();
-  function tellOwner(email: string) {
+  function sendGuessingNotice(email: string) {
     const notify = deps.notify;
     if (!notify) return;
     const sending = (async () => {
@@ -161,7 +161,7 @@ export function createAuthService(deps: {
     },
 
     async signUp(body: TSignUpBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
-      await signUps.consume(ip);
+      const counted = await signUps.consume(ip);
       const lane = await throttle.laneOf(ip);
       try {
         const result = await hasher.inLane(lane, () => auth.api.signUpEmail({
@@ -186,6 +186,8 @@ export function createAuthService(deps: {
             email: 'An account with this email already exists.',
           });
         }
+        // Turned away before the account was made (sign-in was busy, or our own failure): not counted.
+        await signUps.refund(counted);
         throw error;
       }
     },
@@ -204,8 +206,8 @@ export function createAuthService(deps: {
       } catch (error) {
         const status = statusOf(error);
         if (status === 401 || status === 403 || status === 400) {
-          const { tellOwner: tell } = await throttle.failed(attempt);
-          if (tell) tellOwner(attempt.email);
+          const { tellOwner } = await throttle.failed(attempt);
+          if (tellOwner) sendGuessingNotice(attempt.email);
           deps.log.warn({ ip }, 'failed sign-in');
           throw new AppError('unauthorized', 'Invalid email or password.');
         }

@@ -150,12 +150,17 @@ export type TSignInThrottle = ReturnType<typeof createSignInThrottle>;
 export function createSignUpLimiter(deps: { counters: TAuthRepository; now: () => Date; perHour: number }) {
   const windowSeconds = 60 * 60;
   return {
-    async consume(ip: string): Promise<void> {
+    /** Counts a sign-up from this client, or throws a 429 once the hour holds the limit. */
+    async consume(ip: string): Promise<{ key: string; counter: TCounter }> {
       const at = deps.now();
       const key = keyOf('sign-up', clientNetwork(ip));
-      if (await deps.counters.take(key, at, windowSeconds, deps.perHour)) return;
+      const counter = await deps.counters.take(key, at, windowSeconds, deps.perHour);
+      if (counter) return { key, counter };
       const windowEnds = (await deps.counters.read([key], at)).get(key)?.windowEnds;
       throw refusal('Too many accounts were created from your network.', Math.max(1000, (windowEnds?.getTime() ?? 0) - at.getTime()));
+    },
+    async refund(counted: { key: string; counter: TCounter }): Promise<void> {
+      await deps.counters.refund(counted.key, counted.counter);
     },
   };
 }
