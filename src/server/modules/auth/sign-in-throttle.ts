@@ -105,7 +105,9 @@ export function createSignInThrottle(deps: { counters: TAuthRepository; now: () 
       const admission = await counters.admit(keys, at, limits.windowSeconds, { client: clientRule, account: accountRule });
       if (!admission.admitted) {
         if (admission.refundClient) await counters.refund(keys.client, admission.refundClient);
-        throw refusal(TOO_MANY_FAILURES, Math.max(1000, (admission.waitUntil?.getTime() ?? 0) - at.getTime()));
+        // Measured from now, not from `at`: a wait set by a request that read the clock after this
+        // one would otherwise look longer than any wait the rules give.
+        throw refusal(TOO_MANY_FAILURES, Math.max(1000, (admission.waitUntil?.getTime() ?? 0) - now().getTime()));
       }
       const lane: THashLane = admission.networkFailures > 0 ? 'behind' : 'first';
       return { lane, email, keys, client: admission.client, account: admission.account };
