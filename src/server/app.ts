@@ -17,6 +17,7 @@ import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService, sessionKeyOf } from './modules/auth/auth.service.ts';
+import type { THashGateLimits } from './modules/auth/password-hasher.ts';
 import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { decorateCaller, resolveCallerFor } from './http/caller.ts';
@@ -59,6 +60,10 @@ export type TBuildAppOptions = {
   > & {
     /** Time and memory one import may use (default IMPORT_LIMITS). */
     importLimits?: TImportLimits;
+    /** The sign-in throttle's clock; tests move it past the waits. */
+    signInClock?: () => Date;
+    /** Password hashes at once and waiting (default: from the thread pool's size). */
+    passwordHashLimits?: THashGateLimits;
   };
   /** Where the log goes instead of standard output (tests read it). */
   logStream?: NodeJS.WritableStream;
@@ -141,10 +146,19 @@ export async function buildApp({ config, database, background = {}, logStream }:
   registerCsrfProtection(app, { publicUrl: config.publicUrl });
   registerTextGuard(app);
 
-  const { importLimits: _importLimits, ...serviceOptions } = background;
+  const { importLimits: _importLimits, signInClock, passwordHashLimits, ...serviceOptions } = background;
   const services = createServices({ config, database, log: app.log, ...serviceOptions });
   const { usersRepository, adminRepository, system, usersService, assets, pdf, formats, documents, bulk } = services;
-  const auth = createAuthService({ db: database.db, config, users: usersRepository, usersService, log: app.log });
+  const auth = createAuthService({
+    db: database.db,
+    config,
+    users: usersRepository,
+    usersService,
+    log: app.log,
+    notify: (userId, notice) => services.mail.sendNotice(userId, notice),
+    clock: signInClock,
+    hashLimits: passwordHashLimits,
+  });
   // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
   // Cached PDFs of single documents are dropped a week after they were made: a download after
   // that renders the same bytes again, and the disk holds at most a week of documents.
@@ -178,11 +192,13 @@ export async function buildApp({ config, database, background = {}, logStream }:
     void sweepBilling();
     billingSweeper = setInterval(() => void sweepBilling(), 60_000);
     billingSweeper.unref();
+    auth.start();
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(apiSweeper);
     clearInterval(billingSweeper);
+    await auth.stop();
     await services.publicApi.flushRequestLog();
     await services.background.stop();
   });

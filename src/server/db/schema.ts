@@ -116,6 +116,19 @@ export const usageCounters = pgTable(
   (table) => [primaryKey({ columns: [table.ownerId, table.period] })],
 );
 
+/**
+ * The sign-in throttle's and the sign-up limit's counters (modules/auth/sign-in-throttle.ts), kept
+ * here so every app process on the database shares them: a count in a fixed window and, once the
+ * count has earned one, the time before which the next attempt is refused. Keys are digests, so
+ * the table holds no email or IP address.
+ */
+export const signInCounters = pgTable('sign_in_counters', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  windowEnds: timestamp('window_ends', { withTimezone: true }).notNull(),
+  waitUntil: timestamp('wait_until', { withTimezone: true }),
+});
+
 export const systemSettings = pgTable('system_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),

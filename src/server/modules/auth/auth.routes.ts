@@ -9,7 +9,7 @@ import { AppError } from '../../http/app-error.ts';
 import { AUTH_BASE_PATH, OIDC_PROVIDER_ID } from './better-auth.ts';
 import type { TAuthService } from './auth.service.ts';
 
-const errorResponses = { 400: ZApiError, 401: ZApiError, 409: ZApiError, 429: ZApiError };
+const errorResponses = { 400: ZApiError, 401: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
 
 /** Readable texts for the codes the auth library puts on its error redirect. */
 const OIDC_ERROR_MESSAGES: Record<string, string> = {

@@ -7,8 +7,10 @@ import type { TDb } from '../../db/client.ts';
 import { AppError, unauthorized } from '../../http/app-error.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TUsersService } from '../users/users.service.ts';
+import { createAuthRepository } from './auth.repository.ts';
 import { createBetterAuth, OIDC_PROVIDER_ID, type TBetterAuth } from './better-auth.ts';
-import { createSignInThrottle, createSignUpLimiter } from './sign-in-throttle.ts';
+import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
+import { createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
 export type TAuthResult = { user: TUser; setCookies: string[] };
 
@@ -55,14 +57,41 @@ function statusOf(error: unknown): number | undefined {
   return typeof candidate?.statusCode === 'number' ? candidate.statusCode : undefined;
 }
 
+/** The email an account's owner gets when its sign-ins go past the ceiling. */
+function guessingNotice(firstName: string | null, email: string, publicUrl: string): { subject: string; text: string } {
+  const limits = SIGN_IN_THROTTLE;
+  return {
+    subject: 'Someone is trying to sign in to your Formwork account',
+    text: [
+      `Hello ${firstName?.trim() || 'there'},`,
+      '',
+      `Someone has entered a wrong password for your Formwork account (${email}) at least ${limits.accountCeiling} times within an hour.`,
+      '',
+      `To protect the account, every sign-in to it now waits a moment after each wrong password, up to ${describeWait(limits.maxAccountDelaySeconds * 1000)}. If the sign-in page asks you to wait, try again after the time it shows.`,
+      '',
+      'If this was you, there is nothing to do. If not, the attempts fail as long as your password is not easy to guess; a long password that you use nowhere else is the best protection.',
+      '',
+      `Sign in: ${publicUrl}/login`,
+      '',
+      '— Formwork',
+    ].join('\n'),
+  };
+}
+
 export function createAuthService(deps: {
   db: TDb;
   config: TConfig;
   users: TUsersRepository;
   usersService: TUsersService;
   log: { warn: (obj: object, msg: string) => void };
+  /** Sends a notice through the installation's mail server; false when none is set up. */
+  notify?: (userId: string, notice: { subject: string; text: string }) => Promise<boolean>;
+  /** The throttle's clock; tests move it past the waits. */
+  clock?: () => Date;
+  hashLimits?: THashGateLimits;
 }) {
   const { config } = deps;
+  const hasher = createPasswordHasher(deps.hashLimits);
   const isAdminEmail = (email: string) => config.adminEmails.has(email.toLowerCase());
 
   async function promoteIfAdmin(userId: string) {
@@ -71,7 +100,7 @@ export function createAuthService(deps: {
   }
 
   const build = () =>
-    createBetterAuth({ db: deps.db, config, isAdminEmail, onSessionCreated: promoteIfAdmin });
+    createBetterAuth({ db: deps.db, config, isAdminEmail, onSessionCreated: promoteIfAdmin, password: hasher.password });
 
   // OIDC discovery happens once per instance; if the provider was down then, a later login
   // rebuilds the instance instead of staying broken until a restart.
@@ -95,8 +124,26 @@ export function createAuthService(deps: {
   // PostgreSQL read the session every time, so a sign-out anywhere takes effect at once.
   const knownSessions = config.databaseUrl ? undefined : createSessionMemo();
 
-  const throttle = createSignInThrottle();
-  const signUps = createSignUpLimiter(config.signUpsPerIpPerHour);
+  const counters = createAuthRepository(deps.db);
+  const now = deps.clock ?? (() => new Date());
+  const throttle = createSignInThrottle({ counters, now });
+  const signUps = createSignUpLimiter({ counters, now, perHour: config.signUpsPerIpPerHour });
+
+  // Notices go out after the answer, so a guesser learns nothing from the time it takes; shutting
+  // down waits for those on their way.
+  const noticesInFlight = new Set<Promise<void>>();
+  function sendGuessingNotice(email: string) {
+    const notify = deps.notify;
+    if (!notify) return;
+    const sending = (async () => {
+      const owner = await deps.users.findByEmail(email);
+      if (owner) await notify(owner.id, guessingNotice(owner.firstName, owner.email, config.publicUrl));
+    })()
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'could not send the sign-in attempts notice'))
+      .finally(() => noticesInFlight.delete(sending));
+    noticesInFlight.add(sending);
+  }
+  let sweeper: NodeJS.Timeout | undefined;
 
   async function userFromHeaders(headers: Headers): Promise<TUser> {
     const session = await auth.api.getSession({ headers });
@@ -112,10 +159,23 @@ export function createAuthService(deps: {
     },
     authWithProvider,
 
+    /** Sweeps counters that hold nothing any more, hourly. */
+    start() {
+      const sweep = () => void throttle.sweep().catch((error: unknown) => deps.log.warn({ err: error }, 'could not sweep the sign-in counters'));
+      sweep();
+      sweeper = setInterval(sweep, 60 * 60_000);
+      sweeper.unref();
+    },
+    async stop() {
+      clearInterval(sweeper);
+      await Promise.all(noticesInFlight);
+    },
+
     async signUp(body: TSignUpBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
-      await signUps.consume(ip);
+      const counted = await signUps.consume(ip);
+      const lane = await throttle.laneOf(ip);
       try {
-        const result = await auth.api.signUpEmail({
+        const result = await hasher.inLane(lane, () => auth.api.signUpEmail({
           body: {
             name: `${body.firstName} ${body.lastName}`,
             email: body.email,
@@ -125,7 +185,7 @@ export function createAuthService(deps: {
           },
           headers: fromNodeHeaders(headers),
           returnHeaders: true,
-        });
+        }));
         const setCookies = result.headers.getSetCookie();
         const row = await deps.users.findById(result.response.user.id);
         if (!row) throw new Error('signed-up user vanished');
@@ -137,31 +197,38 @@ export function createAuthService(deps: {
             email: 'An account with this email already exists.',
           });
         }
+        // Turned away before the account was made (sign-in was busy, or our own failure): not counted.
+        await signUps.refund(counted);
         throw error;
       }
     },
 
     async signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
-      await throttle.assertMayTry(body.email, ip);
+      const attempt = await throttle.admit(body.email, ip);
+      let result;
       try {
-        const result = await auth.api.signInEmail({
-          body: { email: body.email, password: body.password },
-          headers: fromNodeHeaders(headers),
-          returnHeaders: true,
-        });
-        await throttle.recordSuccess(body.email, ip);
-        const row = await deps.users.findById(result.response.user.id);
-        if (!row) throw unauthorized();
-        return { user: await deps.usersService.toUser(row), setCookies: result.headers.getSetCookie() };
+        result = await hasher.inLane(attempt.lane, () =>
+          auth.api.signInEmail({
+            body: { email: body.email, password: body.password },
+            headers: fromNodeHeaders(headers),
+            returnHeaders: true,
+          }),
+        );
       } catch (error) {
         const status = statusOf(error);
         if (status === 401 || status === 403 || status === 400) {
-          await throttle.recordFailure(body.email, ip);
+          const { tellOwner } = await throttle.failed(attempt);
+          if (tellOwner) sendGuessingNotice(attempt.email);
           deps.log.warn({ ip }, 'failed sign-in');
           throw new AppError('unauthorized', 'Invalid email or password.');
         }
+        await throttle.abandoned(attempt);
         throw error;
       }
+      await throttle.succeeded(attempt);
+      const row = await deps.users.findById(result.response.user.id);
+      if (!row) throw unauthorized();
+      return { user: await deps.usersService.toUser(row), setCookies: result.headers.getSetCookie() };
     },
 
     async signOut(headers: IncomingHttpHeaders): Promise<string[]> {

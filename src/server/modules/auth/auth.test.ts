@@ -180,17 +180,6 @@ describe('throttling', () => {
     }
   });
 
-  it('refuses an IP that sprays failures across many accounts, and only that IP', async () => {
-    const client = new TestClient(t.app, '10.2.0.1');
-    for (let i = 0; i < SIGN_IN_THROTTLE.perIp; i++) {
-      const r = await client.post('/api/auth/sign-in', { email: `ghost${i}@example.com`, password: 'nope' });
-      expect(r.statusCode).toBe(401);
-    }
-    const { email, password } = await new TestClient(t.app).signUp();
-    expectError(await client.post('/api/auth/sign-in', { email, password }), 429, 'rate_limited');
-    expect((await new TestClient(t.app, '10.2.0.2').post('/api/auth/sign-in', { email, password })).statusCode).toBe(200);
-  });
-
   it('limits the accounts one IP may create per hour', async () => {
     const ip = '10.4.0.1';
     for (let i = 0; i < t.config.signUpsPerIpPerHour; i++) await new TestClient(t.app, ip).signUp();

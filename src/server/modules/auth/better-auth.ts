@@ -5,6 +5,7 @@ import { MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
 import { accounts, sessions, users, verifications } from '../../db/schema.ts';
+import type { TPasswordHasher } from './password-hasher.ts';
 
 export const OIDC_PROVIDER_ID = 'oidc';
 export const AUTH_BASE_PATH = '/api/identity';
@@ -28,6 +29,8 @@ export function createBetterAuth(deps: {
   isAdminEmail: (email: string) => boolean;
   /** Runs after every sign-in, whatever the method: the place for the ADMIN_EMAILS bootstrap. */
   onSessionCreated: (userId: string) => Promise<void>;
+  /** Our hasher (password-hasher.ts): the library's format, with a limit on hashes at once. */
+  password: TPasswordHasher['password'];
 }) {
   const { config } = deps;
   return betterAuth({
@@ -45,6 +48,7 @@ export function createBetterAuth(deps: {
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: 256,
       autoSignIn: true,
+      password: deps.password,
     },
     user: {
       additionalFields: {
@@ -59,7 +63,7 @@ export function createBetterAuth(deps: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,
     },
-    // Sign-in throttling is ours (auth.service.ts), with per-account and per-IP counters.
+    // Sign-in throttling is ours (sign-in-throttle.ts), with counters in the database.
     rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: 'formwork',

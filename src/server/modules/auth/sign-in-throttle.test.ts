@@ -1,67 +1,370 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../../http/app-error.ts';
-import { createSignInThrottle, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZApiError } from '../../../contract/errors.ts';
+import { buildApp } from '../../app.ts';
+import { openDatabase, type TDatabase } from '../../db/client.ts';
+import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { clientNetwork, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
-async function waitDemanded(attempt: Promise<void>): Promise<number> {
-  try {
-    await attempt;
-    return 0;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return Number((error as AppError).headers?.['retry-after']);
+/*
+ * Sign-in against a listening server, so the event loop, the thread pool and the sockets are real.
+ * Linux routes all of 127.0.0.0/8 to loopback: each request leaves from the source address it is
+ * given, and with TRUST_PROXY off that address is the client's IP.
+ */
+
+const ADMIN_EMAIL = 'admin@formwork.test';
+const PASSWORD = 'correct horse battery';
+let offsetMs = 0;
+/** The throttle's clock: moved forward instead of sleeping through waits. */
+const clock = () => new Date(Date.now() + offsetMs);
+const later = (seconds: number) => void (offsetMs += seconds * 1000);
+
+let t: TTestApp;
+let smtp: TSmtpStandIn;
+beforeAll(async () => {
+  smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
+  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, TRUST_PROXY: 'false' }, { signInClock: clock, mailTrustedCa: [smtp.ca] });
+  const admin = new TestClient(t.app);
+  await admin.signUp({ email: ADMIN_EMAIL });
+  const mail = await admin.request('PUT', '/api/admin/mail-settings', {
+    host: smtp.host,
+    port: smtp.port,
+    user: 'notices',
+    password: 'notices-password',
+    fromAddress: 'security@formwork.test',
+    fromName: 'Formwork',
+  });
+  expect(mail.statusCode, mail.body).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+type TAnswer = { status: number; headers: http.IncomingHttpHeaders; body: string; ms: number };
+
+const ports = new WeakMap<FastifyInstance, Promise<number>>();
+function portOf(app: FastifyInstance): Promise<number> {
+  let port = ports.get(app);
+  if (!port) {
+    port = app.listen({ port: 0, host: '127.0.0.1' }).then(() => (app.server.address() as AddressInfo).port);
+    ports.set(app, port);
   }
+  return port;
 }
 
-describe('sign-in throttle', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
+/** One request on a fresh connection from `from` (an address in 127.0.0.0/8). */
+async function send(app: FastifyInstance, from: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<TAnswer> {
+  const port = await portOf(app);
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: from,
+        method,
+        path,
+        agent: false,
+        headers: payload ? { origin: TEST_ORIGIN, 'content-type': 'application/json', 'content-length': payload.length } : {},
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString(), ms: performance.now() - started }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
   });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+}
 
-  it('doubles the wait with every failure past the free ones, up to the cap', async () => {
-    const throttle = createSignInThrottle();
+const signIn = (from: string, email: string, password: string, app = t.app) => send(app, from, 'POST', '/api/auth/sign-in', { email, password });
+
+function errorOf(answer: TAnswer) {
+  return ZApiError.parse(JSON.parse(answer.body)).error;
+}
+
+async function newAccount(): Promise<string> {
+  return (await new TestClient(t.app).signUp({ password: PASSWORD })).email;
+}
+
+const ghost = () => `ghost-${randomBytes(6).toString('hex')}@example.com`;
+
+describe('a crowd of failing sign-ins', () => {
+  it('does not stall a real sign-in or the health check', { timeout: 120_000 }, async () => {
+    const email = await newAccount();
+    let stop = false;
+    const flood: number[] = [];
+    // 60 addresses, each sending wrong passwords for made-up accounts, one after another, as
+    // fast as it is answered: every one of them costs a full hash.
+    const attackers = Array.from({ length: 60 }, async (_, i) => {
+      while (!stop) flood.push((await signIn(`127.0.10.${i + 1}`, ghost(), 'not the password')).status);
+    });
+
+    const health: number[] = [];
+    const prober = (async () => {
+      while (!stop) {
+        const answer = await send(t.app, '127.0.11.1', 'GET', '/healthz');
+        expect(answer.status).toBe(200);
+        health.push(answer.ms);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+
+    // The flood's first wave looks like any 60 people signing in; once each address has failed it
+    // waits behind clients that have not, and a real sign-in goes ahead of it.
+    while (flood.length < 60) await new Promise((resolve) => setTimeout(resolve, 20));
+    const real: TAnswer[] = [];
+    for (let i = 0; i < 3; i++) {
+      real.push(await signIn(`127.0.12.${i + 1}`, email, PASSWORD));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    while (health.length < 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    const floodSoFar = flood.length;
+    stop = true;
+    await Promise.all([...attackers, prober]);
+
+    expect(real.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    for (const answer of real) expect(answer.ms).toBeLessThan(1000);
+    const sorted = [...health].sort((a, b) => a - b);
+    const p99 = sorted[Math.ceil(sorted.length * 0.99) - 1]!;
+    expect(p99).toBeLessThan(100);
+    // It was a flood: many failed sign-ins, every one of them answered.
+    expect(floodSoFar).toBeGreaterThan(60);
+    expect(flood.every((status) => status === 401)).toBe(true);
+  });
+});
+
+describe('guessing one account from many addresses', () => {
+  it('refuses every attempt past the ceiling, tells the owner once, and lets one attempt through per wait', async () => {
+    const email = await newAccount();
+    const ceiling = SIGN_IN_THROTTLE.accountCeiling;
+    const answers: TAnswer[] = [];
+    for (let round = 0; round < 3; round++) {
+      answers.push(...(await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(`127.0.20.${i + 1}`, email, `guess ${round}-${i}`)))));
+    }
+    // Every attempt is counted before its password is checked, so a parallel crowd gets exactly
+    // the ceiling's worth of guesses.
+    expect(answers.filter((a) => a.status === 401)).toHaveLength(ceiling);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(120 - ceiling);
+    for (const answer of refused) {
+      const error = errorOf(answer);
+      expect(error.code).toBe('rate_limited');
+      expect(error.message).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ seconds\.$/);
+      const retryAfter = Number(answer.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(SIGN_IN_THROTTLE.firstAccountDelaySeconds);
+    }
+
+    // The wait is account-wide: the owner, from an address that never failed, waits too.
+    const owner = await signIn('127.0.21.1', email, PASSWORD);
+    expect(owner.status).toBe(429);
+    expect(errorOf(owner).message).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ seconds\.$/);
+
+    // The owner hears of it once, through the installation's mail server.
+    await smtp.waitFor(1);
+    const notices = smtp.messages.filter((m) => m.to.includes(email));
+    expect(notices).toHaveLength(1);
+    const notice = await smtp.parse(notices[0]!);
+    expect(notice.subject).toBe('Someone is trying to sign in to your Formwork account');
+    expect(notice.text).toContain(email);
+
+    // Each time the wait has passed, one attempt is let through; its failure doubles the wait, up
+    // to the cap: never a lock.
+    later(SIGN_IN_THROTTLE.firstAccountDelaySeconds);
     const waits: number[] = [];
-    for (let i = 0; i < 14; i++) {
-      const wait = await waitDemanded(throttle.assertMayTry('a@example.com', '10.0.0.1'));
-      expect(wait).toBe(0);
-      await throttle.recordFailure('a@example.com', '10.0.0.1');
-      const demanded = await waitDemanded(throttle.assertMayTry('a@example.com', '10.0.0.1'));
-      waits.push(demanded);
-      await vi.advanceTimersByTimeAsync(demanded * 1000);
+    for (let i = 0; i < 6; i++) {
+      expect((await signIn(`127.0.20.${200 + i}`, email, `late guess ${i}`)).status).toBe(401);
+      const refused = await signIn(`127.0.20.${220 + i}`, email, `refused guess ${i}`);
+      expect(refused.status).toBe(429);
+      waits.push(Number(refused.headers['retry-after']));
+      later(waits.at(-1)!);
     }
+    const first = SIGN_IN_THROTTLE.firstAccountDelaySeconds;
+    const cap = SIGN_IN_THROTTLE.maxAccountDelaySeconds;
+    expect(waits).toEqual([2 * first, 4 * first, 8 * first, 16 * first, cap, cap]);
+    expect((await signIn('127.0.20.229', email, 'at the cap')).status).toBe(401);
+    const capped = await signIn('127.0.20.230', email, PASSWORD);
+    expect(errorOf(capped).message).toBe('Too many failed sign-in attempts. Try again in 15 minutes.');
+    later(cap);
+    expect((await signIn('127.0.21.1', email, PASSWORD)).status).toBe(200);
+
+    // Shutting down waits for notices on their way: still exactly one.
+    await t.restart();
+    expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('sends no notice when no mail server is set up, and still refuses past the ceiling', async () => {
+    const bare = await createTestApp({ TRUST_PROXY: 'false' }, { signInClock: clock });
+    try {
+      const { email } = await new TestClient(bare.app).signUp({ password: PASSWORD });
+      const before = smtp.messages.length;
+      const answers = await Promise.all(
+        Array.from({ length: 15 }, (_, i) => signIn(`127.0.22.${i + 1}`, email, `guess ${i}`, bare.app)),
+      );
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(SIGN_IN_THROTTLE.accountCeiling);
+      expect(answers.filter((a) => a.status === 429)).toHaveLength(15 - SIGN_IN_THROTTLE.accountCeiling);
+      await bare.restart();
+      expect(smtp.messages.length).toBe(before);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('one address', () => {
+  it('slows its own guesses at an account with doubling waits, and a right password clears its record', async () => {
+    const email = await newAccount();
+    const guesser = '127.0.30.1';
     const free = SIGN_IN_THROTTLE.freeFailuresPerClient;
-    expect(waits.slice(0, free)).toEqual(Array(free).fill(0));
-    expect(waits.slice(free, free + 5)).toEqual([2, 4, 8, 16, 32]);
-    expect(Math.max(...waits)).toBe(SIGN_IN_THROTTLE.maxDelaySeconds);
-  });
-
-  it('keeps a client that has not failed free to try, and a success clears only its own record', async () => {
-    const throttle = createSignInThrottle();
-    for (let i = 0; i < 6; i++) await throttle.recordFailure('a@example.com', '10.0.0.1');
-    expect(await waitDemanded(throttle.assertMayTry('a@example.com', '10.0.0.1'))).toBeGreaterThan(0);
-    expect(await waitDemanded(throttle.assertMayTry('a@example.com', '10.0.0.2'))).toBe(0);
-    await throttle.recordSuccess('a@example.com', '10.0.0.2');
-    expect(await waitDemanded(throttle.assertMayTry('a@example.com', '10.0.0.1'))).toBeGreaterThan(0);
-  });
-
-  it('gives no free failures once an account draws failures from many clients', async () => {
-    const throttle = createSignInThrottle();
-    for (let i = 0; i <= SIGN_IN_THROTTLE.perAccountBeforeStrict; i++) {
-      await throttle.recordFailure('target@example.com', `10.9.0.${i + 1}`);
+    const statuses: number[] = [];
+    for (let i = 0; i < free + 3; i++) statuses.push((await signIn(guesser, email, `wrong ${i}`)).status);
+    expect(statuses).toEqual([...Array<number>(free + 1).fill(401), 429, 429]);
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const refused = await signIn(guesser, email, 'wrong again');
+      expect(refused.status).toBe(429);
+      waits.push(Number(refused.headers['retry-after']));
+      later(waits.at(-1)!);
+      expect((await signIn(guesser, email, 'wrong after the wait')).status).toBe(401);
     }
-    await throttle.recordFailure('target@example.com', '10.9.1.1');
-    expect(await waitDemanded(throttle.assertMayTry('target@example.com', '10.9.1.1'))).toBe(2);
-    // A client with no failure is still let through.
-    expect(await waitDemanded(throttle.assertMayTry('target@example.com', '10.9.1.2'))).toBe(0);
+    expect(waits).toEqual([2, 4, 8]);
+
+    // Another client that has not failed signs in at once.
+    expect((await signIn('127.0.30.2', email, PASSWORD)).status).toBe(200);
+    // The guesser's own right password, after its wait, clears its record: its next slip is free.
+    const refused = await signIn(guesser, email, PASSWORD);
+    expect(refused.status).toBe(429);
+    later(Number(refused.headers['retry-after']));
+    expect((await signIn(guesser, email, PASSWORD)).status).toBe(200);
+    expect((await signIn(guesser, email, 'a slip')).status).toBe(401);
+    expect((await signIn(guesser, email, PASSWORD)).status).toBe(200);
   });
 
-  it('forgets failures after the window', async () => {
-    const throttle = createSignInThrottle();
-    for (let i = 0; i < 5; i++) await throttle.recordFailure('a@example.com', '10.0.0.1');
-    await vi.advanceTimersByTimeAsync((SIGN_IN_THROTTLE.windowSeconds + 1) * 1000);
-    await throttle.recordFailure('a@example.com', '10.0.0.1');
-    expect(await waitDemanded(throttle.assertMayTry('a@example.com', '10.0.0.1'))).toBe(0);
+  it('failing at many accounts does not keep another account\'s owner at that address out', async () => {
+    const sprayer = '127.0.31.1';
+    const accounts = await Promise.all(Array.from({ length: 5 }, () => newAccount()));
+    for (let i = 0; i < 60; i++) {
+      const target = i < 50 ? ghost() : accounts[i % accounts.length]!;
+      expect((await signIn(sprayer, target, 'spring2024')).status).toBe(401);
+    }
+    // The owner of a sixth account, behind the same address (a shared office, a proxy).
+    const email = await newAccount();
+    expect((await signIn(sprayer, email, PASSWORD)).status).toBe(200);
+  });
+});
+
+describe('what counts as one client', () => {
+  it('is an IPv4 address, mapped or not, and a whole IPv6 /64', () => {
+    expect(clientNetwork('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientNetwork('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe(clientNetwork('2001:db8:1:2:ffff:ffff:ffff:fffe'));
+    expect(clientNetwork('2001:db8:1:2::1')).not.toBe(clientNetwork('2001:db8:1:3::1'));
+  });
+});
+
+describe('several app processes on one database', () => {
+  let second: { app: FastifyInstance; database: TDatabase | undefined };
+  beforeAll(async () => {
+    // On PostgreSQL the second instance has its own pool, as a second process would.
+    const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
+    const app = await buildApp({ config: t.config, database: database ?? t.database, background: { signInClock: clock } });
+    await app.ready();
+    second = { app, database };
+  });
+  afterAll(async () => {
+    await second.app.close();
+    await second.database?.close();
+  });
+
+  it(`share every count on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}`, async () => {
+    const apps = () => [t.app, second.app];
+    const either = (i: number) => apps()[i % 2]!;
+
+    // One client's failures, spread over both.
+    const email = await newAccount();
+    const statuses: number[] = [];
+    for (let i = 0; i < SIGN_IN_THROTTLE.freeFailuresPerClient + 2; i++) statuses.push((await signIn('127.0.40.1', email, 'wrong', either(i))).status);
+    expect(statuses).toEqual([...Array<number>(SIGN_IN_THROTTLE.freeFailuresPerClient + 1).fill(401), 429]);
+
+    // An account's ceiling, counted across both, in parallel.
+    const target = await newAccount();
+    const crowd = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(`127.0.41.${i + 1}`, target, `guess ${i}`, either(i))));
+    expect(crowd.filter((a) => a.status === 401)).toHaveLength(SIGN_IN_THROTTLE.accountCeiling);
+    expect(crowd.filter((a) => a.status === 429)).toHaveLength(30 - SIGN_IN_THROTTLE.accountCeiling);
+
+    // The sign-up limit per address.
+    const signUps: number[] = [];
+    for (let i = 0; i <= t.config.signUpsPerIpPerHour; i++) {
+      const answer = await send(either(i), '127.0.42.1', 'POST', '/api/auth/sign-up', {
+        firstName: 'Many',
+        lastName: 'Accounts',
+        email: ghost(),
+        password: PASSWORD,
+      });
+      signUps.push(answer.status);
+      if (answer.status === 429) {
+        expect(errorOf(answer).message).toMatch(/^Too many accounts were created from your network\. Try again in \d+ minutes\.$/);
+        expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    }
+    expect(signUps).toEqual([...Array<number>(t.config.signUpsPerIpPerHour).fill(200), 429]);
+  });
+});
+
+describe('when hashes are scarce', () => {
+  let busy: FastifyInstance;
+  beforeAll(async () => {
+    busy = await buildApp({
+      config: t.config,
+      database: t.database,
+      background: { signInClock: clock, passwordHashLimits: { concurrency: 1, queueLimit: 1 } },
+    });
+    await busy.ready();
+  });
+  afterAll(async () => {
+    await busy.close();
+  });
+
+  it('answers 503 with Retry-After past the queue, and does not count what it turned away', async () => {
+    const email = await newAccount();
+    const burst = await Promise.all(Array.from({ length: 3 }, (_, i) => signIn('127.0.50.1', email, `burst ${i}`, busy)));
+    const busyAnswers = burst.filter((a) => a.status === 503);
+    const checked = burst.filter((a) => a.status === 401).length;
+    expect(busyAnswers.length).toBeGreaterThan(0);
+    expect(checked + busyAnswers.length).toBe(3);
+    for (const answer of busyAnswers) {
+      const error = errorOf(answer);
+      expect(error.code).toBe('unavailable');
+      expect(error.message).toMatch(/^Sign-in is busy right now\. Try again in \d+ seconds\.$/);
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Only the checked guesses count against the client's free failures.
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGN_IN_THROTTLE.freeFailuresPerClient + 1 - checked; i++) {
+      statuses.push((await signIn('127.0.50.1', email, `after ${i}`, busy)).status);
+    }
+    expect(statuses).toEqual([...Array<number>(SIGN_IN_THROTTLE.freeFailuresPerClient + 1 - checked).fill(401), 429]);
+
+    // Sign-ups wait for the same hashes, and one turned away does not count against its address.
+    const newUser = () => ({ firstName: 'A', lastName: 'B', email: ghost(), password: PASSWORD });
+    const limit = t.config.signUpsPerIpPerHour;
+    const signUps = await Promise.all(Array.from({ length: limit }, () => send(busy, '127.0.51.1', 'POST', '/api/auth/sign-up', newUser())));
+    expect(signUps.some((a) => a.status === 503)).toBe(true);
+    expect(signUps.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    const made = signUps.filter((a) => a.status === 200).length;
+    const after: number[] = [];
+    for (let i = 0; i <= limit - made; i++) after.push((await send(busy, '127.0.51.1', 'POST', '/api/auth/sign-up', newUser())).status);
+    expect(after).toEqual([...Array<number>(limit - made).fill(200), 429]);
   });
 });

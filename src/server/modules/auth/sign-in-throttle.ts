@@ -1,100 +1,168 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { createHash } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import { AppError } from '../../http/app-error.ts';
+import type { TAuthRepository, TCounter, TWaitRule } from './auth.repository.ts';
+import type { THashLane } from './password-hasher.ts';
 
 /**
- * How password guessing is slowed without letting a stranger lock anyone out.
+ * How password guessing is slowed without letting a stranger lock anyone out for good.
  *
- * Failures are counted per (account, client IP). The first few are free; after that the same
- * client must wait before its next try, and the wait doubles with every failure, up to a cap. A
- * client that has not failed against an account is never refused, so an attacker's failures
- * cannot keep the owner out. Two wider counters stop the cheap ways around it: one IP spraying
- * many accounts is refused outright, and once an account draws failures from many IPs every
- * failing client waits from its first failure on.
+ * Every attempt is counted before its password is checked (and taken back when it was right), so a
+ * burst of parallel guesses is held to the same rules as guesses one after another. The counters
+ * live in the database, shared by every app process.
+ *
+ * - Per account and client: a few failures are free, then that client waits before its next try,
+ *   twice as long after every failure, up to a cap. A client that has not failed against the
+ *   account does not wait for this one's failures.
+ * - Per account, from everywhere: past a ceiling of failures in the window, every attempt against
+ *   the account waits, whoever makes it, and the wait grows with every further failure up to a cap,
+ *   so many addresses buy no more guesses than one. The owner is told once a day by email.
+ * - Per client network: failures are only remembered, never refused on; while hashes are scarce, a
+ *   network that has failed recently waits behind everyone else (password-hasher.ts).
  */
 export const SIGN_IN_THROTTLE = {
   /** Failures one client may make against one account before it has to wait. */
   freeFailuresPerClient: 3,
   firstDelaySeconds: 2,
   maxDelaySeconds: 15 * 60,
-  /** Failures from one IP across all accounts, per window, before that IP is refused. */
-  perIp: 30,
-  /** Failures against one account from all IPs, per window, after which no failure is free. */
-  perAccountBeforeStrict: 10,
+  /** Failures against one account from everywhere, per window, after which every attempt waits. */
+  accountCeiling: 10,
+  firstAccountDelaySeconds: 30,
+  maxAccountDelaySeconds: 15 * 60,
   windowSeconds: 60 * 60,
+  /** How often the owner of an account past its ceiling is told, at most. */
+  noticeEverySeconds: 24 * 60 * 60,
 };
+export type TSignInLimits = typeof SIGN_IN_THROTTLE;
 
-function describeWait(ms: number): string {
+export function describeWait(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   if (seconds < 90) return `${seconds} seconds`;
   return `${Math.ceil(seconds / 60)} minutes`;
 }
 
-const COUNT_ONLY = 1_000_000;
+function refusal(message: string, ms: number): AppError {
+  return new AppError('rate_limited', `${message} Try again in ${describeWait(ms)}.`, undefined, {
+    'retry-after': String(Math.max(1, Math.ceil(ms / 1000))),
+  });
+}
+const TOO_MANY_FAILURES = 'Too many failed sign-in attempts.';
 
-export function createSignInThrottle(limits = SIGN_IN_THROTTLE) {
-  const counter = (keyPrefix: string) =>
-    new RateLimiterMemory({ keyPrefix, points: COUNT_ONLY, duration: limits.windowSeconds });
-  const clientFailures = counter('signin-client');
-  const accountFailures = counter('signin-account');
-  const ipFailures = counter('signin-ip');
-  // Holds a client's current wait; block() sets it, get() reads what is left.
-  const clientWaits = new RateLimiterMemory({ keyPrefix: 'signin-wait', points: 1, duration: 1 });
+/**
+ * What one client is counted as. An IPv6 user is given a whole /64 and can pick any address in
+ * it, so the network is the client there; an IPv4 address (mapped or not) is one client.
+ */
+export function clientNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
+}
 
-  const clientKey = (email: string, ip: string) => `${email.toLowerCase()}|${ip}`;
-  const refuse = (ms: number) =>
-    new AppError('rate_limited', `Too many failed sign-in attempts. Try again in ${describeWait(ms)}.`, undefined, {
-      'retry-after': String(Math.ceil(ms / 1000)),
-    });
+/** Keys are digests: the table holds counts, not who was counted. */
+const keyOf = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('base64url');
+
+/** One sign-in attempt that has been counted and let through to the password check. */
+export type TAdmittedAttempt = {
+  lane: THashLane;
+  email: string;
+  keys: { client: string; account: string; network: string };
+  client: TCounter;
+  account: TCounter;
+};
+
+export function createSignInThrottle(deps: { counters: TAuthRepository; now: () => Date; limits?: TSignInLimits }) {
+  const limits = deps.limits ?? SIGN_IN_THROTTLE;
+  const { counters, now } = deps;
+  const clientRule: TWaitRule = {
+    from: limits.freeFailuresPerClient + 1,
+    firstSeconds: limits.firstDelaySeconds,
+    maxSeconds: limits.maxDelaySeconds,
+  };
+  const accountRule: TWaitRule = {
+    from: limits.accountCeiling,
+    firstSeconds: limits.firstAccountDelaySeconds,
+    maxSeconds: limits.maxAccountDelaySeconds,
+  };
+  const keysOf = (email: string, ip: string) => {
+    const account = email.trim().toLowerCase();
+    const network = clientNetwork(ip);
+    return {
+      email: account,
+      keys: { client: keyOf('client', account, network), account: keyOf('account', account), network: keyOf('network', network) },
+    };
+  };
 
   return {
-    /** Throws a 429 while this client must wait, or while this IP has failed too often. */
-    async assertMayTry(email: string, ip: string): Promise<void> {
-      const [wait, byIp] = await Promise.all([clientWaits.get(clientKey(email, ip)), ipFailures.get(ip)]);
-      const waitMs = wait?.msBeforeNext ?? 0;
-      const ipMs = byIp && byIp.consumedPoints >= limits.perIp ? byIp.msBeforeNext : 0;
-      const blockedFor = Math.max(waitMs, ipMs);
-      if (blockedFor > 0) throw refuse(blockedFor);
+    /**
+     * Counts an attempt against the account from this client, or throws a 429 while either must
+     * wait. The answer says which hash lane the attempt takes.
+     */
+    async admit(emailInput: string, ip: string): Promise<TAdmittedAttempt> {
+      const at = now();
+      const { email, keys } = keysOf(emailInput, ip);
+      const admission = await counters.admit(keys, at, limits.windowSeconds, { client: clientRule, account: accountRule });
+      if (!admission.admitted) {
+        if (admission.refundClient) await counters.refund(keys.client, admission.refundClient);
+        // Measured from now, not from `at`: a wait set by a request that read the clock after this
+        // one would otherwise look longer than any wait the rules give.
+        throw refusal(TOO_MANY_FAILURES, Math.max(1000, (admission.waitUntil?.getTime() ?? 0) - now().getTime()));
+      }
+      const lane: THashLane = admission.networkFailures > 0 ? 'behind' : 'first';
+      return { lane, email, keys, client: admission.client, account: admission.account };
     },
 
-    async recordFailure(email: string, ip: string): Promise<void> {
-      const key = clientKey(email, ip);
-      const [client, account] = await Promise.all([
-        clientFailures.penalty(key, 1),
-        accountFailures.penalty(email.toLowerCase(), 1),
-        ipFailures.penalty(ip, 1),
-      ]);
-      const free = account.consumedPoints > limits.perAccountBeforeStrict ? 0 : limits.freeFailuresPerClient;
-      const overFree = client.consumedPoints - free;
-      if (overFree <= 0) return;
-      const seconds = Math.min(limits.maxDelaySeconds, limits.firstDelaySeconds * 2 ** (overFree - 1));
-      await clientWaits.block(key, seconds);
+    /**
+     * The password was wrong. Answers whether the account has just gone past its ceiling for the
+     * first time in a day, which is when its owner is told.
+     */
+    async failed(attempt: TAdmittedAttempt): Promise<{ tellOwner: boolean }> {
+      const at = now();
+      await counters.charge(attempt.keys.network, at, limits.windowSeconds);
+      if (attempt.account.count < limits.accountCeiling) return { tellOwner: false };
+      const first = await counters.take(keyOf('notice', attempt.email), at, limits.noticeEverySeconds, 1);
+      return { tellOwner: first !== undefined };
     },
 
     /** A right password clears this client's record against the account; others keep theirs. */
-    async recordSuccess(email: string, ip: string): Promise<void> {
-      const key = clientKey(email, ip);
-      await Promise.all([clientFailures.delete(key), clientWaits.delete(key)]);
+    async succeeded(attempt: TAdmittedAttempt): Promise<void> {
+      await Promise.all([counters.clear(attempt.keys.client), counters.refund(attempt.keys.account, attempt.account)]);
+    },
+
+    /** The password was never checked (sign-in was busy, or failed on our side): the attempt does not count. */
+    async abandoned(attempt: TAdmittedAttempt): Promise<void> {
+      await Promise.all([counters.refund(attempt.keys.client, attempt.client), counters.refund(attempt.keys.account, attempt.account)]);
+    },
+
+    /** The hash lane for a request that is not a sign-in (a sign-up) from this client. */
+    async laneOf(ip: string): Promise<THashLane> {
+      const key = keyOf('network', clientNetwork(ip));
+      return ((await counters.read([key], now())).get(key)?.count ?? 0) > 0 ? 'behind' : 'first';
+    },
+
+    sweep(): Promise<void> {
+      return counters.sweep(now());
     },
   };
 }
 export type TSignInThrottle = ReturnType<typeof createSignInThrottle>;
 
-/** New accounts multiply the free quota, so one IP may open only a few an hour. */
-export function createSignUpLimiter(perHour: number) {
-  const limiter = new RateLimiterMemory({ keyPrefix: 'signup-ip', points: perHour, duration: 60 * 60 });
+/** New accounts multiply the free quota, so one client may open only a few an hour. */
+export function createSignUpLimiter(deps: { counters: TAuthRepository; now: () => Date; perHour: number }) {
+  const windowSeconds = 60 * 60;
   return {
-    async consume(ip: string): Promise<void> {
-      try {
-        await limiter.consume(ip);
-      } catch (rejection) {
-        const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
-        throw new AppError(
-          'rate_limited',
-          `Too many accounts were created from your network. Try again in ${describeWait(ms)}.`,
-          undefined,
-          { 'retry-after': String(Math.ceil(ms / 1000)) },
-        );
-      }
+    /** Counts a sign-up from this client, or throws a 429 once the hour holds the limit. */
+    async consume(ip: string): Promise<{ key: string; counter: TCounter }> {
+      const at = deps.now();
+      const key = keyOf('sign-up', clientNetwork(ip));
+      const counter = await deps.counters.take(key, at, windowSeconds, deps.perHour);
+      if (counter) return { key, counter };
+      const windowEnds = (await deps.counters.read([key], at)).get(key)?.windowEnds;
+      throw refusal('Too many accounts were created from your network.', Math.max(1000, (windowEnds?.getTime() ?? 0) - at.getTime()));
+    },
+    async refund(counted: { key: string; counter: TCounter }): Promise<void> {
+      await deps.counters.refund(counted.key, counted.counter);
     },
   };
 }
