@@ -18,7 +18,7 @@ export const WORK_LIMITS = {
    * queue everyone else's requests behind them; small ones cost little, and an integrator's burst
    * of them is welcome.
    */
-  largeInFlightPerUser: 2,
+  largeInFlightPerUser: 1,
   /** A body this large (or of unknown length) counts as large: a list of a few hundred cells. */
   largeBodyBytes: 32 * 1024,
 };
