@@ -6,7 +6,8 @@ import { ZEmailSettings, ZSystemMailSettings, type TEmailSettings } from '../../
 import { systemSettings, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { createMailer, isAllowedAddress } from './mail-transport.ts';
+import { isAllowedAddress } from '../../net/address-rule.ts';
+import { createMailer } from './mail-transport.ts';
 
 /*
  * Outgoing mail against real SMTP servers on loopback: STARTTLS with a certificate made here and
