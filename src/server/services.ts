@@ -31,6 +31,7 @@ import { createQuotaService } from './modules/quota/quota.service.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
+import { checkHost } from './net/address-rule.ts';
 import type { TDocument } from '../contract/documents.ts';
 import type { TBulkJob } from '../contract/bulk.ts';
 import { createWebhookSender } from './modules/webhooks/webhook-sender.ts';
@@ -132,6 +133,7 @@ export function createServices({
     repository: createWebhooksRepository(db),
     secrets: createSecretBox(config.encryptionKey),
     hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId),
+    checkHost: (host) => checkHost(host, config.imageFetchAllowedIps),
     send: createWebhookSender({ timeoutMs: webhookTimeoutMs ?? 10_000, allowIps: config.imageFetchAllowedIps }),
     log,
     ...(webhookRetryDelaysMs ? { retryDelaysMs: webhookRetryDelaysMs } : {}),
@@ -147,6 +149,7 @@ export function createServices({
     secrets: createSecretBox(config.encryptionKey),
     mailer,
     plan: { hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId) },
+    checkHost: (host) => checkHost(host, config.imageFetchAllowedIps),
     log,
   });
   const formatsRepository = createFormatsRepository(db);

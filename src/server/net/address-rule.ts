@@ -98,18 +98,18 @@ export async function allowedAddressesOf(host: string, allowIps: readonly string
 }
 
 /**
- * What saving an address should answer: null when it may be used, else a sentence for the field.
- * A name that does not resolve is refused too: nothing could be sent to it.
+ * Whether an address may be saved: `not_allowed` when the host is, or resolves to, an address the
+ * rule refuses; `not_found` when the name does not resolve (nothing could be sent to it).
  */
-export async function hostProblem(host: string, allowIps: readonly string[], what: string): Promise<string | null> {
+export async function checkHost(host: string, allowIps: readonly string[]): Promise<'ok' | 'not_allowed' | 'not_found'> {
   try {
     await allowedAddressesOf(host, allowIps);
-    return null;
+    return 'ok';
   } catch (error) {
-    if (error instanceof AddressNotAllowedError) return `${what} is not allowed: it points to a private or local network.`;
-    return `${what} could not be found. Check the spelling.`;
+    return error instanceof AddressNotAllowedError ? 'not_allowed' : 'not_found';
   }
 }
+export type TCheckHost = (host: string) => ReturnType<typeof checkHost>;
 
 type TLookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { ZEmailSettingsInput } from '../../../contract/mail.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
+import type { TCheckHost } from '../../net/address-rule.ts';
 import type { TMailer, TMailOutcome, TSmtpServer } from './mail-transport.ts';
 import type { TMailRepository, TUserMailRow } from './mail.repository.ts';
 
@@ -44,6 +45,8 @@ export function createMailService(deps: {
   mailer: TMailer;
   /** Whether the plan includes an own server (plans with API access), and its send rate. */
   plan: { hasApiAccess(ownerId: string): Promise<boolean>; emailsPerHour(ownerId: string): Promise<number> };
+  /** The address rule, for a user's own server when it is saved (it is checked again on every send). */
+  checkHost: TCheckHost;
   log: { warn: (obj: object, msg: string) => void };
 }) {
   const r = deps.repository;
@@ -172,6 +175,14 @@ export function createMailService(deps: {
       const password = input.enterpriseEmailPassword ?? '';
       if (password === '' && !user.enterpriseEmailPasswordEnc) {
         throw new AppError('validation_failed', 'Enter the password of this mail account.', { enterpriseEmailPassword: 'Enter the password.' });
+      }
+      const verdict = await deps.checkHost(input.smtpHost);
+      if (verdict !== 'ok') {
+        const message =
+          verdict === 'not_allowed'
+            ? 'This mail server’s address is not allowed: it points to a private or local network. Give a server on the public internet.'
+            : `${input.smtpHost} could not be found. Check the spelling.`;
+        throw new AppError('validation_failed', message, { smtpHost: message });
       }
       await r.saveUserMail(userId, {
         enterpriseEmail: input.enterpriseEmail,
