@@ -39,7 +39,7 @@ const formatCount = async () => (await t.database.db.select({ id: formats.id }).
 describe('a write that carries a cookie', () => {
   it('is refused with csrf_rejected when it has neither Origin nor Sec-Fetch-Site: same-origin', async () => {
     const before = await formatCount();
-    for (const headers of [{}, { 'sec-fetch-site': 'none' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{} as Record<string, string>, { 'sec-fetch-site': 'none' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }]) {
       const refused = await write('POST', '/api/formats', { cookie: client.cookieHeader, ...headers }, FORMAT);
       expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
       expect(ZApiError.parse(refused.json()).error.code).toBe('csrf_rejected');
