@@ -404,6 +404,8 @@ export const asyncDocuments = pgTable('async_documents', {
     .references(() => users.id, { onDelete: 'cascade' }),
   status: text('status', { enum: ['pending', 'failed'] }).notNull(),
   error: jsonb('error').$type<{ code: string; message: string }>(),
+  /** Asked for with a test key: only test keys see it, as with the document it becomes. */
+  testMode: boolean('test_mode').notNull().default(false),
   createdAt: createdAt(),
 });
 

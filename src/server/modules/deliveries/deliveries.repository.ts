@@ -3,6 +3,7 @@ import type { TFilledRow } from './merge-templates.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, bulkRows, documents, emailDeliveries, formatSnapshots, mailMerges, users } from '../../db/schema.ts';
 import { leaseDueRows } from '../../jobs/due-rows.ts';
+import { scopeFilter, type TDocumentScope } from '../documents/documents.repository.ts';
 
 export type TDeliveryRow = typeof emailDeliveries.$inferSelect;
 export type TNewDelivery = typeof emailDeliveries.$inferInsert;
@@ -28,9 +29,18 @@ export function createDeliveriesRepository(db: TDb) {
       return created!;
     },
 
-    async get(ownerId: string, id: string): Promise<TDeliveryRow | undefined> {
-      const [row] = await db.select().from(emailDeliveries).where(mine(ownerId, id));
-      return row;
+    /** One delivery; with a scope (an API key's mode), only one of a document made in that mode. */
+    async get(ownerId: string, id: string, scope?: TDocumentScope): Promise<TDeliveryRow | undefined> {
+      if (scope === undefined) {
+        const [row] = await db.select().from(emailDeliveries).where(mine(ownerId, id));
+        return row;
+      }
+      const [found] = await db
+        .select({ delivery: emailDeliveries })
+        .from(emailDeliveries)
+        .innerJoin(documents, and(eq(documents.id, emailDeliveries.documentId), eq(documents.ownerId, ownerId)))
+        .where(and(mine(ownerId, id), scopeFilter(scope)));
+      return found?.delivery;
     },
 
     async ofDocument(ownerId: string, documentId: string, limit: number): Promise<TDeliveryRow[]> {

@@ -10,6 +10,7 @@ import {
 } from '../../../contract/delivery.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import { createDueRowsWorker } from '../../jobs/due-rows.ts';
+import type { TDocumentScope } from '../documents/documents.repository.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TMailer } from '../mail/mail-transport.ts';
 import type { TMailService } from '../mail/mail.service.ts';
@@ -190,8 +191,9 @@ export function createDeliveriesService(deps: {
     worker,
 
     /** Queues one document's email and answers at once; the worker sends it. */
-    async email(ownerId: string, documentId: string, body: z.output<typeof ZEmailDocumentBody>): Promise<TDelivery> {
-      const document = await deps.documents.get(ownerId, documentId);
+    /** `scope`: an API key's mode, which may email only documents made in that mode. */
+    async email(ownerId: string, documentId: string, body: z.output<typeof ZEmailDocumentBody>, scope?: TDocumentScope): Promise<TDelivery> {
+      const document = await deps.documents.get(ownerId, documentId, scope);
       if (!document) throw notFound('Document');
       if (!(await deps.mail.senderFor(ownerId))) {
         throw new AppError('unprocessable', 'No mail server is set up for this account, so Formwork cannot send email. Share a link to the document instead.');
@@ -220,8 +222,8 @@ export function createDeliveriesService(deps: {
       return (await r.ofDocument(ownerId, documentId, 100)).map(toDelivery);
     },
 
-    async get(ownerId: string, id: string): Promise<TDelivery> {
-      const row = await r.get(ownerId, id);
+    async get(ownerId: string, id: string, scope?: TDocumentScope): Promise<TDelivery> {
+      const row = await r.get(ownerId, id, scope);
       if (!row) throw notFound('Delivery');
       return toDelivery(row);
     },

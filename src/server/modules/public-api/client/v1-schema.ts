@@ -644,7 +644,7 @@ export interface paths {
         };
         /**
          * List documents
-         * @description Your documents, newest first, made in any way: in the app, from spreadsheets or by the API.
+         * @description Your documents, newest first, made in any way: in the app, from spreadsheets or by the API. A live key lists every document but those made with test keys; a test key lists only those.
          */
         get: {
             parameters: {

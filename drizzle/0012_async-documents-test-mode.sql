@@ -1,0 +1,1 @@
+ALTER TABLE "async_documents" ADD COLUMN "test_mode" boolean DEFAULT false NOT NULL;
