@@ -125,6 +125,17 @@ export const systemSettings = pgTable('system_settings', {
     .default(sql`now()`),
 });
 
+/**
+ * What users sent through the installation's mail server each UTC day (every attempt, each
+ * recipient once): the count the admin's daily cap (`mail.daily_limit`) is held to, shared by
+ * every process on the database.
+ */
+export const systemMailDays = pgTable('system_mail_days', {
+  /** The UTC day, YYYY-MM-DD. */
+  day: text('day').primaryKey(),
+  recipients: integer('recipients').notNull(),
+});
+
 export const formats = pgTable(
   'formats',
   {

@@ -66,6 +66,10 @@ describe('a user’s own mail server (Settings → Email)', () => {
       ownServerAllowed: false,
       sendsWith: 'none',
       emailsPerHour: 20,
+      ownWords: false,
+      ownWordsNote:
+        'On the Free plan, emails sent through this installation’s mail server use a standard subject and message that name the document and you. Upgrade your plan to write your own.',
+      senderName: 'Ada Lovelace',
     });
     const refused = await put(client, '/api/user/email-settings', { enterpriseEmail: 'me@acme.test', enterpriseEmailPassword: 'x', smtpHost: 'smtp.acme.test' });
     expect(refused.statusCode).toBe(403);

@@ -1,0 +1,4 @@
+CREATE TABLE "system_mail_days" (
+	"day" text PRIMARY KEY NOT NULL,
+	"recipients" integer NOT NULL
+);
