@@ -147,8 +147,9 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
       <MailServerCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="max-w-xl text-sm text-muted-foreground">
-          Settings change how this installation behaves: the e-signature site, the support and sales addresses, and the seller
-          printed on invoices. A key that is not set uses its built-in default. Plans and prices have their own{' '}
+          Settings change how this installation behaves: the e-signature site, the support and sales addresses, the seller
+          printed on invoices, and how many emails a day users may send through the mail server above. A key that is not set uses its
+          built-in default. Plans and prices have their own{' '}
           <Button variant="link" className="h-auto p-0 text-sm" onClick={onOpenPlans}>
             Plans tab
           </Button>
