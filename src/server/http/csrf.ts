@@ -17,7 +17,8 @@ const UNPROVEN =
 /**
  * Cookie-authenticated writes must come from our own pages. Browsers send Origin on every
  * cross-origin write and `Sec-Fetch-Site` on every request, so a write that carries a cookie must
- * show one of them: an Origin that is ours, or `Sec-Fetch-Site: same-origin`. A write with neither
+ * show one of them: an Origin that is ours, or `Sec-Fetch-Site: same-origin` (with no Origin, or
+ * the hidden origin "null"). A write with neither
  * comes from something that is not a current browser (or a browser bug we do not want to rely
  * on), and a cookie is all it would take to act as the user. Writes without a cookie (sign-up,
  * sign-in, a payment gateway's webhook) act as nobody and only need not come from another site.
@@ -32,13 +33,16 @@ export function registerCsrfProtection(app: FastifyInstance, opts: { publicUrl: 
     if (request.routeOptions.config?.apiKeyOnly) return;
     const origin = request.headers.origin;
     const host = request.headers.host;
-    if (origin) {
+    const site = request.headers['sec-fetch-site'];
+    // "null" is an origin the browser hides: our own pages' form posts send it, as their
+    // Referrer-Policy is no-referrer. Sec-Fetch-Site (which no page can set) then says where from.
+    if (origin && origin !== 'null') {
       const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
       if (sameHost || allowed.has(origin)) return;
       throw new AppError('csrf_rejected', REFUSED);
     }
-    const site = request.headers['sec-fetch-site'];
     if (site === 'same-origin') return;
+    if (origin === 'null') throw new AppError('csrf_rejected', REFUSED);
     if (site !== undefined && site !== 'none') throw new AppError('csrf_rejected', REFUSED);
     if (request.headers.cookie) throw new AppError('csrf_rejected', UNPROVEN);
   });
