@@ -82,10 +82,13 @@ for (const size of WIDTHS) {
       await expectAccessible(page, 'starter gallery dialog');
       await page.keyboard.press('Escape');
 
-      const created = await page.request.post('/api/formats', { data: FORMAT });
+      // Writes that carry the session cookie show our Origin, as the app's own calls do.
+      const origin = new URL(page.url()).origin;
+      const created = await page.request.post('/api/formats', { headers: { origin }, data: FORMAT });
       expect(created.status()).toBe(201);
       const format = (await created.json()) as { id: string };
       const document = await page.request.post('/api/documents', {
+        headers: { origin },
         data: { formatId: format.id, data: { client_name: 'Harbor & Pine', plan: 'Growth', start_date: '2026-03-09', amount: '1200' } },
       });
       expect(document.status()).toBe(201);

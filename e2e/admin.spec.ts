@@ -109,6 +109,19 @@ test('admin panel: users and roles, a setting, a Razorpay gateway; a user gets A
   await expect(settingRow).toContainText('help@e2e.formwork.test');
   await expect(settingRow).toContainText('The address that support links write to.');
 
+  // The daily limit on users' mail through the installation's server: a whole number of emails.
+  await page.getByRole('button', { name: 'Add setting' }).first().click();
+  dialog = page.getByRole('dialog', { name: 'Add setting' });
+  await dialog.getByLabel('Setting', { exact: true }).selectOption('mail.daily_limit');
+  await expect(dialog).toContainText('Emails a day users may send through the installation’s mail server');
+  await dialog.getByLabel('Value', { exact: true }).fill('lots');
+  await dialog.getByRole('button', { name: 'Add setting' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Enter a whole number of emails a day from 1 to 10,000,000, such as 500.');
+  await dialog.getByLabel('Value', { exact: true }).fill('500');
+  await dialog.getByRole('button', { name: 'Add setting' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('setting-row').filter({ hasText: 'mail.daily_limit' })).toContainText('500');
+
   // Payment gateways: create Razorpay (inactive), then switch it on.
   await page.getByRole('tab', { name: 'Payment Gateways' }).click();
   await expect(page).toHaveURL(/\?tab=payment-gateways$/);

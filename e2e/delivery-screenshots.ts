@@ -1,8 +1,9 @@
 /**
  * Screenshots of delivering documents at 1280 px and 375 px, for looking at by eye: Settings →
- * Email, the email dialog (composing, sent), a document's share links and email log, the share
- * page (open, turned off), the admin's Outgoing mail card, mail merge (dialog, preview, progress)
- * and the builder's document-name field. Not a test. Run against a running server whose
+ * Email, the email dialog (the Free plan's standard email, composing, sent), a document's share
+ * links and email log, the share page (open, turned off), the admin's Outgoing mail card and
+ * settings, mail merge (the standard email, dialog, preview, progress) and the builder's
+ * document-name field. Not a test. Run against a running server whose
  * ADMIN_EMAILS holds shots-admin-1280@… and shots-admin-375@… (ADMIN_EMAIL without the width),
  * with IMAGE_FETCH_ALLOWED_IPS=127.0.0.1:
  *   BASE_URL=http://localhost:5251 ADMIN_EMAIL=shots-admin@e2e.formwork.test SMTP_PORT=5252 \
@@ -79,16 +80,18 @@ async function main() {
       const signedUp = await api.post('/api/auth/sign-up', { firstName: 'Maya', lastName: 'Patel', email, password: 'correct horse battery' });
       if (!signedUp.ok()) await api.post('/api/auth/sign-in', { email, password: 'correct horse battery' });
       const me = (await (await page.request.get(`${BASE_URL}/api/auth/user`)).json()) as { id: string };
-      const lifted = await api.patch(`/api/admin/users/${me.id}`, { subscriptionPlan: 'enterprise' });
-      if (!lifted.ok()) throw new Error(`could not set the plan: ${lifted.status()} (is ${email} in ADMIN_EMAILS?)`);
 
-      // The admin's Outgoing mail card, unset then set.
+      // The admin's Outgoing mail card, set, with a daily limit on users' mail through it.
       await api.put('/api/admin/mail-settings', { host: '127.0.0.1', port: smtp.port, secure: false, fromAddress: 'documents@acme-hr.example', fromName: 'Acme HR' });
+      const limit = await api.post('/api/admin/settings', { key: 'mail.daily_limit', value: '500' });
+      if (!limit.ok() && limit.status() !== 409) throw new Error(`could not set the daily limit: ${limit.status()} ${await limit.text()} (is ${email} in ADMIN_EMAILS?)`);
       await page.goto(`${BASE_URL}/admin?tab=settings`);
       await page.getByTestId('mail-server-card').waitFor();
+      await page.getByTestId('setting-row').first().waitFor();
       await page.getByTestId('mail-server-card').getByRole('button', { name: 'Send test email' }).click();
       await page.getByTestId('mail-server-card').getByRole('alert').waitFor();
       await shot(page, 'admin-outgoing-mail', width, { fullPage: false });
+      await shot(page, 'admin-settings', width);
       await page.getByTestId('mail-server-card').getByRole('button', { name: 'Edit' }).click();
       await shot(page, 'admin-outgoing-mail-edit', width);
 
@@ -104,6 +107,40 @@ async function main() {
         docs.push((await (await api.post('/api/documents', { formatId: format.id, data: { candidate_name: name, role, start_date: '2026-12-01' } })).json()) as { id: string; name: string });
       }
       const [jane, ravi, lena] = docs as [{ id: string; name: string }, { id: string; name: string }, { id: string; name: string }];
+
+      // On the Free plan the installation's server sends the standard email: the dialogs show it, locked.
+      await page.goto(`${BASE_URL}/documents`);
+      await page.getByRole('button', { name: `Email ${jane.name}` }).click();
+      const standard = page.getByRole('dialog', { name: 'Email the document' });
+      await standard.getByLabel('To', { exact: true }).fill('jane.doe@example.com');
+      await standard.getByLabel('To', { exact: true }).press('Enter');
+      await standard.getByTestId('standard-words').waitFor();
+      await shot(page, 'email-dialog-standard', width, { fullPage: false });
+      await standard.getByRole('button', { name: 'Cancel' }).click();
+
+      // Mail merge from a finished batch; the address column fills no placeholder.
+      const lines = ['Candidate Name,Role,Start date,Personal email'];
+      const names = ['Ana Silva', 'Ben Okafor', 'Chloé Martin', 'Dev Shah', 'Eva Novak', 'Farid Haddad', 'Grace Liu', 'Hugo Berg', 'Ines Costa', 'Jon Park', 'Kira Sato', 'Liam Walsh'];
+      names.forEach((n, i) => lines.push(`${n},Analyst,2026-12-0${(i % 9) + 1},${i === 4 ? 'eva.novak(at)example.com' : i === 9 ? '' : `${n.split(' ')[0]!.normalize('NFD').replace(/[^a-zA-Z]/g, '').toLowerCase()}@example.com`}`));
+      const csv = path.join(work, `new-hires-${width}.csv`);
+      writeFileSync(csv, lines.join('\n'));
+      await page.goto(`${BASE_URL}/data-entry/${format.id}`);
+      await page.getByRole('tab', { name: 'Bulk Upload' }).click();
+      await page.getByLabel('Spreadsheet file').setInputFiles(csv);
+      await page.getByTestId('start-batch').click();
+      await page.waitForURL(/\/batches\//);
+      await page.getByTestId('job-outcome').waitFor({ timeout: 60_000 });
+      // The "Batch started" toast would sit over the dialog.
+      for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await close.click().catch(() => undefined);
+      const batchUrl = page.url();
+      await page.getByRole('button', { name: 'Email each document' }).click();
+      await page.getByRole('dialog').getByTestId('standard-words').waitFor();
+      await shot(page, 'mail-merge-standard', width, { fullPage: false });
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+      // On Enterprise: words of one's own, and one's own mail server.
+      const lifted = await api.patch(`/api/admin/users/${me.id}`, { subscriptionPlan: 'enterprise' });
+      if (!lifted.ok()) throw new Error(`could not set the plan: ${lifted.status()} (is ${email} in ADMIN_EMAILS?)`);
 
       // The email dialog from Recent Documents: composing, then sent.
       await page.goto(`${BASE_URL}/documents`);
@@ -157,32 +194,20 @@ async function main() {
       await visitorContext.close();
 
       // Settings → Email: the own server saved, and recent emails.
-      await api.put('/api/user/email-settings', { enterpriseEmail: 'maya@acme-hr.example', enterpriseEmailPassword: 'app-password', smtpHost: 'smtp.acme-hr.example', smtpPort: 587, smtpSecure: true });
+      // The host must resolve (and be allowed) to be saved: the stand-in on loopback.
+      const ownServer = await api.put('/api/user/email-settings', { enterpriseEmail: 'maya@acme-hr.example', enterpriseEmailPassword: 'app-password', smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false });
+      if (!ownServer.ok()) throw new Error(`own server: ${ownServer.status()} ${await ownServer.text()}`);
       await page.goto(`${BASE_URL}/settings?tab=email`);
       await page.getByText('Recent emails').waitFor();
       await page.getByTestId('delivery-row').first().waitFor();
       await shot(page, 'settings-email', width);
-      await api.put('/api/user/email-settings', { enterpriseEmail: 'maya@acme-hr.example', smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false });
       await page.goto(`${BASE_URL}/settings?tab=email`);
       await page.getByRole('button', { name: 'Send test email' }).click();
       await page.getByTestId('test-email-result').waitFor();
       await page.getByTestId('test-email-result').scrollIntoViewIfNeeded();
       await shot(page, 'settings-email-test', width, { fullPage: false });
 
-      // Mail merge from a finished batch; the address column fills no placeholder.
-      const lines = ['Candidate Name,Role,Start date,Personal email'];
-      const names = ['Ana Silva', 'Ben Okafor', 'Chloé Martin', 'Dev Shah', 'Eva Novak', 'Farid Haddad', 'Grace Liu', 'Hugo Berg', 'Ines Costa', 'Jon Park', 'Kira Sato', 'Liam Walsh'];
-      names.forEach((n, i) => lines.push(`${n},Analyst,2026-12-0${(i % 9) + 1},${i === 4 ? 'eva.novak(at)example.com' : i === 9 ? '' : `${n.split(' ')[0]!.normalize('NFD').replace(/[^a-zA-Z]/g, '').toLowerCase()}@example.com`}`));
-      const csv = path.join(work, `new-hires-${width}.csv`);
-      writeFileSync(csv, lines.join('\n'));
-      await page.goto(`${BASE_URL}/data-entry/${format.id}`);
-      await page.getByRole('tab', { name: 'Bulk Upload' }).click();
-      await page.getByLabel('Spreadsheet file').setInputFiles(csv);
-      await page.getByTestId('start-batch').click();
-      await page.waitForURL(/\/batches\//);
-      await page.getByTestId('job-outcome').waitFor({ timeout: 60_000 });
-      // The "Batch started" toast would sit over the dialog.
-      for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await close.click().catch(() => undefined);
+      await page.goto(batchUrl);
       await page.getByRole('button', { name: 'Email each document' }).click();
       // Its title (and so its name) changes with the step.
       const merge = page.getByRole('dialog');

@@ -67,6 +67,7 @@ test('email a generated document from the success dialog; the message holds the 
   await card.getByRole('button', { name: 'Save mail server' }).click();
   await expect(page.getByText('Mail server saved', { exact: true })).toBeVisible();
   await expect(card).toContainText(`${smtp.host}:${smtp.port}`);
+  await expect(card.getByTestId('mail-daily-use')).toContainText('Users sent 0 emails through it today (UTC), with no daily limit.');
   await card.getByRole('button', { name: 'Send test email' }).click();
   await expect(card.getByRole('alert')).toContainText('Test email sent');
   await smtp.waitFor(1);
@@ -74,6 +75,7 @@ test('email a generated document from the success dialog; the message holds the 
 
   // 1. Generate a document.
   const format = await page.request.post(`${base}/api/formats`, {
+    headers: { origin: base },
     data: {
       name: 'Welcome Letter',
       content: { elements: [{ id: 'h', type: 'heading', content: 'Welcome, {{client_name}}' }, { id: 'p', type: 'paragraph', content: 'We are glad to have you.' }] },
@@ -90,11 +92,17 @@ test('email a generated document from the success dialog; the message holds the 
   const documentName = (await success.locator('.font-medium').first().textContent())!.trim();
   expect(documentName).toMatch(/^Welcome Letter - Harbor & Pine LLC - /);
 
-  // 2. Email it from the success dialog.
+  // 2. Email it from the success dialog. On the Free plan the installation's server sends the
+  // standard email: shown as it will go out, locked, with why and the way to words of one's own.
   await success.getByRole('button', { name: /Email/ }).click();
   const emailDialog = page.getByRole('dialog', { name: 'Email the document' });
-  await expect(emailDialog.getByLabel('Subject')).toHaveValue(documentName);
-  await expect(emailDialog.getByLabel('Message')).toHaveValue(new RegExp(`Please find ${documentName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} attached`));
+  const standard = emailDialog.getByTestId('standard-words');
+  await expect(standard.getByTestId('standard-subject')).toHaveText(`${documentName} from Dana Delivery`);
+  await expect(standard.getByTestId('standard-message')).toContainText(`Dana Delivery sent you ${documentName} with Formwork.`);
+  await expect(standard).toContainText('On the Free plan, emails sent through this installation’s mail server use a standard subject and message');
+  await expect(standard.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/settings?tab=billing');
+  await expect(emailDialog.getByLabel('Subject', { exact: true })).toHaveCount(0);
+  await expect(emailDialog.getByLabel('Message', { exact: true })).toHaveCount(0);
   await expect(emailDialog).toContainText(`${documentName}.pdf`);
   const to = emailDialog.getByLabel('To', { exact: true });
   await to.fill('not-an-address');
@@ -114,7 +122,8 @@ test('email a generated document from the success dialog; the message holds the 
   const message = smtp.messages[1]!;
   expect(message).toMatchObject({ to: ['jane@harborpine.example'], secure: true, user: RELAY.user });
   const parsed = await smtp.parse(message);
-  expect(parsed.subject).toBe(documentName);
+  expect(parsed.subject).toBe(`${documentName} from Dana Delivery`);
+  expect(parsed.text).toContain(`Dana Delivery sent you ${documentName} with Formwork.`);
   expect(parsed.from).toMatchObject({ name: 'Dana Delivery via Formwork', address: 'documents@e2e.formwork.test' });
   expect(parsed.attachments.map((a) => a.filename)).toEqual([`${documentName}.pdf`]);
   // One document: emailing it made no other (the dialog's form sits inside the generate form's tree).
@@ -178,9 +187,10 @@ test('a wrong password for one’s own mail server is a clear error in Settings 
     expect(signedIn.ok(), await signedIn.text()).toBe(true);
   }
   const me = (await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string };
-  expect((await page.request.patch(`${base}/api/admin/users/${me.id}`, { data: { subscriptionPlan: 'enterprise' } })).ok()).toBe(true);
+  expect((await page.request.patch(`${base}/api/admin/users/${me.id}`, { headers: { origin: base }, data: { subscriptionPlan: 'enterprise' } })).ok()).toBe(true);
   // The installation's server, as the first journey left it (set again when this one runs alone).
   const mail = await page.request.put(`${base}/api/admin/mail-settings`, {
+    headers: { origin: base },
     data: { host: smtp.host, port: smtp.port, user: RELAY.user, password: RELAY.password, fromAddress: 'documents@e2e.formwork.test' },
   });
   expect(mail.ok()).toBe(true);
@@ -215,15 +225,16 @@ test('mail merge from a finished batch: each document to its own row, bad addres
     expect(signedIn.ok(), await signedIn.text()).toBe(true);
   }
   const mail = await adminContext.request.put(`${base}/api/admin/mail-settings`, {
+    headers: { origin: base },
     data: { host: smtp.host, port: smtp.port, user: RELAY.user, password: RELAY.password, fromAddress: 'documents@e2e.formwork.test' },
   });
   expect(mail.ok(), await mail.text()).toBe(true);
-  await adminContext.close();
 
   // A free user, sending through the installation's server.
   const owner = { firstName: 'Maya', lastName: 'Merge', email: 'merge-owner@e2e.formwork.test', password: 'merge-password-123' };
   expect((await page.request.post(`${base}/api/auth/sign-up`, { data: owner })).ok()).toBe(true);
   const format = await page.request.post(`${base}/api/formats`, {
+    headers: { origin: base },
     data: {
       name: 'Offer Letter',
       content: { elements: [{ id: 'h', type: 'heading', content: 'Offer for {{candidate_name}}' }, { id: 'p', type: 'paragraph', content: 'Role: {{role}}.' }] },
@@ -256,8 +267,23 @@ test('mail merge from a finished batch: each document to its own row, bad addres
   for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await close.click().catch(() => undefined);
 
   const before = smtp.messages.length;
+  // On the Free plan the merge would send the standard email: no subject or message to write.
   await page.getByRole('button', { name: 'Email each document' }).click();
   const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('Send each document to the address in')).toContainText('Personal email');
+  await expect(dialog.getByTestId('standard-subject')).toHaveText('document name from Maya Merge');
+  await expect(dialog.getByTestId('standard-words')).toContainText('See plans');
+  await expect(dialog.getByLabel('Subject', { exact: true })).toHaveCount(0);
+  await expectAccessible(page, 'mail merge with the standard email');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+
+  // On a paid plan (set by the admin here) the owner writes each row's subject and message.
+  const ownerId = ((await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string }).id;
+  expect((await adminContext.request.patch(`${base}/api/admin/users/${ownerId}`, { headers: { origin: base }, data: { subscriptionPlan: 'basic' } })).ok()).toBe(true);
+  await adminContext.close();
+  await page.reload();
+  await page.getByRole('button', { name: 'Email each document' }).click();
   await expect(dialog.getByLabel('Send each document to the address in')).toContainText('Personal email');
   await dialog.getByLabel('Subject', { exact: true }).fill('Your offer, {{candidate_name}}');
   await dialog.getByLabel('Message', { exact: true }).fill('Hi {{candidate_name}},\n\nYour offer for the {{role}} role is attached.');
@@ -283,6 +309,9 @@ test('mail merge from a finished batch: each document to its own row, bad addres
     expect(message.attachments).toHaveLength(1);
     expect(message.attachments[0]!.mimeType).toBe('application/pdf');
   }
+  // A bulk send says how to ask for no more: a mail to the sender.
+  // (Headers unfolded first: a long one may be folded onto a second line.)
+  for (const message of sent) expect(message.raw.toString().replace(/\r?\n(?=[ \t])/g, '')).toContain(`List-Unsubscribe: <mailto:${owner.email}?subject=unsubscribe>`);
 
   // The batch page shows the outcome; the two bad rows are row errors, not a failed batch.
   await expect(page.getByTestId('merge-sent')).toHaveText('4', { timeout: 30_000 });
@@ -296,6 +325,7 @@ test('mail merge from a finished batch: each document to its own row, bad addres
   // A second send of the same batch (a double click, a retry) starts nothing new.
   const jobId = page.url().split('/batches/')[1]!.split(/[?#]/)[0]!;
   const again = await page.request.post(`${base}/api/bulk-jobs/${jobId}/mail-merge`, {
+    headers: { origin: base },
     data: { addressColumn: 2, subject: 'Your offer, {{candidate_name}}', message: 'Again' },
   });
   expect(again.status(), await again.text()).toBe(200);

@@ -40,6 +40,8 @@ export const KNOWN_SETTINGS = {
   'billing.seller_name': 'The seller named on invoices (your company).',
   'billing.seller_address': 'The seller’s postal address on invoices (line breaks allowed).',
   'billing.seller_tax_id': 'The seller’s tax id (VAT, GSTIN, EIN) on invoices.',
+  'mail.daily_limit':
+    'Emails a day users may send through the installation’s mail server (each recipient counts once); past it, sending waits for the next day (UTC).',
 } as const;
 
 export const DEFAULT_SELLER_NAME = 'Formwork';

@@ -114,8 +114,12 @@ export const ZShareToken = z.object({ token: z.string().max(200) });
 export const ZMailMergeBody = z.object({
   /** The spreadsheet column (0-based) holding each row's address. */
   addressColumn: z.number().int().min(0).max(1000),
-  subject: ZHeaderText(MAX_SUBJECT_LENGTH, 'subject').pipe(z.string().min(1, 'Enter a subject.')),
-  message: z.string().max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`),
+  /**
+   * Templates for each row (the defaults when left out). An account that may not write its own
+   * words (`ownWords` false) leaves both out and sends the standard email.
+   */
+  subject: ZHeaderText(MAX_SUBJECT_LENGTH, 'subject').pipe(z.string().min(1, 'Enter a subject.')).optional(),
+  message: z.string().max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`).optional(),
   /** Copied on every message (a colleague, a CRM's address). */
   cc: z.array(ZEmailAddress).max(MAX_RECIPIENTS - 1).default([]),
 });
@@ -161,6 +165,10 @@ export const ZMailMergeOptions = z.object({
   documents: z.number().int(),
   emailsPerHour: z.number().int(),
   sendsWith: z.enum(['own', 'system', 'none']),
+  /** As in the email settings: whether the subject and message are the sender's own, and why not. */
+  ownWords: z.boolean(),
+  ownWordsNote: z.string().nullable(),
+  senderName: z.string(),
   merge: ZMailMerge.nullable(),
 });
 export type TMailMergeOptions = z.infer<typeof ZMailMergeOptions>;
@@ -210,6 +218,27 @@ export const DOCUMENT_NAME_TAG = 'document';
 /** The first message's default subject and body; {{document}} is the document's name. */
 export const DEFAULT_MERGE_SUBJECT = '{{document}}';
 export const DEFAULT_MERGE_MESSAGE = 'Hello,\n\nPlease find {{document}} attached.\n\nBest regards';
+
+/** Names longer than this are cut in the standard email, so a name cannot carry a message of its own. */
+export const STANDARD_NAME_MAX = 80;
+const shortName = (text: string) => {
+  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > STANDARD_NAME_MAX ? `${flat.slice(0, STANDARD_NAME_MAX - 1).trimEnd()}…` : flat;
+};
+
+/**
+ * The standard email, for accounts that may not write their own words (the Free plan, through the
+ * installation's mail server): a subject and message that name the document and the sender, and
+ * nothing else. The server sends it and the email dialog shows it, from this one function.
+ */
+export function standardEmail(documentName: string, senderName: string): { subject: string; message: string } {
+  const document = shortName(documentName);
+  const sender = shortName(senderName);
+  return {
+    subject: `${document} from ${sender}`,
+    message: `Hello,\n\n${sender} sent you ${document} with Formwork.\n\nReply to this email to reach ${sender}.`,
+  };
+}
 
 /** The greeting an email carries when its sender wrote none. */
 export function defaultEmailMessage(documentName: string): string {

@@ -9,6 +9,19 @@ import { z } from 'zod';
 export const DEFAULT_SMTP_PORT = 587;
 /** The system setting that holds the installation's SMTP server; edited in its own card, never as raw text. */
 export const SYSTEM_MAIL_SETTING = 'mail.smtp';
+/**
+ * The system setting that caps what users send through the installation's server in one UTC day
+ * (each recipient counts once, as mail providers count); unset, there is no cap.
+ */
+export const SYSTEM_MAIL_DAILY_LIMIT_SETTING = 'mail.daily_limit';
+export const MAX_DAILY_LIMIT = 10_000_000;
+/** The cap a setting's value names, or null when it is not a whole number from 1 to MAX_DAILY_LIMIT. */
+export function parseDailyLimit(value: string): number | null {
+  const text = value.trim();
+  if (!/^\d{1,8}$/.test(text)) return null;
+  const n = Number(text);
+  return n >= 1 && n <= MAX_DAILY_LIMIT ? n : null;
+}
 /** The port where TLS starts at once (SMTPS); on any other port `secure` means STARTTLS is required. */
 export const IMPLICIT_TLS_PORT = 465;
 /** To and Cc together: one message may go to at most this many people. */
@@ -79,6 +92,15 @@ export const ZEmailSettings = z.object({
   sendsWith: ZMailRoute,
   /** Recipients this user may email per hour (the plan's send rate). */
   emailsPerHour: z.number().int(),
+  /**
+   * Whether this user's emails may carry their own subject and message. When not (the Free plan,
+   * through the installation's server), they carry the standard ones (`standardEmail`).
+   */
+  ownWords: z.boolean(),
+  /** Why not, in words with the way out; null when they may. */
+  ownWordsNote: z.string().nullable(),
+  /** The name this user's emails go out under: the account's first and last name. */
+  senderName: z.string(),
 });
 export type TEmailSettings = z.infer<typeof ZEmailSettings>;
 
@@ -105,6 +127,10 @@ export const ZSystemMailSettings = z.object({
   passwordSet: z.boolean(),
   fromAddress: z.string().nullable(),
   fromName: z.string(),
+  /** The cap on users' emails a UTC day (`mail.daily_limit`), null when there is none. */
+  dailyLimit: z.number().int().nullable(),
+  /** Users' emails sent through it this UTC day, each recipient counted. */
+  sentToday: z.number().int(),
 });
 export type TSystemMailSettings = z.infer<typeof ZSystemMailSettings>;
 

@@ -32,6 +32,7 @@ import { createWorkLimits } from './modules/quota/work-limits.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
+import { checkHost } from './net/address-rule.ts';
 import type { TDocument } from '../contract/documents.ts';
 import type { TBulkJob } from '../contract/bulk.ts';
 import { createWebhookSender } from './modules/webhooks/webhook-sender.ts';
@@ -133,6 +134,7 @@ export function createServices({
     repository: createWebhooksRepository(db),
     secrets: createSecretBox(config.encryptionKey),
     hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId),
+    checkHost: (host) => checkHost(host, config.imageFetchAllowedIps),
     send: createWebhookSender({ timeoutMs: webhookTimeoutMs ?? 10_000, allowIps: config.imageFetchAllowedIps }),
     log,
     ...(webhookRetryDelaysMs ? { retryDelaysMs: webhookRetryDelaysMs } : {}),
@@ -148,6 +150,7 @@ export function createServices({
     secrets: createSecretBox(config.encryptionKey),
     mailer,
     plan: { hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId) },
+    checkHost: (host) => checkHost(host, config.imageFetchAllowedIps),
     log,
   });
   const formatsRepository = createFormatsRepository(db);

@@ -138,6 +138,17 @@ export const systemSettings = pgTable('system_settings', {
     .default(sql`now()`),
 });
 
+/**
+ * What users sent through the installation's mail server each UTC day (every attempt, each
+ * recipient once): the count the admin's daily cap (`mail.daily_limit`) is held to, shared by
+ * every process on the database.
+ */
+export const systemMailDays = pgTable('system_mail_days', {
+  /** The UTC day, YYYY-MM-DD. */
+  day: text('day').primaryKey(),
+  recipients: integer('recipients').notNull(),
+});
+
 export const formats = pgTable(
   'formats',
   {
@@ -417,6 +428,8 @@ export const asyncDocuments = pgTable('async_documents', {
     .references(() => users.id, { onDelete: 'cascade' }),
   status: text('status', { enum: ['pending', 'failed'] }).notNull(),
   error: jsonb('error').$type<{ code: string; message: string }>(),
+  /** Asked for with a test key: only test keys see it, as with the document it becomes. */
+  testMode: boolean('test_mode').notNull().default(false),
   createdAt: createdAt(),
 });
 

@@ -10,7 +10,7 @@ import type {
 import type { TPlanCatalogue, TPlanId } from '../../../contract/plans.ts';
 import { KNOWN_SETTINGS, ZPaymentGatewayInput, ZPaymentGatewayUpdate } from '../../../contract/admin.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
-import { SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
+import { MAX_DAILY_LIMIT, parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING, SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/app-error.ts';
 import type { TSystemService } from '../system/system.service.ts';
@@ -32,6 +32,8 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
   'esign.url': (value) => (z.url({ protocol: /^https?$/ }).safeParse(value).success ? undefined : 'Enter an http(s) URL.'),
   'support.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
   'sales.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
+  [SYSTEM_MAIL_DAILY_LIMIT_SETTING]: (value) =>
+    parseDailyLimit(value) === null ? `Enter a whole number of emails a day from 1 to ${MAX_DAILY_LIMIT.toLocaleString('en-US')}, such as 500.` : undefined,
 };
 
 /** Settings with an editor of their own (a sealed password inside): never listed or written as raw text. */

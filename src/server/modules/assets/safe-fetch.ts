@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { ADDRESS_NOT_ALLOWED, filteringAgents, NOT_ALLOWED_MESSAGE } from '../../net/address-rule.ts';
 
 export class ImageFetchError extends Error {}
 
@@ -9,7 +9,7 @@ export class ImageFetchError extends Error {}
  * which would let a user map names and hosts inside our network one refusal at a time.
  */
 export function connectionFailureMessage(error: Error & { code?: string }, host = 'The image host'): string {
-  if (/is not allowed/i.test(error.message)) return 'This address is not allowed: it points to a private or local network.';
+  if (error.code === ADDRESS_NOT_ALLOWED) return NOT_ALLOWED_MESSAGE;
   switch (error.code) {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
@@ -25,18 +25,6 @@ export function connectionFailureMessage(error: Error & { code?: string }, host 
       if (error.code?.startsWith('ERR_TLS') || /certificate/i.test(error.message)) return `${host}'s certificate is not valid.`;
       return host === 'The image host' ? 'The image could not be fetched.' : `${host} could not be reached.`;
   }
-}
-
-/**
- * Agents that check the address each connection really goes to (after DNS, so rebinding does not
- * help) and refuse private, local and metadata addresses unless an operator listed them.
- */
-export function filteringAgents(allowIps: string[]) {
-  const filter = { allowPrivateIPAddress: false, allowMetaIPAddress: false, allowIPAddressList: allowIps };
-  return {
-    http: new RequestFilteringHttpAgent({ ...filter, keepAlive: false }),
-    https: new RequestFilteringHttpsAgent({ ...filter, keepAlive: false }),
-  };
 }
 
 export type TSafeFetchOptions = {

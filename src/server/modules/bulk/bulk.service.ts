@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import archiver from 'archiver';
+import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import {
   batchDocumentName,
   BULK_PREVIEW_ROWS,
@@ -398,7 +399,12 @@ export function createBulkService(deps: {
       return toJob(row);
     },
 
-    async get(ownerId: string, id: string): Promise<TBulkJob> {
+    /**
+     * `mode`: the API key's. Batches are made with live keys only (test keys cannot start them), so
+     * a test key finds none, as it finds no live document.
+     */
+    async get(ownerId: string, id: string, mode?: TApiKeyMode): Promise<TBulkJob> {
+      if (mode === 'test') throw jobNotFound();
       const row = await deps.bulk.get(ownerId, id);
       if (!row || row.status === 'draft') throw jobNotFound();
       return toJob(row);
@@ -417,8 +423,8 @@ export function createBulkService(deps: {
       return toJob((await deps.bulk.get(ownerId, id)) ?? row);
     },
 
-    async rowErrors(ownerId: string, id: string, page: { limit: number; offset: number }): Promise<{ errors: TBulkRowError[]; total: number }> {
-      await this.get(ownerId, id);
+    async rowErrors(ownerId: string, id: string, page: { limit: number; offset: number }, mode?: TApiKeyMode): Promise<{ errors: TBulkRowError[]; total: number }> {
+      await this.get(ownerId, id, mode);
       const rows = await deps.bulk.rowErrors(ownerId, id, page);
       const errors = rows.flatMap((r) => Object.entries(r.errors).map(([column, message]) => ({ row: r.row, column, message })));
       return { errors, total: await deps.bulk.countRowErrors(ownerId, id) };
@@ -447,8 +453,8 @@ export function createBulkService(deps: {
      * The batch's PDFs as one ZIP, written while it is sent, a few documents at a time so memory
      * stays flat: the bytes the job spooled, or a re-render from the snapshot (the same bytes).
      */
-    async zip(ownerId: string, id: string): Promise<{ job: TBulkJob; stream: Readable }> {
-      const job = await this.get(ownerId, id);
+    async zip(ownerId: string, id: string, mode?: TApiKeyMode): Promise<{ job: TBulkJob; stream: Readable }> {
+      const job = await this.get(ownerId, id, mode);
       const row = await deps.bulk.get(ownerId, id);
       if (!row?.snapshotId) throw jobNotFound();
       if (job.done === 0) throw new AppError('conflict', 'This batch has no documents yet.');

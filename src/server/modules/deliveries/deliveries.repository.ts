@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { TFilledRow } from './merge-templates.ts';
 import type { TDb } from '../../db/client.ts';
-import { bulkJobs, bulkRows, documents, emailDeliveries, formatSnapshots, mailMerges, users } from '../../db/schema.ts';
+import { bulkJobs, bulkRows, documents, emailDeliveries, formatSnapshots, mailMerges, systemMailDays, users } from '../../db/schema.ts';
 import { leaseDueRows } from '../../jobs/due-rows.ts';
+import { scopeFilter, type TDocumentScope } from '../documents/documents.repository.ts';
 
 export type TDeliveryRow = typeof emailDeliveries.$inferSelect;
 export type TNewDelivery = typeof emailDeliveries.$inferInsert;
@@ -28,9 +29,18 @@ export function createDeliveriesRepository(db: TDb) {
       return created!;
     },
 
-    async get(ownerId: string, id: string): Promise<TDeliveryRow | undefined> {
-      const [row] = await db.select().from(emailDeliveries).where(mine(ownerId, id));
-      return row;
+    /** One delivery; with a scope (an API key's mode), only one of a document made in that mode. */
+    async get(ownerId: string, id: string, scope?: TDocumentScope): Promise<TDeliveryRow | undefined> {
+      if (scope === undefined) {
+        const [row] = await db.select().from(emailDeliveries).where(mine(ownerId, id));
+        return row;
+      }
+      const [found] = await db
+        .select({ delivery: emailDeliveries })
+        .from(emailDeliveries)
+        .innerJoin(documents, and(eq(documents.id, emailDeliveries.documentId), eq(documents.ownerId, ownerId)))
+        .where(and(mine(ownerId, id), scopeFilter(scope)));
+      return found?.delivery;
     },
 
     async ofDocument(ownerId: string, documentId: string, limit: number): Promise<TDeliveryRow[]> {
@@ -94,6 +104,8 @@ export function createDeliveriesRepository(db: TDb) {
       ownerId: string,
       rate: { limit: number; windowStart: Date; windowMs: number },
       start: { at: Date; transport: 'own' | 'system' },
+      /** The installation's daily cap, for mail through its server: the day's count is taken here too. */
+      daily?: { day: string; limit: number; nextDay: Date },
     ): Promise<'started' | 'gone' | Date> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
@@ -126,6 +138,22 @@ export function createDeliveriesRepository(db: TDb) {
             );
           return waitUntil;
         }
+        if (daily) {
+          // Counted in the same transaction that starts the attempt, on one row per day, so
+          // processes sending for anyone cannot pass the cap together.
+          const counted = rowsOf(
+            await tx.execute(sql`
+              insert into ${systemMailDays} (day, recipients)
+              select ${daily.day}, ${row.recipientCount}::int where ${row.recipientCount}::int <= ${daily.limit}::int
+              on conflict (day) do update set recipients = ${systemMailDays}.recipients + excluded.recipients
+              where ${systemMailDays}.recipients + excluded.recipients <= ${daily.limit}::int
+              returning 1`),
+          );
+          if (counted.length === 0) {
+            await tx.update(emailDeliveries).set({ nextAttemptAt: daily.nextDay }).where(eq(emailDeliveries.id, id));
+            return daily.nextDay;
+          }
+        }
         await tx
           .update(emailDeliveries)
           .set({ status: 'sending', attempts: sql`${emailDeliveries.attempts} + 1`, attemptedAt: start.at, transport: start.transport, nextAttemptAt: null })
@@ -151,6 +179,11 @@ export function createDeliveriesRepository(db: TDb) {
           ...(outcome.status === 'sent' ? { sentAt: outcome.at } : {}),
         })
         .where(eq(emailDeliveries.id, id));
+    },
+
+    /** What an attempt actually sends, when it is not what was queued (the standard words). */
+    async setWords(id: string, subject: string, message: string): Promise<void> {
+      await db.update(emailDeliveries).set({ subject, message }).where(eq(emailDeliveries.id, id));
     },
 
     async setAttachment(id: string, attachment: 'pdf' | 'link', shareLinkId: string | null): Promise<void> {

@@ -4,15 +4,17 @@ import {
   defaultEmailMessage,
   EMAIL_SHARE_DAYS,
   MAX_ATTACHMENT_BYTES,
+  standardEmail,
   type TDelivery,
   type TDeliveryWithDocument,
   type ZEmailDocumentBody,
 } from '../../../contract/delivery.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import { createDueRowsWorker } from '../../jobs/due-rows.ts';
+import type { TDocumentScope } from '../documents/documents.repository.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TMailer } from '../mail/mail-transport.ts';
-import type { TMailService } from '../mail/mail.service.ts';
+import { nextUtcDay, utcDay, type TMailService } from '../mail/mail.service.ts';
 import type { TShareLinksService } from '../share-links/share-links.service.ts';
 import type { TDeliveriesRepository, TDeliveryRow } from './deliveries.repository.ts';
 import { composeEmail } from './email-message.ts';
@@ -63,7 +65,7 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
 export function createDeliveriesService(deps: {
   repository: TDeliveriesRepository;
   documents: Pick<TDocumentsService, 'get' | 'pdf'>;
-  mail: Pick<TMailService, 'senderFor'>;
+  mail: Pick<TMailService, 'senderFor' | 'systemDailyLimit' | 'assertDailyRoom'>;
   mailer: TMailer;
   shareLinks: Pick<TShareLinksService, 'create' | 'get'>;
   emailsPerHour: (ownerId: string) => Promise<number>;
@@ -102,11 +104,17 @@ export function createDeliveriesService(deps: {
       return;
     }
     const now = new Date();
+    const dailyLimit = sender.route === 'system' ? await deps.mail.systemDailyLimit() : null;
+    if (dailyLimit !== null && row.recipientCount > dailyLimit) {
+      await r.finish(row.id, { status: 'failed', smtpResponse: null, error: `This email has more recipients than the installation’s mail server sends in a day (${dailyLimit}).` });
+      return;
+    }
     const began = await r.begin(
       row.id,
       row.ownerId,
       { limit: await deps.emailsPerHour(row.ownerId), windowStart: new Date(now.getTime() - SEND_RATE_WINDOW_MS), windowMs: SEND_RATE_WINDOW_MS },
       { at: now, transport: sender.route },
+      dailyLimit !== null ? { day: utcDay(now), limit: dailyLimit, nextDay: nextUtcDay(now) } : undefined,
     );
     if (began === 'gone') return;
     if (began instanceof Date) {
@@ -117,9 +125,26 @@ export function createDeliveriesService(deps: {
     let outcome;
     try {
       const { name, content } = await documentFor(row);
+      let words = { subject: row.subject, message: row.message };
+      if (sender.wordsRefused) {
+        // Queued while the account could write its own (a plan since ended): what goes out now is
+        // the standard email, and the log says so.
+        words = standardEmail(name, sender.senderName);
+        if (words.subject !== row.subject || words.message !== row.message) await r.setWords(row.id, words.subject, words.message);
+      }
       outcome = await deps.mailer.send(
         sender.smtp,
-        composeEmail({ deliveryId: row.id, host: deps.host, sender, to: row.to, cc: row.cc, subject: row.subject, message: row.message, documentName: name, document: content }),
+        composeEmail({
+          deliveryId: row.id,
+          host: deps.host,
+          sender,
+          to: row.to,
+          cc: row.cc,
+          ...words,
+          documentName: name,
+          document: content,
+          mailMerge: row.mergeId !== null,
+        }),
         { checkAddress: sender.checkAddress },
       );
     } catch (error) {
@@ -190,15 +215,29 @@ export function createDeliveriesService(deps: {
     worker,
 
     /** Queues one document's email and answers at once; the worker sends it. */
-    async email(ownerId: string, documentId: string, body: z.output<typeof ZEmailDocumentBody>): Promise<TDelivery> {
-      const document = await deps.documents.get(ownerId, documentId);
+    /** `scope`: an API key's mode, which may email only documents made in that mode. */
+    async email(ownerId: string, documentId: string, body: z.output<typeof ZEmailDocumentBody>, scope?: TDocumentScope): Promise<TDelivery> {
+      const document = await deps.documents.get(ownerId, documentId, scope);
       if (!document) throw notFound('Document');
-      if (!(await deps.mail.senderFor(ownerId))) {
+      const sender = await deps.mail.senderFor(ownerId);
+      if (!sender) {
         throw new AppError('unprocessable', 'No mail server is set up for this account, so Formwork cannot send email. Share a link to the document instead.');
+      }
+      const subject = body.subject?.trim() ?? '';
+      const message = body.message?.trim() ?? '';
+      if (sender.wordsRefused && (subject !== '' || message !== '')) {
+        const fields: Record<string, string> = {};
+        if (subject !== '') fields.subject = 'Leave the subject out: the standard one is used.';
+        if (message !== '') fields.message = 'Leave the message out: the standard one is used.';
+        throw new AppError('plan_limit', sender.wordsRefused, fields);
       }
       const to = [...new Set(body.to)];
       const cc = [...new Set(body.cc ?? [])].filter((address) => !to.includes(address));
       await assertRate(ownerId, to.length + cc.length);
+      if (sender.route === 'system') await deps.mail.assertDailyRoom(to.length + cc.length);
+      const words = sender.wordsRefused
+        ? standardEmail(document.name, sender.senderName)
+        : { subject: subject || document.name, message: message || defaultEmailMessage(document.name) };
       const row = await r.insert({
         id: randomUUID(),
         ownerId,
@@ -206,8 +245,7 @@ export function createDeliveriesService(deps: {
         to,
         cc,
         recipientCount: to.length + cc.length,
-        subject: body.subject || document.name,
-        message: body.message?.trim() || defaultEmailMessage(document.name),
+        ...words,
         status: 'queued',
         nextAttemptAt: new Date(),
       });
@@ -220,8 +258,8 @@ export function createDeliveriesService(deps: {
       return (await r.ofDocument(ownerId, documentId, 100)).map(toDelivery);
     },
 
-    async get(ownerId: string, id: string): Promise<TDelivery> {
-      const row = await r.get(ownerId, id);
+    async get(ownerId: string, id: string, scope?: TDocumentScope): Promise<TDelivery> {
+      const row = await r.get(ownerId, id, scope);
       if (!row) throw notFound('Delivery');
       return toDelivery(row);
     },

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
+import { standardEmail, ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
+import { ZEmailSettings } from '../../../contract/mail.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
@@ -59,8 +60,10 @@ async function setUpSystemMail() {
   expect(saved.statusCode, saved.body).toBe(200);
 }
 
-async function userWithDocument(client = new TestClient(t.app)) {
+/** A user on `plan` (a paid one unless told: the Free plan's own rule is tested on its own) with one document. */
+async function userWithDocument(plan: 'free' | 'basic' | 'enterprise' = 'basic', client = new TestClient(t.app)) {
   const { user, email } = await client.signUp({ firstName: 'Grace', lastName: 'Hopper' });
+  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
   const format = await client.post('/api/formats', {
     name: 'Offer Letter',
     content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}, welcome aboard.' }] },
@@ -226,7 +229,7 @@ describe('abuse limits', () => {
   });
 
   it('holds each user to the plan’s send rate per hour', async () => {
-    const catalogue = DEFAULT_PLAN_CATALOGUE.map((plan) => (plan.id === 'free' ? { ...plan, emailsPerHour: 3 } : plan));
+    const catalogue = DEFAULT_PLAN_CATALOGUE.map((plan) => (plan.id === 'basic' ? { ...plan, emailsPerHour: 3 } : plan));
     const set = await admin.post('/api/admin/settings', { key: 'plans.catalogue', value: JSON.stringify(catalogue) });
     expect(set.statusCode, set.body).toBe(200);
     try {
@@ -241,6 +244,116 @@ describe('abuse limits', () => {
       expect(over.statusCode).toBe(429);
       expect(over.headers['retry-after']).toBe('600');
       expect(errorOf(over)).toMatchObject({ code: 'rate_limited', message: 'You have emailed 3 recipients in the last hour; your plan allows 3. Try again later.' });
+    } finally {
+      await admin.request('DELETE', '/api/admin/settings/plans.catalogue');
+    }
+  });
+});
+
+describe('the Free plan through the installation’s server', () => {
+  beforeAll(setUpSystemMail);
+
+  const NOTE =
+    'On the Free plan, emails sent through this installation’s mail server use a standard subject and message that name the document and you. Upgrade your plan to write your own.';
+
+  it('refuses a subject or message of the sender’s own with a 403 that says why, and stores nothing', async () => {
+    const { client, document } = await userWithDocument('free');
+    const settings = ZEmailSettings.parse((await client.get('/api/user/email-settings')).json());
+    expect(settings).toMatchObject({ sendsWith: 'system', ownWords: false, ownWordsNote: NOTE, senderName: 'Grace Hopper' });
+    for (const [body, fields] of [
+      [{ subject: 'Claim your prize' }, { subject: 'Leave the subject out: the standard one is used.' }],
+      [{ message: 'Click https://example.com/win' }, { message: 'Leave the message out: the standard one is used.' }],
+      [
+        { subject: 'Hi', message: 'Hello' },
+        { subject: 'Leave the subject out: the standard one is used.', message: 'Leave the message out: the standard one is used.' },
+      ],
+    ] as const) {
+      const refused = await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], ...body });
+      expect(refused.statusCode, JSON.stringify(body)).toBe(403);
+      expect(errorOf(refused)).toEqual({ code: 'plan_limit', message: NOTE, fields });
+    }
+    const stored = await t.database.db.select({ id: emailDeliveries.id }).from(emailDeliveries).where(eq(emailDeliveries.documentId, document.id));
+    expect(stored).toEqual([]);
+  });
+
+  it('sends the standard email, signed with the account’s own name whatever the request says', async () => {
+    const { client, email, document } = await userWithDocument('free');
+    const before = smtp.messages.length;
+    const queued = await client.post(`/api/documents/${document.id}/email`, {
+      to: ['stranger@example.com'],
+      // Not fields of this endpoint: they change nothing.
+      fromName: 'Your Bank',
+      from: 'security@bank.example',
+    });
+    expect(queued.statusCode, queued.body).toBe(202);
+    const standard = standardEmail(document.name, 'Grace Hopper');
+    expect(ZDelivery.parse(queued.json()).subject).toBe(standard.subject);
+    expect(standard.subject).toBe(`${document.name} from Grace Hopper`);
+    expect((await settled(client, ZDelivery.parse(queued.json()).id)).status).toBe('sent');
+    await smtp.waitFor(before + 1);
+    const parsed = await smtp.parse(smtp.messages[before]!);
+    expect(parsed.subject).toBe(standard.subject);
+    expect(parsed.from).toMatchObject({ name: 'Grace Hopper via Formwork', address: 'documents@formwork.test' });
+    expect(parsed.replyTo).toEqual([expect.objectContaining({ name: 'Grace Hopper', address: email })]);
+    expect(parsed.text).toContain(`Grace Hopper sent you ${document.name} with Formwork.`);
+    expect(parsed.text).not.toContain('Bank');
+    expect(parsed.attachments.map((a) => a.filename)).toEqual([`${document.name}.pdf`]);
+    // A single email is not a bulk send: no List-Unsubscribe.
+    expect(smtp.messages[before]!.raw.toString()).not.toMatch(/^List-Unsubscribe/im);
+  });
+
+  it('sends in the standard form what was queued with the sender’s words before the account came to the Free plan', async () => {
+    const { client, userId, document } = await userWithDocument('free');
+    const before = smtp.messages.length;
+    const id = crypto.randomUUID();
+    await t.database.db.insert(emailDeliveries).values({
+      id,
+      ownerId: userId,
+      documentId: document.id,
+      to: ['stranger@example.com'],
+      cc: [],
+      recipientCount: 1,
+      subject: 'Written on a paid plan',
+      message: 'Words of my own',
+      status: 'queued',
+      nextAttemptAt: new Date(),
+    });
+    const done = await settled(client, id);
+    const standard = standardEmail(document.name, 'Grace Hopper');
+    expect(done).toMatchObject({ status: 'sent', subject: standard.subject });
+    await smtp.waitFor(before + 1);
+    const parsed = await smtp.parse(smtp.messages[before]!);
+    expect(parsed.subject).toBe(standard.subject);
+    expect(parsed.text).not.toContain('Words of my own');
+  });
+
+  it('lets a paid plan write its own words through the installation’s server', async () => {
+    const { client, document } = await userWithDocument('basic');
+    expect(ZEmailSettings.parse((await client.get('/api/user/email-settings')).json())).toMatchObject({ sendsWith: 'system', ownWords: true, ownWordsNote: null });
+    const before = smtp.messages.length;
+    const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'Our offer', message: 'As discussed.' })).json());
+    expect((await settled(client, queued.id)).status).toBe('sent');
+    await smtp.waitFor(before + 1);
+    expect((await smtp.parse(smtp.messages[before]!)).subject).toBe('Our offer');
+  });
+
+  it('lets the Free plan write its own words through the user’s own server', async () => {
+    // An installation whose Free plan includes an own server.
+    const catalogue = DEFAULT_PLAN_CATALOGUE.map((plan) => (plan.id === 'free' ? { ...plan, apiAccess: true } : plan));
+    expect((await admin.post('/api/admin/settings', { key: 'plans.catalogue', value: JSON.stringify(catalogue) })).statusCode).toBe(200);
+    try {
+      const { client, document } = await userWithDocument('free');
+      const saved = await client.request('PUT', '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: 'right-password', smtpHost: smtp.host, smtpPort: smtp.port });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(ZEmailSettings.parse(saved.json())).toMatchObject({ sendsWith: 'own', ownWords: true, ownWordsNote: null });
+      const before = smtp.messages.length;
+      const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'From my own mailbox' })).json());
+      expect(await settled(client, queued.id)).toMatchObject({ status: 'sent', transport: 'own' });
+      await smtp.waitFor(before + 1);
+      expect(smtp.messages[before]).toMatchObject({ user: 'sales@acme.test', from: 'sales@acme.test' });
+      const parsed = await smtp.parse(smtp.messages[before]!);
+      expect(parsed.subject).toBe('From my own mailbox');
+      expect(parsed.from).toMatchObject({ name: 'Grace Hopper', address: 'sales@acme.test' });
     } finally {
       await admin.request('DELETE', '/api/admin/settings/plans.catalogue');
     }

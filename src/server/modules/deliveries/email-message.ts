@@ -19,7 +19,12 @@ export type TEmailContent = {
   documentName: string;
   /** The PDF itself, or a link to it when it is too large to attach. */
   document: { pdf: Uint8Array } | { link: { url: string; expiresAt: Date } };
+  /** One of a mail merge's messages: a bulk send, so it says how to ask for no more. */
+  mailMerge?: boolean;
 };
+
+/** The sender's own address: the user's account (through the installation's server) or their own mailbox. */
+const senderAddress = (sender: TSender) => sender.replyTo?.address ?? sender.from.address;
 
 /**
  * The email as it goes out: the sender's words as text and as simple HTML (escaped, never
@@ -56,7 +61,12 @@ export function composeEmail(content: TEmailContent): SendMailOptions {
     text,
     html,
     messageId: `<${content.deliveryId}@${content.host}>`,
-    headers: { 'X-Formwork-Delivery': content.deliveryId },
+    headers: {
+      'X-Formwork-Delivery': content.deliveryId,
+      // A request to stop reaches the sender (the user), who decides; there is no one-click
+      // address to give, so no List-Unsubscribe-Post either.
+      ...(content.mailMerge ? { 'List-Unsubscribe': `<mailto:${encodeURI(senderAddress(sender))}?subject=unsubscribe>` } : {}),
+    },
     ...('pdf' in document
       ? { attachments: [{ filename: fileName, content: Buffer.from(document.pdf.buffer, document.pdf.byteOffset, document.pdf.byteLength), contentType: 'application/pdf' }] }
       : {}),

@@ -4,6 +4,7 @@ import {
   DEFAULT_MERGE_MESSAGE,
   DEFAULT_MERGE_SUBJECT,
   DOCUMENT_NAME_TAG,
+  standardEmail,
   type TMailMerge,
   type TMailMergeOptions,
   type TMailMergePreview,
@@ -36,7 +37,7 @@ const RATE_WAIT_SHOWN_MS = 60_000;
  */
 export function createMailMergeService(deps: {
   repository: TDeliveriesRepository;
-  mail: Pick<TMailService, 'emailSettings'>;
+  mail: Pick<TMailService, 'emailSettings' | 'assertDailyRoom'>;
   /** Wakes the delivery queue's worker. */
   kick: () => void;
 }) {
@@ -86,6 +87,32 @@ export function createMailMergeService(deps: {
     if (column >= job.columns.length) throw new AppError('validation_failed', `The spreadsheet has no column ${column + 1}.`, { addressColumn: 'Choose a column of the spreadsheet.' });
   }
 
+  /**
+   * The templates a merge uses: the sender's own (or the defaults), or, for an account that may
+   * not write its own words, the standard email, and then any subject or message given is refused
+   * rather than dropped. `standardFor` is then the name the standard email signs with.
+   */
+  async function wordsOf(ownerId: string, body: z.output<typeof ZMailMergeBody>) {
+    const settings = await deps.mail.emailSettings(ownerId);
+    if (settings.ownWords) {
+      return { settings, subject: body.subject ?? DEFAULT_MERGE_SUBJECT, message: body.message ?? DEFAULT_MERGE_MESSAGE, standardFor: null };
+    }
+    if (body.subject !== undefined || body.message !== undefined) {
+      const fields: Record<string, string> = {};
+      if (body.subject !== undefined) fields.subject = 'Leave the subject out: the standard one is used.';
+      if (body.message !== undefined) fields.message = 'Leave the message out: the standard one is used.';
+      throw new AppError('plan_limit', settings.ownWordsNote ?? 'This account cannot write its own subject and message.', fields);
+    }
+    // Kept on the merge as it reads, {{document}} standing for each document's name.
+    return { settings, ...standardEmail(`{{${DOCUMENT_NAME_TAG}}}`, settings.senderName), standardFor: settings.senderName };
+  }
+
+  /** One row's subject and message. */
+  const wordsFor = (row: TFilledRow, templates: { subject: string; message: string; standardFor: string | null }) =>
+    templates.standardFor !== null
+      ? standardEmail(row.name, templates.standardFor)
+      : { subject: oneLine(fillTemplate(templates.subject, row)) || row.name, message: fillTemplate(templates.message, row) };
+
   const unknownTags = (placeholders: TPlaceholder[], ...templates: string[]) => {
     const known = new Set([DOCUMENT_NAME_TAG, ...placeholders.map((p) => p.name)]);
     return [...new Set(templates.flatMap((t) => findPlaceholderNames(t)))].filter((name) => !known.has(name));
@@ -116,6 +143,9 @@ export function createMailMergeService(deps: {
         documents,
         emailsPerHour: settings.emailsPerHour,
         sendsWith: settings.sendsWith,
+        ownWords: settings.ownWords,
+        ownWordsNote: settings.ownWordsNote,
+        senderName: settings.senderName,
         merge: merge ? await mergeView(merge) : null,
       };
     },
@@ -124,6 +154,7 @@ export function createMailMergeService(deps: {
     async preview(ownerId: string, jobId: string, body: z.output<typeof ZMailMergeBody>): Promise<TMailMergePreview> {
       const job = await jobOf(ownerId, jobId);
       checkColumn(job, body.addressColumn);
+      const templates = await wordsOf(ownerId, body);
       let valid = 0;
       let invalid = 0;
       const problems: TMailMergePreview['problems'] = [];
@@ -137,16 +168,9 @@ export function createMailMergeService(deps: {
           continue;
         }
         valid++;
-        first ??= {
-          row: row.row,
-          to: checked.address,
-          cc: body.cc,
-          subject: oneLine(fillTemplate(body.subject, row)),
-          message: fillTemplate(body.message, row),
-          attachmentName: `${row.name}.pdf`,
-        };
+        first ??= { row: row.row, to: checked.address, cc: body.cc, ...wordsFor(row, templates), attachmentName: `${row.name}.pdf` };
       }
-      return { first, valid, invalid, problems, unknownPlaceholders: unknownTags(job.placeholders, body.subject, body.message) };
+      return { first, valid, invalid, problems, unknownPlaceholders: unknownTags(job.placeholders, templates.subject, templates.message) };
     },
 
     /**
@@ -157,27 +181,30 @@ export function createMailMergeService(deps: {
       const job = await jobOf(ownerId, jobId);
       const existing = await r.merge(ownerId, jobId);
       if (existing) {
-        await queueRows(existing, job);
+        const settings = await deps.mail.emailSettings(ownerId);
+        await queueRows(existing, job, settings.ownWords ? null : settings.senderName);
         return { merge: await mergeView(existing), created: false };
       }
       if (ACTIVE.has(job.status)) throw new AppError('conflict', 'This batch is still generating. Email its documents once it has finished.');
       checkColumn(job, body.addressColumn);
-      const settings = await deps.mail.emailSettings(ownerId);
+      const { settings, ...templates } = await wordsOf(ownerId, body);
       if (settings.sendsWith === 'none') {
         throw new AppError('unprocessable', 'No mail server is set up for this account, so Formwork cannot send email.');
       }
+      // Nothing left of today's cap: say so now rather than queue a merge that waits for tomorrow.
+      if (settings.sendsWith === 'system') await deps.mail.assertDailyRoom(1);
       const { merge, created } = await r.createMerge({
         id: randomUUID(),
         ownerId,
         jobId,
         addressColumn: body.addressColumn,
         addressHeader: job.columns[body.addressColumn] ?? `Column ${body.addressColumn + 1}`,
-        subject: body.subject,
-        message: body.message,
+        subject: templates.subject,
+        message: templates.message,
         cc: [...new Set(body.cc)],
         total: 0,
       });
-      await queueRows(merge, job);
+      await queueRows(merge, job, templates.standardFor);
       return { merge: await mergeView((await r.merge(ownerId, jobId)) ?? merge), created };
     },
 
@@ -200,10 +227,12 @@ export function createMailMergeService(deps: {
   };
 
   /**
-   * Writes the merge's rows, each with its own filled subject and message; rows already written
-   * (a first click, a process that stopped half-way) are left alone. Safe to run again.
+   * Writes the merge's rows, each with its own filled subject and message (the standard email's,
+   * signed `standardFor`, when the account may not write its own); rows already written (a first
+   * click, a process that stopped half-way) are left alone. Safe to run again.
    */
-  async function queueRows(merge: TMergeRow, job: { mapping: Record<string, number | null> }): Promise<void> {
+  async function queueRows(merge: TMergeRow, job: { mapping: Record<string, number | null> }, standardFor: string | null): Promise<void> {
+    const templates = { subject: merge.subject, message: merge.message, standardFor };
     let total = 0;
     let batch: TNewDelivery[] = [];
     const now = new Date();
@@ -223,8 +252,7 @@ export function createMailMergeService(deps: {
         to,
         cc,
         recipientCount: to.length + cc.length,
-        subject: oneLine(fillTemplate(merge.subject, row)) || row.name,
-        message: fillTemplate(merge.message, row),
+        ...wordsFor(row, templates),
         mergeId: merge.id,
         batchRow: row.row,
         ...('address' in checked ? { status: 'queued' as const, nextAttemptAt: now } : { status: 'failed' as const, error: checked.problem }),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZBulkJob, type TBulkJob } from '../../../contract/bulk.ts';
-import { ZMailMerge, ZMailMergeOptions, ZMailMergePreview, ZMailMergeRowPage, type TMailMerge } from '../../../contract/delivery.ts';
+import { standardEmail, ZMailMerge, ZMailMergeOptions, ZMailMergePreview, ZMailMergeRowPage, type TMailMerge } from '../../../contract/delivery.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
@@ -55,11 +55,11 @@ function spreadsheet(tag: string): Buffer {
   return Buffer.from(lines.map((l) => l.join(',')).join('\n'));
 }
 
-/** An enterprise user (a send rate far above 25) with a finished 25-document batch. */
-async function finishedBatch(tag: string) {
+/** A user (by default on Enterprise: a send rate far above 25) with a finished 25-document batch. */
+async function finishedBatch(tag: string, plan: 'free' | 'enterprise' = 'enterprise') {
   const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+  const { user, email } = await client.signUp({ firstName: 'Ada', lastName: 'Lovelace' });
+  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
   const format = (await client.post('/api/formats', {
     name: 'Welcome Letter',
     content: { elements: [{ id: 'p', type: 'paragraph', content: 'Welcome {{client_name}}, from {{start_date}}.' }] },
@@ -77,7 +77,7 @@ async function finishedBatch(tag: string) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   expect(job.done).toBe(ROWS);
-  return { client, userId: user.id, jobId: draft.id };
+  return { client, userId: user.id, email, jobId: draft.id };
 }
 
 const BODY = (addressColumn: number) => ({
@@ -85,6 +85,9 @@ const BODY = (addressColumn: number) => ({
   subject: 'Welcome aboard, {{client_name}}',
   message: 'Dear {{client_name}},\n\nYou start on {{start_date}}. Your letter, {{document}}, is attached.',
 });
+
+/** A raw message's header lines, each on one line (a long header may be folded onto the next). */
+const unfolded = (raw: Buffer) => raw.toString().replace(/\r?\n(?=[ \t])/g, '');
 
 const messagesTo = (tag: string) => smtp.messages.filter((m) => m.to.some((to) => to.includes(`.${tag}@`)));
 
@@ -103,7 +106,7 @@ async function finishedMerge(client: TestClient, jobId: string): Promise<TMailMe
 
 describe('mail merge from a batch', () => {
   it('finds the address column, previews the first message, and sends 23 messages with 2 row errors', async () => {
-    const { client, jobId } = await finishedBatch('a');
+    const { client, email, jobId } = await finishedBatch('a');
     const options = ZMailMergeOptions.parse((await client.get(`/api/bulk-jobs/${jobId}/mail-merge`)).json());
     expect(options).toMatchObject({ suggestedColumn: 2, documents: ROWS, sendsWith: 'system', emailsPerHour: 5000, merge: null });
     expect(options.columns[2]).toMatchObject({ header: 'Email address', placeholder: null, addresses: 23, sample: 'client1.a@example.com' });
@@ -133,6 +136,12 @@ describe('mail merge from a batch', () => {
     expect(parsed.subject).toBe('Welcome aboard, Client 5');
     expect(parsed.text).toContain('Dear Client 5,');
     expect(parsed.attachments.map((a) => a.filename)).toEqual(['Welcome Letter - Client 5.pdf']);
+    // Every message of a merge says how to ask for no more: a mail to the sender, never a link.
+    for (const message of received) {
+      const raw = unfolded(message.raw);
+      expect(raw).toMatch(new RegExp(`^List-Unsubscribe: <mailto:${email.replace(/[.+]/g, '\\$&')}\\?subject=unsubscribe>\r?$`, 'm'));
+      expect(raw).not.toMatch(/^List-Unsubscribe-Post:/im);
+    }
 
     const failedRows = ZMailMergeRowPage.parse((await client.get(`/api/bulk-jobs/${jobId}/mail-merge/rows?status=failed`)).json());
     expect(failedRows.total).toBe(2);
@@ -228,6 +237,41 @@ describe('mail merge from a batch', () => {
       expect(messagesTo('e')).toHaveLength(10);
     } finally {
       await asAdmin('DELETE', '/api/admin/settings/plans.catalogue');
+    }
+  });
+
+  it('on the Free plan sends the standard email to each row, and refuses a subject or message of its own', async () => {
+    const { client, email, jobId } = await finishedBatch('f', 'free');
+    const options = ZMailMergeOptions.parse((await client.get(`/api/bulk-jobs/${jobId}/mail-merge`)).json());
+    expect(options).toMatchObject({ sendsWith: 'system', ownWords: false, senderName: 'Ada Lovelace' });
+    expect(options.ownWordsNote).toMatch(/^On the Free plan/);
+    for (const url of [`/api/bulk-jobs/${jobId}/mail-merge/preview`, `/api/bulk-jobs/${jobId}/mail-merge`]) {
+      const refused = await client.post(url, BODY(2));
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json()).toMatchObject({
+        error: { code: 'plan_limit', message: options.ownWordsNote, fields: { subject: 'Leave the subject out: the standard one is used.', message: 'Leave the message out: the standard one is used.' } },
+      });
+    }
+    expect(await mergeOf(client, jobId)).toBeNull();
+
+    const preview = ZMailMergePreview.parse((await client.post(`/api/bulk-jobs/${jobId}/mail-merge/preview`, { addressColumn: 2 })).json());
+    expect(preview.first).toMatchObject({ to: 'client1.f@example.com', ...standardEmail('Welcome Letter - Client 1', 'Ada Lovelace') });
+    expect(preview.unknownPlaceholders).toEqual([]);
+    const started = await client.post(`/api/bulk-jobs/${jobId}/mail-merge`, { addressColumn: 2 });
+    expect(started.statusCode, started.body).toBe(201);
+    expect(ZMailMerge.parse(started.json()).subject).toBe('{{document}} from Ada Lovelace');
+    // The Free plan sends to 20 people an hour: the first messages are enough to read.
+    for (let i = 0; i < 200 && messagesTo('f').length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const received = messagesTo('f');
+    expect(received.length).toBeGreaterThanOrEqual(3);
+    for (const message of received) {
+      const parsed = await smtp.parse(message);
+      const n = /^client(\d+)\.f@/.exec(message.to[0]!)![1];
+      const standard = standardEmail(`Welcome Letter - Client ${n}`, 'Ada Lovelace');
+      expect(parsed.subject).toBe(standard.subject);
+      expect(parsed.text).toContain(standard.message);
+      expect(parsed.from).toMatchObject({ name: 'Ada Lovelace via Formwork' });
+      expect(unfolded(message.raw)).toMatch(new RegExp(`^List-Unsubscribe: <mailto:${email.replace(/[.+]/g, '\\$&')}\\?subject=unsubscribe>\r?$`, 'm'));
     }
   });
 

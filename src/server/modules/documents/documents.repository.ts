@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-cursor.ts';
+import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
@@ -12,6 +13,13 @@ export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId'> & {
 };
 
 export class QuotaExceededError extends Error {}
+
+/**
+ * Whose view a query serves: an API key sees only the documents made in its own mode (a test key
+ * its test documents, a live key everything else); the app, signed in, sees them all (undefined).
+ */
+export type TDocumentScope = TApiKeyMode | undefined;
+export const scopeFilter = (scope: TDocumentScope) => (scope === undefined ? undefined : eq(documents.testMode, scope === 'test'));
 
 /** Rows a raw statement returned, from either driver's result shape. */
 const rowCount = (result: unknown): number => {
@@ -80,7 +88,7 @@ export function createDocumentsRepository(db: TDb) {
     /** Newest first, after `after` when given (keyset paging: stable while documents are added). */
     async page(
       ownerId: string,
-      query: { limit: number; after?: TPageCursor; formatId?: string; createdAfter?: Date },
+      query: { limit: number; after?: TPageCursor; formatId?: string; createdAfter?: Date; scope?: TDocumentScope },
     ): Promise<TDocumentRow[]> {
       return db
         .select()
@@ -90,6 +98,7 @@ export function createDocumentsRepository(db: TDb) {
             eq(documents.ownerId, ownerId),
             query.formatId ? eq(documents.formatId, query.formatId) : undefined,
             query.createdAfter ? gt(documents.createdAt, query.createdAfter) : undefined,
+            scopeFilter(query.scope),
             keysetAfter(documents.createdAt, documents.id, query.after),
           ),
         )
@@ -106,11 +115,11 @@ export function createDocumentsRepository(db: TDb) {
       return deleted.map((d) => d.id);
     },
 
-    async get(ownerId: string, id: string): Promise<TDocumentRow | undefined> {
+    async get(ownerId: string, id: string, scope?: TDocumentScope): Promise<TDocumentRow | undefined> {
       const [row] = await db
         .select()
         .from(documents)
-        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id), scopeFilter(scope)))
         .limit(1);
       return row;
     },
@@ -118,12 +127,13 @@ export function createDocumentsRepository(db: TDb) {
     async getWithSnapshot(
       ownerId: string,
       id: string,
+      scope?: TDocumentScope,
     ): Promise<{ document: TDocumentRow; snapshot: TSnapshotRow } | undefined> {
       const [row] = await db
         .select({ document: documents, snapshot: formatSnapshots })
         .from(documents)
         .innerJoin(formatSnapshots, eq(formatSnapshots.id, documents.snapshotId))
-        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id), scopeFilter(scope)))
         .limit(1);
       return row as { document: TDocumentRow; snapshot: TSnapshotRow } | undefined;
     },
@@ -133,12 +143,12 @@ export function createDocumentsRepository(db: TDb) {
      * while its document exists (see the bulk repository), so deleting one mid-job would have it
      * made again. The job row is locked so the check and the delete see the same status.
      */
-    async delete(ownerId: string, id: string): Promise<'deleted' | 'not_found' | 'batch_running'> {
+    async delete(ownerId: string, id: string, scope?: TDocumentScope): Promise<'deleted' | 'not_found' | 'batch_running'> {
       return db.transaction(async (tx) => {
         const [doc] = await tx
           .select({ batchId: documents.batchId })
           .from(documents)
-          .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)))
+          .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id), scopeFilter(scope)))
           .limit(1);
         if (!doc) return 'not_found';
         if (doc.batchId) {

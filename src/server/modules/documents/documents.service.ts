@@ -15,7 +15,7 @@ import type { TPdfCache } from '../../jobs/pdf-cache.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
 import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TWorkLimits } from '../quota/work-limits.ts';
-import { QuotaExceededError, type TDocumentRow, type TDocumentsRepository } from './documents.repository.ts';
+import { QuotaExceededError, type TDocumentRow, type TDocumentScope, type TDocumentsRepository } from './documents.repository.ts';
 import { sha256Hex, type TPdfService } from './pdf.service.ts';
 
 export function toDocument(row: TDocumentRow): TDocument {
@@ -187,8 +187,9 @@ export function createDocumentsService(deps: {
       return { id };
     },
 
-    async get(ownerId: string, id: string): Promise<TDocument | undefined> {
-      const row = await deps.documents.get(ownerId, id);
+    /** `scope`: an API key's mode, which sees only documents made in that mode (see TDocumentScope). */
+    async get(ownerId: string, id: string, scope?: TDocumentScope): Promise<TDocument | undefined> {
+      const row = await deps.documents.get(ownerId, id, scope);
       return row && toDocument(row);
     },
 
@@ -208,8 +209,8 @@ export function createDocumentsService(deps: {
       return (await deps.documents.list(ownerId, page)).map(toDocument);
     },
 
-    async delete(ownerId: string, id: string): Promise<void> {
-      const outcome = await deps.documents.delete(ownerId, id);
+    async delete(ownerId: string, id: string, scope?: TDocumentScope): Promise<void> {
+      const outcome = await deps.documents.delete(ownerId, id, scope);
       if (outcome === 'not_found') throw documentNotFound();
       if (outcome === 'deleted') await deps.cache.delete(id);
       if (outcome === 'batch_running') {
@@ -218,8 +219,8 @@ export function createDocumentsService(deps: {
     },
 
     /** The document's bytes: from the cache when it has them, else rendered again from the snapshot. */
-    async pdf(ownerId: string, id: string): Promise<{ document: TDocument; bytes: Uint8Array }> {
-      const found = await deps.documents.getWithSnapshot(ownerId, id);
+    async pdf(ownerId: string, id: string, scope?: TDocumentScope): Promise<{ document: TDocument; bytes: Uint8Array }> {
+      const found = await deps.documents.getWithSnapshot(ownerId, id, scope);
       if (!found) throw documentNotFound();
       const { document, snapshot } = found;
       const cached = await deps.cache.get(document.id, document.pdfSha256);

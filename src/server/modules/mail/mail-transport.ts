@@ -1,15 +1,15 @@
 /**
  * Talking SMTP (nodemailer): one connection per message, TLS as the settings ask, and every failure
  * turned into a sentence a user can act on, with the server's own answer kept beside it. A user's
- * own server is reached only at a public address, checked after DNS like the image fetcher's
- * (the connection goes to the address that was checked, so DNS cannot change it in between).
+ * own server is reached only at an address the address rule allows (`net/address-rule.ts`, as
+ * for image fetches and webhooks), checked after DNS; the connection goes to the address that was
+ * checked, so DNS cannot change it in between.
  */
-import { lookup } from 'node:dns/promises';
 import net from 'node:net';
-import ipaddr from 'ipaddr.js';
 import nodemailer from 'nodemailer';
 import type { NodemailerError, SendMailOptions, SMTPTransportOptions } from 'nodemailer';
 import { IMPLICIT_TLS_PORT } from '../../../contract/mail.ts';
+import { AddressNotAllowedError, allowedAddressesOf } from '../../net/address-rule.ts';
 
 export type TSmtpServer = {
   host: string;
@@ -36,42 +36,8 @@ export type TMailer = {
   send(server: TSmtpServer, message: SendMailOptions, options: { checkAddress: boolean; signal?: AbortSignal }): Promise<TMailOutcome>;
 };
 
-/** The address filter of the image fetcher, for SMTP: private, local and metadata addresses are refused unless listed. */
-export function isAllowedAddress(address: string, allowIps: readonly string[]): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.process(address);
-  } catch {
-    return false;
-  }
-  for (const allowed of allowIps) {
-    if (net.isIP(allowed) !== 0) {
-      if (allowed === address || allowed === parsed.toString()) return true;
-      continue;
-    }
-    try {
-      const cidr = ipaddr.parseCIDR(allowed);
-      if (parsed.kind() === cidr[0].kind() && parsed.match(cidr)) return true;
-    } catch {
-      // Not an address or a range: it allows nothing.
-    }
-  }
-  return parsed.range() === 'unicast';
-}
-
-class Refused extends Error {}
-
-/** The address to connect to: the host's first address, once every address it has is public. */
-async function publicAddressOf(host: string, allowIps: readonly string[]): Promise<string> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const addresses = net.isIP(bare) ? [bare] : (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
-  if (addresses.length === 0 || !addresses.every((address) => isAllowedAddress(address, allowIps))) {
-    throw new Refused('This mail server’s address is not allowed: it points to a private or local network.');
-  }
-  return addresses[0]!;
-}
-
 const server = (host: string) => `The mail server ${host}`;
+const REFUSED_SERVER = 'This mail server’s address is not allowed: it points to a private or local network.';
 
 /** A failure as the user reads it, and whether trying later may help. */
 export function describeFailure(error: NodemailerError, host: string): Exclude<TMailOutcome, { ok: true }> {
@@ -134,9 +100,10 @@ export function createMailer(options: {
     async send(smtp, message, { checkAddress, signal }) {
       let host = smtp.host;
       try {
-        if (checkAddress) host = await publicAddressOf(smtp.host, options.allowIps);
+        // The host's first address, once every address it has is allowed.
+        if (checkAddress) host = (await allowedAddressesOf(smtp.host, options.allowIps))[0]!;
       } catch (error) {
-        if (error instanceof Refused) return { ok: false, temporary: false, response: null, message: error.message };
+        if (error instanceof AddressNotAllowedError) return { ok: false, temporary: false, response: null, message: REFUSED_SERVER };
         const code = (error as NodeJS.ErrnoException).code;
         return { ok: false, temporary: code === 'EAI_AGAIN', response: null, message: `${server(smtp.host)} could not be found.` };
       }

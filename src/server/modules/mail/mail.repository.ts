@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
+import { parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING, SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
+import type { TPlanId } from '../../../contract/plans.ts';
 import type { TDb } from '../../db/client.ts';
-import { systemSettings, users } from '../../db/schema.ts';
+import { systemMailDays, systemSettings, users } from '../../db/schema.ts';
 
 
 export const ZStoredSystemMail = z.object({
@@ -21,6 +22,7 @@ export type TUserMailRow = {
   email: string;
   firstName: string | null;
   lastName: string | null;
+  subscriptionPlan: TPlanId;
   enterpriseEmail: string | null;
   enterpriseEmailPasswordEnc: string | null;
   smtpHost: string | null;
@@ -38,6 +40,7 @@ export function createMailRepository(db: TDb) {
           email: users.email,
           firstName: users.firstName,
           lastName: users.lastName,
+          subscriptionPlan: users.subscriptionPlan,
           enterpriseEmail: users.enterpriseEmail,
           enterpriseEmailPasswordEnc: users.enterpriseEmailPasswordEnc,
           smtpHost: users.smtpHost,
@@ -77,6 +80,18 @@ export function createMailRepository(db: TDb) {
         .insert(systemSettings)
         .values({ key: SYSTEM_MAIL_SETTING, value: json, description: 'The SMTP server every user’s mail goes through unless they have their own.' })
         .onConflictDoUpdate({ target: systemSettings.key, set: { value: json, updatedAt: new Date() } });
+    },
+
+    /** The admin's cap on users' emails a UTC day through the installation's server; null when none is set. */
+    async systemDailyLimit(): Promise<number | null> {
+      const [row] = await db.select({ value: systemSettings.value }).from(systemSettings).where(eq(systemSettings.key, SYSTEM_MAIL_DAILY_LIMIT_SETTING)).limit(1);
+      return row ? parseDailyLimit(row.value) : null;
+    },
+
+    /** Recipients users' emails had through the installation's server on `day` (YYYY-MM-DD, UTC). */
+    async systemSentOn(day: string): Promise<number> {
+      const [row] = await db.select({ recipients: systemMailDays.recipients }).from(systemMailDays).where(eq(systemMailDays.day, day));
+      return row?.recipients ?? 0;
     },
 
     async deleteSystemMail(): Promise<boolean> {

@@ -11,8 +11,10 @@ import type { z } from 'zod';
 import type { ZEmailSettingsInput } from '../../../contract/mail.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
+import type { TCheckHost } from '../../net/address-rule.ts';
 import type { TMailer, TMailOutcome, TSmtpServer } from './mail-transport.ts';
 import type { TMailRepository, TUserMailRow } from './mail.repository.ts';
+import { ownWordsRefusal } from './mail-policy.ts';
 
 type TAddress = { name: string; address: string };
 
@@ -25,7 +27,28 @@ export type TSender = {
   replyTo?: TAddress;
   /** A user's own server is reached only at a public address. */
   checkAddress: boolean;
+  /** The account's first and last name: what its mail is signed with, never a name from a request. */
+  senderName: string;
+  /** Why this mail may not carry the sender's own subject and message (`ownWordsRefusal`); null when it may. */
+  wordsRefused: string | null;
 };
+
+/** A UTC day as the daily count keys it. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+/** Midnight UTC after `at`: when a day's cap opens again. */
+export const nextUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
+
+/** The refusal once the installation's server has carried its daily cap; it says when sending starts again. */
+export function dailyLimitReached(limit: number, now = new Date()): AppError {
+  const seconds = Math.max(1, Math.ceil((nextUtcDay(now).getTime() - now.getTime()) / 1000));
+  const hours = Math.ceil(seconds / 3600);
+  return new AppError(
+    'rate_limited',
+    `This installation’s mail server has sent its limit of ${limit.toLocaleString('en-US')} emails for today. Sending starts again at midnight UTC, in ${hours === 1 ? 'less than an hour' : `about ${hours} hours`}.`,
+    undefined,
+    { 'retry-after': String(seconds) },
+  );
+}
 
 /** Test messages one user or admin may send in ten minutes: enough to fix a setting, too few to spam with. */
 const TEST_EMAILS_PER_10_MINUTES = 5;
@@ -44,6 +67,8 @@ export function createMailService(deps: {
   mailer: TMailer;
   /** Whether the plan includes an own server (plans with API access), and its send rate. */
   plan: { hasApiAccess(ownerId: string): Promise<boolean>; emailsPerHour(ownerId: string): Promise<number> };
+  /** The address rule, for a user's own server when it is saved (it is checked again on every send). */
+  checkHost: TCheckHost;
   log: { warn: (obj: object, msg: string) => void };
 }) {
   const r = deps.repository;
@@ -68,7 +93,8 @@ export function createMailService(deps: {
 
   async function senderOf(user: TUserMailRow): Promise<TSender | undefined> {
     const own = (await deps.plan.hasApiAccess(user.id)) ? ownServerOf(user) : undefined;
-    if (own) return { route: 'own', smtp: own, from: { name: displayName(user), address: user.enterpriseEmail! }, checkAddress: true };
+    const senderName = displayName(user);
+    if (own) return { route: 'own', smtp: own, from: { name: senderName, address: user.enterpriseEmail! }, checkAddress: true, senderName, wordsRefused: null };
     const system = await r.systemMail();
     if (!system) return undefined;
     return {
@@ -81,9 +107,11 @@ export function createMailService(deps: {
         password: system.passwordEnc ? deps.secrets.open(system.passwordEnc) : null,
       },
       // The installation's address, so its server may send it; the user's name, so the reader knows who.
-      from: { name: `${displayName(user)} via ${system.fromName}`, address: system.fromAddress },
-      replyTo: { name: displayName(user), address: user.email },
+      from: { name: `${senderName} via ${system.fromName}`, address: system.fromAddress },
+      replyTo: { name: senderName, address: user.email },
       checkAddress: false,
+      senderName,
+      wordsRefused: ownWordsRefusal({ plan: user.subscriptionPlan }),
     };
   }
 
@@ -116,7 +144,8 @@ export function createMailService(deps: {
     throw new AppError('unprocessable', outcome.message);
   }
 
-  function toSystemSettings(stored: Awaited<ReturnType<TMailRepository['systemMail']>>): TSystemMailSettings {
+  async function toSystemSettings(stored: Awaited<ReturnType<TMailRepository['systemMail']>>): Promise<TSystemMailSettings> {
+    const [dailyLimit, sentToday] = await Promise.all([r.systemDailyLimit(), r.systemSentOn(utcDay(new Date()))]);
     return {
       configured: stored !== undefined,
       host: stored?.host ?? null,
@@ -126,11 +155,24 @@ export function createMailService(deps: {
       passwordSet: Boolean(stored?.passwordEnc),
       fromAddress: stored?.fromAddress ?? null,
       fromName: stored?.fromName ?? 'Formwork',
+      dailyLimit,
+      sentToday,
     };
   }
 
   return {
     senderFor: async (userId: string) => senderOf(await userOf(userId)),
+
+    /** The admin's daily cap on users' emails through the installation's server; null when none. */
+    systemDailyLimit: () => r.systemDailyLimit(),
+
+    /** Refuses (429, until midnight UTC) what would take the installation's server past its daily cap. */
+    async assertDailyRoom(recipients: number, now = new Date()): Promise<void> {
+      const limit = await r.systemDailyLimit();
+      if (limit === null) return;
+      const sent = await r.systemSentOn(utcDay(now));
+      if (sent + recipients > limit) throw dailyLimitReached(limit, now);
+    },
 
     /**
      * A notice from the installation to one of its users (a renewal reminder), through the
@@ -152,6 +194,8 @@ export function createMailService(deps: {
     async emailSettings(userId: string): Promise<TEmailSettings> {
       const user = await userOf(userId);
       const [ownServerAllowed, sender, emailsPerHour] = await Promise.all([deps.plan.hasApiAccess(userId), senderOf(user), deps.plan.emailsPerHour(userId)]);
+      // With no server yet, say what the installation's would allow once there is one.
+      const wordsRefused = sender ? sender.wordsRefused : ownWordsRefusal({ plan: user.subscriptionPlan });
       return {
         enterpriseEmail: user.enterpriseEmail,
         smtpHost: user.smtpHost,
@@ -161,6 +205,9 @@ export function createMailService(deps: {
         ownServerAllowed,
         sendsWith: sender?.route ?? 'none',
         emailsPerHour,
+        ownWords: wordsRefused === null,
+        ownWordsNote: wordsRefused,
+        senderName: displayName(user),
       };
     },
 
@@ -172,6 +219,14 @@ export function createMailService(deps: {
       const password = input.enterpriseEmailPassword ?? '';
       if (password === '' && !user.enterpriseEmailPasswordEnc) {
         throw new AppError('validation_failed', 'Enter the password of this mail account.', { enterpriseEmailPassword: 'Enter the password.' });
+      }
+      const verdict = await deps.checkHost(input.smtpHost);
+      if (verdict !== 'ok') {
+        const message =
+          verdict === 'not_allowed'
+            ? 'This mail server’s address is not allowed: it points to a private or local network. Give a server on the public internet.'
+            : `${input.smtpHost} could not be found. Check the spelling.`;
+        throw new AppError('validation_failed', message, { smtpHost: message });
       }
       await r.saveUserMail(userId, {
         enterpriseEmail: input.enterpriseEmail,
@@ -192,7 +247,11 @@ export function createMailService(deps: {
       const own = ownServerOf(user);
       if (!own) throw new AppError('conflict', 'Save your mail server settings first, then send a test email.');
       await throttleTests(`user:${userId}`);
-      return sendTest({ route: 'own', smtp: own, from: { name: displayName(user), address: user.enterpriseEmail! }, checkAddress: true }, user.email, { userId });
+      return sendTest(
+        { route: 'own', smtp: own, from: { name: displayName(user), address: user.enterpriseEmail! }, checkAddress: true, senderName: displayName(user), wordsRefused: null },
+        user.email,
+        { userId },
+      );
     },
 
     async systemSettings(): Promise<TSystemMailSettings> {
@@ -236,6 +295,8 @@ export function createMailService(deps: {
           smtp: { host: stored.host, port: stored.port, secure: stored.secure, user: stored.user, password: stored.passwordEnc ? deps.secrets.open(stored.passwordEnc) : null },
           from: { name: stored.fromName, address: stored.fromAddress },
           checkAddress: false,
+          senderName: stored.fromName,
+          wordsRefused: null,
         },
         to ?? admin.email,
         { adminId },

@@ -6,7 +6,8 @@ import { ZEmailSettings, ZSystemMailSettings, type TEmailSettings } from '../../
 import { systemSettings, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { createMailer, isAllowedAddress } from './mail-transport.ts';
+import { isAllowedAddress } from '../../net/address-rule.ts';
+import { createMailer } from './mail-transport.ts';
 
 /*
  * Outgoing mail against real SMTP servers on loopback: STARTTLS with a certificate made here and
@@ -65,6 +66,10 @@ describe('a user’s own mail server (Settings → Email)', () => {
       ownServerAllowed: false,
       sendsWith: 'none',
       emailsPerHour: 20,
+      ownWords: false,
+      ownWordsNote:
+        'On the Free plan, emails sent through this installation’s mail server use a standard subject and message that name the document and you. Upgrade your plan to write your own.',
+      senderName: 'Ada Lovelace',
     });
     const refused = await put(client, '/api/user/email-settings', { enterpriseEmail: 'me@acme.test', enterpriseEmailPassword: 'x', smtpHost: 'smtp.acme.test' });
     expect(refused.statusCode).toBe(403);
@@ -110,6 +115,20 @@ describe('a user’s own mail server (Settings → Email)', () => {
     const noPassword = await put(client, '/api/user/email-settings', { enterpriseEmail: 'me@acme.test', smtpHost: 'smtp.acme.test' });
     expect(noPassword.statusCode).toBe(400);
     expect(errorOf(noPassword).fields).toEqual({ enterpriseEmailPassword: 'Enter the password.' });
+  });
+
+  it('refuses a server at a private, local or metadata address when it is saved, in any spelling', async () => {
+    const { client } = await enterpriseUser();
+    for (const smtpHost of ['127.0.0.2', '10.0.0.5', '169.254.169.254', '::1', '[::ffff:10.0.0.5]', '::ffff:7f00:2', '::7f00:2', '64:ff9b::a9fe:a9fe']) {
+      const refused = await put(client, '/api/user/email-settings', { enterpriseEmail: 'me@acme.test', enterpriseEmailPassword: 'x', smtpHost, smtpPort: 587 });
+      expect(refused.statusCode, smtpHost).toBe(400);
+      expect(errorOf(refused).fields, smtpHost).toEqual({
+        smtpHost: 'This mail server’s address is not allowed: it points to a private or local network. Give a server on the public internet.',
+      });
+    }
+    const unknown = await put(client, '/api/user/email-settings', { enterpriseEmail: 'me@acme.test', enterpriseEmailPassword: 'x', smtpHost: 'smtp.no-such-host.invalid' });
+    expect(errorOf(unknown).fields).toEqual({ smtpHost: 'smtp.no-such-host.invalid could not be found. Check the spelling.' });
+    expect(ZEmailSettings.parse((await client.get('/api/user/email-settings')).json()).smtpHost).toBeNull();
   });
 
   it('sends a test email over STARTTLS with AUTH to the account’s own address', async () => {

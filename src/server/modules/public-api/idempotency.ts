@@ -30,10 +30,13 @@ export async function answerOnce(
 ) {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (header === undefined) return send(reply, await work());
-  const key = Array.isArray(header) ? header[0] : header;
-  if (!key || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+  const given = Array.isArray(header) ? header[0] : header;
+  if (!given || given.length > 255 || !/^[\x21-\x7e]+$/.test(given)) {
     throw new AppError('bad_request', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.');
   }
+  // Test and live keys have keys of their own: a live request must never be answered a test
+  // document made under the same Idempotency-Key (a spaced prefix no header value can contain).
+  const key = request.apiKey?.mode === 'test' ? `test ${given}` : given;
   const ownerId = request.callerId;
   const requestHash = createHash('sha256')
     .update(`${request.method} ${request.routeOptions.url ?? ''} ${JSON.stringify(request.params ?? {})} ${JSON.stringify(request.body ?? null)}`)

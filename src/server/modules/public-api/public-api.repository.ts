@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
+import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, users } from '../../db/schema.ts';
 
 export type TIdempotencyRow = typeof idempotencyKeys.$inferSelect;
@@ -164,15 +165,16 @@ export function createPublicApiRepository(db: TDb) {
       await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key)));
     },
 
-    async insertAsyncDocument(ownerId: string, id: string) {
-      await db.insert(asyncDocuments).values({ id, ownerId, status: 'pending' });
+    async insertAsyncDocument(ownerId: string, id: string, mode: TApiKeyMode) {
+      await db.insert(asyncDocuments).values({ id, ownerId, status: 'pending', testMode: mode === 'test' });
     },
 
-    async asyncDocument(ownerId: string, id: string): Promise<TAsyncDocumentRow | undefined> {
+    /** A pending or failed document, seen only by keys of the mode that asked for it. */
+    async asyncDocument(ownerId: string, id: string, mode: TApiKeyMode): Promise<TAsyncDocumentRow | undefined> {
       const [row] = await db
         .select()
         .from(asyncDocuments)
-        .where(and(eq(asyncDocuments.ownerId, ownerId), eq(asyncDocuments.id, id)));
+        .where(and(eq(asyncDocuments.ownerId, ownerId), eq(asyncDocuments.id, id), eq(asyncDocuments.testMode, mode === 'test')));
       return row;
     },
 

@@ -117,6 +117,8 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
     message: job.message,
   });
   const testMode = (request: FastifyRequest) => request.apiKey?.mode === 'test';
+  /** The key's mode: a test key sees only what test keys made, a live key never sees it. */
+  const modeOf = (request: FastifyRequest) => request.apiKey?.mode ?? 'live';
 
   api.get(
     `${API_V1_PREFIX}/formats`,
@@ -188,7 +190,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
               : null;
           await deps.publicApi.asyncDocuments.finished(ownerId, id, error);
         });
-        await deps.publicApi.asyncDocuments.started(ownerId, id);
+        await deps.publicApi.asyncDocuments.started(ownerId, id, modeOf(request));
         request.apiDocuments = 1;
         reply.header('retry-after', '1');
         return { status: 202, body: { id, status: 'pending' }, location: documentUrl(id) };
@@ -234,7 +236,8 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
       schema: {
         tags: ['Documents'],
         summary: 'List documents',
-        description: 'Your documents, newest first, made in any way: in the app, from spreadsheets or by the API.',
+        description:
+          'Your documents, newest first, made in any way: in the app, from spreadsheets or by the API. A live key lists every document but those made with test keys; a test key lists only those.',
         security,
         querystring: ZV1DocumentListQuery,
         response: { 200: ZV1DocumentPage, ...errors },
@@ -247,6 +250,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
         after: decodePageCursor(cursor),
         ...(formatId ? { formatId } : {}),
         ...(createdAfter ? { createdAfter: new Date(createdAfter) } : {}),
+        scope: modeOf(request),
       });
       return { data: documents.slice(0, limit).map(toV1Document), nextCursor: pageOf(rows, limit).nextCursor };
     },
@@ -265,9 +269,9 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
       },
     },
     async (request, reply) => {
-      const document = await deps.documents.get(request.callerId, request.params.id);
+      const document = await deps.documents.get(request.callerId, request.params.id, modeOf(request));
       if (document) return reply.status(200).send(toV1Document(document));
-      const pending = await deps.publicApi.asyncDocuments.get(request.callerId, request.params.id);
+      const pending = await deps.publicApi.asyncDocuments.get(request.callerId, request.params.id, modeOf(request));
       if (!pending) throw notFound('Document');
       if (pending.status === 'failed' && pending.error) {
         const code = ZErrorCode.safeParse(pending.error.code).data ?? 'unprocessable';
@@ -293,7 +297,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
       },
     },
     async (request, reply) => {
-      const { document, bytes } = await deps.documents.pdf(request.callerId, request.params.id);
+      const { document, bytes } = await deps.documents.pdf(request.callerId, request.params.id, modeOf(request));
       return sendPdf(reply, bytes, document.name, 'attachment');
     },
   );
@@ -310,7 +314,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
       },
     },
     async (request, reply) => {
-      await deps.documents.delete(request.callerId, request.params.id);
+      await deps.documents.delete(request.callerId, request.params.id, modeOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -325,6 +329,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
           'Queues an email with the document’s PDF attached (byte for byte the PDF of `GET …/pdf`) and answers 202 with the delivery; poll it for `sent` or `failed`.',
           `To and Cc together name at most 10 people; every recipient counts against your plan’s hourly send rate (429 \`rate_limited\` past it). The subject defaults to the document’s name. A PDF over 10 MB goes as a link that opens it without an account.`,
           'It goes out through your own mail server (Settings → Email) when you set one up, else through this installation’s; with neither, the answer is 422.',
+          'Through this installation’s server, an account on the Free plan sends a standard subject and message that name the document and the sender: a `subject` or `message` of its own is refused with 403 `plan_limit`. Past the installation’s daily limit, 429 `rate_limited` with Retry-After until midnight UTC.',
         ].join('\n\n'),
         security,
         params: ZIdParams,
@@ -337,7 +342,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
       },
     },
     async (request, reply) => {
-      const delivery = await deps.deliveries.email(request.callerId, request.params.id, request.body);
+      const delivery = await deps.deliveries.email(request.callerId, request.params.id, request.body, modeOf(request));
       return reply.status(202).header('location', url(`${API_V1_PREFIX}/deliveries/${delivery.id}`)).send(delivery);
     },
   );
@@ -354,7 +359,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
         response: { 200: ZDelivery, ...errors },
       },
     },
-    async (request) => deps.deliveries.get(request.callerId, request.params.id),
+    async (request) => deps.deliveries.get(request.callerId, request.params.id, modeOf(request)),
   );
 
   api.post(
@@ -415,7 +420,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
     {
       schema: { tags: ['Batches'], summary: 'Get a batch’s progress', security, params: ZIdParams, response: { 200: ZV1Batch, ...errors } },
     },
-    async (request) => toV1Batch(await deps.bulk.get(request.callerId, request.params.id)),
+    async (request) => toV1Batch(await deps.bulk.get(request.callerId, request.params.id, modeOf(request))),
   );
 
   api.get(
@@ -432,7 +437,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
       },
     },
     async (request, reply) => {
-      const { job, stream } = await deps.bulk.zip(request.callerId, request.params.id);
+      const { job, stream } = await deps.bulk.zip(request.callerId, request.params.id, modeOf(request));
       return sendFile(reply, stream, `${job.formatName} - ${job.done} documents.zip`, 'application/zip', 'attachment');
     },
   );
@@ -453,7 +458,7 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
         response: { 200: ZV1BatchErrors, ...errors },
       },
     },
-    async (request) => deps.bulk.rowErrors(request.callerId, request.params.id, request.query),
+    async (request) => deps.bulk.rowErrors(request.callerId, request.params.id, request.query, modeOf(request)),
   );
 
   // The landing page's call, with its snake_case names: the same generation as POST /api/v1/documents.

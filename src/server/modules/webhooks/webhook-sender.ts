@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../../contract/webhooks.ts';
-import { connectionFailureMessage, filteringAgents } from '../assets/safe-fetch.ts';
+import { filteringAgents } from '../../net/address-rule.ts';
+import { connectionFailureMessage } from '../assets/safe-fetch.ts';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: the receiver recomputes it with its secret. */
 export function webhookSignature(secret: string, body: string, unixSeconds: number): string {

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   MAX_WEBHOOK_ENDPOINTS,
   WEBHOOK_TEST_EVENT,
@@ -10,6 +11,7 @@ import {
 } from '../../../contract/webhooks.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import { createDueRowsWorker, type TDueRowsWorker } from '../../jobs/due-rows.ts';
+import type { TCheckHost } from '../../net/address-rule.ts';
 import type { TWebhookSender } from './webhook-sender.ts';
 import type { TWebhookDeliveryRow, TWebhookEndpointRow, TWebhooksRepository } from './webhooks.repository.ts';
 
@@ -22,6 +24,8 @@ const MINUTE = 60_000;
 export const WEBHOOK_RETRY_DELAYS_MS = [1, 5, 30, 120, 300, 480, 480].map((m) => m * MINUTE);
 /** How long a taken attempt is reserved for its sender before another may take it. */
 const LEASE_MS = 2 * MINUTE;
+/** "Send test event" per user and minute: enough to debug a receiver, too few to aim a flood at a URL. */
+export const TEST_EVENTS_PER_MINUTE = 10;
 
 function toEndpoint(row: TWebhookEndpointRow): TWebhookEndpoint {
   return {
@@ -58,6 +62,8 @@ export function createWebhooksService(deps: {
   secrets: { seal(plain: string): string; open(sealed: string): string };
   send: TWebhookSender;
   hasApiAccess: (ownerId: string) => Promise<boolean>;
+  /** The address rule, for an endpoint's host when it is saved (it is checked again on every send). */
+  checkHost: TCheckHost;
   log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
   retryDelaysMs?: readonly number[];
   pollMs?: number;
@@ -97,6 +103,18 @@ export function createWebhooksService(deps: {
     log: deps.log,
   });
   const kick = () => worker.kick();
+  const testLimiter = new RateLimiterMemory({ points: TEST_EVENTS_PER_MINUTE, duration: 60 });
+
+  /** Refuses an endpoint whose host is, or resolves to, a private or local address, before it is stored. */
+  async function checkUrl(url: string): Promise<void> {
+    const verdict = await deps.checkHost(new URL(url).hostname);
+    if (verdict === 'ok') return;
+    const message =
+      verdict === 'not_allowed'
+        ? 'This address is not allowed: it points to a private or local network. Give an address on the public internet.'
+        : 'This address’s host could not be found. Check the spelling.';
+    throw new AppError('validation_failed', message, { url: message });
+  }
 
   async function enqueue(ownerId: string, endpoints: TWebhookEndpointRow[], event: string, data: unknown): Promise<TWebhookDeliveryRow[]> {
     const now = new Date();
@@ -130,6 +148,7 @@ export function createWebhooksService(deps: {
       if ((await r.count(ownerId)) >= MAX_WEBHOOK_ENDPOINTS) {
         throw new AppError('conflict', `You can register at most ${MAX_WEBHOOK_ENDPOINTS} endpoints. Delete one you no longer use first.`);
       }
+      await checkUrl(body.url);
       const secret = `whsec_${randomBytes(32).toString('base64url')}`;
       const row = await r.insert({ id: randomUUID(), ownerId, url: body.url, events: [...new Set(body.events)], secretEnc: deps.secrets.seal(secret) });
       return { ...toEndpoint(row), secret };
@@ -155,6 +174,14 @@ export function createWebhooksService(deps: {
     async sendTest(ownerId: string, endpointId: string): Promise<TWebhookDelivery> {
       const endpoint = await r.get(ownerId, endpointId);
       if (!endpoint) throw notFound('Endpoint');
+      try {
+        await testLimiter.consume(ownerId);
+      } catch (error) {
+        const wait = error instanceof RateLimiterRes ? Math.max(1, Math.ceil(error.msBeforeNext / 1000)) : 60;
+        throw new AppError('rate_limited', `You can send ${TEST_EVENTS_PER_MINUTE} test events a minute. Try again in ${wait} s.`, undefined, {
+          'retry-after': String(wait),
+        });
+      }
       const [row] = await enqueue(ownerId, [endpoint], WEBHOOK_TEST_EVENT, { message: 'This is a test event from Formwork.' });
       return toDelivery(row!);
     },

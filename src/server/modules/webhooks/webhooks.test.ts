@@ -151,15 +151,56 @@ describe('webhooks', () => {
     expect(on.disabledAt).toBeNull();
   });
 
-  it('never reaches a private or metadata address the operator did not allow', async () => {
+  it('refuses a private, local or metadata address when it is saved, in any spelling', async () => {
     const { client } = await member();
-    const endpoint = ZCreatedWebhookEndpoint.parse(
-      (await client.post('/api/user/webhooks', { url: 'http://169.254.169.254/latest/meta-data', events: ['document.created'] })).json(),
-    );
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.5/hooks',
+      'http://127.0.0.2:8080/hooks',
+      'http://[::1]/hooks',
+      'http://[::ffff:127.0.0.2]/hooks',
+      'http://[::127.0.0.2]/hooks',
+      'http://[64:ff9b::a9fe:a9fe]/hooks',
+    ]) {
+      const refused = await client.post('/api/user/webhooks', { url, events: ['document.created'] });
+      expect(refused.statusCode, url).toBe(400);
+      expect(errorOf(refused), url).toMatchObject({
+        code: 'validation_failed',
+        fields: { url: 'This address is not allowed: it points to a private or local network. Give an address on the public internet.' },
+      });
+    }
+    const unknown = await client.post('/api/user/webhooks', { url: 'https://no-such-host.invalid/hooks', events: ['document.created'] });
+    expect(errorOf(unknown).fields).toEqual({ url: 'This address’s host could not be found. Check the spelling.' });
+    expect((await client.get('/api/user/webhooks')).json()).toEqual([]);
+  });
+
+  it('never reaches a private or metadata address when sending, even one stored before it pointed there', async () => {
+    const { client } = await member();
+    const endpoint = ZCreatedWebhookEndpoint.parse((await client.post('/api/user/webhooks', { url: receiverUrl, events: ['document.created'] })).json());
+    // As if the endpoint's name had since come to resolve inside our network.
+    await t.database.db.update(webhookEndpoints).set({ url: 'http://169.254.169.254/latest/meta-data' }).where(eq(webhookEndpoints.id, endpoint.id));
     await client.post(`/api/user/webhooks/${endpoint.id}/test`);
     const [delivery] = await until(() => deliveriesOf(client, endpoint.id), (d) => (d[0]?.attempts ?? 0) >= 1 && d[0]?.status !== 'delivered' && d[0]?.error !== null, 'the refusal');
     expect((delivery as TWebhookDelivery).error).toBe('This address is not allowed: it points to a private or local network.');
     expect((delivery as TWebhookDelivery).responseStatus).toBeNull();
+  });
+
+  it('sends at most ten test events a minute per user, then answers 429 with Retry-After', async () => {
+    const { client } = await member();
+    const endpoint = ZCreatedWebhookEndpoint.parse((await client.post('/api/user/webhooks', { url: receiverUrl, events: ['document.created'] })).json());
+    receiver.setSecret(endpoint.secret);
+    for (let i = 0; i < 10; i++) expect((await client.post(`/api/user/webhooks/${endpoint.id}/test`)).statusCode, `test event ${i + 1}`).toBe(202);
+    const refused = await client.post(`/api/user/webhooks/${endpoint.id}/test`);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(errorOf(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^You can send 10 test events a minute\. Try again in \d+ s\.$/) });
+    const queued = await deliveriesOf(client, endpoint.id);
+    expect(queued).toHaveLength(10);
+    // Another user's budget is their own.
+    const other = await member();
+    const theirs = ZCreatedWebhookEndpoint.parse((await other.client.post('/api/user/webhooks', { url: receiverUrl, events: ['document.created'] })).json());
+    expect((await other.client.post(`/api/user/webhooks/${theirs.id}/test`)).statusCode).toBe(202);
   });
 
   it('tells how a batch ended: batch.completed when every row was made, batch.failed otherwise', async () => {

@@ -94,6 +94,8 @@ function refreshSettings(client: ReturnType<typeof useQueryClient>) {
   void client.invalidateQueries({ queryKey: adminKeys.plans() });
   void client.invalidateQueries({ queryKey: systemKeys.plans });
   void client.invalidateQueries({ queryKey: systemKeys.appConfig });
+  // The mail server's card shows the daily limit, a setting like the others.
+  void client.invalidateQueries({ queryKey: mailKeys.system });
 }
 
 export function useCreateSetting() {

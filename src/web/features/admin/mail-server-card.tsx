@@ -11,6 +11,7 @@ import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { formatNumber } from '../../lib/utils';
 import { Field, Switch } from './admin-ui';
 import { useDeleteSystemMail, useSaveSystemMail, useSystemMail, useTestSystemMail } from './api';
 
@@ -158,16 +159,31 @@ export function MailServerCard() {
               <Badge variant={s.configured ? 'success' : 'secondary'}>{s.configured ? 'Set up' : 'Not set up'}</Badge>
             </h2>
             {s.configured ? (
-              <p className="mt-1 text-sm break-words text-muted-foreground">
-                <span className="font-mono text-[13px] text-foreground">
-                  {s.host}:{s.port}
-                </span>
-                {' · '}
-                {s.port === IMPLICIT_TLS_PORT ? 'SMTPS' : s.secure ? 'STARTTLS required' : 'unencrypted allowed'}
-                {' · '}
-                {s.user ? `signs in as ${s.user}` : 'no sign-in'}
-                {' · '}from {s.fromName} &lt;{s.fromAddress}&gt;
-              </p>
+              <>
+                <p className="mt-1 text-sm break-words text-muted-foreground">
+                  <span className="font-mono text-[13px] text-foreground">
+                    {s.host}:{s.port}
+                  </span>
+                  {' · '}
+                  {s.port === IMPLICIT_TLS_PORT ? 'SMTPS' : s.secure ? 'STARTTLS required' : 'unencrypted allowed'}
+                  {' · '}
+                  {s.user ? `signs in as ${s.user}` : 'no sign-in'}
+                  {' · '}from {s.fromName} &lt;{s.fromAddress}&gt;
+                </p>
+                <p className="mt-1 text-[13px] text-muted-foreground" data-testid="mail-daily-use">
+                  {s.dailyLimit === null ? (
+                    <>
+                      Users sent {formatNumber(s.sentToday)} {s.sentToday === 1 ? 'email' : 'emails'} through it today (UTC), with no daily limit. Add the
+                      setting <span className="font-mono text-foreground">mail.daily_limit</span> below to cap it.
+                    </>
+                  ) : (
+                    <>
+                      Users sent {formatNumber(s.sentToday)} of {formatNumber(s.dailyLimit)} emails today (UTC), each recipient counted
+                      {s.sentToday >= s.dailyLimit ? '; the rest waits for midnight UTC.' : '.'}
+                    </>
+                  )}
+                </p>
+              </>
             ) : (
               <p className="mt-1 max-w-xl text-sm text-muted-foreground">
                 Users email documents through this server unless they set up their own. Without it, Email opens a draft in the user’s mail app with a

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { KNOWN_SETTINGS, ZSystemSettingInput, type TSystemSetting } from '../../../contract/admin';
+import { MAX_DAILY_LIMIT, parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING } from '../../../contract/mail';
 import { ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans';
 import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
@@ -23,7 +24,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { cn } from '../../lib/utils';
+import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
 import { MailServerCard } from './mail-server-card';
@@ -54,6 +55,7 @@ const VALUE_PLACEHOLDERS: Record<EditableKey, string> = {
   'billing.seller_name': 'Formwork Labs Pvt Ltd',
   'billing.seller_address': '12 Market Street\nBengaluru 560001\nIndia',
   'billing.seller_tax_id': 'GSTIN 29ABCDE1234F1Z5, VAT or EIN',
+  'mail.daily_limit': '500',
 };
 
 /**
@@ -73,6 +75,9 @@ function checkValue(key: string, value: string): string | null {
     return `Enter an email address, such as ${VALUE_PLACEHOLDERS[key]}.`;
   }
   if (key.startsWith('billing.seller_') && value.trim() === '') return 'Enter what invoices should print, or delete the setting.';
+  if (key === SYSTEM_MAIL_DAILY_LIMIT_SETTING && parseDailyLimit(value) === null) {
+    return `Enter a whole number of emails a day from 1 to ${formatNumber(MAX_DAILY_LIMIT)}, such as 500.`;
+  }
   return null;
 }
 
@@ -142,8 +147,9 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
       <MailServerCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="max-w-xl text-sm text-muted-foreground">
-          Settings change how this installation behaves: the e-signature site, the support and sales addresses, and the seller
-          printed on invoices. A key that is not set uses its built-in default. Plans and prices have their own{' '}
+          Settings change how this installation behaves: the e-signature site, the support and sales addresses, the seller
+          printed on invoices, and how many emails a day users may send through the mail server above. A key that is not set uses its
+          built-in default. Plans and prices have their own{' '}
           <Button variant="link" className="h-auto p-0 text-sm" onClick={onOpenPlans}>
             Plans tab
           </Button>

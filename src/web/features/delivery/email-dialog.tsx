@@ -15,6 +15,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { mailto } from '../../lib/site';
 import { formatDate } from '../../lib/utils';
 import { AddressInput, isValidAddress } from './address-input';
+import { StandardWords } from './standard-words';
 import { useCreateShareLink, useDelivery, useEmailDocument } from './api';
 
 type TDocumentRef = { id: string; name: string };
@@ -181,11 +182,11 @@ function Compose({
     const bad = [...to, ...cc].filter((a) => !isValidAddress(a));
     if (bad.length > 0) next[to.some((a) => bad.includes(a)) ? 'to' : 'cc'] = `Not a valid email address: ${bad.join(', ')}`;
     if (to.length + cc.length > MAX_RECIPIENTS) next.to = `To and Cc together may name at most ${MAX_RECIPIENTS} people.`;
-    if (subject.trim() === '') next.subject = 'Enter a subject.';
+    if (settings.ownWords && subject.trim() === '') next.subject = 'Enter a subject.';
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     send.mutate(
-      { documentId: document.id, body: { to, cc, subject: subject.trim(), message } },
+      { documentId: document.id, body: settings.ownWords ? { to, cc, subject: subject.trim(), message } : { to, cc } },
       {
         onSuccess: (delivery) => onSent(delivery, { to, cc, subject, message }),
         onError: (error) => {
@@ -236,21 +237,27 @@ function Compose({
           Add Cc
         </Button>
       )}
-      <Field id={`${id}-subject`} label="Subject" error={errors.subject}>
-        <Input
-          id={`${id}-subject`}
-          value={subject}
-          maxLength={MAX_SUBJECT_LENGTH}
-          aria-invalid={errors.subject ? true : undefined}
-          onChange={(e) => {
-            setSubject(e.target.value);
-            setErrors((x) => ({ ...x, subject: undefined }));
-          }}
-        />
-      </Field>
-      <Field id={`${id}-message`} label="Message" error={errors.message}>
-        <Textarea id={`${id}-message`} rows={6} value={message} onChange={(e) => setMessage(e.target.value)} aria-invalid={errors.message ? true : undefined} />
-      </Field>
+      {settings.ownWords ? (
+        <>
+          <Field id={`${id}-subject`} label="Subject" error={errors.subject}>
+            <Input
+              id={`${id}-subject`}
+              value={subject}
+              maxLength={MAX_SUBJECT_LENGTH}
+              aria-invalid={errors.subject ? true : undefined}
+              onChange={(e) => {
+                setSubject(e.target.value);
+                setErrors((x) => ({ ...x, subject: undefined }));
+              }}
+            />
+          </Field>
+          <Field id={`${id}-message`} label="Message" error={errors.message}>
+            <Textarea id={`${id}-message`} rows={6} value={message} onChange={(e) => setMessage(e.target.value)} aria-invalid={errors.message ? true : undefined} />
+          </Field>
+        </>
+      ) : (
+        <StandardWords id={id} senderName={settings.senderName} note={settings.ownWordsNote} documentName={document.name} />
+      )}
       <div className="flex min-w-0 items-center gap-2 rounded-lg border bg-muted/40 px-3 py-2.5 text-sm">
         <PaperclipIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
         <span className="min-w-0 truncate font-medium" title={`${document.name}.pdf`}>

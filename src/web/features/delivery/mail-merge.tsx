@@ -23,6 +23,7 @@ import { Pager } from '../../components/ui/pager';
 import { AddressInput } from './address-input';
 import { useMailMergeOptions, useMailMergePreview, useMailMergeRows, useStartMailMerge } from './api';
 import { DeliveryStatusBadge } from './delivery-log';
+import { StandardWords } from './standard-words';
 
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
 
@@ -160,7 +161,8 @@ function MergeDialog({ job, options, open, onOpenChange }: { job: TBulkJob; opti
   const messageRef = useRef<HTMLTextAreaElement>(null);
   const previewCall = useMailMergePreview();
   const start = useStartMailMerge();
-  const body: TMailMergeBody = { addressColumn: column, subject, message, cc };
+  // An account that may not write its own words sends the standard email: no subject or message.
+  const body: TMailMergeBody = options.ownWords ? { addressColumn: column, subject, message, cc } : { addressColumn: column, cc };
 
   const insertTag = (name: string) => {
     const el = messageRef.current;
@@ -176,7 +178,7 @@ function MergeDialog({ job, options, open, onOpenChange }: { job: TBulkJob; opti
 
   const showPreview = () => {
     setError(null);
-    if (subject.trim() === '') {
+    if (options.ownWords && subject.trim() === '') {
       setError('Enter a subject.');
       return;
     }
@@ -234,20 +236,26 @@ function MergeDialog({ job, options, open, onOpenChange }: { job: TBulkJob; opti
             <Field id={`${id}-cc`} label="Cc on every email" optional>
               <AddressInput id={`${id}-cc`} value={cc} onChange={setCc} placeholder="A colleague or your CRM’s address" />
             </Field>
-            <Field id={`${id}-subject`} label="Subject">
-              <Input id={`${id}-subject`} value={subject} maxLength={MAX_SUBJECT_LENGTH} onChange={(e) => setSubject(e.target.value)} />
-            </Field>
-            <Field id={`${id}-message`} label="Message">
-              <Textarea id={`${id}-message`} ref={messageRef} rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
-            </Field>
-            <div className="-mt-1 flex flex-wrap items-center gap-1.5" role="group" aria-label="Insert a field into the message">
-              <span className="text-[13px] text-muted-foreground">Insert:</span>
-              {[{ name: 'document', label: 'Document name' }, ...options.placeholders].map((p) => (
-                <Button key={p.name} type="button" variant="outline" size="sm" className="h-7 px-2 text-xs" onClick={() => insertTag(p.name)}>
-                  {p.label}
-                </Button>
-              ))}
-            </div>
+            {options.ownWords ? (
+              <>
+                <Field id={`${id}-subject`} label="Subject">
+                  <Input id={`${id}-subject`} value={subject} maxLength={MAX_SUBJECT_LENGTH} onChange={(e) => setSubject(e.target.value)} />
+                </Field>
+                <Field id={`${id}-message`} label="Message">
+                  <Textarea id={`${id}-message`} ref={messageRef} rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
+                </Field>
+                <div className="-mt-1 flex flex-wrap items-center gap-1.5" role="group" aria-label="Insert a field into the message">
+                  <span className="text-[13px] text-muted-foreground">Insert:</span>
+                  {[{ name: 'document', label: 'Document name' }, ...options.placeholders].map((p) => (
+                    <Button key={p.name} type="button" variant="outline" size="sm" className="h-7 px-2 text-xs" onClick={() => insertTag(p.name)}>
+                      {p.label}
+                    </Button>
+                  ))}
+                </div>
+              </>
+            ) : (
+              <StandardWords id={id} senderName={options.senderName} note={options.ownWordsNote} />
+            )}
           </div>
         ) : preview ? (
           <div className="grid min-w-0 gap-4">
@@ -356,7 +364,9 @@ export function MailMergeCard({ job }: { job: TBulkJob }) {
           <p className="mt-1 text-sm text-muted-foreground">
             {merge
               ? `Sent to the addresses in “${merge.addressHeader}”, subject “${merge.subject}”.`
-              : 'Send every document of this batch to the address in its own row, with a message filled from its fields.'}
+              : data && !data.ownWords
+                ? 'Send every document of this batch to the address in its own row, with the standard message.'
+                : 'Send every document of this batch to the address in its own row, with a message filled from its fields.'}
           </p>
         </div>
         {!merge && data && (

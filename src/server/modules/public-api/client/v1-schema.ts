@@ -644,7 +644,7 @@ export interface paths {
         };
         /**
          * List documents
-         * @description Your documents, newest first, made in any way: in the app, from spreadsheets or by the API.
+         * @description Your documents, newest first, made in any way: in the app, from spreadsheets or by the API. A live key lists every document but those made with test keys; a test key lists only those.
          */
         get: {
             parameters: {
@@ -1357,6 +1357,8 @@ export interface paths {
          *     To and Cc together name at most 10 people; every recipient counts against your plan’s hourly send rate (429 `rate_limited` past it). The subject defaults to the document’s name. A PDF over 10 MB goes as a link that opens it without an account.
          *
          *     It goes out through your own mail server (Settings → Email) when you set one up, else through this installation’s; with neither, the answer is 422.
+         *
+         *     Through this installation’s server, an account on the Free plan sends a standard subject and message that name the document and the sender: a `subject` or `message` of its own is refused with 403 `plan_limit`. Past the installation’s daily limit, 429 `rate_limited` with Retry-After until midnight UTC.
          */
         post: {
             parameters: {
