@@ -133,9 +133,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     hsts: config.publicUrl.startsWith('https://'),
   });
   // The web bundle is ~0.7 MB of text; PDFs and images are already compressed and are left alone.
-  // Answers under 8 KB (most JSON) go as they are: compressing them costs the event loop more
-  // than the few packets it saves.
-  await app.register(compress, { threshold: 8 * 1024, encodings: ['br', 'gzip'] });
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
   await app.register(multipart);
   await app.register(swagger, {
