@@ -415,8 +415,15 @@ test('API Access: an Enterprise user creates a key, copies it, calls the API wit
   await page.request.patch(`${base}/api/admin/users/${me.id}`, { data: { subscriptionPlan: 'premium' }, headers: { origin: base } });
   await page.goto(`${base}/settings?tab=api`);
   await expect(page.getByText('API access comes with the Enterprise plan')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', /^mailto:/);
+  // No sales address set: nothing writes to someone else's; with one, Contact Sales writes to it.
+  await expect(page.getByText('Ask the administrator of this installation for the Enterprise plan.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Contact Sales' })).toHaveCount(0);
+  const salesSet = await page.request.put(`${base}/api/admin/settings/sales.email`, { data: { value: 'deals@e2e.formwork.test' }, headers: { origin: base } });
+  expect(salesSet.ok()).toBe(true);
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', /^mailto:deals@e2e\.formwork\.test/);
   await expectAccessible(page, 'API Access without the plan');
+  await page.request.delete(`${base}/api/admin/settings/sales.email`, { headers: { origin: base } });
 
   // With it: create, copy, revoke.
   const upgraded = await page.request.patch(`${base}/api/admin/users/${me.id}`, { data: { subscriptionPlan: 'enterprise' }, headers: { origin: base } });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZPlanCatalogue, ZPlanId } from './plans.ts';
+import { DEFAULT_PUBLIC_PAGES, ZPublicPages } from './public-pages.ts';
+import { PUBLIC_URL_TOKEN } from './site.ts';
 import { ZRole } from './user.ts';
 
 export const ZAdminUser = z.object({
@@ -138,18 +140,41 @@ export const ZPaymentGatewayUpdate = z.object({
 export type TPaymentGatewayUpdate = z.infer<typeof ZPaymentGatewayUpdate>;
 
 export const DEFAULT_ESIGN_URL = 'https://www.docuseal.com/';
-export const DEFAULT_SUPPORT_EMAIL = 'support@formwork.app';
-export const DEFAULT_SALES_EMAIL = 'sales@formwork.app';
 
-/** What the web app needs from system settings, readable without signing in. */
+/**
+ * What the web app needs from system settings, readable without signing in. Support and sales
+ * addresses are null until an admin sets them: the pages then hide their links rather than write
+ * to someone else's address.
+ */
 export const ZAppConfig = z.object({
   esignUrl: z.string(),
-  supportEmail: z.string(),
-  salesEmail: z.string(),
+  supportEmail: z.string().nullable(),
+  salesEmail: z.string().nullable(),
   /** The address this installation is reached at (webhook addresses to register start with it). */
   publicUrl: z.string(),
+  /** Figures, testimonials and team on the landing and About pages. */
+  publicPages: ZPublicPages,
 });
 export type TAppConfig = z.infer<typeof ZAppConfig>;
+
+/**
+ * Where the server writes the app config into every page it sends (a JSON data block, never run),
+ * so the first render already knows it: the pre-rendered landing page hydrates with the same
+ * content the server drew.
+ */
+export const APP_CONFIG_ELEMENT_ID = 'app-config';
+
+/**
+ * The config the build draws the landing page with: a new installation's, which names no contact
+ * address and claims nothing. The server sends that drawing only while the settings still say so.
+ */
+export const BUILD_APP_CONFIG: TAppConfig = {
+  esignUrl: DEFAULT_ESIGN_URL,
+  supportEmail: null,
+  salesEmail: null,
+  publicUrl: PUBLIC_URL_TOKEN,
+  publicPages: DEFAULT_PUBLIC_PAGES,
+};
 
 /** One admin change: who did what to which gateway, plan or user, and when (secrets never shown). */
 export const ZAuditEntry = z.object({

@@ -45,7 +45,7 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: 0,
     usdAnnualPerMonth: 0,
     inrMonthly: 0,
-    features: ['1 template', '30 API calls/month', 'PDF generation', 'Email support'],
+    features: ['1 template', '30 documents/month', '50 MB of images', 'Email documents to 20 recipients/hour'],
     popular: false,
   },
   {
@@ -57,7 +57,7 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: 20,
     usdAnnualPerMonth: 15,
     inrMonthly: 299,
-    features: ['Unlimited templates', '5,000 API calls/month', 'Advanced form fields', 'Priority email support'],
+    features: ['Unlimited templates', '5,000 documents/month', '1 GB of images', 'Email documents to 200 recipients/hour'],
     popular: true,
   },
   {
@@ -69,7 +69,7 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: 99,
     usdAnnualPerMonth: 74,
     inrMonthly: 999,
-    features: ['Unlimited everything', '50,000 API calls/month', 'Custom integrations', '24/7 phone & email support'],
+    features: ['Unlimited templates', '50,000 documents/month', '10 GB of images', 'Email documents to 1,000 recipients/hour'],
     popular: false,
   },
   {
@@ -81,7 +81,7 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: null,
     usdAnnualPerMonth: null,
     inrMonthly: null,
-    features: ['Everything in Premium', '100,000 API calls/month', 'REST API keys & usage analytics', 'Custom SMTP sending'],
+    features: ['Everything in Premium', '100,000 documents/month', 'REST API keys, webhooks & usage analytics', 'Send email through your own SMTP server'],
     popular: false,
   },
 ];

@@ -3,3 +3,10 @@
  * pre-rendered landing page); the server replaces it with its own address as it sends them.
  */
 export const PUBLIC_URL_TOKEN = '__PUBLIC_URL__';
+
+/**
+ * Where the web build leaves the module that draws the landing page on the server (inside the
+ * build, never served to browsers), and its file name.
+ */
+export const SSR_DIR = 'ssr';
+export const SSR_LANDING_FILE = 'prerender.js';

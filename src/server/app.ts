@@ -271,6 +271,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await registerSpa(app, {
     webDistDir: config.webDistDir,
     publicUrl: config.publicUrl,
+    appConfig: () => system.appConfig(),
     // A share link's page: 404 once it expired or was revoked, and never indexed or cached.
     pageAnswer: async (path) =>
       path.startsWith(SHARE_PATH)

@@ -53,7 +53,9 @@ describe('serving the web app', () => {
     expect(html).toMatch(/<meta\s+name="twitter:card"/);
     expect(html).toContain('<link rel="canonical" href="https://docs.example.org/"');
     expect(html).not.toContain('__PUBLIC_URL__');
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // No inline script runs (the CSP allows none); the app config travels as a data block browsers never run.
+    expect(html).not.toMatch(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/);
+    expect(html).toContain('<script type="application/json" id="app-config">');
   });
 
   it('answers unknown pages with the app (which draws its 404) and unknown API paths with JSON', async () => {

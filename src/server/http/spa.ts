@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLIC_URL_TOKEN } from '../../contract/site.ts';
+import { APP_CONFIG_ELEMENT_ID, BUILD_APP_CONFIG, type TAppConfig } from '../../contract/admin.ts';
+import { PUBLIC_URL_TOKEN, SSR_DIR, SSR_LANDING_FILE } from '../../contract/site.ts';
 import { sendError } from './error-handler.ts';
 
 /**
@@ -10,17 +12,46 @@ import { sendError } from './error-handler.ts';
  * shows at once. Unknown non-API paths get index.html and the SPA draws its 404 page; `/` gets the
  * landing page pre-rendered into it (landing.html), so a visitor sees it before any script runs.
  * Both name this installation's own address (canonical, Open Graph) through PUBLIC_URL_TOKEN.
+ *
+ * Every page also carries the public app config (support and sales addresses, the landing and
+ * About pages' figures, testimonials and team) as a JSON data block, so the app's first render
+ * knows it. The landing page shows that content, so the build's copy (drawn with none of it) is
+ * sent only while the settings say nothing; otherwise the page is drawn again with the settings
+ * by the build's server-side module (`ssr/prerender.js`, the same React code the browser hydrates
+ * with), once per change of the settings.
  */
 
 /** The pages anyone may read, as a sitemap lists them. */
+const ROOT_ELEMENT = '<div id="root"></div>';
+
 const PUBLIC_PAGES = ['/', '/about', '/login'];
 
 /** A page whose answer depends on what it names (a share link): its status and extra headers. */
 export type TPageAnswer = { status: number; headers?: Record<string, string> };
 
+type TRenderLanding = (config: TAppConfig) => string;
+
+/** What of the config the landing page draws: when it says nothing, the build's copy is the page. */
+function landingContent(config: TAppConfig): string {
+  const { supportEmail, salesEmail, publicPages } = config;
+  return JSON.stringify({ supportEmail, salesEmail, publicPages });
+}
+
+/** A JSON data block the browser never runs; `<` is escaped so no text in it can close the element. */
+function configBlock(config: TAppConfig): string {
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${APP_CONFIG_ELEMENT_ID}">${json}</script>`;
+}
+
 export async function registerSpa(
   app: FastifyInstance,
-  opts: { webDistDir: string; publicUrl: string; pageAnswer?: (path: string) => Promise<TPageAnswer | undefined> },
+  opts: {
+    webDistDir: string;
+    publicUrl: string;
+    pageAnswer?: (path: string) => Promise<TPageAnswer | undefined>;
+    /** The public app config every page carries (read on each page; the caller caches it). */
+    appConfig: () => Promise<TAppConfig>;
+  },
 ) {
   const indexFile = path.join(opts.webDistDir, 'index.html');
   const hasWeb = existsSync(indexFile);
@@ -29,6 +60,8 @@ export async function registerSpa(
       root: opts.webDistDir,
       wildcard: false,
       index: false,
+      // The landing page's server-side module is for this process, not for browsers.
+      globIgnore: [`${SSR_DIR}/**`],
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header('cache-control', 'public, max-age=31536000, immutable');
@@ -39,6 +72,40 @@ export async function registerSpa(
   const page = (file: string) => readFileSync(path.join(opts.webDistDir, file), 'utf8').replaceAll(PUBLIC_URL_TOKEN, opts.publicUrl);
   const indexHtml = hasWeb ? page('index.html') : undefined;
   const landingHtml = hasWeb && existsSync(path.join(opts.webDistDir, 'landing.html')) ? page('landing.html') : indexHtml;
+  const ssrFile = path.join(opts.webDistDir, SSR_DIR, SSR_LANDING_FILE);
+  const buildContent = landingContent(BUILD_APP_CONFIG);
+
+  // Loaded on the first landing page with content of its own; a build without it (or one that
+  // fails to load) sends the app without a pre-rendered page, which then draws the content itself.
+  let renderer: Promise<TRenderLanding | undefined> | undefined;
+  const loadRenderer = () =>
+    (renderer ??= existsSync(ssrFile)
+      ? import(pathToFileURL(ssrFile).href)
+          .then((module: { renderLanding?: TRenderLanding }) => module.renderLanding)
+          .catch((error: unknown) => {
+            app.log.error({ err: error }, 'could not load the landing page renderer; / is drawn in the browser');
+            return undefined;
+          })
+      : Promise.resolve(undefined));
+  let drawn: { content: string; html: string } | undefined;
+
+  /** The page for `/`: the build's copy, or the landing drawn with this installation's content. */
+  async function landingPage(config: TAppConfig): Promise<string | undefined> {
+    const content = landingContent(config);
+    if (content === buildContent) return landingHtml;
+    if (drawn?.content === content) return drawn.html;
+    const render = await loadRenderer();
+    if (!render || !indexHtml) return indexHtml;
+    let root: string;
+    try {
+      root = render(config).replaceAll(PUBLIC_URL_TOKEN, opts.publicUrl);
+    } catch (error) {
+      app.log.error({ err: error }, 'could not draw the landing page; / is drawn in the browser');
+      return indexHtml;
+    }
+    drawn = { content, html: indexHtml.replace(ROOT_ELEMENT, `<div id="root">${root}</div>`) };
+    return drawn.html;
+  }
 
   const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz') || url.startsWith('/readyz');
   const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
@@ -72,7 +139,9 @@ export async function registerSpa(
         .send('The web app is not built. Run `npm run build`, or start with `npm start`, which builds it.');
     }
     const path = request.url.split('?')[0] ?? '/';
-    const html = path === '/' ? landingHtml : indexHtml;
+    const config = await opts.appConfig();
+    const body = path === '/' ? await landingPage(config) : indexHtml;
+    const html = body!.replace('</head>', `${configBlock(config)}</head>`);
     // The app draws the page either way; a link that opens nothing says so with its status too.
     const answer = await opts.pageAnswer?.(path);
     return reply

@@ -53,6 +53,7 @@ export const adminKeys = {
   payments: () => [...adminKeys.all, 'payments'] as const,
   paymentsPage: (filter: Readonly<Record<string, string | number>>) => [...adminKeys.payments(), filter] as const,
   plans: () => [...adminKeys.all, 'plans'] as const,
+  publicPages: () => [...adminKeys.all, 'public-pages'] as const,
   audit: () => [...adminKeys.all, 'audit'] as const,
   auditPage: (offset: number) => [...adminKeys.audit(), offset] as const,
 };

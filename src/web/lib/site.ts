@@ -1,11 +1,7 @@
 import { PUBLIC_URL_TOKEN } from '../../contract/site';
 
-/** Public contact points and the product name, in one place. */
+/** The product's name. Contact addresses are the installation's own settings (hooks/use-app-config.ts). */
 export const PRODUCT_NAME = 'Formwork';
-export const SUPPORT_EMAIL = 'support@formwork.app';
-export const SALES_EMAIL = 'sales@formwork.app';
-export const SUPPORT_HOURS = 'Monday to Friday';
-export const SUPPORT_RESPONSE = 'within 24 hours';
 
 /** Where Sign In and Get Started lead: the sign-in page, or the single sign-on provider when one is set up. */
 export const SIGN_IN_HREF = '/api/login';

@@ -3,41 +3,34 @@ import { Link } from 'wouter';
 import { Button } from '../components/ui/button';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { FiguresList, usePublicPages } from '../features/marketing/public-content';
+import { useContactEmails } from '../hooks/use-app-config';
+import { mailto } from '../lib/site';
+import { initialsOf } from '../../contract/public-pages';
 
+/** What the software does, true of every installation; the operator adds figures and people in the Admin Panel. */
 const VALUES: { icon: LucideIcon; title: string; text: string }[] = [
   {
     icon: EyeIcon,
-    title: 'Clarity over cleverness',
-    text: 'A document tool should be obvious. If a feature needs a manual, we have not finished designing it.',
+    title: 'Templates and forms',
+    text: 'A format is written once with named placeholders; Formwork turns them into a form with typed, checked fields.',
   },
   {
     icon: ShieldCheckIcon,
-    title: 'Documents you can trust',
-    text: 'A PDF made today downloads identically next year. We keep every version it was made from, and we never change it behind your back.',
+    title: 'PDFs that stay the same',
+    text: 'Every document keeps the version of the format it was made from, so it downloads with the same content later.',
   },
   {
     icon: HeartHandshakeIcon,
-    title: 'Your data stays yours',
-    text: 'Self-host Formwork or use our cloud. Either way your templates and client data are private, exportable and never sold.',
+    title: 'Runs where you choose',
+    text: 'Formwork is self-hostable: the organisation running this site keeps its templates and documents on its own servers.',
   },
-];
-
-const IMPACT = [
-  { value: '500+', label: 'businesses' },
-  { value: '10,000+', label: 'documents every month' },
-  { value: '95%', label: 'less time per document' },
-  { value: '2 min', label: 'to the first format' },
-];
-
-const TEAM = [
-  { name: 'Amara Nwosu', role: 'Co-founder & CEO', bio: 'Ran operations at a 40-lawyer firm and counted the hours lost to templates.' },
-  { name: 'Lukas Brenner', role: 'Co-founder & CTO', bio: 'Built document pipelines that render millions of PDFs a month.' },
-  { name: 'Mei Tanaka', role: 'Head of Design', bio: 'Designs tools for people who would rather be doing their real job.' },
-  { name: 'Rafael Ortiz', role: 'Head of Customer Success', bio: 'Has onboarded hundreds of teams, from solo agents to hospital groups.' },
 ];
 
 export function AboutPage() {
   useDocumentTitle('About');
+  const { figures, team } = usePublicPages();
+  const { supportEmail, salesEmail } = useContactEmails();
   return (
     <MarketingLayout>
       <section aria-labelledby="about-title" className="relative overflow-hidden">
@@ -45,11 +38,11 @@ export function AboutPage() {
         <div className="container-page py-20 text-center sm:py-28">
           <p className="text-sm font-semibold text-primary">About Formwork</p>
           <h1 id="about-title" className="mx-auto mt-3 max-w-3xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
-            We are on a mission to end copy-paste paperwork
+            Documents from templates, without the copy-paste
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-muted-foreground">
-            Every day, skilled people spend hours retyping names, dates and amounts into documents. Formwork gives that time
-            back: write a template once, and let a form and a renderer do the rest — accurately, consistently and in seconds.
+            Formwork is document-generation software. Write a template once with placeholders for names, dates and amounts;
+            fill the form it makes, and get a PDF — one at a time, from a spreadsheet, or through the API.
           </p>
         </div>
       </section>
@@ -57,7 +50,7 @@ export function AboutPage() {
       <section aria-labelledby="values-title" className="border-y bg-muted/40 py-20 sm:py-24">
         <div className="container-page">
           <h2 id="values-title" className="text-center text-3xl font-semibold tracking-tight">
-            What we value
+            What it does
           </h2>
           <div className="mt-12 grid gap-5 md:grid-cols-3">
             {VALUES.map(({ icon: Icon, title, text }) => (
@@ -73,52 +66,68 @@ export function AboutPage() {
         </div>
       </section>
 
-      <section aria-label="Our impact" className="bg-[oklch(0.2_0.03_275)] py-14 text-white">
-        <dl className="container-page grid grid-cols-2 gap-8 text-center lg:grid-cols-4">
-          {IMPACT.map((s) => (
-            <div key={s.label}>
-              <dt className="sr-only">{s.label}</dt>
-              <dd>
-                <p className="text-3xl font-semibold tracking-tight sm:text-4xl">{s.value}</p>
-                <p className="mt-1 text-sm text-white/65">{s.label}</p>
-              </dd>
-            </div>
-          ))}
-        </dl>
-      </section>
-
-      <section aria-labelledby="team-title" className="py-20 sm:py-24">
-        <div className="container-page">
-          <div className="mx-auto max-w-2xl text-center">
-            <h2 id="team-title" className="text-3xl font-semibold tracking-tight">
-              The team behind Formwork
-            </h2>
-            <p className="mt-4 text-muted-foreground">
-              Legal operations, document engineering and design experts who have lived the problem we are solving.
-            </p>
+      {figures.length > 0 && (
+        <section aria-label="In figures" className="bg-[oklch(0.2_0.03_275)] py-14 text-white">
+          <div className="container-page">
+            <FiguresList figures={figures} />
           </div>
-          <ul className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-            {TEAM.map((p) => (
-              <li key={p.name} className="rounded-2xl border bg-card p-6 text-center shadow-card">
-                <span
-                  className="mx-auto flex size-16 items-center justify-center rounded-full bg-gradient-to-br from-[oklch(0.9_0.05_280)] to-[oklch(0.8_0.1_268)] text-lg font-semibold text-[oklch(0.35_0.15_275)]"
-                  aria-hidden
-                >
-                  {p.name
-                    .split(' ')
-                    .map((n) => n[0])
-                    .join('')}
-                </span>
-                <p className="mt-4 font-semibold">{p.name}</p>
-                <p className="text-sm text-primary">{p.role}</p>
-                <p className="mt-3 text-sm leading-relaxed text-muted-foreground">{p.bio}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+        </section>
+      )}
 
-      <section aria-labelledby="about-cta-title" className="pb-20 sm:pb-24">
+      {team.length > 0 && (
+        <section aria-labelledby="team-title" className="py-20 sm:py-24">
+          <div className="container-page">
+            <h2 id="team-title" className="text-center text-3xl font-semibold tracking-tight">
+              The team
+            </h2>
+            <ul className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-4" data-testid="public-team">
+              {team.map((p, i) => (
+                <li key={`${i}-${p.name}`} className="rounded-2xl border bg-card p-6 text-center shadow-card">
+                  <span
+                    className="mx-auto flex size-16 items-center justify-center rounded-full bg-gradient-to-br from-[oklch(0.9_0.05_280)] to-[oklch(0.8_0.1_268)] text-lg font-semibold text-[oklch(0.35_0.15_275)]"
+                    aria-hidden
+                  >
+                    {initialsOf(p.name)}
+                  </span>
+                  <p className="mt-4 font-semibold break-words">{p.name}</p>
+                  {p.role && <p className="text-sm break-words text-primary">{p.role}</p>}
+                  {p.bio && <p className="mt-3 text-sm leading-relaxed break-words text-muted-foreground">{p.bio}</p>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      )}
+
+      {(supportEmail || salesEmail) && (
+        <section aria-labelledby="contact-title" className={team.length > 0 ? 'pb-16' : 'py-16'}>
+          <div className="container-page text-center">
+            <h2 id="contact-title" className="text-2xl font-semibold tracking-tight">
+              Contact
+            </h2>
+            <ul className="mt-4 flex flex-col items-center justify-center gap-2 text-sm sm:flex-row sm:gap-6">
+              {supportEmail && (
+                <li>
+                  Support:{' '}
+                  <a className="font-medium text-primary underline-offset-4 hover:underline" href={mailto(supportEmail, 'Formwork support')}>
+                    {supportEmail}
+                  </a>
+                </li>
+              )}
+              {salesEmail && (
+                <li>
+                  Sales:{' '}
+                  <a className="font-medium text-primary underline-offset-4 hover:underline" href={mailto(salesEmail, 'Formwork plans')}>
+                    {salesEmail}
+                  </a>
+                </li>
+              )}
+            </ul>
+          </div>
+        </section>
+      )}
+
+      <section aria-labelledby="about-cta-title" className="py-16 sm:py-20">
         <div className="container-page">
           <div className="rounded-3xl border bg-muted/50 px-6 py-12 text-center sm:px-12">
             <h2 id="about-cta-title" className="text-2xl font-semibold tracking-tight sm:text-3xl">

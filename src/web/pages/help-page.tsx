@@ -1,7 +1,6 @@
 import {
   ArrowRightIcon,
   BookOpenIcon,
-  ClockIcon,
   LifeBuoyIcon,
   MailIcon,
   MessageCircleIcon,
@@ -20,7 +19,8 @@ import { Input } from '../components/ui/input';
 import { Label } from '../components/ui/label';
 import { Textarea } from '../components/ui/textarea';
 import { useAuth } from '../hooks/use-auth';
-import { SUPPORT_EMAIL, mailto } from '../lib/site';
+import { useContactEmails } from '../hooks/use-app-config';
+import { mailto } from '../lib/site';
 import { WALKTHROUGH_STEPS, WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
 
 function CardIcon({ icon: Icon }: { icon: LucideIcon }) {
@@ -56,11 +56,11 @@ const FAQ = [
   },
   {
     q: 'Who can use the developer API?',
-    a: 'API access is part of the Enterprise plan. Contact sales and we will set it up for your team.',
+    a: 'API access is part of the Enterprise plan. Once your account is on it, Settings → API Access creates your keys.',
   },
 ];
 
-function ChatDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+function ChatDialog({ open, onOpenChange, supportEmail }: { open: boolean; onOpenChange: (open: boolean) => void; supportEmail: string }) {
   const { user } = useAuth();
   const [topic, setTopic] = useState('');
   const [message, setMessage] = useState('');
@@ -68,7 +68,7 @@ function ChatDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body = `${message.trim()}\n\n—\nAccount: ${user?.email ?? 'unknown'}`;
-    window.location.href = mailto(SUPPORT_EMAIL, topic.trim() || 'Support request', body);
+    window.location.href = mailto(supportEmail, topic.trim() || 'Support request', body);
     onOpenChange(false);
   };
 
@@ -78,8 +78,7 @@ function ChatDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open
         <DialogHeader>
           <DialogTitle>Message the support team</DialogTitle>
           <DialogDescription>
-            Write your question below. It opens in your email app addressed to {SUPPORT_EMAIL}; we reply within 24 hours, Monday to
-            Friday.
+            Write your question below. It opens in your email app addressed to {supportEmail}.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4">
@@ -114,11 +113,12 @@ function ChatDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open
 
 export function HelpPage() {
   const [chatOpen, setChatOpen] = useState(false);
+  const { supportEmail } = useContactEmails();
   const [tutorial, setTutorial] = useState<number | null>(null);
 
   return (
     <>
-      <PageHeader title="Help & Support" description="Guides, answers and a direct line to the people who build Formwork." />
+      <PageHeader title="Help & Support" description="Guides, answers, and how to reach this installation's support." />
       <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <Card>
           <CardHeader>
@@ -176,31 +176,33 @@ export function HelpPage() {
           <CardHeader>
             <CardIcon icon={LifeBuoyIcon} />
             <CardTitle>Contact support</CardTitle>
-            <CardDescription>Real people, not a ticket robot.</CardDescription>
+            <CardDescription>Questions go to the people who run this installation.</CardDescription>
           </CardHeader>
           <CardContent className="space-y-4">
-            <div className="grid gap-3 sm:grid-cols-2">
-              <Button variant="outline" className="h-auto justify-start py-3" asChild>
-                <a href={mailto(SUPPORT_EMAIL, 'Formwork support')}>
-                  <MailIcon className="text-primary" />
+            {supportEmail ? (
+              <div className="grid gap-3 sm:grid-cols-2">
+                <Button variant="outline" className="h-auto justify-start py-3" asChild>
+                  <a href={mailto(supportEmail, 'Formwork support')}>
+                    <MailIcon className="text-primary" />
+                    <span className="min-w-0 text-left">
+                      <span className="block text-sm font-medium">Email support</span>
+                      <span className="block truncate text-xs font-normal text-muted-foreground">{supportEmail}</span>
+                    </span>
+                  </a>
+                </Button>
+                <Button variant="outline" className="h-auto justify-start py-3" onClick={() => setChatOpen(true)}>
+                  <MessageCircleIcon className="text-primary" />
                   <span className="text-left">
-                    <span className="block text-sm font-medium">Email support</span>
-                    <span className="block text-xs font-normal text-muted-foreground">{SUPPORT_EMAIL}</span>
+                    <span className="block text-sm font-medium">Write a message</span>
+                    <span className="block text-xs font-normal text-muted-foreground">Opens in your email app</span>
                   </span>
-                </a>
-              </Button>
-              <Button variant="outline" className="h-auto justify-start py-3" onClick={() => setChatOpen(true)}>
-                <MessageCircleIcon className="text-primary" />
-                <span className="text-left">
-                  <span className="block text-sm font-medium">Chat support</span>
-                  <span className="block text-xs font-normal text-muted-foreground">Write to us from here</span>
-                </span>
-              </Button>
-            </div>
-            <p className="flex items-center gap-2 rounded-lg bg-muted px-3 py-2.5 text-sm text-muted-foreground">
-              <ClockIcon className="size-4 shrink-0" aria-hidden />
-              We respond within 24 hours, Monday to Friday.
-            </p>
+                </Button>
+              </div>
+            ) : (
+              <p className="rounded-lg bg-muted px-3 py-2.5 text-sm text-muted-foreground" data-testid="no-support-address">
+                This installation has no support address yet. Ask its administrator for help.
+              </p>
+            )}
           </CardContent>
         </Card>
 
@@ -222,7 +224,7 @@ export function HelpPage() {
           </CardContent>
         </Card>
       </div>
-      <ChatDialog open={chatOpen} onOpenChange={setChatOpen} />
+      {supportEmail && <ChatDialog open={chatOpen} onOpenChange={setChatOpen} supportEmail={supportEmail} />}
       <WalkthroughDialog open={tutorial !== null} onOpenChange={(o) => !o && setTutorial(null)} initialStep={tutorial ?? 0} inApp />
     </>
   );

@@ -240,7 +240,6 @@ export function LoginPage() {
               </li>
             ))}
           </ul>
-          <p className="mt-12 text-sm text-white/50">Trusted by 500+ businesses generating 10,000+ documents a month.</p>
         </div>
       </aside>
 

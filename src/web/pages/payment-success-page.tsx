@@ -11,7 +11,8 @@ import { useAuth } from '../hooks/use-auth';
 import { readApiError } from '../lib/api';
 import { toast } from '../hooks/use-toast';
 import { forgetPlanChoice, storedPlanChoice } from '../lib/plans';
-import { SUPPORT_EMAIL, mailto } from '../lib/site';
+import { useContactEmails } from '../hooks/use-app-config';
+import { mailto } from '../lib/site';
 import { formatDate } from '../lib/utils';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
 import { billingApi } from '../features/billing/api';
@@ -78,19 +79,19 @@ function StatusCard({
   );
 }
 
-function supportLink(reference: string | undefined): string {
-  return mailto(SUPPORT_EMAIL, 'Payment issue', reference);
-}
-
+/** Contact Support only where the installation has a support address to write to. */
 function FailureActions({ reference }: { reference?: string }) {
+  const { supportEmail } = useContactEmails();
   return (
     <>
       <Button asChild>
         <Link href="/settings?tab=billing">Try Again</Link>
       </Button>
-      <Button variant="outline" asChild>
-        <a href={supportLink(reference)}>Contact Support</a>
-      </Button>
+      {supportEmail && (
+        <Button variant="outline" asChild>
+          <a href={mailto(supportEmail, 'Payment issue', reference)}>Contact Support</a>
+        </Button>
+      )}
     </>
   );
 }

@@ -16,6 +16,7 @@ import {
 } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
+import { ZPublicPages } from '../../../contract/public-pages.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import type { TAdminService } from './admin.service.ts';
 
@@ -43,6 +44,12 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
 
   api.put('/api/admin/plans', { schema: { body: ZPlanCatalogueInput, response: { 200: ZPlanCatalogue, ...errors } } }, async (request) =>
     opts.admin.savePlanCatalogue(request.callerId, request.body),
+  );
+
+  api.get('/api/admin/public-pages', { schema: { response: { 200: ZPublicPages, ...errors } } }, async () => opts.admin.publicPages());
+
+  api.put('/api/admin/public-pages', { schema: { body: ZPublicPages, response: { 200: ZPublicPages, ...errors } } }, async (request) =>
+    opts.admin.savePublicPages(request.callerId, request.body),
   );
 
   api.get('/api/admin/audit', { schema: { querystring: ZAuditQuery, response: { 200: ZAuditPage, ...errors } } }, async (request) =>

@@ -10,6 +10,7 @@ import type {
 import type { TPlanCatalogue, TPlanId } from '../../../contract/plans.ts';
 import { KNOWN_SETTINGS, ZPaymentGatewayInput, ZPaymentGatewayUpdate } from '../../../contract/admin.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
+import { PUBLIC_PAGES_SETTING, type TPublicPages } from '../../../contract/public-pages.ts';
 import { MAX_DAILY_LIMIT, parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING, SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/app-error.ts';
@@ -36,9 +37,14 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
     parseDailyLimit(value) === null ? `Enter a whole number of emails a day from 1 to ${MAX_DAILY_LIMIT.toLocaleString('en-US')}, such as 500.` : undefined,
 };
 
-/** Settings with an editor of their own (a sealed password inside): never listed or written as raw text. */
-const OWN_EDITOR_SETTINGS = new Set([SYSTEM_MAIL_SETTING]);
-const ownEditor = (key: string) => new AppError('conflict', `${key} is edited under Outgoing mail, not as raw text.`);
+/**
+ * Settings with an editor of their own (a sealed password inside, or a structured value checked
+ * as a whole): never listed or written as raw text.
+ */
+const OWN_EDITORS: Record<string, string> = { [SYSTEM_MAIL_SETTING]: 'Outgoing mail', [PUBLIC_PAGES_SETTING]: 'Public pages' };
+const OWN_EDITOR_SETTINGS = new Set(Object.keys(OWN_EDITORS));
+const ownEditor = (key: string) => new AppError('conflict', `${key} is edited under ${OWN_EDITORS[key]}, not as raw text.`);
+const PUBLIC_PAGES_DESCRIPTION = 'Figures, testimonials and team shown on the landing and About pages.';
 
 function toSetting(row: { key: string; value: string; description: string | null; updatedAt: Date }): TSystemSetting {
   return { key: row.key, value: row.value, description: row.description, updatedAt: row.updatedAt.toISOString() };
@@ -149,6 +155,22 @@ export function createAdminService(deps: {
       const changed = catalogue.filter((plan) => JSON.stringify(plan) !== JSON.stringify(before.find((p) => p.id === plan.id))).map((p) => p.id);
       await audit(actorId, 'plans.update', 'plans', 'catalogue', { changed });
       return deps.system.planCatalogue();
+    },
+
+    publicPages(): Promise<TPublicPages> {
+      return deps.system.publicPages();
+    },
+
+    /** Replaces the whole content (the editor sends every list); an empty list hides its section. */
+    async savePublicPages(actorId: string, pages: TPublicPages): Promise<TPublicPages> {
+      await deps.admin.upsertSetting(PUBLIC_PAGES_SETTING, JSON.stringify(pages), PUBLIC_PAGES_DESCRIPTION);
+      deps.system.forgetPlanCatalogue();
+      await audit(actorId, 'public-pages.update', 'setting', PUBLIC_PAGES_SETTING, {
+        figures: pages.figures.length,
+        testimonials: pages.testimonials.length,
+        team: pages.team.length,
+      });
+      return deps.system.publicPages();
     },
 
     async auditEntries(limit: number, offset: number): Promise<{ entries: TAuditEntry[]; total: number }> {

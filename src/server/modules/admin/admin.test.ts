@@ -89,11 +89,12 @@ describe('system settings', () => {
   });
 
   it('sends Contact Sales to the sales address an admin sets', async () => {
-    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ salesEmail: 'sales@formwork.app' });
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ salesEmail: null });
     expect((await admin.post('/api/admin/settings', { key: 'sales.email', value: 'not an address' })).statusCode).toBe(400);
     expect((await admin.post('/api/admin/settings', { key: 'sales.email', value: 'deals@acme.example' })).statusCode).toBe(200);
     expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ salesEmail: 'deals@acme.example' });
     expect((await admin.request('DELETE', '/api/admin/settings/sales.email')).statusCode).toBe(204);
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ salesEmail: null });
   });
 
   it('changes the public plan catalogue when an admin edits it', async () => {

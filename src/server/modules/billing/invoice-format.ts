@@ -22,6 +22,7 @@ export function invoiceDocument(details: TInvoiceDetails): { format: TRenderable
     seller_address: details.seller.address,
     seller_tax_id: details.seller.taxId ? `Tax ID: ${details.seller.taxId}` : '',
     seller_email: details.seller.email,
+    seller_questions: details.seller.email ? ` Questions about this invoice: ${details.seller.email}.` : '',
     buyer_name: details.buyer.name,
     buyer_email: details.buyer.email,
     period: `${date(details.periodStart)} – ${date(details.periodEnd)}`,
@@ -80,7 +81,7 @@ export function invoiceDocument(details: TInvoiceDetails): { format: TRenderable
       {
         id: 'thanks',
         type: 'paragraph',
-        content: 'Thank you for choosing Formwork. Questions about this invoice: {{seller_email}}.',
+        content: 'Thank you for choosing Formwork.{{seller_questions}}',
         align: 'left',
         bold: false,
         italic: true,

@@ -1,9 +1,28 @@
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
-import { DEFAULT_ESIGN_URL, DEFAULT_SALES_EMAIL, DEFAULT_SELLER_NAME, DEFAULT_SUPPORT_EMAIL, type TAppConfig } from '../../../contract/admin.ts';
+import { DEFAULT_ESIGN_URL, DEFAULT_SELLER_NAME, type TAppConfig } from '../../../contract/admin.ts';
+import { DEFAULT_PUBLIC_PAGES, PUBLIC_PAGES_SETTING, ZPublicPages, type TPublicPages } from '../../../contract/public-pages.ts';
 import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
-const PLAN_CATALOGUE_TTL_MS = 5_000;
+const SETTINGS_TTL_MS = 5_000;
+
+/** A value read again after a few seconds, or at once after forget(). */
+function cached<T>(read: () => Promise<T>) {
+  let entry: { value: Promise<T>; readAt: number } | undefined;
+  return {
+    get(): Promise<T> {
+      if (!entry || Date.now() - entry.readAt > SETTINGS_TTL_MS) {
+        const value = read();
+        entry = { value, readAt: Date.now() };
+        value.catch(() => (entry = undefined));
+      }
+      return entry.value;
+    },
+    forget() {
+      entry = undefined;
+    },
+  };
+}
 
 export function createSystemService(deps: {
   system: TSystemRepository;
@@ -11,9 +30,6 @@ export function createSystemService(deps: {
   log: (message: string) => void;
   publicUrl: string;
 }) {
-  // Every generation checks its quota against the catalogue; an admin's change reaches every
-  // process within a few seconds, and this one at once (forgetPlanCatalogue).
-  let catalogue: { value: Promise<TPlanCatalogue>; readAt: number } | undefined;
   async function readCatalogue(): Promise<TPlanCatalogue> {
     const raw = await deps.system.get(PLAN_CATALOGUE_SETTING);
     if (!raw) return DEFAULT_PLAN_CATALOGUE;
@@ -25,37 +41,59 @@ export function createSystemService(deps: {
     }
   }
 
+  async function readPublicPages(): Promise<TPublicPages> {
+    const raw = await deps.system.get(PUBLIC_PAGES_SETTING);
+    if (!raw) return DEFAULT_PUBLIC_PAGES;
+    try {
+      return ZPublicPages.parse(JSON.parse(raw));
+    } catch {
+      deps.log(`system setting ${PUBLIC_PAGES_SETTING} is not valid; the public pages show no figures, testimonials or team`);
+      return DEFAULT_PUBLIC_PAGES;
+    }
+  }
+
+  async function readAppConfig(): Promise<TAppConfig> {
+    const [esignUrl, supportEmail, salesEmail, publicPages] = await Promise.all([
+      deps.system.get('esign.url'),
+      deps.system.get('support.email'),
+      deps.system.get('sales.email'),
+      readPublicPages(),
+    ]);
+    return {
+      esignUrl: esignUrl ?? DEFAULT_ESIGN_URL,
+      supportEmail: supportEmail || null,
+      salesEmail: salesEmail || null,
+      publicUrl: deps.publicUrl,
+      publicPages,
+    };
+  }
+
+  // Every generation checks its quota against the catalogue, and every page sent carries the app
+  // config: an admin's change reaches every process within a few seconds, and this one at once.
+  const catalogue = cached(readCatalogue);
+  const appConfig = cached(readAppConfig);
+
   return {
     /** Admins may override the catalogue in system settings; a broken override falls back to the default. */
     planCatalogue(): Promise<TPlanCatalogue> {
-      if (!catalogue || Date.now() - catalogue.readAt > PLAN_CATALOGUE_TTL_MS) {
-        const value = readCatalogue();
-        catalogue = { value, readAt: Date.now() };
-        value.catch(() => (catalogue = undefined));
-      }
-      return catalogue.value;
+      return catalogue.get();
     },
 
-    /** After an admin saves or deletes a setting: the next read goes to the database. */
+    /** After an admin saves or deletes a setting: the next reads go to the database. */
     forgetPlanCatalogue() {
-      catalogue = undefined;
+      catalogue.forget();
+      appConfig.forget();
     },
 
-    async appConfig(): Promise<TAppConfig> {
-      const [esignUrl, supportEmail, salesEmail] = await Promise.all([
-        deps.system.get('esign.url'),
-        deps.system.get('support.email'),
-        deps.system.get('sales.email'),
-      ]);
-      return {
-        esignUrl: esignUrl ?? DEFAULT_ESIGN_URL,
-        supportEmail: supportEmail ?? DEFAULT_SUPPORT_EMAIL,
-        salesEmail: salesEmail ?? DEFAULT_SALES_EMAIL,
-        publicUrl: deps.publicUrl,
-      };
+    appConfig(): Promise<TAppConfig> {
+      return appConfig.get();
     },
 
-    /** Who invoices are from: the seller settings, and the support address for questions. */
+    publicPages(): Promise<TPublicPages> {
+      return readPublicPages();
+    },
+
+    /** Who invoices are from: the seller settings, and the support address for questions (none when unset). */
     async seller(): Promise<{ name: string; address: string; taxId: string; email: string }> {
       const [name, address, taxId, email] = await Promise.all([
         deps.system.get('billing.seller_name'),
@@ -63,7 +101,7 @@ export function createSystemService(deps: {
         deps.system.get('billing.seller_tax_id'),
         deps.system.get('support.email'),
       ]);
-      return { name: name ?? DEFAULT_SELLER_NAME, address: address ?? '', taxId: taxId ?? '', email: email ?? DEFAULT_SUPPORT_EMAIL };
+      return { name: name ?? DEFAULT_SELLER_NAME, address: address ?? '', taxId: taxId ?? '', email: email ?? '' };
     },
 
     /** The gateway that takes payments now, if an admin turned one on; it decides the currency (docs/decisions.md). */

@@ -11,6 +11,7 @@ import type {
 import type { TApiUsage } from '../../../contract/api-usage';
 import type { TAdminPayments, TAdminPaymentsQuery } from '../../../contract/billing';
 import type { TPlanCatalogue } from '../../../contract/plans';
+import type { TPublicPages } from '../../../contract/public-pages';
 import type { TSystemMailSettings, TSystemMailSettingsInput, TTestEmailResult } from '../../../contract/mail';
 import type { TRole } from '../../../contract/user';
 import { api } from '../../lib/api';
@@ -264,4 +265,22 @@ export function useDeleteSystemMail() {
 
 export function useTestSystemMail() {
   return useMutation({ mutationFn: (to: string | undefined) => api.post<TTestEmailResult>('/api/admin/mail-settings/test', to ? { to } : {}) });
+}
+
+/** What the landing and About pages say (figures, testimonials, team), as an admin edits it. */
+export function useAdminPublicPages() {
+  return useQuery({ queryKey: adminKeys.publicPages(), queryFn: () => api.get<TPublicPages>('/api/admin/public-pages') });
+}
+
+export function useSavePublicPages() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (pages: TPublicPages) => api.put<TPublicPages>('/api/admin/public-pages', pages),
+    onSuccess: (saved) => {
+      client.setQueryData(adminKeys.publicPages(), saved);
+      // The public pages read it from the app config.
+      void client.invalidateQueries({ queryKey: systemKeys.appConfig });
+      void client.invalidateQueries({ queryKey: adminKeys.audit() });
+    },
+  });
 }

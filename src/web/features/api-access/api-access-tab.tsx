@@ -9,9 +9,9 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
-import { useAppConfig } from '../../hooks/use-app-config';
+import { useContactEmails } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { mailto, SALES_EMAIL, siteOrigin } from '../../lib/site';
+import { mailto, siteOrigin } from '../../lib/site';
 import { formatDate } from '../../lib/utils';
 import { API_USAGE_DAYS } from '../../../contract/api-usage';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -197,7 +197,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
   const revoke = useRevokeApiKey();
   const [created, setCreated] = useState<TCreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<TApiKey | null>(null);
-  const salesEmail = useAppConfig().data?.salesEmail ?? SALES_EMAIL;
+  const { salesEmail } = useContactEmails();
 
   if (!hasAccess) {
     return (
@@ -210,11 +210,15 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <Button asChild>
-            <a href={mailto(salesEmail, 'Formwork Enterprise plan and API access')}>
-              <MailIcon /> Contact Sales
-            </a>
-          </Button>
+          {salesEmail ? (
+            <Button asChild>
+              <a href={mailto(salesEmail, 'Formwork Enterprise plan and API access')}>
+                <MailIcon /> Contact Sales
+              </a>
+            </Button>
+          ) : (
+            <p className="text-sm text-muted-foreground">Ask the administrator of this installation for the Enterprise plan.</p>
+          )}
         </CardContent>
       </Card>
     );

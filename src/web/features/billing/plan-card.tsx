@@ -4,8 +4,8 @@ import { periodCharge, planChange, type TBillingCycle, type TPlan } from '../../
 import { PlanFeatures, PriceLine } from '../../components/pricing/plan-pricing';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { useAppConfig } from '../../hooks/use-app-config';
-import { SALES_EMAIL, mailto } from '../../lib/site';
+import { useContactEmails } from '../../hooks/use-app-config';
+import { mailto } from '../../lib/site';
 import { cn, formatDate } from '../../lib/utils';
 
 export type TPlanAction =
@@ -49,7 +49,7 @@ export function PlanCard(props: {
   onDowngrade: () => void;
 }) {
   const { plan, cycle, overview } = props;
-  const config = useAppConfig();
+  const { salesEmail } = useContactEmails();
   const action = actionFor(plan, cycle, overview);
   const isCurrent = action.kind === 'current';
   return (
@@ -79,9 +79,13 @@ export function PlanCard(props: {
           Starts {formatDate(overview.subscription?.periodEnd)}
         </Button>
       ) : action.kind === 'sales' ? (
-        <Button variant="outline" className="w-full" asChild>
-          <a href={mailto(config.data?.salesEmail ?? SALES_EMAIL, `Formwork ${plan.name} plan`)}>Contact Sales</a>
-        </Button>
+        salesEmail ? (
+          <Button variant="outline" className="w-full" asChild>
+            <a href={mailto(salesEmail, `Formwork ${plan.name} plan`)}>Contact Sales</a>
+          </Button>
+        ) : (
+          <p className="text-center text-sm text-muted-foreground">Ask the administrator of this installation.</p>
+        )
       ) : action.kind === 'managed' ? (
         <Button variant="outline" className="w-full" disabled>
           Managed by your admin

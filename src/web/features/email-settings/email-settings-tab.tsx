@@ -10,10 +10,10 @@ import { Input } from '../../components/ui/input';
 import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
-import { useAppConfig } from '../../hooks/use-app-config';
+import { useContactEmails } from '../../hooks/use-app-config';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { mailto, SALES_EMAIL } from '../../lib/site';
+import { mailto } from '../../lib/site';
 import { formatNumber } from '../../lib/utils';
 import { useEmailSettings } from '../../hooks/use-email-settings';
 import { useSaveEmailSettings, useSendTestEmail } from './api';
@@ -259,7 +259,7 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
 }
 
 function OwnServerUpsell() {
-  const salesEmail = useAppConfig().data?.salesEmail ?? SALES_EMAIL;
+  const { salesEmail } = useContactEmails();
   return (
     <Card>
       <CardHeader>
@@ -269,11 +269,15 @@ function OwnServerUpsell() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <Button asChild variant="outline">
-          <a href={mailto(salesEmail, 'Formwork Enterprise plan: sending from our own mail server')}>
-            <MailIcon aria-hidden /> Contact Sales
-          </a>
-        </Button>
+        {salesEmail ? (
+          <Button asChild variant="outline">
+            <a href={mailto(salesEmail, 'Formwork Enterprise plan: sending from our own mail server')}>
+              <MailIcon aria-hidden /> Contact Sales
+            </a>
+          </Button>
+        ) : (
+          <p className="text-sm text-muted-foreground">Ask the administrator of this installation for the Enterprise plan.</p>
+        )}
       </CardContent>
     </Card>
   );

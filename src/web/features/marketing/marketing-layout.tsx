@@ -4,7 +4,8 @@ import { Link, useLocation } from 'wouter';
 import { Logo } from '../../components/layout/logo';
 import { Button } from '../../components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
-import { SALES_EMAIL, SUPPORT_EMAIL, mailto } from '../../lib/site';
+import { useContactEmails } from '../../hooks/use-app-config';
+import { mailto } from '../../lib/site';
 import { scrollToSection } from '../../lib/utils';
 
 /** Scrolls on the landing page; elsewhere goes to the landing page at that section. */
@@ -87,6 +88,7 @@ export function MarketingHeader() {
 
 export function MarketingFooter() {
   const goTo = useSectionNav();
+  const { supportEmail, salesEmail } = useContactEmails();
   const linkClass =
     'rounded-sm text-sm text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none cursor-pointer text-left';
   return (
@@ -126,21 +128,25 @@ export function MarketingFooter() {
                 About
               </Link>
             </li>
-            <li>
-              <a href={mailto(SALES_EMAIL, 'Formwork Enterprise')} className={linkClass}>
-                Contact sales
-              </a>
-            </li>
+            {salesEmail && (
+              <li>
+                <a href={mailto(salesEmail, 'Formwork Enterprise')} className={linkClass}>
+                  Contact sales
+                </a>
+              </li>
+            )}
           </ul>
         </div>
         <div>
           <h2 className="text-sm font-semibold">Support</h2>
           <ul className="mt-3 space-y-2.5">
-            <li>
-              <a href={mailto(SUPPORT_EMAIL, 'Formwork support')} className={linkClass}>
-                {SUPPORT_EMAIL}
-              </a>
-            </li>
+            {supportEmail && (
+              <li>
+                <a href={mailto(supportEmail, 'Formwork support')} className={linkClass}>
+                  {supportEmail}
+                </a>
+              </li>
+            )}
             <li>
               <a href="/api/login" className={linkClass}>
                 Sign in
@@ -150,9 +156,8 @@ export function MarketingFooter() {
         </div>
       </div>
       <div className="border-t">
-        <div className="container-page flex flex-col gap-2 py-6 text-xs text-muted-foreground sm:flex-row sm:items-center sm:justify-between">
+        <div className="container-page py-6 text-xs text-muted-foreground">
           <p>© {new Date().getFullYear()} Formwork. All rights reserved.</p>
-          <p>Replies within 24 hours, Monday to Friday.</p>
         </div>
       </div>
     </footer>

@@ -6,11 +6,13 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { usePlans } from '../../hooks/use-plans';
 import { rememberPlanChoice } from '../../lib/plans';
-import { SALES_EMAIL, SIGN_UP_HREF, mailto } from '../../lib/site';
+import { useContactEmails } from '../../hooks/use-app-config';
+import { SIGN_UP_HREF, mailto } from '../../lib/site';
 import { cn } from '../../lib/utils';
 
 export function PricingSection() {
   const { plans, currency } = usePlans();
+  const { salesEmail } = useContactEmails();
   const [cycle, setCycle] = useState<TBillingCycle>('monthly');
   const [processing, setProcessing] = useState<string | null>(null);
 
@@ -58,9 +60,12 @@ export function PricingSection() {
                 <PriceLine plan={plan} currency={currency} cycle={cycle} />
                 <PlanFeatures features={plan.features} className="mt-6 mb-8 flex-1" />
                 {isEnterprise ? (
-                  <Button variant="outline" className="w-full" asChild>
-                    <a href={mailto(SALES_EMAIL, 'Formwork Enterprise plan')}>Contact Sales</a>
-                  </Button>
+                  // Sold by the sales team: without a sales address there is no one to write to.
+                  salesEmail && (
+                    <Button variant="outline" className="w-full" asChild>
+                      <a href={mailto(salesEmail, 'Formwork Enterprise plan')}>Contact Sales</a>
+                    </Button>
+                  )
                 ) : (
                   <Button
                     variant={plan.popular ? 'default' : 'outline'}
@@ -85,7 +90,7 @@ export function PricingSection() {
           })}
         </div>
         <p className="mt-8 text-center text-xs text-muted-foreground">
-          Prices in {currency}. An API call is one generated document. Annual plans are billed once a year.
+          Prices in {currency}. A document is one PDF generated, in the app or through the API. Annual plans are billed once a year.
         </p>
       </div>
     </section>

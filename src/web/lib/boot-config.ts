@@ -1,0 +1,32 @@
+import { APP_CONFIG_ELEMENT_ID, ZAppConfig, type TAppConfig } from '../../contract/admin';
+
+/**
+ * The app config the page arrived with. The server writes it into every page it sends, and draws
+ * the landing page with it; reading it before the first render makes that render match the
+ * server's drawing (hydration) and spares a request. Drawn ahead of time (the build, or the
+ * server drawing the landing page) it is the config given to `drawWithConfig`.
+ */
+let given: TAppConfig | undefined;
+let read = false;
+let fromPage: TAppConfig | undefined;
+
+export function drawWithConfig(config: TAppConfig | undefined): void {
+  given = config;
+}
+
+export function bootConfig(): TAppConfig | undefined {
+  if (given || typeof document === 'undefined') return given;
+  if (!read) {
+    read = true;
+    const text = document.getElementById(APP_CONFIG_ELEMENT_ID)?.textContent;
+    if (text) {
+      try {
+        const parsed = ZAppConfig.safeParse(JSON.parse(text));
+        if (parsed.success) fromPage = parsed.data;
+      } catch {
+        // A page without a valid block (the dev server's) asks the server instead.
+      }
+    }
+  }
+  return fromPage;
+}
