@@ -97,7 +97,7 @@ test('an admin writes the public pages; the landing page arrives with them drawn
 
   await form.getByRole('button', { name: 'Add testimonial' }).click();
   await form.getByLabel('Quote').fill('Our offer letters go out the same day.');
-  await form.locator('#public-testimonials-0-name').fill('Priya Raman');
+  await form.locator('#public-testimonials-0-name').fill('Ingrid Solberg');
   await form.locator('#public-testimonials-0-company').fill('Acme Tools');
   await form.getByRole('button', { name: 'Add person' }).click();
   await form.locator('#public-team-0-name').fill('Jonas Berg');
@@ -129,7 +129,7 @@ test('an admin writes the public pages; the landing page arrives with them drawn
   await visitorPage.goto(`${base}/`);
   await expect(visitorPage.getByTestId('public-figures')).toContainText('1,204');
   await expect(visitorPage.getByRole('heading', { name: 'What people say' })).toBeVisible();
-  await expect(visitorPage.getByText('Priya Raman')).toBeVisible();
+  await expect(visitorPage.getByText('Ingrid Solberg')).toBeVisible();
   await expect(visitorPage.locator('footer').getByRole('link', { name: 'help@words.example' })).toHaveAttribute('href', /^mailto:help@words\.example/);
   await expect(visitorPage.getByTestId('plan-enterprise').getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', /^mailto:deals@words\.example/);
   await visitorPage.goto(`${base}/about`);
@@ -148,7 +148,7 @@ test('an admin writes the public pages; the landing page arrives with them drawn
   await page.getByRole('button', { name: 'Save public pages' }).click();
   await expect(page.getByText('Public pages saved')).toBeVisible();
   const emptied = await (await page.request.get(`${base}/`)).text();
-  expect(emptied).not.toContain('Priya Raman');
+  expect(emptied).not.toContain('Ingrid Solberg');
   expect(errors).toEqual([]);
   await context.close();
 });

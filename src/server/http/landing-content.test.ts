@@ -44,7 +44,7 @@ function configIn(html: string): TAppConfig {
 
 const CONTENT: TPublicPages = {
   figures: [{ value: '1,204', label: 'documents made last month' }],
-  testimonials: [{ quote: 'Same-day offer letters. </script><script>alert(1)</script>', name: 'Priya Raman', role: '', company: '' }],
+  testimonials: [{ quote: 'Same-day offer letters. </script><script>alert(1)</script>', name: 'Ingrid Solberg', role: '', company: '' }],
   team: [],
 };
 
@@ -76,7 +76,7 @@ describe('the landing page with the installation\'s own content', () => {
     expect((await admin.post('/api/admin/settings', { key: 'support.email', value: 'help@acme.example' })).statusCode).toBe(200);
 
     const first = await t.app.inject({ method: 'GET', url: '/' });
-    expect(first.body).toContain(`<div id="root"><h1>Landing</h1><dd>1,204 documents made last month</dd><blockquote>Priya Raman</blockquote><a>help@acme.example</a><code>${TEST_ORIGIN}/api/v1</code></div>`);
+    expect(first.body).toContain(`<div id="root"><h1>Landing</h1><dd>1,204 documents made last month</dd><blockquote>Ingrid Solberg</blockquote><a>help@acme.example</a><code>${TEST_ORIGIN}/api/v1</code></div>`);
     expect(first.body).not.toContain('as built');
     const config = configIn(first.body);
     expect(config.publicPages).toEqual(CONTENT);

@@ -81,7 +81,7 @@ export async function registerSpa(
   const loadRenderer = () =>
     (renderer ??= existsSync(ssrFile)
       ? import(pathToFileURL(ssrFile).href)
-          .then((module: { renderLanding?: TRenderLanding }) => module.renderLanding)
+          .then((loaded: { renderLanding?: TRenderLanding }) => loaded.renderLanding)
           .catch((error: unknown) => {
             app.log.error({ err: error }, 'could not load the landing page renderer; / is drawn in the browser');
             return undefined;

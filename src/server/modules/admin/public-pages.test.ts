@@ -23,7 +23,7 @@ const CONTENT: TPublicPages = {
     { value: '1,204', label: 'documents made last month' },
     { value: '14', label: 'teams' },
   ],
-  testimonials: [{ quote: 'Our offer letters go out the same day.', name: 'Priya Raman', role: 'People Lead', company: 'Acme Tools' }],
+  testimonials: [{ quote: 'Our offer letters go out the same day.', name: 'Ingrid Solberg', role: 'People Lead', company: 'Acme Tools' }],
   team: [{ name: 'Jonas Berg', role: 'Operations', bio: '' }],
 };
 

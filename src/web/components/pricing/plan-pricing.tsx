@@ -56,7 +56,7 @@ export function PriceLine({ plan, currency, cycle }: { plan: TPlan; currency: TC
     return (
       <div className="mt-5">
         <p className="text-[34px] leading-none font-semibold tracking-tight">Custom</p>
-        <p className="mt-2 text-sm text-muted-foreground">Contact sales for volume pricing</p>
+        <p className="mt-2 text-sm text-muted-foreground">Priced on request, not bought online</p>
       </div>
     );
   }

@@ -130,6 +130,22 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
           : [{ label: 'Value', to: 'Back to the default' }],
       };
     }
+    case 'public-pages.update': {
+      const count = (key: string) => {
+        const value = d[key];
+        return typeof value === 'number' ? formatNumber(value) : '—';
+      };
+      return {
+        icon: SlidersHorizontalIcon,
+        what: 'Edited the public pages',
+        target: 'Landing and About pages',
+        changes: [
+          { label: 'Figures', to: count('figures') },
+          { label: 'Testimonials', to: count('testimonials') },
+          { label: 'Team', to: count('team') },
+        ],
+      };
+    }
     case 'mail.update':
     case 'mail.delete': {
       const saved = entry.action === 'mail.update';
