@@ -107,7 +107,7 @@ test('an admin writes the public pages; the landing page arrives with them drawn
   await form.getByRole('button', { name: 'Remove person 2' }).click();
   await expectAccessible(page, 'public pages settings, filled, 1280px');
   await form.getByRole('button', { name: 'Save public pages' }).click();
-  await expect(page.getByText('Public pages saved')).toBeVisible();
+  await expect(page.getByText('Public pages saved').first()).toBeVisible();
   for (const [key, value] of [
     ['support.email', 'help@words.example'],
     ['sales.email', 'deals@words.example'],
@@ -146,7 +146,7 @@ test('an admin writes the public pages; the landing page arrives with them drawn
     await page.getByRole('form', { name: 'Public pages' }).getByRole('button', { name }).click();
   }
   await page.getByRole('button', { name: 'Save public pages' }).click();
-  await expect(page.getByText('Public pages saved')).toBeVisible();
+  await expect(page.getByText('Public pages saved').first()).toBeVisible();
   const emptied = await (await page.request.get(`${base}/`)).text();
   expect(emptied).not.toContain('Ingrid Solberg');
   expect(errors).toEqual([]);
