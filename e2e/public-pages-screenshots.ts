@@ -88,12 +88,17 @@ async function main() {
     await adminPage.setViewportSize({ width, height: width > 600 ? 900 : 740 });
     watch(adminPage, `settings-${width}`);
     await adminPage.goto(`${BASE_URL}/admin?tab=settings`);
-    const card = adminPage.getByRole('form', { name: 'Public pages' }).locator('xpath=ancestor::div[contains(@class,"rounded")][1]');
-    await card.waitFor();
+    await adminPage.getByRole('form', { name: 'Public pages' }).waitFor();
     await adminPage.waitForLoadState('networkidle');
     await adminPage.evaluate(() => document.fonts.ready);
+    // A window as tall as the page, so the sticky top bar rests at the top instead of over the form.
+    const height = await adminPage.evaluate(() => document.documentElement.scrollHeight);
+    await adminPage.setViewportSize({ width, height });
+    await adminPage.waitForTimeout(300);
+    const overflow = await adminPage.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) problems.push(`[public-pages-settings@${width}] horizontal overflow of ${overflow}px`);
     const file = path.join(OUT, `public-pages-settings-${width}.png`);
-    await card.screenshot({ path: file });
+    await adminPage.screenshot({ path: file });
     console.log(`wrote ${file}`);
 
     const context = await browser.newContext({ viewport: { width, height: width > 600 ? 800 : 740 } });
