@@ -31,6 +31,7 @@ import { useCheckout, useRefreshBilling } from './use-checkout';
 import { InvoicesCard } from './invoices-card';
 import { actionFor, PlanCard } from './plan-card';
 import { UsageMeters } from './usage-meters';
+import { useContactEmails } from '../../hooks/use-app-config';
 
 const cycleWord = (cycle: TBillingCycle) => (cycle === 'yearly' ? 'yearly' : 'monthly');
 
@@ -303,6 +304,7 @@ function chosenPlanOf(value: string | null): TChosenPlan | null {
  * button its card shows. Nothing is bought until the user clicks that button and confirms.
  */
 function ChosenPlanNotice({ chosen, overview, plans, onReview, busy }: { chosen: TChosenPlan; overview: TBillingOverview; plans: TPlanCatalogue; onReview: () => void; busy: boolean }) {
+  const { salesEmail } = useContactEmails();
   const plan = plans.find((p) => p.id === chosen.plan);
   if (!plan) return null;
   const action = actionFor(plan, chosen.cycle, overview);
@@ -310,7 +312,10 @@ function ChosenPlanNotice({ chosen, overview, plans, onReview, busy }: { chosen:
   let text: string;
   if (action.kind === 'upgrade') text = `You chose ${named}. Review it below and confirm to pay.`;
   else if (action.kind === 'current') text = `You chose ${named}: that is already your plan.`;
-  else if (action.kind === 'sales') text = `You chose ${named}. It is arranged with our sales team: use Contact Sales below.`;
+  else if (action.kind === 'sales')
+    text = salesEmail
+      ? `You chose ${named}. It is arranged with the sales team: use Contact Sales below.`
+      : `You chose ${named}. It is arranged by the administrator of this installation: ask them for it.`;
   else if (action.kind === 'downgrade') text = `You chose ${named}. A move down starts when your current period ends: review it below.`;
   else return null;
   return (
