@@ -128,6 +128,10 @@ test('an admin writes the public pages; the landing page arrives with them drawn
   const visitorErrors = collectConsoleErrors(visitorPage);
   await visitorPage.goto(`${base}/`);
   await expect(visitorPage.getByTestId('public-figures')).toContainText('1,204');
+  // Interactive only once hydrated: the walkthrough opens; a mismatch would have been reported by then.
+  await visitorPage.getByRole('button', { name: 'Watch Demo' }).first().click();
+  await expect(visitorPage.getByRole('dialog')).toBeVisible();
+  await visitorPage.keyboard.press('Escape');
   await expect(visitorPage.getByRole('heading', { name: 'What people say' })).toBeVisible();
   await expect(visitorPage.getByText('Ingrid Solberg')).toBeVisible();
   await expect(visitorPage.locator('footer').getByRole('link', { name: 'help@words.example' })).toHaveAttribute('href', /^mailto:help@words\.example/);
