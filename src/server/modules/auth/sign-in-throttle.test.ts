@@ -7,7 +7,7 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { clientNetwork, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
 /*
@@ -29,7 +29,7 @@ beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
   t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, TRUST_PROXY: 'false' }, { signInClock: clock, mailTrustedCa: [smtp.ca] });
   const admin = new TestClient(t.app);
-  await admin.signUp({ email: ADMIN_EMAIL });
+  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
   const mail = await admin.request('PUT', '/api/admin/mail-settings', {
     host: smtp.host,
     port: smtp.port,
@@ -94,7 +94,7 @@ function errorOf(answer: TAnswer) {
 }
 
 async function newAccount(): Promise<string> {
-  return (await new TestClient(t.app).signUp({ password: PASSWORD })).email;
+  return (await signUpVerified(t, new TestClient(t.app), { password: PASSWORD })).email;
 }
 
 const ghost = () => `ghost-${randomBytes(6).toString('hex')}@example.com`;

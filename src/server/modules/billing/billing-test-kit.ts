@@ -5,7 +5,7 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { pino } from 'pino';
 import { createServices } from '../../services.ts';
 import type { TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 /*
  * What every billing test needs: the app with a clock the test moves, an admin who turns a gateway
@@ -26,7 +26,7 @@ export async function createBillingKit(options: { mailTrustedCa?: string[] } = {
   // the app runs every minute is called from here at once.
   const other = createServices({ config: t.config, database: t.database, log: pino({ level: 'silent' }), ...background });
   const admin = new TestClient(t.app);
-  await admin.signUp({ email: ADMIN_EMAIL, firstName: 'Avery', lastName: 'Admin' });
+  await signUpVerified(t, admin, { email: ADMIN_EMAIL, firstName: 'Avery', lastName: 'Admin' });
 
   return {
     t,
