@@ -37,6 +37,11 @@ describe('verified email, with the installation’s mail server', () => {
   let smtp: TSmtpStandIn;
   let root: TestClient;
   let clockOffsetMs = 0;
+  const log: string[] = [];
+  /** Every token a test read out of an email: none may reach the log. */
+  const seenTokens: string[] = [];
+  /** Where the log stood once the mail server was set up (before it, the admin's link is logged on purpose). */
+  let logFrom = 0;
 
   /** The messages that reached `to` so far, parsed. */
   async function mailTo(to: string) {
@@ -56,14 +61,23 @@ describe('verified email, with the installation’s mail server', () => {
   const tokenIn = (text: string | undefined) => {
     const match = LINK_RE.exec(text ?? '');
     if (!match) throw new Error(`no verification link in: ${text}`);
+    seenTokens.push(match[1]!);
     return match[1]!;
   };
 
   beforeAll(async () => {
     smtp = await startSmtpStandIn({ accounts: { [RELAY.user]: RELAY.password } });
     t = await createTestApp(
-      { ADMIN_EMAILS: `${ROOT},${BOSS}` },
+      { ADMIN_EMAILS: `${ROOT},${BOSS}`, LOG_LEVEL: 'info' },
       { mailTrustedCa: [smtp.ca], signInClock: () => new Date(Date.now() + clockOffsetMs) },
+      {
+        logStream: new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            log.push(chunk.toString());
+            done();
+          },
+        }),
+      },
     );
     root = new TestClient(t.app);
     await signUpVerified(t, root, { email: ROOT });
@@ -75,6 +89,7 @@ describe('verified email, with the installation’s mail server', () => {
       fromAddress: 'accounts@formwork.test',
     });
     expect(saved.statusCode, saved.body).toBe(200);
+    logFrom = log.length;
   });
   afterAll(async () => {
     await t.close();
@@ -195,6 +210,14 @@ describe('verified email, with the installation’s mail server', () => {
     expect((await root.post('/api/auth/resend-verification')).json()).toMatchObject({ status: 'already_verified' });
   });
 
+  it('writes no verification token to the log, with a mail server', async () => {
+    expect(seenTokens.length).toBeGreaterThan(3);
+    const whole = log.slice(logFrom).join('');
+    expect(whole).toContain('/api/auth/verify-email');
+    for (const token of seenTokens) expect(whole).not.toContain(token);
+    expect(whole).not.toMatch(LINK_RE);
+  });
+
   it('lets an admin mark an address verified, in the audit log', async () => {
     const email = 'vouched@example.com';
     expect((await new TestClient(t.app).post('/api/auth/sign-up', { firstName: 'Vo', lastName: 'Uched', email, password: PASSWORD })).statusCode).toBe(202);
@@ -244,7 +267,12 @@ describe('verified email, with no mail server', () => {
     const boss = new TestClient(t.app);
     expect((await boss.signUp({ email: BOSS })).user.role).toBe('user');
     expect((await boss.get('/api/admin/users')).statusCode).toBe(403);
-    const line = log.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => LINK_RE.test(l.msg));
+    const line = log
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .find((l) => LINK_RE.test(l.msg));
     expect(line?.level).toBe(40);
     expect(line?.msg).toContain(BOSS);
     const verified = await new TestClient(t.app).post('/api/auth/verify-email', { token: LINK_RE.exec(line!.msg)![1] });

@@ -50,7 +50,7 @@ const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json
 /** A paid user signed in on `app`, with one document. */
 async function sender(app: FastifyInstance) {
   const client = new TestClient(app);
-  const { user } = await signUpVerified(t, client);
+  const { user } = await signUpVerified(t, client, {}, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
   const format = (await client.post('/api/formats', { name: 'Letter', content: { elements: [{ id: 'p', type: 'paragraph', content: 'Hello.' }] } })).json() as { id: string };
   const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string };

@@ -58,7 +58,7 @@ function spreadsheet(tag: string): Buffer {
 /** A user (by default on Enterprise: a send rate far above 25) with a finished 25-document batch. */
 async function finishedBatch(tag: string, plan: 'free' | 'enterprise' = 'enterprise') {
   const client = new TestClient(t.app);
-  const { user, email } = await signUpVerified(t, client, { firstName: 'Ada', lastName: 'Lovelace' });
+  const { user, email } = await signUpVerified(t, client, { firstName: 'Ada', lastName: 'Lovelace' }, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
   const format = (await client.post('/api/formats', {
     name: 'Welcome Letter',
@@ -278,7 +278,7 @@ describe('mail merge from a batch', () => {
   it('is for finished batches of your own, with a mail server set up', async () => {
     const { client, jobId } = await finishedBatch('d');
     const stranger = new TestClient(t.app);
-    await signUpVerified(t, stranger);
+    await signUpVerified(t, stranger, {}, smtp);
     expect((await stranger.get(`/api/bulk-jobs/${jobId}/mail-merge`)).statusCode).toBe(404);
     expect((await stranger.post(`/api/bulk-jobs/${jobId}/mail-merge`, BODY(2))).statusCode).toBe(404);
     const badColumn = await client.post(`/api/bulk-jobs/${jobId}/mail-merge/preview`, BODY(7));

@@ -47,7 +47,7 @@ const put = (client: TestClient, url: string, body: unknown) => client.request('
 
 async function enterpriseUser() {
   const client = new TestClient(t.app);
-  const { user, email } = await signUpVerified(t, client);
+  const { user, email } = await signUpVerified(t, client, {}, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
   return { client, id: user.id, email };
 }
@@ -55,7 +55,7 @@ async function enterpriseUser() {
 describe('a user’s own mail server (Settings → Email)', () => {
   it('starts unset with the plan’s send rate, and is for plans with API access only', async () => {
     const client = new TestClient(t.app);
-    await signUpVerified(t, client);
+    await signUpVerified(t, client, {}, smtp);
     const settings = ZEmailSettings.parse((await client.get('/api/user/email-settings')).json());
     expect(settings).toEqual<TEmailSettings>({
       enterpriseEmail: null,
@@ -193,7 +193,7 @@ describe('the installation’s mail server (Admin Panel → Settings)', () => {
 
   it('is for admins, saves a sealed password, hides it from the raw settings, and sends a test email', async () => {
     const user = new TestClient(t.app);
-    await signUpVerified(t, user);
+    await signUpVerified(t, user, {}, smtp);
     expect((await user.get('/api/admin/mail-settings')).statusCode).toBe(403);
     expect(ZSystemMailSettings.parse((await admin.get('/api/admin/mail-settings')).json())).toMatchObject({ configured: false, port: 587, secure: true });
 
