@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { AlertCircleIcon, CheckCircle2Icon, Loader2Icon, MailCheckIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import type { TVerifyEmailResult } from '../../contract/user';
 import { Logo } from '../components/layout/logo';
@@ -13,14 +13,22 @@ import { api, readApiError } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
 
-/** The token from the address, read once; the address bar then drops it, so it stays out of history. */
+/** The token this page load came with: kept here, since the address bar drops it. */
+let tokenOfThisLoad = '';
+
+/**
+ * The token from the address; once the page has drawn, the address bar drops it, so it stays out
+ * of history. A render that starts again (the page's code or the session arriving) finds it here.
+ */
 function useTokenFromAddress(): string {
   const [token] = useState(() => {
     if (typeof window === 'undefined') return '';
-    const value = new URLSearchParams(window.location.search).get('token') ?? '';
-    if (value) window.history.replaceState(window.history.state, '', '/verify-email');
-    return value;
+    tokenOfThisLoad = new URLSearchParams(window.location.search).get('token') || tokenOfThisLoad;
+    return tokenOfThisLoad;
   });
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).has('token')) window.history.replaceState(window.history.state, '', '/verify-email');
+  }, []);
   return token;
 }
 
