@@ -17,7 +17,8 @@ const DAY_MS = 86_400_000;
 
 export type TBillingKit = Awaited<ReturnType<typeof createBillingKit>>;
 
-export async function createBillingKit(options: { mailTrustedCa?: string[] } = {}) {
+/** `mail`: the SMTP stand-in the installation's mail server sends to, when a test sets one up (new accounts then verify their address). */
+export async function createBillingKit(options: { mailTrustedCa?: string[]; mail?: { messages: { to: string[] }[] } } = {}) {
   let offsetMs = 0;
   const clock = () => new Date(Date.now() + offsetMs);
   const background = { billingClock: clock, ...(options.mailTrustedCa ? { mailTrustedCa: options.mailTrustedCa } : {}) };
@@ -54,7 +55,7 @@ export async function createBillingKit(options: { mailTrustedCa?: string[] } = {
     },
     async customer(name = 'Casey') {
       const client = new TestClient(t.app);
-      const { user } = await client.signUp({ firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` });
+      const { user } = await signUpVerified(t, client, { firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` }, options.mail);
       return { client, id: user.id, email: user.email };
     },
     /** What a plan would cost, with the token that confirms paying it. */
