@@ -94,6 +94,29 @@ for (const size of WIDTHS) {
       await expect(banner).toContainText(person.email);
       await expectAccessible(page, 'dashboard with the verification banner');
       await shot(page, 'verify-banner', size.width);
+
+      // A document made while unverified: its share dialog says why no link can be made yet.
+      const headers = { origin: base };
+      const format = await page.request.post(`${base}/api/formats`, {
+        headers,
+        data: {
+          name: 'Welcome Letter',
+          content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}, welcome.' }] },
+          placeholders: [{ name: 'client_name', type: 'text', required: true }],
+        },
+      });
+      expect(format.status(), await format.text()).toBe(201);
+      const made = await page.request.post(`${base}/api/documents`, { headers, data: { formatId: ((await format.json()) as { id: string }).id, data: { client_name: 'Jane Doe' } } });
+      expect(made.status(), await made.text()).toBe(201);
+      await page.goto(`${base}/documents`);
+      await page.getByRole('button', { name: `Share and emails of ${((await made.json()) as { name: string }).name}` }).first().click();
+      const shareDialog = page.getByRole('dialog', { name: 'Share and emails' });
+      await expect(shareDialog.getByTestId('verify-email-notice')).toContainText('Verify your email address to share links');
+      await expect(shareDialog.getByRole('button', { name: 'Create and copy link' })).toBeDisabled();
+      await expectAccessible(page, 'share dialog of an unverified account');
+      await shot(page, 'verify-share-dialog', size.width);
+      await page.keyboard.press('Escape');
+      await expect(shareDialog).toBeHidden();
       await banner.getByRole('button', { name: 'Resend the link' }).click();
       await expect(page.getByText('Verification email sent', { exact: true })).toBeVisible();
 
