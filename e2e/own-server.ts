@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -101,4 +101,16 @@ export async function startOwnServer(env: Record<string, string>, label: string,
       if (server.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
     },
   };
+}
+
+/**
+ * For the screenshot scripts, which run against a server already running: the verification link it
+ * logged for `email` (an ADMIN_EMAILS address, no mail server), from the log file SERVER_LOG names.
+ */
+export function linkFromLogFile(email: string): Promise<string> {
+  const file = process.env.SERVER_LOG;
+  if (!file) {
+    throw new Error(`${email} needs a verified address to be an admin: set SERVER_LOG to the server's log file (the link is there), or make the admin with npm run admin:create before starting the server`);
+  }
+  return linkFromLog(() => (existsSync(file) ? readFileSync(file, 'utf8') : ''), email);
 }
