@@ -12,6 +12,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium.ts';
 const PORT = Number(process.env.E2E_PORT ?? 5055);
 // One fresh data directory per run; workers inherit it through the environment.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'formwork-e2e-'));
+// The server's log, where journeys find the verification link of an ADMIN_EMAILS address (no mail server).
+process.env.E2E_SERVER_LOG ??= `${process.env.E2E_DATA_DIR}.log`;
 
 export default defineConfig({
   testDir: './e2e',
@@ -32,7 +34,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: 'npm start',
+    command: `npm start > "${process.env.E2E_SERVER_LOG}"`,
     url: `http://localhost:${PORT}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -2,8 +2,9 @@
  * Screenshots of the Admin Panel's billing screens at 1280 px and 375 px, for looking at by eye:
  * Payments (a few real payments through the Razorpay stand-in, one partly refunded, and a filter
  * that matches nothing), Plans, Payment Gateways, Settings and the Audit log. Not a test. Run
- * against a running server whose ADMIN_EMAILS holds ADMIN_EMAIL:
- *   BASE_URL=http://localhost:5351 ADMIN_EMAIL=shots-admin@example.com STAND_IN_PORT=5352 \
+ * against a running server whose ADMIN_EMAILS holds ADMIN_EMAIL, with its log in SERVER_LOG (the admin's
+ * verification link is there):
+ *   BASE_URL=http://localhost:5351 ADMIN_EMAIL=shots-admin@example.com STAND_IN_PORT=5352 SERVER_LOG=/tmp/server.log \
  *     npx tsx e2e/admin-billing-screenshots.ts [outDir=/tmp/formwork-admin-billing-shots]
  * It reports console errors and horizontal overflow.
  */
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { chromium, request as playwrightRequest, type APIRequestContext, type Page } from 'playwright-core';
 import { startRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+import { linkFromLogFile } from './own-server.ts';
 
 const BASE_URL = process.env.BASE_URL ?? 'http://localhost:5351';
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? 'shots-admin@example.com';
@@ -64,6 +66,8 @@ async function main() {
 
   const admin = await playwrightRequest.newContext();
   await signUp(admin, 'Priya', 'Raman', ADMIN_EMAIL);
+  const link = new URL(await linkFromLogFile(ADMIN_EMAIL), BASE_URL);
+  await ok(await admin.post(`${BASE_URL}/api/auth/verify-email`, { headers: { origin: BASE_URL }, data: { token: link.searchParams.get('token') } }), 'verify the admin');
   const me = (await ok(await admin.get(`${BASE_URL}/api/auth/user`), 'who am I')) as { id: string; role: string };
   if (me.role !== 'admin') throw new Error(`${ADMIN_EMAIL} is not an admin: add it to the server's ADMIN_EMAILS`);
 

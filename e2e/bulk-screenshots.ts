@@ -7,7 +7,7 @@
  * It signs up a fresh user per width, and reports console errors and horizontal overflow.
  * With ADMIN_EMAIL=name@host and the server's ADMIN_EMAILS holding name-1280@host and name-375@host,
  * those accounts (signed up here) lift their own limit and run a 12,000-row batch, to catch it
- * running and cancel it.
+ * running and cancel it; SERVER_LOG names the server's log file, where their verification links are.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+import { linkFromLogFile } from './own-server.ts';
 
 const BASE_URL = process.env.BASE_URL ?? 'http://localhost:5096';
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL;
@@ -97,6 +98,8 @@ async function runningBatch(page: Page, width: number) {
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Create account' }).last().click();
   await page.getByTestId('greeting-name').waitFor();
+  const link = new URL(await linkFromLogFile(ADMIN_EMAIL!.replace('@', `-${width}@`)), BASE_URL);
+  await page.request.post(`${BASE_URL}/api/auth/verify-email`, { headers: { origin: BASE_URL }, data: { token: link.searchParams.get('token') } });
   const me = (await (await page.request.get(`${BASE_URL}/api/auth/user`)).json()) as { id: string };
   const lifted = await page.request.patch(`${BASE_URL}/api/admin/users/${me.id}`, {
     headers: { origin: BASE_URL },

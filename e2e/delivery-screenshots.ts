@@ -5,7 +5,8 @@
  * settings, mail merge (the standard email, dialog, preview, progress) and the builder's
  * document-name field. Not a test. Run against a running server whose
  * ADMIN_EMAILS holds shots-admin-1280@… and shots-admin-375@… (ADMIN_EMAIL without the width),
- * with IMAGE_FETCH_ALLOWED_IPS=127.0.0.1:
+ * with IMAGE_FETCH_ALLOWED_IPS=127.0.0.1, and SERVER_LOG naming its log file (the admins'
+ * verification links are there):
  *   BASE_URL=http://localhost:5251 ADMIN_EMAIL=shots-admin@e2e.formwork.test SMTP_PORT=5252 \
  *     npx tsx e2e/delivery-screenshots.ts [outDir=docs/screenshots/delivery]
  * It starts an SMTP stand-in on SMTP_PORT (no TLS: the screenshots need no certificate), and
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { startSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+import { linkFromLogFile } from './own-server.ts';
 
 const BASE_URL = process.env.BASE_URL ?? 'http://localhost:5251';
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? 'shots-admin@e2e.formwork.test';
@@ -79,6 +81,10 @@ async function main() {
       const email = ADMIN_EMAIL.replace('@', `-${width}@`);
       const signedUp = await api.post('/api/auth/sign-up', { firstName: 'Maya', lastName: 'Patel', email, password: 'correct horse battery' });
       if (!signedUp.ok()) await api.post('/api/auth/sign-in', { email, password: 'correct horse battery' });
+      if (signedUp.ok()) {
+        const link = new URL(await linkFromLogFile(email), BASE_URL);
+        await api.post('/api/auth/verify-email', { token: link.searchParams.get('token') });
+      }
       const me = (await (await page.request.get(`${BASE_URL}/api/auth/user`)).json()) as { id: string };
 
       // The admin's Outgoing mail card, set, with a daily limit on users' mail through it.

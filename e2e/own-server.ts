@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,16 +34,40 @@ export async function freePort(preferred = 0): Promise<number> {
   return attempt(0);
 }
 
-export type TOwnServer = { base: string; port: number; stop(): void };
+export type TOwnServer = {
+  base: string;
+  port: number;
+  /**
+   * The verification link the server wrote to its log for `email` (an ADMIN_EMAILS address while
+   * no mail server is set up): how the first admin of a fresh installation proves the address.
+   */
+  verificationLink(email: string): Promise<string>;
+  stop(): void;
+};
+
+/** Waits for the log line that carries `email`'s verification link in `log()`. */
+export async function linkFromLog(log: () => string, email: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    for (const line of log().split('\n').reverse()) {
+      if (!line.includes(email)) continue;
+      const match = /(\/verify-email\?token=[A-Za-z0-9_-]{43})/.exec(line);
+      if (match) return match[1]!;
+    }
+    if (Date.now() > deadline) throw new Error(`no verification link for ${email} in the server's log`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 export async function startOwnServer(env: Record<string, string>, label: string, preferredPort = 0): Promise<TOwnServer> {
   const port = await freePort(preferredPort);
   const base = `http://localhost:${port}`;
   let stderr = '';
+  let stdout = '';
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       PORT: String(port),
@@ -55,6 +79,9 @@ export async function startOwnServer(env: Record<string, string>, label: string,
   });
   server.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+  });
+  server.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
   });
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -69,8 +96,21 @@ export async function startOwnServer(env: Record<string, string>, label: string,
   return {
     base,
     port,
+    verificationLink: (email) => linkFromLog(() => stdout, email),
     stop() {
       if (server.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
     },
   };
+}
+
+/**
+ * For the screenshot scripts, which run against a server already running: the verification link it
+ * logged for `email` (an ADMIN_EMAILS address, no mail server), from the log file SERVER_LOG names.
+ */
+export function linkFromLogFile(email: string): Promise<string> {
+  const file = process.env.SERVER_LOG;
+  if (!file) {
+    throw new Error(`${email} needs a verified address to be an admin: set SERVER_LOG to the server's log file (the link is there), or make the admin with npm run admin:create before starting the server`);
+  }
+  return linkFromLog(() => (existsSync(file) ? readFileSync(file, 'utf8') : ''), email);
 }

@@ -10,6 +10,7 @@ export const ZAdminUser = z.object({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   role: ZRole,
+  emailVerified: z.boolean(),
   subscriptionPlan: ZPlanId,
   /** The monthly generation limit in force: the user's own override, else the plan's (null: plan unknown). */
   apiCallsLimit: z.number().int().nonnegative().nullable(),

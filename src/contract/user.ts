@@ -11,6 +11,13 @@ export const ZUser = z.object({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   role: ZRole,
+  /** Whether the owner of the address has opened its verification link (or the provider vouched for it). */
+  emailVerified: z.boolean(),
+  /**
+   * Whether the account waits for that link before it may send email, share links or create API
+   * keys: only while the installation has a mail server (without one no link could arrive).
+   */
+  verificationRequired: z.boolean(),
   subscriptionPlan: ZPlanId,
   apiEnabled: z.boolean(),
   /** Last 4 characters of the active API key, for the masked display; null when none exists. */
@@ -53,3 +60,28 @@ export const ZSignUpBody = z.object({
     .max(256, 'Use at most 256 characters.'),
 });
 export type TSignUpBody = z.infer<typeof ZSignUpBody>;
+
+/**
+ * Sign-up's answer when the installation has a mail server: the same for a new address and for one
+ * that already has an account, so it tells nobody which addresses have accounts (docs/decisions.md).
+ */
+export const ZSignUpPending = z.object({
+  status: z.literal('check_email'),
+  message: z.string(),
+});
+export type TSignUpPending = z.infer<typeof ZSignUpPending>;
+
+/** The link in a verification email is `/verify-email?token=…`; its page posts the token here. */
+export const ZVerifyEmailBody = z.object({
+  token: z.string().trim().min(1, 'The link has no token.').max(200),
+});
+export type TVerifyEmailBody = z.infer<typeof ZVerifyEmailBody>;
+
+export const ZVerifyEmailResult = z.object({ status: z.literal('verified') });
+export type TVerifyEmailResult = z.infer<typeof ZVerifyEmailResult>;
+
+export const ZResendVerificationResult = z.object({
+  status: z.enum(['sent', 'logged', 'already_verified']),
+  message: z.string(),
+});
+export type TResendVerificationResult = z.infer<typeof ZResendVerificationResult>;

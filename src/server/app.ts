@@ -154,6 +154,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     usersService,
     log: app.log,
     notify: (userId, notice) => services.mail.sendNotice(userId, notice),
+    mailServer: () => services.mail.hasSystemServer(),
     clock: signInClock,
     hashLimits: passwordHashLimits,
   });
@@ -260,6 +261,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     secrets: createSecretBox(config.encryptionKey),
     planSetByAdmin: (userId, planId) => services.billing.detachForAdmin(userId, planId),
     gatewaysChanged: () => void refreshCheckoutSources(),
+    markEmailVerified: (userId) => auth.markVerified(userId),
   });
   await app.register(async (admins) => {
     resolveCallerFor(admins, async (request) => (await admin.requireAdmin(await auth.currentUserId(request.headers))).id);

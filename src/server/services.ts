@@ -27,6 +27,7 @@ import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createSystemService } from './modules/system/system.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { createAccountStanding } from './modules/users/account-standing.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
 import { createWorkLimits } from './modules/quota/work-limits.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
@@ -104,9 +105,14 @@ export function createServices({
   });
   const assetsRepository = createAssetsRepository(db);
   const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });
-  const usersService = createUsersService({ users: usersRepository, quota });
+  const mailRepository = createMailRepository(db);
+  const standing = createAccountStanding({
+    emailVerified: async (userId) => (await usersRepository.findById(userId))?.emailVerified,
+    mailServer: async () => (await mailRepository.systemMail()) !== undefined,
+  });
+  const usersService = createUsersService({ users: usersRepository, quota, standing });
   const apiKeysRepository = createApiKeysRepository(db);
-  const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId) });
+  const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), standing });
   const assets = createAssetsService({
     assets: assetsRepository,
     quota,
@@ -146,7 +152,7 @@ export function createServices({
   const host = new URL(config.publicUrl).hostname;
   const mailer = createMailer({ allowIps: config.imageFetchAllowedIps, trustedCa: mailTrustedCa, clientName: host });
   const mail = createMailService({
-    repository: createMailRepository(db),
+    repository: mailRepository,
     secrets: createSecretBox(config.encryptionKey),
     mailer,
     plan: { hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId) },
@@ -171,6 +177,7 @@ export function createServices({
     documents,
     secrets: createSecretBox(config.encryptionKey),
     publicUrl: config.publicUrl,
+    standing,
   });
   const deliveriesRepository = createDeliveriesRepository(db);
   const deliveries = createDeliveriesService({
@@ -179,13 +186,14 @@ export function createServices({
     mail,
     mailer,
     shareLinks,
+    standing,
     emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId),
     host,
     log,
     ...(emailRetryDelaysMs ? { retryDelaysMs: emailRetryDelaysMs } : {}),
     ...(emailAttachmentMaxBytes ? { maxAttachmentBytes: emailAttachmentMaxBytes } : {}),
   });
-  const mailMerge = createMailMergeService({ repository: deliveriesRepository, mail, kick: () => deliveries.worker.kick() });
+  const mailMerge = createMailMergeService({ repository: deliveriesRepository, mail, standing, kick: () => deliveries.worker.kick() });
 
   // The queue, the render threads and the chunk workers start on first use: a process that never
   // sees a bulk job pays nothing for them.
@@ -246,6 +254,7 @@ export function createServices({
     adminRepository,
     system,
     usersService,
+    standing,
     quota,
     assets,
     pdf,

@@ -26,6 +26,7 @@ const PaymentSuccessPage = lazy(() =>
 const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
+const VerifyEmailPage = lazy(() => import('./pages/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 
 /** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
 function Home() {
@@ -43,6 +44,7 @@ function Router() {
     <Switch>
       <Route path="/" component={Home} />
       <Route path="/login" component={LoginPage} />
+      <Route path="/verify-email" component={VerifyEmailPage} />
       <Route path="/about" component={AboutPage} />
       <Route path="/docs/api" component={ApiDocsPage} />
       <Route path="/payment-success" component={PaymentSuccessPage} />

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.ts';
 import type { TFormat } from '../../contract/formats.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../test/test-app.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../test/test-app.ts';
 
 /*
  * Every string a client can send, in every JSON endpoint the OpenAPI document lists, replaced one
@@ -136,7 +136,7 @@ beforeAll(async () => {
   user = new TestClient(t.app);
   const { user: created } = await user.signUp();
   admin = new TestClient(t.app);
-  await admin.signUp({ email: 'corpus-admin@example.com' });
+  await signUpVerified(t, admin, { email: 'corpus-admin@example.com' });
   await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, created.id));
   apiKey = ((await user.post('/api/user/api-keys', { name: 'Corpus' })).json() as { key: string }).key;
   const format = (await user.post('/api/formats', offerLetter)).json() as TFormat;

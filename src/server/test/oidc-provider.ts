@@ -6,6 +6,8 @@ export type TOidcTestProvider = {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** What the provider says of the account's address from now on (true at the start). */
+  setEmailVerified(verified: boolean): void;
   close(): Promise<void>;
 };
 
@@ -33,6 +35,7 @@ export async function startOidcProvider(opts: { port: number; redirectUri: strin
   const issuer = `http://127.0.0.1:${opts.port}`;
   const clientId = 'formwork-test';
   const clientSecret = 'formwork-test-secret-which-is-long-enough';
+  let emailVerified = true;
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -46,7 +49,7 @@ export async function startOidcProvider(opts: { port: number; redirectUri: strin
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'] },
     findAccount: async (_ctx, id) => ({
       accountId: id,
-      claims: async () => ({ ...OIDC_TEST_ACCOUNT, sub: id, email_verified: true, name: 'Olive Idris' }),
+      claims: async () => ({ ...OIDC_TEST_ACCOUNT, sub: id, email_verified: emailVerified, name: 'Olive Idris' }),
     }),
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -81,6 +84,9 @@ export async function startOidcProvider(opts: { port: number; redirectUri: strin
     issuer,
     clientId,
     clientSecret,
+    setEmailVerified: (verified) => {
+      emailVerified = verified;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,7 +7,9 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type TBuildAppOptions } from '../app.ts';
 import { loadConfig, type TConfig } from '../config.ts';
+import { eq } from 'drizzle-orm';
 import { openDatabase, type TDatabase } from '../db/client.ts';
+import { users } from '../db/schema.ts';
 
 export const TEST_ORIGIN = 'http://localhost:5000';
 
@@ -172,7 +174,47 @@ export class TestClient {
       ...overrides,
     };
     const response = await this.post('/api/auth/sign-up', body);
+    if (response.statusCode === 202) throw new Error('sign-up held the account for verification (a mail server is set up): use signUpVerified');
     if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
     return { ...body, user: response.json() as { id: string; email: string; role: string } };
   }
+
+  async signIn(email: string, password: string) {
+    const response = await this.post('/api/auth/sign-in', { email, password });
+    if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+    return response.json() as { id: string; email: string; role: string; emailVerified: boolean };
+  }
+}
+
+/**
+ * Signs up, marks the address verified as opening its link would (the links themselves are
+ * tested in email-verification.test.ts), and signs in, so ADMIN_EMAILS applies as at any sign-in.
+ * Works whether or not the installation has a mail server; with one, give `mail` (the SMTP
+ * stand-in it sends to) and the verification email is waited for, so it cannot arrive in the
+ * middle of what the test counts next.
+ */
+export async function signUpVerified(
+  t: Pick<TTestApp, 'database'>,
+  client: TestClient,
+  overrides: Partial<{ firstName: string; lastName: string; email: string; password: string }> = {},
+  mail?: { messages: { to: string[] }[] },
+) {
+  const body = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: `user-${randomBytes(4).toString('hex')}@example.com`,
+    password: 'correct horse battery',
+    ...overrides,
+  };
+  const response = await client.post('/api/auth/sign-up', body);
+  if (response.statusCode !== 200 && response.statusCode !== 202) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode === 202 && mail) {
+    const address = body.email.toLowerCase();
+    for (let i = 0; !mail.messages.some((m) => m.to.includes(address)); i++) {
+      if (i > 400) throw new Error(`no verification email reached ${address}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  await t.database.db.update(users).set({ emailVerified: true }).where(eq(users.email, body.email.toLowerCase()));
+  return { ...body, user: await client.signIn(body.email, body.password) };
 }

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { AlertCircleIcon, CheckIcon, Loader2Icon } from 'lucide-react';
+import { AlertCircleIcon, CheckIcon, Loader2Icon, MailIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useSearch } from 'wouter';
-import { type TUser, MIN_PASSWORD_LENGTH, ZSignInBody, ZSignUpBody } from '../../contract/user';
+import { type TSignUpPending, type TUser, MIN_PASSWORD_LENGTH, ZSignInBody, ZSignUpBody } from '../../contract/user';
 import { Logo } from '../components/layout/logo';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
@@ -140,17 +140,51 @@ function SignUpForm({ onSignInInstead }: { onSignInInstead: (email: string) => v
   });
   const [serverError, setServerError] = useState<string | null>(null);
   const [emailTaken, setEmailTaken] = useState(false);
+  const [checkEmail, setCheckEmail] = useState<string | null>(null);
   const onSignedIn = useSignedIn();
   const mutation = useMutation({
-    mutationFn: (body: SignUpOutput) => api.post<TUser>('/api/auth/sign-up', body),
+    // With a mail server the answer is the same "check your email" for a new and a taken address,
+    // and signs nobody in; a new account then signs in with the password just chosen, and builds
+    // while its link is on the way. A taken address's password is not this one: the page asks to
+    // look in the mailbox, where the owner finds a note that the address already has an account.
+    mutationFn: async (body: SignUpOutput): Promise<TUser | { pending: string }> => {
+      const result = await api.post<TUser | TSignUpPending>('/api/auth/sign-up', body);
+      if (!('status' in result)) return result;
+      try {
+        return await api.post<TUser>('/api/auth/sign-in', { email: body.email, password: body.password });
+      } catch {
+        return { pending: body.email };
+      }
+    },
     meta: { skipUnauthorizedHandler: true },
-    onSuccess: onSignedIn,
+    onSuccess: (result) => {
+      if ('pending' in result) setCheckEmail(result.pending);
+      else onSignedIn(result);
+    },
     onError: (error) => {
       setEmailTaken(errorStatus(error) === 409);
       setServerError(applyServerError(form as never, error, 'Could not create your account. Please try again.'));
     },
   });
   const anyForm = form as unknown as UseFormReturn<SignUpInput, unknown, FieldValues>;
+  if (checkEmail) {
+    return (
+      <Alert role="status">
+        <MailIcon />
+        <AlertTitle>Check your email</AlertTitle>
+        <AlertDescription>
+          We sent a message to {checkEmail}. Open the link in it to verify your address, then sign in.
+          <button
+            type="button"
+            className="mt-1 cursor-pointer rounded-sm font-medium text-foreground underline underline-offset-4 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            onClick={() => onSignInInstead(checkEmail)}
+          >
+            Go to Sign in
+          </button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
   return (
     <form
       noValidate

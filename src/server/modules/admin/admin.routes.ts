@@ -34,6 +34,12 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
     async (request) => opts.admin.setRole(request.callerId, request.params.id, request.body.role),
   );
 
+  api.post(
+    '/api/admin/users/:id/verify-email',
+    { schema: { params: ZIdParams, response: { 200: ZAdminUser, ...errors } } },
+    async (request) => opts.admin.markEmailVerified(request.callerId, request.params.id),
+  );
+
   api.patch(
     '/api/admin/users/:id',
     { schema: { params: ZIdParams, body: ZAdminUserUpdate, response: { 200: ZAdminUser, ...errors } } },

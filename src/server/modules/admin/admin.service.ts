@@ -73,6 +73,8 @@ export function createAdminService(deps: {
   planSetByAdmin: (userId: string, planId: TPlanId) => Promise<void>;
   /** A gateway was added or changed (the pages' allowed checkout origins follow). */
   gatewaysChanged?: () => void;
+  /** Marks an address verified as its link would (ADMIN_EMAILS then applies). */
+  markEmailVerified?: (userId: string) => Promise<void>;
 }) {
   /** Records who changed what; never a secret's value, only that it was replaced. */
   async function audit(actorId: string, action: string, targetType: string, targetId: string, details: Record<string, unknown>) {
@@ -89,6 +91,7 @@ export function createAdminService(deps: {
       firstName: user.firstName,
       lastName: user.lastName,
       role: user.role,
+      emailVerified: user.emailVerified,
       subscriptionPlan: user.subscriptionPlan,
       apiCallsLimit: user.apiCallsLimit ?? plans.find((p) => p.id === user.subscriptionPlan)?.generationsPerMonth ?? null,
       apiCallsUsed,
@@ -127,6 +130,17 @@ export function createAdminService(deps: {
       const before = await deps.users.findById(id);
       if (!before || !(await deps.admin.updateUser(id, { role }))) throw notFound('User');
       await audit(actorId, 'user.role', 'user', id, { email: before.email, from: before.role, to: role });
+      return oneUser(id);
+    },
+
+    /** An admin vouches for a user's address (they know the person), as the verification link would. */
+    async markEmailVerified(actorId: string, id: string): Promise<TAdminUser> {
+      const before = await deps.users.findById(id);
+      if (!before || !deps.markEmailVerified) throw notFound('User');
+      if (!before.emailVerified) {
+        await deps.markEmailVerified(id);
+        await audit(actorId, 'user.email_verified', 'user', id, { email: before.email });
+      }
       return oneUser(id);
     },
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAdminUser, TPaymentGateway } from '../../../contract/admin.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { paymentGateways } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 let t: TTestApp;
 let admin: TestClient;
@@ -10,7 +10,7 @@ let adminId: string;
 beforeAll(async () => {
   t = await createTestApp({ ADMIN_EMAILS: 'root@example.com' });
   admin = new TestClient(t.app);
-  adminId = (await admin.signUp({ email: 'root@example.com' })).user.id;
+  adminId = (await signUpVerified(t, admin, { email: 'root@example.com' })).user.id;
 });
 afterAll(async () => {
   await t.close();

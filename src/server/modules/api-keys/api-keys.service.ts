@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_PREFIX, MAX_API_KEYS, type TApiKey, type TApiKeyMode, type TCreatedApiKey } from '../../../contract/api-keys.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TApiKeyRow, TApiKeysRepository } from './api-keys.repository.ts';
+import type { TAccountStanding } from '../users/account-standing.ts';
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -20,7 +21,11 @@ function toApiKey(row: TApiKeyRow): TApiKey {
  * API keys: made only for plans with API access, stored as a hash, listed by their last 4
  * characters, revoked at once. `authenticate` is how the API finds the caller behind a key.
  */
-export function createApiKeysService(deps: { keys: TApiKeysRepository; hasApiAccess: (ownerId: string) => Promise<boolean> }) {
+export function createApiKeysService(deps: {
+  keys: TApiKeysRepository;
+  hasApiAccess: (ownerId: string) => Promise<boolean>;
+  standing: Pick<TAccountStanding, 'assertMayReach'>;
+}) {
   return {
     async list(ownerId: string): Promise<TApiKey[]> {
       return (await deps.keys.list(ownerId)).map(toApiKey);
@@ -30,6 +35,7 @@ export function createApiKeysService(deps: { keys: TApiKeysRepository; hasApiAcc
       if (!(await deps.hasApiAccess(ownerId))) {
         throw new AppError('plan_limit', 'API keys come with the Enterprise plan. Contact sales to upgrade.');
       }
+      await deps.standing.assertMayReach(ownerId, 'api_key');
       if ((await deps.keys.countActive(ownerId)) >= MAX_API_KEYS) {
         throw new AppError('conflict', `You can hold at most ${MAX_API_KEYS} keys. Revoke one you no longer use first.`);
       }

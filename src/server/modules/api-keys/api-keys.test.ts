@@ -7,6 +7,9 @@ import { apiKeys, users } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { createApiKeysRepository } from './api-keys.repository.ts';
 import { createApiKeysService } from './api-keys.service.ts';
+import { createAccountStanding } from '../users/account-standing.ts';
+import { createUsersRepository } from '../users/users.repository.ts';
+import { createMailRepository } from '../mail/mail.repository.ts';
 
 let t: TTestApp;
 beforeAll(async () => {
@@ -27,7 +30,14 @@ async function member(plan: 'free' | 'premium' | 'enterprise') {
 
 /** The service as the API will use it to find who calls, on this test's database. */
 const lookup = () =>
-  createApiKeysService({ keys: createApiKeysRepository(t.database.db), hasApiAccess: async () => true });
+  createApiKeysService({
+    keys: createApiKeysRepository(t.database.db),
+    hasApiAccess: async () => true,
+    standing: createAccountStanding({
+      emailVerified: async (userId) => (await createUsersRepository(t.database.db).findById(userId))?.emailVerified,
+      mailServer: async () => (await createMailRepository(t.database.db).systemMail()) !== undefined,
+    }),
+  });
 
 describe('API keys', () => {
   it('are refused to plans without API access, with the plan named', async () => {

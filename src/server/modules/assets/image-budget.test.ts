@@ -11,7 +11,7 @@ import { DEFAULT_PLAN_CATALOGUE, DEFAULT_STORAGE_MB } from '../../../contract/pl
 import type { TUserStats } from '../../../contract/user.ts';
 import { assets, users } from '../../db/schema.ts';
 import { PLAN_CATALOGUE_SETTING } from '../system/system.service.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { IMAGE_FETCHES_PER_MINUTE } from './assets.service.ts';
 
 /*
@@ -121,7 +121,7 @@ describe('storage allowance', () => {
     // A catalogue whose free plan keeps 1 MB, set by an admin.
     const catalogue = DEFAULT_PLAN_CATALOGUE.map((plan) => (plan.id === 'free' ? { ...plan, storageMb: 1 } : plan));
     const admin = new TestClient(t.app);
-    await admin.signUp({ email: 'budget-admin@example.com' });
+    await signUpVerified(t, admin, { email: 'budget-admin@example.com' });
     const saved = await admin.request('PUT', `/api/admin/settings/${PLAN_CATALOGUE_SETTING}`, { value: JSON.stringify(catalogue) });
     expect(saved.statusCode, saved.body).toBe(200);
     try {

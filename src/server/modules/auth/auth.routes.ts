@@ -3,13 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
-import { ZSignInBody, ZSignUpBody, ZUser } from '../../../contract/user.ts';
+import { ZResendVerificationResult, ZSignInBody, ZSignUpBody, ZSignUpPending, ZUser, ZVerifyEmailBody, ZVerifyEmailResult } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import { AUTH_BASE_PATH, OIDC_PROVIDER_ID } from './better-auth.ts';
 import type { TAuthService } from './auth.service.ts';
 
-const errorResponses = { 400: ZApiError, 401: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
+const errorResponses = { 400: ZApiError, 401: ZApiError, 409: ZApiError, 422: ZApiError, 429: ZApiError, 503: ZApiError };
 
 /** Readable texts for the codes the auth library puts on its error redirect. */
 const OIDC_ERROR_MESSAGES: Record<string, string> = {
@@ -70,12 +70,29 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
 
   api.post(
     '/api/auth/sign-up',
-    { schema: { body: ZSignUpBody, response: { 200: ZUser, ...errorResponses } } },
+    { schema: { body: ZSignUpBody, response: { 200: ZUser, 202: ZSignUpPending, ...errorResponses } } },
     async (request, reply) => {
       const result = await auth.signUp(request.body, request.ip, request.headers);
+      if (result.kind === 'pending') return reply.status(202).send({ status: result.status, message: result.message });
       reply.header('set-cookie', result.setCookies);
       return result.user;
     },
+  );
+
+  // The page at /verify-email?token=… posts its token here; the token is the permission.
+  api.post(
+    '/api/auth/verify-email',
+    { schema: { body: ZVerifyEmailBody, response: { 200: ZVerifyEmailResult, ...errorResponses } } },
+    async (request) => {
+      await auth.verifyEmail(request.body.token);
+      return { status: 'verified' as const };
+    },
+  );
+
+  api.post(
+    '/api/auth/resend-verification',
+    { schema: { response: { 200: ZResendVerificationResult, ...errorResponses } } },
+    async (request) => auth.resendVerification(await auth.currentUserId(request.headers), request.headers),
   );
 
   api.post(

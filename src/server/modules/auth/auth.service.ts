@@ -1,18 +1,74 @@
 import { fromNodeHeaders } from 'better-auth/node';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { TSignInBody, TSignUpBody, TUser } from '../../../contract/user.ts';
+import type { TResendVerificationResult, TSignInBody, TSignUpBody, TSignUpPending, TUser } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
-import { AppError, unauthorized } from '../../http/app-error.ts';
+import { createEmailVerificationToken } from 'better-auth/api';
+import { AppError, notFound, unauthorized } from '../../http/app-error.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TUsersService } from '../users/users.service.ts';
 import { createAuthRepository } from './auth.repository.ts';
-import { createBetterAuth, OIDC_PROVIDER_ID, type TBetterAuth } from './better-auth.ts';
+import { createBetterAuth, OIDC_PROVIDER_ID, VERIFY_EMAIL_SECONDS, type TBetterAuth } from './better-auth.ts';
+import { createEmailVerificationRepository } from './email-verification.repository.ts';
 import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
 import { createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
 export type TAuthResult = { user: TUser; setCookies: string[] };
+/** Sign-up's outcome: signed in at once (no mail server), or the same "check your email" for everyone. */
+export type TSignUpResult = ({ kind: 'signed_in' } & TAuthResult) | ({ kind: 'pending' } & TSignUpPending);
+
+const SIGN_UP_PENDING: TSignUpPending = {
+  status: 'check_email',
+  message: 'Check your email: we sent a message to this address. Open its link to verify the address.',
+};
+
+/** Verification links asked for again, per account and hour. */
+const RESENDS_PER_HOUR = 5;
+const VERIFY_TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const invalidLink = () =>
+  new AppError('bad_request', 'This verification link is not valid any more: it was used, replaced by a newer one, or it expired. Sign in and ask for a new one.', {
+    token: 'The link is not valid any more.',
+  });
+
+const greeting = (firstName: string | null | undefined) => `Hello ${firstName?.trim() || 'there'},`;
+
+function verificationNotice(firstName: string | null | undefined, email: string, link: string): { subject: string; text: string } {
+  return {
+    subject: 'Verify your email address for Formwork',
+    text: [
+      greeting(firstName),
+      '',
+      `Someone, probably you, created a Formwork account with this address (${email}). Open this link to verify that the address is yours:`,
+      '',
+      link,
+      '',
+      `The link works once, within ${VERIFY_EMAIL_SECONDS / 3600} hours. Until the address is verified, the account can build formats and generate documents, but cannot send email, share links or create API keys.`,
+      '',
+      'If you did not create this account, ignore this message: nothing is sent in your name until the link is opened.',
+      '',
+      '— Formwork',
+    ].join('\n'),
+  };
+}
+
+function takenAddressNotice(firstName: string | null, email: string, publicUrl: string): { subject: string; text: string } {
+  return {
+    subject: 'Someone tried to create a Formwork account with your address',
+    text: [
+      greeting(firstName),
+      '',
+      `Someone tried to create a new Formwork account with your address (${email}), which already has an account. Nothing was changed, and nobody was signed in to your account.`,
+      '',
+      `If it was you, sign in instead: ${publicUrl}/login`,
+      '',
+      'If it was not you, there is nothing to do.',
+      '',
+      '— Formwork',
+    ].join('\n'),
+  };
+}
 
 const SESSION_COOKIE_RE = /(?:^|;\s*)(?:__Secure-)?formwork\.session_token=([^;]+)/;
 /** The signed session cookie's value, the key a session is remembered by. */
@@ -86,6 +142,8 @@ export function createAuthService(deps: {
   log: { warn: (obj: object, msg: string) => void };
   /** Sends a notice through the installation's mail server; false when none is set up. */
   notify?: (userId: string, notice: { subject: string; text: string }) => Promise<boolean>;
+  /** Whether the installation has a mail server: verification is only asked for when a link can arrive. */
+  mailServer?: () => Promise<boolean>;
   /** The throttle's clock; tests move it past the waits. */
   clock?: () => Date;
   hashLimits?: THashGateLimits;
@@ -93,14 +151,92 @@ export function createAuthService(deps: {
   const { config } = deps;
   const hasher = createPasswordHasher(deps.hashLimits);
   const isAdminEmail = (email: string) => config.adminEmails.has(email.toLowerCase());
+  const mailServer = deps.mailServer ?? (async () => false);
+  const links = createEmailVerificationRepository(deps.db);
+  const counters = createAuthRepository(deps.db);
+  const now = deps.clock ?? (() => new Date());
 
+  /** ADMIN_EMAILS makes an admin only of an address its owner has verified. */
   async function promoteIfAdmin(userId: string) {
     const row = await deps.users.findById(userId);
-    if (row && row.role !== 'admin' && isAdminEmail(row.email)) await deps.users.setRole(userId, 'admin');
+    if (row && row.emailVerified && row.role !== 'admin' && isAdminEmail(row.email)) await deps.users.setRole(userId, 'admin');
+  }
+
+  // Emails go out after the answer, so a caller learns nothing from the time they take; shutting
+  // down waits for those on their way.
+  const noticesInFlight = new Set<Promise<void>>();
+  function inBackground(what: string, work: () => Promise<unknown>) {
+    const sending = work()
+      .then(() => undefined)
+      .catch((error: unknown) => deps.log.warn({ err: error }, `could not send the ${what}`))
+      .finally(() => noticesInFlight.delete(sending));
+    noticesInFlight.add(sending);
+  }
+
+  /**
+   * Makes a verification link around the library's proof (a signed, expiring token it checks
+   * again when the link is used). The link's own token is 256 random bits, kept only as a hash,
+   * and works once. It goes by email; with no mail server, only an ADMIN_EMAILS address gets one,
+   * in the log.
+   */
+  async function issueLink(user: { id: string; email: string }, proof: string): Promise<'sent' | 'logged' | 'none'> {
+    const hasServer = await mailServer();
+    if (!hasServer && !isAdminEmail(user.email)) return 'none';
+    const token = randomBytes(32).toString('base64url');
+    await links.issue(user.id, sha256(token), proof, new Date(now().getTime() + VERIFY_EMAIL_SECONDS * 1000));
+    const link = `${config.publicUrl}/verify-email?token=${token}`;
+    if (!hasServer) {
+      // The one credential this server writes to its log, on purpose: with no mail server this is
+      // the only way an ADMIN_EMAILS address can prove itself, and whoever can read the log already
+      // owns the machine (and its data directory). Everywhere else tokens are masked (log-tokens.ts).
+      deps.log.warn(
+        { email: user.email },
+        `No mail server is set up, so here is the verification link for ${user.email}, an ADMIN_EMAILS address. Open it to verify the address and become an admin: ${link}`,
+      );
+      return 'logged';
+    }
+    const row = await deps.users.findById(user.id);
+    const notify = deps.notify;
+    if (notify) inBackground('verification email', () => notify(user.id, verificationNotice(row?.firstName, user.email, link)));
+    return 'sent';
+  }
+
+  /** Without a mail server, an unverified ADMIN_EMAILS address gets a new link in the log when it signs in and has none. */
+  async function onSessionCreated(userId: string) {
+    await promoteIfAdmin(userId);
+    const row = await deps.users.findById(userId);
+    if (!row || row.emailVerified || !isAdminEmail(row.email) || (await mailServer()) || (await links.hasLive(userId, now()))) return;
+    await issueLink(row, await createEmailVerificationToken(config.sessionSecret, row.email, undefined, VERIFY_EMAIL_SECONDS));
+  }
+
+  async function onExistingUserSignUp(userId: string) {
+    const notify = deps.notify;
+    if (!notify || !(await mailServer())) return;
+    // One notice an hour at most: sign-ups with someone's address must not become a way to flood them.
+    if (!(await counters.take(`taken-address:${userId}`, now(), 60 * 60, 1))) return;
+    inBackground('taken-address notice', async () => {
+      const owner = await deps.users.findById(userId);
+      if (owner) await notify(owner.id, takenAddressNotice(owner.firstName, owner.email, config.publicUrl));
+    });
+  }
+
+  async function onEmailVerified(userId: string) {
+    await links.dropAll(userId);
+    await promoteIfAdmin(userId);
   }
 
   const build = () =>
-    createBetterAuth({ db: deps.db, config, isAdminEmail, onSessionCreated: promoteIfAdmin, password: hasher.password });
+    createBetterAuth({
+      db: deps.db,
+      config,
+      onSessionCreated,
+      sendVerificationEmail: async (user, proof) => {
+        await issueLink(user, proof);
+      },
+      onExistingUserSignUp,
+      onEmailVerified,
+      password: hasher.password,
+    });
 
   // OIDC discovery happens once per instance; if the provider was down then, a later login
   // rebuilds the instance instead of staying broken until a restart.
@@ -124,24 +260,16 @@ export function createAuthService(deps: {
   // PostgreSQL read the session every time, so a sign-out anywhere takes effect at once.
   const knownSessions = config.databaseUrl ? undefined : createSessionMemo();
 
-  const counters = createAuthRepository(deps.db);
-  const now = deps.clock ?? (() => new Date());
   const throttle = createSignInThrottle({ counters, now });
   const signUps = createSignUpLimiter({ counters, now, perHour: config.signUpsPerIpPerHour });
 
-  // Notices go out after the answer, so a guesser learns nothing from the time it takes; shutting
-  // down waits for those on their way.
-  const noticesInFlight = new Set<Promise<void>>();
   function sendGuessingNotice(email: string) {
     const notify = deps.notify;
     if (!notify) return;
-    const sending = (async () => {
+    inBackground('sign-in attempts notice', async () => {
       const owner = await deps.users.findByEmail(email);
       if (owner) await notify(owner.id, guessingNotice(owner.firstName, owner.email, config.publicUrl));
-    })()
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'could not send the sign-in attempts notice'))
-      .finally(() => noticesInFlight.delete(sending));
-    noticesInFlight.add(sending);
+    });
   }
   let sweeper: NodeJS.Timeout | undefined;
 
@@ -161,7 +289,10 @@ export function createAuthService(deps: {
 
     /** Sweeps counters that hold nothing any more, hourly. */
     start() {
-      const sweep = () => void throttle.sweep().catch((error: unknown) => deps.log.warn({ err: error }, 'could not sweep the sign-in counters'));
+      const sweep = () => {
+        void throttle.sweep().catch((error: unknown) => deps.log.warn({ err: error }, 'could not sweep the sign-in counters'));
+        void links.sweep(now()).catch((error: unknown) => deps.log.warn({ err: error }, 'could not sweep the verification links'));
+      };
       sweep();
       sweeper = setInterval(sweep, 60 * 60_000);
       sweeper.unref();
@@ -171,36 +302,93 @@ export function createAuthService(deps: {
       await Promise.all(noticesInFlight);
     },
 
-    async signUp(body: TSignUpBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
+    /**
+     * With a mail server, the answer is the same "check your email" whether the address is new or
+     * taken, and nobody is signed in by it (a cookie would tell the two apart); the owner of a
+     * taken address is told by email. Without one, nothing could be verified or told, so a new
+     * account is signed in at once and a taken address is a 409, as before (docs/decisions.md).
+     */
+    async signUp(body: TSignUpBody, ip: string, headers: IncomingHttpHeaders): Promise<TSignUpResult> {
       const counted = await signUps.consume(ip);
       const lane = await throttle.laneOf(ip);
+      const holding = await mailServer();
+      const taken = () =>
+        new AppError('conflict', 'An account with this email already exists. Sign in instead.', {
+          email: 'An account with this email already exists.',
+        });
+      let created;
       try {
-        const result = await hasher.inLane(lane, () => auth.api.signUpEmail({
-          body: {
-            name: `${body.firstName} ${body.lastName}`,
-            email: body.email,
-            password: body.password,
-            firstName: body.firstName,
-            lastName: body.lastName,
-          },
-          headers: fromNodeHeaders(headers),
-          returnHeaders: true,
-        }));
-        const setCookies = result.headers.getSetCookie();
-        const row = await deps.users.findById(result.response.user.id);
-        if (!row) throw new Error('signed-up user vanished');
-        return { user: await deps.usersService.toUser(row), setCookies };
+        created = await hasher.inLane(lane, () =>
+          auth.api.signUpEmail({
+            body: {
+              name: `${body.firstName} ${body.lastName}`,
+              email: body.email,
+              password: body.password,
+              firstName: body.firstName,
+              lastName: body.lastName,
+            },
+            headers: fromNodeHeaders(headers),
+          }),
+        );
       } catch (error) {
-        const status = statusOf(error);
-        if (status === 422 || status === 409 || (await deps.users.findByEmail(body.email))) {
-          throw new AppError('conflict', 'An account with this email already exists. Sign in instead.', {
-            email: 'An account with this email already exists.',
-          });
+        const existing = await deps.users.findByEmail(body.email);
+        if (existing) {
+          // Two sign-ups with one address at once: the second is answered like any taken address.
+          if (!holding) throw taken();
+          await onExistingUserSignUp(existing.id);
+          return { kind: 'pending', ...SIGN_UP_PENDING };
         }
         // Turned away before the account was made (sign-in was busy, or our own failure): not counted.
         await signUps.refund(counted);
         throw error;
       }
+      // For a taken address the library answers with a made-up user that was never stored.
+      const row = await deps.users.findById(created.user.id);
+      if (!row) {
+        if (!holding) throw taken();
+        return { kind: 'pending', ...SIGN_UP_PENDING };
+      }
+      if (holding) return { kind: 'pending', ...SIGN_UP_PENDING };
+      const started = await auth.api.startSession({ body: { userId: row.id }, headers: fromNodeHeaders(headers), returnHeaders: true });
+      return { kind: 'signed_in', user: await deps.usersService.toUser(row), setCookies: started.headers.getSetCookie() };
+    },
+
+    /** Uses a verification link's token: once, before it expires; one answer for every token that does not work. */
+    async verifyEmail(token: string): Promise<void> {
+      const link = VERIFY_TOKEN_RE.test(token) ? await links.take(sha256(token)) : undefined;
+      if (!link || link.expiresAt <= now()) throw invalidLink();
+      try {
+        await auth.api.verifyEmail({ query: { token: link.proof } });
+      } catch {
+        // The library's proof failed (the address changed since, or the proof expired).
+        throw invalidLink();
+      }
+    },
+
+    /** A new verification link for the signed-in account, by email (or, for an ADMIN_EMAILS address without a mail server, in the log). */
+    async resendVerification(userId: string, headers: IncomingHttpHeaders): Promise<TResendVerificationResult> {
+      const row = await deps.users.findById(userId);
+      if (!row) throw unauthorized();
+      if (row.emailVerified) return { status: 'already_verified', message: 'Your email address is already verified.' };
+      const hasServer = await mailServer();
+      if (!hasServer && !isAdminEmail(row.email)) {
+        throw new AppError('unprocessable', 'This installation has no mail server, so no verification email can be sent. Nothing is held back until it has one.');
+      }
+      if (!(await counters.take(`verify-resend:${userId}`, now(), 60 * 60, RESENDS_PER_HOUR))) {
+        throw new AppError('rate_limited', `You can ask for ${RESENDS_PER_HOUR} verification emails an hour. Use the newest one, or try again later.`, undefined, {
+          'retry-after': '3600',
+        });
+      }
+      await auth.api.sendVerificationEmail({ body: { email: row.email }, headers: fromNodeHeaders(headers) });
+      return hasServer
+        ? { status: 'sent', message: `We sent a new verification link to ${row.email}. It works once, within ${VERIFY_EMAIL_SECONDS / 3600} hours.` }
+        : { status: 'logged', message: 'No mail server is set up, so the verification link was written to the server’s log.' };
+    },
+
+    /** An admin's word that the address is its owner's (Admin Panel → Users, or admin:create). */
+    async markVerified(userId: string): Promise<void> {
+      if (!(await links.markVerified(userId))) throw notFound('User');
+      await onEmailVerified(userId);
     },
 
     async signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZUser } from '../../../contract/user.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
 let t: TTestApp;
@@ -52,7 +52,7 @@ describe('sign-up', () => {
     expect(cookie).toMatch(/SameSite=Lax/i);
   });
 
-  it('refuses a duplicate email with a clear 409', async () => {
+  it('refuses a duplicate email with a clear 409 while there is no mail server (nothing could tell the owner)', async () => {
     const client = new TestClient(t.app);
     await client.signUp({ email: 'dup@example.com' });
     const again = await new TestClient(t.app).post('/api/auth/sign-up', {
@@ -281,13 +281,17 @@ describe('CSRF', () => {
 });
 
 describe('admin bootstrap', () => {
-  it('gives the admin role to ADMIN_EMAILS at sign-up, case-insensitively', async () => {
-    const { user } = await new TestClient(t.app).signUp({ email: 'boss@example.com' });
-    expect(user.role).toBe('admin');
+  it('gives the admin role to ADMIN_EMAILS only once the address is verified, case-insensitively', async () => {
+    const client = new TestClient(t.app);
+    const { user } = await client.signUp({ email: 'boss@example.com' });
+    expect(user.role).toBe('user');
+    expect((await client.get('/api/admin/users')).statusCode).toBe(403);
+    const verified = await signUpVerified(t, new TestClient(t.app), { email: 'Other@Example.com' });
+    expect(verified.user.role).toBe('admin');
   });
 
-  it('promotes an existing account at its next sign-in', async () => {
-    const { email, password, user } = await new TestClient(t.app).signUp({ email: 'later@example.com' });
+  it('promotes an existing verified account at its next sign-in', async () => {
+    const { email, password, user } = await signUpVerified(t, new TestClient(t.app), { email: 'later@example.com' });
     expect(user.role).toBe('user');
     const t2 = await createTestApp({ ADMIN_EMAILS: 'later@example.com' });
     try {

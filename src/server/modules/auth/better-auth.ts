@@ -1,6 +1,9 @@
-import { betterAuth } from 'better-auth';
+import { APIError, betterAuth, type BetterAuthPlugin } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { createAuthEndpoint } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
 import { genericOAuth } from 'better-auth/plugins';
+import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
@@ -9,6 +12,31 @@ import type { TPasswordHasher } from './password-hasher.ts';
 
 export const OIDC_PROVIDER_ID = 'oidc';
 export const AUTH_BASE_PATH = '/api/identity';
+/** How long a verification link works. */
+export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
+
+/**
+ * Sign-up never signs in by itself (a cookie would tell a new address from a taken one); when
+ * nothing is held back we start the session here instead. Server-only: the library's own routes
+ * are closed anyway (auth.routes.ts).
+ */
+const sessionStarter = {
+  id: 'formwork-session-starter',
+  endpoints: {
+    startSession: createAuthEndpoint(
+      '/formwork/start-session',
+      { method: 'POST', body: z.object({ userId: z.string() }), metadata: { SERVER_ONLY: true } },
+      async (ctx) => {
+        const user = await ctx.context.internalAdapter.findUserById(ctx.body.userId);
+        if (!user) throw new APIError('NOT_FOUND');
+        const session = await ctx.context.internalAdapter.createSession(user.id);
+        if (!session) throw new APIError('INTERNAL_SERVER_ERROR');
+        await setSessionCookie(ctx, { session, user });
+        return ctx.json({ status: true });
+      },
+    ),
+  },
+} satisfies BetterAuthPlugin;
 
 type TProfile = Record<string, unknown>;
 const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
@@ -26,9 +54,14 @@ function splitName(profile: TProfile): { firstName?: string; lastName?: string }
 export function createBetterAuth(deps: {
   db: TDb;
   config: TConfig;
-  isAdminEmail: (email: string) => boolean;
   /** Runs after every sign-in, whatever the method: the place for the ADMIN_EMAILS bootstrap. */
   onSessionCreated: (userId: string) => Promise<void>;
+  /** The library's proof for `email` (a signed, expiring token) is ready: make and send the link. */
+  sendVerificationEmail: (user: { id: string; email: string }, proof: string) => Promise<void>;
+  /** Someone signed up with an address that already has an account. */
+  onExistingUserSignUp: (userId: string) => Promise<void>;
+  /** An address was just verified. */
+  onEmailVerified: (userId: string) => Promise<void>;
   /** Our hasher (password-hasher.ts): the library's format, with a limit on hashes at once. */
   password: TPasswordHasher['password'];
 }) {
@@ -47,8 +80,18 @@ export function createBetterAuth(deps: {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: 256,
-      autoSignIn: true,
+      autoSignIn: false,
       password: deps.password,
+      onExistingUserSignUp: async ({ user }) => deps.onExistingUserSignUp(user.id),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      // A link signs nobody in: a link someone else sent would otherwise sign the reader into the
+      // sender's account.
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFY_EMAIL_SECONDS,
+      sendVerificationEmail: async ({ user, token }) => deps.sendVerificationEmail(user, token),
+      afterEmailVerification: async (user) => deps.onEmailVerified(user.id),
     },
     user: {
       additionalFields: {
@@ -81,16 +124,16 @@ export function createBetterAuth(deps: {
           },
         },
       },
+      // Nobody is an admin at sign-up: ADMIN_EMAILS counts only once the address is verified.
       user: {
         create: {
-          before: async (user) => ({
-            data: { ...user, role: deps.isAdminEmail(user.email) ? 'admin' : 'user' },
-          }),
+          before: async (user) => ({ data: { ...user, role: 'user' } }),
         },
       },
     },
     plugins: config.oidc
       ? [
+          sessionStarter,
           genericOAuth({
             config: [
               {
@@ -114,7 +157,7 @@ export function createBetterAuth(deps: {
             ],
           }),
         ]
-      : [],
+      : [sessionStarter],
   });
 }
 export type TBetterAuth = ReturnType<typeof createBetterAuth>;

@@ -52,6 +52,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
       firstName: OIDC_TEST_ACCOUNT.given_name,
       lastName: OIDC_TEST_ACCOUNT.family_name,
       role: 'admin',
+      emailVerified: true,
     });
   });
 
@@ -67,6 +68,35 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(location.pathname).toBe('/login');
     expect(location.searchParams.get('error')).toMatch(/sign in again|expired|tampered/i);
     expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
+
+describe('OpenID Connect and ADMIN_EMAILS when the provider does not vouch for the address', () => {
+  it('makes an unverified account that is not an admin, until the provider says the address is verified', async () => {
+    const provider = await startOidcProvider({ port: await freePort(), redirectUri: REDIRECT_URI });
+    provider.setEmailVerified(false);
+    const t = await createTestApp({
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      ADMIN_EMAILS: OIDC_TEST_ACCOUNT.email,
+    });
+    try {
+      const client = new TestClient(t.app);
+      expect((await loginThroughProvider(client, provider)).statusCode).toBe(302);
+      expect((await client.get('/api/auth/user')).json()).toMatchObject({ email: OIDC_TEST_ACCOUNT.email, role: 'user', emailVerified: false });
+      expect((await client.get('/api/admin/users')).statusCode).toBe(403);
+
+      // The next sign-in carries the provider's word that the address is verified.
+      provider.setEmailVerified(true);
+      const again = new TestClient(t.app);
+      expect((await loginThroughProvider(again, provider)).statusCode).toBe(302);
+      expect((await again.get('/api/auth/user')).json()).toMatchObject({ role: 'admin', emailVerified: true });
+      expect((await again.get('/api/admin/users')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+      await provider.close();
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { pino } from 'pino';
 import { createServices } from '../../services.ts';
 import type { TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 /*
  * What every billing test needs: the app with a clock the test moves, an admin who turns a gateway
@@ -17,7 +17,8 @@ const DAY_MS = 86_400_000;
 
 export type TBillingKit = Awaited<ReturnType<typeof createBillingKit>>;
 
-export async function createBillingKit(options: { mailTrustedCa?: string[] } = {}) {
+/** `mail`: the SMTP stand-in the installation's mail server sends to, when a test sets one up (new accounts then verify their address). */
+export async function createBillingKit(options: { mailTrustedCa?: string[]; mail?: { messages: { to: string[] }[] } } = {}) {
   let offsetMs = 0;
   const clock = () => new Date(Date.now() + offsetMs);
   const background = { billingClock: clock, ...(options.mailTrustedCa ? { mailTrustedCa: options.mailTrustedCa } : {}) };
@@ -26,7 +27,7 @@ export async function createBillingKit(options: { mailTrustedCa?: string[] } = {
   // the app runs every minute is called from here at once.
   const other = createServices({ config: t.config, database: t.database, log: pino({ level: 'silent' }), ...background });
   const admin = new TestClient(t.app);
-  await admin.signUp({ email: ADMIN_EMAIL, firstName: 'Avery', lastName: 'Admin' });
+  await signUpVerified(t, admin, { email: ADMIN_EMAIL, firstName: 'Avery', lastName: 'Admin' });
 
   return {
     t,
@@ -54,7 +55,7 @@ export async function createBillingKit(options: { mailTrustedCa?: string[] } = {
     },
     async customer(name = 'Casey') {
       const client = new TestClient(t.app);
-      const { user } = await client.signUp({ firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` });
+      const { user } = await signUpVerified(t, client, { firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` }, options.mail);
       return { client, id: user.id, email: user.email };
     },
     /** What a plan would cost, with the token that confirms paying it. */

@@ -18,7 +18,7 @@ let smtp: TSmtpStandIn;
 
 beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
-  kit = await createBillingKit({ mailTrustedCa: [smtp.ca] });
+  kit = await createBillingKit({ mailTrustedCa: [smtp.ca], mail: smtp });
   razorpay = await startRazorpayStandIn();
   await kit.activateRazorpay(razorpay);
   const mail = await kit.admin.request('PUT', '/api/admin/mail-settings', {

@@ -13,7 +13,7 @@ import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 const ADMIN_EMAIL = 'root@example.com';
 const background = { emailRetryDelaysMs: [100] };
@@ -34,7 +34,7 @@ beforeAll(async () => {
   await app.ready();
   second = { app, database };
   admin = new TestClient(t.app);
-  await admin.signUp({ email: ADMIN_EMAIL });
+  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
   const saved = await admin.request('PUT', '/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test' });
   expect(saved.statusCode, saved.body).toBe(200);
 }, 120_000);
@@ -50,7 +50,7 @@ const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json
 /** A paid user signed in on `app`, with one document. */
 async function sender(app: FastifyInstance) {
   const client = new TestClient(app);
-  const { user } = await client.signUp();
+  const { user } = await signUpVerified(t, client, {}, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
   const format = (await client.post('/api/formats', { name: 'Letter', content: { elements: [{ id: 'p', type: 'paragraph', content: 'Hello.' }] } })).json() as { id: string };
   const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string };

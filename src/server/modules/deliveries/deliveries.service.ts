@@ -16,6 +16,7 @@ import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TMailer } from '../mail/mail-transport.ts';
 import { nextUtcDay, utcDay, type TMailService } from '../mail/mail.service.ts';
 import type { TShareLinksService } from '../share-links/share-links.service.ts';
+import type { TAccountStanding } from '../users/account-standing.ts';
 import type { TDeliveriesRepository, TDeliveryRow } from './deliveries.repository.ts';
 import { composeEmail } from './email-message.ts';
 
@@ -68,6 +69,7 @@ export function createDeliveriesService(deps: {
   mail: Pick<TMailService, 'senderFor' | 'systemDailyLimit' | 'assertDailyRoom'>;
   mailer: TMailer;
   shareLinks: Pick<TShareLinksService, 'create' | 'get'>;
+  standing: Pick<TAccountStanding, 'assertMayReach'>;
   emailsPerHour: (ownerId: string) => Promise<number>;
   /** This installation's host, for Message-IDs. */
   host: string;
@@ -219,6 +221,7 @@ export function createDeliveriesService(deps: {
     async email(ownerId: string, documentId: string, body: z.output<typeof ZEmailDocumentBody>, scope?: TDocumentScope): Promise<TDelivery> {
       const document = await deps.documents.get(ownerId, documentId, scope);
       if (!document) throw notFound('Document');
+      await deps.standing.assertMayReach(ownerId, 'email');
       const sender = await deps.mail.senderFor(ownerId);
       if (!sender) {
         throw new AppError('unprocessable', 'No mail server is set up for this account, so Formwork cannot send email. Share a link to the document instead.');

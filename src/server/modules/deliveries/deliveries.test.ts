@@ -8,7 +8,7 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 /*
  * Emailing a document, end to end against a real SMTP server on loopback: STARTTLS with a
@@ -38,7 +38,7 @@ beforeAll(async () => {
     },
   );
   admin = new TestClient(t.app);
-  await admin.signUp({ email: ADMIN_EMAIL });
+  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
 });
 afterAll(async () => {
   await t.close();
@@ -62,7 +62,7 @@ async function setUpSystemMail() {
 
 /** A user on `plan` (a paid one unless told: the Free plan's own rule is tested on its own) with one document. */
 async function userWithDocument(plan: 'free' | 'basic' | 'enterprise' = 'basic', client = new TestClient(t.app)) {
-  const { user, email } = await client.signUp({ firstName: 'Grace', lastName: 'Hopper' });
+  const { user, email } = await signUpVerified(t, client, { firstName: 'Grace', lastName: 'Hopper' }, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
   const format = await client.post('/api/formats', {
     name: 'Offer Letter',
@@ -221,7 +221,7 @@ describe('abuse limits', () => {
       expect(errorOf(refused).fields?.['to.0'], address).toBe('Enter a valid email address.');
     }
     const stranger = new TestClient(t.app);
-    await stranger.signUp();
+    await signUpVerified(t, stranger, {}, smtp);
     expect((await stranger.post(`/api/documents/${document.id}/email`, { to: ['a@example.com'] })).statusCode).toBe(404);
     expect((await stranger.get(`/api/documents/${document.id}/deliveries`)).statusCode).toBe(404);
     const queuedIds = (await t.database.db.select({ id: emailDeliveries.id }).from(emailDeliveries).where(eq(emailDeliveries.documentId, document.id))).map((r) => r.id);
@@ -365,7 +365,7 @@ describe('a PDF too large to attach', () => {
   beforeAll(async () => {
     small = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { mailTrustedCa: [smtp.ca], emailAttachmentMaxBytes: 1_000 });
     const root = new TestClient(small.app);
-    await root.signUp({ email: ADMIN_EMAIL });
+    await signUpVerified(small, root, { email: ADMIN_EMAIL });
     await root.request('PUT', '/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: RELAY.user, password: RELAY.password, fromAddress: 'documents@formwork.test' });
   });
   afterAll(async () => {
@@ -374,7 +374,7 @@ describe('a PDF too large to attach', () => {
 
   it('goes as a share link that opens the same PDF without an account', async () => {
     const client = new TestClient(small.app);
-    await client.signUp();
+    await signUpVerified(small, client, {}, smtp);
     const format = (await client.post('/api/formats', { name: 'Big', content: { elements: [{ id: 'p', type: 'paragraph', content: 'A long document.' }] } })).json() as { id: string };
     const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string; name: string };
     const before = smtp.messages.length;

@@ -15,6 +15,7 @@ import {
 import { findPlaceholderNames, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TMailService } from '../mail/mail.service.ts';
+import type { TAccountStanding } from '../users/account-standing.ts';
 import type { TDeliveriesRepository, TMergeRow, TNewDelivery } from './deliveries.repository.ts';
 import { cellOf, checkAddress, fillTemplate, oneLine, type TFilledRow } from './merge-templates.ts';
 
@@ -38,6 +39,7 @@ const RATE_WAIT_SHOWN_MS = 60_000;
 export function createMailMergeService(deps: {
   repository: TDeliveriesRepository;
   mail: Pick<TMailService, 'emailSettings' | 'assertDailyRoom'>;
+  standing: Pick<TAccountStanding, 'assertMayReach'>;
   /** Wakes the delivery queue's worker. */
   kick: () => void;
 }) {
@@ -179,6 +181,7 @@ export function createMailMergeService(deps: {
      */
     async start(ownerId: string, jobId: string, body: z.output<typeof ZMailMergeBody>): Promise<{ merge: TMailMerge; created: boolean }> {
       const job = await jobOf(ownerId, jobId);
+      await deps.standing.assertMayReach(ownerId, 'email');
       const existing = await r.merge(ownerId, jobId);
       if (existing) {
         const settings = await deps.mail.emailSettings(ownerId);

@@ -5,7 +5,7 @@ import { standardEmail, ZMailMerge, ZMailMergeOptions, ZMailMergePreview, ZMailM
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { IN_DOUBT_MESSAGE } from './deliveries.service.ts';
 
 /*
@@ -24,7 +24,7 @@ beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass' } });
   t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100] });
   admin = new TestClient(t.app);
-  await admin.signUp({ email: ADMIN_EMAIL });
+  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
   const saved = await admin.request('PUT', '/api/admin/mail-settings', {
     host: smtp.host,
     port: smtp.port,
@@ -58,7 +58,7 @@ function spreadsheet(tag: string): Buffer {
 /** A user (by default on Enterprise: a send rate far above 25) with a finished 25-document batch. */
 async function finishedBatch(tag: string, plan: 'free' | 'enterprise' = 'enterprise') {
   const client = new TestClient(t.app);
-  const { user, email } = await client.signUp({ firstName: 'Ada', lastName: 'Lovelace' });
+  const { user, email } = await signUpVerified(t, client, { firstName: 'Ada', lastName: 'Lovelace' }, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
   const format = (await client.post('/api/formats', {
     name: 'Welcome Letter',
@@ -278,7 +278,7 @@ describe('mail merge from a batch', () => {
   it('is for finished batches of your own, with a mail server set up', async () => {
     const { client, jobId } = await finishedBatch('d');
     const stranger = new TestClient(t.app);
-    await stranger.signUp();
+    await signUpVerified(t, stranger, {}, smtp);
     expect((await stranger.get(`/api/bulk-jobs/${jobId}/mail-merge`)).statusCode).toBe(404);
     expect((await stranger.post(`/api/bulk-jobs/${jobId}/mail-merge`, BODY(2))).statusCode).toBe(404);
     const badColumn = await client.post(`/api/bulk-jobs/${jobId}/mail-merge/preview`, BODY(7));

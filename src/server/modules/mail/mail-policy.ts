@@ -1,4 +1,5 @@
 import type { TPlanId } from '../../../contract/plans.ts';
+import { reachRefusal, type TStanding } from '../users/account-standing.ts';
 
 /**
  * What the policy knows of an account. The installation's mail server sends as this installation,
@@ -7,6 +8,7 @@ import type { TPlanId } from '../../../contract/plans.ts';
  */
 export type TMailAccount = {
   plan: TPlanId;
+  standing: TStanding;
 };
 
 /**
@@ -16,6 +18,10 @@ export type TMailAccount = {
  * mail merge, the sender at send time and the settings the web dialog reads all ask it.
  */
 export function ownWordsRefusal(account: TMailAccount): string | null {
+  // An address nobody has confirmed writes nothing of its own (mail queued before it changed goes
+  // out as the standard email).
+  const unverified = reachRefusal(account.standing, 'email');
+  if (unverified) return unverified.message;
   if (account.plan === 'free') {
     return 'On the Free plan, emails sent through this installation’s mail server use a standard subject and message that name the document and you. Upgrade your plan to write your own.';
   }

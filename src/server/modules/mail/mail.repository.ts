@@ -22,6 +22,7 @@ export type TUserMailRow = {
   email: string;
   firstName: string | null;
   lastName: string | null;
+  emailVerified: boolean;
   subscriptionPlan: TPlanId;
   enterpriseEmail: string | null;
   enterpriseEmailPasswordEnc: string | null;
@@ -40,6 +41,7 @@ export function createMailRepository(db: TDb) {
           email: users.email,
           firstName: users.firstName,
           lastName: users.lastName,
+          emailVerified: users.emailVerified,
           subscriptionPlan: users.subscriptionPlan,
           enterpriseEmail: users.enterpriseEmail,
           enterpriseEmailPasswordEnc: users.enterpriseEmailPasswordEnc,

@@ -111,7 +111,7 @@ export function createMailService(deps: {
       replyTo: { name: senderName, address: user.email },
       checkAddress: false,
       senderName,
-      wordsRefused: ownWordsRefusal({ plan: user.subscriptionPlan }),
+      wordsRefused: ownWordsRefusal({ plan: user.subscriptionPlan, standing: { emailVerified: user.emailVerified, mailServer: true } }),
     };
   }
 
@@ -163,6 +163,9 @@ export function createMailService(deps: {
   return {
     senderFor: async (userId: string) => senderOf(await userOf(userId)),
 
+    /** Whether the installation has a mail server of its own (verification links need one). */
+    hasSystemServer: async () => (await r.systemMail()) !== undefined,
+
     /** The admin's daily cap on users' emails through the installation's server; null when none. */
     systemDailyLimit: () => r.systemDailyLimit(),
 
@@ -195,7 +198,7 @@ export function createMailService(deps: {
       const user = await userOf(userId);
       const [ownServerAllowed, sender, emailsPerHour] = await Promise.all([deps.plan.hasApiAccess(userId), senderOf(user), deps.plan.emailsPerHour(userId)]);
       // With no server yet, say what the installation's would allow once there is one.
-      const wordsRefused = sender ? sender.wordsRefused : ownWordsRefusal({ plan: user.subscriptionPlan });
+      const wordsRefused = sender ? sender.wordsRefused : ownWordsRefusal({ plan: user.subscriptionPlan, standing: { emailVerified: user.emailVerified, mailServer: true } });
       return {
         enterpriseEmail: user.enterpriseEmail,
         smtpHost: user.smtpHost,

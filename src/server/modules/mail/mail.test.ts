@@ -5,7 +5,7 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { ZEmailSettings, ZSystemMailSettings, type TEmailSettings } from '../../../contract/mail.ts';
 import { systemSettings, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { isAllowedAddress } from '../../net/address-rule.ts';
 import { createMailer } from './mail-transport.ts';
 
@@ -47,7 +47,7 @@ const put = (client: TestClient, url: string, body: unknown) => client.request('
 
 async function enterpriseUser() {
   const client = new TestClient(t.app);
-  const { user, email } = await client.signUp();
+  const { user, email } = await signUpVerified(t, client, {}, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
   return { client, id: user.id, email };
 }
@@ -55,7 +55,7 @@ async function enterpriseUser() {
 describe('a user’s own mail server (Settings → Email)', () => {
   it('starts unset with the plan’s send rate, and is for plans with API access only', async () => {
     const client = new TestClient(t.app);
-    await client.signUp();
+    await signUpVerified(t, client, {}, smtp);
     const settings = ZEmailSettings.parse((await client.get('/api/user/email-settings')).json());
     expect(settings).toEqual<TEmailSettings>({
       enterpriseEmail: null,
@@ -188,12 +188,12 @@ describe('the installation’s mail server (Admin Panel → Settings)', () => {
   let admin: TestClient;
   beforeAll(async () => {
     admin = new TestClient(t.app);
-    await admin.signUp({ email: 'root@example.com' });
+    await signUpVerified(t, admin, { email: 'root@example.com' });
   });
 
   it('is for admins, saves a sealed password, hides it from the raw settings, and sends a test email', async () => {
     const user = new TestClient(t.app);
-    await user.signUp();
+    await signUpVerified(t, user, {}, smtp);
     expect((await user.get('/api/admin/mail-settings')).statusCode).toBe(403);
     expect(ZSystemMailSettings.parse((await admin.get('/api/admin/mail-settings')).json())).toMatchObject({ configured: false, port: 587, secure: true });
 

@@ -7,14 +7,14 @@ import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { ZV1Batch, ZV1Document, ZV1DocumentPage, ZV1Format, ZV1FormatPage } from '../../../contract/public-api.ts';
 import { pdfRaster, pdfText } from '../../../render/testdata/pdf-tools.ts';
 import { apiRequests, apiUsageDaily, asyncDocuments, documents, emailDeliveries, usageCounters, users } from '../../db/schema.ts';
-import { createTestApp, multipartBody, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, multipartBody, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 let t: TTestApp;
 let admin: TestClient;
 beforeAll(async () => {
   t = await createTestApp({ ADMIN_EMAILS: 'root@example.com' });
   admin = new TestClient(t.app);
-  await admin.signUp({ email: 'root@example.com' });
+  await signUpVerified(t, admin, { email: 'root@example.com' });
 });
 afterAll(async () => {
   await t.close();

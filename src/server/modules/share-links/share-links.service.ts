@@ -4,6 +4,7 @@ import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TShareLinkRow, TShareLinksRepository } from './share-links.repository.ts';
+import type { TAccountStanding } from '../users/account-standing.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** The path a link opens: a public page outside the signed-in app. */
@@ -22,6 +23,7 @@ export function createShareLinksService(deps: {
   documents: Pick<TDocumentsService, 'get' | 'pdf'>;
   secrets: TSecretBox;
   publicUrl: string;
+  standing: Pick<TAccountStanding, 'assertMayReach'>;
 }) {
   const r = deps.repository;
   const urlOf = (row: TShareLinkRow) => `${deps.publicUrl}${SHARE_PATH}${deps.secrets.open(row.tokenEnc)}`;
@@ -51,6 +53,8 @@ export function createShareLinksService(deps: {
   return {
     async create(ownerId: string, documentId: string, days = DEFAULT_SHARE_DAYS, origin: 'manual' | 'email' = 'manual'): Promise<TShareLink> {
       if (!(await deps.documents.get(ownerId, documentId))) throw notFound('Document');
+      // A link an email carries was made for mail the account was allowed to send.
+      if (origin === 'manual') await deps.standing.assertMayReach(ownerId, 'share');
       const token = randomBytes(32).toString('base64url');
       const now = new Date();
       const row = await r.insert({

@@ -1,19 +1,23 @@
 import type { TUser, TUserStats } from '../../../contract/user.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TQuotaService } from '../quota/quota.service.ts';
+import { verificationRequired, type TAccountStanding } from './account-standing.ts';
 import type { TUserRow, TUsersRepository } from './users.repository.ts';
 
-export function createUsersService(deps: { users: TUsersRepository; quota: TQuotaService }) {
+export function createUsersService(deps: { users: TUsersRepository; quota: TQuotaService; standing: TAccountStanding }) {
   const generationLimit = deps.quota.generationLimit;
   return {
 
     async toUser(row: TUserRow): Promise<TUser> {
+      const standing = await deps.standing.of(row.id);
       return {
         id: row.id,
         email: row.email,
         firstName: row.firstName,
         lastName: row.lastName,
         role: row.role,
+        emailVerified: row.emailVerified,
+        verificationRequired: verificationRequired(standing),
         subscriptionPlan: row.subscriptionPlan,
         apiEnabled: row.apiEnabled,
         apiKeyLast4: null,

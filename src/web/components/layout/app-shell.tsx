@@ -20,6 +20,7 @@ import { Button } from '../ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '../ui/sheet';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
 import { Logo } from './logo';
+import { VerifyEmailBanner } from './verify-email-notice';
 
 interface NavItem {
   href: string;
@@ -233,6 +234,7 @@ export function AppShell({ user, children }: { user: TUser; children: ReactNode 
                 </div>
               }
             >
+              <VerifyEmailBanner user={user} />
               {children}
             </Suspense>
           </div>

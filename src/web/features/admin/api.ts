@@ -74,6 +74,19 @@ export function useChangeRole() {
   });
 }
 
+/** An admin vouches for a user's address, as its verification link would (audited). */
+export function useMarkEmailVerified() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<TAdminUser>(`/api/admin/users/${seg(id)}/verify-email`),
+    onSuccess: (user) => {
+      client.setQueryData<TAdminUser[]>(adminKeys.users(), (list) => replaceUser(list, user));
+      void client.invalidateQueries({ queryKey: adminKeys.users() });
+      void client.invalidateQueries({ queryKey: authKeys.user });
+    },
+  });
+}
+
 export function useUpdateUser() {
   const client = useQueryClient();
   return useMutation({

@@ -1,4 +1,4 @@
-import { ChartColumnIcon, CreditCardIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
+import { ChartColumnIcon, CreditCardIcon, MailCheckIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans';
@@ -22,7 +22,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { usePlans } from '../../hooks/use-plans';
-import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
+import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useMarkEmailVerified, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../api-access/usage-panel';
 
 export function displayName(u: Pick<TAdminUser, 'firstName' | 'lastName' | 'email'>): string {
@@ -103,9 +103,42 @@ function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogu
 
 type DialogTarget = { kind: 'role' | 'plan' | 'usage'; user: TAdminUser } | null;
 
+function UnverifiedBadge({ user }: { user: TAdminUser }) {
+  if (user.emailVerified) return null;
+  return (
+    <Badge variant="outline" className="ml-1.5" title="The address has not been verified: its owner has not opened the link">
+      Unverified
+    </Badge>
+  );
+}
+
+/** Marks the address verified, for an admin who knows the person (the audit log records it). */
+function MarkVerifiedButton({ user }: { user: TAdminUser }) {
+  const mark = useMarkEmailVerified();
+  if (user.emailVerified) return null;
+  return (
+    <Button
+      variant="ghost"
+      size="icon-sm"
+      disabled={mark.isPending}
+      onClick={() =>
+        mark.mutate(user.id, {
+          onSuccess: () => toast({ title: 'Address marked verified', description: `${user.email} may now send email, share links and create API keys.` }),
+          onError: (error) => toast({ variant: 'destructive', title: 'Could not mark the address verified', description: readApiError(error).message }),
+        })
+      }
+      aria-label={`Mark ${user.email} verified`}
+      title="Mark the address verified"
+    >
+      <MailCheckIcon aria-hidden />
+    </Button>
+  );
+}
+
 function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarget) => void }) {
   return (
     <div className="flex items-center justify-end gap-0.5">
+      <MarkVerifiedButton user={user} />
       <Button
         variant="ghost"
         size="icon-sm"
@@ -235,6 +268,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     </td>
                     <td className="px-3 py-3">
                       <RoleBadge role={u.role} />
+                      <UnverifiedBadge user={u} />
                     </td>
                     <td className="px-3 py-3">
                       <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
@@ -271,6 +305,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       </p>
                       <div className="mt-2 flex flex-wrap gap-1.5">
                         <RoleBadge role={u.role} />
+                        <UnverifiedBadge user={u} />
                         <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
                       </div>
                     </div>

@@ -19,6 +19,7 @@ import { usageCsvUrl, useApiKeys, useApiUsage, useCreateApiKey, useRevokeApiKey 
 import { UsagePanel } from './usage-panel';
 import { OnceSecret } from './once-secret';
 import { WebhooksCard } from './webhooks-card';
+import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
 
 const MODE_TEXT: Record<TApiKeyMode, string> = {
   live: 'Live: real documents, counted against your plan',
@@ -45,6 +46,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void
   const [mode, setMode] = useState<TApiKeyMode>('live');
   const [error, setError] = useState<string | null>(null);
   const create = useCreateApiKey();
+  const held = useVerificationRequired();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -66,6 +68,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void
   };
   return (
     <form onSubmit={submit} className="grid gap-4" aria-label="Create an API key">
+      <VerifyEmailNotice doing="create API keys" />
       <div className="grid gap-2">
         <Label htmlFor={`${id}-name`}>Key name</Label>
         <Input
@@ -100,7 +103,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void
         ))}
       </fieldset>
       <div>
-        <Button type="submit" disabled={create.isPending}>
+        <Button type="submit" disabled={create.isPending || held}>
           {create.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <PlusIcon />}
           {create.isPending ? 'Creating...' : 'Create key'}
         </Button>

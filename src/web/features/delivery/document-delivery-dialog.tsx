@@ -14,6 +14,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatDate } from '../../lib/utils';
 import { useCreateShareLink, useDocumentDeliveries, useRevokeShareLink, useShareLinks } from './api';
 import { DeliveryLog } from './delivery-log';
+import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
 
 type TDocumentRef = { id: string; name: string };
 
@@ -38,6 +39,7 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
   const create = useCreateShareLink();
   const revoke = useRevokeShareLink(document.id);
   const [days, setDays] = useState(DEFAULT_SHARE_DAYS);
+  const held = useVerificationRequired();
 
   const make = () =>
     create.mutate(
@@ -58,6 +60,7 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
         </h3>
         <p className="mt-0.5 text-[13px] text-muted-foreground">A link opens the PDF without an account until it expires or you turn it off.</p>
       </div>
+      <VerifyEmailNotice doing="share links" />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <label htmlFor={`${id}-days`} className="text-sm text-muted-foreground">
           Open for
@@ -69,7 +72,7 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
             </option>
           ))}
         </NativeSelect>
-        <Button onClick={make} disabled={create.isPending} className="sm:ml-auto">
+        <Button onClick={make} disabled={create.isPending || held} className="sm:ml-auto">
           {create.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <PlusIcon aria-hidden />} Create and copy link
         </Button>
       </div>

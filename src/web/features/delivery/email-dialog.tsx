@@ -17,6 +17,7 @@ import { formatDate } from '../../lib/utils';
 import { AddressInput, isValidAddress } from './address-input';
 import { StandardWords } from './standard-words';
 import { useCreateShareLink, useDelivery, useEmailDocument } from './api';
+import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
 
 type TDocumentRef = { id: string; name: string };
 
@@ -170,6 +171,7 @@ function Compose({
   const [errors, setErrors] = useState<TErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const send = useEmailDocument();
+  const held = useVerificationRequired();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -206,6 +208,7 @@ function Compose({
 
   return (
     <form onSubmit={submit} noValidate className="grid min-w-0 gap-4" aria-label="Email the document">
+      <VerifyEmailNotice doing="send email" />
       <Field id={`${id}-to`} label="To" error={errors.to} hint={`Press Enter or comma after each address; up to ${MAX_RECIPIENTS} with Cc.`}>
         <AddressInput
           id={`${id}-to`}
@@ -274,7 +277,7 @@ function Compose({
         <Button type="button" variant="ghost" onClick={onClose} disabled={send.isPending}>
           Cancel
         </Button>
-        <Button type="submit" disabled={send.isPending}>
+        <Button type="submit" disabled={send.isPending || held}>
           {send.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SendIcon aria-hidden />}
           {send.isPending ? 'Sending...' : 'Send email'}
         </Button>

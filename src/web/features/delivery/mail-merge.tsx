@@ -24,6 +24,7 @@ import { AddressInput } from './address-input';
 import { useMailMergeOptions, useMailMergePreview, useMailMergeRows, useStartMailMerge } from './api';
 import { DeliveryStatusBadge } from './delivery-log';
 import { StandardWords } from './standard-words';
+import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
 
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
 
@@ -350,6 +351,7 @@ export function MailMergeCard({ job }: { job: TBulkJob }) {
   const finished = !isActive(job.status) && job.done > 0;
   const options = useMailMergeOptions(job.id, finished);
   const [open, setOpen] = useState(false);
+  const held = useVerificationRequired();
   if (!finished) return null;
   const data = options.data;
   const merge = data?.merge;
@@ -370,11 +372,16 @@ export function MailMergeCard({ job }: { job: TBulkJob }) {
           </p>
         </div>
         {!merge && data && (
-          <Button onClick={() => setOpen(true)} disabled={data.sendsWith === 'none'} className="shrink-0">
+          <Button onClick={() => setOpen(true)} disabled={data.sendsWith === 'none' || held} className="shrink-0">
             <MailIcon aria-hidden /> Email each document
           </Button>
         )}
       </div>
+      {!merge && held && (
+        <div className="px-5 pb-4 sm:px-6">
+          <VerifyEmailNotice doing="send email" />
+        </div>
+      )}
       {options.isLoading ? (
         <div className="px-5 pb-5">
           <Skeleton className="h-10" />

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_MAIL_SETTING } from '../../../../contract/mail.ts';
 import { systemSettings, users } from '../../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../../test/test-app.ts';
 import { typesFromOpenApi } from './openapi-types.ts';
 import type { paths } from './v1-schema.ts';
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
   document = (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as TDocument;
   const owner = new TestClient(t.app);
-  const { user } = await owner.signUp();
+  const { user } = await signUpVerified(t, owner, {}, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
   key = ((await owner.post('/api/user/api-keys', { name: 'Generated client' })).json() as { key: string }).key;
   formatId = ((await owner.post('/api/formats', {
