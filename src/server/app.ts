@@ -16,6 +16,7 @@ import { registerTextGuard } from './http/text-guard.ts';
 import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { accountRoutes } from './modules/auth/account.routes.ts';
 import { createAuthService, sessionKeyOf } from './modules/auth/auth.service.ts';
 import type { THashGateLimits } from './modules/auth/password-hasher.ts';
 import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
@@ -154,6 +155,8 @@ export async function buildApp({ config, database, background = {}, logStream }:
     usersService,
     log: app.log,
     notify: (userId, notice) => services.mail.sendNotice(userId, notice),
+    mailTo: (address, notice) => services.mail.sendNoticeTo(address, notice),
+    mailReady: async () => (await services.mail.systemSettings()).configured,
     clock: signInClock,
     hashLimits: passwordHashLimits,
   });
@@ -239,6 +242,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await app.register(async (signedIn) => {
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
     await signedIn.register(usersRoutes, { users: usersService });
+    await signedIn.register(accountRoutes, { auth });
     await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
     await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
     await signedIn.register(webhooksRoutes, { webhooks: services.webhooks });

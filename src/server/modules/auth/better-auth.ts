@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { genericOAuth } from 'better-auth/plugins';
-import { MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
 import { accounts, sessions, users, verifications } from '../../db/schema.ts';
@@ -23,6 +23,22 @@ function splitName(profile: TProfile): { firstName?: string; lastName?: string }
   return { firstName: first, lastName: rest.join(' ') || undefined };
 }
 
+/** One hour: the life of a password-reset link. */
+export const RESET_TOKEN_SECONDS = 60 * 60;
+
+/**
+ * Whether a token the library hands to `sendVerificationEmail` confirms an email change (its
+ * payload names the new address) rather than verifying a new account's address.
+ */
+export function isEmailChangeToken(token: string): boolean {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { requestType?: unknown };
+    return payload.requestType === 'change-email-verification';
+  } catch {
+    return false;
+  }
+}
+
 export function createBetterAuth(deps: {
   db: TDb;
   config: TConfig;
@@ -31,6 +47,10 @@ export function createBetterAuth(deps: {
   onSessionCreated: (userId: string) => Promise<void>;
   /** Our hasher (password-hasher.ts): the library's format, with a limit on hashes at once. */
   password: TPasswordHasher['password'];
+  /** Mails a password-reset link; must not wait for the mail server (the answer's time would tell). */
+  sendResetPassword: (reset: { userId: string; token: string }) => void;
+  /** Mails the link that confirms an email change to the new address. */
+  sendEmailChangeLink: (change: { userId: string; newEmail: string; token: string }) => Promise<void>;
 }) {
   const { config } = deps;
   return betterAuth({
@@ -46,11 +66,23 @@ export function createBetterAuth(deps: {
     emailAndPassword: {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
-      maxPasswordLength: 256,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
       autoSignIn: true,
       password: deps.password,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => deps.sendResetPassword({ userId: user.id, token }),
+    },
+    // A reset token in the table would be as good as the link: only its digest is kept.
+    verification: { storeIdentifier: { default: 'plain', overrides: { 'reset-password:': 'hashed' } } },
+    emailVerification: {
+      sendVerificationEmail: async ({ user, token }) => {
+        if (isEmailChangeToken(token)) await deps.sendEmailChangeLink({ userId: user.id, newEmail: user.email, token });
+      },
     },
     user: {
+      // The new address gets a link and the change applies when it is opened (auth.service.ts).
+      changeEmail: { enabled: true },
       additionalFields: {
         firstName: { type: 'string', required: false },
         lastName: { type: 'string', required: false },
