@@ -446,7 +446,7 @@ export function createAuthService(deps: {
       if (!row) throw unauthorized();
       if (row.email === newEmail) throw new AppError('validation_failed', 'This is already your address.', { newEmail: 'This is already your address.' });
       if (!deps.mailTo || !(await (deps.mailReady?.() ?? Promise.resolve(false)))) {
-        throw new AppError('unavailable', 'This installation has no mail server, so a new address cannot be confirmed. Ask an administrator to set one up.');
+        throw new AppError('conflict', 'This installation has no mail server, so a new address cannot be confirmed. Ask an administrator to set one up.');
       }
       await auth.api.changeEmail({ body: { newEmail }, headers: fromNodeHeaders(headers) });
       const notify = deps.notify;
