@@ -17,6 +17,7 @@ import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { accountRoutes } from './modules/auth/account.routes.ts';
+import { CLIENT_IP_HEADER } from './modules/auth/better-auth.ts';
 import { createAuthService, sessionKeyOf } from './modules/auth/auth.service.ts';
 import type { THashGateLimits } from './modules/auth/password-hasher.ts';
 import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
@@ -159,6 +160,10 @@ export async function buildApp({ config, database, background = {}, logStream }:
     mailReady: async () => (await services.mail.systemSettings()).configured,
     clock: signInClock,
     hashLimits: passwordHashLimits,
+  });
+  // The auth library records a session's address from a header; only the address we resolved goes in it.
+  app.addHook('onRequest', async (request) => {
+    request.headers[CLIENT_IP_HEADER] = request.ip;
   });
   // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
   // Cached PDFs of single documents are dropped a week after they were made: a download after

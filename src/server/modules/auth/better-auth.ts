@@ -9,6 +9,8 @@ import type { TPasswordHasher } from './password-hasher.ts';
 
 export const OIDC_PROVIDER_ID = 'oidc';
 export const AUTH_BASE_PATH = '/api/identity';
+/** Set by the server on every request, over whatever the client sent under that name. */
+export const CLIENT_IP_HEADER = 'x-formwork-client-ip';
 
 type TProfile = Record<string, unknown>;
 const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
@@ -100,7 +102,9 @@ export function createBetterAuth(deps: {
     advanced: {
       cookiePrefix: 'formwork',
       useSecureCookies: config.publicUrl.startsWith('https://'),
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [] },
+      // The address Fastify resolved (TRUST_PROXY decides whether proxies are believed), set on every
+      // request by app.ts: what a session records and Settings → Profile shows.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     logger: { disabled: config.env === 'test' },
     // A callback the library cannot tie to a sign-in (a forged or stale state) lands on our page too.

@@ -303,13 +303,17 @@ describe('profile, email and sessions', () => {
   });
 
   it('lists the sessions without their tokens and signs out everywhere else', async () => {
-    const here = new TestClient(t.app);
+    const here = new TestClient(t.app, '198.19.9.1');
     const { email } = await here.signUp({ password: PASSWORD });
-    const elsewhere = await signedIn(email, PASSWORD);
+    // The address a session records is the one the server saw, whatever a client claims.
+    const elsewhere = new TestClient(t.app, '198.19.9.2');
+    const signIn = await elsewhere.post('/api/auth/sign-in', { email, password: PASSWORD }, { 'x-formwork-client-ip': '203.0.113.9' });
+    expect(signIn.statusCode).toBe(200);
     const listed = await here.get('/api/user/sessions');
     expect(listed.statusCode).toBe(200);
-    const { sessions } = listed.json() as { sessions: { current: boolean; id: string }[] };
+    const { sessions } = listed.json() as { sessions: { current: boolean; id: string; ipAddress: string | null }[] };
     expect(sessions).toHaveLength(2);
+    expect(sessions.map((session) => session.ipAddress)).toEqual(['198.19.9.1', '198.19.9.2']);
     expect(sessions.filter((session) => session.current)).toHaveLength(1);
     expect(sessions[0]!.current).toBe(true);
     expect(listed.body).not.toMatch(/token/i);
