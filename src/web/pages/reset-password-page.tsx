@@ -19,16 +19,19 @@ type TOutput = z.output<typeof ZResetPasswordBody>;
 
 /**
  * The token is read once and the address bar loses it, so it stays out of the history and of
- * anything that reads the page's address later.
+ * anything that reads the page's address later. It is kept here for the page's life: the page may
+ * be drawn again (a sign-in elsewhere refreshes the app) after the address has lost it.
  */
+let takenToken = '';
 function takeToken(): string {
   const url = new URL(window.location.href);
-  const token = url.searchParams.get('token') ?? '';
+  const token = url.searchParams.get('token');
   if (token) {
+    takenToken = token;
     url.searchParams.delete('token');
     window.history.replaceState(window.history.state, '', url.pathname + url.search);
   }
-  return token;
+  return takenToken;
 }
 
 export function ResetPasswordPage() {
@@ -68,7 +71,7 @@ export function ResetPasswordPage() {
       ) : (
         <form
           noValidate
-          aria-label="Choose a new password"
+          aria-label="Reset password"
           className="grid gap-4"
           onSubmit={form.handleSubmit((values) => {
             setServerError(null);

@@ -27,7 +27,7 @@ export function Field<T extends FieldValues>({
   const message = typeof error === 'string' ? error : undefined;
   const describedBy = message ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className="grid gap-2">
+    <div className="grid content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
       <Input
         id={id}
