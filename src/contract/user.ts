@@ -42,22 +42,29 @@ export const ZUserStats = z.object({
 });
 export type TUserStats = z.infer<typeof ZUserStats>;
 
-export const MIN_PASSWORD_LENGTH = 8;
+/** New passwords only: accounts made with a shorter one keep signing in with it. */
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 256;
+
+const ZEmail = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address.' }));
+
+/** A password being chosen. The server also refuses common passwords (common-passwords.ts) and says so. */
+export const ZNewPassword = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
+  .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters.`);
 
 export const ZSignInBody = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address.' })),
-  password: z.string().min(1, 'Enter your password.').max(256),
+  email: ZEmail,
+  password: z.string().min(1, 'Enter your password.').max(MAX_PASSWORD_LENGTH),
 });
 export type TSignInBody = z.infer<typeof ZSignInBody>;
 
 export const ZSignUpBody = z.object({
   firstName: z.string().trim().min(1, 'Enter your first name.').max(100),
   lastName: z.string().trim().min(1, 'Enter your last name.').max(100),
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address.' })),
-  password: z
-    .string()
-    .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
-    .max(256, 'Use at most 256 characters.'),
+  email: ZEmail,
+  password: ZNewPassword,
 });
 export type TSignUpBody = z.infer<typeof ZSignUpBody>;
 
@@ -85,3 +92,45 @@ export const ZResendVerificationResult = z.object({
   message: z.string(),
 });
 export type TResendVerificationResult = z.infer<typeof ZResendVerificationResult>;
+export const ZForgotPasswordBody = z.object({ email: ZEmail });
+export type TForgotPasswordBody = z.infer<typeof ZForgotPasswordBody>;
+/** The same answer whether or not the address has an account. */
+export const ZForgotPasswordResponse = z.object({ message: z.string() });
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account uses this address, we have sent it a link to choose a new password. The link works once, within an hour.';
+
+export const ZResetPasswordBody = z.object({
+  token: z.string().min(1, 'This link is incomplete.').max(512),
+  newPassword: ZNewPassword,
+});
+export type TResetPasswordBody = z.infer<typeof ZResetPasswordBody>;
+
+export const ZChangePasswordBody = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password.').max(MAX_PASSWORD_LENGTH),
+  newPassword: ZNewPassword,
+});
+export type TChangePasswordBody = z.infer<typeof ZChangePasswordBody>;
+
+export const ZProfileBody = z.object({
+  firstName: z.string().trim().min(1, 'Enter your first name.').max(100),
+  lastName: z.string().trim().min(1, 'Enter your last name.').max(100),
+});
+export type TProfileBody = z.infer<typeof ZProfileBody>;
+
+export const ZChangeEmailBody = z.object({ newEmail: ZEmail });
+export type TChangeEmailBody = z.infer<typeof ZChangeEmailBody>;
+
+export const ZConfirmEmailBody = z.object({ token: z.string().min(1).max(4096) });
+
+/** A signed-in session as its owner sees it: never its token. */
+export const ZAccountSession = z.object({
+  id: z.string(),
+  userAgent: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  createdAt: z.string(),
+  lastActiveAt: z.string(),
+  current: z.boolean(),
+});
+export type TAccountSession = z.infer<typeof ZAccountSession>;
+export const ZAccountSessions = z.object({ sessions: z.array(ZAccountSession) });
+export type TAccountSessions = z.infer<typeof ZAccountSessions>;

@@ -16,6 +16,8 @@ import { registerTextGuard } from './http/text-guard.ts';
 import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { accountRoutes } from './modules/auth/account.routes.ts';
+import { CLIENT_IP_HEADER } from './modules/auth/better-auth.ts';
 import { createAuthService, sessionKeyOf } from './modules/auth/auth.service.ts';
 import type { THashGateLimits } from './modules/auth/password-hasher.ts';
 import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
@@ -155,8 +157,13 @@ export async function buildApp({ config, database, background = {}, logStream }:
     log: app.log,
     notify: (userId, notice) => services.mail.sendNotice(userId, notice),
     mailServer: () => services.mail.hasSystemServer(),
+    mailTo: (address, notice) => services.mail.sendNoticeTo(address, notice),
     clock: signInClock,
     hashLimits: passwordHashLimits,
+  });
+  // The auth library records a session's address from a header; only the address we resolved goes in it.
+  app.addHook('onRequest', async (request) => {
+    request.headers[CLIENT_IP_HEADER] = request.ip;
   });
   // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
   // Cached PDFs of single documents are dropped a week after they were made: a download after
@@ -240,6 +247,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await app.register(async (signedIn) => {
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
     await signedIn.register(usersRoutes, { users: usersService });
+    await signedIn.register(accountRoutes, { auth });
     await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
     await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
     await signedIn.register(webhooksRoutes, { webhooks: services.webhooks });

@@ -27,6 +27,9 @@ const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ de
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
 const VerifyEmailPage = lazy(() => import('./pages/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
+const ForgotPasswordPage = lazy(() => import('./pages/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('./pages/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })));
+const ConfirmEmailPage = lazy(() => import('./pages/confirm-email-page').then((m) => ({ default: m.ConfirmEmailPage })));
 
 /** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
 function Home() {
@@ -45,6 +48,9 @@ function Router() {
       <Route path="/" component={Home} />
       <Route path="/login" component={LoginPage} />
       <Route path="/verify-email" component={VerifyEmailPage} />
+      <Route path="/forgot-password" component={ForgotPasswordPage} />
+      <Route path="/reset-password" component={ResetPasswordPage} />
+      <Route path="/confirm-email" component={ConfirmEmailPage} />
       <Route path="/about" component={AboutPage} />
       <Route path="/docs/api" component={ApiDocsPage} />
       <Route path="/payment-success" component={PaymentSuccessPage} />

@@ -7,6 +7,8 @@ import type { QueryClient } from '@tanstack/react-query';
  */
 export const authKeys = {
   user: ['auth', 'user'] as const,
+  /** The signed-in user's sessions (Settings → Profile). */
+  sessions: ['auth', 'sessions'] as const,
 };
 
 export const statsKeys = {

@@ -1,20 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { AlertCircleIcon, CheckIcon, Loader2Icon, MailIcon } from 'lucide-react';
-import { type ReactNode, useEffect, useId, useState } from 'react';
-import { type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import { useEffect, useState } from 'react';
+import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useSearch } from 'wouter';
-import { type TSignUpPending, type TUser, MIN_PASSWORD_LENGTH, ZSignInBody, ZSignUpBody } from '../../contract/user';
+import { type TSignUpPending, type TUser, ZSignInBody, ZSignUpBody } from '../../contract/user';
+import { PASSWORD_HINT } from '../features/account/password-hint';
 import { Logo } from '../components/layout/logo';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
-import { Input } from '../components/ui/input';
-import { Label } from '../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
-import { api, errorStatus, readApiError } from '../lib/api';
+import { applyServerError, Field, ServerAlert } from '../features/account/form-parts';
+import { api, errorStatus } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
 
@@ -22,72 +22,6 @@ type SignInInput = z.input<typeof ZSignInBody>;
 type SignInOutput = z.output<typeof ZSignInBody>;
 type SignUpInput = z.input<typeof ZSignUpBody>;
 type SignUpOutput = z.output<typeof ZSignUpBody>;
-
-function Field<T extends FieldValues>({
-  form,
-  name,
-  label,
-  type = 'text',
-  autoComplete,
-  hint,
-}: {
-  form: UseFormReturn<T, unknown, FieldValues>;
-  name: Path<T>;
-  label: string;
-  type?: string;
-  autoComplete?: string;
-  hint?: ReactNode;
-}) {
-  const id = `${useId().replace(/:/g, '')}-${String(name)}`;
-  const error = form.formState.errors[name]?.message;
-  const message = typeof error === 'string' ? error : undefined;
-  const describedBy = message ? `${id}-error` : hint ? `${id}-hint` : undefined;
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        type={type}
-        autoComplete={autoComplete}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={describedBy}
-        {...form.register(name)}
-      />
-      {message ? (
-        <p id={`${id}-error`} className="text-[13px] text-destructive">
-          {message}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-[13px] text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-function ServerAlert({ message, action }: { message: string | null; action?: ReactNode }) {
-  if (!message) return null;
-  return (
-    <Alert variant="destructive">
-      <AlertCircleIcon />
-      <AlertDescription>
-        {message}
-        {action}
-      </AlertDescription>
-    </Alert>
-  );
-}
-
-/** Puts the server's per-field messages under the matching inputs; returns the readable message. */
-function applyServerError<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, error: unknown, fallback: string): string {
-  const readable = readApiError(error, fallback);
-  const fieldNames = Object.keys(form.getValues());
-  for (const [field, msg] of Object.entries(readable.fields)) {
-    if (fieldNames.includes(field)) form.setError(field as Path<T>, { type: 'server', message: msg });
-  }
-  return readable.message;
-}
 
 function useSignedIn() {
   const [, navigate] = useLocation();
@@ -125,6 +59,14 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
       <ServerAlert message={serverError} />
       <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
       <Field form={anyForm} name="password" label="Password" type="password" autoComplete="current-password" />
+      <p className="-mt-2 text-right text-sm">
+        <Link
+          href="/forgot-password"
+          className="rounded-sm font-medium text-foreground underline-offset-4 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          Forgot password?
+        </Link>
+      </p>
       <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
         {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
         {mutation.isPending ? 'Signing in...' : 'Sign in'}
@@ -220,7 +162,7 @@ function SignUpForm({ onSignInInstead }: { onSignInInstead: (email: string) => v
         label="Password"
         type="password"
         autoComplete="new-password"
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+        hint={PASSWORD_HINT}
       />
       <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
         {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}

@@ -4,9 +4,6 @@ import type { TUser } from '../../contract/user';
 import { PageHeader } from '../components/layout/page-header';
 import { Badge } from '../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
-import { Input } from '../components/ui/input';
-import { Label } from '../components/ui/label';
-import { Separator } from '../components/ui/separator';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useAuth } from '../hooks/use-auth';
 import { effectiveLimit, planName } from '../lib/plans';
@@ -16,6 +13,7 @@ import { usePlans } from '../hooks/use-plans';
 import { ApiAccessTab } from '../features/api-access/api-access-tab';
 import { BillingTab } from '../features/billing/billing-tab';
 import { EmailSettingsTab } from '../features/email-settings/email-settings-tab';
+import { EmailCard, NameCard, PasswordCard, SessionsCard } from '../features/account/profile-sections';
 import { UsageMeter } from '../components/ui/usage-meter';
 
 const TABS = [
@@ -28,15 +26,6 @@ type TabId = (typeof TABS)[number]['id'];
 
 function isTab(value: string | null): value is TabId {
   return TABS.some((t) => t.id === value);
-}
-
-function ReadOnlyField({ id, label, value }: { id: string; label: string; value: string }) {
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} value={value} readOnly />
-    </div>
-  );
 }
 
 /** Images the user keeps (uploads and images fetched by address) against the plan's allowance. */
@@ -58,20 +47,17 @@ function StorageUsage() {
 function ProfileTab({ user }: { user: TUser }) {
   const limit = effectiveLimit(user.apiCallsLimit);
   return (
+    <div className="space-y-6">
+    <NameCard key={`${user.firstName ?? ''} ${user.lastName ?? ''}`} user={user} />
+    <EmailCard user={user} />
+    <PasswordCard />
+    <SessionsCard />
     <Card>
       <CardHeader>
-        <CardTitle>Profile</CardTitle>
-        <CardDescription>Your account details. They come from your sign-in and cannot be edited here.</CardDescription>
+        <CardTitle>Plan and usage</CardTitle>
+        <CardDescription>What your plan includes and how much of it you have used.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <ReadOnlyField id="profile-first-name" label="First name" value={user.firstName ?? ''} />
-          <ReadOnlyField id="profile-last-name" label="Last name" value={user.lastName ?? ''} />
-          <div className="sm:col-span-2">
-            <ReadOnlyField id="profile-email" label="Email" value={user.email} />
-          </div>
-        </div>
-        <Separator />
         <dl className="grid gap-6 sm:grid-cols-2">
           <div>
             <dt className="text-sm font-medium">Plan</dt>
@@ -93,6 +79,7 @@ function ProfileTab({ user }: { user: TUser }) {
         </dl>
       </CardContent>
     </Card>
+    </div>
   );
 }
 

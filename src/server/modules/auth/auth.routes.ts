@@ -3,7 +3,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
-import { ZResendVerificationResult, ZSignInBody, ZSignUpBody, ZSignUpPending, ZUser, ZVerifyEmailBody, ZVerifyEmailResult } from '../../../contract/user.ts';
+import {
+  ZForgotPasswordBody,
+  ZForgotPasswordResponse,
+  ZResendVerificationResult,
+  ZResetPasswordBody,
+  ZSignInBody,
+  ZSignUpBody,
+  ZSignUpPending,
+  ZUser,
+  ZVerifyEmailBody,
+  ZVerifyEmailResult,
+} from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import { AUTH_BASE_PATH, OIDC_PROVIDER_ID } from './better-auth.ts';
@@ -102,6 +113,25 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
       const result = await auth.signIn(request.body, request.ip, request.headers);
       reply.header('set-cookie', result.setCookies);
       return result.user;
+    },
+  );
+
+  // 202 with one body whatever the address: whether it has an account is not told.
+  api.post(
+    '/api/auth/forgot-password',
+    { schema: { body: ZForgotPasswordBody, response: { 202: ZForgotPasswordResponse, ...errorResponses } } },
+    async (request, reply) => {
+      const answer = await auth.forgotPassword(request.body.email, request.ip, request.headers);
+      return reply.status(202).send(answer);
+    },
+  );
+
+  api.post(
+    '/api/auth/reset-password',
+    { schema: { body: ZResetPasswordBody, response: { 204: z.null(), ...errorResponses } } },
+    async (request, reply) => {
+      await auth.resetPassword(request.body, request.ip);
+      return reply.status(204).send(null);
     },
   );
 

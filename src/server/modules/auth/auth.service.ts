@@ -1,7 +1,18 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { TResendVerificationResult, TSignInBody, TSignUpBody, TSignUpPending, TUser } from '../../../contract/user.ts';
+import {
+  FORGOT_PASSWORD_MESSAGE,
+  type TAccountSessions,
+  type TChangePasswordBody,
+  type TProfileBody,
+  type TResendVerificationResult,
+  type TResetPasswordBody,
+  type TSignInBody,
+  type TSignUpBody,
+  type TSignUpPending,
+  type TUser,
+} from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
 import { createEmailVerificationToken } from 'better-auth/api';
@@ -9,10 +20,11 @@ import { AppError, notFound, unauthorized } from '../../http/app-error.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TUsersService } from '../users/users.service.ts';
 import { createAuthRepository } from './auth.repository.ts';
-import { createBetterAuth, OIDC_PROVIDER_ID, VERIFY_EMAIL_SECONDS, type TBetterAuth } from './better-auth.ts';
+import { createBetterAuth, isEmailChangeToken, OIDC_PROVIDER_ID, VERIFY_EMAIL_SECONDS, type TBetterAuth } from './better-auth.ts';
+import { commonPasswordReason } from './common-passwords.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
 import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
-import { createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
+import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
 export type TAuthResult = { user: TUser; setCookies: string[] };
 /** Sign-up's outcome: signed in at once (no mail server), or the same "check your email" for everyone. */
@@ -104,6 +116,13 @@ function createSessionMemo() {
     forget(cookie: string | undefined) {
       if (cookie) entries.delete(cookie);
     },
+    /** After the library ended a user's sessions itself (a reset, a password change). */
+    forgetAll() {
+      entries.clear();
+    },
+    forgetUser(userId: string) {
+      for (const [cookie, entry] of entries) if (entry.userId === userId) entries.delete(cookie);
+    },
   };
 }
 
@@ -111,6 +130,74 @@ function createSessionMemo() {
 function statusOf(error: unknown): number | undefined {
   const candidate = error as { statusCode?: unknown };
   return typeof candidate?.statusCode === 'number' ? candidate.statusCode : undefined;
+}
+
+/** The code the auth library put on its error, if any. */
+function codeOf(error: unknown): string | undefined {
+  const candidate = error as { body?: { code?: unknown } };
+  return typeof candidate?.body?.code === 'string' ? candidate.body.code : undefined;
+}
+
+/** A new password the server refuses, with the reason for the form's field. */
+function assertNotCommon(password: string, field: string): void {
+  const reason = commonPasswordReason(password);
+  if (reason) throw new AppError('validation_failed', reason, { [field]: reason });
+}
+
+const INVALID_RESET_LINK = 'This password reset link is not valid any more: it was used, it expired, or it is incomplete. Ask for a new one.';
+const INVALID_EMAIL_LINK = 'This confirmation link is not valid any more: it was used, it expired, or it belongs to another account. Ask for a new one from Settings.';
+
+function resetNotice(firstName: string | null, link: string): { subject: string; text: string } {
+  return {
+    subject: 'Choose a new Formwork password',
+    text: [
+      greeting(firstName),
+      '',
+      'Someone (we hope you) asked to reset the password of your Formwork account. Choose a new one here:',
+      '',
+      link,
+      '',
+      'The link works once, within an hour. Using it signs you out everywhere else.',
+      '',
+      'If you did not ask for this, ignore this email: your password stays as it is.',
+      '',
+      '— Formwork',
+    ].join('\n'),
+  };
+}
+
+function emailChangeLinkNotice(firstName: string | null, newEmail: string, link: string): { subject: string; text: string } {
+  return {
+    subject: 'Confirm your new Formwork email address',
+    text: [
+      greeting(firstName),
+      '',
+      `To make ${newEmail} the address of your Formwork account, open this link while signed in:`,
+      '',
+      link,
+      '',
+      'The link works within an hour. Until it is opened, the account keeps its current address.',
+      '',
+      'If you did not ask for this, ignore this email.',
+      '',
+      '— Formwork',
+    ].join('\n'),
+  };
+}
+
+function emailChangeRequestedNotice(firstName: string | null, newEmail: string, publicUrl: string): { subject: string; text: string } {
+  return {
+    subject: 'Your Formwork email address is being changed',
+    text: [
+      greeting(firstName),
+      '',
+      `Someone signed in to your Formwork account asked to change its email address to ${newEmail}. The change happens only if the link we sent to that address is opened.`,
+      '',
+      `If this was not you, sign in, change your password and sign out everywhere else from Settings → Profile: ${publicUrl}/settings`,
+      '',
+      '— Formwork',
+    ].join('\n'),
+  };
 }
 
 /** The email an account's owner gets when its sign-ins go past the ceiling. */
@@ -144,6 +231,8 @@ export function createAuthService(deps: {
   notify?: (userId: string, notice: { subject: string; text: string }) => Promise<boolean>;
   /** Whether the installation has a mail server: verification is only asked for when a link can arrive. */
   mailServer?: () => Promise<boolean>;
+  /** The same, to an address that is no account's yet (the new address of an email change). */
+  mailTo?: (address: string, notice: { subject: string; text: string }) => Promise<boolean>;
   /** The throttle's clock; tests move it past the waits. */
   clock?: () => Date;
   hashLimits?: THashGateLimits;
@@ -225,6 +314,24 @@ export function createAuthService(deps: {
     await promoteIfAdmin(userId);
   }
 
+  function sendResetPassword({ userId, token }: { userId: string; token: string }) {
+    const notify = deps.notify;
+    if (!notify) return;
+    inBackground('password reset email', async () => {
+      const owner = await deps.users.findById(userId);
+      if (owner) await notify(owner.id, resetNotice(owner.firstName, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`));
+    });
+  }
+
+  async function sendEmailChangeLink({ userId, newEmail, token }: { userId: string; newEmail: string; token: string }) {
+    const mailTo = deps.mailTo;
+    if (!mailTo) return;
+    inBackground('email change link', async () => {
+      const owner = await deps.users.findById(userId);
+      await mailTo(newEmail, emailChangeLinkNotice(owner?.firstName ?? null, newEmail, `${config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`));
+    });
+  }
+
   const build = () =>
     createBetterAuth({
       db: deps.db,
@@ -236,6 +343,8 @@ export function createAuthService(deps: {
       onExistingUserSignUp,
       onEmailVerified,
       password: hasher.password,
+      sendResetPassword,
+      sendEmailChangeLink,
     });
 
   // OIDC discovery happens once per instance; if the provider was down then, a later login
@@ -262,6 +371,7 @@ export function createAuthService(deps: {
 
   const throttle = createSignInThrottle({ counters, now });
   const signUps = createSignUpLimiter({ counters, now, perHour: config.signUpsPerIpPerHour });
+  const recovery = createRecoveryLimiter({ counters, now });
 
   function sendGuessingNotice(email: string) {
     const notify = deps.notify;
@@ -309,6 +419,7 @@ export function createAuthService(deps: {
      * account is signed in at once and a taken address is a 409, as before (docs/decisions.md).
      */
     async signUp(body: TSignUpBody, ip: string, headers: IncomingHttpHeaders): Promise<TSignUpResult> {
+      assertNotCommon(body.password, 'password');
       const counted = await signUps.consume(ip);
       const lane = await throttle.laneOf(ip);
       const holding = await mailServer();
@@ -428,6 +539,130 @@ export function createAuthService(deps: {
         // No session to end: signing out is still a success for the visitor.
         return [];
       }
+    },
+
+    /**
+     * Mails a reset link when the address has an account. The answer is the same, and takes the
+     * same time, either way: the library does the same reads for an unknown address and the mail
+     * goes out after the answer.
+     */
+    async forgotPassword(email: string, ip: string, headers: IncomingHttpHeaders): Promise<{ message: string }> {
+      await recovery.resetRequested(email, ip);
+      await auth.api.requestPasswordReset({ body: { email }, headers: fromNodeHeaders(headers) });
+      return { message: FORGOT_PASSWORD_MESSAGE };
+    },
+
+    /** Sets a new password with a reset link's token, once, and ends every session of the account. */
+    async resetPassword(body: TResetPasswordBody, ip: string): Promise<void> {
+      assertNotCommon(body.newPassword, 'newPassword');
+      await recovery.resetTried(ip);
+      const lane = await throttle.laneOf(ip);
+      try {
+        await hasher.inLane(lane, () => auth.api.resetPassword({ body: { token: body.token, newPassword: body.newPassword } }));
+      } catch (error) {
+        if (statusOf(error) === 400) throw new AppError('bad_request', INVALID_RESET_LINK, { token: INVALID_RESET_LINK });
+        throw error;
+      }
+      // The library ended the sessions in the database; which user they were is not known here.
+      knownSessions?.forgetAll();
+    },
+
+    /**
+     * Checks the current password under the sign-in throttle (a stolen session must not become a
+     * way to guess it), sets the new one and signs out every other session. The answer's cookies
+     * carry the new session of this browser.
+     */
+    async changePassword(body: TChangePasswordBody, userId: string, ip: string, headers: IncomingHttpHeaders): Promise<string[]> {
+      assertNotCommon(body.newPassword, 'newPassword');
+      const row = await deps.users.findById(userId);
+      if (!row) throw unauthorized();
+      const attempt = await throttle.admit(row.email, ip);
+      let result;
+      try {
+        result = await hasher.inLane(attempt.lane, () =>
+          auth.api.changePassword({
+            body: { currentPassword: body.currentPassword, newPassword: body.newPassword, revokeOtherSessions: true },
+            headers: fromNodeHeaders(headers),
+            returnHeaders: true,
+          }),
+        );
+      } catch (error) {
+        const code = codeOf(error);
+        if (code === 'INVALID_PASSWORD') {
+          const { tellOwner } = await throttle.failed(attempt);
+          if (tellOwner) sendGuessingNotice(attempt.email);
+          throw new AppError('validation_failed', 'Your current password is not right.', { currentPassword: 'This is not your current password.' });
+        }
+        await throttle.abandoned(attempt);
+        if (code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') {
+          throw new AppError('conflict', 'Your account signs in through single sign-on and has no password here to change.');
+        }
+        throw error;
+      }
+      await throttle.succeeded(attempt);
+      knownSessions?.forgetUser(userId);
+      return result.headers.getSetCookie();
+    },
+
+    async updateProfile(userId: string, body: TProfileBody): Promise<TUser> {
+      await deps.users.setName(userId, body.firstName, body.lastName);
+      const row = await deps.users.findById(userId);
+      if (!row) throw unauthorized();
+      return deps.usersService.toUser(row);
+    },
+
+    /**
+     * Sends a confirmation link to the new address and a notice to the current one; the address
+     * changes only when the link is opened. A new address that another account already uses gets
+     * nothing, and the answer is the same.
+     */
+    async changeEmail(userId: string, newEmail: string, headers: IncomingHttpHeaders): Promise<void> {
+      const row = await deps.users.findById(userId);
+      if (!row) throw unauthorized();
+      if (row.email === newEmail) throw new AppError('validation_failed', 'This is already your address.', { newEmail: 'This is already your address.' });
+      if (!deps.mailTo || !(await (deps.mailServer?.() ?? Promise.resolve(false)))) {
+        throw new AppError('conflict', 'This installation has no mail server, so a new address cannot be confirmed. Ask an administrator to set one up.');
+      }
+      await auth.api.changeEmail({ body: { newEmail }, headers: fromNodeHeaders(headers) });
+      const notify = deps.notify;
+      if (notify) inBackground('email change notice', () => notify(row.id, emailChangeRequestedNotice(row.firstName, newEmail, config.publicUrl)));
+    },
+
+    /** Applies an email change from its link's token, for the signed-in owner of the account. */
+    async confirmEmailChange(token: string, headers: IncomingHttpHeaders): Promise<string[]> {
+      if (!isEmailChangeToken(token)) throw new AppError('bad_request', INVALID_EMAIL_LINK);
+      try {
+        const result = await auth.api.verifyEmail({ query: { token }, headers: fromNodeHeaders(headers), returnHeaders: true });
+        return result.headers.getSetCookie();
+      } catch (error) {
+        const status = statusOf(error);
+        if (status !== undefined && status < 500) throw new AppError('bad_request', INVALID_EMAIL_LINK);
+        throw error;
+      }
+    },
+
+    async listSessions(headers: IncomingHttpHeaders): Promise<TAccountSessions> {
+      const nodeHeaders = fromNodeHeaders(headers);
+      const [current, sessions] = await Promise.all([auth.api.getSession({ headers: nodeHeaders }), auth.api.listSessions({ headers: nodeHeaders })]);
+      if (!current) throw unauthorized();
+      const iso = (value: Date | string) => new Date(value).toISOString();
+      return {
+        sessions: sessions
+          .map((session) => ({
+            id: session.id,
+            userAgent: session.userAgent ?? null,
+            ipAddress: session.ipAddress ?? null,
+            createdAt: iso(session.createdAt),
+            lastActiveAt: iso(session.updatedAt),
+            current: session.id === current.session.id,
+          }))
+          .sort((a, b) => Number(b.current) - Number(a.current) || b.lastActiveAt.localeCompare(a.lastActiveAt)),
+      };
+    },
+
+    async signOutOthers(userId: string, headers: IncomingHttpHeaders): Promise<void> {
+      await auth.api.revokeOtherSessions({ headers: fromNodeHeaders(headers) });
+      knownSessions?.forgetUser(userId);
     },
 
     /** The signed-in user, or a 401 AppError. */

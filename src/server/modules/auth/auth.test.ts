@@ -65,7 +65,7 @@ describe('sign-up', () => {
     expect(error.message).toMatch(/already exists/);
   });
 
-  it('refuses a password shorter than 8 characters and names the field', async () => {
+  it('refuses a password shorter than 10 characters and names the field', async () => {
     const response = await new TestClient(t.app).post('/api/auth/sign-up', {
       firstName: 'X',
       lastName: 'Y',
@@ -73,7 +73,7 @@ describe('sign-up', () => {
       password: 'short',
     });
     const error = expectError(response, 400, 'validation_failed');
-    expect(error.fields?.password).toMatch(/at least 8/);
+    expect(error.fields?.password).toMatch(/at least 10/);
   });
 
   it('refuses an invalid email and missing names', async () => {

@@ -4,7 +4,7 @@ import { createAuthEndpoint } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import { genericOAuth } from 'better-auth/plugins';
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
 import { accounts, sessions, users, verifications } from '../../db/schema.ts';
@@ -38,6 +38,9 @@ const sessionStarter = {
   },
 } satisfies BetterAuthPlugin;
 
+/** Set by the server on every request, over whatever the client sent under that name. */
+export const CLIENT_IP_HEADER = 'x-formwork-client-ip';
+
 type TProfile = Record<string, unknown>;
 const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
@@ -49,6 +52,22 @@ function splitName(profile: TProfile): { firstName?: string; lastName?: string }
   if (!full) return {};
   const [first, ...rest] = full.split(/\s+/);
   return { firstName: first, lastName: rest.join(' ') || undefined };
+}
+
+/** One hour: the life of a password-reset link. */
+export const RESET_TOKEN_SECONDS = 60 * 60;
+
+/**
+ * Whether a token the library hands to `sendVerificationEmail` confirms an email change (its
+ * payload names the new address) rather than verifying a new account's address.
+ */
+export function isEmailChangeToken(token: string): boolean {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { requestType?: unknown };
+    return payload.requestType === 'change-email-verification';
+  } catch {
+    return false;
+  }
 }
 
 export function createBetterAuth(deps: {
@@ -64,6 +83,10 @@ export function createBetterAuth(deps: {
   onEmailVerified: (userId: string) => Promise<void>;
   /** Our hasher (password-hasher.ts): the library's format, with a limit on hashes at once. */
   password: TPasswordHasher['password'];
+  /** Mails a password-reset link; must not wait for the mail server (the answer's time would tell). */
+  sendResetPassword: (reset: { userId: string; token: string }) => void;
+  /** Mails the link that confirms an email change to the new address. */
+  sendEmailChangeLink: (change: { userId: string; newEmail: string; token: string }) => Promise<void>;
 }) {
   const { config } = deps;
   return betterAuth({
@@ -79,21 +102,33 @@ export function createBetterAuth(deps: {
     emailAndPassword: {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
-      maxPasswordLength: 256,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
       autoSignIn: false,
       password: deps.password,
       onExistingUserSignUp: async ({ user }) => deps.onExistingUserSignUp(user.id),
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => deps.sendResetPassword({ userId: user.id, token }),
     },
+    // A reset token in the table would be as good as the link: only its digest is kept.
+    verification: { storeIdentifier: { default: 'plain', overrides: { 'reset-password:': 'hashed' } } },
     emailVerification: {
       sendOnSignUp: true,
       // A link signs nobody in: a link someone else sent would otherwise sign the reader into the
       // sender's account.
       autoSignInAfterVerification: false,
       expiresIn: VERIFY_EMAIL_SECONDS,
-      sendVerificationEmail: async ({ user, token }) => deps.sendVerificationEmail(user, token),
+      // The library's email change sends its link through this hook too; those tokens go to the
+      // new address with the email-change wording.
+      sendVerificationEmail: async ({ user, token }) => {
+        if (isEmailChangeToken(token)) return deps.sendEmailChangeLink({ userId: user.id, newEmail: user.email, token });
+        return deps.sendVerificationEmail(user, token);
+      },
       afterEmailVerification: async (user) => deps.onEmailVerified(user.id),
     },
     user: {
+      // The new address gets a link and the change applies when it is opened (auth.service.ts).
+      changeEmail: { enabled: true },
       additionalFields: {
         firstName: { type: 'string', required: false },
         lastName: { type: 'string', required: false },
@@ -111,7 +146,9 @@ export function createBetterAuth(deps: {
     advanced: {
       cookiePrefix: 'formwork',
       useSecureCookies: config.publicUrl.startsWith('https://'),
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [] },
+      // The address Fastify resolved (TRUST_PROXY decides whether proxies are believed), set on every
+      // request by app.ts: what a session records and Settings → Profile shows.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     logger: { disabled: config.env === 'test' },
     // A callback the library cannot tie to a sign-in (a forged or stale state) lands on our page too.

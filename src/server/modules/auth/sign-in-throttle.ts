@@ -166,3 +166,37 @@ export function createSignUpLimiter(deps: { counters: TAuthRepository; now: () =
     },
   };
 }
+
+/**
+ * Limits on the ways back into an account. Reset links go only to the account's own address, but
+ * each request is a mail, so an address gets a few an hour and a network a few more; a reset token
+ * is too long to guess, and a network still gets only so many tries at one. Addresses without an
+ * account are counted the same way, so the limits tell nothing about who has one.
+ */
+export const RECOVERY_LIMITS = {
+  resetMailsPerAddressPerHour: 3,
+  resetRequestsPerNetworkPerHour: 10,
+  resetTriesPerNetworkPerHour: 20,
+};
+
+export function createRecoveryLimiter(deps: { counters: TAuthRepository; now: () => Date; limits?: typeof RECOVERY_LIMITS }) {
+  const limits = deps.limits ?? RECOVERY_LIMITS;
+  const windowSeconds = 60 * 60;
+  async function take(key: string, limit: number, message: string): Promise<void> {
+    const at = deps.now();
+    if (await deps.counters.take(key, at, windowSeconds, limit)) return;
+    const windowEnds = (await deps.counters.read([key], at)).get(key)?.windowEnds;
+    throw refusal(message, Math.max(1000, (windowEnds?.getTime() ?? 0) - at.getTime()));
+  }
+  return {
+    /** Counts a request for a reset link, or throws a 429 once the network or the address has had its share. */
+    async resetRequested(email: string, ip: string): Promise<void> {
+      await take(keyOf('reset-network', clientNetwork(ip)), limits.resetRequestsPerNetworkPerHour, 'Too many password reset requests from your network.');
+      await take(keyOf('reset-address', email.trim().toLowerCase()), limits.resetMailsPerAddressPerHour, 'Too many password reset emails were asked for this address.');
+    },
+    /** Counts a use of a reset link, or throws a 429 past the network's share. */
+    async resetTried(ip: string): Promise<void> {
+      await take(keyOf('reset-try', clientNetwork(ip)), limits.resetTriesPerNetworkPerHour, 'Too many password reset attempts from your network.');
+    },
+  };
+}

@@ -160,6 +160,18 @@ export function createMailService(deps: {
     };
   }
 
+  async function sendSystemMail(to: string, notice: { subject: string; text: string }, log: object): Promise<boolean> {
+    const system = await r.systemMail();
+    if (!system) return false;
+    const outcome = await deps.mailer.send(
+      { host: system.host, port: system.port, secure: system.secure, user: system.user, password: system.passwordEnc ? deps.secrets.open(system.passwordEnc) : null },
+      { from: { name: system.fromName, address: system.fromAddress }, to, subject: notice.subject, text: notice.text },
+      { checkAddress: false },
+    );
+    if (!outcome.ok) deps.log.warn({ ...log, smtpHost: system.host, smtpResponse: outcome.response }, `notice email failed: ${outcome.message}`);
+    return outcome.ok;
+  }
+
   return {
     senderFor: async (userId: string) => senderOf(await userOf(userId)),
 
@@ -183,16 +195,12 @@ export function createMailService(deps: {
      * same notice on screen either way.
      */
     async sendNotice(userId: string, notice: { subject: string; text: string }): Promise<boolean> {
-      const [user, system] = await Promise.all([r.userMail(userId), r.systemMail()]);
-      if (!user || !system) return false;
-      const outcome = await deps.mailer.send(
-        { host: system.host, port: system.port, secure: system.secure, user: system.user, password: system.passwordEnc ? deps.secrets.open(system.passwordEnc) : null },
-        { from: { name: system.fromName, address: system.fromAddress }, to: user.email, subject: notice.subject, text: notice.text },
-        { checkAddress: false },
-      );
-      if (!outcome.ok) deps.log.warn({ userId, smtpHost: system.host, smtpResponse: outcome.response }, `notice email failed: ${outcome.message}`);
-      return outcome.ok;
+      const user = await r.userMail(userId);
+      return user ? sendSystemMail(user.email, notice, { userId }) : false;
     },
+
+    /** The same, to an address that is not (yet) an account's: the new address of an email change. */
+    sendNoticeTo: (address: string, notice: { subject: string; text: string }) => sendSystemMail(address, notice, {}),
 
     async emailSettings(userId: string): Promise<TEmailSettings> {
       const user = await userOf(userId);

@@ -30,6 +30,10 @@ export function createUsersRepository(db: TDb) {
       return row;
     },
 
+    async setName(id: string, firstName: string, lastName: string): Promise<void> {
+      await db.update(users).set({ firstName, lastName, name: `${firstName} ${lastName}`, updatedAt: new Date() }).where(eq(users.id, id));
+    },
+
     async setRole(id: string, role: 'user' | 'admin'): Promise<void> {
       await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id));
     },

@@ -1,0 +1,74 @@
+import { AlertCircleIcon } from 'lucide-react';
+import { type ReactNode, useId } from 'react';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { Alert, AlertDescription } from '../../components/ui/alert';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { readApiError } from '../../lib/api';
+
+/** The sign-in, sign-up, password and profile forms' parts: a labelled input, the server's answer. */
+export function Field<T extends FieldValues>({
+  form,
+  name,
+  label,
+  type = 'text',
+  autoComplete,
+  hint,
+}: {
+  form: UseFormReturn<T, unknown, FieldValues>;
+  name: Path<T>;
+  label: string;
+  type?: string;
+  autoComplete?: string;
+  hint?: ReactNode;
+}) {
+  const id = `${useId().replace(/:/g, '')}-${String(name)}`;
+  const error = form.formState.errors[name]?.message;
+  const message = typeof error === 'string' ? error : undefined;
+  const describedBy = message ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className="grid content-start gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type={type}
+        autoComplete={autoComplete}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={describedBy}
+        {...form.register(name)}
+      />
+      {message ? (
+        <p id={`${id}-error`} className="text-[13px] text-destructive">
+          {message}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-hint`} className="text-[13px] text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function ServerAlert({ message, action }: { message: string | null; action?: ReactNode }) {
+  if (!message) return null;
+  return (
+    <Alert variant="destructive">
+      <AlertCircleIcon />
+      <AlertDescription>
+        {message}
+        {action}
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+/** Puts the server's per-field messages under the matching inputs; returns the readable message. */
+export function applyServerError<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, error: unknown, fallback: string): string {
+  const readable = readApiError(error, fallback);
+  const fieldNames = Object.keys(form.getValues());
+  for (const [field, msg] of Object.entries(readable.fields)) {
+    if (fieldNames.includes(field)) form.setError(field as Path<T>, { type: 'server', message: msg });
+  }
+  return readable.message;
+}

@@ -1,0 +1,261 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Loader2Icon, MailCheckIcon, MonitorSmartphoneIcon } from 'lucide-react';
+import { useState } from 'react';
+import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import {
+  type TAccountSession,
+  type TAccountSessions,
+  type TUser,
+  ZChangeEmailBody,
+  ZChangePasswordBody,
+  ZProfileBody,
+} from '../../../contract/user';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { LoadError } from '../../components/ui/load-error';
+import { toast } from '../../hooks/use-toast';
+import { api } from '../../lib/api';
+import { queryClient } from '../../lib/query-client';
+import { authKeys } from '../../lib/query-keys';
+import { applyServerError, Field, ServerAlert } from './form-parts';
+import { PASSWORD_HINT } from './password-hint';
+
+type TProfileInput = z.input<typeof ZProfileBody>;
+type TProfileOutput = z.output<typeof ZProfileBody>;
+type TEmailInput = z.input<typeof ZChangeEmailBody>;
+type TEmailOutput = z.output<typeof ZChangeEmailBody>;
+type TPasswordInput = z.input<typeof ZChangePasswordBody>;
+type TPasswordOutput = z.output<typeof ZChangePasswordBody>;
+
+function SubmitButton({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {
+  return (
+    <Button type="submit" disabled={pending} className="w-full sm:w-fit">
+      {pending && <Loader2Icon className="animate-spin" aria-hidden />}
+      {pending ? pendingLabel : label}
+    </Button>
+  );
+}
+
+export function NameCard({ user }: { user: TUser }) {
+  const form = useForm<TProfileInput, unknown, TProfileOutput>({
+    resolver: zodResolver(ZProfileBody),
+    defaultValues: { firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: (body: TProfileOutput) => api.put<TUser>('/api/user/profile', body),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(authKeys.user, updated);
+      form.reset({ firstName: updated.firstName ?? '', lastName: updated.lastName ?? '' });
+      toast({ title: 'Name saved' });
+    },
+    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not save your name. Please try again.')),
+  });
+  const anyForm = form as unknown as UseFormReturn<TProfileInput, unknown, FieldValues>;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Name</CardTitle>
+        <CardDescription>How you appear in Formwork and in the emails you send from it.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          noValidate
+          aria-label="Name"
+          className="grid gap-4"
+          onSubmit={form.handleSubmit((values) => {
+            setServerError(null);
+            mutation.mutate(values);
+          })}
+        >
+          <ServerAlert message={serverError} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field form={anyForm} name="firstName" label="First name" autoComplete="given-name" />
+            <Field form={anyForm} name="lastName" label="Last name" autoComplete="family-name" />
+          </div>
+          <SubmitButton pending={mutation.isPending} label="Save name" pendingLabel="Saving..." />
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function EmailCard({ user }: { user: TUser }) {
+  const form = useForm<TEmailInput, unknown, TEmailOutput>({ resolver: zodResolver(ZChangeEmailBody), defaultValues: { newEmail: '' } });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: (body: TEmailOutput) => api.post<{ pendingEmail: string }>('/api/user/email', body),
+    onSuccess: ({ pendingEmail }) => {
+      setPending(pendingEmail);
+      form.reset({ newEmail: '' });
+    },
+    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not change your email. Please try again.')),
+  });
+  const anyForm = form as unknown as UseFormReturn<TEmailInput, unknown, FieldValues>;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Email</CardTitle>
+        <CardDescription>
+          You sign in with <span className="font-medium text-foreground">{user.email}</span>. A new address takes effect once you open the link we send to it.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {pending && (
+          <Alert role="status">
+            <MailCheckIcon />
+            <AlertTitle>Check {pending}</AlertTitle>
+            <AlertDescription>We sent a link there. Open it while signed in to make it your address. Until then, nothing changes.</AlertDescription>
+          </Alert>
+        )}
+        <form
+          noValidate
+          aria-label="Change email"
+          className="grid gap-4"
+          onSubmit={form.handleSubmit((values) => {
+            setServerError(null);
+            setPending(null);
+            mutation.mutate(values);
+          })}
+        >
+          <ServerAlert message={serverError} />
+          <Field form={anyForm} name="newEmail" label="New email address" type="email" autoComplete="email" />
+          <SubmitButton pending={mutation.isPending} label="Send confirmation link" pendingLabel="Sending..." />
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function PasswordCard() {
+  const form = useForm<TPasswordInput, unknown, TPasswordOutput>({
+    resolver: zodResolver(ZChangePasswordBody),
+    defaultValues: { currentPassword: '', newPassword: '' },
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: (body: TPasswordOutput) => api.put<void>('/api/user/password', body),
+    onSuccess: () => {
+      form.reset({ currentPassword: '', newPassword: '' });
+      void queryClient.invalidateQueries({ queryKey: authKeys.sessions });
+      toast({ title: 'Password changed', description: 'You were signed out everywhere else.' });
+    },
+    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not change your password. Please try again.')),
+  });
+  const anyForm = form as unknown as UseFormReturn<TPasswordInput, unknown, FieldValues>;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Password</CardTitle>
+        <CardDescription>Changing it signs you out on every other device.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          noValidate
+          aria-label="Change password"
+          className="grid gap-4"
+          onSubmit={form.handleSubmit((values) => {
+            setServerError(null);
+            mutation.mutate(values);
+          })}
+        >
+          <ServerAlert message={serverError} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field form={anyForm} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />
+            <Field form={anyForm} name="newPassword" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
+          </div>
+          <SubmitButton pending={mutation.isPending} label="Change password" pendingLabel="Changing..." />
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** "Firefox on Windows" from a user-agent string; the raw string when nothing is recognised. */
+export function describeDevice(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown device';
+  const browser =
+    /Edg\//.test(userAgent) ? 'Edge'
+    : /OPR\//.test(userAgent) ? 'Opera'
+    : /Firefox\//.test(userAgent) ? 'Firefox'
+    : /Chrome\//.test(userAgent) ? 'Chrome'
+    : /Safari\//.test(userAgent) ? 'Safari'
+    : undefined;
+  const system =
+    /iPhone|iPad/.test(userAgent) ? 'iOS'
+    : /Android/.test(userAgent) ? 'Android'
+    : /Windows/.test(userAgent) ? 'Windows'
+    : /Mac OS X|Macintosh/.test(userAgent) ? 'macOS'
+    : /CrOS/.test(userAgent) ? 'ChromeOS'
+    : /Linux/.test(userAgent) ? 'Linux'
+    : undefined;
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? userAgent.slice(0, 60);
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function SessionRow({ session }: { session: TAccountSession }) {
+  return (
+    <li className="flex items-start gap-3 py-3" data-testid="account-session">
+      <MonitorSmartphoneIcon className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden />
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+          {describeDevice(session.userAgent)}
+          {session.current && <Badge variant="soft">This device</Badge>}
+        </p>
+        <p className="text-[13px] text-muted-foreground">
+          {session.ipAddress ?? 'Address unknown'} · Last active {when(session.lastActiveAt)} · Signed in {when(session.createdAt)}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+export function SessionsCard() {
+  const sessions = useQuery({ queryKey: authKeys.sessions, queryFn: ({ signal }) => api.get<TAccountSessions>('/api/user/sessions', signal) });
+  const signOutOthers = useMutation({
+    mutationFn: () => api.post<void>('/api/user/sessions/sign-out-others'),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: authKeys.sessions });
+      toast({ title: 'Signed out everywhere else' });
+    },
+  });
+  const list = sessions.data?.sessions ?? [];
+  const others = list.filter((session) => !session.current).length;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Where you are signed in</CardTitle>
+        <CardDescription>If you see a device you do not know, sign out everywhere else and change your password.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {sessions.isError ? (
+          <LoadError error={sessions.error} fallback="Could not load your sessions. Reload the page to try again." />
+        ) : sessions.isLoading ? (
+          <p className="text-sm text-muted-foreground">Loading...</p>
+        ) : (
+          <ul className="divide-y" aria-label="Active sessions">
+            {list.map((session) => (
+              <SessionRow key={session.id} session={session} />
+            ))}
+          </ul>
+        )}
+        <Button
+          variant="outline"
+          className="w-full sm:w-fit"
+          disabled={others === 0 || signOutOthers.isPending}
+          onClick={() => signOutOthers.mutate()}
+        >
+          {signOutOthers.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
+          Sign out everywhere else
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
