@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAppConfig, TAuditEntry, TSystemSetting } from '../../../contract/admin.ts';
 import type { TPublicPages } from '../../../contract/public-pages.ts';
 import { systemSettings } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 let t: TTestApp;
 let admin: TestClient;
 beforeAll(async () => {
   t = await createTestApp({ ADMIN_EMAILS: 'owner@example.com' });
   admin = new TestClient(t.app);
-  await admin.signUp({ email: 'owner@example.com' });
+  await signUpVerified(t, admin, { email: 'owner@example.com' });
 });
 afterAll(async () => {
   await t.close();
