@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAppConfig } from '../../contract/admin.ts';
 import type { TPublicPages } from '../../contract/public-pages.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../test/test-app.ts';
+import { createTestApp, signUpVerified, TEST_ORIGIN, TestClient, type TTestApp } from '../test/test-app.ts';
 
 const webSource = readFileSync(path.resolve(import.meta.dirname, '../../web/index.html'), 'utf8');
 const BUILT_LANDING = '<div id="root"><h1>Landing</h1><p>as built</p></div>';
@@ -54,7 +54,7 @@ describe('the landing page with the installation\'s own content', () => {
   beforeAll(async () => {
     t = await createTestApp({ WEB_DIST_DIR: webBuild(true), ADMIN_EMAILS: 'owner@example.com' });
     admin = new TestClient(t.app);
-    await admin.signUp({ email: 'owner@example.com' });
+    await signUpVerified(t, admin, { email: 'owner@example.com' });
   });
   afterAll(async () => {
     await t.close();
@@ -118,7 +118,7 @@ describe('a web build without the landing page\'s server-side module', () => {
   beforeAll(async () => {
     t = await createTestApp({ WEB_DIST_DIR: webBuild(false), ADMIN_EMAILS: 'owner@example.com' });
     admin = new TestClient(t.app);
-    await admin.signUp({ email: 'owner@example.com' });
+    await signUpVerified(t, admin, { email: 'owner@example.com' });
   });
   afterAll(async () => {
     await t.close();
