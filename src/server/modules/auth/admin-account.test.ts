@@ -82,6 +82,9 @@ describe('npm run admin:create', () => {
         lastName: 'Owner',
       });
       expect((await client.get('/api/admin/users')).statusCode).toBe(200);
+      // Both runs are in the audit log, the first as the one that made the account.
+      const audit = (await client.get('/api/admin/audit')).json<{ entries: { action: string; details: { created?: boolean } }[] }>();
+      expect(audit.entries.filter((e) => e.action === 'user.admin-command').map((e) => e.details.created)).toEqual([false, true]);
     } finally {
       await app.close();
       await database.close();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { ZSignUpBody } from '../../../contract/user.ts';
 import type { TDb } from '../../db/client.ts';
-import { accounts, users } from '../../db/schema.ts';
+import { accounts, auditLog, users } from '../../db/schema.ts';
 import { createPasswordHasher } from './password-hasher.ts';
 
 export type TAdminAccountInput = { email: string; password: string; firstName?: string; lastName?: string };
@@ -69,6 +69,16 @@ export async function createAdminAccount(db: TDb, input: TAdminAccountInput): Pr
     } else {
       await tx.insert(accounts).values({ id: randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash, createdAt: now, updatedAt: now });
     }
+    // Whoever can run the command owns the machine, but the other admins still see that it ran.
+    await tx.insert(auditLog).values({
+      id: randomUUID(),
+      actorId: userId,
+      actorEmail: email,
+      action: 'user.admin-command',
+      targetType: 'user',
+      targetId: userId,
+      details: { email, created: !existing },
+    });
     return { userId, created: !existing };
   });
 }

@@ -104,6 +104,15 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
         ],
       };
     }
+    case 'user.admin-command': {
+      const email = typeof d['email'] === 'string' ? d['email'] : entry.targetId;
+      return {
+        icon: UserCogIcon,
+        what: d['created'] === true ? 'Created an admin with npm run admin:create' : 'Made an admin with npm run admin:create',
+        target: email,
+        changes: [{ label: 'Role', to: 'Admin, address verified, password set' }],
+      };
+    }
     case 'plans.update': {
       const parsed = ZPlansUpdate.safeParse(d);
       if (!parsed.success) break;
