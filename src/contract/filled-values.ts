@@ -360,11 +360,6 @@ export function hiddenPlaceholders(
   return new Set([...used].filter((name) => !visible.has(name) && byName.has(name)));
 }
 
-/** Every placeholder name the texts of `content` use (tags only, before their value formats). */
-export function taggedNames(content: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): Set<string> {
-  return new Set(contentTexts(content).flatMap((text) => findPlaceholderTags(text).map((tag) => tag.name)));
-}
-
 /**
  * How the format prints a value: the value format of its first tag (`{{total | currency}}`; a
  * list's column as `{{amount}}` or `{{items.amount}}`), in the format's locale and currency. The

@@ -326,11 +326,6 @@ export function imageSources(content: Pick<TFormatContent, 'elements'>): string[
 
 export const isImageAddress = (src: string) => /^https?:\/\//i.test(src);
 
-/** `element` with `fn` applied to each of its texts (a section's elements included). */
-export function mapElementTexts<E extends TElement>(element: E, fn: (text: string) => string): E {
-  return mapOne(element, fn) as E;
-}
-
 function mapOne(element: TElement, fn: (text: string) => string): TElement {
   switch (element.type) {
     case 'heading':

@@ -140,9 +140,3 @@ export const ZTestEmailBody = z.object({ to: ZEmailAddress.optional() });
 /** A test message went through: to whom, and the server's own answer. */
 export const ZTestEmailResult = z.object({ to: z.string(), response: z.string() });
 export type TTestEmailResult = z.infer<typeof ZTestEmailResult>;
-
-/** How a connection is encrypted: TLS from the start on 465; with `secure`, STARTTLS is required elsewhere. */
-export function tlsModeOf(port: number, secure: boolean): 'implicit' | 'starttls' | 'optional' {
-  if (port === IMPLICIT_TLS_PORT) return 'implicit';
-  return secure ? 'starttls' : 'optional';
-}

@@ -29,17 +29,6 @@ export interface TConversion {
   warnings: string[];
 }
 
-/** Collapses runs of spaces and tabs and trims each line; keeps line breaks. */
-export function tidyText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u00a0\t ]+/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .join('\n')
-    .trim();
-}
-
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max - 1).trimEnd()}…`;

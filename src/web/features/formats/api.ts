@@ -1,15 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFormat } from '../../../contract/formats';
 import { api, errorStatus } from '../../lib/api';
-import { documentKeys, formatKeys, refreshAfterChange } from '../../lib/query-keys';
+import { formatKeys, refreshAfterChange } from '../../lib/query-keys';
 
 export type FormatSummary = TFormat;
 
 const seg = encodeURIComponent;
-
-/** Until the builder moves to the key factories. */
-export const FORMATS_KEY = formatKeys.list();
-export const DOCUMENTS_KEY = documentKeys.all;
 
 export function useFormats() {
   return useQuery({ queryKey: formatKeys.list(), queryFn: () => api.get<TFormat[]>('/api/formats') });
