@@ -6,14 +6,19 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+type TBuildScript = typeof import('../../../scripts/build-server.ts');
 
 export async function threadEntryFile(sourceFromRoot: string): Promise<string> {
   const name = path.basename(sourceFromRoot, '.ts');
   const here = fileURLToPath(import.meta.url);
   const bundled = path.join(path.dirname(here), `${name}.mjs`);
   if (here.endsWith('.mjs') && existsSync(bundled)) return bundled;
-  const { bundleForNode, PROJECT_ROOT } = await import('../../../scripts/build-server.ts');
+  // Loaded by address, which the bundler does not follow: the build script and esbuild are only
+  // needed when running from source, and must not end up inside the server bundle they make.
+  const buildScript = pathToFileURL(path.resolve(path.dirname(here), '../../../scripts/build-server.ts')).href;
+  const { bundleForNode, PROJECT_ROOT } = (await import(buildScript)) as TBuildScript;
   // One file per process: test files run in parallel processes and must not overwrite each other.
   const out = path.join(PROJECT_ROOT, `node_modules/.cache/formwork/${name}-${process.pid}.mjs`);
   await bundleForNode(path.join(PROJECT_ROOT, sourceFromRoot), out);
