@@ -84,6 +84,10 @@ export async function adminTwoFactorRoutes(
   },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // The web app asks before it opens the Admin Panel: the scope's checks (the role, and
+  // two-factor when an admin setting asks for it) answer here as on every admin route.
+  api.get('/api/admin/access', { schema: { response: { 204: z.null(), ...errors } } }, async (_request, reply) => reply.status(204).send(null));
+
   api.post(
     '/api/admin/users/:id/two-factor/reset',
     { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } },

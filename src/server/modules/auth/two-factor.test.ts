@@ -222,6 +222,7 @@ describe('admins and two-factor', () => {
     const { user } = await signUpVerified(t, other);
     await t.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
     for (const [method, url, body] of [
+      ['GET', '/api/admin/access'],
       ['GET', '/api/admin/users'],
       ['GET', '/api/admin/settings'],
       ['GET', '/api/admin/audit'],
@@ -235,6 +236,7 @@ describe('admins and two-factor', () => {
     const otherSetup = ZTwoFactorSetup.parse((await other.post('/api/user/two-factor/enable', { password: PASSWORD })).json());
     expect((await other.post('/api/user/two-factor/verify', { code: await codeNow(otherSetup.secret) })).statusCode).toBe(200);
     expect((await other.get('/api/admin/users')).statusCode).toBe(200);
+    expect((await other.get('/api/admin/access')).statusCode).toBe(204);
 
     const off = await admin.post('/api/admin/settings', { key: ADMIN_TWO_FACTOR_SETTING, value: 'false' });
     expect(off.statusCode, off.body).toBe(200);
