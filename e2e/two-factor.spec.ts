@@ -66,9 +66,14 @@ async function shot(page: Page, name: string, of?: Locator) {
   mkdirSync(SHOTS, { recursive: true });
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(300);
-  const file = path.join(SHOTS, `${name}-${page.viewportSize()?.width}.png`);
-  if (of) await of.screenshot({ path: file });
-  else await page.screenshot({ path: file, fullPage: true });
+  const size = page.viewportSize()!;
+  const file = path.join(SHOTS, `${name}-${size.width}.png`);
+  if (!of) return page.screenshot({ path: file, fullPage: true });
+  // Tall enough for the whole card, and centred, so the sticky header covers none of it.
+  await page.setViewportSize({ width: size.width, height: 1600 });
+  await of.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await of.screenshot({ path: file });
+  await page.setViewportSize(size);
 }
 
 /** The code an authenticator app shows now for the key the page showed ("ABCD EFGH …"). */
@@ -168,7 +173,7 @@ test('two-factor on, then forgot password → email → new password → sign in
   await shot(page, 'sign-in-two-factor');
 
   await step.getByRole('button', { name: 'Use a recovery code instead' }).click();
-  await expect(step.getByLabel('Recovery code')).toBeVisible();
+  await expect(step.getByRole('textbox', { name: 'Recovery code' })).toBeVisible();
   await expectAccessible(page, 'sign-in recovery code step at 1280');
   await step.getByRole('button', { name: 'Use your authenticator app instead' }).click();
 
@@ -206,7 +211,7 @@ test('setup and the code step at 375 px, signing in with a recovery code', async
   await shot(page, 'sign-in-two-factor');
   await step.getByRole('button', { name: 'Use a recovery code instead' }).click();
   await expectAccessible(page, 'sign-in recovery code step at 375');
-  await step.getByLabel('Recovery code').fill(recoveryCodes[0]!);
+  await step.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[0]!);
   await step.getByRole('button', { name: 'Verify and sign in' }).click();
   await expect(page).not.toHaveURL(/\/login/);
 
@@ -214,7 +219,7 @@ test('setup and the code step at 375 px, signing in with a recovery code', async
   await page.context().clearCookies();
   await signInWithPassword(page, account.email, account.password);
   await step.getByRole('button', { name: 'Use a recovery code instead' }).click();
-  await step.getByLabel('Recovery code').fill(recoveryCodes[0]!);
+  await step.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[0]!);
   await step.getByRole('button', { name: 'Verify and sign in' }).click();
   await expect(step.getByText('That recovery code is not right, or it has been used already.').first()).toBeVisible();
   expect(consoleErrors).toEqual([]);

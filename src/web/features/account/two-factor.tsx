@@ -367,6 +367,8 @@ function CodeForm({ recovery, onSignedIn, onRestart }: { recovery: boolean; onSi
   });
   const [serverError, setServerError] = useState<string | null>(null);
   const [expired, setExpired] = useState(false);
+  // The password form this replaced had the focus: it moves to the code box, not to the page's top.
+  useEffect(() => form.setFocus(recovery ? 'recoveryCode' : 'code'), [form, recovery]);
   const mutation = useMutation({
     mutationFn: (body: { code: string } | { recoveryCode: string }) => api.post<TUser>('/api/auth/sign-in/two-factor', body),
     meta: { skipUnauthorizedHandler: true },
@@ -403,7 +405,7 @@ function CodeForm({ recovery, onSignedIn, onRestart }: { recovery: boolean; onSi
         }
       />
       {recovery ? (
-        <Field form={anyForm} name="recoveryCode" label="Recovery code" autoComplete="off" />
+        <Field form={anyForm} name="recoveryCode" label="Recovery code" autoComplete="off" hint="Type it as it was shown, with the dash: capital letters count." />
       ) : (
         <Field form={anyForm} name="code" label="Authentication code" autoComplete="one-time-code" inputMode="numeric" />
       )}
