@@ -256,10 +256,29 @@ test('when admins must use two-factor, an admin without it is sent to set it up 
     await page.locator('#two-factor').getByRole('link', { name: 'Open the Admin Panel' }).click();
     await expect(page.getByRole('heading', { name: 'Admin Panel' })).toBeVisible();
     await page.getByRole('tab', { name: 'Settings' }).click();
-    await expect(page.getByRole('switch', { name: 'Require two-factor sign-in for admins' })).toBeChecked();
+    const requirement = page.getByRole('switch', { name: 'Require two-factor sign-in for admins' });
+    await expect(requirement).toBeChecked();
     await expectAccessible(page, 'admin settings with the two-factor switch at 1280');
+    await shot(page, 'admin-two-factor-setting', page.locator('[data-slot=card]').filter({ has: requirement }));
+
+    // Admin Panel → Users: the first admin lost their phone; the second resets their two-factor.
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByRole('button', { name: `Reset two-factor for ${ADMIN.email}` }).filter({ visible: true }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toContainText('will sign in with the password alone');
+    await expectAccessible(page, 'reset two-factor dialog at 1280');
+    await shot(page, 'admin-reset-two-factor');
+    await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
+    await expect(page.getByText('Two-factor sign-in reset').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: `Reset two-factor for ${ADMIN.email}` }).filter({ visible: true })).toHaveCount(0);
+    const audit = (await (await page.request.get(`${base}/api/admin/audit`)).json()) as { entries: { action: string; details: { email?: string } }[] };
+    expect(audit.entries.some((e) => e.action === 'user.two_factor_reset' && e.details.email === ADMIN.email)).toBe(true);
+
     await page.setViewportSize({ width: 375, height: 800 });
+    await expectAccessible(page, 'admin users with reset two-factor at 375');
+    await page.getByRole('tab', { name: 'Settings' }).click();
     await expectAccessible(page, 'admin settings with the two-factor switch at 375');
+    await shot(page, 'admin-two-factor-setting', page.locator('[data-slot=card]').filter({ has: requirement }));
   } finally {
     await admin.dispose();
   }
