@@ -28,7 +28,7 @@ export function createTwoFactorRepository(db: TDb) {
       });
     },
 
-    /** The stored row, as the library wrote it (encrypted secret and codes): tests read it to check encryption. */
+    /** The row the library keeps (secret and codes encrypted), or none: whether a setup was started. */
     async stored(userId: string): Promise<{ secret: string; backupCodes: string; verified: boolean } | undefined> {
       const [row] = await db
         .select({ secret: twoFactors.secret, backupCodes: twoFactors.backupCodes, verified: twoFactors.verified })
