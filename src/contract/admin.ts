@@ -17,6 +17,7 @@ export const ZAdminUser = z.object({
   apiCallsUsed: z.number().int().nonnegative(),
   totalFormats: z.number().int().nonnegative(),
   totalDocuments: z.number().int().nonnegative(),
+  twoFactorEnabled: z.boolean(),
   createdAt: z.string(),
 });
 export type TAdminUser = z.infer<typeof ZAdminUser>;
@@ -43,6 +44,8 @@ export const KNOWN_SETTINGS = {
   'billing.seller_name': 'The seller named on invoices (your company).',
   'billing.seller_address': 'The seller’s postal address on invoices (line breaks allowed).',
   'billing.seller_tax_id': 'The seller’s tax id (VAT, GSTIN, EIN) on invoices.',
+  'security.admin_two_factor':
+    'true: administrators must turn on two-factor sign-in before they can use the Admin Panel (accounts that sign in through single sign-on are left to their provider).',
   'mail.daily_limit':
     'Emails a day users may send through the installation’s mail server (each recipient counts once); past it, sending waits for the next day (UTC).',
 } as const;

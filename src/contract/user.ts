@@ -28,6 +28,8 @@ export const ZUser = z.object({
   smtpHost: z.string().nullable(),
   smtpPort: z.number().int().nullable(),
   smtpSecure: z.boolean(),
+  /** Whether sign-in asks for a code from an authenticator app after the password. */
+  twoFactorEnabled: z.boolean(),
 });
 export type TUser = z.infer<typeof ZUser>;
 

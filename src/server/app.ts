@@ -29,6 +29,8 @@ import { templateImportRoutes } from './modules/template-import/template-import.
 import type { TImportLimits } from './modules/template-import/import-pool.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminSecondFactorGate } from './modules/auth/two-factor.ts';
+import { adminTwoFactorRoutes, twoFactorRoutes, twoFactorSignInRoutes } from './modules/auth/two-factor.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
@@ -227,6 +229,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   app.get('/api/internal/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(authRoutes, { auth, config });
+  await app.register(twoFactorSignInRoutes, { auth });
   await app.register(publicSystemRoutes, { system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });
@@ -248,6 +251,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
     await signedIn.register(usersRoutes, { users: usersService });
     await signedIn.register(accountRoutes, { auth });
+    await signedIn.register(twoFactorRoutes, { auth });
     await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
     await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
     await signedIn.register(webhooksRoutes, { webhooks: services.webhooks });
@@ -271,8 +275,14 @@ export async function buildApp({ config, database, background = {}, logStream }:
     gatewaysChanged: () => void refreshCheckoutSources(),
     markEmailVerified: (userId) => auth.markVerified(userId),
   });
+  const adminSecondFactor = createAdminSecondFactorGate({ db: database.db, required: () => system.adminTwoFactorRequired() });
   await app.register(async (admins) => {
-    resolveCallerFor(admins, async (request) => (await admin.requireAdmin(await auth.currentUserId(request.headers))).id);
+    resolveCallerFor(admins, async (request) => {
+      const row = await admin.requireAdmin(await auth.currentUserId(request.headers));
+      await adminSecondFactor(row);
+      return row.id;
+    });
+    await admins.register(adminTwoFactorRoutes, { auth, audit: admin.audit });
     await admins.register(adminRoutes, { admin });
     await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
     await admins.register(adminBillingRoutes, { billing: services.billing });

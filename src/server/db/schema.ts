@@ -44,9 +44,32 @@ export const users = pgTable('users', {
    * Billing sets it when a period starts, so the quota resets at the period boundary.
    */
   quotaPeriod: text('quota_period'),
+  /** Set by the auth library's two-factor plugin once a second factor is confirmed. */
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The auth library's two-factor rows (modules/auth/two-factor.ts): the TOTP secret and the
+ * recovery codes, both encrypted by the library with the auth secret. `verified` stays false
+ * until the first code confirms the authenticator app.
+ */
+export const twoFactors = pgTable(
+  'two_factor',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('two_factor_user_id_idx').on(table.userId)],
+);
 
 export const sessions = pgTable(
   'sessions',

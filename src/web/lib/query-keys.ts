@@ -48,6 +48,8 @@ export const bulkJobKeys = {
 export const adminKeys = {
   all: ['admin'] as const,
   users: () => [...adminKeys.all, 'users'] as const,
+  /** Whether the Admin Panel opens for this admin (two-factor may be asked for first). */
+  access: () => [...adminKeys.all, 'access'] as const,
   settings: () => [...adminKeys.all, 'settings'] as const,
   gateways: () => [...adminKeys.all, 'payment-gateways'] as const,
   apiUsage: (userId: string, keyId: string | undefined) => [...adminKeys.all, 'api-usage', userId, keyId ?? 'all'] as const,

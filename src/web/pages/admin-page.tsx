@@ -8,6 +8,7 @@ import { Button } from '../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useAuth } from '../hooks/use-auth';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { AdminSecondFactorGate } from '../features/admin/admin-two-factor';
 import { AuditTab } from '../features/admin/audit-tab';
 import { GatewaysTab } from '../features/admin/gateways-tab';
 import { PaymentsTab } from '../features/admin/payments-tab';
@@ -114,10 +115,10 @@ export function AdminPage() {
           }
         />
       ) : (
-        <>
+        <AdminSecondFactorGate>
           <PageHeader title="Admin Panel" description="Manage users, payments and plans, payment gateways and system settings." />
           <AdminTabs currentUserId={user.id} />
-        </>
+        </AdminSecondFactorGate>
       )}
     </AppShell>
   );

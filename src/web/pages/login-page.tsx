@@ -6,7 +6,9 @@ import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useSearch } from 'wouter';
 import { type TSignUpPending, type TUser, ZSignInBody, ZSignUpBody } from '../../contract/user';
+import type { TSignInResponse } from '../../contract/two-factor';
 import { PASSWORD_HINT } from '../features/account/password-hint';
+import { TwoFactorSignInStep } from '../features/account/two-factor';
 import { Logo } from '../components/layout/logo';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
@@ -38,14 +40,29 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     defaultValues: { email: defaultEmail, password: '' },
   });
   const [serverError, setServerError] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState(false);
   const onSignedIn = useSignedIn();
   const mutation = useMutation({
-    mutationFn: (body: SignInOutput) => api.post<TUser>('/api/auth/sign-in', body),
+    mutationFn: (body: SignInOutput) => api.post<TSignInResponse>('/api/auth/sign-in', body),
     meta: { skipUnauthorizedHandler: true },
-    onSuccess: onSignedIn,
+    onSuccess: (result) => {
+      if ('status' in result) setSecondStep(true);
+      else onSignedIn(result);
+    },
     onError: (error) => setServerError(applyServerError(form as never, error, 'Could not sign you in. Please try again.')),
   });
   const anyForm = form as unknown as UseFormReturn<SignInInput, unknown, FieldValues>;
+  if (secondStep) {
+    return (
+      <TwoFactorSignInStep
+        onSignedIn={onSignedIn}
+        onRestart={() => {
+          form.setValue('password', '');
+          setSecondStep(false);
+        }}
+      />
+    );
+  }
   return (
     <form
       noValidate

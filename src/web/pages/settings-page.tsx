@@ -14,6 +14,7 @@ import { ApiAccessTab } from '../features/api-access/api-access-tab';
 import { BillingTab } from '../features/billing/billing-tab';
 import { EmailSettingsTab } from '../features/email-settings/email-settings-tab';
 import { EmailCard, NameCard, PasswordCard, SessionsCard } from '../features/account/profile-sections';
+import { TwoFactorCard } from '../features/account/two-factor';
 import { UsageMeter } from '../components/ui/usage-meter';
 
 const TABS = [
@@ -51,6 +52,7 @@ function ProfileTab({ user }: { user: TUser }) {
     <NameCard key={`${user.firstName ?? ''} ${user.lastName ?? ''}`} user={user} />
     <EmailCard user={user} />
     <PasswordCard />
+    <TwoFactorCard user={user} />
     <SessionsCard />
     <Card>
       <CardHeader>

@@ -11,6 +11,7 @@ import type { TPlanCatalogue, TPlanId } from '../../../contract/plans.ts';
 import { KNOWN_SETTINGS, ZPaymentGatewayInput, ZPaymentGatewayUpdate } from '../../../contract/admin.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { PUBLIC_PAGES_SETTING, type TPublicPages } from '../../../contract/public-pages.ts';
+import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
 import { MAX_DAILY_LIMIT, parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING, SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/app-error.ts';
@@ -33,6 +34,7 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
   'esign.url': (value) => (z.url({ protocol: /^https?$/ }).safeParse(value).success ? undefined : 'Enter an http(s) URL.'),
   'support.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
   'sales.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
+  [ADMIN_TWO_FACTOR_SETTING]: (value) => (value === 'true' || value === 'false' ? undefined : 'Enter true or false.'),
   [SYSTEM_MAIL_DAILY_LIMIT_SETTING]: (value) =>
     parseDailyLimit(value) === null ? `Enter a whole number of emails a day from 1 to ${MAX_DAILY_LIMIT.toLocaleString('en-US')}, such as 500.` : undefined,
 };
@@ -97,6 +99,7 @@ export function createAdminService(deps: {
       apiCallsUsed,
       totalFormats,
       totalDocuments,
+      twoFactorEnabled: user.twoFactorEnabled,
       createdAt: user.createdAt.toISOString(),
     }));
   }
@@ -211,6 +214,10 @@ export function createAdminService(deps: {
       if (OWN_EDITOR_SETTINGS.has(input.key)) throw ownEditor(input.key);
       const problem = SETTING_VALIDATORS[input.key]?.(input.value);
       if (problem) throw new AppError('validation_failed', problem, { value: problem });
+      if (input.key === ADMIN_TWO_FACTOR_SETTING && input.value === 'true' && !(await deps.users.findById(actorId))?.twoFactorEnabled) {
+        // Otherwise the admin turning it on would be shut out of this panel at once.
+        throw new AppError('conflict', 'Turn on two-factor sign-in for your own account first (Settings → Profile).');
+      }
       const saved = toSetting(await deps.admin.upsertSetting(input.key, input.value, input.description));
       deps.system.forgetPlanCatalogue();
       await audit(actorId, 'setting.save', 'setting', input.key, input.key === 'plans.catalogue' ? {} : { value: input.value });

@@ -15,6 +15,7 @@ import {
   ZVerifyEmailBody,
   ZVerifyEmailResult,
 } from '../../../contract/user.ts';
+import { ZSignInResponse } from '../../../contract/two-factor.ts';
 import type { TConfig } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import { AUTH_BASE_PATH, OIDC_PROVIDER_ID } from './better-auth.ts';
@@ -106,13 +107,15 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     async (request) => auth.resendVerification(await auth.currentUserId(request.headers), request.headers),
   );
 
+  // A right password for an account with two-factor answers the challenge instead of the user:
+  // the session starts only at /api/auth/sign-in/two-factor (two-factor.routes.ts).
   api.post(
     '/api/auth/sign-in',
-    { schema: { body: ZSignInBody, response: { 200: ZUser, ...errorResponses } } },
+    { schema: { body: ZSignInBody, response: { 200: ZSignInResponse, ...errorResponses } } },
     async (request, reply) => {
       const result = await auth.signIn(request.body, request.ip, request.headers);
       reply.header('set-cookie', result.setCookies);
-      return result.user;
+      return 'challenge' in result ? result.challenge : result.user;
     },
   );
 

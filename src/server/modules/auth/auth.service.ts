@@ -25,8 +25,12 @@ import { commonPasswordReason } from './common-passwords.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
 import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
 import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
+import { createTwoFactor, TWO_FACTOR_CHALLENGE } from './two-factor.ts';
+import type { TTwoFactorChallenge } from '../../../contract/two-factor.ts';
 
 export type TAuthResult = { user: TUser; setCookies: string[] };
+/** A right password for an account with two-factor: no session yet, only the library's two-factor cookie. */
+export type TSignInResult = TAuthResult | { challenge: TTwoFactorChallenge; setCookies: string[] };
 /** Sign-up's outcome: signed in at once (no mail server), or the same "check your email" for everyone. */
 export type TSignUpResult = ({ kind: 'signed_in' } & TAuthResult) | ({ kind: 'pending' } & TSignUpPending);
 
@@ -383,6 +387,18 @@ export function createAuthService(deps: {
   }
   let sweeper: NodeJS.Timeout | undefined;
 
+  const twoFactor = createTwoFactor({
+    db: deps.db,
+    auth: () => auth,
+    users: deps.users,
+    usersService: deps.usersService,
+    throttle,
+    hasher,
+    forgetSessions: (userId) => knownSessions?.forgetUser(userId),
+    onGuessing: sendGuessingNotice,
+    notify: deps.notify ? (userId, notice) => inBackground('two-factor notice', () => deps.notify!(userId, notice)) : undefined,
+  });
+
   async function userFromHeaders(headers: Headers): Promise<TUser> {
     const session = await auth.api.getSession({ headers });
     if (!session) throw unauthorized();
@@ -396,6 +412,7 @@ export function createAuthService(deps: {
       return auth;
     },
     authWithProvider,
+    twoFactor,
 
     /** Sweeps counters that hold nothing any more, hourly. */
     start() {
@@ -502,7 +519,7 @@ export function createAuthService(deps: {
       await onEmailVerified(userId);
     },
 
-    async signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders): Promise<TAuthResult> {
+    async signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders): Promise<TSignInResult> {
       const attempt = await throttle.admit(body.email, ip);
       let result;
       try {
@@ -524,8 +541,14 @@ export function createAuthService(deps: {
         await throttle.abandoned(attempt);
         throw error;
       }
+      if (twoFactor.isChallenge(result.response)) {
+        // The password was right, so it is no failure; but only a right code clears this client's
+        // earlier failures, or a known password would reset the wait between code guesses.
+        await throttle.abandoned(attempt);
+        return { challenge: TWO_FACTOR_CHALLENGE, setCookies: result.headers.getSetCookie() };
+      }
       await throttle.succeeded(attempt);
-      const row = await deps.users.findById(result.response.user.id);
+      const row = await deps.users.findById((result.response as { user: { id: string } }).user.id);
       if (!row) throw unauthorized();
       return { user: await deps.usersService.toUser(row), setCookies: result.headers.getSetCookie() };
     },

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../contract/user.ts';
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
-import { accounts, sessions, users, verifications } from '../../db/schema.ts';
+import { accounts, sessions, twoFactors, users, verifications } from '../../db/schema.ts';
 import type { TPasswordHasher } from './password-hasher.ts';
+import { twoFactorChallengeReader, twoFactorPlugin } from './two-factor-plugin.ts';
 
 export const OIDC_PROVIDER_ID = 'oidc';
 export const AUTH_BASE_PATH = '/api/identity';
@@ -97,7 +98,7 @@ export function createBetterAuth(deps: {
     trustedOrigins: [config.publicUrl],
     database: drizzleAdapter(deps.db, {
       provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      schema: { user: users, session: sessions, account: accounts, verification: verifications, twoFactor: twoFactors },
     }),
     emailAndPassword: {
       enabled: true,
@@ -171,6 +172,8 @@ export function createBetterAuth(deps: {
     plugins: config.oidc
       ? [
           sessionStarter,
+          twoFactorPlugin(),
+          twoFactorChallengeReader,
           genericOAuth({
             config: [
               {
@@ -194,7 +197,7 @@ export function createBetterAuth(deps: {
             ],
           }),
         ]
-      : [sessionStarter],
+      : [sessionStarter, twoFactorPlugin(), twoFactorChallengeReader],
   });
 }
 export type TBetterAuth = ReturnType<typeof createBetterAuth>;

@@ -1,6 +1,7 @@
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
 import { DEFAULT_ESIGN_URL, DEFAULT_SELLER_NAME, type TAppConfig } from '../../../contract/admin.ts';
 import { DEFAULT_PUBLIC_PAGES, PUBLIC_PAGES_SETTING, ZPublicPages, type TPublicPages } from '../../../contract/public-pages.ts';
+import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
 import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
@@ -72,6 +73,8 @@ export function createSystemService(deps: {
   // config: an admin's change reaches every process within a few seconds, and this one at once.
   const catalogue = cached(readCatalogue);
   const appConfig = cached(readAppConfig);
+  // Every admin request asks it.
+  const adminTwoFactor = cached(async () => (await deps.system.get(ADMIN_TWO_FACTOR_SETTING))?.trim() === 'true');
 
   return {
     /** Admins may override the catalogue in system settings; a broken override falls back to the default. */
@@ -83,6 +86,12 @@ export function createSystemService(deps: {
     forgetPlanCatalogue() {
       catalogue.forget();
       appConfig.forget();
+      adminTwoFactor.forget();
+    },
+
+    /** Whether admins must have two-factor on (`security.admin_two_factor`), see modules/auth/two-factor.ts. */
+    adminTwoFactorRequired(): Promise<boolean> {
+      return adminTwoFactor.get();
     },
 
     appConfig(): Promise<TAppConfig> {

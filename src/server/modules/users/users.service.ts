@@ -27,6 +27,7 @@ export function createUsersService(deps: { users: TUsersRepository; quota: TQuot
         smtpHost: row.smtpHost,
         smtpPort: row.smtpPort,
         smtpSecure: row.smtpSecure,
+        twoFactorEnabled: row.twoFactorEnabled,
       };
     },
 

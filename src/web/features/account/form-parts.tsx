@@ -14,6 +14,7 @@ export function Field<T extends FieldValues>({
   type = 'text',
   autoComplete,
   hint,
+  inputMode,
 }: {
   form: UseFormReturn<T, unknown, FieldValues>;
   name: Path<T>;
@@ -21,6 +22,7 @@ export function Field<T extends FieldValues>({
   type?: string;
   autoComplete?: string;
   hint?: ReactNode;
+  inputMode?: 'numeric' | 'text';
 }) {
   const id = `${useId().replace(/:/g, '')}-${String(name)}`;
   const error = form.formState.errors[name]?.message;
@@ -33,6 +35,7 @@ export function Field<T extends FieldValues>({
         id={id}
         type={type}
         autoComplete={autoComplete}
+        inputMode={inputMode}
         aria-invalid={message ? true : undefined}
         aria-describedby={describedBy}
         {...form.register(name)}

@@ -27,14 +27,19 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
+import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor';
+import { AdminTwoFactorCard } from './admin-two-factor';
 import { MailServerCard } from './mail-server-card';
 import { PublicPagesCard } from './public-pages-card';
 
 type KnownKey = keyof typeof KNOWN_SETTINGS;
 /** The plan catalogue is a setting underneath, but it is edited in its own form (the Plans tab). */
 const CATALOGUE_KEY = 'plans.catalogue';
-type EditableKey = Exclude<KnownKey, typeof CATALOGUE_KEY>;
-const EDITABLE_KEYS = (Object.keys(KNOWN_SETTINGS) as KnownKey[]).filter((k): k is EditableKey => k !== CATALOGUE_KEY);
+/** Switched on its own card (admin-two-factor.tsx), not typed in. */
+type EditableKey = Exclude<KnownKey, typeof CATALOGUE_KEY | typeof ADMIN_TWO_FACTOR_SETTING>;
+const EDITABLE_KEYS = (Object.keys(KNOWN_SETTINGS) as KnownKey[]).filter(
+  (k): k is EditableKey => k !== CATALOGUE_KEY && k !== ADMIN_TWO_FACTOR_SETTING,
+);
 const CUSTOM = '__custom__';
 /** Kept on several lines, as it is printed. */
 const MULTILINE_KEYS: readonly string[] = ['billing.seller_address'];
@@ -125,7 +130,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
   const deleteSetting = useDeleteSetting();
   const [editor, setEditor] = useState<EditorState>(null);
   const [toDelete, setToDelete] = useState<TSystemSetting | null>(null);
-  const list = settings.data ?? [];
+  const list = (settings.data ?? []).filter((s) => s.key !== ADMIN_TWO_FACTOR_SETTING);
 
   function confirmDelete() {
     if (!toDelete) return;
@@ -145,6 +150,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
 
   return (
     <div className="space-y-4">
+      <AdminTwoFactorCard />
       <MailServerCard />
       <PublicPagesCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

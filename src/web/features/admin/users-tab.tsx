@@ -22,6 +22,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { usePlans } from '../../hooks/use-plans';
+import { ResetTwoFactorButton } from './admin-two-factor';
 import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useMarkEmailVerified, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../api-access/usage-panel';
 
@@ -139,6 +140,7 @@ function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarg
   return (
     <div className="flex items-center justify-end gap-0.5">
       <MarkVerifiedButton user={user} />
+      <ResetTwoFactorButton user={user} />
       <Button
         variant="ghost"
         size="icon-sm"
@@ -340,6 +342,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'usage', user: u })} aria-label={`API usage of ${u.email}`}>
                       <ChartColumnIcon aria-hidden /> API usage
                     </Button>
+                    <ResetTwoFactorButton user={u} variant="card" />
                   </div>
                 </Card>
               </li>

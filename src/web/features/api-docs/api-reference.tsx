@@ -389,7 +389,7 @@ export function ApiReference() {
               </thead>
               <tbody className="divide-y">
                 {(Object.keys(ERROR_CODE_MEANING) as TErrorCode[])
-                  .filter((code) => code !== 'csrf_rejected')
+                  .filter((code) => code !== 'csrf_rejected' && code !== 'two_factor_required')
                   .map((code) => (
                     <tr key={code} className="align-top">
                       <th scope="row" className="px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">

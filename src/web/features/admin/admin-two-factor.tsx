@@ -1,0 +1,159 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { KeyRoundIcon, Loader2Icon, ShieldCheckIcon } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { TAdminUser } from '../../../contract/admin';
+import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Skeleton } from '../../components/ui/skeleton';
+import { useAuth } from '../../hooks/use-auth';
+import { toast } from '../../hooks/use-toast';
+import { ApiError, api, isUnauthorizedError, readApiError } from '../../lib/api';
+import { adminKeys } from '../../lib/query-keys';
+import { Switch } from './admin-ui';
+import { useAdminSettings, useUpdateSetting } from './api';
+
+/** Where an admin without two-factor is sent while the installation asks admins to use it. */
+export const ADMIN_TWO_FACTOR_SETUP_URL = '/settings?tab=profile&notice=admin-two-factor';
+
+/**
+ * Opens the Admin Panel only once the server lets this admin in: while `security.admin_two_factor`
+ * is on and the admin has no two-factor, every admin route answers 403 `two_factor_required`, and
+ * the admin is taken to Settings → Profile to set it up, with a notice that says why.
+ */
+export function AdminSecondFactorGate({ children }: { children: ReactNode }) {
+  const [, navigate] = useLocation();
+  const access = useQuery({
+    queryKey: adminKeys.access(),
+    queryFn: ({ signal }) => api.get<null>('/api/admin/access', signal),
+    retry: false,
+    staleTime: 0,
+  });
+  const blocked = access.error instanceof ApiError && access.error.code === 'two_factor_required';
+  useEffect(() => {
+    if (blocked) navigate(ADMIN_TWO_FACTOR_SETUP_URL, { replace: true });
+  }, [blocked, navigate]);
+  if (access.isLoading || blocked) {
+    return (
+      <div className="flex min-h-[40vh] items-center justify-center gap-3 text-sm text-muted-foreground" role="status" aria-live="polite">
+        <Loader2Icon className="size-4 animate-spin" aria-hidden />
+        <span>Opening the Admin Panel...</span>
+      </div>
+    );
+  }
+  return <>{children}</>;
+}
+
+/** Admin Panel → Settings: the switch for `security.admin_two_factor`. */
+export function AdminTwoFactorCard() {
+  const id = useId();
+  const { user } = useAuth();
+  const settings = useAdminSettings(true);
+  const update = useUpdateSetting();
+  if (settings.isLoading) return <Skeleton className="h-28" />;
+  const on = settings.data?.find((s) => s.key === ADMIN_TWO_FACTOR_SETTING)?.value.trim() === 'true';
+  const mayTurnOn = on || Boolean(user?.twoFactorEnabled);
+  const set = (checked: boolean) =>
+    update.mutate(
+      { key: ADMIN_TWO_FACTOR_SETTING, value: checked ? 'true' : 'false', description: null },
+      {
+        onSuccess: () =>
+          toast({
+            title: checked ? 'Admins now need two-factor sign-in' : 'Admins no longer need two-factor sign-in',
+            description: checked ? 'Admins without it are sent to set it up before the Admin Panel opens.' : undefined,
+          }),
+        onError: (error) => {
+          if (isUnauthorizedError(error)) return;
+          toast({ variant: 'destructive', title: 'Could not change the setting', description: readApiError(error).message });
+        },
+      },
+    );
+  return (
+    <Card className="p-5">
+      <div className="flex items-start gap-4">
+        <ShieldCheckIcon className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden />
+        <div className="min-w-0 flex-1 space-y-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <label htmlFor={`${id}-switch`} className="font-medium">
+              Require two-factor sign-in for admins
+            </label>
+            <Badge variant={on ? 'default' : 'secondary'}>{on ? 'On' : 'Off'}</Badge>
+          </div>
+          <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+            When on, an admin who signs in with a password must turn on two-factor sign-in (an authenticator app) before the Admin Panel opens;
+            until then every admin page and API call is refused. Admins who sign in through single sign-on are left to their provider.
+          </p>
+          {!mayTurnOn && (
+            <p className="text-sm text-muted-foreground">
+              Turn it on for your own account first, under{' '}
+              <Link href="/settings?tab=profile" className="font-medium text-foreground underline underline-offset-4">
+                Settings → Profile
+              </Link>
+              .
+            </p>
+          )}
+        </div>
+        <Switch
+          id={`${id}-switch`}
+          checked={on}
+          disabled={update.isPending || !mayTurnOn}
+          aria-describedby={`${id}-hint`}
+          onCheckedChange={set}
+        />
+      </div>
+    </Card>
+  );
+}
+
+/** Admin Panel → Users: removes a user's second factor (a lost phone and no recovery codes). */
+export function ResetTwoFactorButton({ user, variant = 'icon' }: { user: TAdminUser; variant?: 'icon' | 'card' }) {
+  const client = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const reset = useMutation({
+    mutationFn: () => api.post<null>(`/api/admin/users/${encodeURIComponent(user.id)}/two-factor/reset`),
+    onSuccess: () => {
+      setConfirming(false);
+      void client.invalidateQueries({ queryKey: adminKeys.users() });
+      void client.invalidateQueries({ queryKey: adminKeys.audit() });
+      toast({ title: 'Two-factor sign-in reset', description: `${user.email} now signs in with the password alone, and was told by email.` });
+    },
+    onError: (error) => {
+      setConfirming(false);
+      if (isUnauthorizedError(error)) return;
+      toast({ variant: 'destructive', title: 'Could not reset two-factor', description: readApiError(error).message });
+    },
+  });
+  if (!user.twoFactorEnabled) return null;
+  const label = `Reset two-factor for ${user.email}`;
+  return (
+    <>
+      {variant === 'icon' ? (
+        <Button variant="ghost" size="icon-sm" onClick={() => setConfirming(true)} aria-label={label} title="Reset two-factor">
+          <KeyRoundIcon aria-hidden />
+        </Button>
+      ) : (
+        <Button variant="outline" size="sm" onClick={() => setConfirming(true)} aria-label={label}>
+          <KeyRoundIcon aria-hidden /> Reset two-factor
+        </Button>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Reset two-factor sign-in?"
+        description={
+          <>
+            {user.email} will sign in with the password alone until they set up an authenticator app again. Do this only when you know the
+            person asking is the account’s owner (a lost phone, no recovery codes). The audit log records it, and they are told by email.
+          </>
+        }
+        confirmLabel="Reset two-factor"
+        pendingLabel="Resetting..."
+        pending={reset.isPending}
+        onConfirm={() => reset.mutate()}
+      />
+    </>
+  );
+}
