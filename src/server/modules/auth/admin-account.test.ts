@@ -31,6 +31,7 @@ function adminCreate(...args: string[]) {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('npm run admin:create', () => {
+  // Six runs of the script, each a fresh Node process with a TypeScript loader: slow on a busy machine.
   it('makes a verified admin on an empty data directory, again without change, and explains bad input', async () => {
     const made = adminCreate('--email', 'Owner@Example.com', '--password', 'a long admin password', '--first', 'Olga', '--last', 'Owner');
     expect(made.status, made.err).toBe(0);
@@ -89,6 +90,5 @@ describe('npm run admin:create', () => {
       await app.close();
       await database.close();
     }
-    // Six runs of the script, each a fresh Node process with a TypeScript loader: slow on a busy machine.
   }, 180_000);
 });
