@@ -22,6 +22,7 @@ import type { TUsersService } from '../users/users.service.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { createBetterAuth, isEmailChangeToken, OIDC_PROVIDER_ID, VERIFY_EMAIL_SECONDS, type TBetterAuth } from './better-auth.ts';
 import { commonPasswordReason } from './common-passwords.ts';
+import { createIdentityCheck, type TSecondFactorCheck } from './confirm-identity.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
 import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
 import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
@@ -236,6 +237,8 @@ export function createAuthService(deps: {
   /** The throttle's clock; tests move it past the waits. */
   clock?: () => Date;
   hashLimits?: THashGateLimits;
+  /** Two-factor's check of a code, for actions that confirm the owner's identity (see confirm-identity.ts). */
+  secondFactor?: TSecondFactorCheck;
 }) {
   const { config } = deps;
   const hasher = createPasswordHasher(deps.hashLimits);
@@ -382,6 +385,14 @@ export function createAuthService(deps: {
     });
   }
   let sweeper: NodeJS.Timeout | undefined;
+  const identity = createIdentityCheck({
+    db: deps.db,
+    users: deps.users,
+    hasher,
+    throttle,
+    secondFactor: deps.secondFactor,
+    onGuessing: sendGuessingNotice,
+  });
 
   async function userFromHeaders(headers: Headers): Promise<TUser> {
     const session = await auth.api.getSession({ headers });
@@ -396,6 +407,11 @@ export function createAuthService(deps: {
       return auth;
     },
     authWithProvider,
+    confirmIdentity: identity.confirmIdentity,
+    /** After an account is deleted: its session cookies stop working in this process at once. */
+    forgetSessionsOf(userId: string) {
+      knownSessions?.forgetUser(userId);
+    },
 
     /** Sweeps counters that hold nothing any more, hourly. */
     start() {
