@@ -14,6 +14,7 @@ import { ApiAccessTab } from '../features/api-access/api-access-tab';
 import { BillingTab } from '../features/billing/billing-tab';
 import { EmailSettingsTab } from '../features/email-settings/email-settings-tab';
 import { EmailCard, NameCard, PasswordCard, SessionsCard } from '../features/account/profile-sections';
+import { DeleteAccountCard, YourDataCard } from '../features/account/account-data-sections';
 import { UsageMeter } from '../components/ui/usage-meter';
 
 const TABS = [
@@ -79,6 +80,8 @@ function ProfileTab({ user }: { user: TUser }) {
         </dl>
       </CardContent>
     </Card>
+    <YourDataCard />
+    <DeleteAccountCard />
     </div>
   );
 }
