@@ -79,7 +79,7 @@ export type TServicesOptions = {
   emailRetryDelaysMs?: number[];
   /** PDFs larger than this are emailed as a share link (default 10 MB). */
   emailAttachmentMaxBytes?: number;
-  /** Accounts with more documents are exported in the background (default ACCOUNT_EXPORT_LIMITS). */
+  /** Accounts with more documents are exported in the background (default: EXPORT_BACKGROUND_ABOVE). */
   accountExportBackgroundAbove?: number;
 };
 
@@ -258,7 +258,7 @@ export function createServices({
     notify: (ownerId, notice) => mail.sendNotice(ownerId, notice),
     publicUrl: config.publicUrl,
     log,
-    ...(accountExportBackgroundAbove !== undefined ? { backgroundAbove: accountExportBackgroundAbove } : {}),
+    backgroundAbove: accountExportBackgroundAbove ?? config.exportBackgroundAbove,
   });
   // The bulk service keeps its own handle on the spool; dropping a batch's files needs only the directory.
   const spool = createPdfSpool(path.join(config.dataDir, 'spool'));
