@@ -128,8 +128,8 @@ export function YourDataCard() {
           <>
             {data.latest && <ExportProgress latest={data.latest} />}
             <p className="text-[13px] text-muted-foreground">
-              Accounts with more than {data.backgroundAbove.toLocaleString('en-US')} documents are prepared in the background and emailed. You can export{' '}
-              {data.perDay} times a day; {data.remainingToday} left today.
+              Accounts with more than {data.backgroundAbove.toLocaleString('en-US')} {data.backgroundAbove === 1 ? 'document' : 'documents'} are prepared in
+              the background, and you get a link by email. You can export {data.perDay} times a day; {data.remainingToday} left today.
             </p>
           </>
         ) : null}
@@ -154,7 +154,7 @@ const GOES = [
   'your formats, documents and uploaded images',
   'batches, share links and emails sent from the app',
   'API keys, webhooks and your email settings',
-  'your subscription, which is cancelled now with no further charges',
+  'any paid subscription, cancelled at once so nothing more is charged',
   'every signed-in session, and this account',
 ];
 
@@ -189,7 +189,7 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <li key={line}>{line}</li>
           ))}
         </ul>
-        <p className="text-sm text-muted-foreground">Invoices for payments you made are kept for the seller’s accounts, as the law requires, without your account.</p>
+        <p className="text-sm text-muted-foreground">Invoices for payments you made are kept, no longer linked to an account, for the seller’s accounting records.</p>
         <form
           noValidate
           aria-label="Delete account"
