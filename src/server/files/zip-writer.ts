@@ -5,7 +5,7 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import archiver from 'archiver';
-import { useNativeCrc32 } from '../modules/bulk/native-crc32.ts';
+import { useNativeCrc32 } from './native-crc32.ts';
 
 /** A stored ZIP entry's local header before its name (no extra field, no data descriptor). */
 const ZIP_LOCAL_HEADER_BYTES = 30;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import { accountExports, apiKeys, auditLog, bulkJobs, documents, shareLinks, subscriptions, users, webhookEndpoints } from '../../db/schema.ts';
 
@@ -133,8 +133,10 @@ export function createAccountDataRepository(db: TDb) {
 
     /** Expired background exports, whoever owns them: their files are removed, the record stays. */
     async expiredExports(now: Date): Promise<TAccountExportRow[]> {
-      const rows = await db.select().from(accountExports).where(and(eq(accountExports.status, 'ready'), eq(accountExports.kind, 'background')));
-      return rows.filter((r) => r.expiresAt && r.expiresAt <= now);
+      return db
+        .select()
+        .from(accountExports)
+        .where(and(eq(accountExports.status, 'ready'), eq(accountExports.kind, 'background'), lte(accountExports.expiresAt, now)));
     },
 
   };
