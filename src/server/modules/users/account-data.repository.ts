@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, lte } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { accountExports, apiKeys, auditLog, bulkJobs, documents, shareLinks, subscriptions, users, webhookEndpoints } from '../../db/schema.ts';
+import { accountExports, apiKeys, assets, auditLog, bulkJobs, documents, shareLinks, subscriptions, users, webhookEndpoints } from '../../db/schema.ts';
 
 export type TAccountExportRow = typeof accountExports.$inferSelect;
 
@@ -57,6 +57,20 @@ export function createAccountDataRepository(db: TDb) {
           .limit(1),
       ]);
       return { keys, hooks, links, subscription };
+    },
+
+    /** The uploaded images, without their bytes (read one at a time with `assetBytes`). */
+    async assetList(ownerId: string): Promise<{ id: string; mimeType: 'image/png' | 'image/jpeg'; createdAt: Date }[]> {
+      return db
+        .select({ id: assets.id, mimeType: assets.mimeType, createdAt: assets.createdAt })
+        .from(assets)
+        .where(eq(assets.ownerId, ownerId))
+        .orderBy(asc(assets.createdAt), asc(assets.id));
+    },
+
+    async assetBytes(ownerId: string, id: string): Promise<Buffer | undefined> {
+      const [row] = await db.select({ bytes: assets.bytes }).from(assets).where(and(eq(assets.ownerId, ownerId), eq(assets.id, id))).limit(1);
+      return row?.bytes;
     },
 
     async countDocuments(ownerId: string): Promise<number> {

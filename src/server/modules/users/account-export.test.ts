@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import JSZip from 'jszip';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAccountExport, ZAccountExportStatus, type TAccountExportStatus } from '../../../contract/account-data.ts';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
@@ -135,6 +136,11 @@ describe('export my data', () => {
     const { formatId, documents } = await withDocuments(client, 2);
     const link = await client.post(`/api/documents/${documents[0]!.id}/share`, {});
     expect(link.statusCode, link.body).toBe(201);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
+    const uploaded = await client.upload('/api/upload/image', 'image', 'logo.png', png);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const imageUrl = (uploaded.json() as { url: string }).url;
+    const assetId = imageUrl.split('/').at(-1)!;
 
     const response = await client.get('/api/user/export');
     expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
@@ -151,6 +157,7 @@ describe('export my data', () => {
         'account/share-links.json',
         'account/subscription.json',
         'account/webhooks.json',
+        `assets/${assetId}.png`,
         'formats/Lease, short form.json',
         'invoices/invoices.json',
         ...documents.flatMap((d) => [`documents/${entry(d.name)}.csv`, `documents/${entry(d.name)}.json`, `documents/${entry(d.name)}.pdf`]),
@@ -189,6 +196,9 @@ describe('export my data', () => {
       // A value a spreadsheet would run as a formula keeps a ' in front (the rent is negative).
       expect(row).toEqual({ ...document.data, rent: `'${document.data.rent}` });
     }
+
+    const image = await zip.file(`assets/${assetId}.png`)!.async('nodebuffer');
+    expect(image.equals((await client.get(imageUrl)).rawPayload)).toBe(true);
 
     const keys = JSON.parse(await text('account/api-keys.json')) as { name: string; prefix: string }[];
     expect(keys).toEqual([expect.objectContaining({ name: 'Server', prefix: `fw_live_…${key.last4}` })]);

@@ -58,7 +58,9 @@ account/
 formats/NAME.json
   One file per format, in exactly the shape the API takes to create one:
   POST /api/v1/formats with the file as its body makes the same format again.
-  Uploaded images are referenced by the id they had in this account.
+  Uploaded images are referenced as /api/assets/ID; the images themselves are in assets/.
+
+assets/ID.png, assets/ID.jpg   the images you uploaded (or that were fetched once from an address)
 
 documents/NAME.pdf    the document, byte for byte as its download gives it
 documents/NAME.json   the document as the API returns it, with the data it was filled with
@@ -182,6 +184,12 @@ export function createAccountExport(deps: {
     for (const format of await deps.formats.list(ownerId)) {
       const input: TFormatInput = { name: format.name, description: format.description, content: format.content, placeholders: format.placeholders };
       if (!(await zip.append(`formats/${formatName(format.name)}.json`, json(input), format.updatedAt))) return false;
+    }
+
+    for (const asset of await deps.data.assetList(ownerId)) {
+      const bytes = await deps.data.assetBytes(ownerId, asset.id);
+      const extension = asset.mimeType === 'image/png' ? 'png' : 'jpg';
+      if (bytes && !(await zip.append(`assets/${asset.id}.${extension}`, bytes, asset.createdAt))) return false;
     }
 
     const documentName = uniqueBaseNamer();

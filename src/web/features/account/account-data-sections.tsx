@@ -21,7 +21,7 @@ type TDeleteInput = z.input<typeof ZDeleteAccountBody>;
 type TDeleteOutput = z.output<typeof ZDeleteAccountBody>;
 
 const EXPORT_CONTENTS = [
-  'every format, as JSON you can import again through the API',
+  'every format, as JSON you can import again through the API, and your uploaded images',
   'every document’s PDF, with its data as JSON and CSV',
   'your invoices',
   'your profile, plan, API key names, webhooks, email settings and share links (never passwords or secrets)',
