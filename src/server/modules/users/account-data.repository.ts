@@ -113,6 +113,12 @@ export function createAccountDataRepository(db: TDb) {
         .where(and(eq(accountExports.ownerId, ownerId), eq(accountExports.id, id)));
     },
 
+    /** Whether `userId` is the installation's only administrator. */
+    async isOnlyAdmin(userId: string): Promise<boolean> {
+      const admins = await db.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).limit(2);
+      return admins.length === 1 && admins[0]!.id === userId;
+    },
+
     /** What deleting the account leaves on disk, to be removed once the rows are gone. */
     async filesOf(ownerId: string): Promise<{ documentIds: string[]; jobIds: string[]; exportIds: string[] }> {
       const [docs, jobs, exports] = await Promise.all([

@@ -155,6 +155,13 @@ describe('deleting an account', () => {
     expect(JSON.stringify(entry)).not.toContain(email);
   });
 
+  it('keeps the installation’s only administrator', async () => {
+    const refused = await deleteAccount(kit.admin, { password: PASSWORD });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toMatch(/only administrator/);
+    expect((await kit.admin.get('/api/admin/audit')).statusCode).toBe(200);
+  });
+
   it('refuses its API keys and frees its address', async () => {
     const { client, id, email } = await kit.customer('Juno');
     await kit.t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, id));

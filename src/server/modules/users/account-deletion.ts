@@ -1,4 +1,4 @@
-import { unauthorized } from '../../http/app-error.ts';
+import { AppError, unauthorized } from '../../http/app-error.ts';
 import type { TAccountDataRepository } from './account-data.repository.ts';
 
 /** Who deletes: the owner (who proves it is them), or later an administrator. */
@@ -26,6 +26,10 @@ export function createAccountDeletion(deps: {
   log: { warn: (obj: object, msg: string) => void };
 }) {
   async function erase(userId: string, by: TDeletedBy): Promise<void> {
+    // An installation without an administrator could not be run from the app any more.
+    if (await deps.data.isOnlyAdmin(userId)) {
+      throw new AppError('conflict', 'You are the only administrator of this installation. Make someone else an administrator first, then delete your account.');
+    }
     await deps.cancelSubscription(userId);
     const files = await deps.data.filesOf(userId);
     if (!(await deps.data.deleteAccount(userId, by))) throw unauthorized();
