@@ -201,7 +201,8 @@ export const invoiceNumberText = (n: number) => `FW-${String(n).padStart(6, '0')
 
 export const ZAdminPayment = z.object({
   id: z.string(),
-  user: z.object({ id: z.string(), email: z.string() }),
+  /** `id` is null once the account is deleted; `email` is then the address the invoice was billed to. */
+  user: z.object({ id: z.string().nullable(), email: z.string() }),
   planId: ZPlanId,
   cycle: ZBillingCycle,
   amount: z.number().int(),

@@ -45,6 +45,8 @@ import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { adminApiUsageRoutes, apiUsageRoutes } from './modules/public-api/api-usage.routes.ts';
 import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
 import { adminBillingRoutes, billingRoutes, billingWebhookRoutes } from './modules/billing/billing.routes.ts';
+import { accountDataRoutes } from './modules/users/account-data.routes.ts';
+import { createAccountDeletion } from './modules/users/account-deletion.ts';
 
 export type TBuildAppOptions = {
   config: TConfig;
@@ -61,6 +63,7 @@ export type TBuildAppOptions = {
     | 'mailTrustedCa'
     | 'emailRetryDelaysMs'
     | 'emailAttachmentMaxBytes'
+    | 'accountExportBackgroundAbove'
   > & {
     /** Time and memory one import may use (default IMPORT_LIMITS). */
     importLimits?: TImportLimits;
@@ -163,6 +166,18 @@ export async function buildApp({ config, database, background = {}, logStream }:
     clock: signInClock,
     hashLimits: passwordHashLimits,
   });
+  const accountDeletion = createAccountDeletion({
+    data: services.accountData,
+    confirmIdentity: (userId, proof, origin) => auth.confirmIdentity(userId, proof, origin),
+    cancelSubscription: (userId) => services.billing.cancelForDeletion(userId),
+    forgetSessions: (userId) => auth.forgetSessionsOf(userId),
+    removeFiles: {
+      cachedPdf: (id) => services.pdfCache.delete(id),
+      batchSpool: (id) => services.spool.drop(id),
+      exports: (ids) => services.accountExport.removeFiles(ids),
+    },
+    log: app.log,
+  });
   // The auth library records a session's address from a header; only the address we resolved goes in it.
   app.addHook('onRequest', async (request) => {
     request.headers[CLIENT_IP_HEADER] = request.ip;
@@ -252,6 +267,11 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await signedIn.register(usersRoutes, { users: usersService });
     await signedIn.register(accountRoutes, { auth });
     await signedIn.register(twoFactorRoutes, { auth });
+    await signedIn.register(accountDataRoutes, {
+      exports: services.accountExport,
+      deletion: accountDeletion,
+      secureCookies: config.publicUrl.startsWith('https://'),
+    });
     await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
     await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
     await signedIn.register(webhooksRoutes, { webhooks: services.webhooks });

@@ -42,6 +42,7 @@ const ZEnv = z
     IMAGE_FETCH_ALLOWED_IPS: z.string().default(''),
     RENDER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).optional()),
     SIGN_UPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+    EXPORT_BACKGROUND_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(200),
   });
 
 /** Cross-field rules, checked on the raw values so they are reported alongside field errors. */
@@ -71,6 +72,8 @@ export type TConfig = {
   renderThreads: number | undefined;
   /** Accounts one client IP may create per hour. */
   signUpsPerIpPerHour: number;
+  /** Accounts with more documents than this have "Export my data" built in the background. */
+  exportBackgroundAbove: number;
 };
 
 export class ConfigError extends Error {
@@ -143,6 +146,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): TConfig {
       .filter(Boolean),
     renderThreads: env.RENDER_THREADS,
     signUpsPerIpPerHour: env.SIGN_UPS_PER_IP_PER_HOUR,
+    exportBackgroundAbove: env.EXPORT_BACKGROUND_ABOVE,
   };
 }
 

@@ -52,6 +52,8 @@ import { createShareLinksService } from './modules/share-links/share-links.servi
 import { createDeliveriesRepository } from './modules/deliveries/deliveries.repository.ts';
 import { createDeliveriesService } from './modules/deliveries/deliveries.service.ts';
 import { createMailMergeService } from './modules/deliveries/mail-merge.service.ts';
+import { createAccountDataRepository } from './modules/users/account-data.repository.ts';
+import { createAccountExport } from './modules/users/account-export.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -77,6 +79,8 @@ export type TServicesOptions = {
   emailRetryDelaysMs?: number[];
   /** PDFs larger than this are emailed as a share link (default 10 MB). */
   emailAttachmentMaxBytes?: number;
+  /** Accounts with more documents are exported in the background (default: EXPORT_BACKGROUND_ABOVE). */
+  accountExportBackgroundAbove?: number;
 };
 
 export function createServices({
@@ -93,6 +97,7 @@ export function createServices({
   mailTrustedCa,
   emailRetryDelaysMs,
   emailAttachmentMaxBytes,
+  accountExportBackgroundAbove,
 }: TServicesOptions) {
   const { db } = database;
   const usersRepository = createUsersRepository(db);
@@ -241,7 +246,27 @@ export function createServices({
     ...(billingClock ? { now: billingClock } : {}),
   });
 
+  const accountData = createAccountDataRepository(db);
+  const accountExport = createAccountExport({
+    data: accountData,
+    users: usersRepository,
+    formats: formatsRepository,
+    documents,
+    billing,
+    queue,
+    dir: path.join(config.dataDir, 'exports'),
+    notify: (ownerId, notice) => mail.sendNotice(ownerId, notice),
+    publicUrl: config.publicUrl,
+    log,
+    backgroundAbove: accountExportBackgroundAbove ?? config.exportBackgroundAbove,
+  });
+  // The bulk service keeps its own handle on the spool; dropping a batch's files needs only the directory.
+  const spool = createPdfSpool(path.join(config.dataDir, 'spool'));
+
   return {
+    accountData,
+    accountExport,
+    spool,
     billing,
     mail,
     shareLinks,

@@ -677,9 +677,8 @@ export const billingOrders = pgTable(
   'billing_orders',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the account is deleted: the order stays for the seller's books. */
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
     gateway: text('gateway', { enum: GATEWAYS }).notNull(),
     gatewayOrderId: text('gateway_order_id').notNull(),
     planId: text('plan_id', { enum: PLAN_IDS }).notNull(),
@@ -710,9 +709,8 @@ export const payments = pgTable(
   'payments',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the account is deleted: the payment stays for the seller's books. */
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
     orderId: text('order_id').references(() => billingOrders.id),
     gateway: text('gateway', { enum: GATEWAYS }).notNull(),
     /** Razorpay payment id, Stripe invoice id, PayPal capture id: what the invoice quotes. */
@@ -747,9 +745,8 @@ export const invoices = pgTable(
   {
     id: text('id').primaryKey(),
     number: integer('number').notNull().unique(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the account is deleted; `details` still names the buyer as billed. */
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
     paymentId: text('payment_id')
       .notNull()
       .unique()
@@ -821,4 +818,29 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('audit_log_created_idx').on(table.createdAt)],
+);
+
+/**
+ * A user's "Export my data": every export is recorded (for the per-user limits); a large account's
+ * is built in the background into `data_dir/exports/{id}.zip`, which its owner downloads until
+ * `expires_at`.
+ */
+export const accountExports = pgTable(
+  'account_exports',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** direct: streamed in the answer; background: built by the job queue. */
+    kind: text('kind', { enum: ['direct', 'background'] }).notNull(),
+    status: text('status', { enum: ['running', 'ready', 'failed'] }).notNull(),
+    documentsTotal: integer('documents_total').notNull().default(0),
+    documentsDone: integer('documents_done').notNull().default(0),
+    bytes: integer('bytes'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (table) => [index('account_exports_owner_created_idx').on(table.ownerId, table.createdAt)],
 );

@@ -9,6 +9,8 @@ export const authKeys = {
   user: ['auth', 'user'] as const,
   /** The signed-in user's sessions (Settings → Profile). */
   sessions: ['auth', 'sessions'] as const,
+  /** The newest export of the user's data (Settings → Profile → Your data). */
+  dataExport: ['auth', 'data-export'] as const,
 };
 
 export const statsKeys = {

@@ -15,6 +15,7 @@ import { BillingTab } from '../features/billing/billing-tab';
 import { EmailSettingsTab } from '../features/email-settings/email-settings-tab';
 import { EmailCard, NameCard, PasswordCard, SessionsCard } from '../features/account/profile-sections';
 import { TwoFactorCard } from '../features/account/two-factor';
+import { DeleteAccountCard, YourDataCard } from '../features/account/account-data-sections';
 import { UsageMeter } from '../components/ui/usage-meter';
 
 const TABS = [
@@ -81,6 +82,8 @@ function ProfileTab({ user }: { user: TUser }) {
         </dl>
       </CardContent>
     </Card>
+    <YourDataCard />
+    <DeleteAccountCard />
     </div>
   );
 }

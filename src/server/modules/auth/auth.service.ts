@@ -22,6 +22,7 @@ import type { TUsersService } from '../users/users.service.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { createBetterAuth, isEmailChangeToken, OIDC_PROVIDER_ID, VERIFY_EMAIL_SECONDS, type TBetterAuth } from './better-auth.ts';
 import { commonPasswordReason } from './common-passwords.ts';
+import { createIdentityCheck } from './confirm-identity.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
 import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
 import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
@@ -386,7 +387,6 @@ export function createAuthService(deps: {
     });
   }
   let sweeper: NodeJS.Timeout | undefined;
-
   const twoFactor = createTwoFactor({
     db: deps.db,
     auth: () => auth,
@@ -397,6 +397,14 @@ export function createAuthService(deps: {
     forgetSessions: (userId) => knownSessions?.forgetUser(userId),
     onGuessing: sendGuessingNotice,
     notify: deps.notify ? (userId, notice) => inBackground('two-factor notice', () => deps.notify!(userId, notice)) : undefined,
+  });
+  const identity = createIdentityCheck({
+    db: deps.db,
+    users: deps.users,
+    hasher,
+    throttle,
+    secondFactor: (input) => twoFactor.verifySecondFactor(input),
+    onGuessing: sendGuessingNotice,
   });
 
   async function userFromHeaders(headers: Headers): Promise<TUser> {
@@ -413,6 +421,11 @@ export function createAuthService(deps: {
     },
     authWithProvider,
     twoFactor,
+    confirmIdentity: identity.confirmIdentity,
+    /** After an account is deleted: its session cookies stop working in this process at once. */
+    forgetSessionsOf(userId: string) {
+      knownSessions?.forgetUser(userId);
+    },
 
     /** Sweeps counters that hold nothing any more, hourly. */
     start() {

@@ -316,3 +316,20 @@ describe('verifySecondFactor (for steps such as deleting the account)', () => {
     }
   });
 });
+
+describe('deleting an account with two-factor', () => {
+  it('asks for the code after the password, refuses a wrong one, and deletes with a right one', async () => {
+    const { client, secret } = await withTwoFactor();
+    const passwordOnly = await client.request('DELETE', '/api/user', { password: PASSWORD });
+    expect(passwordOnly.statusCode).toBe(400);
+    expect(errorOf(passwordOnly.body).fields).toHaveProperty('code');
+    const wrong = await client.request('DELETE', '/api/user', { password: PASSWORD, code: await wrongCode(secret) });
+    expect(wrong.statusCode).toBe(400);
+    expect(errorOf(wrong.body).fields).toHaveProperty('code');
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+
+    const deleted = await client.request('DELETE', '/api/user', { password: PASSWORD, code: await codeNow(secret) });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});

@@ -351,14 +351,16 @@ function billingQueries(db: TDb) {
       const where: SQL[] = [];
       if (query.status) where.push(eq(payments.status, query.status));
       if (query.gateway) where.push(eq(payments.gateway, query.gateway));
-      if (query.email) where.push(ilike(users.email, `%${query.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+      // A deleted account's payments keep the address their invoice was billed to.
+      const payerEmail = sql<string>`coalesce(${users.email}, ${invoices.details}->'buyer'->>'email', '')`;
+      if (query.email) where.push(ilike(payerEmail, `%${query.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
       if (query.from) where.push(gte(payments.createdAt, new Date(`${query.from}T00:00:00Z`)));
       if (query.to) where.push(lt(payments.createdAt, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
       const filter = where.length ? and(...where) : undefined;
       const rows = await db
-        .select({ payment: payments, email: users.email, invoiceId: invoices.id, invoiceNumber: invoices.number })
+        .select({ payment: payments, email: payerEmail, invoiceId: invoices.id, invoiceNumber: invoices.number })
         .from(payments)
-        .innerJoin(users, eq(users.id, payments.ownerId))
+        .leftJoin(users, eq(users.id, payments.ownerId))
         .leftJoin(invoices, eq(invoices.paymentId, payments.id))
         .where(filter)
         .orderBy(desc(payments.createdAt), desc(payments.id))
@@ -367,12 +369,14 @@ function billingQueries(db: TDb) {
       const [total] = await db
         .select({ n: count() })
         .from(payments)
-        .innerJoin(users, eq(users.id, payments.ownerId))
+        .leftJoin(users, eq(users.id, payments.ownerId))
+        .leftJoin(invoices, eq(invoices.paymentId, payments.id))
         .where(filter);
       const totals = await db
         .select({ currency: payments.currency, amount: sql<number>`sum(${payments.amountMinor} - ${payments.refundedMinor})::bigint`.mapWith(Number) })
         .from(payments)
-        .innerJoin(users, eq(users.id, payments.ownerId))
+        .leftJoin(users, eq(users.id, payments.ownerId))
+        .leftJoin(invoices, eq(invoices.paymentId, payments.id))
         .where(filter)
         .groupBy(payments.currency)
         .orderBy(asc(payments.currency));

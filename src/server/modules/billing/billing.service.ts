@@ -382,18 +382,21 @@ export function createBillingService(deps: {
   async function settleOrder(tx: TBillingQueries, ctx: TContext, order: TOrderRow, paid: TPaidWith): Promise<TVerifyPaymentResult> {
     await refuseSecondPayment(tx, order, paid);
     checkAmount(order, paid);
+    const ownerId = order.ownerId;
+    // Paid after its account was deleted: nobody is left to give the plan to.
+    if (!ownerId) throw new AppError('conflict', 'The account this order was for has been deleted; please contact support for a refund.');
     const paidAt = now();
-    const sub = await currentSubscription(tx, order.ownerId, true);
+    const sub = await currentSubscription(tx, ownerId, true);
     let period = orderPeriod(order, sub, paidAt);
     // Two renewals paid in a race: the second one follows the first.
     if (order.kind === 'renewal') {
-      const latest = await tx.latestPaidPeriodEnd(order.ownerId);
+      const latest = await tx.latestPaidPeriodEnd(ownerId);
       if (latest && latest.getTime() > period.start.getTime() && !(await tx.paymentByGatewayId(order.gateway, paid.gatewayPaymentId))) {
         period = { start: latest, end: periodEnd(latest, order.cycle) };
       }
     }
     return recordPayment(tx, ctx, {
-      ownerId: order.ownerId,
+      ownerId,
       gateway: order.gateway,
       order,
       paid,
@@ -1199,6 +1202,29 @@ export function createBillingService(deps: {
       await repo.updateSubscription(ownerId, { cancelAtPeriodEnd: true, scheduledPlanId: null, scheduledCycle: null });
     },
 
+    /**
+     * Before its account is deleted: a Stripe subscription is cancelled at once at Stripe, so no
+     * renewal is charged to a person who has left (one-off orders have nothing to cancel). Any
+     * failure is thrown, so the deletion stops with nothing deleted.
+     */
+    async cancelForDeletion(ownerId: string): Promise<void> {
+      const current = await currentSubscription(repo, ownerId);
+      if (!current || current.gateway !== 'stripe' || !current.gatewaySubscriptionId) return;
+      const subscriptionId = current.gatewaySubscriptionId;
+      try {
+        const gateway = await gatewayFor('stripe');
+        if (gateway.name !== 'stripe') throw new Error('unreachable');
+        await gateway.client.cancelNow(subscriptionId);
+      } catch (error) {
+        deps.log.error({ err: error, subscriptionId }, 'could not cancel a subscription before deleting its account');
+        throw new AppError(
+          'unavailable',
+          'Your subscription could not be cancelled at Stripe just now, so nothing was deleted and you were not charged. Try again in a few minutes, or contact support.',
+        );
+      }
+      await repo.updateSubscription(ownerId, { status: 'ended', cancelAtPeriodEnd: false, scheduledPlanId: null, scheduledCycle: null });
+    },
+
     /** Takes back a cancellation or a scheduled downgrade: the current plan simply continues. */
     async resume(ownerId: string): Promise<void> {
       const current = await currentSubscription(repo, ownerId);
@@ -1233,7 +1259,8 @@ export function createBillingService(deps: {
       if (!found) throw notFound('Invoice');
       const { format, data } = invoiceDocument(found.invoice.details);
       const rendered = await deps.pdf.render({
-        ownerId: found.invoice.ownerId,
+        // An invoice prints no uploaded images; a deleted account's invoice has no owner left.
+        ownerId: found.invoice.ownerId ?? '',
         format,
         data,
         title: `Invoice ${found.invoice.details.number}`,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough, Readable } from 'node:stream';
-import archiver from 'archiver';
+import { Readable } from 'node:stream';
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import {
   batchDocumentName,
@@ -21,6 +20,7 @@ import type { z } from 'zod';
 import type { ZStartBulkJobBody } from '../../../contract/bulk.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
+import { createZipWriter, ZIP_STALL_MS } from '../../files/zip-writer.ts';
 import { chunksFor, type TBulkChunkPayload, type TBulkChunkSender } from '../../jobs/bulk-chunk.job.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
 import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
@@ -33,7 +33,6 @@ import type { TQuotaService } from '../quota/quota.service.ts';
 import type { TBatchDocument, TBulkJobRow, TBulkRepository, TNewBulkRow } from './bulk.repository.ts';
 import { autoMapColumns, validateSheet } from './column-mapping.ts';
 import { attachLines, lineColumnIndexes } from './list-lines.ts';
-import { useNativeCrc32 } from './native-crc32.ts';
 import { readSpreadsheet, type TSheet, type TSheetRow } from './spreadsheet.ts';
 
 const jobNotFound = () => notFound('Bulk job');
@@ -41,12 +40,6 @@ const jobNotFound = () => notFound('Bulk job');
 const PREVIEW_EXTRA_INVALID = 30;
 /** Documents read from the spool (or rendered again) at a time for the ZIP. */
 const ZIP_RENDER_BATCH = 16;
-/** A stored ZIP entry's local header before its name (no extra field, no data descriptor). */
-const ZIP_LOCAL_HEADER_BYTES = 30;
-/** A ZIP download whose client reads nothing for this long is closed. */
-const ZIP_STALL_MS = 120_000;
-/** How far the ZIP writer may run ahead of the client, in bytes: bounds memory however slow it reads. */
-const ZIP_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** Documents read from the database per query while writing a ZIP. */
 const ZIP_PAGE = 1_000;
 /** How long spooled PDFs are kept for the batch's ZIP. */
@@ -463,45 +456,7 @@ export function createBulkService(deps: {
       const format: TRenderableFormat = { content: snapshot.content, placeholders: snapshot.placeholders };
       const assets = await deps.assets.forRender(ownerId, snapshot.content);
       const pool = await deps.pool();
-      // PDFs are compressed already: stored entries cost no CPU and lose nothing.
-      useNativeCrc32();
-      const archive = archiver('zip', { store: true });
-      const out = new PassThrough();
-      archive.on('error', (error) => out.destroy(error));
-      archive.pipe(out);
-      // archiver takes every appended buffer at once and keeps its output until the client reads
-      // it (its 'entry' event does not wait for that). So the bytes appended (each with its local
-      // header) but not yet passed on are counted, and the next PDF waits while the client is more
-      // than ZIP_BACKLOG_BYTES behind.
-      let appendedBytes = 0;
-      let sentBytes = 0;
-      let wake: (() => void) | undefined;
-      const progress = () => wake?.();
-      archive.on('data', (chunk: Buffer) => {
-        sentBytes += chunk.byteLength;
-        progress();
-      });
-      // Not out's 'data': listening to it would start the stream before the reply pipes it.
-      out.on('drain', progress);
-      out.on('close', progress);
-      const backlog = () => appendedBytes - sentBytes + out.readableLength + out.writableLength;
-      const clientCaughtUp = async () => {
-        while (!out.destroyed && backlog() > ZIP_BACKLOG_BYTES) {
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-        }
-      };
-      // A client that stays connected but reads nothing for zipStallMs is dropped, whether the
-      // writer waits on it mid-way or has appended everything and only buffered bytes remain.
-      let seen = '';
-      const watchdog = setInterval(() => {
-        const buffered = archive.readableLength + out.readableLength + out.writableLength;
-        const now = `${sentBytes}/${buffered}`;
-        if (buffered > 0 && now === seen) out.destroy(new Error(`the client read nothing for ${zipStallMs / 1000} s`));
-        seen = now;
-      }, zipStallMs);
-      watchdog.unref();
-      out.on('close', () => clearInterval(watchdog));
+      const zip = createZipWriter({ stallMs: zipStallMs });
       const name = uniqueNamer();
       const pattern = job.fileNamePattern;
       const bulk = deps.bulk;
@@ -544,30 +499,27 @@ export function createBulkService(deps: {
           for (;;) {
             const batch = await upcoming;
             upcoming = undefined;
-            if (!batch || out.destroyed) break;
+            if (!batch || zip.closed) break;
             const { docs, files } = batch;
             upcoming = prefetch();
             for (const [i, d] of docs.entries()) {
               const bytes = files[i];
               if (!bytes) continue;
-              await clientCaughtUp();
-              if (out.destroyed) return;
               const entry = name(zipEntryName(pattern, { ...d.data, document: d.name, row: String(d.batchRow ?? '') }));
-              archive.append(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { name: entry, date: d.createdAt });
-              appendedBytes += ZIP_LOCAL_HEADER_BYTES + Buffer.byteLength(entry) + bytes.byteLength;
+              if (!(await zip.append(entry, bytes, d.createdAt))) return;
             }
           }
-          if (!out.destroyed) await archive.finalize();
+          await zip.finalize();
         } catch (error) {
           log.error({ err: error, jobId: id }, 'bulk ZIP failed');
-          out.destroy(error as Error);
+          zip.fail(error as Error);
         } finally {
           // A client that left mid-way leaves a read in flight; it must end before its file closes.
           await upcoming?.catch(() => undefined);
           await spooled.close().catch(() => undefined);
         }
       })();
-      return { job, stream: out };
+      return { job, stream: zip.stream };
     },
 
     /** The batch's documents as one PDF, rendered in a pool thread with one copy of each font. */
