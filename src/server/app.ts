@@ -30,6 +30,9 @@ import type { TImportLimits } from './modules/template-import/import-pool.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createOperatorControls } from './modules/admin/operator-controls.ts';
+import { operatorControlsRoutes } from './modules/admin/operator-controls.routes.ts';
+import { createSignUpPolicy } from './modules/auth/sign-up-policy.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
@@ -160,6 +163,11 @@ export async function buildApp({ config, database, background = {}, logStream }:
     mailTo: (address, notice) => services.mail.sendNoticeTo(address, notice),
     clock: signInClock,
     hashLimits: passwordHashLimits,
+    signUpPolicy: createSignUpPolicy({
+      policy: () => system.signUpPolicy(),
+      invitations: services.invitations,
+      singleSignOn: config.oidc?.name ?? null,
+    }),
   });
   // The auth library records a session's address from a header; only the address we resolved goes in it.
   app.addHook('onRequest', async (request) => {
@@ -271,9 +279,20 @@ export async function buildApp({ config, database, background = {}, logStream }:
     gatewaysChanged: () => void refreshCheckoutSources(),
     markEmailVerified: (userId) => auth.markVerified(userId),
   });
+  const operatorControls = createOperatorControls({
+    admin,
+    adminRepository,
+    users: usersRepository,
+    system,
+    invitations: services.invitations,
+    singleSignOn: config.oidc?.name ?? null,
+    auth,
+    mailServer: () => services.mail.hasSystemServer(),
+  });
   await app.register(async (admins) => {
     resolveCallerFor(admins, async (request) => (await admin.requireAdmin(await auth.currentUserId(request.headers))).id);
     await admins.register(adminRoutes, { admin });
+    await admins.register(operatorControlsRoutes, { controls: operatorControls });
     await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
     await admins.register(adminBillingRoutes, { billing: services.billing });
     await admins.register(adminMailRoutes, { mail: services.mail, audit: admin.audit });

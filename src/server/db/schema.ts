@@ -44,6 +44,8 @@ export const users = pgTable('users', {
    * Billing sets it when a period starts, so the quota resets at the period boundary.
    */
   quotaPeriod: text('quota_period'),
+  /** Set while an admin has suspended the account: no session, API key or sign-in works. */
+  suspendedAt: timestamp('suspended_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -798,4 +800,24 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('audit_log_created_idx').on(table.createdAt)],
+);
+
+/**
+ * An admin's invitation to create an account with one address (modules/users/invitations.ts).
+ * Only the token's SHA-256 is kept; a resend replaces it. Used and revoked rows stay for the record.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('invitations_email_idx').on(table.email)],
 );
