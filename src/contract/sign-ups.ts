@@ -33,6 +33,9 @@ export const ZSignUpPolicy = z.object({
 });
 export type TSignUpPolicy = z.output<typeof ZSignUpPolicy>;
 
+/** The stored policy, as the server answers it (already cleaned). */
+export const ZSignUpPolicyView = z.object({ mode: ZSignUpMode, allowedDomains: z.array(z.string()) });
+
 export const DEFAULT_SIGN_UP_POLICY: TSignUpPolicy = { mode: 'open', allowedDomains: [] };
 
 /** The part of an address after its last `@`, lower-cased. */

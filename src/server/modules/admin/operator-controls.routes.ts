@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ZAdminUser } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
-import { ZInvitation, ZInvitationInput, ZSignUpPolicy } from '../../../contract/sign-ups.ts';
+import { ZInvitation, ZInvitationInput, ZSignUpPolicy, ZSignUpPolicyView } from '../../../contract/sign-ups.ts';
 import type { TOperatorControls } from './operator-controls.ts';
 
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 503: ZApiError };
@@ -14,8 +14,8 @@ export async function operatorControlsRoutes(app: FastifyInstance, opts: { contr
   const api = app.withTypeProvider<ZodTypeProvider>();
   const c = opts.controls;
 
-  api.get('/api/admin/sign-up-policy', { schema: { response: { 200: ZSignUpPolicy, ...errors } } }, async () => c.signUpPolicy());
-  api.put('/api/admin/sign-up-policy', { schema: { body: ZSignUpPolicy, response: { 200: ZSignUpPolicy, ...errors } } }, async (request) =>
+  api.get('/api/admin/sign-up-policy', { schema: { response: { 200: ZSignUpPolicyView, ...errors } } }, async () => c.signUpPolicy());
+  api.put('/api/admin/sign-up-policy', { schema: { body: ZSignUpPolicy, response: { 200: ZSignUpPolicyView, ...errors } } }, async (request) =>
     c.saveSignUpPolicy(request.callerId, request.body),
   );
 
