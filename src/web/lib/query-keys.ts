@@ -56,6 +56,8 @@ export const adminKeys = {
   paymentsPage: (filter: Readonly<Record<string, string | number>>) => [...adminKeys.payments(), filter] as const,
   plans: () => [...adminKeys.all, 'plans'] as const,
   publicPages: () => [...adminKeys.all, 'public-pages'] as const,
+  signUpPolicy: () => [...adminKeys.all, 'sign-up-policy'] as const,
+  invitations: () => [...adminKeys.all, 'invitations'] as const,
   audit: () => [...adminKeys.all, 'audit'] as const,
   auditPage: (offset: number) => [...adminKeys.audit(), offset] as const,
 };

@@ -29,6 +29,7 @@ import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { useAdminSettings, useCreateSetting, useDeleteSetting, useUpdateSetting } from './api';
 import { MailServerCard } from './mail-server-card';
 import { PublicPagesCard } from './public-pages-card';
+import { SignUpsCard } from './sign-ups-card';
 
 type KnownKey = keyof typeof KNOWN_SETTINGS;
 /** The plan catalogue is a setting underneath, but it is edited in its own form (the Plans tab). */
@@ -145,6 +146,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
 
   return (
     <div className="space-y-4">
+      <SignUpsCard />
       <MailServerCard />
       <PublicPagesCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

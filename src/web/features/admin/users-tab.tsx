@@ -24,6 +24,8 @@ import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { usePlans } from '../../hooks/use-plans';
 import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useMarkEmailVerified, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../api-access/usage-panel';
+import { AccountActionsMenu } from './account-actions';
+import { InviteButton, PendingInvitations } from './invitations-panel';
 
 export function displayName(u: Pick<TAdminUser, 'firstName' | 'lastName' | 'email'>): string {
   const name = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
@@ -103,6 +105,15 @@ function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogu
 
 type DialogTarget = { kind: 'role' | 'plan' | 'usage'; user: TAdminUser } | null;
 
+function SuspendedBadge({ user }: { user: TAdminUser }) {
+  if (!user.suspendedAt) return null;
+  return (
+    <Badge variant="destructive" className="ml-1.5" title={`Suspended since ${formatDay(user.suspendedAt)}: no sign-in, session or API key works`}>
+      Suspended
+    </Badge>
+  );
+}
+
 function UnverifiedBadge({ user }: { user: TAdminUser }) {
   if (user.emailVerified) return null;
   return (
@@ -135,7 +146,7 @@ function MarkVerifiedButton({ user }: { user: TAdminUser }) {
   );
 }
 
-function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarget) => void }) {
+function RowActions({ user, isSelf, onOpen }: { user: TAdminUser; isSelf: boolean; onOpen: (t: DialogTarget) => void }) {
   return (
     <div className="flex items-center justify-end gap-0.5">
       <MarkVerifiedButton user={user} />
@@ -166,6 +177,7 @@ function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarg
       >
         <ChartColumnIcon aria-hidden />
       </Button>
+      <AccountActionsMenu user={user} isSelf={isSelf} />
     </div>
   );
 }
@@ -199,6 +211,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             className="pl-9"
           />
         </div>
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         {list && (
           <p className="text-sm text-muted-foreground" aria-live="polite">
             {query.trim()
@@ -206,7 +219,11 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
               : `${formatNumber(list.length)} ${list.length === 1 ? 'user' : 'users'} · ${formatNumber(adminCount)} ${adminCount === 1 ? 'admin' : 'admins'}`}
           </p>
         )}
+          <InviteButton />
+        </div>
       </div>
+
+      <PendingInvitations />
 
       {users.isLoading ? (
         <div className="space-y-3" aria-hidden>
@@ -269,6 +286,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <td className="px-3 py-3">
                       <RoleBadge role={u.role} />
                       <UnverifiedBadge user={u} />
+                      <SuspendedBadge user={u} />
                     </td>
                     <td className="px-3 py-3">
                       <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
@@ -280,7 +298,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <td className="px-3 py-3 text-right tabular-nums">{formatNumber(u.totalDocuments)}</td>
                     <td className="px-3 py-3 whitespace-nowrap text-muted-foreground tabular-nums">{formatDay(u.createdAt)}</td>
                     <td className="py-3 pr-4 pl-2">
-                      <RowActions user={u} onOpen={setTarget} />
+                      <RowActions user={u} isSelf={u.id === currentUserId} onOpen={setTarget} />
                     </td>
                   </tr>
                 ))}
@@ -306,6 +324,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       <div className="mt-2 flex flex-wrap gap-1.5">
                         <RoleBadge role={u.role} />
                         <UnverifiedBadge user={u} />
+                        <SuspendedBadge user={u} />
                         <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
                       </div>
                     </div>
@@ -340,6 +359,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'usage', user: u })} aria-label={`API usage of ${u.email}`}>
                       <ChartColumnIcon aria-hidden /> API usage
                     </Button>
+                    <AccountActionsMenu user={u} isSelf={u.id === currentUserId} variant="button" />
                   </div>
                 </Card>
               </li>
