@@ -1,4 +1,4 @@
-import { BanIcon, KeyRoundIcon, LogOutIcon, MoreHorizontalIcon, RotateCcwIcon, type LucideIcon } from 'lucide-react';
+import { BanIcon, KeyRoundIcon, LogOutIcon, MailCheckIcon, MoreHorizontalIcon, RotateCcwIcon, type LucideIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import { Button } from '../../components/ui/button';
@@ -28,6 +28,18 @@ type TAccountAction = {
 };
 
 const ACCOUNT_ACTIONS: TAccountAction[] = [
+  {
+    id: 'verify-email',
+    label: 'Mark address verified',
+    icon: MailCheckIcon,
+    offered: (user) => !user.emailVerified,
+    title: (user) => `Mark ${user.email} verified?`,
+    description: () => 'Do this only when you know the address is theirs: it counts as if they had opened the verification link, so they may send email, share links and create API keys.',
+    confirmLabel: 'Mark verified',
+    pendingLabel: 'Marking...',
+    done: (user) => ({ title: 'Address marked verified', description: `${user.email} may now send email, share links and create API keys.` }),
+    failed: 'Could not mark the address verified',
+  },
   {
     id: 'password-reset',
     label: 'Send password-reset link',
@@ -106,7 +118,8 @@ export function AccountActionsMenu({ user, isSelf, variant = 'icon' }: { user: T
 
   return (
     <>
-      <DropdownMenu>
+      {/* Not modal: a modal menu hides the page from assistive technology while its buttons stay focusable. */}
+      <DropdownMenu modal={false}>
         <DropdownMenuTrigger asChild>
           {variant === 'icon' ? (
             <Button variant="ghost" size="icon-sm" aria-label={`More actions for ${user.email}`} title="More actions">

@@ -75,19 +75,6 @@ export function useChangeRole() {
   });
 }
 
-/** An admin vouches for a user's address, as its verification link would (audited). */
-export function useMarkEmailVerified() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.post<TAdminUser>(`/api/admin/users/${seg(id)}/verify-email`),
-    onSuccess: (user) => {
-      client.setQueryData<TAdminUser[]>(adminKeys.users(), (list) => replaceUser(list, user));
-      void client.invalidateQueries({ queryKey: adminKeys.users() });
-      void client.invalidateQueries({ queryKey: authKeys.user });
-    },
-  });
-}
-
 export function useUpdateUser() {
   const client = useQueryClient();
   return useMutation({
@@ -353,7 +340,7 @@ export function useRevokeInvitation() {
 }
 
 /** The account actions of Admin Panel → Users; each answers with nothing or the user as it now is. */
-export type TUserAction = 'suspend' | 'restore' | 'sign-out' | 'password-reset';
+export type TUserAction = 'verify-email' | 'suspend' | 'restore' | 'sign-out' | 'password-reset';
 
 export function useUserAction() {
   const client = useQueryClient();
@@ -362,6 +349,8 @@ export function useUserAction() {
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: adminKeys.users() });
       void client.invalidateQueries({ queryKey: adminKeys.audit() });
+      // An admin may mark their own address verified.
+      void client.invalidateQueries({ queryKey: authKeys.user });
     },
   });
 }

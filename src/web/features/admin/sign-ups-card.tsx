@@ -24,13 +24,13 @@ const MODES: { value: TSignUpMode; label: string; description: string; icon: typ
   { value: 'sso', label: 'Single sign-on only', description: 'New accounts come only through your identity provider; nobody signs up with a password.', icon: KeyRoundIcon },
 ];
 
-/** One domain a line (or separated by commas or spaces); each checked as the server will. */
+/** One domain per line (or separated by commas or spaces); each checked as the server will. */
 function parseDomains(text: string): { domains: string[]; error: string | null } {
   const parts = text.split(/[\s,;]+/).filter(Boolean);
   const domains: string[] = [];
   for (const part of parts) {
     const parsed = ZEmailDomain.safeParse(part);
-    if (!parsed.success) return { domains: [], error: `“${part}” is not a domain. Enter domains such as example.com, one a line.` };
+    if (!parsed.success) return { domains: [], error: `“${part}” is not a domain. Enter domains such as example.com, one per line.` };
     if (!domains.includes(parsed.data)) domains.push(parsed.data);
   }
   return { domains, error: null };
@@ -116,7 +116,7 @@ function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSign
         label="Allowed email domains"
         optional
         error={domainsError ?? undefined}
-        hint="One a line, such as example.com. Leave empty for any domain. Applies to password and single sign-on sign-ups; an invitation names its own address and passes."
+        hint="One per line, such as example.com. Leave empty for any domain. Applies to password and single sign-on sign-ups; an invitation names its own address and passes."
       >
         <Textarea
           id="sign-up-domains"

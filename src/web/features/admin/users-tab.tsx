@@ -1,4 +1,4 @@
-import { ChartColumnIcon, CreditCardIcon, MailCheckIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
+import { ChartColumnIcon, CreditCardIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans';
@@ -22,7 +22,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { usePlans } from '../../hooks/use-plans';
-import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useMarkEmailVerified, useUpdateUser, useUserApiUsage } from './api';
+import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../api-access/usage-panel';
 import { AccountActionsMenu } from './account-actions';
 import { InviteButton, PendingInvitations } from './invitations-panel';
@@ -123,33 +123,9 @@ function UnverifiedBadge({ user }: { user: TAdminUser }) {
   );
 }
 
-/** Marks the address verified, for an admin who knows the person (the audit log records it). */
-function MarkVerifiedButton({ user }: { user: TAdminUser }) {
-  const mark = useMarkEmailVerified();
-  if (user.emailVerified) return null;
-  return (
-    <Button
-      variant="ghost"
-      size="icon-sm"
-      disabled={mark.isPending}
-      onClick={() =>
-        mark.mutate(user.id, {
-          onSuccess: () => toast({ title: 'Address marked verified', description: `${user.email} may now send email, share links and create API keys.` }),
-          onError: (error) => toast({ variant: 'destructive', title: 'Could not mark the address verified', description: readApiError(error).message }),
-        })
-      }
-      aria-label={`Mark ${user.email} verified`}
-      title="Mark the address verified"
-    >
-      <MailCheckIcon aria-hidden />
-    </Button>
-  );
-}
-
 function RowActions({ user, isSelf, onOpen }: { user: TAdminUser; isSelf: boolean; onOpen: (t: DialogTarget) => void }) {
   return (
     <div className="flex items-center justify-end gap-0.5">
-      <MarkVerifiedButton user={user} />
       <Button
         variant="ghost"
         size="icon-sm"
