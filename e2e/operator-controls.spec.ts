@@ -161,7 +161,11 @@ test('users: the account menu, and a suspension confirmed first', async ({ page 
   const consoleErrors = collectConsoleErrors(page);
   await signIn(page, ADMIN);
   await page.goto(`${base}/admin?tab=users`);
-  const row = page.getByRole('table', { name: 'Users' }).getByTestId('admin-user-row').filter({ hasText: USER.email });
+  const table = page.getByRole('table', { name: 'Users' });
+  // The whole table fits at 1280 px: nobody scrolls sideways to reach a user's name or actions.
+  const overflow = await table.evaluate((el) => el.parentElement!.scrollWidth - el.parentElement!.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const row = table.getByTestId('admin-user-row').filter({ hasText: USER.email });
   await row.getByRole('button', { name: `More actions for ${USER.email}` }).click();
   const menu = page.getByRole('menu');
   await expect(menu.getByRole('menuitem', { name: 'Suspend account' })).toBeVisible();

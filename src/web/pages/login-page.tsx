@@ -289,9 +289,11 @@ export function LoginPage() {
           <h1 className="text-2xl font-semibold tracking-tight">{tab === 'signup' ? 'Create your account' : 'Welcome back'}</h1>
           <p className="mt-1.5 text-sm text-muted-foreground">
             {tab === 'signup'
-              ? signUps.mode === 'open' || invitation
-                ? 'Start free — no credit card required.'
-                : 'New accounts here are made as the installation’s administrators decided.'
+              ? signUps.mode === 'sso'
+                ? `Accounts here are made through ${signUps.singleSignOn ?? 'single sign-on'}.`
+                : signUps.mode === 'invitation' && !invitation
+                  ? 'This installation is open to the people its administrators invite.'
+                  : 'Start free — no credit card required.'
               : 'Sign in to your Formwork workspace.'}
           </p>
 

@@ -245,7 +245,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
               <tbody className="divide-y">
                 {filtered.map((u) => (
                   <tr key={u.id} data-testid="admin-user-row" className="transition-colors hover:bg-muted/30">
-                    <td className="max-w-[260px] py-3 pr-3 pl-5">
+                    <td className="max-w-[210px] py-3 pr-3 pl-5">
                       <div className="flex min-w-0 items-center gap-3">
                         <Avatar user={u} />
                         <div className="min-w-0">
