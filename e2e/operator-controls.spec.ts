@@ -141,16 +141,25 @@ test('the sign-up page says sign-ups are by invitation, and an invitation opens 
   const invited = await browser.newContext({ viewport: { width: 375, height: 800 } });
   const invitee = await invited.newPage();
   await invitee.goto(link);
-  await expect(invitee.getByRole('status').filter({ hasText: 'You were invited' })).toBeVisible();
+  await expect(invitee.getByRole('status').filter({ hasText: 'You were invited' })).toContainText(INVITEE);
+  await expect(invitee.getByLabel('Email')).toHaveValue(INVITEE);
   await expectAccessible(invitee, 'sign-up with an invitation at 375');
   await shot(invitee, 'sign-up-invited');
   await invitee.getByLabel('First name').fill('Ines');
   await invitee.getByLabel('Last name').fill('Invited');
-  await invitee.getByLabel('Email').fill(INVITEE);
   await invitee.getByLabel('Password').fill('an invited passphrase');
   await invitee.getByRole('button', { name: 'Create account' }).click();
   await expect(invitee).toHaveURL(`${base}/`);
   await invited.close();
+
+  // The link works once: opened again, it says so, and offers no form.
+  const again = await browser.newContext();
+  const reused = await again.newPage();
+  await reused.goto(link);
+  await expect(reused.getByText('This invitation cannot be used')).toBeVisible();
+  await expect(reused.getByRole('button', { name: 'Create account' })).toHaveCount(0);
+  await expectAccessible(reused, 'sign-up with a used invitation at 1280');
+  await again.close();
 
   await page.reload();
   await expect(page.getByRole('list', { name: 'Pending invitations' })).toHaveCount(0);

@@ -66,6 +66,11 @@ export const ZInvitationInput = z.object({
 });
 export type TInvitationInput = z.infer<typeof ZInvitationInput>;
 
+/** The sign-up page asks which address an invitation link is for; the token is the permission. */
+export const ZInvitationLookup = z.object({ token: z.string().trim().min(1).max(200) });
+export const ZInvitationAddress = z.object({ email: z.string() });
+export type TInvitationAddress = z.infer<typeof ZInvitationAddress>;
+
 /** An invitation not yet used or revoked, as admins see it (its token is never shown again). */
 export const ZInvitation = z.object({
   id: z.string(),

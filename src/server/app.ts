@@ -33,6 +33,7 @@ import { createAdminService } from './modules/admin/admin.service.ts';
 import { createOperatorControls } from './modules/admin/operator-controls.ts';
 import { operatorControlsRoutes } from './modules/admin/operator-controls.routes.ts';
 import { createSignUpPolicy } from './modules/auth/sign-up-policy.ts';
+import { invitationRoutes } from './modules/users/invitations.routes.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
@@ -235,6 +236,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   app.get('/api/internal/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(authRoutes, { auth, config });
+  await app.register(invitationRoutes, { invitations: services.invitations });
   await app.register(publicSystemRoutes, { system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });

@@ -9,6 +9,8 @@ export const authKeys = {
   user: ['auth', 'user'] as const,
   /** The signed-in user's sessions (Settings → Profile). */
   sessions: ['auth', 'sessions'] as const,
+  /** The address an invitation link was sent to (the sign-up page fills it in). */
+  invitation: (token: string) => ['auth', 'invitation', token] as const,
 };
 
 export const statsKeys = {

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { AlertCircleIcon, CheckIcon, KeyRoundIcon, Loader2Icon, MailIcon, MailPlusIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useSearch } from 'wouter';
-import type { TSignUpConfig } from '../../contract/sign-ups';
+import type { TInvitationAddress, TSignUpConfig } from '../../contract/sign-ups';
 import { type TSignUpPending, type TUser, ZSignInBody, ZSignUpBody } from '../../contract/user';
 import { PASSWORD_HINT } from '../features/account/password-hint';
 import { Logo } from '../components/layout/logo';
@@ -16,7 +16,7 @@ import { useAppConfig } from '../hooks/use-app-config';
 import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { applyServerError, Field, ServerAlert } from '../features/account/form-parts';
-import { api, errorStatus } from '../lib/api';
+import { api, errorStatus, readApiError } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
 
@@ -93,6 +93,13 @@ function SingleSignOnButton({ name, signUp }: { name: string; signUp?: boolean }
  * the form, invitation only without an invitation says how to get one.
  */
 function SignUpPanel({ config, invitation, onSignInInstead }: { config: TSignUpConfig; invitation: string | null; onSignInInstead: (email: string) => void }) {
+  const invited = useQuery({
+    queryKey: authKeys.invitation(invitation ?? ''),
+    queryFn: () => api.post<TInvitationAddress>('/api/auth/invitation', { token: invitation }),
+    enabled: Boolean(invitation) && config.mode !== 'sso',
+    retry: false,
+    meta: { skipUnauthorizedHandler: true },
+  });
   if (config.mode === 'sso') {
     return (
       <div className="grid gap-4">
@@ -121,24 +128,55 @@ function SignUpPanel({ config, invitation, onSignInInstead }: { config: TSignUpC
       </Alert>
     );
   }
+  if (invitation && invited.isPending) {
+    return (
+      <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+        <Loader2Icon className="size-4 animate-spin" aria-hidden /> Reading your invitation...
+      </p>
+    );
+  }
+  const invalid = invitation && invited.error ? readApiError(invited.error, 'This invitation could not be read. Please try again.').message : null;
   return (
     <div className="grid gap-4">
-      {invitation && (
+      {invited.data && (
         <Alert role="status">
           <MailPlusIcon />
           <AlertTitle>You were invited</AlertTitle>
-          <AlertDescription>Create your account with the address the invitation was sent to. The link works once.</AlertDescription>
+          <AlertDescription>Create your account for {invited.data.email}, the address the invitation was sent to. The link works once.</AlertDescription>
         </Alert>
       )}
-      <SignUpForm invitation={invitation} onSignInInstead={onSignInInstead} />
+      {invalid && (
+        <Alert variant="destructive">
+          <AlertCircleIcon />
+          <AlertTitle>This invitation cannot be used</AlertTitle>
+          <AlertDescription>{invalid}</AlertDescription>
+        </Alert>
+      )}
+      {/* An invitation-only installation has nothing to offer without a usable invitation. */}
+      {!(invalid && config.mode === 'invitation') && (
+        <SignUpForm
+          key={invited.data?.email ?? ''}
+          invitation={invited.data ? invitation : null}
+          defaultEmail={invited.data?.email ?? ''}
+          onSignInInstead={onSignInInstead}
+        />
+      )}
     </div>
   );
 }
 
-function SignUpForm({ invitation, onSignInInstead }: { invitation: string | null; onSignInInstead: (email: string) => void }) {
+function SignUpForm({
+  invitation,
+  defaultEmail,
+  onSignInInstead,
+}: {
+  invitation: string | null;
+  defaultEmail: string;
+  onSignInInstead: (email: string) => void;
+}) {
   const form = useForm<SignUpInput, unknown, SignUpOutput>({
     resolver: zodResolver(ZSignUpBody),
-    defaultValues: { firstName: '', lastName: '', email: '', password: '' },
+    defaultValues: { firstName: '', lastName: '', email: defaultEmail, password: '' },
   });
   const [serverError, setServerError] = useState<string | null>(null);
   const [emailTaken, setEmailTaken] = useState(false);

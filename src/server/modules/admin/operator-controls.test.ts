@@ -114,6 +114,12 @@ describe('sign-ups by invitation only', () => {
     const [row] = await t.database.db.select().from(invitations).where(eq(invitations.id, invitation.id));
     expect(row!.tokenHash).not.toContain(token);
 
+    // The sign-up page learns the address to fill in; any other token gets the same 400.
+    const lookup = await new TestClient(t.app).post('/api/auth/invitation', { token });
+    expect(lookup.statusCode).toBe(200);
+    expect(lookup.json()).toEqual({ email });
+    expect((await new TestClient(t.app).post('/api/auth/invitation', { token: token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) })).statusCode).toBe(400);
+
     // Another address cannot use it.
     const other = await signUp(address(), token);
     expect(other.statusCode).toBe(400);
@@ -126,6 +132,7 @@ describe('sign-ups by invitation only', () => {
 
     const again = await signUp(email, token);
     expect(again.statusCode).toBe(400);
+    expect((await new TestClient(t.app).post('/api/auth/invitation', { token })).statusCode).toBe(400);
     expect((await auditOf('invitation.create', invitation.id))[0]?.details).toEqual({ email });
   });
 

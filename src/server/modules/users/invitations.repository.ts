@@ -25,6 +25,11 @@ export function createInvitationsRepository(db: TDb) {
       return row;
     },
 
+    async findUsable(tokenHash: string, at: Date): Promise<TInvitationRow | undefined> {
+      const [row] = await db.select().from(invitations).where(and(eq(invitations.tokenHash, tokenHash), open(), gt(invitations.expiresAt, at))).limit(1);
+      return row;
+    },
+
     /** A new invitation; any open one for the same address is revoked in the same transaction (one link per address). */
     async create(values: { email: string; tokenHash: string; invitedBy: string; sentAt: Date; expiresAt: Date }): Promise<TInvitationRow> {
       return db.transaction(async (tx) => {

@@ -109,6 +109,12 @@ export function createInvitations(deps: {
       return row;
     },
 
+    /** The address a usable token was sent to, for the sign-up page to fill in; undefined for any other token. */
+    async addressOf(token: string): Promise<string | undefined> {
+      if (!INVITATION_TOKEN_RE.test(token)) return undefined;
+      return (await r.findUsable(digest(token), now()))?.email;
+    },
+
     /** Uses a token for `email` once; undefined when it is unknown, for another address, used, revoked or expired. */
     async take(token: string, email: string): Promise<TInvitationRow | undefined> {
       if (!INVITATION_TOKEN_RE.test(token)) return undefined;
