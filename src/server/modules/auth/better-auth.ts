@@ -88,7 +88,7 @@ export function createBetterAuth(deps: {
   /** Mails the link that confirms an email change to the new address. */
   sendEmailChangeLink: (change: { userId: string; newEmail: string; token: string }) => Promise<void>;
   /** A first sign-in through single sign-on is about to make an account: throws the refusal (sign-up-policy.ts). */
-  admitSingleSignOn?: (email: string) => Promise<void>;
+  admitSingleSignOn?: (email: string, providerVerified: boolean) => Promise<void>;
   /** A session is about to start for this user, by any method: throws while the account is suspended. */
   admitSession?: (userId: string) => Promise<void>;
 }) {
@@ -176,7 +176,7 @@ export function createBetterAuth(deps: {
       user: {
         create: {
           before: async (user, ctx) => {
-            if (ctx?.path !== '/sign-up/email') await deps.admitSingleSignOn?.(user.email);
+            if (ctx?.path !== '/sign-up/email') await deps.admitSingleSignOn?.(user.email, user.emailVerified === true);
             return { data: { ...user, role: 'user' } };
           },
         },

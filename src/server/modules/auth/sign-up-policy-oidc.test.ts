@@ -76,6 +76,22 @@ describe('the sign-up policy for first sign-ins through single sign-on', () => {
     expect(await oidcAccount()).toBeUndefined();
   });
 
+  it('admits no address the provider does not vouch for while sign-ups are limited, not even an invited one', async () => {
+    provider.setEmailVerified(false);
+    try {
+      await setPolicy('open', ['example.com']);
+      expect(await signInThroughProvider(new TestClient(t.app))).toEqual({ signedIn: false, error: SIGN_UP_REFUSALS.sign_up_unverified_email });
+      await setPolicy('invitation');
+      const invited = await admin.post('/api/admin/invitations', { email: OIDC_TEST_ACCOUNT.email });
+      expect(invited.statusCode, invited.body).toBe(201);
+      expect(await signInThroughProvider(new TestClient(t.app))).toEqual({ signedIn: false, error: SIGN_UP_REFUSALS.sign_up_unverified_email });
+      expect(await oidcAccount()).toBeUndefined();
+      expect((await admin.request('DELETE', `/api/admin/invitations/${(invited.json() as { id: string }).id}`)).statusCode).toBe(204);
+    } finally {
+      provider.setEmailVerified(true);
+    }
+  });
+
   it('refuses an address without an invitation when sign-ups are by invitation, and admits it once invited', async () => {
     await setPolicy('invitation');
     const refused = await signInThroughProvider(new TestClient(t.app));

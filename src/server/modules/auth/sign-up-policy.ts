@@ -8,6 +8,8 @@ import type { TInvitationRow } from '../users/invitations.repository.ts';
 export const SIGN_UP_REFUSALS = {
   sign_up_invitation_only: 'Accounts here are made by invitation only, and this address has no open invitation. Ask an administrator to invite you.',
   sign_up_domain: 'This installation takes new accounts only from its organisation’s own addresses. Sign in with your work account, or ask an administrator to invite you.',
+  sign_up_unverified_email:
+    'Your sign-in provider did not confirm that this email address is yours, and new accounts here need that. Confirm the address with the provider, or ask an administrator.',
   account_suspended: 'This account is suspended. Ask an administrator of this installation to restore it.',
 } as const;
 export type TSignUpRefusal = keyof typeof SIGN_UP_REFUSALS;
@@ -63,12 +65,15 @@ export function createSignUpPolicy(deps: { policy: () => Promise<TSignUpPolicy>;
      * A first sign-in through single sign-on, which makes the account inside the auth library:
      * the refusal goes back to the library, which sends the browser to our error page with its code.
      */
-    async admitSingleSignOn(email: string): Promise<void> {
+    async admitSingleSignOn(email: string, providerVerified: boolean): Promise<void> {
       const policy = await deps.policy();
-      if (await deps.invitations.takeForEmail(email)) return;
       const refuse = (code: TSignUpRefusal) => new APIError('FORBIDDEN', { code, message: SIGN_UP_REFUSALS[code] });
-      if (policy.mode === 'invitation') throw refuse('sign_up_invitation_only');
+      // An address the provider does not vouch for could be anyone's: it neither takes an
+      // invitation nor passes a domain limit.
+      if (providerVerified && (await deps.invitations.takeForEmail(email))) return;
+      if (policy.mode === 'invitation') throw refuse(providerVerified ? 'sign_up_invitation_only' : 'sign_up_unverified_email');
       if (!domainAllowed(policy, email)) throw refuse('sign_up_domain');
+      if (policy.allowedDomains.length > 0 && !providerVerified) throw refuse('sign_up_unverified_email');
     },
   };
 }
