@@ -263,14 +263,18 @@ test('when admins must use two-factor, an admin without it is sent to set it up 
 
     // Admin Panel → Users: the first admin lost their phone; the second resets their two-factor.
     await page.getByRole('tab', { name: 'Users' }).click();
-    await page.getByRole('button', { name: `Reset two-factor for ${ADMIN.email}` }).filter({ visible: true }).click();
+    await page.getByRole('button', { name: `More actions for ${ADMIN.email}` }).filter({ visible: true }).click();
+    await page.getByRole('menuitem', { name: 'Reset two-factor' }).click();
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText('will sign in with the password alone');
     await expectAccessible(page, 'reset two-factor dialog at 1280');
     await shot(page, 'admin-reset-two-factor');
     await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
     await expect(page.getByText('Two-factor sign-in reset').first()).toBeVisible();
-    await expect(page.getByRole('button', { name: `Reset two-factor for ${ADMIN.email}` }).filter({ visible: true })).toHaveCount(0);
+    await page.getByRole('button', { name: `More actions for ${ADMIN.email}` }).filter({ visible: true }).click();
+    await expect(page.getByRole('menuitem', { name: 'Sign out everywhere' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Reset two-factor' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
     const audit = (await (await page.request.get(`${base}/api/admin/audit`)).json()) as { entries: { action: string; details: { email?: string } }[] };
     expect(audit.entries.some((e) => e.action === 'user.two_factor_reset' && e.details.email === ADMIN.email)).toBe(true);
 

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { ZPlanCatalogue, ZPlanId } from './plans.ts';
 import { DEFAULT_PUBLIC_PAGES, ZPublicPages } from './public-pages.ts';
+import { DEFAULT_SIGN_UP_POLICY, ZSignUpConfig } from './sign-ups.ts';
 import { PUBLIC_URL_TOKEN } from './site.ts';
 import { ZRole } from './user.ts';
 
 export const ZAdminUser = z.object({
   id: z.string(),
+  /** When an admin suspended the account (ISO), or null: it may sign in. */
+  suspendedAt: z.string().nullable(),
   email: z.string(),
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
@@ -158,6 +161,8 @@ export const ZAppConfig = z.object({
   publicUrl: z.string(),
   /** Figures, testimonials and team on the landing and About pages. */
   publicPages: ZPublicPages,
+  /** Who may create an account, so the sign-up page says so before anyone types. */
+  signUps: ZSignUpConfig,
 });
 export type TAppConfig = z.infer<typeof ZAppConfig>;
 
@@ -178,6 +183,7 @@ export const BUILD_APP_CONFIG: TAppConfig = {
   salesEmail: null,
   publicUrl: PUBLIC_URL_TOKEN,
   publicPages: DEFAULT_PUBLIC_PAGES,
+  signUps: { mode: DEFAULT_SIGN_UP_POLICY.mode, singleSignOn: null },
 };
 
 /** One admin change: who did what to which gateway, plan or user, and when (secrets never shown). */

@@ -67,6 +67,8 @@ export const ZSignUpBody = z.object({
   lastName: z.string().trim().min(1, 'Enter your last name.').max(100),
   email: ZEmail,
   password: ZNewPassword,
+  /** The token of an admin's invitation (`/sign-up?invitation=…`), when there is one. */
+  invitation: z.string().trim().max(200).optional(),
 });
 export type TSignUpBody = z.infer<typeof ZSignUpBody>;
 

@@ -32,6 +32,10 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminSecondFactorGate } from './modules/auth/two-factor.ts';
 import { adminTwoFactorRoutes, twoFactorRoutes, twoFactorSignInRoutes } from './modules/auth/two-factor.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createOperatorControls } from './modules/admin/operator-controls.ts';
+import { operatorControlsRoutes } from './modules/admin/operator-controls.routes.ts';
+import { createSignUpPolicy } from './modules/auth/sign-up-policy.ts';
+import { invitationRoutes } from './modules/users/invitations.routes.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';
 import { formatsRoutes } from './modules/formats/formats.routes.ts';
@@ -165,6 +169,11 @@ export async function buildApp({ config, database, background = {}, logStream }:
     mailTo: (address, notice) => services.mail.sendNoticeTo(address, notice),
     clock: signInClock,
     hashLimits: passwordHashLimits,
+    signUpPolicy: createSignUpPolicy({
+      policy: () => system.signUpPolicy(),
+      invitations: services.invitations,
+      singleSignOn: config.oidc?.name ?? null,
+    }),
   });
   const accountDeletion = createAccountDeletion({
     data: services.accountData,
@@ -245,6 +254,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
 
   await app.register(authRoutes, { auth, config });
   await app.register(twoFactorSignInRoutes, { auth });
+  await app.register(invitationRoutes, { invitations: services.invitations });
   await app.register(publicSystemRoutes, { system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });
@@ -296,6 +306,16 @@ export async function buildApp({ config, database, background = {}, logStream }:
     markEmailVerified: (userId) => auth.markVerified(userId),
   });
   const adminSecondFactor = createAdminSecondFactorGate({ db: database.db, required: () => system.adminTwoFactorRequired() });
+  const operatorControls = createOperatorControls({
+    admin,
+    adminRepository,
+    users: usersRepository,
+    system,
+    invitations: services.invitations,
+    singleSignOn: config.oidc?.name ?? null,
+    auth,
+    mailServer: () => services.mail.hasSystemServer(),
+  });
   await app.register(async (admins) => {
     resolveCallerFor(admins, async (request) => {
       const row = await admin.requireAdmin(await auth.currentUserId(request.headers));
@@ -304,6 +324,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     });
     await admins.register(adminTwoFactorRoutes, { auth, audit: admin.audit });
     await admins.register(adminRoutes, { admin });
+    await admins.register(operatorControlsRoutes, { controls: operatorControls });
     await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
     await admins.register(adminBillingRoutes, { billing: services.billing });
     await admins.register(adminMailRoutes, { mail: services.mail, audit: admin.audit });

@@ -28,6 +28,8 @@ import { createSystemService } from './modules/system/system.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createAccountStanding } from './modules/users/account-standing.ts';
+import { createInvitations } from './modules/users/invitations.ts';
+import { createInvitationsRepository } from './modules/users/invitations.repository.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
 import { createWorkLimits } from './modules/quota/work-limits.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
@@ -107,6 +109,7 @@ export function createServices({
     activeGatewayName: async () => (await adminRepository.activeGateway())?.gatewayName,
     log: (message) => log.warn(message),
     publicUrl: config.publicUrl,
+    singleSignOn: config.oidc?.name ?? null,
   });
   const assetsRepository = createAssetsRepository(db);
   const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });
@@ -198,6 +201,13 @@ export function createServices({
     ...(emailRetryDelaysMs ? { retryDelaysMs: emailRetryDelaysMs } : {}),
     ...(emailAttachmentMaxBytes ? { maxAttachmentBytes: emailAttachmentMaxBytes } : {}),
   });
+  const invitations = createInvitations({
+    repository: createInvitationsRepository(db),
+    users: usersRepository,
+    publicUrl: config.publicUrl,
+    mailServer: () => mail.hasSystemServer(),
+    mailTo: (address, notice) => mail.sendNoticeTo(address, notice),
+  });
   const mailMerge = createMailMergeService({ repository: deliveriesRepository, mail, standing, kick: () => deliveries.worker.kick() });
 
   // The queue, the render threads and the chunk workers start on first use: a process that never
@@ -272,6 +282,7 @@ export function createServices({
     shareLinks,
     deliveries,
     mailMerge,
+    invitations,
     webhooks,
     apiKeys,
     publicApi,

@@ -46,6 +46,8 @@ export const users = pgTable('users', {
   quotaPeriod: text('quota_period'),
   /** Set by the auth library's two-factor plugin once a second factor is confirmed. */
   twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+  /** Set while an admin has suspended the account: no session, API key or sign-in works. */
+  suspendedAt: timestamp('suspended_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -843,4 +845,24 @@ export const accountExports = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (table) => [index('account_exports_owner_created_idx').on(table.ownerId, table.createdAt)],
+);
+
+/**
+ * An admin's invitation to create an account with one address (modules/users/invitations.ts).
+ * Only the token's SHA-256 is kept; a resend replaces it. Used and revoked rows stay for the record.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('invitations_email_idx').on(table.email)],
 );

@@ -11,6 +11,8 @@ export const authKeys = {
   sessions: ['auth', 'sessions'] as const,
   /** The newest export of the user's data (Settings → Profile → Your data). */
   dataExport: ['auth', 'data-export'] as const,
+  /** The address an invitation link was sent to (the sign-up page fills it in). */
+  invitation: (token: string) => ['auth', 'invitation', token] as const,
 };
 
 export const statsKeys = {
@@ -60,6 +62,8 @@ export const adminKeys = {
   paymentsPage: (filter: Readonly<Record<string, string | number>>) => [...adminKeys.payments(), filter] as const,
   plans: () => [...adminKeys.all, 'plans'] as const,
   publicPages: () => [...adminKeys.all, 'public-pages'] as const,
+  signUpPolicy: () => [...adminKeys.all, 'sign-up-policy'] as const,
+  invitations: () => [...adminKeys.all, 'invitations'] as const,
   audit: () => [...adminKeys.all, 'audit'] as const,
   auditPage: (offset: number) => [...adminKeys.audit(), offset] as const,
 };

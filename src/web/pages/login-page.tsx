@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
-import { AlertCircleIcon, CheckIcon, Loader2Icon, MailIcon } from 'lucide-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { AlertCircleIcon, CheckIcon, KeyRoundIcon, Loader2Icon, MailIcon, MailPlusIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useSearch } from 'wouter';
+import type { TInvitationAddress, TSignUpConfig } from '../../contract/sign-ups';
 import { type TSignUpPending, type TUser, ZSignInBody, ZSignUpBody } from '../../contract/user';
 import type { TSignInResponse } from '../../contract/two-factor';
 import { PASSWORD_HINT } from '../features/account/password-hint';
@@ -13,10 +14,11 @@ import { Logo } from '../components/layout/logo';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { useAppConfig } from '../hooks/use-app-config';
 import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { applyServerError, Field, ServerAlert } from '../features/account/form-parts';
-import { api, errorStatus } from '../lib/api';
+import { api, errorStatus, readApiError } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
 
@@ -92,10 +94,106 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   );
 }
 
-function SignUpForm({ onSignInInstead }: { onSignInInstead: (email: string) => void }) {
+/** The way in through the installation's identity provider, when it has one. */
+function SingleSignOnButton({ name, signUp }: { name: string; signUp?: boolean }) {
+  return (
+    <Button asChild variant="outline" size="lg" className="w-full">
+      <a href={signUp ? '/api/login?mode=signup' : '/api/login'}>
+        <KeyRoundIcon aria-hidden /> Continue with {name}
+      </a>
+    </Button>
+  );
+}
+
+/**
+ * What the sign-up tab says before anyone types: single sign-on only shows its button instead of
+ * the form, invitation only without an invitation says how to get one.
+ */
+function SignUpPanel({ config, invitation, onSignInInstead }: { config: TSignUpConfig; invitation: string | null; onSignInInstead: (email: string) => void }) {
+  const invited = useQuery({
+    queryKey: authKeys.invitation(invitation ?? ''),
+    queryFn: () => api.post<TInvitationAddress>('/api/auth/invitation', { token: invitation }),
+    enabled: Boolean(invitation) && config.mode !== 'sso',
+    retry: false,
+    meta: { skipUnauthorizedHandler: true },
+  });
+  if (config.mode === 'sso') {
+    return (
+      <div className="grid gap-4">
+        <Alert role="status">
+          <KeyRoundIcon />
+          <AlertTitle>Accounts are made through single sign-on</AlertTitle>
+          <AlertDescription>
+            {config.singleSignOn
+              ? `This installation creates accounts only through ${config.singleSignOn}. Use “Continue with ${config.singleSignOn}” with your work account.`
+              : 'This installation creates accounts only through its identity provider. Ask an administrator how to sign in.'}
+          </AlertDescription>
+        </Alert>
+        {config.singleSignOn && <SingleSignOnButton name={config.singleSignOn} signUp />}
+      </div>
+    );
+  }
+  if (config.mode === 'invitation' && !invitation) {
+    return (
+      <Alert role="status">
+        <MailPlusIcon />
+        <AlertTitle>Sign-ups are by invitation</AlertTitle>
+        <AlertDescription>
+          Accounts here are made by invitation only. Ask an administrator to invite you, then open the link in the email they send.
+          {config.singleSignOn && ` If your organisation uses ${config.singleSignOn}, an invited address can also continue with it.`}
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  if (invitation && invited.isPending) {
+    return (
+      <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+        <Loader2Icon className="size-4 animate-spin" aria-hidden /> Reading your invitation...
+      </p>
+    );
+  }
+  const invalid = invitation && invited.error ? readApiError(invited.error, 'This invitation could not be read. Please try again.').message : null;
+  return (
+    <div className="grid gap-4">
+      {invited.data && (
+        <Alert role="status">
+          <MailPlusIcon />
+          <AlertTitle>You were invited</AlertTitle>
+          <AlertDescription>Create your account for {invited.data.email}, the address the invitation was sent to. The link works once.</AlertDescription>
+        </Alert>
+      )}
+      {invalid && (
+        <Alert variant="destructive">
+          <AlertCircleIcon />
+          <AlertTitle>This invitation cannot be used</AlertTitle>
+          <AlertDescription>{invalid}</AlertDescription>
+        </Alert>
+      )}
+      {/* An invitation-only installation has nothing to offer without a usable invitation. */}
+      {!(invalid && config.mode === 'invitation') && (
+        <SignUpForm
+          key={invited.data?.email ?? ''}
+          invitation={invited.data ? invitation : null}
+          defaultEmail={invited.data?.email ?? ''}
+          onSignInInstead={onSignInInstead}
+        />
+      )}
+    </div>
+  );
+}
+
+function SignUpForm({
+  invitation,
+  defaultEmail,
+  onSignInInstead,
+}: {
+  invitation: string | null;
+  defaultEmail: string;
+  onSignInInstead: (email: string) => void;
+}) {
   const form = useForm<SignUpInput, unknown, SignUpOutput>({
     resolver: zodResolver(ZSignUpBody),
-    defaultValues: { firstName: '', lastName: '', email: '', password: '' },
+    defaultValues: { firstName: '', lastName: '', email: defaultEmail, password: '' },
   });
   const [serverError, setServerError] = useState<string | null>(null);
   const [emailTaken, setEmailTaken] = useState(false);
@@ -107,7 +205,7 @@ function SignUpForm({ onSignInInstead }: { onSignInInstead: (email: string) => v
     // while its link is on the way. A taken address's password is not this one: the page asks to
     // look in the mailbox, where the owner finds a note that the address already has an account.
     mutationFn: async (body: SignUpOutput): Promise<TUser | { pending: string }> => {
-      const result = await api.post<TUser | TSignUpPending>('/api/auth/sign-up', body);
+      const result = await api.post<TUser | TSignUpPending>('/api/auth/sign-up', invitation ? { ...body, invitation } : body);
       if (!('status' in result)) return result;
       try {
         return await api.post<TUser>('/api/auth/sign-in', { email: body.email, password: body.password });
@@ -199,12 +297,14 @@ export function LoginPage() {
   const search = useSearch();
   const params = new URLSearchParams(search);
   const oidcError = params.get('error');
-  const initialTab = params.get('mode') === 'signup' ? 'signup' : 'signin';
+  const [path, navigate] = useLocation();
+  const invitation = params.get('invitation');
+  const initialTab = params.get('mode') === 'signup' || path === '/sign-up' ? 'signup' : 'signin';
+  const signUps = useAppConfig().data?.signUps ?? { mode: 'open' as const, singleSignOn: null };
   const [tab, setTab] = useState(initialTab);
   const [signInEmail, setSignInEmail] = useState('');
   useDocumentTitle(tab === 'signup' ? 'Create account' : 'Sign in');
   const { user } = useAuth();
-  const [, navigate] = useLocation();
 
   useEffect(() => {
     if (user) navigate('/', { replace: true });
@@ -243,7 +343,13 @@ export function LoginPage() {
         <div className="mx-auto flex w-full max-w-[420px] flex-1 flex-col justify-center py-10">
           <h1 className="text-2xl font-semibold tracking-tight">{tab === 'signup' ? 'Create your account' : 'Welcome back'}</h1>
           <p className="mt-1.5 text-sm text-muted-foreground">
-            {tab === 'signup' ? 'Start free — no credit card required.' : 'Sign in to your Formwork workspace.'}
+            {tab === 'signup'
+              ? signUps.mode === 'sso'
+                ? `Accounts here are made through ${signUps.singleSignOn ?? 'single sign-on'}.`
+                : signUps.mode === 'invitation' && !invitation
+                  ? 'This installation is open to the people its administrators invite.'
+                  : 'Start free — no credit card required.'
+              : 'Sign in to your Formwork workspace.'}
           </p>
 
           {oidcError && (
@@ -259,11 +365,19 @@ export function LoginPage() {
               <TabsTrigger value="signin">Sign in</TabsTrigger>
               <TabsTrigger value="signup">Create account</TabsTrigger>
             </TabsList>
-            <TabsContent value="signin" className="mt-6">
+            <TabsContent value="signin" className="mt-6 grid gap-4">
+              {signUps.singleSignOn && (
+                <>
+                  <SingleSignOnButton name={signUps.singleSignOn} />
+                  <p className="text-center text-xs text-muted-foreground">or with your password</p>
+                </>
+              )}
               <SignInForm key={signInEmail} defaultEmail={signInEmail} />
             </TabsContent>
             <TabsContent value="signup" className="mt-6">
-              <SignUpForm
+              <SignUpPanel
+                config={signUps}
+                invitation={invitation}
                 onSignInInstead={(email) => {
                   setSignInEmail(email);
                   setTab('signin');

@@ -35,6 +35,12 @@ export function createAdminRepository(db: TDb) {
       return updated.length > 0;
     },
 
+    /** Suspends (a time) or restores (null) an account. */
+    async setSuspended(id: string, at: Date | null): Promise<boolean> {
+      const updated = await db.update(users).set({ suspendedAt: at, updatedAt: new Date() }).where(eq(users.id, id)).returning({ id: users.id });
+      return updated.length > 0;
+    },
+
     async listSettings() {
       return db.select().from(systemSettings).orderBy(asc(systemSettings.key));
     },

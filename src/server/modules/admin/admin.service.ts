@@ -12,6 +12,7 @@ import { KNOWN_SETTINGS, ZPaymentGatewayInput, ZPaymentGatewayUpdate } from '../
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { PUBLIC_PAGES_SETTING, type TPublicPages } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
+import { SIGN_UP_POLICY_SETTING } from '../../../contract/sign-ups.ts';
 import { MAX_DAILY_LIMIT, parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING, SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/app-error.ts';
@@ -43,7 +44,11 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
  * Settings with an editor of their own (a sealed password inside, or a structured value checked
  * as a whole): never listed or written as raw text.
  */
-const OWN_EDITORS: Record<string, string> = { [SYSTEM_MAIL_SETTING]: 'Outgoing mail', [PUBLIC_PAGES_SETTING]: 'Public pages' };
+const OWN_EDITORS: Record<string, string> = {
+  [SYSTEM_MAIL_SETTING]: 'Outgoing mail',
+  [PUBLIC_PAGES_SETTING]: 'Public pages',
+  [SIGN_UP_POLICY_SETTING]: 'Sign-ups',
+};
 const OWN_EDITOR_SETTINGS = new Set(Object.keys(OWN_EDITORS));
 const ownEditor = (key: string) => new AppError('conflict', `${key} is edited under ${OWN_EDITORS[key]}, not as raw text.`);
 const PUBLIC_PAGES_DESCRIPTION = 'Figures, testimonials and team shown on the landing and About pages.';
@@ -89,6 +94,7 @@ export function createAdminService(deps: {
     const rows = await deps.admin.listUsers(usagePeriod());
     return rows.map(({ user, totalFormats, totalDocuments, apiCallsUsed }) => ({
       id: user.id,
+      suspendedAt: user.suspendedAt?.toISOString() ?? null,
       email: user.email,
       firstName: user.firstName,
       lastName: user.lastName,

@@ -20,6 +20,7 @@ import type { TConfig } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import { AUTH_BASE_PATH, OIDC_PROVIDER_ID } from './better-auth.ts';
 import type { TAuthService } from './auth.service.ts';
+import { SIGN_UP_REFUSALS } from './sign-up-policy.ts';
 
 const errorResponses = { 400: ZApiError, 401: ZApiError, 409: ZApiError, 422: ZApiError, 429: ZApiError, 503: ZApiError };
 
@@ -35,6 +36,7 @@ const OIDC_ERROR_MESSAGES: Record<string, string> = {
   access_denied: 'Sign-in was cancelled.',
   oauth_provider_not_found: 'The sign-in provider is not reachable right now. Please try again in a minute.',
   internal_server_error: 'The sign-in provider could not be reached. Please try again in a minute.',
+  ...SIGN_UP_REFUSALS,
 };
 const PROVIDER_DOWN = OIDC_ERROR_MESSAGES.oauth_provider_not_found!;
 

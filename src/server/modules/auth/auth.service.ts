@@ -1,3 +1,4 @@
+import { APIError } from 'better-auth';
 import { fromNodeHeaders } from 'better-auth/node';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -25,6 +26,7 @@ import { commonPasswordReason } from './common-passwords.ts';
 import { createIdentityCheck } from './confirm-identity.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
 import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
+import { SUSPENDED_MESSAGE, type TSignUpPolicyGate } from './sign-up-policy.ts';
 import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter, describeWait, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 import { createTwoFactor, TWO_FACTOR_CHALLENGE } from './two-factor.ts';
 import type { TTwoFactorChallenge } from '../../../contract/two-factor.ts';
@@ -241,6 +243,8 @@ export function createAuthService(deps: {
   /** The throttle's clock; tests move it past the waits. */
   clock?: () => Date;
   hashLimits?: THashGateLimits;
+  /** Who may create an account (sign-up-policy.ts); without it, anyone may. */
+  signUpPolicy?: TSignUpPolicyGate;
 }) {
   const { config } = deps;
   const hasher = createPasswordHasher(deps.hashLimits);
@@ -337,6 +341,12 @@ export function createAuthService(deps: {
     });
   }
 
+  /** No session starts for a suspended account, whatever the way in. */
+  async function admitSession(userId: string) {
+    const row = await deps.users.findById(userId);
+    if (row?.suspendedAt) throw new APIError('FORBIDDEN', { code: 'account_suspended', message: SUSPENDED_MESSAGE });
+  }
+
   const build = () =>
     createBetterAuth({
       db: deps.db,
@@ -350,6 +360,8 @@ export function createAuthService(deps: {
       password: hasher.password,
       sendResetPassword,
       sendEmailChangeLink,
+      admitSingleSignOn: deps.signUpPolicy?.admitSingleSignOn,
+      admitSession,
     });
 
   // OIDC discovery happens once per instance; if the provider was down then, a later login
@@ -411,7 +423,7 @@ export function createAuthService(deps: {
     const session = await auth.api.getSession({ headers });
     if (!session) throw unauthorized();
     const row = await deps.users.findById(session.user.id);
-    if (!row) throw unauthorized();
+    if (!row || row.suspendedAt) throw unauthorized();
     return deps.usersService.toUser(row);
   }
 
@@ -450,7 +462,11 @@ export function createAuthService(deps: {
      */
     async signUp(body: TSignUpBody, ip: string, headers: IncomingHttpHeaders): Promise<TSignUpResult> {
       assertNotCommon(body.password, 'password');
-      const counted = await signUps.consume(ip);
+      const invitation = await deps.signUpPolicy?.admitPassword(body.email, body.invitation);
+      const counted = await signUps.consume(ip).catch(async (error: unknown) => {
+        if (invitation) await deps.signUpPolicy?.release(invitation);
+        throw error;
+      });
       const lane = await throttle.laneOf(ip);
       const holding = await mailServer();
       const taken = () =>
@@ -481,6 +497,7 @@ export function createAuthService(deps: {
         }
         // Turned away before the account was made (sign-in was busy, or our own failure): not counted.
         await signUps.refund(counted);
+        if (invitation) await deps.signUpPolicy?.release(invitation);
         throw error;
       }
       // For a taken address the library answers with a made-up user that was never stored.
@@ -544,6 +561,11 @@ export function createAuthService(deps: {
           }),
         );
       } catch (error) {
+        if (codeOf(error) === 'account_suspended') {
+          // The password was right; only its owner learns that the account is suspended.
+          await throttle.succeeded(attempt);
+          throw new AppError('forbidden', SUSPENDED_MESSAGE);
+        }
         const status = statusOf(error);
         if (status === 401 || status === 403 || status === 400) {
           const { tellOwner } = await throttle.failed(attempt);
@@ -701,6 +723,17 @@ export function createAuthService(deps: {
       knownSessions?.forgetUser(userId);
     },
 
+    /** Ends every session of an account at once (an admin's sign-out everywhere, a suspension). */
+    async endSessionsOf(userId: string): Promise<void> {
+      await (await auth.$context).internalAdapter.deleteUserSessions(userId);
+      knownSessions?.forgetUser(userId);
+    },
+
+    /** Sends the account the reset email the forgot-password page sends (an admin asked for it). */
+    async sendResetLink(email: string): Promise<void> {
+      await auth.api.requestPasswordReset({ body: { email } });
+    },
+
     /** The signed-in user, or a 401 AppError. */
     currentUser(headers: IncomingHttpHeaders): Promise<TUser> {
       return userFromHeaders(fromNodeHeaders(headers));
@@ -712,7 +745,7 @@ export function createAuthService(deps: {
       const known = knownSessions?.userOf(cookie);
       if (known) return known;
       const session = await auth.api.getSession({ headers: fromNodeHeaders(headers) });
-      if (!session) throw unauthorized();
+      if (!session || session.user.suspendedAt) throw unauthorized();
       knownSessions?.remember(cookie, session.user.id, new Date(session.session.expiresAt).getTime());
       return session.user.id;
     },

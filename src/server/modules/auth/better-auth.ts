@@ -88,6 +88,10 @@ export function createBetterAuth(deps: {
   sendResetPassword: (reset: { userId: string; token: string }) => void;
   /** Mails the link that confirms an email change to the new address. */
   sendEmailChangeLink: (change: { userId: string; newEmail: string; token: string }) => Promise<void>;
+  /** A first sign-in through single sign-on is about to make an account: throws the refusal (sign-up-policy.ts). */
+  admitSingleSignOn?: (email: string, providerVerified: boolean) => Promise<void>;
+  /** A session is about to start for this user, by any method: throws while the account is suspended. */
+  admitSession?: (userId: string) => Promise<void>;
 }) {
   const { config } = deps;
   return betterAuth({
@@ -134,6 +138,8 @@ export function createBetterAuth(deps: {
         firstName: { type: 'string', required: false },
         lastName: { type: 'string', required: false },
         role: { type: 'string', required: false, input: false, defaultValue: 'user' },
+        // Read with every session, so a suspended account's cookie is refused where it is resolved.
+        suspendedAt: { type: 'date', required: false, input: false },
       },
     },
     session: {
@@ -157,15 +163,23 @@ export function createBetterAuth(deps: {
     databaseHooks: {
       session: {
         create: {
+          before: async (session) => {
+            await deps.admitSession?.(session.userId);
+          },
           after: async (session) => {
             await deps.onSessionCreated(session.userId);
           },
         },
       },
       // Nobody is an admin at sign-up: ADMIN_EMAILS counts only once the address is verified.
+      // Password sign-ups were admitted by our route (with their invitation); any other way an
+      // account is made here is a first sign-in through single sign-on.
       user: {
         create: {
-          before: async (user) => ({ data: { ...user, role: 'user' } }),
+          before: async (user, ctx) => {
+            if (ctx?.path !== '/sign-up/email') await deps.admitSingleSignOn?.(user.email, user.emailVerified === true);
+            return { data: { ...user, role: 'user' } };
+          },
         },
       },
     },

@@ -36,12 +36,12 @@ export function createPublicApiRepository(db: TDb) {
     async admit(
       keyHash: string,
       windowStart: Date,
-    ): Promise<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | null; plan: string; used: number } | undefined> {
-      const [row] = rowsOf<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | string | null; plan: string; used: number }>(
+    ): Promise<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | null; plan: string; used: number; suspended: boolean } | undefined> {
+      const [row] = rowsOf<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | string | null; plan: string; used: number; suspended: boolean }>(
         await db.execute(sql`
           with k as (
             select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
-                   ${users.subscriptionPlan} as plan
+                   ${users.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended
             from ${apiKeys} join ${users} on ${users.id} = ${apiKeys.ownerId}
             where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null
           ), w as (
@@ -50,7 +50,7 @@ export function createPublicApiRepository(db: TDb) {
             on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + 1
             returning requests
           )
-          select k.id as "keyId", k.owner_id as "ownerId", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used"
+          select k.id as "keyId", k.owner_id as "ownerId", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used", k.suspended
           from k, w`),
       );
       if (!row) return undefined;

@@ -49,6 +49,8 @@ export type TAdmission = {
   keyId: string;
   mode: TApiKeyMode;
   apiAccess: boolean;
+  /** An admin suspended the key's owner: the key answers 401 until the account is restored. */
+  suspended: boolean;
   limit: number;
   used: number;
   /** Seconds until the key's rate window starts again. */
@@ -122,6 +124,7 @@ export function createPublicApiService(deps: {
       const windowStart = now.getTime() - (now.getTime() % RATE_WINDOW_MS);
       const found = await r.admit(hashApiKey(key), new Date(windowStart));
       if (!found) return null;
+      if (found.suspended) return { ownerId: found.ownerId, keyId: found.keyId, mode: found.mode, suspended: true, apiAccess: false, limit: 0, used: 0, resetSeconds: 0 };
       // "Last used" is written at most once a minute per key, not once per call.
       if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > 60_000) await deps.keys.touch(found.keyId, now);
       const plan = await deps.plans.apiPlanFor(found.plan);
@@ -130,6 +133,7 @@ export function createPublicApiService(deps: {
         keyId: found.keyId,
         mode: found.mode,
         apiAccess: plan.apiAccess,
+        suspended: false,
         limit: plan.requestsPerMinute,
         used: found.used,
         resetSeconds: Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - now.getTime()) / 1000)),

@@ -2,6 +2,7 @@ import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../
 import { DEFAULT_ESIGN_URL, DEFAULT_SELLER_NAME, type TAppConfig } from '../../../contract/admin.ts';
 import { DEFAULT_PUBLIC_PAGES, PUBLIC_PAGES_SETTING, ZPublicPages, type TPublicPages } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
+import { DEFAULT_SIGN_UP_POLICY, SIGN_UP_POLICY_SETTING, ZSignUpPolicy, type TSignUpPolicy } from '../../../contract/sign-ups.ts';
 import type { TSystemRepository } from './system.repository.ts';
 
 export const PLAN_CATALOGUE_SETTING = 'plans.catalogue';
@@ -30,6 +31,8 @@ export function createSystemService(deps: {
   activeGatewayName: () => Promise<string | undefined>;
   log: (message: string) => void;
   publicUrl: string;
+  /** The single sign-on provider's name, when one is set up. */
+  singleSignOn?: string | null;
 }) {
   async function readCatalogue(): Promise<TPlanCatalogue> {
     const raw = await deps.system.get(PLAN_CATALOGUE_SETTING);
@@ -53,12 +56,25 @@ export function createSystemService(deps: {
     }
   }
 
+  async function readSignUpPolicy(): Promise<TSignUpPolicy> {
+    const raw = await deps.system.get(SIGN_UP_POLICY_SETTING);
+    if (!raw) return DEFAULT_SIGN_UP_POLICY;
+    try {
+      return ZSignUpPolicy.parse(JSON.parse(raw));
+    } catch {
+      // Open would let in whoever the admin meant to keep out: a broken policy lets nobody sign up.
+      deps.log(`system setting ${SIGN_UP_POLICY_SETTING} is not valid; sign-ups are by invitation only until it is saved again`);
+      return { mode: 'invitation', allowedDomains: [] };
+    }
+  }
+
   async function readAppConfig(): Promise<TAppConfig> {
-    const [esignUrl, supportEmail, salesEmail, publicPages] = await Promise.all([
+    const [esignUrl, supportEmail, salesEmail, publicPages, signUpPolicy] = await Promise.all([
       deps.system.get('esign.url'),
       deps.system.get('support.email'),
       deps.system.get('sales.email'),
       readPublicPages(),
+      signUps.get(),
     ]);
     return {
       esignUrl: esignUrl ?? DEFAULT_ESIGN_URL,
@@ -66,12 +82,14 @@ export function createSystemService(deps: {
       salesEmail: salesEmail || null,
       publicUrl: deps.publicUrl,
       publicPages,
+      signUps: { mode: signUpPolicy.mode, singleSignOn: deps.singleSignOn ?? null },
     };
   }
 
   // Every generation checks its quota against the catalogue, and every page sent carries the app
   // config: an admin's change reaches every process within a few seconds, and this one at once.
   const catalogue = cached(readCatalogue);
+  const signUps = cached(readSignUpPolicy);
   const appConfig = cached(readAppConfig);
   // Every admin request asks it.
   const adminTwoFactor = cached(async () => (await deps.system.get(ADMIN_TWO_FACTOR_SETTING))?.trim() === 'true');
@@ -85,6 +103,7 @@ export function createSystemService(deps: {
     /** After an admin saves or deletes a setting: the next reads go to the database. */
     forgetPlanCatalogue() {
       catalogue.forget();
+      signUps.forget();
       appConfig.forget();
       adminTwoFactor.forget();
     },
@@ -96,6 +115,11 @@ export function createSystemService(deps: {
 
     appConfig(): Promise<TAppConfig> {
       return appConfig.get();
+    },
+
+    /** Who may create an account; read again within seconds of an admin's change, at once in this process. */
+    signUpPolicy(): Promise<TSignUpPolicy> {
+      return signUps.get();
     },
 
     publicPages(): Promise<TPublicPages> {

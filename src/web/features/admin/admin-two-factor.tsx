@@ -1,13 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { KeyRoundIcon, Loader2Icon, ShieldCheckIcon } from 'lucide-react';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Loader2Icon, ShieldCheckIcon } from 'lucide-react';
+import { type ReactNode, useEffect, useId } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { TAdminUser } from '../../../contract/admin';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useAuth } from '../../hooks/use-auth';
 import { toast } from '../../hooks/use-toast';
@@ -105,55 +102,5 @@ export function AdminTwoFactorCard() {
         />
       </div>
     </Card>
-  );
-}
-
-/** Admin Panel → Users: removes a user's second factor (a lost phone and no recovery codes). */
-export function ResetTwoFactorButton({ user, variant = 'icon' }: { user: TAdminUser; variant?: 'icon' | 'card' }) {
-  const client = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const reset = useMutation({
-    mutationFn: () => api.post<null>(`/api/admin/users/${encodeURIComponent(user.id)}/two-factor/reset`),
-    onSuccess: () => {
-      setConfirming(false);
-      void client.invalidateQueries({ queryKey: adminKeys.users() });
-      void client.invalidateQueries({ queryKey: adminKeys.audit() });
-      toast({ title: 'Two-factor sign-in reset', description: `${user.email} now signs in with the password alone, and was told by email.` });
-    },
-    onError: (error) => {
-      setConfirming(false);
-      if (isUnauthorizedError(error)) return;
-      toast({ variant: 'destructive', title: 'Could not reset two-factor', description: readApiError(error).message });
-    },
-  });
-  if (!user.twoFactorEnabled) return null;
-  const label = `Reset two-factor for ${user.email}`;
-  return (
-    <>
-      {variant === 'icon' ? (
-        <Button variant="ghost" size="icon-sm" onClick={() => setConfirming(true)} aria-label={label} title="Reset two-factor">
-          <KeyRoundIcon aria-hidden />
-        </Button>
-      ) : (
-        <Button variant="outline" size="sm" onClick={() => setConfirming(true)} aria-label={label}>
-          <KeyRoundIcon aria-hidden /> Reset two-factor
-        </Button>
-      )}
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Reset two-factor sign-in?"
-        description={
-          <>
-            {user.email} will sign in with the password alone until they set up an authenticator app again. Do this only when you know the
-            person asking is the account’s owner (a lost phone, no recovery codes). The audit log records it, and they are told by email.
-          </>
-        }
-        confirmLabel="Reset two-factor"
-        pendingLabel="Resetting..."
-        pending={reset.isPending}
-        onConfirm={() => reset.mutate()}
-      />
-    </>
   );
 }

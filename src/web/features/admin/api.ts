@@ -12,6 +12,7 @@ import type { TApiUsage } from '../../../contract/api-usage';
 import type { TAdminPayments, TAdminPaymentsQuery } from '../../../contract/billing';
 import type { TPlanCatalogue } from '../../../contract/plans';
 import type { TPublicPages } from '../../../contract/public-pages';
+import type { TInvitation, TSignUpPolicy } from '../../../contract/sign-ups';
 import type { TSystemMailSettings, TSystemMailSettingsInput, TTestEmailResult } from '../../../contract/mail';
 import type { TRole } from '../../../contract/user';
 import { api } from '../../lib/api';
@@ -70,19 +71,6 @@ export function useChangeRole() {
     onSuccess: (user) => {
       client.setQueryData<TAdminUser[]>(adminKeys.users(), (list) => replaceUser(list, user));
       void client.invalidateQueries({ queryKey: adminKeys.users() });
-    },
-  });
-}
-
-/** An admin vouches for a user's address, as its verification link would (audited). */
-export function useMarkEmailVerified() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.post<TAdminUser>(`/api/admin/users/${seg(id)}/verify-email`),
-    onSuccess: (user) => {
-      client.setQueryData<TAdminUser[]>(adminKeys.users(), (list) => replaceUser(list, user));
-      void client.invalidateQueries({ queryKey: adminKeys.users() });
-      void client.invalidateQueries({ queryKey: authKeys.user });
     },
   });
 }
@@ -294,6 +282,75 @@ export function useSavePublicPages() {
       // The public pages read it from the app config.
       void client.invalidateQueries({ queryKey: systemKeys.appConfig });
       void client.invalidateQueries({ queryKey: adminKeys.audit() });
+    },
+  });
+}
+
+export function useSignUpPolicy() {
+  return useQuery({ queryKey: adminKeys.signUpPolicy(), queryFn: () => api.get<TSignUpPolicy>('/api/admin/sign-up-policy') });
+}
+
+export function useSaveSignUpPolicy() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (policy: TSignUpPolicy) => api.put<TSignUpPolicy>('/api/admin/sign-up-policy', policy),
+    onSuccess: (saved) => {
+      client.setQueryData(adminKeys.signUpPolicy(), saved);
+      // The sign-up page reads the mode from the app config.
+      void client.invalidateQueries({ queryKey: systemKeys.appConfig });
+      void client.invalidateQueries({ queryKey: adminKeys.audit() });
+    },
+  });
+}
+
+export function useInvitations(enabled: boolean) {
+  return useQuery({ queryKey: adminKeys.invitations(), queryFn: () => api.get<TInvitation[]>('/api/admin/invitations'), enabled });
+}
+
+/** Invitations change the pending list (even a failed send leaves one to resend) and the audit log. */
+function refreshInvitations(client: ReturnType<typeof useQueryClient>) {
+  void client.invalidateQueries({ queryKey: adminKeys.invitations() });
+  void client.invalidateQueries({ queryKey: adminKeys.audit() });
+}
+
+export function useInvite() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (email: string) => api.post<TInvitation>('/api/admin/invitations', { email }),
+    onSettled: () => refreshInvitations(client),
+  });
+}
+
+export function useResendInvitation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<TInvitation>(`/api/admin/invitations/${seg(id)}/resend`),
+    onSettled: () => refreshInvitations(client),
+  });
+}
+
+export function useRevokeInvitation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await api.delete(`/api/admin/invitations/${seg(id)}`);
+    },
+    onSettled: () => refreshInvitations(client),
+  });
+}
+
+/** The account actions of Admin Panel → Users; each answers with nothing or the user as it now is. */
+export type TUserAction = 'verify-email' | 'suspend' | 'restore' | 'sign-out' | 'password-reset' | 'two-factor/reset';
+
+export function useUserAction() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: TUserAction }) => api.post<TAdminUser | { message: string } | null>(`/api/admin/users/${seg(id)}/${action}`),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: adminKeys.users() });
+      void client.invalidateQueries({ queryKey: adminKeys.audit() });
+      // An admin may mark their own address verified.
+      void client.invalidateQueries({ queryKey: authKeys.user });
     },
   });
 }

@@ -1,4 +1,4 @@
-import { CreditCardIcon, HistoryIcon, LayersIcon, SlidersHorizontalIcon, UserCogIcon, type LucideIcon } from 'lucide-react';
+import { CreditCardIcon, HistoryIcon, LayersIcon, MailPlusIcon, SlidersHorizontalIcon, UserCogIcon, UserPlusIcon, type LucideIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { ZGatewayName, type TAuditEntry } from '../../../contract/admin';
@@ -47,6 +47,20 @@ const CONFIGURATION_LABELS: Record<string, string> = {
 
 const ROLE_LABELS = { user: 'User', admin: 'Admin' } as const;
 
+/** Actions on one account or invitation, recorded with its address and nothing else. */
+const ADDRESS_ACTIONS: Record<string, { icon: LucideIcon; what: string }> = {
+  'user.email_verified': { icon: UserCogIcon, what: 'Marked an address verified' },
+  'user.suspend': { icon: UserCogIcon, what: 'Suspended an account' },
+  'user.restore': { icon: UserCogIcon, what: 'Restored an account' },
+  'user.sign_out_everywhere': { icon: UserCogIcon, what: 'Signed an account out everywhere' },
+  'user.password_reset_link': { icon: UserCogIcon, what: 'Sent a password-reset link' },
+  'invitation.create': { icon: MailPlusIcon, what: 'Invited someone' },
+  'invitation.resend': { icon: MailPlusIcon, what: 'Resent an invitation' },
+  'invitation.revoke': { icon: MailPlusIcon, what: 'Revoked an invitation' },
+};
+const SIGN_UP_MODE_LABELS: Record<string, string> = { open: 'Open', invitation: 'Invitation only', sso: 'Single sign-on only' };
+const ZSignUpsUpdate = z.object({ mode: ZFromTo(z.string()), allowedDomains: ZFromTo(z.array(z.string())) });
+
 const Mono = ({ children }: { children: ReactNode }) => <span className="font-mono text-[12.5px] break-all">{children}</span>;
 
 /** A secret's fate as the log keeps it: never its value, only "set", "not set" or "replaced". */
@@ -79,7 +93,26 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
   const planName = (id: string) => catalogue.find((p) => p.id === id)?.name ?? id;
   const limitText = (limit: number | null) => (limit === null ? 'Plan default' : formatNumber(limit));
   const d = entry.details;
+  const byAddress = ADDRESS_ACTIONS[entry.action];
+  if (byAddress && typeof d['email'] === 'string') {
+    return { icon: byAddress.icon, what: byAddress.what, target: d['email'], changes: d['mailed'] === false ? [{ label: 'Email', to: 'Not sent' }] : [] };
+  }
   switch (entry.action) {
+    case 'sign-ups.update': {
+      const parsed = ZSignUpsUpdate.safeParse(d);
+      if (!parsed.success) break;
+      const { mode, allowedDomains } = parsed.data;
+      const domains = (list: string[]) => (list.length > 0 ? list.join(', ') : 'Any');
+      return {
+        icon: UserPlusIcon,
+        what: 'Changed who may sign up',
+        target: 'Sign-ups',
+        changes: [
+          { label: 'Mode', from: SIGN_UP_MODE_LABELS[mode.from] ?? mode.from, to: SIGN_UP_MODE_LABELS[mode.to] ?? mode.to },
+          { label: 'Domains', from: domains(allowedDomains.from), to: domains(allowedDomains.to) },
+        ],
+      };
+    }
     case 'user.role': {
       const parsed = ZUserRole.safeParse(d);
       if (!parsed.success) break;

@@ -31,6 +31,7 @@ import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor';
 import { AdminTwoFactorCard } from './admin-two-factor';
 import { MailServerCard } from './mail-server-card';
 import { PublicPagesCard } from './public-pages-card';
+import { SignUpsCard } from './sign-ups-card';
 
 type KnownKey = keyof typeof KNOWN_SETTINGS;
 /** The plan catalogue is a setting underneath, but it is edited in its own form (the Plans tab). */
@@ -151,6 +152,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
   return (
     <div className="space-y-4">
       <AdminTwoFactorCard />
+      <SignUpsCard />
       <MailServerCard />
       <PublicPagesCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

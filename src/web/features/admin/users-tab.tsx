@@ -1,4 +1,4 @@
-import { ChartColumnIcon, CreditCardIcon, MailCheckIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
+import { ChartColumnIcon, CreditCardIcon, SearchIcon, ShieldCheckIcon, ShieldIcon, UserIcon, UsersIcon, XIcon } from 'lucide-react';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans';
@@ -22,9 +22,10 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, formatDay, NativeSelect } from './admin-ui';
 import { usePlans } from '../../hooks/use-plans';
-import { ResetTwoFactorButton } from './admin-two-factor';
-import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useMarkEmailVerified, useUpdateUser, useUserApiUsage } from './api';
+import { userApiUsageCsvUrl, useAdminUsers, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../api-access/usage-panel';
+import { AccountActionsMenu } from './account-actions';
+import { InviteButton, PendingInvitations } from './invitations-panel';
 
 export function displayName(u: Pick<TAdminUser, 'firstName' | 'lastName' | 'email'>): string {
   const name = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
@@ -104,6 +105,15 @@ function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogu
 
 type DialogTarget = { kind: 'role' | 'plan' | 'usage'; user: TAdminUser } | null;
 
+function SuspendedBadge({ user }: { user: TAdminUser }) {
+  if (!user.suspendedAt) return null;
+  return (
+    <Badge variant="destructive" className="ml-1.5" title={`Suspended since ${formatDay(user.suspendedAt)}: no sign-in, session or API key works`}>
+      Suspended
+    </Badge>
+  );
+}
+
 function UnverifiedBadge({ user }: { user: TAdminUser }) {
   if (user.emailVerified) return null;
   return (
@@ -113,34 +123,9 @@ function UnverifiedBadge({ user }: { user: TAdminUser }) {
   );
 }
 
-/** Marks the address verified, for an admin who knows the person (the audit log records it). */
-function MarkVerifiedButton({ user }: { user: TAdminUser }) {
-  const mark = useMarkEmailVerified();
-  if (user.emailVerified) return null;
-  return (
-    <Button
-      variant="ghost"
-      size="icon-sm"
-      disabled={mark.isPending}
-      onClick={() =>
-        mark.mutate(user.id, {
-          onSuccess: () => toast({ title: 'Address marked verified', description: `${user.email} may now send email, share links and create API keys.` }),
-          onError: (error) => toast({ variant: 'destructive', title: 'Could not mark the address verified', description: readApiError(error).message }),
-        })
-      }
-      aria-label={`Mark ${user.email} verified`}
-      title="Mark the address verified"
-    >
-      <MailCheckIcon aria-hidden />
-    </Button>
-  );
-}
-
-function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarget) => void }) {
+function RowActions({ user, isSelf, onOpen }: { user: TAdminUser; isSelf: boolean; onOpen: (t: DialogTarget) => void }) {
   return (
     <div className="flex items-center justify-end gap-0.5">
-      <MarkVerifiedButton user={user} />
-      <ResetTwoFactorButton user={user} />
       <Button
         variant="ghost"
         size="icon-sm"
@@ -168,6 +153,7 @@ function RowActions({ user, onOpen }: { user: TAdminUser; onOpen: (t: DialogTarg
       >
         <ChartColumnIcon aria-hidden />
       </Button>
+      <AccountActionsMenu user={user} isSelf={isSelf} />
     </div>
   );
 }
@@ -201,6 +187,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             className="pl-9"
           />
         </div>
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         {list && (
           <p className="text-sm text-muted-foreground" aria-live="polite">
             {query.trim()
@@ -208,7 +195,11 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
               : `${formatNumber(list.length)} ${list.length === 1 ? 'user' : 'users'} · ${formatNumber(adminCount)} ${adminCount === 1 ? 'admin' : 'admins'}`}
           </p>
         )}
+          <InviteButton />
+        </div>
       </div>
+
+      <PendingInvitations />
 
       {users.isLoading ? (
         <div className="space-y-3" aria-hidden>
@@ -254,7 +245,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
               <tbody className="divide-y">
                 {filtered.map((u) => (
                   <tr key={u.id} data-testid="admin-user-row" className="transition-colors hover:bg-muted/30">
-                    <td className="max-w-[260px] py-3 pr-3 pl-5">
+                    <td className="max-w-[210px] py-3 pr-3 pl-5">
                       <div className="flex min-w-0 items-center gap-3">
                         <Avatar user={u} />
                         <div className="min-w-0">
@@ -271,6 +262,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <td className="px-3 py-3">
                       <RoleBadge role={u.role} />
                       <UnverifiedBadge user={u} />
+                      <SuspendedBadge user={u} />
                     </td>
                     <td className="px-3 py-3">
                       <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
@@ -282,7 +274,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <td className="px-3 py-3 text-right tabular-nums">{formatNumber(u.totalDocuments)}</td>
                     <td className="px-3 py-3 whitespace-nowrap text-muted-foreground tabular-nums">{formatDay(u.createdAt)}</td>
                     <td className="py-3 pr-4 pl-2">
-                      <RowActions user={u} onOpen={setTarget} />
+                      <RowActions user={u} isSelf={u.id === currentUserId} onOpen={setTarget} />
                     </td>
                   </tr>
                 ))}
@@ -308,6 +300,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       <div className="mt-2 flex flex-wrap gap-1.5">
                         <RoleBadge role={u.role} />
                         <UnverifiedBadge user={u} />
+                        <SuspendedBadge user={u} />
                         <Badge variant="outline">{findPlan(catalogue, u.subscriptionPlan)?.name ?? u.subscriptionPlan}</Badge>
                       </div>
                     </div>
@@ -342,7 +335,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                     <Button variant="outline" size="sm" onClick={() => setTarget({ kind: 'usage', user: u })} aria-label={`API usage of ${u.email}`}>
                       <ChartColumnIcon aria-hidden /> API usage
                     </Button>
-                    <ResetTwoFactorButton user={u} variant="card" />
+                    <AccountActionsMenu user={u} isSelf={u.id === currentUserId} variant="button" />
                   </div>
                 </Card>
               </li>

@@ -1,0 +1,178 @@
+import { KeyRoundIcon, MailPlusIcon, SaveIcon, UserPlusIcon, UsersRoundIcon } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { ZEmailDomain, type TSignUpMode, type TSignUpPolicy } from '../../../contract/sign-ups';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { LoadError } from '../../components/ui/load-error';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Textarea } from '../../components/ui/textarea';
+import { useAppConfig } from '../../hooks/use-app-config';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { cn } from '../../lib/utils';
+import { Field, SpinnerLabel } from './admin-ui';
+import { useSaveSignUpPolicy, useSignUpPolicy } from './api';
+
+const MODES: { value: TSignUpMode; label: string; description: string; icon: typeof UserPlusIcon }[] = [
+  { value: 'open', label: 'Open', description: 'Anyone may create an account, from the allowed domains below if you list any.', icon: UserPlusIcon },
+  {
+    value: 'invitation',
+    label: 'Invitation only',
+    description: 'Only people you invite under Users → Invite people. Each invitation works once, for its address, for 7 days.',
+    icon: MailPlusIcon,
+  },
+  { value: 'sso', label: 'Single sign-on only', description: 'New accounts come only through your identity provider; nobody signs up with a password.', icon: KeyRoundIcon },
+];
+
+/** One domain per line (or separated by commas or spaces); each checked as the server will. */
+function parseDomains(text: string): { domains: string[]; error: string | null } {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  const domains: string[] = [];
+  for (const part of parts) {
+    const parsed = ZEmailDomain.safeParse(part);
+    if (!parsed.success) return { domains: [], error: `“${part}” is not a domain. Enter domains such as example.com, one per line.` };
+    if (!domains.includes(parsed.data)) domains.push(parsed.data);
+  }
+  return { domains, error: null };
+}
+
+function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSignOn: string | null }) {
+  const save = useSaveSignUpPolicy();
+  const [mode, setMode] = useState<TSignUpMode>(saved.mode);
+  const [domainsText, setDomainsText] = useState(saved.allowedDomains.join('\n'));
+  const [domainsError, setDomainsError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const dirty = mode !== saved.mode || domainsText.split(/[\s,;]+/).filter(Boolean).join('\n') !== saved.allowedDomains.join('\n');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const { domains, error } = parseDomains(domainsText);
+    setDomainsError(error);
+    if (error) return;
+    save.mutate(
+      { mode, allowedDomains: domains },
+      {
+        onSuccess: (policy) =>
+          toast({
+            title: 'Sign-ups saved',
+            description: `${MODES.find((m) => m.value === policy.mode)?.label ?? policy.mode}${policy.allowedDomains.length ? `, from ${policy.allowedDomains.join(', ')}` : ''}. Existing accounts keep signing in.`,
+          }),
+        onError: (err) => {
+          if (isUnauthorizedError(err)) return;
+          const read = readApiError(err, 'Could not save the sign-up settings. Please try again.');
+          if (Object.keys(read.fields).some((f) => f.startsWith('allowedDomains'))) setDomainsError(read.message);
+          else setFormError(read.message);
+          toast({ variant: 'destructive', title: 'Failed to save sign-ups', description: read.message });
+        },
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign-ups" className="grid gap-6">
+      <fieldset className="grid gap-2.5">
+        <legend className="mb-2.5 text-sm font-medium">Who may create an account</legend>
+        {MODES.map((option) => {
+          const disabled = option.value === 'sso' && !singleSignOn && saved.mode !== 'sso';
+          const checked = mode === option.value;
+          return (
+            <label
+              key={option.value}
+              className={cn(
+                'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+                checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
+                disabled && 'cursor-not-allowed opacity-60',
+              )}
+            >
+              <input
+                type="radio"
+                name="sign-up-mode"
+                value={option.value}
+                checked={checked}
+                disabled={disabled}
+                onChange={() => setMode(option.value)}
+                className="mt-0.5 size-4 accent-[var(--color-primary)]"
+              />
+              <span className="grid gap-0.5">
+                <span className="flex items-center gap-1.5 text-sm font-medium">
+                  <option.icon className="size-4 text-muted-foreground" aria-hidden /> {option.label}
+                </span>
+                <span className="text-[13px] text-muted-foreground">
+                  {option.value === 'sso' && !singleSignOn
+                    ? 'Needs an identity provider (OIDC_ISSUER and its settings), which this installation does not have.'
+                    : option.value === 'sso'
+                      ? `New accounts come only through “Continue with ${singleSignOn}”; nobody signs up with a password.`
+                      : option.description}
+                </span>
+              </span>
+            </label>
+          );
+        })}
+      </fieldset>
+      <Field
+        id="sign-up-domains"
+        label="Allowed email domains"
+        optional
+        error={domainsError ?? undefined}
+        hint="One per line, such as example.com. Leave empty for any domain. Applies to password and single sign-on sign-ups; an invitation names its own address and passes."
+      >
+        <Textarea
+          id="sign-up-domains"
+          rows={3}
+          value={domainsText}
+          onChange={(e) => setDomainsText(e.target.value)}
+          placeholder={'example.com\nexample.org'}
+          spellCheck={false}
+          autoCapitalize="none"
+          aria-invalid={domainsError ? true : undefined}
+          aria-describedby={domainsError ? 'sign-up-domains-error' : 'sign-up-domains-hint'}
+          className="min-h-20 font-mono text-[13px]"
+        />
+      </Field>
+      {formError && (
+        <p className="text-[13px] text-destructive" role="alert">
+          {formError}
+        </p>
+      )}
+      <div className="flex flex-col gap-3 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
+        <p className="flex items-center gap-1.5 text-[13px] text-muted-foreground">
+          <UsersRoundIcon className="size-4 shrink-0" aria-hidden /> Existing accounts keep signing in whatever you choose.
+        </p>
+        <Button type="submit" disabled={!dirty || save.isPending}>
+          {save.isPending ? <SpinnerLabel pending idle="Save sign-ups" busy="Saving..." /> : <><SaveIcon aria-hidden /> Save sign-ups</>}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Admin Panel → Settings → Sign-ups: open, by invitation or through single sign-on, and from which domains. */
+export function SignUpsCard() {
+  const policy = useSignUpPolicy();
+  const singleSignOn = useAppConfig().data?.signUps.singleSignOn ?? null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <UserPlusIcon className="size-4 text-primary" aria-hidden /> Sign-ups
+        </CardTitle>
+        <CardDescription>Who may create an account on this installation. The sign-up page tells visitors before they type.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {policy.isLoading ? (
+          <div className="space-y-3" aria-hidden>
+            <Skeleton className="h-16" />
+            <Skeleton className="h-16" />
+          </div>
+        ) : policy.error ? (
+          <LoadError error={policy.error} fallback="Could not load the sign-up settings." />
+        ) : policy.data ? (
+          // Keyed by what is stored, so a save (here or in another tab) starts the form from it.
+          <SignUpsForm key={JSON.stringify(policy.data)} saved={policy.data} singleSignOn={singleSignOn} />
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
