@@ -1,0 +1,97 @@
+/**
+ * How every web component test renders: the whole app (its real query client, router and
+ * providers) at a path, in happy-dom, talking to a real Formwork server in this process on
+ * loopback. The window's address is the server's, so the app's relative `/api/...` calls reach it
+ * and its cookies stay in the window's cookie jar, as in a browser.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { cleanup, configure, render, screen, type RenderResult } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { TUser } from '../../contract/user';
+import { users } from '../../server/db/schema';
+import { createTestApp, type TTestApp } from '../../server/test/test-app';
+import { App } from '../app';
+import { api, request } from '../lib/api';
+import { queryClient } from '../lib/query-client';
+
+// The first render of a page loads its lazy chunk through the transformer: give it time. A wait
+// ends as soon as what it waits for appears; nothing here asserts how long anything took.
+configure({ asyncUtilTimeout: 15_000 });
+
+type THappyDomWindow = Window & {
+  happyDOM: {
+    setURL(url: string): void;
+    settings: { fetch: { requestHeaders: { url?: RegExp; headers: Record<string, string> }[] | null } };
+  };
+};
+
+export type TWebServer = {
+  t: TTestApp;
+  origin: string;
+};
+
+/**
+ * Starts a server for this test file (fresh database) and points the window at it. `env` is the
+ * server's configuration on top of the test defaults, e.g. an SMTP server.
+ */
+export function useServer(env: Record<string, string> | (() => Record<string, string>) = {}): TWebServer {
+  const server = {} as TWebServer;
+  beforeAll(async () => {
+    server.t = await createTestApp(typeof env === 'function' ? env() : env);
+    await server.t.app.listen({ host: '127.0.0.1', port: 0 });
+    server.origin = `http://127.0.0.1:${(server.t.app.server.address() as AddressInfo).port}`;
+    const win = window as unknown as THappyDomWindow;
+    win.happyDOM.setURL(`${server.origin}/`);
+    // A browser marks its own page's requests so; happy-dom does not, and the server's CSRF
+    // check refuses a write with a cookie that shows neither this nor an Origin.
+    win.happyDOM.settings.fetch.requestHeaders = [
+      { url: new RegExp(`^${server.origin.replace(/[.]/g, '\\.')}/`), headers: { 'Sec-Fetch-Site': 'same-origin' } },
+    ];
+  });
+  afterEach(() => {
+    cleanup();
+    queryClient.clear();
+  });
+  afterAll(async () => {
+    await server.t?.close();
+  });
+  return server;
+}
+
+export type TSignedIn = { email: string; password: string; user: TUser };
+
+/**
+ * Signs a new user up through the app's own API client, so the session cookie lands in the
+ * window, and marks the address verified as opening its link would (needed once a mail server is
+ * set up). Every other user's cookie is dropped first: one person at the browser at a time.
+ */
+export async function signUp(server: TWebServer, overrides: { verified?: boolean; firstName?: string } = {}): Promise<TSignedIn> {
+  await signOut();
+  const email = `user-${randomBytes(4).toString('hex')}@example.com`;
+  const password = 'correct horse battery';
+  await api.post('/api/auth/sign-up', { firstName: overrides.firstName ?? 'Ada', lastName: 'Lovelace', email, password });
+  if (overrides.verified ?? true) {
+    await server.t.database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+  }
+  const user = await api.post<TUser>('/api/auth/sign-in', { email, password });
+  return { email, password, user };
+}
+
+/** Ends the window's session, if any, as the app's Sign out does. */
+export async function signOut(): Promise<void> {
+  // The server answers with a redirect to `/`, which this test server does not serve.
+  await request('GET', '/api/logout').catch(() => undefined);
+}
+
+/** Renders the app at `path` (e.g. `/settings?tab=billing`) and returns a user to drive it. */
+export function renderApp(path: string): RenderResult & { user: UserEvent } {
+  window.history.replaceState(null, '', path);
+  queryClient.clear();
+  const user = userEvent.setup();
+  return { ...render(<App />), user };
+}
+
+export { screen };
