@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { cleanup, configure, render, screen, type RenderResult } from '@testing-library/react';
+import { cleanup, configure, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -51,7 +51,11 @@ export function useServer(env: Record<string, string> | (() => Record<string, st
       { url: new RegExp(`^${server.origin.replace(/[.]/g, '\\.')}/`), headers: { 'Sec-Fetch-Site': 'same-origin' } },
     ];
   });
-  afterEach(() => {
+  afterEach(async () => {
+    // The last screen's requests finish here, not in the next test or against a closed server.
+    await waitFor(() => {
+      if (queryClient.isFetching() + queryClient.isMutating() > 0) throw new Error('requests still under way');
+    });
     cleanup();
     queryClient.clear();
   });
@@ -68,9 +72,12 @@ export type TSignedIn = { email: string; password: string; user: TUser };
  * window, and marks the address verified as opening its link would (needed once a mail server is
  * set up). Every other user's cookie is dropped first: one person at the browser at a time.
  */
-export async function signUp(server: TWebServer, overrides: { verified?: boolean; firstName?: string } = {}): Promise<TSignedIn> {
+export async function signUp(
+  server: TWebServer,
+  overrides: { verified?: boolean; firstName?: string; email?: string } = {},
+): Promise<TSignedIn> {
   await signOut();
-  const email = `user-${randomBytes(4).toString('hex')}@example.com`;
+  const email = overrides.email ?? `user-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'correct horse battery';
   await api.post('/api/auth/sign-up', { firstName: overrides.firstName ?? 'Ada', lastName: 'Lovelace', email, password });
   if (overrides.verified ?? true) {
@@ -82,6 +89,7 @@ export async function signUp(server: TWebServer, overrides: { verified?: boolean
 
 /** Ends the window's session, if any, as the app's Sign out does. */
 export async function signOut(): Promise<void> {
+  if (!(await api.get<{ user: TUser | null }>('/api/auth/session')).user) return;
   // Not followed: the redirect goes to `/`, which this server (no web build) does not serve.
   await fetch('/api/logout', { credentials: 'include', redirect: 'manual' });
 }
