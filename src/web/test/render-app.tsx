@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { TUser } from '../../contract/user';
 import { users } from '../../server/db/schema';
+import type { TBuildAppOptions } from '../../server/app';
 import { createTestApp, type TTestApp } from '../../server/test/test-app';
 import { App } from '../app';
 import { api } from '../lib/api';
@@ -33,14 +34,19 @@ export type TWebServer = {
   origin: string;
 };
 
+type TServerOptions = { env?: Record<string, string>; background?: TBuildAppOptions['background'] };
+
 /**
  * Starts a server for this test file (fresh database) and points the window at it. `env` is the
- * server's configuration on top of the test defaults, e.g. an SMTP server.
+ * server's configuration on top of the test defaults; `background` what createTestApp passes on
+ * (e.g. the SMTP stand-in's certificate). A function is called when the server starts, after the
+ * file's earlier beforeAll hooks (which may start stand-ins).
  */
-export function useServer(env: Record<string, string> | (() => Record<string, string>) = {}): TWebServer {
+export function useServer(options: TServerOptions | (() => TServerOptions) = {}): TWebServer {
   const server = {} as TWebServer;
   beforeAll(async () => {
-    server.t = await createTestApp(typeof env === 'function' ? env() : env);
+    const { env, background } = typeof options === 'function' ? options() : options;
+    server.t = await createTestApp(env, background);
     await server.t.app.listen({ host: '127.0.0.1', port: 0 });
     server.origin = `http://127.0.0.1:${(server.t.app.server.address() as AddressInfo).port}`;
     const win = window as unknown as THappyDomWindow;

@@ -7,7 +7,7 @@ import { renderApp, screen, signUp, useServer } from '../../test/render-app';
 
 const ADMIN_EMAIL = 'billing-admin@example.com';
 // No payment gateway is set up on this server.
-const server = useServer({ ADMIN_EMAILS: ADMIN_EMAIL });
+const server = useServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
 
 const planCard = (id: string) => screen.getByTestId(`billing-plan-${id}`);
 

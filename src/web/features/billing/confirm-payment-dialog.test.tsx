@@ -7,7 +7,7 @@ import { api } from '../../lib/api';
 import { renderApp, screen, signUp, useServer } from '../../test/render-app';
 
 const ADMIN_EMAIL = 'payments-admin@example.com';
-const server = useServer({ ADMIN_EMAILS: ADMIN_EMAIL });
+const server = useServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
 let stripe: TStripeStandIn;
 
 beforeAll(async () => {
