@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { renderApp, screen, signUp, useServer } from '../test/render-app';
+import { renderApp, screen, signUp, withServer } from '../test/render-app';
 
-const server = useServer();
+const server = withServer();
 
 describe('Recent Documents', () => {
   it('shows the empty state to a new user', async () => {

@@ -10,6 +10,7 @@ import { cleanup, configure, render, screen, waitFor, type RenderResult } from '
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { TPlanId } from '../../contract/plans';
 import type { TUser } from '../../contract/user';
 import { users } from '../../server/db/schema';
 import type { TBuildAppOptions } from '../../server/app';
@@ -42,7 +43,7 @@ type TServerOptions = { env?: Record<string, string>; background?: TBuildAppOpti
  * (e.g. the SMTP stand-in's certificate). A function is called when the server starts, after the
  * file's earlier beforeAll hooks (which may start stand-ins).
  */
-export function useServer(options: TServerOptions | (() => TServerOptions) = {}): TWebServer {
+export function withServer(options: TServerOptions | (() => TServerOptions) = {}): TWebServer {
   const server = {} as TWebServer;
   beforeAll(async () => {
     const { env, background } = typeof options === 'function' ? options() : options;
@@ -91,6 +92,11 @@ export async function signUp(
   }
   const user = await api.post<TUser>('/api/auth/sign-in', { email, password });
   return { email, password, user };
+}
+
+/** Puts a user on a plan, as a payment or an administrator would. */
+export async function setPlan(server: TWebServer, userId: string, plan: TPlanId): Promise<void> {
+  await server.t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, userId));
 }
 
 /** Ends the window's session, if any, as the app's Sign out does. */

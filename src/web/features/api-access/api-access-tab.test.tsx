@@ -1,15 +1,13 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/react';
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { users } from '../../../server/db/schema';
-import { renderApp, screen, signUp, useServer, type TSignedIn } from '../../test/render-app';
+import { renderApp, screen, setPlan, signUp, withServer, type TSignedIn } from '../../test/render-app';
 
-const server = useServer();
+const server = withServer();
 
 async function onPlan(plan: 'free' | 'enterprise'): Promise<TSignedIn> {
   const signedIn = await signUp(server);
-  await server.t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, signedIn.user.id));
+  await setPlan(server, signedIn.user.id, plan);
   return signedIn;
 }
 

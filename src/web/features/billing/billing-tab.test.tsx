@@ -3,11 +3,11 @@ import { within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TPlanCatalogue } from '../../../contract/plans';
 import { api } from '../../lib/api';
-import { renderApp, screen, signUp, useServer } from '../../test/render-app';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const ADMIN_EMAIL = 'billing-admin@example.com';
 // No payment gateway is set up on this server.
-const server = useServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
+const server = withServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
 
 const planCard = (id: string) => screen.getByTestId(`billing-plan-${id}`);
 

@@ -2,12 +2,12 @@
 import { within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBillingOverview } from '../../../contract/billing';
-import { startStripeStandIn, type TStripeStandIn } from '../../../server/test/gateway-stand-ins/stripe-stand-in';
 import { api } from '../../lib/api';
-import { renderApp, screen, signUp, useServer } from '../../test/render-app';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { startStripeStandIn, type TStripeStandIn } from '../../test/stand-ins';
 
 const ADMIN_EMAIL = 'payments-admin@example.com';
-const server = useServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
+const server = withServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL } });
 let stripe: TStripeStandIn;
 
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderApp, screen, signUp, useServer } from '../../test/render-app';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
 
-const server = useServer();
+const server = withServer();
 
 /** The canvas's list of elements, as a reader finds it. */
 const canvasList = () => screen.getByRole('list', { name: 'Format elements' });

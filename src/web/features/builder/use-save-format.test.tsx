@@ -3,9 +3,9 @@ import { within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TFormat } from '../../../contract/formats';
 import { api } from '../../lib/api';
-import { renderApp, screen, signUp, useServer } from '../../test/render-app';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
 
-const server = useServer();
+const server = withServer();
 
 describe('the format builder: saving', () => {
   beforeEach(async () => {

@@ -5,9 +5,9 @@ import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { renderApp, screen, signUp, useServer } from '../../test/render-app';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
 
-const server = useServer();
+const server = withServer();
 let format: TFormat;
 
 beforeEach(async () => {

@@ -2,10 +2,10 @@
 import { waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../../server/test/smtp-stand-in';
 import { api } from '../../lib/api';
 import { formatWithDocument } from '../../test/fixtures';
-import { renderApp, screen, signUp, useServer } from '../../test/render-app';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { startSmtpStandIn, type TSmtpStandIn } from '../../test/stand-ins';
 
 const ADMIN_EMAIL = 'mail-admin@example.com';
 let smtp: TSmtpStandIn;
@@ -13,7 +13,7 @@ let smtp: TSmtpStandIn;
 beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass' } });
 });
-const server = useServer(() => ({
+const server = withServer(() => ({
   env: { ADMIN_EMAILS: ADMIN_EMAIL },
   background: { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100] },
 }));

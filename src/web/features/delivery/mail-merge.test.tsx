@@ -1,13 +1,11 @@
 // @vitest-environment happy-dom
 import { waitFor, within } from '@testing-library/react';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBulkJob } from '../../../contract/bulk';
-import { users } from '../../../server/db/schema';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../../server/test/smtp-stand-in';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { renderApp, screen, signUp, useServer } from '../../test/render-app';
+import { renderApp, screen, setPlan, signUp, withServer } from '../../test/render-app';
+import { startSmtpStandIn, type TSmtpStandIn } from '../../test/stand-ins';
 
 const ADMIN_EMAIL = 'merge-admin@example.com';
 let smtp: TSmtpStandIn;
@@ -15,7 +13,7 @@ let smtp: TSmtpStandIn;
 beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass' } });
 });
-const server = useServer(() => ({
+const server = withServer(() => ({
   env: { ADMIN_EMAILS: ADMIN_EMAIL },
   background: { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100] },
 }));
@@ -31,7 +29,7 @@ afterAll(async () => {
 async function finishedBatch(tag: string): Promise<TBulkJob> {
   const { user } = await signUp(server);
   // A paid plan: the Free plan sends the standard words only, with no subject or message of one's own.
-  await server.t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+  await setPlan(server, user.id, 'basic');
   const format = await createFormat('Welcome Letter', [{ name: 'client_name', label: 'Client name', type: 'text', required: true }]);
   const csv = [
     'Client Name,City,Email address',
