@@ -59,6 +59,7 @@ export function withServer(options: TServerOptions | (() => TServerOptions) = {}
     ];
   });
   afterEach(async () => {
+    returnToApp(server);
     // The last screen's requests finish here, not in the next test or against a closed server.
     await waitFor(() => {
       if (queryClient.isFetching() + queryClient.isMutating() > 0) throw new Error('requests still under way');
@@ -92,6 +93,14 @@ export async function signUp(
   }
   const user = await api.post<TUser>('/api/auth/sign-in', { email, password });
   return { email, password, user };
+}
+
+/**
+ * Back at the app's address after the page went elsewhere (a `mailto:` draft): relative
+ * requests need it, as a person's browser would need them to come back.
+ */
+export function returnToApp(server: TWebServer, path = '/'): void {
+  if (window.location.origin !== server.origin) (window as unknown as THappyDomWindow).happyDOM.setURL(`${server.origin}${path}`);
 }
 
 /** Puts a user on a plan, as a payment or an administrator would. */
