@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { cleanup, configure, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import type { TPlanId } from '../../contract/plans';
 import type { TUser } from '../../contract/user';
 import { users } from '../../server/db/schema';
@@ -22,6 +22,8 @@ import { queryClient } from '../lib/query-client';
 // The first render of a page loads its lazy chunk through the transformer: give it time. A wait
 // ends as soon as what it waits for appears; nothing here asserts how long anything took.
 configure({ asyncUtilTimeout: 15_000 });
+// A test drives a whole app and a server on a shared machine: room enough for a slow moment.
+vi.setConfig({ testTimeout: 60_000 });
 
 type THappyDomWindow = Window & {
   happyDOM: {
@@ -119,7 +121,8 @@ export async function signOut(): Promise<void> {
 export function renderApp(path: string): RenderResult & { user: UserEvent } {
   window.history.replaceState(null, '', path);
   queryClient.clear();
-  const user = userEvent.setup();
+  // No pause between keystrokes: each one still goes through every event a browser fires.
+  const user = userEvent.setup({ delay: null });
   return { ...render(<App />), user };
 }
 
