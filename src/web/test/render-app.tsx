@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { cleanup, configure, render, screen, waitFor, type RenderResult } from '@testing-library/react';
+import { act, cleanup, configure, render, renderHook, screen, waitFor, type RenderResult } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
@@ -16,6 +16,7 @@ import { users } from '../../server/db/schema';
 import type { TBuildAppOptions } from '../../server/app';
 import { createTestApp, type TTestApp } from '../../server/test/test-app';
 import { App } from '../app';
+import { useToast } from '../hooks/use-toast';
 import { api } from '../lib/api';
 import { queryClient } from '../lib/query-client';
 
@@ -66,8 +67,13 @@ export function withServer(options: TServerOptions | (() => TServerOptions) = {}
     await waitFor(() => {
       if (queryClient.isFetching() + queryClient.isMutating() > 0) throw new Error('requests still under way');
     });
+    // Nothing the last test left is seen by the next: its toasts, its stored drafts and choices.
+    const toasts = renderHook(() => useToast());
+    act(() => toasts.result.current.dismiss());
     cleanup();
     queryClient.clear();
+    localStorage.clear();
+    sessionStorage.clear();
   });
   afterAll(async () => {
     await server.t?.close();
