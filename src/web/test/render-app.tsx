@@ -86,13 +86,12 @@ export type TSignedIn = { email: string; password: string; user: TUser };
 /**
  * Signs a new user up through the app's own API client, so the session cookie lands in the
  * window, and marks the address verified as opening its link would (needed once a mail server is
- * set up). Every other user's cookie is dropped first: one person at the browser at a time.
+ * set up). Signing in replaces the window's session cookie: one person at the browser at a time.
  */
 export async function signUp(
   server: TWebServer,
   overrides: { verified?: boolean; firstName?: string; email?: string } = {},
 ): Promise<TSignedIn> {
-  await signOut();
   const email = overrides.email ?? `user-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'correct horse battery';
   await api.post('/api/auth/sign-up', { firstName: overrides.firstName ?? 'Ada', lastName: 'Lovelace', email, password });
@@ -114,13 +113,6 @@ export function returnToApp(server: TWebServer, path = '/'): void {
 /** Puts a user on a plan, as a payment or an administrator would. */
 export async function setPlan(server: TWebServer, userId: string, plan: TPlanId): Promise<void> {
   await server.t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, userId));
-}
-
-/** Ends the window's session, if any, as the app's Sign out does. */
-export async function signOut(): Promise<void> {
-  if (!(await api.get<{ user: TUser | null }>('/api/auth/session')).user) return;
-  // Not followed: the redirect goes to `/`, which this server (no web build) does not serve.
-  await fetch('/api/logout', { credentials: 'include', redirect: 'manual' });
 }
 
 /** Renders the app at `path` (e.g. `/settings?tab=billing`) and returns a user to drive it. */
