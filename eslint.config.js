@@ -72,6 +72,8 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: featureZones }],
     },
   },
+  // Web tests run the real server in process; only their shared support folder reaches into it.
+  { files: ['src/web/test/**'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['src/web/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
   // A choice card's text sits a few spans deep inside its label.
   { files: ['src/web/**/*.tsx'], rules: {

@@ -116,7 +116,8 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
         if (isUnauthorizedError(error)) return;
         const problem = readApiError(error, 'Your settings could not be saved. Please try again.');
         setErrors(problem.fields as Partial<Record<TFieldName, string>>);
-        setFormError(problem.message);
+        // Said once: a message already shown under its field is not repeated below the form.
+        setFormError(Object.values(problem.fields).includes(problem.message) ? null : problem.message);
       },
     });
   };
@@ -162,6 +163,7 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 placeholder="you@company.com"
                 value={form.enterpriseEmail}
                 aria-invalid={errors.enterpriseEmail ? true : undefined}
+                aria-describedby={errors.enterpriseEmail ? `${id}-email-error` : `${id}-email-hint`}
                 onChange={(e) => set('enterpriseEmail', e.target.value)}
               />
             </Field>
@@ -178,6 +180,7 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 placeholder={settings.passwordSet ? '•••••••• (saved)' : ''}
                 value={form.enterpriseEmailPassword}
                 aria-invalid={errors.enterpriseEmailPassword ? true : undefined}
+                aria-describedby={errors.enterpriseEmailPassword ? `${id}-password-error` : `${id}-password-hint`}
                 onChange={(e) => set('enterpriseEmailPassword', e.target.value)}
               />
             </Field>
@@ -189,6 +192,7 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 placeholder="smtp.company.com"
                 value={form.smtpHost}
                 aria-invalid={errors.smtpHost ? true : undefined}
+                aria-describedby={errors.smtpHost ? `${id}-host-error` : undefined}
                 onChange={(e) => set('smtpHost', e.target.value)}
               />
             </Field>
@@ -198,6 +202,7 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 inputMode="numeric"
                 value={form.smtpPort}
                 aria-invalid={errors.smtpPort ? true : undefined}
+                aria-describedby={errors.smtpPort ? `${id}-port-error` : `${id}-port-hint`}
                 onChange={(e) => set('smtpPort', e.target.value)}
               />
             </Field>

@@ -1,0 +1,99 @@
+// @vitest-environment happy-dom
+import { within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp, screen, setPlan, signUp, withServer, type TSignedIn } from '../../test/render-app';
+
+const server = withServer();
+
+async function onPlan(plan: 'free' | 'enterprise'): Promise<TSignedIn> {
+  const signedIn = await signUp(server);
+  await setPlan(server, signedIn.user.id, plan);
+  return signedIn;
+}
+
+/** A call to the public API with `key` alone, as another program makes it (no session cookie). */
+const callWith = (key: string) => fetch('/api/v1/formats', { headers: { Authorization: `Bearer ${key}` }, credentials: 'omit' });
+
+async function openTab() {
+  const view = renderApp('/settings?tab=api');
+  const form = await screen.findByRole('form', { name: 'Create an API key' });
+  return { ...view, form };
+}
+
+async function createKey(view: Awaited<ReturnType<typeof openTab>>, name: string, kind: RegExp = /^Live/) {
+  await view.user.type(within(view.form).getByLabelText('Key name'), name);
+  await view.user.click(within(view.form).getByRole('radio', { name: kind }));
+  await view.user.click(within(view.form).getByRole('button', { name: 'Create key' }));
+  const shown = await screen.findByTestId('new-api-key');
+  return (within(shown).getByLabelText('New API key') as HTMLInputElement).value;
+}
+
+describe('the API access tab', () => {
+  it('on a plan without API access, says which plan has it and offers no keys', async () => {
+    await onPlan('free');
+    renderApp('/settings?tab=api');
+    expect(await screen.findByText('API access comes with the Enterprise plan')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Create an API key' })).toBeNull();
+  });
+
+  it('creates a key, shows it once, and the key works against the API', async () => {
+    await onPlan('enterprise');
+    const view = await openTab();
+    expect(await screen.findByText('No keys yet.')).toBeTruthy();
+    const key = await createKey(view, 'Billing system');
+    expect(key).toMatch(/^fw_live_/);
+    expect(within(screen.getByTestId('new-api-key')).getByText('Your new key “Billing system”')).toBeTruthy();
+    expect((await callWith(key)).status).toBe(200);
+
+    const list = screen.getByRole('list', { name: 'API keys' });
+    const row = within(list).getByTestId('api-key-row');
+    expect(within(row).getByRole('button', { name: 'Revoke Billing system' })).toBeTruthy();
+    expect(within(row).getByText('Live')).toBeTruthy();
+    expect(within(row).getByLabelText(`Key ending in ${key.slice(-4)}`)).toBeTruthy();
+    // The list never holds the key itself.
+    expect(list.textContent).not.toContain(key);
+
+    await view.user.click(screen.getByRole('button', { name: 'I have stored it' }));
+    expect(screen.queryByTestId('new-api-key')).toBeNull();
+    expect(document.body.textContent).not.toContain(key);
+    expect(screen.queryByDisplayValue(key)).toBeNull();
+  });
+
+  it('copies the new key to the clipboard', async () => {
+    await onPlan('enterprise');
+    const view = await openTab();
+    const key = await createKey(view, 'Warehouse');
+    await view.user.click(within(screen.getByTestId('new-api-key')).getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('API Key Copied')).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe(key);
+  });
+
+  it('lists test keys apart from live ones', async () => {
+    await onPlan('enterprise');
+    const view = await openTab();
+    const key = await createKey(view, 'Staging', /^Test/);
+    expect(key).toMatch(/^fw_test_/);
+    const row = within(screen.getByRole('list', { name: 'API keys' })).getByTestId('api-key-row');
+    expect(within(row).getByText('Test')).toBeTruthy();
+  });
+
+  it('revokes a key after asking, and the key stops working', async () => {
+    await onPlan('enterprise');
+    const view = await openTab();
+    const kept = await createKey(view, 'CRM');
+    await view.user.click(screen.getByRole('button', { name: 'I have stored it' }));
+    const revoked = await createKey(view, 'Old script');
+    await view.user.click(screen.getByRole('button', { name: 'I have stored it' }));
+    expect(within(screen.getByRole('list', { name: 'API keys' })).getAllByTestId('api-key-row')).toHaveLength(2);
+
+    await view.user.click(screen.getByRole('button', { name: 'Revoke Old script' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Revoke “Old script”?' });
+    await view.user.click(within(confirm).getByRole('button', { name: 'Revoke key' }));
+    expect(await screen.findByText('Old script no longer works.')).toBeTruthy();
+
+    const rows = within(screen.getByRole('list', { name: 'API keys' })).getAllByTestId('api-key-row');
+    expect(rows.map((r) => within(r).getByRole('button', { name: /^Revoke / }).textContent?.trim())).toEqual(['Revoke CRM']);
+    expect((await callWith(revoked)).status).toBe(401);
+    expect((await callWith(kept)).status).toBe(200);
+  });
+});

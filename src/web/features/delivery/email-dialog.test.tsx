@@ -1,0 +1,85 @@
+// @vitest-environment happy-dom
+import { waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TDocument } from '../../../contract/documents';
+import { api } from '../../lib/api';
+import { formatWithDocument } from '../../test/fixtures';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { startSmtpStandIn, type TSmtpStandIn } from '../../test/stand-ins';
+
+const ADMIN_EMAIL = 'mail-admin@example.com';
+let smtp: TSmtpStandIn;
+
+beforeAll(async () => {
+  smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass' } });
+});
+const server = withServer(() => ({
+  env: { ADMIN_EMAILS: ADMIN_EMAIL },
+  background: { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100] },
+}));
+beforeAll(async () => {
+  // The installation's mail server is the stand-in, set up as an administrator does.
+  await signUp(server, { email: ADMIN_EMAIL });
+  await api.put('/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test', fromName: 'Formwork' });
+});
+afterAll(async () => {
+  await smtp.close();
+});
+
+/** Opens the email dialog from the document's row in Recent Documents. */
+async function openEmailDialog(document: TDocument) {
+  const view = renderApp('/documents');
+  await view.user.click(await screen.findByRole('button', { name: `Email ${document.name}` }));
+  const dialog = await screen.findByRole('dialog', { name: 'Email the document' });
+  await within(dialog).findByRole('form', { name: 'Email the document' });
+  return { ...view, dialog };
+}
+
+describe('the email dialog', () => {
+  it('asks for a recipient and points at a badly written address, sending nothing', async () => {
+    await signUp(server);
+    const { document } = await formatWithDocument();
+    const before = smtp.messages.length;
+    const { user, dialog } = await openEmailDialog(document);
+    expect(within(dialog).getByText(`${document.name}.pdf`)).toBeTruthy();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Send email' }));
+    expect(within(dialog).getByText('Add at least one recipient.')).toBeTruthy();
+
+    await user.type(within(dialog).getByLabelText('To'), 'jane.example.com{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Send email' }));
+    expect(within(dialog).getByText('Not a valid email address: jane.example.com')).toBeTruthy();
+    expect(within(dialog).getByLabelText('To').getAttribute('aria-invalid')).toBe('true');
+    expect(smtp.messages.length).toBe(before);
+  });
+
+  it('sends the PDF through the mail server and says how it went', async () => {
+    const { email } = await signUp(server, { firstName: 'Grace' });
+    const { document } = await formatWithDocument();
+    const { user, dialog } = await openEmailDialog(document);
+    await user.type(within(dialog).getByLabelText('To'), 'jane@client.test{Enter}');
+    expect(within(dialog).getByRole('button', { name: 'Remove jane@client.test' })).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Cc' }));
+    await user.type(within(dialog).getByLabelText(/^Cc/), 'boss@client.test{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Send email' }));
+
+    const status = await within(dialog).findByTestId('delivery-status');
+    await waitFor(() => expect(within(status).getByText('Sent to jane@client.test, boss@client.test')).toBeTruthy());
+    const message = smtp.messages.find((m) => m.to.includes('jane@client.test'));
+    expect(message!.to).toContain('boss@client.test');
+    const parsed = await smtp.parse(message!);
+    expect(parsed.attachments.map((a) => a.filename)).toEqual([`${document.name}.pdf`]);
+    expect(parsed.replyTo?.[0]?.address ?? parsed.from?.address).toBe(email);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog', { name: 'Email the document' })).toBeNull();
+  });
+
+  it('holds sending for an account that has not verified its address, and says why', async () => {
+    await signUp(server, { verified: false });
+    const { document } = await formatWithDocument();
+    const { dialog } = await openEmailDialog(document);
+    expect(within(dialog).getByText('Verify your email address to send email')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Send email' }).hasAttribute('disabled')).toBe(true);
+  });
+});

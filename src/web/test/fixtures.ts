@@ -1,0 +1,35 @@
+/** Formats the web tests start from, made through the app's own API client as the signed-in user. */
+import type { TFormatContent } from '../../contract/format-content';
+import type { TDocument } from '../../contract/documents';
+import type { TFormat } from '../../contract/formats';
+import type { TPlaceholderInput } from '../../contract/placeholders';
+import { api } from '../lib/api';
+
+/** A paragraph that prints every named placeholder, so each one is used by the format. */
+export function paragraphUsing(names: readonly string[]): TFormatContent['elements'][number] {
+  return {
+    id: 'p1',
+    type: 'paragraph',
+    content: names.map((n) => `{{${n}}}`).join(' '),
+    align: 'left',
+    bold: false,
+    italic: false,
+    underline: false,
+  };
+}
+
+export async function createFormat(name: string, placeholders: TPlaceholderInput[], elements?: TFormatContent['elements']): Promise<TFormat> {
+  return api.post<TFormat>('/api/formats', {
+    name,
+    description: null,
+    content: { elements: elements ?? [paragraphUsing(placeholders.map((p) => p.name))] },
+    placeholders,
+  });
+}
+
+/** A format with one required field and one document made from it, as the signed-in user. */
+export async function formatWithDocument(clientName = 'Jane Doe'): Promise<{ format: TFormat; document: TDocument }> {
+  const format = await createFormat('Offer Letter', [{ name: 'client_name', label: 'Client name', type: 'text', required: true }]);
+  const document = await api.post<TDocument>('/api/documents', { formatId: format.id, data: { client_name: clientName } });
+  return { format, document };
+}
