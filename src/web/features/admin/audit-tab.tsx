@@ -54,6 +54,7 @@ const ADDRESS_ACTIONS: Record<string, { icon: LucideIcon; what: string }> = {
   'user.restore': { icon: UserCogIcon, what: 'Restored an account' },
   'user.sign_out_everywhere': { icon: UserCogIcon, what: 'Signed an account out everywhere' },
   'user.password_reset_link': { icon: UserCogIcon, what: 'Sent a password-reset link' },
+  'user.two_factor_reset': { icon: UserCogIcon, what: 'Reset two-factor sign-in' },
   'invitation.create': { icon: MailPlusIcon, what: 'Invited someone' },
   'invitation.resend': { icon: MailPlusIcon, what: 'Resent an invitation' },
   'invitation.revoke': { icon: MailPlusIcon, what: 'Revoked an invitation' },
@@ -98,6 +99,14 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
     return { icon: byAddress.icon, what: byAddress.what, target: d['email'], changes: d['mailed'] === false ? [{ label: 'Email', to: 'Not sent' }] : [] };
   }
   switch (entry.action) {
+    case 'account.delete':
+      // The entry keeps no address on purpose: an account that is gone leaves only its id.
+      return {
+        icon: UserCogIcon,
+        what: d['by'] === 'admin' ? 'Deleted an account' : 'An account was deleted by its owner',
+        target: <Mono>{entry.targetId}</Mono>,
+        changes: [],
+      };
     case 'sign-ups.update': {
       const parsed = ZSignUpsUpdate.safeParse(d);
       if (!parsed.success) break;
