@@ -44,7 +44,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -62,7 +62,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -80,7 +80,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -98,7 +98,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -116,7 +116,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -415,7 +415,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -433,7 +433,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -451,7 +451,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -469,7 +469,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -487,7 +487,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -544,7 +544,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -562,7 +562,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -580,7 +580,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -598,7 +598,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -616,7 +616,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -681,7 +681,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -699,7 +699,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -717,7 +717,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -735,7 +735,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -753,7 +753,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -820,7 +820,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -838,7 +838,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -856,7 +856,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -874,7 +874,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -892,7 +892,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -910,7 +910,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -976,7 +976,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -994,7 +994,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1012,7 +1012,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1030,7 +1030,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1048,7 +1048,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1066,7 +1066,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1107,7 +1107,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1125,7 +1125,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1143,7 +1143,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1161,7 +1161,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1179,7 +1179,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1197,7 +1197,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1250,7 +1250,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1268,7 +1268,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1286,7 +1286,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1304,7 +1304,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1322,7 +1322,7 @@ export interface paths {
                         "application/pdf": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1393,7 +1393,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1411,7 +1411,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1429,7 +1429,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1447,7 +1447,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1465,7 +1465,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1483,7 +1483,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1540,7 +1540,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1558,7 +1558,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1576,7 +1576,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1594,7 +1594,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1612,7 +1612,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1679,7 +1679,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1697,7 +1697,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1715,7 +1715,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1733,7 +1733,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1751,7 +1751,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1769,7 +1769,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1787,7 +1787,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1805,7 +1805,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1859,7 +1859,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1877,7 +1877,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1895,7 +1895,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1913,7 +1913,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1931,7 +1931,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -1990,7 +1990,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2008,7 +2008,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2026,7 +2026,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2044,7 +2044,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2062,7 +2062,7 @@ export interface paths {
                         "application/zip": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2124,7 +2124,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2142,7 +2142,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2160,7 +2160,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2178,7 +2178,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2196,7 +2196,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2259,7 +2259,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2277,7 +2277,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2295,7 +2295,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2313,7 +2313,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2331,7 +2331,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
@@ -2349,7 +2349,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
                                 message: string;
                                 fields?: {
                                     [key: string]: string;
