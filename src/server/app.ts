@@ -48,7 +48,7 @@ import { SHARE_PATH } from './modules/share-links/share-links.service.ts';
 import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { adminApiUsageRoutes, apiUsageRoutes } from './modules/public-api/api-usage.routes.ts';
 import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
-import { adminBillingRoutes, billingRoutes, billingWebhookRoutes } from './modules/billing/billing.routes.ts';
+import { adminBillingRoutes, billingRoutes, billingWebhookRoutes } from './modules/billing/index.ts';
 import { accountDataRoutes } from './modules/users/account-data.routes.ts';
 import { createAccountDeletion } from './modules/users/account-deletion.ts';
 

@@ -43,9 +43,7 @@ import { createWebhooksRepository } from './modules/webhooks/webhooks.repository
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { createPublicApiRepository } from './modules/public-api/public-api.repository.ts';
 import { createPublicApiService } from './modules/public-api/public-api.service.ts';
-import { createBillingRepository } from './modules/billing/billing.repository.ts';
-import { createBillingService } from './modules/billing/billing.service.ts';
-import { createGatewayOpener } from './modules/billing/gateways/open-gateway.ts';
+import { createBillingRepository, createBillingService, createGatewayOpener } from './modules/billing/index.ts';
 import { createMailer } from './modules/mail/mail-transport.ts';
 import { createMailRepository } from './modules/mail/mail.repository.ts';
 import { createMailService } from './modules/mail/mail.service.ts';

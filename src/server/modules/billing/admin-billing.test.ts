@@ -5,7 +5,7 @@ import { DEFAULT_PLAN_CATALOGUE, type TPlanCatalogue } from '../../../contract/p
 import { pdfText } from '../../../render/testdata/pdf-tools.ts';
 import { startRazorpayStandIn, type TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.ts';
+import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
 
 let kit: TBillingKit;
 let razorpay: TRazorpayStandIn;

@@ -13,7 +13,8 @@ export type TQuoteRow = typeof checkoutQuotes.$inferSelect;
 type TGateway = TOrderRow['gateway'];
 type TPlanId = TOrderRow['planId'];
 
-function billingQueries(db: TDb) {
+/** Gateways, the user, and the subscription itself. */
+function subscriptionQueries(db: TDb) {
   return {
     async activeGateway(): Promise<TGatewayRow | undefined> {
       const [row] = await db.select().from(paymentGateways).where(eq(paymentGateways.isActive, true)).limit(1);
@@ -78,7 +79,12 @@ function billingQueries(db: TDb) {
     async setUserPlan(ownerId: string, planId: TPlanId, quotaPeriod: string | null): Promise<void> {
       await db.update(users).set({ subscriptionPlan: planId, quotaPeriod, updatedAt: new Date() }).where(eq(users.id, ownerId));
     },
+  };
+}
 
+/** Orders and the payments that pay them. */
+function orderQueries(db: TDb) {
+  return {
     async insertOrder(row: Omit<TOrderRow, 'createdAt' | 'paidAt' | 'status'>): Promise<void> {
       await db.insert(billingOrders).values({ ...row, status: 'created' });
     },
@@ -119,7 +125,12 @@ function billingQueries(db: TDb) {
       const [row] = await db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.createdAt)).limit(1);
       return row;
     },
+  };
+}
 
+/** Checkout confirmations (quotes), kept as hashes. */
+function quoteQueries(db: TDb) {
+  return {
     async insertQuote(row: Omit<TQuoteRow, 'createdAt' | 'usedAt'>): Promise<void> {
       await db.insert(checkoutQuotes).values(row);
     },
@@ -169,7 +180,12 @@ function billingQueries(db: TDb) {
       const deleted = await db.delete(checkoutQuotes).where(lt(checkoutQuotes.expiresAt, before)).returning({ tokenHash: checkoutQuotes.tokenHash });
       return deleted.length;
     },
+  };
+}
 
+/** Payments, their invoices, and the gateway events already applied. */
+function paymentQueries(db: TDb) {
+  return {
     /** Inserts the payment unless the gateway's payment is already recorded; true when inserted. */
     async insertPayment(row: Omit<TPaymentRow, 'createdAt' | 'refundedMinor' | 'status'>): Promise<boolean> {
       const inserted = await db
@@ -276,7 +292,12 @@ function billingQueries(db: TDb) {
         .returning({ eventId: billingEvents.eventId });
       return inserted.length > 0;
     },
+  };
+}
 
+/** What the sweep moves on: periods ending, reminders, yearly plans' months. */
+function renewalQueries(db: TDb) {
+  return {
     /** Subscriptions whose period has ended, or whose grace has run out, at `now`. */
     async due(now: Date): Promise<TSubscriptionRow[]> {
       return db
@@ -333,7 +354,12 @@ function billingQueries(db: TDb) {
           ),
         );
     },
+  };
+}
 
+/** Usage against the plan's limits, and Admin → Payments. */
+function usageQueries(db: TDb) {
+  return {
     async formatsUsed(ownerId: string): Promise<number> {
       const [row] = await db.select({ n: count() }).from(formats).where(eq(formats.ownerId, ownerId));
       return row?.n ?? 0;
@@ -382,8 +408,12 @@ function billingQueries(db: TDb) {
         .orderBy(asc(payments.currency));
       return { rows, total: total?.n ?? 0, totals };
     },
-
   };
+}
+
+/** Every billing query, on the database or on one transaction. */
+function billingQueries(db: TDb) {
+  return { ...subscriptionQueries(db), ...orderQueries(db), ...quoteQueries(db), ...paymentQueries(db), ...renewalQueries(db), ...usageQueries(db) };
 }
 export type TBillingQueries = ReturnType<typeof billingQueries>;
 

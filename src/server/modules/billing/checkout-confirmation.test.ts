@@ -6,7 +6,7 @@ import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { billingOrders, checkoutQuotes } from '../../db/schema.ts';
 import { startStripeStandIn, type TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import { TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.ts';
+import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
 
 /*
  * No money moves without the payer's click: create-order charges only with the token of a quote

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPayPalStandIn, type TPayPalStandIn } from '../../test/gateway-stand-ins/paypal-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.ts';
+import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
 
 /* PayPal Orders v2 against the stand-in: approve on PayPal's page, capture on return, signed webhooks. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeStandIn, type TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.ts';
+import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
 
 /*
  * Stripe through its official SDK, pointed at the stand-in: Checkout for a subscription, renewals,

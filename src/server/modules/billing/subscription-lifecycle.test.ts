@@ -4,7 +4,7 @@ import type { TFormat } from '../../../contract/formats.ts';
 import { startRazorpayStandIn, type TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from './billing-test-kit.ts';
+import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
 
 /*
  * A subscription's life on a gateway without automatic renewal (Razorpay, and PayPal alike):

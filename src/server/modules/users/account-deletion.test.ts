@@ -8,7 +8,7 @@ import { ZShareLink } from '../../../contract/delivery.ts';
 import { accountExports, apiKeys, billingOrders, documents, formats, invoices, payments, sessions, shareLinks, subscriptions, users } from '../../db/schema.ts';
 import { startStripeStandIn, type TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import { TEST_ORIGIN, TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from '../billing/billing-test-kit.ts';
+import { createBillingKit, errorOf, type TBillingKit } from '../billing/test/billing-test-kit.ts';
 
 /*
  * Deleting an account: the password first, then the subscription cancelled at its gateway (a

@@ -18,7 +18,7 @@ import { createZipWriter, type TZipWriter } from '../../files/zip-writer.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
 import { ensureQueue, type TJobQueue } from '../../jobs/queue.ts';
-import type { TBillingService } from '../billing/billing.service.ts';
+import type { TBillingService } from '../billing/index.ts';
 import { csvCell } from '../bulk/bulk.service.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TBillingOverview, TCheckout, TCheckoutQuote, TInvoiceSummary } from '../../../contract/billing.ts';
-import { ZApiError } from '../../../contract/errors.ts';
+import type { TBillingOverview, TCheckout, TCheckoutQuote, TInvoiceSummary } from '../../../../contract/billing.ts';
+import { ZApiError } from '../../../../contract/errors.ts';
 import { pino } from 'pino';
-import { createServices } from '../../services.ts';
-import type { TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { createServices } from '../../../services.ts';
+import type { TRazorpayStandIn } from '../../../test/gateway-stand-ins/razorpay-stand-in.ts';
+import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../../test/test-app.ts';
 
 /*
  * What every billing test needs: the app with a clock the test moves, an admin who turns a gateway
