@@ -10,8 +10,9 @@ import {
   validateSheet,
   VALUE_TOO_LONG_MESSAGE,
 } from './column-mapping.ts';
-import { readSpreadsheet, type TSheet } from './spreadsheet.ts';
-import { csvFrom, formatted, xlsxFrom } from './test-fixtures.ts';
+import { readSpreadsheet } from './spreadsheet/read-spreadsheet.ts';
+import type { TSheet } from './spreadsheet/sheet-types.ts';
+import { csvFrom, formatted, xlsxFrom } from './test/fixtures.ts';
 
 const placeholders = (list: TPlaceholderInput[]): TPlaceholder[] => list.map((p) => ZPlaceholder.parse(p));
 

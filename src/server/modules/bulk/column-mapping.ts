@@ -3,7 +3,7 @@ import { checkDocumentData, type TDocumentData } from '../../../contract/documen
 import { textOf } from '../../../contract/filled-values.ts';
 import type { TFormatContent } from '../../../contract/format-content.ts';
 import { MAX_PLACEHOLDER_VALUE_LENGTH, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
-import type { TSheet } from './spreadsheet.ts';
+import type { TSheet } from './spreadsheet/sheet-types.ts';
 
 /*
  * Spreadsheet columns -> placeholders, and the rows checked with the same rules as manual input.

@@ -2,7 +2,7 @@ import { columnKey, columnLetter } from '../../../contract/bulk.ts';
 import { placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders.ts';
 import { AppError } from '../../http/app-error.ts';
 import { TEMPLATE_KEY_LABEL } from '../formats/excel-template.ts';
-import type { TNamedSheet, TSheet, TSheetRow } from './spreadsheet.ts';
+import type { TNamedSheet, TSheet, TSheetRow } from './spreadsheet/sheet-types.ts';
 
 /*
  * A spreadsheet's lines for a format's list placeholders. Two layouts, both described in the

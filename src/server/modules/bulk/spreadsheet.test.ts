@@ -2,15 +2,10 @@ import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.ts';
 import { HTTP_STATUS_OF } from '../../../contract/errors.ts';
-import {
-  BULK_MAX_COLUMNS,
-  dateKindOfFormat,
-  MESSAGES,
-  plainNumber,
-  readSpreadsheet,
-  serialToText,
-  type TReadStats,
-} from './spreadsheet.ts';
+import { dateKindOfFormat, plainNumber, serialToText } from './spreadsheet/cell-values.ts';
+import { readSpreadsheet } from './spreadsheet/read-spreadsheet.ts';
+import type { TReadStats } from './spreadsheet/sheet-types.ts';
+import { BULK_MAX_COLUMNS, MESSAGES } from './spreadsheet/spreadsheet-limits.ts';
 import {
   corruptXls,
   csvBytesForXlsxName,
@@ -38,7 +33,7 @@ import {
   xlsxFrom,
   zipBombXlsx,
   zipFrom,
-} from './test-fixtures.ts';
+} from './test/fixtures.ts';
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
   try {

@@ -1,7 +1,7 @@
 import { API_LATENCY_DAYS, API_USAGE_CSV_HEADER, API_USAGE_DAYS, type TApiUsage, type TApiUsageDay } from '../../../contract/api-usage.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TApiKeysRepository } from '../api-keys/api-keys.repository.ts';
-import { csvCell } from '../bulk/bulk.service.ts';
+import { csvCell } from '../bulk/index.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TUsersRepository } from '../users/users.repository.ts';
 import type { TApiRequest, TPublicApiRepository, TUsageDay } from './public-api.repository.ts';

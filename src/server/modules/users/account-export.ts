@@ -19,7 +19,7 @@ import { AppError, notFound } from '../../http/app-error.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
 import { ensureQueue, type TJobQueue } from '../../jobs/queue.ts';
 import type { TBillingService } from '../billing/index.ts';
-import { csvCell } from '../bulk/bulk.service.ts';
+import { csvCell } from '../bulk/index.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TFormatsRepository } from '../formats/formats.repository.ts';
 import type { TAccountDataRepository, TAccountExportRow } from './account-data.repository.ts';

@@ -1,0 +1,26 @@
+import type { TBulkJob } from '../../../contract/bulk.ts';
+import type { TBulkChunkSender } from '../../jobs/bulk-chunk.job.ts';
+import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
+import type { TRenderPool } from '../../jobs/render-pool.ts';
+import type { TAssetsService } from '../assets/assets.service.ts';
+import type { TFormatsRepository } from '../formats/formats.repository.ts';
+import type { TQuotaService } from '../quota/quota.service.ts';
+import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TBulkRepository } from './bulk.repository.ts';
+
+/** What the bulk use cases work with; createBulkService hands the same object to each. */
+export type TBulkServiceDeps = {
+  /** Told when a job ends (webhooks). */
+  events?: { batchFinished(ownerId: string, job: TBulkJob): Promise<void> };
+  bulk: TBulkRepository;
+  formats: TFormatsRepository;
+  users: TUsersRepository;
+  quota: TQuotaService;
+  assets: TAssetsService;
+  pool: () => Promise<TRenderPool>;
+  spool: TPdfSpool;
+  chunks: () => Promise<TBulkChunkSender>;
+  log: { error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
+  /** How long a ZIP download may go without the client reading before it is dropped. */
+  zipStallMs?: number;
+};

@@ -1,0 +1,6 @@
+/** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}

@@ -1,0 +1,15 @@
+import type { TBulkService } from '../bulk/index.ts';
+import type { TDeliveriesService } from '../deliveries/deliveries.service.ts';
+import type { TDocumentsService } from '../documents/documents.service.ts';
+import type { TFormatsService } from '../formats/formats.service.ts';
+import type { TPublicApiService } from './public-api.service.ts';
+
+/** What the /api/v1 routes and their use cases work with. */
+export type TPublicApiDeps = {
+  publicUrl: string;
+  formats: TFormatsService;
+  documents: TDocumentsService;
+  deliveries: TDeliveriesService;
+  bulk: TBulkService;
+  publicApi: TPublicApiService;
+};
