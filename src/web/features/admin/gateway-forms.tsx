@@ -14,7 +14,6 @@ import { KEY_ID_HINTS, configText, WebhookAddress } from './gateway-card';
 import { ADDRESS_KEYS, ZAddressValues, configurationFrom, sameConfiguration, checkAddresses, placeServerErrors, AddressFields } from './gateway-address-fields';
 import { GATEWAY_LABELS, gatewayCurrency } from './labels';
 
-
 const ZCreateForm = z
   .object({
     gatewayName: ZGatewayName,

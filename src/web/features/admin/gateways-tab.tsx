@@ -13,7 +13,6 @@ import { QueryState, SkeletonList } from '../../components/query-state';
 import { GatewayCard } from './gateway-card';
 import { CreateGatewayForm, EditGatewayForm } from './gateway-forms';
 
-
 export function GatewaysTab() {
   const gateways = usePaymentGateways(true);
   const updateGateway = useUpdateGateway();
