@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
+import { QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatDate } from '../../lib/utils';
@@ -264,21 +265,23 @@ export function WebhooksCard() {
             testId="new-webhook-secret"
           />
         )}
-        {webhooks.isLoading ? (
-          <p className="text-sm text-muted-foreground" role="status">
-            Loading endpoints...
-          </p>
-        ) : webhooks.error ? (
-          <LoadError error={webhooks.error} fallback="Could not load your endpoints." />
-        ) : (webhooks.data ?? []).length === 0 ? (
-          <p className="text-sm text-muted-foreground">No endpoints yet.</p>
-        ) : (
+        <QueryState
+          query={webhooks}
+          loading={
+            <p className="text-sm text-muted-foreground" role="status">
+              Loading endpoints...
+            </p>
+          }
+          errorText="Could not load your endpoints."
+          isEmpty={(webhooks.data ?? []).length === 0}
+          empty={<p className="text-sm text-muted-foreground">No endpoints yet.</p>}
+        >
           <ul className="divide-y" aria-label="Webhook endpoints">
             {(webhooks.data ?? []).map((endpoint) => (
               <EndpointRow key={endpoint.id} endpoint={endpoint} onDelete={() => setDeleting(endpoint)} />
             ))}
           </ul>
-        )}
+        </QueryState>
         <div className="border-t pt-5">
           <AddEndpointForm onCreated={setCreated} />
         </div>
