@@ -267,20 +267,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
               />
             </>
           }
-          canvas={{
-            elements,
-            docStyle: doc.content.style,
-            known,
-            placeholders: doc.placeholders,
-            onMoveAcross: actions.moveAcrossSection,
-            editingId,
-            onEdit: edit,
-            onUpdate: actions.updateElement,
-            onMove: actions.moveElement,
-            onReorder: actions.reorder,
-            onDelete: actions.deleteElement,
-            onDuplicate: actions.duplicateElement,
-          }}
+          canvas={{ elements, docStyle: doc.content.style, known, placeholders: doc.placeholders, editingId, ...actions.canvasHandlers }}
         />
 
         <div

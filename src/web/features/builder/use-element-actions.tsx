@@ -106,5 +106,15 @@ export function useElementActions({
     [edit, dispatch],
   );
 
-  return { latest, edit, insertElement, duplicateElement, updateElement, moveElement, moveAcrossSection, reorder, deleteElement };
+  /** The canvas's handlers, under the names the canvas takes them by. */
+  const canvasHandlers = {
+    onEdit: edit,
+    onUpdate: updateElement,
+    onMove: moveElement,
+    onReorder: reorder,
+    onDelete: deleteElement,
+    onDuplicate: duplicateElement,
+    onMoveAcross: moveAcrossSection,
+  };
+  return { latest, edit, insertElement, canvasHandlers };
 }
