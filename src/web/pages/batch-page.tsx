@@ -7,6 +7,7 @@ import { placeholderLabel } from '../../contract/placeholders';
 import { EmptyState, EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
 import { Button } from '../components/ui/button';
+import { DataTable } from '../components/data-table';
 import { Card } from '../components/ui/card';
 import { LoadError } from '../components/ui/load-error';
 import { Skeleton } from '../components/ui/skeleton';
@@ -30,6 +31,12 @@ import {
 import { JobProgress } from '../features/bulk/job-progress';
 import { Pager } from '../components/ui/pager';
 import { MailMergeCard } from '../features/delivery/mail-merge';
+
+const ROW_ERROR_COLUMNS = [
+  { header: 'Row', className: 'w-16 px-5 py-2.5 font-medium sm:px-6' },
+  { header: 'Column', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Problem', className: 'px-3 py-2.5 pr-5 font-medium sm:pr-6' },
+];
 
 /** Lists, stats and row errors catch up when the job moves on, not on every poll. */
 function useRefreshOnChange(job: TBulkJob | undefined) {
@@ -193,30 +200,15 @@ function RowErrors({ job }: { job: TBulkJob }) {
       ) : (
         <>
           <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="row-errors">
-              <thead className="border-y bg-muted/40 text-left text-xs text-muted-foreground">
-                <tr>
-                  <th scope="col" className="w-16 px-5 py-2.5 font-medium sm:px-6">
-                    Row
-                  </th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">
-                    Column
-                  </th>
-                  <th scope="col" className="px-3 py-2.5 pr-5 font-medium sm:pr-6">
-                    Problem
-                  </th>
+            <DataTable className="w-full text-sm" data-testid="row-errors" headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground" bodyClassName="divide-y" columns={ROW_ERROR_COLUMNS}>
+              {list.map((e, i) => (
+                <tr key={`${e.row}-${e.column}-${i}`}>
+                  <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>
+                  <td className="px-3 py-2.5 font-medium break-words">{columnLabel(e.column)}</td>
+                  <td className="px-3 py-2.5 pr-5 text-destructive sm:pr-6">{e.message}</td>
                 </tr>
-              </thead>
-              <tbody className="divide-y">
-                {list.map((e, i) => (
-                  <tr key={`${e.row}-${e.column}-${i}`}>
-                    <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>
-                    <td className="px-3 py-2.5 font-medium break-words">{columnLabel(e.column)}</td>
-                    <td className="px-3 py-2.5 pr-5 text-destructive sm:pr-6">{e.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           <Pager
             label="Row error pages"

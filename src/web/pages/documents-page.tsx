@@ -4,8 +4,7 @@ import { EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
-import { LoadError } from '../components/ui/load-error';
-import { Skeleton } from '../components/ui/skeleton';
+import { QueryState, SkeletonList } from '../components/query-state';
 import { formatNumber } from '../lib/utils';
 import { useStats } from '../hooks/use-stats';
 import { BatchRow } from '../features/documents/batch-row';
@@ -46,65 +45,61 @@ export function DocumentsPage() {
           </Button>
         }
       />
-      {timeline.isLoading ? (
-        <div className="space-y-3" aria-hidden>
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-16" />
-          ))}
-        </div>
-      ) : timeline.error ? (
-        <LoadError error={timeline.error} fallback="Could not load your documents." />
-      ) : timeline.entries.length === 0 ? (
-        <EmptyStateCard
-          icon={FileTextIcon}
-          title="No documents yet"
-          description="Generate a document from one of your formats, or many at once from a spreadsheet, and it will show up here, ready to preview or download."
-          action={
-            <Button asChild>
-              <Link href="/formats">
-                <PlusIcon /> Generate your first document
-              </Link>
-            </Button>
-          }
-        />
-      ) : (
-        <>
-          <Card className="overflow-hidden">
-            <DocumentListHeader withFormat />
-            <ul className="divide-y" aria-label="Documents and batches">
-              {timeline.entries.map((e) =>
-                e.kind === 'document' ? (
-                  <DocumentRow
-                    key={e.key}
-                    document={e.document}
-                    withFormat
-                    deleting={pendingId === e.document.id}
-                    onDelete={() => confirmDeleteDocument(e.document)}
-                  />
-                ) : (
-                  <BatchRow key={e.key} job={e.job} />
-                ),
-              )}
-            </ul>
-          </Card>
-          <div className="mt-5 flex flex-col items-center gap-3">
-            <p className="text-xs text-muted-foreground" aria-live="polite">
-              {showingText(timeline.entries, total)}
-            </p>
-            {timeline.moreFailed && (
-              <p className="text-sm text-destructive" role="alert">
-                Could not load more documents. Check your connection and try again.
-              </p>
-            )}
-            {timeline.hasMore && (
-              <Button variant="outline" onClick={timeline.loadMore} disabled={timeline.isFetchingMore}>
-                {timeline.isFetchingMore && <Loader2Icon className="animate-spin" aria-hidden />}
-                {timeline.isFetchingMore ? 'Loading...' : timeline.moreFailed ? 'Try again' : 'Load more'}
+      <QueryState
+        query={timeline}
+        loading={<SkeletonList count={4} />}
+        errorText="Could not load your documents."
+        isEmpty={timeline.entries.length === 0}
+        empty={
+          <EmptyStateCard
+            icon={FileTextIcon}
+            title="No documents yet"
+            description="Generate a document from one of your formats, or many at once from a spreadsheet, and it will show up here, ready to preview or download."
+            action={
+              <Button asChild>
+                <Link href="/formats">
+                  <PlusIcon /> Generate your first document
+                </Link>
               </Button>
+            }
+          />
+        }
+      >
+        <Card className="overflow-hidden">
+          <DocumentListHeader withFormat />
+          <ul className="divide-y" aria-label="Documents and batches">
+            {timeline.entries.map((e) =>
+              e.kind === 'document' ? (
+                <DocumentRow
+                  key={e.key}
+                  document={e.document}
+                  withFormat
+                  deleting={pendingId === e.document.id}
+                  onDelete={() => confirmDeleteDocument(e.document)}
+                />
+              ) : (
+                <BatchRow key={e.key} job={e.job} />
+              ),
             )}
-          </div>
-        </>
-      )}
+          </ul>
+        </Card>
+        <div className="mt-5 flex flex-col items-center gap-3">
+          <p className="text-xs text-muted-foreground" aria-live="polite">
+            {showingText(timeline.entries, total)}
+          </p>
+          {timeline.moreFailed && (
+            <p className="text-sm text-destructive" role="alert">
+              Could not load more documents. Check your connection and try again.
+            </p>
+          )}
+          {timeline.hasMore && (
+            <Button variant="outline" onClick={timeline.loadMore} disabled={timeline.isFetchingMore}>
+              {timeline.isFetchingMore && <Loader2Icon className="animate-spin" aria-hidden />}
+              {timeline.isFetchingMore ? 'Loading...' : timeline.moreFailed ? 'Try again' : 'Load more'}
+            </Button>
+          )}
+        </div>
+      </QueryState>
       {dialog}
     </>
   );

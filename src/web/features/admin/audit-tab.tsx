@@ -6,9 +6,8 @@ import { ZPlanId, type TPlanCatalogue } from '../../../contract/plans';
 import { ZRole } from '../../../contract/user';
 import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Card } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
+import { QueryState, SkeletonList } from '../../components/query-state';
 import { Pager } from '../../components/ui/pager';
-import { Skeleton } from '../../components/ui/skeleton';
 import { usePlans } from '../../hooks/use-plans';
 import { cn, formatDate, formatNumber } from '../../lib/utils';
 import { useAuditLog } from './api';
@@ -281,22 +280,20 @@ export function AuditTab() {
         Every change an admin makes to a user’s role, plan or limit, to the plans, to a setting or to a payment gateway, with who made
         it and when. Secrets never appear here: only that one was set or replaced.
       </p>
-      {log.isLoading ? (
-        <div className="space-y-3" aria-hidden>
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-16" />
-          ))}
-        </div>
-      ) : log.error ? (
-        <LoadError error={log.error} fallback="Could not load the audit log." />
-      ) : entries.length === 0 ? (
-        <EmptyStateCard
-          icon={HistoryIcon}
-          title="Nothing changed yet"
-          description="Changes to users, plans, settings and payment gateways are recorded here as admins make them."
-          className="py-14"
-        />
-      ) : (
+      <QueryState
+        query={log}
+        loading={<SkeletonList count={4} />}
+        errorText="Could not load the audit log."
+        isEmpty={entries.length === 0}
+        empty={
+          <EmptyStateCard
+            icon={HistoryIcon}
+            title="Nothing changed yet"
+            description="Changes to users, plans, settings and payment gateways are recorded here as admins make them."
+            className="py-14"
+          />
+        }
+      >
         <Card className={cn('overflow-hidden', log.isPlaceholderData && 'opacity-70')}>
           <div className={cn('hidden gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground xl:grid', GRID)} aria-hidden>
             <span>When</span>
@@ -347,7 +344,7 @@ export function AuditTab() {
             onChange={setOffset}
           />
         </Card>
-      )}
+      </QueryState>
     </div>
   );
 }

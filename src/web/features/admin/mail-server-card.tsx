@@ -1,6 +1,9 @@
 import { CheckCircle2Icon, Loader2Icon, MailIcon, PencilIcon, SendIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
-import { DEFAULT_SMTP_PORT, IMPLICIT_TLS_PORT, ZSystemMailSettingsInput, type TSystemMailSettings } from '../../../contract/mail';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { DEFAULT_SMTP_PORT, IMPLICIT_TLS_PORT, ZSystemMailSettingsInput, type TSystemMailSettings, type TSystemMailSettingsParsed } from '../../../contract/mail';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -28,27 +31,25 @@ const formOf = (s: TSystemMailSettings): TForm => ({
   fromName: s.fromName,
 });
 
+/**
+ * The contract's own check on what the form holds: an empty password keeps the saved one, an
+ * empty port means the default.
+ */
+const ZMailServerForm = z.preprocess(
+  (form: TForm) => ({ ...form, password: form.password || undefined, port: form.port.trim() || undefined }),
+  ZSystemMailSettingsInput,
+);
+const FIELD_NAMES = Object.keys(ZSystemMailSettingsInput.shape) as TName[];
+
 function MailServerForm({ settings, onDone }: { settings: TSystemMailSettings; onDone: () => void }) {
   const id = useId();
-  const [form, setForm] = useState<TForm>(() => formOf(settings));
-  const [errors, setErrors] = useState<Partial<Record<TName, string>>>({});
+  const form = useForm<TForm, unknown, TSystemMailSettingsParsed>({ resolver: zodResolver(ZMailServerForm), defaultValues: formOf(settings) });
+  const values = useWatch({ control: form.control }) as TForm;
+  const errors = Object.fromEntries(FIELD_NAMES.map((name) => [name, form.formState.errors[name]?.message])) as Partial<Record<TName, string>>;
   const [formError, setFormError] = useState<string | null>(null);
   const save = useSaveSystemMail();
-  const set = <K extends TName>(name: K, value: TForm[K]) => {
-    setForm((f) => ({ ...f, [name]: value }));
-    setErrors((e) => ({ ...e, [name]: undefined }));
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const parsed = ZSystemMailSettingsInput.safeParse({ ...form, password: form.password || undefined, port: form.port.trim() || undefined });
-    if (!parsed.success) {
-      const next: Partial<Record<TName, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as TName] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    save.mutate(parsed.data, {
+  const onValid = (data: TSystemMailSettingsParsed) => {
+    save.mutate(data, {
       onSuccess: (saved) => {
         toast({ title: 'Mail server saved', description: `Mail now goes out through ${saved.host}.` });
         onDone();
@@ -56,10 +57,17 @@ function MailServerForm({ settings, onDone }: { settings: TSystemMailSettings; o
       onError: (error) => {
         if (isUnauthorizedError(error)) return;
         const problem = readApiError(error, 'The mail server could not be saved.');
-        setErrors(problem.fields as Partial<Record<TName, string>>);
+        form.clearErrors();
+        for (const [field, message] of Object.entries(problem.fields)) {
+          if ((FIELD_NAMES as string[]).includes(field)) form.setError(field as TName, { message });
+        }
         setFormError(problem.message);
       },
     });
+  };
+  const submit = (event: FormEvent) => {
+    setFormError(null);
+    void form.handleSubmit(onValid)(event);
   };
   const field = (name: TName, label: string, props: { hint?: string; placeholder?: string; type?: string; optional?: boolean; autoComplete?: string } = {}) => (
     <Field id={`${id}-${name}`} label={label} error={errors[name]} hint={props.hint} optional={props.optional}>
@@ -69,9 +77,8 @@ function MailServerForm({ settings, onDone }: { settings: TSystemMailSettings; o
         autoComplete={props.autoComplete ?? 'off'}
         spellCheck={false}
         placeholder={props.placeholder}
-        value={form[name] as string}
         aria-invalid={errors[name] ? true : undefined}
-        onChange={(e) => set(name, e.target.value)}
+        {...form.register(name)}
       />
     </Field>
   );
@@ -89,7 +96,7 @@ function MailServerForm({ settings, onDone }: { settings: TSystemMailSettings; o
           hint: settings.passwordSet ? 'A password is saved. Leave this empty to keep it.' : 'Stored encrypted, never shown again.',
         })}
         {field('fromAddress', 'From address', { type: 'email', placeholder: 'documents@example.com', hint: 'Your server must be allowed to send as this address.' })}
-        {field('fromName', 'From name', { hint: `Shown as “Jane Doe via ${form.fromName.trim() || 'Formwork'}”.` })}
+        {field('fromName', 'From name', { hint: `Shown as “Jane Doe via ${values.fromName.trim() || 'Formwork'}”.` })}
       </div>
       <div className="flex items-start justify-between gap-4 rounded-lg border p-4">
         <div className="grid gap-1">
@@ -97,12 +104,16 @@ function MailServerForm({ settings, onDone }: { settings: TSystemMailSettings; o
             Secure connection
           </label>
           <p id={`${id}-secure-hint`} className="text-[13px] text-muted-foreground">
-            {Number(form.port) === IMPLICIT_TLS_PORT
+            {Number(values.port) === IMPLICIT_TLS_PORT
               ? 'Port 465 is always encrypted from the first byte.'
               : 'When on, the server must offer STARTTLS; nothing is sent unencrypted.'}
           </p>
         </div>
-        <Switch id={`${id}-secure`} checked={form.secure} aria-describedby={`${id}-secure-hint`} onCheckedChange={(c) => set('secure', c)} />
+        <Controller
+          control={form.control}
+          name="secure"
+          render={({ field }) => <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />}
+        />
       </div>
       {formError && (
         <p className="text-sm text-destructive" role="alert">

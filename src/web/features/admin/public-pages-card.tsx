@@ -2,18 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowDownIcon, ArrowUpIcon, GlobeIcon, PlusIcon, RotateCcwIcon, SaveIcon, Trash2Icon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useFieldArray, useForm, type Control, type FieldPath, type UseFormRegister, type FieldErrors } from 'react-hook-form';
-import {
-  DEFAULT_PUBLIC_PAGES,
-  MAX_PUBLIC_FIGURES,
-  MAX_PUBLIC_TEAM,
-  MAX_PUBLIC_TESTIMONIALS,
-  ZPublicPages,
-  type TPublicPages,
-} from '../../../contract/public-pages';
+import { DEFAULT_PUBLIC_PAGES, MAX_PUBLIC_FIGURES, MAX_PUBLIC_TEAM, MAX_PUBLIC_TESTIMONIALS, ZPublicPages, type TPublicPages } from '../../../contract/public-pages';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
-import { LoadError } from '../../components/ui/load-error';
+import { QueryState } from '../../components/query-state';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../hooks/use-toast';
@@ -234,16 +227,18 @@ export function PublicPagesCard() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {pages.isLoading ? (
-          <div className="space-y-3" aria-hidden>
-            <Skeleton className="h-24" />
-            <Skeleton className="h-24" />
-          </div>
-        ) : pages.error ? (
-          <LoadError error={pages.error} fallback="Could not load the public pages." />
-        ) : (
+        <QueryState
+          query={pages}
+          loading={
+            <div className="space-y-3" aria-hidden>
+              <Skeleton className="h-24" />
+              <Skeleton className="h-24" />
+            </div>
+          }
+          errorText="Could not load the public pages."
+        >
           <PublicPagesForm saved={pages.data ?? DEFAULT_PUBLIC_PAGES} />
-        )}
+        </QueryState>
       </CardContent>
     </Card>
   );

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
+import { QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { useContactEmails } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
@@ -236,21 +237,23 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
           <CardDescription>Each key acts as you. Give each app its own, so you can revoke one without stopping the others.</CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">
-          {keys.isLoading ? (
-            <p className="text-sm text-muted-foreground" role="status">
-              Loading keys...
-            </p>
-          ) : keys.error ? (
-            <LoadError error={keys.error} fallback="Could not load your keys." />
-          ) : (keys.data ?? []).length === 0 ? (
-            <p className="text-sm text-muted-foreground">No keys yet.</p>
-          ) : (
+          <QueryState
+            query={keys}
+            loading={
+              <p className="text-sm text-muted-foreground" role="status">
+                Loading keys...
+              </p>
+            }
+            errorText="Could not load your keys."
+            isEmpty={(keys.data ?? []).length === 0}
+            empty={<p className="text-sm text-muted-foreground">No keys yet.</p>}
+          >
             <ul className="divide-y" aria-label="API keys">
               {(keys.data ?? []).map((k) => (
                 <KeyRow key={k.id} apiKey={k} onRevoke={() => setRevoking(k)} />
               ))}
             </ul>
-          )}
+          </QueryState>
           <div className="border-t pt-5">
             <CreateKeyForm onCreated={setCreated} />
           </div>

@@ -4,16 +4,25 @@ import { WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_HEADER, type TCreatedWebhookEndpoint,
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/data-table';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
+import { QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatDate } from '../../lib/utils';
 import { OnceSecret } from './once-secret';
 import { useCreateWebhook, useDeleteWebhook, useEnableWebhook, useSendTestWebhook, useWebhookDeliveries, useWebhooks } from './api';
+
+const DELIVERY_COLUMNS = [
+  { header: 'Event', className: 'px-3 py-2 font-medium' },
+  { header: 'Result', className: 'px-3 py-2 font-medium' },
+  { header: 'Attempts', className: 'px-3 py-2 text-right font-medium' },
+  { header: 'Sent', className: 'hidden px-3 py-2 font-medium sm:table-cell' },
+];
 
 const EVENT_TEXT: Record<TWebhookEvent, string> = {
   'document.created': 'A document was generated',
@@ -39,45 +48,26 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
   if (rows.length === 0) return <p className="px-3 py-2 text-sm text-muted-foreground">No deliveries yet. Send a test event to try the endpoint.</p>;
   return (
     <div className="max-h-72 overflow-auto" role="region" aria-label="Deliveries" tabIndex={0}>
-      <table className="w-full text-sm">
-        <caption className="sr-only">Last 50 deliveries, newest first</caption>
-        <thead className="sticky top-0 bg-background text-left text-xs text-muted-foreground">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Event
+      <DataTable className="w-full text-sm" caption="Last 50 deliveries, newest first" headClassName="sticky top-0 bg-background text-left text-xs text-muted-foreground" bodyClassName="divide-y" columns={DELIVERY_COLUMNS}>
+        {rows.map((d) => (
+          <tr key={d.id} className="align-top">
+            <th scope="row" className="px-3 py-2 text-left font-mono text-xs font-normal">
+              {d.event}
             </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Result
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Attempts
-            </th>
-            <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
-              Sent
-            </th>
+            <td className="px-3 py-2">
+              <Badge variant={d.status === 'delivered' ? 'success' : d.status === 'failed' ? 'destructive' : 'secondary'}>
+                {d.status === 'delivered' ? 'Delivered' : d.status === 'failed' ? 'Failed' : 'Retrying'}
+                {d.responseStatus !== null && ` · ${d.responseStatus}`}
+              </Badge>
+              {d.error && <p className="mt-1 text-xs text-muted-foreground">{d.error}</p>}
+              {d.nextAttemptAt && <p className="mt-1 text-xs text-muted-foreground">Next attempt {formatDate(d.nextAttemptAt, true)}</p>}
+              <p className="mt-1 text-xs text-muted-foreground sm:hidden">Sent {formatDate(d.createdAt, true)}</p>
+            </td>
+            <td className="px-3 py-2 text-right tabular-nums">{d.attempts}</td>
+            <td className="hidden px-3 py-2 whitespace-nowrap text-muted-foreground sm:table-cell">{formatDate(d.createdAt, true)}</td>
           </tr>
-        </thead>
-        <tbody className="divide-y">
-          {rows.map((d) => (
-            <tr key={d.id} className="align-top">
-              <th scope="row" className="px-3 py-2 text-left font-mono text-xs font-normal">
-                {d.event}
-              </th>
-              <td className="px-3 py-2">
-                <Badge variant={d.status === 'delivered' ? 'success' : d.status === 'failed' ? 'destructive' : 'secondary'}>
-                  {d.status === 'delivered' ? 'Delivered' : d.status === 'failed' ? 'Failed' : 'Retrying'}
-                  {d.responseStatus !== null && ` · ${d.responseStatus}`}
-                </Badge>
-                {d.error && <p className="mt-1 text-xs text-muted-foreground">{d.error}</p>}
-                {d.nextAttemptAt && <p className="mt-1 text-xs text-muted-foreground">Next attempt {formatDate(d.nextAttemptAt, true)}</p>}
-                <p className="mt-1 text-xs text-muted-foreground sm:hidden">Sent {formatDate(d.createdAt, true)}</p>
-              </td>
-              <td className="px-3 py-2 text-right tabular-nums">{d.attempts}</td>
-              <td className="hidden px-3 py-2 whitespace-nowrap text-muted-foreground sm:table-cell">{formatDate(d.createdAt, true)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </div>
   );
 }
@@ -264,21 +254,23 @@ export function WebhooksCard() {
             testId="new-webhook-secret"
           />
         )}
-        {webhooks.isLoading ? (
-          <p className="text-sm text-muted-foreground" role="status">
-            Loading endpoints...
-          </p>
-        ) : webhooks.error ? (
-          <LoadError error={webhooks.error} fallback="Could not load your endpoints." />
-        ) : (webhooks.data ?? []).length === 0 ? (
-          <p className="text-sm text-muted-foreground">No endpoints yet.</p>
-        ) : (
+        <QueryState
+          query={webhooks}
+          loading={
+            <p className="text-sm text-muted-foreground" role="status">
+              Loading endpoints...
+            </p>
+          }
+          errorText="Could not load your endpoints."
+          isEmpty={(webhooks.data ?? []).length === 0}
+          empty={<p className="text-sm text-muted-foreground">No endpoints yet.</p>}
+        >
           <ul className="divide-y" aria-label="Webhook endpoints">
             {(webhooks.data ?? []).map((endpoint) => (
               <EndpointRow key={endpoint.id} endpoint={endpoint} onDelete={() => setDeleting(endpoint)} />
             ))}
           </ul>
-        )}
+        </QueryState>
         <div className="border-t pt-5">
           <AddEndpointForm onCreated={setCreated} />
         </div>

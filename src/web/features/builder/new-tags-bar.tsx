@@ -2,7 +2,7 @@ import { SlidersHorizontalIcon, SparklesIcon } from 'lucide-react';
 import { guessPlaceholderType } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { IconButton } from './controls';
-import { PLACEHOLDER_TYPE_LABELS } from './placeholder-dialog';
+import { PLACEHOLDER_TYPE_LABELS } from './placeholder-form-values';
 
 /**
  * Tags typed into the text that name no placeholder yet, each offered as a placeholder of the

@@ -11,7 +11,8 @@ import { cn } from '../../lib/utils';
 import { IconButton, SectionTitle } from './controls';
 import { useInsertTarget } from './insert-target';
 import type { PlaceholderUsage } from './model';
-import { emptyFormValues, PLACEHOLDER_TYPE_LABELS, placeholderFromForm, PlaceholderTypeFields, type PlaceholderFormValues } from './placeholder-dialog';
+import { emptyFormValues, PLACEHOLDER_TYPE_LABELS, placeholderFromForm, type PlaceholderFormValues } from './placeholder-form-values';
+import { PlaceholderTypeFields } from './placeholder-type-fields';
 
 /** A formula in the list: what it computes, or that it has a problem. */
 function FormulaLine({ placeholder, placeholders }: { placeholder: TPlaceholder; placeholders: readonly TPlaceholder[] }) {

@@ -5,7 +5,7 @@ import { EmptyState } from '../../components/layout/empty-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { LoadError } from '../../components/ui/load-error';
+import { QueryState } from '../../components/query-state';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Separator } from '../../components/ui/separator';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -76,15 +76,15 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
           {create.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <PlusIcon aria-hidden />} Create and copy link
         </Button>
       </div>
-      {links.isLoading ? (
-        <Skeleton className="h-16" />
-      ) : links.error ? (
-        <LoadError error={links.error} fallback="Could not load the links." />
-      ) : (links.data ?? []).length === 0 ? (
-        <p className="text-[13px] text-muted-foreground">No links yet.</p>
-      ) : (
+      <QueryState
+        query={links}
+        loading={<Skeleton className="h-16" />}
+        errorText="Could not load the links."
+        isEmpty={(links.data ?? []).length === 0}
+        empty={<p className="text-[13px] text-muted-foreground">No links yet.</p>}
+      >
         <ul className="divide-y rounded-lg border" aria-label="Share links">
-          {links.data!.map((link) => (
+          {(links.data ?? []).map((link) => (
             <li key={link.id} className="grid min-w-0 gap-2 px-3 py-2.5" data-testid="share-link-row">
               <div className="flex min-w-0 items-center gap-2">
                 <LinkIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
@@ -133,7 +133,7 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
             </li>
           ))}
         </ul>
-      )}
+      </QueryState>
     </section>
   );
 }
@@ -154,15 +154,15 @@ function Emails({ document, onEmail }: { document: TDocumentRef; onEmail: () => 
           <MailIcon aria-hidden /> Email
         </Button>
       </div>
-      {deliveries.isLoading ? (
-        <Skeleton className="h-20" />
-      ) : deliveries.error ? (
-        <LoadError error={deliveries.error} fallback="Could not load the emails." />
-      ) : (deliveries.data ?? []).length === 0 ? (
-        <EmptyState icon={MailIcon} title="Not emailed yet" description="Emails you send from here or through the API show up in this log." className="py-6" />
-      ) : (
-        <DeliveryLog deliveries={deliveries.data!} />
-      )}
+      <QueryState
+        query={deliveries}
+        loading={<Skeleton className="h-20" />}
+        errorText="Could not load the emails."
+        isEmpty={(deliveries.data ?? []).length === 0}
+        empty={<EmptyState icon={MailIcon} title="Not emailed yet" description="Emails you send from here or through the API show up in this log." className="py-6" />}
+      >
+        <DeliveryLog deliveries={deliveries.data ?? []} />
+      </QueryState>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import type { TMailMerge, TMailMergeBody, TMailMergeOptions, TMailMergePreview }
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/data-table';
 import { Card } from '../../components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
@@ -25,6 +26,13 @@ import { useMailMergeOptions, useMailMergePreview, useMailMergeRows, useStartMai
 import { DeliveryStatusBadge } from './delivery-log';
 import { StandardWords } from './standard-words';
 import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
+
+const MERGE_ROW_COLUMNS = [
+  { header: 'Row', className: 'w-16 px-5 py-2.5 font-medium sm:px-6' },
+  { header: 'To', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Status', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Details', className: 'px-3 py-2.5 pr-5 font-medium sm:pr-6' },
+];
 
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
 
@@ -65,38 +73,20 @@ function MergeRows({ merge }: { merge: TMailMerge }) {
       ) : (
         <>
           <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="merge-rows">
-              <thead className="border-y bg-muted/40 text-left text-xs text-muted-foreground">
-                <tr>
-                  <th scope="col" className="w-16 px-5 py-2.5 font-medium sm:px-6">
-                    Row
-                  </th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">
-                    To
-                  </th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-3 py-2.5 pr-5 font-medium sm:pr-6">
-                    Details
-                  </th>
+            <DataTable className="w-full text-sm" data-testid="merge-rows" headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground" bodyClassName="divide-y" columns={MERGE_ROW_COLUMNS}>
+              {list.map((r) => (
+                <tr key={r.row} className="align-top">
+                  <td className="px-5 py-2.5 tabular-nums sm:px-6">{r.row}</td>
+                  <td className="min-w-[11rem] max-w-[16rem] px-3 py-2.5 break-words">{r.to || <span className="text-muted-foreground italic">none</span>}</td>
+                  <td className="px-3 py-2.5">
+                    <DeliveryStatusBadge status={r.status} />
+                  </td>
+                  <td className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}>
+                    {r.error ?? (r.sentAt ? `Sent ${timeOf(r.sentAt)}` : '')}
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y">
-                {list.map((r) => (
-                  <tr key={r.row} className="align-top">
-                    <td className="px-5 py-2.5 tabular-nums sm:px-6">{r.row}</td>
-                    <td className="min-w-[11rem] max-w-[16rem] px-3 py-2.5 break-words">{r.to || <span className="text-muted-foreground italic">none</span>}</td>
-                    <td className="px-3 py-2.5">
-                      <DeliveryStatusBadge status={r.status} />
-                    </td>
-                    <td className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}>
-                      {r.error ?? (r.sentAt ? `Sent ${timeOf(r.sentAt)}` : '')}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           <Pager label="Mail merge row pages" offset={offset} pageSize={25} shown={list.length} total={rows.data?.total ?? null} busy={rows.isFetching} onChange={setOffset} />
         </>

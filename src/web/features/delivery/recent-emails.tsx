@@ -1,7 +1,7 @@
 import { MailIcon } from 'lucide-react';
 import { EmptyState } from '../../components/layout/empty-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
+import { QueryState } from '../../components/query-state';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useRecentDeliveries } from './api';
 import { DeliveryLog } from './delivery-log';
@@ -17,15 +17,15 @@ export function RecentEmails() {
         <CardDescription>The last 20 documents you emailed, whether they went out, and what the mail server answered.</CardDescription>
       </CardHeader>
       <CardContent>
-        {recent.isLoading ? (
-          <Skeleton className="h-24" />
-        ) : recent.error ? (
-          <LoadError error={recent.error} fallback="Could not load your emails." />
-        ) : list.length === 0 ? (
-          <EmptyState icon={MailIcon} title="No emails yet" description="Email a document from its actions or right after generating it." className="py-8" />
-        ) : (
+        <QueryState
+          query={recent}
+          loading={<Skeleton className="h-24" />}
+          errorText="Could not load your emails."
+          isEmpty={list.length === 0}
+          empty={<EmptyState icon={MailIcon} title="No emails yet" description="Email a document from its actions or right after generating it." className="py-8" />}
+        >
           <DeliveryLog deliveries={list} documentNames={Object.fromEntries(list.map((d) => [d.id, d.documentName]))} />
-        )}
+        </QueryState>
       </CardContent>
     </Card>
   );

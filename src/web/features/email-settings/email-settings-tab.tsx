@@ -1,5 +1,8 @@
 import { CheckCircle2Icon, Loader2Icon, MailIcon, SendIcon, ServerIcon, TriangleAlertIcon } from 'lucide-react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import { DEFAULT_SMTP_PORT, IMPLICIT_TLS_PORT, ZEmailSettingsInput, type TEmailSettings, type TTestEmailResult } from '../../../contract/mail';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -73,53 +76,62 @@ function initialForm(settings: TEmailSettings): TFormState {
   };
 }
 
+/**
+ * The contract's own check on what the form holds: an empty password keeps the saved one, an
+ * empty port means the default.
+ */
+const ZOwnServerForm = z.preprocess(
+  (form: TFormState) => ({
+    ...form,
+    enterpriseEmailPassword: form.enterpriseEmailPassword || undefined,
+    smtpPort: form.smtpPort.trim() === '' ? undefined : form.smtpPort,
+  }),
+  ZEmailSettingsInput,
+);
+type TOwnServer = z.output<typeof ZEmailSettingsInput>;
+const FIELD_NAMES = Object.keys(ZEmailSettingsInput.shape) as TFieldName[];
+
 function OwnServerForm({ settings }: { settings: TEmailSettings }) {
   const id = useId();
-  const [form, setForm] = useState<TFormState>(() => initialForm(settings));
-  const [errors, setErrors] = useState<Partial<Record<TFieldName, string>>>({});
+  const form = useForm<TFormState, unknown, TOwnServer>({
+    resolver: zodResolver(ZOwnServerForm),
+    defaultValues: initialForm(settings),
+  });
+  const values = useWatch({ control: form.control }) as TFormState;
+  const errors = Object.fromEntries(FIELD_NAMES.map((name) => [name, form.formState.errors[name]?.message])) as Partial<Record<TFieldName, string>>;
   const [formError, setFormError] = useState<string | null>(null);
   const [testResult, setTestResult] = useState<{ ok: true; result: TTestEmailResult } | { ok: false; message: string } | null>(null);
   const save = useSaveEmailSettings();
   const test = useSendTestEmail();
   const saved = settings.passwordSet && settings.smtpHost !== null;
-  const dirty = JSON.stringify({ ...form, enterpriseEmailPassword: '' }) !== JSON.stringify(initialForm(settings)) || form.enterpriseEmailPassword !== '';
-  const set = <K extends TFieldName>(name: K, value: TFormState[K]) => {
-    setForm((f) => ({ ...f, [name]: value }));
-    setErrors((e) => ({ ...e, [name]: undefined }));
-  };
+  const dirty = JSON.stringify({ ...values, enterpriseEmailPassword: '' }) !== JSON.stringify(initialForm(settings)) || values.enterpriseEmailPassword !== '';
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    setTestResult(null);
-    const parsed = ZEmailSettingsInput.safeParse({
-      ...form,
-      enterpriseEmailPassword: form.enterpriseEmailPassword || undefined,
-      smtpPort: form.smtpPort.trim() === '' ? undefined : form.smtpPort,
-    });
-    if (!parsed.success) {
-      const next: Partial<Record<TFieldName, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as TFieldName] ??= issue.message;
-      setErrors(next);
+  const onValid = (data: TOwnServer) => {
+    if (!data.enterpriseEmailPassword && !settings.passwordSet) {
+      form.setError('enterpriseEmailPassword', { message: 'Enter the password.' });
       return;
     }
-    if (!parsed.data.enterpriseEmailPassword && !settings.passwordSet) {
-      setErrors({ enterpriseEmailPassword: 'Enter the password.' });
-      return;
-    }
-    save.mutate(parsed.data, {
+    save.mutate(data, {
       onSuccess: (next) => {
-        setForm(initialForm(next));
+        form.reset(initialForm(next));
         toast({ title: EMAIL_SETTINGS_SAVED, description: `Documents you email now go out through ${next.smtpHost}.` });
       },
       onError: (error) => {
         if (isUnauthorizedError(error)) return;
         const problem = readApiError(error, 'Your settings could not be saved. Please try again.');
-        setErrors(problem.fields as Partial<Record<TFieldName, string>>);
+        form.clearErrors();
+        for (const [field, message] of Object.entries(problem.fields)) {
+          if ((FIELD_NAMES as string[]).includes(field)) form.setError(field as TFieldName, { message });
+        }
         // Said once: a message already shown under its field is not repeated below the form.
         setFormError(Object.values(problem.fields).includes(problem.message) ? null : problem.message);
       },
     });
+  };
+  const submit = (event: FormEvent) => {
+    setFormError(null);
+    setTestResult(null);
+    void form.handleSubmit(onValid)(event);
   };
 
   const sendTest = () => {
@@ -133,11 +145,11 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
     });
   };
 
-  const port = Number(form.smtpPort);
+  const port = Number(values.smtpPort);
   const tlsHint =
     port === IMPLICIT_TLS_PORT
       ? 'Port 465 is always encrypted from the first byte (SMTPS).'
-      : form.smtpSecure
+      : values.smtpSecure
         ? 'The server must offer STARTTLS; Formwork will not send your password unencrypted.'
         : 'Encryption is used when the server offers it. Turn this on unless your server cannot encrypt.';
 
@@ -161,10 +173,9 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 type="email"
                 autoComplete="email"
                 placeholder="you@company.com"
-                value={form.enterpriseEmail}
                 aria-invalid={errors.enterpriseEmail ? true : undefined}
                 aria-describedby={errors.enterpriseEmail ? `${id}-email-error` : `${id}-email-hint`}
-                onChange={(e) => set('enterpriseEmail', e.target.value)}
+                {...form.register('enterpriseEmail')}
               />
             </Field>
             <Field
@@ -178,10 +189,9 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 type="password"
                 autoComplete="new-password"
                 placeholder={settings.passwordSet ? '•••••••• (saved)' : ''}
-                value={form.enterpriseEmailPassword}
                 aria-invalid={errors.enterpriseEmailPassword ? true : undefined}
                 aria-describedby={errors.enterpriseEmailPassword ? `${id}-password-error` : `${id}-password-hint`}
-                onChange={(e) => set('enterpriseEmailPassword', e.target.value)}
+                {...form.register('enterpriseEmailPassword')}
               />
             </Field>
             <Field id={`${id}-host`} label="SMTP host" error={errors.smtpHost}>
@@ -190,20 +200,18 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 autoComplete="off"
                 spellCheck={false}
                 placeholder="smtp.company.com"
-                value={form.smtpHost}
                 aria-invalid={errors.smtpHost ? true : undefined}
                 aria-describedby={errors.smtpHost ? `${id}-host-error` : undefined}
-                onChange={(e) => set('smtpHost', e.target.value)}
+                {...form.register('smtpHost')}
               />
             </Field>
             <Field id={`${id}-port`} label="SMTP port" error={errors.smtpPort} hint="587 for STARTTLS, 465 for SMTPS.">
               <Input
                 id={`${id}-port`}
                 inputMode="numeric"
-                value={form.smtpPort}
                 aria-invalid={errors.smtpPort ? true : undefined}
                 aria-describedby={errors.smtpPort ? `${id}-port-error` : `${id}-port-hint`}
-                onChange={(e) => set('smtpPort', e.target.value)}
+                {...form.register('smtpPort')}
               />
             </Field>
           </div>
@@ -216,11 +224,12 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
                 {tlsHint}
               </p>
             </div>
-            <Switch
-              id={`${id}-secure`}
-              checked={form.smtpSecure}
-              aria-describedby={`${id}-secure-hint`}
-              onCheckedChange={(checked) => set('smtpSecure', checked)}
+            <Controller
+              control={form.control}
+              name="smtpSecure"
+              render={({ field }) => (
+                <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />
+              )}
             />
           </div>
           {formError && (

@@ -1,0 +1,265 @@
+import { ShieldCheckIcon, UserIcon } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import type { TAdminUser } from '../../../contract/admin';
+import type { TPlanCatalogue, TPlanId } from '../../../contract/plans';
+import type { TRole } from '../../../contract/user';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { LoadError } from '../../components/ui/load-error';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { cn, formatNumber } from '../../lib/utils';
+import { Field, FormDialogFooter, NativeSelect } from './admin-ui';
+import { userApiUsageCsvUrl, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
+import { UsagePanel } from '../api-access/usage-panel';
+import { displayName, planLimit, findPlan, customLimit } from './users-list';
+
+const ROLE_OPTIONS: { value: TRole; label: string; description: string; icon: typeof UserIcon }[] = [
+  { value: 'user', label: 'User', description: 'Builds formats and generates documents in their own account.', icon: UserIcon },
+  {
+    value: 'admin',
+    label: 'Admin',
+    description: 'Everything a user can do, plus this panel: users, settings and payment gateways.',
+    icon: ShieldCheckIcon,
+  },
+];
+
+/** Mounted per target user (keyed), so its state starts from that user. */
+export function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf: boolean; onClose: () => void }) {
+  const changeRole = useChangeRole();
+  const [role, setRole] = useState<TRole>(user.role);
+  const [error, setError] = useState<string | null>(null);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (role === user.role) {
+      onClose();
+      return;
+    }
+    setError(null);
+    changeRole.mutate(
+      { id: user.id, role },
+      {
+        onSuccess: (updated) => {
+          toast({
+            title: 'User role updated successfully',
+            description: `${displayName(updated)} is now ${updated.role === 'admin' ? 'an admin' : 'a user'}.`,
+          });
+          onClose();
+        },
+        onError: (err) => {
+          if (isUnauthorizedError(err)) return;
+          const message = readApiError(err, 'Please try again.').message;
+          setError(message);
+          toast({ variant: 'destructive', title: 'Failed to update user role', description: message });
+        },
+      },
+    );
+  }
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && !changeRole.isPending && onClose()}>
+      <DialogContent className="max-w-md">
+        <form onSubmit={submit} className="grid gap-5" aria-label="Change role">
+          <DialogHeader>
+            <DialogTitle>Change role</DialogTitle>
+            <DialogDescription>
+              Choose what <span className="font-medium text-foreground">{displayName(user)}</span> ({user.email}) can do.
+            </DialogDescription>
+          </DialogHeader>
+          <fieldset className="grid gap-2.5">
+            <legend className="sr-only">Role</legend>
+            {ROLE_OPTIONS.map((opt) => {
+              const disabled = isSelf && user.role === 'admin' && opt.value === 'user';
+              const checked = role === opt.value;
+              return (
+                <label
+                  key={opt.value}
+                  className={cn(
+                    'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+                    checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
+                    disabled && 'cursor-not-allowed opacity-60',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="role"
+                    value={opt.value}
+                    checked={checked}
+                    disabled={disabled}
+                    onChange={() => setRole(opt.value)}
+                    className="mt-0.5 size-4 accent-[var(--color-primary)]"
+                  />
+                  <span className="grid gap-0.5">
+                    <span className="flex items-center gap-1.5 text-sm font-medium">
+                      <opt.icon className="size-4 text-muted-foreground" aria-hidden /> {opt.label}
+                    </span>
+                    <span className="text-[13px] text-muted-foreground">{opt.description}</span>
+                  </span>
+                </label>
+              );
+            })}
+          </fieldset>
+          {isSelf && user.role === 'admin' && (
+            <p className="text-[13px] text-muted-foreground">You can’t remove your own admin role. Ask another admin to do it.</p>
+          )}
+          <FormDialogFooter
+            error={error}
+            pending={changeRole.isPending}
+            idle="Update role"
+            busy="Updating..."
+            submitDisabled={role === user.role}
+            onCancel={onClose}
+          />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+const LIMIT_MAX = 100_000_000;
+
+/** Mounted per target user (keyed), so its state starts from that user. */
+export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue: TPlanCatalogue; onClose: () => void }) {
+  const updateUser = useUpdateUser();
+  const [plan, setPlan] = useState<TPlanId>(user.subscriptionPlan);
+  const [limit, setLimit] = useState(() => {
+    const own = customLimit(user, catalogue);
+    return own === null ? '' : String(own);
+  });
+  const [limitError, setLimitError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const planDefault = planLimit(catalogue, plan);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const trimmed = limit.trim().replace(/[,_\s]/g, '');
+    let apiCallsLimit: number | null = null;
+    if (trimmed !== '') {
+      const n = Number(trimmed);
+      if (!Number.isInteger(n) || n < 0 || n > LIMIT_MAX) {
+        setLimitError(`Enter a whole number from 0 to ${formatNumber(LIMIT_MAX)}, or leave it blank.`);
+        return;
+      }
+      apiCallsLimit = n;
+    }
+    setLimitError(null);
+    setError(null);
+    // Only what changed is sent, so the audit log records only that.
+    const planChanged = plan !== user.subscriptionPlan;
+    const limitChanged = apiCallsLimit !== customLimit(user, catalogue);
+    if (!planChanged && !limitChanged) {
+      onClose();
+      return;
+    }
+    updateUser.mutate(
+      {
+        id: user.id,
+        update: { ...(planChanged ? { subscriptionPlan: plan } : {}), ...(limitChanged ? { apiCallsLimit } : {}) },
+      },
+      {
+        onSuccess: (updated) => {
+          toast({
+            title: 'User plan updated successfully',
+            description: `${displayName(updated)} is on ${findPlan(catalogue, updated.subscriptionPlan)?.name ?? updated.subscriptionPlan} with ${formatNumber(updated.apiCallsLimit ?? planLimit(catalogue, updated.subscriptionPlan))} generations a month.`,
+          });
+          onClose();
+        },
+        onError: (err) => {
+          if (isUnauthorizedError(err)) return;
+          const read = readApiError(err, 'Please try again.');
+          if (read.fields['apiCallsLimit']) setLimitError(read.fields['apiCallsLimit']);
+          setError(read.message);
+          toast({ variant: 'destructive', title: 'Failed to update user', description: read.message });
+        },
+      },
+    );
+  }
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && !updateUser.isPending && onClose()}>
+      <DialogContent className="max-w-md">
+        <form onSubmit={submit} className="grid gap-5" aria-label="Plan and limit" noValidate>
+          <DialogHeader>
+            <DialogTitle>Plan and monthly limit</DialogTitle>
+            <DialogDescription>
+              Set the plan for <span className="font-medium text-foreground">{displayName(user)}</span> and, if needed, a
+              limit of their own.
+            </DialogDescription>
+          </DialogHeader>
+          <Field id="admin-user-plan" label="Plan">
+            <NativeSelect id="admin-user-plan" value={plan} onChange={(e) => setPlan(e.target.value as TPlanId)}>
+              {catalogue.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name} ({formatNumber(p.generationsPerMonth)} a month)
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          <Field
+            id="admin-user-limit"
+            label="Monthly generation limit"
+            optional
+            error={limitError ?? undefined}
+            hint={`Leave blank to use the plan’s limit (${formatNumber(planDefault)} a month). Enterprise customers often get their own.`}
+          >
+            <div className="flex gap-2">
+              <Input
+                id="admin-user-limit"
+                inputMode="numeric"
+                value={limit}
+                onChange={(e) => setLimit(e.target.value)}
+                placeholder={`Plan default (${formatNumber(planDefault)})`}
+                aria-invalid={limitError ? true : undefined}
+                aria-describedby={limitError ? 'admin-user-limit-error' : 'admin-user-limit-hint'}
+                className="tabular-nums"
+              />
+              {limit !== '' && (
+                <Button variant="outline" onClick={() => setLimit('')} className="h-10">
+                  Use plan default
+                </Button>
+              )}
+            </div>
+          </Field>
+          <p className="rounded-lg bg-muted/60 px-3.5 py-2.5 text-[13px] text-muted-foreground">
+            Used this month:{' '}
+            <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
+          </p>
+          <FormDialogFooter
+            error={limitError ? null : error}
+            pending={updateUser.isPending}
+            idle="Save changes"
+            busy="Saving..."
+            onCancel={onClose}
+          />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function ApiUsageDialog({ user, onClose }: { user: TAdminUser; onClose: () => void }) {
+  const [keyId, setKeyId] = useState<string | undefined>();
+  const usage = useUserApiUsage(user.id, keyId);
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-h-[90dvh] max-w-4xl overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>API usage of {displayName(user)}</DialogTitle>
+          <DialogDescription>Every call made with {user.email}’s keys in the last 30 days, by UTC day.</DialogDescription>
+        </DialogHeader>
+        {usage.isLoading ? (
+          <p className="text-sm text-muted-foreground" role="status">
+            Loading usage...
+          </p>
+        ) : usage.error ? (
+          <LoadError error={usage.error} fallback="Could not load this user’s usage." />
+        ) : usage.data ? (
+          <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={userApiUsageCsvUrl(user.id, keyId)} />
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

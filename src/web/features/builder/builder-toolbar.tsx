@@ -1,0 +1,188 @@
+import {
+  ArrowLeftIcon,
+  ClipboardPenLineIcon,
+  EraserIcon,
+  EyeIcon,
+  FilePlus2Icon,
+  Loader2Icon,
+  PanelLeftIcon,
+  Redo2Icon,
+  SaveIcon,
+  SquarePenIcon,
+  Undo2Icon,
+} from 'lucide-react';
+import type { ReactNode, RefObject } from 'react';
+import { Link } from 'wouter';
+import type { TElementType } from '../../../contract/format-content';
+import type { TPlaceholder } from '../../../contract/placeholders';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/utils';
+import { formatFillHref } from '../formats/format-actions';
+import { AddElementMenu, InsertPlaceholderMenu } from './builder-menus';
+import { DEFAULT_FORMAT_NAME } from './model';
+
+export type BuilderView = 'tools' | 'canvas' | 'preview';
+
+export interface BuilderToolbarProps {
+  name: string;
+  nameRef: RefObject<HTMLInputElement | null>;
+  nameError: boolean;
+  onRename: (name: string) => void;
+  onBack: () => void;
+  /** What the save line under the name says. */
+  status: string;
+  dirty: boolean;
+  savedId: string | null;
+  saving: boolean;
+  addMenuOpen: boolean;
+  onAddMenuOpenChange: (open: boolean) => void;
+  onAdd: (type: TElementType) => void;
+  placeholders: readonly TPlaceholder[];
+  onInsertPlaceholder: (name: string) => void;
+  onNewPlaceholder: () => void;
+  canUndo: boolean;
+  canRedo: boolean;
+  onUndo: () => void;
+  onRedo: () => void;
+  onNew: () => void;
+  onClear: () => void;
+  onPreview: () => void;
+  onSave: () => void;
+  view: BuilderView;
+  onViewChange: (view: BuilderView) => void;
+}
+
+/** The builder's top bar: back, the format's name and save state, its actions, and (below xl) the view switch. */
+export function BuilderToolbar({ nameRef, ...p }: BuilderToolbarProps) {
+  return (
+    <div className="z-20 -mx-4 sm:sticky sm:top-16 -mt-6 bg-[color-mix(in_oklab,var(--color-muted)_40%,white)] px-4 pt-3 pb-3 sm:-mx-6 sm:-mt-8 sm:px-6 sm:pt-4 lg:-mx-8 lg:px-8">
+      <div className="flex flex-col gap-3 rounded-xl border bg-background px-3 py-2.5 shadow-card sm:flex-row sm:items-center sm:px-4">
+        <div className="flex min-w-0 flex-1 items-center gap-2">
+          <Button variant="ghost" size="icon-sm" aria-label="Back to dashboard" onClick={p.onBack}>
+            <ArrowLeftIcon />
+          </Button>
+          <div className="min-w-0 flex-1">
+            {/* The page's heading for screen readers; sighted users see the editable name. */}
+            <h1 className="sr-only">Format Builder: {p.name.trim() || DEFAULT_FORMAT_NAME}</h1>
+            <label htmlFor="format-name" className="sr-only">
+              Format name
+            </label>
+            <input
+              id="format-name"
+              ref={nameRef}
+              value={p.name}
+              placeholder={DEFAULT_FORMAT_NAME}
+              maxLength={200}
+              aria-invalid={p.nameError || undefined}
+              onChange={(e) => p.onRename(e.target.value)}
+              className="-ml-1.5 h-8 w-full min-w-0 truncate rounded-md border border-transparent bg-transparent px-1.5 text-[17px] font-semibold tracking-tight text-foreground outline-none hover:border-input focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive"
+            />
+            <p className="flex items-center gap-1.5 text-xs text-muted-foreground" aria-live="polite" data-testid="save-status">
+              <span
+                className={cn('size-1.5 rounded-full', p.dirty ? 'bg-warning' : p.savedId ? 'bg-success' : 'bg-muted-foreground/40')}
+                aria-hidden
+              />
+              {p.status}
+            </p>
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-1.5">
+          <AddElementMenu open={p.addMenuOpen} onOpenChange={p.onAddMenuOpenChange} onAdd={p.onAdd} />
+          <InsertPlaceholderMenu placeholders={p.placeholders} onInsert={p.onInsertPlaceholder} onNew={p.onNewPlaceholder} />
+          <Button variant="ghost" size="icon-sm" onClick={p.onUndo} disabled={!p.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
+            <Undo2Icon />
+          </Button>
+          <Button variant="ghost" size="icon-sm" onClick={p.onRedo} disabled={!p.canRedo} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
+            <Redo2Icon />
+          </Button>
+          <Button variant="ghost" size="sm" onClick={p.onNew} aria-label="New">
+            <FilePlus2Icon /> <span className="hidden md:inline">New</span>
+          </Button>
+          <Button variant="ghost" size="sm" onClick={p.onClear} aria-label="Clear">
+            <EraserIcon /> <span className="hidden md:inline">Clear</span>
+          </Button>
+          <Button variant="outline" size="sm" onClick={p.onPreview} aria-label="Preview">
+            <EyeIcon /> <span className="hidden md:inline">Preview</span>
+          </Button>
+          {p.savedId && !p.dirty ? (
+            <Button size="sm" className="ml-auto sm:ml-1" asChild>
+              <Link href={formatFillHref(p.savedId)}>
+                <ClipboardPenLineIcon /> Fill in
+              </Link>
+            </Button>
+          ) : (
+            <Button size="sm" className="ml-auto sm:ml-1" onClick={p.onSave} disabled={p.saving}>
+              {p.saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}
+              {p.saving ? 'Saving...' : 'Save Format'}
+            </Button>
+          )}
+        </div>
+      </div>
+
+      {/* View switch below xl: tools (mobile only), canvas, preview */}
+      <div className="mt-3 lg:ml-[calc(272px+1.25rem)] xl:hidden">
+        <div
+          role="tablist"
+          aria-label="Builder views"
+          className="inline-flex h-9 w-full items-center gap-1 rounded-lg bg-secondary p-1 text-muted-foreground lg:w-auto"
+        >
+          <ViewTab view="tools" current={p.view} onSelect={p.onViewChange} className="lg:hidden" icon={<PanelLeftIcon />}>
+            Elements
+          </ViewTab>
+          <ViewTab view="canvas" current={p.view} onSelect={p.onViewChange} icon={<SquarePenIcon />}>
+            Canvas
+          </ViewTab>
+          <ViewTab view="preview" current={p.view} onSelect={p.onViewChange} icon={<EyeIcon />}>
+            Preview
+          </ViewTab>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function ViewTab({
+  view,
+  current,
+  onSelect,
+  icon,
+  children,
+  className,
+}: {
+  view: BuilderView;
+  current: BuilderView;
+  onSelect: (v: BuilderView) => void;
+  icon: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  const selected = current === view;
+  return (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={selected}
+      aria-controls={`builder-panel-${view}`}
+      tabIndex={selected ? 0 : -1}
+      onClick={() => onSelect(view)}
+      onKeyDown={(e) => {
+        // Arrow keys move between the visible tabs, as in any tab list.
+        if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+        const list = e.currentTarget.closest('[role=tablist]');
+        const tabs = [...(list?.querySelectorAll<HTMLButtonElement>('[role=tab]') ?? [])].filter((t) => t.offsetParent !== null);
+        const i = tabs.indexOf(e.currentTarget);
+        const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+        next?.focus();
+        next?.click();
+      }}
+      className={cn(
+        'inline-flex h-full flex-1 cursor-pointer items-center justify-center gap-1.5 rounded-md px-3 text-sm font-medium whitespace-nowrap transition-[color,background-color,box-shadow] outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring lg:flex-none [&_svg]:size-4',
+        selected && 'bg-background text-foreground shadow-xs',
+        className,
+      )}
+    >
+      {icon}
+      {children}
+    </button>
+  );
+}
