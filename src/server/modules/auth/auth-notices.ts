@@ -115,3 +115,19 @@ export function guessingNotice(firstName: string | null, email: string, publicUr
     ].join('\n'),
   };
 }
+
+/** Told to a user whose second factor an admin removed. */
+export function signInRemovedNotice(firstName: string | null): TNotice {
+  return {
+    subject: 'Two-factor sign-in was turned off for your Formwork account',
+    text: [
+      greeting(firstName),
+      '',
+      'An administrator of this Formwork installation removed two-factor sign-in from your account, so signing in now asks only for your password.',
+      '',
+      'If you asked for this (a lost phone, say), turn it on again under Settings → Profile with your new device. If you did not, change your password and tell the administrator.',
+      '',
+      '— Formwork',
+    ].join('\n'),
+  };
+}
