@@ -1,8 +1,9 @@
 import { defineConfig } from 'drizzle-kit';
 
-// Migrations are generated from the schema; the same folder runs on PGlite and PostgreSQL.
+// Migrations are generated from the schema files (one per domain); the same folder runs on PGlite
+// and PostgreSQL.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/server/db/schema.ts',
+  schema: './src/server/db/schema/*.ts',
   out: './drizzle',
 });

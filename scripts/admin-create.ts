@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config.ts';
 import { migrateDatabase, openDatabase } from '../src/server/db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../src/server/db/data-dir-lock.ts';
-import { AdminAccountInputError, createAdminAccount } from '../src/server/modules/auth/admin-account.ts';
+import { AdminAccountInputError, createAdminAccount } from '../src/server/modules/auth/index.ts';
 
 const USAGE = 'Usage: npm run admin:create -- --email you@example.com --password "a long password" [--first Ada --last Lovelace]';
 

@@ -15,11 +15,19 @@ import { pathForLog } from './log-tokens.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { createServices, type TServicesOptions } from './services.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { accountRoutes } from './modules/auth/account.routes.ts';
-import { CLIENT_IP_HEADER } from './modules/auth/better-auth.ts';
-import { createAuthService, sessionKeyOf } from './modules/auth/auth.service.ts';
-import type { THashGateLimits } from './modules/auth/password-hasher.ts';
+import {
+  accountRoutes,
+  adminTwoFactorRoutes,
+  authRoutes,
+  CLIENT_IP_HEADER,
+  createAdminSecondFactorGate,
+  createAuthService,
+  createSignUpPolicy,
+  sessionKeyOf,
+  type THashGateLimits,
+  twoFactorRoutes,
+  twoFactorSignInRoutes,
+} from './modules/auth/index.ts';
 import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { decorateCaller, resolveCallerFor } from './http/caller.ts';
@@ -29,12 +37,9 @@ import { templateImportRoutes } from './modules/template-import/template-import.
 import type { TImportLimits } from './modules/template-import/import-pool.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
-import { createAdminSecondFactorGate } from './modules/auth/two-factor.ts';
-import { adminTwoFactorRoutes, twoFactorRoutes, twoFactorSignInRoutes } from './modules/auth/two-factor.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createOperatorControls } from './modules/admin/operator-controls.ts';
 import { operatorControlsRoutes } from './modules/admin/operator-controls.routes.ts';
-import { createSignUpPolicy } from './modules/auth/sign-up-policy.ts';
 import { invitationRoutes } from './modules/users/invitations.routes.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createDemoService } from './modules/demo/demo.service.ts';

@@ -132,7 +132,7 @@ export function createBetterAuth(deps: {
       afterEmailVerification: async (user) => deps.onEmailVerified(user.id),
     },
     user: {
-      // The new address gets a link and the change applies when it is opened (auth.service.ts).
+      // The new address gets a link and the change applies when it is opened (email-change.ts).
       changeEmail: { enabled: true },
       additionalFields: {
         firstName: { type: 'string', required: false },

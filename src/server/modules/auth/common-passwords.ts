@@ -1,3 +1,4 @@
+import { AppError } from '../../http/app-error.ts';
 import { COMMON_PASSWORD_LIST } from './common-passwords.data.ts';
 
 let list: Set<string> | undefined;
@@ -19,4 +20,10 @@ export function commonPasswordReason(password: string): string | null {
     return 'A row of the keyboard or a run of digits is easy to guess. Choose another.';
   }
   return null;
+}
+
+/** A new password the server refuses, with the reason for the form's field. */
+export function assertNotCommon(password: string, field: string): void {
+  const reason = commonPasswordReason(password);
+  if (reason) throw new AppError('validation_failed', reason, { [field]: reason });
 }

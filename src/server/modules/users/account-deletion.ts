@@ -1,5 +1,5 @@
 import { AppError, unauthorized } from '../../http/app-error.ts';
-import type { TIdentityProof, TProofOrigin } from '../auth/confirm-identity.ts';
+import type { TIdentityProof, TProofOrigin } from '../auth/index.ts';
 import type { TAccountDataRepository } from './account-data.repository.ts';
 
 /** Who deletes: the owner (who proves it is them), or later an administrator. */
