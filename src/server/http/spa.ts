@@ -62,10 +62,11 @@ export async function registerSpa(
       index: false,
       // The landing page's server-side module is for this process, not for browsers.
       globIgnore: [`${SSR_DIR}/**`],
+      // One place decides caching: the plugin's own header would otherwise be written after ours.
+      cacheControl: false,
       setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('cache-control', 'public, max-age=31536000, immutable');
-        }
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=0');
       },
     });
   }
