@@ -67,6 +67,32 @@ function BuilderPreviewPane({ view, preview, hasContent }: { view: BuilderView; 
   );
 }
 
+interface PreviewOpenerOptions {
+  savedId: string | null;
+  dirty: boolean;
+  /** The live preview sits beside the canvas. */
+  wide: boolean;
+  preview: ReturnType<typeof useLivePreview>;
+  setView: (view: BuilderView) => void;
+}
+
+/** Preview: the stored PDF of a saved format, else the live one (its own view on narrow screens). */
+function previewOpener({ savedId, dirty, wide, preview, setView }: PreviewOpenerOptions) {
+  return () => {
+    // A saved format without changes opens its stored preview; otherwise the live one shows what is on screen.
+    if (savedId && !dirty) {
+      window.open(`/api/formats/${encodeURIComponent(savedId)}/preview`, '_blank', 'noopener');
+      return;
+    }
+    if (!wide) {
+      setView('preview');
+      return;
+    }
+    if (preview.status !== 'idle' && preview.url) window.open(preview.url, '_blank', 'noopener');
+    else toast({ title: 'Nothing to Preview Yet', description: 'Add an element and its preview appears beside the canvas.' });
+  };
+}
+
 /** Which part shows on narrow screens (canvas, tools or preview); a switch scrolls back to the top. */
 function useBuilderView() {
   const [view, setViewState] = useState<BuilderView>('canvas');
@@ -167,19 +193,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const redo = () => dispatch({ type: 'redo' });
   useBuilderShortcuts({ save, undo, redo, openAddMenu: () => setAddMenuOpen(true) });
 
-  const openPreview = () => {
-    // A saved format without changes opens its stored preview; otherwise the live one shows what is on screen.
-    if (savedId && !dirty) {
-      window.open(`/api/formats/${encodeURIComponent(savedId)}/preview`, '_blank', 'noopener');
-      return;
-    }
-    if (!wide) {
-      setView('preview');
-      return;
-    }
-    if (preview.status !== 'idle' && preview.url) window.open(preview.url, '_blank', 'noopener');
-    else toast({ title: 'Nothing to Preview Yet', description: 'Add an element and its preview appears beside the canvas.' });
-  };
+  const openPreview = previewOpener({ savedId, dirty, wide, preview, setView });
 
   const clear = () => {
     setConfirmClear(false);
