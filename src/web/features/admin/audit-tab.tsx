@@ -85,18 +85,11 @@ function genericChanges(details: Record<string, unknown>): TChange[] {
   });
 }
 
-/**
- * What an entry means, in words: the shapes the server records for users, plans, settings and
- * gateways are spelled out; anything else is listed as it was stored.
- */
-function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
-  const planName = (id: string) => catalogue.find((p) => p.id === id)?.name ?? id;
-  const limitText = (limit: number | null) => (limit === null ? 'Plan default' : formatNumber(limit));
+type TPlanName = (id: string) => string;
+
+/** Entries about accounts: who may sign up, roles, plans and limits, deletions. */
+function readAccountEntry(entry: TAuditEntry, planName: TPlanName): TReadable | null {
   const d = entry.details;
-  const byAddress = ADDRESS_ACTIONS[entry.action];
-  if (byAddress && typeof d['email'] === 'string') {
-    return { icon: byAddress.icon, what: byAddress.what, target: d['email'], changes: d['mailed'] === false ? [{ label: 'Email', to: 'Not sent' }] : [] };
-  }
   switch (entry.action) {
     case 'account.delete':
       // The entry keeps no address on purpose: an account that is gone leaves only its id.
@@ -135,6 +128,7 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
       const parsed = ZUserPlan.safeParse(d);
       if (!parsed.success) break;
       const { plan, limit } = parsed.data;
+      const limitText = (value: number | null) => (value === null ? 'Plan default' : formatNumber(value));
       return {
         icon: UserCogIcon,
         what: 'Changed a plan or limit',
@@ -154,6 +148,14 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
         changes: [{ label: 'Role', to: 'Admin, address verified, password set' }],
       };
     }
+  }
+  return null;
+}
+
+/** Entries about the installation: plans, settings, public pages, outgoing mail, gateways. */
+function readSystemEntry(entry: TAuditEntry, planName: TPlanName): TReadable | null {
+  const d = entry.details;
+  switch (entry.action) {
     case 'plans.update': {
       const parsed = ZPlansUpdate.safeParse(d);
       if (!parsed.success) break;
@@ -238,7 +240,24 @@ function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
       };
     }
   }
-  return { icon: HistoryIcon, what: entry.action, target: `${entry.targetType} ${entry.targetId}`, changes: genericChanges(d) };
+  return null;
+}
+
+/**
+ * What an entry means, in words: the shapes the server records for users, plans, settings and
+ * gateways are spelled out; anything else is listed as it was stored.
+ */
+function readEntry(entry: TAuditEntry, catalogue: TPlanCatalogue): TReadable {
+  const planName = (id: string) => catalogue.find((p) => p.id === id)?.name ?? id;
+  const d = entry.details;
+  const byAddress = ADDRESS_ACTIONS[entry.action];
+  if (byAddress && typeof d['email'] === 'string') {
+    return { icon: byAddress.icon, what: byAddress.what, target: d['email'], changes: d['mailed'] === false ? [{ label: 'Email', to: 'Not sent' }] : [] };
+  }
+  return (
+    readAccountEntry(entry, planName) ??
+    readSystemEntry(entry, planName) ?? { icon: HistoryIcon, what: entry.action, target: `${entry.targetType} ${entry.targetId}`, changes: genericChanges(d) }
+  );
 }
 
 function Changes({ changes }: { changes: TChange[] }) {

@@ -89,15 +89,14 @@ const ZEditorForm = z.object({
 });
 type TEditorForm = z.infer<typeof ZEditorForm>;
 
-export function SettingEditor({
-  editor,
-  existingKeys,
-  onDone,
-}: {
+type SettingEditorProps = {
   editor: NonNullable<EditorState>;
   existingKeys: string[];
   onDone: () => void;
-}) {
+};
+
+/** The setting form's state: which key is chosen, and saving it after the checks the browser can make. */
+function useSettingForm({ editor, existingKeys, onDone }: SettingEditorProps) {
   const create = useCreateSetting();
   const update = useUpdateSetting();
   const pending = create.isPending || update.isPending;
@@ -116,7 +115,7 @@ export function SettingEditor({
           description: firstChoice === CUSTOM ? '' : KNOWN_SETTINGS[firstChoice],
         },
   });
-  const { register, handleSubmit, setValue, setError, control, formState } = form;
+  const { handleSubmit, setValue, setError, control } = form;
   const [choice, customKey, value] = useWatch({ control, name: ['choice', 'key', 'value'] });
   const key = isEdit ? editor.setting.key : choice === CUSTOM ? customKey.trim() : choice;
   const mono = isJsonSetting(key, value);
@@ -198,10 +197,101 @@ export function SettingEditor({
     }
   });
 
-  const errors = formState.errors;
+  return { form, isEdit, pending, choice, key, mono, formError, onChoice, onSubmit };
+}
+
+type SettingForm = ReturnType<typeof useSettingForm>;
+
+/** A new setting's key: one the product reads, or a custom one. */
+function SettingKeyFields({ setting, existingKeys }: { setting: SettingForm; existingKeys: string[] }) {
+  const { form, choice, key, onChoice } = setting;
+  const errors = form.formState.errors;
+  const editable = isEditable(key);
+  return (
+    <>
+      <Field
+        id="setting-choice"
+        label="Setting"
+        hint={editable ? KNOWN_SETTINGS[key] : 'A key nothing in the product reads yet; useful for your own integrations.'}
+      >
+        <NativeSelect id="setting-choice" value={choice} onChange={(e) => onChoice(e.target.value)} aria-describedby="setting-choice-hint">
+          {EDITABLE_KEYS.map((k) => (
+            <option key={k} value={k} disabled={existingKeys.includes(k)}>
+              {k}
+              {existingKeys.includes(k) ? ' (already set)' : ''}
+            </option>
+          ))}
+          <option value={CUSTOM}>Custom key…</option>
+        </NativeSelect>
+      </Field>
+
+      {choice === CUSTOM && (
+        <Field id="setting-key" label="Key" error={errors.key?.message} hint="Lowercase letters, digits, dots, dashes and underscores.">
+          <Input
+            id="setting-key"
+            className="font-mono"
+            placeholder="feature.flag_name"
+            autoComplete="off"
+            aria-invalid={errors.key ? true : undefined}
+            aria-describedby={errors.key ? 'setting-key-error' : 'setting-key-hint'}
+            {...form.register('key')}
+          />
+        </Field>
+      )}
+      {choice !== CUSTOM && errors.key?.message && (
+        <p className="text-[13px] text-destructive" role="alert">
+          {errors.key.message}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The value: one line, a printed address on several, or JSON in a monospaced box. */
+function SettingValueField({ setting }: { setting: SettingForm }) {
+  const { form, key, mono } = setting;
+  const errors = form.formState.errors;
   const editable = isEditable(key);
   const multiline = MULTILINE_KEYS.includes(key);
   const valueDescribedBy = errors.value ? 'setting-value-error' : multiline ? 'setting-value-hint' : undefined;
+  return (
+    <Field
+      id="setting-value"
+      label="Value"
+      error={errors.value?.message}
+      hint={multiline ? 'One line per line of the address, as it should print.' : undefined}
+    >
+      {mono || multiline ? (
+        <Textarea
+          id="setting-value"
+          spellCheck={!mono}
+          rows={multiline ? 4 : undefined}
+          className={cn(mono ? 'min-h-28 font-mono text-[12.5px] leading-relaxed' : 'min-h-24 leading-relaxed')}
+          aria-invalid={errors.value ? true : undefined}
+          aria-describedby={valueDescribedBy}
+          placeholder={editable ? VALUE_PLACEHOLDERS[key] : undefined}
+          {...form.register('value')}
+        />
+      ) : (
+        <Input
+          id="setting-value"
+          autoComplete="off"
+          aria-invalid={errors.value ? true : undefined}
+          aria-describedby={valueDescribedBy}
+          placeholder={editable ? VALUE_PLACEHOLDERS[key] : 'Value'}
+          {...form.register('value')}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function SettingEditor(props: SettingEditorProps) {
+  const { editor, existingKeys, onDone } = props;
+  const setting = useSettingForm(props);
+  const { form, pending, formError, onSubmit } = setting;
+  const isEdit = editor.mode === 'edit';
+  const errors = form.formState.errors;
 
   return (
     <DialogContent className="max-w-lg">
@@ -219,74 +309,12 @@ export function SettingEditor({
           </DialogDescription>
         </DialogHeader>
 
-        {!isEdit && (
-          <Field
-            id="setting-choice"
-            label="Setting"
-            hint={editable ? KNOWN_SETTINGS[key] : 'A key nothing in the product reads yet; useful for your own integrations.'}
-          >
-            <NativeSelect id="setting-choice" value={choice} onChange={(e) => onChoice(e.target.value)} aria-describedby="setting-choice-hint">
-              {EDITABLE_KEYS.map((k) => (
-                <option key={k} value={k} disabled={existingKeys.includes(k)}>
-                  {k}
-                  {existingKeys.includes(k) ? ' (already set)' : ''}
-                </option>
-              ))}
-              <option value={CUSTOM}>Custom key…</option>
-            </NativeSelect>
-          </Field>
-        )}
+        {!isEdit && <SettingKeyFields setting={setting} existingKeys={existingKeys} />}
 
-        {!isEdit && choice === CUSTOM && (
-          <Field id="setting-key" label="Key" error={errors.key?.message} hint="Lowercase letters, digits, dots, dashes and underscores.">
-            <Input
-              id="setting-key"
-              className="font-mono"
-              placeholder="feature.flag_name"
-              autoComplete="off"
-              aria-invalid={errors.key ? true : undefined}
-              aria-describedby={errors.key ? 'setting-key-error' : 'setting-key-hint'}
-              {...register('key')}
-            />
-          </Field>
-        )}
-        {!isEdit && choice !== CUSTOM && errors.key?.message && (
-          <p className="text-[13px] text-destructive" role="alert">
-            {errors.key.message}
-          </p>
-        )}
-
-        <Field
-          id="setting-value"
-          label="Value"
-          error={errors.value?.message}
-          hint={multiline ? 'One line per line of the address, as it should print.' : undefined}
-        >
-          {mono || multiline ? (
-            <Textarea
-              id="setting-value"
-              spellCheck={!mono}
-              rows={multiline ? 4 : undefined}
-              className={cn(mono ? 'min-h-28 font-mono text-[12.5px] leading-relaxed' : 'min-h-24 leading-relaxed')}
-              aria-invalid={errors.value ? true : undefined}
-              aria-describedby={valueDescribedBy}
-              placeholder={editable ? VALUE_PLACEHOLDERS[key] : undefined}
-              {...register('value')}
-            />
-          ) : (
-            <Input
-              id="setting-value"
-              autoComplete="off"
-              aria-invalid={errors.value ? true : undefined}
-              aria-describedby={valueDescribedBy}
-              placeholder={editable ? VALUE_PLACEHOLDERS[key] : 'Value'}
-              {...register('value')}
-            />
-          )}
-        </Field>
+        <SettingValueField setting={setting} />
 
         <Field id="setting-description" label="Description" optional error={errors.description?.message}>
-          <Input id="setting-description" autoComplete="off" placeholder="What this setting controls" {...register('description')} />
+          <Input id="setting-description" autoComplete="off" placeholder="What this setting controls" {...form.register('description')} />
         </Field>
 
         <FormDialogFooter

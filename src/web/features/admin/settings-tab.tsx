@@ -46,6 +46,86 @@ function ValuePreview({ setting }: { setting: TSystemSetting }) {
   );
 }
 
+interface SettingRowProps {
+  setting: TSystemSetting;
+  onOpenPlans: () => void;
+  onEdit: (setting: TSystemSetting) => void;
+  onDelete: (setting: TSystemSetting) => void;
+}
+
+/** One setting: its key, value and description, with Edit (the catalogue: to the Plans tab) and Delete. */
+function SettingRow({ setting: s, onOpenPlans, onEdit, onDelete }: SettingRowProps) {
+  return (
+    <li
+      data-testid="setting-row"
+      className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-4 gap-y-1.5 px-4 py-3.5 sm:px-5 md:grid-cols-[minmax(0,220px)_minmax(0,1fr)_minmax(0,1fr)_96px]"
+    >
+      <div className="min-w-0">
+        <p className="truncate font-mono text-[13px] font-medium text-foreground" title={s.key}>
+          {s.key}
+        </p>
+        <p className="mt-0.5 text-xs text-muted-foreground">Updated {formatDay(s.updatedAt)}</p>
+      </div>
+      <div className="col-start-1 row-start-2 min-w-0 md:col-start-auto md:row-start-auto">
+        <ValuePreview setting={s} />
+      </div>
+      <p className="col-start-1 row-start-3 text-sm text-muted-foreground md:col-start-auto md:row-start-auto">
+        {s.key === CATALOGUE_KEY ? (
+          <>
+            The plans and prices.{' '}
+            <Button variant="link" className="h-auto p-0 text-sm" onClick={onOpenPlans}>
+              Edit them in Plans
+            </Button>
+          </>
+        ) : (
+          s.description || (isEditable(s.key) ? KNOWN_SETTINGS[s.key] : <span className="italic">No description</span>)
+        )}
+      </p>
+      <div className="col-start-2 row-span-3 row-start-1 flex items-start justify-end gap-1 md:col-start-auto md:row-span-1 md:row-start-auto">
+        {s.key === CATALOGUE_KEY ? (
+          <Button variant="ghost" size="icon-sm" onClick={onOpenPlans} aria-label="Edit the plans in the Plans tab" title="Edit in the Plans tab">
+            <ArrowRightIcon aria-hidden />
+          </Button>
+        ) : (
+          <Button variant="ghost" size="icon-sm" onClick={() => onEdit(s)} aria-label={`Edit ${s.key}`}>
+            <PencilIcon aria-hidden />
+          </Button>
+        )}
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+          onClick={() => onDelete(s)}
+          aria-label={`Delete ${s.key}`}
+        >
+          <Trash2Icon aria-hidden />
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/** The settings as a table on wide screens, as cards on narrow ones. */
+function SettingsList({ list, onOpenPlans, onEdit, onDelete }: Omit<SettingRowProps, 'setting'> & { list: TSystemSetting[] }) {
+  return (
+    <Card className="overflow-hidden">
+      <div className="hidden grid-cols-[minmax(0,220px)_minmax(0,1fr)_minmax(0,1fr)_96px] gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid">
+        <span>Key</span>
+        <span>Value</span>
+        <span>Description</span>
+        <span className="text-right">
+          <span className="sr-only">Actions</span>
+        </span>
+      </div>
+      <ul className="divide-y" aria-label="System settings">
+        {list.map((s) => (
+          <SettingRow key={s.key} setting={s} onOpenPlans={onOpenPlans} onEdit={onEdit} onDelete={onDelete} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
 /** System settings; the plan catalogue among them opens in the Plans tab (`onOpenPlans`). */
 export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
   const settings = useAdminSettings(true);
@@ -112,67 +192,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
           />
         }
       >
-        <Card className="overflow-hidden">
-          <div className="hidden grid-cols-[minmax(0,220px)_minmax(0,1fr)_minmax(0,1fr)_96px] gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid">
-            <span>Key</span>
-            <span>Value</span>
-            <span>Description</span>
-            <span className="text-right">
-              <span className="sr-only">Actions</span>
-            </span>
-          </div>
-          <ul className="divide-y" aria-label="System settings">
-            {list.map((s) => (
-              <li
-                key={s.key}
-                data-testid="setting-row"
-                className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-4 gap-y-1.5 px-4 py-3.5 sm:px-5 md:grid-cols-[minmax(0,220px)_minmax(0,1fr)_minmax(0,1fr)_96px]"
-              >
-                <div className="min-w-0">
-                  <p className="truncate font-mono text-[13px] font-medium text-foreground" title={s.key}>
-                    {s.key}
-                  </p>
-                  <p className="mt-0.5 text-xs text-muted-foreground">Updated {formatDay(s.updatedAt)}</p>
-                </div>
-                <div className="col-start-1 row-start-2 min-w-0 md:col-start-auto md:row-start-auto">
-                  <ValuePreview setting={s} />
-                </div>
-                <p className="col-start-1 row-start-3 text-sm text-muted-foreground md:col-start-auto md:row-start-auto">
-                  {s.key === CATALOGUE_KEY ? (
-                    <>
-                      The plans and prices.{' '}
-                      <Button variant="link" className="h-auto p-0 text-sm" onClick={onOpenPlans}>
-                        Edit them in Plans
-                      </Button>
-                    </>
-                  ) : (
-                    s.description || (isEditable(s.key) ? KNOWN_SETTINGS[s.key] : <span className="italic">No description</span>)
-                  )}
-                </p>
-                <div className="col-start-2 row-span-3 row-start-1 flex items-start justify-end gap-1 md:col-start-auto md:row-span-1 md:row-start-auto">
-                  {s.key === CATALOGUE_KEY ? (
-                    <Button variant="ghost" size="icon-sm" onClick={onOpenPlans} aria-label="Edit the plans in the Plans tab" title="Edit in the Plans tab">
-                      <ArrowRightIcon aria-hidden />
-                    </Button>
-                  ) : (
-                    <Button variant="ghost" size="icon-sm" onClick={() => setEditor({ mode: 'edit', setting: s })} aria-label={`Edit ${s.key}`}>
-                      <PencilIcon aria-hidden />
-                    </Button>
-                  )}
-                  <Button
-                    variant="ghost"
-                    size="icon-sm"
-                    className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                    onClick={() => setToDelete(s)}
-                    aria-label={`Delete ${s.key}`}
-                  >
-                    <Trash2Icon aria-hidden />
-                  </Button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </Card>
+        <SettingsList list={list} onOpenPlans={onOpenPlans} onEdit={(setting) => setEditor({ mode: 'edit', setting })} onDelete={setToDelete} />
       </QueryState>
 
       <Dialog open={editor !== null} onOpenChange={(open) => !open && setEditor(null)}>

@@ -224,7 +224,7 @@ function SchemaSection({ doc, name }: { doc: TOpenApiDocument; name: string }) {
   );
 }
 
-function Nav({ groups, schemas }: { groups: ReturnType<typeof operationsByTag>; schemas: string[] }) {
+function Nav({ groups, schemas }: { groups: TGroups; schemas: string[] }) {
   return (
     <nav aria-label="API reference" className="space-y-5 text-sm">
       <ul className="space-y-1">
@@ -283,6 +283,156 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 /** The reference for the public API, built from the OpenAPI document the server serves. */
+type TGroups = ReturnType<typeof operationsByTag>;
+
+/** On narrow screens the side navigation becomes a select that jumps to a section. */
+function JumpTo({ groups }: { groups: TGroups }) {
+  return (
+    <div className="grid gap-1.5 lg:hidden">
+      <Label htmlFor="api-reference-jump">Jump to</Label>
+      <NativeSelect
+        id="api-reference-jump"
+        defaultValue=""
+        onChange={(e) => {
+          if (e.target.value) window.location.hash = e.target.value;
+        }}
+      >
+        <option value="" disabled>
+          Choose a section
+        </option>
+        <option value="introduction">Introduction</option>
+        <option value="errors">Errors</option>
+        <option value="webhooks">Webhooks</option>
+        {groups.map((group) => (
+          <optgroup key={group.tag} label={group.tag}>
+            {group.operations.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.summary}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+        <option value="objects">Objects</option>
+      </NativeSelect>
+    </div>
+  );
+}
+
+/** Base URL, the machine-readable document, and a first call to try. */
+function IntroductionSection({ doc, groups }: { doc: TOpenApiDocument; groups: TGroups }) {
+  const quickStart = groups.flatMap((g) => g.operations).find((o) => o.method === 'post' && o.path === '/api/v1/documents');
+  return (
+    <Section id="introduction" title="Introduction">
+      <Prose text={doc.info.description} className="text-base" />
+      <dl className="grid gap-3 text-sm sm:grid-cols-2">
+        <div className="rounded-lg border p-3">
+          <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Base URL</dt>
+          <dd className="mt-1 font-mono break-all">{siteOrigin()}</dd>
+        </div>
+        <div className="rounded-lg border p-3">
+          <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Machine-readable</dt>
+          <dd className="mt-1">
+            <a className="font-mono text-primary hover:underline" href="/api/openapi.json">
+              /api/openapi.json
+            </a>{' '}
+            <span className="text-muted-foreground">(OpenAPI 3.1)</span>
+          </dd>
+        </div>
+      </dl>
+      {quickStart && (
+        <div className="space-y-2">
+          <h3 className="font-semibold">Your first document</h3>
+          <p className="text-sm text-muted-foreground">
+            Create a key in Settings → API Access, put it in <code className="font-mono">FORMWORK_API_KEY</code>, and use a format id from{' '}
+            <a href="#get-api-v1-formats" className="text-primary underline underline-offset-2">
+              List formats
+            </a>
+            :
+          </p>
+          <CodeBlock code={codeSample('curl', siteOrigin(), quickStart, sampleBody(doc, quickStart))} label="curl sample" />
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** The one error body, and every code a client can meet with its status. */
+function ErrorsSection() {
+  return (
+    <Section id="errors" title="Errors">
+      <p className="text-sm text-muted-foreground">
+        Every error has the same body: <code className="font-mono">{'{ "error": { "code", "message", "fields"? } }'}</code>. Branch on{' '}
+        <code className="font-mono">code</code>; show <code className="font-mono">message</code> to people.
+      </p>
+      <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Error codes" tabIndex={0}>
+        <table className="w-full text-sm">
+          <caption className="sr-only">Error codes</caption>
+          <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Code
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Status
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Meaning
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y">
+            {(Object.keys(ERROR_CODE_MEANING) as TErrorCode[])
+              .filter((code) => code !== 'csrf_rejected' && code !== 'two_factor_required')
+              .map((code) => (
+                <tr key={code} className="align-top">
+                  <th scope="row" className="px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
+                    {code}
+                  </th>
+                  <td className="px-3 py-2 font-mono tabular-nums">{HTTP_STATUS_OF[code]}</td>
+                  <td className="px-3 py-2 text-muted-foreground">
+                    <Prose text={ERROR_CODE_MEANING[code]} />
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
+    </Section>
+  );
+}
+
+/** The events, the retry schedule, and how a receiver checks the signature. */
+function WebhooksSection() {
+  return (
+    <Section id="webhooks" title="Webhooks">
+      <Prose
+        text={`Register endpoints in Settings → API Access. Formwork posts JSON to them: \`{ "id", "type", "createdAt", "data" }\`, where \`data\` is the Document or Batch. A delivery that does not get a 2xx answer within 10 seconds is retried after 1 min, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h; if the last attempt fails too, the endpoint is turned off until you turn it on again. A retry carries the same \`id\`, so a receiver can ignore what it has already handled.`}
+      />
+      <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Webhook events" tabIndex={0}>
+        <table className="w-full text-sm">
+          <caption className="sr-only">Webhook events</caption>
+          <tbody className="divide-y">
+            {WEBHOOK_EVENT_MEANING.map(([event, meaning]) => (
+              <tr key={event}>
+                <th scope="row" className="w-2/5 px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
+                  {event}
+                </th>
+                <td className="px-3 py-2">
+                  <Prose text={meaning} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Prose
+        text={`Each request carries \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<signature>\`: the hex HMAC-SHA256 of \`t\`, a dot and the raw body, keyed with the endpoint's signing secret. Check it before trusting the body, and refuse timestamps more than five minutes old:`}
+      />
+      <CodeBlock code={VERIFY_SAMPLE} label="Node.js signature check" />
+    </Section>
+  );
+}
+
 export function ApiReference() {
   const [language, setLanguage] = useState<TSampleLanguage>('curl');
   const openapi = useQuery({ queryKey: systemKeys.openapi, queryFn: () => api.get<TOpenApiDocument>('/api/openapi.json'), staleTime: Infinity });
@@ -299,7 +449,6 @@ export function ApiReference() {
   const groups = operationsByTag(doc);
   // Objects clients receive; request shapes are described with their calls.
   const schemas = Object.keys(doc.components?.schemas ?? {}).filter((name) => !name.endsWith('Input') && !/^(Create|Generate)Request|^Create/.test(name));
-  const quickStart = groups.flatMap((g) => g.operations).find((o) => o.method === 'post' && o.path === '/api/v1/documents');
   return (
     <div className="lg:grid lg:grid-cols-[14rem_minmax(0,1fr)] lg:gap-10">
       <aside className="hidden lg:block">
@@ -308,103 +457,9 @@ export function ApiReference() {
         </div>
       </aside>
       <div className="min-w-0">
-        <div className="grid gap-1.5 lg:hidden">
-          <Label htmlFor="api-reference-jump">Jump to</Label>
-          <NativeSelect
-            id="api-reference-jump"
-            defaultValue=""
-            onChange={(e) => {
-              if (e.target.value) window.location.hash = e.target.value;
-            }}
-          >
-            <option value="" disabled>
-              Choose a section
-            </option>
-            <option value="introduction">Introduction</option>
-            <option value="errors">Errors</option>
-            <option value="webhooks">Webhooks</option>
-            {groups.map((group) => (
-              <optgroup key={group.tag} label={group.tag}>
-                {group.operations.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.summary}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-            <option value="objects">Objects</option>
-          </NativeSelect>
-        </div>
-        <Section id="introduction" title="Introduction">
-          <Prose text={doc.info.description} className="text-base" />
-          <dl className="grid gap-3 text-sm sm:grid-cols-2">
-            <div className="rounded-lg border p-3">
-              <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Base URL</dt>
-              <dd className="mt-1 font-mono break-all">{siteOrigin()}</dd>
-            </div>
-            <div className="rounded-lg border p-3">
-              <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Machine-readable</dt>
-              <dd className="mt-1">
-                <a className="font-mono text-primary hover:underline" href="/api/openapi.json">
-                  /api/openapi.json
-                </a>{' '}
-                <span className="text-muted-foreground">(OpenAPI 3.1)</span>
-              </dd>
-            </div>
-          </dl>
-          {quickStart && (
-            <div className="space-y-2">
-              <h3 className="font-semibold">Your first document</h3>
-              <p className="text-sm text-muted-foreground">
-                Create a key in Settings → API Access, put it in <code className="font-mono">FORMWORK_API_KEY</code>, and use a format id from{' '}
-                <a href="#get-api-v1-formats" className="text-primary underline underline-offset-2">
-                  List formats
-                </a>
-                :
-              </p>
-              <CodeBlock code={codeSample('curl', siteOrigin(), quickStart, sampleBody(doc, quickStart))} label="curl sample" />
-            </div>
-          )}
-        </Section>
-        <Section id="errors" title="Errors">
-          <p className="text-sm text-muted-foreground">
-            Every error has the same body: <code className="font-mono">{'{ "error": { "code", "message", "fields"? } }'}</code>. Branch on{' '}
-            <code className="font-mono">code</code>; show <code className="font-mono">message</code> to people.
-          </p>
-          <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Error codes" tabIndex={0}>
-            <table className="w-full text-sm">
-              <caption className="sr-only">Error codes</caption>
-              <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Code
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Meaning
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y">
-                {(Object.keys(ERROR_CODE_MEANING) as TErrorCode[])
-                  .filter((code) => code !== 'csrf_rejected' && code !== 'two_factor_required')
-                  .map((code) => (
-                    <tr key={code} className="align-top">
-                      <th scope="row" className="px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
-                        {code}
-                      </th>
-                      <td className="px-3 py-2 font-mono tabular-nums">{HTTP_STATUS_OF[code]}</td>
-                      <td className="px-3 py-2 text-muted-foreground">
-                        <Prose text={ERROR_CODE_MEANING[code]} />
-                      </td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </div>
-        </Section>
+        <JumpTo groups={groups} />
+        <IntroductionSection doc={doc} groups={groups} />
+        <ErrorsSection />
         {groups.map((group) => (
           <Section key={group.tag} id={`tag-${group.tag.toLowerCase()}`} title={group.tag}>
             <Prose text={group.description} className="text-base" />
@@ -415,32 +470,7 @@ export function ApiReference() {
             </div>
           </Section>
         ))}
-        <Section id="webhooks" title="Webhooks">
-          <Prose
-            text={`Register endpoints in Settings → API Access. Formwork posts JSON to them: \`{ "id", "type", "createdAt", "data" }\`, where \`data\` is the Document or Batch. A delivery that does not get a 2xx answer within 10 seconds is retried after 1 min, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h; if the last attempt fails too, the endpoint is turned off until you turn it on again. A retry carries the same \`id\`, so a receiver can ignore what it has already handled.`}
-          />
-          <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Webhook events" tabIndex={0}>
-            <table className="w-full text-sm">
-              <caption className="sr-only">Webhook events</caption>
-              <tbody className="divide-y">
-                {WEBHOOK_EVENT_MEANING.map(([event, meaning]) => (
-                  <tr key={event}>
-                    <th scope="row" className="w-2/5 px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
-                      {event}
-                    </th>
-                    <td className="px-3 py-2">
-                      <Prose text={meaning} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Prose
-            text={`Each request carries \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<signature>\`: the hex HMAC-SHA256 of \`t\`, a dot and the raw body, keyed with the endpoint's signing secret. Check it before trusting the body, and refuse timestamps more than five minutes old:`}
-          />
-          <CodeBlock code={VERIFY_SAMPLE} label="Node.js signature check" />
-        </Section>
+        <WebhooksSection />
         <Section id="objects" title="Objects">
           <div className="space-y-8">
             {schemas.map((name) => (

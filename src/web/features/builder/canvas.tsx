@@ -28,7 +28,7 @@ import {
   Trash2Icon,
   type LucideIcon,
 } from 'lucide-react';
-import { memo, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { TElement, TElementType, TTextStyle } from '../../../contract/format-content';
 import type { TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
@@ -181,6 +181,164 @@ const SortableElement = memo(function SortableElement(props: SortableElementProp
   );
 });
 
+type FrameHandlers = Pick<ElementFrameProps, 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate' | 'onMoveAcross'>;
+
+interface ElementToolbarProps extends Pick<ElementFrameProps, 'el' | 'index' | 'count' | 'inSection' | 'sectionAbove'>, Omit<FrameHandlers, 'onUpdate'> {
+  name: string;
+  editing: boolean;
+  dragging?: boolean;
+  dragHandle?: ReactNode;
+}
+
+/** The element's kind and its actions: move, move across a section, edit, duplicate, delete. */
+function ElementToolbar({ el, index, count, inSection, sectionAbove, name, editing, dragging, dragHandle, onEdit, onMove, onDelete, onDuplicate, onMoveAcross }: ElementToolbarProps) {
+  const Icon = ELEMENT_ICONS[el.type];
+  const isSection = el.type === 'section';
+  return (
+    <div
+      className={cn(
+        'flex items-center gap-1 px-1.5 pt-1.5 transition-opacity',
+        'sm:absolute sm:-top-4 sm:right-3 sm:z-10 sm:gap-0.5 sm:rounded-lg sm:border sm:bg-background sm:p-0.5 sm:shadow-card',
+        !editing &&
+          'sm:pointer-events-none sm:opacity-0 sm:group-focus-within/el:pointer-events-auto sm:group-focus-within/el:opacity-100 sm:group-hover/el:pointer-events-auto sm:group-hover/el:opacity-100',
+        dragging && 'sm:opacity-100',
+      )}
+    >
+      {dragHandle}
+      <span className="inline-flex items-center gap-1.5 rounded-md bg-secondary px-2 py-0.5 text-[11px] font-medium text-secondary-foreground sm:mr-1">
+        <Icon className="size-3" aria-hidden />
+        {ELEMENT_LABELS[el.type]}
+      </span>
+      <div className="ml-auto flex items-center gap-0.5 sm:ml-0">
+        <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
+        <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
+        {inSection && <IconButton icon={LogOutIcon} label={`Move ${name} out of the section`} onClick={() => onMoveAcross(el.id, 'out')} />}
+        {sectionAbove && !isSection && <IconButton icon={LogInIcon} label={`Move ${name} into the section above`} onClick={() => onMoveAcross(el.id, 'into-above')} />}
+        {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
+        <IconButton icon={CopyPlusIcon} label={`Duplicate ${name}`} onClick={() => onDuplicate(el.id)} />
+        <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => onDelete(el.id)} />
+      </div>
+    </div>
+  );
+}
+
+/** The element open for editing: its own editor, its condition, and Done (or Escape). */
+function ElementEditPanel({ el, index, name, placeholders, onEdit, onUpdate }: Pick<ElementFrameProps, 'el' | 'index' | 'placeholders' | 'onEdit' | 'onUpdate'> & { name: string }) {
+  const isSection = el.type === 'section';
+  return (
+    <fieldset
+      aria-label={`Editing ${name}`}
+      className="min-w-0 px-3 pt-2 pb-3 sm:px-4 sm:pt-7"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !e.defaultPrevented) {
+          e.stopPropagation();
+          onEdit(null);
+        }
+      }}
+    >
+      <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} placeholders={placeholders} />
+      <ConditionEditor
+        showIf={el.showIf}
+        placeholders={placeholders}
+        noun={isSection ? 'section' : 'element'}
+        onChange={(showIf) =>
+          onUpdate(el.id, (e) => {
+            const { showIf: _old, ...rest } = e;
+            return (showIf ? { ...rest, showIf } : rest) as TElement;
+          })
+        }
+      />
+      <div className="mt-4 flex items-center justify-end gap-2 border-t pt-3">
+        {isSection && <span className="mr-auto text-xs text-muted-foreground">Elements you add now go into this section.</span>}
+        <Button size="sm" onClick={() => onEdit(null)} title="Done (Esc)">
+          <CheckIcon /> Done
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
+
+interface ElementBodyProps extends Pick<ElementFrameProps, 'el' | 'index' | 'docStyle' | 'known' | 'placeholders' | 'onEdit'> {
+  bodyRef: RefObject<HTMLDivElement | null>;
+}
+
+/** The element as it prints (a section as its title), with its badges; a click or Enter opens it. */
+function ElementBody({ el, index, docStyle, known, placeholders, onEdit, bodyRef }: ElementBodyProps) {
+  const isSection = el.type === 'section';
+  const repeat = el.type === 'table' ? el.repeat?.list : el.type === 'list' ? el.repeat : undefined;
+  const badges = (el.showIf || (repeat && el.type === 'list')) && (
+    <div className="mb-1.5 flex flex-wrap gap-1.5">
+      {el.showIf && <ConditionBadge showIf={el.showIf} placeholders={placeholders} />}
+      {repeat && el.type === 'list' && <RepeatBadge list={repeat} placeholders={placeholders} />}
+    </div>
+  );
+  return (
+    <div
+      ref={bodyRef}
+      role="button"
+      tabIndex={0}
+      onClick={() => onEdit(el.id)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onEdit(el.id);
+        }
+      }}
+      className={cn('cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-2 focus-visible:ring-ring sm:px-4', isSection && 'pb-1 sm:pb-1')}
+    >
+      {/* The name starts with what the element is; the visible text follows, as a reader sees it. */}
+      <span className="sr-only">{ELEMENT_LABELS[el.type]} {index + 1}, press Enter to edit: </span>
+      {badges}
+      {isSection ? (
+        <p className="flex items-center gap-1.5 text-xs font-medium text-primary">
+          <GroupIcon className="size-3.5" aria-hidden /> {el.title || 'Section'}
+          <span className="font-normal text-muted-foreground">
+            · {el.elements.length} {el.elements.length === 1 ? 'element' : 'elements'}
+          </span>
+        </p>
+      ) : (
+        <ElementView el={el} docStyle={docStyle} known={known} placeholders={placeholders} />
+      )}
+    </div>
+  );
+}
+
+/** A section's own elements, each in its frame, or a hint while it is empty. */
+function SectionElements({ section: el, name, ...frame }: Omit<ElementFrameProps, 'el' | 'index' | 'count' | 'inSection' | 'sectionAbove'> & { section: Extract<TElement, { type: 'section' }>; name: string }) {
+  const { docStyle, known, placeholders, editingId, onEdit, onUpdate, onMove, onDelete, onDuplicate, onMoveAcross } = frame;
+  return (
+    <div className="px-2 pb-2 sm:px-3">
+      {el.elements.length === 0 ? (
+        <p className="rounded-md border border-dashed bg-background/70 px-3 py-4 text-center text-xs text-muted-foreground">
+          Empty section: select it and add elements, or move elements into it.
+        </p>
+      ) : (
+        <ol className="space-y-2 border-l-2 border-primary/20 pl-2" aria-label={`Elements in ${name}`}>
+          {el.elements.map((child, k) => (
+            <ElementFrame
+              key={child.id}
+              el={child}
+              index={k}
+              count={el.elements.length}
+              docStyle={docStyle}
+              known={known}
+              placeholders={placeholders}
+              editingId={editingId}
+              onEdit={onEdit}
+              onUpdate={onUpdate}
+              onMove={onMove}
+              onDelete={onDelete}
+              onDuplicate={onDuplicate}
+              onMoveAcross={onMoveAcross}
+              inSection={el.id}
+            />
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
 function ElementFrame({
   el,
   index,
@@ -208,7 +366,6 @@ function ElementFrame({
   dragHandle?: ReactNode;
 }) {
   const editing = editingId === el.id;
-  const Icon = ELEMENT_ICONS[el.type];
   const name = describeElement(el, index);
   const ref = useRef<HTMLLIElement | null>(null);
 
@@ -222,13 +379,7 @@ function ElementFrame({
   }, [editing]);
 
   const isSection = el.type === 'section';
-  const repeat = el.type === 'table' ? el.repeat?.list : el.type === 'list' ? el.repeat : undefined;
-  const badges = (el.showIf || (repeat && el.type === 'list')) && (
-    <div className="mb-1.5 flex flex-wrap gap-1.5">
-      {el.showIf && <ConditionBadge showIf={el.showIf} placeholders={placeholders} />}
-      {repeat && el.type === 'list' && <RepeatBadge list={repeat} placeholders={placeholders} />}
-    </div>
-  );
+  const handlers = { onEdit, onUpdate, onMove, onDelete, onDuplicate, onMoveAcross };
 
   return (
     <li
@@ -247,119 +398,25 @@ function ElementFrame({
         dragging && 'z-10 border-primary/40 bg-background opacity-90 shadow-elevated',
       )}
     >
-      <div
-        className={cn(
-          'flex items-center gap-1 px-1.5 pt-1.5 transition-opacity',
-          'sm:absolute sm:-top-4 sm:right-3 sm:z-10 sm:gap-0.5 sm:rounded-lg sm:border sm:bg-background sm:p-0.5 sm:shadow-card',
-          !editing &&
-            'sm:pointer-events-none sm:opacity-0 sm:group-focus-within/el:pointer-events-auto sm:group-focus-within/el:opacity-100 sm:group-hover/el:pointer-events-auto sm:group-hover/el:opacity-100',
-          dragging && 'sm:opacity-100',
-        )}
-      >
-        {dragHandle}
-        <span className="inline-flex items-center gap-1.5 rounded-md bg-secondary px-2 py-0.5 text-[11px] font-medium text-secondary-foreground sm:mr-1">
-          <Icon className="size-3" aria-hidden />
-          {ELEMENT_LABELS[el.type]}
-        </span>
-        <div className="ml-auto flex items-center gap-0.5 sm:ml-0">
-          <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
-          <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
-          {inSection && <IconButton icon={LogOutIcon} label={`Move ${name} out of the section`} onClick={() => onMoveAcross(el.id, 'out')} />}
-          {sectionAbove && !isSection && <IconButton icon={LogInIcon} label={`Move ${name} into the section above`} onClick={() => onMoveAcross(el.id, 'into-above')} />}
-          {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
-          <IconButton icon={CopyPlusIcon} label={`Duplicate ${name}`} onClick={() => onDuplicate(el.id)} />
-          <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => onDelete(el.id)} />
-        </div>
-      </div>
+      <ElementToolbar
+        el={el}
+        index={index}
+        count={count}
+        inSection={inSection}
+        sectionAbove={sectionAbove}
+        name={name}
+        editing={editing}
+        dragging={dragging}
+        dragHandle={dragHandle}
+        {...handlers}
+      />
       {editing ? (
-        <fieldset
-          aria-label={`Editing ${name}`}
-          className="min-w-0 px-3 pt-2 pb-3 sm:px-4 sm:pt-7"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && !e.defaultPrevented) {
-              e.stopPropagation();
-              onEdit(null);
-            }
-          }}
-        >
-          <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} placeholders={placeholders} />
-          <ConditionEditor
-            showIf={el.showIf}
-            placeholders={placeholders}
-            noun={isSection ? 'section' : 'element'}
-            onChange={(showIf) =>
-              onUpdate(el.id, (e) => {
-                const { showIf: _old, ...rest } = e;
-                return (showIf ? { ...rest, showIf } : rest) as TElement;
-              })
-            }
-          />
-          <div className="mt-4 flex items-center justify-end gap-2 border-t pt-3">
-            {isSection && <span className="mr-auto text-xs text-muted-foreground">Elements you add now go into this section.</span>}
-            <Button size="sm" onClick={() => onEdit(null)} title="Done (Esc)">
-              <CheckIcon /> Done
-            </Button>
-          </div>
-        </fieldset>
+        <ElementEditPanel el={el} index={index} name={name} placeholders={placeholders} onEdit={onEdit} onUpdate={onUpdate} />
       ) : (
-        <div
-          ref={bodyRef}
-          role="button"
-          tabIndex={0}
-          onClick={() => onEdit(el.id)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' || e.key === ' ') {
-              e.preventDefault();
-              onEdit(el.id);
-            }
-          }}
-          className={cn('cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-2 focus-visible:ring-ring sm:px-4', isSection && 'pb-1 sm:pb-1')}
-        >
-          {/* The name starts with what the element is; the visible text follows, as a reader sees it. */}
-          <span className="sr-only">{ELEMENT_LABELS[el.type]} {index + 1}, press Enter to edit: </span>
-          {badges}
-          {isSection ? (
-            <p className="flex items-center gap-1.5 text-xs font-medium text-primary">
-              <GroupIcon className="size-3.5" aria-hidden /> {el.title || 'Section'}
-              <span className="font-normal text-muted-foreground">
-                · {el.elements.length} {el.elements.length === 1 ? 'element' : 'elements'}
-              </span>
-            </p>
-          ) : (
-            <ElementView el={el} docStyle={docStyle} known={known} placeholders={placeholders} />
-          )}
-        </div>
+        <ElementBody el={el} index={index} docStyle={docStyle} known={known} placeholders={placeholders} onEdit={onEdit} bodyRef={bodyRef} />
       )}
       {el.type === 'section' && (
-        <div className="px-2 pb-2 sm:px-3">
-          {el.elements.length === 0 ? (
-            <p className="rounded-md border border-dashed bg-background/70 px-3 py-4 text-center text-xs text-muted-foreground">
-              Empty section: select it and add elements, or move elements into it.
-            </p>
-          ) : (
-            <ol className="space-y-2 border-l-2 border-primary/20 pl-2" aria-label={`Elements in ${name}`}>
-              {el.elements.map((child, k) => (
-                <ElementFrame
-                  key={child.id}
-                  el={child}
-                  index={k}
-                  count={el.elements.length}
-                  docStyle={docStyle}
-                  known={known}
-                  placeholders={placeholders}
-                  editingId={editingId}
-                  onEdit={onEdit}
-                  onUpdate={onUpdate}
-                  onMove={onMove}
-                  onDelete={onDelete}
-                  onDuplicate={onDuplicate}
-                  onMoveAcross={onMoveAcross}
-                  inSection={el.id}
-                />
-              ))}
-            </ol>
-          )}
-        </div>
+        <SectionElements section={el} name={name} docStyle={docStyle} known={known} placeholders={placeholders} editingId={editingId} {...handlers} />
       )}
     </li>
   );

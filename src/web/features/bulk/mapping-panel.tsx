@@ -37,6 +37,139 @@ function StateIcon({ state }: { state: FieldState }) {
   return <CircleDashedIcon className="size-4 text-muted-foreground" aria-hidden />;
 }
 
+/** How many fields found a column, and what is left to do. */
+function MappingSummary({ draft, placeholders }: { draft: TBulkUpload; placeholders: readonly TPlaceholder[] }) {
+  const { mapping } = draft;
+  const matched = placeholders.filter((p) => mapping[p.name] != null).length;
+  const allMatched = matched === placeholders.length;
+  const missingRequired = placeholders.filter((p) => p.required && mapping[p.name] == null);
+  return (
+    <div className="flex min-w-0 items-start gap-2.5">
+      {allMatched ? (
+        <CheckCircle2Icon className="mt-0.5 size-5 shrink-0 text-success" aria-hidden />
+      ) : missingRequired.length > 0 ? (
+        <CircleAlertIcon className="mt-0.5 size-5 shrink-0 text-destructive" aria-hidden />
+      ) : (
+        <TriangleAlertIcon className="mt-0.5 size-5 shrink-0 text-warning" aria-hidden />
+      )}
+      <div className="min-w-0 text-sm">
+        <p className="font-medium" data-testid="mapping-summary">
+          {allMatched
+            ? `All ${formatNumber(placeholders.length)} fields matched a column.`
+            : `${formatNumber(matched)} of ${formatNumber(placeholders.length)} fields matched a column.`}
+        </p>
+        <p className="text-muted-foreground">
+          {allMatched
+            ? draft.unusedColumns.length > 0
+              ? 'Some columns of your file are not used; they are listed below.'
+              : 'Every column of your file fills a field.'
+            : missingRequired.length > 0
+              ? `Choose a column for ${missingRequired.map(placeholderLabel).join(', ')}: ${missingRequired.length === 1 ? 'it is required, so every row is invalid without it.' : 'they are required, so every row is invalid without them.'}`
+              : 'Choose a column for the rest below, or leave them empty in every document.'}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+interface MappingRowProps {
+  placeholder: TPlaceholder;
+  placeholders: readonly TPlaceholder[];
+  columns: readonly string[];
+  state: FieldState;
+  selectId: string;
+  column: number | null;
+  /** Which field each column fills now. */
+  usedBy: ReadonlyMap<number, string>;
+  pending: boolean;
+  onChoose: (name: string, value: string) => void;
+}
+
+/** One field, how it got its column, and the column chosen for it. */
+function MappingRow({ placeholder: p, placeholders, columns, state, selectId, column, usedBy, pending, onChoose }: MappingRowProps) {
+  return (
+    <li
+      data-testid="mapping-row"
+      className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,260px)] sm:items-center sm:gap-4"
+    >
+      <div className="min-w-0">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <label htmlFor={selectId} className="text-sm font-medium break-words">
+            {placeholderLabel(p)}
+            {p.required && (
+              <>
+                <span className="ml-0.5 text-destructive" aria-hidden>
+                  *
+                </span>
+                <span className="sr-only"> (required)</span>
+              </>
+            )}
+          </label>
+          <Badge variant="outline" className="font-mono text-[10px] font-normal text-muted-foreground">
+            {PLACEHOLDER_TYPE_NAMES[p.type]}
+          </Badge>
+        </div>
+        <p
+          className={cn(
+            'mt-1 flex items-center gap-1.5 text-xs',
+            state === 'missing' ? 'text-destructive' : 'text-muted-foreground',
+          )}
+          data-testid="mapping-state"
+        >
+          <StateIcon state={state} />
+          {STATE_TEXT[state]}
+        </p>
+      </div>
+      <div className="relative">
+        <select
+          id={selectId}
+          className={cn(selectClasses, column === null && 'text-muted-foreground', state === 'missing' && 'border-destructive')}
+          value={column === null ? '' : String(column)}
+          disabled={pending}
+          aria-invalid={state === 'missing' || undefined}
+          onChange={(e) => onChoose(p.name, e.target.value)}
+        >
+          <option value="">No column (leave empty)</option>
+          {columns.map((_, i) => {
+            const other = usedBy.get(i);
+            const otherPlaceholder = other && other !== p.name ? placeholders.find((x) => x.name === other) : undefined;
+            return (
+              <option key={i} value={String(i)} className="text-foreground">
+                {`${columnLetter(i)} · ${columnName(columns, i)}${otherPlaceholder ? ` (now fills ${placeholderLabel(otherPlaceholder)})` : ''}`}
+              </option>
+            );
+          })}
+        </select>
+        <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+      </div>
+    </li>
+  );
+}
+
+/** Columns of the file that fill no field, so they are ignored. */
+function UnusedColumns({ draft }: { draft: TBulkUpload }) {
+  if (draft.unusedColumns.length === 0) return null;
+  const { columns } = draft;
+  return (
+    <div className="text-sm" data-testid="unused-columns">
+      <p className="text-muted-foreground">
+        {draft.unusedColumns.length === 1 ? 'This column is not used and will be ignored:' : 'These columns are not used and will be ignored:'}
+      </p>
+      <ul className="mt-2 flex flex-wrap gap-1.5">
+        {draft.unusedColumns.map((i) => (
+          <li key={i}>
+            <Badge variant="secondary" className="max-w-[16rem] font-normal">
+              <span className="truncate">
+                {columnLetter(i)} · {columnName(columns, i)}
+              </span>
+            </Badge>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * Which spreadsheet column fills which field. Columns are matched automatically by name (the
  * Excel template always matches in full); the rest can be chosen by hand. Choosing a column that
@@ -57,9 +190,7 @@ export function MappingPanel({
   onChange: (mapping: TColumnMapping) => void;
 }) {
   const { columns, mapping } = draft;
-  const matched = placeholders.filter((p) => mapping[p.name] != null).length;
-  const allMatched = matched === placeholders.length;
-  const missingRequired = placeholders.filter((p) => p.required && mapping[p.name] == null);
+  const allMatched = placeholders.every((p) => mapping[p.name] != null);
   const [open, setOpen] = useState(!allMatched || draft.unusedColumns.length > 0);
   const listId = useId();
   const usedBy = new Map<number, string>();
@@ -82,31 +213,7 @@ export function MappingPanel({
   return (
     <div className="space-y-4" data-testid="mapping-panel">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div className="flex min-w-0 items-start gap-2.5">
-          {allMatched ? (
-            <CheckCircle2Icon className="mt-0.5 size-5 shrink-0 text-success" aria-hidden />
-          ) : missingRequired.length > 0 ? (
-            <CircleAlertIcon className="mt-0.5 size-5 shrink-0 text-destructive" aria-hidden />
-          ) : (
-            <TriangleAlertIcon className="mt-0.5 size-5 shrink-0 text-warning" aria-hidden />
-          )}
-          <div className="min-w-0 text-sm">
-            <p className="font-medium" data-testid="mapping-summary">
-              {allMatched
-                ? `All ${formatNumber(placeholders.length)} fields matched a column.`
-                : `${formatNumber(matched)} of ${formatNumber(placeholders.length)} fields matched a column.`}
-            </p>
-            <p className="text-muted-foreground">
-              {allMatched
-                ? draft.unusedColumns.length > 0
-                  ? 'Some columns of your file are not used; they are listed below.'
-                  : 'Every column of your file fills a field.'
-                : missingRequired.length > 0
-                  ? `Choose a column for ${missingRequired.map(placeholderLabel).join(', ')}: ${missingRequired.length === 1 ? 'it is required, so every row is invalid without it.' : 'they are required, so every row is invalid without them.'}`
-                  : 'Choose a column for the rest below, or leave them empty in every document.'}
-            </p>
-          </div>
-        </div>
+        <MappingSummary draft={draft} placeholders={placeholders} />
         <Button variant="outline" size="sm" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((o) => !o)} className="self-start">
           <ChevronDownIcon className={cn('transition-transform', open && 'rotate-180')} aria-hidden />
           {open ? 'Hide mapping' : 'Review mapping'}
@@ -115,88 +222,22 @@ export function MappingPanel({
 
       <div id={listId} hidden={!open} className="space-y-4">
         <ul className="divide-y rounded-lg border" aria-label="Column for each field" aria-busy={pending || undefined}>
-          {placeholders.map((p) => {
-            const state = fieldState(p, mapping, autoMapping);
-            const selectId = `${listId}-${p.name}`;
-            const column = mapping[p.name] ?? null;
-            return (
-              <li
-                key={p.name}
-                data-testid="mapping-row"
-                className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,260px)] sm:items-center sm:gap-4"
-              >
-                <div className="min-w-0">
-                  <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                    <label htmlFor={selectId} className="text-sm font-medium break-words">
-                      {placeholderLabel(p)}
-                      {p.required && (
-                        <>
-                          <span className="ml-0.5 text-destructive" aria-hidden>
-                            *
-                          </span>
-                          <span className="sr-only"> (required)</span>
-                        </>
-                      )}
-                    </label>
-                    <Badge variant="outline" className="font-mono text-[10px] font-normal text-muted-foreground">
-                      {PLACEHOLDER_TYPE_NAMES[p.type]}
-                    </Badge>
-                  </div>
-                  <p
-                    className={cn(
-                      'mt-1 flex items-center gap-1.5 text-xs',
-                      state === 'missing' ? 'text-destructive' : 'text-muted-foreground',
-                    )}
-                    data-testid="mapping-state"
-                  >
-                    <StateIcon state={state} />
-                    {STATE_TEXT[state]}
-                  </p>
-                </div>
-                <div className="relative">
-                  <select
-                    id={selectId}
-                    className={cn(selectClasses, column === null && 'text-muted-foreground', state === 'missing' && 'border-destructive')}
-                    value={column === null ? '' : String(column)}
-                    disabled={pending}
-                    aria-invalid={state === 'missing' || undefined}
-                    onChange={(e) => choose(p.name, e.target.value)}
-                  >
-                    <option value="">No column (leave empty)</option>
-                    {columns.map((_, i) => {
-                      const other = usedBy.get(i);
-                      const otherPlaceholder = other && other !== p.name ? placeholders.find((x) => x.name === other) : undefined;
-                      return (
-                        <option key={i} value={String(i)} className="text-foreground">
-                          {`${columnLetter(i)} · ${columnName(columns, i)}${otherPlaceholder ? ` (now fills ${placeholderLabel(otherPlaceholder)})` : ''}`}
-                        </option>
-                      );
-                    })}
-                  </select>
-                  <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-                </div>
-              </li>
-            );
-          })}
+          {placeholders.map((p) => (
+            <MappingRow
+              key={p.name}
+              placeholder={p}
+              placeholders={placeholders}
+              columns={columns}
+              state={fieldState(p, mapping, autoMapping)}
+              selectId={`${listId}-${p.name}`}
+              column={mapping[p.name] ?? null}
+              usedBy={usedBy}
+              pending={pending}
+              onChoose={choose}
+            />
+          ))}
         </ul>
-        {draft.unusedColumns.length > 0 && (
-          <div className="text-sm" data-testid="unused-columns">
-            <p className="text-muted-foreground">
-              {draft.unusedColumns.length === 1 ? 'This column is not used and will be ignored:' : 'These columns are not used and will be ignored:'}
-            </p>
-            <ul className="mt-2 flex flex-wrap gap-1.5">
-              {draft.unusedColumns.map((i) => (
-                <li key={i}>
-                  <Badge variant="secondary" className="max-w-[16rem] font-normal">
-                    <span className="truncate">
-                      {columnLetter(i)} · {columnName(columns, i)}
-                    </span>
-                  </Badge>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
+        <UnusedColumns draft={draft} />
         {pending && (
           <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
             <Loader2Icon className="size-4 animate-spin" aria-hidden /> Checking the rows again…

@@ -91,8 +91,8 @@ const ZOwnServerForm = z.preprocess(
 type TOwnServer = z.output<typeof ZEmailSettingsInput>;
 const FIELD_NAMES = Object.keys(ZEmailSettingsInput.shape) as TFieldName[];
 
-function OwnServerForm({ settings }: { settings: TEmailSettings }) {
-  const id = useId();
+/** The own-server form's state: its values, saving them, and sending a test email through the saved server. */
+function useOwnServerForm(settings: TEmailSettings) {
   const form = useForm<TFormState, unknown, TOwnServer>({
     resolver: zodResolver(ZOwnServerForm),
     defaultValues: initialForm(settings),
@@ -144,7 +144,14 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
       },
     });
   };
+  return { form, values, errors, formError, testResult, save, test, saved, dirty, submit, sendTest };
+}
 
+type OwnServer = ReturnType<typeof useOwnServerForm>;
+
+/** Address, password, host and port, and whether the connection must be encrypted. */
+function ServerFields({ id, settings, server }: { id: string; settings: TEmailSettings; server: OwnServer }) {
+  const { form, values, errors } = server;
   const port = Number(values.smtpPort);
   const tlsHint =
     port === IMPLICIT_TLS_PORT
@@ -152,6 +159,106 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
       : values.smtpSecure
         ? 'The server must offer STARTTLS; Formwork will not send your password unencrypted.'
         : 'Encryption is used when the server offers it. Turn this on unless your server cannot encrypt.';
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id={`${id}-email`} label="Email address" error={errors.enterpriseEmail} hint="Your documents come from this address.">
+          <Input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="email"
+            placeholder="you@company.com"
+            aria-invalid={errors.enterpriseEmail ? true : undefined}
+            aria-describedby={errors.enterpriseEmail ? `${id}-email-error` : `${id}-email-hint`}
+            {...form.register('enterpriseEmail')}
+          />
+        </Field>
+        <Field
+          id={`${id}-password`}
+          label="Password"
+          error={errors.enterpriseEmailPassword}
+          hint={settings.passwordSet ? 'A password is saved. Leave this empty to keep it.' : 'Stored encrypted, never shown again.'}
+        >
+          <Input
+            id={`${id}-password`}
+            type="password"
+            autoComplete="new-password"
+            placeholder={settings.passwordSet ? '•••••••• (saved)' : ''}
+            aria-invalid={errors.enterpriseEmailPassword ? true : undefined}
+            aria-describedby={errors.enterpriseEmailPassword ? `${id}-password-error` : `${id}-password-hint`}
+            {...form.register('enterpriseEmailPassword')}
+          />
+        </Field>
+        <Field id={`${id}-host`} label="SMTP host" error={errors.smtpHost}>
+          <Input
+            id={`${id}-host`}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="smtp.company.com"
+            aria-invalid={errors.smtpHost ? true : undefined}
+            aria-describedby={errors.smtpHost ? `${id}-host-error` : undefined}
+            {...form.register('smtpHost')}
+          />
+        </Field>
+        <Field id={`${id}-port`} label="SMTP port" error={errors.smtpPort} hint="587 for STARTTLS, 465 for SMTPS.">
+          <Input
+            id={`${id}-port`}
+            inputMode="numeric"
+            aria-invalid={errors.smtpPort ? true : undefined}
+            aria-describedby={errors.smtpPort ? `${id}-port-error` : `${id}-port-hint`}
+            {...form.register('smtpPort')}
+          />
+        </Field>
+      </div>
+      <div className="flex items-start justify-between gap-4 rounded-lg border p-4">
+        <div className="grid gap-1">
+          <label htmlFor={`${id}-secure`} className="text-sm font-medium">
+            Secure connection
+          </label>
+          <p id={`${id}-secure-hint`} className="text-[13px] text-muted-foreground">
+            {tlsHint}
+          </p>
+        </div>
+        <Controller
+          control={form.control}
+          name="smtpSecure"
+          render={({ field }) => (
+            <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />
+          )}
+        />
+      </div>
+    </>
+  );
+}
+
+/** What the server answered to the test email, or why it was not sent. */
+function TestEmailResult({ testResult }: { testResult: NonNullable<OwnServer['testResult']> }) {
+  if (testResult.ok) {
+    return (
+      <Alert variant="info" data-testid="test-email-result">
+        <CheckCircle2Icon aria-hidden />
+        <AlertTitle>Test email sent to {testResult.result.to}</AlertTitle>
+        <AlertDescription>
+          <p className="wrap-anywhere">The server answered: {testResult.result.response}</p>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  return (
+    <Alert variant="destructive" data-testid="test-email-result">
+      <TriangleAlertIcon aria-hidden />
+      <AlertTitle>The test email was not sent</AlertTitle>
+      <AlertDescription>
+        <p className="break-words">{testResult.message}</p>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function OwnServerForm({ settings }: { settings: TEmailSettings }) {
+  const id = useId();
+  const server = useOwnServerForm(settings);
+  const { formError, testResult, save, test, saved, dirty, submit, sendTest } = server;
 
   return (
     <Card>
@@ -166,95 +273,13 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} noValidate className="grid gap-5" aria-label="Your own mail server">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field id={`${id}-email`} label="Email address" error={errors.enterpriseEmail} hint="Your documents come from this address.">
-              <Input
-                id={`${id}-email`}
-                type="email"
-                autoComplete="email"
-                placeholder="you@company.com"
-                aria-invalid={errors.enterpriseEmail ? true : undefined}
-                aria-describedby={errors.enterpriseEmail ? `${id}-email-error` : `${id}-email-hint`}
-                {...form.register('enterpriseEmail')}
-              />
-            </Field>
-            <Field
-              id={`${id}-password`}
-              label="Password"
-              error={errors.enterpriseEmailPassword}
-              hint={settings.passwordSet ? 'A password is saved. Leave this empty to keep it.' : 'Stored encrypted, never shown again.'}
-            >
-              <Input
-                id={`${id}-password`}
-                type="password"
-                autoComplete="new-password"
-                placeholder={settings.passwordSet ? '•••••••• (saved)' : ''}
-                aria-invalid={errors.enterpriseEmailPassword ? true : undefined}
-                aria-describedby={errors.enterpriseEmailPassword ? `${id}-password-error` : `${id}-password-hint`}
-                {...form.register('enterpriseEmailPassword')}
-              />
-            </Field>
-            <Field id={`${id}-host`} label="SMTP host" error={errors.smtpHost}>
-              <Input
-                id={`${id}-host`}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="smtp.company.com"
-                aria-invalid={errors.smtpHost ? true : undefined}
-                aria-describedby={errors.smtpHost ? `${id}-host-error` : undefined}
-                {...form.register('smtpHost')}
-              />
-            </Field>
-            <Field id={`${id}-port`} label="SMTP port" error={errors.smtpPort} hint="587 for STARTTLS, 465 for SMTPS.">
-              <Input
-                id={`${id}-port`}
-                inputMode="numeric"
-                aria-invalid={errors.smtpPort ? true : undefined}
-                aria-describedby={errors.smtpPort ? `${id}-port-error` : `${id}-port-hint`}
-                {...form.register('smtpPort')}
-              />
-            </Field>
-          </div>
-          <div className="flex items-start justify-between gap-4 rounded-lg border p-4">
-            <div className="grid gap-1">
-              <label htmlFor={`${id}-secure`} className="text-sm font-medium">
-                Secure connection
-              </label>
-              <p id={`${id}-secure-hint`} className="text-[13px] text-muted-foreground">
-                {tlsHint}
-              </p>
-            </div>
-            <Controller
-              control={form.control}
-              name="smtpSecure"
-              render={({ field }) => (
-                <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />
-              )}
-            />
-          </div>
+          <ServerFields id={id} settings={settings} server={server} />
           {formError && (
             <p className="text-sm text-destructive" role="alert">
               {formError}
             </p>
           )}
-          {testResult &&
-            (testResult.ok ? (
-              <Alert variant="info" data-testid="test-email-result">
-                <CheckCircle2Icon aria-hidden />
-                <AlertTitle>Test email sent to {testResult.result.to}</AlertTitle>
-                <AlertDescription>
-                  <p className="wrap-anywhere">The server answered: {testResult.result.response}</p>
-                </AlertDescription>
-              </Alert>
-            ) : (
-              <Alert variant="destructive" data-testid="test-email-result">
-                <TriangleAlertIcon aria-hidden />
-                <AlertTitle>The test email was not sent</AlertTitle>
-                <AlertDescription>
-                  <p className="break-words">{testResult.message}</p>
-                </AlertDescription>
-              </Alert>
-            ))}
+          {testResult && <TestEmailResult testResult={testResult} />}
           <div className="flex flex-col gap-2 sm:flex-row">
             <Button type="submit" disabled={save.isPending}>
               {save.isPending && <Loader2Icon className="animate-spin" aria-hidden />}

@@ -94,9 +94,8 @@ async function naturalBox(src: string): Promise<{ width: number; height: number 
   return { width, height: Math.max(1, Math.round((width * img.naturalHeight) / img.naturalWidth)) };
 }
 
-export function ImageEditor({ el, update }: { el: TImageElement; update: ElementUpdater }) {
-  const id = useId();
-  const set = (p: Partial<TImageElement>) => update((e) => (e.type === 'image' ? { ...e, ...p } : e));
+/** Where the image comes from: an address the server fetches, or an uploaded file. */
+function useImageSource(el: TImageElement, set: (p: Partial<TImageElement>) => void) {
   const [url, setUrl] = useState(el.src.startsWith('/api/assets/') ? '' : el.src);
   const [urlError, setUrlError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -158,6 +157,54 @@ export function ImageEditor({ el, update }: { el: TImageElement; update: Element
     }
   };
 
+  return { url, setUrl, urlError, uploading, fetching, fileRef, urlRef, applyUrl, onFile };
+}
+
+/** Width, height and alignment on the page. */
+function ImageBoxFields({ id, el, set }: { id: string; el: TImageElement; set: (p: Partial<TImageElement>) => void }) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-w`}>Width (px)</Label>
+        <Input
+          id={`${id}-w`}
+          type="number"
+          min={1}
+          max={MAX_IMAGE_PX}
+          defaultValue={el.width}
+          key={`w${el.width}`}
+          onBlur={(e) => set({ width: clampPx(e.target.value, el.width) })}
+          onKeyDown={(e) => e.key === 'Enter' && set({ width: clampPx(e.currentTarget.value, el.width) })}
+          className="h-9 w-24"
+        />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-h`}>Height (px)</Label>
+        <Input
+          id={`${id}-h`}
+          type="number"
+          min={1}
+          max={MAX_IMAGE_PX}
+          defaultValue={el.height}
+          key={`h${el.height}`}
+          onBlur={(e) => set({ height: clampPx(e.target.value, el.height) })}
+          onKeyDown={(e) => e.key === 'Enter' && set({ height: clampPx(e.currentTarget.value, el.height) })}
+          className="h-9 w-24"
+        />
+      </div>
+      <div className="space-y-1.5">
+        <span className="block text-sm leading-none font-medium">Alignment</span>
+        <AlignGroup value={el.align} options={['left', 'center', 'right'] as const} onChange={(align) => set({ align })} />
+      </div>
+    </div>
+  );
+}
+
+export function ImageEditor({ el, update }: { el: TImageElement; update: ElementUpdater }) {
+  const id = useId();
+  const set = (p: Partial<TImageElement>) => update((e) => (e.type === 'image' ? { ...e, ...p } : e));
+  const { url, setUrl, urlError, uploading, fetching, fileRef, urlRef, applyUrl, onFile } = useImageSource(el, set);
+
   return (
     <div className="space-y-4">
       <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
@@ -211,40 +258,7 @@ export function ImageEditor({ el, update }: { el: TImageElement; update: Element
         </p>
       )}
       <p className="-mt-2 text-xs text-muted-foreground">PNG, JPEG, GIF or WebP, up to 10 MB.</p>
-      <div className="flex flex-wrap items-end gap-3">
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-w`}>Width (px)</Label>
-          <Input
-            id={`${id}-w`}
-            type="number"
-            min={1}
-            max={MAX_IMAGE_PX}
-            defaultValue={el.width}
-            key={`w${el.width}`}
-            onBlur={(e) => set({ width: clampPx(e.target.value, el.width) })}
-            onKeyDown={(e) => e.key === 'Enter' && set({ width: clampPx(e.currentTarget.value, el.width) })}
-            className="h-9 w-24"
-          />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-h`}>Height (px)</Label>
-          <Input
-            id={`${id}-h`}
-            type="number"
-            min={1}
-            max={MAX_IMAGE_PX}
-            defaultValue={el.height}
-            key={`h${el.height}`}
-            onBlur={(e) => set({ height: clampPx(e.target.value, el.height) })}
-            onKeyDown={(e) => e.key === 'Enter' && set({ height: clampPx(e.currentTarget.value, el.height) })}
-            className="h-9 w-24"
-          />
-        </div>
-        <div className="space-y-1.5">
-          <span className="block text-sm leading-none font-medium">Alignment</span>
-          <AlignGroup value={el.align} options={['left', 'center', 'right'] as const} onChange={(align) => set({ align })} />
-        </div>
-      </div>
+      <ImageBoxFields id={id} el={el} set={set} />
       <div className="rounded-lg border bg-muted/30 p-3">
         <ImageView el={el} />
       </div>

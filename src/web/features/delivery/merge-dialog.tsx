@@ -1,0 +1,242 @@
+import { ArrowLeftIcon, EyeIcon, Loader2Icon, PaperclipIcon, SendIcon, TriangleAlertIcon } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
+import type { TBulkJob } from '../../../contract/bulk';
+import { columnLetter } from '../../../contract/bulk';
+import { MAX_SUBJECT_LENGTH } from '../../../contract/mail';
+import type { TMailMergeBody, TMailMergeOptions, TMailMergePreview } from '../../../contract/delivery';
+import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Field } from '../../components/ui/field';
+import { Input } from '../../components/ui/input';
+import { NativeSelect } from '../../components/ui/native-select';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../hooks/use-toast';
+import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { formatNumber } from '../../lib/utils';
+import { AddressInput } from './address-input';
+import { useMailMergePreview, useStartMailMerge } from './api';
+import { StandardWords } from './standard-words';
+
+type TStep = 'edit' | 'preview';
+
+/** The mail merge being set up: where it goes, what it says, its preview, and sending it. */
+function useMergeDraft(job: TBulkJob, options: TMailMergeOptions, onOpenChange: (open: boolean) => void) {
+  const [step, setStep] = useState<TStep>('edit');
+  const [column, setColumn] = useState<number>(options.suggestedColumn ?? 0);
+  const [cc, setCc] = useState<string[]>([]);
+  const [subject, setSubject] = useState(options.defaults.subject);
+  const [message, setMessage] = useState(options.defaults.message);
+  const [preview, setPreview] = useState<TMailMergePreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const messageRef = useRef<HTMLTextAreaElement>(null);
+  const previewCall = useMailMergePreview();
+  const start = useStartMailMerge();
+  // An account that may not write its own words sends the standard email: no subject or message.
+  const body: TMailMergeBody = options.ownWords ? { addressColumn: column, subject, message, cc } : { addressColumn: column, cc };
+
+  const insertTag = (name: string) => {
+    const el = messageRef.current;
+    const tag = `{{${name}}}`;
+    const at = el?.selectionStart ?? message.length;
+    const end = el?.selectionEnd ?? message.length;
+    setMessage(message.slice(0, at) + tag + message.slice(end));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at + tag.length, at + tag.length);
+    });
+  };
+
+  const showPreview = () => {
+    setError(null);
+    if (options.ownWords && subject.trim() === '') {
+      setError('Enter a subject.');
+      return;
+    }
+    previewCall.mutate(
+      { jobId: job.id, body },
+      {
+        onSuccess: (p) => {
+          setPreview(p);
+          setStep('preview');
+        },
+        onError: (failure) => {
+          if (!isUnauthorizedError(failure)) setError(readApiError(failure, 'The preview could not be made.').message);
+        },
+      },
+    );
+  };
+
+  const send = () =>
+    start.mutate(
+      { jobId: job.id, body },
+      {
+        onSuccess: (merge) => {
+          toast({ title: 'Emails on their way', description: `${formatNumber(merge.total - merge.failed)} documents are being emailed.` });
+          onOpenChange(false);
+        },
+        onError: (failure) => {
+          if (!isUnauthorizedError(failure)) setError(readApiError(failure, 'The emails could not be queued.').message);
+        },
+      },
+    );
+
+  return { step, setStep, column, setColumn, cc, setCc, subject, setSubject, message, setMessage, preview, error, messageRef, previewCall, start, insertTag, showPreview, send };
+}
+
+type MergeDraft = ReturnType<typeof useMergeDraft>;
+
+/** Step one: the address column, Cc, and the subject and message (or the standard words). */
+function MergeEditStep({ id, options, draft }: { id: string; options: TMailMergeOptions; draft: MergeDraft }) {
+  const { column, setColumn, cc, setCc, subject, setSubject, message, setMessage, messageRef, insertTag } = draft;
+  return (
+    <div className="grid min-w-0 gap-4">
+      <Field id={`${id}-column`} label="Send each document to the address in" hint="A column of the spreadsheet this batch came from.">
+        <NativeSelect id={`${id}-column`} value={String(column)} onChange={(e) => setColumn(Number(e.target.value))}>
+          {options.columns.map((c) => (
+            <option key={c.index} value={c.index}>
+              {columnLetter(c.index)} · {c.header || `Column ${c.index + 1}`}
+              {c.addresses > 0 ? ` (addresses like ${c.sample})` : ''}
+            </option>
+          ))}
+        </NativeSelect>
+      </Field>
+      <Field id={`${id}-cc`} label="Cc on every email" optional>
+        <AddressInput id={`${id}-cc`} value={cc} onChange={setCc} placeholder="A colleague or your CRM’s address" />
+      </Field>
+      {options.ownWords ? (
+        <>
+          <Field id={`${id}-subject`} label="Subject">
+            <Input id={`${id}-subject`} value={subject} maxLength={MAX_SUBJECT_LENGTH} onChange={(e) => setSubject(e.target.value)} />
+          </Field>
+          <Field id={`${id}-message`} label="Message">
+            <Textarea id={`${id}-message`} ref={messageRef} rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
+          </Field>
+          <div className="-mt-1 flex flex-wrap items-center gap-1.5" role="group" aria-label="Insert a field into the message">
+            <span className="text-[13px] text-muted-foreground">Insert:</span>
+            {[{ name: 'document', label: 'Document name' }, ...options.placeholders].map((p) => (
+              <Button key={p.name} type="button" variant="outline" size="sm" className="h-7 px-2 text-xs" onClick={() => insertTag(p.name)}>
+                {p.label}
+              </Button>
+            ))}
+          </div>
+        </>
+      ) : (
+        <StandardWords id={id} senderName={options.senderName} note={options.ownWordsNote} />
+      )}
+    </div>
+  );
+}
+
+/** Step two: the first email as it goes out, how many will be sent, and rows without an address. */
+function MergePreviewStep({ preview }: { preview: TMailMergePreview }) {
+  return (
+    <div className="grid min-w-0 gap-4">
+      {preview.first ? (
+        <div className="grid gap-2 rounded-lg border p-4 text-sm" data-testid="merge-preview">
+          <p className="wrap-anywhere">
+            <span className="text-muted-foreground">To:</span> {preview.first.to}
+            {preview.first.cc.length > 0 && <span className="text-muted-foreground"> · Cc {preview.first.cc.join(', ')}</span>}
+          </p>
+          <p className="break-words">
+            <span className="text-muted-foreground">Subject:</span> <span className="font-medium">{preview.first.subject}</span>
+          </p>
+          <p className="border-t pt-3 break-words whitespace-pre-wrap">{preview.first.message}</p>
+          <p className="flex min-w-0 items-center gap-2 border-t pt-3 text-[13px] text-muted-foreground">
+            <PaperclipIcon className="size-4 shrink-0" aria-hidden />
+            <span className="truncate">{preview.first.attachmentName}</span>
+          </p>
+        </div>
+      ) : (
+        <Alert variant="destructive">
+          <TriangleAlertIcon aria-hidden />
+          <AlertTitle>No row has an address that can be used</AlertTitle>
+          <AlertDescription>
+            <p>Choose another column.</p>
+          </AlertDescription>
+        </Alert>
+      )}
+      <p className="text-sm">
+        <span className="font-semibold tabular-nums">{formatNumber(preview.valid)}</span> {preview.valid === 1 ? 'email' : 'emails'} will be sent
+        {preview.invalid > 0 && (
+          <>
+            ; <span className="font-semibold text-destructive tabular-nums">{formatNumber(preview.invalid)}</span>{' '}
+            {preview.invalid === 1 ? 'row has' : 'rows have'} no usable address and will be listed as not sent
+          </>
+        )}
+        .
+      </p>
+      {preview.problems.length > 0 && (
+        <ul className="grid gap-1 rounded-lg bg-destructive/5 px-4 py-3 text-[13px] text-destructive">
+          {preview.problems.map((p) => (
+            <li key={p.row}>
+              Row {p.row}: {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {preview.unknownPlaceholders.length > 0 && (
+        <Alert variant="default">
+          <TriangleAlertIcon aria-hidden />
+          <AlertTitle>Some fields are not in this format</AlertTitle>
+          <AlertDescription>
+            <p>{preview.unknownPlaceholders.map((n) => `{{${n}}}`).join(', ')} will print as nothing.</p>
+          </AlertDescription>
+        </Alert>
+      )}
+    </div>
+  );
+}
+
+export function MergeDialog({ job, options, open, onOpenChange }: { job: TBulkJob; options: TMailMergeOptions; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const id = useId();
+  const draft = useMergeDraft(job, options, onOpenChange);
+  const { step, setStep, preview, error, previewCall, start, showPreview, send } = draft;
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{step === 'edit' ? 'Email each document' : 'Check the first email'}</DialogTitle>
+          <DialogDescription>
+            {step === 'edit'
+              ? `Each of the ${formatNumber(options.documents)} documents goes to the address in its own row, with its PDF attached.`
+              : 'This is the first document’s email as it will go out. The others follow the same pattern with their own values.'}
+          </DialogDescription>
+        </DialogHeader>
+        {step === 'edit' ? (
+          <MergeEditStep id={id} options={options} draft={draft} />
+        ) : preview ? (
+          <MergePreviewStep preview={preview} />
+        ) : null}
+        {error && (
+          <p className="text-sm text-destructive" role="alert">
+            {error}
+          </p>
+        )}
+        <DialogFooter>
+          {step === 'edit' ? (
+            <>
+              <Button variant="ghost" onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button onClick={showPreview} disabled={previewCall.isPending}>
+                {previewCall.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <EyeIcon aria-hidden />} Preview the first email
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button variant="ghost" onClick={() => setStep('edit')} disabled={start.isPending}>
+                <ArrowLeftIcon aria-hidden /> Back
+              </Button>
+              <Button onClick={send} disabled={start.isPending || !preview?.first}>
+                {start.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SendIcon aria-hidden />}
+                {start.isPending ? 'Sending...' : `Send ${formatNumber(preview?.valid ?? 0)} emails`}
+              </Button>
+            </>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
