@@ -14,7 +14,7 @@ import {
 } from '../../../contract/delivery.ts';
 import { findPlaceholderNames, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TMailService } from '../mail/mail.service.ts';
+import type { TMailService } from '../mail/index.ts';
 import type { TAccountStanding } from '../users/account-standing.ts';
 import type { TDeliveriesRepository, TMergeRow, TNewDelivery } from './deliveries.repository.ts';
 import { cellOf, checkAddress, fillTemplate, oneLine, type TFilledRow } from './merge-templates.ts';
