@@ -3,7 +3,7 @@ import type { TDueRowsWorker } from '../../jobs/due-rows.ts';
 import type { TDocumentsService } from '../documents/documents.service.ts';
 import type { TMailer, TMailService } from '../mail/index.ts';
 import type { TShareLinksService } from '../share-links/share-links.service.ts';
-import type { TAccountStanding } from '../users/account-standing.ts';
+import type { TAccountStanding } from '../users/index.ts';
 import type { TDeliveriesRepository } from './deliveries.repository.ts';
 import { EMAIL_RETRY_DELAYS_MS } from './delivery-terms.ts';
 

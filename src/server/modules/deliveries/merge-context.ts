@@ -10,7 +10,7 @@ import {
 import { findPlaceholderNames, type TPlaceholder } from '../../../contract/placeholders.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TMailService } from '../mail/index.ts';
-import type { TAccountStanding } from '../users/account-standing.ts';
+import type { TAccountStanding } from '../users/index.ts';
 import type { TDeliveriesRepository, TMergeRow } from './deliveries.repository.ts';
 import { fillTemplate, oneLine, type TFilledRow } from './merge-templates.ts';
 
