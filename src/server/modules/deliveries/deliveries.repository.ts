@@ -3,7 +3,7 @@ import type { TFilledRow } from './merge-templates.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, bulkRows, documents, emailDeliveries, formatSnapshots, mailMerges, systemMailDays, users } from '../../db/schema.ts';
 import { leaseDueRows } from '../../jobs/due-rows.ts';
-import { scopeFilter, type TDocumentScope } from '../documents/documents.repository.ts';
+import { scopeFilter, type TDocumentScope } from '../documents/index.ts';
 
 export type TDeliveryRow = typeof emailDeliveries.$inferSelect;
 export type TNewDelivery = typeof emailDeliveries.$inferInsert;

@@ -1,6 +1,6 @@
 import { MAX_ATTACHMENT_BYTES } from '../../../contract/delivery.ts';
 import type { TDueRowsWorker } from '../../jobs/due-rows.ts';
-import type { TDocumentsService } from '../documents/documents.service.ts';
+import type { TDocumentsService } from '../documents/index.ts';
 import type { TMailer, TMailService } from '../mail/index.ts';
 import type { TShareLinksService } from '../share-links/share-links.service.ts';
 import type { TAccountStanding } from '../users/index.ts';

@@ -1,6 +1,6 @@
 import type { TDelivery, TDeliveryWithDocument } from '../../../contract/delivery.ts';
 import { notFound } from '../../http/app-error.ts';
-import type { TDocumentScope } from '../documents/documents.repository.ts';
+import type { TDocumentScope } from '../documents/index.ts';
 import type { TDeliveryBase } from './delivery-context.ts';
 import { toDelivery } from './delivery-terms.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { defaultEmailMessage, standardEmail, type TDelivery, type ZEmailDocumentBody } from '../../../contract/delivery.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TDocumentScope } from '../documents/documents.repository.ts';
+import type { TDocumentScope } from '../documents/index.ts';
 import type { TDeliveryBase, TDeliveryContext } from './delivery-context.ts';
 import { plural, SEND_RATE_WINDOW_MS, toDelivery } from './delivery-terms.ts';
 
