@@ -1,19 +1,17 @@
-import { createAdminContext, type TAdminContext, type TAdminDeps } from './admin-context.ts';
+import { createAdminContext, type TAdminDeps } from './admin-context.ts';
 import { listUsers, markEmailVerified, requireAdmin, setRole, updateUser } from './admin-users.ts';
 import { auditEntries } from './audit-log.ts';
 import { createGateway, listGateways, updateGateway } from './payment-gateways.ts';
 import { planCatalogue, publicPages, savePlanCatalogue, savePublicPages } from './site-content.ts';
 import { deleteSetting, listSettings, saveSetting } from './system-settings.ts';
+import { useCasesOf } from '../use-cases.ts';
 
 export type { TAdminDeps } from './admin-context.ts';
 
 /** The admin panel's users, plans, pages, settings, gateways and audit log, each use case in its own file. */
 export function createAdminService(deps: TAdminDeps) {
   const ctx = createAdminContext(deps);
-  const use =
-    <A extends unknown[], R>(useCase: (ctx: TAdminContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const use = useCasesOf(ctx);
   return {
     audit: ctx.audit,
     requireAdmin: use(requireAdmin),

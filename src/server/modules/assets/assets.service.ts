@@ -1,17 +1,15 @@
-import { createAssetsContext, type TAssetsContext, type TAssetsDeps } from './assets-context.ts';
+import { createAssetsContext, type TAssetsDeps } from './assets-context.ts';
 import { fetchImagesOf, imageFromUrl } from './fetch-images.ts';
 import { getImage, imagesForRender } from './read-images.ts';
 import { uploadImage } from './upload-image.ts';
+import { useCasesOf } from '../use-cases.ts';
 
 export { ASSET_URL_PREFIX, assetUrl, FAILED_FETCH_MEMORY_MS, IMAGE_FETCHES_PER_MINUTE, type TAssetsDeps } from './assets-context.ts';
 
 /** The owner's images: uploaded, or fetched once by address; each use case in its own file. */
 export function createAssetsService(deps: TAssetsDeps) {
   const ctx = createAssetsContext(deps);
-  const use =
-    <A extends unknown[], R>(useCase: (ctx: TAssetsContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const use = useCasesOf(ctx);
   return {
     upload: use(uploadImage),
     fromUrl: use(imageFromUrl),

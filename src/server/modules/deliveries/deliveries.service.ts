@@ -2,6 +2,7 @@ import { createDeliveryBase, type TDeliveriesDeps, type TDeliveryContext } from 
 import { deliveriesOfDocument, getDelivery, recentDeliveries } from './delivery-history.ts';
 import { emailDocument } from './email-document.ts';
 import { createDeliveryWorker } from './send-attempt.ts';
+import { useCasesOf } from '../use-cases.ts';
 
 export type { TDeliveriesDeps } from './delivery-context.ts';
 export { EMAIL_RETRY_DELAYS_MS, IN_DOUBT_MESSAGE, SEND_RATE_WINDOW_MS, toDelivery } from './delivery-terms.ts';
@@ -15,10 +16,7 @@ export function createDeliveriesService(deps: TDeliveriesDeps) {
   const base = createDeliveryBase(deps);
   const worker = createDeliveryWorker(base);
   const ctx: TDeliveryContext = { ...base, worker };
-  const use =
-    <A extends unknown[], R>(useCase: (ctx: TDeliveryContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const use = useCasesOf(ctx);
   return {
     worker,
     email: use(emailDocument),

@@ -1,8 +1,9 @@
-import { createMergeContext, type TMailMergeDeps, type TMergeContext } from './merge-context.ts';
+import { createMergeContext, type TMailMergeDeps } from './merge-context.ts';
 import { mergeOptions } from './merge-options.ts';
 import { previewMerge } from './merge-preview.ts';
 import { mergeRows } from './merge-rows.ts';
 import { startMerge } from './start-merge.ts';
+import { useCasesOf } from '../use-cases.ts';
 
 /**
  * "Email each document" of a finished batch: every document goes to the address in one of the
@@ -12,10 +13,7 @@ import { startMerge } from './start-merge.ts';
  */
 export function createMailMergeService(deps: TMailMergeDeps) {
   const ctx = createMergeContext(deps);
-  const use =
-    <A extends unknown[], R>(useCase: (ctx: TMergeContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const use = useCasesOf(ctx);
   return {
     options: use(mergeOptions),
     preview: use(previewMerge),

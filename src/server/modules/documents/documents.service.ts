@@ -1,17 +1,15 @@
 import { admit, createDocument, createDocumentLater } from './create-document.ts';
 import { documentPdf } from './document-pdf.ts';
-import { createDocumentsContext, type TDocumentsContext, type TDocumentsDeps } from './documents-context.ts';
+import { createDocumentsContext, type TDocumentsDeps } from './documents-context.ts';
 import { deleteDocument, deleteExpired, documentsPage, getDocument, listDocuments } from './stored-documents.ts';
+import { useCasesOf } from '../use-cases.ts';
 
 export { TEST_DOCUMENT_LIFETIME_MS, toDocument, type TDocumentsDeps } from './documents-context.ts';
 
 /** Making, reading and deleting documents, each use case in its own file. */
 export function createDocumentsService(deps: TDocumentsDeps) {
   const ctx = createDocumentsContext(deps);
-  const use =
-    <A extends unknown[], R>(useCase: (ctx: TDocumentsContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const use = useCasesOf(ctx);
   return {
     admit: use(admit),
     create: use(createDocument),

@@ -1,7 +1,8 @@
-import { createMailContext, type TMailContext, type TMailDeps } from './mail-context.ts';
+import { createMailContext, type TMailDeps } from './mail-context.ts';
 import { assertDailyRoom, hasSystemServer, sendNotice, sendNoticeTo, systemDailyLimit } from './system-mail.ts';
 import { deleteSystemSettings, saveSystemSettings, systemSettings, testSystemSettings } from './system-mail-settings.ts';
 import { emailSettings, saveEmailSettings, testEmailSettings } from './user-mail-settings.ts';
+import { useCasesOf } from '../use-cases.ts';
 
 export { type TMailDeps, type TSender } from './mail-context.ts';
 export { dailyLimitReached, nextUtcDay, utcDay } from './system-mail.ts';
@@ -13,10 +14,7 @@ export { dailyLimitReached, nextUtcDay, utcDay } from './system-mail.ts';
  */
 export function createMailService(deps: TMailDeps) {
   const ctx = createMailContext(deps);
-  const use =
-    <A extends unknown[], R>(useCase: (ctx: TMailContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const use = useCasesOf(ctx);
   return {
     senderFor: async (userId: string) => ctx.senderOf(await ctx.userOf(userId)),
     hasSystemServer: use(hasSystemServer),

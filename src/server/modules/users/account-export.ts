@@ -3,10 +3,11 @@
  * ZIP's writer), so memory stays flat whatever the account's size. A small account's export is
  * the answer itself; a large one's is built by the job queue into a file the owner downloads.
  */
-import { createExportContext, type TAccountExportDeps, type TExportContext } from './export-context.ts';
+import { createExportContext, type TAccountExportDeps } from './export-context.ts';
 import { startWorking } from './export-jobs.ts';
 import { downloadExport, exportStatus, removeExportFiles } from './export-status.ts';
 import { startExport } from './start-export.ts';
+import { useCasesOf } from '../use-cases.ts';
 
 export { documentDataCsv } from './export-archive.ts';
 export { ACCOUNT_EXPORT_LIMITS, ACCOUNT_EXPORT_QUEUE, type TAccountExportDeps } from './export-context.ts';
@@ -14,10 +15,7 @@ export { ACCOUNT_EXPORT_LIMITS, ACCOUNT_EXPORT_QUEUE, type TAccountExportDeps } 
 /** Each use case lives in its own file and takes the shared context first; this binds them to one. */
 export function createAccountExport(deps: TAccountExportDeps) {
   const ctx = createExportContext(deps);
-  const use =
-    <A extends unknown[], R>(useCase: (ctx: TExportContext, ...args: A) => R) =>
-    (...args: A): R =>
-      useCase(ctx, ...args);
+  const use = useCasesOf(ctx);
   return {
     backgroundAbove: ctx.backgroundAbove,
     startWorking: use(startWorking),
