@@ -3,7 +3,7 @@ import type { TFilledRow } from './merge-templates.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, bulkRows, documents, emailDeliveries, formatSnapshots, mailMerges, systemMailDays, users } from '../../db/schema.ts';
 import { leaseDueRows } from '../../jobs/due-rows.ts';
-import { scopeFilter, type TDocumentScope } from '../documents/documents.repository.ts';
+import { scopeFilter, type TDocumentScope } from '../documents/index.ts';
 
 export type TDeliveryRow = typeof emailDeliveries.$inferSelect;
 export type TNewDelivery = typeof emailDeliveries.$inferInsert;
@@ -17,11 +17,8 @@ const rowsOf = <T>(result: unknown): T[] => {
 /** Deliveries INSERTed per statement when a mail merge queues its rows. */
 const MERGE_INSERT_BATCH = 500;
 
-/**
- * An owner's deliveries are read only through their owner; the sender's queue reads due rows of
- * everyone, and the send rate counts what one owner sent in the last hour under their row's lock.
- */
-export function createDeliveriesRepository(db: TDb) {
+/** One owner's deliveries: made, read and counted through their owner. */
+function ownerQueries(db: TDb) {
   const mine = (ownerId: string, id: string) => and(eq(emailDeliveries.ownerId, ownerId), eq(emailDeliveries.id, id));
   return {
     async insert(row: TNewDelivery): Promise<TDeliveryRow> {
@@ -78,7 +75,12 @@ export function createDeliveriesRepository(db: TDb) {
       );
       return row?.n ?? 0;
     },
+  };
+}
 
+/** The sender's queue: due rows of everyone, each attempt begun under its owner's row lock. */
+function sendingQueries(db: TDb) {
+  return {
     async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<TDeliveryRow[]> {
       const ids = await leaseDueRows(db, emailDeliveries, { waiting: 'queued', now, leaseUntil, limit, countAttempt: false });
       if (ids.length === 0) return [];
@@ -202,9 +204,12 @@ export function createDeliveriesRepository(db: TDb) {
         .returning({ id: emailDeliveries.id });
       return failed.length;
     },
+  };
+}
 
-    /* Mail merges */
-
+/** Mail merges and the deliveries they queued. */
+function mergeQueries(db: TDb) {
+  return {
     async merge(ownerId: string, jobId: string): Promise<TMergeRow | undefined> {
       const [row] = await db
         .select()
@@ -263,7 +268,12 @@ export function createDeliveriesRepository(db: TDb) {
       ]);
       return { rows, total: total?.n ?? 0 };
     },
+  };
+}
 
+/** The finished batch a mail merge sends from. */
+function batchQueries(db: TDb) {
+  return {
     /**
      * A finished batch's documents in row order, after `afterRow`, with the row's cells in
      * columns that fill no placeholder: what a merge addresses and fills its templates from.
@@ -303,5 +313,13 @@ export function createDeliveriesRepository(db: TDb) {
       return row?.n ?? 0;
     },
   };
+}
+
+/**
+ * An owner's deliveries are read only through their owner; the sender's queue reads due rows of
+ * everyone, and the send rate counts what one owner sent in the last hour under their row's lock.
+ */
+export function createDeliveriesRepository(db: TDb) {
+  return { ...ownerQueries(db), ...sendingQueries(db), ...mergeQueries(db), ...batchQueries(db) };
 }
 export type TDeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;

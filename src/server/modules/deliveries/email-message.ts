@@ -1,5 +1,5 @@
 import type { SendMailOptions } from 'nodemailer';
-import type { TSender } from '../mail/mail.service.ts';
+import type { TSender } from '../mail/index.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
 
 const escapeHtml = (value: string) =>

@@ -5,7 +5,7 @@ import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/formats.repository.ts';
-import { countingPeriod } from '../users/users.repository.ts';
+import { countingPeriod } from '../users/index.ts';
 
 export type TDocumentRow = typeof documents.$inferSelect;
 export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId'> & {

@@ -9,7 +9,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import { usageCounters, users } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { eq } from 'drizzle-orm';
-import { usagePeriod } from '../users/users.repository.ts';
+import { usagePeriod } from '../users/index.ts';
 
 let t: TTestApp;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createFairTurns } from '../../jobs/fair-turns.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
-import type { TAssetsService } from '../assets/assets.service.ts';
+import type { TAssetsService } from '../assets/index.ts';
 
 export type TPdfRequest = {
   ownerId: string;

@@ -1,5 +1,5 @@
 import type { TPlanId } from '../../../contract/plans.ts';
-import { reachRefusal, type TStanding } from '../users/account-standing.ts';
+import { reachRefusal, type TStanding } from '../users/index.ts';
 
 /**
  * What the policy knows of an account. The installation's mail server sends as this installation,

@@ -25,8 +25,8 @@ const rowsOf = <T>(result: unknown): T[] => {
   return Array.isArray(rows) ? rows : (result as T[]);
 };
 
-/** Every query on a user's rows filters by the owner; rate windows belong to a key the caller has already proven. */
-export function createPublicApiRepository(db: TDb) {
+/** The door: a key's owner and plan, and its rate window counted. */
+function keyQueries(db: TDb) {
   return {
     /**
      * Finds the active key with this hash, its owner's plan, and counts the request in the key's
@@ -57,8 +57,12 @@ export function createPublicApiRepository(db: TDb) {
       const lastUsedAt = row.lastUsedAt === null ? null : new Date(row.lastUsedAt);
       return { ...row, lastUsedAt, used: Number(row.used) };
     },
+  };
+}
 
-
+/** The request log, its daily roll-up, and the sweep that keeps them bounded. */
+function usageQueries(db: TDb) {
+  return {
     /** Several logged requests in one insert. */
     async recordRequests(requests: (TApiRequest & { createdAt: Date })[]): Promise<void> {
       if (requests.length === 0) return;
@@ -125,7 +129,12 @@ export function createPublicApiRepository(db: TDb) {
       await db.delete(apiRateWindows).where(lt(apiRateWindows.windowStart, new Date(now.getTime() - 5 * 60_000)));
       await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, idempotencySince));
     },
+  };
+}
 
+/** Idempotency keys: claimed, answered, released. */
+function idempotencyQueries(db: TDb) {
+  return {
     /** Takes the key for this request; the row already there when another request took it first. */
     async claimIdempotencyKey(ownerId: string, key: string, requestHash: string, since: Date): Promise<TIdempotencyRow | 'claimed' | 'gone'> {
       // A key older than the window is free again.
@@ -164,7 +173,12 @@ export function createPublicApiRepository(db: TDb) {
     async releaseIdempotencyKey(ownerId: string, key: string) {
       await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key)));
     },
+  };
+}
 
+/** Documents asked for asynchronously, while pending or once failed. */
+function asyncDocumentQueries(db: TDb) {
+  return {
     async insertAsyncDocument(ownerId: string, id: string, mode: TApiKeyMode) {
       await db.insert(asyncDocuments).values({ id, ownerId, status: 'pending', testMode: mode === 'test' });
     },
@@ -188,5 +202,10 @@ export function createPublicApiRepository(db: TDb) {
       await db.delete(asyncDocuments).where(lt(asyncDocuments.createdAt, before));
     },
   };
+}
+
+/** Every query on a user's rows filters by the owner; rate windows belong to a key the caller has already proven. */
+export function createPublicApiRepository(db: TDb) {
+  return { ...keyQueries(db), ...usageQueries(db), ...idempotencyQueries(db), ...asyncDocumentQueries(db) };
 }
 export type TPublicApiRepository = ReturnType<typeof createPublicApiRepository>;

@@ -2,8 +2,8 @@ import { API_LATENCY_DAYS, API_USAGE_CSV_HEADER, API_USAGE_DAYS, type TApiUsage,
 import { notFound } from '../../http/app-error.ts';
 import type { TApiKeysRepository } from '../api-keys/api-keys.repository.ts';
 import { csvCell } from '../bulk/index.ts';
-import type { TDocumentsService } from '../documents/documents.service.ts';
-import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TDocumentsService } from '../documents/index.ts';
+import type { TUsersRepository } from '../users/index.ts';
 import type { TApiRequest, TPublicApiRepository, TUsageDay } from './public-api.repository.ts';
 import { API_KEY_PREFIX, type TApiKeyMode } from '../../../contract/api-keys.ts';
 import { hashApiKey } from '../api-keys/api-keys.service.ts';

@@ -1,6 +1,6 @@
 import type { TBulkService } from '../bulk/index.ts';
-import type { TDeliveriesService } from '../deliveries/deliveries.service.ts';
-import type { TDocumentsService } from '../documents/documents.service.ts';
+import type { TDeliveriesService } from '../deliveries/index.ts';
+import type { TDocumentsService } from '../documents/index.ts';
 import type { TFormatsService } from '../formats/formats.service.ts';
 import type { TPublicApiService } from './public-api.service.ts';
 

@@ -5,8 +5,8 @@ import { accountExports, apiKeys, assets, auditLog, bulkJobs, documents, shareLi
 
 export type TAccountExportRow = typeof accountExports.$inferSelect;
 
-/** What "Your data" reads and removes: export records, the account's other records, the account itself. */
-export function createAccountDataRepository(db: TDb) {
+/** What an export reads: the account's records, images and how many documents it has. */
+function contentQueries(db: TDb) {
   return {
     /** The account's records that are not documents or formats, without any secret. */
     async records(ownerId: string) {
@@ -77,7 +77,12 @@ export function createAccountDataRepository(db: TDb) {
       const [row] = await db.select({ n: count() }).from(documents).where(eq(documents.ownerId, ownerId));
       return row?.n ?? 0;
     },
+  };
+}
 
+/** The export records: started, advanced, finished, and expired. */
+function exportQueries(db: TDb) {
+  return {
     /** Exports started since `since`, and the one still being built, if any. */
     async recentExports(ownerId: string, since: Date): Promise<TAccountExportRow[]> {
       return db
@@ -113,6 +118,19 @@ export function createAccountDataRepository(db: TDb) {
         .where(and(eq(accountExports.ownerId, ownerId), eq(accountExports.id, id)));
     },
 
+    /** Expired background exports, whoever owns them: their files are removed, the record stays. */
+    async expiredExports(now: Date): Promise<TAccountExportRow[]> {
+      return db
+        .select()
+        .from(accountExports)
+        .where(and(eq(accountExports.status, 'ready'), eq(accountExports.kind, 'background'), lte(accountExports.expiresAt, now)));
+    },
+  };
+}
+
+/** Deleting the account. */
+function deletionQueries(db: TDb) {
+  return {
     /** Whether `userId` is the installation's only administrator. */
     async isOnlyAdmin(userId: string): Promise<boolean> {
       const admins = await db.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).limit(2);
@@ -150,15 +168,11 @@ export function createAccountDataRepository(db: TDb) {
         return true;
       });
     },
-
-    /** Expired background exports, whoever owns them: their files are removed, the record stays. */
-    async expiredExports(now: Date): Promise<TAccountExportRow[]> {
-      return db
-        .select()
-        .from(accountExports)
-        .where(and(eq(accountExports.status, 'ready'), eq(accountExports.kind, 'background'), lte(accountExports.expiresAt, now)));
-    },
-
   };
+}
+
+/** What "Your data" reads and removes: export records, the account's other records, the account itself. */
+export function createAccountDataRepository(db: TDb) {
+  return { ...contentQueries(db), ...exportQueries(db), ...deletionQueries(db) };
 }
 export type TAccountDataRepository = ReturnType<typeof createAccountDataRepository>;

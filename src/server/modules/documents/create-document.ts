@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  DEFAULT_CLIENT_NAME,
+  requiredFieldsMessage,
+  type TDocument,
+  clientNameOf,
+  documentNameFor,
+  type ZCreateDocumentBody,
+} from '../../../contract/documents.ts';
+import { AppError } from '../../http/app-error.ts';
+import { QuotaExceededError } from './documents.repository.ts';
+import { TEST_DOCUMENT_LIFETIME_MS, toDocument, type TDocumentsContext } from './documents-context.ts';
+
+type TPrepared = Awaited<ReturnType<typeof prepare>>;
+async function prepare({ deps }: TDocumentsContext, ownerId: string, body: z.output<typeof ZCreateDocumentBody>, testMode: boolean) {
+  const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
+  if (!found) throw new AppError('not_found', 'Format not found.');
+  const { format, snapshot } = found;
+  // The cheap refusals come before any checking: a user with no quota left, or who keeps
+  // sending data that fails, cannot make the server work.
+  const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
+  await deps.limits.assertMayCheck(ownerId);
+  const check = await deps.pdf.checkData(ownerId, snapshot.placeholders, body.data, snapshot.content);
+  if (check.missing.length > 0 || Object.keys(check.fields).length > 0) await deps.limits.recordFailedCheck(ownerId);
+  if (check.missing.length > 0) {
+    throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
+  }
+  if (Object.keys(check.fields).length > 0) {
+    const [[key, first] = ['', '']] = Object.entries(check.fields);
+    // A list's cell is named by its path (items[3].qty), so an API client knows which row to fix.
+    const where = key.includes('[') ? `${key}: ` : '';
+    throw new AppError('validation_failed', `Please correct the highlighted fields. ${where}${first}`, check.fields);
+  }
+  const createdAt = new Date();
+  const name =
+    body.name || documentNameFor({ name: format.name, documentNamePattern: snapshot.content.documentNamePattern }, check.values, createdAt.toISOString().slice(0, 10));
+  const clientName = body.clientName || clientNameOf(check.values) || DEFAULT_CLIENT_NAME;
+  return { format, snapshot, values: check.values, limit, createdAt, name, clientName };
+}
+
+async function produce({ deps }: TDocumentsContext, ownerId: string, prepared: TPrepared, id: string, testMode: boolean): Promise<TDocument> {
+  const { format, snapshot, values, limit, createdAt, name, clientName } = prepared;
+  // The render thread keeps the PDF in the cache under the new document's id, so the bytes
+  // never cross to this thread; a document that is then refused leaves no cache entry.
+  const { sha256, warnings } = await deps.pdf.renderToCache(
+    {
+      ownerId,
+      format: { content: snapshot.content, placeholders: snapshot.placeholders },
+      data: values,
+      title: name,
+      creationDate: createdAt,
+      testMode,
+    },
+    deps.cache.fileOf(id),
+  );
+  try {
+    const row = await deps.documents.createCounted(ownerId, limit, {
+      id,
+      formatId: format.id,
+      formatName: format.name,
+      formatVersion: format.version,
+      snapshotId: snapshot.id,
+      name,
+      clientName,
+      data: values,
+      status: 'generated',
+      pdfSha256: sha256,
+      renderWarnings: warnings,
+      testMode,
+      expiresAt: testMode ? new Date(createdAt.getTime() + TEST_DOCUMENT_LIFETIME_MS) : null,
+      createdAt,
+    });
+    const document = toDocument(row);
+    await deps.events?.documentCreated(ownerId, document);
+    return document;
+  } catch (error) {
+    await deps.cache.delete(id);
+    if (error instanceof QuotaExceededError) throw deps.quota.generationsExceeded(limit, 0);
+    throw error;
+  }
+}
+
+/**
+ * Admits a request to make a document before its body is read: refused when the user keeps
+ * sending data that fails, or has too many in progress. Call the answer when it is done.
+ */
+export async function admit({ deps }: TDocumentsContext, ownerId: string, bodyBytes: number | undefined): Promise<() => void> {
+  await deps.limits.assertMayCheck(ownerId);
+  return deps.limits.enter('document', ownerId, bodyBytes);
+}
+
+/**
+ * Checks, renders and stores one document. `id` lets an asynchronous request name the document
+ * before it exists; a test key's document (`testMode`) is watermarked, free, and kept 7 days.
+ */
+export async function createDocument(
+  ctx: TDocumentsContext,
+  ownerId: string,
+  body: z.output<typeof ZCreateDocumentBody>,
+  options: { id?: string; testMode?: boolean } = {},
+): Promise<TDocument> {
+  const testMode = options.testMode ?? false;
+  return produce(ctx, ownerId, await prepare(ctx, ownerId, body, testMode), options.id ?? randomUUID(), testMode);
+}
+
+/**
+ * Checks now and renders in the background: the id is known at once, and `settled` hears how
+ * the document ended. Bad data and an exhausted quota are still refused here, before any work.
+ */
+export async function createDocumentLater(
+  ctx: TDocumentsContext,
+  ownerId: string,
+  body: z.output<typeof ZCreateDocumentBody>,
+  options: { testMode?: boolean },
+  settled: (outcome: { document: TDocument } | { error: unknown }) => Promise<void>,
+): Promise<{ id: string }> {
+  const testMode = options.testMode ?? false;
+  const prepared = await prepare(ctx, ownerId, body, testMode);
+  const id = randomUUID();
+  setImmediate(() => {
+    produce(ctx, ownerId, prepared, id, testMode).then(
+      (document) => settled({ document }),
+      (error: unknown) => settled({ error }),
+    ).catch((error: unknown) => ctx.deps.log.error({ err: error, documentId: id }, 'could not record how a background document ended'));
+  });
+  return { id };
+}

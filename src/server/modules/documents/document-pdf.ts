@@ -1,0 +1,40 @@
+import type { TDocument } from '../../../contract/documents.ts';
+import type { TSnapshotRow } from '../formats/formats.repository.ts';
+import type { TDocumentRow, TDocumentScope } from './documents.repository.ts';
+import { documentNotFound, toDocument, type TDocumentsContext } from './documents-context.ts';
+import { sha256Hex } from './pdf.service.ts';
+
+async function renderStored({ deps }: TDocumentsContext, ownerId: string, document: TDocumentRow, snapshot: TSnapshotRow): Promise<Uint8Array> {
+  const { pdf } = await deps.pdf.render({
+    ownerId,
+    format: { content: snapshot.content, placeholders: snapshot.placeholders },
+    data: document.data,
+    title: document.name,
+    creationDate: document.createdAt,
+    testMode: document.testMode,
+  });
+  const sha = sha256Hex(pdf);
+  if (sha !== document.pdfSha256) {
+    // A renderer change altered old output; the bytes are still the document's content.
+    deps.log.error({ documentId: document.id, stored: document.pdfSha256, rendered: sha }, 'document PDF hash mismatch');
+  } else {
+    await deps.cache.put(document.id, pdf);
+  }
+  return pdf;
+}
+
+/** The document's bytes: from the cache when it has them, else rendered again from the snapshot. */
+export async function documentPdf(ctx: TDocumentsContext, ownerId: string, id: string, scope?: TDocumentScope): Promise<{ document: TDocument; bytes: Uint8Array }> {
+  const { deps, rendering } = ctx;
+  const found = await deps.documents.getWithSnapshot(ownerId, id, scope);
+  if (!found) throw documentNotFound();
+  const { document, snapshot } = found;
+  const cached = await deps.cache.get(document.id, document.pdfSha256);
+  if (cached) return { document: toDocument(document), bytes: cached };
+  let pending = rendering.get(document.id);
+  if (!pending) {
+    pending = renderStored(ctx, ownerId, document, snapshot).finally(() => rendering.delete(document.id));
+    rendering.set(document.id, pending);
+  }
+  return { document: toDocument(document), bytes: await pending };
+}
