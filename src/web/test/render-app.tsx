@@ -124,4 +124,19 @@ export function renderApp(path: string): RenderResult & { user: UserEvent } {
   return { ...render(<App />), user };
 }
 
+/**
+ * Finds an open (modal) dialog by its title once it can take clicks. A modal Radix dialog turns
+ * pointer events off on the page first and back on for itself one render later; a click that lands
+ * in between hits nothing, as it would in a browser.
+ */
+export async function findDialog(name: string, role: 'dialog' | 'alertdialog' = 'dialog'): Promise<HTMLElement> {
+  const dialog = await screen.findByRole(role, { name });
+  await waitFor(() => {
+    if (dialog.style.pointerEvents !== 'auto') {
+      throw new Error(`The dialog “${name}” does not take clicks yet.`);
+    }
+  });
+  return dialog;
+}
+
 export { screen };

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderApp, screen, setPlan, signUp, withServer, type TSignedIn } from '../../test/render-app';
+import { findDialog, renderApp, screen, setPlan, type TSignedIn, signUp, withServer } from '../../test/render-app';
 
 const server = withServer();
 
@@ -87,7 +87,7 @@ describe('the API access tab', () => {
     expect(within(screen.getByRole('list', { name: 'API keys' })).getAllByTestId('api-key-row')).toHaveLength(2);
 
     await view.user.click(screen.getByRole('button', { name: 'Revoke Old script' }));
-    const confirm = await screen.findByRole('alertdialog', { name: 'Revoke “Old script”?' });
+    const confirm = await findDialog('Revoke “Old script”?', 'alertdialog');
     await view.user.click(within(confirm).getByRole('button', { name: 'Revoke key' }));
     expect(await screen.findByText('Old script no longer works.')).toBeTruthy();
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderApp, screen, setPlan, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, setPlan, signUp, withServer } from '../../test/render-app';
 
 // Loopback is let through, so an endpoint on this machine counts as public; 10.x stays private.
 const server = withServer({ env: { IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' } });
@@ -64,7 +64,7 @@ describe('the webhooks card', () => {
     expect(document.body.textContent).not.toContain(secret);
 
     await user.click(within(list).getByRole('button', { name: `Delete the endpoint ${ENDPOINT}` }));
-    const ask = await screen.findByRole('alertdialog', { name: 'Delete this endpoint?' });
+    const ask = await findDialog('Delete this endpoint?', 'alertdialog');
     await user.click(within(ask).getByRole('button', { name: 'Delete endpoint' }));
     expect(await screen.findByText('No endpoints yet.')).toBeTruthy();
   });

@@ -3,7 +3,7 @@ import { within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBillingOverview } from '../../../contract/billing';
 import { api } from '../../lib/api';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 import { startStripeStandIn, type TStripeStandIn } from '../../test/stand-ins';
 
 const ADMIN_EMAIL = 'payments-admin@example.com';
@@ -35,7 +35,7 @@ describe('the checkout confirmation', () => {
     expect(screen.queryByText('Payments are not available yet')).toBeNull();
     await user.click(within(basic).getByRole('button', { name: 'Choose Basic' }));
 
-    const dialog = await screen.findByRole('dialog', { name: 'Subscribe to Basic (monthly)' });
+    const dialog = await findDialog('Subscribe to Basic (monthly)');
     expect(within(dialog).getByTestId('confirm-payment-total').textContent).toBe('$20.00');
     expect(within(dialog).getByText("You pay $20.00 on Stripe's secure page next. Nothing is charged until you complete it there.")).toBeTruthy();
     expect(within(dialog).getByRole('list', { name: 'What you pay for' })).toBeTruthy();
@@ -57,7 +57,7 @@ describe('the checkout confirmation', () => {
     await screen.findByTestId('billing-plan-premium');
     await user.click(screen.getByRole('radio', { name: 'Annually' }));
     await user.click(within(screen.getByTestId('billing-plan-premium')).getByRole('button', { name: 'Choose Premium' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Subscribe to Premium (yearly)' });
+    const dialog = await findDialog('Subscribe to Premium (yearly)');
     expect(within(dialog).getByTestId('confirm-payment-total').textContent).toBe('$888.00');
   });
 
@@ -69,6 +69,6 @@ describe('the checkout confirmation', () => {
     expect(within(screen.getByTestId('billing-plan-basic')).getByText('Your choice')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     await user.click(within(notice).getByRole('button', { name: 'Review Basic (monthly)' }));
-    expect(await screen.findByRole('dialog', { name: 'Subscribe to Basic (monthly)' })).toBeTruthy();
+    expect(await findDialog('Subscribe to Basic (monthly)')).toBeTruthy();
   });
 });

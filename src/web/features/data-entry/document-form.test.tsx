@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const server = withServer();
 let format: TFormat;
@@ -67,7 +67,7 @@ describe('the data-entry form', () => {
     await user.type(within(form).getByLabelText('Notes'), 'Starts in the London office.');
     await user.click(within(form).getByRole('button', { name: 'Generate Document' }));
 
-    const dialog = await screen.findByRole('dialog', { name: 'Document generated' });
+    const dialog = await findDialog('Document generated');
     const [made, ...others] = await api.get<TDocument[]>('/api/documents');
     expect(others).toEqual([]);
     expect(made).toMatchObject({ formatId: format.id, clientName: 'Ada Lovelace' });

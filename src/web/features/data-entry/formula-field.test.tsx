@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const server = withServer();
 let format: TFormat;
@@ -71,7 +71,7 @@ describe('formula fields on the data-entry form', () => {
     await user.type(screen.getByLabelText(/^Hours/), '2');
     await user.type(screen.getByLabelText(/^Hourly rate/), '50');
     await user.click(screen.getByRole('button', { name: 'Generate Document' }));
-    await screen.findByRole('dialog', { name: 'Document generated' });
+    await findDialog('Document generated');
     const [made] = await api.get<TDocument[]>('/api/documents');
     expect(made!.data).toMatchObject({ hours: '2', rate: '50', labour: '100', total: '100' });
   });

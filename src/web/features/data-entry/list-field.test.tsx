@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const server = withServer();
 let format: TFormat;
@@ -82,7 +82,7 @@ describe('a list field on the data-entry form', () => {
     await user.type(cell(1, 'Quantity'), '1');
     await user.type(cell(2, 'Description'), 'Tent peg');
     await user.click(screen.getByRole('button', { name: 'Generate Document' }));
-    expect(await screen.findByRole('dialog', { name: 'Document generated' })).toBeTruthy();
+    expect(await findDialog('Document generated')).toBeTruthy();
     const [made] = await api.get<TDocument[]>('/api/documents');
     expect(made!.data['items']).toEqual([
       { description: 'Tent', qty: '1' },

@@ -4,7 +4,7 @@ import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { api } from '../../lib/api';
 import { createFormat, paragraphUsing } from '../../test/fixtures';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const server = withServer();
 let format: TFormat;
@@ -61,7 +61,7 @@ describe('choice and checkbox fields on the data-entry form', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Is a gift' }));
     await user.type(await screen.findByLabelText('Gift from'), 'Grace');
     await user.click(screen.getByRole('button', { name: 'Generate Document' }));
-    await screen.findByRole('dialog', { name: 'Document generated' });
+    await findDialog('Document generated');
     const [made] = await api.get<TDocument[]>('/api/documents');
     expect(made!.data).toMatchObject({ plan: 'Basic', newsletter: 'true', gifted: 'true', gift_from: 'Grace' });
   });

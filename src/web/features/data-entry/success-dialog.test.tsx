@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents';
 import type { TShareLink } from '../../../contract/delivery';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { renderApp, returnToApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, returnToApp, screen, signUp, withServer } from '../../test/render-app';
 
 // No mail server on this installation.
 const server = withServer();
@@ -20,7 +20,7 @@ async function generate() {
   const view = renderApp(`/data-entry/${format.id}`);
   await view.user.type(await screen.findByLabelText(/^Client name/), 'Ada Lovelace');
   await view.user.click(screen.getByRole('button', { name: 'Generate Document' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Document generated' });
+  const dialog = await findDialog('Document generated');
   const [document] = await api.get<TDocument[]>('/api/documents');
   return { ...view, dialog, document: document! };
 }
@@ -40,7 +40,7 @@ describe('the success dialog after generating', () => {
   it('with no mail server, emails by a draft in the user’s own mail app carrying a link that needs no account', async () => {
     const { user, dialog, document } = await generate();
     await user.click(within(dialog).getByRole('button', { name: /^Email/ }));
-    const email = await screen.findByRole('dialog', { name: 'Email the document' });
+    const email = await findDialog('Email the document');
     expect(await within(email).findByText('No mail server is set up yet')).toBeTruthy();
     expect(within(email).queryByRole('button', { name: 'Send email' })).toBeNull();
 

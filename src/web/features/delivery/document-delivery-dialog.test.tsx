@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents';
 import type { TShareLink } from '../../../contract/delivery';
 import { api } from '../../lib/api';
 import { formatWithDocument } from '../../test/fixtures';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const server = withServer();
 let document: TDocument;
@@ -19,7 +19,7 @@ beforeEach(async () => {
 async function openShareDialog() {
   const view = renderApp('/documents');
   await view.user.click(await screen.findByRole('button', { name: `Share and emails of ${document.name}` }));
-  const dialog = await screen.findByRole('dialog', { name: 'Share and emails' });
+  const dialog = await findDialog('Share and emails');
   await within(dialog).findByText('No links yet.');
   return { ...view, dialog };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents';
 import { api } from '../../lib/api';
 import { formatWithDocument } from '../../test/fixtures';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/stand-ins';
 
 const ADMIN_EMAIL = 'mail-admin@example.com';
@@ -30,7 +30,7 @@ afterAll(async () => {
 async function openEmailDialog(document: TDocument) {
   const view = renderApp('/documents');
   await view.user.click(await screen.findByRole('button', { name: `Email ${document.name}` }));
-  const dialog = await screen.findByRole('dialog', { name: 'Email the document' });
+  const dialog = await findDialog('Email the document');
   await within(dialog).findByRole('form', { name: 'Email the document' });
   return { ...view, dialog };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBulkJob } from '../../../contract/bulk';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { renderApp, screen, setPlan, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, setPlan, signUp, withServer } from '../../test/render-app';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/stand-ins';
 
 const ADMIN_EMAIL = 'merge-admin@example.com';
@@ -53,7 +53,7 @@ async function openMergeDialog(job: TBulkJob) {
   const view = renderApp(`/batches/${job.id}`);
   const card = await screen.findByRole('region', { name: 'Email each document' });
   await view.user.click(await within(card).findByRole('button', { name: 'Email each document' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Email each document' });
+  const dialog = await findDialog('Email each document');
   return { ...view, card, dialog };
 }
 
@@ -77,7 +77,7 @@ describe('mail merge from a batch', () => {
     expect((message as HTMLTextAreaElement).value).toBe('Hello from {{City}}. Attached: {{document}}');
     await user.click(within(dialog).getByRole('button', { name: /Preview the first email/ }));
 
-    const checking = await screen.findByRole('dialog', { name: 'Check the first email' });
+    const checking = await findDialog('Check the first email');
     const preview = within(checking).getByTestId('merge-preview');
     expect(preview.textContent).toContain('To: ada.a@client.test');
     expect(preview.textContent).toContain('Subject: Welcome, Ada');
@@ -92,7 +92,7 @@ describe('mail merge from a batch', () => {
     const job = await finishedBatch('b');
     const { user, dialog, card } = await openMergeDialog(job);
     await user.click(within(dialog).getByRole('button', { name: /Preview the first email/ }));
-    const checking = await screen.findByRole('dialog', { name: 'Check the first email' });
+    const checking = await findDialog('Check the first email');
     await user.click(within(checking).getByRole('button', { name: 'Send 3 emails' }));
     expect(await screen.findByText('3 documents are being emailed.')).toBeTruthy();
 

@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
 import { api } from '../../lib/api';
 import { formatWithDocument } from '../../test/fixtures';
-import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const server = withServer();
 
@@ -15,7 +15,7 @@ describe('deleting, after asking first', () => {
     const { document } = await formatWithDocument();
     const { user } = renderApp('/documents');
     await user.click(await screen.findByRole('button', { name: `Delete ${document.name}` }));
-    const ask = await screen.findByRole('alertdialog', { name: 'Delete document?' });
+    const ask = await findDialog('Delete document?', 'alertdialog');
     expect(within(ask).getByText(`Are you sure you want to delete "${document.name}"? This action cannot be undone.`)).toBeTruthy();
     await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
@@ -28,7 +28,7 @@ describe('deleting, after asking first', () => {
     const { document } = await formatWithDocument();
     const { user } = renderApp('/documents');
     await user.click(await screen.findByRole('button', { name: `Delete ${document.name}` }));
-    const ask = await screen.findByRole('alertdialog', { name: 'Delete document?' });
+    const ask = await findDialog('Delete document?', 'alertdialog');
     await user.click(within(ask).getByRole('button', { name: 'Delete document' }));
 
     expect(await screen.findByText('Document has been removed from your account.')).toBeTruthy();
@@ -41,7 +41,7 @@ describe('deleting, after asking first', () => {
     const { format } = await formatWithDocument();
     const { user } = renderApp('/formats');
     await user.click(await screen.findByRole('button', { name: `Delete ${format.name}` }));
-    const ask = await screen.findByRole('alertdialog', { name: `Delete "${format.name}"?` });
+    const ask = await findDialog(`Delete "${format.name}"?`, 'alertdialog');
     await user.click(within(ask).getByRole('button', { name: 'Delete format' }));
 
     expect(await screen.findByText('Format deleted successfully!')).toBeTruthy();
