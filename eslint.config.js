@@ -28,9 +28,7 @@ const FEATURES = Object.keys(FEATURE_DEPENDENCIES);
 const featureZones = [
   ...FEATURES.map((feature) => ({
     target: `./src/web/features/${feature}`,
-    from: FEATURES.filter((other) => other !== feature && !FEATURE_DEPENDENCIES[feature].includes(other)).map(
-      (other) => `./src/web/features/${other}`,
-    ),
+    from: FEATURES.filter((other) => other !== feature && !FEATURE_DEPENDENCIES[feature].includes(other)).map((other) => `./src/web/features/${other}`),
     message: `${feature} may import only the features listed for it in eslint.config.js.`,
   })),
   {
@@ -46,9 +44,7 @@ const featureZones = [
 ];
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-const noServerOrWeb = [
-  { group: ['**/server/**', '**/web/**'], message: 'render and contract never import server or web code.' },
-];
+const noServerOrWeb = [{ group: ['**/server/**', '**/web/**'], message: 'render and contract never import server or web code.' }];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'bench/out/**'] },
@@ -76,7 +72,9 @@ export default tseslint.config(
   { files: ['src/web/test/**'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['src/web/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
   // A choice card's text sits a few spans deep inside its label.
-  { files: ['src/web/**/*.tsx'], rules: {
+  {
+    files: ['src/web/**/*.tsx'],
+    rules: {
       'jsx-a11y/label-has-associated-control': ['error', { depth: 4 }],
       // A scrolling region must take focus so keyboard users can scroll it.
       'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],

@@ -20,9 +20,7 @@ function preloadTextFont(): Plugin {
       handler(_html, ctx) {
         const font = Object.values(ctx.bundle ?? {}).find((file) => /inter-latin-wght-normal-.*\.woff2$/.test(file.fileName));
         if (!font) throw new Error('The Latin Inter font was not found in the build; the preload would point nowhere.');
-        return [
-          { tag: 'link', attrs: { rel: 'preload', as: 'font', type: 'font/woff2', href: `/${font.fileName}`, crossorigin: '' }, injectTo: 'head' },
-        ];
+        return [{ tag: 'link', attrs: { rel: 'preload', as: 'font', type: 'font/woff2', href: `/${font.fileName}`, crossorigin: '' }, injectTo: 'head' }];
       },
     },
   };

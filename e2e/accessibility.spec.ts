@@ -18,7 +18,15 @@ const FORMAT = {
       { id: '1', type: 'heading', content: 'Agreement with {{client_name}}', fontSize: 'text-2xl' },
       { id: '2', type: 'paragraph', content: 'Plan: {{plan}}. Starts on {{start_date}}.' },
       { id: '3', type: 'list', items: ['Kick-off', 'Delivery'] },
-      { id: '4', type: 'table', rows: [['Item', 'Price'], ['Design', '{{amount}}']], headerRow: true },
+      {
+        id: '4',
+        type: 'table',
+        rows: [
+          ['Item', 'Price'],
+          ['Design', '{{amount}}'],
+        ],
+        headerRow: true,
+      },
     ],
   },
   placeholders: [
@@ -99,7 +107,10 @@ for (const size of WIDTHS) {
         await expectAccessible(page, url);
       }
       await page.goto('/formats');
-      await page.getByRole('button', { name: /^Delete/ }).first().click();
+      await page
+        .getByRole('button', { name: /^Delete/ })
+        .first()
+        .click();
       await expect(page.getByRole('alertdialog')).toBeVisible();
       await expectAccessible(page, 'delete confirmation');
       await page.keyboard.press('Escape');
@@ -108,7 +119,11 @@ for (const size of WIDTHS) {
       await page.goto(`/builder/${format.id}`);
       await expect(page.getByTestId('canvas-element')).toHaveCount(4);
       await expectAccessible(page, 'builder');
-      await page.getByTestId('canvas-element').nth(3).getByRole('button', { name: /press Enter to edit/ }).click();
+      await page
+        .getByTestId('canvas-element')
+        .nth(3)
+        .getByRole('button', { name: /press Enter to edit/ })
+        .click();
       await expectAccessible(page, 'builder editing a table');
       await page.getByRole('button', { name: 'New', exact: true }).click();
       await expect(page.getByRole('dialog')).toBeVisible();

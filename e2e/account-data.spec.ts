@@ -112,7 +112,10 @@ test('a larger export is prepared in the background; the account is deleted thro
   await dialog.getByRole('button', { name: 'Delete my account' }).click();
   await page.waitForURL(`${base}/`);
   expect((await page.request.get(`${base}/api/auth/user`)).status()).toBe(401);
-  const again = await page.request.post(`${base}/api/auth/sign-in`, { data: { email: 'large@e2e.formwork.test', password: PASSWORD }, headers: { origin: base } });
+  const again = await page.request.post(`${base}/api/auth/sign-in`, {
+    data: { email: 'large@e2e.formwork.test', password: PASSWORD },
+    headers: { origin: base },
+  });
   expect(again.status()).toBe(401);
   expect(errors).toEqual([]);
 });

@@ -67,16 +67,31 @@ async function main() {
   const admin = await playwrightRequest.newContext();
   await signUp(admin, 'Priya', 'Raman', ADMIN_EMAIL);
   const link = new URL(await linkFromLogFile(ADMIN_EMAIL), BASE_URL);
-  await ok(await admin.post(`${BASE_URL}/api/auth/verify-email`, { headers: { origin: BASE_URL }, data: { token: link.searchParams.get('token') } }), 'verify the admin');
+  await ok(
+    await admin.post(`${BASE_URL}/api/auth/verify-email`, { headers: { origin: BASE_URL }, data: { token: link.searchParams.get('token') } }),
+    'verify the admin',
+  );
   const me = (await ok(await admin.get(`${BASE_URL}/api/auth/user`), 'who am I')) as { id: string; role: string };
   if (me.role !== 'admin') throw new Error(`${ADMIN_EMAIL} is not an admin: add it to the server's ADMIN_EMAILS`);
 
   // Gateways: Stripe and PayPal kept inactive, Razorpay (at the stand-in) taking payments.
-  await ok(await admin.post(`${BASE_URL}/api/admin/payment-gateways`, { headers, data: { gatewayName: 'stripe', keyId: 'pk_test_51Hs9aExample', keySecret: 'sk_test_x', isActive: false } }), 'stripe');
   await ok(
     await admin.post(`${BASE_URL}/api/admin/payment-gateways`, {
       headers,
-      data: { gatewayName: 'paypal', keyId: 'AeA1QIZXiflr1_Example', keySecret: 'paypal-secret', isActive: false, configuration: { webhookId: 'WH-2WR32451HC0233532-67976317FL4543714' } },
+      data: { gatewayName: 'stripe', keyId: 'pk_test_51Hs9aExample', keySecret: 'sk_test_x', isActive: false },
+    }),
+    'stripe',
+  );
+  await ok(
+    await admin.post(`${BASE_URL}/api/admin/payment-gateways`, {
+      headers,
+      data: {
+        gatewayName: 'paypal',
+        keyId: 'AeA1QIZXiflr1_Example',
+        keySecret: 'paypal-secret',
+        isActive: false,
+        configuration: { webhookId: 'WH-2WR32451HC0233532-67976317FL4543714' },
+      },
     }),
     'paypal',
   );
@@ -118,8 +133,12 @@ async function main() {
     const email = `${first.toLowerCase()}.${last.toLowerCase()}@example.com`;
     await signUp(customer, first, last, email);
     ids.push(((await ok(await customer.get(`${BASE_URL}/api/auth/user`), 'user')) as { id: string }).id);
-    const { confirm } = (await ok(await customer.post(`${BASE_URL}/api/subscription/quote`, { headers, data: { planId } }), `quote ${email}`)) as { confirm: string };
-    const order = (await ok(await customer.post(`${BASE_URL}/api/subscription/create-order`, { headers, data: { planId, confirm } }), `order ${email}`)) as { orderId: string };
+    const { confirm } = (await ok(await customer.post(`${BASE_URL}/api/subscription/quote`, { headers, data: { planId } }), `quote ${email}`)) as {
+      confirm: string;
+    };
+    const order = (await ok(await customer.post(`${BASE_URL}/api/subscription/create-order`, { headers, data: { planId, confirm } }), `order ${email}`)) as {
+      orderId: string;
+    };
     const { checkout, payment } = razorpay.pay(order.orderId);
     await ok(await customer.post(`${BASE_URL}/api/subscription/verify-payment`, { headers, data: { ...checkout, planId } }), `verify ${email}`);
     paymentIds.push(payment.id);
@@ -135,7 +154,10 @@ async function main() {
     await admin.put(`${BASE_URL}/api/admin/plans`, { headers, data: plans.map((p) => (p.id === 'premium' ? { ...p, inrMonthly: 1099 } : p)) }),
     'save plans',
   );
-  await ok(await admin.patch(`${BASE_URL}/api/admin/users/${ids[4]}`, { headers, data: { subscriptionPlan: 'enterprise', apiCallsLimit: 250_000 } }), 'enterprise');
+  await ok(
+    await admin.patch(`${BASE_URL}/api/admin/users/${ids[4]}`, { headers, data: { subscriptionPlan: 'enterprise', apiCallsLimit: 250_000 } }),
+    'enterprise',
+  );
   await ok(await admin.patch(`${BASE_URL}/api/admin/users/${ids[2]}/role`, { headers, data: { role: 'admin' } }), 'role');
   await ok(await admin.patch(`${BASE_URL}/api/admin/payment-gateways/${gateway.id}`, { headers, data: { webhookSecret: razorpay.webhookSecret } }), 'rotate');
   const cookies = await admin.storageState();

@@ -187,7 +187,11 @@ function pdfText(file: string): string {
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 
-test('admin billing: a plan price edited in Plans reaches pricing and checkout; payments filtered, an invoice downloaded; a plan set by hand; the audit log tells it all', async ({ page, browser, playwright }) => {
+test('admin billing: a plan price edited in Plans reaches pricing and checkout; payments filtered, an invoice downloaded; a plan set by hand; the audit log tells it all', async ({
+  page,
+  browser,
+  playwright,
+}) => {
   test.setTimeout(120_000);
   const consoleErrors = collectConsoleErrors(page);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
@@ -247,7 +251,9 @@ test('admin billing: a plan price edited in Plans reaches pricing and checkout; 
     ] as const) {
       const customer = await playwright.request.newContext({ extraHTTPHeaders: { origin: base } });
       const email = `${name.toLowerCase()}.${stamp}@pay.example.com`;
-      expect((await customer.post(`${base}/api/auth/sign-up`, { data: { firstName: name, lastName: 'Payer', email, password: 'payer-password-123' } })).ok()).toBe(true);
+      expect(
+        (await customer.post(`${base}/api/auth/sign-up`, { data: { firstName: name, lastName: 'Payer', email, password: 'payer-password-123' } })).ok(),
+      ).toBe(true);
       // The price is quoted, then confirmed with the quote's token, as the billing dialog does.
       const quote = await customer.post(`${base}/api/subscription/quote`, { data: { planId } });
       expect(quote.ok(), await quote.text()).toBe(true);
@@ -407,7 +413,10 @@ test('the Admin Panel has no serious accessibility violations, at desktop and ph
   }
 });
 
-test('API Access: an Enterprise user creates a key, copies it, calls the API with it, sees the call in the chart, then revokes it', async ({ browser, playwright }) => {
+test('API Access: an Enterprise user creates a key, copies it, calls the API with it, sees the call in the chart, then revokes it', async ({
+  browser,
+  playwright,
+}) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const page = await context.newPage();
@@ -474,7 +483,10 @@ test('API Access: an Enterprise user creates a key, copies it, calls the API wit
   await expect(page.getByText('Documents', { exact: true }).locator('..')).toContainText('1');
   await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
   await page.getByText('Show the figures for each day').click();
-  const today = page.getByRole('row').filter({ has: page.getByRole('rowheader') }).first();
+  const today = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader') })
+    .first();
   await expect(today.getByRole('cell').nth(0)).toHaveText('2');
   await expect(today.getByRole('cell').nth(3)).toHaveText('1');
   await expectAccessible(page, 'API Access with usage');
@@ -519,7 +531,9 @@ test('the API reference is public, works offline, and has samples to copy', asyn
   }
 });
 
-test('webhooks: an Enterprise user adds an endpoint, copies its secret, sends a test event that arrives signed, and sees it in the log', async ({ browser }) => {
+test('webhooks: an Enterprise user adds an endpoint, copies its secret, sends a test event that arrives signed, and sees it in the log', async ({
+  browser,
+}) => {
   const received: { body: string; signature: string }[] = [];
   const receiver = createHttpServer((request, response) => {
     const chunks: Buffer[] = [];

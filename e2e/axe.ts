@@ -13,7 +13,10 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
   await page.waitForTimeout(250);
   const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`).join('\n')}`);
+  const report = serious.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`).join('\n')}`,
+  );
   expect.soft(report, `axe at ${where}`).toEqual([]);
   // One heading names the page, for those who navigate by headings.
   expect.soft(await page.locator('h1').count(), `h1 elements at ${where}`).toBe(1);

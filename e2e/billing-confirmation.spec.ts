@@ -104,7 +104,9 @@ test('a link from another site never pays; the payer’s click on the confirmed 
       if (['premium_monthly', 'premium_yearly', 'basic_yearly'].includes(target.key)) {
         const [plan, cycle] = target.key.split('_') as [string, string];
         const name = `${plan[0]!.toUpperCase()}${plan.slice(1)} (${cycle})`;
-        await expect(page.getByTestId('chosen-plan-notice')).toHaveText(new RegExp(`You chose ${name.replace(/[()]/g, '\\$&')}\\. Review it below and confirm to pay\\.`));
+        await expect(page.getByTestId('chosen-plan-notice')).toHaveText(
+          new RegExp(`You chose ${name.replace(/[()]/g, '\\$&')}\\. Review it below and confirm to pay\\.`),
+        );
         await expect(page.getByTestId(`billing-plan-${plan}`)).toHaveAttribute('data-chosen', 'true');
       }
     } else {

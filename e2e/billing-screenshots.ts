@@ -118,7 +118,10 @@ async function cardConfirmation() {
       await page.goto('/settings?tab=billing');
       await page.getByRole('radio', { name: 'Annually' }).click();
       await page.getByTestId('billing-plan-premium').getByRole('button', { name: 'Upgrade to Premium' }).click();
-      await page.getByRole('dialog').getByRole('button', { name: /^Pay .* now$/ }).waitFor();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: /^Pay .* now$/ })
+        .waitFor();
       await shot(page, 'confirm-card', width, false);
       await context.close();
     }

@@ -36,7 +36,13 @@ export async function startBillingServer(label: string, options: { active?: 'raz
         webhookSecret: razorpay.webhookSecret,
         configuration: { apiBaseUrl: razorpay.url, checkoutScriptUrl: razorpay.checkoutScriptUrl },
       },
-      { gatewayName: 'stripe', keyId: 'pk_test_standin', keySecret: stripe.secretKey, webhookSecret: stripe.webhookSecret, configuration: { apiBaseUrl: stripe.url } },
+      {
+        gatewayName: 'stripe',
+        keyId: 'pk_test_standin',
+        keySecret: stripe.secretKey,
+        webhookSecret: stripe.webhookSecret,
+        configuration: { apiBaseUrl: stripe.url },
+      },
     ];
     // The active one last: turning a gateway on turns the others off.
     for (const gateway of [...gateways.filter((g) => g.gatewayName !== active), ...gateways.filter((g) => g.gatewayName === active)]) {

@@ -48,7 +48,10 @@ const checkoutFrame = (page: Page) => page.frameLocator('iframe[title="Razorpay 
 
 /** The plan's button, then the confirmation with the price: only its button opens Razorpay. */
 async function confirmRazorpay(page: Page, plan: 'Basic' | 'Premium', total: string) {
-  await page.getByTestId(`billing-plan-${plan.toLowerCase()}`).getByRole('button', { name: `Choose ${plan}` }).click();
+  await page
+    .getByTestId(`billing-plan-${plan.toLowerCase()}`)
+    .getByRole('button', { name: `Choose ${plan}` })
+    .click();
   const dialog = page.getByRole('dialog', { name: `Subscribe to ${plan} (monthly)` });
   await expect(dialog.getByTestId('confirm-payment-total')).toHaveText(total);
   await expect(dialog.getByTestId('confirm-payment-method')).toHaveText('Razorpay');

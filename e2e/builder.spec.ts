@@ -193,7 +193,10 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await elements.nth(2).hover();
   await page.getByRole('button', { name: /^Delete List 3/ }).click();
   await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'image', 'table']);
-  await page.getByRole('region', { name: /Notifications/ }).getByRole('button', { name: 'Undo' }).click();
+  await page
+    .getByRole('region', { name: /Notifications/ })
+    .getByRole('button', { name: 'Undo' })
+    .click();
   await expect.poll(() => types(page)).toEqual(['heading', 'paragraph', 'list', 'image', 'table']);
 
   // Undo and Redo cover every edit: the top bar's buttons and the keyboard.
@@ -327,7 +330,10 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   expect(consoleErrors.filter((e) => !/status of 40[34]/.test(e))).toEqual([]);
 });
 
-test('an image by address is fetched by the server and shown from our own origin, http:// included, also in formats made through the API', async ({ page, baseURL }) => {
+test('an image by address is fetched by the server and shown from our own origin, http:// included, also in formats made through the API', async ({
+  page,
+  baseURL,
+}) => {
   // An image host on 127.0.0.2, which the e2e server is told to trust (IMAGE_FETCH_ALLOWED_IPS).
   const host = http.createServer((req, res) => {
     if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);

@@ -185,9 +185,16 @@ test('bulk journey: template, 25 rows with 2 invalid, preview, skip, progress to
   // The error report holds the two skipped rows.
   const csvDownload = page.waitForEvent('download');
   await progress.getByRole('link', { name: 'Download error CSV' }).click();
-  const csv = readFileSync(await (await csvDownload).path(), 'utf8').trim().split(/\r?\n/);
+  const csv = readFileSync(await (await csvDownload).path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
   expect(csv[0]).toBe('row,column,message');
-  expect(csv.slice(1).map((line) => Number(line.split(',')[0])).sort((a, b) => a - b)).toEqual([BAD_EMAIL_ROW, MISSING_NAME_ROW]);
+  expect(
+    csv
+      .slice(1)
+      .map((line) => Number(line.split(',')[0]))
+      .sort((a, b) => a - b),
+  ).toEqual([BAD_EMAIL_ROW, MISSING_NAME_ROW]);
 
   // Recent Documents shows the batch as one row that leads back to its page.
   await page.goto('/documents');
@@ -227,13 +234,18 @@ test('bulk review: a file of one’s own mapped by hand, kept across a reload, s
   await panel.getByLabel('Spreadsheet file').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7') });
   await expect(panel.getByTestId('upload-error')).toHaveText('.pdf files cannot be read. Upload an .xlsx, .xls or .csv file.');
   // Server-side: a text file named .xlsx is refused with the server's message.
-  await panel.getByLabel('Spreadsheet file').setInputFiles({ name: 'fake.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('name,email\nA,a@example.com\n') });
-  await expect(panel.getByTestId('upload-error')).toHaveText(
-    'This file is named .xlsx, but it is a text (CSV) file. Rename it to .csv and upload it again.',
-  );
+  await panel
+    .getByLabel('Spreadsheet file')
+    .setInputFiles({ name: 'fake.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('name,email\nA,a@example.com\n') });
+  await expect(panel.getByTestId('upload-error')).toHaveText('This file is named .xlsx, but it is a text (CSV) file. Rename it to .csv and upload it again.');
 
   // A CSV with its own headers: nothing matches the required fields until mapped by hand.
-  const csv = ['Full name,E-mail address,Tier,Notes', 'Ann Lee,ann@example.com,Growth,VIP', 'Bo Chan,bo@example.com,Scale,', 'Cy Diaz,cy@example.com,Gold,'].join('\n');
+  const csv = [
+    'Full name,E-mail address,Tier,Notes',
+    'Ann Lee,ann@example.com,Growth,VIP',
+    'Bo Chan,bo@example.com,Scale,',
+    'Cy Diaz,cy@example.com,Gold,',
+  ].join('\n');
   await panel.getByLabel('Spreadsheet file').setInputFiles({ name: 'crm.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   const mapping = panel.getByTestId('mapping-panel');
   await expect(mapping.getByRole('combobox', { name: 'Client name (required)' })).toHaveValue('');

@@ -88,9 +88,16 @@ async function main() {
       const me = (await (await page.request.get(`${BASE_URL}/api/auth/user`)).json()) as { id: string };
 
       // The admin's Outgoing mail card, set, with a daily limit on users' mail through it.
-      await api.put('/api/admin/mail-settings', { host: '127.0.0.1', port: smtp.port, secure: false, fromAddress: 'documents@acme-hr.example', fromName: 'Acme HR' });
+      await api.put('/api/admin/mail-settings', {
+        host: '127.0.0.1',
+        port: smtp.port,
+        secure: false,
+        fromAddress: 'documents@acme-hr.example',
+        fromName: 'Acme HR',
+      });
       const limit = await api.post('/api/admin/settings', { key: 'mail.daily_limit', value: '500' });
-      if (!limit.ok() && limit.status() !== 409) throw new Error(`could not set the daily limit: ${limit.status()} ${await limit.text()} (is ${email} in ADMIN_EMAILS?)`);
+      if (!limit.ok() && limit.status() !== 409)
+        throw new Error(`could not set the daily limit: ${limit.status()} ${await limit.text()} (is ${email} in ADMIN_EMAILS?)`);
       await page.goto(`${BASE_URL}/admin?tab=settings`);
       await page.getByTestId('mail-server-card').waitFor();
       await page.getByTestId('setting-row').first().waitFor();
@@ -110,7 +117,12 @@ async function main() {
       ];
       const docs: { id: string; name: string }[] = [];
       for (const [name, role] of people) {
-        docs.push((await (await api.post('/api/documents', { formatId: format.id, data: { candidate_name: name, role, start_date: '2026-12-01' } })).json()) as { id: string; name: string });
+        docs.push(
+          (await (await api.post('/api/documents', { formatId: format.id, data: { candidate_name: name, role, start_date: '2026-12-01' } })).json()) as {
+            id: string;
+            name: string;
+          },
+        );
       }
       const [jane, ravi, lena] = docs as [{ id: string; name: string }, { id: string; name: string }, { id: string; name: string }];
 
@@ -126,8 +138,35 @@ async function main() {
 
       // Mail merge from a finished batch; the address column fills no placeholder.
       const lines = ['Candidate Name,Role,Start date,Personal email'];
-      const names = ['Ana Silva', 'Ben Okafor', 'Chloé Martin', 'Dev Shah', 'Eva Novak', 'Farid Haddad', 'Grace Liu', 'Hugo Berg', 'Ines Costa', 'Jon Park', 'Kira Sato', 'Liam Walsh'];
-      names.forEach((n, i) => lines.push(`${n},Analyst,2026-12-0${(i % 9) + 1},${i === 4 ? 'eva.novak(at)example.com' : i === 9 ? '' : `${n.split(' ')[0]!.normalize('NFD').replace(/[^a-zA-Z]/g, '').toLowerCase()}@example.com`}`));
+      const names = [
+        'Ana Silva',
+        'Ben Okafor',
+        'Chloé Martin',
+        'Dev Shah',
+        'Eva Novak',
+        'Farid Haddad',
+        'Grace Liu',
+        'Hugo Berg',
+        'Ines Costa',
+        'Jon Park',
+        'Kira Sato',
+        'Liam Walsh',
+      ];
+      names.forEach((n, i) =>
+        lines.push(
+          `${n},Analyst,2026-12-0${(i % 9) + 1},${
+            i === 4
+              ? 'eva.novak(at)example.com'
+              : i === 9
+                ? ''
+                : `${n
+                    .split(' ')[0]!
+                    .normalize('NFD')
+                    .replace(/[^a-zA-Z]/g, '')
+                    .toLowerCase()}@example.com`
+          }`,
+        ),
+      );
       const csv = path.join(work, `new-hires-${width}.csv`);
       writeFileSync(csv, lines.join('\n'));
       await page.goto(`${BASE_URL}/data-entry/${format.id}`);
@@ -201,7 +240,13 @@ async function main() {
 
       // Settings → Email: the own server saved, and recent emails.
       // The host must resolve (and be allowed) to be saved: the stand-in on loopback.
-      const ownServer = await api.put('/api/user/email-settings', { enterpriseEmail: 'maya@acme-hr.example', enterpriseEmailPassword: 'app-password', smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false });
+      const ownServer = await api.put('/api/user/email-settings', {
+        enterpriseEmail: 'maya@acme-hr.example',
+        enterpriseEmailPassword: 'app-password',
+        smtpHost: '127.0.0.1',
+        smtpPort: smtp.port,
+        smtpSecure: false,
+      });
       if (!ownServer.ok()) throw new Error(`own server: ${ownServer.status()} ${await ownServer.text()}`);
       await page.goto(`${BASE_URL}/settings?tab=email`);
       await page.getByText('Recent emails').waitFor();
@@ -218,7 +263,9 @@ async function main() {
       // Its title (and so its name) changes with the step.
       const merge = page.getByRole('dialog');
       await merge.getByLabel('Subject', { exact: true }).fill('Your offer from Acme, {{candidate_name}}');
-      await merge.getByLabel('Message', { exact: true }).fill('Hi {{candidate_name}},\n\nWelcome aboard! Your offer letter for the {{role}} role is attached.\n\nMaya');
+      await merge
+        .getByLabel('Message', { exact: true })
+        .fill('Hi {{candidate_name}},\n\nWelcome aboard! Your offer letter for the {{role}} role is attached.\n\nMaya');
       await shot(page, 'mail-merge-dialog', width, { fullPage: false });
       await merge.getByRole('button', { name: 'Preview the first email' }).click();
       await merge.getByTestId('merge-preview').waitFor();

@@ -28,7 +28,11 @@ test.beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { [RELAY.user]: RELAY.password, 'sales@acme.test': 'right-password' }, port: await freePort(NEAR ? NEAR + 2 : 0) });
   const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'formwork-e2e-smtp-')), 'smtp-ca.pem');
   writeFileSync(caFile, smtp.ca);
-  server = await startOwnServer({ ADMIN_EMAILS: ADMIN.email, NODE_EXTRA_CA_CERTS: caFile, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' }, 'delivery', NEAR ? NEAR + 1 : 0);
+  server = await startOwnServer(
+    { ADMIN_EMAILS: ADMIN.email, NODE_EXTRA_CA_CERTS: caFile, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' },
+    'delivery',
+    NEAR ? NEAR + 1 : 0,
+  );
   base = server.base;
 });
 
@@ -79,7 +83,9 @@ test('email a generated document from the success dialog; the message holds the 
   expect((await page.request.post(`${base}/api/auth/sign-up`, { data: ADMIN })).ok()).toBe(true);
   // ADMIN_EMAILS counts once the address is verified: with no mail server yet, its link is in the log.
   const adminLink = new URL(await server!.verificationLink(ADMIN.email), base);
-  expect((await page.request.post(`${base}/api/auth/verify-email`, { headers: { origin: base }, data: { token: adminLink.searchParams.get('token') } })).ok()).toBe(true);
+  expect(
+    (await page.request.post(`${base}/api/auth/verify-email`, { headers: { origin: base }, data: { token: adminLink.searchParams.get('token') } })).ok(),
+  ).toBe(true);
 
   // 0. The admin sets up the installation's mail server and checks it with a test email.
   await page.goto(`${base}/admin?tab=settings`);
@@ -105,7 +111,12 @@ test('email a generated document from the success dialog; the message holds the 
     headers: { origin: base },
     data: {
       name: 'Welcome Letter',
-      content: { elements: [{ id: 'h', type: 'heading', content: 'Welcome, {{client_name}}' }, { id: 'p', type: 'paragraph', content: 'We are glad to have you.' }] },
+      content: {
+        elements: [
+          { id: 'h', type: 'heading', content: 'Welcome, {{client_name}}' },
+          { id: 'p', type: 'paragraph', content: 'We are glad to have you.' },
+        ],
+      },
       placeholders: [{ name: 'client_name', label: 'Client name', type: 'text', required: true }],
     },
   });
@@ -165,7 +176,10 @@ test('email a generated document from the success dialog; the message holds the 
 
   // The document's actions list the email, and make a share link.
   await page.goto(`${base}/documents`);
-  await page.getByRole('button', { name: `Share and emails of ${documentName}` }).first().click();
+  await page
+    .getByRole('button', { name: `Share and emails of ${documentName}` })
+    .first()
+    .click();
   const shareDialog = page.getByRole('dialog', { name: 'Share and emails' });
   await expect(shareDialog.getByTestId('delivery-row')).toContainText('jane@harborpine.example');
   await expect(shareDialog.getByTestId('delivery-row').getByTestId('delivery-status-badge')).toHaveText('Sent');
@@ -193,7 +207,10 @@ test('email a generated document from the success dialog; the message holds the 
   await page.bringToFront();
   await shareDialog.getByRole('button', { name: 'Close' }).click();
   await expect(shareDialog).toBeHidden();
-  await page.getByRole('button', { name: `Share and emails of ${documentName}` }).first().click();
+  await page
+    .getByRole('button', { name: `Share and emails of ${documentName}` })
+    .first()
+    .click();
   await expect(linkRow).toContainText(/1 view/);
 
   // Turned off, the link answers 404 and the page says so.
@@ -211,7 +228,9 @@ test('a wrong password for one’s own mail server is a clear error in Settings 
   // The first journey made the account, unless this one runs on its own.
   await adminSession(page.request);
   const me = (await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string };
-  expect((await page.request.patch(`${base}/api/admin/users/${me.id}`, { headers: { origin: base }, data: { subscriptionPlan: 'enterprise' } })).ok()).toBe(true);
+  expect((await page.request.patch(`${base}/api/admin/users/${me.id}`, { headers: { origin: base }, data: { subscriptionPlan: 'enterprise' } })).ok()).toBe(
+    true,
+  );
   // The installation's server, as the first journey left it (set again when this one runs alone).
   const mail = await page.request.put(`${base}/api/admin/mail-settings`, {
     headers: { origin: base },
@@ -239,7 +258,10 @@ test('a wrong password for one’s own mail server is a clear error in Settings 
   await expectAccessible(page, 'settings email tab');
 });
 
-test('mail merge from a finished batch: each document to its own row, bad addresses listed as row errors, a second send adds nothing', async ({ page, browser }) => {
+test('mail merge from a finished batch: each document to its own row, bad addresses listed as row errors, a second send adds nothing', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(150_000);
   const consoleErrors = collectConsoleErrors(page);
   // The installation's mail server, set by the admin (again, when this journey runs alone).
@@ -258,7 +280,12 @@ test('mail merge from a finished batch: each document to its own row, bad addres
     headers: { origin: base },
     data: {
       name: 'Offer Letter',
-      content: { elements: [{ id: 'h', type: 'heading', content: 'Offer for {{candidate_name}}' }, { id: 'p', type: 'paragraph', content: 'Role: {{role}}.' }] },
+      content: {
+        elements: [
+          { id: 'h', type: 'heading', content: 'Offer for {{candidate_name}}' },
+          { id: 'p', type: 'paragraph', content: 'Role: {{role}}.' },
+        ],
+      },
       placeholders: [
         { name: 'candidate_name', label: 'Candidate name', type: 'text', required: true },
         { name: 'role', label: 'Role', type: 'text', required: true },
@@ -301,7 +328,9 @@ test('mail merge from a finished batch: each document to its own row, bad addres
 
   // On a paid plan (set by the admin here) the owner writes each row's subject and message.
   const ownerId = ((await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string }).id;
-  expect((await adminContext.request.patch(`${base}/api/admin/users/${ownerId}`, { headers: { origin: base }, data: { subscriptionPlan: 'basic' } })).ok()).toBe(true);
+  expect(
+    (await adminContext.request.patch(`${base}/api/admin/users/${ownerId}`, { headers: { origin: base }, data: { subscriptionPlan: 'basic' } })).ok(),
+  ).toBe(true);
   await adminContext.close();
   await page.reload();
   await page.getByRole('button', { name: 'Email each document' }).click();
@@ -332,7 +361,8 @@ test('mail merge from a finished batch: each document to its own row, bad addres
   }
   // A bulk send says how to ask for no more: a mail to the sender.
   // (Headers unfolded first: a long one may be folded onto a second line.)
-  for (const message of sent) expect(message.raw.toString().replace(/\r?\n(?=[ \t])/g, '')).toContain(`List-Unsubscribe: <mailto:${owner.email}?subject=unsubscribe>`);
+  for (const message of sent)
+    expect(message.raw.toString().replace(/\r?\n(?=[ \t])/g, '')).toContain(`List-Unsubscribe: <mailto:${owner.email}?subject=unsubscribe>`);
 
   // The batch page shows the outcome; the two bad rows are row errors, not a failed batch.
   await expect(page.getByTestId('merge-sent')).toHaveText('4', { timeout: 30_000 });

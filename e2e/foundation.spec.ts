@@ -32,7 +32,12 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   await page.goto('/');
   await expectLanding(page);
   for (const name of ['Get Started Free', 'Watch Demo', 'Try Live Demo', 'Learn More']) {
-    await expect(page.getByRole('main').getByRole(name === 'Get Started Free' ? 'link' : 'button', { name }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('main')
+        .getByRole(name === 'Get Started Free' ? 'link' : 'button', { name })
+        .first(),
+    ).toBeVisible();
   }
   await expect(page.locator('link[rel="canonical"]')).toHaveCount(1);
 

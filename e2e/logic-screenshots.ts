@@ -75,7 +75,10 @@ async function invoicePages(request: import('playwright-core').APIRequestContext
   const file = path.join(tmpdir(), `invoice-60-lines-${process.pid}.pdf`);
   writeFileSync(file, await pdf.body());
   const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))?.[1] ?? 1);
-  for (const [name, n] of [['invoice-first-page', 1], ['invoice-last-page', pages]] as const) {
+  for (const [name, n] of [
+    ['invoice-first-page', 1],
+    ['invoice-last-page', pages],
+  ] as const) {
     execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', '-f', String(n), '-l', String(n), file, path.join(OUT, name)]);
     console.log(`wrote ${path.join(OUT, `${name}.png`)} (page ${n} of ${pages})`);
   }
@@ -111,12 +114,18 @@ async function main() {
     };
     await canvasTab();
     await shot(page, 'builder-canvas', width, false);
-    const lines = page.getByTestId('canvas-element').filter({ has: page.getByTestId('repeat-badge') }).first();
+    const lines = page
+      .getByTestId('canvas-element')
+      .filter({ has: page.getByTestId('repeat-badge') })
+      .first();
     await lines.getByRole('button', { name: /press Enter to edit/ }).click();
     await page.getByTestId('repeat-control').scrollIntoViewIfNeeded();
     await shot(page, 'builder-repeat-row', width, false);
     await page.keyboard.press('Escape');
-    const note = page.getByTestId('canvas-element').filter({ has: page.getByTestId('condition-badge') }).first();
+    const note = page
+      .getByTestId('canvas-element')
+      .filter({ has: page.getByTestId('condition-badge') })
+      .first();
     await note.getByRole('button', { name: /press Enter to edit/ }).click();
     await page.getByTestId('condition-editor').scrollIntoViewIfNeeded();
     await shot(page, 'builder-condition', width, false);
@@ -140,7 +149,11 @@ async function main() {
 
     // The form, three lines filled in.
     await page.goto(`${BASE_URL}/data-entry/${format.id}`, { waitUntil: 'networkidle' });
-    const fill = async (label: string, value: string) => page.getByLabel(new RegExp(`^${label.replace(/[()]/g, '\\$&')}`)).first().fill(value);
+    const fill = async (label: string, value: string) =>
+      page
+        .getByLabel(new RegExp(`^${label.replace(/[()]/g, '\\$&')}`))
+        .first()
+        .fill(value);
     await fill('Your business name', 'Northwind Studio');
     await fill('Invoice number', 'INV-2041');
     await fill('Client name', 'Acme Corporation');

@@ -110,7 +110,9 @@ export async function startOwnServer(env: Record<string, string>, label: string,
 export function linkFromLogFile(email: string): Promise<string> {
   const file = process.env.SERVER_LOG;
   if (!file) {
-    throw new Error(`${email} needs a verified address to be an admin: set SERVER_LOG to the server's log file (the link is there), or make the admin with npm run admin:create before starting the server`);
+    throw new Error(
+      `${email} needs a verified address to be an admin: set SERVER_LOG to the server's log file (the link is there), or make the admin with npm run admin:create before starting the server`,
+    );
   }
   return linkFromLog(() => (existsSync(file) ? readFileSync(file, 'utf8') : ''), email);
 }

@@ -27,7 +27,12 @@ const CONTENT: TPublicPages = {
     { value: '2019', label: 'in use since' },
   ],
   testimonials: [
-    { quote: 'Offer letters now go out the same day, with the approved wording every time.', name: 'Ingrid Solberg', role: 'People Lead', company: 'Acme Tools' },
+    {
+      quote: 'Offer letters now go out the same day, with the approved wording every time.',
+      name: 'Ingrid Solberg',
+      role: 'People Lead',
+      company: 'Acme Tools',
+    },
     { quote: 'Our leases come out of one short form.', name: 'Tomás Ruiz', role: 'Office Manager', company: '' },
   ],
   team: [

@@ -55,7 +55,10 @@ test('a sign-out link on another site asks first, and the page’s own button si
 test('a form on another site cannot write with the session cookie', async ({ page }) => {
   await signUp(page);
   await page.goto(otherBase);
-  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/formats')), page.getByRole('button', { name: 'Post to Formwork' }).click()]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/formats')),
+    page.getByRole('button', { name: 'Post to Formwork' }).click(),
+  ]);
   expect(response.status()).toBe(403);
   expect(((await response.json()) as { error: { code: string } }).error.code).toBe('csrf_rejected');
 });

@@ -233,7 +233,9 @@ test('when admins must use two-factor, an admin without it is sent to set it up 
   const admin = await apiRequest.newContext();
   try {
     expect((await admin.post(`${base}/api/auth/sign-in`, { headers, data: { email: ADMIN.email, password: ADMIN.password } })).ok()).toBe(true);
-    const setup = (await (await admin.post(`${base}/api/user/two-factor/enable`, { headers, data: { password: ADMIN.password } })).json()) as { secret: string };
+    const setup = (await (await admin.post(`${base}/api/user/two-factor/enable`, { headers, data: { password: ADMIN.password } })).json()) as {
+      secret: string;
+    };
     expect((await admin.post(`${base}/api/user/two-factor/verify`, { headers, data: { code: await codeFor(setup.secret) } })).ok()).toBe(true);
     const on = await admin.post(`${base}/api/admin/settings`, { headers, data: { key: 'security.admin_two_factor', value: 'true' } });
     expect(on.ok(), await on.text()).toBe(true);
@@ -263,7 +265,10 @@ test('when admins must use two-factor, an admin without it is sent to set it up 
 
     // Admin Panel → Users: the first admin lost their phone; the second resets their two-factor.
     await page.getByRole('tab', { name: 'Users' }).click();
-    await page.getByRole('button', { name: `More actions for ${ADMIN.email}` }).filter({ visible: true }).click();
+    await page
+      .getByRole('button', { name: `More actions for ${ADMIN.email}` })
+      .filter({ visible: true })
+      .click();
     await page.getByRole('menuitem', { name: 'Reset two-factor' }).click();
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText('will sign in with the password alone');
@@ -271,7 +276,10 @@ test('when admins must use two-factor, an admin without it is sent to set it up 
     await shot(page, 'admin-reset-two-factor');
     await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
     await expect(page.getByText('Two-factor sign-in reset').first()).toBeVisible();
-    await page.getByRole('button', { name: `More actions for ${ADMIN.email}` }).filter({ visible: true }).click();
+    await page
+      .getByRole('button', { name: `More actions for ${ADMIN.email}` })
+      .filter({ visible: true })
+      .click();
     await expect(page.getByRole('menuitem', { name: 'Sign out everywhere' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Reset two-factor' })).toHaveCount(0);
     await page.keyboard.press('Escape');

@@ -106,10 +106,16 @@ for (const size of WIDTHS) {
         },
       });
       expect(format.status(), await format.text()).toBe(201);
-      const made = await page.request.post(`${base}/api/documents`, { headers, data: { formatId: ((await format.json()) as { id: string }).id, data: { client_name: 'Jane Doe' } } });
+      const made = await page.request.post(`${base}/api/documents`, {
+        headers,
+        data: { formatId: ((await format.json()) as { id: string }).id, data: { client_name: 'Jane Doe' } },
+      });
       expect(made.status(), await made.text()).toBe(201);
       await page.goto(`${base}/documents`);
-      await page.getByRole('button', { name: `Share and emails of ${((await made.json()) as { name: string }).name}` }).first().click();
+      await page
+        .getByRole('button', { name: `Share and emails of ${((await made.json()) as { name: string }).name}` })
+        .first()
+        .click();
       const shareDialog = page.getByRole('dialog', { name: 'Share and emails' });
       await expect(shareDialog.getByTestId('verify-email-notice')).toContainText('Verify your email address to share links');
       await expect(shareDialog.getByRole('button', { name: 'Create and copy link' })).toBeDisabled();

@@ -42,7 +42,9 @@ if (!config.databaseUrl) {
     release = lockDataDir(config.dataDir);
   } catch (error) {
     if (error instanceof DataDirLockedError) {
-      fail(`the data directory ${config.dataDir} is in use by a running Formwork server (pid ${error.pid}). Stop it, run this again, then start it; or run this against PostgreSQL (DATABASE_URL), which works while the server runs.`);
+      fail(
+        `the data directory ${config.dataDir} is in use by a running Formwork server (pid ${error.pid}). Stop it, run this again, then start it; or run this against PostgreSQL (DATABASE_URL), which works while the server runs.`,
+      );
     }
     throw error;
   }

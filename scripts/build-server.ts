@@ -33,9 +33,7 @@ export async function buildServer(): Promise<void> {
   await Promise.all([
     bundleForNode(path.join(PROJECT_ROOT, 'src/server/main.ts'), SERVER_BUNDLE),
     bundleForNode(path.join(PROJECT_ROOT, 'src/server/worker.ts'), path.join(out, 'worker.mjs')),
-    ...THREAD_ENTRIES.map((entry) =>
-      bundleForNode(path.join(PROJECT_ROOT, entry), path.join(out, `${path.basename(entry, '.ts')}.mjs`)),
-    ),
+    ...THREAD_ENTRIES.map((entry) => bundleForNode(path.join(PROJECT_ROOT, entry), path.join(out, `${path.basename(entry, '.ts')}.mjs`))),
   ]);
 }
 

@@ -76,7 +76,9 @@ let healthz: number[];
 const keyAndRateMs: number[] = [];
 try {
   const client = apiClient(base);
-  const me = (await (await client.call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Api', email, password: 'benchmark password' })).json()) as { id: string };
+  const me = (await (
+    await client.call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Api', email, password: 'benchmark password' })
+  ).json()) as { id: string };
   await client.call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'enterprise' });
   // Counted as always, but high enough that the benchmark measures the count, not refusals.
   const plans = (await (await client.call('GET', '/api/plans')).json()) as { plans: { id: string }[] };
@@ -131,7 +133,9 @@ const created = result.statusCodeStats?.['201']?.count ?? 0;
 const errors = result.errors + result.timeouts + result.non2xx;
 const docsPerSecond = created / SECONDS;
 log(`POST /api/documents, 1-page reference, ${CONNECTIONS} connections for ${SECONDS} s (embedded database)`);
-log(`  ${created.toLocaleString('en-US')} documents, ${round(docsPerSecond)} docs/s; latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${errors} errors`);
+log(
+  `  ${created.toLocaleString('en-US')} documents, ${round(docsPerSecond)} docs/s; latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${errors} errors`,
+);
 log(`  GET /healthz during the load: ${healthz.length} samples, p50 ${round(median(healthz))} ms, p99 ${round(quantile(healthz, 0.99))} ms`);
 log(`  render pool alone, same format: ${round(pool)} docs/s; the API delivers ${round(docsPerSecond / pool, 2)} of it`);
 const v1Created = v1.statusCodeStats?.['201']?.count ?? 0;
@@ -139,7 +143,9 @@ const v1Errors = v1.errors + v1.timeouts + v1.non2xx;
 const v1PerSecond = v1Created / SECONDS;
 const keyAndRate = median(keyAndRateMs);
 log(`POST /api/v1/documents with an API key, same load`);
-log(`  ${v1Created.toLocaleString('en-US')} documents, ${round(v1PerSecond)} docs/s (${round(v1PerSecond / pool, 2)} of the pool); latency p50 ${v1.latency.p50} ms, p99 ${v1.latency.p99} ms; ${v1Errors} errors`);
+log(
+  `  ${v1Created.toLocaleString('en-US')} documents, ${round(v1PerSecond)} docs/s (${round(v1PerSecond / pool, 2)} of the pool); latency p50 ${v1.latency.p50} ms, p99 ${v1.latency.p99} ms; ${v1Errors} errors`,
+);
 log(`  key check + rate count: median ${round(keyAndRate, 2)} ms per request, ${round((keyAndRate / v1.latency.p50) * 100, 1)}% of the median latency`);
 log(
   JSON.stringify({

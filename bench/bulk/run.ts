@@ -57,7 +57,9 @@ async function run(label: string, env: Record<string, string>, xlsx: Buffer): Pr
   const client = apiClient(base);
   const call = client.call;
   try {
-    const me = (await (await call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Bulk', email, password: 'benchmark password' })).json()) as { id: string };
+    const me = (await (await call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Bulk', email, password: 'benchmark password' })).json()) as {
+      id: string;
+    };
     await call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'premium' });
     const imageForm = new FormData();
     imageForm.append('image', new Blob([new Uint8Array(makeGradientPng())], { type: 'image/png' }), 'gradient.png');
@@ -71,8 +73,13 @@ async function run(label: string, env: Record<string, string>, xlsx: Buffer): Pr
     const t0 = performance.now();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(xlsx)]), 'reference.xlsx');
-    const draft = (await (await call('POST', `/api/formats/${format.id}/bulk`, undefined, form)).json()) as { id: string; validRows: number; unmappedPlaceholders: string[] };
-    if (draft.validRows !== ROWS || draft.unmappedPlaceholders.length > 0) throw new Error(`upload did not map cleanly: ${JSON.stringify(draft).slice(0, 500)}`);
+    const draft = (await (await call('POST', `/api/formats/${format.id}/bulk`, undefined, form)).json()) as {
+      id: string;
+      validRows: number;
+      unmappedPlaceholders: string[];
+    };
+    if (draft.validRows !== ROWS || draft.unmappedPlaceholders.length > 0)
+      throw new Error(`upload did not map cleanly: ${JSON.stringify(draft).slice(0, 500)}`);
     const tUploaded = performance.now();
     await call('POST', `/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false });
     let last = '';

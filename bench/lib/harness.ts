@@ -97,7 +97,6 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
   return { child, base };
 }
 
-
 /** A signed-in client of a server on loopback, as the web app calls it: cookie and Origin. */
 export function apiClient(base: string) {
   let cookie = '';

@@ -23,7 +23,10 @@ export const headingPrefixOf = (kind: Kind) => (kind === 'invoice' ? INVOICE_HEA
  */
 export const INVOICE_LINES = 200;
 export const INVOICE_TAX_PERCENT = 20;
-export const ENGINE_KINDS = { ours: KINDS, chromium: KINDS, pdfkit: ['1p', '5p', 'unicode'], pdfme: ['1p', '5p', 'unicode'] } as const satisfies Record<string, readonly Kind[]>;
+export const ENGINE_KINDS = { ours: KINDS, chromium: KINDS, pdfkit: ['1p', '5p', 'unicode'], pdfme: ['1p', '5p', 'unicode'] } as const satisfies Record<
+  string,
+  readonly Kind[]
+>;
 
 export interface InvoiceLine {
   description: string;
@@ -31,7 +34,6 @@ export interface InvoiceLine {
   /** Two decimals, as typed. */
   unitPrice: string;
 }
-
 
 export interface RefDoc {
   kind: Kind;
@@ -120,7 +122,7 @@ export function tableRows(n: number): string[][] {
       `REQ-${String(2400 + i)}`,
       CATEGORIES[i % CATEGORIES.length] ?? '',
       STATUSES[(i * 3) % STATUSES.length] ?? '',
-      ((i * 37) % 90 / 10 + 0.5).toFixed(1),
+      (((i * 37) % 90) / 10 + 0.5).toFixed(1),
     ]);
   }
   return rows;

@@ -20,9 +20,7 @@ const CANDIDATES: Record<FontRole, [string, RegExp][]> = {
     ['@fontsource/arimo', /arimo.*400-normal\.ttf$/],
   ],
   sansBold: [['@expo-google-fonts/arimo', /^Arimo_700Bold\.ttf$/]],
-  devanagari: [
-    ['@expo-google-fonts/noto-sans-devanagari', /^NotoSansDevanagari_400Regular\.ttf$/],
-  ],
+  devanagari: [['@expo-google-fonts/noto-sans-devanagari', /^NotoSansDevanagari_400Regular\.ttf$/]],
   arabic: [
     ['@expo-google-fonts/noto-naskh-arabic', /^NotoNaskhArabic_400Regular\.ttf$/],
     ['@expo-google-fonts/noto-sans-arabic', /^NotoSansArabic_400Regular\.ttf$/],

@@ -46,9 +46,7 @@ const placeholders = [
 function reference(rows: string[][]): TRenderableFormatInput {
   const elements: TElementInput[] = [
     { id: 'heading', type: 'heading', content: T_HEADING, fontSize: 'text-2xl', align: 'left', bold: true },
-    ...T_PARAGRAPHS.map(
-      (content, i): TElementInput => ({ id: `p${i}`, type: 'paragraph', content, align: 'justify' }),
-    ),
+    ...T_PARAGRAPHS.map((content, i): TElementInput => ({ id: `p${i}`, type: 'paragraph', content, align: 'justify' })),
     { id: 'list', type: 'list', items: [...LIST_ITEMS], listStyle: 'bulleted' },
     {
       id: 'image',
@@ -73,14 +71,12 @@ function unicodeSheet(): TRenderableFormatInput {
   const elements: TElementInput[] = [
     { id: 'heading', type: 'heading', content: T_HEADING, fontSize: 'text-2xl', align: 'left', bold: true },
     { id: 'p0', type: 'paragraph', content: T_PARAGRAPHS[0] ?? '', align: 'justify' },
-    ...UNICODE_LINES.map(
-      (l, i): TElementInput => ({
-        id: `s${i}`,
-        type: 'paragraph',
-        content: l.text,
-        align: l.script === 'arabic' ? 'right' : 'left',
-      }),
-    ),
+    ...UNICODE_LINES.map((l, i): TElementInput => ({
+      id: `s${i}`,
+      type: 'paragraph',
+      content: l.text,
+      align: l.script === 'arabic' ? 'right' : 'left',
+    })),
   ];
   return { content: { elements, style, page }, placeholders: [...placeholders] };
 }

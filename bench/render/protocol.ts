@@ -1,9 +1,6 @@
 import type { Kind } from './fixture.ts';
 
-export type ToWorker =
-  | { type: 'run'; kind: Kind; n: number; start: number }
-  | { type: 'sample'; kind: Kind; i: number; out: string }
-  | { type: 'close' };
+export type ToWorker = { type: 'run'; kind: Kind; n: number; start: number } | { type: 'sample'; kind: Kind; i: number; out: string } | { type: 'close' };
 
 export type ToParent =
   | { type: 'ready'; setupMs: number }

@@ -107,8 +107,7 @@ const median = (xs: number[]): number => {
   const m = s.length >> 1;
   return s.length === 0 ? NaN : s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
 };
-const fmt = (x: number | null | undefined, d = 2): string =>
-  x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d);
+const fmt = (x: number | null | undefined, d = 2): string => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d));
 const round = (x: number, d = 2): number => Math.round(x * 10 ** d) / 10 ** d;
 const pad = (s: string, n: number) => s.padEnd(n);
 const lpad = (s: string, n: number) => s.padStart(n);
@@ -161,7 +160,11 @@ log(`Formwork render benchmark${QUICK ? ' (--quick: fewer rounds, shorter batche
 const chromiumVersion = (tool('/usr/bin/chromium', ['--version']) ?? 'not found').trim();
 log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, ${chromiumVersion}`);
 const fonts = fontPaths();
-log(`fonts (all engines): ${Object.entries(fonts).map(([k, v]) => `${k}=${relative(ROOT, v)}`).join(', ')}`);
+log(
+  `fonts (all engines): ${Object.entries(fonts)
+    .map(([k, v]) => `${k}=${relative(ROOT, v)}`)
+    .join(', ')}`,
+);
 log();
 
 // Start the workers one after the other (so setup does not compete for the CPUs).
@@ -174,7 +177,7 @@ for (const name of ENGINES) {
     workers.set(name, w);
     log(`${pad(name, 9)} set up in ${fmt(m.setupMs, 0)} ms`);
   } else {
-    const reason = m.type === 'error' ? m.message.split('\n')[0] ?? '' : `unexpected ${m.type}`;
+    const reason = m.type === 'error' ? (m.message.split('\n')[0] ?? '') : `unexpected ${m.type}`;
     unavailable.set(name, reason);
     log(`${pad(name, 9)} NOT AVAILABLE: ${reason}`);
     w.kill();

@@ -78,15 +78,21 @@ async function main() {
       for (const preset of ['mobile', 'desktop'] as const) {
         const figures = await audit(url, chrome.port, preset);
         results[preset].push(figures);
-        log(`run ${run} ${preset.padEnd(7)} performance ${figures.performance}  CLS ${figures.cls}  TBT ${figures.tbt_ms} ms  LCP ${figures.lcp_ms} ms  FCP ${figures.fcp_ms} ms`);
+        log(
+          `run ${run} ${preset.padEnd(7)} performance ${figures.performance}  CLS ${figures.cls}  TBT ${figures.tbt_ms} ms  LCP ${figures.lcp_ms} ms  FCP ${figures.fcp_ms} ms`,
+        );
       }
     }
     const mobile = medians(results.mobile);
     const desktop = medians(results.desktop);
     log();
     log(`median of ${RUNS}, ${args.url}:`);
-    log(`  mobile   performance ${mobile.performance} (target ≥ ${TARGETS.mobile.performance}), CLS ${mobile.cls} (≤ ${TARGETS.mobile.cls}), TBT ${mobile.tbt_ms} ms (≤ ${TARGETS.mobile.tbt_ms}), LCP ${mobile.lcp_ms} ms`);
-    log(`  desktop  performance ${desktop.performance} (target ≥ ${TARGETS.desktop.performance}), CLS ${desktop.cls}, TBT ${desktop.tbt_ms} ms, LCP ${desktop.lcp_ms} ms`);
+    log(
+      `  mobile   performance ${mobile.performance} (target ≥ ${TARGETS.mobile.performance}), CLS ${mobile.cls} (≤ ${TARGETS.mobile.cls}), TBT ${mobile.tbt_ms} ms (≤ ${TARGETS.mobile.tbt_ms}), LCP ${mobile.lcp_ms} ms`,
+    );
+    log(
+      `  desktop  performance ${desktop.performance} (target ≥ ${TARGETS.desktop.performance}), CLS ${desktop.cls}, TBT ${desktop.tbt_ms} ms, LCP ${desktop.lcp_ms} ms`,
+    );
     log(JSON.stringify({ mobile, desktop, runs: RUNS }));
   } finally {
     chrome.kill();

@@ -276,7 +276,15 @@ async function seed(base: string, email: string): Promise<TSeed> {
       elements: [
         { id: 'h', type: 'heading', content: 'Invoice for {{client_name}}' },
         { id: 'p', type: 'paragraph', content: 'Issued {{issue_date}}. Amount due: **{{amount}}**.' },
-        { id: 't', type: 'table', headerRow: true, rows: [['Item', 'Amount'], ['Services', '{{amount}}']] },
+        {
+          id: 't',
+          type: 'table',
+          headerRow: true,
+          rows: [
+            ['Item', 'Amount'],
+            ['Services', '{{amount}}'],
+          ],
+        },
       ],
     },
     placeholders: PLACEHOLDERS.slice(0, 3),
@@ -403,7 +411,11 @@ async function measurePreview(b: Browser, s: TSeed): Promise<number[]> {
       const box = document.querySelector('[data-testid="pdf-pages"]')!;
       new MutationObserver(() => w.__redraws.push(performance.now())).observe(box, { childList: true });
     });
-    await page.getByTestId('canvas-element').nth(1).getByRole('button', { name: /press Enter to edit/ }).click();
+    await page
+      .getByTestId('canvas-element')
+      .nth(1)
+      .getByRole('button', { name: /press Enter to edit/ })
+      .click();
     await page.getByLabel('Paragraph text').press('End');
     const latencies: number[] = [];
     for (let k = 0; k < PREVIEW_KEYSTROKES; k++) {
@@ -433,7 +445,10 @@ const cell = (xs: number[]) => {
 };
 
 try {
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   log(`bench:ui: ${RUNS} runs per page, ${os.availableParallelism()} cores, load average ${load}`);
   await prepareStart();
   const email = `bench-ui-${Date.now()}@example.com`;
@@ -478,7 +493,12 @@ try {
   log(`    GET /api/auth/session answered                                         ${cell(results.documents.map((m) => m.sessionEnd))}`);
   log(`    last API response before that                                          ${cell(results.documents.map((m) => m.apiEnd))}`);
   log(`  live preview, ${PREVIEW_ELEMENTS} elements, keystroke to redrawn pages (${PREVIEW_KEYSTROKES} keys)       ${cell(preview)}`);
-  log(`load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   log(
     JSON.stringify({
       builder_100_elements_ms: round(median(builderTotal), 1),

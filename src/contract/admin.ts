@@ -105,7 +105,14 @@ export const GATEWAY_DEFAULT_ADDRESSES = {
 /** The webhook events Formwork acts on, to subscribe to when registering its address at the provider. */
 export const GATEWAY_WEBHOOK_EVENTS: Record<TGatewayName, string[]> = {
   razorpay: ['payment.captured', 'payment.failed', 'refund.processed'],
-  stripe: ['checkout.session.completed', 'invoice.paid', 'invoice.payment_failed', 'customer.subscription.updated', 'customer.subscription.deleted', 'charge.refunded'],
+  stripe: [
+    'checkout.session.completed',
+    'invoice.paid',
+    'invoice.payment_failed',
+    'customer.subscription.updated',
+    'customer.subscription.deleted',
+    'charge.refunded',
+  ],
   paypal: ['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.REFUNDED'],
 };
 

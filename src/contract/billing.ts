@@ -3,9 +3,7 @@ import { ZGatewayName } from './admin.ts';
 import { ZBillingCycle, ZCurrency, ZPlanId } from './plans.ts';
 
 /** A plan and cycle as checkouts name them: `basic_monthly`, `premium_yearly`. */
-export const ZPlanKey = z
-  .string()
-  .regex(/^(free|basic|premium|enterprise)_(monthly|yearly)$/, 'Choose a plan such as basic_monthly or premium_yearly.');
+export const ZPlanKey = z.string().regex(/^(free|basic|premium|enterprise)_(monthly|yearly)$/, 'Choose a plan such as basic_monthly or premium_yearly.');
 
 export const ZQuoteBody = z.object({ planId: ZPlanKey });
 export type TQuoteBody = z.infer<typeof ZQuoteBody>;

@@ -3,9 +3,7 @@ import { columnKey, columnLetter } from './bulk';
 
 describe('columnLetter', () => {
   it('names 0-based columns the way a spreadsheet shows them', () => {
-    expect([0, 1, 25, 26, 27, 51, 52, 701, 702, 16_383].map(columnLetter)).toEqual([
-      'A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD',
-    ]);
+    expect([0, 1, 25, 26, 27, 51, 52, 701, 702, 16_383].map(columnLetter)).toEqual(['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
   });
 });
 

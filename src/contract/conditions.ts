@@ -70,7 +70,8 @@ function order(a: string, b: string): number | undefined {
   const y = asNumber(b);
   if (x && y) return x.comparedTo(y);
   const t = b.trim();
-  if (ISO_DATE_RE.test(a.slice(0, 10)) && ISO_DATE_RE.test(t.slice(0, 10))) return a.slice(0, 10) < t.slice(0, 10) ? -1 : a.slice(0, 10) > t.slice(0, 10) ? 1 : 0;
+  if (ISO_DATE_RE.test(a.slice(0, 10)) && ISO_DATE_RE.test(t.slice(0, 10)))
+    return a.slice(0, 10) < t.slice(0, 10) ? -1 : a.slice(0, 10) > t.slice(0, 10) ? 1 : 0;
   return undefined;
 }
 
@@ -130,7 +131,10 @@ export const CONDITION_OP_LABELS: Record<TConditionOp, string> = {
 export function describeCondition(condition: TCondition, placeholders: readonly TPlaceholder[]): string {
   const p = placeholders.find((x) => x.name === condition.field);
   const name = p ? placeholderLabel(p) : condition.field;
-  if (p?.type === 'checkbox' && (condition.op === 'equals' || condition.op === 'not_equals' || condition.op === 'is_empty' || condition.op === 'is_not_empty')) {
+  if (
+    p?.type === 'checkbox' &&
+    (condition.op === 'equals' || condition.op === 'not_equals' || condition.op === 'is_empty' || condition.op === 'is_not_empty')
+  ) {
     const wantTicked = (condition.op === 'equals') === (checkboxValue(condition.value ?? '') === 'true');
     const ticked = condition.op === 'is_empty' ? false : condition.op === 'is_not_empty' ? true : wantTicked;
     return `${name} is ${ticked ? 'ticked' : 'not ticked'}`;

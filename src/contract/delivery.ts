@@ -18,7 +18,10 @@ export const ZEmailDocumentBody = z
     /** The document's name when left out. */
     subject: ZHeaderText(MAX_SUBJECT_LENGTH, 'subject').optional(),
     /** A short note above the attachment; a greeting that names the document when left out. */
-    message: z.string().max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`).optional(),
+    message: z
+      .string()
+      .max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`)
+      .optional(),
   })
   .refine((body) => recipientCount(body) <= MAX_RECIPIENTS, { message: `To and Cc together may name at most ${MAX_RECIPIENTS} people.`, path: ['to'] })
   .meta({ id: 'EmailDocument' });
@@ -119,9 +122,15 @@ export const ZMailMergeBody = z.object({
    * words (`ownWords` false) leaves both out and sends the standard email.
    */
   subject: ZHeaderText(MAX_SUBJECT_LENGTH, 'subject').pipe(z.string().min(1, 'Enter a subject.')).optional(),
-  message: z.string().max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`).optional(),
+  message: z
+    .string()
+    .max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`)
+    .optional(),
   /** Copied on every message (a colleague, a CRM's address). */
-  cc: z.array(ZEmailAddress).max(MAX_RECIPIENTS - 1).default([]),
+  cc: z
+    .array(ZEmailAddress)
+    .max(MAX_RECIPIENTS - 1)
+    .default([]),
 });
 export type TMailMergeBody = z.input<typeof ZMailMergeBody>;
 
@@ -222,7 +231,10 @@ export const DEFAULT_MERGE_MESSAGE = 'Hello,\n\nPlease find {{document}} attache
 /** Names longer than this are cut in the standard email, so a name cannot carry a message of its own. */
 export const STANDARD_NAME_MAX = 80;
 const shortName = (text: string) => {
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > STANDARD_NAME_MAX ? `${flat.slice(0, STANDARD_NAME_MAX - 1).trimEnd()}…` : flat;
 };
 

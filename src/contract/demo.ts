@@ -6,7 +6,10 @@ export const ZDemoRenderBody = z.object({
   client_name: z.string().trim().min(1, 'Enter a name.').max(80),
   position: z.string().trim().min(1, 'Enter a position.').max(80),
   start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Pick a start date.'),
-  salary: z.string().trim().regex(/^\d{1,9}(\.\d{1,2})?$/, 'Enter a salary as a number.'),
+  salary: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, 'Enter a salary as a number.'),
 });
 export type TDemoRenderBody = z.infer<typeof ZDemoRenderBody>;
 

@@ -19,9 +19,13 @@ describe('document-name patterns', () => {
 
   it('fill the format’s fields and {{date}}', () => {
     expect(documentNameFor(format, { candidate_name: 'Jane Doe' }, 'Nov 24, 2026')).toBe('Offer Letter – Jane Doe');
-    expect(documentNameFor({ name: 'Lease', documentNamePattern: '{{address}} ({{ Start Date }}) {{date}}' }, { address: '1 Main St', start_date: '2026-03-01' }, '2026-11-24')).toBe(
-      '1 Main St (2026-03-01) 2026-11-24',
-    );
+    expect(
+      documentNameFor(
+        { name: 'Lease', documentNamePattern: '{{address}} ({{ Start Date }}) {{date}}' },
+        { address: '1 Main St', start_date: '2026-03-01' },
+        '2026-11-24',
+      ),
+    ).toBe('1 Main St (2026-03-01) 2026-11-24');
   });
 
   it('tidy what an empty value leaves: no dangling or doubled separators, single spaces', () => {

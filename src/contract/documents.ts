@@ -37,11 +37,7 @@ const edgeSeparators = new RegExp(`^[\\s${SEPARATORS}]+|[\\s${SEPARATORS}]+$`, '
  * `Offer – {{name}} – {{date}}` without a name reads `Offer – 2026-11-24`, not `Offer –  – 2026-11-24`.
  */
 export function fillNamePattern(pattern: string, resolve: (name: string) => string | undefined): string {
-  return substitutePlaceholders(pattern, resolve)
-    .replace(/\s+/g, ' ')
-    .replace(separatorRuns, '$1')
-    .replace(edgeSeparators, '')
-    .trim();
+  return substitutePlaceholders(pattern, resolve).replace(/\s+/g, ' ').replace(separatorRuns, '$1').replace(edgeSeparators, '').trim();
 }
 
 /** A value as it reads in a name: text and numbers; a list or nothing reads as nothing. */
@@ -191,15 +187,14 @@ function cleanValue(type: TPlaceholder['type'], raw: unknown): string {
 const rowLabel = (i: number) => `row ${i + 1}`;
 
 /** The rows of a list, cleaned and checked cell by cell; blank rows are dropped. */
-function checkList(
-  list: TPlaceholder,
-  raw: unknown,
-  fields: Record<string, string>,
-): TListRow[] {
+function checkList(list: TPlaceholder, raw: unknown, fields: Record<string, string>): TListRow[] {
   const columns = (list.columns ?? []).filter((c) => c.type !== 'formula');
   if (raw === null || raw === undefined || raw === '') return [];
   if (!Array.isArray(raw)) {
-    fields[list.name] = `Send a list of rows, e.g. [{ ${columns.slice(0, 2).map((c) => `"${c.name}": …`).join(', ')} }].`;
+    fields[list.name] = `Send a list of rows, e.g. [{ ${columns
+      .slice(0, 2)
+      .map((c) => `"${c.name}": …`)
+      .join(', ')} }].`;
     return [];
   }
   const rows: TListRow[] = [];
@@ -219,8 +214,10 @@ function checkList(
     for (const column of columns) checkCell(list, column, index, row[column.name] ?? '', fields);
   });
   if (rows.length > MAX_LIST_ROWS) fields[list.name] = `A list may hold at most ${MAX_LIST_ROWS.toLocaleString('en-US')} rows.`;
-  else if (list.maxItems !== undefined && rows.length > list.maxItems) fields[list.name] = `Enter at most ${list.maxItems} ${list.maxItems === 1 ? 'row' : 'rows'}.`;
-  else if (list.minItems !== undefined && rows.length > 0 && rows.length < list.minItems) fields[list.name] = `Enter at least ${list.minItems} ${list.minItems === 1 ? 'row' : 'rows'}.`;
+  else if (list.maxItems !== undefined && rows.length > list.maxItems)
+    fields[list.name] = `Enter at most ${list.maxItems} ${list.maxItems === 1 ? 'row' : 'rows'}.`;
+  else if (list.minItems !== undefined && rows.length > 0 && rows.length < list.minItems)
+    fields[list.name] = `Enter at least ${list.minItems} ${list.minItems === 1 ? 'row' : 'rows'}.`;
   return rows;
 }
 
@@ -282,7 +279,8 @@ export function checkDocumentData(
     }
     if (placeholder.type === 'list') {
       out[placeholder.name] = value;
-      for (const [key, message] of Object.entries(computed.errors)) if (key.startsWith(`${placeholder.name}[`) && !isHidden && inputsValid) fields[key] = message;
+      for (const [key, message] of Object.entries(computed.errors))
+        if (key.startsWith(`${placeholder.name}[`) && !isHidden && inputsValid) fields[key] = message;
       if (fields[placeholder.name]) continue;
       if (placeholder.required && !isHidden && Array.isArray(value) && value.length === 0) {
         missing.push(placeholderLabel(placeholder));

@@ -134,7 +134,10 @@ export function formulaOrder(placeholders: readonly TPlaceholder[]): TFormulaOrd
   for (const node of nodes) {
     const parsed = parsedFormula(node.expression);
     const refs = 'formula' in parsed ? parsed.formula.references : [];
-    edges.set(node.key, [...new Set(refs.flatMap((r) => dependenciesOf(node, r, byName)))].filter((k) => byKey.has(k)));
+    edges.set(
+      node.key,
+      [...new Set(refs.flatMap((r) => dependenciesOf(node, r, byName)))].filter((k) => byKey.has(k)),
+    );
   }
   const order: TFormulaNode[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
@@ -306,7 +309,11 @@ export function hiddenPlaceholders(
 ): Set<string> {
   const types = new Map(placeholders.map((p) => [p.name, p.type]));
   const holds = (showIf: TShowIf | undefined) =>
-    showIfHolds(showIf, (name) => values[name], (name) => types.get(name));
+    showIfHolds(
+      showIf,
+      (name) => values[name],
+      (name) => types.get(name),
+    );
   const visible = new Set<string>();
   const used = new Set<string>();
   const conditionFields = (showIf: TShowIf | undefined) => (showIf?.conditions ?? []).map((c) => c.field);

@@ -11,7 +11,13 @@ describe('format content', () => {
       ],
     });
     expect(c.elements[0]).toMatchObject({ width: 300, height: 200, align: 'left' });
-    expect(c.elements[1]).toMatchObject({ rows: [['', ''], ['', '']], headerRow: false });
+    expect(c.elements[1]).toMatchObject({
+      rows: [
+        ['', ''],
+        ['', ''],
+      ],
+      headerRow: false,
+    });
     expect(c.elements[2]).toMatchObject({ items: [], listStyle: 'bulleted' });
     expect(ZFormatContent.parse({})).toEqual({ elements: [] });
   });

@@ -139,7 +139,11 @@ export const ZTableElement = z.object({
   repeat: z
     .object({
       /** Index in `rows` (never the header row). */
-      row: z.number().int().min(0).max(MAX_TABLE_ROWS - 1),
+      row: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_TABLE_ROWS - 1),
       list: ZPlaceholderName,
     })
     .optional(),
@@ -197,14 +201,7 @@ export const ZSectionElement = z.object({
 });
 export type TSectionElement = z.infer<typeof ZSectionElement>;
 
-export const ZElement = z.discriminatedUnion('type', [
-  ZHeadingElement,
-  ZParagraphElement,
-  ZListElement,
-  ZTableElement,
-  ZImageElement,
-  ZSectionElement,
-]);
+export const ZElement = z.discriminatedUnion('type', [ZHeadingElement, ZParagraphElement, ZListElement, ZTableElement, ZImageElement, ZSectionElement]);
 export type TElement = z.infer<typeof ZElement>;
 export type TElementInput = z.input<typeof ZElement>;
 export type TElementType = TElement['type'];
@@ -264,7 +261,10 @@ export const ZHeaderFooter = z.object({
 export type THeaderFooter = z.infer<typeof ZHeaderFooter>;
 
 /** A BCP 47 tag, e.g. `en-US`, `de-DE`, `hi-IN`; used to format date and number values. */
-export const ZLocale = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/).max(35);
+export const ZLocale = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/)
+  .max(35);
 
 /** A document-name pattern: one line, at most 200 characters; empty means none. */
 export const ZDocumentNamePattern = z
@@ -281,7 +281,9 @@ export const ZFormatContent = z.object({
     .array(ZElement)
     .max(MAX_ELEMENTS)
     .default([])
-    .refine((elements) => countElements(elements) <= MAX_ELEMENTS, { message: `A format may hold at most ${MAX_ELEMENTS} elements, those in sections included.` }),
+    .refine((elements) => countElements(elements) <= MAX_ELEMENTS, {
+      message: `A format may hold at most ${MAX_ELEMENTS} elements, those in sections included.`,
+    }),
   style: ZTextStyle.optional(),
   page: ZPageSetup.optional(),
   /**

@@ -75,7 +75,15 @@ describe('checking a document’s data', () => {
   });
 
   it('names a formula that cannot be computed, on its row', () => {
-    const divide = ps([{ ...ITEMS, columns: [{ name: 'qty', type: 'number' }, { name: 'each', type: 'formula', expression: '10 / qty' }] }]);
+    const divide = ps([
+      {
+        ...ITEMS,
+        columns: [
+          { name: 'qty', type: 'number' },
+          { name: 'each', type: 'formula', expression: '10 / qty' },
+        ],
+      },
+    ]);
     expect(checkDocumentData(divide, { items: [{ qty: '2' }, { qty: '0' }] }).fields).toEqual({ 'items[1].each': 'The formula divides by zero.' });
   });
 });
@@ -115,7 +123,13 @@ describe('questions only hidden elements use', () => {
 describe('the expansion bound counts loops', () => {
   const format = content({
     elements: [
-      { id: 't', type: 'table', headerRow: true, rows: [['Item'], ['{{description}} {{items.description}} {{client}}'], ['{{client}}']], repeat: { row: 1, list: 'items' } },
+      {
+        id: 't',
+        type: 'table',
+        headerRow: true,
+        rows: [['Item'], ['{{description}} {{items.description}} {{client}}'], ['{{client}}']],
+        repeat: { row: 1, list: 'items' },
+      },
       { id: 'l', type: 'list', items: ['{{description}}'], repeat: 'items' },
     ],
   });
@@ -147,7 +161,14 @@ describe('saving a format with logic', () => {
     expect(
       issues({
         elements: [
-          { id: 't', type: 'table', headerRow: true, rows: [['h'], ['{{qty}}']], repeat: { row: 1, list: 'items' }, showIf: { match: 'any', conditions: [{ field: 'plan', op: 'one_of', values: ['A'] }] } },
+          {
+            id: 't',
+            type: 'table',
+            headerRow: true,
+            rows: [['h'], ['{{qty}}']],
+            repeat: { row: 1, list: 'items' },
+            showIf: { match: 'any', conditions: [{ field: 'plan', op: 'one_of', values: ['A'] }] },
+          },
           { id: 'l', type: 'list', items: ['{{qty}}'], repeat: 'items' },
         ],
       }),
@@ -159,7 +180,11 @@ describe('saving a format with logic', () => {
       issues({
         elements: [
           { id: 't', type: 'table', headerRow: true, rows: [['h'], ['x']], repeat: { row: 0, list: 'plan' } },
-          { id: 's', type: 'section', elements: [{ id: 'p', type: 'paragraph', content: 'x', showIf: { match: 'all', conditions: [{ field: 'nope', op: 'equals', value: '1' }] } }] },
+          {
+            id: 's',
+            type: 'section',
+            elements: [{ id: 'p', type: 'paragraph', content: 'x', showIf: { match: 'all', conditions: [{ field: 'nope', op: 'equals', value: '1' }] } }],
+          },
           { id: 'q', type: 'paragraph', content: 'x', showIf: { match: 'all', conditions: [{ field: 'plan', op: 'greater_than', value: 'many' }] } },
         ],
       }),
@@ -172,7 +197,12 @@ describe('saving a format with logic', () => {
   });
 
   it('refuses a list without columns and a formula that does not parse, with where it fails', () => {
-    expect(issues({ elements: [] }, [{ name: 'lines', type: 'list' }, { name: 'f', type: 'formula', expression: 'qty +* 2' }])).toEqual([
+    expect(
+      issues({ elements: [] }, [
+        { name: 'lines', type: 'list' },
+        { name: 'f', type: 'formula', expression: 'qty +* 2' },
+      ]),
+    ).toEqual([
       ['placeholders.0.columns', 'Give the list lines at least one column.'],
       ['placeholders.1.expression', 'f: Unexpected "*". (at character 6)'],
     ]);
@@ -189,7 +219,14 @@ describe('condition badges', () => {
     expect(describeShowIf({ match: 'all', conditions: [{ field: 'plan', op: 'equals', value: 'Premium' }] }, placeholders)).toBe('Shown when Plan = Premium');
     expect(
       describeShowIf(
-        { match: 'any', conditions: [{ field: 'vip', op: 'equals', value: 'true' }, { field: 'items', op: 'is_not_empty' }, { field: 'plan', op: 'one_of', values: ['Basic', 'Premium'] }] },
+        {
+          match: 'any',
+          conditions: [
+            { field: 'vip', op: 'equals', value: 'true' },
+            { field: 'items', op: 'is_not_empty' },
+            { field: 'plan', op: 'one_of', values: ['Basic', 'Premium'] },
+          ],
+        },
         placeholders,
       ),
     ).toBe('Shown when VIP is ticked or Items has rows or Plan is one of Basic, Premium');

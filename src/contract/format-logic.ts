@@ -103,7 +103,8 @@ function placeholderIssues(placeholders: readonly TPlaceholder[]): TLogicIssue[]
       if (problem) issues.push({ path: ['placeholders', i, 'expression'], message: `${p.name}: ${problem}` });
     }
   });
-  if (formulas > MAX_FORMULAS) issues.push({ path: ['placeholders'], message: `A format may hold at most ${MAX_FORMULAS} formulas, list columns included; this one has ${formulas}.` });
+  if (formulas > MAX_FORMULAS)
+    issues.push({ path: ['placeholders'], message: `A format may hold at most ${MAX_FORMULAS} formulas, list columns included; this one has ${formulas}.` });
   if (issues.length === 0) {
     const { cycle } = formulaOrder(placeholders);
     if (cycle) {
@@ -159,8 +160,5 @@ function elementIssues(element: TElement, path: (string | number)[], byName: Map
 /** Every problem with a format's logic, by the path of its field; empty when it may be saved. */
 export function formatLogicIssues(content: Pick<TFormatContent, 'elements'>, placeholders: readonly TPlaceholder[]): TLogicIssue[] {
   const byName = new Map(placeholders.map((p) => [p.name, p]));
-  return [
-    ...placeholderIssues(placeholders),
-    ...content.elements.flatMap((element, i) => elementIssues(element, ['content', 'elements', i], byName)),
-  ];
+  return [...placeholderIssues(placeholders), ...content.elements.flatMap((element, i) => elementIssues(element, ['content', 'elements', i], byName))];
 }

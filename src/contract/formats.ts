@@ -5,22 +5,24 @@ import { ZPlaceholderList } from './placeholders.ts';
 
 export const FORMAT_NAME_REQUIRED = 'Please enter a format name.';
 
-export const ZFormatInput = z.object({
-  name: z.string().trim().min(1, FORMAT_NAME_REQUIRED).max(200, 'Use at most 200 characters for the name.'),
-  description: z
-    .string()
-    .trim()
-    .max(2000)
-    .nullish()
-    .transform((d) => (d ? d : null)),
-  content: ZFormatContent.refine((content) => imageSources(content).filter(isImageAddress).length <= MAX_IMAGE_ADDRESSES, {
-    message: `A format may show at most ${MAX_IMAGE_ADDRESSES} different images by address. Upload the others instead.`,
-  }).transform((content) => ({ ...content, tagFormats: true })),
-  placeholders: ZPlaceholderList.default([]),
-}).superRefine((format, ctx) => {
-  // Lists, formulas, conditions and repeating rows are checked together: each reads the others.
-  for (const issue of formatLogicIssues(format.content, format.placeholders)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-});
+export const ZFormatInput = z
+  .object({
+    name: z.string().trim().min(1, FORMAT_NAME_REQUIRED).max(200, 'Use at most 200 characters for the name.'),
+    description: z
+      .string()
+      .trim()
+      .max(2000)
+      .nullish()
+      .transform((d) => (d ? d : null)),
+    content: ZFormatContent.refine((content) => imageSources(content).filter(isImageAddress).length <= MAX_IMAGE_ADDRESSES, {
+      message: `A format may show at most ${MAX_IMAGE_ADDRESSES} different images by address. Upload the others instead.`,
+    }).transform((content) => ({ ...content, tagFormats: true })),
+    placeholders: ZPlaceholderList.default([]),
+  })
+  .superRefine((format, ctx) => {
+    // Lists, formulas, conditions and repeating rows are checked together: each reads the others.
+    for (const issue of formatLogicIssues(format.content, format.placeholders)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  });
 export type TFormatInput = z.input<typeof ZFormatInput>;
 export type TFormatInputParsed = z.output<typeof ZFormatInput>;
 

@@ -114,7 +114,14 @@ describe('formulas are parsed with the position of an error', () => {
 describe('formula checks at save', () => {
   const placeholders = ps([
     { name: 'qty', type: 'number' },
-    { name: 'items', type: 'list', columns: [{ name: 'price', type: 'number' }, { name: 'line', type: 'formula', expression: 'price * qty' }] },
+    {
+      name: 'items',
+      type: 'list',
+      columns: [
+        { name: 'price', type: 'number' },
+        { name: 'line', type: 'formula', expression: 'price * qty' },
+      ],
+    },
     { name: 'total', type: 'formula', expression: 'sum(items.line)' },
   ]);
 
@@ -145,7 +152,15 @@ describe('formula checks at save', () => {
 
 describe('computing a document’s formulas', () => {
   const placeholders = ps([
-    { name: 'items', type: 'list', columns: [{ name: 'qty', type: 'number' }, { name: 'price', type: 'number' }, { name: 'amount', type: 'formula', expression: 'qty * price' }] },
+    {
+      name: 'items',
+      type: 'list',
+      columns: [
+        { name: 'qty', type: 'number' },
+        { name: 'price', type: 'number' },
+        { name: 'amount', type: 'formula', expression: 'qty * price' },
+      ],
+    },
     { name: 'total', type: 'formula', expression: 'tax + subtotal' },
     { name: 'subtotal', type: 'formula', expression: 'sum(items.amount)' },
     { name: 'tax', type: 'formula', expression: 'round(subtotal * rate / 100, 2)' },
@@ -178,7 +193,14 @@ describe('computing a document’s formulas', () => {
 
   it('stops within its step budget whatever the data', () => {
     const heavy = ps([
-      { name: 'items', type: 'list', columns: [{ name: 'x', type: 'number' }, ...Array.from({ length: 19 }, (_, i) => ({ name: `f${i}`, type: 'formula' as const, expression: `sum(items.x) + ${'x + '.repeat(100)}1` }))] },
+      {
+        name: 'items',
+        type: 'list',
+        columns: [
+          { name: 'x', type: 'number' },
+          ...Array.from({ length: 19 }, (_, i) => ({ name: `f${i}`, type: 'formula' as const, expression: `sum(items.x) + ${'x + '.repeat(100)}1` })),
+        ],
+      },
     ]);
     const rows = Array.from({ length: 1000 }, (_, i) => ({ x: String(i) }));
     const { errors, steps } = computeFormulas(heavy, { items: rows });

@@ -84,11 +84,7 @@ function remember(key: string, printed: string): string {
 }
 
 /** The text printed for a value of the given placeholder type. */
-export function formatPlaceholderValue(
-  value: string,
-  type: TPlaceholderType,
-  locale: string = DEFAULT_LOCALE,
-): string {
+export function formatPlaceholderValue(value: string, type: TPlaceholderType, locale: string = DEFAULT_LOCALE): string {
   switch (type) {
     case 'date':
       return formatDateValue(value, locale);
@@ -155,7 +151,11 @@ export function formatFixedNumber(value: string, decimals: number, locale: strin
   const key = `n${decimals}\u0000${locale}\u0000${text}`;
   const known = printedNumbers.get(key);
   if (known !== undefined) return known;
-  const nf = optionFormatter(`n${decimals}`, (l) => new Intl.NumberFormat(l, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, signDisplay: 'negative' }), locale);
+  const nf = optionFormatter(
+    `n${decimals}`,
+    (l) => new Intl.NumberFormat(l, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, signDisplay: 'negative' }),
+    locale,
+  );
   return remember(key, nf.format(text as unknown as number));
 }
 
@@ -167,7 +167,11 @@ export function formatCurrencyValue(value: string, currency: string = DEFAULT_CU
   const key = `c${code}\u0000${locale}\u0000${text}`;
   const known = printedNumbers.get(key);
   if (known !== undefined) return known;
-  const nf = optionFormatter(`c${code}`, (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code, signDisplay: 'negative' }), locale) as Intl.NumberFormat;
+  const nf = optionFormatter(
+    `c${code}`,
+    (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code, signDisplay: 'negative' }),
+    locale,
+  ) as Intl.NumberFormat;
   return remember(key, nf.format(text as unknown as number));
 }
 

@@ -9,7 +9,17 @@ export const PLACEHOLDER_TYPES = ['text', 'email', 'number', 'date', 'tel', 'tex
 export const ZPlaceholderType = z.enum(PLACEHOLDER_TYPES);
 export type TPlaceholderType = z.infer<typeof ZPlaceholderType>;
 /** What a column of a list may be: anything but another list. */
-export const COLUMN_TYPES = ['text', 'email', 'number', 'date', 'tel', 'textarea', 'select', 'checkbox', 'formula'] as const satisfies readonly TPlaceholderType[];
+export const COLUMN_TYPES = [
+  'text',
+  'email',
+  'number',
+  'date',
+  'tel',
+  'textarea',
+  'select',
+  'checkbox',
+  'formula',
+] as const satisfies readonly TPlaceholderType[];
 export const ZColumnType = z.enum(COLUMN_TYPES);
 export type TColumnType = z.infer<typeof ZColumnType>;
 
@@ -228,12 +238,38 @@ export function renamePlaceholderTags(text: string, from: string, to: string): s
  * `client_email` an email, `salary` or `total_amount` a number. Anything else is text.
  */
 export function guessPlaceholderType(name: string): TPlaceholderType {
-  const words = normalizePlaceholderName(name).split(/[_\W]+/).filter(Boolean);
+  const words = normalizePlaceholderName(name)
+    .split(/[_\W]+/)
+    .filter(Boolean);
   const has = (...candidates: string[]) => words.some((w) => candidates.includes(w));
   if (has('date', 'dob', 'birthday', 'deadline', 'day')) return 'date';
   if (has('email', 'mail')) return 'email';
   if (has('phone', 'tel', 'telephone', 'mobile', 'cell', 'fax')) return 'tel';
-  if (has('amount', 'price', 'salary', 'total', 'subtotal', 'cost', 'fee', 'fees', 'rent', 'deposit', 'tax', 'quantity', 'qty', 'rate', 'hours', 'count', 'number', 'budget', 'balance', 'wage', 'pay'))
+  if (
+    has(
+      'amount',
+      'price',
+      'salary',
+      'total',
+      'subtotal',
+      'cost',
+      'fee',
+      'fees',
+      'rent',
+      'deposit',
+      'tax',
+      'quantity',
+      'qty',
+      'rate',
+      'hours',
+      'count',
+      'number',
+      'budget',
+      'balance',
+      'wage',
+      'pay',
+    )
+  )
     return 'number';
   if (has('address', 'notes', 'note', 'description', 'comments', 'details', 'message', 'terms')) return 'textarea';
   return 'text';

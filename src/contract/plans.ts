@@ -189,4 +189,3 @@ export function planChange(
   if (from.cycle === to.cycle) return tier === 0 ? 'same' : 'upgrade';
   return to.cycle === 'yearly' ? 'new-period' : 'downgrade';
 }
-

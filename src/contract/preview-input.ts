@@ -1,13 +1,7 @@
 import type { TDocumentData } from './documents.ts';
 import { computeFormulas, sampleRows, type TFilledValues, type TListRow } from './filled-values.ts';
 import type { TElement, TFormatContent } from './format-content.ts';
-import {
-  CHECKED_MARK,
-  checkboxValue,
-  placeholderLabel,
-  UNCHECKED_MARK,
-  type TPlaceholder,
-} from './placeholders.ts';
+import { CHECKED_MARK, checkboxValue, placeholderLabel, UNCHECKED_MARK, type TPlaceholder } from './placeholders.ts';
 
 /*
  * What a preview renders: the format filled with what was typed so far. A field left empty

@@ -39,7 +39,9 @@ export const ZV1Placeholder = z
     columns: z
       .array(ZV1ListColumn)
       .optional()
-      .describe('For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`.'),
+      .describe(
+        'For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`.',
+      ),
     minItems: z.number().int().optional(),
     maxItems: z.number().int().optional(),
   })
@@ -82,7 +84,10 @@ export const ZV1CreateDocumentBody = ZCreateDocumentBody.meta({ id: 'CreateDocum
 export const ZV1CreateBatchBody = z
   .object({
     formatId: z.string().min(1).max(64),
-    rows: z.array(ZDocumentData).min(1, 'Send at least one row.').max(MAX_BATCH_ROWS, `Send at most ${MAX_BATCH_ROWS.toLocaleString('en-US')} rows.`),
+    rows: z
+      .array(ZDocumentData)
+      .min(1, 'Send at least one row.')
+      .max(MAX_BATCH_ROWS, `Send at most ${MAX_BATCH_ROWS.toLocaleString('en-US')} rows.`),
     fileNamePattern: ZFileNamePattern.optional(),
     /** Leave out invalid rows instead of refusing the batch. */
     skipInvalid: z.boolean().default(false),
@@ -113,6 +118,4 @@ export const ZV1BatchErrors = z
 
 /** The landing page's call: `POST /api/documents/generate`, with its snake_case names. */
 export const ZGenerateBody = z.object({ template_id: z.string().min(1).max(64), data: ZDocumentData.default({}) }).meta({ id: 'GenerateRequest' });
-export const ZGenerateResult = z
-  .object({ id: z.string(), status: z.literal('generated'), document_url: z.string() })
-  .meta({ id: 'GenerateResult' });
+export const ZGenerateResult = z.object({ id: z.string(), status: z.literal('generated'), document_url: z.string() }).meta({ id: 'GenerateResult' });

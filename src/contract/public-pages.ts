@@ -7,8 +7,17 @@ import { z } from 'zod';
  */
 export const PUBLIC_PAGES_SETTING = 'public.pages';
 
-const text = (max: number, required: string) => z.string().trim().min(1, required).max(max, `Keep it under ${max + 1} characters.`);
-const optionalText = (max: number) => z.string().trim().max(max, `Keep it under ${max + 1} characters.`);
+const text = (max: number, required: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, required)
+    .max(max, `Keep it under ${max + 1} characters.`);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Keep it under ${max + 1} characters.`);
 
 export const ZPublicFigure = z.object({
   value: text(16, 'Enter the figure, such as 1,200.'),

@@ -40,7 +40,10 @@ export const DEFAULT_SIGN_UP_POLICY: TSignUpPolicy = { mode: 'open', allowedDoma
 
 /** The part of an address after its last `@`, lower-cased. */
 export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).trim().toLowerCase();
+  return email
+    .slice(email.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase();
 }
 
 export function domainAllowed(policy: TSignUpPolicy, email: string): boolean {
@@ -62,7 +65,11 @@ export type TSignUpConfig = z.infer<typeof ZSignUpConfig>;
 export const INVITATION_DAYS = 7;
 
 export const ZInvitationInput = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address.' })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'Enter a valid email address.' })),
 });
 export type TInvitationInput = z.infer<typeof ZInvitationInput>;
 

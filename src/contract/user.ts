@@ -48,7 +48,11 @@ export type TUserStats = z.infer<typeof ZUserStats>;
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
 
-const ZEmail = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address.' }));
+const ZEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Enter a valid email address.' }));
 
 /** A password being chosen. The server also refuses common passwords (common-passwords.ts) and says so. */
 export const ZNewPassword = z
@@ -100,8 +104,7 @@ export const ZForgotPasswordBody = z.object({ email: ZEmail });
 export type TForgotPasswordBody = z.infer<typeof ZForgotPasswordBody>;
 /** The same answer whether or not the address has an account. */
 export const ZForgotPasswordResponse = z.object({ message: z.string() });
-export const FORGOT_PASSWORD_MESSAGE =
-  'If an account uses this address, we have sent it a link to choose a new password. The link works once, within an hour.';
+export const FORGOT_PASSWORD_MESSAGE = 'If an account uses this address, we have sent it a link to choose a new password. The link works once, within an hour.';
 
 export const ZResetPasswordBody = z.object({
   token: z.string().min(1, 'This link is incomplete.').max(512),

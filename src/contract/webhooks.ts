@@ -12,9 +12,7 @@ export const WEBHOOK_SIGNATURE_HEADER = 'Formwork-Signature';
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 
 export const ZCreateWebhookBody = z.object({
-  url: z
-    .url({ protocol: /^https?$/, error: 'Enter the full address, starting with https://.' })
-    .max(2000, 'Use an address of at most 2,000 characters.'),
+  url: z.url({ protocol: /^https?$/, error: 'Enter the full address, starting with https://.' }).max(2000, 'Use an address of at most 2,000 characters.'),
   events: z.array(ZWebhookEvent).min(1, 'Choose at least one event.').max(WEBHOOK_EVENTS.length),
 });
 export type TCreateWebhookBody = z.infer<typeof ZCreateWebhookBody>;

@@ -426,7 +426,14 @@ function classOf(cd: ClassDef | undefined, gid: number): number {
 
 function kernLookups(font: Fontkit.Font): PairSubtable[][] {
   try {
-    const gpos = (font as unknown as { GPOS?: { featureList: LazyList<{ tag: string; feature: { lookupListIndexes: number[] } }>; lookupList: LazyList<{ lookupType: number; subTables: LazyList<PairSubtable & { lookupType?: number; extension?: PairSubtable }> }> } }).GPOS;
+    const gpos = (
+      font as unknown as {
+        GPOS?: {
+          featureList: LazyList<{ tag: string; feature: { lookupListIndexes: number[] } }>;
+          lookupList: LazyList<{ lookupType: number; subTables: LazyList<PairSubtable & { lookupType?: number; extension?: PairSubtable }> }>;
+        };
+      }
+    ).GPOS;
     if (!gpos) return [];
     const indexes = new Set<number>();
     for (let i = 0; i < gpos.featureList.length; i++) {

@@ -16,10 +16,71 @@ import { assertValidPdf } from './testdata/pdf-tools.ts';
  */
 
 const TOKENS = [
-  'qty', 'price', 'items.qty', 'items.price', 'items', 'vip', 'name', 'rate', 'other', 'Qty', 'items.nope',
-  'sum(', 'round(', 'if(', 'and(', 'or(', 'not(', 'count(', 'avg(', 'min(', 'max(', 'abs(', 'floor(', 'ceil(', 'vlookup(',
-  ',', ')', '(', '+', '-', '*', '/', '%', '^', '=', '==', '!=', '<', '>', '<=', '>=', '||', ' and ', '?', ':', '[', ']', '.', '#', '&',
-  '"IN"', "'x'", '"a\\"b"', '0', '0.1', '1e3', '999999999999', '2', '100', ' ', '\n', 'true', 'false', 'constructor', '__proto__',
+  'qty',
+  'price',
+  'items.qty',
+  'items.price',
+  'items',
+  'vip',
+  'name',
+  'rate',
+  'other',
+  'Qty',
+  'items.nope',
+  'sum(',
+  'round(',
+  'if(',
+  'and(',
+  'or(',
+  'not(',
+  'count(',
+  'avg(',
+  'min(',
+  'max(',
+  'abs(',
+  'floor(',
+  'ceil(',
+  'vlookup(',
+  ',',
+  ')',
+  '(',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '^',
+  '=',
+  '==',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '||',
+  ' and ',
+  '?',
+  ':',
+  '[',
+  ']',
+  '.',
+  '#',
+  '&',
+  '"IN"',
+  "'x'",
+  '"a\\"b"',
+  '0',
+  '0.1',
+  '1e3',
+  '999999999999',
+  '2',
+  '100',
+  ' ',
+  '\n',
+  'true',
+  'false',
+  'constructor',
+  '__proto__',
 ] as const;
 
 /** Formulas that parse: expressions over the test's names, every operator and function. */
@@ -31,7 +92,9 @@ const { expression: wellFormed } = fc.letrec<{ expression: string; atom: string 
   expression: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     tie('atom'),
-    fc.tuple(tie('expression'), fc.constantFrom('+', '-', '*', '/', '%', '^', '=', '!=', '<', '>=', '||'), tie('expression')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+    fc
+      .tuple(tie('expression'), fc.constantFrom('+', '-', '*', '/', '%', '^', '=', '!=', '<', '>=', '||'), tie('expression'))
+      .map(([a, op, b]) => `(${a} ${op} ${b})`),
     fc.tuple(fc.constantFrom('sum', 'round', 'abs', 'floor', 'ceil', 'min', 'max', 'avg', 'not'), tie('expression')).map(([f, a]) => `${f}(${a})`),
     fc.tuple(tie('expression'), tie('expression'), tie('expression')).map(([c, a, b]) => `if(${c}, ${a}, ${b})`),
     fc.tuple(tie('expression'), tie('expression')).map(([a, b]) => `and(${a}, ${b})`),
@@ -61,7 +124,15 @@ function placeholdersWith(expression: string, rowExpression: string): TPlacehold
     { name: 'rate', type: 'number' },
     { name: 'vip', type: 'checkbox' },
     { name: 'name', type: 'text' },
-    { name: 'items', type: 'list', columns: [{ name: 'qty', type: 'number' }, { name: 'price', type: 'number' }, { name: 'line', type: 'formula', expression: rowExpression }] },
+    {
+      name: 'items',
+      type: 'list',
+      columns: [
+        { name: 'qty', type: 'number' },
+        { name: 'price', type: 'number' },
+        { name: 'line', type: 'formula', expression: rowExpression },
+      ],
+    },
     { name: 'f', type: 'formula', expression },
   ].map((p) => ZPlaceholder.parse(p));
 }
@@ -110,9 +181,21 @@ const conditionArb = fc.record({
   value: fc.option(cellValue, { nil: undefined }),
   values: fc.option(fc.array(cellValue, { maxLength: 3 }), { nil: undefined }),
 });
-const showIf = fc.option(fc.record({ match: fc.constantFrom('all', 'any'), conditions: fc.array(conditionArb, { minLength: 1, maxLength: 3 }) }), { nil: undefined });
+const showIf = fc.option(fc.record({ match: fc.constantFrom('all', 'any'), conditions: fc.array(conditionArb, { minLength: 1, maxLength: 3 }) }), {
+  nil: undefined,
+});
 const text = fc.oneof(
-  fc.constantFrom('{{qty}}', '{{items.qty}} × {{price | currency}}', '{{f | number:2}}', '{{vip}}', '{{name | date:short}}', '{{items}}', '**{{line}}**', '{{qty | currency:EUR}}', ''),
+  fc.constantFrom(
+    '{{qty}}',
+    '{{items.qty}} × {{price | currency}}',
+    '{{f | number:2}}',
+    '{{vip}}',
+    '{{name | date:short}}',
+    '{{items}}',
+    '**{{line}}**',
+    '{{qty | currency:EUR}}',
+    '',
+  ),
   fc.string({ maxLength: 20 }),
 );
 const leaf = fc.oneof(
@@ -135,14 +218,25 @@ const leaf = fc.oneof(
 );
 const element = fc.oneof(
   { weight: 3, arbitrary: leaf },
-  { weight: 1, arbitrary: fc.record({ id: fc.string({ maxLength: 4 }), type: fc.constant('section'), title: fc.string({ maxLength: 8 }), elements: fc.array(leaf, { maxLength: 3 }), showIf }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      id: fc.string({ maxLength: 4 }),
+      type: fc.constant('section'),
+      title: fc.string({ maxLength: 8 }),
+      elements: fc.array(leaf, { maxLength: 3 }),
+      showIf,
+    }),
+  },
   { weight: 1, arbitrary: fc.anything() },
 );
 const dataValue = fc.oneof(
   cellValue,
   fc.boolean(),
   fc.constant(null),
-  fc.array(fc.dictionary(fc.constantFrom('qty', 'price', 'line', 'x', '__proto__'), fc.oneof(cellValue, fc.boolean(), fc.constant(null), fc.anything())), { maxLength: 6 }),
+  fc.array(fc.dictionary(fc.constantFrom('qty', 'price', 'line', 'x', '__proto__'), fc.oneof(cellValue, fc.boolean(), fc.constant(null), fc.anything())), {
+    maxLength: 6,
+  }),
   fc.anything(),
 );
 
@@ -155,7 +249,10 @@ describe('renderer properties with format logic', () => {
         formulaText,
         fc.constantFrom('USD', 'EUR', 'JPY', 'XYZ', 'bad', undefined),
         (elements, data, expression, currency) => {
-          const format = { content: { elements, tagFormats: true, ...(currency ? { currency } : {}) }, placeholders: placeholdersWith(expression, 'qty * price') };
+          const format = {
+            content: { elements, tagFormats: true, ...(currency ? { currency } : {}) },
+            placeholders: placeholdersWith(expression, 'qty * price'),
+          };
           const { pdf } = renderPdf({ format: format as never, data, assets: {}, meta: { title: 'p', creationDate: new Date(0) } });
           assertValidPdf(pdf);
         },

@@ -6,12 +6,7 @@ import { assertValidPdf, pdfPages, pdfText, pdfWords } from './testdata/pdf-tool
 
 const DATE = new Date('2025-02-03T04:05:06Z');
 
-function render(
-  content: TFormatContentInput,
-  placeholders: TPlaceholderInput[],
-  data: Record<string, unknown>,
-  locale?: string,
-) {
+function render(content: TFormatContentInput, placeholders: TPlaceholderInput[], data: Record<string, unknown>, locale?: string) {
   const format = ZRenderableFormat.parse({ content: { tagFormats: true, ...content }, placeholders });
   const out = renderPdf({ format, data: data as never, assets: {}, meta: { title: 'Logic', creationDate: DATE, ...(locale ? { locale } : {}) } });
   assertValidPdf(out.pdf);
@@ -68,11 +63,9 @@ const money = (cents: bigint) => `$${(cents / 100n).toLocaleString('en-US')}.${S
 
 describe('repeating table rows', () => {
   it('prints a 150-line invoice across pages, the header on each, every line once, and totals to the cent', () => {
-    const { pdf, warnings } = render(
-      { elements: [{ id: 'h', type: 'heading', content: 'Invoice' }, invoiceTable()] },
-      [ITEMS, ...TOTALS],
-      { items: lines(150) },
-    );
+    const { pdf, warnings } = render({ elements: [{ id: 'h', type: 'heading', content: 'Invoice' }, invoiceTable()] }, [ITEMS, ...TOTALS], {
+      items: lines(150),
+    });
     expect(warnings).toEqual([]);
     const pages = pdfPages(pdf);
     expect(pages.length).toBeGreaterThanOrEqual(3);
@@ -102,7 +95,13 @@ describe('repeating table rows', () => {
         ],
       },
       [ITEMS, { name: 'client' }],
-      { client: 'Acme', items: [{ description: 'Bolts', qty: 3, price: 1 }, { description: 'Nuts', qty: 5, price: 1 }] },
+      {
+        client: 'Acme',
+        items: [
+          { description: 'Bolts', qty: 3, price: 1 },
+          { description: 'Nuts', qty: 5, price: 1 },
+        ],
+      },
     );
     expect(flat(pdfText(pdf))).toBe('Bolts: 3 for Acme Nuts: 5 for Acme');
   });
@@ -113,11 +112,13 @@ describe('repeating table rows', () => {
   });
 
   it('repeats a list element’s items per row, numbering on', () => {
-    const { pdf } = render(
-      { elements: [{ id: 'l', type: 'list', listStyle: 'numbered', items: ['{{description}} × {{qty}}'], repeat: 'items' }] },
-      [ITEMS],
-      { items: [{ description: 'Bolts', qty: 3 }, { description: 'Nuts', qty: 5 }, { description: 'Washers', qty: 7 }] },
-    );
+    const { pdf } = render({ elements: [{ id: 'l', type: 'list', listStyle: 'numbered', items: ['{{description}} × {{qty}}'], repeat: 'items' }] }, [ITEMS], {
+      items: [
+        { description: 'Bolts', qty: 3 },
+        { description: 'Nuts', qty: 5 },
+        { description: 'Washers', qty: 7 },
+      ],
+    });
     expect(flat(pdfText(pdf))).toBe('1. Bolts × 3 2. Nuts × 5 3. Washers × 7');
   });
 });
@@ -151,9 +152,15 @@ describe('decimal money', () => {
       {
         currency: 'EUR',
         locale: 'de-DE',
-        elements: [{ id: 'p', type: 'paragraph', content: '{{t | currency}}; {{t | currency:INR}}; {{q | number:0}}; {{d | date:short}}; {{d | date:full}}; {{d}}' }],
+        elements: [
+          { id: 'p', type: 'paragraph', content: '{{t | currency}}; {{t | currency:INR}}; {{q | number:0}}; {{d | date:short}}; {{d | date:full}}; {{d}}' },
+        ],
       },
-      [{ name: 't', type: 'number' }, { name: 'q', type: 'number' }, { name: 'd', type: 'date' }],
+      [
+        { name: 't', type: 'number' },
+        { name: 'q', type: 'number' },
+        { name: 'd', type: 'date' },
+      ],
       { t: '1234.5', q: '2.5', d: '2025-03-05' },
     );
     expect(flat(pdfText(pdf))).toBe('1.234,50 €; 1.234,50 ₹; 3; 05.03.25; Mittwoch, 5. März 2025; 5. März 2025');
@@ -170,7 +177,14 @@ describe('conditions', () => {
     showIf: { match: 'all', conditions: [{ field: 'plan', op: 'equals', value: plan }] },
     elements: [
       { id: 's1', type: 'heading', content: 'Premium benefits' },
-      { id: 's2', type: 'table', rows: [['Support', '24/7'], ['Storage', '1 TB']] },
+      {
+        id: 's2',
+        type: 'table',
+        rows: [
+          ['Support', '24/7'],
+          ['Storage', '1 TB'],
+        ],
+      },
     ],
   });
   const placeholders: TPlaceholderInput[] = [{ name: 'plan', type: 'select', options: ['Basic', 'Premium'] }];
@@ -190,7 +204,12 @@ describe('conditions', () => {
   });
 
   it('hides single elements by any of their conditions, or all of them', () => {
-    const el = (id: string, match: 'all' | 'any', conditions: object[]): TElementInput => ({ id, type: 'paragraph', content: id, showIf: { match, conditions } as never });
+    const el = (id: string, match: 'all' | 'any', conditions: object[]): TElementInput => ({
+      id,
+      type: 'paragraph',
+      content: id,
+      showIf: { match, conditions } as never,
+    });
     const { pdf } = render(
       {
         elements: [
@@ -200,20 +219,19 @@ describe('conditions', () => {
           el('filled', 'all', [{ field: 'note', op: 'is_not_empty' }]),
           el('oneof', 'all', [{ field: 'country', op: 'one_of', values: ['IN', 'DE'] }]),
           el('ne', 'all', [{ field: 'country', op: 'not_equals', value: 'in' }]),
-          el('any', 'any', [{ field: 'country', op: 'equals', value: 'FR' }, { field: 'vip', op: 'equals', value: 'true' }]),
-          el('all', 'all', [{ field: 'country', op: 'equals', value: 'FR' }, { field: 'vip', op: 'equals', value: 'true' }]),
+          el('any', 'any', [
+            { field: 'country', op: 'equals', value: 'FR' },
+            { field: 'vip', op: 'equals', value: 'true' },
+          ]),
+          el('all', 'all', [
+            { field: 'country', op: 'equals', value: 'FR' },
+            { field: 'vip', op: 'equals', value: 'true' },
+          ]),
           el('rows', 'all', [{ field: 'items', op: 'greater_than', value: '1' }]),
           el('date', 'all', [{ field: 'due', op: 'less_than', value: '2025-06-01' }]),
         ],
       },
-      [
-        { name: 'amount', type: 'number' },
-        { name: 'note' },
-        { name: 'country' },
-        { name: 'vip', type: 'checkbox' },
-        { name: 'due', type: 'date' },
-        ITEMS,
-      ],
+      [{ name: 'amount', type: 'number' }, { name: 'note' }, { name: 'country' }, { name: 'vip', type: 'checkbox' }, { name: 'due', type: 'date' }, ITEMS],
       { amount: '250.5', note: '', country: 'IN', vip: true, due: '2025-03-01', items: [{ description: 'a' }, { description: 'b' }] },
     );
     expect(flat(pdfText(pdf))).toBe('gt empty oneof any rows date');
@@ -224,7 +242,11 @@ describe('checkboxes', () => {
   it('prints ☑ or ☐, or the words the placeholder chooses', () => {
     const { pdf, warnings } = render(
       { elements: [{ id: 'p', type: 'paragraph', content: '{{a}} A {{b}} B {{c}} C' }] },
-      [{ name: 'a', type: 'checkbox' }, { name: 'b', type: 'checkbox' }, { name: 'c', type: 'checkbox', checkedText: 'Yes', uncheckedText: 'No' }],
+      [
+        { name: 'a', type: 'checkbox' },
+        { name: 'b', type: 'checkbox' },
+        { name: 'c', type: 'checkbox', checkedText: 'Yes', uncheckedText: 'No' },
+      ],
       { a: true, b: 'no', c: 'true' },
     );
     expect(warnings).toEqual([]);

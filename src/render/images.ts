@@ -44,7 +44,7 @@ function pngImage(bytes: Uint8Array, hash: string): PdfImage {
   let hasTrns = false;
   let palette: Uint8Array | null = null;
   const idat: Uint8Array[] = [];
-  for (let at = 8; at + 8 <= bytes.length; ) {
+  for (let at = 8; at + 8 <= bytes.length;) {
     const len = be32(bytes, at);
     const type = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!, bytes[at + 6]!, bytes[at + 7]!);
     const body = bytes.subarray(at + 8, at + 8 + len);
@@ -105,7 +105,7 @@ function pngImage(bytes: Uint8Array, hash: string): PdfImage {
 }
 
 function jpegImage(bytes: Uint8Array, hash: string): PdfImage {
-  for (let at = 2; at + 9 < bytes.length; ) {
+  for (let at = 2; at + 9 < bytes.length;) {
     if (bytes[at] !== 0xff) throw new Error('bad JPEG marker');
     const marker = bytes[at + 1]!;
     if (marker === 0xff) {

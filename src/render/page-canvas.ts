@@ -149,9 +149,7 @@ export class DocumentCanvas {
   }
 
   vline(x: number, top: number, bottom: number, color: string, width: number): void {
-    this.page.push(
-      `${rgb(color)} RG ${num(width)} w ${num(x)} ${num(this.pageHeight - top)} m ${num(x)} ${num(this.pageHeight - bottom)} l S\n`,
-    );
+    this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x)} ${num(this.pageHeight - top)} m ${num(x)} ${num(this.pageHeight - bottom)} l S\n`);
   }
 
   image(img: PdfImage, x: number, top: number, w: number, h: number): void {

@@ -174,7 +174,7 @@ export function writeFont(w: PdfWriter, use: FontUse): number {
 
   // W array: runs of consecutive glyph ids share one bracket.
   let wArr = '';
-  for (let i = 0; i < gids.length; ) {
+  for (let i = 0; i < gids.length;) {
     let j = i;
     const ws: string[] = [];
     while (j < gids.length && gids[j] === gids[i]! + (j - i)) {
@@ -214,10 +214,7 @@ export function writeFont(w: PdfWriter, use: FontUse): number {
   const toUni = w.alloc();
   const [x0, y0, x1, y1] = face.bbox;
   const flags = 4 | (face.italicAngle !== 0 ? 64 : 0);
-  w.object(
-    type0,
-    `<< /Type /Font /Subtype /Type0 /BaseFont /${psName} /Encoding /Identity-H /DescendantFonts [${cid} 0 R] /ToUnicode ${toUni} 0 R >>`,
-  );
+  w.object(type0, `<< /Type /Font /Subtype /Type0 /BaseFont /${psName} /Encoding /Identity-H /DescendantFonts [${cid} 0 R] /ToUnicode ${toUni} 0 R >>`);
   w.object(
     cid,
     `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /${psName} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${desc} 0 R /CIDToGIDMap /Identity /DW 0 /W [${wArr}] >>`,

@@ -24,7 +24,9 @@ describe('elements', () => {
   it('wraps a long paragraph into several lines within the margins', () => {
     const words = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
     const { pdf } = render({ elements: [{ id: '1', type: 'paragraph', content: words }] });
-    const lines = pdfText(pdf).split('\n').filter((l) => l.trim());
+    const lines = pdfText(pdf)
+      .split('\n')
+      .filter((l) => l.trim());
     expect(lines.length).toBeGreaterThan(5);
     expect(flat(lines.join(' '))).toBe(words);
   });
@@ -40,7 +42,9 @@ describe('elements', () => {
 
   it('keeps line breaks typed in a paragraph', () => {
     const { pdf } = render({ elements: [{ id: '1', type: 'paragraph', content: 'line one\nline two\n\nline four' }] });
-    const lines = pdfText(pdf, { layout: true }).split('\n').map((l) => l.trim());
+    const lines = pdfText(pdf, { layout: true })
+      .split('\n')
+      .map((l) => l.trim());
     expect(lines.filter((l) => l.startsWith('line'))).toEqual(['line one', 'line two', 'line four']);
   });
 
@@ -154,7 +158,10 @@ describe('tables', () => {
     const { pdf } = render({ elements: [{ id: 't', type: 'table', rows: [['Head'], [lines], ['after']], headerRow: true }] });
     const pages = pdfPages(pdf);
     expect(pages.length).toBeGreaterThanOrEqual(2);
-    const printed = pages.join('\n').split('\n').filter((l) => l.startsWith('cell line'));
+    const printed = pages
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('cell line'));
     expect(printed).toEqual(Array.from({ length: 150 }, (_, i) => `cell line ${i + 1}`));
     expect(pages[1]!.trimStart().startsWith('Head')).toBe(true);
   });

@@ -58,9 +58,7 @@ describe('unicode', () => {
 
   it('names the characters no bundled font has, and still renders the rest', () => {
     const { pdf, warnings } = render({ elements: [{ id: '1', type: 'paragraph', content: 'Private \uE000 and \uE001\uE000 here' }] });
-    expect(warnings).toEqual([
-      { code: 'missing_glyphs', message: 'No bundled font can draw these characters, so they print as empty boxes: U+E000, U+E001.' },
-    ]);
+    expect(warnings).toEqual([{ code: 'missing_glyphs', message: 'No bundled font can draw these characters, so they print as empty boxes: U+E000, U+E001.' }]);
     expect(flat(pdfText(pdf))).toContain('here');
   });
 });
@@ -91,11 +89,12 @@ describe('hostile input', () => {
     const { pdf } = render({
       elements: [{ id: '1', type: 'paragraph', content: 'al\u0000ph\u0007a\u001bbe\u007fta\u0085!\r\nsecond\tline\rthird\uD800' }],
     });
-    expect(pdfText(pdf, { layout: true }).split('\n').map((l) => l.trim()).filter(Boolean)).toEqual([
-      'alphabeta!',
-      'second line',
-      'third\uFFFD',
-    ]);
+    expect(
+      pdfText(pdf, { layout: true })
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ).toEqual(['alphabeta!', 'second line', 'third\uFFFD']);
   });
 
   it('skips and reports unknown element types and survives malformed content', () => {
@@ -131,7 +130,15 @@ describe('hostile input', () => {
   it('stops at the page limit instead of running unbounded', () => {
     const rows = Array.from({ length: 1000 }, () => [Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n')]);
     const out = renderPdf({
-      format: { content: { elements: [{ id: 't', type: 'table', rows }, { id: 'u', type: 'table', rows }] }, placeholders: [] } as never,
+      format: {
+        content: {
+          elements: [
+            { id: 't', type: 'table', rows },
+            { id: 'u', type: 'table', rows },
+          ],
+        },
+        placeholders: [],
+      } as never,
       data: {},
       meta: { title: 't', creationDate: DATE },
     });

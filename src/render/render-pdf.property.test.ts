@@ -12,7 +12,32 @@ import { assertValidPdf } from './testdata/pdf-tools.ts';
 
 const alphabet = [
   ...'abc XYZ 019 .,;!?*{}\n\t',
-  'é', 'ß', 'Ł', 'Ω', 'λ', 'Ж', 'я', '₹', '€', '“', '—', 'न', 'म', 'स', '्', 'त', 'े', 'ि', 'م', 'ر', 'ح', 'ب', 'ا', '\u0000', '\u202e', '漢',
+  'é',
+  'ß',
+  'Ł',
+  'Ω',
+  'λ',
+  'Ж',
+  'я',
+  '₹',
+  '€',
+  '“',
+  '—',
+  'न',
+  'म',
+  'स',
+  '्',
+  'त',
+  'े',
+  'ि',
+  'م',
+  'ر',
+  'ح',
+  'ب',
+  'ا',
+  '\u0000',
+  '\u202e',
+  '漢',
 ];
 const text = (max: number) =>
   fc.oneof(
@@ -30,7 +55,17 @@ const style = fc.option(
 const id = fc.string({ maxLength: 8 });
 
 const element = fc.oneof(
-  fc.record({ id, type: fc.constant('heading'), content: text(60), fontSize: fc.constantFrom(...HEADING_SIZES), align, bold: fc.boolean(), italic: fc.boolean(), underline: fc.boolean(), style }),
+  fc.record({
+    id,
+    type: fc.constant('heading'),
+    content: text(60),
+    fontSize: fc.constantFrom(...HEADING_SIZES),
+    align,
+    bold: fc.boolean(),
+    italic: fc.boolean(),
+    underline: fc.boolean(),
+    style,
+  }),
   fc.record({ id, type: fc.constant('paragraph'), content: text(300), align, bold: fc.boolean(), style }),
   fc.record({ id, type: fc.constant('list'), items: fc.array(text(40), { maxLength: 6 }), listStyle: fc.constantFrom('bulleted', 'numbered'), style }),
   fc.record({
@@ -57,7 +92,12 @@ const content = fc.record(
     page: fc.record({
       size: fc.constantFrom('A4', 'Letter'),
       orientation: fc.constantFrom('portrait', 'landscape'),
-      margins: fc.record({ top: fc.integer({ min: 0, max: 60 }), right: fc.integer({ min: 0, max: 60 }), bottom: fc.integer({ min: 0, max: 60 }), left: fc.integer({ min: 0, max: 60 }) }),
+      margins: fc.record({
+        top: fc.integer({ min: 0, max: 60 }),
+        right: fc.integer({ min: 0, max: 60 }),
+        bottom: fc.integer({ min: 0, max: 60 }),
+        left: fc.integer({ min: 0, max: 60 }),
+      }),
     }),
     header: fc.record({ text: text(40), align: fc.constantFrom('left', 'center', 'right') }),
     footer: fc.record({ text: text(40), align: fc.constantFrom('left', 'center', 'right') }),

@@ -46,12 +46,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parseSetting<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  what: string,
-  warnings: TRenderWarning[],
-): z.output<S> | undefined {
+function parseSetting<S extends z.ZodType>(schema: S, value: unknown, what: string, warnings: TRenderWarning[]): z.output<S> | undefined {
   if (value === undefined || value === null) return undefined;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
@@ -92,10 +87,7 @@ export const MAX_MERGED_DOCUMENTS = 5_000;
  * numbers, sharing one copy of every font and image. Same purity as renderPdf; the metadata
  * (title, date) comes from `meta`, not from the documents.
  */
-export function renderMergedPdf(
-  inputs: readonly TRenderInput[],
-  meta: TRenderInput['meta'],
-): TRenderResult {
+export function renderMergedPdf(inputs: readonly TRenderInput[], meta: TRenderInput['meta']): TRenderResult {
   const warnings: TRenderWarning[] = [];
   let flow: Flow | undefined;
   for (const input of inputs.slice(0, MAX_MERGED_DOCUMENTS)) {
@@ -129,9 +121,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
   const header = parseSetting(ZHeaderFooter, content.header, 'header', warnings);
   const footer = parseSetting(ZHeaderFooter, content.footer, 'footer', warnings);
   const locale =
-    (ZLocale.safeParse(input.meta?.locale).data as string | undefined) ??
-    (ZLocale.safeParse(content.locale).data as string | undefined) ??
-    DEFAULT_LOCALE;
+    (ZLocale.safeParse(input.meta?.locale).data as string | undefined) ?? (ZLocale.safeParse(content.locale).data as string | undefined) ?? DEFAULT_LOCALE;
 
   const placeholders: TPlaceholder[] = [];
   if (Array.isArray(format.placeholders)) {
@@ -156,7 +146,9 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
   // A checkbox nobody ticked prints as unticked, not as nothing.
   for (const p of placeholders) if (p.type === 'checkbox' && !printed.has(p.name)) printed.set(p.name, printValue('', p, settings));
   const print = (value: string, printable: TPrintable | undefined, tag: TPlaceholderTag) =>
-    tag.format || (printable && isLogicType(printable)) ? printValue(value, printable ?? { type: 'text' }, settings, tag.format) : formatPlaceholderValue(value, printable?.type ?? 'text', locale);
+    tag.format || (printable && isLogicType(printable))
+      ? printValue(value, printable ?? { type: 'text' }, settings, tag.format)
+      : formatPlaceholderValue(value, printable?.type ?? 'text', locale);
   // A format saved before value formats existed reads a bar in a tag as part of the name.
   const tagFormats = content.tagFormats === true;
   const resolveTop = (tag: TPlaceholderTag): string | undefined => {
@@ -172,7 +164,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
   // What a tag names in a list's rows is worked out once per tag, not once per row.
   const listRows = (listName: string): TListRows => {
     const list = byName.get(listName);
-    const rows = list?.type === 'list' ? (filled[listName] as TListRow[] | undefined) ?? [] : [];
+    const rows = list?.type === 'list' ? ((filled[listName] as TListRow[] | undefined) ?? []) : [];
     const columns = new Map((list?.columns ?? []).map((c) => [c.name, c]));
     const columnOf = new Map<TPlaceholderTag, TListColumn | null>();
     let current: TListRow = {};
@@ -193,7 +185,12 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     };
   };
   const types = new Map(placeholders.map((p) => [p.name, p.type]));
-  const shown = (showIf: TShowIf | undefined) => showIfHolds(showIf, (name) => filled[name], (name) => types.get(name));
+  const shown = (showIf: TShowIf | undefined) =>
+    showIfHolds(
+      showIf,
+      (name) => filled[name],
+      (name) => types.get(name),
+    );
 
   const flow = new Flow({
     page: pageBox(page),
@@ -291,10 +288,11 @@ function filledValues(data: unknown, placeholders: readonly TPlaceholder[]): TFi
     if (Array.isArray(v)) {
       values[name] = v.slice(0, MAX_LIST_ROWS).map((row): TListRow => {
         const out: TListRow = {};
-        if (isRecord(row)) for (const [ck, cv] of Object.entries(row)) {
-          const text = cell(cv);
-          if (text !== undefined) out[normalizePlaceholderName(ck)] = text;
-        }
+        if (isRecord(row))
+          for (const [ck, cv] of Object.entries(row)) {
+            const text = cell(cv);
+            if (text !== undefined) out[normalizePlaceholderName(ck)] = text;
+          }
         return out;
       });
       continue;
@@ -343,10 +341,7 @@ function writeDocument(flow: Flow, title: string, created: Date): Uint8Array {
   const box = `[0 0 ${num(flow.pageWidth)} ${num(canvas.pageHeight)}]`;
   canvas.pages.forEach((parts, i) => {
     w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join('')));
-    w.object(
-      pageIds[i]!,
-      `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R >>`,
-    );
+    w.object(pageIds[i]!, `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R >>`);
   });
   w.object(pagesId, `<< /Type /Pages /Kids [${pageIds.map((p) => `${p} 0 R`).join(' ')}] /Count ${pageIds.length} >>`);
   w.object(catalog, `<< /Type /Catalog /Pages ${pagesId} 0 R >>`);

@@ -159,7 +159,7 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
   const missingGlyphs: number[] = [];
   let cur: FontRun | null = null;
   let spanIdx = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     while (spanIdx + 1 < spans.length && i >= spanStart[spanIdx + 1]!) spanIdx++;
     const chain = spanChains[spanIdx]!;
     const cp = text.codePointAt(i)!;
@@ -290,7 +290,7 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
 function splitGraphemes(text: string, a: number, b: number): [number, number][] {
   const out: [number, number][] = [];
   let start = a;
-  for (let i = a; i < b; ) {
+  for (let i = a; i < b;) {
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     if (i > start && !isMark(cp) && text.charCodeAt(i - 1) !== 0x94d && text.charCodeAt(i - 1) !== 0x200d) {

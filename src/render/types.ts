@@ -1,14 +1,7 @@
 import type { TRenderableFormat } from '../contract/format-content.ts';
 
 export type TRenderWarningCode =
-  | 'unknown_element'
-  | 'invalid_element'
-  | 'invalid_setting'
-  | 'image_missing'
-  | 'image_unreadable'
-  | 'missing_glyphs'
-  | 'too_many_elements'
-  | 'page_limit';
+  'unknown_element' | 'invalid_element' | 'invalid_setting' | 'image_missing' | 'image_unreadable' | 'missing_glyphs' | 'too_many_elements' | 'page_limit';
 
 /** Something the renderer left out or replaced; the PDF is still valid. */
 export interface TRenderWarning {

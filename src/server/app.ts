@@ -201,8 +201,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   // that renders the same bytes again, and the disk holds at most a week of documents.
   const sweepPdfCache = () =>
     services.pdfCache.sweep(PDF_CACHE_MAX_AGE_MS).catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the PDF cache'));
-  const sweepPublicApi = () =>
-    services.publicApi.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the API tables'));
+  const sweepPublicApi = () => services.publicApi.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the API tables'));
   // Subscriptions move on at their period's end (renewal, grace, back to free) within a minute.
   const refreshCheckoutSources = () =>
     services.billing

@@ -6,44 +6,43 @@ import { z } from 'zod';
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 
-const ZEnv = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-    HOST: z.string().default('0.0.0.0'),
-    PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
-    DATA_DIR: z.string().default('./data'),
-    DATABASE_URL: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-        .optional(),
-    ),
-    SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-    ENCRYPTION_KEY: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
-        .optional(),
-    ),
-    ADMIN_EMAILS: z.string().default(''),
-    OIDC_ISSUER: z.preprocess(emptyToUndefined, z.url().optional()),
-    OIDC_CLIENT_ID: optionalString,
-    OIDC_CLIENT_SECRET: optionalString,
-    OIDC_PROVIDER_NAME: z.string().default('Single sign-on'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((value) => value === 'true'),
-    WEB_DIST_DIR: z.string().default('./dist/web'),
-    IMAGE_FETCH_ALLOWED_IPS: z.string().default(''),
-    RENDER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).optional()),
-    SIGN_UPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
-    EXPORT_BACKGROUND_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(200),
-  });
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  ENCRYPTION_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+  ),
+  ADMIN_EMAILS: z.string().default(''),
+  OIDC_ISSUER: z.preprocess(emptyToUndefined, z.url().optional()),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_PROVIDER_NAME: z.string().default('Single sign-on'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  WEB_DIST_DIR: z.string().default('./dist/web'),
+  IMAGE_FETCH_ALLOWED_IPS: z.string().default(''),
+  RENDER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).optional()),
+  SIGN_UPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  EXPORT_BACKGROUND_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(200),
+});
 
 /** Cross-field rules, checked on the raw values so they are reported alongside field errors. */
 function crossFieldProblems(source: NodeJS.ProcessEnv): string[] {

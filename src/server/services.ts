@@ -213,8 +213,7 @@ export function createServices({
   const queue = createJobQueue(database, log);
   let pool: Promise<TRenderPool> | undefined;
   let sender: Promise<TBulkChunkSender> | undefined;
-  const renderPool = () =>
-    (pool ??= createRenderPool({ threads: renderThreads ?? config.renderThreads ?? cores }));
+  const renderPool = () => (pool ??= createRenderPool({ threads: renderThreads ?? config.renderThreads ?? cores }));
   const chunkSender = () =>
     (sender ??= (async () => {
       const created = await createBulkChunkSender(queue);

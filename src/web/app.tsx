@@ -20,9 +20,7 @@ const BatchPage = lazy(() => import('./pages/batch-page').then((m) => ({ default
 const DocumentsPage = lazy(() => import('./pages/documents-page').then((m) => ({ default: m.DocumentsPage })));
 const HelpPage = lazy(() => import('./pages/help-page').then((m) => ({ default: m.HelpPage })));
 const AboutPage = lazy(() => import('./pages/about-page').then((m) => ({ default: m.AboutPage })));
-const PaymentSuccessPage = lazy(() =>
-  import('./pages/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })),
-);
+const PaymentSuccessPage = lazy(() => import('./pages/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })));
 const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
@@ -67,7 +65,13 @@ function Router() {
           <DocumentsPage />
         </RequireAuth>
       </Route>
-      <Route path="/batches/:id">{(params) => <RequireAuth><BatchPage batchId={params.id} /></RequireAuth>}</Route>
+      <Route path="/batches/:id">
+        {(params) => (
+          <RequireAuth>
+            <BatchPage batchId={params.id} />
+          </RequireAuth>
+        )}
+      </Route>
       <Route path="/settings">
         <RequireAuth>
           <SettingsPage />

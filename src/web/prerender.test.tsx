@@ -17,14 +17,29 @@ const withContent: TAppConfig = {
   },
 };
 
-const text = (html: string) => html.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 describe('the pre-rendered landing page', () => {
   it('claims nothing by default: no figures, no testimonials, no contact address', () => {
     const html = renderLanding(BUILD_APP_CONFIG);
     const shown = text(html);
     expect(shown).toContain('Generate professional documents');
-    for (const invented of ['500+', '95%', '10,000+', '1000+', 'Margaret Ellison', 'Daniel Okafor', 'Sofia Lindqvist', 'Unlimited everything', 'Custom integrations', '24/7']) {
+    for (const invented of [
+      '500+',
+      '95%',
+      '10,000+',
+      '1000+',
+      'Margaret Ellison',
+      'Daniel Okafor',
+      'Sofia Lindqvist',
+      'Unlimited everything',
+      'Custom integrations',
+      '24/7',
+    ]) {
       expect(shown).not.toContain(invented);
     }
     expect(html).not.toContain('formwork.app');
@@ -35,7 +50,7 @@ describe('the pre-rendered landing page', () => {
     expect(shown).not.toContain('Contact sales');
   });
 
-  it('shows what an admin wrote, and writes to the installation\'s own addresses', () => {
+  it("shows what an admin wrote, and writes to the installation's own addresses", () => {
     const html = renderLanding(withContent);
     const shown = text(html);
     expect(html).toContain('data-testid="public-figures"');

@@ -57,7 +57,10 @@ export async function createPdfkitEngine(): Promise<Engine> {
     // lineGap tops it up to LAYOUT.lineHeight.
     const lineGap = body * (LAYOUT.lineHeight - 1.15);
 
-    doc.font('SansBold').fontSize(LAYOUT.headingPx * PT_PER_PX).text(d.heading);
+    doc
+      .font('SansBold')
+      .fontSize(LAYOUT.headingPx * PT_PER_PX)
+      .text(d.heading);
     doc.y += gap;
     doc.font('Sans').fontSize(body);
     for (const p of d.paragraphs) {
@@ -65,7 +68,10 @@ export async function createPdfkitEngine(): Promise<Engine> {
     }
     for (const line of d.scriptLines) {
       const font = line.script === 'devanagari' ? 'Deva' : line.script === 'arabic' ? 'Arab' : 'Sans';
-      doc.font(font).fontSize(body).text(line.text, { paragraphGap: gap, lineGap, align: line.script === 'arabic' ? 'right' : 'left' });
+      doc
+        .font(font)
+        .fontSize(body)
+        .text(line.text, { paragraphGap: gap, lineGap, align: line.script === 'arabic' ? 'right' : 'left' });
     }
     doc.font('Sans');
     if (d.listItems.length > 0) {

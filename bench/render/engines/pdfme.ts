@@ -60,7 +60,14 @@ function buildTemplate(d: RefDoc, pngDataUrl: string): { template: Template; inp
   addText('heading', d.heading, 'SansBold', HEADING_PT, 1);
   d.paragraphs.forEach((p, i) => addText(`p${i}`, p, 'Sans', BODY_PT, 3, 'justify'));
   d.scriptLines.forEach((l, i) =>
-    addText(`s${i}`, l.text, l.script === 'devanagari' ? 'Deva' : l.script === 'arabic' ? 'Arab' : 'Sans', BODY_PT, 1, l.script === 'arabic' ? 'right' : 'left'),
+    addText(
+      `s${i}`,
+      l.text,
+      l.script === 'devanagari' ? 'Deva' : l.script === 'arabic' ? 'Arab' : 'Sans',
+      BODY_PT,
+      1,
+      l.script === 'arabic' ? 'right' : 'left',
+    ),
   );
   if (d.listItems.length > 0) {
     const height = d.listItems.length * lineMm;
@@ -104,7 +111,15 @@ function buildTemplate(d: RefDoc, pngDataUrl: string): { template: Template; inp
       head: t.header,
       headWidthPercentages: t.widths.map((w) => w * 100),
       tableStyles: { borderColor: '#888888', borderWidth: 0.2 },
-      headStyles: { ...base.headStyles, fontName: 'SansBold', fontSize: BODY_PT, lineHeight: LAYOUT.lineHeight, fontColor: '#000000', backgroundColor: '', padding },
+      headStyles: {
+        ...base.headStyles,
+        fontName: 'SansBold',
+        fontSize: BODY_PT,
+        lineHeight: LAYOUT.lineHeight,
+        fontColor: '#000000',
+        backgroundColor: '',
+        padding,
+      },
       bodyStyles: { ...base.bodyStyles, fontName: 'Sans', fontSize: BODY_PT, lineHeight: LAYOUT.lineHeight, alternateBackgroundColor: '', padding },
       content: '[]',
     });

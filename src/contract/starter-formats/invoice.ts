@@ -16,9 +16,7 @@ export const invoice: TStarterFormatInput = {
         id: 'inv-2',
         type: 'table',
         columnWidths: [55, 45],
-        rows: [
-          ['**{{business_name}}**\n{{business_address}}', '**Invoice no.** {{invoice_number}}\n**Issued** {{issue_date}}\n**Due** {{due_date}}'],
-        ],
+        rows: [['**{{business_name}}**\n{{business_address}}', '**Invoice no.** {{invoice_number}}\n**Issued** {{issue_date}}\n**Due** {{due_date}}']],
       },
       { id: 'inv-3', type: 'paragraph', content: '**Bill to**\n{{client_name}}\n{{client_email}}\n{{client_address}}' },
       linesTable('inv-4', [

@@ -16,9 +16,7 @@ export const quotation: TStarterFormatInput = {
         id: 'qt-2',
         type: 'table',
         columnWidths: [55, 45],
-        rows: [
-          ['**{{business_name}}**\n{{business_address}}', '**Quote no.** {{quote_number}}\n**Date** {{quote_date}}\n**Valid until** {{valid_until}}'],
-        ],
+        rows: [['**{{business_name}}**\n{{business_address}}', '**Quote no.** {{quote_number}}\n**Date** {{quote_date}}\n**Valid until** {{valid_until}}']],
       },
       { id: 'qt-3', type: 'paragraph', content: '**Prepared for**\n{{client_name}}\n{{client_email}}' },
       { id: 'qt-4', type: 'paragraph', content: 'Thank you for the opportunity to quote for **{{project}}**. Our prices are set out below.' },
@@ -46,7 +44,8 @@ export const quotation: TStarterFormatInput = {
           {
             id: 'qt-6b',
             type: 'paragraph',
-            content: 'A deposit of {{deposit_percent}}% (**{{deposit | currency}}**) is due on acceptance; the balance of {{balance | currency}} is due on completion.',
+            content:
+              'A deposit of {{deposit_percent}}% (**{{deposit | currency}}**) is due on acceptance; the balance of {{balance | currency}} is due on completion.',
           },
         ],
       },

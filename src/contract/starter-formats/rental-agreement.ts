@@ -39,9 +39,9 @@ export const rentalAgreement: TStarterFormatInput = {
           'The Tenant pays the rent on time and the utilities not included in it.',
           'The deposit is returned within 30 days of the end of the lease, less the cost of repairing any damage beyond normal wear and tear.',
           'The Tenant keeps the property clean and in good repair, and reports any damage promptly.',
-          'The Tenant does not sublet or make alterations without the Landlord\'s written consent.',
-          'The Landlord gives at least 24 hours\' notice before entering, except in an emergency.',
-          'Either party may end this agreement at its end date by giving {{notice_days}} days\' written notice.',
+          "The Tenant does not sublet or make alterations without the Landlord's written consent.",
+          "The Landlord gives at least 24 hours' notice before entering, except in an emergency.",
+          "Either party may end this agreement at its end date by giving {{notice_days}} days' written notice.",
         ],
       },
       {
@@ -49,7 +49,10 @@ export const rentalAgreement: TStarterFormatInput = {
         type: 'table',
         columnWidths: [50, 50],
         rows: [
-          ['**Landlord**\n{{landlord_name}}\n{{landlord_phone}}\n\nSignature: ____________________', '**Tenant**\n{{tenant_name}}\n{{tenant_phone}}\n\nSignature: ____________________'],
+          [
+            '**Landlord**\n{{landlord_name}}\n{{landlord_phone}}\n\nSignature: ____________________',
+            '**Tenant**\n{{tenant_name}}\n{{tenant_phone}}\n\nSignature: ____________________',
+          ],
         ],
       },
     ],

@@ -127,11 +127,7 @@ export function pixelDiff(a: Raster, b: Raster, threshold = 48): number {
   if (a.width !== b.width || a.height !== b.height) return 1;
   let differing = 0;
   for (let i = 0; i < a.data.length; i += 4) {
-    const d = Math.max(
-      Math.abs(a.data[i]! - b.data[i]!),
-      Math.abs(a.data[i + 1]! - b.data[i + 1]!),
-      Math.abs(a.data[i + 2]! - b.data[i + 2]!),
-    );
+    const d = Math.max(Math.abs(a.data[i]! - b.data[i]!), Math.abs(a.data[i + 1]! - b.data[i + 1]!), Math.abs(a.data[i + 2]! - b.data[i + 2]!));
     if (d > threshold) differing++;
   }
   return differing / (a.width * a.height);

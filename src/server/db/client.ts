@@ -38,9 +38,7 @@ export type TDatabase = {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 };
 
-export type TOpenDatabaseOptions =
-  | { driver: 'postgres'; url: string; poolSize?: number }
-  | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+export type TOpenDatabaseOptions = { driver: 'postgres'; url: string; poolSize?: number } | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
 export async function openDatabase(options: TOpenDatabaseOptions): Promise<TDatabase> {
   if (options.driver === 'postgres') {

@@ -6,10 +6,7 @@ export class DataDirLockedError extends Error {
     public readonly dataDir: string,
     public readonly pid: number,
   ) {
-    super(
-      `The data directory ${dataDir} is in use by another Formwork process (pid ${pid}). ` +
-        `Stop that process, or set DATA_DIR to another directory.`,
-    );
+    super(`The data directory ${dataDir} is in use by another Formwork process (pid ${pid}). ` + `Stop that process, or set DATA_DIR to another directory.`);
   }
 }
 

@@ -3,17 +3,7 @@
  * images, spreadsheets and documents are told apart.
  */
 
-export type TFileKind =
-  | 'zip'
-  | 'ole'
-  | 'pdf'
-  | 'png'
-  | 'jpeg'
-  | 'gif'
-  | 'webp'
-  | 'html'
-  | 'text'
-  | 'binary';
+export type TFileKind = 'zip' | 'ole' | 'pdf' | 'png' | 'jpeg' | 'gif' | 'webp' | 'html' | 'text' | 'binary';
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[]) => signature.every((b, i) => bytes[i] === b);
 const latin1 = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');

@@ -26,10 +26,8 @@ const refuse = (message: string) => new AppError('bad_request', message, { file:
 
 function openZip(bytes: Buffer): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(
-      bytes,
-      { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false },
-      (error, zip) => (error ? reject(error) : resolve(zip)),
+    yauzl.fromBuffer(bytes, { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false }, (error, zip) =>
+      error ? reject(error) : resolve(zip),
     );
   });
 }
@@ -74,9 +72,7 @@ export async function openCheckedZip(bytes: Buffer, rules: TZipRules): Promise<T
 
 export function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream & AsyncIterable<Buffer>> {
   return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (error, stream) =>
-      error ? reject(error) : resolve(stream as NodeJS.ReadableStream & AsyncIterable<Buffer>),
-    );
+    zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream as NodeJS.ReadableStream & AsyncIterable<Buffer>)));
   });
 }
 

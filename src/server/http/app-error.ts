@@ -17,5 +17,4 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
 export const unauthorized = () => new AppError('unauthorized', 'Unauthorized');
-export const forbidden = (message = 'You do not have permission to do that.') =>
-  new AppError('forbidden', message);
+export const forbidden = (message = 'You do not have permission to do that.') => new AppError('forbidden', message);

@@ -52,7 +52,12 @@ describe('a write that carries a cookie', () => {
   });
 
   it('is refused with a foreign Origin, whatever else it says', async () => {
-    const refused = await write('POST', '/api/formats', { cookie: client.cookieHeader, origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, FORMAT);
+    const refused = await write(
+      'POST',
+      '/api/formats',
+      { cookie: client.cookieHeader, origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' },
+      FORMAT,
+    );
     expect(ZApiError.parse(refused.json()).error.code).toBe('csrf_rejected');
     for (const site of [undefined, 'cross-site', 'same-site', 'none']) {
       const opaque = await write('POST', '/api/formats', { cookie: client.cookieHeader, origin: 'null', ...(site ? { 'sec-fetch-site': site } : {}) }, FORMAT);
@@ -70,11 +75,19 @@ describe('a write that carries a cookie', () => {
   it('lets the sign-out page’s own form post through', async () => {
     const leaving = new TestClient(t.app);
     await leaving.signUp();
-    const form = await write('POST', '/api/logout', { cookie: leaving.cookieHeader, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' });
+    const form = await write('POST', '/api/logout', {
+      cookie: leaving.cookieHeader,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(form.statusCode).toBe(302);
     const again = new TestClient(t.app);
     await again.signUp();
-    const withOrigin = await write('POST', '/api/logout', { cookie: again.cookieHeader, origin: TEST_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' });
+    const withOrigin = await write('POST', '/api/logout', {
+      cookie: again.cookieHeader,
+      origin: TEST_ORIGIN,
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(withOrigin.statusCode).toBe(302);
     // What Chromium sends for that form (e2e/sign-out.spec.ts): the page's no-referrer policy
     // hides its origin as "null", and Sec-Fetch-Site says it is our own.
@@ -92,12 +105,22 @@ describe('a write that carries a cookie', () => {
 
 describe('a write without a cookie', () => {
   it('acts as nobody, so it needs no Origin (a gateway’s webhook, a script signing up)', async () => {
-    const signUp = await write('POST', '/api/auth/sign-up', {}, { firstName: 'No', lastName: 'Origin', email: 'no-origin@example.com', password: 'longenough' });
+    const signUp = await write(
+      'POST',
+      '/api/auth/sign-up',
+      {},
+      { firstName: 'No', lastName: 'Origin', email: 'no-origin@example.com', password: 'longenough' },
+    );
     expect(signUp.statusCode).toBe(200);
   });
 
   it('is still refused when it says it comes from another site', async () => {
-    const refused = await write('POST', '/api/auth/sign-up', { 'sec-fetch-site': 'cross-site' }, { firstName: 'a', lastName: 'b', email: 'cross@example.com', password: 'longenough' });
+    const refused = await write(
+      'POST',
+      '/api/auth/sign-up',
+      { 'sec-fetch-site': 'cross-site' },
+      { firstName: 'a', lastName: 'b', email: 'cross@example.com', password: 'longenough' },
+    );
     expect(ZApiError.parse(refused.json()).error.code).toBe('csrf_rejected');
   });
 });

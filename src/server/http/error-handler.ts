@@ -4,7 +4,6 @@ import { HTTP_STATUS_OF, type TApiError, type TErrorCode } from '../../contract/
 
 import { AppError } from './app-error.ts';
 
-
 /**
  * A 1,000-row list can fail in 20,000 cells; naming the first hundred tells a person or a client
  * what to fix, and keeps the answer (and the server's time writing it) small.

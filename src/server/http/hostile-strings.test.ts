@@ -100,10 +100,7 @@ function mutations(value: unknown, text: string): unknown[] {
   }
   if (value && typeof value === 'object') {
     const entries = Object.entries(value);
-    return [
-      { ...value, [text]: 'value' },
-      ...entries.flatMap(([key, item]) => mutations(item, text).map((m) => ({ ...value, [key]: m }))),
-    ];
+    return [{ ...value, [text]: 'value' }, ...entries.flatMap(([key, item]) => mutations(item, text).map((m) => ({ ...value, [key]: m })))];
   }
   return [];
 }
@@ -141,8 +138,12 @@ beforeAll(async () => {
   apiKey = ((await user.post('/api/user/api-keys', { name: 'Corpus' })).json() as { key: string }).key;
   const format = (await user.post('/api/formats', offerLetter)).json() as TFormat;
   const document = (await user.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann' } })).json() as { id: string };
-  const draft = (await user.upload(`/api/formats/${format.id}/bulk`, 'file', 'people.csv', Buffer.from('Client\nAnn\nBob\n'), 'text/csv')).json() as { id: string };
-  const gateway = (await admin.post('/api/admin/payment-gateways', { gatewayName: 'stripe', keyId: 'pk_test_1', keySecret: 'sk_test_1', isActive: false })).json() as { id: string };
+  const draft = (await user.upload(`/api/formats/${format.id}/bulk`, 'file', 'people.csv', Buffer.from('Client\nAnn\nBob\n'), 'text/csv')).json() as {
+    id: string;
+  };
+  const gateway = (
+    await admin.post('/api/admin/payment-gateways', { gatewayName: 'stripe', keyId: 'pk_test_1', keySecret: 'sk_test_1', isActive: false })
+  ).json() as { id: string };
   Object.assign(ids, { format: format.id, document: document.id, draft: draft.id, user: created.id, gateway: gateway.id });
 });
 afterAll(async () => {
@@ -184,13 +185,14 @@ describe('hostile strings in every JSON endpoint', () => {
       for (const [method, operation] of Object.entries(operations)) {
         const url = pathFor(route);
         const schema = operation.requestBody?.content?.['application/json']?.schema;
-        const baseline = route === '/api/formats' || route === '/api/v1/formats' || route === '/api/formats/preview' || route === '/api/formats/{id}'
-          ? offerLetter
-          : route === '/api/documents/generate'
-            ? { template_id: ids.format, data: { client_name: 'Ann' } }
-          : route === '/api/documents' || route === '/api/v1/documents'
-            ? { formatId: ids.format, name: 'Doc', clientName: 'Ann', data: { client_name: 'Ann', team: 'Design' } }
-            : sample(schema);
+        const baseline =
+          route === '/api/formats' || route === '/api/v1/formats' || route === '/api/formats/preview' || route === '/api/formats/{id}'
+            ? offerLetter
+            : route === '/api/documents/generate'
+              ? { template_id: ids.format, data: { client_name: 'Ann' } }
+              : route === '/api/documents' || route === '/api/v1/documents'
+                ? { formatId: ids.format, name: 'Doc', clientName: 'Ann', data: { client_name: 'Ann', team: 'Design' } }
+                : sample(schema);
         for (const [, text] of CORPUS) {
           if (schema) for (const body of mutations(baseline, text)) await send(method, url, body);
           const query = (operation.parameters ?? []).filter((p) => p.in === 'query');

@@ -48,7 +48,7 @@ const CONTENT: TPublicPages = {
   team: [],
 };
 
-describe('the landing page with the installation\'s own content', () => {
+describe("the landing page with the installation's own content", () => {
   let t: TTestApp;
   let admin: TestClient;
   beforeAll(async () => {
@@ -60,7 +60,7 @@ describe('the landing page with the installation\'s own content', () => {
     await t.close();
   });
 
-  it('sends the build\'s drawing while the settings say nothing, carrying the empty config every page carries', async () => {
+  it("sends the build's drawing while the settings say nothing, carrying the empty config every page carries", async () => {
     const landing = await t.app.inject({ method: 'GET', url: '/' });
     expect(landing.body).toContain(BUILT_LANDING);
     expect(drawings()).toBe(0);
@@ -76,7 +76,9 @@ describe('the landing page with the installation\'s own content', () => {
     expect((await admin.post('/api/admin/settings', { key: 'support.email', value: 'help@acme.example' })).statusCode).toBe(200);
 
     const first = await t.app.inject({ method: 'GET', url: '/' });
-    expect(first.body).toContain(`<div id="root"><h1>Landing</h1><dd>1,204 documents made last month</dd><blockquote>Ingrid Solberg</blockquote><a>help@acme.example</a><code>${TEST_ORIGIN}/api/v1</code></div>`);
+    expect(first.body).toContain(
+      `<div id="root"><h1>Landing</h1><dd>1,204 documents made last month</dd><blockquote>Ingrid Solberg</blockquote><a>help@acme.example</a><code>${TEST_ORIGIN}/api/v1</code></div>`,
+    );
     expect(first.body).not.toContain('as built');
     const config = configIn(first.body);
     expect(config.publicPages).toEqual(CONTENT);
@@ -97,7 +99,7 @@ describe('the landing page with the installation\'s own content', () => {
     expect(drawings()).toBe(seen + 1);
   });
 
-  it('goes back to the build\'s drawing when the content is removed', async () => {
+  it("goes back to the build's drawing when the content is removed", async () => {
     expect((await admin.request('PUT', '/api/admin/public-pages', { figures: [], testimonials: [], team: [] })).statusCode).toBe(200);
     expect((await admin.request('DELETE', '/api/admin/settings/support.email')).statusCode).toBe(204);
     const landing = await t.app.inject({ method: 'GET', url: '/' });
@@ -112,7 +114,7 @@ describe('the landing page with the installation\'s own content', () => {
   });
 });
 
-describe('a web build without the landing page\'s server-side module', () => {
+describe("a web build without the landing page's server-side module", () => {
   let t: TTestApp;
   let admin: TestClient;
   beforeAll(async () => {

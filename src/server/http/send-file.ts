@@ -13,13 +13,7 @@ export function safeFileBaseName(title: string): string {
   return cleaned || 'document';
 }
 
-export function sendFile(
-  reply: FastifyReply,
-  body: Uint8Array | Readable,
-  fileName: string,
-  contentType: string,
-  disposition: 'inline' | 'attachment',
-) {
+export function sendFile(reply: FastifyReply, body: Uint8Array | Readable, fileName: string, contentType: string, disposition: 'inline' | 'attachment') {
   const dot = fileName.lastIndexOf('.');
   const safe = `${safeFileBaseName(fileName.slice(0, dot))}${fileName.slice(dot)}`;
   return reply

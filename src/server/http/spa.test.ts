@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('serving the web app', () => {
-  it('serves robots.txt and sitemap.xml as what they are, with this installation\'s address', async () => {
+  it("serves robots.txt and sitemap.xml as what they are, with this installation's address", async () => {
     const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
     expect(robots.statusCode).toBe(200);
     expect(robots.headers['content-type']).toMatch(/^text\/plain/);
@@ -67,7 +67,7 @@ describe('serving the web app', () => {
     expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 
-  it('sends the pre-rendered landing page for / only, with this installation\'s address in it', async () => {
+  it("sends the pre-rendered landing page for / only, with this installation's address in it", async () => {
     for (const url of ['/', '/?ref=ad']) {
       const landing = await t.app.inject({ method: 'GET', url });
       expect(landing.body).toContain('<div id="root"><h1>Landing</h1><code>https://docs.example.org/api/v1</code></div>');

@@ -25,7 +25,13 @@ afterAll(async () => {
 });
 
 const queueJob = (jobId: string, chunks: number) =>
-  sender.send(chunksFor('owner', jobId, Array.from({ length: chunks * BULK_CHUNK_ROWS }, (_, i) => i)));
+  sender.send(
+    chunksFor(
+      'owner',
+      jobId,
+      Array.from({ length: chunks * BULK_CHUNK_ROWS }, (_, i) => i),
+    ),
+  );
 
 /** Takes the next chunk as a worker would, and completes it. */
 async function take(): Promise<string | undefined> {
@@ -53,7 +59,20 @@ it('a job started while another runs goes beside it, not after it, and not in fr
   const taken = [await take(), await take(), await take()];
   await queueJob('second', 4);
   taken.push(...(await takeAll()));
-  expect(taken).toEqual(['first:0', 'first:1', 'first:2', 'first:3', 'first:4', 'second:0', 'first:5', 'second:1', 'first:6', 'second:2', 'first:7', 'second:3']);
+  expect(taken).toEqual([
+    'first:0',
+    'first:1',
+    'first:2',
+    'first:3',
+    'first:4',
+    'second:0',
+    'first:5',
+    'second:1',
+    'first:6',
+    'second:2',
+    'first:7',
+    'second:3',
+  ]);
 });
 
 it('a stream of small jobs does not hold back a large one', async () => {

@@ -45,10 +45,9 @@ export function chunkPriorities(chunks: readonly TBulkChunkPayload[], firstRound
 
 /** The round after the one being served (the highest priority still waiting); 0 when none waits. */
 async function nextRound(queue: TJobQueue): Promise<number> {
-  const { rows } = await queue.executeSql(
-    `select coalesce(max(priority) - 1, 0)::int as round from ${QUEUE_SCHEMA}.job where name = $1 and state < 'active'`,
-    [BULK_CHUNK_QUEUE],
-  );
+  const { rows } = await queue.executeSql(`select coalesce(max(priority) - 1, 0)::int as round from ${QUEUE_SCHEMA}.job where name = $1 and state < 'active'`, [
+    BULK_CHUNK_QUEUE,
+  ]);
   return (rows[0] as { round: number }).round;
 }
 
@@ -83,16 +82,12 @@ export async function workBulkChunks(
 ): Promise<void> {
   for (let i = 0; i < concurrency; i++) {
     let id = '';
-    id = await queue.boss.work<TBulkChunkPayload>(
-      BULK_CHUNK_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 0.5 },
-      async (jobs) => {
-        for (const job of jobs) await handle(ZBulkChunkPayload.parse(job.data));
-        // Fetch the next chunk at once instead of sleeping out the polling interval; when the
-        // queue is empty the loop finds nothing and sleeps as usual.
-        if (id) setImmediate(() => queue.boss.notifyWorker(id));
-      },
-    );
+    id = await queue.boss.work<TBulkChunkPayload>(BULK_CHUNK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      for (const job of jobs) await handle(ZBulkChunkPayload.parse(job.data));
+      // Fetch the next chunk at once instead of sleeping out the polling interval; when the
+      // queue is empty the loop finds nothing and sleeps as usual.
+      if (id) setImmediate(() => queue.boss.notifyWorker(id));
+    });
     sender.workerIds.push(id);
   }
 }

@@ -77,7 +77,9 @@ export function createDueRowsWorker<TRow extends { id: string }>(options: {
       const due = await options.take(now, new Date(now.getTime() + options.leaseMs), options.batch);
       if (due.length === 0) return;
       await Promise.all(
-        due.map((row) => options.attempt(row, signal).catch((error: unknown) => options.log.error({ err: error, id: row.id }, `${options.what} attempt failed`))),
+        due.map((row) =>
+          options.attempt(row, signal).catch((error: unknown) => options.log.error({ err: error, id: row.id }, `${options.what} attempt failed`)),
+        ),
       );
     }
   }

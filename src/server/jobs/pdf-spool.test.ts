@@ -12,10 +12,19 @@ const pdf = (id: string, size: number) => Buffer.alloc(size, id);
 async function spoolWithTwoPacks(jobId: string) {
   const spool = createPdfSpool(dir);
   const first = openSpoolPack(await spool.prepare(jobId, 'p1'));
-  for (const [id, size] of [['a', 10], ['b', 3], ['c', 7]] as const) first.add(id, pdf(id, size));
+  for (const [id, size] of [
+    ['a', 10],
+    ['b', 3],
+    ['c', 7],
+  ] as const)
+    first.add(id, pdf(id, size));
   first.finish();
   const second = openSpoolPack(await spool.prepare(jobId, 'p2'));
-  for (const [id, size] of [['d', 5], ['e', 1]] as const) second.add(id, pdf(id, size));
+  for (const [id, size] of [
+    ['d', 5],
+    ['e', 1],
+  ] as const)
+    second.add(id, pdf(id, size));
   second.finish();
   return spool;
 }
@@ -24,16 +33,7 @@ it('returns each document’s own bytes in the order asked, across packs, with g
   const spool = await spoolWithTwoPacks('job-1');
   const reader = await spool.reader('job-1');
   const got = await reader.getMany(['a', 'b', 'c', 'zz', 'd', 'e', 'b', 'a']);
-  expect(got.map((b) => b?.toString('latin1'))).toEqual([
-    'aaaaaaaaaa',
-    'bbb',
-    'ccccccc',
-    undefined,
-    'ddddd',
-    'e',
-    'bbb',
-    'aaaaaaaaaa',
-  ]);
+  expect(got.map((b) => b?.toString('latin1'))).toEqual(['aaaaaaaaaa', 'bbb', 'ccccccc', undefined, 'ddddd', 'e', 'bbb', 'aaaaaaaaaa']);
   expect(await reader.getMany(['e', 'd', 'c'])).toEqual([pdf('e', 1), pdf('d', 5), pdf('c', 7)]);
   expect(await reader.getMany([])).toEqual([]);
   await reader.close();

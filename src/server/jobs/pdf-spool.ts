@@ -51,7 +51,7 @@ export function openSpoolPack(packPath: string): TSpoolPackWriter {
   let offset = 0;
   return {
     add(documentId, pdf) {
-      for (let written = 0; written < pdf.byteLength; ) written += writeSync(fd, pdf, written);
+      for (let written = 0; written < pdf.byteLength;) written += writeSync(fd, pdf, written);
       index[documentId] = [offset, pdf.byteLength];
       offset += pdf.byteLength;
     },
@@ -109,7 +109,7 @@ export function createPdfSpool(dir: string): TPdfSpool {
           const found: (Buffer | undefined)[] = documentIds.map(() => undefined);
           // Documents asked for in the order they were rendered lie back to back in one pack:
           // each such run is one read instead of one per document.
-          for (let first = 0; first < documentIds.length; ) {
+          for (let first = 0; first < documentIds.length;) {
             const start = where.get(documentIds[first]!);
             if (!start) {
               first++;

@@ -19,9 +19,7 @@ export type TRenderPool = {
   close(): Promise<void>;
 };
 
-export async function createRenderPool(
-  options: { threads?: number; minThreads?: number; idleTimeoutMs?: number } = {},
-): Promise<TRenderPool> {
+export async function createRenderPool(options: { threads?: number; minThreads?: number; idleTimeoutMs?: number } = {}): Promise<TRenderPool> {
   const threads = Math.max(1, options.threads ?? os.availableParallelism());
   const pool = new Piscina<TRenderBatchTask, TRenderBatchResult>({
     filename: await threadEntryFile('src/server/jobs/render-worker.ts'),

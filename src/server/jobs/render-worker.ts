@@ -42,7 +42,6 @@ export type TRenderBatchTask = {
   startedAt?: BigInt64Array;
 };
 
-
 export type TRenderBatchResult = {
   sha256: string[];
   bytes: Uint8Array[] | null;
@@ -106,9 +105,7 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
  * runs here rather than on the event loop. Pure contract code on both sides: the answer is what
  * the same call would return in the server's thread.
  */
-export type TDataTask =
-  | { kind: 'check'; args: Parameters<typeof checkDocumentData> }
-  | { kind: 'preview'; args: Parameters<typeof previewInput> };
+export type TDataTask = { kind: 'check'; args: Parameters<typeof checkDocumentData> } | { kind: 'preview'; args: Parameters<typeof previewInput> };
 export type TDataResult<T extends TDataTask['kind']> = T extends 'check' ? TDataCheck : ReturnType<typeof previewInput>;
 
 export function prepareData(task: TDataTask): TDataCheck | ReturnType<typeof previewInput> {

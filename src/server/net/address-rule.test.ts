@@ -33,7 +33,20 @@ const DISGUISED = [
 
 describe('isAllowedAddress', () => {
   it('refuses private, loopback, link-local, metadata and unspecified addresses', () => {
-    for (const address of ['127.0.0.1', '10.0.0.5', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', 'ff02::1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.5',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      'ff02::1',
+    ]) {
       expect(isAllowedAddress(address, []), address).toBe(false);
     }
   });

@@ -128,7 +128,10 @@ function checkedLookup(allowIps: readonly string[]) {
 
 /** Makes an agent check the address each connection goes to: a literal IP at once, a name after DNS. */
 function filtering<T extends http.Agent>(agent: T, allowIps: readonly string[]): T {
-  const create = agent.createConnection.bind(agent) as (options: net.NetConnectOpts & { host?: string }, listener?: (error: Error | null, socket: net.Socket) => void) => net.Socket;
+  const create = agent.createConnection.bind(agent) as (
+    options: net.NetConnectOpts & { host?: string },
+    listener?: (error: Error | null, socket: net.Socket) => void,
+  ) => net.Socket;
   const lookupFn = checkedLookup(allowIps);
   agent.createConnection = ((options: net.TcpNetConnectOpts, listener?: (error: Error | null, socket: net.Socket) => void) => {
     if (options.host && net.isIP(options.host.replace(/^\[|\]$/g, '')) !== 0 && !isAllowedAddress(options.host, allowIps)) {

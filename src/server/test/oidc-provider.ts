@@ -65,12 +65,7 @@ export async function startOidcProvider(opts: { port: number; redirectUri: strin
         const grant = new provider.Grant({ accountId: OIDC_TEST_ACCOUNT.sub, clientId });
         grant.addOIDCScope(String(details.params.scope ?? 'openid'));
         const grantId = await grant.save();
-        await provider.interactionFinished(
-          req,
-          res,
-          { login: { accountId: OIDC_TEST_ACCOUNT.sub }, consent: { grantId } },
-          { mergeWithLastSubmission: false },
-        );
+        await provider.interactionFinished(req, res, { login: { accountId: OIDC_TEST_ACCOUNT.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
       } catch (error) {
         res.statusCode = 500;
         res.end(String(error));

@@ -49,10 +49,7 @@ export function selfSignedCertificate(commonName = 'localhost', dnsNames = ['loc
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const name = seq(set(seq(oid('2.5.4.3'), utf8(commonName))));
   const now = Date.now();
-  const altNames = seq(
-    ...dnsNames.map((dns) => tlv(0x82, Buffer.from(dns))),
-    ...ips.map((ip) => tlv(0x87, Buffer.from(ip.split('.').map(Number)))),
-  );
+  const altNames = seq(...dnsNames.map((dns) => tlv(0x82, Buffer.from(dns))), ...ips.map((ip) => tlv(0x87, Buffer.from(ip.split('.').map(Number)))));
   const tbs = seq(
     explicit(0, integer(Buffer.from([2]))),
     integer(Buffer.concat([Buffer.from([0x01]), randomBytes(15)])),
@@ -61,17 +58,14 @@ export function selfSignedCertificate(commonName = 'localhost', dnsNames = ['loc
     seq(utcTime(new Date(now - 60_000)), utcTime(new Date(now + 24 * 3600_000))),
     name,
     publicKey.export({ type: 'spki', format: 'der' }),
-    explicit(
-      3,
-      seq(
-        seq(oid('2.5.29.17'), octets(altNames)),
-        seq(oid('2.5.29.19'), bool(true), octets(seq(bool(true)))),
-      ),
-    ),
+    explicit(3, seq(seq(oid('2.5.29.17'), octets(altNames)), seq(oid('2.5.29.19'), bool(true), octets(seq(bool(true)))))),
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = seq(tbs, seq(oid(ECDSA_WITH_SHA256)), bits(signature));
-  const cert = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').trimEnd()}\n-----END CERTIFICATE-----\n`;
+  const cert = `-----BEGIN CERTIFICATE-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd()}\n-----END CERTIFICATE-----\n`;
   // Fails loudly here, not as a puzzling TLS error in a test, if the encoding is ever wrong.
   if (!new X509Certificate(cert).verify(publicKey)) throw new Error('the self-signed certificate does not verify');
   return { key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, cert };

@@ -107,7 +107,7 @@ export class TestClient {
   /** Each client has its own address unless told, as separate users would: per-IP limits apply per client. */
   constructor(
     private readonly app: FastifyInstance,
-    private readonly ip = `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]! % 254 + 1}`,
+    private readonly ip = `198.18.${randomBytes(1)[0]}.${(randomBytes(1)[0]! % 254) + 1}`,
   ) {}
 
   private remember(response: LightMyRequestResponse) {

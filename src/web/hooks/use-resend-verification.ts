@@ -8,6 +8,7 @@ export function useResendVerification() {
   return useMutation({
     mutationFn: () => api.post<TResendVerificationResult>('/api/auth/resend-verification'),
     onSuccess: (result) => toast({ title: result.status === 'sent' ? 'Verification email sent' : 'Verification link', description: result.message }),
-    onError: (error) => toast({ variant: 'destructive', title: 'Could not send the link', description: readApiError(error, 'Please try again in a minute.').message }),
+    onError: (error) =>
+      toast({ variant: 'destructive', title: 'Could not send the link', description: readApiError(error, 'Please try again in a minute.').message }),
   });
 }

@@ -29,14 +29,12 @@ beforeAll(async () => {
         res.writeHead(204).end();
         return;
       case '/validation':
-        res.writeHead(400, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ error: { code: 'validation_failed', message: 'Name is required.', fields: { name: 'Name is required.' } } }),
-        );
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'validation_failed', message: 'Name is required.', fields: { name: 'Name is required.' } } }));
         return;
       case '/signed-out':
-        res.writeHead(401, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ error: { code: 'unauthorized', message: 'Unauthorized' } }),
-        );
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'unauthorized', message: 'Unauthorized' } }));
         return;
       case '/proxy-page':
         res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>');

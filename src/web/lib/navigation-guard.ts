@@ -68,4 +68,3 @@ export function navigateWithoutGuard(navigate: () => void): void {
     bypassing = false;
   }
 }
-

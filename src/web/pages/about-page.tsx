@@ -34,15 +34,18 @@ export function AboutPage() {
   return (
     <MarketingLayout>
       <section aria-labelledby="about-title" className="relative overflow-hidden">
-        <div className="pointer-events-none absolute inset-0 -z-10 bg-grid [mask-image:radial-gradient(ellipse_70%_70%_at_50%_0%,black,transparent)]" aria-hidden />
+        <div
+          className="pointer-events-none absolute inset-0 -z-10 bg-grid [mask-image:radial-gradient(ellipse_70%_70%_at_50%_0%,black,transparent)]"
+          aria-hidden
+        />
         <div className="container-page py-20 text-center sm:py-28">
           <p className="text-sm font-semibold text-primary">About Formwork</p>
           <h1 id="about-title" className="mx-auto mt-3 max-w-3xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
             Documents from templates, without the copy-paste
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-muted-foreground">
-            Formwork is document-generation software. Write a template once with placeholders for names, dates and amounts;
-            fill the form it makes, and get a PDF — one at a time, from a spreadsheet, or through the API.
+            Formwork is document-generation software. Write a template once with placeholders for names, dates and amounts; fill the form it makes, and get a
+            PDF — one at a time, from a spreadsheet, or through the API.
           </p>
         </div>
       </section>

@@ -107,7 +107,9 @@ function BatchDocuments({ job }: { job: TBulkJob }) {
         <h2 id="batch-documents-title" className="text-base font-semibold">
           Documents <span className="font-normal text-muted-foreground tabular-nums">({formatNumber(total)})</span>
         </h2>
-        {docs.isFetching && !docs.isLoading && <RefreshCwIcon className="size-4 animate-spin text-muted-foreground motion-reduce:animate-none" aria-label="Refreshing" />}
+        {docs.isFetching && !docs.isLoading && (
+          <RefreshCwIcon className="size-4 animate-spin text-muted-foreground motion-reduce:animate-none" aria-label="Refreshing" />
+        )}
       </div>
       {docs.isLoading ? (
         <div className="space-y-2 px-5 pb-5" aria-hidden>
@@ -177,9 +179,7 @@ function RowErrors({ job }: { job: TBulkJob }) {
           <h2 id="row-errors-title" className="text-base font-semibold">
             Rows not generated <span className="font-normal text-muted-foreground tabular-nums">({formatNumber(expected)})</span>
           </h2>
-          <p className="mt-1 text-sm text-muted-foreground">
-            Fix these rows in your spreadsheet and upload just them as a new batch.
-          </p>
+          <p className="mt-1 text-sm text-muted-foreground">Fix these rows in your spreadsheet and upload just them as a new batch.</p>
         </div>
         <Button variant="outline" size="sm" asChild>
           <a href={errorsCsvUrl(job.id)} download>
@@ -200,7 +200,13 @@ function RowErrors({ job }: { job: TBulkJob }) {
       ) : (
         <>
           <div className="overflow-x-auto">
-            <DataTable className="w-full text-sm" data-testid="row-errors" headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground" bodyClassName="divide-y" columns={ROW_ERROR_COLUMNS}>
+            <DataTable
+              className="w-full text-sm"
+              data-testid="row-errors"
+              headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground"
+              bodyClassName="divide-y"
+              columns={ROW_ERROR_COLUMNS}
+            >
               {list.map((e, i) => (
                 <tr key={`${e.row}-${e.column}-${i}`}>
                   <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>

@@ -50,19 +50,7 @@ export function formatDuration(minutes: number): string {
   return `${hours >= 10 ? Math.round(hours) : Math.round(hours * 10) / 10} h`;
 }
 
-function StatCard({
-  label,
-  value,
-  hint,
-  icon: Icon,
-  loading,
-}: {
-  label: string;
-  value: ReactNode;
-  hint: ReactNode;
-  icon: LucideIcon;
-  loading: boolean;
-}) {
+function StatCard({ label, value, hint, icon: Icon, loading }: { label: string; value: ReactNode; hint: ReactNode; icon: LucideIcon; loading: boolean }) {
   return (
     <Card className="p-4 sm:p-5" data-testid="stat-card">
       <div className="flex items-center gap-2 text-muted-foreground">
@@ -93,7 +81,10 @@ function QuickActionBody({ icon: Icon, title, description, busy }: { icon: Lucid
       {busy ? (
         <Loader2Icon className="size-4 shrink-0 animate-spin text-primary" aria-hidden />
       ) : (
-        <ArrowRightIcon className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-primary" aria-hidden />
+        <ArrowRightIcon
+          className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-primary"
+          aria-hidden
+        />
       )}
     </>
   );
@@ -202,20 +193,13 @@ function MyFormatsCard() {
                   {f.name}
                 </Link>
                 <p className="text-xs text-muted-foreground">
-                  Modified {formatDate(f.updatedAt)} · {f.placeholders.length}{' '}
-                  {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
+                  Modified {formatDate(f.updatedAt)} · {f.placeholders.length} {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
                 </p>
               </div>
               <div className="flex shrink-0 items-center">
                 <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={formatEditHref(f.id)} />
                 <IconAction label={`Fill data for ${f.name}`} icon={ClipboardPenLineIcon} href={formatFillHref(f.id)} />
-                <IconAction
-                  label={`Delete ${f.name}`}
-                  icon={Trash2Icon}
-                  destructive
-                  disabled={pendingId === f.id}
-                  onClick={() => confirmDeleteFormat(f)}
-                />
+                <IconAction label={`Delete ${f.name}`} icon={Trash2Icon} destructive disabled={pendingId === f.id} onClick={() => confirmDeleteFormat(f)} />
               </div>
             </li>
           ))}
@@ -397,7 +381,11 @@ export function DashboardPage() {
             href="/builder"
             icon={PlusIcon}
             title="Create New Format"
-            description={allowance?.atLimit ? `${formatNumber(allowance.used)} of ${formatNumber(allowance.limit ?? 0)} formats used: upgrade to save more` : 'Start a template in the builder'}
+            description={
+              allowance?.atLimit
+                ? `${formatNumber(allowance.used)} of ${formatNumber(allowance.limit ?? 0)} formats used: upgrade to save more`
+                : 'Start a template in the builder'
+            }
           />
           <ImportTemplateAction />
           <QuickAction href="/settings" icon={BookOpenIcon} title="API Documentation" description="Generate documents from your own apps" />

@@ -24,9 +24,7 @@ export function DataEntryPage({ formatId }: { formatId?: string }) {
     <>
       <PageHeader
         title={data?.name ?? 'Generate Document'}
-        description={
-          data ? data.description || 'Fill in the form to generate a PDF from this format.' : 'Fill in the form to generate a PDF from this format.'
-        }
+        description={data ? data.description || 'Fill in the form to generate a PDF from this format.' : 'Fill in the form to generate a PDF from this format.'}
         actions={
           <>
             <Button variant="ghost" asChild>

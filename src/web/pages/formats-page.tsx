@@ -98,7 +98,17 @@ export function FormatsPage() {
                   </Link>
                 </Button>
                 <Button variant="outline" size="sm" asChild>
-                  <Link href={formatEditHref(f.id)}>{f.readOnly ? <><EyeIcon /> View</> : <><PencilIcon /> Edit</>}</Link>
+                  <Link href={formatEditHref(f.id)}>
+                    {f.readOnly ? (
+                      <>
+                        <EyeIcon /> View
+                      </>
+                    ) : (
+                      <>
+                        <PencilIcon /> Edit
+                      </>
+                    )}
+                  </Link>
                 </Button>
                 <Button
                   variant="ghost"

@@ -1,13 +1,4 @@
-import {
-  ArrowRightIcon,
-  BookOpenIcon,
-  LifeBuoyIcon,
-  MailIcon,
-  MessageCircleIcon,
-  MessageSquareTextIcon,
-  PlayCircleIcon,
-  type LucideIcon,
-} from 'lucide-react';
+import { ArrowRightIcon, BookOpenIcon, LifeBuoyIcon, MailIcon, MessageCircleIcon, MessageSquareTextIcon, PlayCircleIcon, type LucideIcon } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../components/layout/page-header';
@@ -32,9 +23,19 @@ function CardIcon({ icon: Icon }: { icon: LucideIcon }) {
 }
 
 const GETTING_STARTED: { title: string; text: ReactNode; href: string; cta: string }[] = [
-  { title: 'Create a format', text: 'Add headings, paragraphs and tables, and type {{placeholders}} where details go.', href: '/builder', cta: 'Open the builder' },
+  {
+    title: 'Create a format',
+    text: 'Add headings, paragraphs and tables, and type {{placeholders}} where details go.',
+    href: '/builder',
+    cta: 'Open the builder',
+  },
   { title: 'Fill in the form', text: 'Open a format from My Formats and fill the form Formwork generated for it.', href: '/formats', cta: 'Go to My Formats' },
-  { title: 'Download your PDF', text: 'Every generated document is kept in Recent Documents to preview or download again.', href: '/documents', cta: 'See Recent Documents' },
+  {
+    title: 'Download your PDF',
+    text: 'Every generated document is kept in Recent Documents to preview or download again.',
+    href: '/documents',
+    cta: 'See Recent Documents',
+  },
 ];
 
 const FAQ = [
@@ -77,9 +78,7 @@ function ChatDialog({ open, onOpenChange, supportEmail }: { open: boolean; onOpe
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Message the support team</DialogTitle>
-          <DialogDescription>
-            Write your question below. It opens in your email app addressed to {supportEmail}.
-          </DialogDescription>
+          <DialogDescription>Write your question below. It opens in your email app addressed to {supportEmail}.</DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4">
           <div className="grid gap-2">
@@ -134,7 +133,10 @@ export function HelpPage() {
                   <div className="min-w-0">
                     <p className="text-sm font-medium">{s.title}</p>
                     <p className="text-sm text-muted-foreground">{s.text}</p>
-                    <Link href={s.href} className="mt-1 inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+                    <Link
+                      href={s.href}
+                      className="mt-1 inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                    >
                       {s.cta} <ArrowRightIcon className="size-3.5" aria-hidden />
                     </Link>
                   </div>

@@ -43,7 +43,10 @@ function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; 
 function Hero({ onWatchDemo }: { onWatchDemo: () => void }) {
   return (
     <section aria-labelledby="hero-title" className="relative overflow-hidden">
-      <div className="pointer-events-none absolute inset-0 -z-10 bg-grid [mask-image:radial-gradient(ellipse_70%_60%_at_50%_0%,black,transparent)]" aria-hidden />
+      <div
+        className="pointer-events-none absolute inset-0 -z-10 bg-grid [mask-image:radial-gradient(ellipse_70%_60%_at_50%_0%,black,transparent)]"
+        aria-hidden
+      />
       <div
         className="pointer-events-none absolute -top-40 left-1/2 -z-10 h-[520px] w-[900px] -translate-x-1/2 rounded-full bg-[radial-gradient(closest-side,oklch(0.75_0.14_280/0.35),transparent)]"
         aria-hidden
@@ -58,8 +61,8 @@ function Hero({ onWatchDemo }: { onWatchDemo: () => void }) {
           <span className="bg-gradient-to-r from-[oklch(0.55_0.23_283)] to-[oklch(0.5_0.2_255)] bg-clip-text text-transparent">in minutes, not hours</span>
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-[17px] text-pretty text-muted-foreground sm:text-lg">
-          Build a template once with named placeholders. Formwork turns it into a form, and every form you fill becomes a
-          polished PDF — contracts, offer letters, invoices and more.
+          Build a template once with named placeholders. Formwork turns it into a form, and every form you fill becomes a polished PDF — contracts, offer
+          letters, invoices and more.
         </p>
         <div className="mt-9 flex flex-col items-stretch justify-center gap-3 sm:flex-row sm:items-center">
           <Button size="lg" asChild>
@@ -176,8 +179,15 @@ function FeaturesSection() {
 function BenefitsSection() {
   const { figures } = usePublicPages();
   return (
-    <section id="benefits" aria-labelledby="benefits-title" className="relative scroll-mt-16 overflow-hidden bg-[oklch(0.2_0.03_275)] py-20 text-white outline-none sm:py-28">
-      <div className="pointer-events-none absolute inset-0 opacity-40 [background-image:radial-gradient(oklch(1_0_0/0.12)_1px,transparent_1px)] [background-size:22px_22px]" aria-hidden />
+    <section
+      id="benefits"
+      aria-labelledby="benefits-title"
+      className="relative scroll-mt-16 overflow-hidden bg-[oklch(0.2_0.03_275)] py-20 text-white outline-none sm:py-28"
+    >
+      <div
+        className="pointer-events-none absolute inset-0 opacity-40 [background-image:radial-gradient(oklch(1_0_0/0.12)_1px,transparent_1px)] [background-size:22px_22px]"
+        aria-hidden
+      />
       <div className="container-page relative">
         <div className="grid gap-10 lg:grid-cols-2 lg:items-end">
           <div>
@@ -274,12 +284,7 @@ function TestimonialsSection() {
   return (
     <section aria-labelledby="testimonials-title" className="border-y bg-muted/40 py-20 sm:py-28">
       <div className="container-page">
-        <SectionHeading
-          id="testimonials-title"
-          eyebrow="Testimonials"
-          title="What people say"
-          description="In the words of the people who use it."
-        />
+        <SectionHeading id="testimonials-title" eyebrow="Testimonials" title="What people say" description="In the words of the people who use it." />
         <TestimonialsGrid testimonials={testimonials} />
       </div>
     </section>
@@ -317,7 +322,12 @@ function CodePanel({ title, code, label }: { title: string; code: string; label:
         <span className="text-xs font-medium text-white/70">{title}</span>
         <span className="rounded bg-white/10 px-1.5 py-0.5 font-mono text-[10px] text-white/60">{label}</span>
       </div>
-      <pre className="overflow-x-auto p-4 font-mono text-[12px] leading-relaxed sm:text-[12.5px] text-[oklch(0.9_0.02_275)]" tabIndex={0} role="region" aria-label={title}>
+      <pre
+        className="overflow-x-auto p-4 font-mono text-[12px] leading-relaxed sm:text-[12.5px] text-[oklch(0.9_0.02_275)]"
+        tabIndex={0}
+        role="region"
+        aria-label={title}
+      >
         {/* The response names this site's address, which differs when it is reached by another name than its public one. */}
         <code suppressHydrationWarning>{code}</code>
       </pre>
@@ -336,8 +346,8 @@ function ApiSection() {
               Generate documents from your own apps
             </h2>
             <p className="mt-4 text-muted-foreground">
-              Send a template id and the data as key/value pairs. Formwork returns a link to the finished PDF and its status.
-              Every call counts as one generation against your plan.
+              Send a template id and the data as key/value pairs. Formwork returns a link to the finished PDF and its status. Every call counts as one
+              generation against your plan.
             </p>
             <ul className="mt-6 space-y-3 text-sm">
               {[
@@ -380,11 +390,16 @@ function FinalCta({ onWatchDemo }: { onWatchDemo: () => void }) {
     <section aria-labelledby="cta-title" className="pb-20 sm:pb-28">
       <div className="container-page">
         <div className="relative overflow-hidden rounded-3xl bg-gradient-to-br from-[oklch(0.5_0.23_277)] to-[oklch(0.42_0.2_265)] px-6 py-14 text-center text-white shadow-elevated sm:px-12">
-          <div className="pointer-events-none absolute inset-0 opacity-30 [background-image:radial-gradient(oklch(1_0_0/0.25)_1px,transparent_1px)] [background-size:20px_20px] [mask-image:radial-gradient(ellipse_at_center,black,transparent_75%)]" aria-hidden />
+          <div
+            className="pointer-events-none absolute inset-0 opacity-30 [background-image:radial-gradient(oklch(1_0_0/0.25)_1px,transparent_1px)] [background-size:20px_20px] [mask-image:radial-gradient(ellipse_at_center,black,transparent_75%)]"
+            aria-hidden
+          />
           <h2 id="cta-title" className="relative text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
             Your next document could take two minutes
           </h2>
-          <p className="relative mx-auto mt-4 max-w-xl text-white/80">Create a free account, build your first format, and generate a PDF before your coffee cools.</p>
+          <p className="relative mx-auto mt-4 max-w-xl text-white/80">
+            Create a free account, build your first format, and generate a PDF before your coffee cools.
+          </p>
           <div className="relative mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <Button size="lg" variant="inverted" asChild>
               <a href={SIGN_UP_HREF}>

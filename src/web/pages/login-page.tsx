@@ -271,14 +271,7 @@ function SignUpForm({
         <Field form={anyForm} name="lastName" label="Last name" autoComplete="family-name" />
       </div>
       <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
-      <Field
-        form={anyForm}
-        name="password"
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        hint={PASSWORD_HINT}
-      />
+      <Field form={anyForm} name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
       <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
         {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
         {mutation.isPending ? 'Creating account...' : 'Create account'}
@@ -313,7 +306,10 @@ export function LoginPage() {
   return (
     <div className="grid min-h-dvh lg:grid-cols-[1fr_1.1fr]">
       <aside className="relative hidden overflow-hidden bg-[oklch(0.2_0.03_275)] p-12 text-white lg:flex lg:flex-col">
-        <div className="pointer-events-none absolute inset-0 opacity-40 [background-image:radial-gradient(oklch(1_0_0/0.12)_1px,transparent_1px)] [background-size:22px_22px]" aria-hidden />
+        <div
+          className="pointer-events-none absolute inset-0 opacity-40 [background-image:radial-gradient(oklch(1_0_0/0.12)_1px,transparent_1px)] [background-size:22px_22px]"
+          aria-hidden
+        />
         <div
           className="pointer-events-none absolute -bottom-40 -left-20 h-[480px] w-[480px] rounded-full bg-[radial-gradient(closest-side,oklch(0.55_0.2_280/0.55),transparent)]"
           aria-hidden
@@ -386,7 +382,10 @@ export function LoginPage() {
             </TabsContent>
           </Tabs>
           <p className="mt-8 text-center text-sm text-muted-foreground">
-            <Link href="/" className="rounded-sm font-medium text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+            <Link
+              href="/"
+              className="rounded-sm font-medium text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            >
               ← Back to home
             </Link>
           </p>

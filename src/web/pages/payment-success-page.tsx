@@ -21,9 +21,7 @@ import { hasKeptDraft, IMPORTED_DRAFT_HREF } from '../features/builder/imported-
 
 /** What the gateway handed back on the way here, read from the address. */
 type TPaymentReturn =
-  | { kind: 'verify'; body: TVerifyPaymentBody; reference: string }
-  | { kind: 'failed'; reason: string; planKey: string }
-  | { kind: 'missing' };
+  { kind: 'verify'; body: TVerifyPaymentBody; reference: string } | { kind: 'failed'; reason: string; planKey: string } | { kind: 'missing' };
 
 export function readPaymentReturn(search: string): TPaymentReturn {
   const q = new URLSearchParams(search);
@@ -134,7 +132,11 @@ function PaymentResult() {
         actions={<FailureActions reference={paymentReturn.kind === 'verify' ? paymentReturn.reference : undefined} />}
       >
         <p>Please contact support if payment was deducted.</p>
-        {reason && <p className="mt-2 text-sm" data-testid="payment-failure-reason">{reason}</p>}
+        {reason && (
+          <p className="mt-2 text-sm" data-testid="payment-failure-reason">
+            {reason}
+          </p>
+        )}
       </StatusCard>
     );
   }

@@ -50,40 +50,40 @@ function ProfileTab({ user }: { user: TUser }) {
   const limit = effectiveLimit(user.apiCallsLimit);
   return (
     <div className="space-y-6">
-    <NameCard key={`${user.firstName ?? ''} ${user.lastName ?? ''}`} user={user} />
-    <EmailCard user={user} />
-    <PasswordCard />
-    <TwoFactorCard user={user} />
-    <SessionsCard />
-    <Card>
-      <CardHeader>
-        <CardTitle>Plan and usage</CardTitle>
-        <CardDescription>What your plan includes and how much of it you have used.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-6">
-        <dl className="grid gap-6 sm:grid-cols-2">
-          <div>
-            <dt className="text-sm font-medium">Plan</dt>
-            <dd className="mt-2">
-              <Badge variant="soft" className="px-2.5 py-1 text-[13px]" data-testid="profile-plan">
-                {planName(user.subscriptionPlan)}
-              </Badge>
-            </dd>
-          </div>
-          <UsageMeter
-            label="API calls used"
-            progressLabel="API calls used this month"
-            used={user.apiCallsUsed}
-            limit={limit}
-            show={formatNumber}
-            testId="profile-api-calls"
-          />
-          <StorageUsage />
-        </dl>
-      </CardContent>
-    </Card>
-    <YourDataCard />
-    <DeleteAccountCard />
+      <NameCard key={`${user.firstName ?? ''} ${user.lastName ?? ''}`} user={user} />
+      <EmailCard user={user} />
+      <PasswordCard />
+      <TwoFactorCard user={user} />
+      <SessionsCard />
+      <Card>
+        <CardHeader>
+          <CardTitle>Plan and usage</CardTitle>
+          <CardDescription>What your plan includes and how much of it you have used.</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-6">
+          <dl className="grid gap-6 sm:grid-cols-2">
+            <div>
+              <dt className="text-sm font-medium">Plan</dt>
+              <dd className="mt-2">
+                <Badge variant="soft" className="px-2.5 py-1 text-[13px]" data-testid="profile-plan">
+                  {planName(user.subscriptionPlan)}
+                </Badge>
+              </dd>
+            </div>
+            <UsageMeter
+              label="API calls used"
+              progressLabel="API calls used this month"
+              used={user.apiCallsUsed}
+              limit={limit}
+              show={formatNumber}
+              testId="profile-api-calls"
+            />
+            <StorageUsage />
+          </dl>
+        </CardContent>
+      </Card>
+      <YourDataCard />
+      <DeleteAccountCard />
     </div>
   );
 }
@@ -101,11 +101,7 @@ export function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="Manage your account and plan." />
-      <Tabs
-        value={tab}
-        onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })}
-        className="max-w-3xl space-y-6"
-      >
+      <Tabs value={tab} onValueChange={(value) => navigate(`${location}?tab=${encodeURIComponent(value)}`, { replace: true })} className="max-w-3xl space-y-6">
         {/* Four tabs with icons overflow a phone: there they share the row equally, without icons. */}
         <TabsList aria-label="Settings sections" className="grid h-auto w-full grid-cols-4 sm:inline-flex sm:h-10 sm:w-fit">
           {TABS.map(({ id, label, icon: Icon }) => (

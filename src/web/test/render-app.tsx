@@ -88,10 +88,7 @@ export type TSignedIn = { email: string; password: string; user: TUser };
  * window, and marks the address verified as opening its link would (needed once a mail server is
  * set up). Signing in replaces the window's session cookie: one person at the browser at a time.
  */
-export async function signUp(
-  server: TWebServer,
-  overrides: { verified?: boolean; firstName?: string; email?: string } = {},
-): Promise<TSignedIn> {
+export async function signUp(server: TWebServer, overrides: { verified?: boolean; firstName?: string; email?: string } = {}): Promise<TSignedIn> {
   const email = overrides.email ?? `user-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'correct horse battery';
   await api.post('/api/auth/sign-up', { firstName: overrides.firstName ?? 'Ada', lastName: 'Lovelace', email, password });

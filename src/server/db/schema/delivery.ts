@@ -50,7 +50,9 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (table) => [
-    index('webhook_deliveries_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    index('webhook_deliveries_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
     index('webhook_deliveries_endpoint_created_idx').on(table.endpointId, table.createdAt),
   ],
 );
@@ -152,11 +154,15 @@ export const emailDeliveries = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (table) => [
-    index('email_deliveries_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'queued'`),
+    index('email_deliveries_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'queued'`),
     index('email_deliveries_document_idx').on(table.documentId, table.createdAt),
     index('email_deliveries_owner_created_idx').on(table.ownerId, table.createdAt),
     // The send rate: what an owner sent (or is sending) in the last hour.
-    index('email_deliveries_owner_attempted_idx').on(table.ownerId, table.attemptedAt).where(sql`${table.status} in ('sent', 'sending')`),
+    index('email_deliveries_owner_attempted_idx')
+      .on(table.ownerId, table.attemptedAt)
+      .where(sql`${table.status} in ('sent', 'sending')`),
     uniqueIndex('email_deliveries_merge_row_idx').on(table.mergeId, table.batchRow),
     index('email_deliveries_merge_status_idx').on(table.mergeId, table.status),
   ],

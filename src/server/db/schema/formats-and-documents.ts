@@ -81,10 +81,14 @@ export const documents = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index('documents_expires_idx').on(table.expiresAt).where(sql`${table.expiresAt} is not null`),
+    index('documents_expires_idx')
+      .on(table.expiresAt)
+      .where(sql`${table.expiresAt} is not null`),
     index('documents_owner_created_idx').on(table.ownerId, table.createdAt),
     // Recent Documents lists documents made one at a time without stepping over batches of thousands.
-    index('documents_owner_single_created_idx').on(table.ownerId, table.createdAt).where(sql`${table.batchId} is null`),
+    index('documents_owner_single_created_idx')
+      .on(table.ownerId, table.createdAt)
+      .where(sql`${table.batchId} is null`),
     // Exactly one document per job and row, however often a chunk is retried after a crash.
     uniqueIndex('documents_batch_row_idx').on(table.batchId, table.batchRow),
   ],
@@ -121,10 +125,7 @@ export const bulkJobs = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (table) => [
-    index('bulk_jobs_owner_created_idx').on(table.ownerId, table.createdAt),
-    index('bulk_jobs_status_idx').on(table.status),
-  ],
+  (table) => [index('bulk_jobs_owner_created_idx').on(table.ownerId, table.createdAt), index('bulk_jobs_status_idx').on(table.status)],
 );
 
 /** One spreadsheet row of a started job: what to generate, and what became of it. */
@@ -149,10 +150,7 @@ export const bulkRows = pgTable(
      */
     extra: jsonb('extra').$type<Record<string, string>>(),
   },
-  (table) => [
-    primaryKey({ columns: [table.jobId, table.row] }),
-    index('bulk_rows_job_seq_idx').on(table.jobId, table.seq),
-  ],
+  (table) => [primaryKey({ columns: [table.jobId, table.row] }), index('bulk_rows_job_seq_idx').on(table.jobId, table.seq)],
 );
 
 /**

@@ -15,7 +15,9 @@ export const users = pgTable('users', {
   image: text('image'),
   firstName: text('first_name'),
   lastName: text('last_name'),
-  role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+  role: text('role', { enum: ['user', 'admin'] })
+    .notNull()
+    .default('user'),
   subscriptionPlan: text('subscription_plan', { enum: ['free', 'basic', 'premium', 'enterprise'] })
     .notNull()
     .default('free'),

@@ -23,10 +23,7 @@ export function createAdminRepository(db: TDb) {
         .orderBy(desc(users.createdAt), asc(users.id));
     },
 
-    async updateUser(
-      id: string,
-      changes: Partial<Pick<typeof users.$inferInsert, 'role' | 'subscriptionPlan' | 'apiCallsLimit'>>,
-    ): Promise<boolean> {
+    async updateUser(id: string, changes: Partial<Pick<typeof users.$inferInsert, 'role' | 'subscriptionPlan' | 'apiCallsLimit'>>): Promise<boolean> {
       const updated = await db
         .update(users)
         .set({ ...changes, updatedAt: new Date() })
@@ -67,7 +64,7 @@ export function createAdminRepository(db: TDb) {
     },
 
     async listGateways(): Promise<TGatewayRow[]> {
-      return (await db.select().from(paymentGateways).orderBy(asc(paymentGateways.createdAt)));
+      return await db.select().from(paymentGateways).orderBy(asc(paymentGateways.createdAt));
     },
 
     async activeGateway(): Promise<TGatewayRow | undefined> {

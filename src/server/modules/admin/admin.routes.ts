@@ -28,22 +28,16 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
 
   api.get('/api/admin/users', { schema: { response: { 200: z.array(ZAdminUser), ...errors } } }, async () => opts.admin.listUsers());
 
-  api.patch(
-    '/api/admin/users/:id/role',
-    { schema: { params: ZIdParams, body: ZRoleChange, response: { 200: ZAdminUser, ...errors } } },
-    async (request) => opts.admin.setRole(request.callerId, request.params.id, request.body.role),
+  api.patch('/api/admin/users/:id/role', { schema: { params: ZIdParams, body: ZRoleChange, response: { 200: ZAdminUser, ...errors } } }, async (request) =>
+    opts.admin.setRole(request.callerId, request.params.id, request.body.role),
   );
 
-  api.post(
-    '/api/admin/users/:id/verify-email',
-    { schema: { params: ZIdParams, response: { 200: ZAdminUser, ...errors } } },
-    async (request) => opts.admin.markEmailVerified(request.callerId, request.params.id),
+  api.post('/api/admin/users/:id/verify-email', { schema: { params: ZIdParams, response: { 200: ZAdminUser, ...errors } } }, async (request) =>
+    opts.admin.markEmailVerified(request.callerId, request.params.id),
   );
 
-  api.patch(
-    '/api/admin/users/:id',
-    { schema: { params: ZIdParams, body: ZAdminUserUpdate, response: { 200: ZAdminUser, ...errors } } },
-    async (request) => opts.admin.updateUser(request.callerId, request.params.id, request.body),
+  api.patch('/api/admin/users/:id', { schema: { params: ZIdParams, body: ZAdminUserUpdate, response: { 200: ZAdminUser, ...errors } } }, async (request) =>
+    opts.admin.updateUser(request.callerId, request.params.id, request.body),
   );
 
   api.get('/api/admin/plans', { schema: { response: { 200: ZPlanCatalogue, ...errors } } }, async () => opts.admin.planCatalogue());
@@ -64,10 +58,8 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
 
   api.get('/api/admin/settings', { schema: { response: { 200: z.array(ZSystemSetting), ...errors } } }, async () => opts.admin.listSettings());
 
-  api.post(
-    '/api/admin/settings',
-    { schema: { body: ZSystemSettingInput, response: { 200: ZSystemSetting, ...errors } } },
-    async (request) => opts.admin.saveSetting(request.callerId, request.body),
+  api.post('/api/admin/settings', { schema: { body: ZSystemSettingInput, response: { 200: ZSystemSetting, ...errors } } }, async (request) =>
+    opts.admin.saveSetting(request.callerId, request.body),
   );
 
   api.put(
@@ -82,28 +74,16 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: TAdminSer
     async (request) => opts.admin.saveSetting(request.callerId, { key: request.params.key, ...request.body }),
   );
 
-  api.delete(
-    '/api/admin/settings/:key',
-    { schema: { params: ZKeyParams, response: { 204: z.null(), ...errors } } },
-    async (request, reply) => {
-      await opts.admin.deleteSetting(request.callerId, request.params.key);
-      return reply.status(204).send(null);
-    },
-  );
+  api.delete('/api/admin/settings/:key', { schema: { params: ZKeyParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+    await opts.admin.deleteSetting(request.callerId, request.params.key);
+    return reply.status(204).send(null);
+  });
 
-  api.get(
-    '/api/admin/payment-gateways',
-    { schema: { response: { 200: z.array(ZPaymentGateway), ...errors } } },
-    async () => opts.admin.listGateways(),
-  );
+  api.get('/api/admin/payment-gateways', { schema: { response: { 200: z.array(ZPaymentGateway), ...errors } } }, async () => opts.admin.listGateways());
 
-  api.post(
-    '/api/admin/payment-gateways',
-    { schema: { body: ZPaymentGatewayInput, response: { 201: ZPaymentGateway, ...errors } } },
-    async (request, reply) => {
-      return reply.status(201).send(await opts.admin.createGateway(request.callerId, request.body));
-    },
-  );
+  api.post('/api/admin/payment-gateways', { schema: { body: ZPaymentGatewayInput, response: { 201: ZPaymentGateway, ...errors } } }, async (request, reply) => {
+    return reply.status(201).send(await opts.admin.createGateway(request.callerId, request.body));
+  });
 
   api.patch(
     '/api/admin/payment-gateways/:id',

@@ -41,8 +41,12 @@ export async function operatorControlsRoutes(app: FastifyInstance, opts: { contr
     await c.signOutEverywhere(request.callerId, request.params.id);
     return reply.status(204).send(null);
   });
-  api.post('/api/admin/users/:id/password-reset', { schema: { params: ZIdParams, response: { 202: z.object({ message: z.string() }), ...errors } } }, async (request, reply) => {
-    await c.sendPasswordReset(request.callerId, request.params.id);
-    return reply.status(202).send({ message: 'The reset email is on its way.' });
-  });
+  api.post(
+    '/api/admin/users/:id/password-reset',
+    { schema: { params: ZIdParams, response: { 202: z.object({ message: z.string() }), ...errors } } },
+    async (request, reply) => {
+      await c.sendPasswordReset(request.callerId, request.params.id);
+      return reply.status(202).send({ message: 'The reset email is on its way.' });
+    },
+  );
 }

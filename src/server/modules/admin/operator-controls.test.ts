@@ -139,7 +139,10 @@ describe('sign-ups by invitation only', () => {
   it('refuses an expired invitation', async () => {
     const email = address();
     const { invitation, token } = await invite(email);
-    await t.database.db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, invitation.id));
+    await t.database.db
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invitations.id, invitation.id));
     expect((await pending()).find((i) => i.id === invitation.id)?.expired).toBe(true);
     const refused = await signUp(email, token);
     expect(refused.statusCode).toBe(400);
@@ -320,7 +323,10 @@ describe('sending a password-reset link', () => {
     await new TestClient(t.app).signIn(member.email, 'a brand new passphrase');
     const audit = await auditOf('user.password_reset_link', member.id);
     expect(audit[0]?.details).toEqual({ email: member.email });
-    const rows = await t.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'user.password_reset_link'), eq(auditLog.targetId, member.id)));
+    const rows = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.password_reset_link'), eq(auditLog.targetId, member.id)));
     expect(JSON.stringify(rows)).not.toContain(token);
   });
 });

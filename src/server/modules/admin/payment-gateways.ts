@@ -23,7 +23,11 @@ export async function listGateways({ deps }: TAdminContext): Promise<TPaymentGat
   return (await deps.admin.listGateways()).map(toGateway);
 }
 
-export async function createGateway({ deps, audit, seal }: TAdminContext, actorId: string, input: z.output<typeof ZPaymentGatewayInput>): Promise<TPaymentGateway> {
+export async function createGateway(
+  { deps, audit, seal }: TAdminContext,
+  actorId: string,
+  input: z.output<typeof ZPaymentGatewayInput>,
+): Promise<TPaymentGateway> {
   const row = await deps.admin.saveGateway(undefined, {
     gatewayName: input.gatewayName,
     isActive: input.isActive,
@@ -44,7 +48,12 @@ export async function createGateway({ deps, audit, seal }: TAdminContext, actorI
   return toGateway(row!);
 }
 
-export async function updateGateway({ deps, audit, seal }: TAdminContext, actorId: string, id: string, changes: z.output<typeof ZPaymentGatewayUpdate>): Promise<TPaymentGateway> {
+export async function updateGateway(
+  { deps, audit, seal }: TAdminContext,
+  actorId: string,
+  id: string,
+  changes: z.output<typeof ZPaymentGatewayUpdate>,
+): Promise<TPaymentGateway> {
   const { keySecret, webhookSecret, ...rest } = changes;
   const row = await deps.admin.saveGateway(id, {
     ...rest,

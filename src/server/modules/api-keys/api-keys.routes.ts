@@ -11,9 +11,7 @@ const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError,
 export async function apiKeysRoutes(app: FastifyInstance, opts: { keys: TApiKeysService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/user/api-keys', { schema: { response: { 200: z.array(ZApiKey), ...errors } } }, async (request) =>
-    opts.keys.list(request.callerId),
-  );
+  api.get('/api/user/api-keys', { schema: { response: { 200: z.array(ZApiKey), ...errors } } }, async (request) => opts.keys.list(request.callerId));
 
   api.post('/api/user/api-keys', { schema: { body: ZCreateApiKeyBody, response: { 201: ZCreatedApiKey, ...errors } } }, async (request, reply) =>
     reply.status(201).send(await opts.keys.create(request.callerId, request.body)),

@@ -39,10 +39,6 @@ export async function assetsRoutes(app: FastifyInstance, opts: { assets: TAssets
 
   api.get('/api/assets/:id', { schema: { params: ZIdParams } }, async (request, reply) => {
     const row = await opts.assets.get(request.callerId, request.params.id);
-    return reply
-      .type(row.mimeType)
-      .header('cache-control', 'private, max-age=31536000, immutable')
-      .header('etag', `"${row.sha256}"`)
-      .send(row.bytes);
+    return reply.type(row.mimeType).header('cache-control', 'private, max-age=31536000, immutable').header('etag', `"${row.sha256}"`).send(row.bytes);
   });
 }

@@ -17,7 +17,9 @@ import { createSafeFetcher, ImageFetchError } from './safe-fetch.ts';
 const png = await sharp({ create: { width: 40, height: 20, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 0.5 } } })
   .png()
   .toBuffer();
-const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } }).gif().toBuffer();
+const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
+  .gif()
+  .toBuffer();
 
 function multipart(name: string, filename: string, bytes: Buffer, type = 'application/octet-stream') {
   const boundary = '----formwork-test-boundary';
@@ -166,7 +168,7 @@ describe('images by URL (SSRF guard)', () => {
     await expect(tiny(`http://127.0.0.2:${trustedPort}/logo.png`)).rejects.toThrow(/larger than/);
   });
 
-  it('keeps an image given by address as the owner\'s asset, fetched once, with clear errors', async () => {
+  it("keeps an image given by address as the owner's asset, fetched once, with clear errors", async () => {
     const allowed = await createTestApp({ IMAGE_FETCH_ALLOWED_IPS: '127.0.0.2' });
     try {
       const client = new TestClient(allowed.app);

@@ -20,7 +20,9 @@ import { IMAGE_FETCHES_PER_MINUTE } from './assets.service.ts';
  * failures are remembered, and what a user keeps is bounded by their plan's storage allowance.
  */
 
-const png = await sharp({ create: { width: 30, height: 10, channels: 3, background: '#c33' } }).png().toBuffer();
+const png = await sharp({ create: { width: 30, height: 10, channels: 3, background: '#c33' } })
+  .png()
+  .toBuffer();
 
 let t: TTestApp;
 let host: http.Server;

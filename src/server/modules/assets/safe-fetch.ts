@@ -89,9 +89,7 @@ export function createSafeFetcher(options: TSafeFetchOptions) {
       const deadline = setTimeout(() => request.destroy(new ImageFetchError('The image took too long to download.')), options.timeoutMs);
       request.on('close', () => clearTimeout(deadline));
       request.on('timeout', () => request.destroy(new ImageFetchError('The image took too long to download.')));
-      request.on('error', (error) =>
-        reject(error instanceof ImageFetchError ? error : new ImageFetchError(connectionFailureMessage(error))),
-      );
+      request.on('error', (error) => reject(error instanceof ImageFetchError ? error : new ImageFetchError(connectionFailureMessage(error))));
     });
   }
 

@@ -65,9 +65,14 @@ export async function createAdminAccount(db: TDb, input: TAdminAccountInput): Pr
       .where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')))
       .limit(1);
     if (credential) {
-      await tx.update(accounts).set({ password: hash, updatedAt: sql`now()` }).where(eq(accounts.id, credential.id));
+      await tx
+        .update(accounts)
+        .set({ password: hash, updatedAt: sql`now()` })
+        .where(eq(accounts.id, credential.id));
     } else {
-      await tx.insert(accounts).values({ id: randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash, createdAt: now, updatedAt: now });
+      await tx
+        .insert(accounts)
+        .values({ id: randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash, createdAt: now, updatedAt: now });
     }
     // Whoever can run the command owns the machine, but the other admins still see that it ran.
     await tx.insert(auditLog).values({

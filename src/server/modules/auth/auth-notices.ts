@@ -41,7 +41,6 @@ export function takenAddressNotice(firstName: string | null, email: string, publ
   };
 }
 
-
 export function resetNotice(firstName: string | null, link: string): TNotice {
   return {
     subject: 'Choose a new Formwork password',

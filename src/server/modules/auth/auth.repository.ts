@@ -128,9 +128,7 @@ export function createAuthRepository(db: TDb) {
         .update(t)
         .set({
           count: sql`greatest(${t.count} - 1, 0)`,
-          waitUntil: charge.waitUntil
-            ? sql`case when ${t.waitUntil} = ${at(charge.waitUntil)} then null else ${t.waitUntil} end`
-            : sql`${t.waitUntil}`,
+          waitUntil: charge.waitUntil ? sql`case when ${t.waitUntil} = ${at(charge.waitUntil)} then null else ${t.waitUntil} end` : sql`${t.waitUntil}`,
         })
         .where(and(eq(t.key, key), eq(t.windowEnds, charge.windowEnds)));
     },

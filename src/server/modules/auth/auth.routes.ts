@@ -60,44 +60,30 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
   const { auth } = opts;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.post(
-    '/api/auth/sign-up',
-    { schema: { body: ZSignUpBody, response: { 200: ZUser, 202: ZSignUpPending, ...errorResponses } } },
-    async (request, reply) => {
-      const result = await auth.signUp(request.body, request.ip, request.headers);
-      if (result.kind === 'pending') return reply.status(202).send({ status: result.status, message: result.message });
-      reply.header('set-cookie', result.setCookies);
-      return result.user;
-    },
-  );
+  api.post('/api/auth/sign-up', { schema: { body: ZSignUpBody, response: { 200: ZUser, 202: ZSignUpPending, ...errorResponses } } }, async (request, reply) => {
+    const result = await auth.signUp(request.body, request.ip, request.headers);
+    if (result.kind === 'pending') return reply.status(202).send({ status: result.status, message: result.message });
+    reply.header('set-cookie', result.setCookies);
+    return result.user;
+  });
 
   // The page at /verify-email?token=… posts its token here; the token is the permission.
-  api.post(
-    '/api/auth/verify-email',
-    { schema: { body: ZVerifyEmailBody, response: { 200: ZVerifyEmailResult, ...errorResponses } } },
-    async (request) => {
-      await auth.verifyEmail(request.body.token);
-      return { status: 'verified' as const };
-    },
-  );
+  api.post('/api/auth/verify-email', { schema: { body: ZVerifyEmailBody, response: { 200: ZVerifyEmailResult, ...errorResponses } } }, async (request) => {
+    await auth.verifyEmail(request.body.token);
+    return { status: 'verified' as const };
+  });
 
-  api.post(
-    '/api/auth/resend-verification',
-    { schema: { response: { 200: ZResendVerificationResult, ...errorResponses } } },
-    async (request) => auth.resendVerification(await auth.currentUserId(request.headers), request.headers),
+  api.post('/api/auth/resend-verification', { schema: { response: { 200: ZResendVerificationResult, ...errorResponses } } }, async (request) =>
+    auth.resendVerification(await auth.currentUserId(request.headers), request.headers),
   );
 
   // A right password for an account with two-factor answers the challenge instead of the user:
   // the session starts only at /api/auth/sign-in/two-factor (two-factor.routes.ts).
-  api.post(
-    '/api/auth/sign-in',
-    { schema: { body: ZSignInBody, response: { 200: ZSignInResponse, ...errorResponses } } },
-    async (request, reply) => {
-      const result = await auth.signIn(request.body, request.ip, request.headers);
-      reply.header('set-cookie', result.setCookies);
-      return 'challenge' in result ? result.challenge : result.user;
-    },
-  );
+  api.post('/api/auth/sign-in', { schema: { body: ZSignInBody, response: { 200: ZSignInResponse, ...errorResponses } } }, async (request, reply) => {
+    const result = await auth.signIn(request.body, request.ip, request.headers);
+    reply.header('set-cookie', result.setCookies);
+    return 'challenge' in result ? result.challenge : result.user;
+  });
 
   // 202 with one body whatever the address: whether it has an account is not told.
   api.post(
@@ -109,18 +95,12 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
     },
   );
 
-  api.post(
-    '/api/auth/reset-password',
-    { schema: { body: ZResetPasswordBody, response: { 204: z.null(), ...errorResponses } } },
-    async (request, reply) => {
-      await auth.resetPassword(request.body, request.ip);
-      return reply.status(204).send(null);
-    },
-  );
+  api.post('/api/auth/reset-password', { schema: { body: ZResetPasswordBody, response: { 204: z.null(), ...errorResponses } } }, async (request, reply) => {
+    await auth.resetPassword(request.body, request.ip);
+    return reply.status(204).send(null);
+  });
 
-  api.get('/api/auth/user', { schema: { response: { 200: ZUser, 401: ZApiError } } }, async (request) =>
-    auth.currentUser(request.headers),
-  );
+  api.get('/api/auth/user', { schema: { response: { 200: ZUser, 401: ZApiError } } }, async (request) => auth.currentUser(request.headers));
 
   // The SPA's probe on every page load: a signed-out visitor is an answer, not an error.
   api.get('/api/auth/session', { schema: { response: { 200: z.object({ user: ZUser.nullable() }) } } }, async (request) => {
@@ -147,9 +127,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
   });
   await app.register(async (formPost) => {
     // The confirmation page's form posts url-encoded; there is nothing in it to read.
-    formPost.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_r, _b, done) =>
-      done(null, undefined),
-    );
+    formPost.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_r, _b, done) => done(null, undefined));
     formPost.post('/api/logout', signOut);
   });
 

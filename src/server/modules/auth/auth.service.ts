@@ -50,8 +50,7 @@ export function createAuthService(deps: TAuthServiceDeps) {
   let auth: TBetterAuth = build();
   let lastRebuild = 0;
   async function authWithProvider(): Promise<TBetterAuth | undefined> {
-    const hasProvider = async (instance: TBetterAuth) =>
-      (await instance.$context).socialProviders.some((p) => p.id === OIDC_PROVIDER_ID);
+    const hasProvider = async (instance: TBetterAuth) => (await instance.$context).socialProviders.some((p) => p.id === OIDC_PROVIDER_ID);
     if (await hasProvider(auth)) return auth;
     if (Date.now() - lastRebuild < 2_000) return undefined;
     lastRebuild = Date.now();

@@ -124,11 +124,7 @@ describe('sign-in and sign-out', () => {
   });
 
   it('401 for an unknown account and for no session', async () => {
-    expectError(
-      await new TestClient(t.app, '10.0.0.8').post('/api/auth/sign-in', { email: 'nobody@example.com', password: 'x' }),
-      401,
-      'unauthorized',
-    );
+    expectError(await new TestClient(t.app, '10.0.0.8').post('/api/auth/sign-in', { email: 'nobody@example.com', password: 'x' }), 401, 'unauthorized');
     const me = await new TestClient(t.app).get('/api/auth/user');
     expectError(me, 401, 'unauthorized');
     expect(me.body).toContain('Unauthorized');
@@ -136,8 +132,7 @@ describe('sign-in and sign-out', () => {
 });
 
 describe('throttling', () => {
-  const signIn = (ip: string, email: string, password: string) =>
-    new TestClient(t.app, ip).post('/api/auth/sign-in', { email, password });
+  const signIn = (ip: string, email: string, password: string) => new TestClient(t.app, ip).post('/api/auth/sign-in', { email, password });
 
   it('slows a guessing client down with growing waits, and never locks the owner out', async () => {
     const { email, password } = await new TestClient(t.app).signUp();
@@ -145,9 +140,7 @@ describe('throttling', () => {
     const answers: number[] = [];
     for (let i = 0; i < 60; i++) answers.push((await signIn(attacker, email, 'wrong password')).statusCode);
     // A few free tries, then every further try is refused until the wait is over.
-    expect(answers.slice(0, SIGN_IN_THROTTLE.freeFailuresPerClient + 1)).toEqual(
-      Array(SIGN_IN_THROTTLE.freeFailuresPerClient + 1).fill(401),
-    );
+    expect(answers.slice(0, SIGN_IN_THROTTLE.freeFailuresPerClient + 1)).toEqual(Array(SIGN_IN_THROTTLE.freeFailuresPerClient + 1).fill(401));
     expect(answers.filter((status) => status === 401)).toHaveLength(SIGN_IN_THROTTLE.freeFailuresPerClient + 1);
     expect(answers.slice(SIGN_IN_THROTTLE.freeFailuresPerClient + 1).every((status) => status === 429)).toBe(true);
 
@@ -160,7 +153,7 @@ describe('throttling', () => {
     expect((await signIn('10.1.0.2', email, password)).statusCode).toBe(200);
   });
 
-  it('goes through the same throttle for the auth library\'s own sign-in and sign-up routes: they are closed', async () => {
+  it("goes through the same throttle for the auth library's own sign-in and sign-up routes: they are closed", async () => {
     const { email } = await new TestClient(t.app).signUp();
     const client = new TestClient(t.app, '10.3.0.1');
     for (let i = 0; i < 10; i++) {

@@ -50,7 +50,10 @@ export function createIdentityCheck(deps: {
       if (!user) throw unauthorized();
       const hash = await passwordHashOf(userId);
       if (!hash) {
-        throw new AppError('conflict', 'Your account signs in through single sign-on and has no password here to confirm with. Ask an administrator to delete it.');
+        throw new AppError(
+          'conflict',
+          'Your account signs in through single sign-on and has no password here to confirm with. Ask an administrator to delete it.',
+        );
       }
       const attempt = await deps.throttle.admit(user.email, origin.ip);
       let right: boolean;

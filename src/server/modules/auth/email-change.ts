@@ -6,7 +6,8 @@ import { emailChangeLinkNotice, emailChangeRequestedNotice } from './auth-notice
 import { isEmailChangeToken } from './better-auth.ts';
 import { statusOf } from './library-errors.ts';
 
-const INVALID_EMAIL_LINK = 'This confirmation link is not valid any more: it was used, it expired, or it belongs to another account. Ask for a new one from Settings.';
+const INVALID_EMAIL_LINK =
+  'This confirmation link is not valid any more: it was used, it expired, or it belongs to another account. Ask for a new one from Settings.';
 
 /** A new address for an account: asked for while signed in, applied when its link is opened. */
 export function createEmailChange(ctx: TAuthContext) {
@@ -18,7 +19,10 @@ export function createEmailChange(ctx: TAuthContext) {
       if (!mailTo) return;
       ctx.inBackground('email change link', async () => {
         const owner = await deps.users.findById(userId);
-        await mailTo(newEmail, emailChangeLinkNotice(owner?.firstName ?? null, newEmail, `${config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`));
+        await mailTo(
+          newEmail,
+          emailChangeLinkNotice(owner?.firstName ?? null, newEmail, `${config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`),
+        );
       });
     },
 

@@ -23,7 +23,10 @@ export function createEmailVerificationRepository(db: TDb) {
 
     /** Takes a link out (it works once), whether or not it is still valid: its user and proof, and when it expired. */
     async take(tokenHash: string): Promise<{ userId: string; proof: string; expiresAt: Date } | undefined> {
-      const [row] = await db.delete(v).where(eq(v.identifier, `${PREFIX}${tokenHash}`)).returning({ value: v.value, expiresAt: v.expiresAt });
+      const [row] = await db
+        .delete(v)
+        .where(eq(v.identifier, `${PREFIX}${tokenHash}`))
+        .returning({ value: v.value, expiresAt: v.expiresAt });
       if (!row) return undefined;
       const space = row.value.indexOf(' ');
       return { userId: row.value.slice(0, space), proof: row.value.slice(space + 1), expiresAt: row.expiresAt };

@@ -98,7 +98,12 @@ describe('verified email, with the installation’s mail server', () => {
 
   it('answers a new address and a taken one alike, signs neither in, and tells the owner of the taken one', async () => {
     const fresh = await new TestClient(t.app).post('/api/auth/sign-up', { firstName: 'Nia', lastName: 'New', email: 'nia@example.com', password: PASSWORD });
-    const taken = await new TestClient(t.app).post('/api/auth/sign-up', { firstName: 'Ivy', lastName: 'Intruder', email: ROOT, password: 'another password here' });
+    const taken = await new TestClient(t.app).post('/api/auth/sign-up', {
+      firstName: 'Ivy',
+      lastName: 'Intruder',
+      email: ROOT,
+      password: 'another password here',
+    });
     expect(fresh.statusCode).toBe(202);
     expect(taken.statusCode).toBe(fresh.statusCode);
     expect(taken.body).toBe(fresh.body);
@@ -142,7 +147,7 @@ describe('verified email, with the installation’s mail server', () => {
 
     // The link in the first email makes it all work.
     await client.post('/api/auth/verify-email', { token: tokenIn((await nthMailTo(email, 1)).text) });
-    expect(((await client.get('/api/auth/user')).json() as { emailVerified: boolean; verificationRequired: boolean })).toMatchObject({
+    expect((await client.get('/api/auth/user')).json() as { emailVerified: boolean; verificationRequired: boolean }).toMatchObject({
       emailVerified: true,
       verificationRequired: false,
     });
@@ -151,7 +156,9 @@ describe('verified email, with the installation’s mail server', () => {
   });
 
   it('grants ADMIN_EMAILS only after verification; the link works once, and unknown, used and expired links get one answer', async () => {
-    expect((await new TestClient(t.app).post('/api/auth/sign-up', { firstName: 'Bo', lastName: 'Boss', email: BOSS, password: PASSWORD })).statusCode).toBe(202);
+    expect((await new TestClient(t.app).post('/api/auth/sign-up', { firstName: 'Bo', lastName: 'Boss', email: BOSS, password: PASSWORD })).statusCode).toBe(
+      202,
+    );
     const boss = new TestClient(t.app);
     expect((await boss.signIn(BOSS, PASSWORD)).role).toBe('user');
     expect((await boss.get('/api/admin/users')).statusCode).toBe(403);

@@ -13,9 +13,13 @@ const RESENDS_PER_HOUR = 5;
 const VERIFY_TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const invalidLink = () =>
-  new AppError('bad_request', 'This verification link is not valid any more: it was used, replaced by a newer one, or it expired. Sign in and ask for a new one.', {
-    token: 'The link is not valid any more.',
-  });
+  new AppError(
+    'bad_request',
+    'This verification link is not valid any more: it was used, replaced by a newer one, or it expired. Sign in and ask for a new one.',
+    {
+      token: 'The link is not valid any more.',
+    },
+  );
 
 /** Proving that an address is its owner's: the links, their use, and what a verified address earns. */
 export function createEmailVerification(ctx: TAuthContext) {
@@ -92,12 +96,20 @@ export function createEmailVerification(ctx: TAuthContext) {
       if (row.emailVerified) return { status: 'already_verified', message: 'Your email address is already verified.' };
       const hasServer = await mailServer();
       if (!hasServer && !isAdminEmail(row.email)) {
-        throw new AppError('unprocessable', 'This installation has no mail server, so no verification email can be sent. Nothing is held back until it has one.');
+        throw new AppError(
+          'unprocessable',
+          'This installation has no mail server, so no verification email can be sent. Nothing is held back until it has one.',
+        );
       }
       if (!(await ctx.counters.take(`verify-resend:${userId}`, now(), 60 * 60, RESENDS_PER_HOUR))) {
-        throw new AppError('rate_limited', `You can ask for ${RESENDS_PER_HOUR} verification emails an hour. Use the newest one, or try again later.`, undefined, {
-          'retry-after': '3600',
-        });
+        throw new AppError(
+          'rate_limited',
+          `You can ask for ${RESENDS_PER_HOUR} verification emails an hour. Use the newest one, or try again later.`,
+          undefined,
+          {
+            'retry-after': '3600',
+          },
+        );
       }
       await ctx.auth().api.sendVerificationEmail({ body: { email: row.email }, headers: fromNodeHeaders(headers) });
       return hasServer

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
-import {
-  followProviderRedirects,
-  freePort,
-  OIDC_TEST_ACCOUNT,
-  startOidcProvider,
-  type TOidcTestProvider,
-} from '../../test/oidc-provider.ts';
+import { followProviderRedirects, freePort, OIDC_TEST_ACCOUNT, startOidcProvider, type TOidcTestProvider } from '../../test/oidc-provider.ts';
 
 const REDIRECT_URI = `${TEST_ORIGIN}/api/identity/callback/oidc`;
 

@@ -13,7 +13,7 @@ describe('the password hasher', () => {
     expect(await password.verify({ hash: stored, password: '' })).toBe(false);
   });
 
-  it('makes hashes in the library\'s format that the library verifies', async () => {
+  it("makes hashes in the library's format that the library verifies", async () => {
     const stored = await password.hash('correct horse battery');
     expect(stored).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
     expect(await libraryVerify({ hash: stored, password: 'correct horse battery' })).toBe(true);
@@ -71,10 +71,12 @@ describe('the limit on hashes at once', () => {
     const hasher = createPasswordHasher({ concurrency: 1, queueLimit: 3 });
     const finished: string[] = [];
     const hash = (lane: 'first' | 'behind', name: string) =>
-      hasher.inLane(lane, () => hasher.password.hash(name)).then(
-        () => void finished.push(name),
-        (error: unknown) => void finished.push(`${name} refused: ${(error as AppError).code}`),
-      );
+      hasher
+        .inLane(lane, () => hasher.password.hash(name))
+        .then(
+          () => void finished.push(name),
+          (error: unknown) => void finished.push(`${name} refused: ${(error as AppError).code}`),
+        );
     const all = [
       hash('behind', 'b1'), // runs at once
       hash('behind', 'b2'),
@@ -85,14 +87,6 @@ describe('the limit on hashes at once', () => {
       hash('first', 'f4'), // nobody behind is left to make way
     ];
     await Promise.all(all);
-    expect(finished).toEqual([
-      'b3 refused: unavailable',
-      'b2 refused: unavailable',
-      'f4 refused: unavailable',
-      'b1',
-      'f1',
-      'f2',
-      'f3',
-    ]);
+    expect(finished).toEqual(['b3 refused: unavailable', 'b2 refused: unavailable', 'f4 refused: unavailable', 'b1', 'f1', 'f2', 'f3']);
   });
 });

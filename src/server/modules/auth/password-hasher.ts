@@ -39,10 +39,7 @@ export type THashGateLimits = {
  * Two threads of libuv's pool are kept for file and DNS work (and Node's other users of the pool),
  * and one core is left to the event loop: a hash holds a core for its whole run.
  */
-export function defaultHashGateLimits(
-  poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4,
-  cores = os.availableParallelism(),
-): THashGateLimits {
+export function defaultHashGateLimits(poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4, cores = os.availableParallelism()): THashGateLimits {
   return { concurrency: Math.max(1, Math.min(poolSize - 2, cores - 1)), queueLimit: 64 };
 }
 

@@ -138,7 +138,15 @@ describe('password reset through the installation’s mail server', () => {
     const bodies = new Set<string>();
     for (let i = 0; i < 20; i++) {
       // Alternating, so a warming cache or a busy moment weighs on both alike.
-      for (const [kind, address] of i % 2 ? ([['unknown', unknown], ['known', email]] as const) : ([['known', email], ['unknown', unknown]] as const)) {
+      for (const [kind, address] of i % 2
+        ? ([
+            ['unknown', unknown],
+            ['known', email],
+          ] as const)
+        : ([
+            ['known', email],
+            ['unknown', unknown],
+          ] as const)) {
         const started = performance.now();
         const answer = await new TestClient(t.app).post('/api/auth/forgot-password', { email: address });
         times[kind].push(performance.now() - started);
@@ -180,7 +188,9 @@ describe('password reset through the installation’s mail server', () => {
     nextHour();
     const guesser = new TestClient(t.app, '198.19.8.8');
     for (let i = 0; i < RECOVERY_LIMITS.resetTriesPerNetworkPerHour; i++) {
-      expect((await guesser.post('/api/auth/reset-password', { token: randomBytes(18).toString('base64url'), newPassword: NEW_PASSWORD })).statusCode).toBe(400);
+      expect((await guesser.post('/api/auth/reset-password', { token: randomBytes(18).toString('base64url'), newPassword: NEW_PASSWORD })).statusCode).toBe(
+        400,
+      );
     }
     expect((await guesser.post('/api/auth/reset-password', { token: randomBytes(18).toString('base64url'), newPassword: NEW_PASSWORD })).statusCode).toBe(429);
     nextHour();

@@ -39,7 +39,10 @@ export function createSessions(ctx: TAuthContext) {
 
     async listSessions(headers: IncomingHttpHeaders): Promise<TAccountSessions> {
       const nodeHeaders = fromNodeHeaders(headers);
-      const [current, sessions] = await Promise.all([ctx.auth().api.getSession({ headers: nodeHeaders }), ctx.auth().api.listSessions({ headers: nodeHeaders })]);
+      const [current, sessions] = await Promise.all([
+        ctx.auth().api.getSession({ headers: nodeHeaders }),
+        ctx.auth().api.listSessions({ headers: nodeHeaders }),
+      ]);
       if (!current) throw unauthorized();
       const iso = (value: Date | string) => new Date(value).toISOString();
       return {

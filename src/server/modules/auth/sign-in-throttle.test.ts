@@ -211,9 +211,7 @@ describe('guessing one account from many addresses', () => {
     try {
       const { email } = await new TestClient(bare.app).signUp({ password: PASSWORD });
       const before = smtp.messages.length;
-      const answers = await Promise.all(
-        Array.from({ length: 15 }, (_, i) => signIn(`127.0.22.${i + 1}`, email, `guess ${i}`, bare.app)),
-      );
+      const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => signIn(`127.0.22.${i + 1}`, email, `guess ${i}`, bare.app)));
       expect(answers.filter((a) => a.status === 401)).toHaveLength(SIGN_IN_THROTTLE.accountCeiling);
       expect(answers.filter((a) => a.status === 429)).toHaveLength(15 - SIGN_IN_THROTTLE.accountCeiling);
       await bare.restart();
@@ -253,7 +251,7 @@ describe('one address', () => {
     expect((await signIn(guesser, email, PASSWORD)).status).toBe(200);
   });
 
-  it('failing at many accounts does not keep another account\'s owner at that address out', async () => {
+  it("failing at many accounts does not keep another account's owner at that address out", async () => {
     const sprayer = '127.0.31.1';
     const accounts = await Promise.all(Array.from({ length: 5 }, () => newAccount()));
     for (let i = 0; i < 60; i++) {

@@ -192,7 +192,11 @@ export function createRecoveryLimiter(deps: { counters: TAuthRepository; now: ()
     /** Counts a request for a reset link, or throws a 429 once the network or the address has had its share. */
     async resetRequested(email: string, ip: string): Promise<void> {
       await take(keyOf('reset-network', clientNetwork(ip)), limits.resetRequestsPerNetworkPerHour, 'Too many password reset requests from your network.');
-      await take(keyOf('reset-address', email.trim().toLowerCase()), limits.resetMailsPerAddressPerHour, 'Too many password reset emails were asked for this address.');
+      await take(
+        keyOf('reset-address', email.trim().toLowerCase()),
+        limits.resetMailsPerAddressPerHour,
+        'Too many password reset emails were asked for this address.',
+      );
     },
     /** Counts a use of a reset link, or throws a 429 past the network's share. */
     async resetTried(ip: string): Promise<void> {

@@ -7,7 +7,8 @@ import type { TInvitationRow } from '../users/invitations.repository.ts';
 /** The codes single sign-on refusals carry to /api/login/error, which words them (auth.routes.ts). */
 export const SIGN_UP_REFUSALS = {
   sign_up_invitation_only: 'Accounts here are made by invitation only, and this address has no open invitation. Ask an administrator to invite you.',
-  sign_up_domain: 'This installation takes new accounts only from its organisation’s own addresses. Sign in with your work account, or ask an administrator to invite you.',
+  sign_up_domain:
+    'This installation takes new accounts only from its organisation’s own addresses. Sign in with your work account, or ask an administrator to invite you.',
   sign_up_unverified_email:
     'Your sign-in provider did not confirm that this email address is yours, and new accounts here need that. Confirm the address with the provider, or ask an administrator.',
   account_suspended: 'This account is suspended. Ask an administrator of this installation to restore it.',
@@ -41,17 +42,26 @@ export function createSignUpPolicy(deps: { policy: () => Promise<TSignUpPolicy>;
       if (invitationToken) {
         const taken = await deps.invitations.take(invitationToken, email);
         if (taken) return taken;
-        if (policy.mode === 'invitation') throw new AppError('bad_request', INVALID_INVITATION, { invitation: INVALID_INVITATION, email: 'This address has no valid invitation.' });
+        if (policy.mode === 'invitation')
+          throw new AppError('bad_request', INVALID_INVITATION, { invitation: INVALID_INVITATION, email: 'This address has no valid invitation.' });
       }
       if (policy.mode === 'invitation') {
-        throw new AppError('forbidden', 'Accounts here are made by invitation only. Ask an administrator to invite you; the email you get has the link to use.', {
-          email: 'This address has not been invited.',
-        });
+        throw new AppError(
+          'forbidden',
+          'Accounts here are made by invitation only. Ask an administrator to invite you; the email you get has the link to use.',
+          {
+            email: 'This address has not been invited.',
+          },
+        );
       }
       if (!domainAllowed(policy, email)) {
-        throw new AppError('forbidden', 'This installation takes new accounts only from its organisation’s own addresses. Use your work address, or ask an administrator to invite you.', {
-          email: 'Addresses at this domain cannot sign up here.',
-        });
+        throw new AppError(
+          'forbidden',
+          'This installation takes new accounts only from its organisation’s own addresses. Use your work address, or ask an administrator to invite you.',
+          {
+            email: 'Addresses at this domain cannot sign up here.',
+          },
+        );
       }
       return undefined;
     },

@@ -56,22 +56,16 @@ export async function singleSignOnRoutes(app: FastifyInstance, opts: { auth: TAu
     }
   });
 
-  api.get(
-    '/api/login/error',
-    { schema: { querystring: z.object({ error: z.string().max(200).optional() }) } },
-    async (request, reply) => {
-      const code = request.query.error ?? '';
-      return redirectToLoginError(reply, OIDC_ERROR_MESSAGES[code] ?? 'Sign-in failed. Please try again.');
-    },
-  );
+  api.get('/api/login/error', { schema: { querystring: z.object({ error: z.string().max(200).optional() }) } }, async (request, reply) => {
+    const code = request.query.error ?? '';
+    return redirectToLoginError(reply, OIDC_ERROR_MESSAGES[code] ?? 'Sign-in failed. Please try again.');
+  });
 
   // The auth library's own routes (the OIDC callback among them). It parses bodies itself, so this
   // scope hands it the raw request instead of Fastify's parsed body.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
     // Only the OIDC callback is reachable: every other way in (email sign-in and sign-up above all)
     // goes through our routes, with their validation and throttling.
     scope.route({
@@ -80,9 +74,7 @@ export async function singleSignOnRoutes(app: FastifyInstance, opts: { auth: TAu
       async handler(request, reply) {
         const url = new URL(request.url, config.publicUrl);
         const body = request.body instanceof Buffer && request.body.length > 0 ? request.body : undefined;
-        const response = await auth.auth.handler(
-          new Request(url, { method: request.method, headers: fromNodeHeaders(request.headers), body }),
-        );
+        const response = await auth.auth.handler(new Request(url, { method: request.method, headers: fromNodeHeaders(request.headers), body }));
         reply.status(response.status);
         response.headers.forEach((value, key) => {
           if (key !== 'set-cookie') reply.header(key, value);

@@ -15,8 +15,7 @@ const TOO_MANY_CODES = 'Too many wrong codes for this sign-in. Enter your email 
 const WRONG_CODE = 'That code is not right. Enter the newest code your authenticator app shows.';
 const WRONG_RECOVERY_CODE = 'That recovery code is not right, or it has been used already.';
 const WRONG_PASSWORD = 'This is not your password.';
-const SINGLE_SIGN_ON =
-  'Your account signs in through single sign-on, so two-factor sign-in is up to your sign-in provider, not a password here.';
+const SINGLE_SIGN_ON = 'Your account signs in through single sign-on, so two-factor sign-in is up to your sign-in provider, not a password here.';
 
 const SESSION_COOKIE_RE = /(?:^|;\s*)(?:__Secure-)?formwork\.session_token=[^;]*/g;
 

@@ -28,17 +28,13 @@ export const twoFactorPlugin = () =>
 export const twoFactorChallengeReader = {
   id: 'formwork-two-factor-challenge',
   endpoints: {
-    twoFactorChallenge: createAuthEndpoint(
-      '/formwork/two-factor-challenge',
-      { method: 'GET', metadata: { SERVER_ONLY: true } },
-      async (ctx) => {
-        const cookie = ctx.context.createAuthCookie(TWO_FACTOR_COOKIE);
-        const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
-        if (!identifier) return ctx.json({ userId: null as string | null });
-        const pending = await ctx.context.internalAdapter.findVerificationValue(identifier);
-        if (!pending || new Date(pending.expiresAt).getTime() <= Date.now()) return ctx.json({ userId: null as string | null });
-        return ctx.json({ userId: pending.value as string | null });
-      },
-    ),
+    twoFactorChallenge: createAuthEndpoint('/formwork/two-factor-challenge', { method: 'GET', metadata: { SERVER_ONLY: true } }, async (ctx) => {
+      const cookie = ctx.context.createAuthCookie(TWO_FACTOR_COOKIE);
+      const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
+      if (!identifier) return ctx.json({ userId: null as string | null });
+      const pending = await ctx.context.internalAdapter.findVerificationValue(identifier);
+      if (!pending || new Date(pending.expiresAt).getTime() <= Date.now()) return ctx.json({ userId: null as string | null });
+      return ctx.json({ userId: pending.value as string | null });
+    }),
   },
 } satisfies BetterAuthPlugin;

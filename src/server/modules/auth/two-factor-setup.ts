@@ -65,9 +65,7 @@ export function createTwoFactorSetup(deps: TTwoFactorDeps, checks: TTwoFactorChe
     async regenerateRecoveryCodes(userId: string, password: string, ip: string, headers: IncomingHttpHeaders): Promise<TRecoveryCodes> {
       const row = await passwordUser(userId);
       if (!row.twoFactorEnabled) throw new AppError('conflict', 'Two-factor sign-in is not on, so there are no recovery codes to replace.');
-      const result = await withPassword(row, ip, () =>
-        deps.auth().api.generateBackupCodes({ body: { password }, headers: fromNodeHeaders(headers) }),
-      );
+      const result = await withPassword(row, ip, () => deps.auth().api.generateBackupCodes({ body: { password }, headers: fromNodeHeaders(headers) }));
       return { recoveryCodes: result.backupCodes };
     },
   };

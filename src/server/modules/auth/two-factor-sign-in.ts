@@ -61,9 +61,7 @@ export function createTwoFactorSignIn(deps: TTwoFactorDeps, checks: TTwoFactorCh
       if (session?.user.id !== row.id) throw unauthorized();
       try {
         if (isTotpShaped(code)) {
-          await withCode(row.email, input.ip, false, () =>
-            deps.auth().api.verifyTOTP({ body: { code: code.replace(/\s+/g, '') }, headers: nodeHeaders }),
-          );
+          await withCode(row.email, input.ip, false, () => deps.auth().api.verifyTOTP({ body: { code: code.replace(/\s+/g, '') }, headers: nodeHeaders }));
         } else {
           await withCode(row.email, input.ip, true, () => deps.auth().api.verifyBackupCode({ body: { code }, headers: nodeHeaders }));
         }

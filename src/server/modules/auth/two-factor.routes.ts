@@ -3,13 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
-import {
-  ZRecoveryCodes,
-  ZTwoFactorPasswordBody,
-  ZTwoFactorSetup,
-  ZTwoFactorSignInBody,
-  ZTwoFactorVerifyBody,
-} from '../../../contract/two-factor.ts';
+import { ZRecoveryCodes, ZTwoFactorPasswordBody, ZTwoFactorSetup, ZTwoFactorSignInBody, ZTwoFactorVerifyBody } from '../../../contract/two-factor.ts';
 import { ZUser } from '../../../contract/user.ts';
 import type { TAuthService } from './auth.service.ts';
 
@@ -18,15 +12,11 @@ const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError,
 /** The second step of a sign-in: public, the library's two-factor cookie is the permission. */
 export async function twoFactorSignInRoutes(app: FastifyInstance, opts: { auth: TAuthService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.post(
-    '/api/auth/sign-in/two-factor',
-    { schema: { body: ZTwoFactorSignInBody, response: { 200: ZUser, ...errors } } },
-    async (request, reply) => {
-      const result = await opts.auth.twoFactor.completeSignIn(request.body, request.ip, request.headers);
-      reply.header('set-cookie', result.setCookies);
-      return result.user;
-    },
-  );
+  api.post('/api/auth/sign-in/two-factor', { schema: { body: ZTwoFactorSignInBody, response: { 200: ZUser, ...errors } } }, async (request, reply) => {
+    const result = await opts.auth.twoFactor.completeSignIn(request.body, request.ip, request.headers);
+    reply.header('set-cookie', result.setCookies);
+    return result.user;
+  });
 }
 
 /** The signed-in user's own second factor (Settings → Profile). */
@@ -44,26 +34,18 @@ export async function twoFactorRoutes(app: FastifyInstance, opts: { auth: TAuthS
     },
   );
 
-  api.post(
-    '/api/user/two-factor/verify',
-    { schema: { body: ZTwoFactorVerifyBody, response: { 200: ZRecoveryCodes, ...errors } } },
-    async (request, reply) => {
-      const { recoveryCodes, setCookies } = await twoFactor.confirm(request.callerId, request.body.code, request.ip, request.headers);
-      if (setCookies.length) reply.header('set-cookie', setCookies);
-      reply.header('cache-control', 'no-store');
-      return { recoveryCodes };
-    },
-  );
+  api.post('/api/user/two-factor/verify', { schema: { body: ZTwoFactorVerifyBody, response: { 200: ZRecoveryCodes, ...errors } } }, async (request, reply) => {
+    const { recoveryCodes, setCookies } = await twoFactor.confirm(request.callerId, request.body.code, request.ip, request.headers);
+    if (setCookies.length) reply.header('set-cookie', setCookies);
+    reply.header('cache-control', 'no-store');
+    return { recoveryCodes };
+  });
 
-  api.post(
-    '/api/user/two-factor/disable',
-    { schema: { body: ZTwoFactorPasswordBody, response: { 204: z.null(), ...errors } } },
-    async (request, reply) => {
-      const setCookies = await twoFactor.disable(request.callerId, request.body.password, request.ip, request.headers);
-      if (setCookies.length) reply.header('set-cookie', setCookies);
-      return reply.status(204).send(null);
-    },
-  );
+  api.post('/api/user/two-factor/disable', { schema: { body: ZTwoFactorPasswordBody, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+    const setCookies = await twoFactor.disable(request.callerId, request.body.password, request.ip, request.headers);
+    if (setCookies.length) reply.header('set-cookie', setCookies);
+    return reply.status(204).send(null);
+  });
 
   api.post(
     '/api/user/two-factor/recovery-codes',
@@ -88,12 +70,8 @@ export async function adminTwoFactorRoutes(
   // two-factor when an admin setting asks for it) answer here as on every admin route.
   api.get('/api/admin/access', { schema: { response: { 204: z.null(), ...errors } } }, async (_request, reply) => reply.status(204).send(null));
 
-  api.post(
-    '/api/admin/users/:id/two-factor/reset',
-    { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } },
-    async (request, reply) => {
-      await opts.auth.twoFactor.resetByAdmin(request.callerId, request.params.id, opts.audit);
-      return reply.status(204).send(null);
-    },
-  );
+  api.post('/api/admin/users/:id/two-factor/reset', { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+    await opts.auth.twoFactor.resetByAdmin(request.callerId, request.params.id, opts.audit);
+    return reply.status(204).send(null);
+  });
 }

@@ -293,7 +293,9 @@ describe('verifySecondFactor (for steps such as deleting the account)', () => {
       // Another user's session cannot answer for this user.
       const other = new TestClient(t.app);
       await signUpVerified(t, other);
-      await expect(auth.twoFactor.verifySecondFactor({ userId, code: await codeNow(secret), ip: '203.0.113.8', headers: { cookie: other.cookieHeader } })).rejects.toMatchObject({
+      await expect(
+        auth.twoFactor.verifySecondFactor({ userId, code: await codeNow(secret), ip: '203.0.113.8', headers: { cookie: other.cookieHeader } }),
+      ).rejects.toMatchObject({
         code: 'unauthorized',
       });
       // The same throttle as sign-in: guesses from one client soon wait.
@@ -309,7 +311,9 @@ describe('verifySecondFactor (for steps such as deleting the account)', () => {
       // Without two-factor there is nothing to prove.
       const plain = new TestClient(t.app);
       const { user } = await signUpVerified(t, plain);
-      await expect(auth.twoFactor.verifySecondFactor({ userId: user.id, code: undefined, ip: '203.0.113.10', headers: { cookie: plain.cookieHeader } })).resolves.toBeUndefined();
+      await expect(
+        auth.twoFactor.verifySecondFactor({ userId: user.id, code: undefined, ip: '203.0.113.10', headers: { cookie: plain.cookieHeader } }),
+      ).resolves.toBeUndefined();
     } finally {
       await auth.stop();
       await services.background.stop();

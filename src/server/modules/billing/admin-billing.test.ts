@@ -88,10 +88,18 @@ describe('billing in the admin panel', () => {
 
     const missing = await kit.admin.request('PUT', '/api/admin/plans', edited.slice(1));
     expect(missing.statusCode).toBe(400);
-    const freeCosts = await kit.admin.request('PUT', '/api/admin/plans', edited.map((p) => (p.id === 'free' ? { ...p, usdMonthly: 5 } : p)));
+    const freeCosts = await kit.admin.request(
+      'PUT',
+      '/api/admin/plans',
+      edited.map((p) => (p.id === 'free' ? { ...p, usdMonthly: 5 } : p)),
+    );
     expect(freeCosts.statusCode).toBe(400);
     expect(Object.values(errorOf(freeCosts).fields ?? {})).toContain('The free plan costs nothing.');
-    const oneCurrency = await kit.admin.request('PUT', '/api/admin/plans', edited.map((p) => (p.id === 'premium' ? { ...p, inrMonthly: null } : p)));
+    const oneCurrency = await kit.admin.request(
+      'PUT',
+      '/api/admin/plans',
+      edited.map((p) => (p.id === 'premium' ? { ...p, inrMonthly: null } : p)),
+    );
     expect(oneCurrency.statusCode).toBe(400);
     await kit.admin.request('PUT', '/api/admin/plans', DEFAULT_PLAN_CATALOGUE);
   });
@@ -113,11 +121,21 @@ describe('billing in the admin panel', () => {
 
     await kit.admin.request('PATCH', `/api/admin/payment-gateways/${gatewayId}`, { webhookSecret: razorpay.webhookSecret });
     const audit = ((await kit.admin.get('/api/admin/audit')).json() as { entries: TAuditEntry[] }).entries;
-    expect(audit[0]).toMatchObject({ action: 'gateway.update', actorEmail: 'billing-admin@example.com', targetId: gatewayId, details: { webhookSecret: 'replaced' } });
+    expect(audit[0]).toMatchObject({
+      action: 'gateway.update',
+      actorEmail: 'billing-admin@example.com',
+      targetId: gatewayId,
+      details: { webhookSecret: 'replaced' },
+    });
     expect(JSON.stringify(audit)).not.toContain(razorpay.webhookSecret);
     expect(JSON.stringify(audit)).not.toContain(razorpay.keySecret);
-    expect(audit.find((e) => e.action === 'user.plan' && e.targetId === id && 'limit' in e.details)?.details).toMatchObject({ email, limit: { from: null, to: 250_000 } });
-    expect(audit.find((e) => e.action === 'user.plan' && e.targetId === id && 'plan' in e.details)?.details).toMatchObject({ plan: { from: 'basic', to: 'enterprise' } });
+    expect(audit.find((e) => e.action === 'user.plan' && e.targetId === id && 'limit' in e.details)?.details).toMatchObject({
+      email,
+      limit: { from: null, to: 250_000 },
+    });
+    expect(audit.find((e) => e.action === 'user.plan' && e.targetId === id && 'plan' in e.details)?.details).toMatchObject({
+      plan: { from: 'basic', to: 'enterprise' },
+    });
     expect(audit.some((e) => e.action === 'plans.update')).toBe(true);
     expect(audit.some((e) => e.action === 'gateway.create')).toBe(true);
     expect((await client.get('/api/admin/audit')).statusCode).toBe(403);

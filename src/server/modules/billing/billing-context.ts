@@ -93,6 +93,12 @@ export async function currentSubscription(tx: TBillingQueries, ownerId: string, 
 
 /** Ends a subscription: the account returns to free, its formats and documents all kept. */
 export async function endSubscription(tx: TBillingQueries, sub: TSubscriptionRow, eventAt?: Date) {
-  await tx.updateSubscription(sub.ownerId, { status: 'ended', graceEndsAt: null, scheduledPlanId: null, scheduledCycle: null, ...(eventAt ? { lastEventAt: eventAt } : {}) });
+  await tx.updateSubscription(sub.ownerId, {
+    status: 'ended',
+    graceEndsAt: null,
+    scheduledPlanId: null,
+    scheduledCycle: null,
+    ...(eventAt ? { lastEventAt: eventAt } : {}),
+  });
   await tx.setUserPlan(sub.ownerId, 'free', null);
 }

@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TAdminPaymentsQuery, TInvoiceDetails } from '../../../contract/billing.ts';
 import type { TDb } from '../../db/client.ts';
-import { assets, billingEvents, billingOrders, checkoutQuotes, formats, invoices, paymentGateways, payments, sequences, subscriptions, users } from '../../db/schema.ts';
+import {
+  assets,
+  billingEvents,
+  billingOrders,
+  checkoutQuotes,
+  formats,
+  invoices,
+  paymentGateways,
+  payments,
+  sequences,
+  subscriptions,
+  users,
+} from '../../db/schema.ts';
 
 export type TSubscriptionRow = typeof subscriptions.$inferSelect;
 export type TOrderRow = typeof billingOrders.$inferSelect;
@@ -285,11 +297,7 @@ function paymentQueries(db: TDb) {
 
     /** True the first time an event id is seen: a replay finds it and is ignored. */
     async firstSighting(gateway: TGateway, eventId: string, type: string): Promise<boolean> {
-      const inserted = await db
-        .insert(billingEvents)
-        .values({ gateway, eventId, type })
-        .onConflictDoNothing()
-        .returning({ eventId: billingEvents.eventId });
+      const inserted = await db.insert(billingEvents).values({ gateway, eventId, type }).onConflictDoNothing().returning({ eventId: billingEvents.eventId });
       return inserted.length > 0;
     },
   };

@@ -33,9 +33,7 @@ export async function billingRoutes(
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/subscription', { schema: { response: { 200: ZBillingOverview, ...errors } } }, async (request) =>
-    opts.billing.overview(request.callerId),
-  );
+  api.get('/api/subscription', { schema: { response: { 200: ZBillingOverview, ...errors } } }, async (request) => opts.billing.overview(request.callerId));
 
   // What a plan would cost, with the one-time token that create-order needs: money moves only
   // after the user has seen the price and clicked to pay it, in this sign-in session.
@@ -47,10 +45,8 @@ export async function billingRoutes(
     opts.billing.startCheckout(request.callerId, opts.sessionOf(request.headers), request.body),
   );
 
-  api.post(
-    '/api/subscription/verify-payment',
-    { schema: { body: ZVerifyPaymentBody, response: { 200: ZVerifyPaymentResult, ...errors } } },
-    async (request) => opts.billing.verifyPayment(request.callerId, request.body),
+  api.post('/api/subscription/verify-payment', { schema: { body: ZVerifyPaymentBody, response: { 200: ZVerifyPaymentResult, ...errors } } }, async (request) =>
+    opts.billing.verifyPayment(request.callerId, request.body),
   );
 
   api.post('/api/subscription/downgrade', { schema: { body: ZChangePlanBody, response: { 200: ZBillingOverview, ...errors } } }, async (request) => {

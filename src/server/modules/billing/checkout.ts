@@ -31,7 +31,11 @@ export async function startCheckout(ctx: TBillingContext, ownerId: string, sessi
   };
   if (!quote) refuse('bad_request', 'This payment was not confirmed: review the price and confirm it again.', 'This confirmation is not one we gave you.');
   if (quote!.sessionKey !== sessionKey) {
-    refuse('forbidden', 'This confirmation was given in another sign-in. Review the price here and confirm it again.', 'This confirmation belongs to another sign-in.');
+    refuse(
+      'forbidden',
+      'This confirmation was given in another sign-in. Review the price here and confirm it again.',
+      'This confirmation belongs to another sign-in.',
+    );
   }
   const quoted = planStorageKey(quote!.planId, quote!.cycle);
   if (quoted !== planKey) {
@@ -40,13 +44,20 @@ export async function startCheckout(ctx: TBillingContext, ownerId: string, sessi
   if (quote!.usedAt) refuse('conflict', 'This confirmation was already used: each one pays once.', 'This confirmation was already used.');
   const at = ctx.now();
   if (quote!.expiresAt.getTime() <= at.getTime()) {
-    refuse('conflict', `This confirmation has expired (they last ${QUOTE_LIFETIME_MS / 60_000} minutes). Review the price and confirm it again.`, 'This confirmation has expired.');
+    refuse(
+      'conflict',
+      `This confirmation has expired (they last ${QUOTE_LIFETIME_MS / 60_000} minutes). Review the price and confirm it again.`,
+      'This confirmation has expired.',
+    );
   }
   // The price again, as of the instant it was quoted: anything that changed it since (the
   // catalogue, the subscription, the gateway) shows here as a different amount.
   const pricing = await priceCheckout(ctx, ownerId, planKey, quote!.pricedAt);
   if (pricing.amount !== quote!.amountMinor || pricing.currency !== quote!.currency || pricing.gateway.name !== quote!.gateway) {
-    ctx.log.info({ ownerId, planKey, quoted: [quote!.amountMinor, quote!.currency], now: [pricing.amount, pricing.currency] }, 'create-order refused: the price changed since the quote');
+    ctx.log.info(
+      { ownerId, planKey, quoted: [quote!.amountMinor, quote!.currency], now: [pricing.amount, pricing.currency] },
+      'create-order refused: the price changed since the quote',
+    );
     throw new AppError(
       'conflict',
       `The price changed since you reviewed it: it is now ${formatMinorUnits(pricing.amount, pricing.currency)}, not ${formatMinorUnits(quote!.amountMinor, quote!.currency)}. Nothing was charged; review the new price and confirm it.`,

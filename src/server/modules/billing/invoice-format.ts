@@ -9,8 +9,7 @@ import type { TPlaceholder } from '../../../contract/placeholders.ts';
  * braces, say) can be read as markup, and the same invoice prints the same bytes every time.
  */
 
-const date = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 const GATEWAY_TITLE = { razorpay: 'Razorpay', stripe: 'Stripe', paypal: 'PayPal' } as const;
 

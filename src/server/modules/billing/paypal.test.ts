@@ -70,7 +70,12 @@ describe('PayPal', () => {
     expect(stolen.statusCode).toBe(400);
     expect(await kit.plan(other.client)).toBe('free');
 
-    const hook = paypal.webhook('PAYMENT.CAPTURE.COMPLETED', { id: 'FAKE', status: 'COMPLETED', amount: { currency_code: 'USD', value: '20.00' }, supplementary_data: { related_ids: { order_id: checkout.orderId } } });
+    const hook = paypal.webhook('PAYMENT.CAPTURE.COMPLETED', {
+      id: 'FAKE',
+      status: 'COMPLETED',
+      amount: { currency_code: 'USD', value: '20.00' },
+      supplementary_data: { related_ids: { order_id: checkout.orderId } },
+    });
     const forged = await kit.webhook('paypal', { ...hook, body: hook.body.replace('20.00', '0.01') });
     expect(forged.statusCode).toBe(400);
     expect(await kit.plan(client)).toBe('free');
@@ -92,12 +97,21 @@ describe('PayPal', () => {
     const checkout = await kit.checkout(client, 'basic_yearly');
     paypal.approve(checkout.orderId);
     // The capture happens at PayPal, but its completion event is late.
-    const captured = await (await fetch(`${paypal.url}/v1/oauth2/token`, {
+    const captured = (await (
+      await fetch(`${paypal.url}/v1/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${paypal.clientId}:${paypal.clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      })
+    ).json()) as { access_token: string };
+    await fetch(`${paypal.url}/v2/checkout/orders/${checkout.orderId}/capture`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${paypal.clientId}:${paypal.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-    })).json() as { access_token: string };
-    await fetch(`${paypal.url}/v2/checkout/orders/${checkout.orderId}/capture`, { method: 'POST', headers: { authorization: `Bearer ${captured.access_token}`, 'content-type': 'application/json' }, body: '{}' });
+      headers: { authorization: `Bearer ${captured.access_token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     const capture = captureOf(checkout.orderId);
     const refund = paypal.refund(capture.id, { currency_code: 'USD', value: '30.00' });
     expect((await kit.webhook('paypal', refund)).statusCode).toBe(409);
@@ -115,7 +129,10 @@ describe('PayPal', () => {
     expect((await approveAndReturn(client, 'basic_monthly')).verified.statusCode).toBe(200);
     kit.advanceDays(32);
     await kit.sweep();
-    expect((await kit.overview(client)).subscription).toMatchObject({ status: 'past_due', payAgain: { planKey: 'basic_monthly', amount: 2_000, currency: 'USD' } });
+    expect((await kit.overview(client)).subscription).toMatchObject({
+      status: 'past_due',
+      payAgain: { planKey: 'basic_monthly', amount: 2_000, currency: 'USD' },
+    });
     kit.advanceDays(8);
     await kit.sweep();
     expect(await kit.plan(client)).toBe('free');

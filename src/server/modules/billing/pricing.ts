@@ -1,5 +1,14 @@
 import type { TInvoiceDetails } from '../../../contract/billing.ts';
-import { parsePlanKey, periodCharge, planChange, planStorageKey, type TBillingCycle, type TCurrency, type TPlan, type TPlanId } from '../../../contract/plans.ts';
+import {
+  parsePlanKey,
+  periodCharge,
+  planChange,
+  planStorageKey,
+  type TBillingCycle,
+  type TCurrency,
+  type TPlan,
+  type TPlanId,
+} from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TBillingQueries, TOrderRow, TSubscriptionRow } from './billing.repository.ts';
 import { currentSubscription, type TBillingContext, type TGatewayOf } from './billing-context.ts';
@@ -124,7 +133,13 @@ async function priceStripeChange(
   if (!subscriptionId) throw new AppError('conflict', 'Your subscription is not linked to Stripe. Please contact support.');
   const { plan, target } = base;
   const prorationDate = Math.floor(how.at.getTime() / 1000);
-  const price = { planId: plan.id, cycle: target.cycle, amountMinor: periodCharge(plan, 'USD', target.cycle)!, currency: 'USD', productName: `Formwork ${plan.name}` };
+  const price = {
+    planId: plan.id,
+    cycle: target.cycle,
+    amountMinor: periodCharge(plan, 'USD', target.cycle)!,
+    currency: 'USD',
+    productName: `Formwork ${plan.name}`,
+  };
   const preview = await ctx.gatewayCall('stripe', () => gateway.client.previewChange(subscriptionId, price, { newPeriod: how.newPeriod, prorationDate }));
   const lines = preview.lines.data.map((line) => ({ description: line.description ?? describe(plan, target.cycle), amountMinor: line.amount }));
   return {

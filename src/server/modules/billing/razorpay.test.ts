@@ -25,8 +25,7 @@ async function orderAndPay(client: TestClient, planId: string, override: Paramet
   return { checkout, result, payment };
 }
 
-const verify = (client: TestClient, result: Record<string, string>, planId: string) =>
-  client.post('/api/subscription/verify-payment', { ...result, planId });
+const verify = (client: TestClient, result: Record<string, string>, planId: string) => client.post('/api/subscription/verify-payment', { ...result, planId });
 
 describe('Razorpay', () => {
   it('takes a payment: the order is priced by the server in rupees, verified, and the plan and invoice follow', async () => {
@@ -110,7 +109,9 @@ describe('Razorpay', () => {
     const second = razorpay.pay(checkout.orderId);
     const response = await verify(client, second.checkout, 'basic_monthly');
     expect(response.statusCode).toBe(409);
-    expect(errorOf(response).message).toMatch(/already paid by an earlier payment, so this second payment of ₹299 has been refunded in full through Razorpay.*Your plan is not affected/);
+    expect(errorOf(response).message).toMatch(
+      /already paid by an earlier payment, so this second payment of ₹299 has been refunded in full through Razorpay.*Your plan is not affected/,
+    );
     expect(razorpay.refunds).toEqual([expect.objectContaining({ payment_id: second.payment.id, amount: 29_900, status: 'processed' })]);
     expect(razorpay.payments.get(second.payment.id)).toMatchObject({ status: 'refunded', amount_refunded: 29_900 });
     expect(await recorded()).toBe(1);
@@ -121,7 +122,10 @@ describe('Razorpay', () => {
     const captured = razorpay.webhook('payment.captured', { payment: { entity: { ...second.payment, status: 'captured', amount_refunded: 0 } } });
     expect((await kit.webhook('razorpay', captured)).statusCode).toBe(200);
     expect((await kit.webhook('razorpay', captured)).statusCode).toBe(200);
-    const refunded = razorpay.webhook('refund.processed', { refund: { entity: razorpay.refunds[0]! }, payment: { entity: razorpay.payments.get(second.payment.id)! } });
+    const refunded = razorpay.webhook('refund.processed', {
+      refund: { entity: razorpay.refunds[0]! },
+      payment: { entity: razorpay.payments.get(second.payment.id)! },
+    });
     expect((await kit.webhook('razorpay', refunded)).statusCode).toBe(200);
     expect(razorpay.refunds).toHaveLength(1);
 
@@ -197,7 +201,7 @@ describe('Razorpay', () => {
     expect(razorpay.payments.get(payment.id)!.status).toBe('captured');
     expect((await kit.overview(client)).subscription).toMatchObject({ planId: 'basic', cycle: 'yearly' });
     // ₹299 less 25%, rounded to ₹224 a month, billed as ₹2,688 for the year.
-    expect((await kit.invoices(client))[0]).toMatchObject({ amount: 268_800, currency: "INR" });
+    expect((await kit.invoices(client))[0]).toMatchObject({ amount: 268_800, currency: 'INR' });
 
     // The page was closed before it could report: the webhook alone finishes the job.
     const late = await kit.customer('Lena');

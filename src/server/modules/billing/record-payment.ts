@@ -18,10 +18,14 @@ export type TPaidWith = {
 
 export function checkAmount(ctx: TBillingContext, order: TOrderRow, paid: { amountMinor: number; currency: string }) {
   if (paid.amountMinor === order.amountMinor && paid.currency.toUpperCase() === order.currency) return;
-  ctx.log.warn({ orderId: order.id, expected: [order.amountMinor, order.currency], paid: [paid.amountMinor, paid.currency] }, 'payment amount does not match its order');
-  const shown = paid.currency.toUpperCase() === 'INR' || paid.currency.toUpperCase() === 'USD'
-    ? formatMinorUnits(paid.amountMinor, paid.currency.toUpperCase() as TCurrency)
-    : `${paid.amountMinor / 100} ${paid.currency.toUpperCase()}`;
+  ctx.log.warn(
+    { orderId: order.id, expected: [order.amountMinor, order.currency], paid: [paid.amountMinor, paid.currency] },
+    'payment amount does not match its order',
+  );
+  const shown =
+    paid.currency.toUpperCase() === 'INR' || paid.currency.toUpperCase() === 'USD'
+      ? formatMinorUnits(paid.amountMinor, paid.currency.toUpperCase() as TCurrency)
+      : `${paid.amountMinor / 100} ${paid.currency.toUpperCase()}`;
   throw new AppError(
     'bad_request',
     `The amount paid (${shown}) does not match the order (${formatMinorUnits(order.amountMinor, order.currency)}). Your plan has not changed; please contact support.`,
@@ -142,7 +146,13 @@ function orderPeriod(order: TOrderRow, sub: TSubscriptionRow | undefined, paidAt
 }
 
 /** Settles a one-off order (Razorpay, PayPal) once its money is confirmed. */
-export async function settleOrder(ctx: TBillingContext, tx: TBillingQueries, settle: TSettleContext, order: TOrderRow, paid: TPaidWith): Promise<TVerifyPaymentResult> {
+export async function settleOrder(
+  ctx: TBillingContext,
+  tx: TBillingQueries,
+  settle: TSettleContext,
+  order: TOrderRow,
+  paid: TPaidWith,
+): Promise<TVerifyPaymentResult> {
   await refuseSecondPayment(tx, order, paid);
   checkAmount(ctx, order, paid);
   const ownerId = order.ownerId;

@@ -59,7 +59,10 @@ export async function giveBackSecondPayment(ctx: TBillingContext, second: Second
       }
       throw error;
     }
-    ctx.log.info({ orderId: order.id, payment: payment.id, amountMinor: left, currency: payment.currency }, 'refunded a second payment of an order already paid');
+    ctx.log.info(
+      { orderId: order.id, payment: payment.id, amountMinor: left, currency: payment.currency },
+      'refunded a second payment of an order already paid',
+    );
     return 'refunded';
   });
 }
@@ -67,7 +70,8 @@ export async function giveBackSecondPayment(ctx: TBillingContext, second: Second
 /** What the user is told about a second payment, once it has been given back (or not). */
 export function secondPaymentRefusal(second: SecondPayment, outcome: 'refunded' | 'released' | 'left'): AppError {
   const currency = second.paid.currency.toUpperCase();
-  const amount = currency === 'INR' || currency === 'USD' ? formatMinorUnits(second.paid.amountMinor, currency) : `${second.paid.amountMinor / 100} ${currency}`;
+  const amount =
+    currency === 'INR' || currency === 'USD' ? formatMinorUnits(second.paid.amountMinor, currency) : `${second.paid.amountMinor / 100} ${currency}`;
   const gateway = gatewayTitle(second.order.gateway);
   const what =
     outcome === 'refunded'

@@ -95,6 +95,12 @@ export async function settleStripeSession(
     await giveBackSecondPayment(ctx, error);
     const invoiceRow = await repo.invoiceForPayment(error.first.id);
     const plan = await ctx.planOf(error.first.planId);
-    return { planId: error.first.planId, planName: plan.name, cycle: error.first.cycle, periodEnd: error.first.periodEnd.toISOString(), invoiceId: invoiceRow?.id ?? null };
+    return {
+      planId: error.first.planId,
+      planName: plan.name,
+      cycle: error.first.cycle,
+      periodEnd: error.first.periodEnd.toISOString(),
+      invoiceId: invoiceRow?.id ?? null,
+    };
   }
 }

@@ -69,7 +69,10 @@ describe('Stripe', () => {
     stripe.complete(session.id);
 
     const hook = stripe.event('checkout.session.completed', { ...session, line: undefined });
-    const forged = await kit.webhook('stripe', { ...hook, headers: { ...hook.headers, 'stripe-signature': hook.headers['stripe-signature'].replace(/v1=(.)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`) } });
+    const forged = await kit.webhook('stripe', {
+      ...hook,
+      headers: { ...hook.headers, 'stripe-signature': hook.headers['stripe-signature'].replace(/v1=(.)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`) },
+    });
     expect(forged.statusCode).toBe(400);
     expect(await kit.plan(owner.client)).toBe('free');
 
@@ -103,7 +106,11 @@ describe('Stripe', () => {
     const { client } = await kit.customer('Rio');
     const { subscriptionId } = await subscribe(client, 'basic_monthly');
     const before = await kit.overview(client);
-    const failedEarlier = stripe.event('invoice.payment_failed', { ...stripe.renew(subscriptionId, 'failed').invoice }, Math.floor(kit.clock().getTime() / 1000) - 60);
+    const failedEarlier = stripe.event(
+      'invoice.payment_failed',
+      { ...stripe.renew(subscriptionId, 'failed').invoice },
+      Math.floor(kit.clock().getTime() / 1000) - 60,
+    );
     kit.advanceDays(31);
     const { hook } = stripe.renew(subscriptionId);
     expect((await kit.webhook('stripe', hook)).statusCode).toBe(200);

@@ -148,7 +148,9 @@ describe('subscription lifecycle (renewals paid by hand)', () => {
     const before = await kit.overview(client);
     kit.advanceDays(10);
     const upgrade = await pay(client, 'premium_monthly');
-    const share = (Date.parse(before.subscription!.periodEnd) - kit.clock().getTime()) / (Date.parse(before.subscription!.periodEnd) - Date.parse(before.subscription!.periodStart));
+    const share =
+      (Date.parse(before.subscription!.periodEnd) - kit.clock().getTime()) /
+      (Date.parse(before.subscription!.periodEnd) - Date.parse(before.subscription!.periodStart));
     expect(Math.abs(upgrade.amount - Math.round((99_900 - 29_900) * share))).toBeLessThanOrEqual(50);
     const after = await kit.overview(client);
     expect(after.planId).toBe('premium');

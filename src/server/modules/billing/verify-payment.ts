@@ -29,7 +29,10 @@ async function verifyRazorpay(ctx: TBillingContext, ownerId: string, body: TVeri
   }
   const ordered = planStorageKey(order.planId, order.cycle);
   if (body.planId !== ordered) {
-    throw new AppError('bad_request', `This payment was for the ${ordered.replace('_', ' ')} plan, not ${body.planId.replace('_', ' ')}. Your plan has not changed.`);
+    throw new AppError(
+      'bad_request',
+      `This payment was for the ${ordered.replace('_', ' ')} plan, not ${body.planId.replace('_', ' ')}. Your plan has not changed.`,
+    );
   }
   const gateway = await ctx.gatewayFor('razorpay');
   if (!gateway.client.checkoutSignatureValid(body.razorpay_order_id, body.razorpay_payment_id, body.razorpay_signature)) {

@@ -33,7 +33,12 @@ export function createBatchStatus(deps: TBulkServiceDeps) {
       return toJob((await deps.bulk.get(ownerId, id)) ?? row);
     },
 
-    async rowErrors(ownerId: string, id: string, page: { limit: number; offset: number }, mode?: TApiKeyMode): Promise<{ errors: TBulkRowError[]; total: number }> {
+    async rowErrors(
+      ownerId: string,
+      id: string,
+      page: { limit: number; offset: number },
+      mode?: TApiKeyMode,
+    ): Promise<{ errors: TBulkRowError[]; total: number }> {
       await status.get(ownerId, id, mode);
       const rows = await deps.bulk.rowErrors(ownerId, id, page);
       const errors = rows.flatMap((r) => Object.entries(r.errors).map(([column, message]) => ({ row: r.row, column, message })));

@@ -29,10 +29,7 @@ export type TChunkCommit = {
 export type TChunkOutcome = { madeRows: number[]; quotaRefused: number; discarded: boolean };
 
 /** Bounds on bulk_rows.row covering these rows, so the query walks one stretch of the primary key. */
-const rowRange = (rows: readonly number[]) =>
-  rows.length === 0
-    ? [sql`false`]
-    : [gte(bulkRows.row, Math.min(...rows)), lte(bulkRows.row, Math.max(...rows))];
+const rowRange = (rows: readonly number[]) => (rows.length === 0 ? [sql`false`] : [gte(bulkRows.row, Math.min(...rows)), lte(bulkRows.row, Math.max(...rows))]);
 
 /**
  * Which of these rows of a job have their document. A range scan of the (batch, row) index: a
@@ -45,12 +42,7 @@ async function rowsWithDocument(db: TDb, ownerId: string, jobId: string, rows: r
     .select({ row: documents.batchRow })
     .from(documents)
     .where(
-      and(
-        eq(documents.ownerId, ownerId),
-        eq(documents.batchId, jobId),
-        gte(documents.batchRow, Math.min(...rows)),
-        lte(documents.batchRow, Math.max(...rows)),
-      ),
+      and(eq(documents.ownerId, ownerId), eq(documents.batchId, jobId), gte(documents.batchRow, Math.min(...rows)), lte(documents.batchRow, Math.max(...rows))),
     );
   return new Set(found.map((f) => f.row as number));
 }
@@ -106,9 +98,7 @@ async function commitChunk(db: TDb, commit: TChunkCommit): Promise<TChunkOutcome
     if (allowed.length > 0) {
       // One JSON parameter for the whole chunk: binding a dozen parameters per document cost
       // more than the insert itself.
-      const batch = JSON.stringify(
-        allowed.map((d) => ({ id: d.id, row: d.row, name: d.name, client: d.clientName, data: d.data, sha: d.pdfSha256 })),
-      );
+      const batch = JSON.stringify(allowed.map((d) => ({ id: d.id, row: d.row, name: d.name, client: d.clientName, data: d.data, sha: d.pdfSha256 })));
       const inserted = await tx.execute(sql`
         insert into ${documents}
           (id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
@@ -127,10 +117,7 @@ async function commitChunk(db: TDb, commit: TChunkCommit): Promise<TChunkOutcome
           .where(and(eq(usageCounters.ownerId, ownerId), eq(usageCounters.period, period)));
       }
     }
-    const failed = [
-      ...failures,
-      ...refused.map((d) => ({ row: d.row, message: 'Not generated: the monthly generation limit of your plan was reached.' })),
-    ];
+    const failed = [...failures, ...refused.map((d) => ({ row: d.row, message: 'Not generated: the monthly generation limit of your plan was reached.' }))];
     if (failed.length > 0) {
       await tx.execute(sql`
         update ${bulkRows} as r set status = 'failed', errors = jsonb_build_object('Document', v.message)
@@ -144,9 +131,7 @@ async function commitChunk(db: TDb, commit: TChunkCommit): Promise<TChunkOutcome
         startedAt: sql`coalesce(${bulkJobs.startedAt}, now())`,
         done: sql`${bulkJobs.done} + ${made.length}`,
         failed: sql`${bulkJobs.failed} + ${failed.length}`,
-        ...(refused.length > 0
-          ? { message: 'The monthly generation limit of your plan was reached before every row was generated.' }
-          : {}),
+        ...(refused.length > 0 ? { message: 'The monthly generation limit of your plan was reached before every row was generated.' } : {}),
       })
       .where(jobWhere(ownerId, jobId));
     return { madeRows: made.map((m) => m.row), quotaRefused: refused.length, discarded: false };
@@ -169,16 +154,15 @@ export function createBulkChunkQueries(db: TDb) {
         .from(bulkRows)
         .innerJoin(bulkJobs, eq(bulkJobs.id, bulkRows.jobId))
         .where(
-          and(
-            eq(bulkJobs.ownerId, ownerId),
-            eq(bulkRows.jobId, jobId),
-            eq(bulkRows.status, 'pending'),
-            gte(bulkRows.seq, fromSeq),
-            lt(bulkRows.seq, toSeq),
-          ),
+          and(eq(bulkJobs.ownerId, ownerId), eq(bulkRows.jobId, jobId), eq(bulkRows.status, 'pending'), gte(bulkRows.seq, fromSeq), lt(bulkRows.seq, toSeq)),
         )
         .orderBy(asc(bulkRows.seq));
-      const made = await rowsWithDocument(db, ownerId, jobId, rows.map((r) => r.row.row));
+      const made = await rowsWithDocument(
+        db,
+        ownerId,
+        jobId,
+        rows.map((r) => r.row.row),
+      );
       return rows.map((r) => r.row).filter((r) => !made.has(r.row));
     },
 

@@ -76,69 +76,65 @@ function client(base: string) {
   };
 }
 
-it(
-  'resumes a job after kill -9 with one document per row, none missing, none twice',
-  async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const email = `crash-${Date.now()}@example.com`;
-    let server = await startServer(port, email);
-    const call = client(base);
-    expect((await call('POST', '/api/auth/sign-up', { firstName: 'Cra', lastName: 'Sh', email, password: 'correct horse battery' })).status).toBe(200);
-    // ADMIN_EMAILS counts once the address is verified; with no mail server its link is logged.
-    let token: string | undefined;
-    for (let i = 0; i < 200 && !token; i++) {
-      token = /\/verify-email\?token=([A-Za-z0-9_-]{43})/.exec(serverLog)?.[1];
-      if (!token) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect((await call('POST', '/api/auth/verify-email', { token })).status).toBe(200);
-    const me = (await call('GET', '/api/auth/user')).json() as { id: string };
-    expect((await call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'premium' })).status).toBe(200);
-    const format = (
-      await call('POST', '/api/formats', {
-        name: 'Certificate',
-        content: { elements: [{ id: '1', type: 'heading', content: 'Certificate for {{client_name}}' }] },
-        placeholders: [{ name: 'client_name', label: 'Client Name', type: 'text', required: true }],
-      })
-    ).json() as { id: string };
-    const csv = ['Client Name', ...Array.from({ length: ROWS }, (_, i) => `Person ${i + 1}`)].join('\n');
-    const uploaded = await call('POST', `/api/formats/${format.id}/bulk`, undefined, multipartBody('file', 'people.csv', Buffer.from(csv), 'text/csv'));
-    expect(uploaded.status, uploaded.text).toBe(201);
-    const draft = uploaded.json() as TBulkUpload;
-    expect((await call('POST', `/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).status).toBe(202);
+it('resumes a job after kill -9 with one document per row, none missing, none twice', async () => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const email = `crash-${Date.now()}@example.com`;
+  let server = await startServer(port, email);
+  const call = client(base);
+  expect((await call('POST', '/api/auth/sign-up', { firstName: 'Cra', lastName: 'Sh', email, password: 'correct horse battery' })).status).toBe(200);
+  // ADMIN_EMAILS counts once the address is verified; with no mail server its link is logged.
+  let token: string | undefined;
+  for (let i = 0; i < 200 && !token; i++) {
+    token = /\/verify-email\?token=([A-Za-z0-9_-]{43})/.exec(serverLog)?.[1];
+    if (!token) await new Promise((r) => setTimeout(r, 50));
+  }
+  expect((await call('POST', '/api/auth/verify-email', { token })).status).toBe(200);
+  const me = (await call('GET', '/api/auth/user')).json() as { id: string };
+  expect((await call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'premium' })).status).toBe(200);
+  const format = (
+    await call('POST', '/api/formats', {
+      name: 'Certificate',
+      content: { elements: [{ id: '1', type: 'heading', content: 'Certificate for {{client_name}}' }] },
+      placeholders: [{ name: 'client_name', label: 'Client Name', type: 'text', required: true }],
+    })
+  ).json() as { id: string };
+  const csv = ['Client Name', ...Array.from({ length: ROWS }, (_, i) => `Person ${i + 1}`)].join('\n');
+  const uploaded = await call('POST', `/api/formats/${format.id}/bulk`, undefined, multipartBody('file', 'people.csv', Buffer.from(csv), 'text/csv'));
+  expect(uploaded.status, uploaded.text).toBe(201);
+  const draft = uploaded.json() as TBulkUpload;
+  expect((await call('POST', `/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).status).toBe(202);
 
-    // Kill it once part of the job is done, while chunks are in flight.
-    let job: TBulkJob;
-    for (;;) {
-      job = (await call('GET', `/api/bulk-jobs/${draft.id}`)).json() as TBulkJob;
-      if (job.done >= 200) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    server.kill('SIGKILL');
-    await new Promise((r) => server.once('exit', r));
-    expect(job.done).toBeLessThan(ROWS);
+  // Kill it once part of the job is done, while chunks are in flight.
+  let job: TBulkJob;
+  for (;;) {
+    job = (await call('GET', `/api/bulk-jobs/${draft.id}`)).json() as TBulkJob;
+    if (job.done >= 200) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  server.kill('SIGKILL');
+  await new Promise((r) => server.once('exit', r));
+  expect(job.done).toBeLessThan(ROWS);
 
-    server = await startServer(port, email);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      job = (await call('GET', `/api/bulk-jobs/${draft.id}`)).json() as TBulkJob;
-      if (job.status === 'completed') break;
-      if (Date.now() > deadline) throw new Error(`job did not finish after the restart: ${JSON.stringify(job)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(job).toMatchObject({ total: ROWS, done: ROWS, failed: 0 });
-    const stats = (await call('GET', '/api/user/stats')).json() as { totalDocuments: number; apiCallsUsed: number };
-    expect(stats).toMatchObject({ totalDocuments: ROWS, apiCallsUsed: ROWS });
-    // Every row by name, exactly once.
-    const names: string[] = [];
-    for (let offset = 0; offset < ROWS + 500; offset += 500) {
-      const page = (await call('GET', `/api/documents?limit=500&offset=${offset}`)).json() as { name: string }[];
-      names.push(...page.map((d) => d.name));
-    }
-    expect(names).toHaveLength(ROWS);
-    expect(new Set(names).size).toBe(ROWS);
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-  },
-  300_000,
-);
+  server = await startServer(port, email);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    job = (await call('GET', `/api/bulk-jobs/${draft.id}`)).json() as TBulkJob;
+    if (job.status === 'completed') break;
+    if (Date.now() > deadline) throw new Error(`job did not finish after the restart: ${JSON.stringify(job)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(job).toMatchObject({ total: ROWS, done: ROWS, failed: 0 });
+  const stats = (await call('GET', '/api/user/stats')).json() as { totalDocuments: number; apiCallsUsed: number };
+  expect(stats).toMatchObject({ totalDocuments: ROWS, apiCallsUsed: ROWS });
+  // Every row by name, exactly once.
+  const names: string[] = [];
+  for (let offset = 0; offset < ROWS + 500; offset += 500) {
+    const page = (await call('GET', `/api/documents?limit=500&offset=${offset}`)).json() as { name: string }[];
+    names.push(...page.map((d) => d.name));
+  }
+  expect(names).toHaveLength(ROWS);
+  expect(new Set(names).size).toBe(ROWS);
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+}, 300_000);

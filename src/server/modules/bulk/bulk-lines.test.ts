@@ -92,7 +92,12 @@ describe('spreadsheets with lines', () => {
     const response = await client.get(`/api/formats/${format.id}/excel-template`);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
-    expect(book.worksheets.map((s) => `${s.name}${s.state === 'visible' ? '' : ` (${s.state})`}`)).toEqual(['Data', 'Line items', 'How to fill', 'Lists (hidden)']);
+    expect(book.worksheets.map((s) => `${s.name}${s.state === 'visible' ? '' : ` (${s.state})`}`)).toEqual([
+      'Data',
+      'Line items',
+      'How to fill',
+      'Lists (hidden)',
+    ]);
     const data = book.getWorksheet('Data')!;
     expect(data.getRow(1).getCell(1).value).toBe('Document key');
     expect(data.getRow(2).getCell(1).value).toBe('document_key');
@@ -113,7 +118,10 @@ describe('spreadsheets with lines', () => {
     const { client, format } = await invoiceFormat();
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await client.get(`/api/formats/${format.id}/excel-template`)).rawPayload as unknown as ArrayBuffer);
-    fill(book.getWorksheet('Data')!, Array.from({ length: 10 }, (_, i) => documentRow(i + 1)));
+    fill(
+      book.getWorksheet('Data')!,
+      Array.from({ length: 10 }, (_, i) => documentRow(i + 1)),
+    );
     // Invoice i has i lines, written interleaved so that order on the sheet is not order by document.
     const lineRows: Record<string, string | number>[] = [];
     for (let j = 1; j <= 10; j++) {
@@ -152,7 +160,21 @@ describe('spreadsheets with lines', () => {
 
   it('takes a CSV that repeats the document key on one row per line', async () => {
     const { client, format } = await invoiceFormat();
-    const head = ['Document key', 'Client name', 'Invoice number', 'Issue date', 'Due date', 'Your business name', 'Your business address', 'Tax rate (%)', 'Payment terms', 'Bank or payment details', 'items.description', 'items.qty', 'Line items: Unit price'];
+    const head = [
+      'Document key',
+      'Client name',
+      'Invoice number',
+      'Issue date',
+      'Due date',
+      'Your business name',
+      'Your business address',
+      'Tax rate (%)',
+      'Payment terms',
+      'Bank or payment details',
+      'items.description',
+      'items.qty',
+      'Line items: Unit price',
+    ];
     const doc = (key: string, client: string) => [key, client, `N-${key}`, '2026-03-02', '2026-04-01', 'Northwind', 'Harbour Road', '20', '14 days', 'IBAN 1'];
     const blank = (key: string) => [key, '', '', '', '', '', '', '', '', ''];
     const rows = [

@@ -42,9 +42,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 90_000, out
 }
 
 it(
-  !process.env.TEST_DATABASE_URL
-    ? 'refuses to start on the embedded database, saying why'
-    : 'shares one job between two worker processes on PostgreSQL',
+  !process.env.TEST_DATABASE_URL ? 'refuses to start on the embedded database, saying why' : 'shares one job between two worker processes on PostgreSQL',
   async () => {
     if (!t.databaseUrl) {
       const worker = startWorker({ DATABASE_URL: '' });

@@ -33,15 +33,17 @@ export function createBulkRepository(db: TDb) {
     },
 
     async list(ownerId: string, page: { limit: number; offset: number }): Promise<TBulkJobRow[]> {
-      return db
-        .select()
-        .from(bulkJobs)
-        .where(and(eq(bulkJobs.ownerId, ownerId), ne(bulkJobs.status, 'draft')))
-        // Newest started first (a sheet may be uploaded long before it is started); Recent
-        // Documents places each batch by the same time.
-        .orderBy(desc(sql`coalesce(${bulkJobs.startedAt}, ${bulkJobs.createdAt})`), desc(bulkJobs.id))
-        .limit(page.limit)
-        .offset(page.offset);
+      return (
+        db
+          .select()
+          .from(bulkJobs)
+          .where(and(eq(bulkJobs.ownerId, ownerId), ne(bulkJobs.status, 'draft')))
+          // Newest started first (a sheet may be uploaded long before it is started); Recent
+          // Documents places each batch by the same time.
+          .orderBy(desc(sql`coalesce(${bulkJobs.startedAt}, ${bulkJobs.createdAt})`), desc(bulkJobs.id))
+          .limit(page.limit)
+          .offset(page.offset)
+      );
     },
 
     async updateMapping(ownerId: string, id: string, mapping: Record<string, number | null>): Promise<boolean> {
@@ -103,11 +105,7 @@ export function createBulkRepository(db: TDb) {
       return deleted.length > 0;
     },
 
-    async rowErrors(
-      ownerId: string,
-      jobId: string,
-      page: { limit: number; offset: number },
-    ): Promise<{ row: number; errors: Record<string, string> }[]> {
+    async rowErrors(ownerId: string, jobId: string, page: { limit: number; offset: number }): Promise<{ row: number; errors: Record<string, string> }[]> {
       const rows = await db
         .select({ row: bulkRows.row, errors: bulkRows.errors })
         .from(bulkRows)

@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  BULK_MAX_FILE_BYTES,
-  ZBulkJob,
-  ZBulkJobList,
-  ZBulkRowErrorList,
-  ZBulkUpload,
-  ZStartBulkJobBody,
-  ZUpdateMappingBody,
-} from '../../../contract/bulk.ts';
+import { BULK_MAX_FILE_BYTES, ZBulkJob, ZBulkJobList, ZBulkRowErrorList, ZBulkUpload, ZStartBulkJobBody, ZUpdateMappingBody } from '../../../contract/bulk.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import { readUploadedFile } from '../../http/uploaded-file.ts';

@@ -190,9 +190,7 @@ describe('bulk generation', () => {
     const errors = await client.get(`/api/bulk-jobs/${draft.id}/errors.csv`);
     expect(errors.statusCode).toBe(200);
     expect(errors.headers['content-type']).toContain('text/csv');
-    expect(errors.body).toBe(
-      'row,column,message\r\n11,Email,Enter a valid email address.\r\n21,Email,Enter a valid email address.\r\n',
-    );
+    expect(errors.body).toBe('row,column,message\r\n11,Email,Enter a valid email address.\r\n21,Email,Enter a valid email address.\r\n');
   });
 
   it('names ZIP entries by pattern, sanitised and de-duplicated', async () => {
@@ -227,7 +225,7 @@ describe('bulk generation', () => {
         while (openSpoolFiles() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         return openSpoolFiles() === 0;
       };
-      const url = `${(listening ??= t.app.listen({ port: 0, host: '127.0.0.1' }), await listening)}/api/bulk-jobs/${draft.id}/documents.zip`;
+      const url = `${((listening ??= t.app.listen({ port: 0, host: '127.0.0.1' })), await listening)}/api/bulk-jobs/${draft.id}/documents.zip`;
       return { client, draft, url, openSpoolFiles, filesClosed };
     }
 
@@ -326,7 +324,15 @@ describe('bulk generation', () => {
     const { client } = await userWithFormat();
     const noClient = { ...JSON.parse(JSON.stringify(offerLetter).replaceAll('client_name', 'payer').replaceAll('Client Name', 'Payer')), name: 'Receipt' };
     const format = (await client.post('/api/formats', noClient)).json() as TFormat;
-    const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, [['Payer', 'Email'], ['Ann', 'a@example.com'], ['Bo', 'b@example.com']])).json());
+    const draft = ZBulkUpload.parse(
+      (
+        await uploadCsv(client, format.id, [
+          ['Payer', 'Email'],
+          ['Ann', 'a@example.com'],
+          ['Bo', 'b@example.com'],
+        ])
+      ).json(),
+    );
     expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
     const job = await waitForJob(client, draft.id, finished);
     expect(job.fileNamePattern).toBe('{{document}}');
@@ -356,7 +362,11 @@ describe('bulk generation', () => {
 
   it('escapes formula-like cells in the error CSV', async () => {
     const { client, format } = await userWithFormat();
-    const rows = [['Client Name', 'Email'], ['Ok', 'ok@example.com'], ['Bad', '=HYPERLINK("x")']];
+    const rows = [
+      ['Client Name', 'Email'],
+      ['Ok', 'ok@example.com'],
+      ['Bad', '=HYPERLINK("x")'],
+    ];
     const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, rows)).json());
     await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: true });
     await waitForJob(client, draft.id, finished);
@@ -372,7 +382,11 @@ describe('bulk generation', () => {
 
   it('lets the user map unmatched columns by hand, and checks the mapping', async () => {
     const { client, format } = await userWithFormat();
-    const rows = [['Full name', 'E-mail address', 'Notes'], ['Ann', 'ann@example.com', 'x'], ['Bob', 'bob@example.com', 'y']];
+    const rows = [
+      ['Full name', 'E-mail address', 'Notes'],
+      ['Ann', 'ann@example.com', 'x'],
+      ['Bob', 'bob@example.com', 'y'],
+    ];
     const draft = ZBulkUpload.parse((await uploadCsv(client, format.id, rows)).json());
     expect(draft.mapping).toEqual({ client_name: null, email: null, start_date: null, salary: null });
     expect(draft.unmappedPlaceholders).toEqual(['client_name', 'email', 'start_date', 'salary']);
@@ -400,9 +414,7 @@ describe('bulk generation', () => {
     expect(draft.quota).toEqual({ remaining: 5, canMake: 5 });
     const refused = await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: true });
     expect(refused.statusCode).toBe(429);
-    expect(errorOf(refused).message).toBe(
-      'Your plan can make 5 more documents this month, and this needs 8. Make fewer or upgrade your plan.',
-    );
+    expect(errorOf(refused).message).toBe('Your plan can make 5 more documents this month, and this needs 8. Make fewer or upgrade your plan.');
     expect(await usageOf(user.id)).toBe(25);
   });
 

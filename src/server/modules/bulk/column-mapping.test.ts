@@ -3,13 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ZPlaceholder, type TPlaceholder, type TPlaceholderInput } from '../../../contract/placeholders.ts';
 import { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_NAME_ROW } from '../formats/excel-template.ts';
 import { columnKey } from '../../../contract/bulk.ts';
-import {
-  autoMapColumns,
-  mapRow,
-  UNMAPPED_REQUIRED_MESSAGE,
-  validateSheet,
-  VALUE_TOO_LONG_MESSAGE,
-} from './column-mapping.ts';
+import { autoMapColumns, mapRow, UNMAPPED_REQUIRED_MESSAGE, validateSheet, VALUE_TOO_LONG_MESSAGE } from './column-mapping.ts';
 import { readSpreadsheet } from './spreadsheet/read-spreadsheet.ts';
 import type { TSheet } from './spreadsheet/sheet-types.ts';
 import { csvFrom, formatted, xlsxFrom } from './test/fixtures.ts';
@@ -18,9 +12,7 @@ const placeholders = (list: TPlaceholderInput[]): TPlaceholder[] => list.map((p)
 
 describe('autoMapColumns', () => {
   it('matches a header to a name or label ignoring case, spaces, underscores and hyphens', () => {
-    expect(['Client Name', 'client_name', 'client-name', ' CLIENT   NAME ', 'ClientName', 'Client name *'].map(columnKey)).toEqual(
-      Array(6).fill('clientname'),
-    );
+    expect(['Client Name', 'client_name', 'client-name', ' CLIENT   NAME ', 'ClientName', 'Client name *'].map(columnKey)).toEqual(Array(6).fill('clientname'));
     const ps = placeholders([{ name: 'client_name' }, { name: 'amount', label: 'Total Due' }, { name: 'email' }, { name: 'notes' }]);
     expect(autoMapColumns(['E-Mail', 'total-due', 'Client Name', 'Other'], ps)).toEqual({
       client_name: 2,
@@ -207,7 +199,10 @@ describe('the Excel template round trip', () => {
   });
 
   it('recognises the name row when the template was saved as CSV (the row is then visible)', async () => {
-    const distinct = placeholders([{ name: 'client_name', required: true }, { name: 'start date', type: 'date' }]);
+    const distinct = placeholders([
+      { name: 'client_name', required: true },
+      { name: 'start date', type: 'date' },
+    ]);
     const csv = csvFrom([
       ['Client name *', 'Start date'],
       ['client_name', 'start_date'],
@@ -219,7 +214,13 @@ describe('the Excel template round trip', () => {
   });
 
   it('keeps a visible row 2 that merely looks like names as data', async () => {
-    const sheet = await readSpreadsheet(csvFrom([['Code', 'Label'], ['abc', 'xyz']]), 'codes.csv');
+    const sheet = await readSpreadsheet(
+      csvFrom([
+        ['Code', 'Label'],
+        ['abc', 'xyz'],
+      ]),
+      'codes.csv',
+    );
     expect(sheet).toEqual({ columns: ['Code', 'Label'], rows: [{ row: 2, cells: ['abc', 'xyz'] }] });
     // Hidden, but under a header that is not on row 1: not the template's name row either.
     const hidden = await readSpreadsheet(await xlsxFrom([[], ['Code'], ['abc'], ['def']], { hiddenRows: [3] }), 'codes.xlsx');

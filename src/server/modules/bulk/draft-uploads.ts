@@ -75,7 +75,9 @@ export function createDraftUploads(deps: TBulkServiceDeps) {
       fileName: job.fileName,
       columns: job.columns,
       mapping,
-      unmappedPlaceholders: columnPlaceholders(placeholders).filter((p) => mapping[p.name] == null).map((p) => p.name),
+      unmappedPlaceholders: columnPlaceholders(placeholders)
+        .filter((p) => mapping[p.name] == null)
+        .map((p) => p.name),
       unusedColumns: job.columns.map((_, i) => i).filter((i) => !used.has(i)),
       totalRows: sheet.rows.length,
       validRows: checked.valid,

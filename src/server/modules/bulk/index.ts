@@ -12,10 +12,4 @@ export { uniqueNamer, zipEntryName } from './zip-names.ts';
 export { dateKindOfFormat, plainNumber, serialToText } from './spreadsheet/cell-values.ts';
 export { readSpreadsheet } from './spreadsheet/read-spreadsheet.ts';
 export type { TNamedSheet, TReadOptions, TReadStats, TSheet, TSheetRow } from './spreadsheet/sheet-types.ts';
-export {
-  BULK_MAX_COLUMNS,
-  BULK_MAX_OTHER_SHEETS,
-  BULK_MAX_UNZIPPED_BYTES,
-  BULK_MAX_ZIP_ENTRIES,
-  MESSAGES,
-} from './spreadsheet/spreadsheet-limits.ts';
+export { BULK_MAX_COLUMNS, BULK_MAX_OTHER_SHEETS, BULK_MAX_UNZIPPED_BYTES, BULK_MAX_ZIP_ENTRIES, MESSAGES } from './spreadsheet/spreadsheet-limits.ts';

@@ -32,9 +32,7 @@ function lineColumn(list: TPlaceholder, header: string): TListColumn | undefined
 function prefixedColumn(list: TPlaceholder, header: string): TListColumn | undefined {
   const key = loose(header);
   const prefixes = [loose(list.name), loose(placeholderLabel(list))];
-  return (list.columns ?? []).find(
-    (c) => c.type !== 'formula' && prefixes.some((p) => key === p + loose(c.name) || key === p + loose(placeholderLabel(c))),
-  );
+  return (list.columns ?? []).find((c) => c.type !== 'formula' && prefixes.some((p) => key === p + loose(c.name) || key === p + loose(placeholderLabel(c))));
 }
 
 /** Where a list's lines came from, for the upload's summary. */
@@ -99,7 +97,13 @@ export function attachLines(sheet: TSheet, placeholders: readonly TPlaceholder[]
       }
     }
     rows = kept;
-    for (const { list } of columnLists) sources.push({ name: list.name, label: placeholderLabel(list), source: 'columns', lines: rows.reduce((n, r) => n + (r.lines[list.name]?.length ?? 0), 0) });
+    for (const { list } of columnLists)
+      sources.push({
+        name: list.name,
+        label: placeholderLabel(list),
+        source: 'columns',
+        lines: rows.reduce((n, r) => n + (r.lines[list.name]?.length ?? 0), 0),
+      });
   }
 
   for (const list of lists) {

@@ -92,9 +92,21 @@ describe('readSpreadsheet: names, sizes and what the bytes really are', () => {
       [xls, 'data.xlsx', 'This file is named .xlsx, but it is an Excel 97-2003 workbook (.xls). Rename it to .xls and upload it again.'],
       [xls, 'data.csv', 'This file is named .csv, but it is an Excel 97-2003 workbook (.xls). Rename it to .xls and upload it again.'],
       [plainZip(), 'data.xlsx', 'This file is named .xlsx, but it is a ZIP archive. Upload an .xlsx, .xls or .csv file.'],
-      [Buffer.from('%PDF-1.7\n%\xe2\xe3\n1 0 obj', 'latin1'), 'data.xls', 'This file is named .xls, but it is a PDF document. Upload an .xlsx, .xls or .csv file.'],
-      [Buffer.from('<html><body><table><tr><td>Name</td></tr></table></body></html>'), 'export.xls', 'This file is named .xls, but it is a web page or XML document. Upload an .xlsx, .xls or .csv file.'],
-      [Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0, 0]), 'data.csv', 'This file is named .csv, but it is a GIF image. Upload an .xlsx, .xls or .csv file.'],
+      [
+        Buffer.from('%PDF-1.7\n%\xe2\xe3\n1 0 obj', 'latin1'),
+        'data.xls',
+        'This file is named .xls, but it is a PDF document. Upload an .xlsx, .xls or .csv file.',
+      ],
+      [
+        Buffer.from('<html><body><table><tr><td>Name</td></tr></table></body></html>'),
+        'export.xls',
+        'This file is named .xls, but it is a web page or XML document. Upload an .xlsx, .xls or .csv file.',
+      ],
+      [
+        Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0, 0]),
+        'data.csv',
+        'This file is named .csv, but it is a GIF image. Upload an .xlsx, .xls or .csv file.',
+      ],
       [Buffer.from([1, 2, 3, 0, 5, 6, 7, 8, 9]), 'data.csv', 'This file is named .csv, but it is binary data, not text. Upload an .xlsx, .xls or .csv file.'],
     ];
     for (const [bytes, name, message] of cases) {
@@ -106,7 +118,12 @@ describe('readSpreadsheet: names, sizes and what the bytes really are', () => {
 describe('readSpreadsheet: the header and the rows', () => {
   it('refuses a header-only file', async () => {
     await expectRefused(readSpreadsheet(headerOnlyCsv(), 'a.csv'), 400, 'bad_request', 'The file has a header row but no data rows.');
-    await expectRefused(readSpreadsheet(await xlsxFrom([['Name', 'Email'], [], ['  ', '']]), 'a.xlsx'), 400, 'bad_request', 'The file has a header row but no data rows.');
+    await expectRefused(
+      readSpreadsheet(await xlsxFrom([['Name', 'Email'], [], ['  ', '']]), 'a.xlsx'),
+      400,
+      'bad_request',
+      'The file has a header row but no data rows.',
+    );
     await expectRefused(readSpreadsheet(xlsFrom([['Name']]), 'a.xls'), 400, 'bad_request', 'The file has a header row but no data rows.');
   });
 
@@ -123,7 +140,13 @@ describe('readSpreadsheet: the header and the rows', () => {
       'The header row has the same column name more than once: "Name" (columns A, E and F), "Email" (columns B and D). Give each column a different name and upload the file again.',
     );
     await expectRefused(
-      readSpreadsheet(await xlsxFrom([['Email', ' Email '], ['a', 'b']]), 'a.xlsx'),
+      readSpreadsheet(
+        await xlsxFrom([
+          ['Email', ' Email '],
+          ['a', 'b'],
+        ]),
+        'a.xlsx',
+      ),
       400,
       'bad_request',
       'The header row has the same column name more than once: "Email" (columns A and B). Give each column a different name and upload the file again.',
@@ -166,8 +189,7 @@ describe('readSpreadsheet: the header and the rows', () => {
 
   it('refuses more data rows than the limit, saying the limit, and stops reading there', async () => {
     const rows = [['Name'], ...Array.from({ length: 10 }, (_, i) => [`n${i}`])];
-    const message =
-      'The file has more than 3 data rows; the limit is 3 rows per upload. Split it into smaller files and upload them one by one.';
+    const message = 'The file has more than 3 data rows; the limit is 3 rows per upload. Split it into smaller files and upload them one by one.';
     const stats = newStats();
     await expectRefused(readSpreadsheet(csvFrom(rows), 'a.csv', { maxRows: 3, stats }), 400, 'bad_request', message);
     expect(stats.rowsRead).toBe(5); // the header, three rows, and the one too many
@@ -185,13 +207,25 @@ describe('readSpreadsheet: CSV', () => {
       ['Name', 'Amount'],
       ['Ann', '1,5'],
     ];
-    expect(await readSpreadsheet(csvFrom(rows, { delimiter: ';' }), 'a.csv')).toEqual({ columns: ['Name', 'Amount'], rows: [{ row: 2, cells: ['Ann', '1,5'] }] });
-    expect(await readSpreadsheet(csvFrom(rows, { delimiter: '\t', bom: true }), 'a.csv')).toEqual({ columns: ['Name', 'Amount'], rows: [{ row: 2, cells: ['Ann', '1,5'] }] });
-    expect(await readSpreadsheet(csvFrom(rows, { bom: true, eol: '\n' }), 'a.csv')).toEqual({ columns: ['Name', 'Amount'], rows: [{ row: 2, cells: ['Ann', '1,5'] }] });
+    expect(await readSpreadsheet(csvFrom(rows, { delimiter: ';' }), 'a.csv')).toEqual({
+      columns: ['Name', 'Amount'],
+      rows: [{ row: 2, cells: ['Ann', '1,5'] }],
+    });
+    expect(await readSpreadsheet(csvFrom(rows, { delimiter: '\t', bom: true }), 'a.csv')).toEqual({
+      columns: ['Name', 'Amount'],
+      rows: [{ row: 2, cells: ['Ann', '1,5'] }],
+    });
+    expect(await readSpreadsheet(csvFrom(rows, { bom: true, eol: '\n' }), 'a.csv')).toEqual({
+      columns: ['Name', 'Amount'],
+      rows: [{ row: 2, cells: ['Ann', '1,5'] }],
+    });
     // A comma inside a semicolon file's header does not fool the detection.
     expect((await readSpreadsheet(Buffer.from('Amount (EUR, net);Date\n1,5;2025-01-02\n'), 'a.csv')).columns).toEqual(['Amount (EUR, net)', 'Date']);
     // Excel's "sep=" line names the delimiter and is not a row.
-    expect(await readSpreadsheet(Buffer.from('sep=;\r\nName;Note\r\nAnn;a,b\r\n'), 'a.csv')).toEqual({ columns: ['Name', 'Note'], rows: [{ row: 2, cells: ['Ann', 'a,b'] }] });
+    expect(await readSpreadsheet(Buffer.from('sep=;\r\nName;Note\r\nAnn;a,b\r\n'), 'a.csv')).toEqual({
+      columns: ['Name', 'Note'],
+      rows: [{ row: 2, cells: ['Ann', 'a,b'] }],
+    });
     // One column: no delimiter at all.
     expect(await readSpreadsheet(Buffer.from('Name\nAnn\n'), 'a.csv')).toEqual({ columns: ['Name'], rows: [{ row: 2, cells: ['Ann'] }] });
   });
@@ -254,7 +288,16 @@ describe('readSpreadsheet: .xlsx values', () => {
         { formula: 'UPPER(A3)', result: 'BOB' },
         -0,
       ],
-      ['Cid', formatted(45721, 'dd/mm/yyyy'), 1.5e-7, formatted(0.5, 'h:mm'), formatted(0.25, '0.00%'), 1234567.891, 12345678901234567890, formatted(45721.75, 'yyyy-mm-dd hh:mm')],
+      [
+        'Cid',
+        formatted(45721, 'dd/mm/yyyy'),
+        1.5e-7,
+        formatted(0.5, 'h:mm'),
+        formatted(0.25, '0.00%'),
+        1234567.891,
+        12345678901234567890,
+        formatted(45721.75, 'yyyy-mm-dd hh:mm'),
+      ],
     ]);
     expect(await readSpreadsheet(bytes, 'a.xlsx')).toEqual({
       columns: ['Text', 'Date', 'Number', 'Formula', 'Bool', 'Error', 'Rich', 'Link'],
@@ -452,9 +495,22 @@ describe('number and date helpers', () => {
 
   it('tells date, time and other number formats apart', () => {
     expect(
-      ['yyyy-mm-dd', 'd-mmm', 'mmm yyyy', 'h:mm AM/PM', 'mm:ss', '[h]:mm:ss', '0.00', '#,##0 "days"', '0%', 'General', '0.00E+00', '[Red]0.00;[Blue]-0.00', '\\d0', '[$-409]d mmmm yyyy'].map(
-        dateKindOfFormat,
-      ),
+      [
+        'yyyy-mm-dd',
+        'd-mmm',
+        'mmm yyyy',
+        'h:mm AM/PM',
+        'mm:ss',
+        '[h]:mm:ss',
+        '0.00',
+        '#,##0 "days"',
+        '0%',
+        'General',
+        '0.00E+00',
+        '[Red]0.00;[Blue]-0.00',
+        '\\d0',
+        '[$-409]d mmmm yyyy',
+      ].map(dateKindOfFormat),
     ).toEqual(['date', 'date', 'date', 'time', 'time', 'time', null, null, null, null, null, null, null, 'date']);
   });
 
@@ -467,4 +523,3 @@ describe('number and date helpers', () => {
     expect(serialToText(0.75, 'time', false)).toBe('18:00');
   });
 });
-

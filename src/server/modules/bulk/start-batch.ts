@@ -78,7 +78,10 @@ export function createBatchStarts(deps: TBulkServiceDeps, drafts: Pick<ReturnTyp
         total: input.rows.length,
       });
       try {
-        return await starts.start(ownerId, job.id, { skipInvalid: input.skipInvalid, ...(input.fileNamePattern ? { fileNamePattern: input.fileNamePattern } : {}) });
+        return await starts.start(ownerId, job.id, {
+          skipInvalid: input.skipInvalid,
+          ...(input.fileNamePattern ? { fileNamePattern: input.fileNamePattern } : {}),
+        });
       } catch (error) {
         await deps.bulk.deleteDraft(ownerId, job.id);
         throw error;
@@ -92,7 +95,10 @@ export function createBatchStarts(deps: TBulkServiceDeps, drafts: Pick<ReturnTyp
     ): Promise<TBulkJob> {
       const upload = await drafts.upload(ownerId, input.formatId, input.file);
       try {
-        return await starts.start(ownerId, upload.id, { skipInvalid: input.skipInvalid, ...(input.fileNamePattern ? { fileNamePattern: input.fileNamePattern } : {}) });
+        return await starts.start(ownerId, upload.id, {
+          skipInvalid: input.skipInvalid,
+          ...(input.fileNamePattern ? { fileNamePattern: input.fileNamePattern } : {}),
+        });
       } catch (error) {
         await deps.bulk.deleteDraft(ownerId, upload.id);
         throw error;
@@ -134,13 +140,29 @@ export function createBatchStarts(deps: TBulkServiceDeps, drafts: Pick<ReturnTyp
       const started = await deps.bulk.start(
         ownerId,
         id,
-        { snapshotId: snapshot.id, formatName: format.name, fileNamePattern: body.fileNamePattern ?? defaultFileNamePattern(format.placeholders.map((p) => p.name), format.content.documentNamePattern),
-          total: checked.valid, skipped: checked.invalid },
+        {
+          snapshotId: snapshot.id,
+          formatName: format.name,
+          fileNamePattern:
+            body.fileNamePattern ??
+            defaultFileNamePattern(
+              format.placeholders.map((p) => p.name),
+              format.content.documentNamePattern,
+            ),
+          total: checked.valid,
+          skipped: checked.invalid,
+        },
         rows,
       );
       if (!started) throw new AppError('conflict', 'This upload has already been started.');
       const sender = await deps.chunks();
-      await sender.send(chunksFor(ownerId, id, Array.from({ length: checked.valid }, (_, i) => i)));
+      await sender.send(
+        chunksFor(
+          ownerId,
+          id,
+          Array.from({ length: checked.valid }, (_, i) => i),
+        ),
+      );
       const row = await deps.bulk.get(ownerId, id);
       if (!row) throw jobNotFound();
       return toJob(row);

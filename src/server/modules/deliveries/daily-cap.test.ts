@@ -35,7 +35,13 @@ beforeAll(async () => {
   second = { app, database };
   admin = new TestClient(t.app);
   await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const saved = await admin.request('PUT', '/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test' });
+  const saved = await admin.request('PUT', '/api/admin/mail-settings', {
+    host: smtp.host,
+    port: smtp.port,
+    user: 'relay',
+    password: 'relay-pass',
+    fromAddress: 'documents@formwork.test',
+  });
   expect(saved.statusCode, saved.body).toBe(200);
 }, 120_000);
 afterAll(async () => {
@@ -52,7 +58,9 @@ async function sender(app: FastifyInstance) {
   const client = new TestClient(app);
   const { user } = await signUpVerified(t, client, {}, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
-  const format = (await client.post('/api/formats', { name: 'Letter', content: { elements: [{ id: 'p', type: 'paragraph', content: 'Hello.' }] } })).json() as { id: string };
+  const format = (await client.post('/api/formats', { name: 'Letter', content: { elements: [{ id: 'p', type: 'paragraph', content: 'Hello.' }] } })).json() as {
+    id: string;
+  };
   const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string };
   return { client, userId: user.id, documentId: document.id };
 }
@@ -100,7 +108,9 @@ describe('the daily cap on the installation’s mail server', () => {
       const refused = await client.post(`/api/documents/${documentId}/email`, { to: ['d@example.com'] });
       expect(refused.statusCode).toBe(429);
       expect(errorOf(refused).code).toBe('rate_limited');
-      expect(errorOf(refused).message).toMatch(/^This installation’s mail server has sent its limit of 3 emails for today\. Sending starts again at midnight UTC/);
+      expect(errorOf(refused).message).toMatch(
+        /^This installation’s mail server has sent its limit of 3 emails for today\. Sending starts again at midnight UTC/,
+      );
       const untilMidnight = (86_400_000 - (Date.now() % 86_400_000)) / 1000;
       expect(Math.abs(Number(refused.headers['retry-after']) - untilMidnight)).toBeLessThan(5);
     }
@@ -148,7 +158,12 @@ describe('the daily cap on the installation’s mail server', () => {
   it('does not hold mail a user sends through their own server', async () => {
     const own = await sender(second.app);
     await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, own.userId));
-    const saved = await own.client.request('PUT', '/api/user/email-settings', { enterpriseEmail: 'own@acme.test', enterpriseEmailPassword: 'own-pass', smtpHost: smtp.host, smtpPort: smtp.port });
+    const saved = await own.client.request('PUT', '/api/user/email-settings', {
+      enterpriseEmail: 'own@acme.test',
+      enterpriseEmailPassword: 'own-pass',
+      smtpHost: smtp.host,
+      smtpPort: smtp.port,
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     const queued = await own.client.post(`/api/documents/${own.documentId}/email`, { to: ['e@example.com'] });
     expect(queued.statusCode, queued.body).toBe(202);

@@ -35,7 +35,12 @@ export async function deliveriesRoutes(app: FastifyInstance, opts: { deliveries:
 
   api.get(
     '/api/deliveries',
-    { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }), response: { 200: z.array(ZDeliveryWithDocument), ...errors } } },
+    {
+      schema: {
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
+        response: { 200: z.array(ZDeliveryWithDocument), ...errors },
+      },
+    },
     async (request) => opts.deliveries.recent(request.callerId, request.query.limit),
   );
 

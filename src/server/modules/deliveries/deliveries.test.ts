@@ -194,7 +194,12 @@ describe('emailing a document', () => {
     expect(logLines.join('')).not.toContain(wrong);
     expect(logLines.join('')).not.toContain(Buffer.from(wrong).toString('base64'));
 
-    await client.request('PUT', '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: 'right-password', smtpHost: smtp.host, smtpPort: smtp.port });
+    await client.request('PUT', '/api/user/email-settings', {
+      enterpriseEmail: 'sales@acme.test',
+      enterpriseEmailPassword: 'right-password',
+      smtpHost: smtp.host,
+      smtpPort: smtp.port,
+    });
     const before = smtp.messages.length;
     const sent = await settled(client, ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json()).id);
     expect(sent).toMatchObject({ status: 'sent', transport: 'own' });
@@ -224,7 +229,9 @@ describe('abuse limits', () => {
     await signUpVerified(t, stranger, {}, smtp);
     expect((await stranger.post(`/api/documents/${document.id}/email`, { to: ['a@example.com'] })).statusCode).toBe(404);
     expect((await stranger.get(`/api/documents/${document.id}/deliveries`)).statusCode).toBe(404);
-    const queuedIds = (await t.database.db.select({ id: emailDeliveries.id }).from(emailDeliveries).where(eq(emailDeliveries.documentId, document.id))).map((r) => r.id);
+    const queuedIds = (await t.database.db.select({ id: emailDeliveries.id }).from(emailDeliveries).where(eq(emailDeliveries.documentId, document.id))).map(
+      (r) => r.id,
+    );
     expect(queuedIds).toEqual([]);
   });
 
@@ -243,7 +250,10 @@ describe('abuse limits', () => {
       const over = await client.post(`/api/documents/${document.id}/email`, { to: ['d@example.com'] });
       expect(over.statusCode).toBe(429);
       expect(over.headers['retry-after']).toBe('600');
-      expect(errorOf(over)).toMatchObject({ code: 'rate_limited', message: 'You have emailed 3 recipients in the last hour; your plan allows 3. Try again later.' });
+      expect(errorOf(over)).toMatchObject({
+        code: 'rate_limited',
+        message: 'You have emailed 3 recipients in the last hour; your plan allows 3. Try again later.',
+      });
     } finally {
       await admin.request('DELETE', '/api/admin/settings/plans.catalogue');
     }
@@ -329,9 +339,15 @@ describe('the Free plan through the installation’s server', () => {
 
   it('lets a paid plan write its own words through the installation’s server', async () => {
     const { client, document } = await userWithDocument('basic');
-    expect(ZEmailSettings.parse((await client.get('/api/user/email-settings')).json())).toMatchObject({ sendsWith: 'system', ownWords: true, ownWordsNote: null });
+    expect(ZEmailSettings.parse((await client.get('/api/user/email-settings')).json())).toMatchObject({
+      sendsWith: 'system',
+      ownWords: true,
+      ownWordsNote: null,
+    });
     const before = smtp.messages.length;
-    const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'Our offer', message: 'As discussed.' })).json());
+    const queued = ZDelivery.parse(
+      (await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'Our offer', message: 'As discussed.' })).json(),
+    );
     expect((await settled(client, queued.id)).status).toBe('sent');
     await smtp.waitFor(before + 1);
     expect((await smtp.parse(smtp.messages[before]!)).subject).toBe('Our offer');
@@ -343,11 +359,18 @@ describe('the Free plan through the installation’s server', () => {
     expect((await admin.post('/api/admin/settings', { key: 'plans.catalogue', value: JSON.stringify(catalogue) })).statusCode).toBe(200);
     try {
       const { client, document } = await userWithDocument('free');
-      const saved = await client.request('PUT', '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: 'right-password', smtpHost: smtp.host, smtpPort: smtp.port });
+      const saved = await client.request('PUT', '/api/user/email-settings', {
+        enterpriseEmail: 'sales@acme.test',
+        enterpriseEmailPassword: 'right-password',
+        smtpHost: smtp.host,
+        smtpPort: smtp.port,
+      });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(ZEmailSettings.parse(saved.json())).toMatchObject({ sendsWith: 'own', ownWords: true, ownWordsNote: null });
       const before = smtp.messages.length;
-      const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'From my own mailbox' })).json());
+      const queued = ZDelivery.parse(
+        (await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'From my own mailbox' })).json(),
+      );
       expect(await settled(client, queued.id)).toMatchObject({ status: 'sent', transport: 'own' });
       await smtp.waitFor(before + 1);
       expect(smtp.messages[before]).toMatchObject({ user: 'sales@acme.test', from: 'sales@acme.test' });
@@ -366,7 +389,13 @@ describe('a PDF too large to attach', () => {
     small = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { mailTrustedCa: [smtp.ca], emailAttachmentMaxBytes: 1_000 });
     const root = new TestClient(small.app);
     await signUpVerified(small, root, { email: ADMIN_EMAIL });
-    await root.request('PUT', '/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: RELAY.user, password: RELAY.password, fromAddress: 'documents@formwork.test' });
+    await root.request('PUT', '/api/admin/mail-settings', {
+      host: smtp.host,
+      port: smtp.port,
+      user: RELAY.user,
+      password: RELAY.password,
+      fromAddress: 'documents@formwork.test',
+    });
   });
   afterAll(async () => {
     await small.close();
@@ -375,7 +404,9 @@ describe('a PDF too large to attach', () => {
   it('goes as a share link that opens the same PDF without an account', async () => {
     const client = new TestClient(small.app);
     await signUpVerified(small, client, {}, smtp);
-    const format = (await client.post('/api/formats', { name: 'Big', content: { elements: [{ id: 'p', type: 'paragraph', content: 'A long document.' }] } })).json() as { id: string };
+    const format = (
+      await client.post('/api/formats', { name: 'Big', content: { elements: [{ id: 'p', type: 'paragraph', content: 'A long document.' }] } })
+    ).json() as { id: string };
     const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string; name: string };
     const before = smtp.messages.length;
     const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());

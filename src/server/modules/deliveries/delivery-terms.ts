@@ -38,4 +38,3 @@ export function toDelivery(row: TDeliveryRow): TDelivery {
 }
 
 export const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-

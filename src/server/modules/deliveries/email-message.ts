@@ -2,8 +2,7 @@ import type { SendMailOptions } from 'nodemailer';
 import type { TSender } from '../mail/index.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const longDate = (date: Date) => date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
@@ -36,10 +35,9 @@ export function composeEmail(content: TEmailContent): SendMailOptions {
   const paragraphs = content.message.trim().split(/\n{2,}/);
   const fileName = `${safeFileBaseName(content.documentName)}.pdf`;
   const linkText =
-    'link' in document
-      ? `${content.documentName} is too large to attach. Open it here until ${longDate(document.link.expiresAt)}:\n${document.link.url}`
-      : '';
-  const footer = sender.route === 'system' ? `Sent by ${sender.replyTo?.name ?? sender.from.name} (${sender.replyTo?.address ?? sender.from.address}) with Formwork.` : '';
+    'link' in document ? `${content.documentName} is too large to attach. Open it here until ${longDate(document.link.expiresAt)}:\n${document.link.url}` : '';
+  const footer =
+    sender.route === 'system' ? `Sent by ${sender.replyTo?.name ?? sender.from.name} (${sender.replyTo?.address ?? sender.from.address}) with Formwork.` : '';
   const text = [content.message.trim(), linkText, footer ? `--\n${footer}` : ''].filter(Boolean).join('\n\n') + '\n';
   const html = [
     '<!doctype html><html><body style="margin:0;padding:24px;background:#f6f7fb;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1f2430">',
@@ -68,7 +66,11 @@ export function composeEmail(content: TEmailContent): SendMailOptions {
       ...(content.mailMerge ? { 'List-Unsubscribe': `<mailto:${encodeURI(senderAddress(sender))}?subject=unsubscribe>` } : {}),
     },
     ...('pdf' in document
-      ? { attachments: [{ filename: fileName, content: Buffer.from(document.pdf.buffer, document.pdf.byteOffset, document.pdf.byteLength), contentType: 'application/pdf' }] }
+      ? {
+          attachments: [
+            { filename: fileName, content: Buffer.from(document.pdf.buffer, document.pdf.byteOffset, document.pdf.byteLength), contentType: 'application/pdf' },
+          ],
+        }
       : {}),
   };
 }

@@ -60,14 +60,16 @@ async function finishedBatch(tag: string, plan: 'free' | 'enterprise' = 'enterpr
   const client = new TestClient(t.app);
   const { user, email } = await signUpVerified(t, client, { firstName: 'Ada', lastName: 'Lovelace' }, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
-  const format = (await client.post('/api/formats', {
-    name: 'Welcome Letter',
-    content: { elements: [{ id: 'p', type: 'paragraph', content: 'Welcome {{client_name}}, from {{start_date}}.' }] },
-    placeholders: [
-      { name: 'client_name', type: 'text', required: true },
-      { name: 'start_date', type: 'date' },
-    ],
-  })).json() as { id: string };
+  const format = (
+    await client.post('/api/formats', {
+      name: 'Welcome Letter',
+      content: { elements: [{ id: 'p', type: 'paragraph', content: 'Welcome {{client_name}}, from {{start_date}}.' }] },
+      placeholders: [
+        { name: 'client_name', type: 'text', required: true },
+        { name: 'start_date', type: 'date' },
+      ],
+    })
+  ).json() as { id: string };
   const draft = (await client.upload(`/api/formats/${format.id}/bulk`, 'file', `members-${tag}.csv`, spreadsheet(tag), 'text/csv')).json() as { id: string };
   expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
   let job: TBulkJob;
@@ -112,7 +114,9 @@ describe('mail merge from a batch', () => {
     expect(options.columns[2]).toMatchObject({ header: 'Email address', placeholder: null, addresses: 23, sample: 'client1.a@example.com' });
     expect(options.columns[0]).toMatchObject({ header: 'Client Name', placeholder: 'client_name', addresses: 0 });
 
-    const preview = ZMailMergePreview.parse((await client.post(`/api/bulk-jobs/${jobId}/mail-merge/preview`, { ...BODY(2), subject: 'Hi {{nickname}}' })).json());
+    const preview = ZMailMergePreview.parse(
+      (await client.post(`/api/bulk-jobs/${jobId}/mail-merge/preview`, { ...BODY(2), subject: 'Hi {{nickname}}' })).json(),
+    );
     expect(preview).toMatchObject({ valid: 23, invalid: 2, unknownPlaceholders: ['nickname'] });
     expect(preview.problems).toEqual([
       { row: 8, address: 'not-an-email', message: '“not-an-email” is not a valid email address.' },
@@ -249,7 +253,11 @@ describe('mail merge from a batch', () => {
       const refused = await client.post(url, BODY(2));
       expect(refused.statusCode, url).toBe(403);
       expect(refused.json()).toMatchObject({
-        error: { code: 'plan_limit', message: options.ownWordsNote, fields: { subject: 'Leave the subject out: the standard one is used.', message: 'Leave the message out: the standard one is used.' } },
+        error: {
+          code: 'plan_limit',
+          message: options.ownWordsNote,
+          fields: { subject: 'Leave the subject out: the standard one is used.', message: 'Leave the message out: the standard one is used.' },
+        },
       });
     }
     expect(await mergeOf(client, jobId)).toBeNull();

@@ -75,7 +75,8 @@ export function createMergeContext(deps: TMailMergeDeps) {
       failed: counts.failed,
       finished: waiting === 0 && counts.sent + counts.failed >= merge.total,
       // Only a wait worth telling: rows held back by the send rate, not rows due now.
-      nextSendAt: counts.queued > 0 && counts.nextSendAt && counts.nextSendAt.getTime() > Date.now() + RATE_WAIT_SHOWN_MS ? counts.nextSendAt.toISOString() : null,
+      nextSendAt:
+        counts.queued > 0 && counts.nextSendAt && counts.nextSendAt.getTime() > Date.now() + RATE_WAIT_SHOWN_MS ? counts.nextSendAt.toISOString() : null,
       createdAt: merge.createdAt.toISOString(),
     };
   }
@@ -84,7 +85,8 @@ export function createMergeContext(deps: TMailMergeDeps) {
 }
 
 export function checkColumn(job: { columns: string[] }, column: number): void {
-  if (column >= job.columns.length) throw new AppError('validation_failed', `The spreadsheet has no column ${column + 1}.`, { addressColumn: 'Choose a column of the spreadsheet.' });
+  if (column >= job.columns.length)
+    throw new AppError('validation_failed', `The spreadsheet has no column ${column + 1}.`, { addressColumn: 'Choose a column of the spreadsheet.' });
 }
 
 /**

@@ -7,7 +7,10 @@ import { IN_DOUBT_AFTER_MS, IN_DOUBT_MESSAGE, LEASE_MS, MINUTE, plural, SEND_RAT
 import { composeEmail } from './email-message.ts';
 
 /** The PDF to attach, or a share link when it is too large (made once per delivery). */
-async function documentFor({ deps, r, maxAttachmentBytes }: TDeliveryBase, row: TDeliveryRow): Promise<{ name: string; content: { pdf: Uint8Array } | { link: { url: string; expiresAt: Date } } }> {
+async function documentFor(
+  { deps, r, maxAttachmentBytes }: TDeliveryBase,
+  row: TDeliveryRow,
+): Promise<{ name: string; content: { pdf: Uint8Array } | { link: { url: string; expiresAt: Date } } }> {
   const { document, bytes } = await deps.documents.pdf(row.ownerId, row.documentId);
   if (bytes.byteLength <= maxAttachmentBytes) {
     if (row.attachment !== 'pdf') await r.setAttachment(row.id, 'pdf', null);
@@ -33,7 +36,11 @@ async function attempt(ctx: TDeliveryBase, worker: TDueRowsWorker, row: TDeliver
   const now = new Date();
   const dailyLimit = sender.route === 'system' ? await deps.mail.systemDailyLimit() : null;
   if (dailyLimit !== null && row.recipientCount > dailyLimit) {
-    await r.finish(row.id, { status: 'failed', smtpResponse: null, error: `This email has more recipients than the installation’s mail server sends in a day (${dailyLimit}).` });
+    await r.finish(row.id, {
+      status: 'failed',
+      smtpResponse: null,
+      error: `This email has more recipients than the installation’s mail server sends in a day (${dailyLimit}).`,
+    });
     return;
   }
   const began = await r.begin(

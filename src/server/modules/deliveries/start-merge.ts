@@ -10,7 +10,12 @@ import { cellOf, checkAddress } from './merge-templates.ts';
  * Queues one email per document of the batch; an address that cannot be used is that row's
  * error. A batch is emailed once: asking again answers the merge already under way.
  */
-export async function startMerge(ctx: TMergeContext, ownerId: string, jobId: string, body: z.output<typeof ZMailMergeBody>): Promise<{ merge: TMailMerge; created: boolean }> {
+export async function startMerge(
+  ctx: TMergeContext,
+  ownerId: string,
+  jobId: string,
+  body: z.output<typeof ZMailMergeBody>,
+): Promise<{ merge: TMailMerge; created: boolean }> {
   const { deps, r, jobOf, mergeView } = ctx;
   const job = await jobOf(ownerId, jobId);
   await deps.standing.assertMayReach(ownerId, 'email');
@@ -48,7 +53,12 @@ export async function startMerge(ctx: TMergeContext, ownerId: string, jobId: str
  * signed `standardFor`, when the account may not write its own); rows already written (a first
  * click, a process that stopped half-way) are left alone. Safe to run again.
  */
-async function queueRows({ deps, r, rowsOf }: TMergeContext, merge: TMergeRow, job: { mapping: Record<string, number | null> }, standardFor: string | null): Promise<void> {
+async function queueRows(
+  { deps, r, rowsOf }: TMergeContext,
+  merge: TMergeRow,
+  job: { mapping: Record<string, number | null> },
+  standardFor: string | null,
+): Promise<void> {
   const templates = { subject: merge.subject, message: merge.message, standardFor };
   let total = 0;
   let batch: TNewDelivery[] = [];

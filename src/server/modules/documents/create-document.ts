@@ -34,7 +34,8 @@ async function prepare({ deps }: TDocumentsContext, ownerId: string, body: z.out
   }
   const createdAt = new Date();
   const name =
-    body.name || documentNameFor({ name: format.name, documentNamePattern: snapshot.content.documentNamePattern }, check.values, createdAt.toISOString().slice(0, 10));
+    body.name ||
+    documentNameFor({ name: format.name, documentNamePattern: snapshot.content.documentNamePattern }, check.values, createdAt.toISOString().slice(0, 10));
   const clientName = body.clientName || clientNameOf(check.values) || DEFAULT_CLIENT_NAME;
   return { format, snapshot, values: check.values, limit, createdAt, name, clientName };
 }
@@ -119,10 +120,12 @@ export async function createDocumentLater(
   const prepared = await prepare(ctx, ownerId, body, testMode);
   const id = randomUUID();
   setImmediate(() => {
-    produce(ctx, ownerId, prepared, id, testMode).then(
-      (document) => settled({ document }),
-      (error: unknown) => settled({ error }),
-    ).catch((error: unknown) => ctx.deps.log.error({ err: error, documentId: id }, 'could not record how a background document ended'));
+    produce(ctx, ownerId, prepared, id, testMode)
+      .then(
+        (document) => settled({ document }),
+        (error: unknown) => settled({ error }),
+      )
+      .catch((error: unknown) => ctx.deps.log.error({ err: error, documentId: id }, 'could not record how a background document ended'));
   });
   return { id };
 }

@@ -24,7 +24,12 @@ async function renderStored({ deps }: TDocumentsContext, ownerId: string, docume
 }
 
 /** The document's bytes: from the cache when it has them, else rendered again from the snapshot. */
-export async function documentPdf(ctx: TDocumentsContext, ownerId: string, id: string, scope?: TDocumentScope): Promise<{ document: TDocument; bytes: Uint8Array }> {
+export async function documentPdf(
+  ctx: TDocumentsContext,
+  ownerId: string,
+  id: string,
+  scope?: TDocumentScope,
+): Promise<{ document: TDocument; bytes: Uint8Array }> {
   const { deps, rendering } = ctx;
   const found = await deps.documents.getWithSnapshot(ownerId, id, scope);
   if (!found) throw documentNotFound();

@@ -75,14 +75,14 @@ export function createDocumentsRepository(db: TDb) {
 
     async list(ownerId: string, page: TDocumentListQuery): Promise<TDocumentRow[]> {
       const kind = page.kind === 'single' ? isNull(documents.batchId) : page.kind === 'batch' ? isNotNull(documents.batchId) : undefined;
-      return (await db
+      return await db
         .select()
         .from(documents)
         .where(and(eq(documents.ownerId, ownerId), page.batchId ? eq(documents.batchId, page.batchId) : undefined, kind))
         // A batch reads in spreadsheet order; everything else newest first.
         .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)
-        .offset(page.offset));
+        .offset(page.offset);
     },
 
     /** Newest first, after `after` when given (keyset paging: stable while documents are added). */
@@ -124,11 +124,7 @@ export function createDocumentsRepository(db: TDb) {
       return row;
     },
 
-    async getWithSnapshot(
-      ownerId: string,
-      id: string,
-      scope?: TDocumentScope,
-    ): Promise<{ document: TDocumentRow; snapshot: TSnapshotRow } | undefined> {
+    async getWithSnapshot(ownerId: string, id: string, scope?: TDocumentScope): Promise<{ document: TDocumentRow; snapshot: TSnapshotRow } | undefined> {
       const [row] = await db
         .select({ document: documents, snapshot: formatSnapshots })
         .from(documents)

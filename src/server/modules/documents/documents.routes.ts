@@ -35,14 +35,10 @@ export async function documentsRoutes(app: FastifyInstance, opts: { documents: T
     async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body)),
   );
 
-  api.delete(
-    '/api/documents/:id',
-    { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } },
-    async (request, reply) => {
-      await opts.documents.delete(request.callerId, request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
+  api.delete('/api/documents/:id', { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+    await opts.documents.delete(request.callerId, request.params.id);
+    return reply.status(204).send(null);
+  });
 
   for (const [suffix, disposition] of [
     ['preview', 'inline'],

@@ -175,9 +175,7 @@ describe('documents', () => {
 
   it('keeps documents unchanged after their format is edited or deleted', async () => {
     const { client, format } = await userWithFormat();
-    const doc = (
-      await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann', team: 'Design' } })
-    ).json() as TDocument;
+    const doc = (await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann', team: 'Design' } })).json() as TDocument;
     const before = (await client.get(`/api/documents/${doc.id}/download`)).rawPayload;
     await client.request('PUT', `/api/formats/${format.id}`, {
       ...offerLetter,
@@ -193,9 +191,7 @@ describe('documents', () => {
 
   it('deletes a document and updates the stats', async () => {
     const { client, format } = await userWithFormat();
-    const doc = (
-      await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann', team: 'Design' } })
-    ).json() as TDocument;
+    const doc = (await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann', team: 'Design' } })).json() as TDocument;
     expect((await client.get('/api/user/stats')).json()).toMatchObject({ totalFormats: 1, totalDocuments: 1, apiCallsUsed: 1 });
     expect((await client.request('DELETE', `/api/documents/${doc.id}`)).statusCode).toBe(204);
     expect((await client.request('DELETE', `/api/documents/${doc.id}`)).statusCode).toBe(404);
@@ -209,9 +205,7 @@ describe('generation quota', () => {
     const { client, user, format } = await userWithFormat('free');
     await t.database.db.insert(usageCounters).values({ ownerId: user.id, period: usagePeriod(), generations: 20 });
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        client.post('/api/documents', { formatId: format.id, data: { client_name: `C${i}`, team: 'Design' } }),
-      ),
+      Array.from({ length: 50 }, (_, i) => client.post('/api/documents', { formatId: format.id, data: { client_name: `C${i}`, team: 'Design' } })),
     );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
@@ -227,9 +221,7 @@ describe('generation quota', () => {
 describe('ownership', () => {
   it("answers 404 for every one of another user's formats and documents", async () => {
     const a = await userWithFormat();
-    const doc = (
-      await a.client.post('/api/documents', { formatId: a.format.id, data: { client_name: 'Ann', team: 'Design' } })
-    ).json() as TDocument;
+    const doc = (await a.client.post('/api/documents', { formatId: a.format.id, data: { client_name: 'Ann', team: 'Design' } })).json() as TDocument;
     const b = new TestClient(t.app);
     await b.signUp();
     const attempts = [

@@ -61,7 +61,11 @@ describe('formats with logic', () => {
   it('save and read back a list, formulas, a checkbox and a condition', async () => {
     const { format } = await member();
     const items = format.placeholders.find((p) => p.name === 'items')!;
-    expect(items).toMatchObject({ type: 'list', required: true, columns: [{ name: 'description' }, { name: 'qty' }, { name: 'unit_price' }, { name: 'amount', type: 'formula', expression: 'qty * unit_price' }] });
+    expect(items).toMatchObject({
+      type: 'list',
+      required: true,
+      columns: [{ name: 'description' }, { name: 'qty' }, { name: 'unit_price' }, { name: 'amount', type: 'formula', expression: 'qty * unit_price' }],
+    });
     expect(format.content.elements.find((e) => e.id === 'inv-4')).toMatchObject({ repeat: { row: 1, list: 'items' } });
     expect(format.content.tagFormats).toBe(true);
   });
@@ -79,7 +83,10 @@ describe('formats with logic', () => {
       ...INVOICE,
       placeholders: INVOICE.placeholders!.map((p) => (p.name === 'total' ? { ...p, expression: 'subtotal + vat' } : p)),
     });
-    expect(errorOf(unknown).fields).toEqual({ [`placeholders.${INVOICE.placeholders!.findIndex((p) => p.name === 'total')}.expression`]: 'total: Unknown name vat (at character 12). Use the name of a placeholder.' });
+    expect(errorOf(unknown).fields).toEqual({
+      [`placeholders.${INVOICE.placeholders!.findIndex((p) => p.name === 'total')}.expression`]:
+        'total: Unknown name vat (at character 12). Use the name of a placeholder.',
+    });
   });
 });
 
@@ -130,7 +137,9 @@ describe('documents with lists', () => {
         content: {
           ...INVOICE.content,
           elements: INVOICE.content.elements!.map((e) =>
-            e.id === 'inv-4' && e.type === 'table' ? { ...e, rows: e.rows!.map((row, r) => (r === 1 ? ['{{description}} {{description}} {{description}} {{description}}', '', '', ''] : row)) } : e,
+            e.id === 'inv-4' && e.type === 'table'
+              ? { ...e, rows: e.rows!.map((row, r) => (r === 1 ? ['{{description}} {{description}} {{description}} {{description}}', '', '', ''] : row)) }
+              : e,
           ),
         },
       })
@@ -149,7 +158,11 @@ describe('documents with lists', () => {
       await client.post('/api/formats', {
         name: 'Unit cost',
         content: { elements: [{ id: 'p', type: 'paragraph', content: '{{each | currency}}' }] },
-        placeholders: [{ name: 'total', type: 'number' }, { name: 'people', type: 'number' }, { name: 'each', type: 'formula', expression: 'total / people' }],
+        placeholders: [
+          { name: 'total', type: 'number' },
+          { name: 'people', type: 'number' },
+          { name: 'each', type: 'formula', expression: 'total / people' },
+        ],
       })
     ).json() as TFormat;
     const refused = await client.post('/api/documents', { formatId: format.id, data: { total: 10, people: 0 } });
@@ -192,7 +205,9 @@ describe('conditions', () => {
     const premium = await client.post('/api/documents', { formatId: format.id, data: { plan: 'Premium' } });
     expect(errorOf(premium)).toMatchObject({ message: 'Please fill in all required fields: Manager' });
     const shown = await client.post('/api/documents', { formatId: format.id, data: { plan: 'Premium', manager: 'Ravi', vip: true } });
-    expect(flat(pdfText((await client.get(`/api/documents/${(shown.json() as TDocument).id}/download`)).rawPayload)).trim()).toBe('Plan Premium. Account manager: Ravi. Done (VIP)');
+    expect(flat(pdfText((await client.get(`/api/documents/${(shown.json() as TDocument).id}/download`)).rawPayload)).trim()).toBe(
+      'Plan Premium. Account manager: Ravi. Done (VIP)',
+    );
   });
 });
 
@@ -206,7 +221,9 @@ describe('previews', () => {
     expect(sample).toContain('[Description 1] 1 $1.00 $1.00 [Description 2] 2 $2.00 $4.00 [Description 3] 3 $3.00 $9.00');
     expect(sample).toContain('Subtotal $14.00');
     expect(sample).toContain('Reverse charge');
-    const typed = await client.post(`/api/formats/${format.id}/preview`, { data: { tax_rate: '10', items: [{ description: 'Typed line', qty: '2', unit_price: '5' }] } });
+    const typed = await client.post(`/api/formats/${format.id}/preview`, {
+      data: { tax_rate: '10', items: [{ description: 'Typed line', qty: '2', unit_price: '5' }] },
+    });
     const filled = flat(pdfText(typed.rawPayload));
     expect(filled).toContain('Typed line 2 $5.00 $10.00 Subtotal $10.00 Tax (10%) $1.00 Total due $11.00');
     expect(filled).toContain('[Your business name]');
@@ -238,7 +255,12 @@ describe('the public API', () => {
     const { client, format } = await member('enterprise');
     const key = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Server', mode: 'live' })).json()).key;
     const call = (method: string, url: string, body?: unknown) =>
-      t.app.inject({ method: method as 'POST', url, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
+      t.app.inject({
+        method: method as 'POST',
+        url,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
     const described = (await call('GET', `/api/v1/formats/${format.id}`)).json() as { placeholders: { name: string; columns?: { name: string }[] }[] };
     expect(described.placeholders.find((p) => p.name === 'items')?.columns?.map((c) => c.name)).toEqual(['description', 'qty', 'unit_price', 'amount']);
     const made = await call('POST', '/api/v1/documents', { formatId: format.id, data: { ...FILLED, items: lines(3) } });

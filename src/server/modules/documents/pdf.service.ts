@@ -72,8 +72,7 @@ export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data:
   }
 }
 
-const tooManyAtOnce = () =>
-  new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
+const tooManyAtOnce = () => new AppError('rate_limited', 'Too many documents are being rendered for you at once. Wait for them to finish, then try again.');
 
 /**
  * The one place the server turns a format and data into PDF bytes for a single document. The
@@ -140,15 +139,18 @@ export function createPdfService(deps: {
     const startedAt = new BigInt64Array(new SharedArrayBuffer(8));
     const takenAt = Date.now();
     // Checked now and then rather than told: a port per render cost more than the check.
-    const watch = setInterval(() => {
-      const started = Number(Atomics.load(startedAt, 0));
-      if (started === 0) {
-        if (Date.now() - takenAt > MAX_WAIT_FOR_THREAD_MS) abort.abort();
-      } else if (Date.now() - started > budgetMs) {
-        overBudget = true;
-        abort.abort();
-      }
-    }, Math.max(10, Math.min(250, budgetMs / 10)));
+    const watch = setInterval(
+      () => {
+        const started = Number(Atomics.load(startedAt, 0));
+        if (started === 0) {
+          if (Date.now() - takenAt > MAX_WAIT_FOR_THREAD_MS) abort.abort();
+        } else if (Date.now() - started > budgetMs) {
+          overBudget = true;
+          abort.abort();
+        }
+      },
+      Math.max(10, Math.min(250, budgetMs / 10)),
+    );
     try {
       const pool = await deps.pool();
       const result = await pool.render(

@@ -97,9 +97,7 @@ describe('renders off the event loop, within a budget', () => {
     const format = (await attacker.client.post('/api/formats', repeatedNotes(uses))).json() as TFormat;
     const bystander = await signedIn(t);
 
-    const heavy = Array.from({ length: 4 }, () =>
-      attacker.client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } }),
-    );
+    const heavy = Array.from({ length: 4 }, () => attacker.client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } }));
     let settled = false;
     const all = Promise.all(heavy).finally(() => (settled = true));
     const healthz: number[] = [];

@@ -36,6 +36,9 @@ export async function deleteDocument({ deps }: TDocumentsContext, ownerId: strin
   if (outcome === 'not_found') throw documentNotFound();
   if (outcome === 'deleted') await deps.cache.delete(id);
   if (outcome === 'batch_running') {
-    throw new AppError('conflict', 'This document belongs to a batch that is still generating. Delete it once the batch has finished, or cancel the batch first.');
+    throw new AppError(
+      'conflict',
+      'This document belongs to a batch that is still generating. Delete it once the batch has finished, or cancel the batch first.',
+    );
   }
 }

@@ -31,7 +31,13 @@ const HINTS: Record<TPlaceholder['type'], string> = {
 
 type TColumnSpec = { name: string; label: string; type: TPlaceholder['type']; required: boolean; options: string[]; hint?: string };
 
-const specOf = (p: TPlaceholder | TListColumn): TColumnSpec => ({ name: p.name, label: placeholderLabel(p), type: p.type, required: p.required, options: p.options });
+const specOf = (p: TPlaceholder | TListColumn): TColumnSpec => ({
+  name: p.name,
+  label: placeholderLabel(p),
+  type: p.type,
+  required: p.required,
+  options: p.options,
+});
 const KEY_SPEC: TColumnSpec = {
   name: TEMPLATE_KEY_NAME,
   label: TEMPLATE_KEY_LABEL,
@@ -43,7 +49,12 @@ const KEY_SPEC: TColumnSpec = {
 
 /** A sheet name Excel accepts (at most 31 characters, none of []:*?/\) and no other sheet has. */
 function sheetName(label: string, taken: Set<string>): string {
-  const base = label.replace(/[[\]:*?/\\]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 31) || 'Lines';
+  const base =
+    label
+      .replace(/[[\]:*?/\\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 31) || 'Lines';
   let name = base;
   for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base.slice(0, 27)} ${n}`;
   taken.add(name.toLowerCase());
@@ -131,7 +142,11 @@ export async function buildExcelTemplate(formatName: string, placeholders: reado
   const listsWithLines = placeholders.filter((p) => p.type === 'list');
   const fields = placeholders.filter((p) => p.type !== 'list' && p.type !== 'formula');
   const taken = new Set([TEMPLATE_DATA_SHEET, TEMPLATE_LISTS_SHEET, TEMPLATE_HELP_SHEET].map((n) => n.toLowerCase()));
-  const lineSheets = listsWithLines.map((list) => ({ list, name: sheetName(placeholderLabel(list), taken), sheet: undefined as ExcelJS.Worksheet | undefined }));
+  const lineSheets = listsWithLines.map((list) => ({
+    list,
+    name: sheetName(placeholderLabel(list), taken),
+    sheet: undefined as ExcelJS.Worksheet | undefined,
+  }));
   for (const entry of lineSheets) entry.sheet = workbook.addWorksheet(entry.name, { views: [{ state: 'frozen', ySplit: 1 }] });
   const help = lineSheets.length > 0 ? workbook.addWorksheet(TEMPLATE_HELP_SHEET) : undefined;
   const lists = workbook.addWorksheet(TEMPLATE_LISTS_SHEET, { state: 'hidden' });
@@ -150,7 +165,9 @@ export async function buildExcelTemplate(formatName: string, placeholders: reado
     optionsAt += columns.length;
   }
   if (help) {
-    const formulas = placeholders.flatMap((p) => (p.type === 'formula' ? [placeholderLabel(p)] : (p.columns ?? []).filter((c) => c.type === 'formula').map((c) => placeholderLabel(c))));
+    const formulas = placeholders.flatMap((p) =>
+      p.type === 'formula' ? [placeholderLabel(p)] : (p.columns ?? []).filter((c) => c.type === 'formula').map((c) => placeholderLabel(c)),
+    );
     writeHelp(help, lineSheets, formulas);
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());

@@ -26,11 +26,7 @@ async function insertSnapshot(tx: TTx, row: typeof formats.$inferSelect) {
 export function createFormatsRepository(db: TDb) {
   return {
     async list(ownerId: string): Promise<TFormatRow[]> {
-      return (await db
-        .select()
-        .from(formats)
-        .where(eq(formats.ownerId, ownerId))
-        .orderBy(desc(formats.updatedAt), desc(formats.id)));
+      return await db.select().from(formats).where(eq(formats.ownerId, ownerId)).orderBy(desc(formats.updatedAt), desc(formats.id));
     },
 
     /** Newest first, after `after` when given (keyset paging). */
@@ -38,12 +34,7 @@ export function createFormatsRepository(db: TDb) {
       return db
         .select()
         .from(formats)
-        .where(
-          and(
-            eq(formats.ownerId, ownerId),
-            keysetAfter(formats.createdAt, formats.id, query.after),
-          ),
-        )
+        .where(and(eq(formats.ownerId, ownerId), keysetAfter(formats.createdAt, formats.id, query.after)))
         .orderBy(...keysetOrder(formats.createdAt, formats.id))
         .limit(query.limit);
     },
@@ -61,11 +52,7 @@ export function createFormatsRepository(db: TDb) {
      * Creates a format and its first snapshot. `allowed` runs inside the transaction with the
      * owner's row locked, so two parallel creates cannot both slip under a plan's format limit.
      */
-    async create(
-      ownerId: string,
-      input: TFormatInputParsed,
-      allowed: (existing: number) => void | Promise<void>,
-    ): Promise<TFormatRow> {
+    async create(ownerId: string, input: TFormatInputParsed, allowed: (existing: number) => void | Promise<void>): Promise<TFormatRow> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
         const [existing] = await tx.select({ n: count() }).from(formats).where(eq(formats.ownerId, ownerId));
@@ -121,13 +108,7 @@ export function createFormatsRepository(db: TDb) {
       const [row] = await db
         .select()
         .from(formatSnapshots)
-        .where(
-          and(
-            eq(formatSnapshots.ownerId, ownerId),
-            eq(formatSnapshots.formatId, formatId),
-            eq(formatSnapshots.version, version),
-          ),
-        )
+        .where(and(eq(formatSnapshots.ownerId, ownerId), eq(formatSnapshots.formatId, formatId), eq(formatSnapshots.version, version)))
         .limit(1);
       return row;
     },

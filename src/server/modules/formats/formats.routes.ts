@@ -14,22 +14,16 @@ const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError 
 export async function formatsRoutes(app: FastifyInstance, opts: { formats: TFormatsService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/formats', { schema: { response: { 200: z.array(ZFormat), ...errors } } }, async (request) =>
-    opts.formats.list(request.callerId),
-  );
+  api.get('/api/formats', { schema: { response: { 200: z.array(ZFormat), ...errors } } }, async (request) => opts.formats.list(request.callerId));
 
   api.get('/api/formats/:id', { schema: { params: ZIdParams, response: { 200: ZFormat, ...errors } } }, async (request) =>
     opts.formats.get(request.callerId, request.params.id),
   );
 
-  api.post(
-    '/api/formats',
-    { schema: { body: ZFormatInput, response: { 201: ZFormat, ...errors } } },
-    async (request, reply) => {
-      const format = await opts.formats.create(request.callerId, request.body);
-      return reply.status(201).send(format);
-    },
-  );
+  api.post('/api/formats', { schema: { body: ZFormatInput, response: { 201: ZFormat, ...errors } } }, async (request, reply) => {
+    const format = await opts.formats.create(request.callerId, request.body);
+    return reply.status(201).send(format);
+  });
 
   // Previews past the user's rate, or too many at once, are refused before their (possibly large)
   // body is read and parsed.
@@ -40,10 +34,8 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
     return sendPdf(reply, bytes, `${request.body.name} (preview)`, 'inline');
   });
 
-  api.put(
-    '/api/formats/:id',
-    { schema: { params: ZIdParams, body: ZFormatInput, response: { 200: ZFormat, ...errors } } },
-    async (request) => opts.formats.update(request.callerId, request.params.id, request.body),
+  api.put('/api/formats/:id', { schema: { params: ZIdParams, body: ZFormatInput, response: { 200: ZFormat, ...errors } } }, async (request) =>
+    opts.formats.update(request.callerId, request.params.id, request.body),
   );
 
   api.delete('/api/formats/:id', { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {

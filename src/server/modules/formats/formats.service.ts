@@ -97,10 +97,7 @@ export function createFormatsService(deps: {
       const row = await deps.formats.create(ownerId, input, (existing) => {
         if (plan?.formatLimit != null && existing >= plan.formatLimit) {
           const noun = plan.formatLimit === 1 ? 'format' : 'formats';
-          throw new AppError(
-            'plan_limit',
-            `The ${plan.name} plan includes ${plan.formatLimit} ${noun}. Upgrade your plan to create more.`,
-          );
+          throw new AppError('plan_limit', `The ${plan.name} plan includes ${plan.formatLimit} ${noun}. Upgrade your plan to create more.`);
         }
       });
       return toFormat(row);

@@ -81,7 +81,12 @@ export function describeFailure(error: NodemailerError, host: string): Exclude<T
   }
   if (cause === 'ECONNREFUSED') return { ok: false, temporary, response, message: `${server(host)} refused the connection on this port.` };
   if (/wrong version number|packet length too long|unknown protocol/i.test(error.message)) {
-    return { ok: false, temporary: false, response, message: `${server(host)} does not speak TLS on this port. Turn “secure” off for STARTTLS ports, or use port ${IMPLICIT_TLS_PORT}.` };
+    return {
+      ok: false,
+      temporary: false,
+      response,
+      message: `${server(host)} does not speak TLS on this port. Turn “secure” off for STARTTLS ports, or use port ${IMPLICIT_TLS_PORT}.`,
+    };
   }
   return { ok: false, temporary, response, message: `${server(host)} could not be reached.` };
 }

@@ -5,7 +5,6 @@ import type { TPlanId } from '../../../contract/plans.ts';
 import type { TDb } from '../../db/client.ts';
 import { systemMailDays, systemSettings, users } from '../../db/schema.ts';
 
-
 export const ZStoredSystemMail = z.object({
   host: z.string(),
   port: z.number().int(),
@@ -86,7 +85,11 @@ export function createMailRepository(db: TDb) {
 
     /** The admin's cap on users' emails a UTC day through the installation's server; null when none is set. */
     async systemDailyLimit(): Promise<number | null> {
-      const [row] = await db.select({ value: systemSettings.value }).from(systemSettings).where(eq(systemSettings.key, SYSTEM_MAIL_DAILY_LIMIT_SETTING)).limit(1);
+      const [row] = await db
+        .select({ value: systemSettings.value })
+        .from(systemSettings)
+        .where(eq(systemSettings.key, SYSTEM_MAIL_DAILY_LIMIT_SETTING))
+        .limit(1);
       return row ? parseDailyLimit(row.value) : null;
     },
 

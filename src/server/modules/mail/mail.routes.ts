@@ -34,7 +34,10 @@ export async function emailSettingsRoutes(app: FastifyInstance, opts: { mail: TM
 /** The installation's SMTP server, in the Admin Panel's Settings. */
 export async function adminMailRoutes(
   app: FastifyInstance,
-  opts: { mail: TMailService; audit: (actorId: string, action: string, targetType: string, targetId: string, details: Record<string, unknown>) => Promise<void> },
+  opts: {
+    mail: TMailService;
+    audit: (actorId: string, action: string, targetType: string, targetId: string, details: Record<string, unknown>) => Promise<void>;
+  },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 

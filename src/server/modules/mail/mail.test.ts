@@ -71,7 +71,11 @@ describe('a user’s own mail server (Settings → Email)', () => {
         'On the Free plan, emails sent through this installation’s mail server use a standard subject and message that name the document and you. Upgrade your plan to write your own.',
       senderName: 'Ada Lovelace',
     });
-    const refused = await put(client, '/api/user/email-settings', { enterpriseEmail: 'me@acme.test', enterpriseEmailPassword: 'x', smtpHost: 'smtp.acme.test' });
+    const refused = await put(client, '/api/user/email-settings', {
+      enterpriseEmail: 'me@acme.test',
+      enterpriseEmailPassword: 'x',
+      smtpHost: 'smtp.acme.test',
+    });
     expect(refused.statusCode).toBe(403);
     expect(errorOf(refused).code).toBe('plan_limit');
     expect((await new TestClient(t.app).get('/api/user/email-settings')).statusCode).toBe(401);
@@ -101,7 +105,12 @@ describe('a user’s own mail server (Settings → Email)', () => {
     expect(row!.enterpriseEmailPasswordEnc).toMatch(/^v1\./);
     expect(row!.enterpriseEmailPasswordEnc).not.toContain(PASSWORD);
 
-    const again = await put(client, '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', smtpHost: smtp.host, smtpPort: smtp.port, smtpSecure: true });
+    const again = await put(client, '/api/user/email-settings', {
+      enterpriseEmail: 'sales@acme.test',
+      smtpHost: smtp.host,
+      smtpPort: smtp.port,
+      smtpSecure: true,
+    });
     expect(again.statusCode).toBe(200);
     const [after] = await t.database.db.select().from(users).where(eq(users.id, id));
     expect(after!.enterpriseEmailPasswordEnc).toBe(row!.enterpriseEmailPasswordEnc);
@@ -126,14 +135,23 @@ describe('a user’s own mail server (Settings → Email)', () => {
         smtpHost: 'This mail server’s address is not allowed: it points to a private or local network. Give a server on the public internet.',
       });
     }
-    const unknown = await put(client, '/api/user/email-settings', { enterpriseEmail: 'me@acme.test', enterpriseEmailPassword: 'x', smtpHost: 'smtp.no-such-host.invalid' });
+    const unknown = await put(client, '/api/user/email-settings', {
+      enterpriseEmail: 'me@acme.test',
+      enterpriseEmailPassword: 'x',
+      smtpHost: 'smtp.no-such-host.invalid',
+    });
     expect(errorOf(unknown).fields).toEqual({ smtpHost: 'smtp.no-such-host.invalid could not be found. Check the spelling.' });
     expect(ZEmailSettings.parse((await client.get('/api/user/email-settings')).json()).smtpHost).toBeNull();
   });
 
   it('sends a test email over STARTTLS with AUTH to the account’s own address', async () => {
     const { client, email } = await enterpriseUser();
-    await put(client, '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: PASSWORD, smtpHost: smtp.host, smtpPort: smtp.port });
+    await put(client, '/api/user/email-settings', {
+      enterpriseEmail: 'sales@acme.test',
+      enterpriseEmailPassword: PASSWORD,
+      smtpHost: smtp.host,
+      smtpPort: smtp.port,
+    });
     const before = smtp.messages.length;
     const sent = await client.post('/api/user/email-settings/test', {});
     expect(sent.statusCode, sent.body).toBe(200);
@@ -149,7 +167,12 @@ describe('a user’s own mail server (Settings → Email)', () => {
   it('shows the server’s own answer to a wrong password, in the answer and in the log, never the password', async () => {
     const { client, id } = await enterpriseUser();
     const wrong = 'Wrong-Password-123';
-    await put(client, '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: wrong, smtpHost: smtp.host, smtpPort: smtp.port });
+    await put(client, '/api/user/email-settings', {
+      enterpriseEmail: 'sales@acme.test',
+      enterpriseEmailPassword: wrong,
+      smtpHost: smtp.host,
+      smtpPort: smtp.port,
+    });
     const failed = await client.post('/api/user/email-settings/test', {});
     expect(failed.statusCode).toBe(422);
     expect(errorOf(failed).message).toBe(`The mail server ${smtp.host} refused the user name or password: 535 5.7.8 Authentication credentials invalid`);
@@ -164,7 +187,12 @@ describe('a user’s own mail server (Settings → Email)', () => {
 
   it('will not sign in where the server offers no encryption while “secure” is on', async () => {
     const { client } = await enterpriseUser();
-    await put(client, '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: PASSWORD, smtpHost: plainSmtp.host, smtpPort: plainSmtp.port });
+    await put(client, '/api/user/email-settings', {
+      enterpriseEmail: 'sales@acme.test',
+      enterpriseEmailPassword: PASSWORD,
+      smtpHost: plainSmtp.host,
+      smtpPort: plainSmtp.port,
+    });
     const before = plainSmtp.messages.length;
     const failed = await client.post('/api/user/email-settings/test', {});
     expect(failed.statusCode).toBe(422);
@@ -177,7 +205,12 @@ describe('a user’s own mail server (Settings → Email)', () => {
     const unsaved = await client.post('/api/user/email-settings/test', {});
     expect(unsaved.statusCode).toBe(409);
     expect(errorOf(unsaved).message).toBe('Save your mail server settings first, then send a test email.');
-    await put(client, '/api/user/email-settings', { enterpriseEmail: 'sales@acme.test', enterpriseEmailPassword: PASSWORD, smtpHost: smtp.host, smtpPort: smtp.port });
+    await put(client, '/api/user/email-settings', {
+      enterpriseEmail: 'sales@acme.test',
+      enterpriseEmailPassword: PASSWORD,
+      smtpHost: smtp.host,
+      smtpPort: smtp.port,
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await client.post('/api/user/email-settings/test', {})).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
@@ -231,7 +264,12 @@ describe('the installation’s mail server (Admin Panel → Settings)', () => {
   });
 
   it('needs the password again for another user name', async () => {
-    const changed = await put(admin, '/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: 'someone-else', fromAddress: 'documents@formwork.test' });
+    const changed = await put(admin, '/api/admin/mail-settings', {
+      host: smtp.host,
+      port: smtp.port,
+      user: 'someone-else',
+      fromAddress: 'documents@formwork.test',
+    });
     expect(changed.statusCode).toBe(400);
     expect(errorOf(changed).fields).toEqual({ password: 'Enter the password.' });
   });
@@ -255,7 +293,12 @@ describe('the address filter for users’ own servers', () => {
       { from: 'sales@acme.test', to: 'x@example.com', subject: 's', text: 't' },
       { checkAddress: true },
     );
-    expect(outcome).toEqual({ ok: false, temporary: false, response: null, message: 'This mail server’s address is not allowed: it points to a private or local network.' });
+    expect(outcome).toEqual({
+      ok: false,
+      temporary: false,
+      response: null,
+      message: 'This mail server’s address is not allowed: it points to a private or local network.',
+    });
     expect(smtp.messages.length).toBe(before);
   });
 });

@@ -63,7 +63,13 @@ export async function testSystemSettings(ctx: TMailContext, adminId: string, to:
     ctx,
     {
       route: 'system',
-      smtp: { host: stored.host, port: stored.port, secure: stored.secure, user: stored.user, password: stored.passwordEnc ? deps.secrets.open(stored.passwordEnc) : null },
+      smtp: {
+        host: stored.host,
+        port: stored.port,
+        secure: stored.secure,
+        user: stored.user,
+        password: stored.passwordEnc ? deps.secrets.open(stored.passwordEnc) : null,
+      },
       from: { name: stored.fromName, address: stored.fromAddress },
       checkAddress: false,
       senderName: stored.fromName,

@@ -36,7 +36,13 @@ async function sendSystemMail({ r, deps }: TMailContext, to: string, notice: { s
   const system = await r.systemMail();
   if (!system) return false;
   const outcome = await deps.mailer.send(
-    { host: system.host, port: system.port, secure: system.secure, user: system.user, password: system.passwordEnc ? deps.secrets.open(system.passwordEnc) : null },
+    {
+      host: system.host,
+      port: system.port,
+      secure: system.secure,
+      user: system.user,
+      password: system.passwordEnc ? deps.secrets.open(system.passwordEnc) : null,
+    },
     { from: { name: system.fromName, address: system.fromAddress }, to, subject: notice.subject, text: notice.text },
     { checkAddress: false },
   );

@@ -29,6 +29,9 @@ export async function sendTest({ deps }: TMailContext, sender: TSender, to: stri
     { checkAddress: sender.checkAddress },
   );
   if (outcome.ok) return { to, response: outcome.response };
-  deps.log.warn({ ...log, route: sender.route, smtpHost: sender.smtp.host, smtpPort: sender.smtp.port, smtpResponse: outcome.response }, `test email failed: ${outcome.message}`);
+  deps.log.warn(
+    { ...log, route: sender.route, smtpHost: sender.smtp.host, smtpPort: sender.smtp.port, smtpResponse: outcome.response },
+    `test email failed: ${outcome.message}`,
+  );
   throw new AppError('unprocessable', outcome.message);
 }

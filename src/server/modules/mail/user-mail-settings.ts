@@ -11,7 +11,9 @@ export async function emailSettings(ctx: TMailContext, userId: string): Promise<
   const user = await userOf(userId);
   const [ownServerAllowed, sender, emailsPerHour] = await Promise.all([deps.plan.hasApiAccess(userId), senderOf(user), deps.plan.emailsPerHour(userId)]);
   // With no server yet, say what the installation's would allow once there is one.
-  const wordsRefused = sender ? sender.wordsRefused : ownWordsRefusal({ plan: user.subscriptionPlan, standing: { emailVerified: user.emailVerified, mailServer: true } });
+  const wordsRefused = sender
+    ? sender.wordsRefused
+    : ownWordsRefusal({ plan: user.subscriptionPlan, standing: { emailVerified: user.emailVerified, mailServer: true } });
   return {
     enterpriseEmail: user.enterpriseEmail,
     smtpHost: user.smtpHost,
@@ -67,7 +69,14 @@ export async function testEmailSettings(ctx: TMailContext, userId: string): Prom
   await throttleTests(ctx, `user:${userId}`);
   return sendTest(
     ctx,
-    { route: 'own', smtp: own, from: { name: displayName(user), address: user.enterpriseEmail! }, checkAddress: true, senderName: displayName(user), wordsRefused: null },
+    {
+      route: 'own',
+      smtp: own,
+      from: { name: displayName(user), address: user.enterpriseEmail! },
+      checkAddress: true,
+      senderName: displayName(user),
+      wordsRefused: null,
+    },
     user.email,
     { userId },
   );

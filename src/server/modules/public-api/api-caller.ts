@@ -49,7 +49,8 @@ export function authenticateApiKeys(scope: FastifyInstance, deps: { publicApi: P
     // What the key check and rate count cost this request, for clients and the benchmark.
     reply.header('server-timing', `key;dur=${(performance.now() - started).toFixed(1)}`);
     if (!admitted) throw new AppError('unauthorized', 'This API key is not valid: it is mistyped or has been revoked.');
-    if (admitted.suspended) throw new AppError('unauthorized', 'The account this API key belongs to is suspended. Ask an administrator of this installation to restore it.');
+    if (admitted.suspended)
+      throw new AppError('unauthorized', 'The account this API key belongs to is suspended. Ask an administrator of this installation to restore it.');
     request.callerId = admitted.ownerId;
     request.apiKey = { id: admitted.keyId, mode: admitted.mode };
     if (!admitted.apiAccess) {

@@ -22,12 +22,7 @@ function send(reply: FastifyReply, answer: TApiAnswer) {
  * body is refused with 422. Only successes are kept: after an error the key is free again, so a
  * corrected request can reuse it.
  */
-export async function answerOnce(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  store: TPublicApiService['idempotency'],
-  work: () => Promise<TApiAnswer>,
-) {
+export async function answerOnce(request: FastifyRequest, reply: FastifyReply, store: TPublicApiService['idempotency'], work: () => Promise<TApiAnswer>) {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (header === undefined) return send(reply, await work());
   const given = Array.isArray(header) ? header[0] : header;
@@ -47,10 +42,7 @@ export async function answerOnce(
     if (found === 'claimed') break;
     if (found === 'gone') continue;
     if (found.requestHash !== requestHash) {
-      throw new AppError(
-        'unprocessable',
-        'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
-      );
+      throw new AppError('unprocessable', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
     }
     if (found.status !== null) {
       reply.header('idempotent-replayed', 'true');

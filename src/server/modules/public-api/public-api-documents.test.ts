@@ -65,7 +65,9 @@ describe('documents', () => {
 
     const listed = ZV1DocumentPage.parse((await call('GET', `/api/v1/documents?formatId=${formatId}`)).json());
     expect(listed.data.map((d) => d.id)).toEqual([document.id]);
-    const later = ZV1DocumentPage.parse((await call('GET', `/api/v1/documents?createdAfter=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).json());
+    const later = ZV1DocumentPage.parse(
+      (await call('GET', `/api/v1/documents?createdAfter=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).json(),
+    );
     expect(later.data).toEqual([]);
 
     expect((await call('DELETE', `/api/v1/documents/${document.id}`)).statusCode).toBe(204);

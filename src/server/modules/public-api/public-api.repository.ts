@@ -37,7 +37,15 @@ function keyQueries(db: TDb) {
       keyHash: string,
       windowStart: Date,
     ): Promise<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | null; plan: string; used: number; suspended: boolean } | undefined> {
-      const [row] = rowsOf<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | string | null; plan: string; used: number; suspended: boolean }>(
+      const [row] = rowsOf<{
+        keyId: string;
+        ownerId: string;
+        mode: 'live' | 'test';
+        lastUsedAt: Date | string | null;
+        plan: string;
+        used: number;
+        suspended: boolean;
+      }>(
         await db.execute(sql`
           with k as (
             select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
@@ -89,10 +97,7 @@ function usageQueries(db: TDb) {
           where owner_id = ${ownerId} and created_at >= ${fromDay}::date
           group by 1, 2`),
       );
-      return [
-        ...rolled.map(({ ownerId: _owner, ...day }) => day),
-        ...live.filter((d) => !rolledDays.has(`${d.keyId}|${d.day}`)),
-      ];
+      return [...rolled.map(({ ownerId: _owner, ...day }) => day), ...live.filter((d) => !rolledDays.has(`${d.keyId}|${d.day}`))];
     },
 
     /** Latency percentiles over the request log since `from`, optionally for one key. */
@@ -138,14 +143,8 @@ function idempotencyQueries(db: TDb) {
     /** Takes the key for this request; the row already there when another request took it first. */
     async claimIdempotencyKey(ownerId: string, key: string, requestHash: string, since: Date): Promise<TIdempotencyRow | 'claimed' | 'gone'> {
       // A key older than the window is free again.
-      await db
-        .delete(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.createdAt, since)));
-      const claimed = await db
-        .insert(idempotencyKeys)
-        .values({ ownerId, key, requestHash })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
+      await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.ownerId, ownerId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.createdAt, since)));
+      const claimed = await db.insert(idempotencyKeys).values({ ownerId, key, requestHash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
       if (claimed.length > 0) return 'claimed';
       const [row] = await db
         .select()

@@ -21,8 +21,7 @@ const DAY_MS = 24 * 60 * 60_000;
 function mergeDays(day: string, parts: TUsageDay[]): TApiUsageDay {
   const requests = (p: TUsageDay) => p.ok + p.clientErrors + p.serverErrors;
   const total = parts.reduce((n, p) => n + requests(p), 0);
-  const weighted = (pick: (p: TUsageDay) => number) =>
-    total === 0 ? null : Math.round(parts.reduce((n, p) => n + pick(p) * requests(p), 0) / total);
+  const weighted = (pick: (p: TUsageDay) => number) => (total === 0 ? null : Math.round(parts.reduce((n, p) => n + pick(p) * requests(p), 0) / total));
   return {
     day,
     ok: parts.reduce((n, p) => n + p.ok, 0),
@@ -124,7 +123,8 @@ export function createPublicApiService(deps: {
       const windowStart = now.getTime() - (now.getTime() % RATE_WINDOW_MS);
       const found = await r.admit(hashApiKey(key), new Date(windowStart));
       if (!found) return null;
-      if (found.suspended) return { ownerId: found.ownerId, keyId: found.keyId, mode: found.mode, suspended: true, apiAccess: false, limit: 0, used: 0, resetSeconds: 0 };
+      if (found.suspended)
+        return { ownerId: found.ownerId, keyId: found.keyId, mode: found.mode, suspended: true, apiAccess: false, limit: 0, used: 0, resetSeconds: 0 };
       // "Last used" is written at most once a minute per key, not once per call.
       if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > 60_000) await deps.keys.touch(found.keyId, now);
       const plan = await deps.plans.apiPlanFor(found.plan);

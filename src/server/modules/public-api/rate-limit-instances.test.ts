@@ -36,8 +36,7 @@ it(`shares each key's count between two app instances on one ${process.env.TEST_
   await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
   const newKey = async () => ((await owner.post('/api/user/api-keys', { name: 'Balanced' })).json() as { key: string }).key;
   const [key, burstKey] = [await newKey(), await newKey()];
-  const call = (app: FastifyInstance, apiKey = key) =>
-    app.inject({ method: 'GET', url: '/api/v1/formats', headers: { authorization: `Bearer ${apiKey}` } });
+  const call = (app: FastifyInstance, apiKey = key) => app.inject({ method: 'GET', url: '/api/v1/formats', headers: { authorization: `Bearer ${apiKey}` } });
 
   // The minute must not roll over mid-test: start early in a window.
   const intoMinute = Date.now() % 60_000;

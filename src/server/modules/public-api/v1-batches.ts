@@ -31,10 +31,7 @@ export function createV1Batches(deps: TPublicApiDeps, urls: TV1Urls) {
     },
 
     /** A spreadsheet upload's fields: `formatId`, and optionally `skipInvalid` and `fileNamePattern`. */
-    async startFromSpreadsheet(
-      ownerId: string,
-      file: { fileName: string; bytes: Buffer; fields: Record<string, string | undefined> },
-    ): Promise<TBatchAnswer> {
+    async startFromSpreadsheet(ownerId: string, file: { fileName: string; bytes: Buffer; fields: Record<string, string | undefined> }): Promise<TBatchAnswer> {
       const formatId = file.fields.formatId;
       if (!formatId) throw new AppError('validation_failed', 'Send the field "formatId" before the file.', { formatId: 'Required.' });
       const job = await deps.bulk.startFromSpreadsheet(ownerId, {

@@ -39,7 +39,9 @@ export function v1DocumentRoutes({ api, v1, idempotency }: TV1Routes) {
           201: ZV1Document,
           202: ZV1PendingDocument,
           ...errors,
-          422: ZApiError.describe('The document could not be made (`document_too_large`, `render_timeout`), or the Idempotency-Key was used with another body (`unprocessable`).'),
+          422: ZApiError.describe(
+            'The document could not be made (`document_too_large`, `render_timeout`), or the Idempotency-Key was used with another body (`unprocessable`).',
+          ),
         },
       },
     },

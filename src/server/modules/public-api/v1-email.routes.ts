@@ -39,7 +39,8 @@ export function v1EmailRoutes({ api, v1 }: Pick<TV1Routes, 'api' | 'v1'>) {
       schema: {
         tags: ['Email'],
         summary: 'Get an email’s delivery',
-        description: '`queued` (waiting, or retrying after a temporary failure at `nextAttemptAt`), `sending`, `sent` or `failed`, with the mail server’s own answer.',
+        description:
+          '`queued` (waiting, or retrying after a temporary failure at `nextAttemptAt`), `sending`, `sent` or `failed`, with the mail server’s own answer.',
         security,
         params: ZIdParams,
         response: { 200: ZDelivery, ...errors },

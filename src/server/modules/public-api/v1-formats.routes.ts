@@ -46,7 +46,6 @@ export function v1FormatRoutes({ api, v1, idempotency }: TV1Routes) {
         response: { 201: ZV1Format, ...errors },
       },
     },
-    async (request, reply) =>
-      answerOnce(request, reply, idempotency, () => v1.formats.create(request.callerId, request.body)),
+    async (request, reply) => answerOnce(request, reply, idempotency, () => v1.formats.create(request.callerId, request.body)),
   );
 }

@@ -18,7 +18,14 @@ export type TV1Urls = ReturnType<typeof v1Urls>;
 
 /** A placeholder or a list's column as the API describes it. */
 function v1Field(p: TPlaceholder | TListColumn) {
-  return { name: p.name, label: placeholderLabel(p), type: p.type, required: p.required, options: p.options, ...(p.expression !== undefined ? { expression: p.expression } : {}) };
+  return {
+    name: p.name,
+    label: placeholderLabel(p),
+    type: p.type,
+    required: p.required,
+    options: p.options,
+    ...(p.expression !== undefined ? { expression: p.expression } : {}),
+  };
 }
 
 export function toV1FormatSummary(format: TFormat): TV1FormatSummary {

@@ -5,7 +5,10 @@ import {
   emailsPerHourOf,
   DEFAULT_STORAGE_MB,
   FALLBACK_API_CALLS_LIMIT,
-  storageMbOf, type TPlan, type TPlanCatalogue } from '../../../contract/plans.ts';
+  storageMbOf,
+  type TPlan,
+  type TPlanCatalogue,
+} from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetsRepository } from '../assets/assets.repository.ts';
 import type { TUserRow, TUsersRepository } from '../users/users.repository.ts';
@@ -23,11 +26,7 @@ const sizeText = (bytes: number) =>
     ? `${(bytes / 1024 / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB`
     : `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
 
-export function createQuotaService(deps: {
-  users: TUsersRepository;
-  assets: Pick<TAssetsRepository, 'usedBytes'>;
-  plans: () => Promise<TPlanCatalogue>;
-}) {
+export function createQuotaService(deps: { users: TUsersRepository; assets: Pick<TAssetsRepository, 'usedBytes'>; plans: () => Promise<TPlanCatalogue> }) {
   async function planOf(row: TUserRow): Promise<TPlan | undefined> {
     return (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
   }

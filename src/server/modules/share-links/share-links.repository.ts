@@ -45,11 +45,7 @@ export function createShareLinksRepository(db: TDb) {
         .select()
         .from(shareLinks)
         .where(
-          and(
-            eq(shareLinks.tokenHash, tokenHash),
-            sql`${shareLinks.revokedAt} is null`,
-            sql`${shareLinks.expiresAt} > ${now.toISOString()}::timestamptz`,
-          ),
+          and(eq(shareLinks.tokenHash, tokenHash), sql`${shareLinks.revokedAt} is null`, sql`${shareLinks.expiresAt} > ${now.toISOString()}::timestamptz`),
         );
       return row;
     },

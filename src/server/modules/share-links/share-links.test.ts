@@ -32,14 +32,16 @@ const tokenOf = (link: TShareLink) => link.url.split('/s/')[1]!;
 async function ownerWithDocument() {
   const client = new TestClient(t.app);
   await client.signUp();
-  const format = (await client.post('/api/formats', {
-    name: 'Lease',
-    content: { elements: [{ id: 'p', type: 'paragraph', content: 'Lease for {{client_name}} at {{address}}.' }] },
-    placeholders: [
-      { name: 'client_name', type: 'text' },
-      { name: 'address', type: 'text' },
-    ],
-  })).json() as { id: string };
+  const format = (
+    await client.post('/api/formats', {
+      name: 'Lease',
+      content: { elements: [{ id: 'p', type: 'paragraph', content: 'Lease for {{client_name}} at {{address}}.' }] },
+      placeholders: [
+        { name: 'client_name', type: 'text' },
+        { name: 'address', type: 'text' },
+      ],
+    })
+  ).json() as { id: string };
   const document = (await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Jane Doe', address: '1 Secret Lane' } })).json() as {
     id: string;
     name: string;
@@ -118,7 +120,10 @@ describe('share links', () => {
     const { client, document } = await ownerWithDocument();
     const link = await share(client, document.id);
     const token = tokenOf(link);
-    await t.database.db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, link.id));
+    await t.database.db
+      .update(shareLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(shareLinks.id, link.id));
     expect((await anonymous(`/api/share/${token}`)).statusCode).toBe(404);
     expect((await anonymous(`/api/share/${token}/pdf`)).statusCode).toBe(404);
     expect((await anonymous(`/s/${token}`)).statusCode).toBe(404);

@@ -169,13 +169,17 @@ export function blocksToDraft(blocks: readonly TBlock[], idBase = Date.now()): T
     }
   }
   if (truncatedCells > 0) {
-    warnings.push(`${truncatedCells} list item${truncatedCells === 1 ? '' : 's'} or table cell${truncatedCells === 1 ? ' was' : 's were'} longer than ${MAX_CELL_LENGTH.toLocaleString('en-US')} characters and cut short.`);
+    warnings.push(
+      `${truncatedCells} list item${truncatedCells === 1 ? '' : 's'} or table cell${truncatedCells === 1 ? ' was' : 's were'} longer than ${MAX_CELL_LENGTH.toLocaleString('en-US')} characters and cut short.`,
+    );
   }
   if (droppedRows > 0) warnings.push(`A table had more than ${MAX_TABLE_ROWS} rows; ${droppedRows} row${droppedRows === 1 ? ' was' : 's were'} left out.`);
   if (droppedColumns > 0) warnings.push(`A table had more than ${MAX_TABLE_COLUMNS} columns; the extra columns were left out.`);
   if (rejectedTags.size > 0) {
     const list = [...rejectedTags].slice(0, 3).join(', ');
-    warnings.push(`Some tags could not become placeholders and were left as text (names are at most 64 characters, without braces or asterisks): ${list}${rejectedTags.size > 3 ? ', …' : ''}.`);
+    warnings.push(
+      `Some tags could not become placeholders and were left as text (names are at most 64 characters, without braces or asterisks): ${list}${rejectedTags.size > 3 ? ', …' : ''}.`,
+    );
   }
   const { placeholders, dropped } = placeholdersFor(names);
   if (dropped > 0) warnings.push(`The document uses more than ${placeholders.length} placeholders; ${dropped} were not added.`);

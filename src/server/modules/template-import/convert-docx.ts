@@ -41,10 +41,7 @@ const STYLE_MAP = [
   "p[style-name='Subtitle'] => h2:fresh",
 ];
 
-type TPiece =
-  | { kind: 'text'; text: string; bold: boolean; italic: boolean; underline: boolean }
-  | { kind: 'break' }
-  | { kind: 'image'; ref: number };
+type TPiece = { kind: 'text'; text: string; bold: boolean; italic: boolean; underline: boolean } | { kind: 'break' } | { kind: 'image'; ref: number };
 
 interface TStyle {
   bold: boolean;
@@ -240,8 +237,7 @@ function tableRows(table: TNode & { children: TNode[] }, state: TWalkState): { r
   visit(table.children);
   const first = rows[0];
   const firstFilled = first?.cells.filter((c) => c.text.length > 0) ?? [];
-  const headerRow =
-    !!first && (first.cells.some((c) => c.header) || (rows.length > 1 && firstFilled.length > 0 && firstFilled.every((c) => c.bold)));
+  const headerRow = !!first && (first.cells.some((c) => c.header) || (rows.length > 1 && firstFilled.length > 0 && firstFilled.every((c) => c.bold)));
   return {
     headerRow,
     // The header row prints bold anyway; its markers would only clutter the cells.

@@ -263,7 +263,8 @@ export async function convertPdf(bytes: Uint8Array, opts: { timeBudgetMs?: numbe
         failedPages++;
       }
     }
-    if (failedPages > 0) warnings.push(`${failedPages} page${failedPages === 1 ? '' : 's'} of the PDF could not be read and ${failedPages === 1 ? 'was' : 'were'} left out.`);
+    if (failedPages > 0)
+      warnings.push(`${failedPages} page${failedPages === 1 ? '' : 's'} of the PDF could not be read and ${failedPages === 1 ? 'was' : 'were'} left out.`);
     if (lines.length === 0) {
       throw badFile('This PDF has no selectable text (it may be a scanned image), so there is nothing to import.');
     }

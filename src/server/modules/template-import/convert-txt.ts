@@ -17,7 +17,29 @@ const BULLET_RE = /^(?:[-*•◦▪‣–]\s+)(.*)$/;
 const NUMBERED_ITEM_RE = /^(?:\d{1,3}|[a-zA-Z])[.)]\s+(.*)$/;
 const SECTION_NUMBER_RE = /^(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVXLC]{1,6}\.|(?:Article|Section|Clause|Chapter|Part)\s+[\dIVXLC]+[.:]?)\s+\S/i;
 const ENDS_LIKE_SENTENCE_RE = /[.,;:!?…]["')\]]*$/;
-const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'nor', 'of', 'on', 'or', 'the', 'to', 'with', 'vs', 'via', 'per', 'de', 'la']);
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'at',
+  'but',
+  'by',
+  'for',
+  'in',
+  'nor',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+  'vs',
+  'via',
+  'per',
+  'de',
+  'la',
+]);
 
 function markdownHeadingSize(hashes: number): THeadingSize {
   if (hashes === 1) return 'text-3xl';
@@ -111,7 +133,12 @@ export function convertText(text: string): TBlock[] {
     .replace(/\r\n?/g, '\n')
     .replace(/[\u2028\u2029\f\v]/g, '\n')
     .split('\n')
-    .map((l) => l.replace(/\t/g, '    ').replace(/[\u00a0 ]+/g, ' ').trim());
+    .map((l) =>
+      l
+        .replace(/\t/g, '    ')
+        .replace(/[\u00a0 ]+/g, ' ')
+        .trim(),
+    );
   const groups: string[][] = [];
   let current: string[] = [];
   for (const line of lines) {

@@ -141,10 +141,7 @@ describe('PDF lines', () => {
   });
 
   it('continues a paragraph over a page break when the sentence does', () => {
-    const blocks = linesToBlocks([
-      line('The parties agree that the', 100),
-      line('services start on the first day.', 760, { page: 2, right: 300 }),
-    ]);
+    const blocks = linesToBlocks([line('The parties agree that the', 100), line('services start on the first day.', 760, { page: 2, right: 300 })]);
     expect(kinds(blocks)).toEqual([['paragraph', 'The parties agree that the services start on the first day.']]);
   });
 });

@@ -45,11 +45,9 @@ export function checkFileKind(kind: TImportKind, bytes: Uint8Array): void {
       if (isEncryptedOle(bytes)) {
         throw badFile('This Word document is password-protected. Remove the password in Word (File > Info > Protect Document), save it and import it again.');
       }
-      throw new AppError(
-        'unsupported_media_type',
-        'This is an older Word (.doc) file, not a .docx. Open it in Word, save it as .docx and import it again.',
-        { file: 'Save the document as .docx first.' },
-      );
+      throw new AppError('unsupported_media_type', 'This is an older Word (.doc) file, not a .docx. Open it in Word, save it as .docx and import it again.', {
+        file: 'Save the document as .docx first.',
+      });
     }
     if (actual !== 'zip') throw mismatch(kind, actual);
     return;

@@ -39,7 +39,10 @@ export function createImportPool(limits: TImportLimits = IMPORT_LIMITS) {
           );
         }
         if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test((error as Error).message)) {
-          throw new AppError('unprocessable', 'This file needs more memory to import than an import may use, so it was stopped. Import a simpler or shorter version of it.');
+          throw new AppError(
+            'unprocessable',
+            'This file needs more memory to import than an import may use, so it was stopped. Import a simpler or shorter version of it.',
+          );
         }
         throw error;
       }

@@ -36,13 +36,9 @@ function imagesTheDraftShows(blocks: TBlock[], images: TDocxImage[], warnings: s
     if (!shown.includes(ref)) shown.push(ref);
   }
   if (shown.length > MAX_IMPORTED_IMAGES) {
-    warnings.push(
-      `The document shows ${shown.length} images; the first ${MAX_IMPORTED_IMAGES} were imported. Add the others in the builder if you need them.`,
-    );
+    warnings.push(`The document shows ${shown.length} images; the first ${MAX_IMPORTED_IMAGES} were imported. Add the others in the builder if you need them.`);
   }
-  return shown
-    .slice(0, MAX_IMPORTED_IMAGES)
-    .flatMap((ref) => (images[ref] ? [[ref, images[ref]] as [number, TDocxImage]] : []));
+  return shown.slice(0, MAX_IMPORTED_IMAGES).flatMap((ref) => (images[ref] ? [[ref, images[ref]] as [number, TDocxImage]] : []));
 }
 
 async function convert(task: TImportTask): Promise<Extract<TImportOutcome, { ok: true }>> {

@@ -71,7 +71,10 @@ const NUMBER_WORDS = ['amount', 'price', 'total', 'salary', 'cost', 'fee', 'fees
  * `total_amount` -> number, anything else -> text.
  */
 export function guessPlaceholderType(name: string): TPlaceholderType {
-  const words = name.toLowerCase().split(/[_.\-]+/).filter(Boolean);
+  const words = name
+    .toLowerCase()
+    .split(/[_.\-]+/)
+    .filter(Boolean);
   const has = (list: readonly string[]) => words.some((w) => list.includes(w));
   const joined = words.join('_');
   if (has(EMAIL_WORDS) || joined.includes('e_mail') || joined.includes('email')) return 'email';

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import {
-  importKindOfFileName,
-  MAX_IMPORT_MB,
-  ZImportDraft,
-  type TImportKind,
-  type TTemplateImportResponse,
-} from '../../../contract/template-import.ts';
+import { importKindOfFileName, MAX_IMPORT_MB, ZImportDraft, type TImportKind, type TTemplateImportResponse } from '../../../contract/template-import.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TAssetsService } from '../assets/assets.service.ts';
 import { blocksToDraft, type TBlock } from './blocks.ts';
@@ -146,11 +140,7 @@ export function createTemplateImportService(deps: {
         const { blocks, warnings } = await limit(() => convert(ownerId, kind, file.bytes));
         const { elements, placeholders, warnings: draftWarnings } = blocksToDraft(blocks);
         if (elements.length === 0) {
-          throw badFile(
-            kind === 'docx'
-              ? 'This Word document has no text, lists, tables or images to import.'
-              : 'The file has no text to import.',
-          );
+          throw badFile(kind === 'docx' ? 'This Word document has no text, lists, tables or images to import.' : 'The file has no text to import.');
         }
         const parsed = ZImportDraft.safeParse({ name: draftNameFromFileName(file.fileName), content: { elements }, placeholders });
         if (!parsed.success) {

@@ -5,20 +5,7 @@
  */
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 import CFB from 'cfb';
-import {
-  AlignmentType,
-  Document,
-  HeadingLevel,
-  ImageRun,
-  LevelFormat,
-  Packer,
-  Paragraph,
-  Table,
-  TableCell,
-  TableRow,
-  TextRun,
-  WidthType,
-} from 'docx';
+import { AlignmentType, Document, HeadingLevel, ImageRun, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 
@@ -133,7 +120,10 @@ export function pdfWith(lines: TPdfLine[], opts: { userPassword?: string; ownerP
 export const offerLetterPdf = () =>
   pdfWith([
     { text: 'Service Agreement', size: 24 },
-    { text: 'This agreement is made between Formwork Ltd and {{Client Name}} on [[agreement date]]. The client agrees to pay the total amount of <<total amount>> within thirty days of the invoice date, by bank transfer.', gapBefore: 1 },
+    {
+      text: 'This agreement is made between Formwork Ltd and {{Client Name}} on [[agreement date]]. The client agrees to pay the total amount of <<total amount>> within thirty days of the invoice date, by bank transfer.',
+      gapBefore: 1,
+    },
     { text: 'Questions go to {{contact email}}.', gapBefore: 1 },
     { text: 'Payment Terms', size: 18, gapBefore: 1 },
     { text: 'Invoices are issued monthly.', gapBefore: 0.5 },
@@ -221,10 +211,7 @@ export function tinyBmp(): Buffer {
 
 /** A .docx with a line of text and the picture (of the given type and bytes) `times` times. */
 export async function docxWithImage(type: 'png' | 'bmp' | 'jpg' | 'gif', data: Buffer, times = 1): Promise<Buffer> {
-  const pictures = Array.from(
-    { length: times },
-    () => new Paragraph({ children: [new ImageRun({ type, data, transformation: { width: 40, height: 40 } })] }),
-  );
+  const pictures = Array.from({ length: times }, () => new Paragraph({ children: [new ImageRun({ type, data, transformation: { width: 40, height: 40 } })] }));
   return Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: 'Logo below' }), ...pictures] }] }));
 }
 
@@ -251,7 +238,11 @@ export function pdfBomb(inflatedMb: number): Buffer {
     offsets.push(length);
     const piece =
       body === null
-        ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream, Buffer.from('\nendstream\nendobj\n')])
+        ? Buffer.concat([
+            Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+            stream,
+            Buffer.from('\nendstream\nendobj\n'),
+          ])
         : Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`);
     parts.push(piece);
     length += piece.length;
@@ -264,16 +255,20 @@ export function pdfBomb(inflatedMb: number): Buffer {
 /** A .docx showing `count` different small pictures, one per paragraph. */
 export async function docxWithDistinctImages(count: number): Promise<Buffer> {
   const pictures = await Promise.all(
-    Array.from({ length: count }, async (_, i) =>
-      new Paragraph({
-        children: [
-          new ImageRun({
-            type: 'png',
-            data: await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: i % 256, g: (i * 7) % 256, b: 90 } } }).png().toBuffer(),
-            transformation: { width: 20, height: 20 },
-          }),
-        ],
-      }),
+    Array.from(
+      { length: count },
+      async (_, i) =>
+        new Paragraph({
+          children: [
+            new ImageRun({
+              type: 'png',
+              data: await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: i % 256, g: (i * 7) % 256, b: 90 } } })
+                .png()
+                .toBuffer(),
+              transformation: { width: 20, height: 20 },
+            }),
+          ],
+        }),
     ),
   );
   return Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: 'Pictures' }), ...pictures] }] }));

@@ -12,7 +12,15 @@ function contentQueries(db: TDb) {
     async records(ownerId: string) {
       const [keys, hooks, links, [subscription]] = await Promise.all([
         db
-          .select({ id: apiKeys.id, name: apiKeys.name, mode: apiKeys.mode, last4: apiKeys.last4, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
+          .select({
+            id: apiKeys.id,
+            name: apiKeys.name,
+            mode: apiKeys.mode,
+            last4: apiKeys.last4,
+            createdAt: apiKeys.createdAt,
+            lastUsedAt: apiKeys.lastUsedAt,
+            revokedAt: apiKeys.revokedAt,
+          })
           .from(apiKeys)
           .where(eq(apiKeys.ownerId, ownerId))
           .orderBy(asc(apiKeys.createdAt)),
@@ -69,7 +77,11 @@ function contentQueries(db: TDb) {
     },
 
     async assetBytes(ownerId: string, id: string): Promise<Buffer | undefined> {
-      const [row] = await db.select({ bytes: assets.bytes }).from(assets).where(and(eq(assets.ownerId, ownerId), eq(assets.id, id))).limit(1);
+      const [row] = await db
+        .select({ bytes: assets.bytes })
+        .from(assets)
+        .where(and(eq(assets.ownerId, ownerId), eq(assets.id, id)))
+        .limit(1);
       return row?.bytes;
     },
 
@@ -98,7 +110,11 @@ function exportQueries(db: TDb) {
     },
 
     async getExport(ownerId: string, id: string): Promise<TAccountExportRow | undefined> {
-      const [row] = await db.select().from(accountExports).where(and(eq(accountExports.ownerId, ownerId), eq(accountExports.id, id))).limit(1);
+      const [row] = await db
+        .select()
+        .from(accountExports)
+        .where(and(eq(accountExports.ownerId, ownerId), eq(accountExports.id, id)))
+        .limit(1);
       return row;
     },
 
@@ -108,7 +124,10 @@ function exportQueries(db: TDb) {
     },
 
     async exportProgress(ownerId: string, id: string, documentsDone: number): Promise<void> {
-      await db.update(accountExports).set({ documentsDone }).where(and(eq(accountExports.ownerId, ownerId), eq(accountExports.id, id)));
+      await db
+        .update(accountExports)
+        .set({ documentsDone })
+        .where(and(eq(accountExports.ownerId, ownerId), eq(accountExports.id, id)));
     },
 
     async finishExport(ownerId: string, id: string, outcome: { status: 'ready' | 'failed'; bytes?: number; expiresAt?: Date }): Promise<void> {

@@ -11,10 +11,7 @@ import type { TAccountExportService } from './account-export.ts';
 const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
 
 /** Settings → Profile → Your data: the export of everything, and deleting the account. */
-export async function accountDataRoutes(
-  app: FastifyInstance,
-  opts: { exports: TAccountExportService; deletion: TAccountDeletion; secureCookies: boolean },
-) {
+export async function accountDataRoutes(app: FastifyInstance, opts: { exports: TAccountExportService; deletion: TAccountDeletion; secureCookies: boolean }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/api/user/export', { schema: { response: { 202: ZAccountExport, ...errors } } }, async (request, reply) => {

@@ -29,7 +29,10 @@ export function createAccountDeletion(deps: {
   async function erase(userId: string, by: TDeletedBy): Promise<void> {
     // An installation without an administrator could not be run from the app any more.
     if (await deps.data.isOnlyAdmin(userId)) {
-      throw new AppError('conflict', 'You are the only administrator of this installation. Make someone else an administrator first, then delete your account.');
+      throw new AppError(
+        'conflict',
+        'You are the only administrator of this installation. Make someone else an administrator first, then delete your account.',
+      );
     }
     await deps.cancelSubscription(userId);
     const files = await deps.data.filesOf(userId);

@@ -131,12 +131,17 @@ const entry = (name: string) => safeFileBaseName(name);
 describe('export my data', () => {
   it('gives a ZIP whose formats re-import through the API, whose PDFs are the downloads, and whose data matches', async () => {
     const { client, userId } = await member();
-    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise', smtpHost: 'smtp.example.com', enterpriseEmail: 'ada@example.com' }).where(eq(users.id, userId));
+    await t.database.db
+      .update(users)
+      .set({ subscriptionPlan: 'enterprise', smtpHost: 'smtp.example.com', enterpriseEmail: 'ada@example.com' })
+      .where(eq(users.id, userId));
     const key = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Server', mode: 'live' })).json());
     const { formatId, documents } = await withDocuments(client, 2);
     const link = await client.post(`/api/documents/${documents[0]!.id}/share`, {});
     expect(link.statusCode, link.body).toBe(201);
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     const uploaded = await client.upload('/api/upload/image', 'image', 'logo.png', png);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const imageUrl = (uploaded.json() as { url: string }).url;
@@ -147,7 +152,9 @@ describe('export my data', () => {
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="formwork-data-\d{4}-\d{2}-\d{2}\.zip"/);
     const zip = await JSZip.loadAsync(response.rawPayload);
-    const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir).sort();
+    const names = Object.keys(zip.files)
+      .filter((n) => !zip.files[n]!.dir)
+      .sort();
     expect(names).toEqual(
       [
         'README.txt',
@@ -205,7 +212,12 @@ describe('export my data', () => {
     const everything = (await Promise.all(names.filter((n) => !n.endsWith('.pdf')).map(text))).join('\n');
     expect(everything).not.toContain(key.key);
     for (const secret of ['keyHash', 'tokenHash', 'tokenEnc', 'secretEnc', 'PasswordEnc']) expect(everything).not.toContain(secret);
-    expect(JSON.parse(await text('account/email-settings.json'))).toEqual({ fromAddress: 'ada@example.com', smtpHost: 'smtp.example.com', smtpPort: null, smtpSecure: true });
+    expect(JSON.parse(await text('account/email-settings.json'))).toEqual({
+      fromAddress: 'ada@example.com',
+      smtpHost: 'smtp.example.com',
+      smtpPort: null,
+      smtpSecure: true,
+    });
     expect(JSON.parse(await text('account/share-links.json'))).toEqual([expect.objectContaining({ documentId: documents[0]!.id, origin: 'manual' })]);
     expect(JSON.parse(await text('account/profile.json'))).toMatchObject({ id: userId, plan: 'enterprise', firstName: 'Ada' });
     expect(await text('README.txt')).toContain('POST /api/v1/formats');
@@ -255,7 +267,10 @@ describe('export my data', () => {
     // Nobody else's session opens it, and past its date neither does the owner's.
     const stranger = (await member('Cy')).client;
     expect((await stranger.get(status.latest!.downloadUrl!)).statusCode).toBe(404);
-    await t.database.db.update(accountExports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(accountExports.id, job.id));
+    await t.database.db
+      .update(accountExports)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(accountExports.id, job.id));
     expect((await client.get(status.latest!.downloadUrl!)).statusCode).toBe(404);
     expect((await statusOf(client)).latest).toMatchObject({ status: 'expired', downloadUrl: null });
   });

@@ -30,17 +30,11 @@ export const verificationRequired = (standing: TStanding): boolean => standing.m
  */
 export function reachRefusal(standing: TStanding, what: TReach): AppError | null {
   if (!verificationRequired(standing)) return null;
-  return new AppError(
-    'email_unverified',
-    `Verify your email address before you ${DOING[what]}: open the link we emailed you, or ask for a new one.`,
-  );
+  return new AppError('email_unverified', `Verify your email address before you ${DOING[what]}: open the link we emailed you, or ask for a new one.`);
 }
 
 /** Reads an account's standing; `assertMayReach` throws the rule's refusal. */
-export function createAccountStanding(deps: {
-  emailVerified: (userId: string) => Promise<boolean | undefined>;
-  mailServer: () => Promise<boolean>;
-}) {
+export function createAccountStanding(deps: { emailVerified: (userId: string) => Promise<boolean | undefined>; mailServer: () => Promise<boolean> }) {
   async function of(userId: string): Promise<TStanding> {
     const [emailVerified, mailServer] = await Promise.all([deps.emailVerified(userId), deps.mailServer()]);
     return { emailVerified: emailVerified ?? false, mailServer };

@@ -114,10 +114,7 @@ async function writeAccountFiles(ctx: TExportContext, ownerId: string, zip: TZip
       ),
     ],
     ['account/webhooks.json', json(records.hooks)],
-    [
-      'account/email-settings.json',
-      json({ fromAddress: user.enterpriseEmail, smtpHost: user.smtpHost, smtpPort: user.smtpPort, smtpSecure: user.smtpSecure }),
-    ],
+    ['account/email-settings.json', json({ fromAddress: user.enterpriseEmail, smtpHost: user.smtpHost, smtpPort: user.smtpPort, smtpSecure: user.smtpSecure })],
     ['account/share-links.json', json(records.links)],
   ];
   for (const [name, body] of files) if (!(await zip.append(name, body, at))) return false;

@@ -27,7 +27,7 @@ export function startWorking(ctx: TExportContext): Promise<void> {
 }
 
 async function build(ctx: TExportContext, { ownerId, exportId }: z.infer<typeof ZExportPayload>): Promise<void> {
-const { deps, now, fileOf } = ctx;
+  const { deps, now, fileOf } = ctx;
   const row = await deps.data.getExport(ownerId, exportId);
   if (!row || row.status !== 'running') return;
   await mkdir(deps.dir, { recursive: true });

@@ -21,20 +21,34 @@ export function createInvitationsRepository(db: TDb) {
     },
 
     async findOpen(id: string): Promise<TInvitationRow | undefined> {
-      const [row] = await db.select().from(invitations).where(and(eq(invitations.id, id), open())).limit(1);
+      const [row] = await db
+        .select()
+        .from(invitations)
+        .where(and(eq(invitations.id, id), open()))
+        .limit(1);
       return row;
     },
 
     async findUsable(tokenHash: string, at: Date): Promise<TInvitationRow | undefined> {
-      const [row] = await db.select().from(invitations).where(and(eq(invitations.tokenHash, tokenHash), open(), gt(invitations.expiresAt, at))).limit(1);
+      const [row] = await db
+        .select()
+        .from(invitations)
+        .where(and(eq(invitations.tokenHash, tokenHash), open(), gt(invitations.expiresAt, at)))
+        .limit(1);
       return row;
     },
 
     /** A new invitation; any open one for the same address is revoked in the same transaction (one link per address). */
     async create(values: { email: string; tokenHash: string; invitedBy: string; sentAt: Date; expiresAt: Date }): Promise<TInvitationRow> {
       return db.transaction(async (tx) => {
-        await tx.update(invitations).set({ revokedAt: values.sentAt }).where(and(eq(invitations.email, values.email), open()));
-        const [row] = await tx.insert(invitations).values({ id: randomUUID(), ...values }).returning();
+        await tx
+          .update(invitations)
+          .set({ revokedAt: values.sentAt })
+          .where(and(eq(invitations.email, values.email), open()));
+        const [row] = await tx
+          .insert(invitations)
+          .values({ id: randomUUID(), ...values })
+          .returning();
         return row!;
       });
     },
@@ -50,7 +64,11 @@ export function createInvitationsRepository(db: TDb) {
     },
 
     async revoke(id: string, at: Date): Promise<TInvitationRow | undefined> {
-      const [row] = await db.update(invitations).set({ revokedAt: at }).where(and(eq(invitations.id, id), open())).returning();
+      const [row] = await db
+        .update(invitations)
+        .set({ revokedAt: at })
+        .where(and(eq(invitations.id, id), open()))
+        .returning();
       return row;
     },
 

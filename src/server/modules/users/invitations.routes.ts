@@ -13,13 +13,11 @@ const INVALID = 'This invitation is not valid any more: it was used, revoked, re
  * one and the same 400.
  */
 export async function invitationRoutes(app: FastifyInstance, opts: { invitations: TInvitations }) {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/auth/invitation',
-    { schema: { body: ZInvitationLookup, response: { 200: ZInvitationAddress, 400: ZApiError } } },
-    async (request) => {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post('/api/auth/invitation', { schema: { body: ZInvitationLookup, response: { 200: ZInvitationAddress, 400: ZApiError } } }, async (request) => {
       const email = await opts.invitations.addressOf(request.body.token);
       if (!email) throw new AppError('bad_request', INVALID, { invitation: INVALID });
       return { email };
-    },
-  );
+    });
 }

@@ -66,7 +66,10 @@ export function createInvitations(deps: {
   async function send(email: string, token: string, inviterEmail: string) {
     const link = `${deps.publicUrl}/sign-up?invitation=${token}`;
     if (!(await deps.mailTo(email, invitationNotice(link, inviterEmail)))) {
-      throw new AppError('unavailable', `The invitation to ${email} is saved, but the mail server did not take the email. Check Settings → Outgoing mail, then resend it.`);
+      throw new AppError(
+        'unavailable',
+        `The invitation to ${email} is saved, but the mail server did not take the email. Check Settings → Outgoing mail, then resend it.`,
+      );
     }
   }
 

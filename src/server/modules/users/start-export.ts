@@ -13,9 +13,14 @@ async function assertMayStart({ deps, now }: TExportContext, ownerId: string): P
   const recent = await deps.data.recentExports(ownerId, new Date(at.getTime() - DAY_MS));
   const inFlight = recent.find((r) => r.status === 'running' && at.getTime() - r.createdAt.getTime() < ACCOUNT_EXPORT_LIMITS.staleAfterMs);
   if (inFlight) {
-    throw new AppError('rate_limited', 'An export of your data is being prepared already. Wait for it to finish, then download it from Settings → Profile.', undefined, {
-      'retry-after': '60',
-    });
+    throw new AppError(
+      'rate_limited',
+      'An export of your data is being prepared already. Wait for it to finish, then download it from Settings → Profile.',
+      undefined,
+      {
+        'retry-after': '60',
+      },
+    );
   }
   if (recent.length >= ACCOUNT_EXPORT_LIMITS.perDay) {
     const oldest = recent.at(-1)!;

@@ -31,7 +31,10 @@ export function createUsersRepository(db: TDb) {
     },
 
     async setName(id: string, firstName: string, lastName: string): Promise<void> {
-      await db.update(users).set({ firstName, lastName, name: `${firstName} ${lastName}`, updatedAt: new Date() }).where(eq(users.id, id));
+      await db
+        .update(users)
+        .set({ firstName, lastName, name: `${firstName} ${lastName}`, updatedAt: new Date() })
+        .where(eq(users.id, id));
     },
 
     async setRole(id: string, role: 'user' | 'admin'): Promise<void> {
@@ -43,10 +46,7 @@ export function createUsersRepository(db: TDb) {
       const [row] = await db
         .select({ user: users, generations: usageCounters.generations })
         .from(users)
-        .leftJoin(
-          usageCounters,
-          and(eq(usageCounters.ownerId, users.id), eq(usageCounters.period, sql`coalesce(${users.quotaPeriod}, ${usagePeriod()})`)),
-        )
+        .leftJoin(usageCounters, and(eq(usageCounters.ownerId, users.id), eq(usageCounters.period, sql`coalesce(${users.quotaPeriod}, ${usagePeriod()})`)))
         .where(eq(users.id, id))
         .limit(1);
       return row ? { user: row.user, generations: row.generations ?? 0 } : undefined;

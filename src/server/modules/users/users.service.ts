@@ -7,7 +7,6 @@ import type { TUserRow, TUsersRepository } from './users.repository.ts';
 export function createUsersService(deps: { users: TUsersRepository; quota: TQuotaService; standing: TAccountStanding }) {
   const generationLimit = deps.quota.generationLimit;
   return {
-
     async toUser(row: TUserRow): Promise<TUser> {
       const standing = await deps.standing.of(row.id);
       return {

@@ -55,7 +55,11 @@ export function createWebhookSender(options: { timeoutMs: number; allowIps: stri
           resolve({
             ok,
             status,
-            error: ok ? null : status >= 300 && status < 400 ? `The endpoint redirected (${status}); give its final address.` : `The endpoint answered ${status}.`,
+            error: ok
+              ? null
+              : status >= 300 && status < 400
+                ? `The endpoint redirected (${status}); give its final address.`
+                : `The endpoint answered ${status}.`,
           });
         },
       );

@@ -24,12 +24,12 @@ export async function webhooksRoutes(app: FastifyInstance, opts: { webhooks: TWe
   api.post('/api/user/webhooks/:id/enable', { schema: { params: ZIdParams, response: { 200: ZWebhookEndpoint, ...errors } } }, async (request) =>
     opts.webhooks.enable(request.callerId, request.params.id),
   );
-  api.post('/api/user/webhooks/:id/test', { schema: { params: ZIdParams, response: { 202: ZWebhookDelivery, ...errors, 429: ZApiError } } }, async (request, reply) =>
-    reply.status(202).send(await opts.webhooks.sendTest(request.callerId, request.params.id)),
+  api.post(
+    '/api/user/webhooks/:id/test',
+    { schema: { params: ZIdParams, response: { 202: ZWebhookDelivery, ...errors, 429: ZApiError } } },
+    async (request, reply) => reply.status(202).send(await opts.webhooks.sendTest(request.callerId, request.params.id)),
   );
-  api.get(
-    '/api/user/webhooks/:id/deliveries',
-    { schema: { params: ZIdParams, response: { 200: z.array(ZWebhookDelivery), ...errors } } },
-    async (request) => opts.webhooks.deliveries(request.callerId, request.params.id),
+  api.get('/api/user/webhooks/:id/deliveries', { schema: { params: ZIdParams, response: { 200: z.array(ZWebhookDelivery), ...errors } } }, async (request) =>
+    opts.webhooks.deliveries(request.callerId, request.params.id),
   );
 }

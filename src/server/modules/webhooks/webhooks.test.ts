@@ -101,21 +101,31 @@ describe('webhooks', () => {
     const [row] = await t.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     expect(row!.secretEnc).not.toContain(endpoint.secret.slice(6));
 
-    const format = (await client.post('/api/formats', {
-      name: 'Receipt',
-      content: { elements: [{ id: 'p', type: 'paragraph', content: 'Paid by {{client_name}}' }] },
-      placeholders: [{ name: 'client_name', type: 'text', required: true }],
-    })).json() as { id: string };
+    const format = (
+      await client.post('/api/formats', {
+        name: 'Receipt',
+        content: { elements: [{ id: 'p', type: 'paragraph', content: 'Paid by {{client_name}}' }] },
+        placeholders: [{ name: 'client_name', type: 'text', required: true }],
+      })
+    ).json() as { id: string };
     const document = (await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Acme' } })).json() as { id: string };
     const before = receiver.received.length;
-    await until(async () => receiver.received.length, (n) => n > before, 'the delivery');
+    await until(
+      async () => receiver.received.length,
+      (n) => n > before,
+      'the delivery',
+    );
     const delivery = receiver.received.at(-1)!;
     expect(delivery.signatureValid).toBe(true);
     expect(Math.abs(delivery.timestamp - Date.now() / 1000)).toBeLessThan(30);
     const payload = JSON.parse(delivery.body) as { id: string; type: string; data: { id: string; clientName: string } };
     expect(payload).toMatchObject({ type: 'document.created', data: { id: document.id, clientName: 'Acme' } });
 
-    const log = await until(() => deliveriesOf(client, endpoint.id), (d) => d[0]?.status === 'delivered', 'the log');
+    const log = await until(
+      () => deliveriesOf(client, endpoint.id),
+      (d) => d[0]?.status === 'delivered',
+      'the log',
+    );
     expect(log[0]).toMatchObject({ id: payload.id, event: 'document.created', status: 'delivered', attempts: 1, responseStatus: 200, error: null });
     expect(userId).toBeTruthy();
   });
@@ -127,7 +137,11 @@ describe('webhooks', () => {
     receiver.answerNext(500);
     const queued = await client.post(`/api/user/webhooks/${endpoint.id}/test`);
     expect(queued.statusCode).toBe(202);
-    const log = await until(() => deliveriesOf(client, endpoint.id), (d) => d[0]?.status === 'delivered', 'the retry');
+    const log = await until(
+      () => deliveriesOf(client, endpoint.id),
+      (d) => d[0]?.status === 'delivered',
+      'the retry',
+    );
     expect(log[0]).toMatchObject({ event: 'webhook.test', attempts: 2, status: 'delivered', responseStatus: 200 });
     const attempts = receiver.received.filter((r) => r.event === 'webhook.test').slice(-2);
     expect(attempts).toHaveLength(2);
@@ -142,7 +156,11 @@ describe('webhooks', () => {
     receiver.setSecret(endpoint.secret);
     receiver.answerNext(503, 503, 503);
     await client.post(`/api/user/webhooks/${endpoint.id}/test`);
-    const log = await until(() => deliveriesOf(client, endpoint.id), (d) => d[0]?.status === 'failed', 'the last retry');
+    const log = await until(
+      () => deliveriesOf(client, endpoint.id),
+      (d) => d[0]?.status === 'failed',
+      'the last retry',
+    );
     expect(log[0]).toMatchObject({ attempts: 3, responseStatus: 503, error: 'The endpoint answered 503.', nextAttemptAt: null });
     const [off] = ((await client.get('/api/user/webhooks')).json() as unknown[]).map((e) => ZWebhookEndpoint.parse(e));
     expect(off!.disabledAt).not.toBeNull();
@@ -180,7 +198,11 @@ describe('webhooks', () => {
     // As if the endpoint's name had since come to resolve inside our network.
     await t.database.db.update(webhookEndpoints).set({ url: 'http://169.254.169.254/latest/meta-data' }).where(eq(webhookEndpoints.id, endpoint.id));
     await client.post(`/api/user/webhooks/${endpoint.id}/test`);
-    const [delivery] = await until(() => deliveriesOf(client, endpoint.id), (d) => (d[0]?.attempts ?? 0) >= 1 && d[0]?.status !== 'delivered' && d[0]?.error !== null, 'the refusal');
+    const [delivery] = await until(
+      () => deliveriesOf(client, endpoint.id),
+      (d) => (d[0]?.attempts ?? 0) >= 1 && d[0]?.status !== 'delivered' && d[0]?.error !== null,
+      'the refusal',
+    );
     expect((delivery as TWebhookDelivery).error).toBe('This address is not allowed: it points to a private or local network.');
     expect((delivery as TWebhookDelivery).responseStatus).toBeNull();
   });
@@ -194,7 +216,10 @@ describe('webhooks', () => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(errorOf(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^You can send 10 test events a minute\. Try again in \d+ s\.$/) });
+    expect(errorOf(refused)).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^You can send 10 test events a minute\. Try again in \d+ s\.$/),
+    });
     const queued = await deliveriesOf(client, endpoint.id);
     expect(queued).toHaveLength(10);
     // Another user's budget is their own.
@@ -205,14 +230,18 @@ describe('webhooks', () => {
 
   it('tells how a batch ended: batch.completed when every row was made, batch.failed otherwise', async () => {
     const { client } = await member();
-    const endpoint = ZCreatedWebhookEndpoint.parse((await client.post('/api/user/webhooks', { url: receiverUrl, events: ['batch.completed', 'batch.failed'] })).json());
+    const endpoint = ZCreatedWebhookEndpoint.parse(
+      (await client.post('/api/user/webhooks', { url: receiverUrl, events: ['batch.completed', 'batch.failed'] })).json(),
+    );
     receiver.setSecret(endpoint.secret);
     const { key } = (await client.post('/api/user/api-keys', { name: 'Batches' })).json() as { key: string };
-    const format = (await client.post('/api/formats', {
-      name: 'Letter',
-      content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}' }] },
-      placeholders: [{ name: 'client_name', type: 'text', required: true }],
-    })).json() as { id: string };
+    const format = (
+      await client.post('/api/formats', {
+        name: 'Letter',
+        content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}' }] },
+        placeholders: [{ name: 'client_name', type: 'text', required: true }],
+      })
+    ).json() as { id: string };
     const started = await t.app.inject({
       method: 'POST',
       url: '/api/v1/batches',

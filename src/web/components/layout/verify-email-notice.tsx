@@ -23,8 +23,7 @@ export function VerifyEmailBanner({ user }: { user: TUser }) {
       <MailWarningIcon />
       <AlertTitle>Verify your email address</AlertTitle>
       <AlertDescription>
-        We sent a link to {user.email}. Until you open it, you can build formats and generate documents, but not send
-        email, share links or create API keys.
+        We sent a link to {user.email}. Until you open it, you can build formats and generate documents, but not send email, share links or create API keys.
         <ResendButton />
       </AlertDescription>
     </Alert>

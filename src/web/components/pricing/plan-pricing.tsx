@@ -70,16 +70,11 @@ export function PriceLine({ plan, currency, cycle }: { plan: TPlan; currency: TC
         <span className="text-sm text-muted-foreground">{isFree ? 'forever' : '/month'}</span>
       </p>
       <p className="mt-2 min-h-5 text-sm text-muted-foreground">
-        {isFree
-          ? 'No credit card required'
-          : price.perYear !== null
-            ? `billed annually (${formatMoney(price.perYear, currency)}/year)`
-            : 'billed monthly'}
+        {isFree ? 'No credit card required' : price.perYear !== null ? `billed annually (${formatMoney(price.perYear, currency)}/year)` : 'billed monthly'}
       </p>
     </div>
   );
 }
-
 
 export function PlanFeatures({ features, className }: { features: string[]; className?: string }) {
   return (

@@ -37,12 +37,8 @@ export function ConfirmDialog({
               <TriangleAlertIcon className="size-5" aria-hidden />
             </span>
             <div className="min-w-0 space-y-1.5">
-              <AlertDialogPrimitive.Title className="text-lg leading-snug font-semibold tracking-tight break-words">
-                {title}
-              </AlertDialogPrimitive.Title>
-              <AlertDialogPrimitive.Description className="text-sm break-words text-muted-foreground">
-                {description}
-              </AlertDialogPrimitive.Description>
+              <AlertDialogPrimitive.Title className="text-lg leading-snug font-semibold tracking-tight break-words">{title}</AlertDialogPrimitive.Title>
+              <AlertDialogPrimitive.Description className="text-sm break-words text-muted-foreground">{description}</AlertDialogPrimitive.Description>
             </div>
           </div>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

@@ -69,20 +69,14 @@ export function LivePdfPane({
             </div>
             <div>
               <p className="text-sm font-medium text-foreground">Your PDF appears here</p>
-              <p className="mt-1 max-w-56 text-xs text-muted-foreground">
-                {emptyHint}
-              </p>
+              <p className="mt-1 max-w-56 text-xs text-muted-foreground">{emptyHint}</p>
             </div>
           </div>
         ) : pdf ? (
           <PdfPages pdf={pdf} label={frameTitle} className="absolute inset-0" />
         ) : (
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 text-sm text-muted-foreground">
-            {state.status === 'error' ? (
-              <FileTextIcon className="size-5" aria-hidden />
-            ) : (
-              <Loader2Icon className="size-5 animate-spin" aria-hidden />
-            )}
+            {state.status === 'error' ? <FileTextIcon className="size-5" aria-hidden /> : <Loader2Icon className="size-5 animate-spin" aria-hidden />}
             {state.status === 'error' ? 'Fix the problem above to see the PDF.' : 'Rendering your PDF...'}
           </div>
         )}

@@ -33,4 +33,3 @@ export function UsageMeter(props: {
     </div>
   );
 }
-

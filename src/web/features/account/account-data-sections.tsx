@@ -44,10 +44,17 @@ function ExportProgress({ latest }: { latest: TAccountExport }) {
     return (
       <div className="grid gap-2" role="status" data-testid="export-progress">
         <p className="text-sm">
-          Preparing your export: {latest.documentsDone.toLocaleString('en-US')} of {latest.documentsTotal.toLocaleString('en-US')} documents. We will
-          email you a link when it is ready.
+          Preparing your export: {latest.documentsDone.toLocaleString('en-US')} of {latest.documentsTotal.toLocaleString('en-US')} documents. We will email you
+          a link when it is ready.
         </p>
-        <div className="h-2 overflow-hidden rounded-full bg-muted" role="progressbar" aria-label="Export progress" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
+        <div
+          className="h-2 overflow-hidden rounded-full bg-muted"
+          role="progressbar"
+          aria-label="Export progress"
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
           <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
         </div>
       </div>
@@ -128,8 +135,8 @@ export function YourDataCard() {
           <>
             {data.latest && <ExportProgress latest={data.latest} />}
             <p className="text-[13px] text-muted-foreground">
-              Accounts with more than {data.backgroundAbove.toLocaleString('en-US')} {data.backgroundAbove === 1 ? 'document' : 'documents'} are prepared in
-              the background, and you get a link by email. You can export {data.perDay} times a day; {data.remainingToday} left today.
+              Accounts with more than {data.backgroundAbove.toLocaleString('en-US')} {data.backgroundAbove === 1 ? 'document' : 'documents'} are prepared in the
+              background, and you get a link by email. You can export {data.perDay} times a day; {data.remainingToday} left today.
             </p>
           </>
         ) : null}
@@ -189,7 +196,9 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <li key={line}>{line}</li>
           ))}
         </ul>
-        <p className="text-sm text-muted-foreground">Invoices for payments you made are kept, no longer linked to an account, for the seller’s accounting records.</p>
+        <p className="text-sm text-muted-foreground">
+          Invoices for payments you made are kept, no longer linked to an account, for the seller’s accounting records.
+        </p>
         <form
           noValidate
           aria-label="Delete account"

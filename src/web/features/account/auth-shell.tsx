@@ -14,7 +14,10 @@ export function AuthShell({ title, description, children }: { title: string; des
         {description && <p className="mt-1.5 text-sm text-muted-foreground">{description}</p>}
         <div className="mt-6">{children}</div>
         <p className="mt-8 text-center text-sm text-muted-foreground">
-          <Link href="/login" className="rounded-sm font-medium text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+          <Link
+            href="/login"
+            className="rounded-sm font-medium text-foreground hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          >
             ← Back to sign in
           </Link>
         </p>

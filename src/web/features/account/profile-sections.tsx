@@ -4,14 +4,7 @@ import { Loader2Icon, MailCheckIcon, MonitorSmartphoneIcon } from 'lucide-react'
 import { useState } from 'react';
 import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import {
-  type TAccountSession,
-  type TAccountSessions,
-  type TUser,
-  ZChangeEmailBody,
-  ZChangePasswordBody,
-  ZProfileBody,
-} from '../../../contract/user';
+import { type TAccountSession, type TAccountSessions, type TUser, ZChangeEmailBody, ZChangePasswordBody, ZProfileBody } from '../../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -179,21 +172,30 @@ export function PasswordCard() {
 /** "Firefox on Windows" from a user-agent string; the raw string when nothing is recognised. */
 export function describeDevice(userAgent: string | null): string {
   if (!userAgent) return 'Unknown device';
-  const browser =
-    /Edg\//.test(userAgent) ? 'Edge'
-    : /OPR\//.test(userAgent) ? 'Opera'
-    : /Firefox\//.test(userAgent) ? 'Firefox'
-    : /Chrome\//.test(userAgent) ? 'Chrome'
-    : /Safari\//.test(userAgent) ? 'Safari'
-    : undefined;
-  const system =
-    /iPhone|iPad/.test(userAgent) ? 'iOS'
-    : /Android/.test(userAgent) ? 'Android'
-    : /Windows/.test(userAgent) ? 'Windows'
-    : /Mac OS X|Macintosh/.test(userAgent) ? 'macOS'
-    : /CrOS/.test(userAgent) ? 'ChromeOS'
-    : /Linux/.test(userAgent) ? 'Linux'
-    : undefined;
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /OPR\//.test(userAgent)
+      ? 'Opera'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Chrome\//.test(userAgent)
+          ? 'Chrome'
+          : /Safari\//.test(userAgent)
+            ? 'Safari'
+            : undefined;
+  const system = /iPhone|iPad/.test(userAgent)
+    ? 'iOS'
+    : /Android/.test(userAgent)
+      ? 'Android'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(userAgent)
+          ? 'macOS'
+          : /CrOS/.test(userAgent)
+            ? 'ChromeOS'
+            : /Linux/.test(userAgent)
+              ? 'Linux'
+              : undefined;
   if (browser && system) return `${browser} on ${system}`;
   return browser ?? system ?? userAgent.slice(0, 60);
 }
@@ -246,12 +248,7 @@ export function SessionsCard() {
             ))}
           </ul>
         )}
-        <Button
-          variant="outline"
-          className="w-full sm:w-fit"
-          disabled={others === 0 || signOutOthers.isPending}
-          onClick={() => signOutOthers.mutate()}
-        >
+        <Button variant="outline" className="w-full sm:w-fit" disabled={others === 0 || signOutOthers.isPending} onClick={() => signOutOthers.mutate()}>
           {signOutOthers.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
           Sign out everywhere else
         </Button>

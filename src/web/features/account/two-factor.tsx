@@ -5,13 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { type FieldValues, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { Link, useSearch } from 'wouter';
 import { z } from 'zod';
-import {
-  type TRecoveryCodes,
-  type TTwoFactorSetup,
-  ZRecoveryCode,
-  ZTotpCode,
-  ZTwoFactorPasswordBody,
-} from '../../../contract/two-factor';
+import { type TRecoveryCodes, type TTwoFactorSetup, ZRecoveryCode, ZTotpCode, ZTwoFactorPasswordBody } from '../../../contract/two-factor';
 import type { TUser } from '../../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -141,13 +135,7 @@ function ScanStep({ setup, onVerified, onCancel }: { setup: TTwoFactorSetup; onV
       >
         <ServerAlert message={serverError} />
         <div className="sm:max-w-xs">
-          <Field
-            form={anyForm}
-            name="code"
-            label="2. Enter the 6-digit code the app shows"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-          />
+          <Field form={anyForm} name="code" label="2. Enter the 6-digit code the app shows" autoComplete="one-time-code" inputMode="numeric" />
         </div>
         <div className="flex flex-col gap-2 sm:flex-row">
           <Submit pending={mutation.isPending} label="Turn on two-factor" pendingLabel="Checking..." />
@@ -161,7 +149,9 @@ function ScanStep({ setup, onVerified, onCancel }: { setup: TTwoFactorSetup; onV
 }
 
 function RecoveryCodes({ codes, email, onDone }: { codes: string[]; email: string; onDone: () => void }) {
-  const text = [`Formwork recovery codes for ${email}`, 'Each code signs you in once, in place of a code from your authenticator app.', '', ...codes, ''].join('\n');
+  const text = [`Formwork recovery codes for ${email}`, 'Each code signs you in once, in place of a code from your authenticator app.', '', ...codes, ''].join(
+    '\n',
+  );
   const copy = () =>
     void navigator.clipboard.writeText(text).then(
       () => toast({ title: 'Recovery codes copied' }),
@@ -181,11 +171,14 @@ function RecoveryCodes({ codes, email, onDone }: { codes: string[]; email: strin
         <KeyRoundIcon />
         <AlertTitle>Save your recovery codes now</AlertTitle>
         <AlertDescription>
-          If you lose your phone, each code signs you in once instead of a code from the app. They are shown only this once: keep them
-          somewhere safe, such as a password manager.
+          If you lose your phone, each code signs you in once instead of a code from the app. They are shown only this once: keep them somewhere safe, such as a
+          password manager.
         </AlertDescription>
       </Alert>
-      <ol className="grid grid-cols-1 gap-x-6 gap-y-1.5 rounded-md border bg-muted/40 p-4 font-mono text-sm min-[400px]:grid-cols-2" aria-label="Recovery codes">
+      <ol
+        className="grid grid-cols-1 gap-x-6 gap-y-1.5 rounded-md border bg-muted/40 p-4 font-mono text-sm min-[400px]:grid-cols-2"
+        aria-label="Recovery codes"
+      >
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}
@@ -229,8 +222,8 @@ export function TwoFactorCard({ user }: { user: TUser }) {
           <Badge variant={on ? 'default' : 'secondary'}>{on ? 'On' : 'Off'}</Badge>
         </CardTitle>
         <CardDescription>
-          After your password, sign-in asks for a 6-digit code from an authenticator app on your phone, such as Google Authenticator,
-          Microsoft Authenticator or 1Password. Someone who learns your password still cannot get in.
+          After your password, sign-in asks for a 6-digit code from an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator or
+          1Password. Someone who learns your password still cannot get in.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -405,7 +398,13 @@ function CodeForm({ recovery, onSignedIn, onRestart }: { recovery: boolean; onSi
         }
       />
       {recovery ? (
-        <Field form={anyForm} name="recoveryCode" label="Recovery code" autoComplete="off" hint="Type it as it was shown, with the dash: capital letters count." />
+        <Field
+          form={anyForm}
+          name="recoveryCode"
+          label="Recovery code"
+          autoComplete="off"
+          hint="Type it as it was shown, with the dash: capital letters count."
+        />
       ) : (
         <Field form={anyForm} name="code" label="Authentication code" autoComplete="one-time-code" inputMode="numeric" />
       )}

@@ -3,7 +3,14 @@ import { useState, type ReactNode } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { useUserAction, type TUserAction } from './api';
@@ -34,7 +41,8 @@ const ACCOUNT_ACTIONS: TAccountAction[] = [
     icon: MailCheckIcon,
     offered: (user) => !user.emailVerified,
     title: (user) => `Mark ${user.email} verified?`,
-    description: () => 'Do this only when you know the address is theirs: it counts as if they had opened the verification link, so they may send email, share links and create API keys.',
+    description: () =>
+      'Do this only when you know the address is theirs: it counts as if they had opened the verification link, so they may send email, share links and create API keys.',
     confirmLabel: 'Mark verified',
     pendingLabel: 'Marking...',
     done: (user) => ({ title: 'Address marked verified', description: `${user.email} may now send email, share links and create API keys.` }),
@@ -46,7 +54,8 @@ const ACCOUNT_ACTIONS: TAccountAction[] = [
     icon: KeyRoundIcon,
     offered: (user) => !user.suspendedAt,
     title: () => 'Send a password-reset link?',
-    description: (user) => `${user.email} gets the email the Forgot password page sends: a link that sets a new password, works once within an hour, and signs them out everywhere when used. Their current password works until then.`,
+    description: (user) =>
+      `${user.email} gets the email the Forgot password page sends: a link that sets a new password, works once within an hour, and signs them out everywhere when used. Their current password works until then.`,
     confirmLabel: 'Send link',
     pendingLabel: 'Sending...',
     done: (user) => ({ title: 'Reset link sent', description: `The email is on its way to ${user.email}.` }),
@@ -71,7 +80,8 @@ const ACCOUNT_ACTIONS: TAccountAction[] = [
     icon: LogOutIcon,
     offered: (_user, isSelf) => !isSelf,
     title: (user) => `Sign ${user.email} out everywhere?`,
-    description: () => 'Every session of this account ends now, on every device. They can sign in again with their password or single sign-on; their API keys keep working.',
+    description: () =>
+      'Every session of this account ends now, on every device. They can sign in again with their password or single sign-on; their API keys keep working.',
     confirmLabel: 'Sign out everywhere',
     pendingLabel: 'Signing out...',
     done: (user) => ({ title: 'Signed out everywhere', description: `Every session of ${user.email} has ended.` }),

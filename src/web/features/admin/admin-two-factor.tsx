@@ -80,8 +80,8 @@ export function AdminTwoFactorCard() {
             <Badge variant={on ? 'default' : 'secondary'}>{on ? 'On' : 'Off'}</Badge>
           </div>
           <p id={`${id}-hint`} className="text-sm text-muted-foreground">
-            When on, an admin who signs in with a password must turn on two-factor sign-in (an authenticator app) before the Admin Panel opens;
-            until then every admin page and API call is refused. Admins who sign in through single sign-on are left to their provider.
+            When on, an admin who signs in with a password must turn on two-factor sign-in (an authenticator app) before the Admin Panel opens; until then every
+            admin page and API call is refused. Admins who sign in through single sign-on are left to their provider.
           </p>
           {!mayTurnOn && (
             <p className="text-sm text-muted-foreground">
@@ -93,13 +93,7 @@ export function AdminTwoFactorCard() {
             </p>
           )}
         </div>
-        <Switch
-          id={`${id}-switch`}
-          checked={on}
-          disabled={update.isPending || !mayTurnOn}
-          aria-describedby={`${id}-hint`}
-          onCheckedChange={set}
-        />
+        <Switch id={`${id}-switch`} checked={on} disabled={update.isPending || !mayTurnOn} aria-describedby={`${id}-hint`} onCheckedChange={set} />
       </div>
     </Card>
   );

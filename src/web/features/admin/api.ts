@@ -66,8 +66,7 @@ function replaceUser(list: TAdminUser[] | undefined, next: TAdminUser): TAdminUs
 export function useChangeRole() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, role }: { id: string; role: TRole }) =>
-      api.patch<TAdminUser>(`/api/admin/users/${seg(id)}/role`, { role }),
+    mutationFn: ({ id, role }: { id: string; role: TRole }) => api.patch<TAdminUser>(`/api/admin/users/${seg(id)}/role`, { role }),
     onSuccess: (user) => {
       client.setQueryData<TAdminUser[]>(adminKeys.users(), (list) => replaceUser(list, user));
       void client.invalidateQueries({ queryKey: adminKeys.users() });
@@ -78,8 +77,7 @@ export function useChangeRole() {
 export function useUpdateUser() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, update }: { id: string; update: TAdminUserUpdate }) =>
-      api.patch<TAdminUser>(`/api/admin/users/${seg(id)}`, update),
+    mutationFn: ({ id, update }: { id: string; update: TAdminUserUpdate }) => api.patch<TAdminUser>(`/api/admin/users/${seg(id)}`, update),
     onSuccess: (user) => {
       client.setQueryData<TAdminUser[]>(adminKeys.users(), (list) => replaceUser(list, user));
       void client.invalidateQueries({ queryKey: adminKeys.users() });
@@ -103,8 +101,7 @@ function refreshSettings(client: ReturnType<typeof useQueryClient>) {
 export function useCreateSetting() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { key: string; value: string; description: string | null }) =>
-      api.post<TSystemSetting>('/api/admin/settings', input),
+    mutationFn: (input: { key: string; value: string; description: string | null }) => api.post<TSystemSetting>('/api/admin/settings', input),
     onSuccess: () => refreshSettings(client),
   });
 }
@@ -145,17 +142,14 @@ export function useCreateGateway() {
 export function useUpdateGateway() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, update }: { id: string; update: TPaymentGatewayUpdate }) =>
-      api.patch<TPaymentGateway>(`/api/admin/payment-gateways/${seg(id)}`, update),
+    mutationFn: ({ id, update }: { id: string; update: TPaymentGatewayUpdate }) => api.patch<TPaymentGateway>(`/api/admin/payment-gateways/${seg(id)}`, update),
     onMutate: async ({ id, update }) => {
       // Optimistic switch: only one gateway can be active at a time.
       await client.cancelQueries({ queryKey: adminKeys.gateways() });
       const previous = client.getQueryData<TPaymentGateway[]>(adminKeys.gateways());
       if (update.isActive !== undefined) {
         client.setQueryData<TPaymentGateway[]>(adminKeys.gateways(), (list) =>
-          list?.map((g) =>
-            g.id === id ? { ...g, isActive: update.isActive ?? g.isActive } : update.isActive ? { ...g, isActive: false } : g,
-          ),
+          list?.map((g) => (g.id === id ? { ...g, isActive: update.isActive ?? g.isActive } : update.isActive ? { ...g, isActive: false } : g)),
         );
       }
       return { previous };
@@ -191,8 +185,7 @@ export function useAdminPayments(filter: TPaymentsFilter) {
 /** Any customer's invoice, as PDF bytes (the list downloads it under the invoice's number). */
 export function useDownloadInvoice() {
   return useMutation({
-    mutationFn: ({ invoiceId }: { invoiceId: string; invoiceNumber: string }) =>
-      api.blob('GET', `/api/admin/invoices/${seg(invoiceId)}/pdf`),
+    mutationFn: ({ invoiceId }: { invoiceId: string; invoiceNumber: string }) => api.blob('GET', `/api/admin/invoices/${seg(invoiceId)}/pdf`),
     onSuccess: (blob, { invoiceNumber }) => {
       const url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
       const link = document.createElement('a');
@@ -345,7 +338,8 @@ export type TUserAction = 'verify-email' | 'suspend' | 'restore' | 'sign-out' | 
 export function useUserAction() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: TUserAction }) => api.post<TAdminUser | { message: string } | null>(`/api/admin/users/${seg(id)}/${action}`),
+    mutationFn: ({ id, action }: { id: string; action: TUserAction }) =>
+      api.post<TAdminUser | { message: string } | null>(`/api/admin/users/${seg(id)}/${action}`),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: adminKeys.users() });
       void client.invalidateQueries({ queryKey: adminKeys.audit() });

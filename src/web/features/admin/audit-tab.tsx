@@ -296,8 +296,8 @@ export function AuditTab() {
   return (
     <div className="space-y-4">
       <p className="max-w-2xl text-sm text-muted-foreground">
-        Every change an admin makes to a user’s role, plan or limit, to the plans, to a setting or to a payment gateway, with who made
-        it and when. Secrets never appear here: only that one was set or replaced.
+        Every change an admin makes to a user’s role, plan or limit, to the plans, to a setting or to a payment gateway, with who made it and when. Secrets
+        never appear here: only that one was set or replaced.
       </p>
       <QueryState
         query={log}
@@ -329,7 +329,10 @@ export function AuditTab() {
                   <p className="order-4 text-xs text-muted-foreground tabular-nums xl:order-none xl:pt-0.5 xl:text-[13px] xl:text-foreground">
                     <time dateTime={entry.createdAt}>{formatDate(entry.createdAt, true)}</time>
                   </p>
-                  <p className="order-3 min-w-0 truncate text-xs text-muted-foreground xl:order-none xl:pt-0.5 xl:text-[13px] xl:text-foreground" title={entry.actorEmail}>
+                  <p
+                    className="order-3 min-w-0 truncate text-xs text-muted-foreground xl:order-none xl:pt-0.5 xl:text-[13px] xl:text-foreground"
+                    title={entry.actorEmail}
+                  >
                     <span className="xl:sr-only">By </span>
                     {entry.actorEmail}
                   </p>

@@ -95,7 +95,13 @@ export function AddressFields<T extends TAddressValues>({
       <p className="-mt-2 text-[13px] text-muted-foreground">
         Leave blank for {GATEWAY_LABELS[name]}’s own. Point them elsewhere only for a test or staging stand-in.
       </p>
-      <Field id={`${idPrefix}-apiBaseUrl`} label="API base address" optional error={message('apiBaseUrl')} hint={`Default: ${DEFAULT_ADDRESSES[name].apiBaseUrl}`}>
+      <Field
+        id={`${idPrefix}-apiBaseUrl`}
+        label="API base address"
+        optional
+        error={message('apiBaseUrl')}
+        hint={`Default: ${DEFAULT_ADDRESSES[name].apiBaseUrl}`}
+      >
         {input('apiBaseUrl', DEFAULT_ADDRESSES[name].apiBaseUrl)}
       </Field>
       {name === 'razorpay' && (

@@ -25,10 +25,7 @@ export const KEY_ID_HINTS: Record<TGatewayName, string> = {
 
 function GatewayMark({ name }: { name: TGatewayName }) {
   return (
-    <span
-      className={cn('flex size-10 shrink-0 items-center justify-center rounded-lg text-sm font-bold', GATEWAY_TINTS[name])}
-      aria-hidden
-    >
+    <span className={cn('flex size-10 shrink-0 items-center justify-center rounded-lg text-sm font-bold', GATEWAY_TINTS[name])} aria-hidden>
       {GATEWAY_LABELS[name].slice(0, 2)}
     </span>
   );
@@ -86,12 +83,20 @@ export function WebhookAddress({ name, idPrefix }: { name: TGatewayName; idPrefi
           <wbr />
           {name}
         </code>
-        <Button type="button" variant="outline" size="sm" className="h-9" onClick={() => void copy()} aria-label={`Copy the ${GATEWAY_LABELS[name]} webhook address`}>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          className="h-9"
+          onClick={() => void copy()}
+          aria-label={`Copy the ${GATEWAY_LABELS[name]} webhook address`}
+        >
           <CopyIcon aria-hidden /> Copy
         </Button>
       </div>
       <p className="text-[12px] leading-relaxed text-muted-foreground">
-        Events: {GATEWAY_WEBHOOK_EVENTS[name].map((e, i) => (
+        Events:{' '}
+        {GATEWAY_WEBHOOK_EVENTS[name].map((e, i) => (
           <span key={e}>
             {i > 0 && ', '}
             <span className="font-mono text-[11.5px]">{e}</span>
@@ -123,7 +128,17 @@ function AddressLine({ label, value, fallback }: { label: string; value: string;
 }
 
 /** One configured gateway: its state and switch, keys, addresses and webhook address, and Edit. */
-export function GatewayCard({ g, pending, onToggle, onEdit }: { g: TPaymentGateway; pending: boolean; onToggle: (isActive: boolean) => void; onEdit: () => void }) {
+export function GatewayCard({
+  g,
+  pending,
+  onToggle,
+  onEdit,
+}: {
+  g: TPaymentGateway;
+  pending: boolean;
+  onToggle: (isActive: boolean) => void;
+  onEdit: () => void;
+}) {
   const switchId = `gateway-active-${g.id}`;
   return (
     <Card className={cn('h-full p-5 transition-shadow', g.isActive && 'ring-2 ring-primary/25')}>
@@ -132,11 +147,7 @@ export function GatewayCard({ g, pending, onToggle, onEdit }: { g: TPaymentGatew
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="text-base font-semibold tracking-tight">{GATEWAY_LABELS[g.gatewayName]}</h3>
-            {g.isActive ? (
-              <Badge variant="success">Active</Badge>
-            ) : (
-              <Badge variant="secondary">Inactive</Badge>
-            )}
+            {g.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>}
           </div>
           <p className="mt-0.5 text-xs text-muted-foreground">
             Charges in {gatewayCurrency(g.gatewayName)} · added {formatDay(g.createdAt)}
@@ -146,12 +157,7 @@ export function GatewayCard({ g, pending, onToggle, onEdit }: { g: TPaymentGatew
           <Label htmlFor={switchId} className="sr-only">
             {`${GATEWAY_LABELS[g.gatewayName]} active`}
           </Label>
-          <Switch
-            id={switchId}
-            checked={g.isActive}
-            disabled={pending}
-            onCheckedChange={(checked) => onToggle(checked)}
-          />
+          <Switch id={switchId} checked={g.isActive} disabled={pending} onCheckedChange={(checked) => onToggle(checked)} />
         </div>
       </div>
       <dl className="mt-4 grid gap-2.5 border-t pt-4">
@@ -174,19 +180,13 @@ export function GatewayCard({ g, pending, onToggle, onEdit }: { g: TPaymentGatew
         </div>
         <AddressLine label="API" value={configText(g, 'apiBaseUrl')} fallback={DEFAULT_ADDRESSES[g.gatewayName].apiBaseUrl} />
         {g.gatewayName === 'razorpay' && (
-          <AddressLine
-            label="Checkout script"
-            value={configText(g, 'checkoutScriptUrl')}
-            fallback={DEFAULT_ADDRESSES.razorpay.checkoutScriptUrl ?? ''}
-          />
+          <AddressLine label="Checkout script" value={configText(g, 'checkoutScriptUrl')} fallback={DEFAULT_ADDRESSES.razorpay.checkoutScriptUrl ?? ''} />
         )}
         {g.gatewayName === 'paypal' && (
           <div className="flex min-w-0 flex-wrap items-baseline gap-x-2">
             <dt className="text-[13px] text-muted-foreground">Webhook ID</dt>
             <dd className="min-w-0 truncate font-mono text-[12px]">
-              {configText(g, 'webhookId') || (
-                <span className="font-sans text-[13px] text-destructive">Not set: PayPal’s events cannot be verified</span>
-              )}
+              {configText(g, 'webhookId') || <span className="font-sans text-[13px] text-destructive">Not set: PayPal’s events cannot be verified</span>}
             </dd>
           </div>
         )}

@@ -71,10 +71,8 @@ export function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGate
         onError: (err) => {
           if (isUnauthorizedError(err)) return;
           const read = readApiError(err, 'Please try again.');
-          const placed = placeServerErrors(
-            read.fields,
-            ['keyId', 'keySecret', 'webhookSecret', 'gatewayName', ...ADDRESS_KEYS],
-            (field, message) => setError(field as keyof TCreateForm, { message }),
+          const placed = placeServerErrors(read.fields, ['keyId', 'keySecret', 'webhookSecret', 'gatewayName', ...ADDRESS_KEYS], (field, message) =>
+            setError(field as keyof TCreateForm, { message }),
           );
           if (!placed) setFormError(read.message);
           toast({ variant: 'destructive', title: 'Failed to create payment gateway', description: read.message });
@@ -94,7 +92,11 @@ export function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGate
           id="gateway-name"
           label="Gateway"
           error={errors.gatewayName?.message}
-          hint={configured.has(name) ? `${GATEWAY_LABELS[name]} is already configured; this adds another set of keys.` : `Prices show in ${gatewayCurrency(name)} while it is active.`}
+          hint={
+            configured.has(name)
+              ? `${GATEWAY_LABELS[name]} is already configured; this adds another set of keys.`
+              : `Prices show in ${gatewayCurrency(name)} while it is active.`
+          }
         >
           <NativeSelect id="gateway-name" aria-describedby="gateway-name-hint" {...register('gatewayName')}>
             {GATEWAY_NAMES.map((n) => (
@@ -121,13 +123,7 @@ export function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGate
             <Input id="gateway-key-secret" type="password" autoComplete="new-password" spellCheck={false} {...register('keySecret')} />
           </Field>
           <Field id="gateway-webhook-secret" label="Webhook secret" optional error={errors.webhookSecret?.message}>
-            <Input
-              id="gateway-webhook-secret"
-              type="password"
-              autoComplete="new-password"
-              spellCheck={false}
-              {...register('webhookSecret')}
-            />
+            <Input id="gateway-webhook-secret" type="password" autoComplete="new-password" spellCheck={false} {...register('webhookSecret')} />
           </Field>
         </div>
         <WebhookAddress name={name} idPrefix="new-gateway" />
@@ -145,13 +141,7 @@ export function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGate
             render={({ field }) => <Switch id="gateway-active" checked={field.value} onCheckedChange={field.onChange} />}
           />
         </div>
-        <FormDialogFooter
-          error={formError}
-          pending={create.isPending}
-          idle="Add gateway"
-          busy="Adding..."
-          onCancel={onDone}
-        />
+        <FormDialogFooter error={formError} pending={create.isPending} idle="Add gateway" busy="Adding..." onCancel={onDone} />
       </form>
     </DialogContent>
   );

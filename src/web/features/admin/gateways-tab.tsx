@@ -56,9 +56,8 @@ export function GatewaysTab() {
           </AlertTitle>
           <AlertDescription>
             <p>
-              Only one gateway takes payments at a time, and it sets the price currency: INR for Razorpay, USD for Stripe and
-              PayPal. Turning a gateway on turns the others off. Register each gateway’s webhook address at the provider, so
-              renewals, failures and refunds reach Formwork.
+              Only one gateway takes payments at a time, and it sets the price currency: INR for Razorpay, USD for Stripe and PayPal. Turning a gateway on turns
+              the others off. Register each gateway’s webhook address at the provider, so renewals, failures and refunds reach Formwork.
             </p>
           </AlertDescription>
         </Alert>

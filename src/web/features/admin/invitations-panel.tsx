@@ -42,7 +42,10 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
     setEmailError(null);
     invite.mutate(parsed.data.email, {
       onSuccess: (invitation) => {
-        toast({ title: 'Invitation sent', description: `${invitation.email} can create an account with the link in the email, within ${INVITATION_DAYS} days.` });
+        toast({
+          title: 'Invitation sent',
+          description: `${invitation.email} can create an account with the link in the email, within ${INVITATION_DAYS} days.`,
+        });
         onClose();
       },
       onError: (err) => {
@@ -61,8 +64,8 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
           <DialogHeader>
             <DialogTitle>Invite people</DialogTitle>
             <DialogDescription>
-              We email them a link to create an account with this address. It works once, within {INVITATION_DAYS} days, even when sign-ups are by
-              invitation only or limited to some domains.
+              We email them a link to create an account with this address. It works once, within {INVITATION_DAYS} days, even when sign-ups are by invitation
+              only or limited to some domains.
             </DialogDescription>
           </DialogHeader>
           <Field id="invite-email" label="Email address" error={emailError ?? undefined}>
@@ -113,7 +116,8 @@ function InvitationRow({ invitation }: { invitation: TInvitation }) {
           aria-label={`Resend the invitation to ${invitation.email}`}
           onClick={() =>
             resend.mutate(invitation.id, {
-              onSuccess: () => toast({ title: 'Invitation sent again', description: `A new link is on its way to ${invitation.email}; the old one no longer works.` }),
+              onSuccess: () =>
+                toast({ title: 'Invitation sent again', description: `A new link is on its way to ${invitation.email}; the old one no longer works.` }),
               onError: fail('Could not resend the invitation'),
             })
           }
@@ -156,9 +160,7 @@ export function PendingInvitations() {
   if (list.length === 0) return null;
   return (
     <Card className="gap-0 overflow-hidden p-0">
-      <h2 className="border-b bg-muted/40 px-4 py-2.5 text-xs font-medium text-muted-foreground">
-        Invitations not used yet ({list.length})
-      </h2>
+      <h2 className="border-b bg-muted/40 px-4 py-2.5 text-xs font-medium text-muted-foreground">Invitations not used yet ({list.length})</h2>
       <ul className="divide-y" aria-label="Pending invitations">
         {list.map((invitation) => (
           <InvitationRow key={invitation.id} invitation={invitation} />

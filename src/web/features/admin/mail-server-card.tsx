@@ -3,7 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { DEFAULT_SMTP_PORT, IMPLICIT_TLS_PORT, ZSystemMailSettingsInput, type TSystemMailSettings, type TSystemMailSettingsParsed } from '../../../contract/mail';
+import {
+  DEFAULT_SMTP_PORT,
+  IMPLICIT_TLS_PORT,
+  ZSystemMailSettingsInput,
+  type TSystemMailSettings,
+  type TSystemMailSettingsParsed,
+} from '../../../contract/mail';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -95,7 +101,11 @@ function MailServerForm({ settings, onDone }: { settings: TSystemMailSettings; o
           placeholder: settings.passwordSet ? '•••••••• (saved)' : '',
           hint: settings.passwordSet ? 'A password is saved. Leave this empty to keep it.' : 'Stored encrypted, never shown again.',
         })}
-        {field('fromAddress', 'From address', { type: 'email', placeholder: 'documents@example.com', hint: 'Your server must be allowed to send as this address.' })}
+        {field('fromAddress', 'From address', {
+          type: 'email',
+          placeholder: 'documents@example.com',
+          hint: 'Your server must be allowed to send as this address.',
+        })}
         {field('fromName', 'From name', { hint: `Shown as “Jane Doe via ${values.fromName.trim() || 'Formwork'}”.` })}
       </div>
       <div className="flex items-start justify-between gap-4 rounded-lg border p-4">
@@ -197,8 +207,8 @@ export function MailServerCard() {
               </>
             ) : (
               <p className="mt-1 max-w-xl text-sm text-muted-foreground">
-                Users email documents through this server unless they set up their own. Without it, Email opens a draft in the user’s mail app with a
-                share link instead.
+                Users email documents through this server unless they set up their own. Without it, Email opens a draft in the user’s mail app with a share link
+                instead.
               </p>
             )}
           </div>
@@ -251,7 +261,8 @@ export function MailServerCard() {
             },
             onError: (error) => {
               setConfirmRemove(false);
-              if (!isUnauthorizedError(error)) toast({ variant: 'destructive', title: 'Failed to remove the mail server', description: readApiError(error).message });
+              if (!isUnauthorizedError(error))
+                toast({ variant: 'destructive', title: 'Failed to remove the mail server', description: readApiError(error).message });
             },
           })
         }

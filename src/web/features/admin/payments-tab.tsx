@@ -240,13 +240,7 @@ function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: 
         />
         <div className="grid gap-1.5">
           <Label htmlFor="payments-from">From</Label>
-          <Input
-            id="payments-from"
-            type="date"
-            value={filter.from}
-            max={filter.to || undefined}
-            onChange={(e) => onChange({ from: e.target.value })}
-          />
+          <Input id="payments-from" type="date" value={filter.from} max={filter.to || undefined} onChange={(e) => onChange({ from: e.target.value })} />
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="payments-to">To</Label>
@@ -285,14 +279,30 @@ function PaymentsTable({ payments, catalogue }: { payments: TAdminPayment[]; cat
       </colgroup>
       <thead className="border-b bg-muted/40 text-xs font-medium text-muted-foreground">
         <tr>
-          <th scope="col" className="py-2.5 pr-3 pl-5 font-medium">Date</th>
-          <th scope="col" className="px-3 py-2.5 font-medium">Customer</th>
-          <th scope="col" className="px-3 py-2.5 font-medium">Plan</th>
-          <th scope="col" className="px-3 py-2.5 text-right font-medium">Amount</th>
-          <th scope="col" className="px-3 py-2.5 text-right font-medium">Refunded</th>
-          <th scope="col" className="px-3 py-2.5 font-medium">Status</th>
-          <th scope="col" className="px-3 py-2.5 font-medium">Gateway</th>
-          <th scope="col" className="py-2.5 pr-5 pl-3 font-medium">Invoice</th>
+          <th scope="col" className="py-2.5 pr-3 pl-5 font-medium">
+            Date
+          </th>
+          <th scope="col" className="px-3 py-2.5 font-medium">
+            Customer
+          </th>
+          <th scope="col" className="px-3 py-2.5 font-medium">
+            Plan
+          </th>
+          <th scope="col" className="px-3 py-2.5 text-right font-medium">
+            Amount
+          </th>
+          <th scope="col" className="px-3 py-2.5 text-right font-medium">
+            Refunded
+          </th>
+          <th scope="col" className="px-3 py-2.5 font-medium">
+            Status
+          </th>
+          <th scope="col" className="px-3 py-2.5 font-medium">
+            Gateway
+          </th>
+          <th scope="col" className="py-2.5 pr-5 pl-3 font-medium">
+            Invoice
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y">
@@ -470,9 +480,7 @@ export function PaymentsTab() {
               </Button>
             )}
           </div>
-          <p className="text-xs text-muted-foreground">
-            Received is what was paid, less refunds. The From and To dates are whole days in UTC.
-          </p>
+          <p className="text-xs text-muted-foreground">Received is what was paid, less refunds. The From and To dates are whole days in UTC.</p>
           <Card className={cn('hidden overflow-hidden xl:block', payments.isPlaceholderData && 'opacity-70')}>
             <PaymentsTable payments={list} catalogue={catalogue} />
             <Pager {...pager} label="Payments pages" />

@@ -13,7 +13,12 @@ function problems(values: { plans: TPlanRow[] }): Record<string, string> {
 describe('the Plans form', () => {
   it('turns the catalogue into rows and back without changing it', () => {
     const parsed = ZPlansForm.parse(rows());
-    const saved = parsed.plans.map((plan) => asStored(plan, DEFAULT_PLAN_CATALOGUE.find((p) => p.id === plan.id)));
+    const saved = parsed.plans.map((plan) =>
+      asStored(
+        plan,
+        DEFAULT_PLAN_CATALOGUE.find((p) => p.id === plan.id),
+      ),
+    );
     expect(saved).toEqual(DEFAULT_PLAN_CATALOGUE);
     // What the stored catalogue left to the defaults stays left out.
     expect(saved.every((p) => !('storageMb' in p) && !('apiRequestsPerMinute' in p))).toBe(true);
@@ -41,9 +46,7 @@ describe('the Plans form', () => {
     expect(
       problems(
         rows((row) =>
-          row.id === 'basic'
-            ? { ...row, usdMonthly: '', inrMonthly: '12.345', name: ' ', storageMb: '0', unlimitedFormats: false, formatLimit: 'many' }
-            : row,
+          row.id === 'basic' ? { ...row, usdMonthly: '', inrMonthly: '12.345', name: ' ', storageMb: '0', unlimitedFormats: false, formatLimit: 'many' } : row,
         ),
       ),
     ).toEqual({

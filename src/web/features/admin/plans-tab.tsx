@@ -227,9 +227,7 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
                 {row.unlimitedFormats ? (
                   <div className="grid content-start gap-1.5">
                     <p className="text-sm leading-none font-medium">Formats</p>
-                    <p className="flex h-10 items-center rounded-md border border-dashed bg-muted/40 px-3 text-sm text-muted-foreground">
-                      Unlimited
-                    </p>
+                    <p className="flex h-10 items-center rounded-md border border-dashed bg-muted/40 px-3 text-sm text-muted-foreground">Unlimited</p>
                   </div>
                 ) : (
                   <RowInput index={index} field="formatLimit" label="Formats" register={register} errors={errors} />
@@ -309,7 +307,12 @@ function PlansForm({ stored }: { stored: TPlanCatalogue }) {
   const onSubmit = handleSubmit(
     (data) => {
       setFormError(null);
-      const catalogue = data.plans.map((plan) => asStored(plan, stored.find((p) => p.id === plan.id)));
+      const catalogue = data.plans.map((plan) =>
+        asStored(
+          plan,
+          stored.find((p) => p.id === plan.id),
+        ),
+      );
       save.mutate(catalogue, {
         onSuccess: (saved) => {
           reset({ plans: completeCatalogue(saved).plans.map(toRow) });
@@ -341,8 +344,8 @@ function PlansForm({ stored }: { stored: TPlanCatalogue }) {
         <AlertTitle>One catalogue for the pricing page, billing and checkout</AlertTitle>
         <AlertDescription>
           <p>
-            Prices show in the active gateway’s currency: INR with Razorpay, USD with Stripe or PayPal. New checkouts charge the
-            new prices at once; a user’s own limit, set in Users, stays theirs.
+            Prices show in the active gateway’s currency: INR with Razorpay, USD with Stripe or PayPal. New checkouts charge the new prices at once; a user’s
+            own limit, set in Users, stays theirs.
           </p>
         </AlertDescription>
       </Alert>

@@ -2,7 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowDownIcon, ArrowUpIcon, GlobeIcon, PlusIcon, RotateCcwIcon, SaveIcon, Trash2Icon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useFieldArray, useForm, type Control, type FieldPath, type UseFormRegister, type FieldErrors } from 'react-hook-form';
-import { DEFAULT_PUBLIC_PAGES, MAX_PUBLIC_FIGURES, MAX_PUBLIC_TEAM, MAX_PUBLIC_TESTIMONIALS, ZPublicPages, type TPublicPages } from '../../../contract/public-pages';
+import {
+  DEFAULT_PUBLIC_PAGES,
+  MAX_PUBLIC_FIGURES,
+  MAX_PUBLIC_TEAM,
+  MAX_PUBLIC_TESTIMONIALS,
+  ZPublicPages,
+  type TPublicPages,
+} from '../../../contract/public-pages';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -68,7 +75,10 @@ function ListEditor({ name, control, register, errors }: TListProps) {
   const list = LISTS[name];
   const { fields, append, remove, move } = useFieldArray({ control, name });
   const headingId = `public-${name}-title`;
-  const listErrors = errors[name] as unknown as (Record<string, { message?: string } | undefined> | undefined)[] & { message?: string; root?: { message?: string } };
+  const listErrors = errors[name] as unknown as (Record<string, { message?: string } | undefined> | undefined)[] & {
+    message?: string;
+    root?: { message?: string };
+  };
   const listMessage = listErrors?.message ?? listErrors?.root?.message;
 
   return (
@@ -76,7 +86,10 @@ function ListEditor({ name, control, register, errors }: TListProps) {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
           <h4 id={headingId} className="text-base font-semibold">
-            {list.title} <span className="text-sm font-normal text-muted-foreground">({fields.length} of {list.max})</span>
+            {list.title}{' '}
+            <span className="text-sm font-normal text-muted-foreground">
+              ({fields.length} of {list.max})
+            </span>
           </h4>
           <p className="text-sm text-muted-foreground">{list.description}</p>
         </div>
@@ -205,7 +218,13 @@ function PublicPagesForm({ saved }: { saved: TPublicPages }) {
           <RotateCcwIcon aria-hidden /> Discard changes
         </Button>
         <Button type="submit" disabled={!formState.isDirty || save.isPending}>
-          {save.isPending ? <SpinnerLabel pending idle="Save public pages" busy="Saving..." /> : <><SaveIcon aria-hidden /> Save public pages</>}
+          {save.isPending ? (
+            <SpinnerLabel pending idle="Save public pages" busy="Saving..." />
+          ) : (
+            <>
+              <SaveIcon aria-hidden /> Save public pages
+            </>
+          )}
         </Button>
       </div>
     </form>
@@ -222,8 +241,8 @@ export function PublicPagesCard() {
           <GlobeIcon className="size-4 text-primary" aria-hidden /> Public pages
         </CardTitle>
         <CardDescription>
-          Figures, testimonials and the team shown on the landing and About pages. A list left empty hides its section; the support and
-          sales links follow the support.email and sales.email settings below.
+          Figures, testimonials and the team shown on the landing and About pages. A list left empty hides its section; the support and sales links follow the
+          support.email and sales.email settings below.
         </CardDescription>
       </CardHeader>
       <CardContent>

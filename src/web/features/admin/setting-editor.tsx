@@ -20,9 +20,7 @@ type KnownKey = keyof typeof KNOWN_SETTINGS;
 export const CATALOGUE_KEY = 'plans.catalogue';
 /** Switched on its own card (admin-two-factor.tsx), not typed in. */
 type EditableKey = Exclude<KnownKey, typeof CATALOGUE_KEY | typeof ADMIN_TWO_FACTOR_SETTING>;
-const EDITABLE_KEYS = (Object.keys(KNOWN_SETTINGS) as KnownKey[]).filter(
-  (k): k is EditableKey => k !== CATALOGUE_KEY && k !== ADMIN_TWO_FACTOR_SETTING,
-);
+const EDITABLE_KEYS = (Object.keys(KNOWN_SETTINGS) as KnownKey[]).filter((k): k is EditableKey => k !== CATALOGUE_KEY && k !== ADMIN_TWO_FACTOR_SETTING);
 const CUSTOM = '__custom__';
 /** Kept on several lines, as it is printed. */
 const MULTILINE_KEYS: readonly string[] = ['billing.seller_address'];
@@ -317,13 +315,7 @@ export function SettingEditor(props: SettingEditorProps) {
           <Input id="setting-description" autoComplete="off" placeholder="What this setting controls" {...form.register('description')} />
         </Field>
 
-        <FormDialogFooter
-          error={formError}
-          pending={pending}
-          idle={isEdit ? 'Save changes' : 'Add setting'}
-          busy="Saving..."
-          onCancel={onDone}
-        />
+        <FormDialogFooter error={formError} pending={pending} idle={isEdit ? 'Save changes' : 'Add setting'} busy="Saving..." onCancel={onDone} />
       </form>
     </DialogContent>
   );

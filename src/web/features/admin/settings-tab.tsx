@@ -35,10 +35,7 @@ function ValuePreview({ setting }: { setting: TSystemSetting }) {
   }
   return (
     <p
-      className={cn(
-        'line-clamp-3 text-sm',
-        json ? 'font-mono text-[13px] break-all' : 'break-words whitespace-pre-line text-foreground',
-      )}
+      className={cn('line-clamp-3 text-sm', json ? 'font-mono text-[13px] break-all' : 'break-words whitespace-pre-line text-foreground')}
       title={setting.value.length > 300 ? `${setting.value.slice(0, 300)}…` : setting.value}
     >
       {setting.value === '' ? <span className="text-muted-foreground italic">(empty)</span> : setting.value}
@@ -158,9 +155,8 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
       <PublicPagesCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="max-w-xl text-sm text-muted-foreground">
-          Settings change how this installation behaves: the e-signature site, the support and sales addresses, the seller
-          printed on invoices, and how many emails a day users may send through the mail server above. A key that is not set uses its
-          built-in default. Plans and prices have their own{' '}
+          Settings change how this installation behaves: the e-signature site, the support and sales addresses, the seller printed on invoices, and how many
+          emails a day users may send through the mail server above. A key that is not set uses its built-in default. Plans and prices have their own{' '}
           <Button variant="link" className="h-auto p-0 text-sm" onClick={onOpenPlans}>
             Plans tab
           </Button>
@@ -213,8 +209,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
         description={
           toDelete ? (
             <>
-              <span className="font-mono text-foreground">{toDelete.key}</span> will be removed and the installation goes back to its
-              default for it.
+              <span className="font-mono text-foreground">{toDelete.key}</span> will be removed and the installation goes back to its default for it.
             </>
           ) : (
             ''

@@ -21,7 +21,12 @@ const MODES: { value: TSignUpMode; label: string; description: string; icon: typ
     description: 'Only people you invite under Users → Invite people. Each invitation works once, for its address, for 7 days.',
     icon: MailPlusIcon,
   },
-  { value: 'sso', label: 'Single sign-on only', description: 'New accounts come only through your identity provider; nobody signs up with a password.', icon: KeyRoundIcon },
+  {
+    value: 'sso',
+    label: 'Single sign-on only',
+    description: 'New accounts come only through your identity provider; nobody signs up with a password.',
+    icon: KeyRoundIcon,
+  },
 ];
 
 /** One domain per line (or separated by commas or spaces); each checked as the server will. */
@@ -43,7 +48,12 @@ function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSign
   const [domainsError, setDomainsError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
-  const dirty = mode !== saved.mode || domainsText.split(/[\s,;]+/).filter(Boolean).join('\n') !== saved.allowedDomains.join('\n');
+  const dirty =
+    mode !== saved.mode ||
+    domainsText
+      .split(/[\s,;]+/)
+      .filter(Boolean)
+      .join('\n') !== saved.allowedDomains.join('\n');
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -141,7 +151,13 @@ function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSign
           <UsersRoundIcon className="size-4 shrink-0" aria-hidden /> Existing accounts keep signing in whatever you choose.
         </p>
         <Button type="submit" disabled={!dirty || save.isPending}>
-          {save.isPending ? <SpinnerLabel pending idle="Save sign-ups" busy="Saving..." /> : <><SaveIcon aria-hidden /> Save sign-ups</>}
+          {save.isPending ? (
+            <SpinnerLabel pending idle="Save sign-ups" busy="Saving..." />
+          ) : (
+            <>
+              <SaveIcon aria-hidden /> Save sign-ups
+            </>
+          )}
         </Button>
       </div>
     </form>

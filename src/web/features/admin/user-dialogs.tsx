@@ -185,8 +185,7 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
           <DialogHeader>
             <DialogTitle>Plan and monthly limit</DialogTitle>
             <DialogDescription>
-              Set the plan for <span className="font-medium text-foreground">{displayName(user)}</span> and, if needed, a
-              limit of their own.
+              Set the plan for <span className="font-medium text-foreground">{displayName(user)}</span> and, if needed, a limit of their own.
             </DialogDescription>
           </DialogHeader>
           <Field id="admin-user-plan" label="Plan">
@@ -224,16 +223,9 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
             </div>
           </Field>
           <p className="rounded-lg bg-muted/60 px-3.5 py-2.5 text-[13px] text-muted-foreground">
-            Used this month:{' '}
-            <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
+            Used this month: <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
           </p>
-          <FormDialogFooter
-            error={limitError ? null : error}
-            pending={updateUser.isPending}
-            idle="Save changes"
-            busy="Saving..."
-            onCancel={onClose}
-          />
+          <FormDialogFooter error={limitError ? null : error} pending={updateUser.isPending} idle="Save changes" busy="Saving..." onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

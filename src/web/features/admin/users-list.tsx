@@ -31,10 +31,7 @@ export function planLimit(catalogue: TPlanCatalogue, id: TPlanId): number {
 
 function Avatar({ user }: { user: TAdminUser }) {
   return (
-    <span
-      className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary-soft text-[13px] font-semibold text-primary"
-      aria-hidden
-    >
+    <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary-soft text-[13px] font-semibold text-primary" aria-hidden>
       {initials(user)}
     </span>
   );
@@ -77,10 +74,7 @@ function Usage({ user, catalogue }: { user: TAdminUser; catalogue: TPlanCatalogu
         )}
       </p>
       <div className="mt-1.5 h-1 w-full max-w-[128px] overflow-hidden rounded-full bg-secondary" aria-hidden>
-        <div
-          className={cn('h-full rounded-full', pct >= 90 ? 'bg-destructive' : 'bg-primary')}
-          style={{ width: `${pct}%` }}
-        />
+        <div className={cn('h-full rounded-full', pct >= 90 ? 'bg-destructive' : 'bg-primary')} style={{ width: `${pct}%` }} />
       </div>
     </div>
   );
@@ -109,13 +103,7 @@ function UnverifiedBadge({ user }: { user: TAdminUser }) {
 function RowActions({ user, isSelf, onOpen }: { user: TAdminUser; isSelf: boolean; onOpen: (t: DialogTarget) => void }) {
   return (
     <div className="flex items-center justify-end gap-0.5">
-      <Button
-        variant="ghost"
-        size="icon-sm"
-        onClick={() => onOpen({ kind: 'role', user })}
-        aria-label={`Change role for ${user.email}`}
-        title="Change role"
-      >
+      <Button variant="ghost" size="icon-sm" onClick={() => onOpen({ kind: 'role', user })} aria-label={`Change role for ${user.email}`} title="Change role">
         <ShieldIcon aria-hidden />
       </Button>
       <Button
@@ -127,13 +115,7 @@ function RowActions({ user, isSelf, onOpen }: { user: TAdminUser; isSelf: boolea
       >
         <CreditCardIcon aria-hidden />
       </Button>
-      <Button
-        variant="ghost"
-        size="icon-sm"
-        onClick={() => onOpen({ kind: 'usage', user })}
-        aria-label={`API usage of ${user.email}`}
-        title="API usage"
-      >
+      <Button variant="ghost" size="icon-sm" onClick={() => onOpen({ kind: 'usage', user })} aria-label={`API usage of ${user.email}`} title="API usage">
         <ChartColumnIcon aria-hidden />
       </Button>
       <AccountActionsMenu user={user} isSelf={isSelf} />
@@ -168,7 +150,13 @@ export function UsersList({
     <>
       {/* Wide screens: a table. */}
       <Card className="hidden overflow-x-auto xl:block">
-        <DataTable className="w-full text-left text-sm" aria-label="Users" headClassName="border-b bg-muted/40 text-xs font-medium text-muted-foreground" bodyClassName="divide-y" columns={USER_COLUMNS}>
+        <DataTable
+          className="w-full text-left text-sm"
+          aria-label="Users"
+          headClassName="border-b bg-muted/40 text-xs font-medium text-muted-foreground"
+          bodyClassName="divide-y"
+          columns={USER_COLUMNS}
+        >
           {filtered.map((u) => (
             <tr key={u.id} data-testid="admin-user-row" className="transition-colors hover:bg-muted/30">
               <td className="max-w-[210px] py-3 pr-3 pl-5">

@@ -41,13 +41,13 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           />
         </div>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        {list && (
-          <p className="text-sm text-muted-foreground" aria-live="polite">
-            {query.trim()
-              ? `${formatNumber(filtered.length)} of ${formatNumber(list.length)} users`
-              : `${formatNumber(list.length)} ${list.length === 1 ? 'user' : 'users'} · ${formatNumber(adminCount)} ${adminCount === 1 ? 'admin' : 'admins'}`}
-          </p>
-        )}
+          {list && (
+            <p className="text-sm text-muted-foreground" aria-live="polite">
+              {query.trim()
+                ? `${formatNumber(filtered.length)} of ${formatNumber(list.length)} users`
+                : `${formatNumber(list.length)} ${list.length === 1 ? 'user' : 'users'} · ${formatNumber(adminCount)} ${adminCount === 1 ? 'admin' : 'admins'}`}
+            </p>
+          )}
           <InviteButton />
         </div>
       </div>
@@ -79,16 +79,9 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
       </QueryState>
 
       {target?.kind === 'role' && (
-        <RoleDialog
-          key={target.user.id}
-          user={target.user}
-          isSelf={target.user.id === currentUserId}
-          onClose={() => setTarget(null)}
-        />
+        <RoleDialog key={target.user.id} user={target.user} isSelf={target.user.id === currentUserId} onClose={() => setTarget(null)} />
       )}
-      {target?.kind === 'plan' && (
-        <PlanDialog key={target.user.id} user={target.user} catalogue={catalogue} onClose={() => setTarget(null)} />
-      )}
+      {target?.kind === 'plan' && <PlanDialog key={target.user.id} user={target.user} catalogue={catalogue} onClose={() => setTarget(null)} />}
       {target?.kind === 'usage' && <ApiUsageDialog key={target.user.id} user={target.user} onClose={() => setTarget(null)} />}
     </div>
   );

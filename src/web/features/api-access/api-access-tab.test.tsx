@@ -92,7 +92,13 @@ describe('the API access tab', () => {
     expect(await screen.findByText('Old script no longer works.')).toBeTruthy();
 
     const rows = within(screen.getByRole('list', { name: 'API keys' })).getAllByTestId('api-key-row');
-    expect(rows.map((r) => within(r).getByRole('button', { name: /^Revoke / }).textContent?.trim())).toEqual(['Revoke CRM']);
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getByRole('button', { name: /^Revoke / })
+          .textContent?.trim(),
+      ),
+    ).toEqual(['Revoke CRM']);
     expect((await callWith(revoked)).status).toBe(401);
     expect((await callWith(kept)).status).toBe(200);
   });

@@ -147,8 +147,8 @@ function QuickStartCard() {
       <CardHeader>
         <CardTitle>Call the API</CardTitle>
         <CardDescription>
-          Send the key as a bearer token. A format’s id is in its address in the builder, and <code className="font-mono">GET /api/v1/formats</code>{' '}
-          lists them with the data each one needs.
+          Send the key as a bearer token. A format’s id is in its address in the builder, and <code className="font-mono">GET /api/v1/formats</code> lists them
+          with the data each one needs.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -209,8 +209,8 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
         <CardHeader>
           <CardTitle>API access comes with the Enterprise plan</CardTitle>
           <CardDescription>
-            Generate documents from your own software: create keys here, call the API, and every document counts against one monthly
-            quota with the ones made in the app.
+            Generate documents from your own software: create keys here, call the API, and every document counts against one monthly quota with the ones made in
+            the app.
           </CardDescription>
         </CardHeader>
         <CardContent>

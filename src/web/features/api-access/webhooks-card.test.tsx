@@ -31,7 +31,9 @@ describe('the webhooks card', () => {
     await user.clear(url);
     await user.type(url, 'http://10.0.0.5/hooks');
     await user.click(add);
-    expect(await screen.findByText('This address is not allowed: it points to a private or local network. Give an address on the public internet.')).toBeTruthy();
+    expect(
+      await screen.findByText('This address is not allowed: it points to a private or local network. Give an address on the public internet.'),
+    ).toBeTruthy();
     expect(screen.getByText('No endpoints yet.')).toBeTruthy();
   });
 

@@ -48,7 +48,13 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
   if (rows.length === 0) return <p className="px-3 py-2 text-sm text-muted-foreground">No deliveries yet. Send a test event to try the endpoint.</p>;
   return (
     <div className="max-h-72 overflow-auto" role="region" aria-label="Deliveries" tabIndex={0}>
-      <DataTable className="w-full text-sm" caption="Last 50 deliveries, newest first" headClassName="sticky top-0 bg-background text-left text-xs text-muted-foreground" bodyClassName="divide-y" columns={DELIVERY_COLUMNS}>
+      <DataTable
+        className="w-full text-sm"
+        caption="Last 50 deliveries, newest first"
+        headClassName="sticky top-0 bg-background text-left text-xs text-muted-foreground"
+        bodyClassName="divide-y"
+        columns={DELIVERY_COLUMNS}
+      >
         {rows.map((d) => (
           <tr key={d.id} className="align-top">
             <th scope="row" className="px-3 py-2 text-left font-mono text-xs font-normal">
@@ -174,7 +180,11 @@ function AddEndpointForm({ onCreated }: { onCreated: (endpoint: TCreatedWebhookE
         onError: (failure) => {
           if (isUnauthorizedError(failure)) return;
           const problem = readApiError(failure, 'The endpoint could not be added. Please try again.');
-          setErrors({ url: problem.fields['url'], events: problem.fields['events'], form: problem.fields['url'] || problem.fields['events'] ? undefined : problem.message });
+          setErrors({
+            url: problem.fields['url'],
+            events: problem.fields['events'],
+            form: problem.fields['url'] || problem.fields['events'] ? undefined : problem.message,
+          });
         },
       },
     );

@@ -105,7 +105,12 @@ function CopyButton({ text, label }: { text: string; label: string }) {
 function CodeBlock({ code, label }: { code: string; label: string }) {
   return (
     <div className="relative">
-      <pre role="region" className="overflow-x-auto rounded-lg bg-slate-950 p-4 pr-12 text-[0.8125rem] leading-relaxed text-slate-100" tabIndex={0} aria-label={label}>
+      <pre
+        role="region"
+        className="overflow-x-auto rounded-lg bg-slate-950 p-4 pr-12 text-[0.8125rem] leading-relaxed text-slate-100"
+        tabIndex={0}
+        aria-label={label}
+      >
         <code>{code}</code>
       </pre>
       <div className="absolute top-2 right-2">
@@ -140,7 +145,17 @@ function FieldTable({ caption, rows }: { caption: string; rows: { name: string; 
   );
 }
 
-function OperationSection({ doc, operation, language, onLanguage }: { doc: TOpenApiDocument; operation: TOperation; language: TSampleLanguage; onLanguage: (l: TSampleLanguage) => void }) {
+function OperationSection({
+  doc,
+  operation,
+  language,
+  onLanguage,
+}: {
+  doc: TOpenApiDocument;
+  operation: TOperation;
+  language: TSampleLanguage;
+  onLanguage: (l: TSampleLanguage) => void;
+}) {
   const body = sampleBody(doc, operation);
   const parameters = (operation.parameters ?? []).map((p) => ({
     name: p.in === 'header' ? p.name.replace(/(^|-)\w/g, (m) => m.toUpperCase()) : p.name,
@@ -260,7 +275,10 @@ function Nav({ groups, schemas }: { groups: TGroups; schemas: string[] }) {
         <ul className="mt-1 space-y-0.5">
           {schemas.map((name) => (
             <li key={name}>
-              <a href={`#schema-${name}`} className="block truncate rounded px-2 py-1 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-foreground">
+              <a
+                href={`#schema-${name}`}
+                className="block truncate rounded px-2 py-1 font-mono text-xs text-muted-foreground hover:bg-muted hover:text-foreground"
+              >
                 {name}
               </a>
             </li>

@@ -60,11 +60,13 @@ export function operationsByTag(doc: TOpenApiDocument): { tag: string; descripti
       groups.get(tag)!.push({ ...operation, method, path, id: `${method}-${path.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '')}` });
     }
   }
-  return [...groups].filter(([, operations]) => operations.length > 0).map(([tag, operations]) => ({
-    tag,
-    description: doc.tags?.find((t) => t.name === tag)?.description,
-    operations,
-  }));
+  return [...groups]
+    .filter(([, operations]) => operations.length > 0)
+    .map(([tag, operations]) => ({
+      tag,
+      description: doc.tags?.find((t) => t.name === tag)?.description,
+      operations,
+    }));
 }
 
 /** The schema a `$ref` points at; other schemas as they are. */
@@ -78,7 +80,10 @@ export function resolve(doc: TOpenApiDocument, schema: TSchema | undefined): TSc
 }
 
 export function refName(schema: TSchema | undefined): string | undefined {
-  return schema?.$ref?.split('/').pop()?.replace(/Input$/, '');
+  return schema?.$ref
+    ?.split('/')
+    .pop()
+    ?.replace(/Input$/, '');
 }
 
 /** A short type label: "string", "integer (1–100)", "one of: text, email", "array of Placeholder". */
@@ -97,7 +102,11 @@ export function typeLabel(doc: TOpenApiDocument, raw: TSchema): string {
     return `object of ${typeLabel(doc, schema.additionalProperties)}`;
   }
   const range =
-    schema.minimum !== undefined && schema.maximum !== undefined ? ` (${schema.minimum}–${schema.maximum})` : schema.maxLength ? ` (≤ ${schema.maxLength} chars)` : '';
+    schema.minimum !== undefined && schema.maximum !== undefined
+      ? ` (${schema.minimum}–${schema.maximum})`
+      : schema.maxLength
+        ? ` (≤ ${schema.maxLength} chars)`
+        : '';
   return `${refName(raw) && type === 'object' ? refName(raw) : (type ?? 'any')}${range}`;
 }
 

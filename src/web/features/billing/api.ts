@@ -1,11 +1,4 @@
-import type {
-  TBillingOverview,
-  TCheckout,
-  TCheckoutQuote,
-  TInvoiceSummary,
-  TVerifyPaymentBody,
-  TVerifyPaymentResult,
-} from '../../../contract/billing';
+import type { TBillingOverview, TCheckout, TCheckoutQuote, TInvoiceSummary, TVerifyPaymentBody, TVerifyPaymentResult } from '../../../contract/billing';
 import { api } from '../../lib/api';
 
 /** The billing calls: the plan and its period, checkout, changes, and invoices. */

@@ -52,7 +52,10 @@ describe('the billing tab without a payment gateway', () => {
   it('shows the prices the administrator set, not built-in ones', async () => {
     await signUp(server, { email: ADMIN_EMAIL });
     const catalogue = await api.get<TPlanCatalogue>('/api/admin/plans');
-    await api.put('/api/admin/plans', catalogue.map((p) => (p.id === 'basic' ? { ...p, name: 'Starter', usdMonthly: 27 } : p)));
+    await api.put(
+      '/api/admin/plans',
+      catalogue.map((p) => (p.id === 'basic' ? { ...p, name: 'Starter', usdMonthly: 27 } : p)),
+    );
 
     await signUp(server);
     renderApp('/settings?tab=billing');

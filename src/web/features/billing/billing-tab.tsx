@@ -3,15 +3,7 @@ import { AlertTriangleIcon, CalendarClockIcon, CreditCardIcon, Loader2Icon, Rota
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { ZPlanKey, type TBillingOverview } from '../../../contract/billing';
-import {
-  formatMinorUnits,
-  parsePlanKey,
-  planStorageKey,
-  type TBillingCycle,
-  type TPlan,
-  type TPlanCatalogue,
-  type TPlanId,
-} from '../../../contract/plans';
+import { formatMinorUnits, parsePlanKey, planStorageKey, type TBillingCycle, type TPlan, type TPlanCatalogue, type TPlanId } from '../../../contract/plans';
 import { BillingToggle } from '../../components/pricing/plan-pricing';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -40,7 +32,17 @@ function planNameOf(plans: TPlanCatalogue, id: string): string {
 }
 
 /** What the account's plan is, how it is paid, and what happens next. */
-function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TBillingOverview; plans: TPlanCatalogue; onPayAgain: (planKey: string) => void; paying: boolean }) {
+function CurrentPlanCard({
+  overview,
+  plans,
+  onPayAgain,
+  paying,
+}: {
+  overview: TBillingOverview;
+  plans: TPlanCatalogue;
+  onPayAgain: (planKey: string) => void;
+  paying: boolean;
+}) {
   const sub = overview.subscription;
   const [confirmCancel, setConfirmCancel] = useState(false);
   const refresh = useRefreshBilling();
@@ -49,9 +51,13 @@ function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TB
     onSuccess: async () => {
       setConfirmCancel(false);
       await refresh();
-      toast({ title: 'Plan Cancelled', description: `Your plan stays until ${formatDate(sub?.periodEnd)}, then your account moves to Free. Nothing is deleted.` });
+      toast({
+        title: 'Plan Cancelled',
+        description: `Your plan stays until ${formatDate(sub?.periodEnd)}, then your account moves to Free. Nothing is deleted.`,
+      });
     },
-    onError: (error) => toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not cancel the plan. Please try again.').message }),
+    onError: (error) =>
+      toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not cancel the plan. Please try again.').message }),
   });
   const resume = useMutation({
     mutationFn: billingApi.resume,
@@ -59,7 +65,8 @@ function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TB
       await refresh();
       toast({ title: 'Plan Kept', description: `Your ${planNameOf(plans, sub?.planId ?? '')} plan continues.` });
     },
-    onError: (error) => toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not change the plan. Please try again.').message }),
+    onError: (error) =>
+      toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not change the plan. Please try again.').message }),
   });
 
   const name = planNameOf(plans, overview.planId);
@@ -100,7 +107,9 @@ function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TB
               </dd>
             </div>
             <div>
-              <dt className="text-muted-foreground">{sub.cancelAtPeriodEnd ? 'Ends on' : sub.renewal === 'automatic' ? 'Renews automatically on' : 'Paid until'}</dt>
+              <dt className="text-muted-foreground">
+                {sub.cancelAtPeriodEnd ? 'Ends on' : sub.renewal === 'automatic' ? 'Renews automatically on' : 'Paid until'}
+              </dt>
               <dd className="mt-1 font-medium">{formatDate(sub.periodEnd)}</dd>
             </div>
           </dl>
@@ -112,8 +121,8 @@ function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TB
             <AlertTitle>Your renewal has not been paid</AlertTitle>
             <AlertDescription>
               <p>
-                Your {name} plan stays until {formatDate(sub.graceEndsAt ?? sub.periodEnd)}. After that your account returns to Free: nothing is
-                deleted, and formats beyond the Free plan's one become read-only.
+                Your {name} plan stays until {formatDate(sub.graceEndsAt ?? sub.periodEnd)}. After that your account returns to Free: nothing is deleted, and
+                formats beyond the Free plan's one become read-only.
               </p>
             </AlertDescription>
           </Alert>
@@ -121,9 +130,7 @@ function CurrentPlanCard({ overview, plans, onPayAgain, paying }: { overview: TB
         {sub?.payAgain && (
           <Alert variant="info">
             <CalendarClockIcon aria-hidden />
-            <AlertTitle>
-              {sub.status === 'past_due' ? 'Pay now to keep your plan' : `Your next period starts on ${formatDate(sub.payAgain.due)}`}
-            </AlertTitle>
+            <AlertTitle>{sub.status === 'past_due' ? 'Pay now to keep your plan' : `Your next period starts on ${formatDate(sub.payAgain.due)}`}</AlertTitle>
             <AlertDescription>
               <p>
                 {gatewayName(sub.gateway)} payments do not renew by themselves. Pay {formatMinorUnits(sub.payAgain.amount, sub.payAgain.currency)} for the{' '}
@@ -232,7 +239,8 @@ function PlansCard({
         description: `You move to ${target.plan.name} on ${formatDate(sub?.periodEnd)}. Until then nothing changes.`,
       });
     },
-    onError: (error) => toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not schedule the change. Please try again.').message }),
+    onError: (error) =>
+      toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not schedule the change. Please try again.').message }),
   });
 
   return (
@@ -303,7 +311,19 @@ function chosenPlanOf(value: string | null): TChosenPlan | null {
  * What the tab says about a plan the address named: how to go on with it, in the words of the
  * button its card shows. Nothing is bought until the user clicks that button and confirms.
  */
-function ChosenPlanNotice({ chosen, overview, plans, onReview, busy }: { chosen: TChosenPlan; overview: TBillingOverview; plans: TPlanCatalogue; onReview: () => void; busy: boolean }) {
+function ChosenPlanNotice({
+  chosen,
+  overview,
+  plans,
+  onReview,
+  busy,
+}: {
+  chosen: TChosenPlan;
+  overview: TBillingOverview;
+  plans: TPlanCatalogue;
+  onReview: () => void;
+  busy: boolean;
+}) {
   const { salesEmail } = useContactEmails();
   const plan = plans.find((p) => p.id === chosen.plan);
   if (!plan) return null;

@@ -87,7 +87,9 @@ export function ConfirmPaymentDialog({
                 {q.lines.map((line, index) => (
                   <li key={index} className="flex items-start justify-between gap-4 px-4 py-2.5">
                     <span className="min-w-0 break-words text-muted-foreground">{line.description}</span>
-                    <span className="shrink-0 tabular-nums">{line.amount < 0 ? `−${exactMoney(-line.amount, q.currency)}` : exactMoney(line.amount, q.currency)}</span>
+                    <span className="shrink-0 tabular-nums">
+                      {line.amount < 0 ? `−${exactMoney(-line.amount, q.currency)}` : exactMoney(line.amount, q.currency)}
+                    </span>
                   </li>
                 ))}
               </ul>

@@ -35,7 +35,8 @@ export function InvoicesCard() {
   const invoices = useQuery({ queryKey: billingKeys.invoices, queryFn: billingApi.invoices });
   const download = useMutation({
     mutationFn: async (invoice: TInvoiceSummary) => saveBlob(await billingApi.invoicePdf(invoice.id), `formwork-invoice-${invoice.number}.pdf`),
-    onError: (error) => toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not download the invoice. Please try again.').message }),
+    onError: (error) =>
+      toast({ variant: 'destructive', title: 'Error', description: readApiError(error, 'Could not download the invoice. Please try again.').message }),
   });
 
   return (

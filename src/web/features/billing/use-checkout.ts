@@ -22,7 +22,8 @@ function toastFailure(error: unknown) {
   toast({
     variant: 'destructive',
     title: 'Subscription Failed',
-    description: readApiError(error, error instanceof Error && !('status' in error) ? error.message : 'Unable to process subscription. Please try again.').message,
+    description: readApiError(error, error instanceof Error && !('status' in error) ? error.message : 'Unable to process subscription. Please try again.')
+      .message,
   });
 }
 

@@ -59,8 +59,8 @@ function EmptyCanvas({ onAdd }: { onAdd: (type: TElementType) => void }) {
       </div>
       <p className="text-sm font-semibold text-foreground">Start building your format</p>
       <p className="mt-1 max-w-sm text-sm text-muted-foreground">
-        Add a heading, paragraph, list, table or image. Then add placeholders like{' '}
-        <code className="font-mono text-foreground">{'{{client_name}}'}</code> and Formwork builds the form for you.
+        Add a heading, paragraph, list, table or image. Then add placeholders like <code className="font-mono text-foreground">{'{{client_name}}'}</code> and
+        Formwork builds the form for you.
       </p>
       <div className="mt-5 flex flex-wrap justify-center gap-2">
         <Button size="sm" onClick={() => onAdd('heading')}>
@@ -78,17 +78,7 @@ function EmptyCanvas({ onAdd }: { onAdd: (type: TElementType) => void }) {
  * Above the canvas: the plan's format limit (for a format not saved yet), and the read-only notice
  * for a format the plan no longer lets the user edit.
  */
-export function PlanNotices({
-  isNew,
-  readOnly,
-  onUpgrade,
-  onSeePlans,
-}: {
-  isNew: boolean;
-  readOnly: boolean;
-  onUpgrade: () => void;
-  onSeePlans: () => void;
-}) {
+export function PlanNotices({ isNew, readOnly, onUpgrade, onSeePlans }: { isNew: boolean; readOnly: boolean; onUpgrade: () => void; onSeePlans: () => void }) {
   const allowance = useFormatAllowance();
   return (
     <>

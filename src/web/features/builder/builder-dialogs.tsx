@@ -18,7 +18,17 @@ export interface BuilderDialogsProps {
 }
 
 /** The builder's dialogs: clear content, a placeholder's details, new format, and leaving unsaved. */
-export function BuilderDialogs({ confirmClear, onClear, onCancelClear, placeholderActions, known, placeholders, dirty, newFormat, guard }: BuilderDialogsProps) {
+export function BuilderDialogs({
+  confirmClear,
+  onClear,
+  onCancelClear,
+  placeholderActions,
+  known,
+  placeholders,
+  dirty,
+  newFormat,
+  guard,
+}: BuilderDialogsProps) {
   return (
     <>
       <ConfirmDialog

@@ -4,7 +4,7 @@ import { builderReducer, HISTORY_LIMIT, initialBuilderState, type BuilderAction,
 import type { TPlaceholder } from '../../../contract/placeholders';
 import { createElement, emptyDoc, placeholderUsage } from './model';
 
-const heading = (id: string, content = 'Title'): TElement => ({ ...createElement('heading', id), content } as TElement);
+const heading = (id: string, content = 'Title'): TElement => ({ ...createElement('heading', id), content }) as TElement;
 const run = (state: BuilderState, ...actions: BuilderAction[]) => actions.reduce(builderReducer, state);
 const ids = (state: BuilderState) => state.doc.content.elements.map((e) => e.id);
 const textOf = (state: BuilderState, id: string) => {
@@ -21,7 +21,12 @@ describe('builderReducer', () => {
   const start = initialBuilderState(emptyDoc('Offer'));
 
   it('adds, moves, reorders and deletes elements', () => {
-    let s = run(start, { type: 'add-element', element: heading('a') }, { type: 'add-element', element: heading('b') }, { type: 'add-element', element: heading('c') });
+    let s = run(
+      start,
+      { type: 'add-element', element: heading('a') },
+      { type: 'add-element', element: heading('b') },
+      { type: 'add-element', element: heading('c') },
+    );
     expect(ids(s)).toEqual(['a', 'b', 'c']);
     s = run(s, { type: 'move-element', id: 'c', delta: -1 });
     expect(ids(s)).toEqual(['a', 'c', 'b']);
@@ -150,10 +155,29 @@ describe('sections and logic', () => {
   });
 
   it('writes a renamed placeholder into formulas, conditions and repeats, and a renamed column into its row’s tags', () => {
-    const items: TPlaceholder = { name: 'items', type: 'list', required: false, options: [], columns: [{ name: 'qty', type: 'number', required: false, options: [] }, { name: 'price', type: 'number', required: false, options: [] }] };
+    const items: TPlaceholder = {
+      name: 'items',
+      type: 'list',
+      required: false,
+      options: [],
+      columns: [
+        { name: 'qty', type: 'number', required: false, options: [] },
+        { name: 'price', type: 'number', required: false, options: [] },
+      ],
+    };
     const total: TPlaceholder = { name: 'total', type: 'formula', required: false, options: [], expression: 'sum(items.qty * items.price)' };
-    const table: TElement = { ...createElement('table', 't'), rows: [['{{qty}} × {{items.price}}']], repeat: { row: 0, list: 'items' }, showIf: { match: 'all', conditions: [{ field: 'items', op: 'is_not_empty' }] } } as TElement;
-    let s = run(initialBuilderState(emptyDoc('R')), { type: 'add-placeholder', placeholder: items }, { type: 'add-placeholder', placeholder: total }, { type: 'add-element', element: table });
+    const table: TElement = {
+      ...createElement('table', 't'),
+      rows: [['{{qty}} × {{items.price}}']],
+      repeat: { row: 0, list: 'items' },
+      showIf: { match: 'all', conditions: [{ field: 'items', op: 'is_not_empty' }] },
+    } as TElement;
+    let s = run(
+      initialBuilderState(emptyDoc('R')),
+      { type: 'add-placeholder', placeholder: items },
+      { type: 'add-placeholder', placeholder: total },
+      { type: 'add-element', element: table },
+    );
     s = run(s, { type: 'update-placeholder', name: 'items', placeholder: { ...items, name: 'lines' } });
     let t = s.doc.content.elements[0]!;
     expect(t).toMatchObject({ rows: [['{{qty}} × {{lines.price}}']], repeat: { list: 'lines' }, showIf: { conditions: [{ field: 'lines' }] } });
@@ -166,13 +190,17 @@ describe('sections and logic', () => {
   });
 
   it('counts a list used by its repeats, knows its columns there, and counts what formulas read', () => {
-    const items: TPlaceholder = { name: 'items', type: 'list', required: false, options: [], columns: [{ name: 'qty', type: 'number', required: false, options: [] }] };
+    const items: TPlaceholder = {
+      name: 'items',
+      type: 'list',
+      required: false,
+      options: [],
+      columns: [{ name: 'qty', type: 'number', required: false, options: [] }],
+    };
     const rate: TPlaceholder = { name: 'rate', type: 'number', required: false, options: [] };
     const total: TPlaceholder = { name: 'total', type: 'formula', required: false, options: [], expression: 'sum(items.qty) * rate' };
     const content = {
-      elements: [
-        { ...createElement('table', 't'), rows: [['{{qty}}'], ['{{total}} {{qty}}']], repeat: { row: 0, list: 'items' } },
-      ] as TElement[],
+      elements: [{ ...createElement('table', 't'), rows: [['{{qty}}'], ['{{total}} {{qty}}']], repeat: { row: 0, list: 'items' } }] as TElement[],
     };
     const usage = placeholderUsage(content, [items, rate, total]);
     expect(Object.fromEntries(usage.counts)).toEqual({ items: 3, rate: 1, total: 1 });

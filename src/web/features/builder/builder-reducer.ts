@@ -102,9 +102,7 @@ export function applyEdit(doc: BuilderDoc, edit: BuilderEdit): BuilderDoc {
     case 'update-content':
       return { ...doc, content: edit.update(doc.content) };
     case 'add-placeholder':
-      return doc.placeholders.some((p) => p.name === edit.placeholder.name)
-        ? doc
-        : { ...doc, placeholders: [...doc.placeholders, edit.placeholder] };
+      return doc.placeholders.some((p) => p.name === edit.placeholder.name) ? doc : { ...doc, placeholders: [...doc.placeholders, edit.placeholder] };
     case 'delete-placeholder':
       return { ...doc, placeholders: doc.placeholders.filter((p) => p.name !== edit.name) };
     case 'update-placeholder': {

@@ -78,10 +78,7 @@ export function BuilderToolbar({ nameRef, ...p }: BuilderToolbarProps) {
               className="-ml-1.5 h-8 w-full min-w-0 truncate rounded-md border border-transparent bg-transparent px-1.5 text-[17px] font-semibold tracking-tight text-foreground outline-none hover:border-input focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive"
             />
             <p className="flex items-center gap-1.5 text-xs text-muted-foreground" aria-live="polite" data-testid="save-status">
-              <span
-                className={cn('size-1.5 rounded-full', p.dirty ? 'bg-warning' : p.savedId ? 'bg-success' : 'bg-muted-foreground/40')}
-                aria-hidden
-              />
+              <span className={cn('size-1.5 rounded-full', p.dirty ? 'bg-warning' : p.savedId ? 'bg-success' : 'bg-muted-foreground/40')} aria-hidden />
               {p.status}
             </p>
           </div>

@@ -55,7 +55,10 @@ function BuilderPreviewPane({ view, preview, hasContent }: { view: BuilderView; 
   return (
     <div
       id="builder-panel-preview"
-      className={cn('min-w-0 xl:sticky xl:top-[9.5rem] xl:h-[calc(100dvh-11rem)]', view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden xl:block')}
+      className={cn(
+        'min-w-0 xl:sticky xl:top-[9.5rem] xl:h-[calc(100dvh-11rem)]',
+        view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden xl:block',
+      )}
     >
       <LivePdfPane
         state={preview}

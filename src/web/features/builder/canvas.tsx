@@ -1,13 +1,4 @@
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-  type Announcements,
-  type DragEndEvent,
-} from '@dnd-kit/core';
+import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type Announcements, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import {
@@ -106,7 +97,8 @@ export function Canvas(props: CanvasProps) {
       accessibility={{
         announcements,
         screenReaderInstructions: {
-          draggable: 'To reorder, press Space or Enter to pick up the element, use the arrow keys to move it, then Space or Enter to drop it, or Escape to cancel.',
+          draggable:
+            'To reorder, press Space or Enter to pick up the element, use the arrow keys to move it, then Space or Enter to drop it, or Escape to cancel.',
         },
       }}
     >
@@ -140,7 +132,10 @@ export function Canvas(props: CanvasProps) {
 }
 
 /** What an element's frame on the canvas needs from the builder, at the top level or in a section. */
-interface ElementFrameProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'placeholders' | 'editingId' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate' | 'onMoveAcross'> {
+interface ElementFrameProps extends Pick<
+  CanvasProps,
+  'docStyle' | 'known' | 'placeholders' | 'editingId' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate' | 'onMoveAcross'
+> {
   el: TElement;
   index: number;
   count: number;
@@ -191,7 +186,22 @@ interface ElementToolbarProps extends Pick<ElementFrameProps, 'el' | 'index' | '
 }
 
 /** The element's kind and its actions: move, move across a section, edit, duplicate, delete. */
-function ElementToolbar({ el, index, count, inSection, sectionAbove, name, editing, dragging, dragHandle, onEdit, onMove, onDelete, onDuplicate, onMoveAcross }: ElementToolbarProps) {
+function ElementToolbar({
+  el,
+  index,
+  count,
+  inSection,
+  sectionAbove,
+  name,
+  editing,
+  dragging,
+  dragHandle,
+  onEdit,
+  onMove,
+  onDelete,
+  onDuplicate,
+  onMoveAcross,
+}: ElementToolbarProps) {
   const Icon = ELEMENT_ICONS[el.type];
   const isSection = el.type === 'section';
   return (
@@ -213,7 +223,9 @@ function ElementToolbar({ el, index, count, inSection, sectionAbove, name, editi
         <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
         <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
         {inSection && <IconButton icon={LogOutIcon} label={`Move ${name} out of the section`} onClick={() => onMoveAcross(el.id, 'out')} />}
-        {sectionAbove && !isSection && <IconButton icon={LogInIcon} label={`Move ${name} into the section above`} onClick={() => onMoveAcross(el.id, 'into-above')} />}
+        {sectionAbove && !isSection && (
+          <IconButton icon={LogInIcon} label={`Move ${name} into the section above`} onClick={() => onMoveAcross(el.id, 'into-above')} />
+        )}
         {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
         <IconButton icon={CopyPlusIcon} label={`Duplicate ${name}`} onClick={() => onDuplicate(el.id)} />
         <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => onDelete(el.id)} />
@@ -223,7 +235,14 @@ function ElementToolbar({ el, index, count, inSection, sectionAbove, name, editi
 }
 
 /** The element open for editing: its own editor, its condition, and Done (or Escape). */
-function ElementEditPanel({ el, index, name, placeholders, onEdit, onUpdate }: Pick<ElementFrameProps, 'el' | 'index' | 'placeholders' | 'onEdit' | 'onUpdate'> & { name: string }) {
+function ElementEditPanel({
+  el,
+  index,
+  name,
+  placeholders,
+  onEdit,
+  onUpdate,
+}: Pick<ElementFrameProps, 'el' | 'index' | 'placeholders' | 'onEdit' | 'onUpdate'> & { name: string }) {
   const isSection = el.type === 'section';
   return (
     <fieldset
@@ -284,10 +303,15 @@ function ElementBody({ el, index, docStyle, known, placeholders, onEdit, bodyRef
           onEdit(el.id);
         }
       }}
-      className={cn('cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-2 focus-visible:ring-ring sm:px-4', isSection && 'pb-1 sm:pb-1')}
+      className={cn(
+        'cursor-text rounded-md px-3 pt-1 pb-3 outline-none sm:py-3 focus-visible:ring-2 focus-visible:ring-ring sm:px-4',
+        isSection && 'pb-1 sm:pb-1',
+      )}
     >
       {/* The name starts with what the element is; the visible text follows, as a reader sees it. */}
-      <span className="sr-only">{ELEMENT_LABELS[el.type]} {index + 1}, press Enter to edit: </span>
+      <span className="sr-only">
+        {ELEMENT_LABELS[el.type]} {index + 1}, press Enter to edit:{' '}
+      </span>
       {badges}
       {isSection ? (
         <p className="flex items-center gap-1.5 text-xs font-medium text-primary">
@@ -304,7 +328,11 @@ function ElementBody({ el, index, docStyle, known, placeholders, onEdit, bodyRef
 }
 
 /** A section's own elements, each in its frame, or a hint while it is empty. */
-function SectionElements({ section: el, name, ...frame }: Omit<ElementFrameProps, 'el' | 'index' | 'count' | 'inSection' | 'sectionAbove'> & { section: Extract<TElement, { type: 'section' }>; name: string }) {
+function SectionElements({
+  section: el,
+  name,
+  ...frame
+}: Omit<ElementFrameProps, 'el' | 'index' | 'count' | 'inSection' | 'sectionAbove'> & { section: Extract<TElement, { type: 'section' }>; name: string }) {
   const { docStyle, known, placeholders, editingId, onEdit, onUpdate, onMove, onDelete, onDuplicate, onMoveAcross } = frame;
   return (
     <div className="px-2 pb-2 sm:px-3">
@@ -393,7 +421,9 @@ function ElementFrame({
       data-editing={editing || undefined}
       className={cn(
         'group/el relative rounded-lg border border-transparent transition-[border-color,box-shadow,background-color]',
-        editing ? 'border-primary/40 bg-background shadow-[0_0_0_4px_oklch(0.585_0.2_277/0.08)]' : 'hover:border-border hover:bg-muted/30 focus-within:border-border',
+        editing
+          ? 'border-primary/40 bg-background shadow-[0_0_0_4px_oklch(0.585_0.2_277/0.08)]'
+          : 'hover:border-border hover:bg-muted/30 focus-within:border-border',
         isSection && !editing && 'border-dashed border-primary/30 bg-primary-soft/15',
         dragging && 'z-10 border-primary/40 bg-background opacity-90 shadow-elevated',
       )}

@@ -45,7 +45,10 @@ export function ConditionBadge({ showIf, placeholders, className }: { showIf: TS
   const text = describeShowIf(showIf, placeholders);
   return (
     <span
-      className={cn('inline-flex max-w-full min-w-0 items-center gap-1 rounded-md bg-[oklch(0.96_0.04_300)] px-1.5 py-0.5 text-[11px] font-medium text-[oklch(0.42_0.14_300)]', className)}
+      className={cn(
+        'inline-flex max-w-full min-w-0 items-center gap-1 rounded-md bg-[oklch(0.96_0.04_300)] px-1.5 py-0.5 text-[11px] font-medium text-[oklch(0.42_0.14_300)]',
+        className,
+      )}
       title={text}
       data-testid="condition-badge"
     >
@@ -164,14 +167,23 @@ export function ConditionEditor({
       }),
     );
   return (
-    <fieldset className="mt-3 min-w-0 space-y-2 rounded-lg border border-[oklch(0.9_0.04_300)] bg-[oklch(0.985_0.01_300)] p-3" aria-labelledby={`${id}-legend`} data-testid="condition-editor">
+    <fieldset
+      className="mt-3 min-w-0 space-y-2 rounded-lg border border-[oklch(0.9_0.04_300)] bg-[oklch(0.985_0.01_300)] p-3"
+      aria-labelledby={`${id}-legend`}
+      data-testid="condition-editor"
+    >
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span id={`${id}-legend`} className="font-medium">
           Show this {noun} only when
         </span>
         {showIf.conditions.length > 1 ? (
           <>
-            <NativeSelect aria-label="Which conditions must hold" className="w-auto" value={showIf.match} onChange={(e) => onChange({ ...showIf, match: e.target.value as TShowIf['match'] })}>
+            <NativeSelect
+              aria-label="Which conditions must hold"
+              className="w-auto"
+              value={showIf.match}
+              onChange={(e) => onChange({ ...showIf, match: e.target.value as TShowIf['match'] })}
+            >
               <option value="all">all</option>
               <option value="any">any</option>
             </NativeSelect>
@@ -186,7 +198,11 @@ export function ConditionEditor({
           const field = fields.find((p) => p.name === condition.field);
           const ops = opsFor(field?.type);
           return (
-            <li key={j} className="grid grid-cols-[minmax(0,1fr)_auto] gap-1.5 sm:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" data-testid="condition-row">
+            <li
+              key={j}
+              className="grid grid-cols-[minmax(0,1fr)_auto] gap-1.5 sm:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,1fr)_auto]"
+              data-testid="condition-row"
+            >
               <NativeSelect aria-label={`Condition ${j + 1}: field`} value={condition.field} onChange={(e) => update(j, { field: e.target.value })}>
                 {!field && <option value={condition.field}>{condition.field || 'Choose a field'}</option>}
                 {fields.map((p) => (
@@ -195,11 +211,23 @@ export function ConditionEditor({
                   </option>
                 ))}
               </NativeSelect>
-              <IconButton icon={XIcon} label={`Remove condition ${j + 1}`} tone="danger" className="sm:order-last" onClick={() => set(showIf.conditions.filter((_, k) => k !== j))} />
+              <IconButton
+                icon={XIcon}
+                label={`Remove condition ${j + 1}`}
+                tone="danger"
+                className="sm:order-last"
+                onClick={() => set(showIf.conditions.filter((_, k) => k !== j))}
+              />
               <NativeSelect aria-label={`Condition ${j + 1}: test`} value={condition.op} onChange={(e) => update(j, { op: e.target.value as TConditionOp })}>
                 {(ops.includes(condition.op) ? ops : [condition.op, ...ops]).map((op) => (
                   <option key={op} value={op}>
-                    {field?.type === 'checkbox' ? 'is' : field?.type === 'list' && op === 'is_not_empty' ? 'has rows' : field?.type === 'list' && op === 'is_empty' ? 'has no rows' : CONDITION_OP_LABELS[op]}
+                    {field?.type === 'checkbox'
+                      ? 'is'
+                      : field?.type === 'list' && op === 'is_not_empty'
+                        ? 'has rows'
+                        : field?.type === 'list' && op === 'is_empty'
+                          ? 'has no rows'
+                          : CONDITION_OP_LABELS[op]}
                   </option>
                 ))}
               </NativeSelect>

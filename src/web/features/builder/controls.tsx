@@ -56,25 +56,11 @@ const ALIGN_ICONS: Record<string, LucideIcon> = {
   justify: AlignJustifyIcon,
 };
 
-export function AlignGroup<T extends string>({
-  value,
-  options,
-  onChange,
-}: {
-  value: T;
-  options: readonly T[];
-  onChange: (value: T) => void;
-}) {
+export function AlignGroup<T extends string>({ value, options, onChange }: { value: T; options: readonly T[]; onChange: (value: T) => void }) {
   return (
     <ToolGroup label="Alignment">
       {options.map((o) => (
-        <IconButton
-          key={o}
-          icon={ALIGN_ICONS[o] ?? AlignLeftIcon}
-          label={`Align ${o}`}
-          pressed={value === o}
-          onClick={() => onChange(o)}
-        />
+        <IconButton key={o} icon={ALIGN_ICONS[o] ?? AlignLeftIcon} label={`Align ${o}`} pressed={value === o} onClick={() => onChange(o)} />
       ))}
     </ToolGroup>
   );

@@ -94,9 +94,7 @@ function NewFormatForm({ dirty, onCreate, onCancel }: { dirty: boolean; onCreate
     >
       <DialogHeader>
         <DialogTitle>New format</DialogTitle>
-        <DialogDescription>
-          {dirty ? 'Start a blank format. Your unsaved changes to this one will be lost.' : 'Start a blank format.'}
-        </DialogDescription>
+        <DialogDescription>{dirty ? 'Start a blank format. Your unsaved changes to this one will be lost.' : 'Start a blank format.'}</DialogDescription>
       </DialogHeader>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-name`}>Format name</Label>

@@ -54,8 +54,8 @@ export function DocumentNameField({
           </>
         ) : (
           <>
-            Empty: the format’s name, the client and the date. Use fields and <code className="font-mono text-foreground">{`{{${DATE_TAG}}}`}</code> to
-            name them yourself.
+            Empty: the format’s name, the client and the date. Use fields and <code className="font-mono text-foreground">{`{{${DATE_TAG}}}`}</code> to name
+            them yourself.
           </>
         )}
       </p>

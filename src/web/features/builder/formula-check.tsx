@@ -35,7 +35,9 @@ export function checkFormula(
   if (expression.trim() === '') return { ok: false, message: `Write what it computes, e.g. ${list ? 'qty * price' : 'sum(items.amount)'}.` };
   const owner: TPlaceholder | undefined = list ? { name: list.name, type: 'list', required: false, options: [], columns: [...list.columns] } : undefined;
   const others = placeholders.filter((p) => p.name !== self && p.name !== list?.name);
-  const withSelf: TPlaceholder[] = owner ? [...others, owner] : [...others, { name: self || 'this_formula', type: 'formula', required: false, options: [], expression }];
+  const withSelf: TPlaceholder[] = owner
+    ? [...others, owner]
+    : [...others, { name: self || 'this_formula', type: 'formula', required: false, options: [], expression }];
   const problem = formulaProblem(expression, withSelf, owner, self || 'this_formula');
   if (problem) return { ok: false, message: problem };
   const { values, errors } = computeFormulas(withSelf, sampleValues(withSelf));
@@ -55,13 +57,11 @@ export function checkFormula(
 export function FormulaCheck({ check, id }: { check: TFormulaCheck; id: string }) {
   return (
     <div className="space-y-1" id={id}>
-      <p
-        className={cn('flex items-start gap-1.5 text-xs', check.ok ? 'text-success' : 'text-destructive')}
-        role="status"
-        data-testid="formula-check"
-      >
+      <p className={cn('flex items-start gap-1.5 text-xs', check.ok ? 'text-success' : 'text-destructive')} role="status" data-testid="formula-check">
         {check.ok ? <CircleCheckIcon className="mt-px size-3.5 shrink-0" aria-hidden /> : <CircleAlertIcon className="mt-px size-3.5 shrink-0" aria-hidden />}
-        <span className="min-w-0 break-words">{check.ok ? `Gives ${check.result}${check.result.endsWith('rows') ? '' : ' with sample values'}.` : check.message}</span>
+        <span className="min-w-0 break-words">
+          {check.ok ? `Gives ${check.result}${check.result.endsWith('rows') ? '' : ' with sample values'}.` : check.message}
+        </span>
       </p>
       <p className="text-[11px] text-muted-foreground">
         + − × / ^, = ≠ &lt; &gt;, and {FORMULA_FUNCTIONS.map((f) => `${f}()`).join(', ')}. A list’s column is list.column, e.g. sum(items.amount).

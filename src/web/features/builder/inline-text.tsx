@@ -37,9 +37,7 @@ function Tag({ raw, known }: { raw: string; known: ReadonlySet<string> }) {
 }
 
 function withTags(text: string, known: ReadonlySet<string>): ReactNode[] {
-  return text.split(TAG_RE).map((part, i) =>
-    i % 2 === 1 ? <Tag key={i} raw={part} known={known} /> : part ? <Fragment key={i}>{part}</Fragment> : null,
-  );
+  return text.split(TAG_RE).map((part, i) => (i % 2 === 1 ? <Tag key={i} raw={part} known={known} /> : part ? <Fragment key={i}>{part}</Fragment> : null));
 }
 
 function line(text: string, known: ReadonlySet<string>): ReactNode[] {

@@ -243,7 +243,8 @@ export function renameEverywhere(
   const retag = (text: string) => {
     let out = renamePlaceholderTags(text, from, to);
     // A list's columns written list.column follow the list.
-    for (const tag of findPlaceholderTags(out)) if (tag.name.startsWith(`${from}.`)) out = renamePlaceholderTags(out, tag.name, `${to}${tag.name.slice(from.length)}`);
+    for (const tag of findPlaceholderTags(out))
+      if (tag.name.startsWith(`${from}.`)) out = renamePlaceholderTags(out, tag.name, `${to}${tag.name.slice(from.length)}`);
     return out;
   };
   const fixLeaf = (leaf: TElement): TElement => {
@@ -264,7 +265,6 @@ export function renameEverywhere(
     })),
   };
 }
-
 
 /** A text style with undefined keys removed, or undefined when nothing is left. */
 export function cleanStyle(style: TTextStyle | undefined): TTextStyle | undefined {
@@ -341,12 +341,7 @@ export type TInlineMarker = '**' | '*';
  * double-click selects a word with its trailing space. Returns the new value and the selection
  * around the same words, or null when nothing is selected.
  */
-export function toggleInlineMarker(
-  value: string,
-  start: number,
-  end: number,
-  marker: TInlineMarker,
-): { value: string; start: number; end: number } | null {
+export function toggleInlineMarker(value: string, start: number, end: number, marker: TInlineMarker): { value: string; start: number; end: number } | null {
   while (start < end && /\s/.test(value[start]!)) start++;
   while (end > start && /\s/.test(value[end - 1]!)) end--;
   if (start === end) return null;
@@ -360,7 +355,12 @@ export function toggleInlineMarker(
     return { value: value.slice(0, start - m) + value.slice(start, end) + value.slice(end + m), start: start - m, end: end - m };
   }
   const inner = value.slice(start, end);
-  if (inner.startsWith(marker) && inner.endsWith(marker) && inner.length >= 2 * m + 1 && (marker === '**' || !inner.startsWith('**') || inner.startsWith('***'))) {
+  if (
+    inner.startsWith(marker) &&
+    inner.endsWith(marker) &&
+    inner.length >= 2 * m + 1 &&
+    (marker === '**' || !inner.startsWith('**') || inner.startsWith('***'))
+  ) {
     return { value: value.slice(0, start) + inner.slice(m, -m) + value.slice(end), start, end: end - 2 * m };
   }
   return { value: value.slice(0, start) + marker + inner + marker + value.slice(end), start: start + m, end: end + m };

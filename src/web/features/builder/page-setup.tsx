@@ -14,7 +14,29 @@ import { NativeSelect, SectionTitle } from './controls';
 import { useInsertableField } from './insert-target';
 
 /** Currencies offered for `{{x | currency}}`; a format saved with another code keeps it. */
-const CURRENCIES = ['USD', 'EUR', 'GBP', 'INR', 'JPY', 'CAD', 'AUD', 'NZD', 'CHF', 'CNY', 'SGD', 'HKD', 'AED', 'SAR', 'ZAR', 'BRL', 'MXN', 'SEK', 'NOK', 'DKK', 'PLN'];
+const CURRENCIES = [
+  'USD',
+  'EUR',
+  'GBP',
+  'INR',
+  'JPY',
+  'CAD',
+  'AUD',
+  'NZD',
+  'CHF',
+  'CNY',
+  'SGD',
+  'HKD',
+  'AED',
+  'SAR',
+  'ZAR',
+  'BRL',
+  'MXN',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+];
 
 const DEFAULT_PAGE: TPageSetup = { size: 'A4', orientation: 'portrait', margins: { top: 20, right: 20, bottom: 20, left: 20 } };
 const PAGE_NUMBERS = `Page ${PAGE_NUMBER_TOKEN} of ${PAGE_COUNT_TOKEN}`;

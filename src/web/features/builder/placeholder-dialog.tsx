@@ -83,9 +83,7 @@ function PlaceholderForm({
       <DialogHeader>
         <DialogTitle>{existing ? 'Edit placeholder' : 'New placeholder'}</DialogTitle>
         <DialogDescription>
-          {existing
-            ? 'A new name is written into every place the placeholder is used.'
-            : 'It becomes a field on the form; its value goes wherever the tag is.'}
+          {existing ? 'A new name is written into every place the placeholder is used.' : 'It becomes a field on the form; its value goes wherever the tag is.'}
         </DialogDescription>
       </DialogHeader>
       <div className="space-y-1.5">
@@ -102,7 +100,14 @@ function PlaceholderForm({
           }}
         />
         <p id={`${id}-hint`} className={cn('text-xs', error ? 'text-destructive' : 'text-muted-foreground')} role={error ? 'alert' : undefined}>
-          {error ?? (normalized ? <>Written as <code className="font-mono text-foreground">{`{{${normalized}}}`}</code></> : 'Lowercase; spaces become underscores.')}
+          {error ??
+            (normalized ? (
+              <>
+                Written as <code className="font-mono text-foreground">{`{{${normalized}}}`}</code>
+              </>
+            ) : (
+              'Lowercase; spaces become underscores.'
+            ))}
         </p>
       </div>
       <div className="space-y-1.5">

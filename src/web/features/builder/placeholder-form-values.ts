@@ -58,7 +58,19 @@ export function starterColumns(): ColumnDraft[] {
 }
 
 export function emptyFormValues(): PlaceholderFormValues {
-  return { name: '', label: '', type: 'text', required: false, options: '', expression: '', checkedText: '', uncheckedText: '', columns: [], minItems: '', maxItems: '' };
+  return {
+    name: '',
+    label: '',
+    type: 'text',
+    required: false,
+    options: '',
+    expression: '',
+    checkedText: '',
+    uncheckedText: '',
+    columns: [],
+    minItems: '',
+    maxItems: '',
+  };
 }
 
 /** A placeholder as the form edits it. */
@@ -90,7 +102,8 @@ export function formValuesOf(p: TPlaceholder): PlaceholderFormValues {
 export function rowCount(text: string, what: string): { value?: number; error?: string } {
   if (text.trim() === '') return {};
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > MAX_LIST_ROWS) return { error: `The ${what} rows must be a whole number up to ${MAX_LIST_ROWS.toLocaleString('en-US')}.` };
+  if (!Number.isInteger(n) || n < 0 || n > MAX_LIST_ROWS)
+    return { error: `The ${what} rows must be a whole number up to ${MAX_LIST_ROWS.toLocaleString('en-US')}.` };
   return { value: n };
 }
 
@@ -113,7 +126,13 @@ export function placeholderFromForm(
     .filter(Boolean);
   if (values.type === 'select' && options.length === 0) return { error: 'Add at least one option, one per line.' };
   const label = values.label.trim();
-  const base: TPlaceholder = { name: parsed.data, ...(label ? { label } : {}), type: values.type, required: values.type === 'formula' ? false : values.required, options: values.type === 'select' ? options : [] };
+  const base: TPlaceholder = {
+    name: parsed.data,
+    ...(label ? { label } : {}),
+    type: values.type,
+    required: values.type === 'formula' ? false : values.required,
+    options: values.type === 'select' ? options : [],
+  };
   const columnRenames: Record<string, string> = {};
   switch (values.type) {
     case 'formula':
@@ -135,7 +154,10 @@ export function placeholderFromForm(
         const name = ZPlaceholderName.safeParse(draft.name);
         if (!name.success) return { error: `Column ${j + 1}: ${name.error.issues[0]?.message ?? 'enter a name'}` };
         if (columns.some((c) => c.name === name.data)) return { error: `Two columns are named ${name.data}.` };
-        const columnOptions = draft.options.split(',').map((o) => o.trim()).filter(Boolean);
+        const columnOptions = draft.options
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean);
         if (draft.type === 'select' && columnOptions.length === 0) return { error: `Column ${name.data}: add its options, separated by commas.` };
         if (draft.type === 'formula' && draft.expression.trim() === '') return { error: `Column ${name.data}: write what it computes, e.g. qty * price.` };
         const columnLabel = draft.label.trim();
@@ -155,7 +177,12 @@ export function placeholderFromForm(
       if (min.value !== undefined && max.value !== undefined && min.value > max.value) return { error: 'The fewest rows cannot be more than the most rows.' };
       if (max.value === 0) return { error: 'A list holds at least one row at most; leave the most rows empty for no limit.' };
       return {
-        placeholder: { ...base, columns, ...(min.value !== undefined ? { minItems: min.value } : {}), ...(max.value !== undefined ? { maxItems: max.value } : {}) },
+        placeholder: {
+          ...base,
+          columns,
+          ...(min.value !== undefined ? { minItems: min.value } : {}),
+          ...(max.value !== undefined ? { maxItems: max.value } : {}),
+        },
         columnRenames,
       };
     }

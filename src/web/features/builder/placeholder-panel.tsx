@@ -18,7 +18,10 @@ import { PlaceholderTypeFields } from './placeholder-type-fields';
 function FormulaLine({ placeholder, placeholders }: { placeholder: TPlaceholder; placeholders: readonly TPlaceholder[] }) {
   const problem = formulaProblem(placeholder.expression, placeholders, undefined, placeholder.name);
   return (
-    <p className={cn('mt-1 truncate font-mono text-[11px] [contain:inline-size]', problem ? 'text-destructive' : 'text-muted-foreground')} title={problem ?? placeholder.expression}>
+    <p
+      className={cn('mt-1 truncate font-mono text-[11px] [contain:inline-size]', problem ? 'text-destructive' : 'text-muted-foreground')}
+      title={problem ?? placeholder.expression}
+    >
       {problem ? `Problem: ${problem}` : `= ${placeholder.expression ?? ''}`}
     </p>
   );
@@ -115,8 +118,7 @@ function PlaceholderWarnings({ unused, unknownTags, onCreate }: { unused: TPlace
         <p className="flex gap-2">
           <AlertTriangleIcon className="mt-px size-3.5 shrink-0" aria-hidden />
           <span>
-            Not used in the format yet: {unused.map((p) => `{{${p.name}}}`).join(', ')}. The form will still ask for{' '}
-            {unused.length === 1 ? 'it' : 'them'}.
+            Not used in the format yet: {unused.map((p) => `{{${p.name}}}`).join(', ')}. The form will still ask for {unused.length === 1 ? 'it' : 'them'}.
           </span>
         </p>
       )}
@@ -165,9 +167,7 @@ function PlaceholderItem({ placeholder: p, count, placeholders, onInsert, onEdit
             </Badge>
           )}
           {count === 0 ? (
-            <Badge className="border-transparent bg-[oklch(0.96_0.05_85)] px-1.5 py-0 text-[10.5px] text-[oklch(0.45_0.1_60)]">
-              unused
-            </Badge>
+            <Badge className="border-transparent bg-[oklch(0.96_0.05_85)] px-1.5 py-0 text-[10.5px] text-[oklch(0.45_0.1_60)]">unused</Badge>
           ) : (
             <Badge variant="success" className="px-1.5 py-0 text-[10.5px]" data-testid="placeholder-uses">
               used {count}×
@@ -180,7 +180,11 @@ function PlaceholderItem({ placeholder: p, count, placeholders, onInsert, onEdit
           </p>
         )}
         {p.type === 'list' && (
-          <p className="mt-1 truncate text-[11px] text-muted-foreground [contain:inline-size]" title={(p.columns ?? []).map((c) => c.name).join(', ')} data-testid="list-columns">
+          <p
+            className="mt-1 truncate text-[11px] text-muted-foreground [contain:inline-size]"
+            title={(p.columns ?? []).map((c) => c.name).join(', ')}
+            data-testid="list-columns"
+          >
             Columns: {(p.columns ?? []).map((c) => c.name).join(' · ') || 'none'}
           </p>
         )}

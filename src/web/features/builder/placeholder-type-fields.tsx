@@ -1,5 +1,19 @@
 import { PlusIcon, XIcon } from 'lucide-react';
-import { CHECKED_MARK, COLUMN_TYPES, defaultPlaceholderLabel, MAX_CHECKBOX_TEXT_LENGTH, MAX_LIST_COLUMNS, MAX_LIST_ROWS, normalizePlaceholderName, PLACEHOLDER_TYPES, UNCHECKED_MARK, type TColumnType, type TListColumn, type TPlaceholder, type TPlaceholderType } from '../../../contract/placeholders';
+import {
+  CHECKED_MARK,
+  COLUMN_TYPES,
+  defaultPlaceholderLabel,
+  MAX_CHECKBOX_TEXT_LENGTH,
+  MAX_LIST_COLUMNS,
+  MAX_LIST_ROWS,
+  normalizePlaceholderName,
+  PLACEHOLDER_TYPES,
+  UNCHECKED_MARK,
+  type TColumnType,
+  type TListColumn,
+  type TPlaceholder,
+  type TPlaceholderType,
+} from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -29,7 +43,10 @@ function ColumnsEditor({
     name: normalizePlaceholderName(c.name),
     type: c.type,
     required: c.required,
-    options: c.options.split(',').map((o) => o.trim()).filter(Boolean),
+    options: c.options
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     ...(c.type === 'formula' ? { expression: c.expression } : {}),
   }));
   return (
@@ -40,11 +57,24 @@ function ColumnsEditor({
           <li key={c.key} className="space-y-1.5 rounded-md border bg-muted/20 p-2" data-testid="column-draft">
             <div className={cn('grid gap-1.5', compact ? 'grid-cols-[1fr_auto]' : 'grid-cols-[1fr_1fr_auto]')}>
               <Input aria-label={`Column ${j + 1} name`} value={c.name} placeholder="name" className="h-8" onChange={(e) => set(j, { name: e.target.value })} />
-              {!compact && <Input aria-label={`Column ${j + 1} label`} value={c.label} placeholder={defaultPlaceholderLabel(normalizePlaceholderName(c.name)) || 'label'} className="h-8" onChange={(e) => set(j, { label: e.target.value })} />}
+              {!compact && (
+                <Input
+                  aria-label={`Column ${j + 1} label`}
+                  value={c.label}
+                  placeholder={defaultPlaceholderLabel(normalizePlaceholderName(c.name)) || 'label'}
+                  className="h-8"
+                  onChange={(e) => set(j, { label: e.target.value })}
+                />
+              )}
               <IconButton icon={XIcon} label={`Remove column ${j + 1}`} tone="danger" onClick={() => onChange(columns.filter((_, k) => k !== j))} />
             </div>
             <div className="flex flex-wrap items-center gap-2">
-              <NativeSelect aria-label={`Column ${j + 1} type`} className="w-auto min-w-28 flex-1" value={c.type} onChange={(e) => set(j, { type: e.target.value as TColumnType })}>
+              <NativeSelect
+                aria-label={`Column ${j + 1} type`}
+                className="w-auto min-w-28 flex-1"
+                value={c.type}
+                onChange={(e) => set(j, { type: e.target.value as TColumnType })}
+              >
                 {COLUMN_TYPES.map((t) => (
                   <option key={t} value={t}>
                     {PLACEHOLDER_TYPE_LABELS[t]}
@@ -53,13 +83,24 @@ function ColumnsEditor({
               </NativeSelect>
               {c.type !== 'formula' && (
                 <label className="flex cursor-pointer items-center gap-1.5 text-xs font-medium">
-                  <input type="checkbox" checked={c.required} onChange={(e) => set(j, { required: e.target.checked })} className="size-3.5 cursor-pointer accent-[var(--color-primary)]" />
+                  <input
+                    type="checkbox"
+                    checked={c.required}
+                    onChange={(e) => set(j, { required: e.target.checked })}
+                    className="size-3.5 cursor-pointer accent-[var(--color-primary)]"
+                  />
                   Required
                 </label>
               )}
             </div>
             {c.type === 'select' && (
-              <Input aria-label={`Column ${j + 1} options`} value={c.options} placeholder="Options, separated by commas" className="h-8" onChange={(e) => set(j, { options: e.target.value })} />
+              <Input
+                aria-label={`Column ${j + 1} options`}
+                value={c.options}
+                placeholder="Options, separated by commas"
+                className="h-8"
+                onChange={(e) => set(j, { options: e.target.value })}
+              />
             )}
             {c.type === 'formula' && (
               <ColumnFormula
@@ -108,13 +149,32 @@ function ColumnFormula({
   const check = useFormulaCheck(expression, self, placeholders, list);
   return (
     <>
-      <Input aria-label={label} aria-describedby={`${id}-check`} value={expression} placeholder="e.g. qty * price" className="h-8 font-mono text-[12.5px]" onChange={(e) => onChange(e.target.value)} />
+      <Input
+        aria-label={label}
+        aria-describedby={`${id}-check`}
+        value={expression}
+        placeholder="e.g. qty * price"
+        className="h-8 font-mono text-[12.5px]"
+        onChange={(e) => onChange(e.target.value)}
+      />
       <FormulaCheck check={check} id={`${id}-check`} />
     </>
   );
 }
 
-function TopFormula({ id, expression, self, placeholders, onChange }: { id: string; expression: string; self: string; placeholders: readonly TPlaceholder[]; onChange: (expression: string) => void }) {
+function TopFormula({
+  id,
+  expression,
+  self,
+  placeholders,
+  onChange,
+}: {
+  id: string;
+  expression: string;
+  self: string;
+  placeholders: readonly TPlaceholder[];
+  onChange: (expression: string) => void;
+}) {
   const check = useFormulaCheck(expression, self, placeholders);
   return (
     <div className="space-y-1.5">
@@ -193,16 +253,36 @@ export function PlaceholderTypeFields({
         <div className="grid grid-cols-2 gap-2">
           <div className="space-y-1.5">
             <Label htmlFor={`${id}-checked`}>Prints when ticked</Label>
-            <Input id={`${id}-checked`} value={values.checkedText} maxLength={MAX_CHECKBOX_TEXT_LENGTH} placeholder={CHECKED_MARK} className="h-9" onChange={(e) => onChange({ checkedText: e.target.value })} />
+            <Input
+              id={`${id}-checked`}
+              value={values.checkedText}
+              maxLength={MAX_CHECKBOX_TEXT_LENGTH}
+              placeholder={CHECKED_MARK}
+              className="h-9"
+              onChange={(e) => onChange({ checkedText: e.target.value })}
+            />
           </div>
           <div className="space-y-1.5">
             <Label htmlFor={`${id}-unchecked`}>When not</Label>
-            <Input id={`${id}-unchecked`} value={values.uncheckedText} maxLength={MAX_CHECKBOX_TEXT_LENGTH} placeholder={UNCHECKED_MARK} className="h-9" onChange={(e) => onChange({ uncheckedText: e.target.value })} />
+            <Input
+              id={`${id}-unchecked`}
+              value={values.uncheckedText}
+              maxLength={MAX_CHECKBOX_TEXT_LENGTH}
+              placeholder={UNCHECKED_MARK}
+              className="h-9"
+              onChange={(e) => onChange({ uncheckedText: e.target.value })}
+            />
           </div>
         </div>
       )}
       {values.type === 'formula' && (
-        <TopFormula id={id} expression={values.expression} self={normalizePlaceholderName(values.name)} placeholders={placeholders} onChange={(expression) => onChange({ expression })} />
+        <TopFormula
+          id={id}
+          expression={values.expression}
+          self={normalizePlaceholderName(values.name)}
+          placeholders={placeholders}
+          onChange={(expression) => onChange({ expression })}
+        />
       )}
       {values.type === 'list' && (
         <>
@@ -210,11 +290,25 @@ export function PlaceholderTypeFields({
           <div className="grid grid-cols-2 gap-2">
             <div className="space-y-1.5">
               <Label htmlFor={`${id}-min`}>Fewest rows</Label>
-              <Input id={`${id}-min`} inputMode="numeric" value={values.minItems} placeholder="any" className="h-9" onChange={(e) => onChange({ minItems: e.target.value.replace(/\D/g, '') })} />
+              <Input
+                id={`${id}-min`}
+                inputMode="numeric"
+                value={values.minItems}
+                placeholder="any"
+                className="h-9"
+                onChange={(e) => onChange({ minItems: e.target.value.replace(/\D/g, '') })}
+              />
             </div>
             <div className="space-y-1.5">
               <Label htmlFor={`${id}-max`}>Most rows</Label>
-              <Input id={`${id}-max`} inputMode="numeric" value={values.maxItems} placeholder={MAX_LIST_ROWS.toLocaleString('en-US')} className="h-9" onChange={(e) => onChange({ maxItems: e.target.value.replace(/\D/g, '') })} />
+              <Input
+                id={`${id}-max`}
+                inputMode="numeric"
+                value={values.maxItems}
+                placeholder={MAX_LIST_ROWS.toLocaleString('en-US')}
+                className="h-9"
+                onChange={(e) => onChange({ maxItems: e.target.value.replace(/\D/g, '') })}
+              />
             </div>
           </div>
         </>

@@ -91,9 +91,7 @@ export function StyleControls({
             value={current.fontFamily ?? ''}
             onChange={(e) => set({ fontFamily: (e.target.value || undefined) as TFontFamily | undefined })}
           >
-            <option value="">
-              {isElement ? `Document (${inherited.fontFamily})` : `Default (${DEFAULT_TEXT_STYLE.fontFamily})`}
-            </option>
+            <option value="">{isElement ? `Document (${inherited.fontFamily})` : `Default (${DEFAULT_TEXT_STYLE.fontFamily})`}</option>
             {FONT_FAMILIES.map((f) => (
               <option key={f} value={f}>
                 {f}
@@ -153,14 +151,14 @@ export function FormattingHints() {
       <ul className="space-y-1.5 text-xs leading-relaxed text-muted-foreground">
         <li>
           <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">**bold**</code> and{' '}
-          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">*italic*</code> work in
-          paragraphs, lists and tables.
+          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">*italic*</code> work in paragraphs, lists and
+          tables.
         </li>
         <li>Select words and press Ctrl+B or Ctrl+I (⌘ on a Mac), or use Bold and Italic above the text, to style just those words.</li>
         <li>Press Enter in a paragraph for a line break.</li>
         <li>
-          Type <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">{'{{name}}'}</code> or
-          use Insert to add a placeholder where the cursor is.
+          Type <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">{'{{name}}'}</code> or use Insert to add a
+          placeholder where the cursor is.
         </li>
         <li>Drag the handle, or focus it and press Space then the arrow keys, to reorder.</li>
       </ul>

@@ -102,9 +102,7 @@ export function StarterGalleryDialog({
       <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-3xl">
         <DialogHeader>
           <DialogTitle>Start from a template</DialogTitle>
-          <DialogDescription>
-            Each template opens in the builder with its fields ready. Change anything, then save it as your own format.
-          </DialogDescription>
+          <DialogDescription>Each template opens in the builder with its fields ready. Change anything, then save it as your own format.</DialogDescription>
         </DialogHeader>
         <StarterGallery className="xl:grid-cols-2" onChoose={onChoose} />
       </DialogContent>

@@ -94,7 +94,8 @@ export function useElementActions({
           <ToastAction
             altText="Undo deleting the element"
             onClick={() => {
-              if (!findElement(latest.current.elements, el.id)) dispatch({ type: 'add-element', element: el, index: i, ...(section ? { sectionId: section.id } : {}) });
+              if (!findElement(latest.current.elements, el.id))
+                dispatch({ type: 'add-element', element: el, index: i, ...(section ? { sectionId: section.id } : {}) });
               t.dismiss();
             }}
           >

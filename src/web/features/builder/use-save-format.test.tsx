@@ -67,7 +67,11 @@ describe('the format builder: saving', () => {
     const created = await api.post<TFormat>('/api/formats', {
       name: 'Receipt',
       description: null,
-      content: { elements: [{ id: 'h1', type: 'heading', content: 'Receipt for {{customer}}', fontSize: 'text-2xl', align: 'left', bold: true, italic: false, underline: false }] },
+      content: {
+        elements: [
+          { id: 'h1', type: 'heading', content: 'Receipt for {{customer}}', fontSize: 'text-2xl', align: 'left', bold: true, italic: false, underline: false },
+        ],
+      },
       placeholders: [{ name: 'customer', type: 'text', required: true }],
     });
     renderApp(`/builder/${created.id}`);

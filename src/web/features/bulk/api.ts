@@ -119,12 +119,10 @@ export function useBulkJobPages(pageSize: number) {
     queryKey: bulkJobKeys.pages(pageSize),
     initialPageParam: 0,
     queryFn: ({ pageParam }) => api.get<TBulkJobList>(`/api/bulk-jobs?limit=${pageSize}&offset=${pageParam}`),
-    getNextPageParam: (lastPage, allPages) =>
-      lastPage.jobs.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.jobs.length, 0),
+    getNextPageParam: (lastPage, allPages) => (lastPage.jobs.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.jobs.length, 0)),
     // Jobs move on in the background: read afresh on every visit, then poll while any runs.
     refetchOnMount: 'always',
-    refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.jobs.some((j) => isActive(j.status))) ? 2 * JOB_POLL_MS : false,
+    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.jobs.some((j) => isActive(j.status))) ? 2 * JOB_POLL_MS : false),
   });
 }
 
@@ -154,10 +152,7 @@ export function useRowErrors(id: string, offset: number, enabled = true) {
   return useQuery({
     queryKey: bulkJobKeys.errorsPage(id, offset),
     enabled,
-    queryFn: () =>
-      api.get<{ errors: TBulkRowError[]; total: number }>(
-        `/api/bulk-jobs/${enc(id)}/errors?limit=${ROW_ERRORS_PAGE_SIZE}&offset=${offset}`,
-      ),
+    queryFn: () => api.get<{ errors: TBulkRowError[]; total: number }>(`/api/bulk-jobs/${enc(id)}/errors?limit=${ROW_ERRORS_PAGE_SIZE}&offset=${offset}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -168,8 +163,7 @@ export const BATCH_DOCUMENTS_PAGE_SIZE = 50;
 export function useBatchDocuments(id: string, offset: number, running: boolean) {
   return useQuery({
     queryKey: documentKeys.ofBatch(id, offset),
-    queryFn: () =>
-      api.get<TDocument[]>(`/api/documents?batchId=${enc(id)}&limit=${BATCH_DOCUMENTS_PAGE_SIZE}&offset=${offset}`),
+    queryFn: () => api.get<TDocument[]>(`/api/documents?batchId=${enc(id)}&limit=${BATCH_DOCUMENTS_PAGE_SIZE}&offset=${offset}`),
     // Quickly until the first documents are in, then every few seconds: the count is on the job.
     refetchInterval: (query) => (running ? (query.state.data?.length ? 3 * JOB_POLL_MS : JOB_POLL_MS) : false),
     placeholderData: keepPreviousData,

@@ -36,7 +36,6 @@ function TemplateColumns({ placeholders }: { placeholders: readonly TPlaceholder
   );
 }
 
-
 function NoFieldsYet({ formatId }: { formatId: string }) {
   return (
     <Alert variant="info">
@@ -44,8 +43,8 @@ function NoFieldsYet({ formatId }: { formatId: string }) {
       <AlertTitle>This format has no fields yet</AlertTitle>
       <AlertDescription>
         <p>
-          Every document made from it would be the same, so there is nothing for a spreadsheet to fill in. Add
-          placeholders such as {'{{client_name}}'} in the builder first.
+          Every document made from it would be the same, so there is nothing for a spreadsheet to fill in. Add placeholders such as {'{{client_name}}'} in the
+          builder first.
         </p>
         <Link href={formatEditHref(formatId)} className="font-medium text-primary underline underline-offset-4">
           Edit format
@@ -63,9 +62,7 @@ export function BulkUploadIntro({ formatId, placeholders, state }: { formatId: s
       <div className="space-y-6">
         <div>
           <h2 className="text-base font-semibold">Fill many documents from one spreadsheet</h2>
-          <p className="mt-1 text-sm text-muted-foreground">
-            Each row of the spreadsheet becomes one PDF. You check the rows before anything is generated.
-          </p>
+          <p className="mt-1 text-sm text-muted-foreground">Each row of the spreadsheet becomes one PDF. You check the rows before anything is generated.</p>
         </div>
         <Step
           n={1}
@@ -87,13 +84,7 @@ export function BulkUploadIntro({ formatId, placeholders, state }: { formatId: s
           {placeholders.length === 0 ? (
             <NoFieldsYet formatId={formatId} />
           ) : (
-            <FileDropZone
-              uploading={upload.isPending}
-              uploadingName={uploadingName}
-              error={uploadError}
-              onFile={send}
-              onInvalid={fail}
-            />
+            <FileDropZone uploading={upload.isPending} uploadingName={uploadingName} error={uploadError} onFile={send} onInvalid={fail} />
           )}
         </Step>
         {draftQuery.error && (

@@ -26,12 +26,16 @@ function ListLines({ draft }: { draft: TBulkUpload }) {
             list.lines === 0 && 'border-[oklch(0.88_0.08_80)] bg-[oklch(0.985_0.025_85)] text-[oklch(0.42_0.09_60)]',
           )}
         >
-          {list.lines > 0 ? <CheckCircle2Icon className="mt-0.5 size-4 shrink-0 text-success" aria-hidden /> : <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden />}
+          {list.lines > 0 ? (
+            <CheckCircle2Icon className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
+          ) : (
+            <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
+          )}
           <span>
             {list.lines > 0 ? (
               <>
-                <span className="font-medium">{list.label}:</span> {formatNumber(list.lines)} {list.lines === 1 ? 'line' : 'lines'} for {formatNumber(list.documents)}{' '}
-                {list.documents === 1 ? 'document' : 'documents'}.
+                <span className="font-medium">{list.label}:</span> {formatNumber(list.lines)} {list.lines === 1 ? 'line' : 'lines'} for{' '}
+                {formatNumber(list.documents)} {list.documents === 1 ? 'document' : 'documents'}.
               </>
             ) : (
               <>

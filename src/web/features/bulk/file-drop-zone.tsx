@@ -79,9 +79,7 @@ export function FileDropZone({
           </div>
         ) : (
           <>
-            <p className="text-sm font-medium">
-              {dragging ? 'Drop the file to upload it' : 'Drag your spreadsheet here, or choose a file'}
-            </p>
+            <p className="text-sm font-medium">{dragging ? 'Drop the file to upload it' : 'Drag your spreadsheet here, or choose a file'}</p>
             <p id={hintId} className="mt-1 text-sm text-muted-foreground">
               .xlsx, .xls or .csv, up to 10MB
             </p>

@@ -35,7 +35,9 @@ function headline(job: TBulkJob): string {
 function outcome(job: TBulkJob): string {
   const parts: string[] = [];
   if (job.status === 'completed') {
-    parts.push(job.done === job.total ? `${plural(job.done, 'document')} generated.` : `${formatNumber(job.done)} of ${plural(job.total, 'document')} generated.`);
+    parts.push(
+      job.done === job.total ? `${plural(job.done, 'document')} generated.` : `${formatNumber(job.done)} of ${plural(job.total, 'document')} generated.`,
+    );
   } else if (job.status === 'cancelled') {
     parts.push(`Cancelled after ${formatNumber(job.done)} of ${plural(job.total, 'document')}. The documents already generated are kept.`);
   } else {

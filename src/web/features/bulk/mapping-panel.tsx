@@ -88,10 +88,7 @@ interface MappingRowProps {
 /** One field, how it got its column, and the column chosen for it. */
 function MappingRow({ placeholder: p, placeholders, columns, state, selectId, column, usedBy, pending, onChoose }: MappingRowProps) {
   return (
-    <li
-      data-testid="mapping-row"
-      className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,260px)] sm:items-center sm:gap-4"
-    >
+    <li data-testid="mapping-row" className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,260px)] sm:items-center sm:gap-4">
       <div className="min-w-0">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <label htmlFor={selectId} className="text-sm font-medium break-words">
@@ -110,10 +107,7 @@ function MappingRow({ placeholder: p, placeholders, columns, state, selectId, co
           </Badge>
         </div>
         <p
-          className={cn(
-            'mt-1 flex items-center gap-1.5 text-xs',
-            state === 'missing' ? 'text-destructive' : 'text-muted-foreground',
-          )}
+          className={cn('mt-1 flex items-center gap-1.5 text-xs', state === 'missing' ? 'text-destructive' : 'text-muted-foreground')}
           data-testid="mapping-state"
         >
           <StateIcon state={state} />

@@ -54,9 +54,7 @@ function Cell({ value, error }: { value: TFilledValue | undefined; error: string
   }
   return (
     <td className="max-w-[220px] bg-destructive/8 px-3 py-2 align-top" data-invalid="true">
-      <CellTooltip message={error}>
-        {text}
-      </CellTooltip>
+      <CellTooltip message={error}>{text}</CellTooltip>
     </td>
   );
 }
@@ -176,11 +174,7 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
                   >
                     <span className="flex items-center gap-1.5">
                       {r.row}
-                      {bad ? (
-                        <span className="sr-only">, has problems</span>
-                      ) : (
-                        <CheckIcon className="size-3.5 text-success" aria-label="valid" />
-                      )}
+                      {bad ? <span className="sr-only">, has problems</span> : <CheckIcon className="size-3.5 text-success" aria-label="valid" />}
                     </span>
                   </th>
                   {placeholders.map((p) => (
@@ -200,8 +194,7 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
               <li>
                 <span className="font-medium">Every row</span>
                 <span className="text-muted-foreground"> · {unmappedRequired.map(placeholderLabel).join(', ')}: </span>
-                {unmappedRequired.length === 1 ? 'this required field has' : 'these required fields have'} no column. Choose one in
-                step 1.
+                {unmappedRequired.length === 1 ? 'this required field has' : 'these required fields have'} no column. Choose one in step 1.
               </li>
             )}
             {problems.slice(0, 12).map((p) => (
@@ -215,7 +208,9 @@ export function PreviewTable({ draft, placeholders }: { draft: TBulkUpload; plac
           {(problems.length > 12 || hiddenInvalid > 0) && (
             <p className="mt-2 text-xs text-muted-foreground">
               {problems.length > 12 ? `${plural(problems.length - 12, 'more problem')} ${problems.length - 12 === 1 ? 'is' : 'are'} marked in the table. ` : ''}
-              {hiddenInvalid > 0 ? `${plural(hiddenInvalid, 'more row')} with problems ${hiddenInvalid === 1 ? 'is' : 'are'} not shown here; all of them are listed in the error report after the batch runs.` : ''}
+              {hiddenInvalid > 0
+                ? `${plural(hiddenInvalid, 'more row')} with problems ${hiddenInvalid === 1 ? 'is' : 'are'} not shown here; all of them are listed in the error report after the batch runs.`
+                : ''}
             </p>
           )}
         </div>

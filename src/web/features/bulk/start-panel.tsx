@@ -73,12 +73,12 @@ function InvalidRowsChoice({ draft, choice, onChoice }: { draft: TBulkUpload; ch
       </legend>
       <div className="grid gap-2.5 md:grid-cols-2">
         <ChoiceCard name={groupName} value="skip" checked={choice === 'skip'} title="Skip invalid rows" onSelect={onChoice}>
-          Generate the {plural(draft.validRows, 'valid row')} now. The {plural(draft.invalidRows, 'row')} with problems{' '}
-          {draft.invalidRows === 1 ? 'is' : 'are'} left out and listed in an error report you can download afterwards.
+          Generate the {plural(draft.validRows, 'valid row')} now. The {plural(draft.invalidRows, 'row')} with problems {draft.invalidRows === 1 ? 'is' : 'are'}{' '}
+          left out and listed in an error report you can download afterwards.
         </ChoiceCard>
         <ChoiceCard name={groupName} value="fix" checked={choice === 'fix'} title="Fix first" onSelect={onChoice}>
-          Generate nothing yet. Correct the cells marked in red in your spreadsheet, save it, and upload it again. Nothing is
-          counted against your plan until you start.
+          Generate nothing yet. Correct the cells marked in red in your spreadsheet, save it, and upload it again. Nothing is counted against your plan until
+          you start.
         </ChoiceCard>
       </div>
     </fieldset>
@@ -149,9 +149,8 @@ function FileNamePattern({ draft, placeholders, formatName, documentNamePattern,
       )}
       <div id={`${patternId}-help`} className="space-y-1.5 text-sm text-muted-foreground">
         <p>
-          How the PDFs inside the ZIP are named. <code className="font-mono text-xs text-foreground">{'{{document}}'}</code> is the
-          document name and <code className="font-mono text-xs text-foreground">{'{{row}}'}</code> its row in the spreadsheet; any
-          field of the format works too.
+          How the PDFs inside the ZIP are named. <code className="font-mono text-xs text-foreground">{'{{document}}'}</code> is the document name and{' '}
+          <code className="font-mono text-xs text-foreground">{'{{row}}'}</code> its row in the spreadsheet; any field of the format works too.
         </p>
         {example && (
           <p data-testid="file-name-example">
@@ -262,8 +261,8 @@ export function StartPanel({
     blocked = unmappedRequired
       ? 'No row is valid yet: choose a column for each required field in step 1.'
       : 'No row is valid, so there is nothing to generate. Fix the file and upload it again.';
-  }
-  else if (quotaShort) blocked = null; // explained by the quota alert
+  } else if (quotaShort)
+    blocked = null; // explained by the quota alert
   else if (hasInvalid && choice === null) blocked = 'Choose what to do with the rows that have problems.';
   else if (error) blocked = 'Fix the file name pattern first.';
 
@@ -287,7 +286,9 @@ export function StartPanel({
 
       <div className="flex flex-col gap-3 border-t pt-5 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-muted-foreground" aria-live="polite">
-          {fixing ? 'Upload the corrected file when it is ready.' : (blocked ?? (quotaShort ? '' : 'Documents are generated in the background; you can leave this page.'))}
+          {fixing
+            ? 'Upload the corrected file when it is ready.'
+            : (blocked ?? (quotaShort ? '' : 'Documents are generated in the background; you can leave this page.'))}
         </p>
         {fixing ? (
           <Button onClick={onReupload} className="sm:shrink-0">

@@ -25,7 +25,11 @@ describe('the data-entry form', () => {
     renderApp(`/data-entry/${format.id}`);
     const form = await screen.findByRole('form', { name: 'Generate document' });
     expect(within(form).getByText('4 fields, 2 required (marked *). Filling many at once? Use a spreadsheet.')).toBeTruthy();
-    expect(within(form).getByLabelText(/^Client name/).getAttribute('aria-required')).toBe('true');
+    expect(
+      within(form)
+        .getByLabelText(/^Client name/)
+        .getAttribute('aria-required'),
+    ).toBe('true');
     expect(within(form).getByLabelText('Notes').getAttribute('aria-required')).toBeNull();
   });
 
@@ -74,7 +78,11 @@ describe('the data-entry form', () => {
     expect(made!.data).toMatchObject({ client_name: 'Ada Lovelace', start_date: '2026-12-01', notes: 'Starts in the London office.' });
     expect(made!.data['email'] ?? '').toBe('');
     expect(within(dialog).getByText(made!.name)).toBeTruthy();
-    expect(within(dialog).getByRole('link', { name: /Download/ }).getAttribute('href')).toContain(made!.id);
+    expect(
+      within(dialog)
+        .getByRole('link', { name: /Download/ })
+        .getAttribute('href'),
+    ).toContain(made!.id);
 
     await user.click(within(dialog).getByRole('button', { name: 'Generate another' }));
     expect(screen.queryByRole('dialog', { name: 'Document generated' })).toBeNull();

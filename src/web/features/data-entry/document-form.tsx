@@ -19,7 +19,17 @@ export { FORMAT_NOT_FOUND_MESSAGE, GENERATE_FAILED_MESSAGE } from './use-documen
 const SIDE_BY_SIDE_QUERY = '(min-width: 80rem)';
 
 /** How many fields there are, and the spreadsheet route for filling many documents at once. */
-function FormSummary({ format, state, sideBySide, onImportMultiData }: { format: TFormat | null; state: DocumentFormState; sideBySide: boolean; onImportMultiData: () => void }) {
+function FormSummary({
+  format,
+  state,
+  sideBySide,
+  onImportMultiData,
+}: {
+  format: TFormat | null;
+  state: DocumentFormState;
+  sideBySide: boolean;
+  onImportMultiData: () => void;
+}) {
   const { placeholders, live } = state;
   const asked = placeholders.filter((p) => p.type !== 'formula' && !live.check.hidden.has(p.name));
   const requiredCount = asked.filter((p) => p.required).length;
@@ -74,7 +84,15 @@ function DocumentFields({ state }: { state: DocumentFormState }) {
         }
         if (p.type === 'list') {
           return (
-            <ListField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} computedRows={live.rows.get(p.name) ?? []} content={content} />
+            <ListField
+              key={p.name}
+              placeholder={p}
+              index={i}
+              control={form.control}
+              disabled={pending}
+              computedRows={live.rows.get(p.name) ?? []}
+              content={content}
+            />
           );
         }
         return <PlaceholderField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} />;
@@ -107,12 +125,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
   const sideBySide = useMediaQuery(SIDE_BY_SIDE_QUERY);
 
   const formElement = (
-    <form
-      noValidate
-      aria-label="Generate document"
-      onSubmit={(event) => void form.handleSubmit(onValid, onInvalid)(event)}
-      className="space-y-6"
-    >
+    <form noValidate aria-label="Generate document" onSubmit={(event) => void form.handleSubmit(onValid, onInvalid)(event)} className="space-y-6">
       <FormSummary format={format} state={state} sideBySide={sideBySide} onImportMultiData={onImportMultiData} />
 
       {placeholders.length > 0 && <DocumentFields state={state} />}

@@ -34,7 +34,11 @@ function ListHead({ columns }: { columns: readonly TListColumn[] }) {
           #
         </th>
         {columns.map((c) => (
-          <th key={c.name} scope="col" className={cn('px-1 py-2 font-medium whitespace-nowrap', MIN_WIDTH[c.type], (c.type === 'number' || c.type === 'formula') && 'text-right')}>
+          <th
+            key={c.name}
+            scope="col"
+            className={cn('px-1 py-2 font-medium whitespace-nowrap', MIN_WIDTH[c.type], (c.type === 'number' || c.type === 'formula') && 'text-right')}
+          >
             {placeholderLabel(c)}
             {c.required && (
               <span className="ml-0.5 text-destructive" aria-hidden>
@@ -59,7 +63,17 @@ const cellClass = (c: TListColumn) =>
   );
 
 /** A formula column's cell: the value computed from the row, printed as the document prints it. */
-function ComputedCell({ column: c, value, cellLabel, print }: { column: TListColumn; value: string; cellLabel: string; print: (value: string, column: TListColumn) => string }) {
+function ComputedCell({
+  column: c,
+  value,
+  cellLabel,
+  print,
+}: {
+  column: TListColumn;
+  value: string;
+  cellLabel: string;
+  print: (value: string, column: TListColumn) => string;
+}) {
   return (
     <td className={cellClass(c)}>
       <span className="mb-1 block text-xs text-muted-foreground @md/list:hidden">{placeholderLabel(c)} (computed)</span>
@@ -228,44 +242,44 @@ export function ListField({
         </span>
       </legend>
       <div className="@container/list">
-      <div className="overflow-x-auto rounded-lg border bg-background @md/list:shadow-xs @max-md/list:border-0 @max-md/list:bg-transparent">
-        <table className="w-full border-collapse text-sm @max-md/list:block" aria-label={label}>
-          <ListHead columns={columns} />
-          <tbody className="@max-md/list:flex @max-md/list:flex-col @max-md/list:gap-3">
-            {fields.map((row, r) => (
-              <tr
-                key={row.id}
-                className="border-b last:border-b-0 @max-md/list:grid @max-md/list:grid-cols-2 @max-md/list:gap-x-3 @max-md/list:gap-y-2.5 @max-md/list:rounded-lg @max-md/list:border @max-md/list:bg-background @max-md/list:p-3 @max-md/list:shadow-xs @max-md/list:last:border-b"
-                data-testid="list-row"
-              >
-                <td className="py-1.5 pl-2 text-center align-top text-xs text-muted-foreground tabular-nums @max-md/list:col-span-1 @max-md/list:self-center @max-md/list:p-0 @max-md/list:text-left @max-md/list:text-sm @max-md/list:font-medium @max-md/list:text-foreground @md/list:pt-3">
-                  <span className="@md/list:hidden">Row </span>
-                  {r + 1}
-                </td>
-                {columns.map((c, j) => {
-                  const cellLabel = `${label}, row ${r + 1}, ${placeholderLabel(c)}`;
-                  if (c.type === 'formula') {
-                    return <ComputedCell key={c.name} column={c} value={computedRows[r]?.[c.name] ?? ''} cellLabel={cellLabel} print={printers[j]!} />;
-                  }
-                  return (
-                    <InputCell
-                      key={c.name}
-                      column={c}
-                      control={control}
-                      cellName={`${name}.${r}.${columnKey(j)}`}
-                      cellId={`${id}-${r}-${j}`}
-                      cellLabel={cellLabel}
-                      disabled={disabled}
-                    />
-                  );
-                })}
-                <RowActions r={r} count={fields.length} disabled={disabled} move={move} remove={remove} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {fields.length === 0 && <p className="px-4 py-6 text-center text-sm text-muted-foreground">No rows yet.</p>}
-      </div>
+        <div className="overflow-x-auto rounded-lg border bg-background @md/list:shadow-xs @max-md/list:border-0 @max-md/list:bg-transparent">
+          <table className="w-full border-collapse text-sm @max-md/list:block" aria-label={label}>
+            <ListHead columns={columns} />
+            <tbody className="@max-md/list:flex @max-md/list:flex-col @max-md/list:gap-3">
+              {fields.map((row, r) => (
+                <tr
+                  key={row.id}
+                  className="border-b last:border-b-0 @max-md/list:grid @max-md/list:grid-cols-2 @max-md/list:gap-x-3 @max-md/list:gap-y-2.5 @max-md/list:rounded-lg @max-md/list:border @max-md/list:bg-background @max-md/list:p-3 @max-md/list:shadow-xs @max-md/list:last:border-b"
+                  data-testid="list-row"
+                >
+                  <td className="py-1.5 pl-2 text-center align-top text-xs text-muted-foreground tabular-nums @max-md/list:col-span-1 @max-md/list:self-center @max-md/list:p-0 @max-md/list:text-left @max-md/list:text-sm @max-md/list:font-medium @max-md/list:text-foreground @md/list:pt-3">
+                    <span className="@md/list:hidden">Row </span>
+                    {r + 1}
+                  </td>
+                  {columns.map((c, j) => {
+                    const cellLabel = `${label}, row ${r + 1}, ${placeholderLabel(c)}`;
+                    if (c.type === 'formula') {
+                      return <ComputedCell key={c.name} column={c} value={computedRows[r]?.[c.name] ?? ''} cellLabel={cellLabel} print={printers[j]!} />;
+                    }
+                    return (
+                      <InputCell
+                        key={c.name}
+                        column={c}
+                        control={control}
+                        cellName={`${name}.${r}.${columnKey(j)}`}
+                        cellId={`${id}-${r}-${j}`}
+                        cellLabel={cellLabel}
+                        disabled={disabled}
+                      />
+                    );
+                  })}
+                  <RowActions r={r} count={fields.length} disabled={disabled} move={move} remove={remove} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {fields.length === 0 && <p className="px-4 py-6 text-center text-sm text-muted-foreground">No rows yet.</p>}
+        </div>
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <Button type="button" variant="outline" size="sm" disabled={disabled || fields.length >= max} onClick={() => append(emptyRow(placeholder) as never)}>

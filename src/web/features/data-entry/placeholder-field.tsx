@@ -54,7 +54,9 @@ export function ValueControl({
   const { ref, ...attributes } = common;
   switch (field.type) {
     case 'textarea':
-      return <Textarea {...attributes} ref={ref} rows={compact ? 2 : 4} onChange={(e) => onChange(e.target.value)} className={compact ? 'min-h-10' : undefined} />;
+      return (
+        <Textarea {...attributes} ref={ref} rows={compact ? 2 : 4} onChange={(e) => onChange(e.target.value)} className={compact ? 'min-h-10' : undefined} />
+      );
     case 'select':
       return (
         <div className="relative">
@@ -88,7 +90,11 @@ export function ValueControl({
           {...attributes}
           ref={ref}
           type="date"
-          className={cn('block cursor-text [&::-webkit-calendar-picker-indicator]:cursor-pointer [&::-webkit-calendar-picker-indicator]:opacity-60', !common.value && 'text-muted-foreground', compact && 'px-2')}
+          className={cn(
+            'block cursor-text [&::-webkit-calendar-picker-indicator]:cursor-pointer [&::-webkit-calendar-picker-indicator]:opacity-60',
+            !common.value && 'text-muted-foreground',
+            compact && 'px-2',
+          )}
           onChange={(e) => onChange(e.target.value)}
         />
       );
@@ -168,7 +174,10 @@ export function PlaceholderField({
         if (placeholder.type === 'checkbox') {
           return (
             <div className="flex flex-col gap-2 sm:self-end" data-testid={`field-${placeholder.name}`}>
-              <label htmlFor={id} className="flex min-h-10 cursor-pointer items-center gap-2.5 rounded-md border border-input bg-background px-3 py-2 text-sm font-medium shadow-xs">
+              <label
+                htmlFor={id}
+                className="flex min-h-10 cursor-pointer items-center gap-2.5 rounded-md border border-input bg-background px-3 py-2 text-sm font-medium shadow-xs"
+              >
                 <ValueControl field={placeholder} common={common} onChange={field.onChange} />
                 <span>
                   {label}

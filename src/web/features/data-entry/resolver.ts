@@ -103,7 +103,11 @@ export function fieldErrorPaths(placeholders: readonly TPlaceholder[], byName: R
  * The same check the server runs (contract `checkDocumentData`), so both agree on every field.
  * Like the server, it numbers a list's rows without the blank ones; `countedRows` maps them back.
  */
-export function checkValues(placeholders: readonly TPlaceholder[], values: TFormValues, content?: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): TDataCheck {
+export function checkValues(
+  placeholders: readonly TPlaceholder[],
+  values: TFormValues,
+  content?: Pick<TFormatContent, 'elements' | 'header' | 'footer'>,
+): TDataCheck {
   return checkDocumentData(placeholders, toDocumentData(placeholders, values), content);
 }
 
@@ -133,7 +137,10 @@ export function toFormRowKeys(fields: Record<string, string>, counted: Map<strin
   return out;
 }
 
-export function documentDataResolver(placeholders: readonly TPlaceholder[], content?: Pick<TFormatContent, 'elements' | 'header' | 'footer'>): Resolver<TFormValues> {
+export function documentDataResolver(
+  placeholders: readonly TPlaceholder[],
+  content?: Pick<TFormatContent, 'elements' | 'header' | 'footer'>,
+): Resolver<TFormValues> {
   return (values) => {
     const check = checkValues(placeholders, values, content);
     if (Object.keys(check.fields).length === 0) return { values, errors: {} };

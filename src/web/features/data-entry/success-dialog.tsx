@@ -60,59 +60,56 @@ export function GenerationSuccessDialog({
   const [emailing, setEmailing] = useState(false);
   return (
     <>
-    <Dialog open={document !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-md">
-        {document && (
-          <>
-            <DialogHeader className="items-start">
-              <span className="mb-2 flex size-11 items-center justify-center rounded-full bg-success-soft text-[oklch(0.45_0.12_155)]">
-                <CheckIcon className="size-5" aria-hidden />
-              </span>
-              <DialogTitle>Document generated</DialogTitle>
-              <DialogDescription className="break-words">
-                <span className="font-medium text-foreground">{document.name}</span> is ready. It is saved in Recent Documents.
-              </DialogDescription>
-            </DialogHeader>
-            {document.warnings.length > 0 && (
-              <div className="flex items-start gap-2.5 rounded-lg border border-warning/40 bg-warning/10 p-3 text-sm" role="status" data-testid="render-warnings">
-                <TriangleAlertIcon className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
-                <div className="min-w-0">
-                  <p className="font-medium">Check the PDF: not everything could be drawn as written.</p>
-                  <ul className="mt-1 list-disc space-y-0.5 pl-4 break-words text-muted-foreground">
-                    {document.warnings.map((warning, i) => (
-                      <li key={i}>{warning.message}</li>
-                    ))}
-                  </ul>
+      <Dialog open={document !== null} onOpenChange={onOpenChange}>
+        <DialogContent className="sm:max-w-md">
+          {document && (
+            <>
+              <DialogHeader className="items-start">
+                <span className="mb-2 flex size-11 items-center justify-center rounded-full bg-success-soft text-[oklch(0.45_0.12_155)]">
+                  <CheckIcon className="size-5" aria-hidden />
+                </span>
+                <DialogTitle>Document generated</DialogTitle>
+                <DialogDescription className="break-words">
+                  <span className="font-medium text-foreground">{document.name}</span> is ready. It is saved in Recent Documents.
+                </DialogDescription>
+              </DialogHeader>
+              {document.warnings.length > 0 && (
+                <div
+                  className="flex items-start gap-2.5 rounded-lg border border-warning/40 bg-warning/10 p-3 text-sm"
+                  role="status"
+                  data-testid="render-warnings"
+                >
+                  <TriangleAlertIcon className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
+                  <div className="min-w-0">
+                    <p className="font-medium">Check the PDF: not everything could be drawn as written.</p>
+                    <ul className="mt-1 list-disc space-y-0.5 pl-4 break-words text-muted-foreground">
+                      {document.warnings.map((warning, i) => (
+                        <li key={i}>{warning.message}</li>
+                      ))}
+                    </ul>
+                  </div>
                 </div>
+              )}
+              <div className="grid gap-2">
+                <ActionTile href={documentDownloadUrl(document.id)} icon={DownloadIcon} title="Download" text="Save the PDF to your device" download primary />
+                <ActionTile href={esignUrl} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
+                <ActionTile icon={MailIcon} title="Email" text="Send the PDF to someone by email" onClick={() => setEmailing(true)} />
               </div>
-            )}
-            <div className="grid gap-2">
-              <ActionTile
-                href={documentDownloadUrl(document.id)}
-                icon={DownloadIcon}
-                title="Download"
-                text="Save the PDF to your device"
-                download
-                primary
-              />
-              <ActionTile href={esignUrl} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
-              <ActionTile icon={MailIcon} title="Email" text="Send the PDF to someone by email" onClick={() => setEmailing(true)} />
-            </div>
-            <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
-              <Button variant="ghost" size="sm" asChild>
-                <a href={documentPreviewUrl(document.id)} target="_blank" rel="noopener">
-                  <EyeIcon /> Preview
-                </a>
-              </Button>
-              <Button variant="outline" size="sm" onClick={onGenerateAnother}>
-                Generate another
-              </Button>
-            </div>
-          </>
-        )}
-      </DialogContent>
-    </Dialog>
-    <EmailDocumentDialog document={emailing ? document : null} onOpenChange={setEmailing} />
+              <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
+                <Button variant="ghost" size="sm" asChild>
+                  <a href={documentPreviewUrl(document.id)} target="_blank" rel="noopener">
+                    <EyeIcon /> Preview
+                  </a>
+                </Button>
+                <Button variant="outline" size="sm" onClick={onGenerateAnother}>
+                  Generate another
+                </Button>
+              </div>
+            </>
+          )}
+        </DialogContent>
+      </Dialog>
+      <EmailDocumentDialog document={emailing ? document : null} onOpenChange={setEmailing} />
     </>
   );
 }

@@ -7,16 +7,7 @@ import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatDate } from '../../lib/utils';
 import { useCreateDocument } from '../documents/api';
-import {
-  checkValues,
-  countedRows,
-  documentDataResolver,
-  emptyValues,
-  fieldErrorPaths,
-  toDocumentData,
-  toFormRowKeys,
-  type TFormValues,
-} from './resolver';
+import { checkValues, countedRows, documentDataResolver, emptyValues, fieldErrorPaths, toDocumentData, toFormRowKeys, type TFormValues } from './resolver';
 
 export const FORMAT_NOT_FOUND_MESSAGE = 'Format not found.';
 export const GENERATE_FAILED_MESSAGE = 'Failed to generate document. Please try again.';
@@ -37,9 +28,7 @@ export function useDocumentForm(format: TFormat | null) {
   });
   const create = useCreateDocument();
   // `client`: from the form's own check, kept up to date as fields change; `server`: the last answer.
-  const [formError, setFormErrorState] = useState<{ message: string; source: 'client' | 'server'; quota?: boolean } | null>(
-    null,
-  );
+  const [formError, setFormErrorState] = useState<{ message: string; source: 'client' | 'server'; quota?: boolean } | null>(null);
   const setFormError = (message: string | null, source: 'client' | 'server' = 'server', quota = false) =>
     setFormErrorState(message ? { message, source, quota } : null);
   const clientErrorShown = formError?.source === 'client';
@@ -51,8 +40,7 @@ export function useDocumentForm(format: TFormat | null) {
       callback: ({ values }) => {
         const check = checkValues(placeholders, values, content);
         if (check.missing.length > 0) setFormErrorState({ message: requiredFieldsMessage(check.missing), source: 'client' });
-        else if (Object.keys(check.fields).length > 0)
-          setFormErrorState({ message: 'Please correct the highlighted fields.', source: 'client' });
+        else if (Object.keys(check.fields).length > 0) setFormErrorState({ message: 'Please correct the highlighted fields.', source: 'client' });
         else setFormErrorState(null);
       },
     });
@@ -99,8 +87,7 @@ export function useDocumentForm(format: TFormat | null) {
           const problem = readApiError(error, GENERATE_FAILED_MESSAGE);
           const fields = toFormRowKeys(problem.fields, countedRows(placeholders, values));
           for (const [path, message] of fieldErrorPaths(placeholders, fields)) form.setError(path, { type: 'server', message });
-          if (problem.status === 400 || problem.status === 404 || problem.status === 429)
-            setFormError(problem.message, 'server', problem.status === 429);
+          if (problem.status === 400 || problem.status === 404 || problem.status === 429) setFormError(problem.message, 'server', problem.status === 429);
           toast({
             variant: 'destructive',
             title: GENERATE_FAILED_MESSAGE,
@@ -114,12 +101,8 @@ export function useDocumentForm(format: TFormat | null) {
 
   const onInvalid = () => {
     const check = checkValues(placeholders, form.getValues(), content);
-    setFormError(
-      check.missing.length > 0 ? requiredFieldsMessage(check.missing) : 'Please correct the highlighted fields.',
-      'client',
-    );
+    setFormError(check.missing.length > 0 ? requiredFieldsMessage(check.missing) : 'Please correct the highlighted fields.', 'client');
   };
-
 
   const generateAnother = () => {
     setGenerated(null);

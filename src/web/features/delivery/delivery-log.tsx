@@ -65,7 +65,9 @@ function DeliveryItem({ delivery: d, documentName }: { delivery: TDelivery; docu
       {(d.error || d.smtpResponse) && (
         <div className={d.status === 'failed' ? 'text-[13px] text-destructive' : 'text-[13px] text-muted-foreground'}>
           {d.error && <p className="break-words">{d.error}</p>}
-          {retrying && d.nextAttemptAt && <p>Trying again at {new Date(d.nextAttemptAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}.</p>}
+          {retrying && d.nextAttemptAt && (
+            <p>Trying again at {new Date(d.nextAttemptAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}.</p>
+          )}
           {d.smtpResponse && !d.error?.includes(d.smtpResponse) && (
             <p className="font-mono text-xs wrap-anywhere" title="The mail server’s answer">
               {d.smtpResponse}

@@ -108,7 +108,13 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
                 {link.origin === 'email' && <span>Made for an email</span>}
                 {link.active && (
                   <span className="ml-auto flex gap-1">
-                    <Button variant="ghost" size="sm" className="h-7 px-2" onClick={() => copy(link.url)} aria-label={`Copy link created ${formatDate(link.createdAt, true)}`}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="h-7 px-2"
+                      onClick={() => copy(link.url)}
+                      aria-label={`Copy link created ${formatDate(link.createdAt, true)}`}
+                    >
                       <CopyIcon aria-hidden /> Copy
                     </Button>
                     <Button
@@ -120,7 +126,8 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
                         revoke.mutate(link.id, {
                           onSuccess: () => toast({ title: 'Link turned off', description: 'It no longer opens the document.' }),
                           onError: (error) => {
-                            if (!isUnauthorizedError(error)) toast({ variant: 'destructive', title: 'Could not turn the link off', description: readApiError(error).message });
+                            if (!isUnauthorizedError(error))
+                              toast({ variant: 'destructive', title: 'Could not turn the link off', description: readApiError(error).message });
                           },
                         })
                       }
@@ -159,7 +166,14 @@ function Emails({ document, onEmail }: { document: TDocumentRef; onEmail: () => 
         loading={<Skeleton className="h-20" />}
         errorText="Could not load the emails."
         isEmpty={(deliveries.data ?? []).length === 0}
-        empty={<EmptyState icon={MailIcon} title="Not emailed yet" description="Emails you send from here or through the API show up in this log." className="py-6" />}
+        empty={
+          <EmptyState
+            icon={MailIcon}
+            title="Not emailed yet"
+            description="Emails you send from here or through the API show up in this log."
+            className="py-6"
+          />
+        }
       >
         <DeliveryLog deliveries={deliveries.data ?? []} />
       </QueryState>

@@ -20,7 +20,14 @@ const server = withServer(() => ({
 beforeAll(async () => {
   // The installation's mail server is the stand-in, set up as an administrator does.
   await signUp(server, { email: ADMIN_EMAIL });
-  await api.put('/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test', fromName: 'Formwork' });
+  await api.put('/api/admin/mail-settings', {
+    host: smtp.host,
+    port: smtp.port,
+    user: 'relay',
+    password: 'relay-pass',
+    fromAddress: 'documents@formwork.test',
+    fromName: 'Formwork',
+  });
 });
 afterAll(async () => {
   await smtp.close();

@@ -67,7 +67,10 @@ export function DeliveryStatusPanel({ delivery, onRetry }: { delivery: TDelivery
         {retrying ? (
           <p className="break-words">
             {delivery.error} Formwork tries again
-            {delivery.nextAttemptAt ? ` at ${new Date(delivery.nextAttemptAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}` : ' shortly'}.
+            {delivery.nextAttemptAt
+              ? ` at ${new Date(delivery.nextAttemptAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`
+              : ' shortly'}
+            .
           </p>
         ) : (
           <p>You can close this window; the email goes out either way, and the document’s delivery log shows how it went.</p>
@@ -82,11 +85,7 @@ function DraftWithLink({ document, onClose }: { document: TDocumentRef; onClose:
   const create = useCreateShareLink();
   const [link, setLink] = useState<TShareLink | null>(null);
   const draftOf = (l: TShareLink) =>
-    mailto(
-      '',
-      document.name,
-      `Hello,\n\nHere is ${document.name}:\n${l.url}\n\nThe link works until ${formatDate(l.expiresAt)}.\n\nBest regards`,
-    );
+    mailto('', document.name, `Hello,\n\nHere is ${document.name}:\n${l.url}\n\nThe link works until ${formatDate(l.expiresAt)}.\n\nBest regards`);
   const open = () => {
     if (link) {
       window.location.href = draftOf(link);
@@ -112,8 +111,8 @@ function DraftWithLink({ document, onClose }: { document: TDocumentRef; onClose:
         <AlertTitle>No mail server is set up yet</AlertTitle>
         <AlertDescription>
           <p>
-            Formwork cannot send email here until an administrator sets up a mail server. Instead, open a draft in your own mail app: it carries a
-            link that opens the PDF without an account, for 7 days.
+            Formwork cannot send email here until an administrator sets up a mail server. Instead, open a draft in your own mail app: it carries a link that
+            opens the PDF without an account, for 7 days.
           </p>
         </AlertDescription>
       </Alert>
@@ -255,7 +254,13 @@ function Compose({
             />
           </Field>
           <Field id={`${id}-message`} label="Message" error={errors.message}>
-            <Textarea id={`${id}-message`} rows={6} value={message} onChange={(e) => setMessage(e.target.value)} aria-invalid={errors.message ? true : undefined} />
+            <Textarea
+              id={`${id}-message`}
+              rows={6}
+              value={message}
+              onChange={(e) => setMessage(e.target.value)}
+              aria-invalid={errors.message ? true : undefined}
+            />
           </Field>
         </>
       ) : (

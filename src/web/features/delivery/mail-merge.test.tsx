@@ -19,7 +19,13 @@ const server = withServer(() => ({
 }));
 beforeAll(async () => {
   await signUp(server, { email: ADMIN_EMAIL });
-  await api.put('/api/admin/mail-settings', { host: smtp.host, port: smtp.port, user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test' });
+  await api.put('/api/admin/mail-settings', {
+    host: smtp.host,
+    port: smtp.port,
+    user: 'relay',
+    password: 'relay-pass',
+    fromAddress: 'documents@formwork.test',
+  });
 });
 afterAll(async () => {
   await smtp.close();

@@ -62,7 +62,13 @@ function MergeRows({ merge }: { merge: TMailMerge }) {
       ) : (
         <>
           <div className="overflow-x-auto">
-            <DataTable className="w-full text-sm" data-testid="merge-rows" headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground" bodyClassName="divide-y" columns={MERGE_ROW_COLUMNS}>
+            <DataTable
+              className="w-full text-sm"
+              data-testid="merge-rows"
+              headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground"
+              bodyClassName="divide-y"
+              columns={MERGE_ROW_COLUMNS}
+            >
               {list.map((r) => (
                 <tr key={r.row} className="align-top">
                   <td className="px-5 py-2.5 tabular-nums sm:px-6">{r.row}</td>
@@ -70,14 +76,24 @@ function MergeRows({ merge }: { merge: TMailMerge }) {
                   <td className="px-3 py-2.5">
                     <DeliveryStatusBadge status={r.status} />
                   </td>
-                  <td className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}>
+                  <td
+                    className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}
+                  >
                     {r.error ?? (r.sentAt ? `Sent ${timeOf(r.sentAt)}` : '')}
                   </td>
                 </tr>
               ))}
             </DataTable>
           </div>
-          <Pager label="Mail merge row pages" offset={offset} pageSize={25} shown={list.length} total={rows.data?.total ?? null} busy={rows.isFetching} onChange={setOffset} />
+          <Pager
+            label="Mail merge row pages"
+            offset={offset}
+            pageSize={25}
+            shown={list.length}
+            total={rows.data?.total ?? null}
+            busy={rows.isFetching}
+            onChange={setOffset}
+          />
         </>
       )}
     </div>
@@ -120,7 +136,8 @@ function MergeProgress({ merge, emailsPerHour }: { merge: TMailMerge; emailsPerH
       {!merge.finished && merge.nextSendAt && (
         <p className="flex items-start gap-2 text-[13px] text-muted-foreground">
           <Clock3Icon className="mt-0.5 size-3.5 shrink-0" aria-hidden />
-          Your plan sends to {formatNumber(emailsPerHour)} recipients an hour, so the next emails go out at {timeOf(merge.nextSendAt)}. Nothing needs to stay open.
+          Your plan sends to {formatNumber(emailsPerHour)} recipients an hour, so the next emails go out at {timeOf(merge.nextSendAt)}. Nothing needs to stay
+          open.
         </p>
       )}
     </div>

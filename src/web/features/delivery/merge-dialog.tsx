@@ -81,7 +81,26 @@ function useMergeDraft(job: TBulkJob, options: TMailMergeOptions, onOpenChange: 
       },
     );
 
-  return { step, setStep, column, setColumn, cc, setCc, subject, setSubject, message, setMessage, preview, error, messageRef, previewCall, start, insertTag, showPreview, send };
+  return {
+    step,
+    setStep,
+    column,
+    setColumn,
+    cc,
+    setCc,
+    subject,
+    setSubject,
+    message,
+    setMessage,
+    preview,
+    error,
+    messageRef,
+    previewCall,
+    start,
+    insertTag,
+    showPreview,
+    send,
+  };
 }
 
 type MergeDraft = ReturnType<typeof useMergeDraft>;
@@ -188,7 +207,17 @@ function MergePreviewStep({ preview }: { preview: TMailMergePreview }) {
   );
 }
 
-export function MergeDialog({ job, options, open, onOpenChange }: { job: TBulkJob; options: TMailMergeOptions; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function MergeDialog({
+  job,
+  options,
+  open,
+  onOpenChange,
+}: {
+  job: TBulkJob;
+  options: TMailMergeOptions;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const id = useId();
   const draft = useMergeDraft(job, options, onOpenChange);
   const { step, setStep, preview, error, previewCall, start, showPreview, send } = draft;
@@ -204,11 +233,7 @@ export function MergeDialog({ job, options, open, onOpenChange }: { job: TBulkJo
               : 'This is the first document’s email as it will go out. The others follow the same pattern with their own values.'}
           </DialogDescription>
         </DialogHeader>
-        {step === 'edit' ? (
-          <MergeEditStep id={id} options={options} draft={draft} />
-        ) : preview ? (
-          <MergePreviewStep preview={preview} />
-        ) : null}
+        {step === 'edit' ? <MergeEditStep id={id} options={options} draft={draft} /> : preview ? <MergePreviewStep preview={preview} /> : null}
         {error && (
           <p className="text-sm text-destructive" role="alert">
             {error}

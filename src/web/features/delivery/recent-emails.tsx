@@ -22,7 +22,9 @@ export function RecentEmails() {
           loading={<Skeleton className="h-24" />}
           errorText="Could not load your emails."
           isEmpty={list.length === 0}
-          empty={<EmptyState icon={MailIcon} title="No emails yet" description="Email a document from its actions or right after generating it." className="py-8" />}
+          empty={
+            <EmptyState icon={MailIcon} title="No emails yet" description="Email a document from its actions or right after generating it." className="py-8" />
+          }
         >
           <DeliveryLog deliveries={list} documentNames={Object.fromEntries(list.map((d) => [d.id, d.documentName]))} />
         </QueryState>

@@ -105,9 +105,7 @@ export function SharedDocument({ token }: { token: string }) {
             </Card>
           </div>
         )}
-        <p className="mt-8 text-center text-xs text-muted-foreground">
-          Made with Formwork. This page shows only the document its link was made for.
-        </p>
+        <p className="mt-8 text-center text-xs text-muted-foreground">Made with Formwork. This page shows only the document its link was made for.</p>
       </main>
     </div>
   );

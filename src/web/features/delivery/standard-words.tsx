@@ -31,7 +31,12 @@ export function StandardWords({ senderName, note, documentName, id }: { senderNa
   const words = standardEmail(documentName ?? TAG, senderName);
   return (
     <div className="grid min-w-0 gap-2" data-testid="standard-words">
-      <div className="grid min-w-0 gap-2 rounded-lg border bg-muted/40 p-3.5 text-sm" role="group" aria-labelledby={`${id}-standard`} aria-describedby={`${id}-standard-note`}>
+      <div
+        className="grid min-w-0 gap-2 rounded-lg border bg-muted/40 p-3.5 text-sm"
+        role="group"
+        aria-labelledby={`${id}-standard`}
+        aria-describedby={`${id}-standard-note`}
+      >
         <p id={`${id}-standard`} className="flex items-center gap-1.5 text-[13px] font-medium text-muted-foreground">
           <LockIcon className="size-3.5 shrink-0" aria-hidden /> Standard subject and message
         </p>

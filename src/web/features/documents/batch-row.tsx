@@ -78,7 +78,9 @@ export function BatchRow({ job }: { job: TBulkJob }) {
         {job.formatName || 'Unknown'}
       </span>
       <div className="flex items-center justify-end">
-        {job.done > 0 && !active && <IconAction label={`Download ZIP of ${title} (${plural(job.done, 'PDF')})`} icon={DownloadIcon} href={zipUrl(job.id)} download />}
+        {job.done > 0 && !active && (
+          <IconAction label={`Download ZIP of ${title} (${plural(job.done, 'PDF')})`} icon={DownloadIcon} href={zipUrl(job.id)} download />
+        )}
         <IconAction label={`Open ${title}`} icon={ArrowRightIcon} href={batchHref(job.id)} />
       </div>
     </li>

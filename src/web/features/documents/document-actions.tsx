@@ -11,15 +11,7 @@ import { IconAction } from './icon-action';
  * Preview, Download, Email, Share (its links and email log) and Delete for one document row; the
  * caller owns the layout around them.
  */
-export function DocumentActions({
-  document,
-  deleting,
-  onDelete,
-}: {
-  document: Pick<TDocument, 'id' | 'name'>;
-  deleting: boolean;
-  onDelete: () => void;
-}) {
+export function DocumentActions({ document, deleting, onDelete }: { document: Pick<TDocument, 'id' | 'name'>; deleting: boolean; onDelete: () => void }) {
   const [open, setOpen] = useState<'email' | 'share' | null>(null);
   return (
     <>
@@ -29,9 +21,7 @@ export function DocumentActions({
       <IconAction label={`Share and emails of ${document.name}`} icon={Share2Icon} onClick={() => setOpen('share')} />
       <IconAction label={`Delete ${document.name}`} icon={Trash2Icon} destructive disabled={deleting} onClick={onDelete} />
       {open === 'email' && <EmailDocumentDialog document={document} onOpenChange={(o) => setOpen(o ? 'email' : null)} />}
-      {open === 'share' && (
-        <DocumentDeliveryDialog document={document} onOpenChange={(o) => setOpen(o ? 'share' : null)} onEmail={() => setOpen('email')} />
-      )}
+      {open === 'share' && <DocumentDeliveryDialog document={document} onOpenChange={(o) => setOpen(o ? 'share' : null)} onEmail={() => setOpen('email')} />}
     </>
   );
 }

@@ -12,10 +12,7 @@ export function documentGrid(withFormat: boolean): string {
 export function DocumentListHeader({ withFormat, first = 'Document' }: { withFormat: boolean; first?: string }) {
   return (
     <div
-      className={cn(
-        'hidden gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid',
-        documentGrid(withFormat),
-      )}
+      className={cn('hidden gap-4 border-b bg-muted/40 px-5 py-2.5 text-xs font-medium text-muted-foreground md:grid', documentGrid(withFormat))}
       aria-hidden
     >
       <span>{first}</span>

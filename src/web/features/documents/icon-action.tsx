@@ -10,18 +10,11 @@ type IconActionProps = {
   destructive?: boolean;
   disabled?: boolean;
   className?: string;
-} & (
-  | { href: string; external?: boolean; download?: boolean; onClick?: never }
-  | { onClick: () => void; href?: never; external?: never; download?: never }
-);
+} & ({ href: string; external?: boolean; download?: boolean; onClick?: never } | { onClick: () => void; href?: never; external?: never; download?: never });
 
 /** A small icon button with an accessible name and a tooltip; a link when given href (a download link with `download`). */
 export function IconAction({ label, icon: Icon, destructive, disabled, className, ...rest }: IconActionProps) {
-  const classes = cn(
-    'text-muted-foreground hover:text-foreground',
-    destructive && 'hover:bg-destructive/10 hover:text-destructive',
-    className,
-  );
+  const classes = cn('text-muted-foreground hover:text-foreground', destructive && 'hover:bg-destructive/10 hover:text-destructive', className);
   let control;
   if (rest.href !== undefined) {
     control = (

@@ -68,9 +68,7 @@ export function useConfirmDelete(): {
       onOpenChange={setOpen}
       pending={pending}
       title={target?.kind === 'format' ? `Delete "${target.item.name}"?` : 'Delete document?'}
-      description={
-        target?.kind === 'format' ? DELETE_FORMAT_CONFIRM : target ? deleteDocumentConfirm(target.item.name) : ''
-      }
+      description={target?.kind === 'format' ? DELETE_FORMAT_CONFIRM : target ? deleteDocumentConfirm(target.item.name) : ''}
       confirmLabel={target?.kind === 'format' ? 'Delete format' : 'Delete document'}
       pendingLabel="Deleting..."
       onConfirm={run}

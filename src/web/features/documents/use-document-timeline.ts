@@ -9,9 +9,7 @@ import { useBulkJobPages } from '../bulk/api';
 /** Rows shown at first and added by each Load more; also the page size of both lists read. */
 export const TIMELINE_STEP = 25;
 
-export type TimelineEntry =
-  | { kind: 'document'; key: string; time: number; document: TDocument }
-  | { kind: 'batch'; key: string; time: number; job: TBulkJob };
+export type TimelineEntry = { kind: 'document'; key: string; time: number; document: TDocument } | { kind: 'batch'; key: string; time: number; job: TBulkJob };
 
 function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
   const seen = new Set<string>();
@@ -34,8 +32,7 @@ function useSingleDocumentPages(pageSize: number) {
     queryKey: documentKeys.singles(pageSize),
     initialPageParam: 0,
     queryFn: ({ pageParam }) => api.get<TDocument[]>(`/api/documents?kind=single&limit=${pageSize}&offset=${pageParam}`),
-    getNextPageParam: (lastPage, allPages) =>
-      lastPage.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.length, 0),
+    getNextPageParam: (lastPage, allPages) => (lastPage.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.length, 0)),
     // Documents are made elsewhere too (the API, other tabs): read afresh on every visit.
     refetchOnMount: 'always',
   });
@@ -72,8 +69,7 @@ export function useDocumentTimeline() {
       job,
     }));
     // The oldest entry read from a list that has more pages: anything older may still be unread.
-    const horizon = (list: TimelineEntry[], more: boolean) =>
-      more && list.length > 0 ? list[list.length - 1]!.time : Number.NEGATIVE_INFINITY;
+    const horizon = (list: TimelineEntry[], more: boolean) => (more && list.length > 0 ? list[list.length - 1]!.time : Number.NEGATIVE_INFINITY);
     const singlesHorizon = horizon(singleEntries, singles.hasNextPage);
     const batchesHorizon = horizon(batchEntries, batches.hasNextPage);
     const cutoff = Math.max(singlesHorizon, batchesHorizon);

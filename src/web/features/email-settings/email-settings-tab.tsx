@@ -55,8 +55,8 @@ function SendingStatus({ settings }: { settings: TEmailSettings }) {
       <CardContent className="space-y-2 text-sm text-muted-foreground">
         <p>{route.text}</p>
         <p>
-          Your plan sends to up to <span className="font-medium text-foreground tabular-nums">{formatNumber(settings.emailsPerHour)}</span> recipients an
-          hour (To and Cc each count). A mail merge spreads its messages out to stay within it.
+          Your plan sends to up to <span className="font-medium text-foreground tabular-nums">{formatNumber(settings.emailsPerHour)}</span> recipients an hour
+          (To and Cc each count). A mail merge spreads its messages out to stay within it.
         </p>
       </CardContent>
     </Card>
@@ -222,9 +222,7 @@ function ServerFields({ id, settings, server }: { id: string; settings: TEmailSe
         <Controller
           control={form.control}
           name="smtpSecure"
-          render={({ field }) => (
-            <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />
-          )}
+          render={({ field }) => <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />}
         />
       </div>
     </>
@@ -267,8 +265,8 @@ function OwnServerForm({ settings }: { settings: TEmailSettings }) {
           <ServerIcon className="size-4 text-muted-foreground" aria-hidden /> Your own mail server
         </CardTitle>
         <CardDescription>
-          Send documents from your company’s mailbox. Use the address and password you sign in to your mail with (or an app password), and your
-          provider’s SMTP server.
+          Send documents from your company’s mailbox. Use the address and password you sign in to your mail with (or an app password), and your provider’s SMTP
+          server.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -81,9 +81,7 @@ export function LiveDemo() {
       >
         <div>
           <p className="text-sm font-semibold">Offer letter</p>
-          <p className="mt-1 text-sm text-muted-foreground">
-            A format with four placeholders. Change the values and generate the real PDF.
-          </p>
+          <p className="mt-1 text-sm text-muted-foreground">A format with four placeholders. Change the values and generate the real PDF.</p>
         </div>
         {FIELDS.map((f) => {
           const fieldError = form.formState.errors[f.name]?.message;
@@ -138,7 +136,13 @@ export function LiveDemo() {
         </div>
         {pdf ? (
           <>
-            <iframe key={pdf.url} src={`${pdf.url}#navpanes=0&view=FitH`} title="Generated PDF" className="w-full flex-1 border-0 bg-white" data-testid="demo-pdf" />
+            <iframe
+              key={pdf.url}
+              src={`${pdf.url}#navpanes=0&view=FitH`}
+              title="Generated PDF"
+              className="w-full flex-1 border-0 bg-white"
+              data-testid="demo-pdf"
+            />
             <p className="border-t bg-background/70 px-4 py-2 text-xs text-muted-foreground sm:hidden">
               Phones may not show PDFs inline:{' '}
               <a href={pdf.url} download={pdf.fileName} className="font-medium text-primary underline-offset-4 hover:underline">

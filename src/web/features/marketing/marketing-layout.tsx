@@ -40,12 +40,7 @@ export function MarketingHeader() {
           <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('api')}>
             Documentation
           </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className={location === '/about' ? 'text-foreground' : 'text-muted-foreground hover:text-foreground'}
-            asChild
-          >
+          <Button variant="ghost" size="sm" className={location === '/about' ? 'text-foreground' : 'text-muted-foreground hover:text-foreground'} asChild>
             <Link href="/about" aria-current={location === '/about' ? 'page' : undefined}>
               About
             </Link>

@@ -1,14 +1,4 @@
-import {
-  AlignLeftIcon,
-  CheckIcon,
-  DownloadIcon,
-  HeadingIcon,
-  ImageIcon,
-  ListIcon,
-  MailIcon,
-  PenLineIcon,
-  TableIcon,
-} from 'lucide-react';
+import { AlignLeftIcon, CheckIcon, DownloadIcon, HeadingIcon, ImageIcon, ListIcon, MailIcon, PenLineIcon, TableIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/utils';
 
@@ -82,8 +72,8 @@ export function BuilderMock({ className }: { className?: string }) {
             <p className="text-[13px] font-bold tracking-tight">Service Agreement</p>
           </div>
           <div className="rounded-md border bg-background p-2.5 text-[10px] leading-relaxed text-muted-foreground">
-            This agreement is made between Acme Studio and <Chip>{'{{client_name}}'}</Chip>, starting on{' '}
-            <Chip>{'{{start_date}}'}</Chip> for a monthly fee of <Chip>{'{{fee}}'}</Chip>.
+            This agreement is made between Acme Studio and <Chip>{'{{client_name}}'}</Chip>, starting on <Chip>{'{{start_date}}'}</Chip> for a monthly fee of{' '}
+            <Chip>{'{{fee}}'}</Chip>.
           </div>
           <div className="overflow-hidden rounded-md border bg-background text-[9px]">
             <div className="grid grid-cols-2 border-b bg-muted/50 font-semibold">
@@ -97,9 +87,7 @@ export function BuilderMock({ className }: { className?: string }) {
               </span>
             </div>
           </div>
-          <div className="flex items-center justify-center rounded-md border border-dashed py-1.5 text-[9px] text-muted-foreground">
-            Drop an element here
-          </div>
+          <div className="flex items-center justify-center rounded-md border border-dashed py-1.5 text-[9px] text-muted-foreground">Drop an element here</div>
         </div>
       </div>
     </WindowFrame>

@@ -53,9 +53,7 @@ export function PricingSection() {
                   plan.popular && 'border-primary/60 shadow-elevated ring-1 ring-primary/40',
                 )}
               >
-                {plan.popular && (
-                  <Badge className="absolute -top-3 left-6 px-2.5 py-1 text-[12px] shadow-xs">Popular</Badge>
-                )}
+                {plan.popular && <Badge className="absolute -top-3 left-6 px-2.5 py-1 text-[12px] shadow-xs">Popular</Badge>}
                 <h3 className="text-lg font-semibold">{plan.name}</h3>
                 <PriceLine plan={plan} currency={currency} cycle={cycle} />
                 <PlanFeatures features={plan.features} className="mt-6 mb-8 flex-1" />

@@ -14,7 +14,10 @@ export function usePublicPages(): TPublicPages {
 /** Figures on a dark band: the landing page's benefits and the About page. */
 export function FiguresList({ figures, className }: { figures: TPublicFigure[]; className?: string }) {
   return (
-    <dl className={cn('grid grid-cols-2 gap-px overflow-hidden rounded-2xl border border-white/10 bg-white/10 sm:grid-cols-4', className)} data-testid="public-figures">
+    <dl
+      className={cn('grid grid-cols-2 gap-px overflow-hidden rounded-2xl border border-white/10 bg-white/10 sm:grid-cols-4', className)}
+      data-testid="public-figures"
+    >
       {figures.map((figure, i) => (
         <div key={`${i}-${figure.label}`} className="flex flex-col-reverse bg-[oklch(0.22_0.03_275)] p-6">
           <dt className="mt-1 text-sm font-medium text-white/80">{figure.label}</dt>

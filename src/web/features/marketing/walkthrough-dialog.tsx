@@ -101,7 +101,10 @@ export function WalkthroughDialog({
           <DialogTitle>{current.title}</DialogTitle>
           <DialogDescription>{current.body}</DialogDescription>
         </DialogHeader>
-        <div className="mx-6 mt-5 flex flex-col justify-center rounded-lg border bg-gradient-to-b from-muted/70 to-muted/20 p-4 sm:min-h-[340px] sm:p-6" data-testid="walkthrough-visual">
+        <div
+          className="mx-6 mt-5 flex flex-col justify-center rounded-lg border bg-gradient-to-b from-muted/70 to-muted/20 p-4 sm:min-h-[340px] sm:p-6"
+          data-testid="walkthrough-visual"
+        >
           {current.visual}
         </div>
         <div className="flex items-center justify-between gap-3 px-6 py-5">

@@ -1,13 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, type ChangeEvent } from 'react';
 import { useLocation } from 'wouter';
-import {
-  IMPORT_FILE_FIELD,
-  importKindOfFileName,
-  MAX_IMPORT_BYTES,
-  MAX_IMPORT_MB,
-  type TTemplateImportResponse,
-} from '../../../contract/template-import';
+import { IMPORT_FILE_FIELD, importKindOfFileName, MAX_IMPORT_BYTES, MAX_IMPORT_MB, type TTemplateImportResponse } from '../../../contract/template-import';
 import { toast } from '../../hooks/use-toast';
 import { api, readApiError } from '../../lib/api';
 import { handleIfUnauthorized } from '../../lib/unauthorized';

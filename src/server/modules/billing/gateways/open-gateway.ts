@@ -11,8 +11,7 @@ export type TOpenGateway =
   | { name: 'stripe'; client: TStripeGateway }
   | { name: 'paypal'; client: TPayPalGateway };
 
-const notConfigured = () =>
-  new AppError('unavailable', 'Payments are not set up correctly yet. Nothing was charged; please contact support.');
+const notConfigured = () => new AppError('unavailable', 'Payments are not set up correctly yet. Nothing was charged; please contact support.');
 
 /**
  * A gateway's client from its stored row: secrets opened, addresses from its configuration. Kept
@@ -40,7 +39,10 @@ export function createGatewayOpener(secrets: TSecretBox) {
         };
         break;
       case 'stripe':
-        gateway = { name: 'stripe', client: createStripeGateway({ secretKey: keySecret, webhookSecret, apiBaseUrl: configuration.apiBaseUrl ?? DEFAULTS.stripe.apiBaseUrl }) };
+        gateway = {
+          name: 'stripe',
+          client: createStripeGateway({ secretKey: keySecret, webhookSecret, apiBaseUrl: configuration.apiBaseUrl ?? DEFAULTS.stripe.apiBaseUrl }),
+        };
         break;
       case 'paypal':
         gateway = {

@@ -8,7 +8,6 @@ import { GatewayRefusal, gatewayJson, joinUrl } from './gateway-http.ts';
  * verify-webhook-signature call, against the webhook id the operator registered.
  */
 
-
 export type TPayPalConfig = { clientId: string; clientSecret: string; webhookId: string | undefined; apiBaseUrl: string };
 
 const ZMoney = z.object({ currency_code: z.string(), value: z.string() });
@@ -127,9 +126,7 @@ export function createPayPalGateway(config: TPayPalConfig) {
      */
     async capture(id: string): Promise<TPayPalOrder> {
       try {
-        return ZPayPalOrder.parse(
-          await call('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/capture`, {}, { 'paypal-request-id': `capture-${id}` }),
-        );
+        return ZPayPalOrder.parse(await call('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/capture`, {}, { 'paypal-request-id': `capture-${id}` }));
       } catch (error) {
         const issue = error instanceof GatewayRefusal ? JSON.stringify(error.body) : '';
         if (error instanceof GatewayRefusal && error.status === 422 && issue.includes('ORDER_ALREADY_CAPTURED')) return this.getOrder(id);

@@ -8,7 +8,6 @@ import { gatewayJson, joinUrl } from './gateway-http.ts';
  * (the browser script), payment fetch, capture and refund, and webhooks signed with the webhook secret.
  */
 
-
 export type TRazorpayConfig = { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBaseUrl: string };
 
 const ZOrder = z.object({ id: z.string(), amount: z.number(), currency: z.string(), status: z.string() });
@@ -86,9 +85,7 @@ export function createRazorpayGateway(config: TRazorpayConfig) {
      * answers 400 when the payment is not captured or has less left than that.
      */
     async refund(paymentId: string, amountMinor: number, notes: Record<string, string>): Promise<TRazorpayRefund> {
-      return ZRazorpayRefund.parse(
-        await call('POST', `/v1/payments/${encodeURIComponent(paymentId)}/refund`, { amount: amountMinor, speed: 'normal', notes }),
-      );
+      return ZRazorpayRefund.parse(await call('POST', `/v1/payments/${encodeURIComponent(paymentId)}/refund`, { amount: amountMinor, speed: 'normal', notes }));
     },
 
     /** Checkout's signature: HMAC-SHA256 of `order_id|payment_id` under the key secret. */

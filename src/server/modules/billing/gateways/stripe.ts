@@ -9,7 +9,6 @@ import { GatewayRefusal, gatewayUnavailable } from './gateway-http.ts';
  * subscription; renewals, failures, cancellations and refunds arrive as signed webhooks.
  */
 
-
 export type TStripeConfig = { secretKey: string; webhookSecret: string | undefined; apiBaseUrl: string };
 
 export type TStripePrice = {

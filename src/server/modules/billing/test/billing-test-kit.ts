@@ -38,7 +38,13 @@ export async function createBillingKit(options: { mailTrustedCa?: string[]; mail
       offsetMs += days * DAY_MS;
     },
     sweep: () => other.billing.sweep(),
-    async activateGateway(input: { gatewayName: 'razorpay' | 'stripe' | 'paypal'; keyId: string; keySecret: string; webhookSecret?: string; configuration: Record<string, string> }) {
+    async activateGateway(input: {
+      gatewayName: 'razorpay' | 'stripe' | 'paypal';
+      keyId: string;
+      keySecret: string;
+      webhookSecret?: string;
+      configuration: Record<string, string>;
+    }) {
       const response = await admin.post('/api/admin/payment-gateways', { ...input, isActive: true });
       expect(response.statusCode, response.body).toBe(201);
       return response.json() as { id: string };
@@ -55,7 +61,12 @@ export async function createBillingKit(options: { mailTrustedCa?: string[]; mail
     },
     async customer(name = 'Casey') {
       const client = new TestClient(t.app);
-      const { user } = await signUpVerified(t, client, { firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` }, options.mail);
+      const { user } = await signUpVerified(
+        t,
+        client,
+        { firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` },
+        options.mail,
+      );
       return { client, id: user.id, email: user.email };
     },
     /** What a plan would cost, with the token that confirms paying it. */

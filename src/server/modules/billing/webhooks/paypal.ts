@@ -47,7 +47,10 @@ async function handlePayPalEvent(ctx: TBillingContext, event: TPayPalEvent): Pro
       if (order) await tx.setOrderStatus(order.id, 'failed');
     } else if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED' && resource.amount) {
       // A refund names its capture through its "up" link.
-      const captureId = resource.links?.find((l) => l.rel === 'up')?.href.split('/').pop();
+      const captureId = resource.links
+        ?.find((l) => l.rel === 'up')
+        ?.href.split('/')
+        .pop();
       if (!captureId) return;
       const updated = await tx.recordRefund('paypal', { paymentId: captureId }, { mode: 'add', amountMinor: paypalMinor(resource.amount.value) });
       if (!updated) throw new AppError('conflict', 'The refunded payment is not recorded yet; send the event again later.');

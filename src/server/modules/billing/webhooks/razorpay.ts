@@ -27,7 +27,12 @@ async function handleRazorpayEvent(ctx: TBillingContext, settle: TSettleContext,
       if (!order) return void ctx.log.warn({ order: payment.order_id }, 'Razorpay payment for an order we did not create');
       if (payment.status !== 'captured') return;
       try {
-        await settleOrder(ctx, tx, settle, order, { gatewayPaymentId: payment.id, chargeRef: payment.id, amountMinor: payment.amount, currency: payment.currency });
+        await settleOrder(ctx, tx, settle, order, {
+          gatewayPaymentId: payment.id,
+          chargeRef: payment.id,
+          amountMinor: payment.amount,
+          currency: payment.currency,
+        });
       } catch (error) {
         // A mismatched amount is logged and left for a person; sending it again changes nothing.
         if (error instanceof AppError && error.code === 'bad_request') return;

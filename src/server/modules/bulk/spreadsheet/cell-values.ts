@@ -35,9 +35,15 @@ export function dateKindOfFormat(code: string): TDateKind | null {
   // Only the first section (positive numbers) decides; quoted text, escapes, padding and
   // [colour]/[condition] blocks are not tokens. [h], [m] and [s] are elapsed times.
   const section = code.split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/)[0] ?? '';
-  let s = section.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/[_*]./g, '');
+  let s = section
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/[_*]./g, '');
   const elapsed = /\[(h+|m+|s+)\]/i.test(s);
-  s = s.replace(/\[[^\]]*\]/g, '').replace(/general/gi, '').replace(/am\/pm|a\/p/gi, '');
+  s = s
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/general/gi, '')
+    .replace(/am\/pm|a\/p/gi, '');
   if (elapsed) return 'time';
   const hasTime = /[hs]/i.test(s);
   const hasDate = /[dy]/i.test(s) || (/m/i.test(s) && !hasTime);

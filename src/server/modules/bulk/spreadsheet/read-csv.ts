@@ -56,10 +56,7 @@ function detectDelimiter(text: string): string {
     const header = rows[0];
     if (!header || header.length < 2) continue;
     const consistent = rows.every((r) => r.length === header.length);
-    const better =
-      !best ||
-      (consistent && !best.consistent) ||
-      (consistent === best.consistent && header.length > best.fields);
+    const better = !best || (consistent && !best.consistent) || (consistent === best.consistent && header.length > best.fields);
     if (better) best = { delimiter, fields: header.length, consistent };
   }
   return best?.delimiter ?? ',';

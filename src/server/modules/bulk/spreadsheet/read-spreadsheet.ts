@@ -29,9 +29,7 @@ export async function readSpreadsheet(bytes: Buffer, fileName: string, options: 
   const ext = extensionOf(fileName);
   if (ext !== 'xlsx' && ext !== 'xls' && ext !== 'csv') {
     throw unsupported(
-      ext === ''
-        ? `"${shortName(fileName)}" has no file extension, so its type is unknown. ${ACCEPTED}`
-        : `.${ext} files cannot be read. ${ACCEPTED}`,
+      ext === '' ? `"${shortName(fileName)}" has no file extension, so its type is unknown. ${ACCEPTED}` : `.${ext} files cannot be read. ${ACCEPTED}`,
     );
   }
   if (bytes.length > BULK_MAX_FILE_BYTES) {

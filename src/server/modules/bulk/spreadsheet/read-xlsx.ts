@@ -4,15 +4,7 @@ import { builtinDateKind, dateKindOfFormat, isoDateText, plainNumber, serialToTe
 import { mismatch } from './file-type.ts';
 import { SheetBuilder, type TCell } from './sheet-builder.ts';
 import type { TOtherSheets, TReadStats } from './sheet-types.ts';
-import {
-  bad,
-  BULK_MAX_OTHER_SHEETS,
-  BULK_MAX_UNZIPPED_BYTES,
-  BULK_MAX_ZIP_ENTRIES,
-  fmt,
-  MAX_DEFLATE_RATIO,
-  MESSAGES,
-} from './spreadsheet-limits.ts';
+import { bad, BULK_MAX_OTHER_SHEETS, BULK_MAX_UNZIPPED_BYTES, BULK_MAX_ZIP_ENTRIES, fmt, MAX_DEFLATE_RATIO, MESSAGES } from './spreadsheet-limits.ts';
 import { columnIndexOf, parsePart, readPartText, resolveTarget, RichTextCollector, unescapeOoxml } from './xlsx-parts.ts';
 
 // .xlsx: ZIP checks, then a streaming SAX read of the first worksheet
@@ -130,13 +122,7 @@ interface TWorkbookContext {
   date1904: boolean;
 }
 
-async function readWorksheet(
-  zip: yauzl.ZipFile,
-  entry: yauzl.Entry,
-  builder: SheetBuilder,
-  stats: TReadStats,
-  book: TWorkbookContext,
-): Promise<void> {
+async function readWorksheet(zip: yauzl.ZipFile, entry: yauzl.Entry, builder: SheetBuilder, stats: TReadStats, book: TWorkbookContext): Promise<void> {
   let inSheetData = false;
   let rowNumber = 0;
   let rowHidden = false;

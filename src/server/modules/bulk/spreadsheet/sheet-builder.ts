@@ -9,9 +9,7 @@ export type TCell = string | undefined;
 const isBlank = (cell: TCell) => cell === undefined || cell.trim() === '';
 
 function isPlaceholderNameShaped(cell: string): boolean {
-  return (
-    cell.length <= MAX_PLACEHOLDER_NAME_LENGTH && normalizePlaceholderName(cell) === cell && /^[^\s{}*]+$/.test(cell)
-  );
+  return cell.length <= MAX_PLACEHOLDER_NAME_LENGTH && normalizePlaceholderName(cell) === cell && /^[^\s{}*]+$/.test(cell);
 }
 
 /**
@@ -80,7 +78,9 @@ export class SheetBuilder {
     if (blank) return;
     if (this.shared) {
       if (this.shared.rows <= 0) {
-        throw bad(`The file has more than ${fmt(this.maxRows)} rows in its sheets together; the limit is ${fmt(this.maxRows)} rows per upload. Split it into smaller files.`);
+        throw bad(
+          `The file has more than ${fmt(this.maxRows)} rows in its sheets together; the limit is ${fmt(this.maxRows)} rows per upload. Split it into smaller files.`,
+        );
       }
       this.shared.rows -= 1;
     }
@@ -152,12 +152,9 @@ export class SheetBuilder {
     if (duplicates.length === 0) return;
     const described = duplicates.map((list) => {
       const letters = list.map(columnLetter);
-      const joined =
-        letters.length === 2 ? `${letters[0]} and ${letters[1]}` : `${letters.slice(0, -1).join(', ')} and ${letters.at(-1)}`;
+      const joined = letters.length === 2 ? `${letters[0]} and ${letters[1]}` : `${letters.slice(0, -1).join(', ')} and ${letters.at(-1)}`;
       return `"${this.columns[list[0] ?? 0]}" (columns ${joined})`;
     });
-    throw bad(
-      `The header row has the same column name more than once: ${described.join(', ')}. Give each column a different name and upload the file again.`,
-    );
+    throw bad(`The header row has the same column name more than once: ${described.join(', ')}. Give each column a different name and upload the file again.`);
   }
 }

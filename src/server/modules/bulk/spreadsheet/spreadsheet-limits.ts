@@ -21,8 +21,7 @@ export const MESSAGES = {
   empty: 'The file is empty.',
   noRows: 'The file has no rows: it needs a header row and at least one data row.',
   headerOnly: 'The file has a header row but no data rows.',
-  corrupt:
-    'The workbook could not be read: it is damaged or not a complete Excel file. Open it in Excel, save it again and upload the new file.',
+  corrupt: 'The workbook could not be read: it is damaged or not a complete Excel file. Open it in Excel, save it again and upload the new file.',
   passwordProtected:
     'This workbook is password-protected, so it cannot be read. Remove the password in Excel (File > Info > Protect Workbook > Encrypt with Password), save it and upload it again.',
   sizeMismatch:

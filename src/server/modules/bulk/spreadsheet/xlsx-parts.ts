@@ -18,12 +18,7 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
  * Streams one part through a SAX parser. A handler may throw to stop reading (the row limit);
  * the inflate stream is then destroyed, so nothing past that point is unpacked.
  */
-export async function parsePart(
-  zip: yauzl.ZipFile,
-  entry: yauzl.Entry,
-  handlers: TSaxHandlers,
-  onBytes?: (n: number) => void,
-): Promise<void> {
+export async function parsePart(zip: yauzl.ZipFile, entry: yauzl.Entry, handlers: TSaxHandlers, onBytes?: (n: number) => void): Promise<void> {
   const parser = new SaxesParser({ position: false });
   parser.on('doctype', () => {
     throw bad(MESSAGES.corrupt);
@@ -67,11 +62,7 @@ export async function parsePart(
   }
 }
 
-export async function readPartText(
-  zip: yauzl.ZipFile,
-  entry: yauzl.Entry | undefined,
-  handlers: TSaxHandlers,
-): Promise<void> {
+export async function readPartText(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, handlers: TSaxHandlers): Promise<void> {
   if (entry) await parsePart(zip, entry, handlers);
 }
 

@@ -177,10 +177,7 @@ function isFormatted(value: unknown): value is TFormattedCell {
  * booleans, Dates, `{ formula, result }`, `{ richText }`, `{ text, hyperlink }`, `{ error }`, or
  * `formatted(value, numFmt)`.
  */
-export async function xlsxFrom(
-  rows: readonly (readonly unknown[])[],
-  options: { hiddenRows?: readonly number[]; extraSheet?: boolean } = {},
-): Promise<Buffer> {
+export async function xlsxFrom(rows: readonly (readonly unknown[])[], options: { hiddenRows?: readonly number[]; extraSheet?: boolean } = {}): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Data');
   rows.forEach((cells, r) => {
@@ -228,8 +225,7 @@ export interface TCsvOptions {
 export function csvFrom(rows: readonly (readonly string[])[], options: TCsvOptions = {}): Buffer {
   const delimiter = options.delimiter ?? ',';
   const eol = options.eol ?? '\r\n';
-  const quote = (cell: string) =>
-    cell.includes(delimiter) || /["\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+  const quote = (cell: string) => (cell.includes(delimiter) || /["\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
   const text = rows.map((r) => r.map(quote).join(delimiter)).join(eol) + eol;
   return Buffer.concat([options.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text, 'utf8')]);
 }
@@ -260,10 +256,7 @@ export const csvBytesForXlsxName = (): Buffer => csvFrom([['Name'], ['Ann']]);
 
 /** The 8-byte PNG signature and an IHDR chunk: an image, whatever it is called. */
 export const pngBytes = (): Buffer =>
-  Buffer.concat([
-    Buffer.from('89504e470d0a1a0a', 'hex'),
-    Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex'),
-  ]);
+  Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex')]);
 
 /** A workbook whose sheet part declares 2 GB unpacked: refused from the directory alone. */
 export function zipBombXlsx(declaredSize = 2 * 1024 * 1024 * 1024): Buffer {

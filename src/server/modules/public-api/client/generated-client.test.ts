@@ -35,7 +35,15 @@ beforeAll(async () => {
   // The installation's mail server: a relay on loopback that takes mail without signing in.
   await t.database.db.insert(systemSettings).values({
     key: SYSTEM_MAIL_SETTING,
-    value: JSON.stringify({ host: smtp.host, port: smtp.port, secure: false, user: '', passwordEnc: null, fromAddress: 'documents@formwork.test', fromName: 'Formwork' }),
+    value: JSON.stringify({
+      host: smtp.host,
+      port: smtp.port,
+      secure: false,
+      user: '',
+      passwordEnc: null,
+      fromAddress: 'documents@formwork.test',
+      fromName: 'Formwork',
+    }),
   });
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
   document = (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as TDocument;
@@ -43,14 +51,18 @@ beforeAll(async () => {
   const { user } = await signUpVerified(t, owner, {}, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
   key = ((await owner.post('/api/user/api-keys', { name: 'Generated client' })).json() as { key: string }).key;
-  formatId = ((await owner.post('/api/formats', {
-    name: 'Invoice',
-    content: { elements: [{ id: 'p', type: 'paragraph', content: 'Invoice for {{client_name}}: {{amount}}' }] },
-    placeholders: [
-      { name: 'client_name', type: 'text', required: true },
-      { name: 'amount', type: 'number' },
-    ],
-  })).json() as { id: string }).id;
+  formatId = (
+    (
+      await owner.post('/api/formats', {
+        name: 'Invoice',
+        content: { elements: [{ id: 'p', type: 'paragraph', content: 'Invoice for {{client_name}}: {{amount}}' }] },
+        placeholders: [
+          { name: 'client_name', type: 'text', required: true },
+          { name: 'amount', type: 'number' },
+        ],
+      })
+    ).json() as { id: string }
+  ).id;
 });
 afterAll(async () => {
   await t.close();
@@ -127,9 +139,16 @@ describe('a client generated from the OpenAPI document', () => {
     expect(listed.data?.data).toHaveLength(1);
     expect(listed.data?.nextCursor).toEqual(expect.any(String));
     const pdf = await api.GET('/api/v1/documents/{id}/pdf', { params: { path: { id: documentId } }, parseAs: 'arrayBuffer' });
-    expect(Buffer.from(pdf.data as ArrayBuffer).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(pdf.data as ArrayBuffer)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
-    const emailed = await api.POST('/api/v1/documents/{id}/email', { params: { path: { id: documentId } }, body: { to: ['jane@example.com'], subject: 'Your invoice' } });
+    const emailed = await api.POST('/api/v1/documents/{id}/email', {
+      params: { path: { id: documentId } },
+      body: { to: ['jane@example.com'], subject: 'Your invoice' },
+    });
     expect(emailed.response.status).toBe(202);
     expect(emailed.response.headers.get('location')).toBe(`${t.config.publicUrl}/api/v1/deliveries/${emailed.data!.id}`);
     let delivery = await api.GET('/api/v1/deliveries/{id}', { params: { path: { id: emailed.data!.id } } });
@@ -143,7 +162,9 @@ describe('a client generated from the OpenAPI document', () => {
     const generated = await api.POST('/api/documents/generate', { body: { template_id: formatId, data: { client_name: 'Short Form' } } });
     expect(generated.data?.status).toBe('generated');
 
-    const batch = await api.POST('/api/v1/batches', { body: { formatId, rows: [{ client_name: 'A' }, { client_name: 'B' }, { amount: 'x' }], skipInvalid: true } });
+    const batch = await api.POST('/api/v1/batches', {
+      body: { formatId, rows: [{ client_name: 'A' }, { client_name: 'B' }, { amount: 'x' }], skipInvalid: true },
+    });
     expect(batch.response.status).toBe(202);
     let progress = await api.GET('/api/v1/batches/{id}', { params: { path: { id: batch.data!.id } } });
     for (let i = 0; i < 400 && progress.data?.status !== 'completed'; i++) {
@@ -154,7 +175,11 @@ describe('a client generated from the OpenAPI document', () => {
     const errors = await api.GET('/api/v1/batches/{id}/errors', { params: { path: { id: batch.data!.id }, query: {} } });
     expect(errors.data?.total).toBe(1);
     const zip = await api.GET('/api/v1/batches/{id}/zip', { params: { path: { id: batch.data!.id } }, parseAs: 'arrayBuffer' });
-    expect(Buffer.from(zip.data as ArrayBuffer).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      Buffer.from(zip.data as ArrayBuffer)
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
 
     const deleted = await api.DELETE('/api/v1/documents/{id}', { params: { path: { id: documentId } } });
     expect(deleted.response.status).toBe(204);

@@ -14,7 +14,15 @@ export function oauthRoutes(state: TPayPalState): TRoute[] {
         }
         const token = standInId('A21AA', 24);
         state.tokens.add(token);
-        return { json: { scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: 'APP-STANDIN', expires_in: 32_400 } };
+        return {
+          json: {
+            scope: 'https://uri.paypal.com/services/payments/payment',
+            access_token: token,
+            token_type: 'Bearer',
+            app_id: 'APP-STANDIN',
+            expires_in: 32_400,
+          },
+        };
       },
     },
   ];

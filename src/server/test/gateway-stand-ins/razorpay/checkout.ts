@@ -33,7 +33,9 @@ const script = (state: TRazorpayState) => `(function(){
 })();`;
 
 function page(order: TOrder) {
-  const amount = new Intl.NumberFormat(order.currency === 'INR' ? 'en-IN' : 'en-US', { style: 'currency', currency: order.currency }).format(order.amount / 100);
+  const amount = new Intl.NumberFormat(order.currency === 'INR' ? 'en-IN' : 'en-US', { style: 'currency', currency: order.currency }).format(
+    order.amount / 100,
+  );
   return checkoutPage({
     title: 'Razorpay Checkout (stand-in)',
     amount,

@@ -10,7 +10,11 @@ function applyRefund(payment: TPayment, amount: number) {
 }
 
 /** A buyer pays an order (or fails to): the payment, and what Checkout hands the page. */
-export function pay(state: TRazorpayState, orderId: string, override: { amount?: number; currency?: string; fail?: boolean; status?: TPayment['status'] } = {}) {
+export function pay(
+  state: TRazorpayState,
+  orderId: string,
+  override: { amount?: number; currency?: string; fail?: boolean; status?: TPayment['status'] } = {},
+) {
   const order = state.orders.get(orderId);
   if (!order) throw new Error(`no order ${orderId}`);
   const payment: TPayment = {
@@ -49,7 +53,10 @@ type TRefundBody = { amount?: number; speed?: string; notes?: Record<string, str
 
 function refundThroughApi(state: TRazorpayState, paymentId: string, body: TRefundBody) {
   const payment = state.payments.get(paymentId);
-  const bad = (description: string) => ({ status: 400, json: { error: { code: 'BAD_REQUEST_ERROR', description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed' } } });
+  const bad = (description: string) => ({
+    status: 400,
+    json: { error: { code: 'BAD_REQUEST_ERROR', description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed' } },
+  });
   if (!payment) return bad('The id provided does not exist');
   if (payment.status === 'refunded') return bad('The payment has been fully refunded already');
   if (payment.status !== 'captured') return bad('Only payments which have been captured can be refunded');

@@ -3,7 +3,16 @@ import { basicAuth, type TRequest } from '../stand-in-server.ts';
 
 /** What the Razorpay stand-in keeps between requests, shared by its resources. */
 
-export type TOrder = { id: string; entity: 'order'; amount: number; currency: string; receipt: string; status: string; notes: Record<string, string>; created_at: number };
+export type TOrder = {
+  id: string;
+  entity: 'order';
+  amount: number;
+  currency: string;
+  receipt: string;
+  status: string;
+  notes: Record<string, string>;
+  created_at: number;
+};
 export type TPayment = {
   id: string;
   entity: 'payment';

@@ -21,7 +21,13 @@ export function completeSession(state: TStripeState, session: TSession) {
   const start = state.now();
   const customer = session.customer ?? standInId('cus_');
   if (!state.customers.has(customer)) {
-    state.customers.set(customer, { id: customer, object: 'customer', email: session.customer_email, invoice_settings: { default_payment_method: null }, created: start });
+    state.customers.set(customer, {
+      id: customer,
+      object: 'customer',
+      email: session.customer_email,
+      invoice_settings: { default_payment_method: null },
+      created: start,
+    });
   }
   const card = savedCard(state, customer);
   const sub: TSubscription = {
@@ -86,7 +92,7 @@ function createSession(state: TStripeState, body: Record<string, unknown>) {
     cancel_url: String(body.cancel_url),
     url: `${state.origin}/c/pay/${id}`,
     created: state.now(),
-    line: { price, subscriptionMetadata: ((body.subscription_data as { metadata?: Record<string, string> })?.metadata) ?? {} },
+    line: { price, subscriptionMetadata: (body.subscription_data as { metadata?: Record<string, string> })?.metadata ?? {} },
   };
   state.sessions.set(id, session);
   return { json: sessionView(session) };

@@ -14,7 +14,10 @@ export function expand<T extends Record<string, unknown>>(state: TStripeState, o
   }
   const settings = copy.invoice_settings as { default_payment_method: string | null } | undefined;
   if (wanted.includes('invoice_settings.default_payment_method') && typeof settings?.default_payment_method === 'string') {
-    copy.invoice_settings = { ...settings, default_payment_method: state.paymentMethods.get(settings.default_payment_method) ?? settings.default_payment_method };
+    copy.invoice_settings = {
+      ...settings,
+      default_payment_method: state.paymentMethods.get(settings.default_payment_method) ?? settings.default_payment_method,
+    };
   }
   return copy as T;
 }

@@ -1,11 +1,29 @@
 import { standInId, type TReply, type TRoute } from '../stand-in-server.ts';
 import { lineText, priceFrom } from './products.ts';
-import { addInterval, authed, noSuch, stripeError, unauthorized, type TInvoice, type TItem, type TLine, type TPrice, type TStripeState, type TSubscription } from './state.ts';
+import {
+  addInterval,
+  authed,
+  noSuch,
+  stripeError,
+  unauthorized,
+  type TInvoice,
+  type TItem,
+  type TLine,
+  type TPrice,
+  type TStripeState,
+  type TSubscription,
+} from './state.ts';
 import { stripeEvent } from './webhooks.ts';
 
 /** Invoices: the ones billing makes (and charges), previews of a plan change, and refunds. */
 
-export function invoiceFor(state: TStripeState, sub: TSubscription, lines: Omit<TLine, 'id' | 'object' | 'currency'>[], reason: string, paid: boolean): TInvoice {
+export function invoiceFor(
+  state: TStripeState,
+  sub: TSubscription,
+  lines: Omit<TLine, 'id' | 'object' | 'currency'>[],
+  reason: string,
+  paid: boolean,
+): TInvoice {
   const currency = sub.items.data[0]!.price.currency;
   const total = lines.reduce((sum, l) => sum + l.amount, 0);
   const invoice: TInvoice = {
@@ -40,7 +58,11 @@ export function prorationLines(state: TStripeState, item: TItem, price: TPrice, 
   const old = item.price;
   const share = Math.max(0, (item.current_period_end - how.prorationAt) / (item.current_period_end - item.current_period_start));
   const unused = -Math.round(old.unit_amount * share);
-  const credit = { description: `Unused time on ${lineText(state, old).slice(4)}`, amount: unused, period: { start: how.prorationAt, end: item.current_period_end } };
+  const credit = {
+    description: `Unused time on ${lineText(state, old).slice(4)}`,
+    amount: unused,
+    period: { start: how.prorationAt, end: item.current_period_end },
+  };
   if (how.anchorNow) {
     const period = { start: how.at, end: addInterval(how.at, price.recurring.interval) };
     return { lines: [credit, { description: lineText(state, price), amount: price.unit_amount, period }], period };
@@ -106,7 +128,15 @@ function previewInvoice(state: TStripeState, body: Record<string, unknown>): TRe
 export function refundInvoice(state: TStripeState, invoiceId: string, amountRefunded: number) {
   const invoice = state.invoices.get(invoiceId)!;
   const intent = invoice.payments.data[0]!.payment.payment_intent;
-  const charge = { id: standInId('ch_'), object: 'charge', amount: invoice.amount_paid, amount_refunded: amountRefunded, payment_intent: intent, refunded: amountRefunded >= invoice.amount_paid, currency: invoice.currency };
+  const charge = {
+    id: standInId('ch_'),
+    object: 'charge',
+    amount: invoice.amount_paid,
+    amount_refunded: amountRefunded,
+    payment_intent: intent,
+    refunded: amountRefunded >= invoice.amount_paid,
+    currency: invoice.currency,
+  };
   return stripeEvent(state, 'charge.refunded', charge);
 }
 

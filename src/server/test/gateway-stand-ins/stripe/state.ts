@@ -5,7 +5,14 @@ import type { TReply, TRequest } from '../stand-in-server.ts';
  * made, the clock, the keys, and the few switches a test flips.
  */
 
-export type TPrice = { id: string; object: 'price'; product: string; unit_amount: number; currency: string; recurring: { interval: 'month' | 'year'; interval_count: 1 } };
+export type TPrice = {
+  id: string;
+  object: 'price';
+  product: string;
+  unit_amount: number;
+  currency: string;
+  recurring: { interval: 'month' | 'year'; interval_count: 1 };
+};
 export type TItem = { id: string; object: 'subscription_item'; price: TPrice; quantity: 1; current_period_start: number; current_period_end: number };
 export type TSubscription = {
   id: string;
@@ -110,7 +117,10 @@ export function createStripeState(opts: TStripeOptions) {
   };
 }
 
-export const stripeError = (status: number, type: string, message: string, code?: string): TReply => ({ status, json: { error: { type, message, ...(code ? { code } : {}) } } });
+export const stripeError = (status: number, type: string, message: string, code?: string): TReply => ({
+  status,
+  json: { error: { type, message, ...(code ? { code } : {}) } },
+});
 export const authed = (state: TStripeState, request: TRequest) => request.headers.authorization === `Bearer ${state.secretKey}`;
 export const unauthorized = () => stripeError(401, 'invalid_request_error', 'Invalid API Key provided');
 export const noSuch = (what: string, id: string) => stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, 'resource_missing');

@@ -46,13 +46,25 @@ export function renewSubscription(state: TStripeState, subscriptionId: string, o
   const end = addInterval(start, item.price.recurring.interval);
   if (outcome === 'failed') {
     sub.status = 'past_due';
-    const invoice = invoiceFor(state, sub, [{ description: lineText(state, item.price), amount: item.price.unit_amount, period: { start, end } }], 'subscription_cycle', false);
+    const invoice = invoiceFor(
+      state,
+      sub,
+      [{ description: lineText(state, item.price), amount: item.price.unit_amount, period: { start, end } }],
+      'subscription_cycle',
+      false,
+    );
     return { invoice, hook: stripeEvent(state, 'invoice.payment_failed', invoice) };
   }
   item.current_period_start = start;
   item.current_period_end = end;
   sub.status = 'active';
-  const invoice = invoiceFor(state, sub, [{ description: lineText(state, item.price), amount: item.price.unit_amount, period: { start, end } }], 'subscription_cycle', true);
+  const invoice = invoiceFor(
+    state,
+    sub,
+    [{ description: lineText(state, item.price), amount: item.price.unit_amount, period: { start, end } }],
+    'subscription_cycle',
+    true,
+  );
   return { invoice, hook: stripeEvent(state, 'invoice.paid', invoice) };
 }
 

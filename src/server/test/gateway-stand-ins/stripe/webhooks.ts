@@ -4,7 +4,15 @@ import type { TStripeState } from './state.ts';
 
 /** An event signed as Stripe signs it: Stripe-Signature t=<unix>,v1=HMAC-SHA256("t.payload"). */
 export function stripeEvent(state: TStripeState, type: string, object: unknown, created = state.now()) {
-  const payload = JSON.stringify({ id: standInId('evt_'), object: 'event', api_version: '2026-10-28.endive', created, type, data: { object }, livemode: false });
+  const payload = JSON.stringify({
+    id: standInId('evt_'),
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created,
+    type,
+    data: { object },
+    livemode: false,
+  });
   const t = state.realNow();
   const signature = createHmac('sha256', state.webhookSecret).update(`${t}.${payload}`).digest('hex');
   return { body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${signature}` } };

@@ -31,12 +31,7 @@ export function HeadingEditor({ el, index, update }: { el: THeadingElement; inde
         <label htmlFor={`${id}-size`} className="sr-only">
           Heading size
         </label>
-        <NativeSelect
-          id={`${id}-size`}
-          className="w-36"
-          value={el.fontSize}
-          onChange={(e) => set({ fontSize: e.target.value as THeadingElement['fontSize'] })}
-        >
+        <NativeSelect id={`${id}-size`} className="w-36" value={el.fontSize} onChange={(e) => set({ fontSize: e.target.value as THeadingElement['fontSize'] })}>
           {HEADING_SIZES.map((s) => (
             <option key={s} value={s}>
               {HEADING_SIZE_LABELS[s]}

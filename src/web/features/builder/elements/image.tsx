@@ -35,13 +35,7 @@ export function ImageView({ el }: { el: TImageElement }) {
   if (shown) {
     return (
       <div className={cn('flex', JUSTIFY[el.align])}>
-        <img
-          src={shown}
-          alt=""
-          style={box}
-          className="rounded-sm object-contain"
-          onError={() => setFailed((before) => new Set(before).add(shown))}
-        />
+        <img src={shown} alt="" style={box} className="rounded-sm object-contain" onError={() => setFailed((before) => new Set(before).add(shown))} />
       </div>
     );
   }

@@ -11,7 +11,17 @@ import { useInsertableField } from '../insert-target';
 import { DEFAULT_LIST_ITEM } from '../model';
 import { Empty, textCss, Toolbar, type ElementUpdater } from './shared';
 
-export function ListView({ el, style, known, placeholders }: { el: TListElement; style: Required<TTextStyle>; known: ReadonlySet<string>; placeholders: readonly TPlaceholder[] }) {
+export function ListView({
+  el,
+  style,
+  known,
+  placeholders,
+}: {
+  el: TListElement;
+  style: Required<TTextStyle>;
+  known: ReadonlySet<string>;
+  placeholders: readonly TPlaceholder[];
+}) {
   if (el.items.length === 0) return <Empty>Empty list: click to add items</Empty>;
   // A repeating list's items name the columns of its list.
   const columns = el.repeat ? (placeholders.find((p) => p.name === el.repeat)?.columns ?? []) : [];
@@ -56,20 +66,23 @@ function ListItemInput({
       <span className="w-5 shrink-0 text-right text-xs text-muted-foreground tabular-nums" aria-hidden>
         {itemIndex + 1}.
       </span>
-      <Input
-        ref={ref}
-        aria-label={`Item ${itemIndex + 1}`}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="h-9"
-        {...field}
-      />
+      <Input ref={ref} aria-label={`Item ${itemIndex + 1}`} value={value} onChange={(e) => onChange(e.target.value)} className="h-9" {...field} />
       <IconButton icon={XIcon} label={`Remove item ${itemIndex + 1}`} tone="danger" onClick={onRemove} />
     </li>
   );
 }
 
-export function ListEditor({ el, index, update, placeholders }: { el: TListElement; index: number; update: ElementUpdater; placeholders: readonly TPlaceholder[] }) {
+export function ListEditor({
+  el,
+  index,
+  update,
+  placeholders,
+}: {
+  el: TListElement;
+  index: number;
+  update: ElementUpdater;
+  placeholders: readonly TPlaceholder[];
+}) {
   const set = (fn: (e: TListElement) => Partial<TListElement>) => update((e) => (e.type === 'list' ? { ...e, ...fn(e) } : e));
   const [focusIndex, setFocusIndex] = useState<number | null>(0);
   const id = useId();
@@ -80,21 +93,44 @@ export function ListEditor({ el, index, update, placeholders }: { el: TListEleme
       const columns = lists.find((p) => p.name === name)?.columns ?? [];
       // A list that still holds only the default item starts from the list's columns.
       const untouched = e.items.every((item) => item === DEFAULT_LIST_ITEM || item.trim() === '');
-      return { repeat: name, ...(untouched && columns.length > 0 ? { items: [columns.slice(0, 3).map((c) => `{{${c.name}}}`).join(' · ')] } : {}) };
+      return {
+        repeat: name,
+        ...(untouched && columns.length > 0
+          ? {
+              items: [
+                columns
+                  .slice(0, 3)
+                  .map((c) => `{{${c.name}}}`)
+                  .join(' · '),
+              ],
+            }
+          : {}),
+      };
     });
   return (
     <div className="space-y-3">
       <Toolbar>
         <ToolGroup label="List style">
           <IconButton icon={ListIcon} label="Bulleted list" pressed={el.listStyle === 'bulleted'} onClick={() => set(() => ({ listStyle: 'bulleted' }))} />
-          <IconButton icon={ListOrderedIcon} label="Numbered list" pressed={el.listStyle === 'numbered'} onClick={() => set(() => ({ listStyle: 'numbered' }))} />
+          <IconButton
+            icon={ListOrderedIcon}
+            label="Numbered list"
+            pressed={el.listStyle === 'numbered'}
+            onClick={() => set(() => ({ listStyle: 'numbered' }))}
+          />
         </ToolGroup>
         <div className="flex flex-wrap items-center gap-2 rounded-lg border border-dashed px-2.5 py-1">
           <RepeatIcon className="size-3.5 text-muted-foreground" aria-hidden />
           <label htmlFor={`${id}-repeat`} className="text-xs font-medium text-muted-foreground">
             Repeat the items for each row of
           </label>
-          <NativeSelect id={`${id}-repeat`} className="w-auto min-w-32" value={el.repeat ?? ''} disabled={lists.length === 0 && !el.repeat} onChange={(e) => repeatFor(e.target.value)}>
+          <NativeSelect
+            id={`${id}-repeat`}
+            className="w-auto min-w-32"
+            value={el.repeat ?? ''}
+            disabled={lists.length === 0 && !el.repeat}
+            onChange={(e) => repeatFor(e.target.value)}
+          >
             <option value="">{lists.length === 0 ? 'no list placeholder yet' : 'nothing (fixed items)'}</option>
             {el.repeat && !lists.some((p) => p.name === el.repeat) && <option value={el.repeat}>{el.repeat} (missing)</option>}
             {lists.map((p) => (

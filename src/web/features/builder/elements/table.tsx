@@ -94,17 +94,7 @@ function TableCellInput({
 }
 
 /** A column's share of the table in percent; applied on Enter or when focus leaves. */
-function ColumnWidthInput({
-  percent,
-  label,
-  disabled,
-  onCommit,
-}: {
-  percent: number;
-  label: string;
-  disabled: boolean;
-  onCommit: (percent: number) => void;
-}) {
+function ColumnWidthInput({ percent, label, disabled, onCommit }: { percent: number; label: string; disabled: boolean; onCommit: (percent: number) => void }) {
   const shown = String(Math.round(percent));
   const [draft, setDraft] = useState<string | null>(null);
   const commit = () => {
@@ -140,7 +130,15 @@ function ColumnWidthInput({
  * "Repeat a row for each row of": the list a body row prints once per row of. Choosing a list
  * for an empty row fills it with the list's column tags (and an empty header with their labels).
  */
-function RepeatRowControl({ el, placeholders, set }: { el: TTableElement; placeholders: readonly TPlaceholder[]; set: (fn: (e: TTableElement) => Partial<TTableElement>) => void }) {
+function RepeatRowControl({
+  el,
+  placeholders,
+  set,
+}: {
+  el: TTableElement;
+  placeholders: readonly TPlaceholder[];
+  set: (fn: (e: TTableElement) => Partial<TTableElement>) => void;
+}) {
   const id = useId();
   const lists = placeholders.filter((p) => p.type === 'list');
   const firstBody = el.headerRow ? 1 : 0;
@@ -171,7 +169,13 @@ function RepeatRowControl({ el, placeholders, set }: { el: TTableElement; placeh
         <RepeatIcon className="size-3.5" aria-hidden /> Repeat a row for each row of a list
       </label>
       <div className="flex flex-wrap items-center gap-2">
-        <NativeSelect id={`${id}-list`} className="w-auto min-w-40 flex-1" value={el.repeat?.list ?? ''} onChange={(e) => chooseList(e.target.value)} disabled={lists.length === 0 && !el.repeat}>
+        <NativeSelect
+          id={`${id}-list`}
+          className="w-auto min-w-40 flex-1"
+          value={el.repeat?.list ?? ''}
+          onChange={(e) => chooseList(e.target.value)}
+          disabled={lists.length === 0 && !el.repeat}
+        >
           <option value="">{lists.length === 0 ? 'No list placeholder yet' : 'No: fixed rows'}</option>
           {el.repeat && !lists.some((p) => p.name === el.repeat!.list) && <option value={el.repeat.list}>{el.repeat.list} (missing)</option>}
           {lists.map((p) => (
@@ -202,7 +206,17 @@ function RepeatRowControl({ el, placeholders, set }: { el: TTableElement; placeh
   );
 }
 
-export function TableEditor({ el, index, update, placeholders }: { el: TTableElement; index: number; update: ElementUpdater; placeholders: readonly TPlaceholder[] }) {
+export function TableEditor({
+  el,
+  index,
+  update,
+  placeholders,
+}: {
+  el: TTableElement;
+  index: number;
+  update: ElementUpdater;
+  placeholders: readonly TPlaceholder[];
+}) {
   const set = (fn: (e: TTableElement) => Partial<TTableElement>) => update((e) => (e.type === 'table' ? { ...e, ...fn(e) } : e));
   const cols = Math.max(1, ...el.rows.map((r) => r.length));
   const rows = el.rows.length;
@@ -283,10 +297,7 @@ export function TableEditor({ el, index, update, placeholders }: { el: TTableEle
       <RepeatRowControl el={el} placeholders={placeholders} set={set} />
       <div className="overflow-x-auto rounded-md border">
         {/* Wide enough that the narrowest column still takes a few words (6 rem); scrolls beyond that. */}
-        <table
-          className="w-full table-fixed border-collapse"
-          style={{ minWidth: `${Math.min(40, Math.max(cols * 7.5, 600 / Math.min(...percents)))}rem` }}
-        >
+        <table className="w-full table-fixed border-collapse" style={{ minWidth: `${Math.min(40, Math.max(cols * 7.5, 600 / Math.min(...percents)))}rem` }}>
           <colgroup>
             {percents.map((p, c) => (
               <col key={c} style={{ width: `${p}%` }} />
