@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -90,6 +91,16 @@ export async function createTestApp(
     },
   };
   return testApp;
+}
+
+/** A log stream for createTestApp's options that appends each write to `lines`, for tests that read the log. */
+export function logInto(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
 }
 
 export function multipartBody(field: string, fileName: string, bytes: Buffer, type = 'application/octet-stream') {

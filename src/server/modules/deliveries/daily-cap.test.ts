@@ -12,8 +12,9 @@ import { ZSystemMailSettings } from '../../../contract/mail.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { createTestAppWithMail } from '../../test/mail-test-app.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 const ADMIN_EMAIL = 'root@example.com';
 const background = { emailRetryDelaysMs: [100] };
@@ -26,29 +27,23 @@ beforeAll(async () => {
   // The count is per UTC day: a run must not straddle midnight.
   const untilMidnight = 86_400_000 - (Date.now() % 86_400_000);
   if (untilMidnight < 60_000) await new Promise((resolve) => setTimeout(resolve, untilMidnight + 100));
-  smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass', 'own@acme.test': 'own-pass' } });
-  // Loopback is allowed as a user's own server only because the operator's list says so.
-  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' }, { mailTrustedCa: [smtp.ca], ...background });
+  ({ t, smtp, admin } = await createTestAppWithMail({
+    adminEmail: ADMIN_EMAIL,
+    mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test' },
+    smtpAccounts: { 'own@acme.test': 'own-pass' },
+    // Loopback is allowed as a user's own server only because the operator's list says so.
+    env: { IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' },
+    background,
+  }));
   const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
   const app = await buildApp({ config: t.config, database: database ?? t.database, background: { mailTrustedCa: [smtp.ca], ...background } });
   await app.ready();
   second = { app, database };
-  admin = new TestClient(t.app);
-  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const saved = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'relay',
-    password: 'relay-pass',
-    fromAddress: 'documents@formwork.test',
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
 }, 120_000);
 afterAll(async () => {
   await second.app.close();
   await second.database?.close();
   await t.close();
-  await smtp.close();
 });
 
 const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardEmail, ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
@@ -7,8 +6,9 @@ import { ZEmailSettings } from '../../../contract/mail.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
+import { saveSystemMail } from '../../test/mail-test-app.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { createTestApp, TestClient, logInto, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 /*
  * Emailing a document, end to end against a real SMTP server on loopback: STARTTLS with a
@@ -28,14 +28,7 @@ beforeAll(async () => {
   t = await createTestApp(
     { ADMIN_EMAILS: ADMIN_EMAIL, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1', LOG_LEVEL: 'info' },
     { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100, 100] },
-    {
-      logStream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          logLines.push(chunk.toString());
-          done();
-        },
-      }),
-    },
+    { logStream: logInto(logLines) },
   );
   admin = new TestClient(t.app);
   await signUpVerified(t, admin, { email: ADMIN_EMAIL });
@@ -49,15 +42,7 @@ const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json
 const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function setUpSystemMail() {
-  const saved = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: RELAY.user,
-    password: RELAY.password,
-    fromAddress: 'documents@formwork.test',
-    fromName: 'Formwork',
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
+  await saveSystemMail(admin, smtp, { ...RELAY, fromAddress: 'documents@formwork.test', fromName: 'Formwork' });
 }
 
 /** A user on `plan` (a paid one unless told: the Free plan's own rule is tested on its own) with one document. */

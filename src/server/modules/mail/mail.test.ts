@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZEmailSettings, ZSystemMailSettings, type TEmailSettings } from '../../../contract/mail.ts';
 import { systemSettings, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { createTestApp, TestClient, logInto, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { isAllowedAddress } from '../../net/address-rule.ts';
 import { createMailer } from './mail-transport.ts';
 
@@ -19,12 +18,6 @@ let t: TTestApp;
 let smtp: TSmtpStandIn;
 let plainSmtp: TSmtpStandIn;
 const logLines: string[] = [];
-const log = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(chunk.toString());
-    done();
-  },
-});
 
 beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { 'sales@acme.test': PASSWORD, 'relay-user': 'relay-pass' } });
@@ -33,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp(
     { ADMIN_EMAILS: 'root@example.com', IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1', LOG_LEVEL: 'warn' },
     { mailTrustedCa: [smtp.ca] },
-    { logStream: log },
+    { logStream: logInto(logLines) },
   );
 });
 afterAll(async () => {
