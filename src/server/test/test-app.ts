@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { ZApiError } from '../../contract/errors.ts';
 import { buildApp, type TBuildAppOptions } from '../app.ts';
 import { loadConfig, type TConfig } from '../config.ts';
 import { eq } from 'drizzle-orm';
@@ -13,6 +14,9 @@ import { openDatabase, type TDatabase } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
 export const TEST_ORIGIN = 'http://localhost:5000';
+
+/** The error an API answer carries, checked against the contract's shape. */
+export const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 export type TTestApp = {
   app: FastifyInstance;
@@ -54,13 +58,9 @@ async function freshDatabase(): Promise<{ database: TDatabase; url?: string; dro
   return { database, drop: async () => {} };
 }
 
-export async function createTestApp(
-  env: Record<string, string> = {},
-  background: TBuildAppOptions['background'] = {},
-  options: Pick<TBuildAppOptions, 'logStream'> = {},
-): Promise<TTestApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
-  const config = loadConfig({
+/** The configuration of a test server on `dataDir`: quiet, at TEST_ORIGIN, with fresh secrets. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): TConfig {
+  return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
@@ -70,6 +70,15 @@ export async function createTestApp(
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...env,
   });
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  background: TBuildAppOptions['background'] = {},
+  options: Pick<TBuildAppOptions, 'logStream'> = {},
+): Promise<TTestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
+  const config = testConfig(dataDir, env);
   const { database, url, drop } = await freshDatabase();
   const app = await buildApp({ config, database, background, ...options });
   await app.ready();
@@ -109,6 +118,19 @@ export function multipartBody(field: string, fileName: string, bytes: Buffer, ty
   return {
     payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+type TSignUpOverrides = Partial<{ firstName: string; lastName: string; email: string; password: string }>;
+
+/** A sign-up form filled in for a new person, at an address no other test uses. */
+function signUpBody(overrides: TSignUpOverrides) {
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: `user-${randomBytes(4).toString('hex')}@example.com`,
+    password: 'correct horse battery',
+    ...overrides,
   };
 }
 
@@ -176,14 +198,8 @@ export class TestClient {
     return this.request('POST', url, body, headers);
   }
 
-  async signUp(overrides: Partial<{ firstName: string; lastName: string; email: string; password: string }> = {}) {
-    const body = {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: `user-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'correct horse battery',
-      ...overrides,
-    };
+  async signUp(overrides: TSignUpOverrides = {}) {
+    const body = signUpBody(overrides);
     const response = await this.post('/api/auth/sign-up', body);
     if (response.statusCode === 202) throw new Error('sign-up held the account for verification (a mail server is set up): use signUpVerified');
     if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
@@ -207,16 +223,10 @@ export class TestClient {
 export async function signUpVerified(
   t: Pick<TTestApp, 'database'>,
   client: TestClient,
-  overrides: Partial<{ firstName: string; lastName: string; email: string; password: string }> = {},
+  overrides: TSignUpOverrides = {},
   mail?: { messages: { to: string[] }[] },
 ) {
-  const body = {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: `user-${randomBytes(4).toString('hex')}@example.com`,
-    password: 'correct horse battery',
-    ...overrides,
-  };
+  const body = signUpBody(overrides);
   const response = await client.post('/api/auth/sign-up', body);
   if (response.statusCode !== 200 && response.statusCode !== 202) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   if (response.statusCode === 202 && mail) {

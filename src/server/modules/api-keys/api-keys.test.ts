@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiKey, ZCreatedApiKey, ZGeneratedApiKey, type TCreatedApiKey } from '../../../contract/api-keys.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import { apiKeys, users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { createApiKeysRepository } from './api-keys.repository.ts';
 import { createApiKeysService } from './api-keys.service.ts';
 import { createAccountStanding } from '../users/account-standing.ts';
@@ -18,8 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 async function member(plan: 'free' | 'premium' | 'enterprise') {
   const client = new TestClient(t.app);

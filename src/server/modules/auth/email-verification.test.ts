@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiError } from '../../../contract/errors.ts';
 import { ZSignUpPending, ZUser } from '../../../contract/user.ts';
 import { users } from '../../db/schema.ts';
+import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, logInto, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TEST_ORIGIN, TestClient, logInto, type TTestApp } from '../../test/test-app.ts';
 
 const ROOT = 'root@example.com';
 const BOSS = 'boss@example.com';
@@ -13,7 +13,6 @@ const RELAY = { user: 'relay-user', password: 'relay-pass' };
 const PASSWORD = 'correct horse battery';
 const LINK_RE = /\/verify-email\?token=([A-Za-z0-9_-]{43})/;
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const setCookiesOf = (response: { headers: Record<string, unknown> }) => {
   const header = response.headers['set-cookie'];
   return Array.isArray(header) ? header : header ? [header] : [];
@@ -21,15 +20,7 @@ const setCookiesOf = (response: { headers: Record<string, unknown> }) => {
 
 /** A format and a document of it, made by `client`: building and generating need no verified address. */
 async function makeDocument(client: TestClient): Promise<string> {
-  const format = await client.post('/api/formats', {
-    name: 'Offer Letter',
-    content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}, welcome aboard.' }] },
-    placeholders: [{ name: 'client_name', type: 'text', required: true }],
-  });
-  expect(format.statusCode, format.body).toBe(201);
-  const document = await client.post('/api/documents', { formatId: (format.json() as { id: string }).id, data: { client_name: 'Jane Doe' } });
-  expect(document.statusCode, document.body).toBe(201);
-  return (document.json() as { id: string }).id;
+  return (await createOfferLetterDocument(client)).id;
 }
 
 describe('verified email, with the installation’s mail server', () => {

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { FORGOT_PASSWORD_MESSAGE } from '../../../contract/user.ts';
 import { accounts, verifications } from '../../db/schema.ts';
-import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { createPasswordHasher } from './password-hasher.ts';
 import { RECOVERY_LIMITS } from './sign-in-throttle.ts';
+import { createThrottledTestApp } from './test/throttled-test-app.ts';
 
 const ADMIN_EMAIL = 'recovery-admin@example.com';
 const PASSWORD = 'correct horse battery';
@@ -22,12 +22,7 @@ const nextHour = () => void (offsetMs += 61 * 60_000);
 let t: TTestApp;
 let smtp: TSmtpStandIn;
 beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithMail({
-    adminEmail: ADMIN_EMAIL,
-    mail: { ...NOTICES_ACCOUNT, fromAddress: 'security@formwork.test', fromName: 'Formwork' },
-    env: { TRUST_PROXY: 'false' },
-    background: { signInClock: clock },
-  }));
+  ({ t, smtp } = await createThrottledTestApp(ADMIN_EMAIL, clock));
 });
 afterAll(() => t.close());
 

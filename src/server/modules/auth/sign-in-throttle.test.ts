@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
-import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { clientNetwork, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
+import { createThrottledTestApp } from './test/throttled-test-app.ts';
 
 /*
  * Sign-in against a listening server, so the event loop, the thread pool and the sockets are real.
@@ -27,12 +27,7 @@ const later = (seconds: number) => void (offsetMs += seconds * 1000);
 let t: TTestApp;
 let smtp: TSmtpStandIn;
 beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithMail({
-    adminEmail: ADMIN_EMAIL,
-    mail: { ...NOTICES_ACCOUNT, fromAddress: 'security@formwork.test', fromName: 'Formwork' },
-    env: { TRUST_PROXY: 'false' },
-    background: { signInClock: clock },
-  }));
+  ({ t, smtp } = await createThrottledTestApp(ADMIN_EMAIL, clock));
 });
 afterAll(() => t.close());
 

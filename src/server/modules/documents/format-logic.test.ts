@@ -5,12 +5,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import type { TDocument } from '../../../contract/documents.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { STARTER_FORMATS } from '../../../contract/starter-formats.ts';
 import { pdfPages, pdfText } from '../../../render/testdata/pdf-tools.ts';
 import { users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 /*
  * Lists, conditions, formulas and checkboxes through the app's API and the public API: arrays in
@@ -27,7 +26,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 

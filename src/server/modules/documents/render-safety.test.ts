@@ -3,11 +3,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import { MAX_EXPANDED_TEXT_CHARS } from '../../../contract/expansion.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { sha256Hex } from './pdf.service.ts';
 
 /*
@@ -24,8 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([t.close(), slow.close()]);
 });
-
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 /** `uses` paragraphs each printing {{notes}}: with a 10,000-character value, uses x 10 KB of text. */
 function repeatedNotes(uses: number): TFormatInput {

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiError } from '../../../contract/errors.ts';
 import { ZEmailSettings, ZSystemMailSettings, type TEmailSettings } from '../../../contract/mail.ts';
 import { systemSettings, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, logInto, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, logInto, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { isAllowedAddress } from '../../net/address-rule.ts';
 import { createMailer } from './mail-transport.ts';
 
@@ -35,7 +34,6 @@ afterAll(async () => {
   await plainSmtp.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const put = (client: TestClient, url: string, body: unknown) => client.request('PUT', url, body);
 
 async function enterpriseUser() {

@@ -3,10 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiError } from '../../../contract/errors.ts';
 import { ZCreatedWebhookEndpoint, ZWebhookDelivery, ZWebhookEndpoint, type TWebhookDelivery } from '../../../contract/webhooks.ts';
 import { users, webhookEndpoints } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 /*
  * A receiver on loopback that checks every signature the way an integrator would (the scheme
@@ -55,8 +54,6 @@ afterAll(async () => {
   await t.close();
   await receiver.close();
 });
-
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 async function member(plan: 'premium' | 'enterprise' = 'enterprise') {
   const client = new TestClient(t.app);

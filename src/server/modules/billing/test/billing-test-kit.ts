@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TBillingOverview, TCheckout, TCheckoutQuote, TInvoiceSummary } from '../../../../contract/billing.ts';
-import { ZApiError } from '../../../../contract/errors.ts';
 import { pino } from 'pino';
 import { createServices } from '../../../services.ts';
 import type { TRazorpayStandIn } from '../../../test/gateway-stand-ins/razorpay-stand-in.ts';
@@ -141,4 +140,4 @@ export async function subscribeThroughStripe(kit: TBillingKit, stripe: TStripeSt
   return { checkout, sessionId, subscriptionId: session.subscription!, invoiceId: session.invoice!, returnUrl };
 }
 
-export const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
+export { errorOf } from '../../../test/test-app.ts';
