@@ -213,6 +213,14 @@ export class TestClient {
   }
 }
 
+/** A new user, signed in on a client of `t`'s app, moved onto `plan` directly (paying for one is tested in billing). */
+export async function signUpOnPlan(t: Pick<TTestApp, 'app' | 'database'>, plan: 'free' | 'basic' | 'premium' | 'enterprise') {
+  const client = new TestClient(t.app);
+  const { user } = await client.signUp();
+  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  return { client, user };
+}
+
 /**
  * Signs up, marks the address verified as opening its link would (the links themselves are
  * tested in email-verification.test.ts), and signs in, so ADMIN_EMAILS applies as at any sign-in.

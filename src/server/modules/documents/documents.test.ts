@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../../../render/testdata/pdf-tools.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import type { TDocument } from '../../../contract/documents.ts';
-import { usageCounters, users } from '../../db/schema.ts';
-import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { usageCounters } from '../../db/schema.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { eq } from 'drizzle-orm';
 import { usagePeriod } from '../users/index.ts';
 
@@ -34,9 +34,7 @@ const offerLetter: TFormatInput = {
 };
 
 async function userWithFormat(plan: 'free' | 'basic' = 'basic') {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  const { client, user } = await signUpOnPlan(t, plan);
   const created = await client.post('/api/formats', offerLetter);
   expect(created.statusCode).toBe(201);
   return { client, user, format: created.json() as TFormat };

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreatedWebhookEndpoint, ZWebhookDelivery, ZWebhookEndpoint, type TWebhookDelivery } from '../../../contract/webhooks.ts';
-import { users, webhookEndpoints } from '../../db/schema.ts';
-import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { webhookEndpoints } from '../../db/schema.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 
 /*
  * A receiver on loopback that checks every signature the way an integrator would (the scheme
@@ -56,9 +56,7 @@ afterAll(async () => {
 });
 
 async function member(plan: 'premium' | 'enterprise' = 'enterprise') {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  const { client, user } = await signUpOnPlan(t, plan);
   return { client, userId: user.id };
 }
 
