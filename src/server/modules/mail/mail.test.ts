@@ -35,6 +35,14 @@ afterAll(async () => {
 });
 
 const put = (client: TestClient, url: string, body: unknown) => client.request('PUT', url, body);
+/** Saves `server` as the user's own mail server, signing in as sales@acme.test. */
+const saveOwnServer = (client: TestClient, server: TSmtpStandIn, password = PASSWORD) =>
+  put(client, '/api/user/email-settings', {
+    enterpriseEmail: 'sales@acme.test',
+    enterpriseEmailPassword: password,
+    smtpHost: server.host,
+    smtpPort: server.port,
+  });
 
 async function enterpriseUser() {
   const client = new TestClient(t.app);
@@ -137,12 +145,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
 
   it('sends a test email over STARTTLS with AUTH to the account’s own address', async () => {
     const { client, email } = await enterpriseUser();
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: PASSWORD,
-      smtpHost: smtp.host,
-      smtpPort: smtp.port,
-    });
+    await saveOwnServer(client, smtp);
     const before = smtp.messages.length;
     const sent = await client.post('/api/user/email-settings/test', {});
     expect(sent.statusCode, sent.body).toBe(200);
@@ -158,12 +161,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
   it('shows the server’s own answer to a wrong password, in the answer and in the log, never the password', async () => {
     const { client, id } = await enterpriseUser();
     const wrong = 'Wrong-Password-123';
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: wrong,
-      smtpHost: smtp.host,
-      smtpPort: smtp.port,
-    });
+    await saveOwnServer(client, smtp, wrong);
     const failed = await client.post('/api/user/email-settings/test', {});
     expect(failed.statusCode).toBe(422);
     expect(errorOf(failed).message).toBe(`The mail server ${smtp.host} refused the user name or password: 535 5.7.8 Authentication credentials invalid`);
@@ -178,12 +176,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
 
   it('will not sign in where the server offers no encryption while “secure” is on', async () => {
     const { client } = await enterpriseUser();
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: PASSWORD,
-      smtpHost: plainSmtp.host,
-      smtpPort: plainSmtp.port,
-    });
+    await saveOwnServer(client, plainSmtp);
     const before = plainSmtp.messages.length;
     const failed = await client.post('/api/user/email-settings/test', {});
     expect(failed.statusCode).toBe(422);
@@ -196,12 +189,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
     const unsaved = await client.post('/api/user/email-settings/test', {});
     expect(unsaved.statusCode).toBe(409);
     expect(errorOf(unsaved).message).toBe('Save your mail server settings first, then send a test email.');
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: PASSWORD,
-      smtpHost: smtp.host,
-      smtpPort: smtp.port,
-    });
+    await saveOwnServer(client, smtp);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await client.post('/api/user/email-settings/test', {})).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
