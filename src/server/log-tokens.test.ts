@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../contract/api-keys.ts';
@@ -6,7 +5,7 @@ import type { TDocument } from '../contract/documents.ts';
 import { ZShareLink } from '../contract/delivery.ts';
 import { apiRequests, users } from './db/schema.ts';
 import { maskTokens, pathForLog } from './log-tokens.ts';
-import { createTestApp, TestClient, type TTestApp } from './test/test-app.ts';
+import { createTestApp, TestClient, logInto, type TTestApp } from './test/test-app.ts';
 
 /*
  * Whoever reads a log must not be able to open what a token opens. This run makes one token of
@@ -18,18 +17,7 @@ import { createTestApp, TestClient, type TTestApp } from './test/test-app.ts';
 let t: TTestApp;
 const logged: string[] = [];
 beforeAll(async () => {
-  t = await createTestApp(
-    { LOG_LEVEL: 'trace' },
-    {},
-    {
-      logStream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          logged.push(chunk.toString());
-          done();
-        },
-      }),
-    },
-  );
+  t = await createTestApp({ LOG_LEVEL: 'trace' }, {}, { logStream: logInto(logged) });
 });
 afterAll(async () => {
   await t.close();

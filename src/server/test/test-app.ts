@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { ZApiError } from '../../contract/errors.ts';
 import { buildApp, type TBuildAppOptions } from '../app.ts';
 import { loadConfig, type TConfig } from '../config.ts';
 import { eq } from 'drizzle-orm';
@@ -12,6 +14,9 @@ import { openDatabase, type TDatabase } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
 export const TEST_ORIGIN = 'http://localhost:5000';
+
+/** The error an API answer carries, checked against the contract's shape. */
+export const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 export type TTestApp = {
   app: FastifyInstance;
@@ -53,13 +58,9 @@ async function freshDatabase(): Promise<{ database: TDatabase; url?: string; dro
   return { database, drop: async () => {} };
 }
 
-export async function createTestApp(
-  env: Record<string, string> = {},
-  background: TBuildAppOptions['background'] = {},
-  options: Pick<TBuildAppOptions, 'logStream'> = {},
-): Promise<TTestApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
-  const config = loadConfig({
+/** The configuration of a test server on `dataDir`: quiet, at TEST_ORIGIN, with fresh secrets. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): TConfig {
+  return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
@@ -69,6 +70,15 @@ export async function createTestApp(
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...env,
   });
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  background: TBuildAppOptions['background'] = {},
+  options: Pick<TBuildAppOptions, 'logStream'> = {},
+): Promise<TTestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
+  const config = testConfig(dataDir, env);
   const { database, url, drop } = await freshDatabase();
   const app = await buildApp({ config, database, background, ...options });
   await app.ready();
@@ -92,12 +102,35 @@ export async function createTestApp(
   return testApp;
 }
 
+/** A log stream for createTestApp's options that appends each write to `lines`, for tests that read the log. */
+export function logInto(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+}
+
 export function multipartBody(field: string, fileName: string, bytes: Buffer, type = 'application/octet-stream') {
   const boundary = '----formwork-test-boundary';
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`;
   return {
     payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+type TSignUpOverrides = Partial<{ firstName: string; lastName: string; email: string; password: string }>;
+
+/** A sign-up form filled in for a new person, at an address no other test uses. */
+function signUpBody(overrides: TSignUpOverrides) {
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: `user-${randomBytes(4).toString('hex')}@example.com`,
+    password: 'correct horse battery',
+    ...overrides,
   };
 }
 
@@ -165,14 +198,8 @@ export class TestClient {
     return this.request('POST', url, body, headers);
   }
 
-  async signUp(overrides: Partial<{ firstName: string; lastName: string; email: string; password: string }> = {}) {
-    const body = {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: `user-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'correct horse battery',
-      ...overrides,
-    };
+  async signUp(overrides: TSignUpOverrides = {}) {
+    const body = signUpBody(overrides);
     const response = await this.post('/api/auth/sign-up', body);
     if (response.statusCode === 202) throw new Error('sign-up held the account for verification (a mail server is set up): use signUpVerified');
     if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
@@ -186,6 +213,14 @@ export class TestClient {
   }
 }
 
+/** A new user, signed in on a client of `t`'s app, moved onto `plan` directly (paying for one is tested in billing). */
+export async function signUpOnPlan(t: Pick<TTestApp, 'app' | 'database'>, plan: 'free' | 'basic' | 'premium' | 'enterprise') {
+  const client = new TestClient(t.app);
+  const { user } = await client.signUp();
+  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  return { client, user };
+}
+
 /**
  * Signs up, marks the address verified as opening its link would (the links themselves are
  * tested in email-verification.test.ts), and signs in, so ADMIN_EMAILS applies as at any sign-in.
@@ -196,16 +231,10 @@ export class TestClient {
 export async function signUpVerified(
   t: Pick<TTestApp, 'database'>,
   client: TestClient,
-  overrides: Partial<{ firstName: string; lastName: string; email: string; password: string }> = {},
+  overrides: TSignUpOverrides = {},
   mail?: { messages: { to: string[] }[] },
 ) {
-  const body = {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: `user-${randomBytes(4).toString('hex')}@example.com`,
-    password: 'correct horse battery',
-    ...overrides,
-  };
+  const body = signUpBody(overrides);
   const response = await client.post('/api/auth/sign-up', body);
   if (response.statusCode !== 200 && response.statusCode !== 202) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   if (response.statusCode === 202 && mail) {

@@ -1,6 +1,6 @@
 import type { TInvoiceDetails } from '../../../contract/billing.ts';
 import { createdAt, updatedAt } from './columns.ts';
-import { users } from './users-and-auth.ts';
+import { ownerIdColumn, users } from './users-and-auth.ts';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // Plans and money: usage counters, gateways, subscriptions, orders, payments and invoices.
@@ -12,9 +12,7 @@ import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, u
 export const usageCounters = pgTable(
   'usage_counters',
   {
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     period: text('period').notNull(),
     generations: integer('generations').notNull().default(0),
   },
@@ -181,9 +179,7 @@ export const checkoutQuotes = pgTable(
   'checkout_quotes',
   {
     tokenHash: text('token_hash').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     /** A hash of the session cookie the quote was asked with. */
     sessionKey: text('session_key').notNull(),
     planId: text('plan_id', { enum: PLAN_IDS }).notNull(),

@@ -1,6 +1,6 @@
 import { createdAt } from './columns.ts';
 import { documents, bulkJobs } from './formats-and-documents.ts';
-import { users } from './users-and-auth.ts';
+import { ownerIdColumn } from './users-and-auth.ts';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -11,9 +11,7 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
     secretEnc: text('secret_enc').notNull(),
@@ -33,9 +31,7 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     endpointId: text('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
@@ -66,9 +62,7 @@ export const shareLinks = pgTable(
   'share_links',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     documentId: text('document_id')
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),
@@ -94,9 +88,7 @@ export const mailMerges = pgTable(
   'mail_merges',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     jobId: text('job_id')
       .notNull()
       .references(() => bulkJobs.id, { onDelete: 'cascade' }),
@@ -122,9 +114,7 @@ export const emailDeliveries = pgTable(
   'email_deliveries',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     documentId: text('document_id')
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),

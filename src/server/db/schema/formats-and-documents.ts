@@ -3,7 +3,7 @@ import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TFormatContent } from '../../../contract/format-content.ts';
 import type { TPlaceholder } from '../../../contract/placeholders.ts';
 import { bytea, createdAt, updatedAt } from './columns.ts';
-import { users } from './users-and-auth.ts';
+import { ownerIdColumn } from './users-and-auth.ts';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -13,9 +13,7 @@ export const formats = pgTable(
   'formats',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     name: text('name').notNull(),
     description: text('description'),
     /** The current FormatContent (src/contract/format-content.ts). */
@@ -37,9 +35,7 @@ export const formatSnapshots = pgTable(
   'format_snapshots',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     formatId: text('format_id').notNull(),
     version: integer('version').notNull(),
     name: text('name').notNull(),
@@ -54,9 +50,7 @@ export const documents = pgTable(
   'documents',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     /** Null once the format is deleted; the document keeps its own copy of what it was made from. */
     formatId: text('format_id').references(() => formats.id, { onDelete: 'set null' }),
     formatName: text('format_name').notNull(),
@@ -102,9 +96,7 @@ export const bulkJobs = pgTable(
   'bulk_jobs',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     formatId: text('format_id').references(() => formats.id, { onDelete: 'set null' }),
     formatName: text('format_name').notNull(),
     /** The format version the rows are generated from, pinned when the job starts. */
@@ -161,9 +153,7 @@ export const assets = pgTable(
   'assets',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     mimeType: text('mime_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
     bytes: bytea('bytes').notNull(),
     sha256: text('sha256').notNull(),

@@ -1,5 +1,5 @@
 import { createdAt } from './columns.ts';
-import { users } from './users-and-auth.ts';
+import { ownerIdColumn, users } from './users-and-auth.ts';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // The public API's keys, rate windows, request log and the state of asynchronous requests.
@@ -12,9 +12,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     name: text('name').notNull(),
     mode: text('mode', { enum: ['live', 'test'] }).notNull(),
     keyHash: text('key_hash').notNull(),
@@ -47,9 +45,7 @@ export const apiRequests = pgTable(
   'api_requests',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     keyId: text('key_id')
       .notNull()
       .references(() => apiKeys.id, { onDelete: 'cascade' }),
@@ -69,9 +65,7 @@ export const apiRequests = pgTable(
 export const apiUsageDaily = pgTable(
   'api_usage_daily',
   {
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     keyId: text('key_id')
       .notNull()
       .references(() => apiKeys.id, { onDelete: 'cascade' }),
@@ -94,9 +88,7 @@ export const apiUsageDaily = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     key: text('key').notNull(),
     /** SHA-256 of the method, route and body: the same key with another body is refused. */
     requestHash: text('request_hash').notNull(),

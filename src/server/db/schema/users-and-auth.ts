@@ -43,6 +43,12 @@ export const users = pgTable('users', {
   updatedAt: updatedAt(),
 });
 
+/** The owner of a row that is the account's own: deleting the account deletes the row. */
+export const ownerIdColumn = () =>
+  text('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
 /**
  * The auth library's two-factor rows (modules/auth/two-factor.ts): the TOTP secret and the
  * recovery codes, both encrypted by the library with the auth secret. `verified` stays false
@@ -138,9 +144,7 @@ export const accountExports = pgTable(
   'account_exports',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownerIdColumn(),
     /** direct: streamed in the answer; background: built by the job queue. */
     kind: text('kind', { enum: ['direct', 'background'] }).notNull(),
     status: text('status', { enum: ['running', 'ready', 'failed'] }).notNull(),

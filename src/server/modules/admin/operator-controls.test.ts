@@ -6,8 +6,9 @@ import type { TAppConfig, TAuditEntry } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import type { TInvitation } from '../../../contract/sign-ups.ts';
 import { auditLog, invitations, sessions, users } from '../../db/schema.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 const ADMIN_EMAIL = 'operator-admin@example.com';
 const PASSWORD = 'correct horse battery';
@@ -18,24 +19,12 @@ let admin: TestClient;
 let adminId: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
-  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { mailTrustedCa: [smtp.ca] });
-  admin = new TestClient(t.app);
-  adminId = (await signUpVerified(t, admin, { email: ADMIN_EMAIL })).user.id;
-  const mail = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'notices',
-    password: 'notices-password',
-    fromAddress: 'accounts@formwork.test',
-    fromName: 'Formwork',
-  });
-  expect(mail.statusCode, mail.body).toBe(200);
+  ({ t, smtp, admin, adminId } = await createTestAppWithMail({
+    adminEmail: ADMIN_EMAIL,
+    mail: { ...NOTICES_ACCOUNT, fromAddress: 'accounts@formwork.test', fromName: 'Formwork' },
+  }));
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 const address = (domain = 'example.com') => `person-${randomBytes(5).toString('hex')}@${domain}`;
 const errorOf = (body: string) => ZApiError.parse(JSON.parse(body)).error;

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiKey, ZCreatedApiKey, ZGeneratedApiKey, type TCreatedApiKey } from '../../../contract/api-keys.ts';
-import { ZApiError } from '../../../contract/errors.ts';
-import { apiKeys, users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { apiKeys } from '../../db/schema.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { createApiKeysRepository } from './api-keys.repository.ts';
 import { createApiKeysService } from './api-keys.service.ts';
 import { createAccountStanding } from '../users/account-standing.ts';
@@ -19,12 +18,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
-
 async function member(plan: 'free' | 'premium' | 'enterprise') {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  const { client, user } = await signUpOnPlan(t, plan);
   return { client, userId: user.id };
 }
 

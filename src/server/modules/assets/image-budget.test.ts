@@ -4,14 +4,13 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import { MAX_IMAGE_ADDRESSES } from '../../../contract/format-content.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { DEFAULT_PLAN_CATALOGUE, DEFAULT_STORAGE_MB } from '../../../contract/plans.ts';
 import type { TUserStats } from '../../../contract/user.ts';
 import { assets, users } from '../../db/schema.ts';
 import { PLAN_CATALOGUE_SETTING } from '../system/system.service.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { IMAGE_FETCHES_PER_MINUTE } from './assets.service.ts';
 
 /*
@@ -45,7 +44,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const address = (path: string) => `http://127.0.0.2:${port}${path}`;
 function withImages(srcs: string[]): TFormatInput {
   return {

@@ -1,15 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/client.ts';
 import { lockDataDir } from '../../db/data-dir-lock.ts';
 import { users } from '../../db/schema.ts';
-import { TEST_ORIGIN, TestClient } from '../../test/test-app.ts';
+import { TEST_ORIGIN, testConfig, TestClient } from '../../test/test-app.ts';
 
 const script = path.resolve(import.meta.dirname, '../../../../scripts/admin-create.ts');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-admin-create-'));
@@ -63,16 +61,7 @@ describe('npm run admin:create', () => {
 
     // The server started on that directory lets the account into the Admin Panel.
     const database = await openDatabase({ driver: 'pglite', dataDir: path.join(dataDir, 'pglite') });
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: TEST_ORIGIN,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-    });
-    const app = await buildApp({ config, database });
+    const app = await buildApp({ config: testConfig(dataDir), database });
     try {
       expect(await database.db.select({ email: users.email }).from(users)).toEqual([{ email: 'owner@example.com' }]);
       const client = new TestClient(app);

@@ -1,11 +1,11 @@
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiError } from '../../../contract/errors.ts';
 import { ZSignUpPending, ZUser } from '../../../contract/user.ts';
 import { users } from '../../db/schema.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, signUpVerified, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
+import { createTestAppWithMail } from '../../test/mail-test-app.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { errorOf, createTestApp, TEST_ORIGIN, TestClient, logInto, type TTestApp } from '../../test/test-app.ts';
 
 const ROOT = 'root@example.com';
 const BOSS = 'boss@example.com';
@@ -13,7 +13,6 @@ const RELAY = { user: 'relay-user', password: 'relay-pass' };
 const PASSWORD = 'correct horse battery';
 const LINK_RE = /\/verify-email\?token=([A-Za-z0-9_-]{43})/;
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const setCookiesOf = (response: { headers: Record<string, unknown> }) => {
   const header = response.headers['set-cookie'];
   return Array.isArray(header) ? header : header ? [header] : [];
@@ -21,15 +20,7 @@ const setCookiesOf = (response: { headers: Record<string, unknown> }) => {
 
 /** A format and a document of it, made by `client`: building and generating need no verified address. */
 async function makeDocument(client: TestClient): Promise<string> {
-  const format = await client.post('/api/formats', {
-    name: 'Offer Letter',
-    content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}, welcome aboard.' }] },
-    placeholders: [{ name: 'client_name', type: 'text', required: true }],
-  });
-  expect(format.statusCode, format.body).toBe(201);
-  const document = await client.post('/api/documents', { formatId: (format.json() as { id: string }).id, data: { client_name: 'Jane Doe' } });
-  expect(document.statusCode, document.body).toBe(201);
-  return (document.json() as { id: string }).id;
+  return (await createOfferLetterDocument(client)).id;
 }
 
 describe('verified email, with the installation’s mail server', () => {
@@ -66,35 +57,20 @@ describe('verified email, with the installation’s mail server', () => {
   };
 
   beforeAll(async () => {
-    smtp = await startSmtpStandIn({ accounts: { [RELAY.user]: RELAY.password } });
-    t = await createTestApp(
-      { ADMIN_EMAILS: `${ROOT},${BOSS}`, LOG_LEVEL: 'info' },
-      { mailTrustedCa: [smtp.ca], signInClock: () => new Date(Date.now() + clockOffsetMs) },
-      {
-        logStream: new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            log.push(chunk.toString());
-            done();
-          },
-        }),
-      },
-    );
-    root = new TestClient(t.app);
-    await signUpVerified(t, root, { email: ROOT });
-    const saved = await root.request('PUT', '/api/admin/mail-settings', {
-      host: smtp.host,
-      port: smtp.port,
-      user: RELAY.user,
-      password: RELAY.password,
-      fromAddress: 'accounts@formwork.test',
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
+    ({
+      t,
+      smtp,
+      admin: root,
+    } = await createTestAppWithMail({
+      adminEmail: ROOT,
+      mail: { ...RELAY, fromAddress: 'accounts@formwork.test' },
+      env: { ADMIN_EMAILS: `${ROOT},${BOSS}`, LOG_LEVEL: 'info' },
+      background: { signInClock: () => new Date(Date.now() + clockOffsetMs) },
+      logStream: logInto(log),
+    }));
     logFrom = log.length;
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   it('answers a new address and a taken one alike, signs neither in, and tells the owner of the taken one', async () => {
     const fresh = await new TestClient(t.app).post('/api/auth/sign-up', { firstName: 'Nia', lastName: 'New', email: 'nia@example.com', password: PASSWORD });
@@ -247,18 +223,7 @@ describe('verified email, with no mail server', () => {
   const log: string[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(
-      { ADMIN_EMAILS: BOSS, LOG_LEVEL: 'warn' },
-      {},
-      {
-        logStream: new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            log.push(chunk.toString());
-            done();
-          },
-        }),
-      },
-    );
+    t = await createTestApp({ ADMIN_EMAILS: BOSS, LOG_LEVEL: 'warn' }, {}, { logStream: logInto(log) });
   });
   afterAll(async () => {
     await t.close();

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { FORGOT_PASSWORD_MESSAGE } from '../../../contract/user.ts';
 import { accounts, verifications } from '../../db/schema.ts';
-import { createTestApp, signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { createPasswordHasher } from './password-hasher.ts';
 import { RECOVERY_LIMITS } from './sign-in-throttle.ts';
+import { createThrottledTestApp } from './test/throttled-test-app.ts';
 
 const ADMIN_EMAIL = 'recovery-admin@example.com';
 const PASSWORD = 'correct horse battery';
@@ -21,24 +22,9 @@ const nextHour = () => void (offsetMs += 61 * 60_000);
 let t: TTestApp;
 let smtp: TSmtpStandIn;
 beforeAll(async () => {
-  smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
-  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, TRUST_PROXY: 'false' }, { signInClock: clock, mailTrustedCa: [smtp.ca] });
-  const admin = new TestClient(t.app);
-  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const mail = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'notices',
-    password: 'notices-password',
-    fromAddress: 'security@formwork.test',
-    fromName: 'Formwork',
-  });
-  expect(mail.statusCode, mail.body).toBe(200);
+  ({ t, smtp } = await createThrottledTestApp(ADMIN_EMAIL, clock));
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 const ghost = () => `ghost-${randomBytes(6).toString('hex')}@example.com`;
 const errorOf = (body: string) => ZApiError.parse(JSON.parse(body)).error;

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { clientNetwork, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
+import { createThrottledTestApp } from './test/throttled-test-app.ts';
 
 /*
  * Sign-in against a listening server, so the event loop, the thread pool and the sockets are real.
@@ -26,24 +27,9 @@ const later = (seconds: number) => void (offsetMs += seconds * 1000);
 let t: TTestApp;
 let smtp: TSmtpStandIn;
 beforeAll(async () => {
-  smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
-  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, TRUST_PROXY: 'false' }, { signInClock: clock, mailTrustedCa: [smtp.ca] });
-  const admin = new TestClient(t.app);
-  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const mail = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'notices',
-    password: 'notices-password',
-    fromAddress: 'security@formwork.test',
-    fromName: 'Formwork',
-  });
-  expect(mail.statusCode, mail.body).toBe(200);
+  ({ t, smtp } = await createThrottledTestApp(ADMIN_EMAIL, clock));
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 type TAnswer = { status: number; headers: http.IncomingHttpHeaders; body: string; ms: number };
 

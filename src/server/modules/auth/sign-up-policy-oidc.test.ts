@@ -4,46 +4,32 @@ import type { TAppConfig } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { users } from '../../db/schema.ts';
 import { followProviderRedirects, freePort, OIDC_TEST_ACCOUNT, startOidcProvider, type TOidcTestProvider } from '../../test/oidc-provider.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, signUpVerified, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
+import { TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { SIGN_UP_REFUSALS } from './sign-up-policy.ts';
 
 const REDIRECT_URI = `${TEST_ORIGIN}/api/identity/callback/oidc`;
 const ADMIN_EMAIL = 'sso-policy-admin@example.com';
 
 let provider: TOidcTestProvider;
-let smtp: TSmtpStandIn;
 let t: TTestApp;
 let admin: TestClient;
 
 beforeAll(async () => {
   provider = await startOidcProvider({ port: await freePort(), redirectUri: REDIRECT_URI });
-  smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
-  t = await createTestApp(
-    {
+  ({ t, admin } = await createTestAppWithMail({
+    adminEmail: ADMIN_EMAIL,
+    mail: { ...NOTICES_ACCOUNT, fromAddress: 'accounts@formwork.test', fromName: 'Formwork' },
+    env: {
       OIDC_ISSUER: provider.issuer,
       OIDC_CLIENT_ID: provider.clientId,
       OIDC_CLIENT_SECRET: provider.clientSecret,
       OIDC_PROVIDER_NAME: 'Acme ID',
-      ADMIN_EMAILS: ADMIN_EMAIL,
     },
-    { mailTrustedCa: [smtp.ca] },
-  );
-  admin = new TestClient(t.app);
-  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const mail = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'notices',
-    password: 'notices-password',
-    fromAddress: 'accounts@formwork.test',
-    fromName: 'Formwork',
-  });
-  expect(mail.statusCode, mail.body).toBe(200);
+  }));
 });
 afterAll(async () => {
   await t.close();
-  await smtp.close();
   await provider.close();
 });
 

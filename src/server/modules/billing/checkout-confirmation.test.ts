@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCheckoutQuote } from '../../../contract/billing.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { billingOrders, checkoutQuotes } from '../../db/schema.ts';
-import { startStripeStandIn, type TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
+import type { TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import { TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
+import { createStripeKit, errorOf, subscribeThroughStripe, type TBillingKit } from './test/billing-test-kit.ts';
 
 /*
  * No money moves without the payer's click: create-order charges only with the token of a quote
@@ -18,31 +18,17 @@ let kit: TBillingKit;
 let stripe: TStripeStandIn;
 
 beforeAll(async () => {
-  kit = await createBillingKit();
-  stripe = await startStripeStandIn({ clock: kit.clock, card: { brand: 'mastercard', last4: '4444' } });
-  await kit.activateGateway({
-    gatewayName: 'stripe',
-    keyId: 'pk_test_standin',
-    keySecret: stripe.secretKey,
-    webhookSecret: stripe.webhookSecret,
-    configuration: { apiBaseUrl: stripe.url },
-  });
+  ({ kit, stripe } = await createStripeKit({ card: { brand: 'mastercard', last4: '4444' } }));
 });
-afterAll(async () => {
-  await kit.close();
-  await stripe.close();
-});
+afterAll(() => kit.close());
 
 const PASSWORD = 'correct horse battery';
 
 /** A Stripe subscriber on Basic monthly, signed in, with the card Checkout saved. */
 async function subscriber(name: string) {
   const { client, id, email } = await kit.customer(name);
-  const checkout = await kit.checkout(client, 'basic_monthly');
-  const sessionId = new URL(stripe.complete(checkout.orderId)).searchParams.get('session_id')!;
-  const verified = await client.post('/api/subscription/verify-payment', { session_id: sessionId });
-  expect(verified.statusCode, verified.body).toBe(200);
-  return { client, id, email, subscriptionId: stripe.sessions.get(sessionId)!.subscription! };
+  const { subscriptionId } = await subscribeThroughStripe(kit, stripe, client, 'basic_monthly');
+  return { client, id, email, subscriptionId };
 }
 
 /** What the gateway and our books hold for a subscriber: what must not move on a refusal. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeStandIn, type TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
+import type { TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
+import { createStripeKit, errorOf, subscribeThroughStripe, type TBillingKit } from './test/billing-test-kit.ts';
 
 /*
  * Stripe through its official SDK, pointed at the stand-in: Checkout for a subscription, renewals,
@@ -12,31 +12,15 @@ let kit: TBillingKit;
 let stripe: TStripeStandIn;
 
 beforeAll(async () => {
-  kit = await createBillingKit();
-  stripe = await startStripeStandIn({ clock: kit.clock });
-  await kit.activateGateway({
-    gatewayName: 'stripe',
-    keyId: 'pk_test_standin',
-    keySecret: stripe.secretKey,
-    webhookSecret: stripe.webhookSecret,
-    configuration: { apiBaseUrl: stripe.url },
-  });
+  ({ kit, stripe } = await createStripeKit());
 });
-afterAll(async () => {
-  await kit.close();
-  await stripe.close();
-});
+afterAll(() => kit.close());
 
-/** Subscribes through Checkout: the session, paid on the stand-in's page, then the return. */
+/** Subscribes through Checkout, which sends the buyer to the gateway's own page. */
 async function subscribe(client: TestClient, planId: string) {
-  const checkout = await kit.checkout(client, planId);
-  expect(checkout.next.type).toBe('redirect');
-  const returnUrl = new URL(stripe.complete(checkout.orderId));
-  const sessionId = returnUrl.searchParams.get('session_id')!;
-  const verified = await client.post('/api/subscription/verify-payment', { session_id: sessionId });
-  expect(verified.statusCode, verified.body).toBe(200);
-  const session = stripe.sessions.get(sessionId)!;
-  return { checkout, sessionId, subscriptionId: session.subscription!, invoiceId: session.invoice!, returnUrl };
+  const subscribed = await subscribeThroughStripe(kit, stripe, client, planId);
+  expect(subscribed.checkout.next.type).toBe('redirect');
+  return subscribed;
 }
 
 describe('Stripe', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCheckout } from '../../../contract/billing.ts';
 import type { TFormat } from '../../../contract/formats.ts';
 import { startRazorpayStandIn, type TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
+import { NOTICES_ACCOUNT, saveSystemMail } from '../../test/mail-test-app.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
 import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
@@ -21,15 +22,7 @@ beforeAll(async () => {
   kit = await createBillingKit({ mailTrustedCa: [smtp.ca], mail: smtp });
   razorpay = await startRazorpayStandIn();
   await kit.activateRazorpay(razorpay);
-  const mail = await kit.admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'notices',
-    password: 'notices-password',
-    fromAddress: 'billing@formwork.test',
-    fromName: 'Formwork Billing',
-  });
-  expect(mail.statusCode, mail.body).toBe(200);
+  await saveSystemMail(kit.admin, smtp, { ...NOTICES_ACCOUNT, fromAddress: 'billing@formwork.test', fromName: 'Formwork Billing' });
 });
 afterAll(async () => {
   await kit.close();

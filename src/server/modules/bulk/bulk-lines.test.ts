@@ -7,11 +7,10 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZBulkJob, ZBulkUpload, type TBulkJob } from '../../../contract/bulk.ts';
 import type { TDocument } from '../../../contract/documents.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import type { TFormat } from '../../../contract/formats.ts';
 import { STARTER_FORMATS } from '../../../contract/starter-formats.ts';
 import { users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 /*
  * Invoices with line items from a spreadsheet: the Excel template's lines sheet keyed by a
@@ -33,7 +32,6 @@ function pdfText(bytes: Buffer): string {
   writeFileSync(file, bytes);
   return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
 }
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const finished = (job: TBulkJob) => ['completed', 'cancelled', 'failed'].includes(job.status);
 
 async function waitForJob(client: TestClient, id: string): Promise<TBulkJob> {

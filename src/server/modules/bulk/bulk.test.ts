@@ -1,18 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZBulkJob, ZBulkUpload, type TBulkJob, type TBulkUpload } from '../../../contract/bulk.ts';
-import { ZApiError } from '../../../contract/errors.ts';
+import { pdfText } from '../../../render/testdata/pdf-tools.ts';
 import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { bulkRows, documents, usageCounters, users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { usagePeriod } from '../users/users.repository.ts';
 
 let t: TTestApp;
@@ -23,13 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'formwork-bulk-'));
-function pdfText(bytes: Buffer): string {
-  const file = path.join(tmp, `${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(file, bytes);
-  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-}
 
 /** Every entry of a ZIP: name and bytes. An entry whose bytes do not match its CRC-32 fails. */
 function unzip(bytes: Buffer): Promise<{ name: string; bytes: Buffer }[]> {
@@ -74,15 +65,11 @@ const offerLetter: TFormatInput = {
 };
 
 async function userWithFormat(plan: 'free' | 'basic' | 'premium' = 'basic') {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  const { client, user } = await signUpOnPlan(t, plan);
   const created = await client.post('/api/formats', offerLetter);
   expect(created.statusCode).toBe(201);
   return { client, user, format: created.json() as TFormat };
 }
-
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 function csv(rows: string[][]): Buffer {
   return Buffer.from(rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',')).join('\n'));
@@ -166,7 +153,7 @@ describe('bulk generation', () => {
     expect(entries).toHaveLength(23);
     expect(entries[0]!.name).toBe('Offer letter - Client 1 - row 2.pdf');
     expect(new Set(entries.map((e) => e.name)).size).toBe(23);
-    const text = pdfText(entries[0]!.bytes);
+    const text = pdfText(entries[0]!.bytes, { layout: true });
     expect(text).toContain('Offer for Client 1');
     expect(text).toContain('client1@example.com');
     // The ZIP holds the very bytes the documents were generated with.
@@ -183,7 +170,7 @@ describe('bulk generation', () => {
     const merged = await client.get(`/api/bulk-jobs/${draft.id}/documents.pdf`);
     expect(merged.statusCode).toBe(200);
     expect(merged.headers['content-type']).toBe('application/pdf');
-    const mergedText = pdfText(merged.rawPayload);
+    const mergedText = pdfText(merged.rawPayload, { layout: true });
     expect(mergedText.match(/Offer for Client \d+/g)).toHaveLength(23);
     expect(mergedText.indexOf('Offer for Client 1\n')).toBeLessThan(mergedText.indexOf('Offer for Client 25'));
 
@@ -280,7 +267,7 @@ describe('bulk generation', () => {
       expect(whole.rawPayload.byteLength).toBeGreaterThan(16 * 1024 * 1024);
       const entries = await unzip(whole.rawPayload);
       expect(entries).toHaveLength(2500);
-      expect(pdfText(entries[2499]!.bytes)).toContain('Offer for Client 2500');
+      expect(pdfText(entries[2499]!.bytes, { layout: true })).toContain('Offer for Client 2500');
 
       // A client that stays connected but stops reading is dropped after the stall time.
       const stuck = await stopReadingAfter(url, client.cookieHeader, 64 * 1024);

@@ -32,8 +32,8 @@ import {
   xlsFromSheet,
   xlsxFrom,
   zipBombXlsx,
-  zipFrom,
 } from './test/fixtures.ts';
+import { zipFrom } from '../../test/hand-made-zip.ts';
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
   try {

@@ -6,14 +6,15 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
-import { ZApiError } from '../../../contract/errors.ts';
+import { ZDelivery } from '../../../contract/delivery.ts';
 import { ZSystemMailSettings } from '../../../contract/mail.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { settledDelivery } from './test/settled-delivery.ts';
+import { createTestAppWithMail } from '../../test/mail-test-app.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { errorOf, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 const ADMIN_EMAIL = 'root@example.com';
 const background = { emailRetryDelaysMs: [100] };
@@ -26,32 +27,24 @@ beforeAll(async () => {
   // The count is per UTC day: a run must not straddle midnight.
   const untilMidnight = 86_400_000 - (Date.now() % 86_400_000);
   if (untilMidnight < 60_000) await new Promise((resolve) => setTimeout(resolve, untilMidnight + 100));
-  smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass', 'own@acme.test': 'own-pass' } });
-  // Loopback is allowed as a user's own server only because the operator's list says so.
-  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' }, { mailTrustedCa: [smtp.ca], ...background });
+  ({ t, smtp, admin } = await createTestAppWithMail({
+    adminEmail: ADMIN_EMAIL,
+    mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test' },
+    smtpAccounts: { 'own@acme.test': 'own-pass' },
+    // Loopback is allowed as a user's own server only because the operator's list says so.
+    env: { IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' },
+    background,
+  }));
   const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
   const app = await buildApp({ config: t.config, database: database ?? t.database, background: { mailTrustedCa: [smtp.ca], ...background } });
   await app.ready();
   second = { app, database };
-  admin = new TestClient(t.app);
-  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const saved = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'relay',
-    password: 'relay-pass',
-    fromAddress: 'documents@formwork.test',
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
 }, 120_000);
 afterAll(async () => {
   await second.app.close();
   await second.database?.close();
   await t.close();
-  await smtp.close();
 });
-
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 /** A paid user signed in on `app`, with one document. */
 async function sender(app: FastifyInstance) {
@@ -63,15 +56,6 @@ async function sender(app: FastifyInstance) {
   };
   const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string };
   return { client, userId: user.id, documentId: document.id };
-}
-
-async function settled(client: TestClient, id: string): Promise<TDelivery> {
-  for (let i = 0; i < 400; i++) {
-    const delivery = ZDelivery.parse((await client.get(`/api/deliveries/${id}`)).json());
-    if (delivery.status === 'sent' || delivery.status === 'failed') return delivery;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`delivery ${id} did not settle`);
 }
 
 const setLimit = async (value: string) => admin.post('/api/admin/settings', { key: 'mail.daily_limit', value });
@@ -95,10 +79,10 @@ describe('the daily cap on the installation’s mail server', () => {
     // Two recipients on the first instance, one on the second: three.
     const first = await one.client.post(`/api/documents/${one.documentId}/email`, { to: ['a@example.com', 'b@example.com'] });
     expect(first.statusCode, first.body).toBe(202);
-    expect((await settled(one.client, ZDelivery.parse(first.json()).id)).status).toBe('sent');
+    expect((await settledDelivery(one.client, ZDelivery.parse(first.json()).id)).status).toBe('sent');
     const next = await two.client.post(`/api/documents/${two.documentId}/email`, { to: ['c@example.com'] });
     expect(next.statusCode, next.body).toBe(202);
-    expect((await settled(two.client, ZDelivery.parse(next.json()).id)).status).toBe('sent');
+    expect((await settledDelivery(two.client, ZDelivery.parse(next.json()).id)).status).toBe('sent');
     await smtp.waitFor(before + 2);
 
     for (const [client, documentId] of [
@@ -167,7 +151,7 @@ describe('the daily cap on the installation’s mail server', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     const queued = await own.client.post(`/api/documents/${own.documentId}/email`, { to: ['e@example.com'] });
     expect(queued.statusCode, queued.body).toBe(202);
-    expect(await settled(own.client, ZDelivery.parse(queued.json()).id)).toMatchObject({ status: 'sent', transport: 'own' });
+    expect(await settledDelivery(own.client, ZDelivery.parse(queued.json()).id)).toMatchObject({ status: 'sent', transport: 'own' });
     expect(ZSystemMailSettings.parse((await admin.get('/api/admin/mail-settings')).json()).sentToday).toBe(5);
   });
 });

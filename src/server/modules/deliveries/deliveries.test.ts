@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardEmail, ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
 import { ZEmailSettings } from '../../../contract/mail.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
+import { settledDelivery } from './test/settled-delivery.ts';
+import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
+import { saveSystemMail } from '../../test/mail-test-app.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, logInto, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 /*
  * Emailing a document, end to end against a real SMTP server on loopback: STARTTLS with a
@@ -28,14 +29,7 @@ beforeAll(async () => {
   t = await createTestApp(
     { ADMIN_EMAILS: ADMIN_EMAIL, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1', LOG_LEVEL: 'info' },
     { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100, 100] },
-    {
-      logStream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          logLines.push(chunk.toString());
-          done();
-        },
-      }),
-    },
+    { logStream: logInto(logLines) },
   );
   admin = new TestClient(t.app);
   await signUpVerified(t, admin, { email: ADMIN_EMAIL });
@@ -45,44 +39,17 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function setUpSystemMail() {
-  const saved = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: RELAY.user,
-    password: RELAY.password,
-    fromAddress: 'documents@formwork.test',
-    fromName: 'Formwork',
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
+  await saveSystemMail(admin, smtp, { ...RELAY, fromAddress: 'documents@formwork.test', fromName: 'Formwork' });
 }
 
 /** A user on `plan` (a paid one unless told: the Free plan's own rule is tested on its own) with one document. */
 async function userWithDocument(plan: 'free' | 'basic' | 'enterprise' = 'basic', client = new TestClient(t.app)) {
   const { user, email } = await signUpVerified(t, client, { firstName: 'Grace', lastName: 'Hopper' }, smtp);
   await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
-  const format = await client.post('/api/formats', {
-    name: 'Offer Letter',
-    content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{client_name}}, welcome aboard.' }] },
-    placeholders: [{ name: 'client_name', type: 'text', required: true }],
-  });
-  expect(format.statusCode, format.body).toBe(201);
-  const document = await client.post('/api/documents', { formatId: (format.json() as { id: string }).id, data: { client_name: 'Jane Doe' } });
-  expect(document.statusCode, document.body).toBe(201);
-  return { client, userId: user.id, email, document: document.json() as { id: string; name: string } };
-}
-
-/** Polls a delivery until it is sent or failed. */
-async function settled(client: TestClient, id: string): Promise<TDelivery> {
-  for (let i = 0; i < 400; i++) {
-    const delivery = ZDelivery.parse((await client.get(`/api/deliveries/${id}`)).json());
-    if (delivery.status === 'sent' || delivery.status === 'failed') return delivery;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`delivery ${id} did not settle`);
+  return { client, userId: user.id, email, document: await createOfferLetterDocument(client) };
 }
 
 describe('with no mail server set up', () => {
@@ -110,7 +77,7 @@ describe('emailing a document', () => {
     const delivery = ZDelivery.parse(queued.json());
     expect(delivery).toMatchObject({ status: 'queued', to: ['jane.doe@example.com', 'hr@example.com'], cc: ['boss@example.com'], subject: 'Your offer' });
 
-    const done = await settled(client, delivery.id);
+    const done = await settledDelivery(client, delivery.id);
     expect(done).toMatchObject({ status: 'sent', attempts: 1, transport: 'system', attachment: 'pdf', error: null });
     expect(done.smtpResponse).toMatch(/^250/);
     expect(done.sentAt).not.toBeNull();
@@ -145,7 +112,7 @@ describe('emailing a document', () => {
     const { client, document } = await userWithDocument();
     const before = smtp.messages.length;
     const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
-    expect((await settled(client, queued.id)).status).toBe('sent');
+    expect((await settledDelivery(client, queued.id)).status).toBe('sent');
     await smtp.waitFor(before + 1);
     const parsed = await smtp.parse(smtp.messages[before]!);
     expect(parsed.subject).toBe(document.name);
@@ -157,7 +124,7 @@ describe('emailing a document', () => {
     const before = smtp.messages.length;
     smtp.answerNext(2, 451, '4.3.0 Mailbox busy, try again later');
     const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
-    const done = await settled(client, queued.id);
+    const done = await settledDelivery(client, queued.id);
     expect(done).toMatchObject({ status: 'sent', attempts: 3, error: null });
     await smtp.waitFor(before + 1);
     expect(smtp.messages.length).toBe(before + 1);
@@ -170,7 +137,7 @@ describe('emailing a document', () => {
     const { client, document } = await userWithDocument();
     smtp.answerNext(1, 554, '5.7.1 Message rejected as spam');
     const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
-    const done = await settled(client, queued.id);
+    const done = await settledDelivery(client, queued.id);
     expect(done).toMatchObject({ status: 'failed', attempts: 1, smtpResponse: '554 5.7.1 Message rejected as spam' });
     expect(done.error).toBe(`The mail server ${smtp.host} refused the message: 554 5.7.1 Message rejected as spam`);
   });
@@ -186,7 +153,10 @@ describe('emailing a document', () => {
       smtpPort: smtp.port,
     });
     expect(saved.statusCode).toBe(200);
-    const failed = await settled(client, ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json()).id);
+    const failed = await settledDelivery(
+      client,
+      ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json()).id,
+    );
     expect(failed).toMatchObject({ status: 'failed', transport: 'own', attempts: 1 });
     expect(failed.error).toBe(`The mail server ${smtp.host} refused the user name or password: 535 5.7.8 Authentication credentials invalid`);
     const logged = logLines.filter((line) => line.includes(failed.id)).join('');
@@ -201,7 +171,10 @@ describe('emailing a document', () => {
       smtpPort: smtp.port,
     });
     const before = smtp.messages.length;
-    const sent = await settled(client, ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json()).id);
+    const sent = await settledDelivery(
+      client,
+      ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json()).id,
+    );
     expect(sent).toMatchObject({ status: 'sent', transport: 'own' });
     await smtp.waitFor(before + 1);
     expect(smtp.messages[before]).toMatchObject({ user: 'sales@acme.test', from: 'sales@acme.test' });
@@ -245,7 +218,7 @@ describe('abuse limits', () => {
       expect(overWhole.statusCode).toBe(400);
       expect(errorOf(overWhole).message).toBe('Your plan sends to at most 3 recipients an hour. Send to fewer people.');
       const first = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['a@example.com', 'b@example.com'] })).json());
-      await settled(client, first.id);
+      await settledDelivery(client, first.id);
       expect((await client.post(`/api/documents/${document.id}/email`, { to: ['c@example.com'] })).statusCode).toBe(202);
       const over = await client.post(`/api/documents/${document.id}/email`, { to: ['d@example.com'] });
       expect(over.statusCode).toBe(429);
@@ -299,7 +272,7 @@ describe('the Free plan through the installation’s server', () => {
     const standard = standardEmail(document.name, 'Grace Hopper');
     expect(ZDelivery.parse(queued.json()).subject).toBe(standard.subject);
     expect(standard.subject).toBe(`${document.name} from Grace Hopper`);
-    expect((await settled(client, ZDelivery.parse(queued.json()).id)).status).toBe('sent');
+    expect((await settledDelivery(client, ZDelivery.parse(queued.json()).id)).status).toBe('sent');
     await smtp.waitFor(before + 1);
     const parsed = await smtp.parse(smtp.messages[before]!);
     expect(parsed.subject).toBe(standard.subject);
@@ -328,7 +301,7 @@ describe('the Free plan through the installation’s server', () => {
       status: 'queued',
       nextAttemptAt: new Date(),
     });
-    const done = await settled(client, id);
+    const done = await settledDelivery(client, id);
     const standard = standardEmail(document.name, 'Grace Hopper');
     expect(done).toMatchObject({ status: 'sent', subject: standard.subject });
     await smtp.waitFor(before + 1);
@@ -348,7 +321,7 @@ describe('the Free plan through the installation’s server', () => {
     const queued = ZDelivery.parse(
       (await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'Our offer', message: 'As discussed.' })).json(),
     );
-    expect((await settled(client, queued.id)).status).toBe('sent');
+    expect((await settledDelivery(client, queued.id)).status).toBe('sent');
     await smtp.waitFor(before + 1);
     expect((await smtp.parse(smtp.messages[before]!)).subject).toBe('Our offer');
   });
@@ -371,7 +344,7 @@ describe('the Free plan through the installation’s server', () => {
       const queued = ZDelivery.parse(
         (await client.post(`/api/documents/${document.id}/email`, { to: ['stranger@example.com'], subject: 'From my own mailbox' })).json(),
       );
-      expect(await settled(client, queued.id)).toMatchObject({ status: 'sent', transport: 'own' });
+      expect(await settledDelivery(client, queued.id)).toMatchObject({ status: 'sent', transport: 'own' });
       await smtp.waitFor(before + 1);
       expect(smtp.messages[before]).toMatchObject({ user: 'sales@acme.test', from: 'sales@acme.test' });
       const parsed = await smtp.parse(smtp.messages[before]!);
@@ -389,13 +362,7 @@ describe('a PDF too large to attach', () => {
     small = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { mailTrustedCa: [smtp.ca], emailAttachmentMaxBytes: 1_000 });
     const root = new TestClient(small.app);
     await signUpVerified(small, root, { email: ADMIN_EMAIL });
-    await root.request('PUT', '/api/admin/mail-settings', {
-      host: smtp.host,
-      port: smtp.port,
-      user: RELAY.user,
-      password: RELAY.password,
-      fromAddress: 'documents@formwork.test',
-    });
+    await saveSystemMail(root, smtp, { ...RELAY, fromAddress: 'documents@formwork.test' });
   });
   afterAll(async () => {
     await small.close();
@@ -410,7 +377,7 @@ describe('a PDF too large to attach', () => {
     const document = (await client.post('/api/documents', { formatId: format.id, data: {} })).json() as { id: string; name: string };
     const before = smtp.messages.length;
     const queued = ZDelivery.parse((await client.post(`/api/documents/${document.id}/email`, { to: ['jane@example.com'] })).json());
-    const done = await settled(client, queued.id);
+    const done = await settledDelivery(client, queued.id);
     expect(done).toMatchObject({ status: 'sent', attachment: 'link' });
     await smtp.waitFor(before + 1);
     const parsed = await smtp.parse(smtp.messages[before]!);

@@ -4,8 +4,9 @@ import { ZBulkJob, type TBulkJob } from '../../../contract/bulk.ts';
 import { standardEmail, ZMailMerge, ZMailMergeOptions, ZMailMergePreview, ZMailMergeRowPage, type TMailMerge } from '../../../contract/delivery.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { createTestAppWithMail } from '../../test/mail-test-app.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { IN_DOUBT_MESSAGE } from './deliveries.service.ts';
 
 /*
@@ -21,23 +22,13 @@ let smtp: TSmtpStandIn;
 let admin: TestClient;
 
 beforeAll(async () => {
-  smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass' } });
-  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100] });
-  admin = new TestClient(t.app);
-  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const saved = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'relay',
-    password: 'relay-pass',
-    fromAddress: 'documents@formwork.test',
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
+  ({ t, smtp, admin } = await createTestAppWithMail({
+    adminEmail: ADMIN_EMAIL,
+    mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test' },
+    background: { emailRetryDelaysMs: [100, 100] },
+  }));
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 const ROWS = 25;
 /** Spreadsheet rows (the header is row 1) whose address cannot be used. */

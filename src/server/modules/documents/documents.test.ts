@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiError } from '../../../contract/errors.ts';
+import { pdfText } from '../../../render/testdata/pdf-tools.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import type { TDocument } from '../../../contract/documents.ts';
-import { usageCounters, users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { usageCounters } from '../../db/schema.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { eq } from 'drizzle-orm';
 import { usagePeriod } from '../users/index.ts';
 
@@ -18,13 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'formwork-docs-'));
-function pdfText(bytes: Buffer): string {
-  const file = path.join(tmp, `${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(file, bytes);
-  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-}
 
 const offerLetter: TFormatInput = {
   name: 'Offer letter',
@@ -45,15 +34,11 @@ const offerLetter: TFormatInput = {
 };
 
 async function userWithFormat(plan: 'free' | 'basic' = 'basic') {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  const { client, user } = await signUpOnPlan(t, plan);
   const created = await client.post('/api/formats', offerLetter);
   expect(created.statusCode).toBe(201);
   return { client, user, format: created.json() as TFormat };
 }
-
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 
 describe('formats', () => {
   it('normalises placeholder names, drops blank options and bumps the version on save', async () => {
@@ -98,7 +83,7 @@ describe('formats', () => {
     expect(preview.statusCode).toBe(200);
     expect(preview.headers['content-type']).toBe('application/pdf');
     expect(String(preview.headers['content-disposition'])).toMatch(/^inline/);
-    const text = pdfText(preview.rawPayload);
+    const text = pdfText(preview.rawPayload, { layout: true });
     expect(text).toContain('Offer for [Client name]');
     expect(text).toContain('Team: [Team]');
   });
@@ -110,7 +95,7 @@ describe('formats', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
-    const text = pdfText(response.rawPayload).replace(/\s+/g, ' ');
+    const text = pdfText(response.rawPayload, { layout: true }).replace(/\s+/g, ' ');
     expect(text).toContain('Offer for Ada Lovelace');
     expect(text).toContain('Start date: March 1, 2026. Salary: 85,000. Team: [Team].');
     expect((await client.get('/api/documents')).json()).toEqual([]);
@@ -128,7 +113,7 @@ describe('formats', () => {
     await client.signUp();
     const response = await client.post('/api/formats/preview', { ...offerLetter, name: 'Draft' });
     expect(response.statusCode).toBe(200);
-    expect(pdfText(response.rawPayload)).toContain('Offer for [Client name]');
+    expect(pdfText(response.rawPayload, { layout: true })).toContain('Offer for [Client name]');
     expect((await client.get('/api/formats')).json()).toEqual([]);
     expect((await client.post('/api/formats/preview', { ...offerLetter, name: '' })).statusCode).toBe(400);
   });
@@ -163,7 +148,7 @@ describe('documents', () => {
     const first = await client.get(`/api/documents/${doc.id}/download`);
     expect(first.statusCode).toBe(200);
     expect(String(first.headers['content-disposition'])).toMatch(/^attachment; filename="Offer letter - Zoë Müller - \d{4}-\d\d-\d\d\.pdf"/);
-    const text = pdfText(first.rawPayload);
+    const text = pdfText(first.rawPayload, { layout: true });
     expect(text).toContain('Offer for Zoë Müller');
     expect(text).toContain('Salary: 1,234,567.5');
     expect(text).toContain('March 5, 2025');

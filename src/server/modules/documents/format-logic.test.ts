@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import type { TDocument } from '../../../contract/documents.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { STARTER_FORMATS } from '../../../contract/starter-formats.ts';
 import { pdfPages, pdfText } from '../../../render/testdata/pdf-tools.ts';
-import { users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 
 /*
  * Lists, conditions, formulas and checkboxes through the app's API and the public API: arrays in
@@ -27,7 +24,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
@@ -49,9 +45,7 @@ const lines = (n: number, description = (i: number) => `Line ${i + 1}`) =>
   Array.from({ length: n }, (_, i) => ({ description: description(i), qty: (i % 3) + 1, unit_price: '0.10' }));
 
 async function member(plan: 'basic' | 'enterprise' = 'basic') {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  const { client, user } = await signUpOnPlan(t, plan);
   const created = await client.post('/api/formats', INVOICE);
   expect(created.statusCode).toBe(201);
   return { client, userId: user.id, format: created.json() as TFormat };

@@ -3,11 +3,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents.ts';
-import { ZApiError } from '../../../contract/errors.ts';
 import { MAX_EXPANDED_TEXT_CHARS } from '../../../contract/expansion.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { users } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { errorOf, createTestApp, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { sha256Hex } from './pdf.service.ts';
 
 /*
@@ -25,8 +24,6 @@ afterAll(async () => {
   await Promise.all([t.close(), slow.close()]);
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
-
 /** `uses` paragraphs each printing {{notes}}: with a 10,000-character value, uses x 10 KB of text. */
 function repeatedNotes(uses: number): TFormatInput {
   return {
@@ -38,10 +35,7 @@ function repeatedNotes(uses: number): TFormatInput {
 const tenKb = 'lorem ipsum dolor sit amet '.repeat(370).slice(0, 10_000);
 
 async function signedIn(app: TTestApp, plan: 'free' | 'basic' = 'basic') {
-  const client = new TestClient(app.app);
-  const { user } = await client.signUp();
-  await app.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
-  return { client, user };
+  return signUpOnPlan(app, plan);
 }
 
 describe('the expansion bound', () => {

@@ -1,11 +1,9 @@
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiError } from '../../../contract/errors.ts';
 import { ZEmailSettings, ZSystemMailSettings, type TEmailSettings } from '../../../contract/mail.ts';
 import { systemSettings, users } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { errorOf, createTestApp, TestClient, logInto, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { isAllowedAddress } from '../../net/address-rule.ts';
 import { createMailer } from './mail-transport.ts';
 
@@ -19,12 +17,6 @@ let t: TTestApp;
 let smtp: TSmtpStandIn;
 let plainSmtp: TSmtpStandIn;
 const logLines: string[] = [];
-const log = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(chunk.toString());
-    done();
-  },
-});
 
 beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { 'sales@acme.test': PASSWORD, 'relay-user': 'relay-pass' } });
@@ -33,7 +25,7 @@ beforeAll(async () => {
   t = await createTestApp(
     { ADMIN_EMAILS: 'root@example.com', IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1', LOG_LEVEL: 'warn' },
     { mailTrustedCa: [smtp.ca] },
-    { logStream: log },
+    { logStream: logInto(logLines) },
   );
 });
 afterAll(async () => {
@@ -42,8 +34,15 @@ afterAll(async () => {
   await plainSmtp.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
 const put = (client: TestClient, url: string, body: unknown) => client.request('PUT', url, body);
+/** Saves `server` as the user's own mail server, signing in as sales@acme.test. */
+const saveOwnServer = (client: TestClient, server: TSmtpStandIn, password = PASSWORD) =>
+  put(client, '/api/user/email-settings', {
+    enterpriseEmail: 'sales@acme.test',
+    enterpriseEmailPassword: password,
+    smtpHost: server.host,
+    smtpPort: server.port,
+  });
 
 async function enterpriseUser() {
   const client = new TestClient(t.app);
@@ -146,12 +145,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
 
   it('sends a test email over STARTTLS with AUTH to the account’s own address', async () => {
     const { client, email } = await enterpriseUser();
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: PASSWORD,
-      smtpHost: smtp.host,
-      smtpPort: smtp.port,
-    });
+    await saveOwnServer(client, smtp);
     const before = smtp.messages.length;
     const sent = await client.post('/api/user/email-settings/test', {});
     expect(sent.statusCode, sent.body).toBe(200);
@@ -167,12 +161,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
   it('shows the server’s own answer to a wrong password, in the answer and in the log, never the password', async () => {
     const { client, id } = await enterpriseUser();
     const wrong = 'Wrong-Password-123';
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: wrong,
-      smtpHost: smtp.host,
-      smtpPort: smtp.port,
-    });
+    await saveOwnServer(client, smtp, wrong);
     const failed = await client.post('/api/user/email-settings/test', {});
     expect(failed.statusCode).toBe(422);
     expect(errorOf(failed).message).toBe(`The mail server ${smtp.host} refused the user name or password: 535 5.7.8 Authentication credentials invalid`);
@@ -187,12 +176,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
 
   it('will not sign in where the server offers no encryption while “secure” is on', async () => {
     const { client } = await enterpriseUser();
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: PASSWORD,
-      smtpHost: plainSmtp.host,
-      smtpPort: plainSmtp.port,
-    });
+    await saveOwnServer(client, plainSmtp);
     const before = plainSmtp.messages.length;
     const failed = await client.post('/api/user/email-settings/test', {});
     expect(failed.statusCode).toBe(422);
@@ -205,12 +189,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
     const unsaved = await client.post('/api/user/email-settings/test', {});
     expect(unsaved.statusCode).toBe(409);
     expect(errorOf(unsaved).message).toBe('Save your mail server settings first, then send a test email.');
-    await put(client, '/api/user/email-settings', {
-      enterpriseEmail: 'sales@acme.test',
-      enterpriseEmailPassword: PASSWORD,
-      smtpHost: smtp.host,
-      smtpPort: smtp.port,
-    });
+    await saveOwnServer(client, smtp);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await client.post('/api/user/email-settings/test', {})).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);

@@ -251,6 +251,18 @@ function looksLikeBoldHeading(s: TSerialized): boolean {
   return s.allBold && !plain.includes('\n') && plain.length > 0 && plain.length <= 80 && !/[.,;:]$/.test(plain) && !/^\{\{[^}]*\}\}$/.test(plain);
 }
 
+const imageBlock = (ref: number): TBlock => ({ kind: 'image', src: `${IMAGE_REF_PREFIX}${ref}`, width: 0, height: 0 });
+
+/** Walks the inline content of a block element: its images become image blocks in place, and each stretch of text between them goes to `text`. */
+function eachTextRun(node: TNode & { children: TNode[] }, state: TWalkState, text: (run: TPiece[]) => void) {
+  const pieces: TPiece[] = [];
+  inline(node.children, { bold: false, italic: false, underline: false }, pieces);
+  for (const part of splitAtImages(pieces)) {
+    if (typeof part === 'number') state.blocks.push(imageBlock(part));
+    else text(part);
+  }
+}
+
 function walk(nodes: readonly TNode[], state: TWalkState) {
   for (const node of nodes) {
     if (node.type === 'text') {
@@ -266,18 +278,12 @@ function walk(nodes: readonly TNode[], state: TWalkState) {
       case 'h4':
       case 'h5':
       case 'h6': {
-        const pieces: TPiece[] = [];
-        inline(node.children, { bold: false, italic: false, underline: false }, pieces);
-        for (const part of splitAtImages(pieces)) {
-          if (typeof part === 'number') {
-            state.blocks.push({ kind: 'image', src: `${IMAGE_REF_PREFIX}${part}`, width: 0, height: 0 });
-            continue;
-          }
-          const s = serialize(part, { emphasis: false });
+        eachTextRun(node, state, (run) => {
+          const s = serialize(run, { emphasis: false });
           if (s.text) {
             state.blocks.push({ kind: 'heading', text: s.text, size: headingSizeOf(node), italic: s.allItalic, underline: s.allUnderline });
           }
-        }
+        });
         break;
       }
       case 'ul':
@@ -294,7 +300,7 @@ function walk(nodes: readonly TNode[], state: TWalkState) {
       }
       case 'img': {
         const ref = imageRef(node);
-        if (ref !== undefined) state.blocks.push({ kind: 'image', src: `${IMAGE_REF_PREFIX}${ref}`, width: 0, height: 0 });
+        if (ref !== undefined) state.blocks.push(imageBlock(ref));
         break;
       }
       default: {
@@ -302,21 +308,15 @@ function walk(nodes: readonly TNode[], state: TWalkState) {
           walk(node.children, state);
           break;
         }
-        const pieces: TPiece[] = [];
-        inline(node.children, { bold: false, italic: false, underline: false }, pieces);
-        for (const part of splitAtImages(pieces)) {
-          if (typeof part === 'number') {
-            state.blocks.push({ kind: 'image', src: `${IMAGE_REF_PREFIX}${part}`, width: 0, height: 0 });
-            continue;
-          }
-          const s = serialize(part);
-          if (!s.text) continue;
+        eachTextRun(node, state, (run) => {
+          const s = serialize(run);
+          if (!s.text) return;
           if (looksLikeBoldHeading(s)) {
             state.blocks.push({ kind: 'heading', text: stripEmphasis(s.text), size: 'text-xl', italic: s.allItalic, underline: s.allUnderline });
           } else {
             state.blocks.push({ kind: 'paragraph', text: s.text, underline: s.allUnderline });
           }
-        }
+        });
       }
     }
   }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TFormat } from '../../../contract/formats.ts';
 import type { TTemplateImportResponse } from '../../../contract/template-import.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { docxWithImage, encryptedDocx, legacyDoc, offerLetterDocx, offerLetterPdf, pdfWith, simpleDocx, testPng, tinyBmp, zipOf } from './test-fixtures.ts';
+import { docxWithImage, encryptedDocx, legacyDoc, offerLetterDocx, offerLetterPdf, pdfWith, simpleDocx, testPng, tinyBmp } from './test-fixtures.ts';
+import { zipFrom } from '../../test/hand-made-zip.ts';
 
 function multipart(filename: string, bytes: Buffer, field = 'file', type = 'application/octet-stream') {
   const boundary = '----formwork-import-boundary';
@@ -263,9 +264,9 @@ describe('bad files answer 4xx JSON with a clear message, never 500', () => {
     await expectRefused('broken.docx', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(500, 7)]), 400, /damaged/);
     const real = await offerLetterDocx();
     await expectRefused('cut.docx', real.subarray(0, Math.floor(real.length / 2)), 400, /damaged/);
-    const badXml = zipOf([
-      { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
-      { name: 'word/document.xml', data: Buffer.from('<w:document><w:body><w:p>'), deflate: true },
+    const badXml = zipFrom([
+      { name: '[Content_Types].xml', data: Buffer.from('<Types/>'), store: true },
+      { name: 'word/document.xml', data: Buffer.from('<w:document><w:body><w:p>') },
     ]);
     await expectRefused('badxml.docx', badXml, 400, /damaged|could not be read/);
   });
@@ -294,9 +295,9 @@ describe('bad files answer 4xx JSON with a clear message, never 500', () => {
     await expectRefused('letter.docx', pdf, 415, /\.docx extension says: it looks like a PDF/);
     await expectRefused('notes.txt', png, 415, /\.txt extension says: it looks like a PNG image/);
     await expectRefused('notes.txt', pdf, 415, /looks like a PDF/);
-    const xlsx = zipOf([
-      { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
-      { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') },
+    const xlsx = zipFrom([
+      { name: '[Content_Types].xml', data: Buffer.from('<Types/>'), store: true },
+      { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>'), store: true },
     ]);
     await expectRefused('sheet.docx', xlsx, 415, /looks like an Excel workbook/);
   });
@@ -315,9 +316,9 @@ describe('bad files answer 4xx JSON with a clear message, never 500', () => {
 
   it('a zip bomb, even one that lies about its size', async () => {
     const zeros = Buffer.alloc(151 * 1024 * 1024);
-    const bomb = zipOf([
-      { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
-      { name: 'word/document.xml', data: zeros, deflate: true, declaredSize: 1000 },
+    const bomb = zipFrom([
+      { name: '[Content_Types].xml', data: Buffer.from('<Types/>'), store: true },
+      { name: 'word/document.xml', data: zeros, declaredSize: 1000 },
     ]);
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect(deflateRawSync).toBeDefined();

@@ -3,7 +3,7 @@
  * through pdfkit, an encrypted Office container through `cfb`. Used by the tests beside this file
  * and by the browser journey in e2e/template-import.spec.ts.
  */
-import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import CFB from 'cfb';
 import { AlignmentType, Document, HeadingLevel, ImageRun, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import PDFDocument from 'pdfkit';
@@ -145,51 +145,6 @@ export function legacyDoc(): Buffer {
   const container = CFB.utils.cfb_new();
   CFB.utils.cfb_add(container, 'WordDocument', Buffer.alloc(2048, 0x11));
   return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
-}
-
-/**
- * A ZIP archive written by hand, so tests can make archives a real tool would refuse to write:
- * `declaredSize` lets an entry claim a smaller unpacked size than it has (a zip bomb's trick).
- */
-export function zipOf(entries: { name: string; data: Buffer; deflate?: boolean; declaredSize?: number }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name, 'utf8');
-    const body = e.deflate ? deflateRawSync(e.data) : e.data;
-    const crc = crc32(e.data);
-    const size = e.declaredSize ?? e.data.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(e.deflate ? 8 : 0, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
 }
 
 /** A 2x2 24-bit BMP: a picture format Word embeds and the builder cannot show. */

@@ -6,9 +6,9 @@ import { ZAuditPage } from '../../../contract/admin.ts';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZShareLink } from '../../../contract/delivery.ts';
 import { accountExports, apiKeys, billingOrders, documents, formats, invoices, payments, sessions, shareLinks, subscriptions, users } from '../../db/schema.ts';
-import { startStripeStandIn, type TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
+import type { TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import { TEST_ORIGIN, TestClient } from '../../test/test-app.ts';
-import { createBillingKit, errorOf, type TBillingKit } from '../billing/test/billing-test-kit.ts';
+import { createStripeKit, errorOf, subscribeThroughStripe, type TBillingKit } from '../billing/test/billing-test-kit.ts';
 
 /*
  * Deleting an account: the password first, then the subscription cancelled at its gateway (a
@@ -22,29 +22,9 @@ let kit: TBillingKit;
 let stripe: TStripeStandIn;
 
 beforeAll(async () => {
-  kit = await createBillingKit();
-  stripe = await startStripeStandIn({ clock: kit.clock });
-  await kit.activateGateway({
-    gatewayName: 'stripe',
-    keyId: 'pk_test_standin',
-    keySecret: stripe.secretKey,
-    webhookSecret: stripe.webhookSecret,
-    configuration: { apiBaseUrl: stripe.url },
-  });
+  ({ kit, stripe } = await createStripeKit());
 });
-afterAll(async () => {
-  await kit.close();
-  await stripe.close();
-});
-
-async function subscribe(client: TestClient, planId: string) {
-  const checkout = await kit.checkout(client, planId);
-  const returnUrl = new URL(stripe.complete(checkout.orderId));
-  const sessionId = returnUrl.searchParams.get('session_id')!;
-  const verified = await client.post('/api/subscription/verify-payment', { session_id: sessionId });
-  expect(verified.statusCode, verified.body).toBe(200);
-  return { subscriptionId: stripe.sessions.get(sessionId)!.subscription! };
-}
+afterAll(() => kit.close());
 
 /** A format, a document and a share link of it. */
 async function withContent(client: TestClient) {
@@ -85,7 +65,7 @@ describe('deleting an account', () => {
 
   it('stops with nothing deleted when the gateway will not cancel the subscription', async () => {
     const { client, id } = await kit.customer('Gale');
-    const { subscriptionId } = await subscribe(client, 'basic_monthly');
+    const { subscriptionId } = await subscribeThroughStripe(kit, stripe, client, 'basic_monthly');
     await withContent(client);
     // Stripe no longer knows the subscription: it refuses to cancel it.
     const held = stripe.subscriptions.get(subscriptionId)!;
@@ -104,7 +84,7 @@ describe('deleting an account', () => {
 
   it('cancels the subscription at Stripe, removes everything but the books, and leaves an audit entry', async () => {
     const { client, id, email } = await kit.customer('Hale');
-    const { subscriptionId } = await subscribe(client, 'premium_monthly');
+    const { subscriptionId } = await subscribeThroughStripe(kit, stripe, client, 'premium_monthly');
     const { documentId, shareToken } = await withContent(client);
     const [invoice] = await kit.invoices(client);
     const invoicePdf = (await client.get(`/api/subscription/invoices/${invoice!.id}/pdf`)).rawPayload;

@@ -6,8 +6,9 @@ import { ZAccountExport, ZAccountExportStatus, type TAccountExportStatus } from 
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { accountExports, users } from '../../db/schema.ts';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
+import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
+import { signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
 import { ACCOUNT_EXPORT_LIMITS } from './account-export.ts';
 
@@ -23,24 +24,13 @@ let t: TTestApp;
 let smtp: TSmtpStandIn;
 
 beforeAll(async () => {
-  smtp = await startSmtpStandIn({ accounts: { notices: 'notices-password' } });
-  t = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { accountExportBackgroundAbove: 2, mailTrustedCa: [smtp.ca] });
-  const admin = new TestClient(t.app);
-  await signUpVerified(t, admin, { email: ADMIN_EMAIL });
-  const mail = await admin.request('PUT', '/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'notices',
-    password: 'notices-password',
-    fromAddress: 'notices@formwork.test',
-    fromName: 'Formwork',
-  });
-  expect(mail.statusCode, mail.body).toBe(200);
+  ({ t, smtp } = await createTestAppWithMail({
+    adminEmail: ADMIN_EMAIL,
+    mail: { ...NOTICES_ACCOUNT, fromAddress: 'notices@formwork.test', fromName: 'Formwork' },
+    background: { accountExportBackgroundAbove: 2 },
+  }));
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 const LEASE = {
   name: 'Lease, "short" form',

@@ -3,10 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiError } from '../../../contract/errors.ts';
 import { ZCreatedWebhookEndpoint, ZWebhookDelivery, ZWebhookEndpoint, type TWebhookDelivery } from '../../../contract/webhooks.ts';
-import { users, webhookEndpoints } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { webhookEndpoints } from '../../db/schema.ts';
+import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 
 /*
  * A receiver on loopback that checks every signature the way an integrator would (the scheme
@@ -56,12 +55,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
-
 async function member(plan: 'premium' | 'enterprise' = 'enterprise') {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  const { client, user } = await signUpOnPlan(t, plan);
   return { client, userId: user.id };
 }
 

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TBillingOverview, TCheckout, TCheckoutQuote, TInvoiceSummary } from '../../../../contract/billing.ts';
-import { ZApiError } from '../../../../contract/errors.ts';
 import { pino } from 'pino';
 import { createServices } from '../../../services.ts';
 import type { TRazorpayStandIn } from '../../../test/gateway-stand-ins/razorpay-stand-in.ts';
+import type { TStripeOptions } from '../../../test/gateway-stand-ins/stripe/state.ts';
+import { startStripeStandIn, type TStripeStandIn } from '../../../test/gateway-stand-ins/stripe-stand-in.ts';
 import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../../test/test-app.ts';
 
 /*
@@ -106,4 +107,37 @@ export async function createBillingKit(options: { mailTrustedCa?: string[]; mail
   };
 }
 
-export const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
+/**
+ * The kit with Stripe on, pointed at a stand-in that bills on the kit's clock (`options`: the card
+ * buyers enter, and the like); the kit's close() stops the stand-in too.
+ */
+export async function createStripeKit(options: Omit<TStripeOptions, 'clock'> = {}): Promise<{ kit: TBillingKit; stripe: TStripeStandIn }> {
+  const kit = await createBillingKit();
+  const stripe = await startStripeStandIn({ ...options, clock: kit.clock });
+  await kit.activateGateway({
+    gatewayName: 'stripe',
+    keyId: 'pk_test_standin',
+    keySecret: stripe.secretKey,
+    webhookSecret: stripe.webhookSecret,
+    configuration: { apiBaseUrl: stripe.url },
+  });
+  const closeKit = kit.close;
+  kit.close = async () => {
+    await closeKit();
+    await stripe.close();
+  };
+  return { kit, stripe };
+}
+
+/** Subscribes through Stripe Checkout: the session, paid on the stand-in's page, then the return. */
+export async function subscribeThroughStripe(kit: TBillingKit, stripe: TStripeStandIn, client: TestClient, planId: string) {
+  const checkout = await kit.checkout(client, planId);
+  const returnUrl = new URL(stripe.complete(checkout.orderId));
+  const sessionId = returnUrl.searchParams.get('session_id')!;
+  const verified = await client.post('/api/subscription/verify-payment', { session_id: sessionId });
+  expect(verified.statusCode, verified.body).toBe(200);
+  const session = stripe.sessions.get(sessionId)!;
+  return { checkout, sessionId, subscriptionId: session.subscription!, invoiceId: session.invoice!, returnUrl };
+}
+
+export { errorOf } from '../../../test/test-app.ts';

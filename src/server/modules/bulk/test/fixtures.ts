@@ -6,75 +6,8 @@
  */
 import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
-import { crc32, deflateRawSync } from 'node:zlib';
-
-// ---------------------------------------------------------------------------------------------
-// A minimal ZIP writer
-
-export interface TZipEntry {
-  name: string;
-  data: Buffer | string;
-  /** Store instead of deflate. */
-  store?: boolean;
-  /** Bytes already deflated (raw deflate) for `data`; then `data` is only used for its CRC/size unless `size` is given. */
-  deflated?: Buffer;
-  /** Uncompressed size to declare instead of the real one (a lie, for zip bombs). */
-  declaredSize?: number;
-  crc?: number;
-  /** zlib level (default 6). */
-  level?: number;
-}
-
-/** A ZIP archive (no data descriptors, no ZIP64), written by hand so sizes can be made to lie. */
-export function zipFrom(entries: readonly TZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const raw = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : entry.data;
-    const body = entry.deflated ?? (entry.store ? raw : deflateRawSync(raw, { level: entry.level ?? 6 }));
-    const method = entry.store && !entry.deflated ? 0 : 8;
-    const crc = entry.crc ?? crc32(raw);
-    const size = entry.declaredSize ?? raw.length;
-    const name = Buffer.from(entry.name, 'utf8');
-
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(0, 10);
-    local.writeUInt32LE(crc >>> 0, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size >>> 0, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    locals.push(local, name, body);
-
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(0, 12);
-    central.writeUInt32LE(crc >>> 0, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(size >>> 0, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
+import { deflateRawSync } from 'node:zlib';
+import { zipFrom, type TZipEntry } from '../../../test/hand-made-zip.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Hand-made .xlsx

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ZCreatedApiKey } from '../../../../contract/api-keys.ts';
-import { ZApiError } from '../../../../contract/errors.ts';
 import { usageCounters, users } from '../../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../../test/test-app.ts';
 
@@ -10,7 +9,7 @@ import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../
  * only a key, an Enterprise member with a key and a format, and data that fills the format.
  */
 
-export const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
+export { errorOf } from '../../../test/test-app.ts';
 
 export const OFFER = {
   name: 'Offer letter',
