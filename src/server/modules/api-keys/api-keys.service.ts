@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_PREFIX, MAX_API_KEYS, type TApiKey, type TApiKeyMode, type TCreatedApiKey } from '../../../contract/api-keys.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TApiKeyRow, TApiKeysRepository } from './api-keys.repository.ts';
-import type { TAccountStanding } from '../users/account-standing.ts';
+import type { TAccountStanding } from '../users/index.ts';
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 

@@ -13,7 +13,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { bulkRows, documents, usageCounters, users } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { usagePeriod } from '../users/users.repository.ts';
+import { usagePeriod } from '../users/index.ts';
 
 let t: TTestApp;
 beforeAll(async () => {

@@ -1,13 +1,12 @@
 import { API_LATENCY_DAYS, API_USAGE_CSV_HEADER, API_USAGE_DAYS, type TApiUsage, type TApiUsageDay } from '../../../contract/api-usage.ts';
 import { notFound } from '../../http/app-error.ts';
-import type { TApiKeysRepository } from '../api-keys/api-keys.repository.ts';
+import { type TApiKeysRepository, hashApiKey } from '../api-keys/index.ts';
 import { csvCell } from '../bulk/index.ts';
 import type { TDocumentsService } from '../documents/index.ts';
 import type { TUsersRepository } from '../users/index.ts';
 import type { TApiRequest, TPublicApiRepository, TUsageDay } from './public-api.repository.ts';
 import { API_KEY_PREFIX, type TApiKeyMode } from '../../../contract/api-keys.ts';
-import { hashApiKey } from '../api-keys/api-keys.service.ts';
-import type { TQuotaService } from '../quota/quota.service.ts';
+import type { TQuotaService } from '../quota/index.ts';
 
 /** Raw request rows are kept this long, then only their daily roll-up remains. */
 export const API_REQUEST_RETENTION_DAYS = 7;

@@ -10,8 +10,8 @@ import {
   type TPlanCatalogue,
 } from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TAssetsRepository } from '../assets/assets.repository.ts';
-import type { TUserRow, TUsersRepository } from '../users/users.repository.ts';
+import type { TAssetsRepository } from '../assets/index.ts';
+import type { TUserRow, TUsersRepository } from '../users/index.ts';
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
