@@ -91,7 +91,7 @@ function createAccountCore({ config, db, log }: TArea) {
   const usersService = createUsersService({ users: usersRepository, quota, standing });
   const apiKeysRepository = createApiKeysRepository(db);
   const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), standing });
-  return { usersRepository, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeysRepository, apiKeys };
+  return { usersRepository, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeys };
 }
 type TAccountCore = ReturnType<typeof createAccountCore>;
 
@@ -331,7 +331,7 @@ export function createServices({
   const { db } = database;
   const area: TArea = { config, db, log };
   const core = createAccountCore(area);
-  const { usersRepository, adminRepository, system, usersService, standing, quota, apiKeys, apiKeysRepository } = core;
+  const { usersRepository, adminRepository, system, usersService, standing, quota, apiKeys } = core;
   const rendering = createRendering(area, core, renderBudgetMs);
   const { assets, pdf, pdfCache } = rendering;
   const { webhooks, events } = createWebhooks(area, core, { webhookRetryDelaysMs, webhookTimeoutMs });
@@ -349,7 +349,7 @@ export function createServices({
   });
 
   const publicApiRepository = createPublicApiRepository(db);
-  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeysRepository, users: usersRepository, plans: quota, log, documents });
+  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeys, users: usersRepository, plans: quota, log, documents });
 
   const { billing, accountData, accountExport, spool } = createBillingAndExports(area, core, pdf, documentWork, {
     mail,

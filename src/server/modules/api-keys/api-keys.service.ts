@@ -55,6 +55,16 @@ export function createApiKeysService(deps: {
       if (!(await deps.keys.revoke(ownerId, id))) throw notFound('API key');
     },
 
+    /** Every key the owner has made, revoked ones too: the API usage report names each. */
+    async listForUsage(ownerId: string): Promise<{ id: string; name: string; last4: string; revoked: boolean }[]> {
+      return (await deps.keys.listAll(ownerId)).map((k) => ({ id: k.id, name: k.name, last4: k.last4, revoked: k.revokedAt !== null }));
+    },
+
+    /** Records that a key was used at that moment (shown as "last used"). */
+    async markUsed(keyId: string, at: Date): Promise<void> {
+      await deps.keys.touch(keyId, at);
+    },
+
     /** The owner and mode behind an active key, or null (unknown, malformed or revoked). */
     async authenticate(key: string): Promise<{ ownerId: string; keyId: string; mode: TApiKeyMode } | null> {
       if (!Object.values(API_KEY_PREFIX).some((prefix) => key.startsWith(prefix)) || key.length > 200) return null;
