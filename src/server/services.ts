@@ -82,7 +82,11 @@ function createAccountCore({ config, db, log }: TArea) {
     singleSignOn: config.oidc?.name ?? null,
   });
   const assetsRepository = createAssetsRepository(db);
-  const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });
+  const quota = createQuotaService({
+    users: usersRepository,
+    imageBytesUsed: (ownerId) => assetsRepository.usedBytes(ownerId),
+    plans: () => system.planCatalogue(),
+  });
   const mailRepository = createMailRepository(db);
   const standing = createAccountStanding({
     emailVerified: async (userId) => (await usersRepository.findById(userId))?.emailVerified,
