@@ -4,6 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
 
 /**
  * Which feature may import which: a feature imports only those listed for it (and lib, hooks,
@@ -42,6 +43,20 @@ const featureZones = [
     message: 'Shared code does not depend on a feature.',
   },
 ];
+
+/**
+ * Server modules (src/server/modules/<name>) are entered through their index.ts only: code outside a
+ * module that imports any other file of it fails lint. Tests may use a module's test kits and inner files.
+ */
+const SERVER_MODULES = readdirSync(new URL('./src/server/modules', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const frontDoorZones = SERVER_MODULES.map((name) => ({
+  target: ['./src/server/!(modules)/**', './src/server/*.ts', `./src/server/modules/!(${name})/**`, './src/server/modules/*.ts', './scripts/**', './bench/**'],
+  from: `./src/server/modules/${name}`,
+  except: ['./index.ts'],
+  message: `Import the ${name} module through its index.ts.`,
+}));
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const noServerOrWeb = [{ group: ['**/server/**', '**/web/**'], message: 'render and contract never import server or web code.' }];
@@ -105,5 +120,12 @@ export default tseslint.config(
       { group: ['**/*.routes*', 'fastify'], message: 'services know nothing of HTTP.' },
       { group: ['**/db/schema*', 'drizzle-orm', 'drizzle-orm/*'], message: 'services call repositories for queries.' },
     ]),
+  },
+  {
+    files: ['src/server/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/server/test/**'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.node.json' })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: frontDoorZones }] },
   },
 );

@@ -5,8 +5,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { servedOpenApiDocument, typesFromOpenApi } from '../src/server/modules/public-api/client/openapi-types.ts';
+import { generateApiClientTypes } from '../src/server/modules/public-api/index.ts';
 
 const target = path.join(import.meta.dirname, '..', 'src', 'server', 'modules', 'public-api', 'client', 'v1-schema.ts');
-await writeFile(target, await typesFromOpenApi(await servedOpenApiDocument()));
+await writeFile(target, await generateApiClientTypes());
 console.log(`wrote ${path.relative(process.cwd(), target)}`);

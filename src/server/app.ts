@@ -13,8 +13,12 @@ import { registerSpa } from './http/spa.ts';
 import { serializeError } from './log-errors.ts';
 import { pathForLog } from './log-tokens.ts';
 import { registerTextGuard } from './http/text-guard.ts';
-import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
-import { createServices, type TServicesOptions } from './services.ts';
+import { decorateCaller, resolveCallerFor } from './http/caller.ts';
+import { createSecretBox } from './crypto/secret-box.ts';
+import { createServices, type TServices, type TServicesOptions } from './services.ts';
+import { adminRoutes, createAdminService, createOperatorControls, operatorControlsRoutes, type TAdminService } from './modules/admin/index.ts';
+import { apiKeysRoutes } from './modules/api-keys/index.ts';
+import { assetsRoutes } from './modules/assets/index.ts';
 import {
   accountRoutes,
   adminTwoFactorRoutes,
@@ -24,38 +28,30 @@ import {
   createAuthService,
   createSignUpPolicy,
   sessionKeyOf,
+  type TAuthService,
   type THashGateLimits,
   twoFactorRoutes,
   twoFactorSignInRoutes,
 } from './modules/auth/index.ts';
-import { publicSystemRoutes, usersRoutes } from './modules/users/users.routes.ts';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { decorateCaller, resolveCallerFor } from './http/caller.ts';
-import { documentsRoutes } from './modules/documents/documents.routes.ts';
-import { assetsRoutes } from './modules/assets/assets.routes.ts';
-import { templateImportRoutes } from './modules/template-import/template-import.routes.ts';
-import type { TImportLimits } from './modules/template-import/import-pool.ts';
-import { demoRoutes } from './modules/demo/demo.routes.ts';
-import { adminRoutes } from './modules/admin/admin.routes.ts';
-import { createAdminService } from './modules/admin/admin.service.ts';
-import { createOperatorControls } from './modules/admin/operator-controls.ts';
-import { operatorControlsRoutes } from './modules/admin/operator-controls.routes.ts';
-import { invitationRoutes } from './modules/users/invitations.routes.ts';
-import { createSecretBox } from './crypto/secret-box.ts';
-import { createDemoService } from './modules/demo/demo.service.ts';
-import { formatsRoutes } from './modules/formats/formats.routes.ts';
-import { authenticateApiKeys } from './modules/public-api/api-caller.ts';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
-import { adminMailRoutes, emailSettingsRoutes } from './modules/mail/mail.routes.ts';
-import { deliveriesRoutes } from './modules/deliveries/deliveries.routes.ts';
-import { sharedDocumentRoutes, shareLinksRoutes } from './modules/share-links/share-links.routes.ts';
-import { SHARE_PATH } from './modules/share-links/share-links.service.ts';
-import { publicApiRoutes } from './modules/public-api/public-api.routes.ts';
-import { adminApiUsageRoutes, apiUsageRoutes } from './modules/public-api/api-usage.routes.ts';
-import { publicApiDocument, publicApiDocumentBase } from './modules/public-api/openapi.ts';
 import { adminBillingRoutes, billingRoutes, billingWebhookRoutes } from './modules/billing/index.ts';
-import { accountDataRoutes } from './modules/users/account-data.routes.ts';
-import { createAccountDeletion } from './modules/users/account-deletion.ts';
+import { bulkRoutes } from './modules/bulk/index.ts';
+import { deliveriesRoutes } from './modules/deliveries/index.ts';
+import { createDemoService, demoRoutes } from './modules/demo/index.ts';
+import { documentsRoutes } from './modules/documents/index.ts';
+import { formatsRoutes } from './modules/formats/index.ts';
+import { adminMailRoutes, emailSettingsRoutes } from './modules/mail/index.ts';
+import {
+  adminApiUsageRoutes,
+  apiUsageRoutes,
+  authenticateApiKeys,
+  publicApiDocument,
+  publicApiDocumentBase,
+  publicApiRoutes,
+} from './modules/public-api/index.ts';
+import { SHARE_PATH, sharedDocumentRoutes, shareLinksRoutes } from './modules/share-links/index.ts';
+import { templateImportRoutes, type TImportLimits } from './modules/template-import/index.ts';
+import { accountDataRoutes, createAccountDeletion, invitationRoutes, publicSystemRoutes, usersRoutes, type TAccountDeletion } from './modules/users/index.ts';
+import { webhooksRoutes } from './modules/webhooks/index.ts';
 
 export type TBuildAppOptions = {
   config: TConfig;
@@ -89,6 +85,58 @@ const PDF_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 
 /** Builds the whole app without listening, so tests can call it with inject(). */
 export async function buildApp({ config, database, background = {}, logStream }: TBuildAppOptions): Promise<FastifyInstance> {
+  const app = createFastify(config, logStream);
+  const checkout = checkoutOrigins();
+  await registerHttpEdge(app, config, checkout);
+
+  const { importLimits: _importLimits, signInClock, passwordHashLimits, ...serviceOptions } = background;
+  const services = createServices({ config, database, log: app.log, ...serviceOptions });
+  const auth = createAuth(app, config, database, services, { signInClock, passwordHashLimits });
+  const accountDeletion = createAccountDeletionFor(app, services, auth);
+  // The auth library records a session's address from a header; only the address we resolved goes in it.
+  app.addHook('onRequest', async (request) => {
+    request.headers[CLIENT_IP_HEADER] = request.ip;
+  });
+  // Subscriptions move on at their period's end (renewal, grace, back to free) within a minute.
+  const refreshCheckoutSources = () =>
+    services.billing
+      .checkoutSources()
+      .then((sources) => checkout.set(sources))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not read the checkout origins'));
+  registerBackgroundWork(app, services, auth, refreshCheckoutSources);
+  registerProbes(app, database);
+
+  await registerPublicRoutes(app, config, services, auth);
+  decorateCaller(app);
+  await registerApiKeyRoutes(app, config, services);
+  await registerSignedInRoutes(app, config, services, { auth, accountDeletion, importLimits: background.importLimits });
+  const admin = createAdminService({
+    admin: services.adminRepository,
+    users: services.usersRepository,
+    system: services.system,
+    secrets: createSecretBox(config.encryptionKey),
+    planSetByAdmin: (userId, planId) => services.billing.detachForAdmin(userId, planId),
+    gatewaysChanged: () => void refreshCheckoutSources(),
+    markEmailVerified: (userId) => auth.markVerified(userId),
+  });
+  await registerAdminRoutes(app, config, database, services, { auth, admin });
+  await registerSpa(app, {
+    webDistDir: config.webDistDir,
+    publicUrl: config.publicUrl,
+    appConfig: () => services.system.appConfig(),
+    // A share link's page: 404 once it expired or was revoked, and never indexed or cached.
+    pageAnswer: async (path) =>
+      path.startsWith(SHARE_PATH)
+        ? {
+            status: (await services.shareLinks.isOpen(path.slice(SHARE_PATH.length))) ? 200 : 404,
+            headers: { 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'private, no-store' },
+          }
+        : undefined,
+  });
+  return app;
+}
+
+function createFastify(config: TConfig, logStream: NodeJS.WritableStream | undefined): FastifyInstance {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -121,12 +169,25 @@ export async function buildApp({ config, database, background = {}, logStream }:
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  return app;
+}
 
-  // Razorpay Checkout runs its script and frame from Razorpay's origins on our pages; they are
-  // allowed as the gateways admins set up say (refreshed when one changes, and every minute for
-  // changes made through another process).
-  let checkoutSources: string[] = [];
-  const withCheckout = (...base: string[]) => [...base, () => checkoutSources.join(' ') || "'self'"];
+/**
+ * Razorpay Checkout runs its script and frame from Razorpay's origins on our pages; they are
+ * allowed as the gateways admins set up say (refreshed when one changes, and every minute for
+ * changes made through another process).
+ */
+function checkoutOrigins() {
+  let sources: string[] = [];
+  return {
+    directive: () => sources.join(' ') || "'self'",
+    set: (next: string[]) => (sources = next),
+  };
+}
+
+/** Security headers, compression, cookies, uploads, the OpenAPI description and the request guards. */
+async function registerHttpEdge(app: FastifyInstance, config: TConfig, checkout: ReturnType<typeof checkoutOrigins>) {
+  const withCheckout = (...base: string[]) => [...base, checkout.directive];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -159,15 +220,20 @@ export async function buildApp({ config, database, background = {}, logStream }:
   });
   registerCsrfProtection(app, { publicUrl: config.publicUrl });
   registerTextGuard(app);
+}
 
-  const { importLimits: _importLimits, signInClock, passwordHashLimits, ...serviceOptions } = background;
-  const services = createServices({ config, database, log: app.log, ...serviceOptions });
-  const { usersRepository, adminRepository, system, usersService, assets, pdf, formats, documents, bulk } = services;
-  const auth = createAuthService({
+function createAuth(
+  app: FastifyInstance,
+  config: TConfig,
+  database: TDatabase,
+  services: TServices,
+  { signInClock, passwordHashLimits }: { signInClock?: () => Date; passwordHashLimits?: THashGateLimits },
+) {
+  return createAuthService({
     db: database.db,
     config,
-    users: usersRepository,
-    usersService,
+    users: services.usersRepository,
+    usersService: services.usersService,
     log: app.log,
     notify: (userId, notice) => services.mail.sendNotice(userId, notice),
     mailServer: () => services.mail.hasSystemServer(),
@@ -175,12 +241,15 @@ export async function buildApp({ config, database, background = {}, logStream }:
     clock: signInClock,
     hashLimits: passwordHashLimits,
     signUpPolicy: createSignUpPolicy({
-      policy: () => system.signUpPolicy(),
+      policy: () => services.system.signUpPolicy(),
       invitations: services.invitations,
       singleSignOn: config.oidc?.name ?? null,
     }),
   });
-  const accountDeletion = createAccountDeletion({
+}
+
+function createAccountDeletionFor(app: FastifyInstance, services: TServices, auth: TAuthService) {
+  return createAccountDeletion({
     data: services.accountData,
     confirmIdentity: (userId, proof, origin) => auth.confirmIdentity(userId, proof, origin),
     cancelSubscription: (userId) => services.billing.cancelForDeletion(userId),
@@ -192,22 +261,17 @@ export async function buildApp({ config, database, background = {}, logStream }:
     },
     log: app.log,
   });
-  // The auth library records a session's address from a header; only the address we resolved goes in it.
-  app.addHook('onRequest', async (request) => {
-    request.headers[CLIENT_IP_HEADER] = request.ip;
-  });
-  // Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
-  // Cached PDFs of single documents are dropped a week after they were made: a download after
-  // that renders the same bytes again, and the disk holds at most a week of documents.
+}
+
+/**
+ * Jobs left unfinished by a stopped or crashed process carry on once the app is ready.
+ * Cached PDFs of single documents are dropped a week after they were made: a download after
+ * that renders the same bytes again, and the disk holds at most a week of documents.
+ */
+function registerBackgroundWork(app: FastifyInstance, services: TServices, auth: TAuthService, refreshCheckoutSources: () => Promise<unknown>) {
   const sweepPdfCache = () =>
     services.pdfCache.sweep(PDF_CACHE_MAX_AGE_MS).catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the PDF cache'));
   const sweepPublicApi = () => services.publicApi.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep the API tables'));
-  // Subscriptions move on at their period's end (renewal, grace, back to free) within a minute.
-  const refreshCheckoutSources = () =>
-    services.billing
-      .checkoutSources()
-      .then((sources) => (checkoutSources = sources))
-      .catch((error: unknown) => app.log.warn({ err: error }, 'could not read the checkout origins'));
   const sweepBilling = () => {
     void refreshCheckoutSources();
     return services.billing.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep subscriptions'));
@@ -216,7 +280,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   let apiSweeper: NodeJS.Timeout | undefined;
   let billingSweeper: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    bulk.resumeUnfinished().catch((error: unknown) => app.log.error({ err: error }, 'could not resume bulk jobs'));
+    services.bulk.resumeUnfinished().catch((error: unknown) => app.log.error({ err: error }, 'could not resume bulk jobs'));
     void sweepPdfCache();
     sweeper = setInterval(() => void sweepPdfCache(), 6 * 60 * 60_000);
     sweeper.unref();
@@ -238,7 +302,9 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await services.publicApi.flushRequestLog();
     await services.background.stop();
   });
+}
 
+function registerProbes(app: FastifyInstance, database: TDatabase) {
   // Liveness: the process answers. It touches nothing that could queue behind other requests
   // (the embedded database runs one query at a time), so a busy server is not taken for a dead one.
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -255,30 +321,43 @@ export async function buildApp({ config, database, background = {}, logStream }:
   // described for our tests and tools.
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => publicApiDocument(app.swagger()));
   app.get('/api/internal/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
 
+/** Routes anyone may call: signing in, invitations, the demo, payment webhooks, shared documents. */
+async function registerPublicRoutes(app: FastifyInstance, config: TConfig, services: TServices, auth: TAuthService) {
   await app.register(authRoutes, { auth, config });
   await app.register(twoFactorSignInRoutes, { auth });
   await app.register(invitationRoutes, { invitations: services.invitations });
-  await app.register(publicSystemRoutes, { system });
-  await app.register(demoRoutes, { demo: createDemoService({ pdf }) });
+  await app.register(publicSystemRoutes, { system: services.system });
+  await app.register(demoRoutes, { demo: createDemoService({ pdf: services.pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });
   await app.register(sharedDocumentRoutes, { shareLinks: services.shareLinks });
+}
 
-  decorateCaller(app);
+/** The public API, for callers holding an API key. */
+async function registerApiKeyRoutes(app: FastifyInstance, config: TConfig, services: TServices) {
   await app.register(async (keyed) => {
     authenticateApiKeys(keyed, { publicApi: services.publicApi });
     await keyed.register(publicApiRoutes, {
       publicUrl: config.publicUrl,
-      formats,
-      documents,
+      formats: services.formats,
+      documents: services.documents,
       deliveries: services.deliveries,
-      bulk,
+      bulk: services.bulk,
       publicApi: services.publicApi,
     });
   });
+}
+
+async function registerSignedInRoutes(
+  app: FastifyInstance,
+  config: TConfig,
+  services: TServices,
+  { auth, accountDeletion, importLimits }: { auth: TAuthService; accountDeletion: TAccountDeletion; importLimits: TImportLimits | undefined },
+) {
   await app.register(async (signedIn) => {
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
-    await signedIn.register(usersRoutes, { users: usersService });
+    await signedIn.register(usersRoutes, { users: services.usersService });
     await signedIn.register(accountRoutes, { auth });
     await signedIn.register(twoFactorRoutes, { auth });
     await signedIn.register(accountDataRoutes, {
@@ -292,29 +371,29 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await signedIn.register(emailSettingsRoutes, { mail: services.mail });
     await signedIn.register(deliveriesRoutes, { deliveries: services.deliveries, mailMerge: services.mailMerge });
     await signedIn.register(shareLinksRoutes, { shareLinks: services.shareLinks });
-    await signedIn.register(formatsRoutes, { formats });
-    await signedIn.register(documentsRoutes, { documents });
-    await signedIn.register(bulkRoutes, { bulk });
-    await signedIn.register(assetsRoutes, { assets });
-    await signedIn.register(templateImportRoutes, { assets, limits: background.importLimits });
+    await signedIn.register(formatsRoutes, { formats: services.formats });
+    await signedIn.register(documentsRoutes, { documents: services.documents });
+    await signedIn.register(bulkRoutes, { bulk: services.bulk });
+    await signedIn.register(assetsRoutes, { assets: services.assets });
+    await signedIn.register(templateImportRoutes, { assets: services.assets, limits: importLimits });
     await signedIn.register(billingRoutes, { billing: services.billing, sessionOf: sessionKeyOf });
   });
+}
 
-  const admin = createAdminService({
-    admin: adminRepository,
-    users: usersRepository,
-    system,
-    secrets: createSecretBox(config.encryptionKey),
-    planSetByAdmin: (userId, planId) => services.billing.detachForAdmin(userId, planId),
-    gatewaysChanged: () => void refreshCheckoutSources(),
-    markEmailVerified: (userId) => auth.markVerified(userId),
-  });
-  const adminSecondFactor = createAdminSecondFactorGate({ db: database.db, required: () => system.adminTwoFactorRequired() });
+/** Admin routes: a signed-in admin, with a second factor when the installation asks for one. */
+async function registerAdminRoutes(
+  app: FastifyInstance,
+  config: TConfig,
+  database: TDatabase,
+  services: TServices,
+  { auth, admin }: { auth: TAuthService; admin: TAdminService },
+) {
+  const adminSecondFactor = createAdminSecondFactorGate({ db: database.db, required: () => services.system.adminTwoFactorRequired() });
   const operatorControls = createOperatorControls({
     admin,
-    adminRepository,
-    users: usersRepository,
-    system,
+    adminRepository: services.adminRepository,
+    users: services.usersRepository,
+    system: services.system,
     invitations: services.invitations,
     singleSignOn: config.oidc?.name ?? null,
     auth,
@@ -333,18 +412,4 @@ export async function buildApp({ config, database, background = {}, logStream }:
     await admins.register(adminBillingRoutes, { billing: services.billing });
     await admins.register(adminMailRoutes, { mail: services.mail, audit: admin.audit });
   });
-  await registerSpa(app, {
-    webDistDir: config.webDistDir,
-    publicUrl: config.publicUrl,
-    appConfig: () => system.appConfig(),
-    // A share link's page: 404 once it expired or was revoked, and never indexed or cached.
-    pageAnswer: async (path) =>
-      path.startsWith(SHARE_PATH)
-        ? {
-            status: (await services.shareLinks.isOpen(path.slice(SHARE_PATH.length))) ? 200 : 404,
-            headers: { 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'private, no-store' },
-          }
-        : undefined,
-  });
-  return app;
 }

@@ -10,50 +10,35 @@ import type { TDatabase } from './db/client.ts';
 import { createBulkChunkSender, workBulkChunks, type TBulkChunkSender } from './jobs/bulk-chunk.job.ts';
 import { createPdfCache } from './jobs/pdf-cache.ts';
 import { createPdfSpool } from './jobs/pdf-spool.ts';
-import { createJobQueue } from './jobs/queue.ts';
+import { createJobQueue, type TJobQueue } from './jobs/queue.ts';
 import { createRenderPool, type TRenderPool } from './jobs/render-pool.ts';
-import { createAdminRepository } from './modules/admin/admin.repository.ts';
-import { createAssetsRepository } from './modules/assets/assets.repository.ts';
-import { createAssetsService } from './modules/assets/assets.service.ts';
-import { createSafeFetcher } from './modules/assets/safe-fetch.ts';
-import { createBulkRepository } from './modules/bulk/bulk.repository.ts';
-import { createBulkService } from './modules/bulk/bulk.service.ts';
-import { createDocumentsRepository } from './modules/documents/documents.repository.ts';
-import { createDocumentsService } from './modules/documents/documents.service.ts';
-import { createPdfService } from './modules/documents/pdf.service.ts';
-import { createFormatsRepository } from './modules/formats/formats.repository.ts';
-import { createFormatsService } from './modules/formats/formats.service.ts';
-import { createSystemRepository } from './modules/system/system.repository.ts';
-import { createSystemService } from './modules/system/system.service.ts';
-import { createUsersRepository } from './modules/users/users.repository.ts';
-import { createUsersService } from './modules/users/users.service.ts';
-import { createAccountStanding } from './modules/users/account-standing.ts';
-import { createInvitations } from './modules/users/invitations.ts';
-import { createInvitationsRepository } from './modules/users/invitations.repository.ts';
-import { createQuotaService } from './modules/quota/quota.service.ts';
-import { createWorkLimits } from './modules/quota/work-limits.ts';
-import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
-import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { checkHost } from './net/address-rule.ts';
 import type { TDocument } from '../contract/documents.ts';
 import type { TBulkJob } from '../contract/bulk.ts';
-import { createWebhookSender } from './modules/webhooks/webhook-sender.ts';
-import { createWebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
-import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
-import { createPublicApiRepository } from './modules/public-api/public-api.repository.ts';
-import { createPublicApiService } from './modules/public-api/public-api.service.ts';
+import { createAdminRepository } from './modules/admin/index.ts';
+import { createApiKeysRepository, createApiKeysService } from './modules/api-keys/index.ts';
+import { createAssetsRepository, createAssetsService, createSafeFetcher } from './modules/assets/index.ts';
 import { createBillingRepository, createBillingService, createGatewayOpener } from './modules/billing/index.ts';
-import { createMailer } from './modules/mail/mail-transport.ts';
-import { createMailRepository } from './modules/mail/mail.repository.ts';
-import { createMailService } from './modules/mail/mail.service.ts';
-import { createShareLinksRepository } from './modules/share-links/share-links.repository.ts';
-import { createShareLinksService } from './modules/share-links/share-links.service.ts';
-import { createDeliveriesRepository } from './modules/deliveries/deliveries.repository.ts';
-import { createDeliveriesService } from './modules/deliveries/deliveries.service.ts';
-import { createMailMergeService } from './modules/deliveries/mail-merge.service.ts';
-import { createAccountDataRepository } from './modules/users/account-data.repository.ts';
-import { createAccountExport } from './modules/users/account-export.ts';
+import { createBulkRepository, createBulkService } from './modules/bulk/index.ts';
+import { createDeliveriesRepository, createDeliveriesService, createMailMergeService } from './modules/deliveries/index.ts';
+import { createDocumentsRepository, createDocumentsService, createPdfService, type TDocumentsService, type TPdfService } from './modules/documents/index.ts';
+import { createFormatsRepository, createFormatsService } from './modules/formats/index.ts';
+import { createMailer, createMailRepository, createMailService, type TMailService } from './modules/mail/index.ts';
+import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
+import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
+import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
+import { createSystemRepository, createSystemService } from './modules/system/index.ts';
+import {
+  createAccountDataRepository,
+  createAccountExport,
+  createAccountStanding,
+  createInvitations,
+  createInvitationsRepository,
+  createUsersRepository,
+  createUsersService,
+} from './modules/users/index.ts';
+import { createWebhookSender, createWebhooksRepository, createWebhooksService } from './modules/webhooks/index.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -83,23 +68,10 @@ export type TServicesOptions = {
   accountExportBackgroundAbove?: number;
 };
 
-export function createServices({
-  config,
-  database,
-  log,
-  workBulkChunks: work = true,
-  renderThreads,
-  zipStallMs,
-  renderBudgetMs,
-  webhookRetryDelaysMs,
-  webhookTimeoutMs,
-  billingClock,
-  mailTrustedCa,
-  emailRetryDelaysMs,
-  emailAttachmentMaxBytes,
-  accountExportBackgroundAbove,
-}: TServicesOptions) {
-  const { db } = database;
+type TArea = { config: TConfig; db: TDatabase['db']; log: FastifyBaseLogger };
+
+/** The account's records and the rules every other area checks: plans, standing, settings. */
+function createAccountCore({ config, db, log }: TArea) {
   const usersRepository = createUsersRepository(db);
   const adminRepository = createAdminRepository(db);
   const system = createSystemService({
@@ -110,7 +82,11 @@ export function createServices({
     singleSignOn: config.oidc?.name ?? null,
   });
   const assetsRepository = createAssetsRepository(db);
-  const quota = createQuotaService({ users: usersRepository, assets: assetsRepository, plans: () => system.planCatalogue() });
+  const quota = createQuotaService({
+    users: usersRepository,
+    imageBytesUsed: (ownerId) => assetsRepository.usedBytes(ownerId),
+    plans: () => system.planCatalogue(),
+  });
   const mailRepository = createMailRepository(db);
   const standing = createAccountStanding({
     emailVerified: async (userId) => (await usersRepository.findById(userId))?.emailVerified,
@@ -119,6 +95,12 @@ export function createServices({
   const usersService = createUsersService({ users: usersRepository, quota, standing });
   const apiKeysRepository = createApiKeysRepository(db);
   const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), standing });
+  return { usersRepository, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeys };
+}
+type TAccountCore = ReturnType<typeof createAccountCore>;
+
+/** Images and single-document rendering. */
+function createRendering({ config, log }: TArea, { assetsRepository, quota }: TAccountCore, renderBudgetMs: number | undefined) {
   const assets = createAssetsService({
     assets: assetsRepository,
     quota,
@@ -142,6 +124,18 @@ export function createServices({
     budgetMs: renderBudgetMs,
   });
   const pdfCache = createPdfCache(path.join(config.dataDir, 'pdf-cache'));
+  const closeInteractivePool = async () => {
+    if (interactivePool) await (await interactivePool).close();
+  };
+  return { assets, cores, pdf, pdfCache, closeInteractivePool };
+}
+
+/** Webhooks and the events other areas raise through them. */
+function createWebhooks(
+  { config, db, log }: TArea,
+  { quota }: TAccountCore,
+  { webhookRetryDelaysMs, webhookTimeoutMs }: Pick<TServicesOptions, 'webhookRetryDelaysMs' | 'webhookTimeoutMs'>,
+) {
   const webhooks = createWebhooksService({
     repository: createWebhooksRepository(db),
     secrets: createSecretBox(config.encryptionKey),
@@ -155,16 +149,17 @@ export function createServices({
     documentCreated: (ownerId: string, document: TDocument) => webhooks.emit(ownerId, 'document.created', document),
     batchFinished: (ownerId: string, job: TBulkJob) => webhooks.emit(ownerId, job.failed > 0 || job.total === 0 ? 'batch.failed' : 'batch.completed', job),
   };
-  const host = new URL(config.publicUrl).hostname;
-  const mailer = createMailer({ allowIps: config.imageFetchAllowedIps, trustedCa: mailTrustedCa, clientName: host });
-  const mail = createMailService({
-    repository: mailRepository,
-    secrets: createSecretBox(config.encryptionKey),
-    mailer,
-    plan: { hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId) },
-    checkHost: (host) => checkHost(host, config.imageFetchAllowedIps),
-    log,
-  });
+  return { webhooks, events };
+}
+type TEvents = ReturnType<typeof createWebhooks>['events'];
+
+/** Formats and the documents made from them. */
+function createDocumentWork(
+  { db, log }: TArea,
+  { usersRepository, system, quota }: TAccountCore,
+  { assets, pdf, pdfCache }: ReturnType<typeof createRendering>,
+  events: TEvents,
+) {
   const formatsRepository = createFormatsRepository(db);
   const workLimits = createWorkLimits();
   const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets, limits: workLimits });
@@ -177,6 +172,26 @@ export function createServices({
     cache: pdfCache,
     log,
     events,
+  });
+  return { formatsRepository, formats, documents };
+}
+
+/** Mail: the account's own server, share links, deliveries, mail merge and invitations. */
+function createMessaging(
+  { config, db, log }: TArea,
+  { usersRepository, quota, mailRepository, standing }: TAccountCore,
+  documents: TDocumentsService,
+  { mailTrustedCa, emailRetryDelaysMs, emailAttachmentMaxBytes }: Pick<TServicesOptions, 'mailTrustedCa' | 'emailRetryDelaysMs' | 'emailAttachmentMaxBytes'>,
+) {
+  const host = new URL(config.publicUrl).hostname;
+  const mailer = createMailer({ allowIps: config.imageFetchAllowedIps, trustedCa: mailTrustedCa, clientName: host });
+  const mail = createMailService({
+    repository: mailRepository,
+    secrets: createSecretBox(config.encryptionKey),
+    mailer,
+    plan: { hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId) },
+    checkHost: (host) => checkHost(host, config.imageFetchAllowedIps),
+    log,
   });
   const shareLinks = createShareLinksService({
     repository: createShareLinksRepository(db),
@@ -207,9 +222,22 @@ export function createServices({
     mailTo: (address, notice) => mail.sendNoticeTo(address, notice),
   });
   const mailMerge = createMailMergeService({ repository: deliveriesRepository, mail, standing, kick: () => deliveries.worker.kick() });
+  return { mail, shareLinks, deliveries, invitations, mailMerge };
+}
 
-  // The queue, the render threads and the chunk workers start on first use: a process that never
-  // sees a bulk job pays nothing for them.
+/**
+ * Batches. The queue, the render threads and the chunk workers start on first use: a process that
+ * never sees a bulk job pays nothing for them.
+ */
+function createBulkWork(
+  { config, db, log }: TArea,
+  database: TDatabase,
+  { usersRepository, quota }: TAccountCore,
+  { assets, cores }: ReturnType<typeof createRendering>,
+  { formatsRepository }: ReturnType<typeof createDocumentWork>,
+  events: TEvents,
+  { work, renderThreads, zipStallMs }: { work: boolean; renderThreads: number | undefined; zipStallMs: number | undefined },
+) {
   const queue = createJobQueue(database, log);
   let pool: Promise<TRenderPool> | undefined;
   let sender: Promise<TBulkChunkSender> | undefined;
@@ -237,10 +265,25 @@ export function createServices({
     zipStallMs,
     events,
   });
+  const closeRenderPool = async () => {
+    if (pool) await (await pool).close();
+  };
+  return { queue, chunkSender, bulk, closeRenderPool };
+}
 
-  const publicApiRepository = createPublicApiRepository(db);
-  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeysRepository, users: usersRepository, plans: quota, log, documents });
-
+/** Subscriptions, and the account's data for export and deletion. */
+function createBillingAndExports(
+  { config, db, log }: TArea,
+  { usersRepository, system, quota }: TAccountCore,
+  pdf: TPdfService,
+  { formatsRepository, documents }: ReturnType<typeof createDocumentWork>,
+  {
+    mail,
+    queue,
+    billingClock,
+    accountExportBackgroundAbove,
+  }: { mail: TMailService; queue: TJobQueue } & Pick<TServicesOptions, 'billingClock' | 'accountExportBackgroundAbove'>,
+) {
   const billing = createBillingService({
     repository: createBillingRepository(db),
     system,
@@ -269,6 +312,55 @@ export function createServices({
   });
   // The bulk service keeps its own handle on the spool; dropping a batch's files needs only the directory.
   const spool = createPdfSpool(path.join(config.dataDir, 'spool'));
+
+  return { billing, accountData, accountExport, spool };
+}
+
+export function createServices({
+  config,
+  database,
+  log,
+  workBulkChunks: work = true,
+  renderThreads,
+  zipStallMs,
+  renderBudgetMs,
+  webhookRetryDelaysMs,
+  webhookTimeoutMs,
+  billingClock,
+  mailTrustedCa,
+  emailRetryDelaysMs,
+  emailAttachmentMaxBytes,
+  accountExportBackgroundAbove,
+}: TServicesOptions) {
+  const { db } = database;
+  const area: TArea = { config, db, log };
+  const core = createAccountCore(area);
+  const { usersRepository, adminRepository, system, usersService, standing, quota, apiKeys } = core;
+  const rendering = createRendering(area, core, renderBudgetMs);
+  const { assets, pdf, pdfCache } = rendering;
+  const { webhooks, events } = createWebhooks(area, core, { webhookRetryDelaysMs, webhookTimeoutMs });
+  const documentWork = createDocumentWork(area, core, rendering, events);
+  const { formatsRepository, formats, documents } = documentWork;
+  const { mail, shareLinks, deliveries, invitations, mailMerge } = createMessaging(area, core, documents, {
+    mailTrustedCa,
+    emailRetryDelaysMs,
+    emailAttachmentMaxBytes,
+  });
+  const { queue, chunkSender, bulk, closeRenderPool } = createBulkWork(area, database, core, rendering, documentWork, events, {
+    work,
+    renderThreads,
+    zipStallMs,
+  });
+
+  const publicApiRepository = createPublicApiRepository(db);
+  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeys, users: usersRepository, plans: quota, log, documents });
+
+  const { billing, accountData, accountExport, spool } = createBillingAndExports(area, core, pdf, documentWork, {
+    mail,
+    queue,
+    billingClock,
+    accountExportBackgroundAbove,
+  });
 
   return {
     accountData,
@@ -306,8 +398,8 @@ export function createServices({
         await webhooks.stop();
         await deliveries.stop();
         await queue.stop();
-        if (pool) await (await pool).close();
-        if (interactivePool) await (await interactivePool).close();
+        await closeRenderPool();
+        await rendering.closeInteractivePool();
       },
     },
   };

@@ -1,6 +1,6 @@
 import type { TPlanId } from '../../../contract/plans.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
-import type { TSystemService } from '../system/system.service.ts';
+import type { TSystemService } from '../system/index.ts';
 import type { TUsersRepository } from '../users/index.ts';
 import type { TAdminRepository } from './admin.repository.ts';
 

@@ -1,7 +1,7 @@
 import { SIGN_UP_POLICY_SETTING, type TInvitation, type TSignUpPolicy } from '../../../contract/sign-ups.ts';
 import type { TAdminUser } from '../../../contract/admin.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TSystemService } from '../system/system.service.ts';
+import type { TSystemService } from '../system/index.ts';
 import type { TInvitations, TUsersRepository } from '../users/index.ts';
 import type { TAdminRepository } from './admin.repository.ts';
 import type { TAdminService } from './admin.service.ts';

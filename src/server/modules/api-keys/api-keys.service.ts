@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_PREFIX, MAX_API_KEYS, type TApiKey, type TApiKeyMode, type TCreatedApiKey } from '../../../contract/api-keys.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TApiKeyRow, TApiKeysRepository } from './api-keys.repository.ts';
-import type { TAccountStanding } from '../users/account-standing.ts';
+import type { TAccountStanding } from '../users/index.ts';
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -53,6 +53,16 @@ export function createApiKeysService(deps: {
 
     async revoke(ownerId: string, id: string): Promise<void> {
       if (!(await deps.keys.revoke(ownerId, id))) throw notFound('API key');
+    },
+
+    /** Every key the owner has made, revoked ones too: the API usage report names each. */
+    async listForUsage(ownerId: string): Promise<{ id: string; name: string; last4: string; revoked: boolean }[]> {
+      return (await deps.keys.listAll(ownerId)).map((k) => ({ id: k.id, name: k.name, last4: k.last4, revoked: k.revokedAt !== null }));
+    },
+
+    /** Records that a key was used at that moment (shown as "last used"). */
+    async markUsed(keyId: string, at: Date): Promise<void> {
+      await deps.keys.touch(keyId, at);
     },
 
     /** The owner and mode behind an active key, or null (unknown, malformed or revoked). */

@@ -6,9 +6,8 @@ import { apiKeys } from '../../db/schema.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { createApiKeysRepository } from './api-keys.repository.ts';
 import { createApiKeysService } from './api-keys.service.ts';
-import { createAccountStanding } from '../users/account-standing.ts';
-import { createUsersRepository } from '../users/users.repository.ts';
-import { createMailRepository } from '../mail/mail.repository.ts';
+import { createAccountStanding, createUsersRepository } from '../users/index.ts';
+import { createMailRepository } from '../mail/index.ts';
 
 let t: TTestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { AppError } from '../../http/app-error.ts';
-import type { TQuotaService } from '../quota/quota.service.ts';
+import type { TQuotaService } from '../quota/index.ts';
 import { StorageFullError, type TAssetRow, type TAssetsRepository } from './assets.repository.ts';
 import { createBytesCache } from './bytes-cache.ts';
 import { normalizeImage } from './image-bytes.ts';

@@ -9,7 +9,7 @@ import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { DEFAULT_PLAN_CATALOGUE, DEFAULT_STORAGE_MB } from '../../../contract/plans.ts';
 import type { TUserStats } from '../../../contract/user.ts';
 import { assets, users } from '../../db/schema.ts';
-import { PLAN_CATALOGUE_SETTING } from '../system/system.service.ts';
+import { PLAN_CATALOGUE_SETTING } from '../system/index.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { IMAGE_FETCHES_PER_MINUTE } from './assets.service.ts';
 

@@ -1,7 +1,6 @@
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
-import type { TUsersRepository } from '../users/users.repository.ts';
-import type { TUsersService } from '../users/users.service.ts';
+import type { TUsersRepository, TUsersService } from '../users/index.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { guessingNotice, type TNotice } from './auth-notices.ts';
 import type { TBetterAuth } from './better-auth.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { createUsersRepository } from '../users/users.repository.ts';
+import { createUsersRepository } from '../users/index.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { createIdentityCheck } from './confirm-identity.ts';
 import { createPasswordHasher } from './password-hasher.ts';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import { accounts } from '../../db/schema.ts';
 import { AppError, unauthorized } from '../../http/app-error.ts';
-import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TUsersRepository } from '../users/index.ts';
 import type { TPasswordHasher } from './password-hasher.ts';
 import type { TSignInThrottle } from './sign-in-throttle.ts';
 

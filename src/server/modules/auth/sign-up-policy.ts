@@ -1,8 +1,7 @@
 import { APIError } from 'better-auth';
 import { domainAllowed, type TSignUpPolicy } from '../../../contract/sign-ups.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TInvitations } from '../users/invitations.ts';
-import type { TInvitationRow } from '../users/invitations.repository.ts';
+import type { TInvitations, TInvitationRow } from '../users/index.ts';
 
 /** The codes single sign-on refusals carry to /api/login/error, which words them (auth.routes.ts). */
 export const SIGN_UP_REFUSALS = {

@@ -1,7 +1,7 @@
 import type { TTwoFactorChallenge } from '../../../contract/two-factor.ts';
 import type { TDb } from '../../db/client.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TUserRow } from '../users/users.repository.ts';
+import type { TUserRow } from '../users/index.ts';
 import { signInRemovedNotice } from './auth-notices.ts';
 import { createTwoFactorChecks, type TTwoFactorDeps } from './two-factor-checks.ts';
 import { createTwoFactorRepository } from './two-factor.repository.ts';

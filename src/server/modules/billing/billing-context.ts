@@ -1,9 +1,9 @@
 import type { TInvoiceDetails } from '../../../contract/billing.ts';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TPdfService } from '../documents/pdf.service.ts';
-import type { TQuotaService } from '../quota/quota.service.ts';
-import type { TSystemService } from '../system/system.service.ts';
+import type { TPdfService } from '../documents/index.ts';
+import type { TQuotaService } from '../quota/index.ts';
+import type { TSystemService } from '../system/index.ts';
 import type { TBillingQueries, TBillingRepository, TSubscriptionRow } from './billing.repository.ts';
 import { planIn } from './billing-terms.ts';
 import { GatewayRefusal, gatewayTitle, type TGatewayName } from './gateways/gateway-http.ts';

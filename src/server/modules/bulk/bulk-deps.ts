@@ -2,10 +2,10 @@ import type { TBulkJob } from '../../../contract/bulk.ts';
 import type { TBulkChunkSender } from '../../jobs/bulk-chunk.job.ts';
 import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
-import type { TAssetsService } from '../assets/assets.service.ts';
-import type { TFormatsRepository } from '../formats/formats.repository.ts';
-import type { TQuotaService } from '../quota/quota.service.ts';
-import type { TUsersRepository } from '../users/users.repository.ts';
+import type { TAssetsService } from '../assets/index.ts';
+import type { TFormatsRepository } from '../formats/index.ts';
+import type { TQuotaService } from '../quota/index.ts';
+import type { TUsersRepository } from '../users/index.ts';
 import type { TBulkRepository } from './bulk.repository.ts';
 
 /** What the bulk use cases work with; createBulkService hands the same object to each. */

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, bulkRows, documents, formatSnapshots } from '../../db/schema.ts';
-import type { TSnapshotRow } from '../formats/formats.repository.ts';
+import type { TSnapshotRow } from '../formats/index.ts';
 import { createBulkChunkQueries } from './bulk-chunks.repository.ts';
 import { jobWhere, UNFINISHED, withoutDocument } from './bulk-query-parts.ts';
 

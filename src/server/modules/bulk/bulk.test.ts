@@ -11,7 +11,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { bulkRows, documents, usageCounters, users } from '../../db/schema.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
-import { usagePeriod } from '../users/users.repository.ts';
+import { usagePeriod } from '../users/index.ts';
 
 let t: TTestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { ZPlaceholder, type TPlaceholder, type TPlaceholderInput } from '../../../contract/placeholders.ts';
-import { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_NAME_ROW } from '../formats/excel-template.ts';
+import { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_NAME_ROW } from '../formats/index.ts';
 import { columnKey } from '../../../contract/bulk.ts';
 import { autoMapColumns, mapRow, UNMAPPED_REQUIRED_MESSAGE, validateSheet, VALUE_TOO_LONG_MESSAGE } from './column-mapping.ts';
 import { readSpreadsheet } from './spreadsheet/read-spreadsheet.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BULK_PREVIEW_ROWS, columnPlaceholders, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk.ts';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TFormatRow } from '../formats/formats.repository.ts';
+import type { TFormatRow } from '../formats/index.ts';
 import type { TBulkServiceDeps } from './bulk-deps.ts';
 import { jobNotFound } from './bulk-job-view.ts';
 import type { TBulkJobRow } from './bulk.repository.ts';

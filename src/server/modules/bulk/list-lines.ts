@@ -1,7 +1,7 @@
 import { columnKey, columnLetter } from '../../../contract/bulk.ts';
 import { placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders.ts';
 import { AppError } from '../../http/app-error.ts';
-import { TEMPLATE_KEY_LABEL } from '../formats/excel-template.ts';
+import { TEMPLATE_KEY_LABEL } from '../formats/index.ts';
 import type { TNamedSheet, TSheet, TSheetRow } from './spreadsheet/sheet-types.ts';
 
 /*

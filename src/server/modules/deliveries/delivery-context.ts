@@ -2,7 +2,7 @@ import { MAX_ATTACHMENT_BYTES } from '../../../contract/delivery.ts';
 import type { TDueRowsWorker } from '../../jobs/due-rows.ts';
 import type { TDocumentsService } from '../documents/index.ts';
 import type { TMailer, TMailService } from '../mail/index.ts';
-import type { TShareLinksService } from '../share-links/share-links.service.ts';
+import type { TShareLinksService } from '../share-links/index.ts';
 import type { TAccountStanding } from '../users/index.ts';
 import type { TDeliveriesRepository } from './deliveries.repository.ts';
 import { EMAIL_RETRY_DELAYS_MS } from './delivery-terms.ts';

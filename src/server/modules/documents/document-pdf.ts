@@ -1,5 +1,5 @@
 import type { TDocument } from '../../../contract/documents.ts';
-import type { TSnapshotRow } from '../formats/formats.repository.ts';
+import type { TSnapshotRow } from '../formats/index.ts';
 import type { TDocumentRow, TDocumentScope } from './documents.repository.ts';
 import { documentNotFound, toDocument, type TDocumentsContext } from './documents-context.ts';
 import { sha256Hex } from './pdf.service.ts';

@@ -1,9 +1,8 @@
 import type { TDocument } from '../../../contract/documents.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TPdfCache } from '../../jobs/pdf-cache.ts';
-import type { TFormatsRepository } from '../formats/formats.repository.ts';
-import type { TQuotaService } from '../quota/quota.service.ts';
-import type { TWorkLimits } from '../quota/work-limits.ts';
+import type { TFormatsRepository } from '../formats/index.ts';
+import type { TQuotaService, TWorkLimits } from '../quota/index.ts';
 import type { TDocumentRow, TDocumentsRepository } from './documents.repository.ts';
 import type { TPdfService } from './pdf.service.ts';
 

@@ -4,7 +4,7 @@ import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import type { TDocumentListQuery } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
-import type { TSnapshotRow } from '../formats/formats.repository.ts';
+import type { TSnapshotRow } from '../formats/index.ts';
 import { countingPeriod } from '../users/index.ts';
 
 export type TDocumentRow = typeof documents.$inferSelect;

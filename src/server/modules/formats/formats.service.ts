@@ -1,11 +1,11 @@
 import type { TDocumentData } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TAssetsService } from '../assets/assets.service.ts';
-import type { TPdfService } from '../documents/pdf.service.ts';
-import type { TWorkLimits } from '../quota/work-limits.ts';
-import type { TUsersRepository } from '../users/users.repository.ts';
-import type { TSystemService } from '../system/system.service.ts';
+import type { TAssetsService } from '../assets/index.ts';
+import type { TPdfService } from '../documents/index.ts';
+import type { TWorkLimits } from '../quota/index.ts';
+import type { TUsersRepository } from '../users/index.ts';
+import type { TSystemService } from '../system/index.ts';
 import { buildExcelTemplate } from './excel-template.ts';
 import type { TFormatRow, TFormatsRepository } from './formats.repository.ts';
 

@@ -8,3 +8,12 @@ export { isPublicApiPath, publicApiDocument, publicApiDocumentBase } from './ope
 export { createPublicApiRepository, type TPublicApiRepository } from './public-api.repository.ts';
 export { publicApiRoutes, type TPublicApiDeps } from './public-api.routes.ts';
 export { API_REQUEST_RETENTION_DAYS, createPublicApiService, type TAdmission, type TPublicApiService } from './public-api.service.ts';
+
+/**
+ * The API client's type generator (npm run api:client). Loaded on call: it builds a whole app and
+ * pulls in openapi-typescript, neither of which the running server should load.
+ */
+export async function generateApiClientTypes(): Promise<string> {
+  const { servedOpenApiDocument, typesFromOpenApi } = await import('./client/openapi-types.ts');
+  return typesFromOpenApi(await servedOpenApiDocument());
+}

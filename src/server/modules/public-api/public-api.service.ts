@@ -1,13 +1,12 @@
 import { API_LATENCY_DAYS, API_USAGE_CSV_HEADER, API_USAGE_DAYS, type TApiUsage, type TApiUsageDay } from '../../../contract/api-usage.ts';
 import { notFound } from '../../http/app-error.ts';
-import type { TApiKeysRepository } from '../api-keys/api-keys.repository.ts';
+import { hashApiKey, type TApiKeysService } from '../api-keys/index.ts';
 import { csvCell } from '../bulk/index.ts';
 import type { TDocumentsService } from '../documents/index.ts';
 import type { TUsersRepository } from '../users/index.ts';
 import type { TApiRequest, TPublicApiRepository, TUsageDay } from './public-api.repository.ts';
 import { API_KEY_PREFIX, type TApiKeyMode } from '../../../contract/api-keys.ts';
-import { hashApiKey } from '../api-keys/api-keys.service.ts';
-import type { TQuotaService } from '../quota/quota.service.ts';
+import type { TQuotaService } from '../quota/index.ts';
 
 /** Raw request rows are kept this long, then only their daily roll-up remains. */
 export const API_REQUEST_RETENTION_DAYS = 7;
@@ -58,7 +57,7 @@ export type TAdmission = {
 
 export function createPublicApiService(deps: {
   repository: TPublicApiRepository;
-  keys: Pick<TApiKeysRepository, 'listAll' | 'touch'>;
+  keys: Pick<TApiKeysService, 'listForUsage' | 'markUsed'>;
   plans: Pick<TQuotaService, 'apiPlanFor'>;
   log: { warn: (obj: object, msg: string) => void };
   users: Pick<TUsersRepository, 'findById'>;
@@ -70,7 +69,7 @@ export function createPublicApiService(deps: {
   async function usage(ownerId: string, keyId: string | undefined, now = new Date()): Promise<TApiUsage> {
     // Someone who has just called the API and opens the chart expects to see that call.
     await flushRequestLog();
-    const keys = await deps.keys.listAll(ownerId);
+    const keys = await deps.keys.listForUsage(ownerId);
     if (keyId && !keys.some((k) => k.id === keyId)) throw notFound('API key');
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const dayList = Array.from({ length: API_USAGE_DAYS }, (_, i) => new Date(today - (API_USAGE_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
@@ -90,7 +89,7 @@ export function createPublicApiService(deps: {
         documents: sum((d) => d.documents),
       },
       latency: await r.latency(ownerId, new Date(now.getTime() - API_LATENCY_DAYS * DAY_MS), keyId),
-      keys: keys.map((k) => ({ id: k.id, name: k.name, last4: k.last4, revoked: k.revokedAt !== null })),
+      keys,
     };
   }
   // Logging a request must not cost the request a database round trip: rows wait here briefly
@@ -126,7 +125,7 @@ export function createPublicApiService(deps: {
       if (found.suspended)
         return { ownerId: found.ownerId, keyId: found.keyId, mode: found.mode, suspended: true, apiAccess: false, limit: 0, used: 0, resetSeconds: 0 };
       // "Last used" is written at most once a minute per key, not once per call.
-      if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > 60_000) await deps.keys.touch(found.keyId, now);
+      if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > 60_000) await deps.keys.markUsed(found.keyId, now);
       const plan = await deps.plans.apiPlanFor(found.plan);
       return {
         ownerId: found.ownerId,

@@ -11,7 +11,7 @@ import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { systemSettings, users } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { PLAN_CATALOGUE_SETTING } from '../system/system.service.ts';
+import { PLAN_CATALOGUE_SETTING } from '../system/index.ts';
 
 let t: TTestApp;
 let second: { app: FastifyInstance; database: TDatabase | undefined };

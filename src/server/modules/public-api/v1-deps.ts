@@ -1,7 +1,7 @@
 import type { TBulkService } from '../bulk/index.ts';
 import type { TDeliveriesService } from '../deliveries/index.ts';
 import type { TDocumentsService } from '../documents/index.ts';
-import type { TFormatsService } from '../formats/formats.service.ts';
+import type { TFormatsService } from '../formats/index.ts';
 import type { TPublicApiService } from './public-api.service.ts';
 
 /** What the /api/v1 routes and their use cases work with. */

@@ -10,8 +10,7 @@ import {
   type TPlanCatalogue,
 } from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TAssetsRepository } from '../assets/assets.repository.ts';
-import type { TUserRow, TUsersRepository } from '../users/users.repository.ts';
+import type { TUserRow, TUsersRepository } from '../users/index.ts';
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -26,7 +25,12 @@ const sizeText = (bytes: number) =>
     ? `${(bytes / 1024 / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB`
     : `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
 
-export function createQuotaService(deps: { users: TUsersRepository; assets: Pick<TAssetsRepository, 'usedBytes'>; plans: () => Promise<TPlanCatalogue> }) {
+export function createQuotaService(deps: {
+  users: TUsersRepository;
+  /** Bytes of images the owner has stored (the assets module counts them). */
+  imageBytesUsed: (ownerId: string) => Promise<number>;
+  plans: () => Promise<TPlanCatalogue>;
+}) {
   async function planOf(row: TUserRow): Promise<TPlan | undefined> {
     return (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
   }
@@ -59,7 +63,7 @@ export function createQuotaService(deps: { users: TUsersRepository; assets: Pick
     if (!user) throw notFound('User');
     const plan = await planOf(user);
     const limitBytes = (plan ? storageMbOf(plan) : DEFAULT_STORAGE_MB.free) * MB;
-    return { planName: plan?.name ?? 'current', limitBytes, usedBytes: await deps.assets.usedBytes(ownerId) };
+    return { planName: plan?.name ?? 'current', limitBytes, usedBytes: await deps.imageBytesUsed(ownerId) };
   }
 
   /** Whether a plan includes the API (and so API keys), and how fast each key may call it. */

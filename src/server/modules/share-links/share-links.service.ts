@@ -2,9 +2,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_SHARE_DAYS, SHARE_TOKEN_RE, type TSharedDocument, type TShareLink } from '../../../contract/delivery.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { notFound } from '../../http/app-error.ts';
-import type { TDocumentsService } from '../documents/documents.service.ts';
+import type { TDocumentsService } from '../documents/index.ts';
 import type { TShareLinkRow, TShareLinksRepository } from './share-links.repository.ts';
-import type { TAccountStanding } from '../users/account-standing.ts';
+import type { TAccountStanding } from '../users/index.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** The path a link opens: a public page outside the signed-in app. */

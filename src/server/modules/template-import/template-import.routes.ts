@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import { IMPORT_FILE_FIELD, MAX_IMPORT_BYTES, ZTemplateImportResponse } from '../../../contract/template-import.ts';
 import { readUploadedFile } from '../../http/uploaded-file.ts';
-import type { TAssetsService } from '../assets/assets.service.ts';
+import type { TAssetsService } from '../assets/index.ts';
 import { createImportPool, type TImportLimits } from './import-pool.ts';
 import { createTemplateImportService, IMPORT_TOO_LARGE_MESSAGE } from './template-import.service.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { importKindOfFileName, MAX_IMPORT_MB, ZImportDraft, type TImportKind, type TTemplateImportResponse } from '../../../contract/template-import.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TAssetsService } from '../assets/assets.service.ts';
+import type { TAssetsService } from '../assets/index.ts';
 import { blocksToDraft, type TBlock } from './blocks.ts';
 import { IMAGE_REF_PREFIX, type TDocxImage } from './convert-docx.ts';
 import { badFile, checkFileKind } from './file-check.ts';

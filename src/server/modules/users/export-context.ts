@@ -3,7 +3,7 @@ import type { TAccountExport } from '../../../contract/account-data.ts';
 import type { TJobQueue } from '../../jobs/queue.ts';
 import type { TBillingService } from '../billing/index.ts';
 import type { TDocumentsService } from '../documents/index.ts';
-import type { TFormatsRepository } from '../formats/formats.repository.ts';
+import type { TFormatsRepository } from '../formats/index.ts';
 import type { TAccountDataRepository, TAccountExportRow } from './account-data.repository.ts';
 import type { TUsersRepository } from './users.repository.ts';
 

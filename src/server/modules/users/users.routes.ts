@@ -4,7 +4,7 @@ import { ZAppConfig } from '../../../contract/admin.ts';
 import { ZPlansResponse } from '../../../contract/plans.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZUserStats } from '../../../contract/user.ts';
-import type { TSystemService } from '../system/system.service.ts';
+import type { TSystemService } from '../system/index.ts';
 import type { TUsersService } from './users.service.ts';
 
 /** The signed-in user's own figures. */

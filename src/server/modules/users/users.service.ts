@@ -1,6 +1,6 @@
 import type { TUser, TUserStats } from '../../../contract/user.ts';
 import { notFound } from '../../http/app-error.ts';
-import type { TQuotaService } from '../quota/quota.service.ts';
+import type { TQuotaService } from '../quota/index.ts';
 import { verificationRequired, type TAccountStanding } from './account-standing.ts';
 import type { TUserRow, TUsersRepository } from './users.repository.ts';
 

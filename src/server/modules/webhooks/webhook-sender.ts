@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../../contract/webhooks.ts';
 import { filteringAgents } from '../../net/address-rule.ts';
-import { connectionFailureMessage } from '../assets/safe-fetch.ts';
+import { connectionFailureMessage } from '../assets/index.ts';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: the receiver recomputes it with its secret. */
 export function webhookSignature(secret: string, body: string, unixSeconds: number): string {

@@ -1,6 +1,6 @@
 import { columnKey, columnLetter } from '../../../../contract/bulk.ts';
 import { MAX_PLACEHOLDER_NAME_LENGTH, normalizePlaceholderName } from '../../../../contract/placeholders.ts';
-import { TEMPLATE_NAME_ROW } from '../../formats/excel-template.ts';
+import { TEMPLATE_NAME_ROW } from '../../formats/index.ts';
 import type { TSheet, TSheetRow } from './sheet-types.ts';
 import { bad, BULK_MAX_COLUMNS, fmt, MESSAGES } from './spreadsheet-limits.ts';
 
