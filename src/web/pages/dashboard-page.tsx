@@ -16,6 +16,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../components/layout/empty-state';
+import { QueryState, SkeletonList } from '../components/query-state';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -131,16 +132,6 @@ function ImportTemplateAction() {
   );
 }
 
-function ListCardSkeleton() {
-  return (
-    <div className="space-y-3" aria-hidden>
-      {[0, 1, 2].map((i) => (
-        <Skeleton key={i} className="h-14 w-full" />
-      ))}
-    </div>
-  );
-}
-
 /** A dashboard list: a short preview of one page, with View All leading to it. */
 function ListCard({ title, description, href, children }: { title: string; description: string; href: string; children: ReactNode }) {
   return (
@@ -167,18 +158,20 @@ function MyFormatsCard() {
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
     <ListCard title="My Formats" description="Your reusable document templates" href="/formats">
-      {isLoading ? (
-        <ListCardSkeleton />
-      ) : error ? (
-        <p className="text-sm text-destructive">{readApiError(error, 'Could not load your formats.').message}</p>
-      ) : formats.length === 0 ? (
-        <EmptyState
-          icon={LayoutTemplateIcon}
-          title="No formats yet"
-          description="Build a template once with named placeholders, then generate documents from it in seconds."
-          action={<CreateFirstFormatButton />}
-        />
-      ) : (
+      <QueryState
+        query={{ isLoading, error }}
+        loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
+        errorText="Could not load your formats."
+        isEmpty={formats.length === 0}
+        empty={
+          <EmptyState
+            icon={LayoutTemplateIcon}
+            title="No formats yet"
+            description="Build a template once with named placeholders, then generate documents from it in seconds."
+            action={<CreateFirstFormatButton />}
+          />
+        }
+      >
         <ul className="divide-y">
           {formats.map((f) => (
             <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
@@ -204,7 +197,7 @@ function MyFormatsCard() {
             </li>
           ))}
         </ul>
-      )}
+      </QueryState>
       {dialog}
     </ListCard>
   );
@@ -216,18 +209,20 @@ function RecentDocumentsCard() {
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
     <ListCard title="Recent Documents" description="PDFs you generated most recently" href="/documents">
-      {isLoading ? (
-        <ListCardSkeleton />
-      ) : error ? (
-        <p className="text-sm text-destructive">{readApiError(error, 'Could not load your documents.').message}</p>
-      ) : documents.length === 0 ? (
-        <EmptyState
-          icon={FileTextIcon}
-          title="No documents yet"
-          description="Documents appear here once you fill in a format. Start by creating your first format."
-          action={<CreateFirstFormatButton variant="outline" />}
-        />
-      ) : (
+      <QueryState
+        query={{ isLoading, error }}
+        loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
+        errorText="Could not load your documents."
+        isEmpty={documents.length === 0}
+        empty={
+          <EmptyState
+            icon={FileTextIcon}
+            title="No documents yet"
+            description="Documents appear here once you fill in a format. Start by creating your first format."
+            action={<CreateFirstFormatButton variant="outline" />}
+          />
+        }
+      >
         <ul className="divide-y">
           {documents.map((d) => (
             <li key={d.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap" data-testid="dashboard-document">
@@ -247,7 +242,7 @@ function RecentDocumentsCard() {
             </li>
           ))}
         </ul>
-      )}
+      </QueryState>
       {dialog}
     </ListCard>
   );

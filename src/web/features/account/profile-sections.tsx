@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Loader2Icon, MailCheckIcon, MonitorSmartphoneIcon } from 'lucide-react';
+import { QueryState } from '../../components/query-state';
 import { useState } from 'react';
 import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -9,7 +10,6 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
@@ -237,17 +237,17 @@ export function SessionsCard() {
         <CardDescription>If you see a device you do not know, sign out everywhere else and change your password.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {sessions.isError ? (
-          <LoadError error={sessions.error} fallback="Could not load your sessions. Reload the page to try again." />
-        ) : sessions.isLoading ? (
-          <p className="text-sm text-muted-foreground">Loading...</p>
-        ) : (
+        <QueryState
+          query={sessions}
+          loading={<p className="text-sm text-muted-foreground">Loading...</p>}
+          errorText="Could not load your sessions. Reload the page to try again."
+        >
           <ul className="divide-y" aria-label="Active sessions">
             {list.map((session) => (
               <SessionRow key={session.id} session={session} />
             ))}
           </ul>
-        )}
+        </QueryState>
         <Button variant="outline" className="w-full sm:w-fit" disabled={others === 0 || signOutOthers.isPending} onClick={() => signOutOthers.mutate()}>
           {signOutOthers.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
           Sign out everywhere else

@@ -1,10 +1,9 @@
 import { KeyRoundIcon, MailPlusIcon, SaveIcon, UserPlusIcon, UsersRoundIcon } from 'lucide-react';
+import { QueryState, SkeletonList } from '../../components/query-state';
 import { useState, type FormEvent } from 'react';
 import { ZEmailDomain, type TSignUpMode, type TSignUpPolicy } from '../../../contract/sign-ups';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
-import { Skeleton } from '../../components/ui/skeleton';
 import { Textarea } from '../../components/ui/textarea';
 import { useAppConfig } from '../../hooks/use-app-config';
 import { toast } from '../../hooks/use-toast';
@@ -177,17 +176,14 @@ export function SignUpsCard() {
         <CardDescription>Who may create an account on this installation. The sign-up page tells visitors before they type.</CardDescription>
       </CardHeader>
       <CardContent>
-        {policy.isLoading ? (
-          <div className="space-y-3" aria-hidden>
-            <Skeleton className="h-16" />
-            <Skeleton className="h-16" />
-          </div>
-        ) : policy.error ? (
-          <LoadError error={policy.error} fallback="Could not load the sign-up settings." />
-        ) : policy.data ? (
-          // Keyed by what is stored, so a save (here or in another tab) starts the form from it.
-          <SignUpsForm key={JSON.stringify(policy.data)} saved={policy.data} singleSignOn={singleSignOn} />
-        ) : null}
+        <QueryState query={policy} loading={<SkeletonList count={2} />} errorText="Could not load the sign-up settings.">
+          {() =>
+            policy.data && (
+              // Keyed by what is stored, so a save (here or in another tab) starts the form from it.
+              <SignUpsForm key={JSON.stringify(policy.data)} saved={policy.data} singleSignOn={singleSignOn} />
+            )
+          }
+        </QueryState>
       </CardContent>
     </Card>
   );

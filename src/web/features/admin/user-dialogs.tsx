@@ -1,4 +1,5 @@
 import { ShieldCheckIcon, UserIcon } from 'lucide-react';
+import { QueryState } from '../../components/query-state';
 import { useState, type FormEvent } from 'react';
 import type { TAdminUser } from '../../../contract/admin';
 import type { TPlanCatalogue, TPlanId } from '../../../contract/plans';
@@ -6,7 +7,6 @@ import type { TRole } from '../../../contract/user';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatNumber } from '../../lib/utils';
@@ -242,15 +242,17 @@ export function ApiUsageDialog({ user, onClose }: { user: TAdminUser; onClose: (
           <DialogTitle>API usage of {displayName(user)}</DialogTitle>
           <DialogDescription>Every call made with {user.email}’s keys in the last 30 days, by UTC day.</DialogDescription>
         </DialogHeader>
-        {usage.isLoading ? (
-          <p className="text-sm text-muted-foreground" role="status">
-            Loading usage...
-          </p>
-        ) : usage.error ? (
-          <LoadError error={usage.error} fallback="Could not load this user’s usage." />
-        ) : usage.data ? (
-          <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={userApiUsageCsvUrl(user.id, keyId)} />
-        ) : null}
+        <QueryState
+          query={usage}
+          loading={
+            <p className="text-sm text-muted-foreground" role="status">
+              Loading usage...
+            </p>
+          }
+          errorText="Could not load this user’s usage."
+        >
+          {() => usage.data && <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={userApiUsageCsvUrl(user.id, keyId)} />}
+        </QueryState>
       </DialogContent>
     </Dialog>
   );

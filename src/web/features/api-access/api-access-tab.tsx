@@ -7,7 +7,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { LoadError } from '../../components/ui/load-error';
 import { QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { useContactEmails } from '../../hooks/use-app-config';
@@ -180,16 +179,18 @@ function UsageCard() {
         <CardDescription>Every call made with your keys in the last {API_USAGE_DAYS} days, by UTC day.</CardDescription>
       </CardHeader>
       <CardContent>
-        {usage.isLoading ? (
-          <div className="space-y-3" role="status" aria-label="Loading usage">
-            <Skeleton className="h-16 w-full" />
-            <Skeleton className="h-[260px] w-full" />
-          </div>
-        ) : usage.error ? (
-          <LoadError error={usage.error} fallback="Could not load your usage." />
-        ) : usage.data ? (
-          <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={usageCsvUrl(keyId)} />
-        ) : null}
+        <QueryState
+          query={usage}
+          loading={
+            <div className="space-y-3" role="status" aria-label="Loading usage">
+              <Skeleton className="h-16 w-full" />
+              <Skeleton className="h-[260px] w-full" />
+            </div>
+          }
+          errorText="Could not load your usage."
+        >
+          {() => usage.data && <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={usageCsvUrl(keyId)} />}
+        </QueryState>
       </CardContent>
     </Card>
   );
