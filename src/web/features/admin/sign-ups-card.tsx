@@ -1,7 +1,10 @@
 import { KeyRoundIcon, MailPlusIcon, SaveIcon, UserPlusIcon, UsersRoundIcon } from 'lucide-react';
 import { QueryState, SkeletonList } from '../../components/query-state';
-import { useState, type FormEvent } from 'react';
-import { ZEmailDomain, type TSignUpMode, type TSignUpPolicy } from '../../../contract/sign-ups';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { ZEmailDomain, ZSignUpPolicy, type TSignUpMode, type TSignUpPolicy } from '../../../contract/sign-ups';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Textarea } from '../../components/ui/textarea';
@@ -28,59 +31,60 @@ const MODES: { value: TSignUpMode; label: string; description: string; icon: typ
   },
 ];
 
-/** One domain per line (or separated by commas or spaces); each checked as the server will. */
-function parseDomains(text: string): { domains: string[]; error: string | null } {
-  const parts = text.split(/[\s,;]+/).filter(Boolean);
-  const domains: string[] = [];
-  for (const part of parts) {
-    const parsed = ZEmailDomain.safeParse(part);
-    if (!parsed.success) return { domains: [], error: `“${part}” is not a domain. Enter domains such as example.com, one per line.` };
-    if (!domains.includes(parsed.data)) domains.push(parsed.data);
-  }
-  return { domains, error: null };
-}
+const splitDomains = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
+
+/** The form's policy: domains typed one per line (or separated by commas or spaces), each checked as the server will. */
+const ZSignUpsForm = z.object({
+  mode: ZSignUpPolicy.shape.mode,
+  allowedDomains: z
+    .string()
+    .transform((text, ctx) => {
+      const domains: string[] = [];
+      for (const part of splitDomains(text)) {
+        const parsed = ZEmailDomain.safeParse(part);
+        if (!parsed.success) {
+          ctx.addIssue({ code: 'custom', message: `“${part}” is not a domain. Enter domains such as example.com, one per line.` });
+          return z.NEVER;
+        }
+        domains.push(parsed.data);
+      }
+      return domains;
+    })
+    .pipe(ZSignUpPolicy.shape.allowedDomains),
+});
 
 function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSignOn: string | null }) {
   const save = useSaveSignUpPolicy();
-  const [mode, setMode] = useState<TSignUpMode>(saved.mode);
-  const [domainsText, setDomainsText] = useState(saved.allowedDomains.join('\n'));
-  const [domainsError, setDomainsError] = useState<string | null>(null);
+  const form = useForm<z.input<typeof ZSignUpsForm>, unknown, z.output<typeof ZSignUpsForm>>({
+    resolver: zodResolver(ZSignUpsForm),
+    defaultValues: { mode: saved.mode, allowedDomains: saved.allowedDomains.join('\n') },
+  });
+  const [mode, domainsText] = useWatch({ control: form.control, name: ['mode', 'allowedDomains'] });
+  const domainsError = form.formState.errors.allowedDomains?.message;
   const [formError, setFormError] = useState<string | null>(null);
 
-  const dirty =
-    mode !== saved.mode ||
-    domainsText
-      .split(/[\s,;]+/)
-      .filter(Boolean)
-      .join('\n') !== saved.allowedDomains.join('\n');
+  const dirty = mode !== saved.mode || splitDomains(domainsText).join('\n') !== saved.allowedDomains.join('\n');
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit((values) => {
     setFormError(null);
-    const { domains, error } = parseDomains(domainsText);
-    setDomainsError(error);
-    if (error) return;
-    save.mutate(
-      { mode, allowedDomains: domains },
-      {
-        onSuccess: (policy) =>
-          toast({
-            title: 'Sign-ups saved',
-            description: `${MODES.find((m) => m.value === policy.mode)?.label ?? policy.mode}${policy.allowedDomains.length ? `, from ${policy.allowedDomains.join(', ')}` : ''}. Existing accounts keep signing in.`,
-          }),
-        onError: (err) => {
-          if (isUnauthorizedError(err)) return;
-          const read = readApiError(err, 'Could not save the sign-up settings. Please try again.');
-          if (Object.keys(read.fields).some((f) => f.startsWith('allowedDomains'))) setDomainsError(read.message);
-          else setFormError(read.message);
-          toast({ variant: 'destructive', title: 'Failed to save sign-ups', description: read.message });
-        },
+    save.mutate(values, {
+      onSuccess: (policy) =>
+        toast({
+          title: 'Sign-ups saved',
+          description: `${MODES.find((m) => m.value === policy.mode)?.label ?? policy.mode}${policy.allowedDomains.length ? `, from ${policy.allowedDomains.join(', ')}` : ''}. Existing accounts keep signing in.`,
+        }),
+      onError: (err) => {
+        if (isUnauthorizedError(err)) return;
+        const read = readApiError(err, 'Could not save the sign-up settings. Please try again.');
+        if (Object.keys(read.fields).some((f) => f.startsWith('allowedDomains'))) form.setError('allowedDomains', { type: 'server', message: read.message });
+        else setFormError(read.message);
+        toast({ variant: 'destructive', title: 'Failed to save sign-ups', description: read.message });
       },
-    );
-  }
+    });
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign-ups" className="grid gap-6">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Sign-ups" className="grid gap-6">
       <fieldset className="grid gap-2.5">
         <legend className="mb-2.5 text-sm font-medium">Who may create an account</legend>
         {MODES.map((option) => {
@@ -95,15 +99,7 @@ function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSign
                 disabled && 'cursor-not-allowed opacity-60',
               )}
             >
-              <input
-                type="radio"
-                name="sign-up-mode"
-                value={option.value}
-                checked={checked}
-                disabled={disabled}
-                onChange={() => setMode(option.value)}
-                className="mt-0.5 size-4 accent-[var(--color-primary)]"
-              />
+              <input type="radio" value={option.value} disabled={disabled} {...form.register('mode')} className="mt-0.5 size-4 accent-[var(--color-primary)]" />
               <span className="grid gap-0.5">
                 <span className="flex items-center gap-1.5 text-sm font-medium">
                   <option.icon className="size-4 text-muted-foreground" aria-hidden /> {option.label}
@@ -124,14 +120,13 @@ function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSign
         id="sign-up-domains"
         label="Allowed email domains"
         optional
-        error={domainsError ?? undefined}
+        error={domainsError}
         hint="One per line, such as example.com. Leave empty for any domain. Applies to password and single sign-on sign-ups; an invitation names its own address and passes."
       >
         <Textarea
           id="sign-up-domains"
           rows={3}
-          value={domainsText}
-          onChange={(e) => setDomainsText(e.target.value)}
+          {...form.register('allowedDomains')}
           placeholder={'example.com\nexample.org'}
           spellCheck={false}
           autoCapitalize="none"
