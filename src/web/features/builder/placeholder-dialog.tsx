@@ -4,8 +4,8 @@ import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { cn } from '../../lib/utils';
 import { formValuesOf, placeholderFromForm, starterColumns, type PlaceholderFormValues } from './placeholder-form-values';
+import { PlaceholderNameHint } from './placeholder-name-hint';
 import { PlaceholderTypeFields } from './placeholder-type-fields';
 /** What the dialog edits: an existing placeholder, or a new one with a suggested name and type. */
 export type PlaceholderDraft = { editing: TPlaceholder } | { creating: Pick<TPlaceholder, 'name' | 'type'> };
@@ -99,16 +99,7 @@ function PlaceholderForm({
             setError(null);
           }}
         />
-        <p id={`${id}-hint`} className={cn('text-xs', error ? 'text-destructive' : 'text-muted-foreground')} role={error ? 'alert' : undefined}>
-          {error ??
-            (normalized ? (
-              <>
-                Written as <code className="font-mono text-foreground">{`{{${normalized}}}`}</code>
-              </>
-            ) : (
-              'Lowercase; spaces become underscores.'
-            ))}
-        </p>
+        <PlaceholderNameHint id={`${id}-hint`} error={error} normalized={normalized} lead="Written as" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-label`}>

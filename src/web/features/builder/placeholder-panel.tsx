@@ -12,6 +12,7 @@ import { IconButton, SectionTitle } from './controls';
 import { useInsertTarget } from './insert-target';
 import type { PlaceholderUsage } from './model';
 import { emptyFormValues, PLACEHOLDER_TYPE_LABELS, placeholderFromForm, type PlaceholderFormValues } from './placeholder-form-values';
+import { PlaceholderNameHint } from './placeholder-name-hint';
 import { PlaceholderTypeFields } from './placeholder-type-fields';
 
 /** A formula in the list: what it computes, or that it has a problem. */
@@ -74,16 +75,7 @@ function NewPlaceholderForm({ id, form, placeholders }: { id: string; form: Retu
           }}
           className="h-9"
         />
-        <p id={`${id}-name-hint`} className={cn('text-xs', error ? 'text-destructive' : 'text-muted-foreground')} role={error ? 'alert' : undefined}>
-          {error ??
-            (normalized ? (
-              <>
-                Use as <code className="font-mono text-foreground">{`{{${normalized}}}`}</code>
-              </>
-            ) : (
-              'Lowercase; spaces become underscores.'
-            ))}
-        </p>
+        <PlaceholderNameHint id={`${id}-name-hint`} error={error} normalized={normalized} lead="Use as" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-label`}>
