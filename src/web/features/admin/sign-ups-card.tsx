@@ -6,12 +6,12 @@ import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { ZEmailDomain, ZSignUpPolicy, type TSignUpMode, type TSignUpPolicy } from '../../../contract/sign-ups';
 import { Button } from '../../components/ui/button';
+import { ChoiceCard } from '../../components/ui/choice-card';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Textarea } from '../../components/ui/textarea';
 import { useAppConfig } from '../../hooks/use-app-config';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { cn } from '../../lib/utils';
 import { Field, SpinnerLabel } from './admin-ui';
 import { useSaveSignUpPolicy, useSignUpPolicy } from './api';
 
@@ -87,34 +87,24 @@ function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSign
     <form onSubmit={(event) => void submit(event)} noValidate aria-label="Sign-ups" className="grid gap-6">
       <fieldset className="grid gap-2.5">
         <legend className="mb-2.5 text-sm font-medium">Who may create an account</legend>
-        {MODES.map((option) => {
-          const disabled = option.value === 'sso' && !singleSignOn && saved.mode !== 'sso';
-          const checked = mode === option.value;
-          return (
-            <label
-              key={option.value}
-              className={cn(
-                'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
-                checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
-                disabled && 'cursor-not-allowed opacity-60',
-              )}
-            >
-              <input type="radio" value={option.value} disabled={disabled} {...form.register('mode')} className="mt-0.5 size-4 accent-[var(--color-primary)]" />
-              <span className="grid gap-0.5">
-                <span className="flex items-center gap-1.5 text-sm font-medium">
-                  <option.icon className="size-4 text-muted-foreground" aria-hidden /> {option.label}
-                </span>
-                <span className="text-[13px] text-muted-foreground">
-                  {option.value === 'sso' && !singleSignOn
-                    ? 'Needs an identity provider (OIDC_ISSUER and its settings), which this installation does not have.'
-                    : option.value === 'sso'
-                      ? `New accounts come only through “Continue with ${singleSignOn}”; nobody signs up with a password.`
-                      : option.description}
-                </span>
-              </span>
-            </label>
-          );
-        })}
+        {MODES.map((option) => (
+          <ChoiceCard
+            key={option.value}
+            value={option.value}
+            checked={mode === option.value}
+            disabled={option.value === 'sso' && !singleSignOn && saved.mode !== 'sso'}
+            icon={option.icon}
+            label={option.label}
+            description={
+              option.value === 'sso' && !singleSignOn
+                ? 'Needs an identity provider (OIDC_ISSUER and its settings), which this installation does not have.'
+                : option.value === 'sso'
+                  ? `New accounts come only through “Continue with ${singleSignOn}”; nobody signs up with a password.`
+                  : option.description
+            }
+            {...form.register('mode')}
+          />
+        ))}
       </fieldset>
       <Field
         id="sign-up-domains"

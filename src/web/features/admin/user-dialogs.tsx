@@ -8,11 +8,12 @@ import { ZAdminUserUpdate, ZRoleChange, type TAdminUser } from '../../../contrac
 import { ZPlanId, type TPlanCatalogue } from '../../../contract/plans';
 import type { TRole } from '../../../contract/user';
 import { Button } from '../../components/ui/button';
+import { ChoiceCard } from '../../components/ui/choice-card';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { cn, formatNumber } from '../../lib/utils';
+import { formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, NativeSelect } from './admin-ui';
 import { userApiUsageCsvUrl, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../api-access/usage-panel';
@@ -75,34 +76,18 @@ export function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf
           </DialogHeader>
           <fieldset className="grid gap-2.5">
             <legend className="sr-only">Role</legend>
-            {ROLE_OPTIONS.map((opt) => {
-              const disabled = isSelf && user.role === 'admin' && opt.value === 'user';
-              const checked = role === opt.value;
-              return (
-                <label
-                  key={opt.value}
-                  className={cn(
-                    'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
-                    checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
-                    disabled && 'cursor-not-allowed opacity-60',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    value={opt.value}
-                    disabled={disabled}
-                    {...form.register('role')}
-                    className="mt-0.5 size-4 accent-[var(--color-primary)]"
-                  />
-                  <span className="grid gap-0.5">
-                    <span className="flex items-center gap-1.5 text-sm font-medium">
-                      <opt.icon className="size-4 text-muted-foreground" aria-hidden /> {opt.label}
-                    </span>
-                    <span className="text-[13px] text-muted-foreground">{opt.description}</span>
-                  </span>
-                </label>
-              );
-            })}
+            {ROLE_OPTIONS.map((opt) => (
+              <ChoiceCard
+                key={opt.value}
+                value={opt.value}
+                checked={role === opt.value}
+                disabled={isSelf && user.role === 'admin' && opt.value === 'user'}
+                icon={opt.icon}
+                label={opt.label}
+                description={opt.description}
+                {...form.register('role')}
+              />
+            ))}
           </fieldset>
           {isSelf && user.role === 'admin' && (
             <p className="text-[13px] text-muted-foreground">You can’t remove your own admin role. Ask another admin to do it.</p>
