@@ -16,7 +16,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../components/layout/empty-state';
-import { QueryState, SkeletonList } from '../components/query-state';
+import { QueryState, SkeletonList, type QueryStatus } from '../components/query-state';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -132,8 +132,24 @@ function ImportTemplateAction() {
   );
 }
 
-/** A dashboard list: a short preview of one page, with View All leading to it. */
-function ListCard({ title, description, href, children }: { title: string; description: string; href: string; children: ReactNode }) {
+/** A dashboard list: a short preview of one page, with View All leading to it, and its loading, error and empty states. */
+function ListCard({
+  title,
+  description,
+  href,
+  query,
+  errorText,
+  empty,
+  children,
+}: {
+  title: string;
+  description: string;
+  href: string;
+  query: QueryStatus & { count: number };
+  errorText: string;
+  empty: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Card className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
@@ -147,7 +163,17 @@ function ListCard({ title, description, href, children }: { title: string; descr
           </Link>
         </Button>
       </CardHeader>
-      <CardContent>{children}</CardContent>
+      <CardContent>
+        <QueryState
+          query={query}
+          loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
+          errorText={errorText}
+          isEmpty={query.count === 0}
+          empty={empty}
+        >
+          {children}
+        </QueryState>
+      </CardContent>
     </Card>
   );
 }
@@ -157,12 +183,13 @@ function MyFormatsCard() {
   const formats = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
-    <ListCard title="My Formats" description="Your reusable document templates" href="/formats">
-      <QueryState
-        query={{ isLoading, error }}
-        loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
+    <>
+      <ListCard
+        title="My Formats"
+        description="Your reusable document templates"
+        href="/formats"
+        query={{ isLoading, error, count: formats.length }}
         errorText="Could not load your formats."
-        isEmpty={formats.length === 0}
         empty={
           <EmptyState
             icon={LayoutTemplateIcon}
@@ -197,9 +224,9 @@ function MyFormatsCard() {
             </li>
           ))}
         </ul>
-      </QueryState>
+      </ListCard>
       {dialog}
-    </ListCard>
+    </>
   );
 }
 
@@ -208,12 +235,13 @@ function RecentDocumentsCard() {
   const documents = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
-    <ListCard title="Recent Documents" description="PDFs you generated most recently" href="/documents">
-      <QueryState
-        query={{ isLoading, error }}
-        loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
+    <>
+      <ListCard
+        title="Recent Documents"
+        description="PDFs you generated most recently"
+        href="/documents"
+        query={{ isLoading, error, count: documents.length }}
         errorText="Could not load your documents."
-        isEmpty={documents.length === 0}
         empty={
           <EmptyState
             icon={FileTextIcon}
@@ -242,9 +270,9 @@ function RecentDocumentsCard() {
             </li>
           ))}
         </ul>
-      </QueryState>
+      </ListCard>
       {dialog}
-    </ListCard>
+    </>
   );
 }
 
