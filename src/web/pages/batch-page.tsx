@@ -7,7 +7,7 @@ import { placeholderLabel } from '../../contract/placeholders';
 import { EmptyState, EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
 import { Button } from '../components/ui/button';
-import { DataTable } from '../components/data-table';
+import { PagedRowsTable } from '../components/paged-rows-table';
 import { Card } from '../components/ui/card';
 import { QueryState, SkeletonList } from '../components/query-state';
 import { errorStatus } from '../lib/api';
@@ -181,39 +181,23 @@ function RowErrors({ job }: { job: TBulkJob }) {
           </a>
         </Button>
       </div>
-      <QueryState
+      <PagedRowsTable
         query={errors}
-        loading={<SkeletonList count={2} className="space-y-2 px-5 pb-5" itemClassName="h-10" />}
+        skeletonRows={2}
+        skeletonClassName="h-10"
         errorText="Could not load the row errors."
-        errorClassName="px-5 pb-5"
+        testId="row-errors"
+        columns={ROW_ERROR_COLUMNS}
+        pager={{ label: 'Row error pages', offset, pageSize: ROW_ERRORS_PAGE_SIZE, shown: list.length, total: null, onChange: setOffset }}
       >
-        <div className="overflow-x-auto">
-          <DataTable
-            className="w-full text-sm"
-            data-testid="row-errors"
-            headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground"
-            bodyClassName="divide-y"
-            columns={ROW_ERROR_COLUMNS}
-          >
-            {list.map((e, i) => (
-              <tr key={`${e.row}-${e.column}-${i}`}>
-                <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>
-                <td className="px-3 py-2.5 font-medium break-words">{columnLabel(e.column)}</td>
-                <td className="px-3 py-2.5 pr-5 text-destructive sm:pr-6">{e.message}</td>
-              </tr>
-            ))}
-          </DataTable>
-        </div>
-        <Pager
-          label="Row error pages"
-          offset={offset}
-          pageSize={ROW_ERRORS_PAGE_SIZE}
-          shown={list.length}
-          total={null}
-          busy={errors.isFetching}
-          onChange={setOffset}
-        />
-      </QueryState>
+        {list.map((e, i) => (
+          <tr key={`${e.row}-${e.column}-${i}`}>
+            <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>
+            <td className="px-3 py-2.5 font-medium break-words">{columnLabel(e.column)}</td>
+            <td className="px-3 py-2.5 pr-5 text-destructive sm:pr-6">{e.message}</td>
+          </tr>
+        ))}
+      </PagedRowsTable>
     </Card>
   );
 }

@@ -4,12 +4,11 @@ import type { TBulkJob } from '../../../contract/bulk';
 import type { TMailMerge } from '../../../contract/delivery';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { DataTable } from '../../components/data-table';
+import { PagedRowsTable } from '../../components/paged-rows-table';
 import { Card } from '../../components/ui/card';
 import { QueryState, SkeletonList } from '../../components/query-state';
 import { formatNumber } from '../../lib/utils';
 import { isActive } from '../bulk/api';
-import { Pager } from '../../components/ui/pager';
 import { useMailMergeOptions, useMailMergeRows } from './api';
 import { DeliveryStatusBadge } from './delivery-log';
 import { MergeDialog } from './merge-dialog';
@@ -50,46 +49,30 @@ function MergeRows({ merge }: { merge: TMailMerge }) {
           ))}
         </div>
       </div>
-      <QueryState
+      <PagedRowsTable
         query={rows}
-        loading={<SkeletonList count={1} className="px-5 pb-5" itemClassName="h-24" />}
+        skeletonRows={1}
+        skeletonClassName="h-24"
         errorText="Could not load the rows."
-        errorClassName="px-5 pb-5"
+        testId="merge-rows"
+        columns={MERGE_ROW_COLUMNS}
+        pager={{ label: 'Mail merge row pages', offset, pageSize: 25, shown: list.length, total: rows.data?.total ?? null, onChange: setOffset }}
       >
-        <div className="overflow-x-auto">
-          <DataTable
-            className="w-full text-sm"
-            data-testid="merge-rows"
-            headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground"
-            bodyClassName="divide-y"
-            columns={MERGE_ROW_COLUMNS}
-          >
-            {list.map((r) => (
-              <tr key={r.row} className="align-top">
-                <td className="px-5 py-2.5 tabular-nums sm:px-6">{r.row}</td>
-                <td className="min-w-[11rem] max-w-[16rem] px-3 py-2.5 break-words">{r.to || <span className="text-muted-foreground italic">none</span>}</td>
-                <td className="px-3 py-2.5">
-                  <DeliveryStatusBadge status={r.status} />
-                </td>
-                <td
-                  className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}
-                >
-                  {r.error ?? (r.sentAt ? `Sent ${timeOf(r.sentAt)}` : '')}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
-        </div>
-        <Pager
-          label="Mail merge row pages"
-          offset={offset}
-          pageSize={25}
-          shown={list.length}
-          total={rows.data?.total ?? null}
-          busy={rows.isFetching}
-          onChange={setOffset}
-        />
-      </QueryState>
+        {list.map((r) => (
+          <tr key={r.row} className="align-top">
+            <td className="px-5 py-2.5 tabular-nums sm:px-6">{r.row}</td>
+            <td className="min-w-[11rem] max-w-[16rem] px-3 py-2.5 break-words">{r.to || <span className="text-muted-foreground italic">none</span>}</td>
+            <td className="px-3 py-2.5">
+              <DeliveryStatusBadge status={r.status} />
+            </td>
+            <td
+              className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}
+            >
+              {r.error ?? (r.sentAt ? `Sent ${timeOf(r.sentAt)}` : '')}
+            </td>
+          </tr>
+        ))}
+      </PagedRowsTable>
     </div>
   );
 }
