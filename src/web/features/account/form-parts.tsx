@@ -2,8 +2,8 @@ import { AlertCircleIcon } from 'lucide-react';
 import { type ReactNode, useId } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { Alert, AlertDescription } from '../../components/ui/alert';
+import { Field as LabelledField } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { readApiError } from '../../lib/api';
 
 /** The sign-in, sign-up, password and profile forms' parts: a labelled input, the server's answer. */
@@ -29,8 +29,7 @@ export function Field<T extends FieldValues>({
   const message = typeof error === 'string' ? error : undefined;
   const describedBy = message ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={id}>{label}</Label>
+    <LabelledField id={id} label={label} error={message} hint={hint}>
       <Input
         id={id}
         type={type}
@@ -40,16 +39,7 @@ export function Field<T extends FieldValues>({
         aria-describedby={describedBy}
         {...form.register(name)}
       />
-      {message ? (
-        <p id={`${id}-error`} className="text-[13px] text-destructive">
-          {message}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-[13px] text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </LabelledField>
   );
 }
 
