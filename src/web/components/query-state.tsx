@@ -48,3 +48,12 @@ export function SkeletonList({ count, className = 'space-y-3', itemClassName = '
     </div>
   );
 }
+
+/** A list's loading state in words, announced politely, where grey rows would say too little. */
+export function LoadingText({ children }: { children: ReactNode }) {
+  return (
+    <p className="text-sm text-muted-foreground" role="status">
+      {children}
+    </p>
+  );
+}

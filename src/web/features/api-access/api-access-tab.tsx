@@ -10,7 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { QueryState } from '../../components/query-state';
+import { LoadingText, QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { useContactEmails } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
@@ -232,11 +232,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
         <CardContent className="space-y-6">
           <QueryState
             query={keys}
-            loading={
-              <p className="text-sm text-muted-foreground" role="status">
-                Loading keys...
-              </p>
-            }
+            loading={<LoadingText>Loading keys...</LoadingText>}
             errorText="Could not load your keys."
             isEmpty={(keys.data ?? []).length === 0}
             empty={<p className="text-sm text-muted-foreground">No keys yet.</p>}

@@ -20,7 +20,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
-import { QueryState } from '../../components/query-state';
+import { LoadingText, QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatDate } from '../../lib/utils';
@@ -265,11 +265,7 @@ export function WebhooksCard() {
         )}
         <QueryState
           query={webhooks}
-          loading={
-            <p className="text-sm text-muted-foreground" role="status">
-              Loading endpoints...
-            </p>
-          }
+          loading={<LoadingText>Loading endpoints...</LoadingText>}
           errorText="Could not load your endpoints."
           isEmpty={(webhooks.data ?? []).length === 0}
           empty={<p className="text-sm text-muted-foreground">No endpoints yet.</p>}

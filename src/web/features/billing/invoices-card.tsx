@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { DownloadIcon, FileTextIcon, Loader2Icon } from 'lucide-react';
-import { QueryState } from '../../components/query-state';
+import { LoadingText, QueryState } from '../../components/query-state';
 import { formatMinorUnits } from '../../../contract/plans';
 import type { TInvoiceSummary } from '../../../contract/billing';
 import { Badge } from '../../components/ui/badge';
@@ -48,11 +48,7 @@ export function InvoicesCard() {
       <CardContent>
         <QueryState
           query={invoices}
-          loading={
-            <p className="text-sm text-muted-foreground" role="status">
-              Loading...
-            </p>
-          }
+          loading={<LoadingText>Loading...</LoadingText>}
           errorText="Could not load your invoices. Please reload the page."
           isEmpty={invoices.data?.length === 0}
           empty={
