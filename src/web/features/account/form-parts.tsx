@@ -1,5 +1,6 @@
 import { AlertCircleIcon } from 'lucide-react';
-import { type ReactNode, useId } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type ReactNode, useId, useState } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Field as LabelledField } from '../../components/ui/field';
@@ -64,4 +65,34 @@ export function applyServerError<T extends FieldValues>(form: UseFormReturn<T, u
     if (fieldNames.includes(field)) form.setError(field as Path<T>, { type: 'server', message: msg });
   }
   return readable.message;
+}
+
+/**
+ * Sending a form to the server: `onSubmit` clears the last answer and sends the checked values;
+ * a refusal puts its field messages under the fields and its message above the form
+ * (`serverError`), with `failure` when it says nothing readable.
+ */
+export function useFormMutation<TInput extends FieldValues, TOutput, TResult>(
+  form: UseFormReturn<TInput, unknown, TOutput>,
+  {
+    mutationFn,
+    onSuccess,
+    failure,
+    beforeSubmit,
+  }: { mutationFn: (values: TOutput) => Promise<TResult>; onSuccess?: (result: TResult) => void; failure: string; beforeSubmit?: () => void },
+) {
+  const [serverError, setServerError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn,
+    onSuccess,
+    onError: (error) => setServerError(applyServerError(form as never, error, failure)),
+  });
+  const onSubmit = form.handleSubmit((values) => {
+    setServerError(null);
+    beforeSubmit?.();
+    mutation.mutate(values);
+  });
+  // Field reads the form's errors and registers inputs, whatever the values' output type.
+  const anyForm = form as unknown as UseFormReturn<TInput, unknown, FieldValues>;
+  return { mutation, serverError, onSubmit, anyForm };
 }

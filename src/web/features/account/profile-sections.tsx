@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Loader2Icon, MailCheckIcon, MonitorSmartphoneIcon } from 'lucide-react';
 import { QueryState } from '../../components/query-state';
 import { useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { type TAccountSession, type TAccountSessions, type TUser, ZChangeEmailBody, ZChangePasswordBody, ZProfileBody } from '../../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
@@ -14,7 +14,7 @@ import { toast } from '../../hooks/use-toast';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
-import { applyServerError, Field, ServerAlert } from './form-parts';
+import { Field, ServerAlert, useFormMutation } from './form-parts';
 import { PASSWORD_HINT } from './password-hint';
 
 type TProfileInput = z.input<typeof ZProfileBody>;
@@ -38,17 +38,15 @@ export function NameCard({ user }: { user: TUser }) {
     resolver: zodResolver(ZProfileBody),
     defaultValues: { firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
   });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TProfileOutput) => api.put<TUser>('/api/user/profile', body),
     onSuccess: (updated) => {
       queryClient.setQueryData(authKeys.user, updated);
       form.reset({ firstName: updated.firstName ?? '', lastName: updated.lastName ?? '' });
       toast({ title: 'Name saved' });
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not save your name. Please try again.')),
+    failure: 'Could not save your name. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TProfileInput, unknown, FieldValues>;
   return (
     <Card>
       <CardHeader>
@@ -56,15 +54,7 @@ export function NameCard({ user }: { user: TUser }) {
         <CardDescription>How you appear in Formwork and in the emails you send from it.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          noValidate
-          aria-label="Name"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Name" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <div className="grid gap-4 sm:grid-cols-2">
             <Field form={anyForm} name="firstName" label="First name" autoComplete="given-name" />
@@ -79,17 +69,16 @@ export function NameCard({ user }: { user: TUser }) {
 
 export function EmailCard({ user }: { user: TUser }) {
   const form = useForm<TEmailInput, unknown, TEmailOutput>({ resolver: zodResolver(ZChangeEmailBody), defaultValues: { newEmail: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
   const [pending, setPending] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TEmailOutput) => api.post<{ pendingEmail: string }>('/api/user/email', body),
     onSuccess: ({ pendingEmail }) => {
       setPending(pendingEmail);
       form.reset({ newEmail: '' });
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not change your email. Please try again.')),
+    failure: 'Could not change your email. Please try again.',
+    beforeSubmit: () => setPending(null),
   });
-  const anyForm = form as unknown as UseFormReturn<TEmailInput, unknown, FieldValues>;
   return (
     <Card>
       <CardHeader>
@@ -106,16 +95,7 @@ export function EmailCard({ user }: { user: TUser }) {
             <AlertDescription>We sent a link there. Open it while signed in to make it your address. Until then, nothing changes.</AlertDescription>
           </Alert>
         )}
-        <form
-          noValidate
-          aria-label="Change email"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            setPending(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Change email" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <Field form={anyForm} name="newEmail" label="New email address" type="email" autoComplete="email" />
           <SubmitButton pending={mutation.isPending} label="Send confirmation link" pendingLabel="Sending..." />
@@ -130,17 +110,15 @@ export function PasswordCard() {
     resolver: zodResolver(ZChangePasswordBody),
     defaultValues: { currentPassword: '', newPassword: '' },
   });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TPasswordOutput) => api.put<void>('/api/user/password', body),
     onSuccess: () => {
       form.reset({ currentPassword: '', newPassword: '' });
       void queryClient.invalidateQueries({ queryKey: authKeys.sessions });
       toast({ title: 'Password changed', description: 'You were signed out everywhere else.' });
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not change your password. Please try again.')),
+    failure: 'Could not change your password. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TPasswordInput, unknown, FieldValues>;
   return (
     <Card>
       <CardHeader>
@@ -148,15 +126,7 @@ export function PasswordCard() {
         <CardDescription>Changing it signs you out on every other device.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          noValidate
-          aria-label="Change password"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Change password" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <div className="grid gap-4 sm:grid-cols-2">
             <Field form={anyForm} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />

@@ -15,7 +15,7 @@ import { toast } from '../../hooks/use-toast';
 import { api, errorStatus } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
-import { applyServerError, Field, ServerAlert } from './form-parts';
+import { applyServerError, Field, ServerAlert, useFormMutation } from './form-parts';
 
 /** Set by the Admin Panel when it sends an admin here to set up two-factor first. */
 const ADMIN_NOTICE = 'admin-two-factor';
@@ -53,22 +53,12 @@ function PasswordStep({
   onCancel: () => void;
 }) {
   const form = useForm<TPasswordInput>({ resolver: zodResolver(ZTwoFactorPasswordBody), defaultValues: { password: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (values: TPasswordInput) => request(values.password),
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Something went wrong. Please try again.')),
+    failure: 'Something went wrong. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TPasswordInput, unknown, FieldValues>;
   return (
-    <form
-      noValidate
-      aria-label={title}
-      className="grid gap-4"
-      onSubmit={form.handleSubmit((values) => {
-        setServerError(null);
-        mutation.mutate(values);
-      })}
-    >
+    <form noValidate aria-label={title} className="grid gap-4" onSubmit={onSubmit}>
       <ServerAlert message={serverError} />
       <div className="sm:max-w-sm">
         <Field form={anyForm} name="password" label="Your password" type="password" autoComplete="current-password" />
@@ -88,17 +78,15 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
 
 function ScanStep({ setup, onVerified, onCancel }: { setup: TTwoFactorSetup; onVerified: (codes: string[]) => void; onCancel: () => void }) {
   const form = useForm<TCodeInput, unknown, TCodeOutput>({ resolver: zodResolver(ZCodeForm), defaultValues: { code: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TCodeOutput) => api.post<TRecoveryCodes>('/api/user/two-factor/verify', body),
     onSuccess: ({ recoveryCodes }) => {
       void queryClient.invalidateQueries({ queryKey: authKeys.user });
       void queryClient.invalidateQueries({ queryKey: authKeys.sessions });
       onVerified(recoveryCodes);
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not check the code. Please try again.')),
+    failure: 'Could not check the code. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TCodeInput, unknown, FieldValues>;
   const copySecret = () =>
     void navigator.clipboard.writeText(setup.secret).then(
       () => toast({ title: 'Key copied' }),
@@ -124,15 +112,7 @@ function ScanStep({ setup, onVerified, onCancel }: { setup: TTwoFactorSetup; onV
           <p className="text-[13px] text-muted-foreground">Choose a time-based key with 6 digits, as most apps do by default.</p>
         </li>
       </ol>
-      <form
-        noValidate
-        aria-label="Confirm two-factor sign-in"
-        className="grid gap-4"
-        onSubmit={form.handleSubmit((values) => {
-          setServerError(null);
-          mutation.mutate(values);
-        })}
-      >
+      <form noValidate aria-label="Confirm two-factor sign-in" className="grid gap-4" onSubmit={onSubmit}>
         <ServerAlert message={serverError} />
         <div className="sm:max-w-xs">
           <Field form={anyForm} name="code" label="2. Enter the 6-digit code the app shows" autoComplete="one-time-code" inputMode="numeric" />
