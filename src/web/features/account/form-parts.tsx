@@ -79,13 +79,27 @@ export function useFormMutation<TInput extends FieldValues, TOutput, TResult>(
     onSuccess,
     failure,
     beforeSubmit,
-  }: { mutationFn: (values: TOutput) => Promise<TResult>; onSuccess?: (result: TResult) => void; failure: string; beforeSubmit?: () => void },
+    onFailure,
+    meta,
+  }: {
+    mutationFn: (values: TOutput) => Promise<TResult>;
+    onSuccess?: (result: TResult) => void;
+    failure: string;
+    beforeSubmit?: () => void;
+    /** Called with the refusal too, for what the form does beyond showing it. */
+    onFailure?: (error: unknown) => void;
+    meta?: Record<string, unknown>;
+  },
 ) {
   const [serverError, setServerError] = useState<string | null>(null);
   const mutation = useMutation({
     mutationFn,
     onSuccess,
-    onError: (error) => setServerError(applyServerError(form as never, error, failure)),
+    onError: (error) => {
+      onFailure?.(error);
+      setServerError(applyServerError(form as never, error, failure));
+    },
+    meta,
   });
   const onSubmit = form.handleSubmit((values) => {
     setServerError(null);
