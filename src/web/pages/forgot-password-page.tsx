@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Loader2Icon, MailCheckIcon } from 'lucide-react';
+import { MailCheckIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ZForgotPasswordBody } from '../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
 import { AuthShell } from '../features/account/auth-shell';
-import { Field, ServerAlert, useFormMutation } from '../features/account/form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from '../features/account/form-parts';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { api } from '../lib/api';
 
@@ -34,10 +33,7 @@ export function ForgotPasswordPage() {
         <form noValidate aria-label="Forgot password" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
-          <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-            {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-            {mutation.isPending ? 'Sending...' : 'Send reset link'}
-          </Button>
+          <SubmitButton pending={mutation.isPending} label="Send reset link" pendingLabel="Sending..." size="lg" className="mt-1 w-full" />
         </form>
       )}
     </AuthShell>

@@ -17,7 +17,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs'
 import { useAppConfig } from '../hooks/use-app-config';
 import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
-import { Field, ServerAlert, useFormMutation } from '../features/account/form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from '../features/account/form-parts';
 import { api, errorStatus, readApiError } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
@@ -76,10 +76,7 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
           Forgot password?
         </Link>
       </p>
-      <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-        {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-        {mutation.isPending ? 'Signing in...' : 'Sign in'}
-      </Button>
+      <SubmitButton pending={mutation.isPending} label="Sign in" pendingLabel="Signing in..." size="lg" className="mt-1 w-full" />
     </form>
   );
 }
@@ -250,10 +247,7 @@ function SignUpForm({
       </div>
       <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
       <Field form={anyForm} name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
-      <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-        {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-        {mutation.isPending ? 'Creating account...' : 'Create account'}
-      </Button>
+      <SubmitButton pending={mutation.isPending} label="Create account" pendingLabel="Creating account..." size="lg" className="mt-1 w-full" />
     </form>
   );
 }

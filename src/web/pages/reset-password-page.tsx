@@ -1,14 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2Icon, Loader2Icon } from 'lucide-react';
+import { CheckCircle2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { ZResetPasswordBody } from '../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
 import { AuthShell } from '../features/account/auth-shell';
-import { Field, ServerAlert, useFormMutation } from '../features/account/form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from '../features/account/form-parts';
 import { PASSWORD_HINT } from '../features/account/password-hint';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { api } from '../lib/api';
@@ -78,10 +77,7 @@ export function ResetPasswordPage() {
             }
           />
           <Field form={anyForm} name="newPassword" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
-          <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-            {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-            {mutation.isPending ? 'Saving...' : 'Set new password'}
-          </Button>
+          <SubmitButton pending={mutation.isPending} label="Set new password" pendingLabel="Saving..." size="lg" className="mt-1 w-full" />
         </form>
       )}
     </AuthShell>

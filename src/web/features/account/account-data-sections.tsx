@@ -15,7 +15,7 @@ import { api, readApiError, request } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
 import { formatBytes, formatDate } from '../../lib/utils';
-import { Field, ServerAlert, useFormMutation } from './form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from './form-parts';
 
 type TDeleteInput = z.input<typeof ZDeleteAccountBody>;
 type TDeleteOutput = z.output<typeof ZDeleteAccountBody>;
@@ -204,10 +204,7 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <Button type="button" variant="outline" disabled={mutation.isPending} onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" variant="destructive" disabled={mutation.isPending}>
-              {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-              {mutation.isPending ? 'Deleting...' : 'Delete my account'}
-            </Button>
+            <SubmitButton pending={mutation.isPending} label="Delete my account" pendingLabel="Deleting..." variant="destructive" />
           </DialogFooter>
         </form>
       </DialogContent>

@@ -1,8 +1,10 @@
 import { AlertCircleIcon } from 'lucide-react';
 import { useMutation } from '@tanstack/react-query';
-import { type ReactNode, useId, useState } from 'react';
+import { type ComponentProps, type ReactNode, useId, useState } from 'react';
+import { Loader2Icon } from 'lucide-react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { Alert, AlertDescription } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
 import { Field as LabelledField } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { readApiError } from '../../lib/api';
@@ -41,6 +43,21 @@ export function Field<T extends FieldValues>({
         {...form.register(name)}
       />
     </LabelledField>
+  );
+}
+
+/** A form's send button: a spinner and `pendingLabel` while the form is on its way, and no second press. */
+export function SubmitButton({
+  pending,
+  label,
+  pendingLabel,
+  ...button
+}: { pending: boolean; label: string; pendingLabel: string } & Omit<ComponentProps<typeof Button>, 'type' | 'disabled' | 'children'>) {
+  return (
+    <Button type="submit" disabled={pending} {...button}>
+      {pending && <Loader2Icon className="animate-spin" aria-hidden />}
+      {pending ? pendingLabel : label}
+    </Button>
   );
 }
 

@@ -14,7 +14,7 @@ import { toast } from '../../hooks/use-toast';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
-import { Field, ServerAlert, useFormMutation } from './form-parts';
+import { Field, ServerAlert, SubmitButton, useFormMutation } from './form-parts';
 import { PASSWORD_HINT } from './password-hint';
 
 type TProfileInput = z.input<typeof ZProfileBody>;
@@ -23,15 +23,6 @@ type TEmailInput = z.input<typeof ZChangeEmailBody>;
 type TEmailOutput = z.output<typeof ZChangeEmailBody>;
 type TPasswordInput = z.input<typeof ZChangePasswordBody>;
 type TPasswordOutput = z.output<typeof ZChangePasswordBody>;
-
-function SubmitButton({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {
-  return (
-    <Button type="submit" disabled={pending} className="w-full sm:w-fit">
-      {pending && <Loader2Icon className="animate-spin" aria-hidden />}
-      {pending ? pendingLabel : label}
-    </Button>
-  );
-}
 
 export function NameCard({ user }: { user: TUser }) {
   const form = useForm<TProfileInput, unknown, TProfileOutput>({
@@ -60,7 +51,7 @@ export function NameCard({ user }: { user: TUser }) {
             <Field form={anyForm} name="firstName" label="First name" autoComplete="given-name" />
             <Field form={anyForm} name="lastName" label="Last name" autoComplete="family-name" />
           </div>
-          <SubmitButton pending={mutation.isPending} label="Save name" pendingLabel="Saving..." />
+          <SubmitButton pending={mutation.isPending} label="Save name" pendingLabel="Saving..." className="w-full sm:w-fit" />
         </form>
       </CardContent>
     </Card>
@@ -98,7 +89,7 @@ export function EmailCard({ user }: { user: TUser }) {
         <form noValidate aria-label="Change email" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <Field form={anyForm} name="newEmail" label="New email address" type="email" autoComplete="email" />
-          <SubmitButton pending={mutation.isPending} label="Send confirmation link" pendingLabel="Sending..." />
+          <SubmitButton pending={mutation.isPending} label="Send confirmation link" pendingLabel="Sending..." className="w-full sm:w-fit" />
         </form>
       </CardContent>
     </Card>
@@ -132,7 +123,7 @@ export function PasswordCard() {
             <Field form={anyForm} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />
             <Field form={anyForm} name="newPassword" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
           </div>
-          <SubmitButton pending={mutation.isPending} label="Change password" pendingLabel="Changing..." />
+          <SubmitButton pending={mutation.isPending} label="Change password" pendingLabel="Changing..." className="w-full sm:w-fit" />
         </form>
       </CardContent>
     </Card>
