@@ -4,6 +4,8 @@ export interface DataTableColumn {
   header: ReactNode;
   /** The header cell's classes (its padding and alignment match the body's cells). */
   className?: string;
+  /** The column's width classes, for a fixed-layout table (a `<col>` each once any column has one). */
+  width?: string;
 }
 
 /**
@@ -28,6 +30,13 @@ export function DataTable({
   return (
     <table {...table}>
       {caption && <caption className="sr-only">{caption}</caption>}
+      {columns.some((column) => column.width !== undefined) && (
+        <colgroup>
+          {columns.map((column, i) => (
+            <col key={i} className={column.width} />
+          ))}
+        </colgroup>
+      )}
       <thead className={headClassName}>
         <tr>
           {columns.map((column, i) => (

@@ -12,12 +12,14 @@ export interface QueryStatus {
 /**
  * Where a query's data goes: `loading` while the first answer is on its way, the server's message
  * (or `errorText`) when it failed, `empty` when there is nothing to show, else `children`. Children
- * may be a function, so code that needs the data only runs once it is there.
+ * may be a function, so code that needs the data only runs once it is there. `errorClassName` places
+ * the message where the list would have stood (its padding).
  */
 export function QueryState({
   query,
   loading,
   errorText,
+  errorClassName,
   isEmpty = false,
   empty = null,
   children,
@@ -25,12 +27,13 @@ export function QueryState({
   query: QueryStatus;
   loading: ReactNode;
   errorText: string;
+  errorClassName?: string;
   isEmpty?: boolean;
   empty?: ReactNode;
   children: ReactNode | (() => ReactNode);
 }) {
   if (query.isLoading) return <>{loading}</>;
-  if (query.error) return <LoadError error={query.error} fallback={errorText} />;
+  if (query.error) return <LoadError error={query.error} fallback={errorText} className={errorClassName} />;
   if (isEmpty) return <>{empty}</>;
   return <>{typeof children === 'function' ? children() : children}</>;
 }
@@ -43,5 +46,14 @@ export function SkeletonList({ count, className = 'space-y-3', itemClassName = '
         <Skeleton key={i} className={itemClassName} />
       ))}
     </div>
+  );
+}
+
+/** A list's loading state in words, announced politely, where grey rows would say too little. */
+export function LoadingText({ children }: { children: ReactNode }) {
+  return (
+    <p className="text-sm text-muted-foreground" role="status">
+      {children}
+    </p>
   );
 }

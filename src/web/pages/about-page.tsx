@@ -2,6 +2,7 @@ import { ArrowRightIcon, EyeIcon, HeartHandshakeIcon, ShieldCheckIcon, type Luci
 import { Link } from 'wouter';
 import { Button } from '../components/ui/button';
 import { useDocumentTitle } from '../hooks/use-document-title';
+import { FeatureTile } from '../features/marketing/feature-tile';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
 import { FiguresList, usePublicPages } from '../features/marketing/public-content';
 import { useContactEmails } from '../hooks/use-app-config';
@@ -56,14 +57,8 @@ export function AboutPage() {
             What it does
           </h2>
           <div className="mt-12 grid gap-5 md:grid-cols-3">
-            {VALUES.map(({ icon: Icon, title, text }) => (
-              <div key={title} className="rounded-2xl border bg-card p-7 shadow-card">
-                <span className="flex size-10 items-center justify-center rounded-lg bg-primary-soft text-primary">
-                  <Icon className="size-5" aria-hidden />
-                </span>
-                <h3 className="mt-5 font-semibold">{title}</h3>
-                <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{text}</p>
-              </div>
+            {VALUES.map((value) => (
+              <FeatureTile key={value.title} {...value} className="rounded-2xl border bg-card p-7 shadow-card" />
             ))}
           </div>
         </div>

@@ -7,10 +7,9 @@ import { placeholderLabel } from '../../contract/placeholders';
 import { EmptyState, EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
 import { Button } from '../components/ui/button';
-import { DataTable } from '../components/data-table';
+import { PagedRowsTable } from '../components/paged-rows-table';
 import { Card } from '../components/ui/card';
-import { LoadError } from '../components/ui/load-error';
-import { Skeleton } from '../components/ui/skeleton';
+import { QueryState, SkeletonList } from '../components/query-state';
 import { errorStatus } from '../lib/api';
 import { formatNumber } from '../lib/utils';
 import { bulkJobKeys } from '../lib/query-keys';
@@ -111,49 +110,44 @@ function BatchDocuments({ job }: { job: TBulkJob }) {
           <RefreshCwIcon className="size-4 animate-spin text-muted-foreground motion-reduce:animate-none" aria-label="Refreshing" />
         )}
       </div>
-      {docs.isLoading ? (
-        <div className="space-y-2 px-5 pb-5" aria-hidden>
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-14" />
+      <QueryState
+        query={docs}
+        loading={<SkeletonList count={3} className="space-y-2 px-5 pb-5" itemClassName="h-14" />}
+        errorText="Could not load the documents of this batch."
+        errorClassName="px-5 pb-5"
+        isEmpty={list.length === 0 && offset === 0}
+        empty={
+          <div className="px-5 pb-5">
+            <EmptyState
+              icon={FileTextIcon}
+              title={running ? 'Documents will appear here' : 'No documents in this batch'}
+              description={
+                running
+                  ? 'Each document shows up as soon as it is generated.'
+                  : job.done > 0
+                    ? 'The documents of this batch have been deleted.'
+                    : 'No row was generated, so there is nothing to list.'
+              }
+            />
+          </div>
+        }
+      >
+        <DocumentListHeader withFormat={false} />
+        <ul className="divide-y" aria-label="Documents in this batch">
+          {list.map((d) => (
+            <DocumentRow key={d.id} document={d} withFormat={false} deleting={pendingId === d.id} onDelete={() => confirmDeleteDocument(d)} />
           ))}
-        </div>
-      ) : docs.error ? (
-        <div className="px-5 pb-5">
-          <LoadError error={docs.error} fallback="Could not load the documents of this batch." />
-        </div>
-      ) : list.length === 0 && offset === 0 ? (
-        <div className="px-5 pb-5">
-          <EmptyState
-            icon={FileTextIcon}
-            title={running ? 'Documents will appear here' : 'No documents in this batch'}
-            description={
-              running
-                ? 'Each document shows up as soon as it is generated.'
-                : job.done > 0
-                  ? 'The documents of this batch have been deleted.'
-                  : 'No row was generated, so there is nothing to list.'
-            }
-          />
-        </div>
-      ) : (
-        <>
-          <DocumentListHeader withFormat={false} />
-          <ul className="divide-y" aria-label="Documents in this batch">
-            {list.map((d) => (
-              <DocumentRow key={d.id} document={d} withFormat={false} deleting={pendingId === d.id} onDelete={() => confirmDeleteDocument(d)} />
-            ))}
-          </ul>
-          <Pager
-            label="Document pages"
-            offset={offset}
-            pageSize={BATCH_DOCUMENTS_PAGE_SIZE}
-            shown={list.length}
-            total={null}
-            busy={docs.isFetching}
-            onChange={setOffset}
-          />
-        </>
-      )}
+        </ul>
+        <Pager
+          label="Document pages"
+          offset={offset}
+          pageSize={BATCH_DOCUMENTS_PAGE_SIZE}
+          shown={list.length}
+          total={null}
+          busy={docs.isFetching}
+          onChange={setOffset}
+        />
+      </QueryState>
       {dialog}
     </Card>
   );
@@ -187,46 +181,23 @@ function RowErrors({ job }: { job: TBulkJob }) {
           </a>
         </Button>
       </div>
-      {errors.isLoading ? (
-        <div className="space-y-2 px-5 pb-5" aria-hidden>
-          {[0, 1].map((i) => (
-            <Skeleton key={i} className="h-10" />
-          ))}
-        </div>
-      ) : errors.error ? (
-        <div className="px-5 pb-5">
-          <LoadError error={errors.error} fallback="Could not load the row errors." />
-        </div>
-      ) : (
-        <>
-          <div className="overflow-x-auto">
-            <DataTable
-              className="w-full text-sm"
-              data-testid="row-errors"
-              headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground"
-              bodyClassName="divide-y"
-              columns={ROW_ERROR_COLUMNS}
-            >
-              {list.map((e, i) => (
-                <tr key={`${e.row}-${e.column}-${i}`}>
-                  <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>
-                  <td className="px-3 py-2.5 font-medium break-words">{columnLabel(e.column)}</td>
-                  <td className="px-3 py-2.5 pr-5 text-destructive sm:pr-6">{e.message}</td>
-                </tr>
-              ))}
-            </DataTable>
-          </div>
-          <Pager
-            label="Row error pages"
-            offset={offset}
-            pageSize={ROW_ERRORS_PAGE_SIZE}
-            shown={list.length}
-            total={null}
-            busy={errors.isFetching}
-            onChange={setOffset}
-          />
-        </>
-      )}
+      <PagedRowsTable
+        query={errors}
+        skeletonRows={2}
+        skeletonClassName="h-10"
+        errorText="Could not load the row errors."
+        testId="row-errors"
+        columns={ROW_ERROR_COLUMNS}
+        pager={{ label: 'Row error pages', offset, pageSize: ROW_ERRORS_PAGE_SIZE, shown: list.length, total: null, onChange: setOffset }}
+      >
+        {list.map((e, i) => (
+          <tr key={`${e.row}-${e.column}-${i}`}>
+            <td className="px-5 py-2.5 tabular-nums sm:px-6">{e.row}</td>
+            <td className="px-3 py-2.5 font-medium break-words">{columnLabel(e.column)}</td>
+            <td className="px-3 py-2.5 pr-5 text-destructive sm:pr-6">{e.message}</td>
+          </tr>
+        ))}
+      </PagedRowsTable>
     </Card>
   );
 }
@@ -260,37 +231,41 @@ export function BatchPage({ batchId }: { batchId: string }) {
           </>
         }
       />
-      {query.isLoading ? (
-        <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_360px]" aria-busy>
-          <Skeleton className="h-64" />
-          <Skeleton className="h-64" />
-        </div>
-      ) : notFound ? (
-        <EmptyStateCard
-          icon={Layers3Icon}
-          title="This batch does not exist"
-          description="It may have been removed, or the link is incomplete. Your batches are listed on Recent Documents."
-          action={
-            <Button asChild>
-              <Link href="/documents">Go to Recent Documents</Link>
-            </Button>
-          }
-        />
-      ) : query.error || !job ? (
-        <LoadError error={query.error} fallback="Could not load this batch." />
-      ) : (
-        <div className="space-y-5">
-          <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_360px] lg:items-start">
-            <Card className="p-5 sm:p-6">
-              <JobProgress job={job} />
-            </Card>
-            <JobDetails job={job} />
-          </div>
-          <MailMergeCard job={job} />
-          <RowErrors job={job} />
-          <BatchDocuments job={job} />
-        </div>
-      )}
+      <QueryState
+        // A missing batch is told apart from a failed load: it gets its own card.
+        query={{ isLoading: query.isLoading, error: notFound ? null : query.error }}
+        loading={<SkeletonList count={2} className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_360px]" itemClassName="h-64" />}
+        errorText="Could not load this batch."
+        isEmpty={notFound}
+        empty={
+          <EmptyStateCard
+            icon={Layers3Icon}
+            title="This batch does not exist"
+            description="It may have been removed, or the link is incomplete. Your batches are listed on Recent Documents."
+            action={
+              <Button asChild>
+                <Link href="/documents">Go to Recent Documents</Link>
+              </Button>
+            }
+          />
+        }
+      >
+        {() =>
+          job && (
+            <div className="space-y-5">
+              <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_360px] lg:items-start">
+                <Card className="p-5 sm:p-6">
+                  <JobProgress job={job} />
+                </Card>
+                <JobDetails job={job} />
+              </div>
+              <MailMergeCard job={job} />
+              <RowErrors job={job} />
+              <BatchDocuments job={job} />
+            </div>
+          )
+        }
+      </QueryState>
     </>
   );
 }

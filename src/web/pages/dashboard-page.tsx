@@ -16,6 +16,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../components/layout/empty-state';
+import { QueryState, SkeletonList, type QueryStatus } from '../components/query-state';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -131,18 +132,24 @@ function ImportTemplateAction() {
   );
 }
 
-function ListCardSkeleton() {
-  return (
-    <div className="space-y-3" aria-hidden>
-      {[0, 1, 2].map((i) => (
-        <Skeleton key={i} className="h-14 w-full" />
-      ))}
-    </div>
-  );
-}
-
-/** A dashboard list: a short preview of one page, with View All leading to it. */
-function ListCard({ title, description, href, children }: { title: string; description: string; href: string; children: ReactNode }) {
+/** A dashboard list: a short preview of one page, with View All leading to it, and its loading, error and empty states. */
+function ListCard({
+  title,
+  description,
+  href,
+  query,
+  errorText,
+  empty,
+  children,
+}: {
+  title: string;
+  description: string;
+  href: string;
+  query: QueryStatus & { count: number };
+  errorText: string;
+  empty: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Card className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
@@ -156,7 +163,17 @@ function ListCard({ title, description, href, children }: { title: string; descr
           </Link>
         </Button>
       </CardHeader>
-      <CardContent>{children}</CardContent>
+      <CardContent>
+        <QueryState
+          query={query}
+          loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
+          errorText={errorText}
+          isEmpty={query.count === 0}
+          empty={empty}
+        >
+          {children}
+        </QueryState>
+      </CardContent>
     </Card>
   );
 }
@@ -166,19 +183,22 @@ function MyFormatsCard() {
   const formats = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
-    <ListCard title="My Formats" description="Your reusable document templates" href="/formats">
-      {isLoading ? (
-        <ListCardSkeleton />
-      ) : error ? (
-        <p className="text-sm text-destructive">{readApiError(error, 'Could not load your formats.').message}</p>
-      ) : formats.length === 0 ? (
-        <EmptyState
-          icon={LayoutTemplateIcon}
-          title="No formats yet"
-          description="Build a template once with named placeholders, then generate documents from it in seconds."
-          action={<CreateFirstFormatButton />}
-        />
-      ) : (
+    <>
+      <ListCard
+        title="My Formats"
+        description="Your reusable document templates"
+        href="/formats"
+        query={{ isLoading, error, count: formats.length }}
+        errorText="Could not load your formats."
+        empty={
+          <EmptyState
+            icon={LayoutTemplateIcon}
+            title="No formats yet"
+            description="Build a template once with named placeholders, then generate documents from it in seconds."
+            action={<CreateFirstFormatButton />}
+          />
+        }
+      >
         <ul className="divide-y">
           {formats.map((f) => (
             <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
@@ -204,9 +224,9 @@ function MyFormatsCard() {
             </li>
           ))}
         </ul>
-      )}
+      </ListCard>
       {dialog}
-    </ListCard>
+    </>
   );
 }
 
@@ -215,19 +235,22 @@ function RecentDocumentsCard() {
   const documents = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
-    <ListCard title="Recent Documents" description="PDFs you generated most recently" href="/documents">
-      {isLoading ? (
-        <ListCardSkeleton />
-      ) : error ? (
-        <p className="text-sm text-destructive">{readApiError(error, 'Could not load your documents.').message}</p>
-      ) : documents.length === 0 ? (
-        <EmptyState
-          icon={FileTextIcon}
-          title="No documents yet"
-          description="Documents appear here once you fill in a format. Start by creating your first format."
-          action={<CreateFirstFormatButton variant="outline" />}
-        />
-      ) : (
+    <>
+      <ListCard
+        title="Recent Documents"
+        description="PDFs you generated most recently"
+        href="/documents"
+        query={{ isLoading, error, count: documents.length }}
+        errorText="Could not load your documents."
+        empty={
+          <EmptyState
+            icon={FileTextIcon}
+            title="No documents yet"
+            description="Documents appear here once you fill in a format. Start by creating your first format."
+            action={<CreateFirstFormatButton variant="outline" />}
+          />
+        }
+      >
         <ul className="divide-y">
           {documents.map((d) => (
             <li key={d.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap" data-testid="dashboard-document">
@@ -247,9 +270,9 @@ function RecentDocumentsCard() {
             </li>
           ))}
         </ul>
-      )}
+      </ListCard>
       {dialog}
-    </ListCard>
+    </>
   );
 }
 

@@ -4,8 +4,8 @@ import { Link } from 'wouter';
 import { PageHeader } from '../components/layout/page-header';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
-import { LoadError } from '../components/ui/load-error';
 import { Skeleton } from '../components/ui/skeleton';
+import { QueryState, SkeletonList } from '../components/query-state';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { BulkUploadTab } from '../features/bulk/bulk-upload-tab';
 import { DocumentForm } from '../features/data-entry/document-form';
@@ -42,41 +42,45 @@ export function DataEntryPage({ formatId }: { formatId?: string }) {
           </>
         }
       />
-      {format.isLoading ? (
-        <Card className="space-y-5 p-6" aria-busy>
-          <Skeleton className="h-10 w-64" />
-          <div className="grid gap-5 sm:grid-cols-2">
-            {[0, 1, 2, 3].map((i) => (
-              <Skeleton key={i} className="h-16" />
-            ))}
-          </div>
-        </Card>
-      ) : format.error ? (
-        <LoadError error={format.error} fallback="Could not load this format." />
-      ) : !data ? (
-        <Card className="p-2">
-          <FormatNotFound />
-        </Card>
-      ) : (
-        <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
-          <TabsList className="mb-4 w-full sm:w-fit">
-            <TabsTrigger value="manual">
-              <FormInputIcon aria-hidden /> Manual Input
-            </TabsTrigger>
-            <TabsTrigger value="bulk">
-              <TableIcon aria-hidden /> Bulk Upload
-            </TabsTrigger>
-          </TabsList>
-          <Card className="p-5 sm:p-7">
-            <TabsContent value="manual" forceMount hidden={tab !== 'manual'}>
-              <DocumentForm key={`${data.id}:${data.version}`} format={data} onImportMultiData={() => setTab('bulk')} />
-            </TabsContent>
-            <TabsContent value="bulk">
-              <BulkUploadTab formatId={data.id} placeholders={data.placeholders} />
-            </TabsContent>
+      <QueryState
+        query={format}
+        loading={
+          <Card className="space-y-5 p-6" aria-busy>
+            <Skeleton className="h-10 w-64" />
+            <SkeletonList count={4} className="grid gap-5 sm:grid-cols-2" />
           </Card>
-        </Tabs>
-      )}
+        }
+        errorText="Could not load this format."
+        isEmpty={!data}
+        empty={
+          <Card className="p-2">
+            <FormatNotFound />
+          </Card>
+        }
+      >
+        {() =>
+          data && (
+            <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
+              <TabsList className="mb-4 w-full sm:w-fit">
+                <TabsTrigger value="manual">
+                  <FormInputIcon aria-hidden /> Manual Input
+                </TabsTrigger>
+                <TabsTrigger value="bulk">
+                  <TableIcon aria-hidden /> Bulk Upload
+                </TabsTrigger>
+              </TabsList>
+              <Card className="p-5 sm:p-7">
+                <TabsContent value="manual" forceMount hidden={tab !== 'manual'}>
+                  <DocumentForm key={`${data.id}:${data.version}`} format={data} onImportMultiData={() => setTab('bulk')} />
+                </TabsContent>
+                <TabsContent value="bulk">
+                  <BulkUploadTab formatId={data.id} placeholders={data.placeholders} />
+                </TabsContent>
+              </Card>
+            </Tabs>
+          )
+        }
+      </QueryState>
     </>
   );
 }

@@ -1,14 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
-import { Loader2Icon, MailCheckIcon } from 'lucide-react';
-import { useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { MailCheckIcon } from 'lucide-react';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ZForgotPasswordBody } from '../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
 import { AuthShell } from '../features/account/auth-shell';
-import { applyServerError, Field, ServerAlert } from '../features/account/form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from '../features/account/form-parts';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { api } from '../lib/api';
 
@@ -18,13 +15,11 @@ type TOutput = z.output<typeof ZForgotPasswordBody>;
 export function ForgotPasswordPage() {
   useDocumentTitle('Forgot password');
   const form = useForm<TInput, unknown, TOutput>({ resolver: zodResolver(ZForgotPasswordBody), defaultValues: { email: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TOutput) => api.post<{ message: string }>('/api/auth/forgot-password', body),
     meta: { skipUnauthorizedHandler: true },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not send the link. Please try again.')),
+    failure: 'Could not send the link. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TInput, unknown, FieldValues>;
 
   return (
     <AuthShell title="Forgot your password?" description="Enter your account’s email address and we will send you a link to choose a new password.">
@@ -35,21 +30,10 @@ export function ForgotPasswordPage() {
           <AlertDescription>{mutation.data.message}</AlertDescription>
         </Alert>
       ) : (
-        <form
-          noValidate
-          aria-label="Forgot password"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Forgot password" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
-          <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-            {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-            {mutation.isPending ? 'Sending...' : 'Send reset link'}
-          </Button>
+          <SubmitButton pending={mutation.isPending} label="Send reset link" pendingLabel="Sending..." size="lg" className="mt-1 w-full" />
         </form>
       )}
     </AuthShell>

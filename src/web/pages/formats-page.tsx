@@ -1,11 +1,10 @@
 import { CalendarIcon, ClipboardPenLineIcon, EyeIcon, LayoutTemplateIcon, LockIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
 import { EmptyStateCard } from '../components/layout/empty-state';
+import { QueryState, SkeletonList } from '../components/query-state';
 import { PageHeader } from '../components/layout/page-header';
 import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
-import { LoadError } from '../components/ui/load-error';
-import { Skeleton } from '../components/ui/skeleton';
 import { Badge } from '../components/ui/badge';
 import { FormatAllowanceNotice } from '../components/plan/upgrade';
 import { useFormatAllowance } from '../hooks/use-format-allowance';
@@ -41,27 +40,25 @@ export function FormatsPage() {
           <FormatAllowanceNotice used={allowance.used} limit={allowance.limit} planName={allowance.planName} />
         </div>
       )}
-      {isLoading ? (
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-hidden>
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-32" />
-          ))}
-        </div>
-      ) : error ? (
-        <LoadError error={error} fallback="Could not load your formats." />
-      ) : formats.length === 0 ? (
-        <EmptyStateCard
-          icon={LayoutTemplateIcon}
-          title="No formats yet"
-          description="Start from a ready-made template, or build your own with headings, paragraphs, tables and {{placeholders}}: Formwork builds the form for you."
-          action={
-            <div className="flex flex-wrap justify-center gap-2">
-              <StartFromTemplateButton variant="default" />
-              <CreateFirstFormatButton variant="outline" />
-            </div>
-          }
-        />
-      ) : (
+      <QueryState
+        query={{ isLoading, error }}
+        loading={<SkeletonList count={3} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" itemClassName="h-32" />}
+        errorText="Could not load your formats."
+        isEmpty={formats.length === 0}
+        empty={
+          <EmptyStateCard
+            icon={LayoutTemplateIcon}
+            title="No formats yet"
+            description="Start from a ready-made template, or build your own with headings, paragraphs, tables and {{placeholders}}: Formwork builds the form for you."
+            action={
+              <div className="flex flex-wrap justify-center gap-2">
+                <StartFromTemplateButton variant="default" />
+                <CreateFirstFormatButton variant="outline" />
+              </div>
+            }
+          />
+        }
+      >
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {formats.map((f) => (
             <Card key={f.id} className="group flex flex-col p-5 transition-[border-color,box-shadow] hover:border-primary/30" data-testid="format-card">
@@ -124,7 +121,7 @@ export function FormatsPage() {
             </Card>
           ))}
         </div>
-      )}
+      </QueryState>
       {dialog}
     </>
   );

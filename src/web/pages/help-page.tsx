@@ -1,6 +1,9 @@
 import { ArrowRightIcon, BookOpenIcon, LifeBuoyIcon, MailIcon, MessageCircleIcon, MessageSquareTextIcon, PlayCircleIcon, type LucideIcon } from 'lucide-react';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type ReactNode, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'wouter';
+import { z } from 'zod';
 import { PageHeader } from '../components/layout/page-header';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../components/ui/accordion';
 import { Button } from '../components/ui/button';
@@ -61,17 +64,21 @@ const FAQ = [
   },
 ];
 
+/** The support message goes out as a mailto: link, so nothing on the server checks it. */
+const ZChatMessage = z.object({ topic: z.string().trim(), message: z.string().trim().min(1) });
+type TChatInput = z.input<typeof ZChatMessage>;
+type TChatOutput = z.output<typeof ZChatMessage>;
+
 function ChatDialog({ open, onOpenChange, supportEmail }: { open: boolean; onOpenChange: (open: boolean) => void; supportEmail: string }) {
   const { user } = useAuth();
-  const [topic, setTopic] = useState('');
-  const [message, setMessage] = useState('');
+  const form = useForm<TChatInput, unknown, TChatOutput>({ resolver: zodResolver(ZChatMessage), defaultValues: { topic: '', message: '' } });
+  const message = useWatch({ control: form.control, name: 'message' });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const body = `${message.trim()}\n\n—\nAccount: ${user?.email ?? 'unknown'}`;
-    window.location.href = mailto(supportEmail, topic.trim() || 'Support request', body);
+  const submit = form.handleSubmit(({ topic, message }) => {
+    const body = `${message}\n\n—\nAccount: ${user?.email ?? 'unknown'}`;
+    window.location.assign(mailto(supportEmail, topic || 'Support request', body));
     onOpenChange(false);
-  };
+  });
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -80,21 +87,14 @@ function ChatDialog({ open, onOpenChange, supportEmail }: { open: boolean; onOpe
           <DialogTitle>Message the support team</DialogTitle>
           <DialogDescription>Write your question below. It opens in your email app addressed to {supportEmail}.</DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4">
+        <form onSubmit={(event) => void submit(event)} className="grid gap-4">
           <div className="grid gap-2">
             <Label htmlFor="chat-topic">Subject</Label>
-            <Input id="chat-topic" value={topic} onChange={(e) => setTopic(e.target.value)} placeholder="e.g. Placeholder not filled in my PDF" />
+            <Input id="chat-topic" {...form.register('topic')} placeholder="e.g. Placeholder not filled in my PDF" />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="chat-message">Message</Label>
-            <Textarea
-              id="chat-message"
-              value={message}
-              onChange={(e) => setMessage(e.target.value)}
-              rows={5}
-              required
-              placeholder="Tell us what you were doing and what happened."
-            />
+            <Textarea id="chat-message" {...form.register('message')} rows={5} required placeholder="Tell us what you were doing and what happened." />
           </div>
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)}>

@@ -24,6 +24,7 @@ import { MarketingLayout } from '../features/marketing/marketing-layout';
 import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
 import { PricingSection } from '../features/marketing/pricing-section';
 import { FiguresList, TestimonialsGrid, usePublicPages } from '../features/marketing/public-content';
+import { FeatureTile } from '../features/marketing/feature-tile';
 import { LiveDemo } from '../features/marketing/live-demo';
 import { WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
 import { SIGN_UP_HREF, siteOrigin } from '../lib/site';
@@ -161,14 +162,8 @@ function FeaturesSection() {
           description="Formwork replaces copy-paste templates and error-prone find-and-replace with a workflow your whole team can trust."
         />
         <div className="mt-14 grid gap-px overflow-hidden rounded-2xl border bg-border sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map(({ icon: Icon, title, text }) => (
-            <div key={title} className="bg-background p-7">
-              <span className="flex size-10 items-center justify-center rounded-lg bg-primary-soft text-primary ring-1 ring-primary/10">
-                <Icon className="size-5" aria-hidden />
-              </span>
-              <h3 className="mt-5 font-semibold">{title}</h3>
-              <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{text}</p>
-            </div>
+          {FEATURES.map((feature) => (
+            <FeatureTile key={feature.title} {...feature} className="bg-background p-7" iconClassName="ring-1 ring-primary/10" />
           ))}
         </div>
       </div>

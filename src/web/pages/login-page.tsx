@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { AlertCircleIcon, CheckIcon, KeyRoundIcon, Loader2Icon, MailIcon, MailPlusIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { TInvitationAddress, TSignUpConfig } from '../../contract/sign-ups';
@@ -17,7 +17,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs'
 import { useAppConfig } from '../hooks/use-app-config';
 import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
-import { applyServerError, Field, ServerAlert } from '../features/account/form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from '../features/account/form-parts';
 import { api, errorStatus, readApiError } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
@@ -41,19 +41,17 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     resolver: zodResolver(ZSignInBody),
     defaultValues: { email: defaultEmail, password: '' },
   });
-  const [serverError, setServerError] = useState<string | null>(null);
   const [secondStep, setSecondStep] = useState(false);
   const onSignedIn = useSignedIn();
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: SignInOutput) => api.post<TSignInResponse>('/api/auth/sign-in', body),
     meta: { skipUnauthorizedHandler: true },
     onSuccess: (result) => {
       if ('status' in result) setSecondStep(true);
       else onSignedIn(result);
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not sign you in. Please try again.')),
+    failure: 'Could not sign you in. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<SignInInput, unknown, FieldValues>;
   if (secondStep) {
     return (
       <TwoFactorSignInStep
@@ -66,15 +64,7 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     );
   }
   return (
-    <form
-      noValidate
-      aria-label="Sign in"
-      onSubmit={form.handleSubmit((values) => {
-        setServerError(null);
-        mutation.mutate(values);
-      })}
-      className="grid gap-4"
-    >
+    <form noValidate aria-label="Sign in" onSubmit={onSubmit} className="grid gap-4">
       <ServerAlert message={serverError} />
       <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
       <Field form={anyForm} name="password" label="Password" type="password" autoComplete="current-password" />
@@ -86,10 +76,7 @@ function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
           Forgot password?
         </Link>
       </p>
-      <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-        {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-        {mutation.isPending ? 'Signing in...' : 'Sign in'}
-      </Button>
+      <SubmitButton pending={mutation.isPending} label="Sign in" pendingLabel="Signing in..." size="lg" className="mt-1 w-full" />
     </form>
   );
 }
@@ -195,11 +182,10 @@ function SignUpForm({
     resolver: zodResolver(ZSignUpBody),
     defaultValues: { firstName: '', lastName: '', email: defaultEmail, password: '' },
   });
-  const [serverError, setServerError] = useState<string | null>(null);
   const [emailTaken, setEmailTaken] = useState(false);
   const [checkEmail, setCheckEmail] = useState<string | null>(null);
   const onSignedIn = useSignedIn();
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     // With a mail server the answer is the same "check your email" for a new and a taken address,
     // and signs nobody in; a new account then signs in with the password just chosen, and builds
     // while its link is on the way. A taken address's password is not this one: the page asks to
@@ -218,12 +204,9 @@ function SignUpForm({
       if ('pending' in result) setCheckEmail(result.pending);
       else onSignedIn(result);
     },
-    onError: (error) => {
-      setEmailTaken(errorStatus(error) === 409);
-      setServerError(applyServerError(form as never, error, 'Could not create your account. Please try again.'));
-    },
+    onFailure: (error) => setEmailTaken(errorStatus(error) === 409),
+    failure: 'Could not create your account. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<SignUpInput, unknown, FieldValues>;
   if (checkEmail) {
     return (
       <Alert role="status">
@@ -243,15 +226,7 @@ function SignUpForm({
     );
   }
   return (
-    <form
-      noValidate
-      aria-label="Create account"
-      onSubmit={form.handleSubmit((values) => {
-        setServerError(null);
-        mutation.mutate(values);
-      })}
-      className="grid gap-4"
-    >
+    <form noValidate aria-label="Create account" onSubmit={onSubmit} className="grid gap-4">
       <ServerAlert
         message={serverError}
         action={
@@ -272,10 +247,7 @@ function SignUpForm({
       </div>
       <Field form={anyForm} name="email" label="Email" type="email" autoComplete="email" />
       <Field form={anyForm} name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
-      <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-        {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-        {mutation.isPending ? 'Creating account...' : 'Create account'}
-      </Button>
+      <SubmitButton pending={mutation.isPending} label="Create account" pendingLabel="Creating account..." size="lg" className="mt-1 w-full" />
     </form>
   );
 }

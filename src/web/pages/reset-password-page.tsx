@@ -1,15 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
-import { CheckCircle2Icon, Loader2Icon } from 'lucide-react';
+import { CheckCircle2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { ZResetPasswordBody } from '../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
 import { AuthShell } from '../features/account/auth-shell';
-import { applyServerError, Field, ServerAlert } from '../features/account/form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from '../features/account/form-parts';
 import { PASSWORD_HINT } from '../features/account/password-hint';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { api } from '../lib/api';
@@ -38,13 +36,11 @@ export function ResetPasswordPage() {
   useDocumentTitle('Choose a new password');
   const [token] = useState(takeToken);
   const form = useForm<TInput, unknown, TOutput>({ resolver: zodResolver(ZResetPasswordBody), defaultValues: { token, newPassword: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TOutput) => api.post<void>('/api/auth/reset-password', body),
     meta: { skipUnauthorizedHandler: true },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not set the new password. Please try again.')),
+    failure: 'Could not set the new password. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TInput, unknown, FieldValues>;
   const linkError = form.formState.errors.token?.message;
 
   return (
@@ -69,15 +65,7 @@ export function ResetPasswordPage() {
           }
         />
       ) : (
-        <form
-          noValidate
-          aria-label="Reset password"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Reset password" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert
             message={serverError ?? (typeof linkError === 'string' ? linkError : null)}
             action={
@@ -89,10 +77,7 @@ export function ResetPasswordPage() {
             }
           />
           <Field form={anyForm} name="newPassword" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
-          <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-            {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-            {mutation.isPending ? 'Saving...' : 'Set new password'}
-          </Button>
+          <SubmitButton pending={mutation.isPending} label="Set new password" pendingLabel="Saving..." size="lg" className="mt-1 w-full" />
         </form>
       )}
     </AuthShell>

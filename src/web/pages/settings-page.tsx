@@ -7,11 +7,12 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../co
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useAuth } from '../hooks/use-auth';
 import { effectiveLimit, planName } from '../lib/plans';
-import { formatBytes, formatNumber } from '../lib/utils';
+import { formatNumber } from '../lib/utils';
 import { useStats } from '../hooks/use-stats';
 import { usePlans } from '../hooks/use-plans';
 import { ApiAccessTab } from '../features/api-access/api-access-tab';
 import { BillingTab } from '../features/billing/billing-tab';
+import { StorageMeter } from '../features/billing/usage-meters';
 import { EmailSettingsTab } from '../features/email-settings/email-settings-tab';
 import { EmailCard, NameCard, PasswordCard, SessionsCard } from '../features/account/profile-sections';
 import { TwoFactorCard } from '../features/account/two-factor';
@@ -34,16 +35,7 @@ function isTab(value: string | null): value is TabId {
 function StorageUsage() {
   const stats = useStats();
   if (!stats.data) return null;
-  return (
-    <UsageMeter
-      label="Image storage"
-      progressLabel="Image storage used"
-      used={stats.data.storageUsedBytes}
-      limit={stats.data.storageLimitBytes}
-      show={formatBytes}
-      testId="profile-storage"
-    />
-  );
+  return <StorageMeter used={stats.data.storageUsedBytes} limit={stats.data.storageLimitBytes} testId="profile-storage" />;
 }
 
 function ProfileTab({ user }: { user: TUser }) {

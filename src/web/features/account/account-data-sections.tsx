@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { DownloadIcon, Loader2Icon, PackageIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { type TAccountExport, type TAccountExportStatus, ZDeleteAccountBody } from '../../../contract/account-data';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
@@ -15,7 +15,7 @@ import { api, readApiError, request } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
 import { formatBytes, formatDate } from '../../lib/utils';
-import { applyServerError, Field, ServerAlert } from './form-parts';
+import { Field, ServerAlert, useFormMutation, SubmitButton } from './form-parts';
 
 type TDeleteInput = z.input<typeof ZDeleteAccountBody>;
 type TDeleteOutput = z.output<typeof ZDeleteAccountBody>;
@@ -167,9 +167,8 @@ const GOES = [
 
 function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const form = useForm<TDeleteInput, unknown, TDeleteOutput>({ resolver: zodResolver(ZDeleteAccountBody), defaultValues: { password: '', code: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
   const [askCode, setAskCode] = useState(false);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: async (body: TDeleteOutput) => {
       await request('DELETE', '/api/user', { json: body });
     },
@@ -177,13 +176,11 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       queryClient.clear();
       window.location.assign('/');
     },
-    onError: (error) => {
-      const readable = readApiError(error, 'Could not delete your account. Please try again.');
-      if (readable.fields.code) setAskCode(true);
-      setServerError(applyServerError(form as never, error, 'Could not delete your account. Please try again.'));
+    onFailure: (error) => {
+      if (readApiError(error).fields.code) setAskCode(true);
     },
+    failure: 'Could not delete your account. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TDeleteInput, unknown, FieldValues>;
   return (
     <Dialog open={open} onOpenChange={(next) => !mutation.isPending && onOpenChange(next)}>
       <DialogContent>
@@ -199,15 +196,7 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         <p className="text-sm text-muted-foreground">
           Invoices for payments you made are kept, no longer linked to an account, for the seller’s accounting records.
         </p>
-        <form
-          noValidate
-          aria-label="Delete account"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Delete account" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <Field form={anyForm} name="password" label="Your password" type="password" autoComplete="current-password" />
           {askCode && <Field form={anyForm} name="code" label="Code from your authenticator app" autoComplete="one-time-code" />}
@@ -215,10 +204,7 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <Button type="button" variant="outline" disabled={mutation.isPending} onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" variant="destructive" disabled={mutation.isPending}>
-              {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-              {mutation.isPending ? 'Deleting...' : 'Delete my account'}
-            </Button>
+            <SubmitButton pending={mutation.isPending} label="Delete my account" pendingLabel="Deleting..." variant="destructive" />
           </DialogFooter>
         </form>
       </DialogContent>

@@ -1,9 +1,12 @@
 import { AlertCircleIcon } from 'lucide-react';
-import { type ReactNode, useId } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type ComponentProps, type ReactNode, useId, useState } from 'react';
+import { Loader2Icon } from 'lucide-react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { Alert, AlertDescription } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Field as LabelledField } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { readApiError } from '../../lib/api';
 
 /** The sign-in, sign-up, password and profile forms' parts: a labelled input, the server's answer. */
@@ -29,8 +32,7 @@ export function Field<T extends FieldValues>({
   const message = typeof error === 'string' ? error : undefined;
   const describedBy = message ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={id}>{label}</Label>
+    <LabelledField id={id} label={label} error={message} hint={hint}>
       <Input
         id={id}
         type={type}
@@ -40,16 +42,22 @@ export function Field<T extends FieldValues>({
         aria-describedby={describedBy}
         {...form.register(name)}
       />
-      {message ? (
-        <p id={`${id}-error`} className="text-[13px] text-destructive">
-          {message}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-[13px] text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </LabelledField>
+  );
+}
+
+/** A form's send button: a spinner and `pendingLabel` while the form is on its way, and no second press. */
+export function SubmitButton({
+  pending,
+  label,
+  pendingLabel,
+  ...button
+}: { pending: boolean; label: string; pendingLabel: string } & Omit<ComponentProps<typeof Button>, 'type' | 'disabled' | 'children'>) {
+  return (
+    <Button type="submit" disabled={pending} {...button}>
+      {pending && <Loader2Icon className="animate-spin" aria-hidden />}
+      {pending ? pendingLabel : label}
+    </Button>
   );
 }
 
@@ -74,4 +82,48 @@ export function applyServerError<T extends FieldValues>(form: UseFormReturn<T, u
     if (fieldNames.includes(field)) form.setError(field as Path<T>, { type: 'server', message: msg });
   }
   return readable.message;
+}
+
+/**
+ * Sending a form to the server: `onSubmit` clears the last answer and sends the checked values;
+ * a refusal puts its field messages under the fields and its message above the form
+ * (`serverError`), with `failure` when it says nothing readable.
+ */
+export function useFormMutation<TInput extends FieldValues, TOutput, TResult>(
+  form: UseFormReturn<TInput, unknown, TOutput>,
+  {
+    mutationFn,
+    onSuccess,
+    failure,
+    beforeSubmit,
+    onFailure,
+    meta,
+  }: {
+    mutationFn: (values: TOutput) => Promise<TResult>;
+    onSuccess?: (result: TResult) => void;
+    failure: string;
+    beforeSubmit?: () => void;
+    /** Called with the refusal too, for what the form does beyond showing it. */
+    onFailure?: (error: unknown) => void;
+    meta?: Record<string, unknown>;
+  },
+) {
+  const [serverError, setServerError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn,
+    onSuccess,
+    onError: (error) => {
+      onFailure?.(error);
+      setServerError(applyServerError(form as never, error, failure));
+    },
+    meta,
+  });
+  const onSubmit = form.handleSubmit((values) => {
+    setServerError(null);
+    beforeSubmit?.();
+    mutation.mutate(values);
+  });
+  // Field reads the form's errors and registers inputs, whatever the values' output type.
+  const anyForm = form as unknown as UseFormReturn<TInput, unknown, FieldValues>;
+  return { mutation, serverError, onSubmit, anyForm };
 }

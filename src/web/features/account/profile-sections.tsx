@@ -1,20 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Loader2Icon, MailCheckIcon, MonitorSmartphoneIcon } from 'lucide-react';
+import { QueryState } from '../../components/query-state';
 import { useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { type TAccountSession, type TAccountSessions, type TUser, ZChangeEmailBody, ZChangePasswordBody, ZProfileBody } from '../../../contract/user';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
-import { applyServerError, Field, ServerAlert } from './form-parts';
+import { Field, ServerAlert, SubmitButton, useFormMutation } from './form-parts';
 import { PASSWORD_HINT } from './password-hint';
 
 type TProfileInput = z.input<typeof ZProfileBody>;
@@ -24,31 +24,20 @@ type TEmailOutput = z.output<typeof ZChangeEmailBody>;
 type TPasswordInput = z.input<typeof ZChangePasswordBody>;
 type TPasswordOutput = z.output<typeof ZChangePasswordBody>;
 
-function SubmitButton({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {
-  return (
-    <Button type="submit" disabled={pending} className="w-full sm:w-fit">
-      {pending && <Loader2Icon className="animate-spin" aria-hidden />}
-      {pending ? pendingLabel : label}
-    </Button>
-  );
-}
-
 export function NameCard({ user }: { user: TUser }) {
   const form = useForm<TProfileInput, unknown, TProfileOutput>({
     resolver: zodResolver(ZProfileBody),
     defaultValues: { firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
   });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TProfileOutput) => api.put<TUser>('/api/user/profile', body),
     onSuccess: (updated) => {
       queryClient.setQueryData(authKeys.user, updated);
       form.reset({ firstName: updated.firstName ?? '', lastName: updated.lastName ?? '' });
       toast({ title: 'Name saved' });
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not save your name. Please try again.')),
+    failure: 'Could not save your name. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TProfileInput, unknown, FieldValues>;
   return (
     <Card>
       <CardHeader>
@@ -56,21 +45,13 @@ export function NameCard({ user }: { user: TUser }) {
         <CardDescription>How you appear in Formwork and in the emails you send from it.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          noValidate
-          aria-label="Name"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Name" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <div className="grid gap-4 sm:grid-cols-2">
             <Field form={anyForm} name="firstName" label="First name" autoComplete="given-name" />
             <Field form={anyForm} name="lastName" label="Last name" autoComplete="family-name" />
           </div>
-          <SubmitButton pending={mutation.isPending} label="Save name" pendingLabel="Saving..." />
+          <SubmitButton pending={mutation.isPending} label="Save name" pendingLabel="Saving..." className="w-full sm:w-fit" />
         </form>
       </CardContent>
     </Card>
@@ -79,17 +60,16 @@ export function NameCard({ user }: { user: TUser }) {
 
 export function EmailCard({ user }: { user: TUser }) {
   const form = useForm<TEmailInput, unknown, TEmailOutput>({ resolver: zodResolver(ZChangeEmailBody), defaultValues: { newEmail: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
   const [pending, setPending] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TEmailOutput) => api.post<{ pendingEmail: string }>('/api/user/email', body),
     onSuccess: ({ pendingEmail }) => {
       setPending(pendingEmail);
       form.reset({ newEmail: '' });
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not change your email. Please try again.')),
+    failure: 'Could not change your email. Please try again.',
+    beforeSubmit: () => setPending(null),
   });
-  const anyForm = form as unknown as UseFormReturn<TEmailInput, unknown, FieldValues>;
   return (
     <Card>
       <CardHeader>
@@ -106,19 +86,10 @@ export function EmailCard({ user }: { user: TUser }) {
             <AlertDescription>We sent a link there. Open it while signed in to make it your address. Until then, nothing changes.</AlertDescription>
           </Alert>
         )}
-        <form
-          noValidate
-          aria-label="Change email"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            setPending(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Change email" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <Field form={anyForm} name="newEmail" label="New email address" type="email" autoComplete="email" />
-          <SubmitButton pending={mutation.isPending} label="Send confirmation link" pendingLabel="Sending..." />
+          <SubmitButton pending={mutation.isPending} label="Send confirmation link" pendingLabel="Sending..." className="w-full sm:w-fit" />
         </form>
       </CardContent>
     </Card>
@@ -130,17 +101,15 @@ export function PasswordCard() {
     resolver: zodResolver(ZChangePasswordBody),
     defaultValues: { currentPassword: '', newPassword: '' },
   });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TPasswordOutput) => api.put<void>('/api/user/password', body),
     onSuccess: () => {
       form.reset({ currentPassword: '', newPassword: '' });
       void queryClient.invalidateQueries({ queryKey: authKeys.sessions });
       toast({ title: 'Password changed', description: 'You were signed out everywhere else.' });
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not change your password. Please try again.')),
+    failure: 'Could not change your password. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TPasswordInput, unknown, FieldValues>;
   return (
     <Card>
       <CardHeader>
@@ -148,21 +117,13 @@ export function PasswordCard() {
         <CardDescription>Changing it signs you out on every other device.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form
-          noValidate
-          aria-label="Change password"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            setServerError(null);
-            mutation.mutate(values);
-          })}
-        >
+        <form noValidate aria-label="Change password" className="grid gap-4" onSubmit={onSubmit}>
           <ServerAlert message={serverError} />
           <div className="grid gap-4 sm:grid-cols-2">
             <Field form={anyForm} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />
             <Field form={anyForm} name="newPassword" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
           </div>
-          <SubmitButton pending={mutation.isPending} label="Change password" pendingLabel="Changing..." />
+          <SubmitButton pending={mutation.isPending} label="Change password" pendingLabel="Changing..." className="w-full sm:w-fit" />
         </form>
       </CardContent>
     </Card>
@@ -237,17 +198,17 @@ export function SessionsCard() {
         <CardDescription>If you see a device you do not know, sign out everywhere else and change your password.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {sessions.isError ? (
-          <LoadError error={sessions.error} fallback="Could not load your sessions. Reload the page to try again." />
-        ) : sessions.isLoading ? (
-          <p className="text-sm text-muted-foreground">Loading...</p>
-        ) : (
+        <QueryState
+          query={sessions}
+          loading={<p className="text-sm text-muted-foreground">Loading...</p>}
+          errorText="Could not load your sessions. Reload the page to try again."
+        >
           <ul className="divide-y" aria-label="Active sessions">
             {list.map((session) => (
               <SessionRow key={session.id} session={session} />
             ))}
           </ul>
-        )}
+        </QueryState>
         <Button variant="outline" className="w-full sm:w-fit" disabled={others === 0 || signOutOthers.isPending} onClick={() => signOutOthers.mutate()}>
           {signOutOthers.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
           Sign out everywhere else

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { CopyIcon, DownloadIcon, KeyRoundIcon, Loader2Icon, ShieldAlertIcon, ShieldCheckIcon } from 'lucide-react';
+import { CopyIcon, DownloadIcon, KeyRoundIcon, ShieldAlertIcon, ShieldCheckIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { type FieldValues, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { Link, useSearch } from 'wouter';
@@ -15,7 +15,7 @@ import { toast } from '../../hooks/use-toast';
 import { api, errorStatus } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
-import { applyServerError, Field, ServerAlert } from './form-parts';
+import { applyServerError, Field, ServerAlert, useFormMutation, SubmitButton } from './form-parts';
 
 /** Set by the Admin Panel when it sends an admin here to set up two-factor first. */
 const ADMIN_NOTICE = 'admin-two-factor';
@@ -26,15 +26,6 @@ type TPasswordInput = z.input<typeof ZTwoFactorPasswordBody>;
 type TCodeInput = z.input<typeof ZCodeForm>;
 type TCodeOutput = z.output<typeof ZCodeForm>;
 type TRecoveryInput = z.input<typeof ZRecoveryForm>;
-
-function Submit({ pending, label, pendingLabel, variant }: { pending: boolean; label: string; pendingLabel: string; variant?: 'destructive' }) {
-  return (
-    <Button type="submit" variant={variant} disabled={pending} className="w-full sm:w-fit">
-      {pending && <Loader2Icon className="animate-spin" aria-hidden />}
-      {pending ? pendingLabel : label}
-    </Button>
-  );
-}
 
 /** Asks for the password before any change to the second factor. */
 function PasswordStep({
@@ -53,28 +44,24 @@ function PasswordStep({
   onCancel: () => void;
 }) {
   const form = useForm<TPasswordInput>({ resolver: zodResolver(ZTwoFactorPasswordBody), defaultValues: { password: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (values: TPasswordInput) => request(values.password),
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Something went wrong. Please try again.')),
+    failure: 'Something went wrong. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TPasswordInput, unknown, FieldValues>;
   return (
-    <form
-      noValidate
-      aria-label={title}
-      className="grid gap-4"
-      onSubmit={form.handleSubmit((values) => {
-        setServerError(null);
-        mutation.mutate(values);
-      })}
-    >
+    <form noValidate aria-label={title} className="grid gap-4" onSubmit={onSubmit}>
       <ServerAlert message={serverError} />
       <div className="sm:max-w-sm">
         <Field form={anyForm} name="password" label="Your password" type="password" autoComplete="current-password" />
       </div>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <Submit pending={mutation.isPending} label={submitLabel} pendingLabel={pendingLabel} variant={destructive ? 'destructive' : undefined} />
+        <SubmitButton
+          pending={mutation.isPending}
+          label={submitLabel}
+          pendingLabel={pendingLabel}
+          variant={destructive ? 'destructive' : undefined}
+          className="w-full sm:w-fit"
+        />
         <Button type="button" variant="ghost" onClick={onCancel} disabled={mutation.isPending}>
           Cancel
         </Button>
@@ -88,17 +75,15 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
 
 function ScanStep({ setup, onVerified, onCancel }: { setup: TTwoFactorSetup; onVerified: (codes: string[]) => void; onCancel: () => void }) {
   const form = useForm<TCodeInput, unknown, TCodeOutput>({ resolver: zodResolver(ZCodeForm), defaultValues: { code: '' } });
-  const [serverError, setServerError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const { mutation, serverError, onSubmit, anyForm } = useFormMutation(form, {
     mutationFn: (body: TCodeOutput) => api.post<TRecoveryCodes>('/api/user/two-factor/verify', body),
     onSuccess: ({ recoveryCodes }) => {
       void queryClient.invalidateQueries({ queryKey: authKeys.user });
       void queryClient.invalidateQueries({ queryKey: authKeys.sessions });
       onVerified(recoveryCodes);
     },
-    onError: (error) => setServerError(applyServerError(form as never, error, 'Could not check the code. Please try again.')),
+    failure: 'Could not check the code. Please try again.',
   });
-  const anyForm = form as unknown as UseFormReturn<TCodeInput, unknown, FieldValues>;
   const copySecret = () =>
     void navigator.clipboard.writeText(setup.secret).then(
       () => toast({ title: 'Key copied' }),
@@ -124,21 +109,13 @@ function ScanStep({ setup, onVerified, onCancel }: { setup: TTwoFactorSetup; onV
           <p className="text-[13px] text-muted-foreground">Choose a time-based key with 6 digits, as most apps do by default.</p>
         </li>
       </ol>
-      <form
-        noValidate
-        aria-label="Confirm two-factor sign-in"
-        className="grid gap-4"
-        onSubmit={form.handleSubmit((values) => {
-          setServerError(null);
-          mutation.mutate(values);
-        })}
-      >
+      <form noValidate aria-label="Confirm two-factor sign-in" className="grid gap-4" onSubmit={onSubmit}>
         <ServerAlert message={serverError} />
         <div className="sm:max-w-xs">
           <Field form={anyForm} name="code" label="2. Enter the 6-digit code the app shows" autoComplete="one-time-code" inputMode="numeric" />
         </div>
         <div className="flex flex-col gap-2 sm:flex-row">
-          <Submit pending={mutation.isPending} label="Turn on two-factor" pendingLabel="Checking..." />
+          <SubmitButton pending={mutation.isPending} label="Turn on two-factor" pendingLabel="Checking..." className="w-full sm:w-fit" />
           <Button type="button" variant="ghost" onClick={onCancel} disabled={mutation.isPending}>
             Cancel
           </Button>
@@ -408,10 +385,7 @@ function CodeForm({ recovery, onSignedIn, onRestart }: { recovery: boolean; onSi
       ) : (
         <Field form={anyForm} name="code" label="Authentication code" autoComplete="one-time-code" inputMode="numeric" />
       )}
-      <Button type="submit" size="lg" className="mt-1 w-full" disabled={mutation.isPending}>
-        {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-        {mutation.isPending ? 'Checking...' : 'Verify and sign in'}
-      </Button>
+      <SubmitButton pending={mutation.isPending} label="Verify and sign in" pendingLabel="Checking..." size="lg" className="mt-1 w-full" />
     </form>
   );
 }

@@ -1,6 +1,8 @@
 import { MailPlusIcon, RefreshCwIcon, XIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { INVITATION_DAYS, ZInvitationInput, type TInvitation } from '../../../contract/sign-ups';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { INVITATION_DAYS, ZInvitationInput, type TInvitation, type TInvitationInput } from '../../../contract/sign-ups';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -27,20 +29,13 @@ export function InviteButton() {
 
 function InviteDialog({ onClose }: { onClose: () => void }) {
   const invite = useInvite();
-  const [email, setEmail] = useState('');
-  const [emailError, setEmailError] = useState<string | null>(null);
+  const form = useForm<TInvitationInput>({ resolver: zodResolver(ZInvitationInput), defaultValues: { email: '' } });
+  const emailError = form.formState.errors.email?.message;
   const [error, setError] = useState<string | null>(null);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit(({ email }) => {
     setError(null);
-    const parsed = ZInvitationInput.safeParse({ email });
-    if (!parsed.success) {
-      setEmailError(parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
-      return;
-    }
-    setEmailError(null);
-    invite.mutate(parsed.data.email, {
+    invite.mutate(email, {
       onSuccess: (invitation) => {
         toast({
           title: 'Invitation sent',
@@ -51,16 +46,16 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
       onError: (err) => {
         if (isUnauthorizedError(err)) return;
         const read = readApiError(err, 'Could not send the invitation. Please try again.');
-        if (read.fields.email) setEmailError(read.fields.email);
+        if (read.fields.email) form.setError('email', { type: 'server', message: read.fields.email });
         else setError(read.message);
       },
     });
-  }
+  });
 
   return (
     <Dialog open onOpenChange={(next) => !next && !invite.isPending && onClose()}>
       <DialogContent className="max-w-md">
-        <form onSubmit={submit} noValidate className="grid gap-5" aria-label="Invite people">
+        <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-5" aria-label="Invite people">
           <DialogHeader>
             <DialogTitle>Invite people</DialogTitle>
             <DialogDescription>
@@ -68,13 +63,12 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
               only or limited to some domains.
             </DialogDescription>
           </DialogHeader>
-          <Field id="invite-email" label="Email address" error={emailError ?? undefined}>
+          <Field id="invite-email" label="Email address" error={emailError}>
             <Input
               id="invite-email"
               type="email"
               autoComplete="off"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
+              {...form.register('email')}
               placeholder="name@example.com"
               aria-invalid={emailError ? true : undefined}
               aria-describedby={emailError ? 'invite-email-error' : undefined}

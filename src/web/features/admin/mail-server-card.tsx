@@ -1,7 +1,7 @@
 import { CheckCircle2Icon, Loader2Icon, MailIcon, PencilIcon, SendIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import {
   DEFAULT_SMTP_PORT,
@@ -16,12 +16,13 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
+import { SwitchField } from '../../components/ui/switch-field';
 import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/utils';
-import { Field, Switch } from './admin-ui';
+import { Field } from './admin-ui';
 import { useDeleteSystemMail, useSaveSystemMail, useSystemMail, useTestSystemMail } from './api';
 
 type TForm = { host: string; port: string; secure: boolean; user: string; password: string; fromAddress: string; fromName: string };
@@ -108,23 +109,17 @@ function MailServerForm({ settings, onDone }: { settings: TSystemMailSettings; o
         })}
         {field('fromName', 'From name', { hint: `Shown as “Jane Doe via ${values.fromName.trim() || 'Formwork'}”.` })}
       </div>
-      <div className="flex items-start justify-between gap-4 rounded-lg border p-4">
-        <div className="grid gap-1">
-          <label htmlFor={`${id}-secure`} className="text-sm font-medium">
-            Secure connection
-          </label>
-          <p id={`${id}-secure-hint`} className="text-[13px] text-muted-foreground">
-            {Number(values.port) === IMPLICIT_TLS_PORT
-              ? 'Port 465 is always encrypted from the first byte.'
-              : 'When on, the server must offer STARTTLS; nothing is sent unencrypted.'}
-          </p>
-        </div>
-        <Controller
-          control={form.control}
-          name="secure"
-          render={({ field }) => <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />}
-        />
-      </div>
+      <SwitchField
+        control={form.control}
+        name="secure"
+        id={`${id}-secure`}
+        label="Secure connection"
+        hint={
+          Number(values.port) === IMPLICIT_TLS_PORT
+            ? 'Port 465 is always encrypted from the first byte.'
+            : 'When on, the server must offer STARTTLS; nothing is sent unencrypted.'
+        }
+      />
       {formError && (
         <p className="text-sm text-destructive" role="alert">
           {formError}

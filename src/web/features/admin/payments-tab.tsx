@@ -4,13 +4,14 @@ import { useLocation, useSearch } from 'wouter';
 import { GATEWAY_NAMES, ZGatewayName } from '../../../contract/admin';
 import { ZInvoiceStatus, type TAdminPayment } from '../../../contract/billing';
 import { formatMinorUnits, type TPlanCatalogue } from '../../../contract/plans';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { EmptyStateCard } from '../../components/layout/empty-state';
+import { QueryState, SkeletonList } from '../../components/query-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { LoadError } from '../../components/ui/load-error';
 import { Pager } from '../../components/ui/pager';
 import { Skeleton } from '../../components/ui/skeleton';
 import { usePlans } from '../../hooks/use-plans';
@@ -264,83 +265,60 @@ function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: 
   );
 }
 
+const PAYMENT_COLUMNS: readonly DataTableColumn[] = [
+  { header: 'Date', width: 'w-[122px]', className: 'py-2.5 pr-3 pl-5 font-medium' },
+  { header: 'Customer', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Plan', width: 'w-[92px]', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Amount', width: 'w-[112px]', className: 'px-3 py-2.5 text-right font-medium' },
+  { header: 'Refunded', width: 'w-[88px]', className: 'px-3 py-2.5 text-right font-medium' },
+  { header: 'Status', width: 'w-[124px]', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Gateway', width: 'w-[128px]', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Invoice', width: 'w-[124px]', className: 'py-2.5 pr-5 pl-3 font-medium' },
+];
+
 function PaymentsTable({ payments, catalogue }: { payments: TAdminPayment[]; catalogue: TPlanCatalogue }) {
   return (
-    <table className="w-full table-fixed text-left text-sm" aria-label="Payments">
-      <colgroup>
-        <col className="w-[122px]" />
-        <col />
-        <col className="w-[92px]" />
-        <col className="w-[112px]" />
-        <col className="w-[88px]" />
-        <col className="w-[124px]" />
-        <col className="w-[128px]" />
-        <col className="w-[124px]" />
-      </colgroup>
-      <thead className="border-b bg-muted/40 text-xs font-medium text-muted-foreground">
-        <tr>
-          <th scope="col" className="py-2.5 pr-3 pl-5 font-medium">
-            Date
-          </th>
-          <th scope="col" className="px-3 py-2.5 font-medium">
-            Customer
-          </th>
-          <th scope="col" className="px-3 py-2.5 font-medium">
-            Plan
-          </th>
-          <th scope="col" className="px-3 py-2.5 text-right font-medium">
-            Amount
-          </th>
-          <th scope="col" className="px-3 py-2.5 text-right font-medium">
-            Refunded
-          </th>
-          <th scope="col" className="px-3 py-2.5 font-medium">
-            Status
-          </th>
-          <th scope="col" className="px-3 py-2.5 font-medium">
-            Gateway
-          </th>
-          <th scope="col" className="py-2.5 pr-5 pl-3 font-medium">
-            Invoice
-          </th>
+    <DataTable
+      className="w-full table-fixed text-left text-sm"
+      aria-label="Payments"
+      headClassName="border-b bg-muted/40 text-xs font-medium text-muted-foreground"
+      bodyClassName="divide-y"
+      columns={PAYMENT_COLUMNS}
+    >
+      {payments.map((p) => (
+        <tr key={p.id} data-testid="payment-row" className="align-top transition-colors hover:bg-muted/30">
+          <td className="py-3 pr-3 pl-5 text-[13px] tabular-nums">
+            <span className="block whitespace-nowrap text-foreground">{formatDate(p.createdAt)}</span>
+            <span className="block text-xs whitespace-nowrap text-muted-foreground">
+              {new Date(p.createdAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}
+            </span>
+          </td>
+          <td className="px-3 py-3">
+            <Email email={p.user.email} />
+          </td>
+          <td className="px-3 py-3">
+            <span className="block truncate text-foreground">{planName(catalogue, p.planId)}</span>
+            <span className="block text-xs text-muted-foreground">{CYCLE_LABELS[p.cycle]}</span>
+          </td>
+          <td className="px-3 py-3 text-right">
+            <Amount payment={p} />
+          </td>
+          <td className="px-3 py-3 text-right">
+            <Refunded payment={p} />
+          </td>
+          <td className="px-3 py-3">
+            <StatusBadge status={p.status} />
+          </td>
+          <td className="px-3 py-3">
+            <span className="block text-foreground">{GATEWAY_LABELS[p.gateway]}</span>
+            <Reference value={p.gatewayReference} />
+          </td>
+          <td className="py-2 pr-5 pl-3">
+            <InvoiceButton payment={p} />
+          </td>
         </tr>
-      </thead>
-      <tbody className="divide-y">
-        {payments.map((p) => (
-          <tr key={p.id} data-testid="payment-row" className="align-top transition-colors hover:bg-muted/30">
-            <td className="py-3 pr-3 pl-5 text-[13px] tabular-nums">
-              <span className="block whitespace-nowrap text-foreground">{formatDate(p.createdAt)}</span>
-              <span className="block text-xs whitespace-nowrap text-muted-foreground">
-                {new Date(p.createdAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}
-              </span>
-            </td>
-            <td className="px-3 py-3">
-              <Email email={p.user.email} />
-            </td>
-            <td className="px-3 py-3">
-              <span className="block truncate text-foreground">{planName(catalogue, p.planId)}</span>
-              <span className="block text-xs text-muted-foreground">{CYCLE_LABELS[p.cycle]}</span>
-            </td>
-            <td className="px-3 py-3 text-right">
-              <Amount payment={p} />
-            </td>
-            <td className="px-3 py-3 text-right">
-              <Refunded payment={p} />
-            </td>
-            <td className="px-3 py-3">
-              <StatusBadge status={p.status} />
-            </td>
-            <td className="px-3 py-3">
-              <span className="block text-foreground">{GATEWAY_LABELS[p.gateway]}</span>
-              <Reference value={p.gatewayReference} />
-            </td>
-            <td className="py-2 pr-5 pl-3">
-              <InvoiceButton payment={p} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -443,64 +421,70 @@ export function PaymentsTab() {
     <div className="space-y-4">
       <Filters filter={filter} onChange={change} />
 
-      {payments.isLoading ? (
-        <div className="space-y-3" aria-hidden>
-          <Skeleton className="h-16 w-64" />
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-16" />
-          ))}
-        </div>
-      ) : payments.error ? (
-        <LoadError error={payments.error} fallback="Could not load payments." />
-      ) : !data || data.total === 0 ? (
-        <EmptyStateCard
-          icon={filtered ? SearchIcon : ReceiptTextIcon}
-          title={filtered ? 'No payments match these filters' : 'No payments yet'}
-          description={
-            filtered
-              ? 'Try a wider date range, another status or gateway, or a shorter part of the email.'
-              : 'Each payment a customer makes for a plan appears here, with its invoice. Customers can pay once a gateway is active in Payment Gateways.'
-          }
-          action={
-            filtered ? (
-              <Button variant="outline" onClick={clearFilters}>
-                <FilterXIcon aria-hidden /> Clear filters
-              </Button>
-            ) : undefined
-          }
-          className="py-14"
-        />
-      ) : (
-        <>
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-            <Totals total={data.total} totals={data.totals} />
-            {filtered && (
-              <Button variant="ghost" size="sm" onClick={clearFilters} className="self-start sm:self-end">
-                <FilterXIcon aria-hidden /> Clear filters
-              </Button>
-            )}
+      <QueryState
+        query={payments}
+        loading={
+          <div className="space-y-3" aria-hidden>
+            <Skeleton className="h-16 w-64" />
+            <SkeletonList count={3} />
           </div>
-          <p className="text-xs text-muted-foreground">Received is what was paid, less refunds. The From and To dates are whole days in UTC.</p>
-          <Card className={cn('hidden overflow-hidden xl:block', payments.isPlaceholderData && 'opacity-70')}>
-            <PaymentsTable payments={list} catalogue={catalogue} />
-            <Pager {...pager} label="Payments pages" />
-          </Card>
-          <div className={cn('space-y-3 xl:hidden', payments.isPlaceholderData && 'opacity-70')}>
-            <ul className="grid gap-3 md:grid-cols-2" aria-label="Payments">
-              {list.map((p) => (
-                <li key={p.id}>
-                  <PaymentCard payment={p} catalogue={catalogue} />
-                </li>
-              ))}
-            </ul>
-            {data.total > PAGE_SIZE && (
-              <Card className="overflow-hidden [&>nav]:border-t-0">
-                <Pager {...pager} label="Payments pages (cards)" />
+        }
+        errorText="Could not load payments."
+        isEmpty={!data || data.total === 0}
+        empty={
+          <EmptyStateCard
+            icon={filtered ? SearchIcon : ReceiptTextIcon}
+            title={filtered ? 'No payments match these filters' : 'No payments yet'}
+            description={
+              filtered
+                ? 'Try a wider date range, another status or gateway, or a shorter part of the email.'
+                : 'Each payment a customer makes for a plan appears here, with its invoice. Customers can pay once a gateway is active in Payment Gateways.'
+            }
+            action={
+              filtered ? (
+                <Button variant="outline" onClick={clearFilters}>
+                  <FilterXIcon aria-hidden /> Clear filters
+                </Button>
+              ) : undefined
+            }
+            className="py-14"
+          />
+        }
+      >
+        {() =>
+          data && (
+            <>
+              <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+                <Totals total={data.total} totals={data.totals} />
+                {filtered && (
+                  <Button variant="ghost" size="sm" onClick={clearFilters} className="self-start sm:self-end">
+                    <FilterXIcon aria-hidden /> Clear filters
+                  </Button>
+                )}
+              </div>
+              <p className="text-xs text-muted-foreground">Received is what was paid, less refunds. The From and To dates are whole days in UTC.</p>
+              <Card className={cn('hidden overflow-hidden xl:block', payments.isPlaceholderData && 'opacity-70')}>
+                <PaymentsTable payments={list} catalogue={catalogue} />
+                <Pager {...pager} label="Payments pages" />
               </Card>
-            )}
-          </div>
-        </>
-      )}
+              <div className={cn('space-y-3 xl:hidden', payments.isPlaceholderData && 'opacity-70')}>
+                <ul className="grid gap-3 md:grid-cols-2" aria-label="Payments">
+                  {list.map((p) => (
+                    <li key={p.id}>
+                      <PaymentCard payment={p} catalogue={catalogue} />
+                    </li>
+                  ))}
+                </ul>
+                {data.total > PAGE_SIZE && (
+                  <Card className="overflow-hidden [&>nav]:border-t-0">
+                    <Pager {...pager} label="Payments pages (cards)" />
+                  </Card>
+                )}
+              </div>
+            </>
+          )
+        }
+      </QueryState>
     </div>
   );
 }

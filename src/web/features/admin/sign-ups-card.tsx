@@ -1,15 +1,17 @@
 import { KeyRoundIcon, MailPlusIcon, SaveIcon, UserPlusIcon, UsersRoundIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { ZEmailDomain, type TSignUpMode, type TSignUpPolicy } from '../../../contract/sign-ups';
+import { QueryState, SkeletonList } from '../../components/query-state';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { ZEmailDomain, ZSignUpPolicy, type TSignUpMode, type TSignUpPolicy } from '../../../contract/sign-ups';
 import { Button } from '../../components/ui/button';
+import { ChoiceCard } from '../../components/ui/choice-card';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
-import { Skeleton } from '../../components/ui/skeleton';
 import { Textarea } from '../../components/ui/textarea';
 import { useAppConfig } from '../../hooks/use-app-config';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { cn } from '../../lib/utils';
 import { Field, SpinnerLabel } from './admin-ui';
 import { useSaveSignUpPolicy, useSignUpPolicy } from './api';
 
@@ -29,110 +31,92 @@ const MODES: { value: TSignUpMode; label: string; description: string; icon: typ
   },
 ];
 
-/** One domain per line (or separated by commas or spaces); each checked as the server will. */
-function parseDomains(text: string): { domains: string[]; error: string | null } {
-  const parts = text.split(/[\s,;]+/).filter(Boolean);
-  const domains: string[] = [];
-  for (const part of parts) {
-    const parsed = ZEmailDomain.safeParse(part);
-    if (!parsed.success) return { domains: [], error: `“${part}” is not a domain. Enter domains such as example.com, one per line.` };
-    if (!domains.includes(parsed.data)) domains.push(parsed.data);
-  }
-  return { domains, error: null };
-}
+const splitDomains = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
+
+/** The form's policy: domains typed one per line (or separated by commas or spaces), each checked as the server will. */
+const ZSignUpsForm = z.object({
+  mode: ZSignUpPolicy.shape.mode,
+  allowedDomains: z
+    .string()
+    .transform((text, ctx) => {
+      const domains: string[] = [];
+      for (const part of splitDomains(text)) {
+        const parsed = ZEmailDomain.safeParse(part);
+        if (!parsed.success) {
+          ctx.addIssue({ code: 'custom', message: `“${part}” is not a domain. Enter domains such as example.com, one per line.` });
+          return z.NEVER;
+        }
+        domains.push(parsed.data);
+      }
+      return domains;
+    })
+    .pipe(ZSignUpPolicy.shape.allowedDomains),
+});
 
 function SignUpsForm({ saved, singleSignOn }: { saved: TSignUpPolicy; singleSignOn: string | null }) {
   const save = useSaveSignUpPolicy();
-  const [mode, setMode] = useState<TSignUpMode>(saved.mode);
-  const [domainsText, setDomainsText] = useState(saved.allowedDomains.join('\n'));
-  const [domainsError, setDomainsError] = useState<string | null>(null);
+  const form = useForm<z.input<typeof ZSignUpsForm>, unknown, z.output<typeof ZSignUpsForm>>({
+    resolver: zodResolver(ZSignUpsForm),
+    defaultValues: { mode: saved.mode, allowedDomains: saved.allowedDomains.join('\n') },
+  });
+  const [mode, domainsText] = useWatch({ control: form.control, name: ['mode', 'allowedDomains'] });
+  const domainsError = form.formState.errors.allowedDomains?.message;
   const [formError, setFormError] = useState<string | null>(null);
 
-  const dirty =
-    mode !== saved.mode ||
-    domainsText
-      .split(/[\s,;]+/)
-      .filter(Boolean)
-      .join('\n') !== saved.allowedDomains.join('\n');
+  const dirty = mode !== saved.mode || splitDomains(domainsText).join('\n') !== saved.allowedDomains.join('\n');
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit((values) => {
     setFormError(null);
-    const { domains, error } = parseDomains(domainsText);
-    setDomainsError(error);
-    if (error) return;
-    save.mutate(
-      { mode, allowedDomains: domains },
-      {
-        onSuccess: (policy) =>
-          toast({
-            title: 'Sign-ups saved',
-            description: `${MODES.find((m) => m.value === policy.mode)?.label ?? policy.mode}${policy.allowedDomains.length ? `, from ${policy.allowedDomains.join(', ')}` : ''}. Existing accounts keep signing in.`,
-          }),
-        onError: (err) => {
-          if (isUnauthorizedError(err)) return;
-          const read = readApiError(err, 'Could not save the sign-up settings. Please try again.');
-          if (Object.keys(read.fields).some((f) => f.startsWith('allowedDomains'))) setDomainsError(read.message);
-          else setFormError(read.message);
-          toast({ variant: 'destructive', title: 'Failed to save sign-ups', description: read.message });
-        },
+    save.mutate(values, {
+      onSuccess: (policy) =>
+        toast({
+          title: 'Sign-ups saved',
+          description: `${MODES.find((m) => m.value === policy.mode)?.label ?? policy.mode}${policy.allowedDomains.length ? `, from ${policy.allowedDomains.join(', ')}` : ''}. Existing accounts keep signing in.`,
+        }),
+      onError: (err) => {
+        if (isUnauthorizedError(err)) return;
+        const read = readApiError(err, 'Could not save the sign-up settings. Please try again.');
+        if (Object.keys(read.fields).some((f) => f.startsWith('allowedDomains'))) form.setError('allowedDomains', { type: 'server', message: read.message });
+        else setFormError(read.message);
+        toast({ variant: 'destructive', title: 'Failed to save sign-ups', description: read.message });
       },
-    );
-  }
+    });
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign-ups" className="grid gap-6">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Sign-ups" className="grid gap-6">
       <fieldset className="grid gap-2.5">
         <legend className="mb-2.5 text-sm font-medium">Who may create an account</legend>
-        {MODES.map((option) => {
-          const disabled = option.value === 'sso' && !singleSignOn && saved.mode !== 'sso';
-          const checked = mode === option.value;
-          return (
-            <label
-              key={option.value}
-              className={cn(
-                'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
-                checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
-                disabled && 'cursor-not-allowed opacity-60',
-              )}
-            >
-              <input
-                type="radio"
-                name="sign-up-mode"
-                value={option.value}
-                checked={checked}
-                disabled={disabled}
-                onChange={() => setMode(option.value)}
-                className="mt-0.5 size-4 accent-[var(--color-primary)]"
-              />
-              <span className="grid gap-0.5">
-                <span className="flex items-center gap-1.5 text-sm font-medium">
-                  <option.icon className="size-4 text-muted-foreground" aria-hidden /> {option.label}
-                </span>
-                <span className="text-[13px] text-muted-foreground">
-                  {option.value === 'sso' && !singleSignOn
-                    ? 'Needs an identity provider (OIDC_ISSUER and its settings), which this installation does not have.'
-                    : option.value === 'sso'
-                      ? `New accounts come only through “Continue with ${singleSignOn}”; nobody signs up with a password.`
-                      : option.description}
-                </span>
-              </span>
-            </label>
-          );
-        })}
+        {MODES.map((option) => (
+          <ChoiceCard
+            key={option.value}
+            value={option.value}
+            checked={mode === option.value}
+            disabled={option.value === 'sso' && !singleSignOn && saved.mode !== 'sso'}
+            icon={option.icon}
+            label={option.label}
+            description={
+              option.value === 'sso' && !singleSignOn
+                ? 'Needs an identity provider (OIDC_ISSUER and its settings), which this installation does not have.'
+                : option.value === 'sso'
+                  ? `New accounts come only through “Continue with ${singleSignOn}”; nobody signs up with a password.`
+                  : option.description
+            }
+            {...form.register('mode')}
+          />
+        ))}
       </fieldset>
       <Field
         id="sign-up-domains"
         label="Allowed email domains"
         optional
-        error={domainsError ?? undefined}
+        error={domainsError}
         hint="One per line, such as example.com. Leave empty for any domain. Applies to password and single sign-on sign-ups; an invitation names its own address and passes."
       >
         <Textarea
           id="sign-up-domains"
           rows={3}
-          value={domainsText}
-          onChange={(e) => setDomainsText(e.target.value)}
+          {...form.register('allowedDomains')}
           placeholder={'example.com\nexample.org'}
           spellCheck={false}
           autoCapitalize="none"
@@ -177,17 +161,14 @@ export function SignUpsCard() {
         <CardDescription>Who may create an account on this installation. The sign-up page tells visitors before they type.</CardDescription>
       </CardHeader>
       <CardContent>
-        {policy.isLoading ? (
-          <div className="space-y-3" aria-hidden>
-            <Skeleton className="h-16" />
-            <Skeleton className="h-16" />
-          </div>
-        ) : policy.error ? (
-          <LoadError error={policy.error} fallback="Could not load the sign-up settings." />
-        ) : policy.data ? (
-          // Keyed by what is stored, so a save (here or in another tab) starts the form from it.
-          <SignUpsForm key={JSON.stringify(policy.data)} saved={policy.data} singleSignOn={singleSignOn} />
-        ) : null}
+        <QueryState query={policy} loading={<SkeletonList count={2} />} errorText="Could not load the sign-up settings.">
+          {() =>
+            policy.data && (
+              // Keyed by what is stored, so a save (here or in another tab) starts the form from it.
+              <SignUpsForm key={JSON.stringify(policy.data)} saved={policy.data} singleSignOn={singleSignOn} />
+            )
+          }
+        </QueryState>
       </CardContent>
     </Card>
   );

@@ -1,19 +1,25 @@
 import { ShieldCheckIcon, UserIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import type { TAdminUser } from '../../../contract/admin';
-import type { TPlanCatalogue, TPlanId } from '../../../contract/plans';
+import { LoadingText, QueryState } from '../../components/query-state';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { ZAdminUserUpdate, ZRoleChange, type TAdminUser } from '../../../contract/admin';
+import { ZPlanId, type TPlanCatalogue } from '../../../contract/plans';
 import type { TRole } from '../../../contract/user';
 import { Button } from '../../components/ui/button';
+import { ChoiceCard } from '../../components/ui/choice-card';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { cn, formatNumber } from '../../lib/utils';
+import { formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, NativeSelect } from './admin-ui';
 import { userApiUsageCsvUrl, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../api-access/usage-panel';
 import { displayName, planLimit, findPlan, customLimit } from './users-list';
+
+type TRoleChange = z.infer<typeof ZRoleChange>;
 
 const ROLE_OPTIONS: { value: TRole; label: string; description: string; icon: typeof UserIcon }[] = [
   { value: 'user', label: 'User', description: 'Builds formats and generates documents in their own account.', icon: UserIcon },
@@ -28,11 +34,11 @@ const ROLE_OPTIONS: { value: TRole; label: string; description: string; icon: ty
 /** Mounted per target user (keyed), so its state starts from that user. */
 export function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf: boolean; onClose: () => void }) {
   const changeRole = useChangeRole();
-  const [role, setRole] = useState<TRole>(user.role);
+  const form = useForm<TRoleChange>({ resolver: zodResolver(ZRoleChange), defaultValues: { role: user.role } });
+  const role = useWatch({ control: form.control, name: 'role' });
   const [error, setError] = useState<string | null>(null);
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
+  const submit = form.handleSubmit(({ role }) => {
     if (role === user.role) {
       onClose();
       return;
@@ -56,12 +62,12 @@ export function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf
         },
       },
     );
-  }
+  });
 
   return (
     <Dialog open onOpenChange={(open) => !open && !changeRole.isPending && onClose()}>
       <DialogContent className="max-w-md">
-        <form onSubmit={submit} className="grid gap-5" aria-label="Change role">
+        <form onSubmit={(event) => void submit(event)} className="grid gap-5" aria-label="Change role">
           <DialogHeader>
             <DialogTitle>Change role</DialogTitle>
             <DialogDescription>
@@ -70,36 +76,18 @@ export function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf
           </DialogHeader>
           <fieldset className="grid gap-2.5">
             <legend className="sr-only">Role</legend>
-            {ROLE_OPTIONS.map((opt) => {
-              const disabled = isSelf && user.role === 'admin' && opt.value === 'user';
-              const checked = role === opt.value;
-              return (
-                <label
-                  key={opt.value}
-                  className={cn(
-                    'flex cursor-pointer items-start gap-3 rounded-lg border p-3.5 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
-                    checked ? 'border-primary bg-primary-soft/60' : 'hover:bg-muted/50',
-                    disabled && 'cursor-not-allowed opacity-60',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="role"
-                    value={opt.value}
-                    checked={checked}
-                    disabled={disabled}
-                    onChange={() => setRole(opt.value)}
-                    className="mt-0.5 size-4 accent-[var(--color-primary)]"
-                  />
-                  <span className="grid gap-0.5">
-                    <span className="flex items-center gap-1.5 text-sm font-medium">
-                      <opt.icon className="size-4 text-muted-foreground" aria-hidden /> {opt.label}
-                    </span>
-                    <span className="text-[13px] text-muted-foreground">{opt.description}</span>
-                  </span>
-                </label>
-              );
-            })}
+            {ROLE_OPTIONS.map((opt) => (
+              <ChoiceCard
+                key={opt.value}
+                value={opt.value}
+                checked={role === opt.value}
+                disabled={isSelf && user.role === 'admin' && opt.value === 'user'}
+                icon={opt.icon}
+                label={opt.label}
+                description={opt.description}
+                {...form.register('role')}
+              />
+            ))}
           </fieldset>
           {isSelf && user.role === 'admin' && (
             <p className="text-[13px] text-muted-foreground">You can’t remove your own admin role. Ask another admin to do it.</p>
@@ -118,37 +106,37 @@ export function RoleDialog({ user, isSelf, onClose }: { user: TAdminUser; isSelf
   );
 }
 
+const ZApiCallsLimit = ZAdminUserUpdate.shape.apiCallsLimit;
 const LIMIT_MAX = 100_000_000;
+
+/** The limit as typed ("25,000", or blank for the plan's own), read into what the contract takes. */
+const ZLimitText = z.string().transform((text, ctx) => {
+  const trimmed = text.trim().replace(/[,_\s]/g, '');
+  if (trimmed === '') return null;
+  const parsed = ZApiCallsLimit.safeParse(Number(trimmed));
+  if (parsed.success) return parsed.data ?? null;
+  ctx.addIssue({ code: 'custom', message: `Enter a whole number from 0 to ${formatNumber(LIMIT_MAX)}, or leave it blank.` });
+  return z.NEVER;
+});
+const ZPlanForm = z.object({ subscriptionPlan: ZPlanId, apiCallsLimit: ZLimitText });
 
 /** Mounted per target user (keyed), so its state starts from that user. */
 export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; catalogue: TPlanCatalogue; onClose: () => void }) {
   const updateUser = useUpdateUser();
-  const [plan, setPlan] = useState<TPlanId>(user.subscriptionPlan);
-  const [limit, setLimit] = useState(() => {
-    const own = customLimit(user, catalogue);
-    return own === null ? '' : String(own);
+  const form = useForm<z.input<typeof ZPlanForm>, unknown, z.output<typeof ZPlanForm>>({
+    resolver: zodResolver(ZPlanForm),
+    defaultValues: { subscriptionPlan: user.subscriptionPlan, apiCallsLimit: String(customLimit(user, catalogue) ?? '') },
   });
-  const [limitError, setLimitError] = useState<string | null>(null);
+  const [plan, limit] = useWatch({ control: form.control, name: ['subscriptionPlan', 'apiCallsLimit'] });
+  const limitError = form.formState.errors.apiCallsLimit?.message;
   const [error, setError] = useState<string | null>(null);
 
   const planDefault = planLimit(catalogue, plan);
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const trimmed = limit.trim().replace(/[,_\s]/g, '');
-    let apiCallsLimit: number | null = null;
-    if (trimmed !== '') {
-      const n = Number(trimmed);
-      if (!Number.isInteger(n) || n < 0 || n > LIMIT_MAX) {
-        setLimitError(`Enter a whole number from 0 to ${formatNumber(LIMIT_MAX)}, or leave it blank.`);
-        return;
-      }
-      apiCallsLimit = n;
-    }
-    setLimitError(null);
+  const submit = form.handleSubmit(({ subscriptionPlan, apiCallsLimit }) => {
     setError(null);
     // Only what changed is sent, so the audit log records only that.
-    const planChanged = plan !== user.subscriptionPlan;
+    const planChanged = subscriptionPlan !== user.subscriptionPlan;
     const limitChanged = apiCallsLimit !== customLimit(user, catalogue);
     if (!planChanged && !limitChanged) {
       onClose();
@@ -157,7 +145,7 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
     updateUser.mutate(
       {
         id: user.id,
-        update: { ...(planChanged ? { subscriptionPlan: plan } : {}), ...(limitChanged ? { apiCallsLimit } : {}) },
+        update: { ...(planChanged ? { subscriptionPlan } : {}), ...(limitChanged ? { apiCallsLimit } : {}) },
       },
       {
         onSuccess: (updated) => {
@@ -170,18 +158,18 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
         onError: (err) => {
           if (isUnauthorizedError(err)) return;
           const read = readApiError(err, 'Please try again.');
-          if (read.fields['apiCallsLimit']) setLimitError(read.fields['apiCallsLimit']);
+          if (read.fields['apiCallsLimit']) form.setError('apiCallsLimit', { type: 'server', message: read.fields['apiCallsLimit'] });
           setError(read.message);
           toast({ variant: 'destructive', title: 'Failed to update user', description: read.message });
         },
       },
     );
-  }
+  });
 
   return (
     <Dialog open onOpenChange={(open) => !open && !updateUser.isPending && onClose()}>
       <DialogContent className="max-w-md">
-        <form onSubmit={submit} className="grid gap-5" aria-label="Plan and limit" noValidate>
+        <form onSubmit={(event) => void submit(event)} className="grid gap-5" aria-label="Plan and limit" noValidate>
           <DialogHeader>
             <DialogTitle>Plan and monthly limit</DialogTitle>
             <DialogDescription>
@@ -189,7 +177,7 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
             </DialogDescription>
           </DialogHeader>
           <Field id="admin-user-plan" label="Plan">
-            <NativeSelect id="admin-user-plan" value={plan} onChange={(e) => setPlan(e.target.value as TPlanId)}>
+            <NativeSelect id="admin-user-plan" {...form.register('subscriptionPlan')}>
               {catalogue.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name} ({formatNumber(p.generationsPerMonth)} a month)
@@ -201,22 +189,21 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
             id="admin-user-limit"
             label="Monthly generation limit"
             optional
-            error={limitError ?? undefined}
+            error={limitError}
             hint={`Leave blank to use the plan’s limit (${formatNumber(planDefault)} a month). Enterprise customers often get their own.`}
           >
             <div className="flex gap-2">
               <Input
                 id="admin-user-limit"
                 inputMode="numeric"
-                value={limit}
-                onChange={(e) => setLimit(e.target.value)}
+                {...form.register('apiCallsLimit')}
                 placeholder={`Plan default (${formatNumber(planDefault)})`}
                 aria-invalid={limitError ? true : undefined}
                 aria-describedby={limitError ? 'admin-user-limit-error' : 'admin-user-limit-hint'}
                 className="tabular-nums"
               />
               {limit !== '' && (
-                <Button variant="outline" onClick={() => setLimit('')} className="h-10">
+                <Button variant="outline" onClick={() => form.setValue('apiCallsLimit', '')} className="h-10">
                   Use plan default
                 </Button>
               )}
@@ -242,15 +229,9 @@ export function ApiUsageDialog({ user, onClose }: { user: TAdminUser; onClose: (
           <DialogTitle>API usage of {displayName(user)}</DialogTitle>
           <DialogDescription>Every call made with {user.email}’s keys in the last 30 days, by UTC day.</DialogDescription>
         </DialogHeader>
-        {usage.isLoading ? (
-          <p className="text-sm text-muted-foreground" role="status">
-            Loading usage...
-          </p>
-        ) : usage.error ? (
-          <LoadError error={usage.error} fallback="Could not load this user’s usage." />
-        ) : usage.data ? (
-          <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={userApiUsageCsvUrl(user.id, keyId)} />
-        ) : null}
+        <QueryState query={usage} loading={<LoadingText>Loading usage...</LoadingText>} errorText="Could not load this user’s usage.">
+          {() => usage.data && <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={userApiUsageCsvUrl(user.id, keyId)} />}
+        </QueryState>
       </DialogContent>
     </Dialog>
   );

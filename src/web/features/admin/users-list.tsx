@@ -29,6 +29,21 @@ export function planLimit(catalogue: TPlanCatalogue, id: TPlanId): number {
   return findPlan(catalogue, id)?.generationsPerMonth ?? 0;
 }
 
+/** A user's name (marked when it is the person looking) over their address, both cut short to fit. */
+function UserIdentity({ user, isSelf, nameClassName }: { user: TAdminUser; isSelf: boolean; nameClassName: string }) {
+  return (
+    <>
+      <p className={cn('truncate font-medium', nameClassName)} title={displayName(user)}>
+        {displayName(user)}
+        {isSelf && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
+      </p>
+      <p className="truncate text-xs text-muted-foreground" title={user.email}>
+        {user.email}
+      </p>
+    </>
+  );
+}
+
 function Avatar({ user }: { user: TAdminUser }) {
   return (
     <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary-soft text-[13px] font-semibold text-primary" aria-hidden>
@@ -163,13 +178,7 @@ export function UsersList({
                 <div className="flex min-w-0 items-center gap-3">
                   <Avatar user={u} />
                   <div className="min-w-0">
-                    <p className="truncate font-medium text-foreground" title={displayName(u)}>
-                      {displayName(u)}
-                      {u.id === currentUserId && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
-                    </p>
-                    <p className="truncate text-xs text-muted-foreground" title={u.email}>
-                      {u.email}
-                    </p>
+                    <UserIdentity user={u} isSelf={u.id === currentUserId} nameClassName="text-foreground" />
                   </div>
                 </div>
               </td>
@@ -203,13 +212,7 @@ export function UsersList({
               <div className="flex items-start gap-3">
                 <Avatar user={u} />
                 <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-medium" title={displayName(u)}>
-                    {displayName(u)}
-                    {u.id === currentUserId && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
-                  </p>
-                  <p className="truncate text-xs text-muted-foreground" title={u.email}>
-                    {u.email}
-                  </p>
+                  <UserIdentity user={u} isSelf={u.id === currentUserId} nameClassName="text-sm" />
                   <div className="mt-2 flex flex-wrap gap-1.5">
                     <RoleBadge role={u.role} />
                     <UnverifiedBadge user={u} />

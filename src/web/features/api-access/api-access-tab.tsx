@@ -1,14 +1,16 @@
 import { BookOpenIcon, Loader2Icon, MailIcon, PlusIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
-import type { TApiKey, TApiKeyMode, TCreatedApiKey } from '../../../contract/api-keys';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { ZCreateApiKeyBody, type TApiKey, type TApiKeyMode, type TCreatedApiKey } from '../../../contract/api-keys';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { LoadError } from '../../components/ui/load-error';
-import { QueryState } from '../../components/query-state';
+import { LoadingText, QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { useContactEmails } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
@@ -21,6 +23,9 @@ import { UsagePanel } from './usage-panel';
 import { OnceSecret } from './once-secret';
 import { WebhooksCard } from './webhooks-card';
 import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
+
+type TKeyInput = z.input<typeof ZCreateApiKeyBody>;
+type TKeyOutput = z.output<typeof ZCreateApiKeyBody>;
 
 const MODE_TEXT: Record<TApiKeyMode, string> = {
   live: 'Live: real documents, counted against your plan',
@@ -43,43 +48,36 @@ function NewKey({ created, onDone }: { created: TCreatedApiKey; onDone: () => vo
 
 function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void }) {
   const id = useId();
-  const [name, setName] = useState('');
-  const [mode, setMode] = useState<TApiKeyMode>('live');
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<TKeyInput, unknown, TKeyOutput>({ resolver: zodResolver(ZCreateApiKeyBody), defaultValues: { name: '', mode: 'live' } });
   const create = useCreateApiKey();
   const held = useVerificationRequired();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    create.mutate(
-      { name, mode },
-      {
-        onSuccess: (key) => {
-          setName('');
-          toast({ title: 'API Key Generated', description: `${key.name} is ready. Copy it now.` });
-          onCreated(key);
-        },
-        onError: (failure) => {
-          if (isUnauthorizedError(failure)) return;
-          const problem = readApiError(failure, 'The key could not be created. Please try again.');
-          setError(problem.fields['name'] ?? problem.message);
-        },
+  const error = form.formState.errors.name?.message;
+  const submit = form.handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: (key) => {
+        form.reset({ name: '', mode: values.mode });
+        toast({ title: 'API Key Generated', description: `${key.name} is ready. Copy it now.` });
+        onCreated(key);
       },
-    );
-  };
+      onError: (failure) => {
+        if (isUnauthorizedError(failure)) return;
+        const problem = readApiError(failure, 'The key could not be created. Please try again.');
+        form.setError('name', { type: 'server', message: problem.fields['name'] ?? problem.message });
+      },
+    }),
+  );
   return (
-    <form onSubmit={submit} className="grid gap-4" aria-label="Create an API key">
+    <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4" aria-label="Create an API key">
       <VerifyEmailNotice doing="create API keys" />
       <div className="grid gap-2">
         <Label htmlFor={`${id}-name`}>Key name</Label>
         <Input
           id={`${id}-name`}
-          value={name}
           maxLength={100}
           placeholder="e.g. Billing system"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(e) => setName(e.target.value)}
+          {...form.register('name')}
         />
         {error && (
           <p id={`${id}-error`} className="text-sm text-destructive" role="alert">
@@ -91,14 +89,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void
         <legend className="mb-1 text-sm font-medium">Kind</legend>
         {(['live', 'test'] as const).map((m) => (
           <label key={m} className="flex cursor-pointer items-start gap-2 text-sm">
-            <input
-              type="radio"
-              name={`${id}-mode`}
-              value={m}
-              checked={mode === m}
-              onChange={() => setMode(m)}
-              className="mt-0.5 size-4 accent-[var(--color-primary)]"
-            />
+            <input type="radio" value={m} {...form.register('mode')} className="mt-0.5 size-4 accent-[var(--color-primary)]" />
             <span>{MODE_TEXT[m]}</span>
           </label>
         ))}
@@ -180,16 +171,18 @@ function UsageCard() {
         <CardDescription>Every call made with your keys in the last {API_USAGE_DAYS} days, by UTC day.</CardDescription>
       </CardHeader>
       <CardContent>
-        {usage.isLoading ? (
-          <div className="space-y-3" role="status" aria-label="Loading usage">
-            <Skeleton className="h-16 w-full" />
-            <Skeleton className="h-[260px] w-full" />
-          </div>
-        ) : usage.error ? (
-          <LoadError error={usage.error} fallback="Could not load your usage." />
-        ) : usage.data ? (
-          <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={usageCsvUrl(keyId)} />
-        ) : null}
+        <QueryState
+          query={usage}
+          loading={
+            <div className="space-y-3" role="status" aria-label="Loading usage">
+              <Skeleton className="h-16 w-full" />
+              <Skeleton className="h-[260px] w-full" />
+            </div>
+          }
+          errorText="Could not load your usage."
+        >
+          {() => usage.data && <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={usageCsvUrl(keyId)} />}
+        </QueryState>
       </CardContent>
     </Card>
   );
@@ -239,11 +232,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
         <CardContent className="space-y-6">
           <QueryState
             query={keys}
-            loading={
-              <p className="text-sm text-muted-foreground" role="status">
-                Loading keys...
-              </p>
-            }
+            loading={<LoadingText>Loading keys...</LoadingText>}
             errorText="Could not load your keys."
             isEmpty={(keys.data ?? []).length === 0}
             empty={<p className="text-sm text-muted-foreground">No keys yet.</p>}

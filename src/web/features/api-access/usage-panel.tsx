@@ -1,6 +1,7 @@
 import { DownloadIcon } from 'lucide-react';
 import { lazy, Suspense, useId } from 'react';
 import { API_LATENCY_DAYS, API_USAGE_DAYS, type TApiUsage } from '../../../contract/api-usage';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
@@ -11,6 +12,14 @@ const UsageChart = lazy(() => import('./usage-chart'));
 
 const count = (n: number) => n.toLocaleString('en-US');
 const ms = (n: number | null) => (n === null ? '—' : `${count(n)} ms`);
+
+const NUMBER_HEAD = 'px-3 py-2 text-right font-medium';
+const DAY_COLUMNS: readonly DataTableColumn[] = [
+  { header: 'Day', className: 'px-3 py-2 text-left font-medium' },
+  ...USAGE_SERIES.map((s) => ({ header: s.label, className: NUMBER_HEAD })),
+  { header: 'p50', className: NUMBER_HEAD },
+  { header: 'p95', className: NUMBER_HEAD },
+];
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
@@ -94,43 +103,28 @@ export function UsagePanel({
       <details className="group rounded-lg border">
         <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium hover:bg-muted/60">Show the figures for each day</summary>
         <div className="max-h-80 overflow-auto border-t" role="region" aria-label="Figures for each day" tabIndex={0}>
-          <table className="w-full text-sm tabular-nums">
-            <caption className="sr-only">API usage per day, last {API_USAGE_DAYS} days</caption>
-            <thead className="sticky top-0 bg-background text-xs text-muted-foreground">
-              <tr>
-                <th scope="col" className="px-3 py-2 text-left font-medium">
-                  Day
+          <DataTable
+            className="w-full text-sm tabular-nums"
+            caption={`API usage per day, last ${API_USAGE_DAYS} days`}
+            headClassName="sticky top-0 bg-background text-xs text-muted-foreground"
+            bodyClassName="divide-y"
+            columns={DAY_COLUMNS}
+          >
+            {[...usage.days].reverse().map((d) => (
+              <tr key={d.day}>
+                <th scope="row" className="px-3 py-1.5 text-left font-normal whitespace-nowrap">
+                  {shortDay(d.day)}
                 </th>
                 {USAGE_SERIES.map((s) => (
-                  <th key={s.key} scope="col" className="px-3 py-2 text-right font-medium">
-                    {s.label}
-                  </th>
+                  <td key={s.key} className="px-3 py-1.5 text-right">
+                    {count(d[s.key] as number)}
+                  </td>
                 ))}
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  p50
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  p95
-                </th>
+                <td className="px-3 py-1.5 text-right whitespace-nowrap">{ms(d.p50Ms)}</td>
+                <td className="px-3 py-1.5 text-right whitespace-nowrap">{ms(d.p95Ms)}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y">
-              {[...usage.days].reverse().map((d) => (
-                <tr key={d.day}>
-                  <th scope="row" className="px-3 py-1.5 text-left font-normal whitespace-nowrap">
-                    {shortDay(d.day)}
-                  </th>
-                  {USAGE_SERIES.map((s) => (
-                    <td key={s.key} className="px-3 py-1.5 text-right">
-                      {count(d[s.key] as number)}
-                    </td>
-                  ))}
-                  <td className="px-3 py-1.5 text-right whitespace-nowrap">{ms(d.p50Ms)}</td>
-                  <td className="px-3 py-1.5 text-right whitespace-nowrap">{ms(d.p95Ms)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       </details>
     </div>

@@ -1,6 +1,16 @@
 import { ChevronDownIcon, Loader2Icon, PlusIcon, PowerIcon, SendIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
-import { WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_HEADER, type TCreatedWebhookEndpoint, type TWebhookEndpoint, type TWebhookEvent } from '../../../contract/webhooks';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  WEBHOOK_EVENTS,
+  WEBHOOK_SIGNATURE_HEADER,
+  ZCreateWebhookBody,
+  type TCreateWebhookBody,
+  type TCreatedWebhookEndpoint,
+  type TWebhookEndpoint,
+  type TWebhookEvent,
+} from '../../../contract/webhooks';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -10,7 +20,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
-import { QueryState } from '../../components/query-state';
+import { LoadingText, QueryState } from '../../components/query-state';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatDate } from '../../lib/utils';
@@ -162,35 +172,30 @@ function EndpointRow({ endpoint, onDelete }: { endpoint: TWebhookEndpoint; onDel
 
 function AddEndpointForm({ onCreated }: { onCreated: (endpoint: TCreatedWebhookEndpoint) => void }) {
   const urlId = useId();
-  const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<TWebhookEvent[]>(['document.created']);
-  const [errors, setErrors] = useState<{ url?: string; events?: string; form?: string }>({});
+  const form = useForm<TCreateWebhookBody>({ resolver: zodResolver(ZCreateWebhookBody), defaultValues: { url: '', events: ['document.created'] } });
+  const [formError, setFormError] = useState<string | null>(null);
+  const errors = { url: form.formState.errors.url?.message, events: form.formState.errors.events?.message, form: formError };
   const create = useCreateWebhook();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setErrors({});
-    create.mutate(
-      { url: url.trim(), events },
-      {
-        onSuccess: (endpoint) => {
-          setUrl('');
-          toast({ title: 'Endpoint added', description: 'Copy its signing secret now.' });
-          onCreated(endpoint);
-        },
-        onError: (failure) => {
-          if (isUnauthorizedError(failure)) return;
-          const problem = readApiError(failure, 'The endpoint could not be added. Please try again.');
-          setErrors({
-            url: problem.fields['url'],
-            events: problem.fields['events'],
-            form: problem.fields['url'] || problem.fields['events'] ? undefined : problem.message,
-          });
-        },
+  const submit = form.handleSubmit((values) => {
+    setFormError(null);
+    create.mutate(values, {
+      onSuccess: (endpoint) => {
+        form.setValue('url', '');
+        toast({ title: 'Endpoint added', description: 'Copy its signing secret now.' });
+        onCreated(endpoint);
       },
-    );
-  };
+      onError: (failure) => {
+        if (isUnauthorizedError(failure)) return;
+        const problem = readApiError(failure, 'The endpoint could not be added. Please try again.');
+        const { url, events } = problem.fields;
+        if (url) form.setError('url', { type: 'server', message: url });
+        if (events) form.setError('events', { type: 'server', message: events });
+        if (!url && !events) setFormError(problem.message);
+      },
+    });
+  });
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
+    <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
       <div className="grid gap-1.5">
         <Label htmlFor={urlId}>Endpoint URL</Label>
         <Input
@@ -198,8 +203,7 @@ function AddEndpointForm({ onCreated }: { onCreated: (endpoint: TCreatedWebhookE
           type="url"
           inputMode="url"
           placeholder="https://example.com/formwork/webhooks"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
+          {...form.register('url', { setValueAs: (value: string) => value.trim() })}
           aria-invalid={errors.url ? true : undefined}
           aria-describedby={errors.url ? `${urlId}-error` : undefined}
         />
@@ -213,12 +217,7 @@ function AddEndpointForm({ onCreated }: { onCreated: (endpoint: TCreatedWebhookE
         <legend className="mb-1 text-sm font-medium">Events</legend>
         {WEBHOOK_EVENTS.map((event) => (
           <label key={event} className="flex cursor-pointer items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="mt-0.5 size-4 accent-[var(--color-primary)]"
-              checked={events.includes(event)}
-              onChange={(e) => setEvents((current) => (e.target.checked ? [...current, event] : current.filter((x) => x !== event)))}
-            />
+            <input type="checkbox" className="mt-0.5 size-4 accent-[var(--color-primary)]" value={event} {...form.register('events')} />
             <span>
               <span className="font-mono text-xs">{event}</span> <span className="text-muted-foreground">— {EVENT_TEXT[event]}</span>
             </span>
@@ -266,11 +265,7 @@ export function WebhooksCard() {
         )}
         <QueryState
           query={webhooks}
-          loading={
-            <p className="text-sm text-muted-foreground" role="status">
-              Loading endpoints...
-            </p>
-          }
+          loading={<LoadingText>Loading endpoints...</LoadingText>}
           errorText="Could not load your endpoints."
           isEmpty={(webhooks.data ?? []).length === 0}
           empty={<p className="text-sm text-muted-foreground">No endpoints yet.</p>}

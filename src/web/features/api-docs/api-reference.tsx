@@ -3,6 +3,7 @@ import { CheckIcon, CopyIcon } from 'lucide-react';
 import { Fragment, useState, type ReactNode } from 'react';
 import { ERROR_CODE_MEANING, HTTP_STATUS_OF, type TErrorCode } from '../../../contract/errors';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_EVENT } from '../../../contract/webhooks';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
@@ -119,6 +120,8 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
     </div>
   );
 }
+
+const ERROR_COLUMNS: readonly DataTableColumn[] = ['Code', 'Status', 'Meaning'].map((header) => ({ header, className: 'px-3 py-2 font-medium' }));
 
 function FieldTable({ caption, rows }: { caption: string; rows: { name: string; type: string; required: boolean; description?: string; depth?: number }[] }) {
   if (rows.length === 0) return null;
@@ -383,37 +386,27 @@ function ErrorsSection() {
         <code className="font-mono">code</code>; show <code className="font-mono">message</code> to people.
       </p>
       <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Error codes" tabIndex={0}>
-        <table className="w-full text-sm">
-          <caption className="sr-only">Error codes</caption>
-          <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Code
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Status
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Meaning
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y">
-            {(Object.keys(ERROR_CODE_MEANING) as TErrorCode[])
-              .filter((code) => code !== 'csrf_rejected' && code !== 'two_factor_required')
-              .map((code) => (
-                <tr key={code} className="align-top">
-                  <th scope="row" className="px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
-                    {code}
-                  </th>
-                  <td className="px-3 py-2 font-mono tabular-nums">{HTTP_STATUS_OF[code]}</td>
-                  <td className="px-3 py-2 text-muted-foreground">
-                    <Prose text={ERROR_CODE_MEANING[code]} />
-                  </td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <DataTable
+          className="w-full text-sm"
+          caption="Error codes"
+          headClassName="bg-muted/50 text-left text-xs text-muted-foreground"
+          bodyClassName="divide-y"
+          columns={ERROR_COLUMNS}
+        >
+          {(Object.keys(ERROR_CODE_MEANING) as TErrorCode[])
+            .filter((code) => code !== 'csrf_rejected' && code !== 'two_factor_required')
+            .map((code) => (
+              <tr key={code} className="align-top">
+                <th scope="row" className="px-3 py-2 text-left font-mono text-[0.8125rem] font-medium">
+                  {code}
+                </th>
+                <td className="px-3 py-2 font-mono tabular-nums">{HTTP_STATUS_OF[code]}</td>
+                <td className="px-3 py-2 text-muted-foreground">
+                  <Prose text={ERROR_CODE_MEANING[code]} />
+                </td>
+              </tr>
+            ))}
+        </DataTable>
       </div>
     </Section>
   );

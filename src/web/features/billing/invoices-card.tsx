@@ -1,11 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { DownloadIcon, FileTextIcon, Loader2Icon } from 'lucide-react';
+import { LoadingText, QueryState } from '../../components/query-state';
 import { formatMinorUnits } from '../../../contract/plans';
 import type { TInvoiceSummary } from '../../../contract/billing';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
 import { toast } from '../../hooks/use-toast';
 import { readApiError } from '../../lib/api';
 import { billingKeys } from '../../lib/query-keys';
@@ -46,20 +46,20 @@ export function InvoicesCard() {
         <CardDescription>One for every payment, with the seller's details, your period and the payment reference.</CardDescription>
       </CardHeader>
       <CardContent>
-        {invoices.isError ? (
-          <LoadError error={invoices.error} fallback="Could not load your invoices. Please reload the page." />
-        ) : !invoices.data ? (
-          <p className="text-sm text-muted-foreground" role="status">
-            Loading...
-          </p>
-        ) : invoices.data.length === 0 ? (
-          <div className="flex items-center gap-3 rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
-            <FileTextIcon className="size-5 shrink-0" aria-hidden />
-            No invoices yet. Each payment brings one, ready to download.
-          </div>
-        ) : (
+        <QueryState
+          query={invoices}
+          loading={<LoadingText>Loading...</LoadingText>}
+          errorText="Could not load your invoices. Please reload the page."
+          isEmpty={invoices.data?.length === 0}
+          empty={
+            <div className="flex items-center gap-3 rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+              <FileTextIcon className="size-5 shrink-0" aria-hidden />
+              No invoices yet. Each payment brings one, ready to download.
+            </div>
+          }
+        >
           <ul className="divide-y rounded-lg border" aria-label="Invoices">
-            {invoices.data.map((invoice) => {
+            {(invoices.data ?? []).map((invoice) => {
               const status = STATUS[invoice.status];
               const busy = download.isPending && download.variables?.id === invoice.id;
               return (
@@ -90,7 +90,7 @@ export function InvoicesCard() {
               );
             })}
           </ul>
-        )}
+        </QueryState>
       </CardContent>
     </Card>
   );

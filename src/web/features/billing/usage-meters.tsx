@@ -2,6 +2,11 @@ import type { TBillingOverview } from '../../../contract/billing';
 import { UsageMeter } from '../../components/ui/usage-meter';
 import { formatBytes, formatDate, formatNumber } from '../../lib/utils';
 
+/** Images kept (uploads and images fetched by address) against the plan's allowance, in bytes. */
+export function StorageMeter({ used, limit, testId }: { used: number; limit: number; testId: string }) {
+  return <UsageMeter label="Image storage" progressLabel="Image storage used" used={used} limit={limit} show={formatBytes} testId={testId} />;
+}
+
 /** This period's usage against the plan: documents, formats, image storage. */
 export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
   return (
@@ -34,14 +39,7 @@ export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
           note={usage.formats.used > usage.formats.limit ? 'Formats beyond the limit are read-only.' : undefined}
         />
       )}
-      <UsageMeter
-        label="Image storage"
-        progressLabel="Image storage used"
-        used={usage.storage.usedBytes}
-        limit={usage.storage.limitBytes}
-        show={formatBytes}
-        testId="billing-storage"
-      />
+      <StorageMeter used={usage.storage.usedBytes} limit={usage.storage.limitBytes} testId="billing-storage" />
     </dl>
   );
 }

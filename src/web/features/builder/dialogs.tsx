@@ -1,4 +1,8 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { ZFormatInput } from '../../../contract/formats';
 import type { TStarterFormat } from '../../../contract/starter-formats';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -78,27 +82,44 @@ export function NewFormatDialog({
   );
 }
 
+/** A blank name takes the default; otherwise the name must pass as a saved format's would. */
+const ZNewFormat = z.object({
+  name: z
+    .string()
+    .trim()
+    .transform((name) => name || DEFAULT_NEW_FORMAT_NAME)
+    .pipe(ZFormatInput.shape.name),
+});
+
 function NewFormatForm({ dirty, onCreate, onCancel }: { dirty: boolean; onCreate: (name: string) => void; onCancel: () => void }) {
   const id = useId();
-  const [name, setName] = useState(DEFAULT_NEW_FORMAT_NAME);
-  const nameRef = useRef<HTMLInputElement>(null);
+  const form = useForm<z.input<typeof ZNewFormat>, unknown, z.output<typeof ZNewFormat>>({
+    resolver: zodResolver(ZNewFormat),
+    defaultValues: { name: DEFAULT_NEW_FORMAT_NAME },
+  });
+  const error = form.formState.errors.name?.message;
   // The dialog opens with the name selected, ready to be typed over.
-  useEffect(() => nameRef.current?.focus(), []);
+  useEffect(() => form.setFocus('name', { shouldSelect: true }), [form]);
   return (
-    <form
-      className="grid gap-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onCreate(name.trim() || DEFAULT_NEW_FORMAT_NAME);
-      }}
-    >
+    <form className="grid gap-4" noValidate onSubmit={(event) => void form.handleSubmit(({ name }) => onCreate(name))(event)}>
       <DialogHeader>
         <DialogTitle>New format</DialogTitle>
         <DialogDescription>{dirty ? 'Start a blank format. Your unsaved changes to this one will be lost.' : 'Start a blank format.'}</DialogDescription>
       </DialogHeader>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-name`}>Format name</Label>
-        <Input id={`${id}-name`} ref={nameRef} value={name} onFocus={(e) => e.currentTarget.select()} onChange={(e) => setName(e.target.value)} />
+        <Input
+          id={`${id}-name`}
+          onFocus={(e) => e.currentTarget.select()}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-name-error` : undefined}
+          {...form.register('name')}
+        />
+        {error && (
+          <p id={`${id}-name-error`} className="text-xs text-destructive" role="alert">
+            {error}
+          </p>
+        )}
       </div>
       <DialogFooter>
         <Button variant="outline" onClick={onCancel}>

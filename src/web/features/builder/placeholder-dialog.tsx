@@ -1,11 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { defaultPlaceholderLabel, normalizePlaceholderName, type TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { cn } from '../../lib/utils';
-import { formValuesOf, placeholderFromForm, starterColumns, type PlaceholderFormValues } from './placeholder-form-values';
+import { formValuesOf, starterColumns } from './placeholder-form-values';
+import { PlaceholderNameHint } from './placeholder-name-hint';
+import { usePlaceholderForm } from './use-placeholder-form';
 import { PlaceholderTypeFields } from './placeholder-type-fields';
 /** What the dialog edits: an existing placeholder, or a new one with a suggested name and type. */
 export type PlaceholderDraft = { editing: TPlaceholder } | { creating: Pick<TPlaceholder, 'name' | 'type'> };
@@ -63,23 +64,19 @@ function PlaceholderForm({
   const id = useId();
   const existing = 'editing' in draft ? draft.editing : null;
   const start: TPlaceholder = 'editing' in draft ? draft.editing : { ...draft.creating, required: false, options: [] };
-  const [values, setValues] = useState<PlaceholderFormValues>(() => {
-    const v = formValuesOf(start);
-    return v.type === 'list' && v.columns.length === 0 ? { ...v, columns: starterColumns() } : v;
-  });
-  const [error, setError] = useState<string | null>(null);
-  const change = (next: Partial<PlaceholderFormValues>) => setValues((v) => ({ ...v, ...next }));
+  const { values, change, error, submit } = usePlaceholderForm(
+    () => {
+      const v = formValuesOf(start);
+      return v.type === 'list' && v.columns.length === 0 ? { ...v, columns: starterColumns() } : v;
+    },
+    taken,
+    existing?.name ?? null,
+  );
   const normalized = normalizePlaceholderName(values.name);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const result = placeholderFromForm(values, taken, existing?.name ?? null);
-    if ('error' in result) setError(result.error);
-    else onSave(result.placeholder, existing?.name ?? null, result.columnRenames);
-  };
+  const save = submit((made) => onSave(made.placeholder, existing?.name ?? null, made.columnRenames));
 
   return (
-    <form onSubmit={submit} className="grid gap-4" data-own-undo aria-label={existing ? 'Edit placeholder' : 'New placeholder'}>
+    <form onSubmit={(event) => void save(event)} className="grid gap-4" data-own-undo aria-label={existing ? 'Edit placeholder' : 'New placeholder'}>
       <DialogHeader>
         <DialogTitle>{existing ? 'Edit placeholder' : 'New placeholder'}</DialogTitle>
         <DialogDescription>
@@ -94,21 +91,9 @@ function PlaceholderForm({
           autoComplete="off"
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-hint`}
-          onChange={(e) => {
-            change({ name: e.target.value });
-            setError(null);
-          }}
+          onChange={(e) => change({ name: e.target.value })}
         />
-        <p id={`${id}-hint`} className={cn('text-xs', error ? 'text-destructive' : 'text-muted-foreground')} role={error ? 'alert' : undefined}>
-          {error ??
-            (normalized ? (
-              <>
-                Written as <code className="font-mono text-foreground">{`{{${normalized}}}`}</code>
-              </>
-            ) : (
-              'Lowercase; spaces become underscores.'
-            ))}
-        </p>
+        <PlaceholderNameHint id={`${id}-hint`} error={error} normalized={normalized} lead="Written as" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-label`}>

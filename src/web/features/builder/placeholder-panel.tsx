@@ -1,5 +1,5 @@
 import { AlertTriangleIcon, BracesIcon, CornerDownLeftIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { formulaProblem } from '../../../contract/format-logic';
 import { defaultPlaceholderLabel, normalizePlaceholderName, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Badge } from '../../components/ui/badge';
@@ -11,7 +11,9 @@ import { cn } from '../../lib/utils';
 import { IconButton, SectionTitle } from './controls';
 import { useInsertTarget } from './insert-target';
 import type { PlaceholderUsage } from './model';
-import { emptyFormValues, PLACEHOLDER_TYPE_LABELS, placeholderFromForm, type PlaceholderFormValues } from './placeholder-form-values';
+import { emptyFormValues, PLACEHOLDER_TYPE_LABELS } from './placeholder-form-values';
+import { PlaceholderNameHint } from './placeholder-name-hint';
+import { usePlaceholderForm } from './use-placeholder-form';
 import { PlaceholderTypeFields } from './placeholder-type-fields';
 
 /** A formula in the list: what it computes, or that it has a problem. */
@@ -29,32 +31,20 @@ function FormulaLine({ placeholder, placeholders }: { placeholder: TPlaceholder;
 
 /** The New placeholder form's values, and adding the placeholder they describe. */
 function useNewPlaceholder(placeholders: readonly TPlaceholder[], onAdd: (p: TPlaceholder) => void) {
-  const empty: PlaceholderFormValues = emptyFormValues();
-  const [values, setValues] = useState<PlaceholderFormValues>(empty);
-  const [error, setError] = useState<string | null>(null);
-  const change = (next: Partial<PlaceholderFormValues>) => setValues((v) => ({ ...v, ...next }));
+  const { form, values, change, error, submit } = usePlaceholderForm(emptyFormValues, new Set(placeholders.map((p) => p.name)));
   const canAdd = values.name.trim().length > 0;
+  const add = submit(({ placeholder }) => {
+    onAdd(placeholder);
+    toast({ title: 'Placeholder Added', description: `Insert {{${placeholder.name}}} into your text where the value should go.` });
+    form.reset(emptyFormValues());
+  });
 
-  const submit = (e?: FormEvent) => {
-    e?.preventDefault();
-    if (!canAdd) return;
-    const result = placeholderFromForm(values, new Set(placeholders.map((p) => p.name)));
-    if ('error' in result) {
-      setError(result.error);
-      return;
-    }
-    onAdd(result.placeholder);
-    toast({ title: 'Placeholder Added', description: `Insert {{${result.placeholder.name}}} into your text where the value should go.` });
-    setValues(empty);
-    setError(null);
-  };
-
-  return { values, error, setError, change, canAdd, submit };
+  return { values, error, change, canAdd, submit: (event: FormEvent) => (canAdd ? void add(event) : event.preventDefault()) };
 }
 
 /** Name, label and type of a new placeholder; Add puts it in the list. */
 function NewPlaceholderForm({ id, form, placeholders }: { id: string; form: ReturnType<typeof useNewPlaceholder>; placeholders: TPlaceholder[] }) {
-  const { values, error, setError, change, canAdd, submit } = form;
+  const { values, error, change, canAdd, submit } = form;
   const { name, label } = values;
   const normalized = normalizePlaceholderName(name);
   return (
@@ -68,22 +58,10 @@ function NewPlaceholderForm({ id, form, placeholders }: { id: string; form: Retu
           autoComplete="off"
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-name-hint`}
-          onChange={(e) => {
-            change({ name: e.target.value });
-            setError(null);
-          }}
+          onChange={(e) => change({ name: e.target.value })}
           className="h-9"
         />
-        <p id={`${id}-name-hint`} className={cn('text-xs', error ? 'text-destructive' : 'text-muted-foreground')} role={error ? 'alert' : undefined}>
-          {error ??
-            (normalized ? (
-              <>
-                Use as <code className="font-mono text-foreground">{`{{${normalized}}}`}</code>
-              </>
-            ) : (
-              'Lowercase; spaces become underscores.'
-            ))}
-        </p>
+        <PlaceholderNameHint id={`${id}-name-hint`} error={error} normalized={normalized} lead="Use as" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-label`}>
@@ -240,7 +218,6 @@ export function PlaceholderPanel({
         unknownTags={usage.unknownTags}
         onCreate={(tag) => {
           form.change({ name: tag });
-          form.setError(null);
           document.getElementById(`${id}-name`)?.focus();
         }}
       />

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents';
 import type { TFormat } from '../../../contract/formats';
@@ -87,5 +87,23 @@ describe('the data-entry form', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Generate another' }));
     expect(screen.queryByRole('dialog', { name: 'Document generated' })).toBeNull();
     expect(within(form).getByLabelText(/^Client name/)).toHaveProperty('value', '');
+  });
+
+  it('shows the name the server will give the document as the person types, and the document gets that name', async () => {
+    // The server dates a name in UTC as YYYY-MM-DD, whatever the browser's locale.
+    const today = () => new Date().toISOString().slice(0, 10);
+    const { user } = renderApp(`/data-entry/${format.id}`);
+    const form = await screen.findByRole('form', { name: 'Generate document' });
+    const saved = within(form).getByTestId('document-name');
+    expect(saved.textContent).toBe(`Saved as “Offer letter - ${today()}”`);
+
+    await user.type(within(form).getByLabelText(/^Client name/), 'Ada Lovelace');
+    await waitFor(() => expect(saved.textContent).toBe(`Saved as “Offer letter - Ada Lovelace - ${today()}”`));
+    await user.type(within(form).getByLabelText(/^Start date/), '2026-12-01');
+    await user.click(within(form).getByRole('button', { name: 'Generate Document' }));
+
+    await findDialog('Document generated');
+    const [made] = await api.get<TDocument[]>('/api/documents');
+    expect(saved.textContent).toBe(`Saved as “${made!.name}”`);
   });
 });

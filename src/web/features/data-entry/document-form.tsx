@@ -133,6 +133,11 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
       {formError && <FormErrorAlert error={formError} />}
 
       <div className="flex flex-col-reverse gap-3 border-t pt-5 sm:flex-row sm:items-center sm:justify-end">
+        {format && (
+          <p className="min-w-0 text-sm break-words text-muted-foreground sm:mr-auto" data-testid="document-name">
+            Saved as “{state.documentName}”
+          </p>
+        )}
         {format && !sideBySide && <FilledPreviewButton format={format} control={form.control} />}
         <Button type="submit" size="lg" disabled={pending} className="sm:min-w-52">
           {pending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SparklesIcon aria-hidden />}

@@ -5,12 +5,14 @@ import type { TFormat } from '../../../contract/formats';
 import { upgradeActionFor } from '../../components/plan/upgrade';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { formatDate } from '../../lib/utils';
 import { useCreateDocument } from '../documents/api';
 import { checkValues, countedRows, documentDataResolver, emptyValues, fieldErrorPaths, toDocumentData, toFormRowKeys, type TFormValues } from './resolver';
 
 export const FORMAT_NOT_FOUND_MESSAGE = 'Format not found.';
 export const GENERATE_FAILED_MESSAGE = 'Failed to generate document. Please try again.';
+
+/** Today as the server writes it into a document's name (UTC, YYYY-MM-DD). */
+const serverDate = () => new Date().toISOString().slice(0, 10);
 
 /**
  * The Generate document form: its values, what they decide as the person types (formulas, hidden
@@ -63,6 +65,8 @@ export function useDocumentForm(format: TFormat | null) {
     }
     return { check, rows };
   }, [placeholders, watched, content]);
+  // The server names the document; this is the name it will give, shown before generating.
+  const documentName = format ? documentNameFor({ name: format.name, documentNamePattern: content.documentNamePattern }, live.check.values, serverDate()) : '';
 
   const onValid = (values: TFormValues) => {
     setFormError(null);
@@ -76,7 +80,6 @@ export function useDocumentForm(format: TFormat | null) {
     create.mutate(
       {
         formatId: format.id,
-        name: documentNameFor({ name: format.name, documentNamePattern: format.content.documentNamePattern }, allData, formatDate(new Date().toISOString())),
         clientName: clientNameOf(allData)?.trim() || DEFAULT_CLIENT_NAME,
         data: allData,
       },
@@ -110,7 +113,7 @@ export function useDocumentForm(format: TFormat | null) {
     form.reset(emptyValues(placeholders));
   };
 
-  return { placeholders, content, form, create, formError, generated, setGenerated, live, onValid, onInvalid, generateAnother };
+  return { placeholders, content, form, create, formError, generated, setGenerated, live, documentName, onValid, onInvalid, generateAnother };
 }
 
 export type DocumentFormState = ReturnType<typeof useDocumentForm>;

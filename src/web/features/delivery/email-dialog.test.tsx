@@ -1,37 +1,13 @@
 // @vitest-environment happy-dom
 import { waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents';
-import { api } from '../../lib/api';
 import { formatWithDocument } from '../../test/fixtures';
-import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/stand-ins';
+import { findDialog, renderApp, screen, signUp } from '../../test/render-app';
+import { withMailServer } from '../../test/with-mail-server';
 
-const ADMIN_EMAIL = 'mail-admin@example.com';
-let smtp: TSmtpStandIn;
-
-beforeAll(async () => {
-  smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass' } });
-});
-const server = withServer(() => ({
-  env: { ADMIN_EMAILS: ADMIN_EMAIL },
-  background: { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100] },
-}));
-beforeAll(async () => {
-  // The installation's mail server is the stand-in, set up as an administrator does.
-  await signUp(server, { email: ADMIN_EMAIL });
-  await api.put('/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'relay',
-    password: 'relay-pass',
-    fromAddress: 'documents@formwork.test',
-    fromName: 'Formwork',
-  });
-});
-afterAll(async () => {
-  await smtp.close();
-});
+const mail = withMailServer('mail-admin@example.com', { fromName: 'Formwork' });
+const server = mail.server;
 
 /** Opens the email dialog from the document's row in Recent Documents. */
 async function openEmailDialog(document: TDocument) {
@@ -46,7 +22,7 @@ describe('the email dialog', () => {
   it('asks for a recipient and points at a badly written address, sending nothing', async () => {
     await signUp(server);
     const { document } = await formatWithDocument();
-    const before = smtp.messages.length;
+    const before = mail.smtp.messages.length;
     const { user, dialog } = await openEmailDialog(document);
     expect(within(dialog).getByText(`${document.name}.pdf`)).toBeTruthy();
 
@@ -57,7 +33,7 @@ describe('the email dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send email' }));
     expect(within(dialog).getByText('Not a valid email address: jane.example.com')).toBeTruthy();
     expect(within(dialog).getByLabelText('To').getAttribute('aria-invalid')).toBe('true');
-    expect(smtp.messages.length).toBe(before);
+    expect(mail.smtp.messages.length).toBe(before);
   });
 
   it('sends the PDF through the mail server and says how it went', async () => {
@@ -72,9 +48,9 @@ describe('the email dialog', () => {
 
     const status = await within(dialog).findByTestId('delivery-status');
     await waitFor(() => expect(within(status).getByText('Sent to jane@client.test, boss@client.test')).toBeTruthy());
-    const message = smtp.messages.find((m) => m.to.includes('jane@client.test'));
+    const message = mail.smtp.messages.find((m) => m.to.includes('jane@client.test'));
     expect(message!.to).toContain('boss@client.test');
-    const parsed = await smtp.parse(message!);
+    const parsed = await mail.smtp.parse(message!);
     expect(parsed.attachments.map((a) => a.filename)).toEqual([`${document.name}.pdf`]);
     expect(parsed.replyTo?.[0]?.address ?? parsed.from?.address).toBe(email);
 

@@ -1,6 +1,9 @@
 import { CheckCircle2Icon, CopyIcon, Loader2Icon, MailIcon, PaperclipIcon, RotateCcwIcon, SendIcon, TriangleAlertIcon } from 'lucide-react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
-import { defaultEmailMessage, type TDelivery, type TShareLink } from '../../../contract/delivery';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { defaultEmailMessage, ZEmailDocumentBody, type TDelivery, type TShareLink } from '../../../contract/delivery';
 import { MAX_RECIPIENTS, MAX_SUBJECT_LENGTH, type TEmailSettings } from '../../../contract/mail';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -144,9 +147,36 @@ function DraftWithLink({ document, onClose }: { document: TDocumentRef; onClose:
   );
 }
 
-type TErrors = Partial<Record<'to' | 'cc' | 'subject' | 'message', string>>;
+const COMPOSE_FIELDS = ['to', 'cc', 'subject', 'message'] as const;
+type TComposeField = (typeof COMPOSE_FIELDS)[number];
 /** What was sent last, to start from when sending again. */
 type TDraft = { to: string[]; cc: string[]; subject: string; message: string };
+
+/** The body the contract takes: the standard words send only the addresses. */
+const bodyOf = (draft: TDraft, ownWords: boolean) => (ownWords ? { ...draft, subject: draft.subject.trim() } : { to: draft.to, cc: draft.cc });
+
+/**
+ * The compose form's check: the mistakes people make typing addresses, in the form's own words,
+ * then anything else the contract's body refuses, each under its field.
+ */
+function composeSchema(ownWords: boolean) {
+  return z.object({ to: z.array(z.string()), cc: z.array(z.string()), subject: z.string(), message: z.string() }).superRefine((draft, ctx) => {
+    const problems: Partial<Record<TComposeField, string>> = {};
+    const { to, cc } = draft;
+    if (to.length === 0) problems.to = 'Add at least one recipient.';
+    const bad = [...to, ...cc].filter((a) => !isValidAddress(a));
+    if (bad.length > 0) problems[to.some((a) => bad.includes(a)) ? 'to' : 'cc'] = `Not a valid email address: ${bad.join(', ')}`;
+    if (to.length + cc.length > MAX_RECIPIENTS) problems.to = `To and Cc together may name at most ${MAX_RECIPIENTS} people.`;
+    if (ownWords && draft.subject.trim() === '') problems.subject = 'Enter a subject.';
+    if (Object.keys(problems).length === 0) {
+      for (const issue of ZEmailDocumentBody.safeParse(bodyOf(draft, ownWords)).error?.issues ?? []) {
+        const field = issue.path[0] as TComposeField;
+        if (COMPOSE_FIELDS.includes(field)) problems[field] ??= issue.message;
+      }
+    }
+    for (const [field, message] of Object.entries(problems)) ctx.addIssue({ code: 'custom', path: [field], message });
+  });
+}
 
 function Compose({
   document,
@@ -162,77 +192,72 @@ function Compose({
   onClose: () => void;
 }) {
   const id = useId();
-  const [to, setTo] = useState<string[]>(initial?.to ?? []);
-  const [cc, setCc] = useState<string[]>(initial?.cc ?? []);
+  const form = useForm<TDraft>({
+    resolver: zodResolver(composeSchema(settings.ownWords)),
+    defaultValues: initial ?? { to: [], cc: [], subject: document.name, message: defaultEmailMessage(document.name) },
+    // A field's message stays until the field changes or the form is sent again, as before.
+    reValidateMode: 'onSubmit',
+  });
+  const { errors: fieldErrors } = form.formState;
+  const errors = Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, fieldErrors[f]?.message])) as Partial<Record<TComposeField, string>>;
   const [showCc, setShowCc] = useState((initial?.cc.length ?? 0) > 0);
-  const [subject, setSubject] = useState(initial?.subject ?? document.name);
-  const [message, setMessage] = useState(() => initial?.message ?? defaultEmailMessage(document.name));
-  const [errors, setErrors] = useState<TErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const send = useEmailDocument();
   const held = useVerificationRequired();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    // The dialog sits in a portal, but React events still bubble through the component tree: a
-    // form around the dialog's opener (the generate form) would submit too.
-    event.stopPropagation();
-    setFormError(null);
-    const next: TErrors = {};
-    if (to.length === 0) next.to = 'Add at least one recipient.';
-    const bad = [...to, ...cc].filter((a) => !isValidAddress(a));
-    if (bad.length > 0) next[to.some((a) => bad.includes(a)) ? 'to' : 'cc'] = `Not a valid email address: ${bad.join(', ')}`;
-    if (to.length + cc.length > MAX_RECIPIENTS) next.to = `To and Cc together may name at most ${MAX_RECIPIENTS} people.`;
-    if (settings.ownWords && subject.trim() === '') next.subject = 'Enter a subject.';
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
+  const sendDraft = form.handleSubmit((draft) => {
     send.mutate(
-      { documentId: document.id, body: settings.ownWords ? { to, cc, subject: subject.trim(), message } : { to, cc } },
+      { documentId: document.id, body: bodyOf(draft, settings.ownWords) },
       {
-        onSuccess: (delivery) => onSent(delivery, { to, cc, subject, message }),
+        onSuccess: (delivery) => onSent(delivery, draft),
         onError: (error) => {
           if (isUnauthorizedError(error)) return;
           const problem = readApiError(error, 'The email could not be sent. Please try again.');
-          const fields: TErrors = {};
           for (const [key, text] of Object.entries(problem.fields)) {
-            const field = key.split('.')[0] as keyof TErrors;
-            if (['to', 'cc', 'subject', 'message'].includes(field)) fields[field] ??= text;
+            const field = key.split('.')[0] as TComposeField;
+            if (COMPOSE_FIELDS.includes(field) && !form.getFieldState(field).error) form.setError(field, { type: 'server', message: text });
           }
-          setErrors(fields);
           setFormError(problem.message);
         },
       },
     );
+  });
+  const submit = (event: FormEvent) => {
+    // The dialog sits in a portal, but React events still bubble through the component tree: a
+    // form around the dialog's opener (the generate form) would submit too.
+    event.stopPropagation();
+    setFormError(null);
+    void sendDraft(event);
   };
+  const addresses = (field: 'to' | 'cc') => (
+    <Controller
+      control={form.control}
+      name={field}
+      render={({ field: { value, onChange } }) => (
+        <AddressInput
+          id={`${id}-${field}`}
+          value={value}
+          onChange={(next) => {
+            onChange(next);
+            form.clearErrors(field);
+          }}
+          invalid={Boolean(errors[field])}
+          describedBy={errors[field] ? `${id}-${field}-error` : field === 'to' ? `${id}-to-hint` : undefined}
+          placeholder={field === 'to' ? 'name@example.com' : undefined}
+        />
+      )}
+    />
+  );
 
   return (
     <form onSubmit={submit} noValidate className="grid min-w-0 gap-4" aria-label="Email the document">
       <VerifyEmailNotice doing="send email" />
       <Field id={`${id}-to`} label="To" error={errors.to} hint={`Press Enter or comma after each address; up to ${MAX_RECIPIENTS} with Cc.`}>
-        <AddressInput
-          id={`${id}-to`}
-          value={to}
-          onChange={(v) => {
-            setTo(v);
-            setErrors((e) => ({ ...e, to: undefined }));
-          }}
-          invalid={Boolean(errors.to)}
-          describedBy={errors.to ? `${id}-to-error` : `${id}-to-hint`}
-          placeholder="name@example.com"
-        />
+        {addresses('to')}
       </Field>
       {showCc ? (
         <Field id={`${id}-cc`} label="Cc" error={errors.cc} optional>
-          <AddressInput
-            id={`${id}-cc`}
-            value={cc}
-            onChange={(v) => {
-              setCc(v);
-              setErrors((e) => ({ ...e, cc: undefined }));
-            }}
-            invalid={Boolean(errors.cc)}
-            describedBy={errors.cc ? `${id}-cc-error` : undefined}
-          />
+          {addresses('cc')}
         </Field>
       ) : (
         <Button type="button" variant="link" size="sm" className="-mt-2 h-auto justify-self-start p-0" onClick={() => setShowCc(true)}>
@@ -244,23 +269,13 @@ function Compose({
           <Field id={`${id}-subject`} label="Subject" error={errors.subject}>
             <Input
               id={`${id}-subject`}
-              value={subject}
               maxLength={MAX_SUBJECT_LENGTH}
               aria-invalid={errors.subject ? true : undefined}
-              onChange={(e) => {
-                setSubject(e.target.value);
-                setErrors((x) => ({ ...x, subject: undefined }));
-              }}
+              {...form.register('subject', { onChange: () => form.clearErrors('subject') })}
             />
           </Field>
           <Field id={`${id}-message`} label="Message" error={errors.message}>
-            <Textarea
-              id={`${id}-message`}
-              rows={6}
-              value={message}
-              onChange={(e) => setMessage(e.target.value)}
-              aria-invalid={errors.message ? true : undefined}
-            />
+            <Textarea id={`${id}-message`} rows={6} aria-invalid={errors.message ? true : undefined} {...form.register('message')} />
           </Field>
         </>
       ) : (

@@ -1,35 +1,14 @@
 // @vitest-environment happy-dom
 import { waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TBulkJob } from '../../../contract/bulk';
 import { api } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
-import { findDialog, renderApp, screen, setPlan, signUp, withServer } from '../../test/render-app';
-import { startSmtpStandIn, type TSmtpStandIn } from '../../test/stand-ins';
+import { findDialog, renderApp, screen, setPlan, signUp } from '../../test/render-app';
+import { withMailServer } from '../../test/with-mail-server';
 
-const ADMIN_EMAIL = 'merge-admin@example.com';
-let smtp: TSmtpStandIn;
-
-beforeAll(async () => {
-  smtp = await startSmtpStandIn({ accounts: { relay: 'relay-pass' } });
-});
-const server = withServer(() => ({
-  env: { ADMIN_EMAILS: ADMIN_EMAIL },
-  background: { mailTrustedCa: [smtp.ca], emailRetryDelaysMs: [100, 100] },
-}));
-beforeAll(async () => {
-  await signUp(server, { email: ADMIN_EMAIL });
-  await api.put('/api/admin/mail-settings', {
-    host: smtp.host,
-    port: smtp.port,
-    user: 'relay',
-    password: 'relay-pass',
-    fromAddress: 'documents@formwork.test',
-  });
-});
-afterAll(async () => {
-  await smtp.close();
-});
+const mail = withMailServer('merge-admin@example.com');
+const server = mail.server;
 
 /** A finished batch of four documents from a spreadsheet whose third column holds addresses, one unusable. */
 async function finishedBatch(tag: string): Promise<TBulkJob> {
@@ -91,7 +70,7 @@ describe('mail merge from a batch', () => {
     expect(within(checking).getByText(/^Row 4:/)).toBeTruthy();
     // A tag the format does not know prints as nothing, and the dialog says so.
     expect(within(checking).getByText('Some fields are not in this format')).toBeTruthy();
-    expect(smtp.messages.filter((m) => m.to.some((to) => to.endsWith('.a@client.test')))).toEqual([]);
+    expect(mail.smtp.messages.filter((m) => m.to.some((to) => to.endsWith('.a@client.test')))).toEqual([]);
   });
 
   it('sends one email per usable row and shows the merge as done', async () => {
@@ -105,7 +84,7 @@ describe('mail merge from a batch', () => {
     await within(card).findByText('Done');
     expect(within(card).getByTestId('merge-sent').textContent).toBe('3');
     expect(within(card).getByTestId('merge-failed').textContent).toBe('1');
-    const to = smtp.messages.flatMap((m) => m.to).filter((a) => a.endsWith('.b@client.test'));
+    const to = mail.smtp.messages.flatMap((m) => m.to).filter((a) => a.endsWith('.b@client.test'));
     expect(to.sort()).toEqual(['ada.b@client.test', 'barbara.b@client.test', 'grace.b@client.test']);
     await waitFor(() => expect(within(card).queryByRole('button', { name: 'Email each document' })).toBeNull());
   });

@@ -4,13 +4,11 @@ import type { TBulkJob } from '../../../contract/bulk';
 import type { TMailMerge } from '../../../contract/delivery';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { DataTable } from '../../components/data-table';
+import { PagedRowsTable } from '../../components/paged-rows-table';
 import { Card } from '../../components/ui/card';
-import { LoadError } from '../../components/ui/load-error';
-import { Skeleton } from '../../components/ui/skeleton';
+import { QueryState, SkeletonList } from '../../components/query-state';
 import { formatNumber } from '../../lib/utils';
 import { isActive } from '../bulk/api';
-import { Pager } from '../../components/ui/pager';
 import { useMailMergeOptions, useMailMergeRows } from './api';
 import { DeliveryStatusBadge } from './delivery-log';
 import { MergeDialog } from './merge-dialog';
@@ -51,51 +49,30 @@ function MergeRows({ merge }: { merge: TMailMerge }) {
           ))}
         </div>
       </div>
-      {rows.isLoading ? (
-        <div className="px-5 pb-5">
-          <Skeleton className="h-24" />
-        </div>
-      ) : rows.error ? (
-        <div className="px-5 pb-5">
-          <LoadError error={rows.error} fallback="Could not load the rows." />
-        </div>
-      ) : (
-        <>
-          <div className="overflow-x-auto">
-            <DataTable
-              className="w-full text-sm"
-              data-testid="merge-rows"
-              headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground"
-              bodyClassName="divide-y"
-              columns={MERGE_ROW_COLUMNS}
+      <PagedRowsTable
+        query={rows}
+        skeletonRows={1}
+        skeletonClassName="h-24"
+        errorText="Could not load the rows."
+        testId="merge-rows"
+        columns={MERGE_ROW_COLUMNS}
+        pager={{ label: 'Mail merge row pages', offset, pageSize: 25, shown: list.length, total: rows.data?.total ?? null, onChange: setOffset }}
+      >
+        {list.map((r) => (
+          <tr key={r.row} className="align-top">
+            <td className="px-5 py-2.5 tabular-nums sm:px-6">{r.row}</td>
+            <td className="min-w-[11rem] max-w-[16rem] px-3 py-2.5 break-words">{r.to || <span className="text-muted-foreground italic">none</span>}</td>
+            <td className="px-3 py-2.5">
+              <DeliveryStatusBadge status={r.status} />
+            </td>
+            <td
+              className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}
             >
-              {list.map((r) => (
-                <tr key={r.row} className="align-top">
-                  <td className="px-5 py-2.5 tabular-nums sm:px-6">{r.row}</td>
-                  <td className="min-w-[11rem] max-w-[16rem] px-3 py-2.5 break-words">{r.to || <span className="text-muted-foreground italic">none</span>}</td>
-                  <td className="px-3 py-2.5">
-                    <DeliveryStatusBadge status={r.status} />
-                  </td>
-                  <td
-                    className={`min-w-[12rem] px-3 py-2.5 pr-5 text-[13px] break-words sm:pr-6 ${r.status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}`}
-                  >
-                    {r.error ?? (r.sentAt ? `Sent ${timeOf(r.sentAt)}` : '')}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-          </div>
-          <Pager
-            label="Mail merge row pages"
-            offset={offset}
-            pageSize={25}
-            shown={list.length}
-            total={rows.data?.total ?? null}
-            busy={rows.isFetching}
-            onChange={setOffset}
-          />
-        </>
-      )}
+              {r.error ?? (r.sentAt ? `Sent ${timeOf(r.sentAt)}` : '')}
+            </td>
+          </tr>
+        ))}
+      </PagedRowsTable>
     </div>
   );
 }
@@ -180,22 +157,23 @@ export function MailMergeCard({ job }: { job: TBulkJob }) {
           <VerifyEmailNotice doing="send email" />
         </div>
       )}
-      {options.isLoading ? (
-        <div className="px-5 pb-5">
-          <Skeleton className="h-10" />
-        </div>
-      ) : options.error || !data ? (
-        <div className="px-5 pb-5">
-          <LoadError error={options.error} fallback="Could not load the mail merge." />
-        </div>
-      ) : merge ? (
-        <>
-          <MergeProgress merge={merge} emailsPerHour={data.emailsPerHour} />
-          <MergeRows merge={merge} />
-        </>
-      ) : data.sendsWith === 'none' ? (
-        <p className="px-5 pb-5 text-sm text-muted-foreground sm:px-6">No mail server is set up yet, so documents cannot be emailed from here.</p>
-      ) : null}
+      <QueryState
+        query={options}
+        loading={<SkeletonList count={1} className="px-5 pb-5" itemClassName="h-10" />}
+        errorText="Could not load the mail merge."
+        errorClassName="px-5 pb-5"
+      >
+        {() =>
+          !data ? null : merge ? (
+            <>
+              <MergeProgress merge={merge} emailsPerHour={data.emailsPerHour} />
+              <MergeRows merge={merge} />
+            </>
+          ) : data.sendsWith === 'none' ? (
+            <p className="px-5 pb-5 text-sm text-muted-foreground sm:px-6">No mail server is set up yet, so documents cannot be emailed from here.</p>
+          ) : null
+        }
+      </QueryState>
       {data && !merge && open && <MergeDialog job={job} options={data} open={open} onOpenChange={setOpen} />}
     </Card>
   );

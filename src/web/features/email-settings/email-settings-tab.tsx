@@ -1,7 +1,7 @@
 import { CheckCircle2Icon, Loader2Icon, MailIcon, SendIcon, ServerIcon, TriangleAlertIcon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { DEFAULT_SMTP_PORT, IMPLICIT_TLS_PORT, ZEmailSettingsInput, type TEmailSettings, type TTestEmailResult } from '../../../contract/mail';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
@@ -10,9 +10,9 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
+import { SwitchField } from '../../components/ui/switch-field';
 import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
-import { Switch } from '../../components/ui/switch';
 import { useContactEmails } from '../../hooks/use-app-config';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
@@ -210,21 +210,7 @@ function ServerFields({ id, settings, server }: { id: string; settings: TEmailSe
           />
         </Field>
       </div>
-      <div className="flex items-start justify-between gap-4 rounded-lg border p-4">
-        <div className="grid gap-1">
-          <label htmlFor={`${id}-secure`} className="text-sm font-medium">
-            Secure connection
-          </label>
-          <p id={`${id}-secure-hint`} className="text-[13px] text-muted-foreground">
-            {tlsHint}
-          </p>
-        </div>
-        <Controller
-          control={form.control}
-          name="smtpSecure"
-          render={({ field }) => <Switch id={`${id}-secure`} checked={field.value} aria-describedby={`${id}-secure-hint`} onCheckedChange={field.onChange} />}
-        />
-      </div>
+      <SwitchField control={form.control} name="smtpSecure" id={`${id}-secure`} label="Secure connection" hint={tlsHint} />
     </>
   );
 }
