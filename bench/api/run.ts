@@ -11,9 +11,14 @@
  * key check, the per-key rate count and the request log; their cost per request is read from the
  * Server-Timing header each answer carries.
  *
+ * Then a flood of free work from one user (documents/request-cost-fixture.ts): invalid 1,000-row
+ * lists on 6 connections and filled previews on 60, at once, for 15 s, while GET /healthz is
+ * sampled again. The server refuses most of it (400, 429); what counts is that the event loop keeps
+ * answering everyone else meanwhile.
+ *
  * Last line: {"api_docs_per_s":…,"api_p50_ms":…,"api_p99_ms":…,"healthz_p99_ms":…,
  *             "v1_docs_per_s":…,"v1_p50_ms":…,"v1_p99_ms":…,"v1_key_and_rate_ms_p50":…,
- *             "render_pool_docs_per_s":…,"errors":…}
+ *             "flood_healthz_p99_ms":…,"render_pool_docs_per_s":…,"errors":…}
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -22,6 +27,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildServer } from '../../scripts/build-server.ts';
+import { FLOOD, wideInvoice, wideInvoiceRows } from '../../src/server/modules/documents/request-cost-fixture.ts';
 import { apiClient, median, poolRenderRate, startServer } from '../lib/harness.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
@@ -31,6 +37,7 @@ const { values: args } = parseArgs({
 });
 const CONNECTIONS = Number(args.connections);
 const SECONDS = Number(args.seconds);
+const FLOOD_SECONDS = 15;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -73,6 +80,9 @@ const { child, base } = await startServer({ DATA_DIR: dataDir, ADMIN_EMAILS: ema
 let result: autocannon.Result;
 let v1: autocannon.Result;
 let healthz: number[];
+let floodHealthz: number[];
+const floodStatuses: Record<string, number> = {};
+let floodFailed = 0;
 const keyAndRateMs: number[] = [];
 try {
   const client = apiClient(base);
@@ -122,6 +132,42 @@ try {
       },
     ],
   });
+
+  // A user on an ordinary plan, so the flood meets the limits most users have.
+  const flooder = apiClient(base);
+  const floodUser = (await (
+    await flooder.call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Flood', email: `flood-${email}`, password: 'benchmark password' })
+  ).json()) as { id: string };
+  await client.call('PATCH', `/api/admin/users/${floodUser.id}`, { subscriptionPlan: 'basic' });
+  const invoice = (await (await flooder.call('POST', '/api/formats', wideInvoice)).json()) as { id: string };
+  const floodHeaders = { 'content-type': 'application/json', origin: base, cookie: flooder.cookie };
+  const filled = { data: { items: wideInvoiceRows(FLOOD.rows, true) } };
+  // Render threads started and their code loaded for this format before the flood.
+  await flooder.call('POST', `/api/formats/${invoice.id}/preview`, filled);
+  const floodSampler = sampleHealthz(base);
+  const floods = await Promise.all([
+    autocannon({
+      url: `${base}/api/documents`,
+      method: 'POST',
+      headers: floodHeaders,
+      body: JSON.stringify({ formatId: invoice.id, data: { items: wideInvoiceRows(FLOOD.rows, false) } }),
+      connections: FLOOD.invalidListConnections,
+      duration: FLOOD_SECONDS,
+    }),
+    autocannon({
+      url: `${base}/api/formats/${invoice.id}/preview`,
+      method: 'POST',
+      headers: floodHeaders,
+      body: JSON.stringify(filled),
+      connections: FLOOD.previewConnections,
+      duration: FLOOD_SECONDS,
+    }),
+  ]);
+  floodHealthz = (await floodSampler.stop()).sort((a, b) => a - b);
+  for (const flood of floods) {
+    floodFailed += flood.errors + flood.timeouts;
+    for (const [status, stat] of Object.entries(flood.statusCodeStats ?? {})) floodStatuses[status] = (floodStatuses[status] ?? 0) + (stat?.count ?? 0);
+  }
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
@@ -147,6 +193,13 @@ log(
   `  ${v1Created.toLocaleString('en-US')} documents, ${round(v1PerSecond)} docs/s (${round(v1PerSecond / pool, 2)} of the pool); latency p50 ${v1.latency.p50} ms, p99 ${v1.latency.p99} ms; ${v1Errors} errors`,
 );
 log(`  key check + rate count: median ${round(keyAndRate, 2)} ms per request, ${round((keyAndRate / v1.latency.p50) * 100, 1)}% of the median latency`);
+// Refusals are the server working as meant; anything else is an error.
+const floodUnexpected = floodFailed + Object.entries(floodStatuses).reduce((n, [status, count]) => n + (['200', '400', '429'].includes(status) ? 0 : count), 0);
+log(
+  `One user's free work: invalid ${FLOOD.rows.toLocaleString('en-US')}-row lists on ${FLOOD.invalidListConnections} connections and previews on ${FLOOD.previewConnections}, at once, for ${FLOOD_SECONDS} s`,
+);
+log(`  answers ${JSON.stringify(floodStatuses)}; ${floodUnexpected} errors`);
+log(`  GET /healthz during the flood: ${floodHealthz.length} samples, p50 ${round(median(floodHealthz))} ms, p99 ${round(quantile(floodHealthz, 0.99))} ms`);
 log(
   JSON.stringify({
     api_docs_per_s: round(docsPerSecond),
@@ -157,7 +210,8 @@ log(
     v1_p50_ms: v1.latency.p50,
     v1_p99_ms: v1.latency.p99,
     v1_key_and_rate_ms_p50: round(keyAndRate, 2),
+    flood_healthz_p99_ms: round(quantile(floodHealthz, 0.99)),
     render_pool_docs_per_s: round(pool),
-    errors: errors + v1Errors,
+    errors: errors + v1Errors + floodUnexpected,
   }),
 );
