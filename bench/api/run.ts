@@ -11,10 +11,16 @@
  * key check, the per-key rate count and the request log; their cost per request is read from the
  * Server-Timing header each answer carries.
  *
+ * Then a flood of free work from one user (documents/request-cost-fixture.ts): invalid 1,000-row
+ * lists on 6 connections and filled previews on 60, at once, for 15 s, while GET /healthz is
+ * sampled again. The server refuses most of it (400, 429); what counts is that the event loop keeps
+ * answering everyone else meanwhile.
+ *
  * Last line: {"api_docs_per_s":…,"api_p50_ms":…,"api_p99_ms":…,"healthz_p99_ms":…,
  *             "v1_docs_per_s":…,"v1_p50_ms":…,"v1_p99_ms":…,"v1_key_and_rate_ms_p50":…,
- *             "render_pool_docs_per_s":…,"errors":…}
+ *             "flood_healthz_p99_ms":…,"render_pool_docs_per_s":…,"errors":…}
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,6 +28,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildServer } from '../../scripts/build-server.ts';
+import { FLOOD, wideInvoice, wideInvoiceRows } from '../../src/server/modules/documents/request-cost-fixture.ts';
 import { apiClient, median, poolRenderRate, startServer } from '../lib/harness.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
@@ -31,6 +38,7 @@ const { values: args } = parseArgs({
 });
 const CONNECTIONS = Number(args.connections);
 const SECONDS = Number(args.seconds);
+const FLOOD_SECONDS = 15;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -65,6 +73,37 @@ function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
   };
 }
 
+/**
+ * ADMIN_EMAILS makes an admin only of a verified address, and a server with no mail server writes
+ * that address's verification link to its log; the bench reads it there, as the owner would.
+ */
+function verificationTokenFrom(child: ChildProcess): Promise<string> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no verification link in the server log')), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const token = /\/verify-email\?token=([\w-]+)/.exec(output)?.[1];
+      if (!token) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve(token);
+    };
+    child.stdout!.on('data', onData);
+  });
+}
+
+/** autocannon, with its request errors counted by code, to tell a refused connection from a failure. */
+function loadWithErrorCodes(options: autocannon.Options, codes: Record<string, number>): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    instance.on('reqError', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? error.message;
+      codes[code] = (codes[code] ?? 0) + 1;
+    });
+  });
+}
+
 await buildServer();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-bench-api-'));
 const email = `bench-${Date.now()}@example.com`;
@@ -73,12 +112,17 @@ const { child, base } = await startServer({ DATA_DIR: dataDir, ADMIN_EMAILS: ema
 let result: autocannon.Result;
 let v1: autocannon.Result;
 let healthz: number[];
+let floodHealthz: number[];
+const floodStatuses: Record<string, number> = {};
+const floodErrorCodes: Record<string, number> = {};
 const keyAndRateMs: number[] = [];
 try {
   const client = apiClient(base);
+  const verificationToken = verificationTokenFrom(child);
   const me = (await (
     await client.call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Api', email, password: 'benchmark password' })
   ).json()) as { id: string };
+  await client.call('POST', '/api/auth/verify-email', { token: await verificationToken });
   await client.call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'enterprise' });
   // Counted as always, but high enough that the benchmark measures the count, not refusals.
   const plans = (await (await client.call('GET', '/api/plans')).json()) as { plans: { id: string }[] };
@@ -122,6 +166,47 @@ try {
       },
     ],
   });
+
+  // A user on an ordinary plan, so the flood meets the limits most users have.
+  const flooder = apiClient(base);
+  const floodUser = (await (
+    await flooder.call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Flood', email: `flood-${email}`, password: 'benchmark password' })
+  ).json()) as { id: string };
+  await client.call('PATCH', `/api/admin/users/${floodUser.id}`, { subscriptionPlan: 'basic' });
+  const invoice = (await (await flooder.call('POST', '/api/formats', wideInvoice)).json()) as { id: string };
+  const floodHeaders = { 'content-type': 'application/json', origin: base, cookie: flooder.cookie };
+  const filled = { data: { items: wideInvoiceRows(FLOOD.rows, true) } };
+  // Render threads started and their code loaded for this format before the flood.
+  await flooder.call('POST', `/api/formats/${invoice.id}/preview`, filled);
+  const floodSampler = sampleHealthz(base);
+  const floods = await Promise.all([
+    loadWithErrorCodes(
+      {
+        url: `${base}/api/documents`,
+        method: 'POST',
+        headers: floodHeaders,
+        body: JSON.stringify({ formatId: invoice.id, data: { items: wideInvoiceRows(FLOOD.rows, false) } }),
+        connections: FLOOD.invalidListConnections,
+        duration: FLOOD_SECONDS,
+      },
+      floodErrorCodes,
+    ),
+    loadWithErrorCodes(
+      {
+        url: `${base}/api/formats/${invoice.id}/preview`,
+        method: 'POST',
+        headers: floodHeaders,
+        body: JSON.stringify(filled),
+        connections: FLOOD.previewConnections,
+        duration: FLOOD_SECONDS,
+      },
+      floodErrorCodes,
+    ),
+  ]);
+  floodHealthz = (await floodSampler.stop()).sort((a, b) => a - b);
+  for (const flood of floods) {
+    for (const [status, stat] of Object.entries(flood.statusCodeStats ?? {})) floodStatuses[status] = (floodStatuses[status] ?? 0) + (stat?.count ?? 0);
+  }
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
@@ -147,6 +232,16 @@ log(
   `  ${v1Created.toLocaleString('en-US')} documents, ${round(v1PerSecond)} docs/s (${round(v1PerSecond / pool, 2)} of the pool); latency p50 ${v1.latency.p50} ms, p99 ${v1.latency.p99} ms; ${v1Errors} errors`,
 );
 log(`  key check + rate count: median ${round(keyAndRate, 2)} ms per request, ${round((keyAndRate / v1.latency.p50) * 100, 1)}% of the median latency`);
+// Refusals are the server working as meant. A refusal closes the connection before the body is
+// read, so autocannon, still writing the 1,000-row body, sees EPIPE; anything else is an error.
+const floodUnexpected =
+  Object.entries(floodErrorCodes).reduce((n, [code, count]) => n + (code === 'EPIPE' ? 0 : count), 0) +
+  Object.entries(floodStatuses).reduce((n, [status, count]) => n + (['200', '400', '429'].includes(status) ? 0 : count), 0);
+log(
+  `One user's free work: invalid ${FLOOD.rows.toLocaleString('en-US')}-row lists on ${FLOOD.invalidListConnections} connections and previews on ${FLOOD.previewConnections}, at once, for ${FLOOD_SECONDS} s`,
+);
+log(`  answers ${JSON.stringify(floodStatuses)}; client errors ${JSON.stringify(floodErrorCodes)}; ${floodUnexpected} errors`);
+log(`  GET /healthz during the flood: ${floodHealthz.length} samples, p50 ${round(median(floodHealthz))} ms, p99 ${round(quantile(floodHealthz, 0.99))} ms`);
 log(
   JSON.stringify({
     api_docs_per_s: round(docsPerSecond),
@@ -157,7 +252,8 @@ log(
     v1_p50_ms: v1.latency.p50,
     v1_p99_ms: v1.latency.p99,
     v1_key_and_rate_ms_p50: round(keyAndRate, 2),
+    flood_healthz_p99_ms: round(quantile(floodHealthz, 0.99)),
     render_pool_docs_per_s: round(pool),
-    errors: errors + v1Errors,
+    errors: errors + v1Errors + floodUnexpected,
   }),
 );

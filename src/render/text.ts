@@ -137,6 +137,32 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
   const text = spans.map((s) => s.text).join('');
   if (text.length === 0) return { lines: [], missingGlyphs: [] };
 
+  const { runs, missingGlyphs } = fontRuns(text, spans, style);
+  const cutter = new AtomCutter(text, runs, style);
+  const filler = new LineFiller(maxWidth);
+  const breaker = new LineBreaker(text);
+  let last = 0;
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    placePiece(text, last, bk.position, cutter, filler, maxWidth);
+    last = bk.position;
+    if (bk.required) filler.endLine(true);
+  }
+  return { lines: filler.finish(), missingGlyphs };
+}
+
+/** Bidi embedding levels per UTF-16 unit, or null for text with nothing right-to-left in it (all level 0). */
+function embeddingLevels(text: string): Uint8Array | null {
+  if (!RTL_RE.test(text)) return null;
+  bidi ??= bidiFactory();
+  // The document is left-to-right; right-to-left runs are embedded in it (UAX #9 with base LTR).
+  return bidi.getEmbeddingLevels(text, 'ltr').levels;
+}
+
+/**
+ * Font runs: each character takes the first font in its chain that has it. Marks, joiners and
+ * spaces stay with the current font when it can, so a cluster is never split across fonts.
+ */
+function fontRuns(text: string, spans: RichSpan[], style: BlockStyle): { runs: FontRun[]; missingGlyphs: number[] } {
   const spanChains: FontChain[] = [];
   const spanStart: number[] = [];
   let pos = 0;
@@ -145,16 +171,8 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
     spanStart.push(pos);
     pos += s.text.length;
   }
+  const levels = embeddingLevels(text);
 
-  let levels: Uint8Array | null = null;
-  if (RTL_RE.test(text)) {
-    bidi ??= bidiFactory();
-    // The document is left-to-right; right-to-left runs are embedded in it (UAX #9 with base LTR).
-    levels = bidi.getEmbeddingLevels(text, 'ltr').levels;
-  }
-
-  // Font runs: each character takes the first font in its chain that has it. Marks, joiners and
-  // spaces stay with the current font when it can, so a cluster is never split across fonts.
   const runs: FontRun[] = [];
   const missingGlyphs: number[] = [];
   let cur: FontRun | null = null;
@@ -183,11 +201,42 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
     }
     i += len;
   }
+  return { runs, missingGlyphs };
+}
 
-  const makeAtom = (run: FontRun, a: number, b: number, isSpace: boolean): Atom | null => {
-    let t = text.slice(a, b);
+/**
+ * Shapes ranges of the text into atoms, one per font run a range crosses. Ranges mostly come in
+ * text order, so it keeps its place in the runs rather than searching them from the start.
+ */
+class AtomCutter {
+  private runIdx = 0;
+  private readonly text: string;
+  private readonly runs: FontRun[];
+  private readonly style: BlockStyle;
+
+  constructor(text: string, runs: FontRun[], style: BlockStyle) {
+    this.text = text;
+    this.runs = runs;
+    this.style = style;
+  }
+
+  /** Appends the atoms of [a, b) to `out`. */
+  atomsOf(a: number, b: number, isSpace: boolean, out: Atom[]): void {
+    const runs = this.runs;
+    while (this.runIdx > 0 && runs[this.runIdx]!.start > a) this.runIdx--;
+    while (runs[this.runIdx]!.end <= a) this.runIdx++;
+    for (let r = this.runIdx; r < runs.length && runs[r]!.start < b; r++) {
+      const run = runs[r]!;
+      const atom = this.makeAtom(run, Math.max(a, run.start), Math.min(b, run.end), isSpace);
+      if (atom) out.push(atom);
+    }
+  }
+
+  private makeAtom(run: FontRun, a: number, b: number, isSpace: boolean): Atom | null {
+    let t = this.text.slice(a, b);
     if (isSpace) t = t.replace(/\n/g, '');
     if (t.length === 0) return null;
+    const style = this.style;
     const rtl = (run.level & 1) === 1;
     const shaped = run.face.shape(t, rtl);
     return {
@@ -202,89 +251,94 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
       text: t,
       x: 0,
     };
-  };
-
-  // Atoms of [a, b): one per font run it crosses.
-  let runIdx = 0;
-  const atomsOf = (a: number, b: number, isSpace: boolean, out: Atom[]) => {
-    while (runIdx > 0 && runs[runIdx]!.start > a) runIdx--;
-    while (runs[runIdx]!.end <= a) runIdx++;
-    for (let r = runIdx; r < runs.length && runs[r]!.start < b; r++) {
-      const run = runs[r]!;
-      const atom = makeAtom(run, Math.max(a, run.start), Math.min(b, run.end), isSpace);
-      if (atom) out.push(atom);
-    }
-  };
-
-  const lines: Line[] = [];
-  let line: Atom[] = [];
-  let lineWidth = 0;
-  let pendingSpaces: Atom[] = [];
-  let pendingSpaceWidth = 0;
-
-  const endLine = (hard: boolean) => {
-    lines.push(finishLine(line, lineWidth, hard));
-    line = [];
-    lineWidth = 0;
-    pendingSpaces = [];
-    pendingSpaceWidth = 0;
-  };
-
-  const placeWord = (word: Atom[], width: number) => {
-    if (line.length > 0 && lineWidth + pendingSpaceWidth + width > maxWidth) {
-      endLine(false);
-    }
-    if (line.length > 0) {
-      line.push(...pendingSpaces);
-      lineWidth += pendingSpaceWidth;
-    }
-    pendingSpaces = [];
-    pendingSpaceWidth = 0;
-    line.push(...word);
-    lineWidth += width;
-  };
-
-  const breaker = new LineBreaker(text);
-  let last = 0;
-  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
-    const a = last;
-    const b = bk.position;
-    last = b;
-    const piece = text.slice(a, b);
-    const ws = WS_RE.exec(piece);
-    const wordEnd = ws ? a + ws.index : b;
-    const word: Atom[] = [];
-    // A run with no break opportunity this long cannot fit a line anyway; shaping it whole
-    // first would cost seconds in complex scripts, so it goes straight to the character cut.
-    const overlong = wordEnd - a > MAX_SHAPED_WORD;
-    if (wordEnd > a && !overlong) atomsOf(a, wordEnd, false, word);
-    let wordWidth = 0;
-    for (const at of word) wordWidth += at.width;
-    if (overlong || wordWidth > maxWidth) {
-      // A word longer than the line is cut between characters rather than overflowing the page.
-      for (const g of splitGraphemes(text, a, wordEnd)) {
-        const part: Atom[] = [];
-        atomsOf(g[0], g[1], false, part);
-        let w = 0;
-        for (const at of part) w += at.width;
-        placeWord(part, w);
-      }
-    } else if (word.length > 0) {
-      placeWord(word, wordWidth);
-    }
-    if (wordEnd < b) {
-      const spaces: Atom[] = [];
-      atomsOf(wordEnd, b, true, spaces);
-      for (const s of spaces) {
-        pendingSpaces.push(s);
-        pendingSpaceWidth += s.width;
-      }
-    }
-    if (bk.required) endLine(true);
   }
-  if (line.length > 0 || lines.length === 0) endLine(true);
-  else if (lines.length > 0) lines[lines.length - 1]!.hard = true;
-  return { lines, missingGlyphs };
+}
+
+/**
+ * Greedy line filling. Spaces after a word are held until the next word: they join the line only
+ * if that word fits after them, so a line never ends or starts with spaces.
+ */
+class LineFiller {
+  private readonly lines: Line[] = [];
+  private line: Atom[] = [];
+  private lineWidth = 0;
+  private pendingSpaces: Atom[] = [];
+  private pendingSpaceWidth = 0;
+  private readonly maxWidth: number;
+
+  constructor(maxWidth: number) {
+    this.maxWidth = maxWidth;
+  }
+
+  endLine(hard: boolean): void {
+    this.lines.push(finishLine(this.line, this.lineWidth, hard));
+    this.line = [];
+    this.lineWidth = 0;
+    this.pendingSpaces = [];
+    this.pendingSpaceWidth = 0;
+  }
+
+  placeWord(word: Atom[], width: number): void {
+    if (this.line.length > 0 && this.lineWidth + this.pendingSpaceWidth + width > this.maxWidth) {
+      this.endLine(false);
+    }
+    if (this.line.length > 0) {
+      this.line.push(...this.pendingSpaces);
+      this.lineWidth += this.pendingSpaceWidth;
+    }
+    this.pendingSpaces = [];
+    this.pendingSpaceWidth = 0;
+    this.line.push(...word);
+    this.lineWidth += width;
+  }
+
+  holdSpaces(spaces: Atom[]): void {
+    for (const s of spaces) {
+      this.pendingSpaces.push(s);
+      this.pendingSpaceWidth += s.width;
+    }
+  }
+
+  /** Ends the last line; the text's last line is always hard, so it is never justified. */
+  finish(): Line[] {
+    const lines = this.lines;
+    if (this.line.length > 0 || lines.length === 0) this.endLine(true);
+    else if (lines.length > 0) lines[lines.length - 1]!.hard = true;
+    return lines;
+  }
+}
+
+/** Places the text between two break opportunities: its word, then its trailing spaces, held for the next word. */
+function placePiece(text: string, a: number, b: number, cutter: AtomCutter, filler: LineFiller, maxWidth: number): void {
+  const ws = WS_RE.exec(text.slice(a, b));
+  const wordEnd = ws ? a + ws.index : b;
+  const word: Atom[] = [];
+  // A run with no break opportunity this long cannot fit a line anyway; shaping it whole
+  // first would cost seconds in complex scripts, so it goes straight to the character cut.
+  const overlong = wordEnd - a > MAX_SHAPED_WORD;
+  if (wordEnd > a && !overlong) cutter.atomsOf(a, wordEnd, false, word);
+  const wordWidth = widthOf(word);
+  if (overlong || wordWidth > maxWidth) {
+    // A word longer than the line is cut between characters rather than overflowing the page.
+    for (const g of splitGraphemes(text, a, wordEnd)) {
+      const part: Atom[] = [];
+      cutter.atomsOf(g[0], g[1], false, part);
+      filler.placeWord(part, widthOf(part));
+    }
+  } else if (word.length > 0) {
+    filler.placeWord(word, wordWidth);
+  }
+  if (wordEnd < b) {
+    const spaces: Atom[] = [];
+    cutter.atomsOf(wordEnd, b, true, spaces);
+    filler.holdSpaces(spaces);
+  }
+}
+
+function widthOf(atoms: Atom[]): number {
+  let w = 0;
+  for (const at of atoms) w += at.width;
+  return w;
 }
 
 function splitGraphemes(text: string, a: number, b: number): [number, number][] {

@@ -1,17 +1,19 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
+import type { TFormat } from '../../../contract/formats.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { users } from '../../db/schema.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { FLOOD, wideInvoice as invoice, wideInvoiceRows as rows } from './request-cost-fixture.ts';
 
 /*
  * What one signed-in user can make the server do for free: data that fails its checks costs no
  * quota, and previews store nothing, yet both make the server work. Neither may hold the event
- * loop, so /healthz (and everyone else) keeps answering while one user floods them.
+ * loop, so /healthz (and everyone else) keeps answering while one user floods them. How fast it
+ * answers meanwhile is a speed figure, measured by `npm run bench:api` (flood_healthz_p99_ms);
+ * here only that it answers.
  */
 
 let t: TTestApp;
@@ -26,42 +28,6 @@ afterAll(async () => {
 });
 
 const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json()).error;
-
-const textColumns = Array.from({ length: 16 }, (_, i) => ({ name: `c${i}`, type: i % 2 ? 'number' : 'text', required: true }) as const);
-/** Twenty columns, two of them formulas over the row: the costliest list a format may have to check. */
-const invoice: TFormatInput = {
-  name: 'Wide invoice',
-  content: {
-    elements: [
-      { id: 'h', type: 'heading', content: 'Invoice' },
-      { id: 't', type: 'table', rows: [['{{c0}}', '{{c1}}', '{{qty}}', '{{amount}}']], repeat: { row: 0, list: 'items' } },
-      { id: 'p', type: 'paragraph', content: 'Total {{total}}' },
-    ],
-  },
-  placeholders: [
-    {
-      name: 'items',
-      type: 'list',
-      required: true,
-      columns: [
-        ...textColumns,
-        { name: 'qty', type: 'number', required: true },
-        { name: 'price', type: 'number', required: true },
-        { name: 'amount', type: 'formula', expression: 'qty * price' },
-        { name: 'tax', type: 'formula', expression: 'round(amount * 0.18, 2)' },
-      ],
-    },
-    { name: 'total', type: 'formula', expression: 'sum(items.amount)' },
-  ],
-};
-
-function rows(count: number, valid: boolean) {
-  return Array.from({ length: count }, (_, i) => ({
-    ...Object.fromEntries(textColumns.map((c) => [c.name, c.type === 'number' ? (valid ? String(i) : 'not a number') : `row ${i} text`])),
-    qty: valid ? '2' : 'two',
-    price: '12.50',
-  }));
-}
 
 async function signedIn(plan: 'free' | 'basic' = 'basic') {
   const client = new TestClient(t.app);
@@ -120,7 +86,6 @@ async function probeHealth(done: Promise<unknown>): Promise<number[]> {
   }
   return times.sort((a, b) => a - b);
 }
-const p99 = (sorted: number[]) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!;
 
 describe('free work is bounded and counted', () => {
   it('answers an invalid 1,000-row list with every cell named, and refuses an over-quota user before checking anything', async () => {
@@ -169,29 +134,34 @@ describe('free work is bounded and counted', () => {
 });
 
 describe('a flood of free work does not stall the server', () => {
-  it('keeps /healthz p99 under 100 ms while 6 connections send invalid 1,000-row lists and 60 previews run at once, for 15 s', async () => {
+  it('answers every request and keeps /healthz answering while invalid 1,000-row lists and previews flood in at once', async () => {
     const { client } = await signedIn();
     const format = (await client.post('/api/formats', invoice)).json() as TFormat;
     // Steady state: the render threads are started and their code loaded before the flood.
-    expect((await client.post(`/api/formats/${format.id}/preview`, { data: { items: rows(1_000, true) } })).statusCode).toBe(200);
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
+    expect((await client.post(`/api/formats/${format.id}/preview`, { data: { items: rows(FLOOD.rows, true) } })).statusCode).toBe(200);
     const statuses = flood(
       [
-        { url: `${baseUrl}/api/documents`, body: JSON.stringify({ formatId: format.id, data: { items: rows(1_000, false) } }), connections: 6 },
-        { url: `${baseUrl}/api/formats/${format.id}/preview`, body: JSON.stringify({ data: { items: rows(1_000, true) } }), connections: 60 },
+        {
+          url: `${baseUrl}/api/documents`,
+          body: JSON.stringify({ formatId: format.id, data: { items: rows(FLOOD.rows, false) } }),
+          connections: FLOOD.invalidListConnections,
+        },
+        {
+          url: `${baseUrl}/api/formats/${format.id}/preview`,
+          body: JSON.stringify({ data: { items: rows(FLOOD.rows, true) } }),
+          connections: FLOOD.previewConnections,
+        },
       ],
       client.cookieHeader,
-      15_000,
+      4_000,
     );
     const health = await probeHealth(statuses);
     const seen = await statuses;
     expect(seen.failed ?? 0).toBe(0);
     expect(Object.keys(seen).every((s) => ['200', '400', '429'].includes(s))).toBe(true);
-    delay.disable();
-    // Said when the bound is missed: where the time went.
-    const figures = JSON.stringify({ seen, probes: health.length, p50: health[health.length >> 1], p99: p99(health), loopDelayMaxMs: delay.max / 1e6 });
-    expect(health.length, figures).toBeGreaterThan(100);
-    expect(p99(health), figures).toBeLessThan(100);
-  }, 90_000);
+    // A stall detector, not a speed target: far above any answer time on a loaded machine.
+    const figures = JSON.stringify({ seen, probes: health.length, slowestMs: health.at(-1) });
+    expect(health.length, figures).toBeGreaterThan(0);
+    expect(health.at(-1)!, figures).toBeLessThan(5_000);
+  }, 60_000);
 });
