@@ -11,7 +11,7 @@
  * key check, the per-key rate count and the request log; their cost per request is read from the
  * Server-Timing header each answer carries.
  *
- * Then a flood of free work from one user (documents/request-cost-fixture.ts): invalid 1,000-row
+ * Then a flood of free work from one user (documents/test/request-cost-fixture.ts): invalid 1,000-row
  * lists on 6 connections and filled previews on 60, at once, for 15 s, while GET /healthz is
  * sampled again. The server refuses most of it (400, 429); what counts is that the event loop keeps
  * answering everyone else meanwhile.
@@ -28,7 +28,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildServer } from '../../scripts/build-server.ts';
-import { FLOOD, wideInvoice, wideInvoiceRows } from '../../src/server/modules/documents/request-cost-fixture.ts';
+import { FLOOD, wideInvoice, wideInvoiceRows } from '../../src/server/modules/documents/test/request-cost-fixture.ts';
 import { apiClient, median, poolRenderRate, startServer } from '../lib/harness.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';

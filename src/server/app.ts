@@ -35,7 +35,7 @@ import {
 } from './modules/auth/index.ts';
 import { adminBillingRoutes, billingRoutes, billingWebhookRoutes } from './modules/billing/index.ts';
 import { bulkRoutes } from './modules/bulk/index.ts';
-import { deliveriesRoutes } from './modules/deliveries/index.ts';
+import { deliveriesRoutes } from './modules/delivery/index.ts';
 import { createDemoService, demoRoutes } from './modules/demo/index.ts';
 import { documentsRoutes } from './modules/documents/index.ts';
 import { formatsRoutes } from './modules/formats/index.ts';

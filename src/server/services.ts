@@ -21,7 +21,7 @@ import { createApiKeysRepository, createApiKeysService } from './modules/api-key
 import { createAssetsRepository, createAssetsService, createSafeFetcher } from './modules/assets/index.ts';
 import { createBillingRepository, createBillingService, createGatewayOpener } from './modules/billing/index.ts';
 import { createBulkRepository, createBulkService } from './modules/bulk/index.ts';
-import { createDeliveriesRepository, createDeliveriesService, createMailMergeService } from './modules/deliveries/index.ts';
+import { createDeliveriesRepository, createDeliveriesService, createMailMergeService } from './modules/delivery/index.ts';
 import { createDocumentsRepository, createDocumentsService, createPdfService, type TDocumentsService, type TPdfService } from './modules/documents/index.ts';
 import { createFormatsRepository, createFormatsService } from './modules/formats/index.ts';
 import { createMailer, createMailRepository, createMailService, type TMailService } from './modules/mail/index.ts';

@@ -6,7 +6,7 @@ import type { TFormat } from '../../../contract/formats.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { users } from '../../db/schema.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { FLOOD, wideInvoice as invoice, wideInvoiceRows as rows } from './request-cost-fixture.ts';
+import { FLOOD, wideInvoice as invoice, wideInvoiceRows as rows } from './test/request-cost-fixture.ts';
 
 /*
  * What one signed-in user can make the server do for free: data that fails its checks costs no

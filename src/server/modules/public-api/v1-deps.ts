@@ -1,5 +1,5 @@
 import type { TBulkService } from '../bulk/index.ts';
-import type { TDeliveriesService } from '../deliveries/index.ts';
+import type { TDeliveriesService } from '../delivery/index.ts';
 import type { TDocumentsService } from '../documents/index.ts';
 import type { TFormatsService } from '../formats/index.ts';
 import type { TPublicApiService } from './public-api.service.ts';

@@ -16,7 +16,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/utils';
 import { Field, FormDialogFooter, NativeSelect } from './admin-ui';
 import { userApiUsageCsvUrl, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
-import { UsagePanel } from '../api-access/usage-panel';
+import { UsagePanel } from '../public-api/usage-panel';
 import { displayName, planLimit, findPlan, customLimit } from './users-list';
 
 type TRoleChange = z.infer<typeof ZRoleChange>;

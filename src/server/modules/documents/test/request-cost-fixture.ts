@@ -1,4 +1,4 @@
-import type { TFormatInput } from '../../../contract/formats.ts';
+import type { TFormatInput } from '../../../../contract/formats.ts';
 
 /*
  * The costliest free work one user can ask for, shared by request-cost.test.ts (what the server
