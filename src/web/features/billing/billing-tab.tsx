@@ -32,6 +32,24 @@ function planNameOf(plans: TPlanCatalogue, id: string): string {
 }
 
 /** What the account's plan is, how it is paid, and what happens next. */
+/** The paid period and what happens at its end. */
+function PeriodDetails({ sub }: { sub: NonNullable<TBillingOverview['subscription']> }) {
+  return (
+    <dl className="grid gap-4 text-sm sm:grid-cols-2">
+      <div>
+        <dt className="text-muted-foreground">Current period</dt>
+        <dd className="mt-1 font-medium" data-testid="billing-period">
+          {formatDate(sub.periodStart)} – {formatDate(sub.periodEnd)}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-muted-foreground">{sub.cancelAtPeriodEnd ? 'Ends on' : sub.renewal === 'automatic' ? 'Renews automatically on' : 'Paid until'}</dt>
+        <dd className="mt-1 font-medium">{formatDate(sub.periodEnd)}</dd>
+      </div>
+    </dl>
+  );
+}
+
 function CurrentPlanCard({
   overview,
   plans,
@@ -98,22 +116,7 @@ function CurrentPlanCard({
           <Badge variant={status.variant}>{status.label}</Badge>
         </div>
 
-        {sub && (
-          <dl className="grid gap-4 text-sm sm:grid-cols-2">
-            <div>
-              <dt className="text-muted-foreground">Current period</dt>
-              <dd className="mt-1 font-medium" data-testid="billing-period">
-                {formatDate(sub.periodStart)} – {formatDate(sub.periodEnd)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-muted-foreground">
-                {sub.cancelAtPeriodEnd ? 'Ends on' : sub.renewal === 'automatic' ? 'Renews automatically on' : 'Paid until'}
-              </dt>
-              <dd className="mt-1 font-medium">{formatDate(sub.periodEnd)}</dd>
-            </div>
-          </dl>
-        )}
+        {sub && <PeriodDetails sub={sub} />}
 
         {sub?.status === 'past_due' && (
           <Alert variant="destructive">
