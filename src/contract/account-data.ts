@@ -10,7 +10,6 @@ export const ZDeleteAccountBody = z.object({
     .optional()
     .transform((code) => (code ? code : undefined)),
 });
-export type TDeleteAccountBody = z.input<typeof ZDeleteAccountBody>;
 
 /** An export of the account's data, as the Profile shows it. */
 export const ZAccountExport = z.object({

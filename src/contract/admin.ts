@@ -26,7 +26,6 @@ export const ZAdminUser = z.object({
 export type TAdminUser = z.infer<typeof ZAdminUser>;
 
 export const ZRoleChange = z.object({ role: ZRole });
-export type TRoleChange = z.infer<typeof ZRoleChange>;
 
 export const ZAdminUserUpdate = z
   .object({
@@ -131,7 +130,6 @@ export const ZGatewayConfiguration = z
     webhookId: z.string().trim().max(200).optional(),
   })
   .catchall(z.unknown());
-export type TGatewayConfiguration = z.infer<typeof ZGatewayConfiguration>;
 
 export const ZPaymentGatewayInput = z.object({
   gatewayName: ZGatewayName,

@@ -33,4 +33,3 @@ export type TCreatedApiKey = z.infer<typeof ZCreatedApiKey>;
 
 /** `POST /api/user/generate-api-key`: a live key named "Default". */
 export const ZGeneratedApiKey = z.object({ id: z.string(), key: z.string(), last4: z.string() });
-export type TGeneratedApiKey = z.infer<typeof ZGeneratedApiKey>;

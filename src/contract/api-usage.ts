@@ -6,7 +6,6 @@ export const API_USAGE_DAYS = 30;
 export const API_LATENCY_DAYS = 7;
 
 export const ZApiUsageQuery = z.object({ keyId: z.string().min(1).max(64).optional() });
-export type TApiUsageQuery = z.infer<typeof ZApiUsageQuery>;
 
 export const ZApiUsageDay = z.object({
   /** YYYY-MM-DD, UTC. */

@@ -6,7 +6,6 @@ import { ZBillingCycle, ZCurrency, ZPlanId } from './plans.ts';
 export const ZPlanKey = z.string().regex(/^(free|basic|premium|enterprise)_(monthly|yearly)$/, 'Choose a plan such as basic_monthly or premium_yearly.');
 
 export const ZQuoteBody = z.object({ planId: ZPlanKey });
-export type TQuoteBody = z.infer<typeof ZQuoteBody>;
 
 /** How a quoted payment is taken: the card Stripe holds for the subscription, or a gateway's own page. */
 export const ZPaidWith = z.discriminatedUnion('type', [
@@ -15,7 +14,6 @@ export const ZPaidWith = z.discriminatedUnion('type', [
   /** Paid on the gateway's page after confirming: Razorpay Checkout, Stripe Checkout, PayPal. */
   z.object({ type: z.literal('page'), gateway: ZGatewayName, label: z.string() }),
 ]);
-export type TPaidWith = z.infer<typeof ZPaidWith>;
 
 /**
  * Exactly what `create-order` would charge for a plan, shown to the user before anything moves.

@@ -86,7 +86,6 @@ export const ZBulkUpload = z.object({
 export type TBulkUpload = z.infer<typeof ZBulkUpload>;
 
 export const ZUpdateMappingBody = z.object({ mapping: ZColumnMapping });
-export type TUpdateMappingBody = z.infer<typeof ZUpdateMappingBody>;
 
 export const ZFileNamePattern = z.string().trim().min(1, 'Enter a file name pattern.').max(200, 'The file name pattern is too long.');
 

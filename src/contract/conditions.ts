@@ -35,7 +35,6 @@ export const ZShowIf = z
   })
   .meta({ id: 'ShowIf' });
 export type TShowIf = z.infer<typeof ZShowIf>;
-export type TShowIfInput = z.input<typeof ZShowIf>;
 
 /** A filled value: text, or a list's rows. */
 export type TConditionValue = string | readonly unknown[] | undefined;

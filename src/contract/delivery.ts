@@ -211,7 +211,6 @@ export const ZMailMergeRow = z.object({
   smtpResponse: z.string().nullable(),
   sentAt: z.string().nullable(),
 });
-export type TMailMergeRow = z.infer<typeof ZMailMergeRow>;
 
 export const ZMailMergeRowsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),

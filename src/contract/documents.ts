@@ -83,11 +83,9 @@ export const ZDocumentData = z.record(z.string().max(100), ZDataValue).refine((d
   message: 'Too many fields.',
 });
 export type TDocumentData = z.infer<typeof ZDocumentData>;
-export type TDataValue = z.infer<typeof ZDataValue>;
 
 /** The form's live preview: the values typed so far; a field left empty shows its [Label]. */
 export const ZFilledPreviewBody = z.object({ data: ZDocumentData });
-export type TFilledPreviewBody = z.infer<typeof ZFilledPreviewBody>;
 
 export const ZCreateDocumentBody = z.object({
   formatId: z.string().min(1).max(64),

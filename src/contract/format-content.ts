@@ -32,7 +32,6 @@ export type TFontSizePx = z.infer<typeof ZFontSizePx>;
 
 /** `#rrggbb`, as an `<input type="color">` gives it. */
 export const ZColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a colour like #1a2b3c.');
-export type TColor = z.infer<typeof ZColor>;
 
 /** Text style; on the format it is the default, on an element it overrides the format's. */
 export const ZTextStyle = z.object({
@@ -58,7 +57,6 @@ export const HEADING_SIZE_PX: Record<THeadingSize, number> = {
 export const ZAlign = z.enum(['left', 'center', 'right', 'justify']);
 export type TAlign = z.infer<typeof ZAlign>;
 export const ZImageAlign = z.enum(['left', 'center', 'right']);
-export type TImageAlign = z.infer<typeof ZImageAlign>;
 
 const ZElementId = z.string().max(64);
 
@@ -97,7 +95,6 @@ export const ZParagraphElement = z.object({
 export type TParagraphElement = z.infer<typeof ZParagraphElement>;
 
 export const ZListStyle = z.enum(['bulleted', 'numbered']);
-export type TListStyle = z.infer<typeof ZListStyle>;
 
 /** Items support the same inline `**bold**` / `*italic*` as paragraphs. */
 export const ZListElement = z.object({
@@ -149,7 +146,6 @@ export const ZTableElement = z.object({
     .optional(),
 });
 export type TTableElement = z.infer<typeof ZTableElement>;
-export type TTableRepeat = NonNullable<TTableElement['repeat']>;
 
 /**
  * `src` is an `http(s)` URL or an uploaded asset path (`/api/assets/<id>`). The renderer never
@@ -187,7 +183,6 @@ export const ZLeafElement = z
   .discriminatedUnion('type', [ZHeadingElement, ZParagraphElement, ZListElement, ZTableElement, ZImageElement])
   .meta({ id: 'LeafElement' });
 export type TLeafElement = z.infer<typeof ZLeafElement>;
-export type TLeafElementType = TLeafElement['type'];
 
 /**
  * Several elements under one condition: the section prints its elements when its `showIf`
@@ -225,9 +220,7 @@ export function countElements(elements: readonly TElement[]): number {
 }
 
 export const ZPageSize = z.enum(['A4', 'Letter']);
-export type TPageSize = z.infer<typeof ZPageSize>;
 export const ZOrientation = z.enum(['portrait', 'landscape']);
-export type TOrientation = z.infer<typeof ZOrientation>;
 
 const ZMarginMm = z.number().min(0).max(60);
 export const ZPageSetup = z.object({

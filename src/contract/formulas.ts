@@ -30,20 +30,7 @@ import {
  */
 
 export { FORMULA_FUNCTIONS } from './formula-functions.ts';
-export {
-  BudgetExceeded,
-  Dec,
-  FORMULA_STEP_BUDGET,
-  FormulaError,
-  MAX_FORMULA_TEXT,
-  ROW_COUNT,
-  toNumber,
-  withStepBudget,
-  type TDec,
-  type TFormulaResult,
-  type TListScope,
-  type TScopeValue,
-} from './formula-values.ts';
+export { BudgetExceeded, Dec, FORMULA_STEP_BUDGET, FormulaError, ROW_COUNT, withStepBudget, type TFormulaResult, type TScopeValue } from './formula-values.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Parsing

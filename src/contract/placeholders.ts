@@ -106,7 +106,6 @@ export const ZListColumn = z.object({
   ...logicFields,
 });
 export type TListColumn = z.infer<typeof ZListColumn>;
-export type TListColumnInput = z.input<typeof ZListColumn>;
 
 export const ZPlaceholder = z.object({
   name: ZPlaceholderName,
@@ -147,12 +146,11 @@ export function placeholderLabel(p: Pick<TPlaceholder, 'name' | 'label'>): strin
  * these by hand and a near miss would otherwise print nothing.
  *
  * A tag may end in a value format after a bar: `{{total | currency}}`, `{{start | date:long}}`,
- * `{{qty | number:0}}` (see VALUE_FORMATS). Only a known format counts as one; anything else after
+ * `{{qty | number:0}}` (see TValueFormat). Only a known format counts as one; anything else after
  * a bar stays part of the name, as it was before formats existed.
  */
 const TAG_RE = /\{\{([^{}]{1,100})\}\}/g;
 
-export const VALUE_FORMATS = ['currency', 'number', 'date'] as const;
 export const DATE_STYLES = ['short', 'medium', 'long', 'full'] as const;
 export type TDateStyle = (typeof DATE_STYLES)[number];
 /** How a tag asks for its value to be printed. */

@@ -38,7 +38,6 @@ export const ZPublicTeamMember = z.object({
   role: optionalText(80),
   bio: optionalText(300),
 });
-export type TPublicTeamMember = z.infer<typeof ZPublicTeamMember>;
 
 export const MAX_PUBLIC_FIGURES = 8;
 export const MAX_PUBLIC_TESTIMONIALS = 6;

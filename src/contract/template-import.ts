@@ -42,8 +42,6 @@ export const ZImportDraft = z.object({
   content: ZFormatContent,
   placeholders: ZPlaceholderList,
 });
-export type TImportDraft = z.infer<typeof ZImportDraft>;
-export type TImportDraftInput = z.input<typeof ZImportDraft>;
 
 export const ZTemplateImportResponse = z.object({
   draft: ZImportDraft,

@@ -5,7 +5,6 @@ import { MAX_PASSWORD_LENGTH, ZUser } from './user.ts';
 export const ZTwoFactorPasswordBody = z.object({
   password: z.string().min(1, 'Enter your password.').max(MAX_PASSWORD_LENGTH),
 });
-export type TTwoFactorPasswordBody = z.infer<typeof ZTwoFactorPasswordBody>;
 
 /** A code from an authenticator app: six digits, spaces allowed (apps show "123 456"). */
 export const ZTotpCode = z
@@ -28,7 +27,6 @@ export const ZTwoFactorSetup = z.object({
 export type TTwoFactorSetup = z.infer<typeof ZTwoFactorSetup>;
 
 export const ZTwoFactorVerifyBody = z.object({ code: ZTotpCode });
-export type TTwoFactorVerifyBody = z.infer<typeof ZTwoFactorVerifyBody>;
 
 /** Ten single-use codes, shown once: when two-factor is turned on and when they are made again. */
 export const ZRecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });

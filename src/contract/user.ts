@@ -90,7 +90,6 @@ export type TSignUpPending = z.infer<typeof ZSignUpPending>;
 export const ZVerifyEmailBody = z.object({
   token: z.string().trim().min(1, 'The link has no token.').max(200),
 });
-export type TVerifyEmailBody = z.infer<typeof ZVerifyEmailBody>;
 
 export const ZVerifyEmailResult = z.object({ status: z.literal('verified') });
 export type TVerifyEmailResult = z.infer<typeof ZVerifyEmailResult>;
@@ -101,7 +100,6 @@ export const ZResendVerificationResult = z.object({
 });
 export type TResendVerificationResult = z.infer<typeof ZResendVerificationResult>;
 export const ZForgotPasswordBody = z.object({ email: ZEmail });
-export type TForgotPasswordBody = z.infer<typeof ZForgotPasswordBody>;
 /** The same answer whether or not the address has an account. */
 export const ZForgotPasswordResponse = z.object({ message: z.string() });
 export const FORGOT_PASSWORD_MESSAGE = 'If an account uses this address, we have sent it a link to choose a new password. The link works once, within an hour.';
@@ -125,7 +123,6 @@ export const ZProfileBody = z.object({
 export type TProfileBody = z.infer<typeof ZProfileBody>;
 
 export const ZChangeEmailBody = z.object({ newEmail: ZEmail });
-export type TChangeEmailBody = z.infer<typeof ZChangeEmailBody>;
 
 export const ZConfirmEmailBody = z.object({ token: z.string().min(1).max(4096) });
 

@@ -33,8 +33,6 @@ interface FaceSpec {
   name: string;
   pkg: string;
   file: string;
-  /** Large faces (CJK, about 10 MB each) are read only when text needs one of their glyphs, never to warm up. */
-  lazy?: boolean;
 }
 
 function expo(pkg: string, dir: string, prefix: string): FaceSpec {
@@ -73,10 +71,7 @@ function fallbackSpecs(style: StyleKey): FaceSpec[] {
     expo('noto-naskh-arabic', bold ? '700Bold' : '400Regular', 'NotoNaskhArabic'),
     { name: italic || bold ? dejavu : 'DejaVuSans', pkg: 'dejavu-fonts-ttf', file: `ttf/${dejavu}.ttf` },
     // Han characters take their shapes from Simplified Chinese; kana from Japanese; Hangul from Korean.
-    ...(['sc', 'jp', 'kr'] as const).map((region) => ({
-      ...expo(`noto-sans-${region}`, bold ? '700Bold' : '400Regular', `NotoSans${region.toUpperCase()}`),
-      lazy: true,
-    })),
+    ...(['sc', 'jp', 'kr'] as const).map((region) => expo(`noto-sans-${region}`, bold ? '700Bold' : '400Regular', `NotoSans${region.toUpperCase()}`)),
   ];
 }
 
@@ -325,11 +320,6 @@ export class FontChain {
     }
     return idx < 0 ? null : this.face(idx);
   }
-
-  /** Every face but the lazy ones, which stay unread until text needs them. */
-  loadAll(): void {
-    for (let i = 0; i < this.specs.length; i++) if (!this.specs[i]!.lazy) this.face(i);
-  }
 }
 
 const chains = new Map<string, FontChain>();
@@ -342,16 +332,6 @@ export function fontChain(family: 'sans' | 'serif' | 'inter', style: StyleKey): 
     chains.set(key, c);
   }
   return c;
-}
-
-/** Parses every font and primes the shaper, so the first real document is not the slow one. */
-export function warmUpFonts(): void {
-  for (const family of ['sans', 'serif', 'inter'] as const) {
-    for (const style of [0, 1, 2, 3] as const) {
-      const chain = fontChain(family, style);
-      chain.loadAll();
-    }
-  }
 }
 
 /* fontkit parses GPOS into plain objects and lazy arrays; these are the parts pair kerning reads. */

@@ -29,11 +29,9 @@ import {
   type TPrintSettings,
   type TPrintable,
 } from '../contract/placeholders.ts';
-import { warmUpFonts } from './fonts.ts';
 import { Flow, type PageBox, type TListRows } from './layout.ts';
 import type { DocumentCanvas } from './page-canvas.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
-import { layoutText } from './text.ts';
 import type { TRenderInput, TRenderResult, TRenderWarning } from './types.ts';
 
 /** Hard caps for input that bypassed the schema, so hostile content stays bounded. */
@@ -348,19 +346,4 @@ function writeDocument(flow: Flow, title: string, created: Date): Uint8Array {
   const date = pdfString(pdfDate(created));
   w.object(info, `<< /Title ${pdfString(title)} /Producer (Formwork) /Creator (Formwork) /CreationDate ${date} /ModDate ${date} >>`);
   return w.finish(catalog, info);
-}
-
-/**
- * Loads and parses every bundled font and primes the shaper, so a server or worker thread pays
- * the cold cost at start instead of on its first document. Safe to call more than once.
- */
-export function warmUp(): void {
-  warmUpFonts();
-  const sample = 'The quick brown fox jumps over the lazy dog 0123456789 €£¥₹ — “quoted” ÀÉÎÕÜ αβγ Жж नमस्ते مرحبا';
-  for (const family of ['sans', 'serif', 'inter'] as const) {
-    for (const bold of [false, true]) {
-      layoutText([{ text: sample, bold, italic: false }], { family, size: 12, color: '#000000', bold, italic: false, underline: false }, 400);
-    }
-  }
-  renderPdf({ format: { content: { elements: [] }, placeholders: [] }, data: {}, meta: { title: '', creationDate: new Date(0) } });
 }

@@ -1,10 +1,6 @@
 import { PUBLIC_URL_TOKEN } from '../../contract/site';
 
-/** The product's name. Contact addresses are the installation's own settings (hooks/use-app-config.ts). */
-export const PRODUCT_NAME = 'Formwork';
-
-/** Where Sign In and Get Started lead: the sign-in page, or the single sign-on provider when one is set up. */
-export const SIGN_IN_HREF = '/api/login';
+/** Where Get Started leads: the sign-in page in sign-up mode, or the single sign-on provider when one is set up. */
 export const SIGN_UP_HREF = '/api/login?mode=signup';
 
 /**

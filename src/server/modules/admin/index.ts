@@ -2,8 +2,8 @@
  * The admin module's front door: what the rest of the server may use. Everything else in this
  * folder (use cases, the context, the repository's rows) is the module's own.
  */
-export { createAdminRepository, type TAdminRepository } from './admin.repository.ts';
+export { createAdminRepository } from './admin.repository.ts';
 export { adminRoutes } from './admin.routes.ts';
-export { createAdminService, type TAdminDeps, type TAdminService } from './admin.service.ts';
+export { createAdminService, type TAdminService } from './admin.service.ts';
 export { operatorControlsRoutes } from './operator-controls.routes.ts';
-export { createOperatorControls, type TOperatorControls } from './operator-controls.ts';
+export { createOperatorControls } from './operator-controls.ts';

@@ -4,7 +4,7 @@ import { getImage, imagesForRender } from './read-images.ts';
 import { uploadImage } from './upload-image.ts';
 import { useCasesOf } from '../use-cases.ts';
 
-export { ASSET_URL_PREFIX, assetUrl, FAILED_FETCH_MEMORY_MS, IMAGE_FETCHES_PER_MINUTE, type TAssetsDeps } from './assets-context.ts';
+export { IMAGE_FETCHES_PER_MINUTE, type TAssetsDeps } from './assets-context.ts';
 
 /** The owner's images: uploaded, or fetched once by address; each use case in its own file. */
 export function createAssetsService(deps: TAssetsDeps) {

@@ -13,8 +13,6 @@ import { createUpdateProfile } from './update-profile.ts';
 
 export type { TAuthServiceDeps } from './auth-context.ts';
 export { sessionKeyOf } from './session-cookie.ts';
-export type { TAuthResult, TSignInResult } from './sign-in.ts';
-export type { TSignUpResult } from './sign-up.ts';
 
 /**
  * The accounts' use cases (one file each beside this one) around one auth library instance and

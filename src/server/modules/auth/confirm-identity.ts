@@ -73,4 +73,3 @@ export function createIdentityCheck(deps: {
     },
   };
 }
-export type TIdentityCheck = ReturnType<typeof createIdentityCheck>;

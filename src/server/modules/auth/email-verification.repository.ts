@@ -61,4 +61,3 @@ export function createEmailVerificationRepository(db: TDb) {
     },
   };
 }
-export type TEmailVerificationRepository = ReturnType<typeof createEmailVerificationRepository>;

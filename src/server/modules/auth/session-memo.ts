@@ -27,5 +27,3 @@ export function createSessionMemo() {
     },
   };
 }
-
-export type TSessionMemo = ReturnType<typeof createSessionMemo>;

@@ -38,4 +38,3 @@ export function createTwoFactorRepository(db: TDb) {
     },
   };
 }
-export type TTwoFactorRepository = ReturnType<typeof createTwoFactorRepository>;

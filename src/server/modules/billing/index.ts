@@ -3,7 +3,6 @@
  * folder (use cases, gateways, the repository's rows) is the module's own.
  */
 export { createBillingService, type TBillingService } from './billing.service.ts';
-export type { TBillingDeps } from './billing-context.ts';
 export { createBillingRepository } from './billing.repository.ts';
 export { adminBillingRoutes, billingRoutes, billingWebhookRoutes } from './billing.routes.ts';
 export { createGatewayOpener } from './gateways/open-gateway.ts';

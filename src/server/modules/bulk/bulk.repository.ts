@@ -10,8 +10,6 @@ export type TBulkJobRow = typeof bulkJobs.$inferSelect;
 export type TBulkRowRow = typeof bulkRows.$inferSelect;
 export type TNewBulkRow = Omit<typeof bulkRows.$inferInsert, 'jobId'>;
 
-export type { TChunkCommit, TChunkDocument, TChunkOutcome } from './bulk-chunks.repository.ts';
-
 export type TBatchDocument = { id: string; name: string; data: TFilledValues; batchRow: number; createdAt: Date };
 
 const INSERT_BATCH = 5_000;

@@ -1,4 +1,3 @@
-import type { TStartBulkJobBody } from '../../../contract/bulk.ts';
 import { createBatchDownloads } from './batch-downloads.ts';
 import { createBatchStatus } from './batch-status.ts';
 import type { TBulkServiceDeps } from './bulk-deps.ts';
@@ -21,4 +20,3 @@ export function createBulkService(deps: TBulkServiceDeps) {
   };
 }
 export type TBulkService = ReturnType<typeof createBulkService>;
-export type { TStartBulkJobBody };

@@ -5,7 +5,7 @@ import { createDeliveryWorker } from './send-attempt.ts';
 import { useCasesOf } from '../use-cases.ts';
 
 export type { TDeliveriesDeps } from './delivery-context.ts';
-export { EMAIL_RETRY_DELAYS_MS, IN_DOUBT_MESSAGE, SEND_RATE_WINDOW_MS, toDelivery } from './delivery-terms.ts';
+export { IN_DOUBT_MESSAGE } from './delivery-terms.ts';
 
 /**
  * Emailing documents: each email is a row in the delivery queue, sent by a worker in any process

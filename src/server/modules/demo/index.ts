@@ -1,3 +1,3 @@
 // The demo module's front door: the landing page's sample PDF.
 export { demoRoutes } from './demo.routes.ts';
-export { createDemoService, type TDemoService } from './demo.service.ts';
+export { createDemoService } from './demo.service.ts';

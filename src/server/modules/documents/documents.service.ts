@@ -4,7 +4,7 @@ import { createDocumentsContext, type TDocumentsDeps } from './documents-context
 import { deleteDocument, deleteExpired, documentsPage, getDocument, listDocuments } from './stored-documents.ts';
 import { useCasesOf } from '../use-cases.ts';
 
-export { TEST_DOCUMENT_LIFETIME_MS, toDocument, type TDocumentsDeps } from './documents-context.ts';
+export { type TDocumentsDeps } from './documents-context.ts';
 
 /** Making, reading and deleting documents, each use case in its own file. */
 export function createDocumentsService(deps: TDocumentsDeps) {

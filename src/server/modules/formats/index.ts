@@ -3,7 +3,7 @@
  * folder (use cases, the repository's queries) is the module's own; the repository factory is here
  * for the composition roots only.
  */
-export { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_KEY_LABEL, TEMPLATE_KEY_NAME, TEMPLATE_NAME_ROW } from './excel-template.ts';
+export { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_KEY_LABEL, TEMPLATE_NAME_ROW } from './excel-template.ts';
 export { createFormatsRepository, type TFormatRow, type TFormatsRepository, type TSnapshotRow } from './formats.repository.ts';
 export { formatsRoutes } from './formats.routes.ts';
-export { createFormatsService, toFormat, type TFormatsService } from './formats.service.ts';
+export { createFormatsService, type TFormatsService } from './formats.service.ts';

@@ -5,7 +5,7 @@ import { emailSettings, saveEmailSettings, testEmailSettings } from './user-mail
 import { useCasesOf } from '../use-cases.ts';
 
 export { type TMailDeps, type TSender } from './mail-context.ts';
-export { dailyLimitReached, nextUtcDay, utcDay } from './system-mail.ts';
+export { nextUtcDay, utcDay } from './system-mail.ts';
 
 /**
  * Outgoing mail settings and the choice of server: a user's own SMTP server when their plan has

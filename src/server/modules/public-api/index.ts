@@ -4,10 +4,10 @@
  */
 export { authenticateApiKeys } from './api-caller.ts';
 export { adminApiUsageRoutes, apiUsageRoutes } from './api-usage.routes.ts';
-export { isPublicApiPath, publicApiDocument, publicApiDocumentBase } from './openapi.ts';
-export { createPublicApiRepository, type TPublicApiRepository } from './public-api.repository.ts';
-export { publicApiRoutes, type TPublicApiDeps } from './public-api.routes.ts';
-export { API_REQUEST_RETENTION_DAYS, createPublicApiService, type TAdmission, type TPublicApiService } from './public-api.service.ts';
+export { publicApiDocument, publicApiDocumentBase } from './openapi.ts';
+export { createPublicApiRepository } from './public-api.repository.ts';
+export { publicApiRoutes } from './public-api.routes.ts';
+export { createPublicApiService } from './public-api.service.ts';
 
 /**
  * The API client's type generator (npm run api:client). Loaded on call: it builds a whole app and

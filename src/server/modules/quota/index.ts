@@ -3,4 +3,4 @@
  * Other modules import from here, never from the files behind it.
  */
 export { createQuotaService, type TQuotaService } from './quota.service.ts';
-export { createWorkLimits, WORK_LIMITS, type TFreeWork, type TWorkLimits } from './work-limits.ts';
+export { createWorkLimits, type TWorkLimits } from './work-limits.ts';

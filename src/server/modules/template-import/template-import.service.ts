@@ -154,6 +154,5 @@ export function createTemplateImportService(deps: {
     },
   };
 }
-export type TTemplateImportService = ReturnType<typeof createTemplateImportService>;
 
 export const IMPORT_TOO_LARGE_MESSAGE = `The file is larger than ${MAX_IMPORT_MB} MB. Import a smaller file.`;

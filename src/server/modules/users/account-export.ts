@@ -9,8 +9,7 @@ import { downloadExport, exportStatus, removeExportFiles } from './export-status
 import { startExport } from './start-export.ts';
 import { useCasesOf } from '../use-cases.ts';
 
-export { documentDataCsv } from './export-archive.ts';
-export { ACCOUNT_EXPORT_LIMITS, ACCOUNT_EXPORT_QUEUE, type TAccountExportDeps } from './export-context.ts';
+export { ACCOUNT_EXPORT_LIMITS, type TAccountExportDeps } from './export-context.ts';
 
 /** Each use case lives in its own file and takes the shared context first; this binds them to one. */
 export function createAccountExport(deps: TAccountExportDeps) {

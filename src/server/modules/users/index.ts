@@ -4,12 +4,12 @@
  */
 export { createAccountDataRepository } from './account-data.repository.ts';
 export { accountDataRoutes } from './account-data.routes.ts';
-export { createAccountDeletion, type TAccountDeletion, type TDeletedBy } from './account-deletion.ts';
-export { createAccountExport, type TAccountExportService } from './account-export.ts';
-export { createAccountStanding, reachRefusal, verificationRequired, type TAccountStanding, type TReach, type TStanding } from './account-standing.ts';
-export { createInvitationsRepository, type TInvitationRow, type TInvitationsRepository } from './invitations.repository.ts';
+export { createAccountDeletion, type TAccountDeletion } from './account-deletion.ts';
+export { createAccountExport } from './account-export.ts';
+export { createAccountStanding, reachRefusal, type TAccountStanding, type TStanding } from './account-standing.ts';
+export { createInvitationsRepository, type TInvitationRow } from './invitations.repository.ts';
 export { invitationRoutes } from './invitations.routes.ts';
-export { createInvitations, INVITATION_TOKEN_RE, type TInvitations } from './invitations.ts';
+export { createInvitations, type TInvitations } from './invitations.ts';
 export { countingPeriod, createUsersRepository, usagePeriod, type TUserRow, type TUsersRepository } from './users.repository.ts';
 export { publicSystemRoutes, usersRoutes } from './users.routes.ts';
 export { createUsersService, type TUsersService } from './users.service.ts';

@@ -2,7 +2,7 @@
  * The webhooks module's front door: what the rest of the server may use. Everything else in this
  * folder is the module's own; the repository factory is here for the composition roots only.
  */
-export { createWebhookSender, webhookSignature, type TWebhookSender } from './webhook-sender.ts';
+export { createWebhookSender } from './webhook-sender.ts';
 export { createWebhooksRepository } from './webhooks.repository.ts';
 export { webhooksRoutes } from './webhooks.routes.ts';
-export { createWebhooksService, WEBHOOK_RETRY_DELAYS_MS, type TWebhooksService } from './webhooks.service.ts';
+export { createWebhooksService } from './webhooks.service.ts';

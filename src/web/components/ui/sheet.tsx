@@ -5,7 +5,6 @@ import { cn } from '../../lib/utils';
 
 export const Sheet = SheetPrimitive.Root;
 export const SheetTrigger = SheetPrimitive.Trigger;
-export const SheetClose = SheetPrimitive.Close;
 
 /** A drawer from the left edge, used for the sidebar at mobile widths. */
 export function SheetContent({ className, children, ...props }: React.ComponentProps<typeof SheetPrimitive.Content>) {

@@ -13,8 +13,6 @@ import { PlaceholderField } from './placeholder-field';
 import { GenerationSuccessDialog } from './success-dialog';
 import { useDocumentForm, type DocumentFormState } from './use-document-form';
 
-export { FORMAT_NOT_FOUND_MESSAGE, GENERATE_FAILED_MESSAGE } from './use-document-form';
-
 /** From this width the filled document shows beside the form; below it, behind a Preview button. */
 const SIDE_BY_SIDE_QUERY = '(min-width: 80rem)';
 

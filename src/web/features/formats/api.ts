@@ -3,8 +3,6 @@ import type { TFormat } from '../../../contract/formats';
 import { api, errorStatus } from '../../lib/api';
 import { formatKeys, refreshAfterChange } from '../../lib/query-keys';
 
-export type FormatSummary = TFormat;
-
 const seg = encodeURIComponent;
 
 export function useFormats() {
