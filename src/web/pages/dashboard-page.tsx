@@ -38,6 +38,7 @@ import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../feat
 import { IMPORT_ACCEPT } from '../../contract/template-import';
 import { useTemplateImport } from '../features/template-import/import-template';
 import { StarterGallery } from '../features/builder/starter-gallery';
+import { IconTile } from '../components/ui/icon-tile';
 
 /** The dashboard lists at most 3 formats and 3 documents (docs/decisions.md). */
 export const DASHBOARD_LIST_SIZE = 3;
@@ -72,9 +73,7 @@ const QUICK_ACTION_CLASS =
 function QuickActionBody({ icon: Icon, title, description, busy }: { icon: LucideIcon; title: string; description: string; busy?: boolean }) {
   return (
     <>
-      <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary">
-        <Icon className="size-5" aria-hidden />
-      </span>
+      <IconTile icon={Icon} size="lg" />
       <span className="min-w-0 flex-1">
         <span className="block text-sm font-semibold text-foreground">{title}</span>
         <span className="block text-sm text-muted-foreground">{description}</span>
@@ -202,9 +201,7 @@ function MyFormatsCard() {
         <ul className="divide-y">
           {formats.map((f) => (
             <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
-              <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-primary-soft text-primary" aria-hidden>
-                <LayoutTemplateIcon className="size-4" />
-              </span>
+              <IconTile icon={LayoutTemplateIcon} className="hidden sm:flex" />
               <div className="min-w-0 flex-1">
                 <Link
                   href={formatFillHref(f.id)}
@@ -254,9 +251,7 @@ function RecentDocumentsCard() {
         <ul className="divide-y">
           {documents.map((d) => (
             <li key={d.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap" data-testid="dashboard-document">
-              <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex bg-destructive/10 text-destructive" aria-hidden>
-                <FileTextIcon className="size-4" />
-              </span>
+              <IconTile icon={FileTextIcon} tone="document" className="hidden sm:flex" />
               <div className="min-w-0 flex-1">
                 <p className="line-clamp-2 text-sm font-medium break-words">{d.name}</p>
                 <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">

@@ -13,6 +13,7 @@ import { useConfirmDelete } from '../features/documents/use-confirm-delete';
 import { formatDate } from '../lib/utils';
 import { useFormats } from '../features/formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
+import { IconTile } from '../components/ui/icon-tile';
 
 export function FormatsPage() {
   const { data, isLoading, error } = useFormats();
@@ -63,9 +64,7 @@ export function FormatsPage() {
           {formats.map((f) => (
             <Card key={f.id} className="group flex flex-col p-5 transition-[border-color,box-shadow] hover:border-primary/30" data-testid="format-card">
               <div className="flex items-start gap-3">
-                <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary" aria-hidden>
-                  <LayoutTemplateIcon className="size-5" />
-                </span>
+                <IconTile icon={LayoutTemplateIcon} size="lg" />
                 <div className="min-w-0 flex-1">
                   <h2 className="truncate font-semibold" title={f.name}>
                     {f.name}

@@ -12,6 +12,7 @@ import { usePlans } from '../../hooks/use-plans';
 import { cn, formatDate, formatNumber } from '../../lib/utils';
 import { useAuditLog } from './api';
 import { GATEWAY_LABELS } from './labels';
+import { IconTile } from '../../components/ui/icon-tile';
 
 const PAGE_SIZE = 25;
 
@@ -337,9 +338,7 @@ export function AuditTab() {
                     {entry.actorEmail}
                   </p>
                   <div className="order-1 flex min-w-0 items-start gap-2.5 xl:order-none">
-                    <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground" aria-hidden>
-                      <Icon className="size-3.5" />
-                    </span>
+                    <IconTile icon={Icon} size="sm" tone="muted" className="mt-0.5" />
                     <div className="min-w-0">
                       <p className="text-sm font-medium text-foreground" data-testid="audit-what">
                         {read.what}

@@ -24,6 +24,7 @@ import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/utils';
 import { Field } from './admin-ui';
 import { useDeleteSystemMail, useSaveSystemMail, useSystemMail, useTestSystemMail } from './api';
+import { IconTile } from '../../components/ui/icon-tile';
 
 type TForm = { host: string; port: string; secure: boolean; user: string; password: string; fromAddress: string; fromName: string };
 type TName = keyof TForm;
@@ -166,9 +167,7 @@ export function MailServerCard() {
     <Card className="overflow-hidden" data-testid="mail-server-card">
       <div className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 gap-3">
-          <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-soft text-primary">
-            <MailIcon className="size-4" aria-hidden />
-          </span>
+          <IconTile icon={MailIcon} className="rounded-md" />
           <div className="min-w-0">
             <h2 className="flex flex-wrap items-center gap-2 text-sm font-semibold">
               Outgoing mail

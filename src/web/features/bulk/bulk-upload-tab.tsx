@@ -12,6 +12,7 @@ import { MappingPanel } from './mapping-panel';
 import { PreviewTable } from './preview-table';
 import { StartPanel } from './start-panel';
 import { useBulkUpload, type BulkUploadState } from './use-bulk-upload';
+import { IconTile } from '../../components/ui/icon-tile';
 
 /** Where each list's lines came from: a lines sheet, or rows repeating the document key. */
 function ListLines({ draft }: { draft: TBulkUpload }) {
@@ -61,9 +62,7 @@ function UploadedFileBar({ draft, state, reuploadRef }: { draft: TBulkUpload; st
       aria-label={`Uploaded file ${draft.fileName}`}
     >
       <div className="flex min-w-0 items-center gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-success-soft text-[oklch(0.45_0.12_155)]" aria-hidden>
-          <FileSpreadsheetIcon className="size-5" />
-        </span>
+        <IconTile icon={FileSpreadsheetIcon} size="lg" tone="spreadsheet" />
         <div className="min-w-0">
           <p className="truncate text-sm font-medium" title={draft.fileName} data-testid="uploaded-file">
             {draft.fileName}

@@ -6,6 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { EmailDocumentDialog } from '../delivery/email-dialog';
 import { documentDownloadUrl, documentPreviewUrl } from '../documents/api';
 import { useEsignUrl } from './constants';
+import { IconTile } from '../../components/ui/icon-tile';
 
 function ActionTile({
   icon: Icon,
@@ -24,9 +25,7 @@ function ActionTile({
     (primary ? 'border-primary/30 bg-primary-soft/30' : 'bg-background');
   const body = (
     <>
-      <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-soft text-primary">
-        <Icon className="size-4" aria-hidden />
-      </span>
+      <IconTile icon={Icon} className="rounded-md" />
       <span className="min-w-0">
         <span className="block text-sm font-semibold">{title}</span>
         <span className="block text-xs text-muted-foreground">{text}</span>

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { errorStatus } from '../../lib/api';
 import { formatBytes, formatDate } from '../../lib/utils';
 import { sharedPdfUrl, useSharedDocument, useSharedPdf } from './api';
+import { IconTile } from '../../components/ui/icon-tile';
 
 function Brand() {
   return (
@@ -59,9 +60,7 @@ export function SharedDocument({ token }: { token: string }) {
           <div className="space-y-5">
             <Card className="flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between sm:p-6">
               <div className="flex min-w-0 items-start gap-3">
-                <span className="flex size-11 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive" aria-hidden>
-                  <FileTextIcon className="size-5" />
-                </span>
+                <IconTile icon={FileTextIcon} size="xl" tone="document" />
                 <div className="min-w-0">
                   <h1 className="text-lg font-semibold tracking-tight break-words sm:text-xl" data-testid="shared-name">
                     {doc.name}

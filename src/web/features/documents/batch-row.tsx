@@ -9,13 +9,10 @@ import { formatDate } from '../../lib/utils';
 import { documentGrid } from './document-row';
 import { batchTime } from './use-document-timeline';
 import { IconAction } from './icon-action';
+import { IconTile } from '../../components/ui/icon-tile';
 
 function BatchIcon() {
-  return (
-    <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary sm:flex" aria-hidden>
-      <Layers3Icon className="size-4" />
-    </span>
-  );
+  return <IconTile icon={Layers3Icon} className="hidden sm:flex" />;
 }
 
 function BatchBadge() {

@@ -3,6 +3,7 @@ import type { TDocument } from '../../../contract/documents';
 import { cn } from '../../lib/utils';
 import { formatDate } from '../../lib/utils';
 import { DocumentActions, DocumentBadges } from './document-actions';
+import { IconTile } from '../../components/ui/icon-tile';
 
 /** Column template of a document list: with the format column (Recent Documents) or without (a batch). */
 export function documentGrid(withFormat: boolean): string {
@@ -42,9 +43,7 @@ export function DocumentRow({
       className={cn('grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3.5 sm:px-5', documentGrid(withFormat))}
     >
       <div className="flex min-w-0 items-center gap-3">
-        <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-destructive/10 text-destructive sm:flex" aria-hidden>
-          <FileTextIcon className="size-4" />
-        </span>
+        <IconTile icon={FileTextIcon} tone="document" className="hidden sm:flex" />
         <div className="min-w-0">
           <p className="line-clamp-2 text-sm font-medium break-words md:line-clamp-1" title={d.name}>
             {d.name}
