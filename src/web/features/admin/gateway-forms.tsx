@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch, type UseFormRegisterReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { GATEWAY_NAMES, ZGatewayName, type TGatewayName, type TPaymentGateway } from '../../../contract/admin';
 import { DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -214,8 +214,6 @@ export function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway;
     );
   });
 
-  const secretHint = (set: boolean) => (set ? 'Set. Leave blank to keep it, or paste a new one to replace it.' : 'Not set yet.');
-
   return (
     <DialogContent className="max-h-[92dvh] max-w-lg overflow-y-auto">
       <form onSubmit={onSubmit} className="grid gap-5" aria-label={`Edit ${label}`} noValidate>
@@ -234,37 +232,52 @@ export function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway;
             {...register('keyId')}
           />
         </Field>
-        <Field id="edit-gateway-key-secret" label="New key secret" optional error={errors.keySecret?.message} hint={secretHint(gateway.hasKeySecret)}>
-          <Input
-            id="edit-gateway-key-secret"
-            type="password"
-            autoComplete="new-password"
-            spellCheck={false}
-            placeholder={gateway.hasKeySecret ? '••••••••  (unchanged)' : ''}
-            aria-describedby={errors.keySecret ? 'edit-gateway-key-secret-error' : 'edit-gateway-key-secret-hint'}
-            {...register('keySecret')}
-          />
-        </Field>
-        <Field
+        <ReplaceSecretField
+          id="edit-gateway-key-secret"
+          label="New key secret"
+          isSet={gateway.hasKeySecret}
+          error={errors.keySecret?.message}
+          registration={register('keySecret')}
+        />
+        <ReplaceSecretField
           id="edit-gateway-webhook-secret"
           label="New webhook secret"
-          optional
+          isSet={gateway.hasWebhookSecret}
           error={errors.webhookSecret?.message}
-          hint={secretHint(gateway.hasWebhookSecret)}
-        >
-          <Input
-            id="edit-gateway-webhook-secret"
-            type="password"
-            autoComplete="new-password"
-            spellCheck={false}
-            placeholder={gateway.hasWebhookSecret ? '••••••••  (unchanged)' : ''}
-            aria-describedby={errors.webhookSecret ? 'edit-gateway-webhook-secret-error' : 'edit-gateway-webhook-secret-hint'}
-            {...register('webhookSecret')}
-          />
-        </Field>
+          registration={register('webhookSecret')}
+        />
         <AddressFields name={gateway.gatewayName} idPrefix="edit-gateway" register={register} errors={errors} />
         <FormDialogFooter error={formError} pending={update.isPending} idle="Save changes" busy="Saving..." onCancel={onDone} />
       </form>
     </DialogContent>
+  );
+}
+
+/** A stored secret is never shown: the field says whether one is set, and blank keeps it. */
+function ReplaceSecretField({
+  id,
+  label,
+  isSet,
+  error,
+  registration,
+}: {
+  id: string;
+  label: string;
+  isSet: boolean;
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+}) {
+  return (
+    <Field id={id} label={label} optional error={error} hint={isSet ? 'Set. Leave blank to keep it, or paste a new one to replace it.' : 'Not set yet.'}>
+      <Input
+        id={id}
+        type="password"
+        autoComplete="new-password"
+        spellCheck={false}
+        placeholder={isSet ? '••••••••  (unchanged)' : ''}
+        aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        {...registration}
+      />
+    </Field>
   );
 }
