@@ -30,24 +30,27 @@ function ElementButton({ type, onAdd }: { type: TElementType; onAdd: (type: TEle
   );
 }
 
+const PALETTE_GROUPS: readonly { label: string; types: readonly TElementType[] }[] = [
+  { label: 'Text', types: ['heading', 'paragraph', 'list'] },
+  { label: 'Data', types: ['table', 'image', 'section'] },
+];
+
 export function ElementPalette({ onAdd }: { onAdd: (type: TElementType) => void }) {
   return (
     <section aria-labelledby="palette-title">
       <SectionTitle>
         <span id="palette-title">Add elements</span>
       </SectionTitle>
-      <p className="mb-1.5 text-xs font-medium text-muted-foreground">Text</p>
-      <div className="grid grid-cols-3 gap-2">
-        <ElementButton type="heading" onAdd={onAdd} />
-        <ElementButton type="paragraph" onAdd={onAdd} />
-        <ElementButton type="list" onAdd={onAdd} />
-      </div>
-      <p className="mt-3 mb-1.5 text-xs font-medium text-muted-foreground">Data</p>
-      <div className="grid grid-cols-3 gap-2">
-        <ElementButton type="table" onAdd={onAdd} />
-        <ElementButton type="image" onAdd={onAdd} />
-        <ElementButton type="section" onAdd={onAdd} />
-      </div>
+      {PALETTE_GROUPS.map((group, i) => (
+        <div key={group.label}>
+          <p className={cn('mb-1.5 text-xs font-medium text-muted-foreground', i > 0 && 'mt-3')}>{group.label}</p>
+          <div className="grid grid-cols-3 gap-2">
+            {group.types.map((type) => (
+              <ElementButton key={type} type={type} onAdd={onAdd} />
+            ))}
+          </div>
+        </div>
+      ))}
     </section>
   );
 }
