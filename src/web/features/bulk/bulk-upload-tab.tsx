@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { cn, formatNumber } from '../../lib/utils';
 import { Step } from './bulk-step';
 import { BulkUploadIntro } from './bulk-upload-intro';
-import { SPREADSHEET_ACCEPT } from './file-drop-zone';
+import { SpreadsheetInput } from './file-drop-zone';
 import { plural } from './job-status';
 import { MappingPanel } from './mapping-panel';
 import { PreviewTable } from './preview-table';
@@ -81,19 +81,7 @@ function UploadedFileBar({ draft, state, reuploadRef }: { draft: TBulkUpload; st
           Start over
         </Button>
       </div>
-      <input
-        ref={reuploadRef}
-        type="file"
-        accept={SPREADSHEET_ACCEPT}
-        aria-label="Corrected spreadsheet file"
-        className="sr-only"
-        tabIndex={-1}
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = '';
-          if (file) send(file);
-        }}
-      />
+      <SpreadsheetInput inputRef={reuploadRef} label="Corrected spreadsheet file" onPick={([file]) => file && send(file)} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { CircleAlertIcon, Loader2Icon, UploadCloudIcon } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useId, useRef, useState, type DragEvent, type RefObject } from 'react';
 import { BULK_ACCEPTED_EXTENSIONS } from '../../../contract/bulk';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
@@ -29,7 +29,7 @@ export function FileDropZone({
   const hintId = useId();
   const errorId = useId();
 
-  const take = (files: FileList | null) => {
+  const take = (files: FileList | readonly File[] | null) => {
     const file = files?.[0];
     if (!file) return;
     if (files.length > 1) {
@@ -88,20 +88,7 @@ export function FileDropZone({
             </Button>
           </>
         )}
-        <input
-          ref={inputRef}
-          type="file"
-          accept={SPREADSHEET_ACCEPT}
-          aria-label="Spreadsheet file"
-          className="sr-only"
-          tabIndex={-1}
-          disabled={uploading}
-          onChange={(e) => {
-            take(e.target.files);
-            // The same file can be chosen again after it is fixed.
-            e.target.value = '';
-          }}
-        />
+        <SpreadsheetInput inputRef={inputRef} label="Spreadsheet file" disabled={uploading} onPick={take} />
       </div>
       {error && (
         <p id={errorId} role="alert" className="flex items-start gap-2 text-sm text-destructive" data-testid="upload-error">
@@ -110,5 +97,35 @@ export function FileDropZone({
         </p>
       )}
     </div>
+  );
+}
+
+/** The hidden input behind a "choose a spreadsheet" button. It is emptied after each pick, so the same file can be chosen again once fixed. */
+export function SpreadsheetInput({
+  inputRef,
+  label,
+  disabled,
+  onPick,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  label: string;
+  disabled?: boolean;
+  onPick: (files: readonly File[]) => void;
+}) {
+  return (
+    <input
+      ref={inputRef}
+      type="file"
+      accept={SPREADSHEET_ACCEPT}
+      aria-label={label}
+      className="sr-only"
+      tabIndex={-1}
+      disabled={disabled}
+      onChange={(e) => {
+        const files = Array.from(e.target.files ?? []);
+        e.target.value = '';
+        if (files.length > 0) onPick(files);
+      }}
+    />
   );
 }
