@@ -20,7 +20,6 @@
  *             "v1_docs_per_s":…,"v1_p50_ms":…,"v1_p99_ms":…,"v1_key_and_rate_ms_p50":…,
  *             "flood_healthz_p99_ms":…,"render_pool_docs_per_s":…,"errors":…}
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -29,7 +28,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildServer } from '../../scripts/build-server.ts';
 import { FLOOD, wideInvoice, wideInvoiceRows } from '../../src/server/modules/documents/test/request-cost-fixture.ts';
-import { apiClient, median, poolRenderRate, startServer } from '../lib/harness.ts';
+import { apiClient, median, poolRenderRate, startServer, verificationTokenFrom } from '../lib/harness.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
 
@@ -71,26 +70,6 @@ function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
       return samples;
     },
   };
-}
-
-/**
- * ADMIN_EMAILS makes an admin only of a verified address, and a server with no mail server writes
- * that address's verification link to its log; the bench reads it there, as the owner would.
- */
-function verificationTokenFrom(child: ChildProcess): Promise<string> {
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no verification link in the server log')), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const token = /\/verify-email\?token=([\w-]+)/.exec(output)?.[1];
-      if (!token) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      resolve(token);
-    };
-    child.stdout!.on('data', onData);
-  });
 }
 
 /** autocannon, with its request errors counted by code, to tell a refused connection from a failure. */

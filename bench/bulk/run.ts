@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
 import { buildServer } from '../../scripts/build-server.ts';
-import { apiClient, median, peakRssMb, poolRenderRate, rssMb, singleThreadRates, startServer } from '../lib/harness.ts';
+import { apiClient, median, peakRssMb, poolRenderRate, rssMb, singleThreadRates, startServer, verificationTokenFrom } from '../lib/harness.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
 
@@ -57,9 +57,11 @@ async function run(label: string, env: Record<string, string>, xlsx: Buffer): Pr
   const client = apiClient(base);
   const call = client.call;
   try {
+    const verificationToken = verificationTokenFrom(child);
     const me = (await (await call('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Bulk', email, password: 'benchmark password' })).json()) as {
       id: string;
     };
+    await call('POST', '/api/auth/verify-email', { token: await verificationToken });
     await call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'premium' });
     const imageForm = new FormData();
     imageForm.append('image', new Blob([new Uint8Array(makeGradientPng())], { type: 'image/png' }), 'gradient.png');

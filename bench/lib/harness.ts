@@ -117,3 +117,23 @@ export function apiClient(base: string) {
     },
   };
 }
+
+/**
+ * ADMIN_EMAILS makes an admin only of a verified address, and a server with no mail server writes
+ * that address's verification link to its log; the bench reads it there, as the owner would.
+ */
+export function verificationTokenFrom(child: ChildProcess): Promise<string> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no verification link in the server log')), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const token = /\/verify-email\?token=([\w-]+)/.exec(output)?.[1];
+      if (!token) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve(token);
+    };
+    child.stdout!.on('data', onData);
+  });
+}

@@ -28,6 +28,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
+import { verificationTokenFrom } from '../lib/harness.ts';
 import type { TElementInput, TFormatContentInput } from '../../src/contract/format-content.ts';
 import type { TPlaceholderInput } from '../../src/contract/placeholders.ts';
 import { SERVER_BUNDLE } from '../../scripts/build-server.ts';
@@ -246,7 +247,9 @@ type TSeed = { base: string; cookies: Map<string, string>; formatId: string; pre
 
 async function seed(base: string, email: string): Promise<TSeed> {
   const api = makeClient(base);
+  const verificationToken = verificationTokenFrom(server!);
   const me = await api.json<{ id: string }>('POST', '/api/auth/sign-up', { firstName: 'Bench', lastName: 'Ui', email, password: 'benchmark password' });
+  await api.call('POST', '/api/auth/verify-email', { token: await verificationToken });
   await api.call('PATCH', `/api/admin/users/${me.id}`, { subscriptionPlan: 'premium' });
 
   const images: string[] = [];
