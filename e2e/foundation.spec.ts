@@ -193,7 +193,9 @@ test('creating an account with a taken email shows the server message', async ({
   await signUp.getByLabel('Email').fill(email);
   await signUp.getByLabel('Password').fill('second-password-2');
   await signUp.getByRole('button', { name: 'Create account' }).click();
-  await expect(signUp.getByRole('alert')).toContainText('already exists');
+  // The form says it once with the way out, and the field it concerns is marked with the reason.
+  await expect(signUp.getByRole('alert').filter({ hasText: 'Sign in instead' })).toContainText('already exists');
+  await expect(signUp.getByLabel('Email')).toHaveAccessibleDescription(/already exists/);
   await expect(page).toHaveURL(/\/login/);
   await signUp.getByRole('button', { name: 'Go to Sign in' }).click();
   await expect(page.getByRole('form', { name: 'Sign in' }).getByLabel('Email')).toHaveValue(email);
