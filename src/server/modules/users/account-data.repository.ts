@@ -10,59 +10,27 @@ function contentQueries(db: TDb) {
   return {
     /** The account's records that are not documents or formats, without any secret. */
     async records(ownerId: string) {
-      const [keys, hooks, links, [subscription]] = await Promise.all([
-        db
-          .select({
-            id: apiKeys.id,
-            name: apiKeys.name,
-            mode: apiKeys.mode,
-            last4: apiKeys.last4,
-            createdAt: apiKeys.createdAt,
-            lastUsedAt: apiKeys.lastUsedAt,
-            revokedAt: apiKeys.revokedAt,
-          })
-          .from(apiKeys)
-          .where(eq(apiKeys.ownerId, ownerId))
-          .orderBy(asc(apiKeys.createdAt)),
-        db
-          .select({
-            id: webhookEndpoints.id,
-            url: webhookEndpoints.url,
-            events: webhookEndpoints.events,
-            createdAt: webhookEndpoints.createdAt,
-            disabledAt: webhookEndpoints.disabledAt,
-            disabledReason: webhookEndpoints.disabledReason,
-          })
-          .from(webhookEndpoints)
-          .where(eq(webhookEndpoints.ownerId, ownerId))
-          .orderBy(asc(webhookEndpoints.createdAt)),
-        db
-          .select({
-            id: shareLinks.id,
-            documentId: shareLinks.documentId,
-            origin: shareLinks.origin,
-            createdAt: shareLinks.createdAt,
-            expiresAt: shareLinks.expiresAt,
-            revokedAt: shareLinks.revokedAt,
-            views: shareLinks.views,
-            downloads: shareLinks.downloads,
-          })
-          .from(shareLinks)
-          .where(eq(shareLinks.ownerId, ownerId))
-          .orderBy(asc(shareLinks.createdAt)),
-        db
-          .select({
-            planId: subscriptions.planId,
-            cycle: subscriptions.cycle,
-            gateway: subscriptions.gateway,
-            status: subscriptions.status,
-            currentPeriodStart: subscriptions.currentPeriodStart,
-            currentPeriodEnd: subscriptions.currentPeriodEnd,
-            cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
-          })
-          .from(subscriptions)
-          .where(eq(subscriptions.ownerId, ownerId))
-          .limit(1),
+      // Columns are listed, not omitted, so that a secret added to a table later stays out of the export.
+      const [keys, hooks, links, subscription] = await Promise.all([
+        db.query.apiKeys.findMany({
+          columns: { id: true, name: true, mode: true, last4: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+          where: eq(apiKeys.ownerId, ownerId),
+          orderBy: asc(apiKeys.createdAt),
+        }),
+        db.query.webhookEndpoints.findMany({
+          columns: { id: true, url: true, events: true, createdAt: true, disabledAt: true, disabledReason: true },
+          where: eq(webhookEndpoints.ownerId, ownerId),
+          orderBy: asc(webhookEndpoints.createdAt),
+        }),
+        db.query.shareLinks.findMany({
+          columns: { id: true, documentId: true, origin: true, createdAt: true, expiresAt: true, revokedAt: true, views: true, downloads: true },
+          where: eq(shareLinks.ownerId, ownerId),
+          orderBy: asc(shareLinks.createdAt),
+        }),
+        db.query.subscriptions.findFirst({
+          columns: { planId: true, cycle: true, gateway: true, status: true, currentPeriodStart: true, currentPeriodEnd: true, cancelAtPeriodEnd: true },
+          where: eq(subscriptions.ownerId, ownerId),
+        }),
       ]);
       return { keys, hooks, links, subscription };
     },
