@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from 'react';
+import { cn } from '../lib/utils';
 
 export interface DataTableColumn {
   header: ReactNode;
@@ -8,6 +9,12 @@ export interface DataTableColumn {
   width?: string;
 }
 
+/** A header on a tinted band, or one that stays in view while the table scrolls inside its box. */
+const HEAD_STYLES = {
+  banded: 'border-b bg-muted/40 text-left text-xs font-medium text-muted-foreground',
+  sticky: 'sticky top-0 bg-background text-left text-xs text-muted-foreground',
+} as const;
+
 /**
  * A table's frame: the table, an optional screen-reader caption, a header row of column headers
  * (`scope="col"`) and a body for the caller's rows. The accessible name comes from `caption` or
@@ -16,15 +23,16 @@ export interface DataTableColumn {
 export function DataTable({
   columns,
   caption,
+  head = 'banded',
   headClassName,
-  bodyClassName,
   children,
   ...table
 }: {
   columns: readonly DataTableColumn[];
   caption?: string;
+  head?: keyof typeof HEAD_STYLES;
+  /** Added to the header style. */
   headClassName?: string;
-  bodyClassName?: string;
   children: ReactNode;
 } & Omit<ComponentProps<'table'>, 'children'>) {
   return (
@@ -37,7 +45,7 @@ export function DataTable({
           ))}
         </colgroup>
       )}
-      <thead className={headClassName}>
+      <thead className={cn(HEAD_STYLES[head], headClassName)}>
         <tr>
           {columns.map((column, i) => (
             <th key={i} scope="col" className={column.className}>
@@ -46,7 +54,7 @@ export function DataTable({
           ))}
         </tr>
       </thead>
-      <tbody className={bodyClassName}>{children}</tbody>
+      <tbody className="divide-y">{children}</tbody>
     </table>
   );
 }

@@ -35,13 +35,7 @@ export function PagedRowsTable({
       errorClassName="px-5 pb-5"
     >
       <div className="overflow-x-auto">
-        <DataTable
-          className="w-full text-sm"
-          data-testid={testId}
-          headClassName="border-y bg-muted/40 text-left text-xs text-muted-foreground"
-          bodyClassName="divide-y"
-          columns={columns}
-        >
+        <DataTable className="w-full text-sm" data-testid={testId} headClassName="border-t" columns={columns}>
           {children}
         </DataTable>
       </div>

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import type { ToastActionElement, ToastProps } from '../components/ui/toast';
+import { isUnauthorizedError, readApiError } from '../lib/api';
 
 /** At most one toast at a time; removal 1000000 ms after dismissal (docs/decisions.md). */
 export const TOAST_LIMIT = 1;
@@ -123,5 +124,15 @@ export function useToast() {
     ...state,
     toast,
     dismiss: (toastId?: string) => dispatch({ type: 'DISMISS_TOAST', toastId }),
+  };
+}
+
+/**
+ * An `onError` that says in a toast what went wrong, in the server's words when it gave readable
+ * ones. A signed-out session toasts nothing: the sign-in prompt already explains it.
+ */
+export function toastApiError(title: string, fallback?: string): (error: unknown) => void {
+  return (error) => {
+    if (!isUnauthorizedError(error)) toast({ variant: 'destructive', title, description: readApiError(error, fallback).message });
   };
 }

@@ -131,143 +131,145 @@ function ImportTemplateAction() {
   );
 }
 
-/** A dashboard list: a short preview of one page, with View All leading to it, and its loading, error and empty states. */
-function ListCard({
+/**
+ * A dashboard list: a short preview of one page, with View All leading to it, and its loading, error and empty states.
+ * `dialog` is the delete confirmation its rows open.
+ */
+function ListCard<TItem extends { id: string }>({
   title,
   description,
   href,
   query,
+  items,
   errorText,
   empty,
-  children,
+  dialog,
+  children: renderItem,
 }: {
   title: string;
   description: string;
   href: string;
-  query: QueryStatus & { count: number };
+  query: QueryStatus;
+  items: TItem[];
   errorText: string;
   empty: ReactNode;
-  children: ReactNode;
+  dialog: ReactNode;
+  children: (item: TItem) => ReactNode;
 }) {
   return (
-    <Card className="min-w-0">
-      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>{title}</CardTitle>
-          <CardDescription>{description}</CardDescription>
-        </div>
-        <Button variant="ghost" size="sm" asChild>
-          <Link href={href}>
-            View All <ArrowRightIcon />
-          </Link>
-        </Button>
-      </CardHeader>
-      <CardContent>
-        <QueryState
-          query={query}
-          loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
-          errorText={errorText}
-          isEmpty={query.count === 0}
-          empty={empty}
-        >
-          {children}
-        </QueryState>
-      </CardContent>
-    </Card>
+    <>
+      <Card className="min-w-0">
+        <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+          <div className="space-y-1.5">
+            <CardTitle>{title}</CardTitle>
+            <CardDescription>{description}</CardDescription>
+          </div>
+          <Button variant="ghost" size="sm" asChild>
+            <Link href={href}>
+              View All <ArrowRightIcon />
+            </Link>
+          </Button>
+        </CardHeader>
+        <CardContent>
+          <QueryState
+            query={query}
+            loading={<SkeletonList count={3} itemClassName="h-14 w-full" />}
+            errorText={errorText}
+            isEmpty={items.length === 0}
+            empty={empty}
+          >
+            <ul className="divide-y">{items.slice(0, DASHBOARD_LIST_SIZE).map(renderItem)}</ul>
+          </QueryState>
+        </CardContent>
+      </Card>
+      {dialog}
+    </>
   );
 }
 
 function MyFormatsCard() {
   const { data, isLoading, error } = useFormats();
-  const formats = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
-    <>
-      <ListCard
-        title="My Formats"
-        description="Your reusable document templates"
-        href="/formats"
-        query={{ isLoading, error, count: formats.length }}
-        errorText="Could not load your formats."
-        empty={
-          <EmptyState
-            icon={LayoutTemplateIcon}
-            title="No formats yet"
-            description="Build a template once with named placeholders, then generate documents from it in seconds."
-            action={<CreateFirstFormatButton />}
-          />
-        }
-      >
-        <ul className="divide-y">
-          {formats.map((f) => (
-            <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
-              <IconTile icon={LayoutTemplateIcon} className="hidden sm:flex" />
-              <div className="min-w-0 flex-1">
-                <Link
-                  href={formatFillHref(f.id)}
-                  className="line-clamp-2 text-sm font-medium break-words hover:text-primary hover:underline hover:underline-offset-4"
-                >
-                  {f.name}
-                </Link>
-                <p className="text-xs text-muted-foreground">
-                  Modified {formatDate(f.updatedAt)} · {f.placeholders.length} {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
-                </p>
-              </div>
-              <div className="flex shrink-0 items-center">
-                <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={formatEditHref(f.id)} />
-                <IconAction label={`Fill data for ${f.name}`} icon={ClipboardPenLineIcon} href={formatFillHref(f.id)} />
-                <IconAction label={`Delete ${f.name}`} icon={Trash2Icon} destructive disabled={pendingId === f.id} onClick={() => confirmDeleteFormat(f)} />
-              </div>
-            </li>
-          ))}
-        </ul>
-      </ListCard>
-      {dialog}
-    </>
+    <ListCard
+      title="My Formats"
+      description="Your reusable document templates"
+      href="/formats"
+      query={{ isLoading, error }}
+      items={data ?? []}
+      errorText="Could not load your formats."
+      empty={
+        <EmptyState
+          icon={LayoutTemplateIcon}
+          title="No formats yet"
+          description="Build a template once with named placeholders, then generate documents from it in seconds."
+          action={<CreateFirstFormatButton />}
+        />
+      }
+      dialog={dialog}
+    >
+      {(f) => (
+        <li key={f.id} className="flex items-center gap-3 py-3" data-testid="dashboard-format">
+          <IconTile icon={LayoutTemplateIcon} className="hidden sm:flex" />
+          <div className="min-w-0 flex-1">
+            <Link
+              href={formatFillHref(f.id)}
+              className="line-clamp-2 text-sm font-medium break-words hover:text-primary hover:underline hover:underline-offset-4"
+            >
+              {f.name}
+            </Link>
+            <p className="text-xs text-muted-foreground">
+              Modified {formatDate(f.updatedAt)} · {f.placeholders.length} {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
+            </p>
+          </div>
+          <div className="flex shrink-0 items-center">
+            <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={formatEditHref(f.id)} />
+            <IconAction label={`Fill data for ${f.name}`} icon={ClipboardPenLineIcon} href={formatFillHref(f.id)} />
+            <IconAction label={`Delete ${f.name}`} icon={Trash2Icon} destructive disabled={pendingId === f.id} onClick={() => confirmDeleteFormat(f)} />
+          </div>
+        </li>
+      )}
+    </ListCard>
   );
 }
 
 function RecentDocumentsCard() {
   const { data, isLoading, error } = useRecentDocuments(DASHBOARD_LIST_SIZE);
-  const documents = (data ?? []).slice(0, DASHBOARD_LIST_SIZE);
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
-    <>
-      <ListCard
-        title="Recent Documents"
-        description="PDFs you generated most recently"
-        href="/documents"
-        query={{ isLoading, error, count: documents.length }}
-        errorText="Could not load your documents."
-        empty={
-          <EmptyState
-            icon={FileTextIcon}
-            title="No documents yet"
-            description="Documents appear here once you fill in a format. Start by creating your first format."
-            action={<CreateFirstFormatButton variant="outline" />}
-          />
-        }
-      >
-        <ul className="divide-y">
-          {documents.map((d) => (
-            <li key={d.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap" data-testid="dashboard-document">
-              <IconTile icon={FileTextIcon} tone="document" className="hidden sm:flex" />
-              <div className="min-w-0 flex-1">
-                <p className="line-clamp-2 text-sm font-medium break-words">{d.name}</p>
-                <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-                  <span>{formatDate(d.createdAt)}</span>
-                  <DocumentBadges status={d.status} />
-                </div>
-              </div>
-              <div className="-ml-2 flex w-full shrink-0 items-center sm:ml-0 sm:w-auto">
-                <DocumentActions document={d} deleting={pendingId === d.id} onDelete={() => confirmDeleteDocument(d)} />
-              </div>
-            </li>
-          ))}
-        </ul>
-      </ListCard>
-      {dialog}
-    </>
+    <ListCard
+      title="Recent Documents"
+      description="PDFs you generated most recently"
+      href="/documents"
+      query={{ isLoading, error }}
+      items={data ?? []}
+      errorText="Could not load your documents."
+      empty={
+        <EmptyState
+          icon={FileTextIcon}
+          title="No documents yet"
+          description="Documents appear here once you fill in a format. Start by creating your first format."
+          action={<CreateFirstFormatButton variant="outline" />}
+        />
+      }
+      dialog={dialog}
+    >
+      {(d) => (
+        <li key={d.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap" data-testid="dashboard-document">
+          <IconTile icon={FileTextIcon} tone="document" className="hidden sm:flex" />
+          <div className="min-w-0 flex-1">
+            <p className="line-clamp-2 text-sm font-medium break-words">{d.name}</p>
+            <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+              <span>{formatDate(d.createdAt)}</span>
+              <DocumentBadges status={d.status} />
+            </div>
+          </div>
+          <div className="-ml-2 flex w-full shrink-0 items-center sm:ml-0 sm:w-auto">
+            <DocumentActions document={d} deleting={pendingId === d.id} onDelete={() => confirmDeleteDocument(d)} />
+          </div>
+        </li>
+      )}
+    </ListCard>
   );
 }
 

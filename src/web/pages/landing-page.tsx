@@ -16,10 +16,10 @@ import {
   TerminalIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Badge } from '../components/ui/badge';
 import { Button } from '../components/ui/button';
-import { scrollToSection } from '../lib/utils';
+import { cn, scrollToSection } from '../lib/utils';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
 import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
 import { PricingSection } from '../features/marketing/pricing-section';
@@ -29,7 +29,9 @@ import { LiveDemo } from '../features/marketing/live-demo';
 import { WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
 import { SIGN_UP_HREF, siteOrigin } from '../lib/site';
 
-function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; title: string; description: string; id: string }) {
+type TSectionHeading = { eyebrow: string; title: string; description: string };
+
+function SectionHeading({ eyebrow, title, description, id }: TSectionHeading & { id: string }) {
   return (
     <div className="mx-auto max-w-2xl text-center">
       <p className="text-sm font-semibold text-primary">{eyebrow}</p>
@@ -38,6 +40,30 @@ function SectionHeading({ eyebrow, title, description, id }: { eyebrow: string; 
       </h2>
       <p className="mt-4 text-pretty text-muted-foreground">{description}</p>
     </div>
+  );
+}
+
+/** A band of the page; one with an id is a target of the navigation's links, so it clears the sticky header. */
+function LandingSection({
+  id,
+  titleId,
+  muted = false,
+  heading,
+  children,
+}: {
+  id?: string;
+  titleId: string;
+  muted?: boolean;
+  heading?: TSectionHeading;
+  children: ReactNode;
+}) {
+  return (
+    <section id={id} aria-labelledby={titleId} className={cn('py-20 sm:py-28', id && 'scroll-mt-16 outline-none', muted && 'border-y bg-muted/40')}>
+      <div className="container-page">
+        {heading && <SectionHeading id={titleId} {...heading} />}
+        {children}
+      </div>
+    </section>
   );
 }
 
@@ -104,17 +130,19 @@ function Hero({ onWatchDemo }: { onWatchDemo: () => void }) {
 
 function DemoSection() {
   return (
-    <section id="demo" aria-labelledby="demo-title" className="scroll-mt-16 border-y bg-muted/40 py-20 outline-none sm:py-28">
-      <div className="container-page">
-        <SectionHeading
-          id="demo-title"
-          eyebrow="Live demo"
-          title="One format, one form, one finished PDF"
-          description="Try it right here: fill the form Formwork generated from an offer letter's placeholders, and get the real PDF our renderer makes from it."
-        />
-        <LiveDemo />
-      </div>
-    </section>
+    <LandingSection
+      id="demo"
+      titleId="demo-title"
+      muted
+      heading={{
+        eyebrow: 'Live demo',
+        title: 'One format, one form, one finished PDF',
+        description:
+          "Try it right here: fill the form Formwork generated from an offer letter's placeholders, and get the real PDF our renderer makes from it.",
+      }}
+    >
+      <LiveDemo />
+    </LandingSection>
   );
 }
 
@@ -153,21 +181,21 @@ const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
 
 function FeaturesSection() {
   return (
-    <section id="features" aria-labelledby="features-title" className="scroll-mt-16 py-20 outline-none sm:py-28">
-      <div className="container-page">
-        <SectionHeading
-          id="features-title"
-          eyebrow="Features"
-          title="Everything between a blank page and a signed PDF"
-          description="Formwork replaces copy-paste templates and error-prone find-and-replace with a workflow your whole team can trust."
-        />
-        <div className="mt-14 grid gap-px overflow-hidden rounded-2xl border bg-border sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map((feature) => (
-            <FeatureTile key={feature.title} {...feature} className="bg-background p-7" iconClassName="ring-1 ring-primary/10" />
-          ))}
-        </div>
+    <LandingSection
+      id="features"
+      titleId="features-title"
+      heading={{
+        eyebrow: 'Features',
+        title: 'Everything between a blank page and a signed PDF',
+        description: 'Formwork replaces copy-paste templates and error-prone find-and-replace with a workflow your whole team can trust.',
+      }}
+    >
+      <div className="mt-14 grid gap-px overflow-hidden rounded-2xl border bg-border sm:grid-cols-2 lg:grid-cols-3">
+        {FEATURES.map((feature) => (
+          <FeatureTile key={feature.title} {...feature} className="bg-background p-7" iconClassName="ring-1 ring-primary/10" />
+        ))}
       </div>
-    </section>
+    </LandingSection>
   );
 }
 
@@ -239,36 +267,36 @@ const INDUSTRIES: { icon: LucideIcon; name: string; text: string; docs: string[]
 
 function IndustriesSection() {
   return (
-    <section id="industries" aria-labelledby="industries-title" className="scroll-mt-16 py-20 outline-none sm:py-28">
-      <div className="container-page">
-        <SectionHeading
-          id="industries-title"
-          eyebrow="Industries"
-          title="Built for teams that live in documents"
-          description="From the first client letter to the thousandth contract, Formwork fits the paperwork of your industry."
-        />
-        <div className="mt-14 grid gap-5 sm:grid-cols-2">
-          {INDUSTRIES.map(({ icon: Icon, name, text, docs }) => (
-            <div key={name} className="group rounded-2xl border bg-card p-6 shadow-card transition-shadow hover:shadow-elevated sm:p-7">
-              <div className="flex items-center gap-3">
-                <span className="flex size-10 items-center justify-center rounded-lg bg-secondary text-foreground">
-                  <Icon className="size-5" aria-hidden />
-                </span>
-                <h3 className="text-lg font-semibold">{name}</h3>
-              </div>
-              <p className="mt-4 text-sm leading-relaxed text-muted-foreground">{text}</p>
-              <ul className="mt-5 flex flex-wrap gap-2" aria-label={`Typical ${name} documents`}>
-                {docs.map((d) => (
-                  <li key={d} className="rounded-full border bg-muted/50 px-2.5 py-1 text-xs font-medium text-muted-foreground">
-                    {d}
-                  </li>
-                ))}
-              </ul>
+    <LandingSection
+      id="industries"
+      titleId="industries-title"
+      heading={{
+        eyebrow: 'Industries',
+        title: 'Built for teams that live in documents',
+        description: 'From the first client letter to the thousandth contract, Formwork fits the paperwork of your industry.',
+      }}
+    >
+      <div className="mt-14 grid gap-5 sm:grid-cols-2">
+        {INDUSTRIES.map(({ icon: Icon, name, text, docs }) => (
+          <div key={name} className="group rounded-2xl border bg-card p-6 shadow-card transition-shadow hover:shadow-elevated sm:p-7">
+            <div className="flex items-center gap-3">
+              <span className="flex size-10 items-center justify-center rounded-lg bg-secondary text-foreground">
+                <Icon className="size-5" aria-hidden />
+              </span>
+              <h3 className="text-lg font-semibold">{name}</h3>
             </div>
-          ))}
-        </div>
+            <p className="mt-4 text-sm leading-relaxed text-muted-foreground">{text}</p>
+            <ul className="mt-5 flex flex-wrap gap-2" aria-label={`Typical ${name} documents`}>
+              {docs.map((d) => (
+                <li key={d} className="rounded-full border bg-muted/50 px-2.5 py-1 text-xs font-medium text-muted-foreground">
+                  {d}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
       </div>
-    </section>
+    </LandingSection>
   );
 }
 
@@ -277,12 +305,13 @@ function TestimonialsSection() {
   const { testimonials } = usePublicPages();
   if (testimonials.length === 0) return null;
   return (
-    <section aria-labelledby="testimonials-title" className="border-y bg-muted/40 py-20 sm:py-28">
-      <div className="container-page">
-        <SectionHeading id="testimonials-title" eyebrow="Testimonials" title="What people say" description="In the words of the people who use it." />
-        <TestimonialsGrid testimonials={testimonials} />
-      </div>
-    </section>
+    <LandingSection
+      titleId="testimonials-title"
+      muted
+      heading={{ eyebrow: 'Testimonials', title: 'What people say', description: 'In the words of the people who use it.' }}
+    >
+      <TestimonialsGrid testimonials={testimonials} />
+    </LandingSection>
   );
 }
 
@@ -332,51 +361,49 @@ function CodePanel({ title, code, label }: { title: string; code: string; label:
 
 function ApiSection() {
   return (
-    <section id="api" aria-labelledby="api-title" className="scroll-mt-16 py-20 outline-none sm:py-28">
-      <div className="container-page">
-        <div className="grid gap-12 lg:grid-cols-[1fr_1.45fr] lg:items-center">
-          <div>
-            <p className="text-sm font-semibold text-primary">For developers</p>
-            <h2 id="api-title" className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
-              Generate documents from your own apps
-            </h2>
-            <p className="mt-4 text-muted-foreground">
-              Send a template id and the data as key/value pairs. Formwork returns a link to the finished PDF and its status. Every call counts as one
-              generation against your plan.
-            </p>
-            <ul className="mt-6 space-y-3 text-sm">
-              {[
-                { icon: LockIcon, text: 'API-key authentication, keys you can rotate any time' },
-                { icon: TerminalIcon, text: 'Rate limiting and per-key usage analytics' },
-                { icon: FileCheck2Icon, text: 'The same renderer as the app: identical PDFs' },
-              ].map(({ icon: Icon, text }) => (
-                <li key={text} className="flex items-center gap-3">
-                  <span className="flex size-7 items-center justify-center rounded-md bg-primary-soft text-primary">
-                    <Icon className="size-3.5" aria-hidden />
-                  </span>
-                  {text}
-                </li>
-              ))}
-            </ul>
-            <div className="mt-8 flex flex-wrap items-center gap-3">
-              <Button asChild>
-                <a href="/api/login">
-                  Get API Access <ArrowRightIcon />
-                </a>
-              </Button>
-              <Button variant="outline" asChild>
-                <a href="/docs/api">Read the API reference</a>
-              </Button>
-              <span className="w-full text-xs text-muted-foreground">API access is included in the Enterprise plan.</span>
-            </div>
-          </div>
-          <div className="min-w-0 space-y-4">
-            <CodePanel title="Request" label="HTTP" code={REQUEST_EXAMPLE} />
-            <CodePanel title="Response" label="JSON" code={responseExample(siteOrigin())} />
+    <LandingSection id="api" titleId="api-title">
+      <div className="grid gap-12 lg:grid-cols-[1fr_1.45fr] lg:items-center">
+        <div>
+          <p className="text-sm font-semibold text-primary">For developers</p>
+          <h2 id="api-title" className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
+            Generate documents from your own apps
+          </h2>
+          <p className="mt-4 text-muted-foreground">
+            Send a template id and the data as key/value pairs. Formwork returns a link to the finished PDF and its status. Every call counts as one generation
+            against your plan.
+          </p>
+          <ul className="mt-6 space-y-3 text-sm">
+            {[
+              { icon: LockIcon, text: 'API-key authentication, keys you can rotate any time' },
+              { icon: TerminalIcon, text: 'Rate limiting and per-key usage analytics' },
+              { icon: FileCheck2Icon, text: 'The same renderer as the app: identical PDFs' },
+            ].map(({ icon: Icon, text }) => (
+              <li key={text} className="flex items-center gap-3">
+                <span className="flex size-7 items-center justify-center rounded-md bg-primary-soft text-primary">
+                  <Icon className="size-3.5" aria-hidden />
+                </span>
+                {text}
+              </li>
+            ))}
+          </ul>
+          <div className="mt-8 flex flex-wrap items-center gap-3">
+            <Button asChild>
+              <a href="/api/login">
+                Get API Access <ArrowRightIcon />
+              </a>
+            </Button>
+            <Button variant="outline" asChild>
+              <a href="/docs/api">Read the API reference</a>
+            </Button>
+            <span className="w-full text-xs text-muted-foreground">API access is included in the Enterprise plan.</span>
           </div>
         </div>
+        <div className="min-w-0 space-y-4">
+          <CodePanel title="Request" label="HTTP" code={REQUEST_EXAMPLE} />
+          <CodePanel title="Response" label="JSON" code={responseExample(siteOrigin())} />
+        </div>
       </div>
-    </section>
+    </LandingSection>
   );
 }
 

@@ -19,6 +19,11 @@ function expectError(response: { statusCode: number; json(): unknown }, status: 
   return body.error;
 }
 
+/** Posts a sign-up form that is valid except for `changes`. */
+function postSignUp(changes: Partial<Record<'firstName' | 'lastName' | 'email' | 'password', string>>, client = new TestClient(t.app)) {
+  return client.post('/api/auth/sign-up', { firstName: 'X', lastName: 'Y', email: 'valid@example.com', password: 'long enough', ...changes });
+}
+
 describe('sign-up', () => {
   it('creates an account, signs it in and returns the user without secrets', async () => {
     const client = new TestClient(t.app);
@@ -40,13 +45,7 @@ describe('sign-up', () => {
   });
 
   it('sets an httpOnly SameSite=Lax session cookie', async () => {
-    const client = new TestClient(t.app);
-    const response = await client.post('/api/auth/sign-up', {
-      firstName: 'C',
-      lastName: 'D',
-      email: 'cookie@example.com',
-      password: 'longenough',
-    });
+    const response = await postSignUp({ email: 'cookie@example.com' });
     const cookie = String(response.headers['set-cookie']);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
@@ -55,34 +54,19 @@ describe('sign-up', () => {
   it('refuses a duplicate email with a clear 409 while there is no mail server (nothing could tell the owner)', async () => {
     const client = new TestClient(t.app);
     await client.signUp({ email: 'dup@example.com' });
-    const again = await new TestClient(t.app).post('/api/auth/sign-up', {
-      firstName: 'X',
-      lastName: 'Y',
-      email: 'DUP@example.com',
-      password: 'another password',
-    });
+    const again = await postSignUp({ email: 'DUP@example.com', password: 'another password' });
     const error = expectError(again, 409, 'conflict');
     expect(error.message).toMatch(/already exists/);
   });
 
   it('refuses a password shorter than 10 characters and names the field', async () => {
-    const response = await new TestClient(t.app).post('/api/auth/sign-up', {
-      firstName: 'X',
-      lastName: 'Y',
-      email: 'short@example.com',
-      password: 'short',
-    });
+    const response = await postSignUp({ email: 'short@example.com', password: 'short' });
     const error = expectError(response, 400, 'validation_failed');
     expect(error.fields?.password).toMatch(/at least 10/);
   });
 
   it('refuses an invalid email and missing names', async () => {
-    const response = await new TestClient(t.app).post('/api/auth/sign-up', {
-      firstName: '',
-      lastName: 'Y',
-      email: 'not-an-email',
-      password: 'long enough',
-    });
+    const response = await postSignUp({ firstName: '', email: 'not-an-email' });
     const error = expectError(response, 400, 'validation_failed');
     expect(Object.keys(error.fields ?? {})).toEqual(expect.arrayContaining(['firstName', 'email']));
   });
@@ -176,12 +160,7 @@ describe('throttling', () => {
   it('limits the accounts one IP may create per hour', async () => {
     const ip = '10.4.0.1';
     for (let i = 0; i < t.config.signUpsPerIpPerHour; i++) await new TestClient(t.app, ip).signUp();
-    const refused = await new TestClient(t.app, ip).post('/api/auth/sign-up', {
-      firstName: 'Many',
-      lastName: 'Accounts',
-      email: 'one-too-many@example.com',
-      password: 'long enough password',
-    });
+    const refused = await postSignUp({ email: 'one-too-many@example.com' }, new TestClient(t.app, ip));
     expectError(refused, 429, 'rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await new TestClient(t.app, '10.4.0.2').signUp()).user.email).toMatch(/@example.com$/);

@@ -3,6 +3,7 @@ import type { LivePdfState } from '../../hooks/use-live-pdf';
 import { cn } from '../../lib/utils';
 import { Button } from './button';
 import { PdfPages } from './pdf-pages';
+import { PaperSketch } from './paper-sketch';
 
 /** A PDF that re-renders as its source changes (see hooks/use-live-pdf), with its status. */
 export function LivePdfPane({
@@ -60,13 +61,7 @@ export function LivePdfPane({
       <div className="relative min-h-[420px] flex-1 overflow-hidden rounded-lg border bg-[oklch(0.94_0.005_275)] shadow-inner">
         {!hasContent ? (
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-6 text-center">
-            <div className="flex aspect-[1/1.414] w-28 flex-col gap-1.5 rounded-sm bg-background p-3 shadow-card" aria-hidden>
-              <div className="h-2 w-2/3 rounded-full bg-muted-foreground/25" />
-              <div className="h-1.5 w-full rounded-full bg-muted-foreground/15" />
-              <div className="h-1.5 w-5/6 rounded-full bg-muted-foreground/15" />
-              <div className="h-1.5 w-full rounded-full bg-muted-foreground/15" />
-              <div className="mt-1 h-6 w-full rounded-sm bg-muted-foreground/10" />
-            </div>
+            <PaperSketch />
             <div>
               <p className="text-sm font-medium text-foreground">Your PDF appears here</p>
               <p className="mt-1 max-w-56 text-xs text-muted-foreground">{emptyHint}</p>

@@ -11,8 +11,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
-import { toast } from '../../hooks/use-toast';
-import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { useUserAction, type TUserAction } from './api';
 
 /**
@@ -131,8 +130,7 @@ export function AccountActionsMenu({ user, isSelf, variant = 'icon' }: { user: T
           setAsked(null);
         },
         onError: (error) => {
-          if (isUnauthorizedError(error)) return;
-          toast({ variant: 'destructive', title: action.failed, description: readApiError(error, 'Please try again.').message });
+          toastApiError(action.failed, 'Please try again.')(error);
           setAsked(null);
         },
       },

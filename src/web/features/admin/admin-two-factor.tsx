@@ -7,8 +7,8 @@ import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useAuth } from '../../hooks/use-auth';
-import { toast } from '../../hooks/use-toast';
-import { ApiError, api, isUnauthorizedError, readApiError } from '../../lib/api';
+import { toast, toastApiError } from '../../hooks/use-toast';
+import { ApiError, api } from '../../lib/api';
 import { adminKeys } from '../../lib/query-keys';
 import { Switch } from './admin-ui';
 import { useAdminSettings, useUpdateSetting } from './api';
@@ -62,10 +62,7 @@ export function AdminTwoFactorCard() {
             title: checked ? 'Admins now need two-factor sign-in' : 'Admins no longer need two-factor sign-in',
             description: checked ? 'Admins without it are sent to set it up before the Admin Panel opens.' : undefined,
           }),
-        onError: (error) => {
-          if (isUnauthorizedError(error)) return;
-          toast({ variant: 'destructive', title: 'Could not change the setting', description: readApiError(error).message });
-        },
+        onError: toastApiError('Could not change the setting'),
       },
     );
   return (

@@ -106,18 +106,7 @@ export function CreateGatewayForm({ existing, onDone }: { existing: TPaymentGate
             ))}
           </NativeSelect>
         </Field>
-        <Field id="gateway-key-id" label="Key ID" error={errors.keyId?.message} hint={KEY_ID_HINTS[name]}>
-          <Input
-            id="gateway-key-id"
-            className="font-mono"
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={errors.keyId ? true : undefined}
-            aria-describedby={errors.keyId ? 'gateway-key-id-error' : 'gateway-key-id-hint'}
-            aria-required
-            {...register('keyId')}
-          />
-        </Field>
+        <KeyIdField id="gateway-key-id" gatewayName={name} required error={errors.keyId?.message} registration={register('keyId')} />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field id="gateway-key-secret" label="Key secret" optional error={errors.keySecret?.message}>
             <Input id="gateway-key-secret" type="password" autoComplete="new-password" spellCheck={false} {...register('keySecret')} />
@@ -221,17 +210,7 @@ export function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway;
           <DialogTitle>Edit {label}</DialogTitle>
           <DialogDescription>Rotate the key ID, replace a secret or change where {label} is reached. Stored secrets are never shown.</DialogDescription>
         </DialogHeader>
-        <Field id="edit-gateway-key-id" label="Key ID" error={errors.keyId?.message} hint={KEY_ID_HINTS[gateway.gatewayName]}>
-          <Input
-            id="edit-gateway-key-id"
-            className="font-mono"
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={errors.keyId ? true : undefined}
-            aria-describedby={errors.keyId ? 'edit-gateway-key-id-error' : 'edit-gateway-key-id-hint'}
-            {...register('keyId')}
-          />
-        </Field>
+        <KeyIdField id="edit-gateway-key-id" gatewayName={gateway.gatewayName} error={errors.keyId?.message} registration={register('keyId')} />
         <ReplaceSecretField
           id="edit-gateway-key-secret"
           label="New key secret"
@@ -250,6 +229,36 @@ export function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway;
         <FormDialogFooter error={formError} pending={update.isPending} idle="Save changes" busy="Saving..." onCancel={onDone} />
       </form>
     </DialogContent>
+  );
+}
+
+/** The gateway's public key: shown in full, so set in monospace and never corrected as if it were a word. */
+function KeyIdField({
+  id,
+  gatewayName,
+  required = false,
+  error,
+  registration,
+}: {
+  id: string;
+  gatewayName: TGatewayName;
+  required?: boolean;
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+}) {
+  return (
+    <Field id={id} label="Key ID" error={error} hint={KEY_ID_HINTS[gatewayName]}>
+      <Input
+        id={id}
+        className="font-mono"
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        aria-required={required || undefined}
+        {...registration}
+      />
+    </Field>
   );
 }
 

@@ -5,8 +5,7 @@ import { EmptyStateCard } from '../../components/layout/empty-state';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { toast } from '../../hooks/use-toast';
-import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { usePaymentGateways, useUpdateGateway } from './api';
 import { GATEWAY_LABELS, gatewayCurrency } from './labels';
 import { QueryState, SkeletonList } from '../../components/query-state';
@@ -35,10 +34,7 @@ export function GatewaysTab() {
               : `${GATEWAY_LABELS[updated.gatewayName]} is now inactive.`,
           });
         },
-        onError: (err) => {
-          if (isUnauthorizedError(err)) return;
-          toast({ variant: 'destructive', title: 'Failed to update payment gateway', description: readApiError(err).message });
-        },
+        onError: toastApiError('Failed to update payment gateway'),
         onSettled: () => setPendingId(null),
       },
     );

@@ -9,7 +9,7 @@ import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { toast } from '../../hooks/use-toast';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { Field, FormDialogFooter, formatDay } from './admin-ui';
 import { useInvitations, useInvite, useResendInvitation, useRevokeInvitation } from './api';
@@ -85,10 +85,7 @@ function InvitationRow({ invitation }: { invitation: TInvitation }) {
   const resend = useResendInvitation();
   const revoke = useRevokeInvitation();
   const [confirming, setConfirming] = useState(false);
-  const fail = (title: string) => (err: unknown) => {
-    if (isUnauthorizedError(err)) return;
-    toast({ variant: 'destructive', title, description: readApiError(err, 'Please try again.').message });
-  };
+  const fail = (title: string) => toastApiError(title, 'Please try again.');
   return (
     <li className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="pending-invitation">
       <div className="min-w-0">

@@ -19,7 +19,7 @@ import { Input } from '../../components/ui/input';
 import { SwitchField } from '../../components/ui/switch-field';
 import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
-import { toast } from '../../hooks/use-toast';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/utils';
 import { Field } from './admin-ui';
@@ -255,8 +255,7 @@ export function MailServerCard() {
             },
             onError: (error) => {
               setConfirmRemove(false);
-              if (!isUnauthorizedError(error))
-                toast({ variant: 'destructive', title: 'Failed to remove the mail server', description: readApiError(error).message });
+              toastApiError('Failed to remove the mail server')(error);
             },
           })
         }

@@ -15,8 +15,7 @@ import { Label } from '../../components/ui/label';
 import { Pager } from '../../components/ui/pager';
 import { Skeleton } from '../../components/ui/skeleton';
 import { usePlans } from '../../hooks/use-plans';
-import { toast } from '../../hooks/use-toast';
-import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { toastApiError } from '../../hooks/use-toast';
 import { cn, formatDate, formatNumber } from '../../lib/utils';
 import { NativeSelect } from './admin-ui';
 import { useAdminPayments, useDownloadInvoice, type TPaymentsFilter } from './api';
@@ -122,10 +121,7 @@ function InvoiceButton({ payment, className }: { payment: TAdminPayment; classNa
         download.mutate(
           { invoiceId, invoiceNumber },
           {
-            onError: (err) => {
-              if (isUnauthorizedError(err)) return;
-              toast({ variant: 'destructive', title: 'Could not download the invoice', description: readApiError(err).message });
-            },
+            onError: toastApiError('Could not download the invoice'),
           },
         )
       }
@@ -278,13 +274,7 @@ const PAYMENT_COLUMNS: readonly DataTableColumn[] = [
 
 function PaymentsTable({ payments, catalogue }: { payments: TAdminPayment[]; catalogue: TPlanCatalogue }) {
   return (
-    <DataTable
-      className="w-full table-fixed text-left text-sm"
-      aria-label="Payments"
-      headClassName="border-b bg-muted/40 text-xs font-medium text-muted-foreground"
-      bodyClassName="divide-y"
-      columns={PAYMENT_COLUMNS}
-    >
+    <DataTable className="w-full table-fixed text-left text-sm" aria-label="Payments" columns={PAYMENT_COLUMNS}>
       {payments.map((p) => (
         <tr key={p.id} data-testid="payment-row" className="align-top transition-colors hover:bg-muted/30">
           <td className="py-3 pr-3 pl-5 text-[13px] tabular-nums">

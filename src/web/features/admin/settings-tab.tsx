@@ -8,8 +8,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
-import { toast } from '../../hooks/use-toast';
-import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { cn } from '../../lib/utils';
 import { formatDay } from './admin-ui';
 import { useAdminSettings, useDeleteSetting } from './api';
@@ -141,8 +140,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
       },
       onError: (err) => {
         setToDelete(null);
-        if (isUnauthorizedError(err)) return;
-        toast({ variant: 'destructive', title: 'Failed to delete setting', description: readApiError(err).message });
+        toastApiError('Failed to delete setting')(err);
       },
     });
   }

@@ -165,13 +165,7 @@ export function UsersList({
     <>
       {/* Wide screens: a table. */}
       <Card className="hidden overflow-x-auto xl:block">
-        <DataTable
-          className="w-full text-left text-sm"
-          aria-label="Users"
-          headClassName="border-b bg-muted/40 text-xs font-medium text-muted-foreground"
-          bodyClassName="divide-y"
-          columns={USER_COLUMNS}
-        >
+        <DataTable className="w-full text-left text-sm" aria-label="Users" columns={USER_COLUMNS}>
           {filtered.map((u) => (
             <tr key={u.id} data-testid="admin-user-row" className="transition-colors hover:bg-muted/30">
               <td className="max-w-[210px] py-3 pr-3 pl-5">

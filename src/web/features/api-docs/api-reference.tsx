@@ -386,13 +386,7 @@ function ErrorsSection() {
         <code className="font-mono">code</code>; show <code className="font-mono">message</code> to people.
       </p>
       <div className="overflow-x-auto rounded-lg border" role="region" aria-label="Error codes" tabIndex={0}>
-        <DataTable
-          className="w-full text-sm"
-          caption="Error codes"
-          headClassName="bg-muted/50 text-left text-xs text-muted-foreground"
-          bodyClassName="divide-y"
-          columns={ERROR_COLUMNS}
-        >
+        <DataTable className="w-full text-sm" caption="Error codes" columns={ERROR_COLUMNS}>
           {(Object.keys(ERROR_CODE_MEANING) as TErrorCode[])
             .filter((code) => code !== 'csrf_rejected' && code !== 'two_factor_required')
             .map((code) => (

@@ -11,10 +11,8 @@ import {
   SquarePenIcon,
   Undo2Icon,
 } from 'lucide-react';
-import type { ReactNode, RefObject } from 'react';
+import type { ComponentProps, ReactNode, RefObject } from 'react';
 import { Link } from 'wouter';
-import type { TElementType } from '../../../contract/format-content';
-import type { TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { formatFillHref } from '../formats/format-actions';
@@ -29,31 +27,26 @@ export interface BuilderToolbarProps {
   nameError: boolean;
   onRename: (name: string) => void;
   onBack: () => void;
-  /** What the save line under the name says. */
-  status: string;
-  dirty: boolean;
-  savedId: string | null;
-  saving: boolean;
-  addMenuOpen: boolean;
-  onAddMenuOpenChange: (open: boolean) => void;
-  onAdd: (type: TElementType) => void;
-  placeholders: readonly TPlaceholder[];
-  onInsertPlaceholder: (name: string) => void;
-  onNewPlaceholder: () => void;
-  canUndo: boolean;
-  canRedo: boolean;
-  onUndo: () => void;
-  onRedo: () => void;
+  save: {
+    /** What the save line under the name says. */
+    status: string;
+    dirty: boolean;
+    savedId: string | null;
+    saving: boolean;
+    run: () => void;
+  };
+  history: { canUndo: boolean; canRedo: boolean; undo: () => void; redo: () => void };
+  addMenu: ComponentProps<typeof AddElementMenu>;
+  placeholderMenu: ComponentProps<typeof InsertPlaceholderMenu>;
   onNew: () => void;
   onClear: () => void;
   onPreview: () => void;
-  onSave: () => void;
   view: BuilderView;
   onViewChange: (view: BuilderView) => void;
 }
 
 /** The builder's top bar: back, the format's name and save state, its actions, and (below xl) the view switch. */
-export function BuilderToolbar({ nameRef, ...p }: BuilderToolbarProps) {
+export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarProps) {
   return (
     <div className="z-20 -mx-4 sm:sticky sm:top-16 -mt-6 bg-[color-mix(in_oklab,var(--color-muted)_40%,white)] px-4 pt-3 pb-3 sm:-mx-6 sm:-mt-8 sm:px-6 sm:pt-4 lg:-mx-8 lg:px-8">
       <div className="flex flex-col gap-3 rounded-xl border bg-background px-3 py-2.5 shadow-card sm:flex-row sm:items-center sm:px-4">
@@ -78,18 +71,18 @@ export function BuilderToolbar({ nameRef, ...p }: BuilderToolbarProps) {
               className="-ml-1.5 h-8 w-full min-w-0 truncate rounded-md border border-transparent bg-transparent px-1.5 text-[17px] font-semibold tracking-tight text-foreground outline-none hover:border-input focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive"
             />
             <p className="flex items-center gap-1.5 text-xs text-muted-foreground" aria-live="polite" data-testid="save-status">
-              <span className={cn('size-1.5 rounded-full', p.dirty ? 'bg-warning' : p.savedId ? 'bg-success' : 'bg-muted-foreground/40')} aria-hidden />
-              {p.status}
+              <span className={cn('size-1.5 rounded-full', save.dirty ? 'bg-warning' : save.savedId ? 'bg-success' : 'bg-muted-foreground/40')} aria-hidden />
+              {save.status}
             </p>
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-1.5">
-          <AddElementMenu open={p.addMenuOpen} onOpenChange={p.onAddMenuOpenChange} onAdd={p.onAdd} />
-          <InsertPlaceholderMenu placeholders={p.placeholders} onInsert={p.onInsertPlaceholder} onNew={p.onNewPlaceholder} />
-          <Button variant="ghost" size="icon-sm" onClick={p.onUndo} disabled={!p.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
+          <AddElementMenu {...p.addMenu} />
+          <InsertPlaceholderMenu {...p.placeholderMenu} />
+          <Button variant="ghost" size="icon-sm" onClick={history.undo} disabled={!history.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
             <Undo2Icon />
           </Button>
-          <Button variant="ghost" size="icon-sm" onClick={p.onRedo} disabled={!p.canRedo} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
+          <Button variant="ghost" size="icon-sm" onClick={history.redo} disabled={!history.canRedo} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
             <Redo2Icon />
           </Button>
           <Button variant="ghost" size="sm" onClick={p.onNew} aria-label="New">
@@ -101,16 +94,16 @@ export function BuilderToolbar({ nameRef, ...p }: BuilderToolbarProps) {
           <Button variant="outline" size="sm" onClick={p.onPreview} aria-label="Preview">
             <EyeIcon /> <span className="hidden md:inline">Preview</span>
           </Button>
-          {p.savedId && !p.dirty ? (
+          {save.savedId && !save.dirty ? (
             <Button size="sm" className="ml-auto sm:ml-1" asChild>
-              <Link href={formatFillHref(p.savedId)}>
+              <Link href={formatFillHref(save.savedId)}>
                 <ClipboardPenLineIcon /> Fill in
               </Link>
             </Button>
           ) : (
-            <Button size="sm" className="ml-auto sm:ml-1" onClick={p.onSave} disabled={p.saving}>
-              {p.saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}
-              {p.saving ? 'Saving...' : 'Save Format'}
+            <Button size="sm" className="ml-auto sm:ml-1" onClick={save.run} disabled={save.saving}>
+              {save.saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}
+              {save.saving ? 'Saving...' : 'Save Format'}
             </Button>
           )}
         </div>

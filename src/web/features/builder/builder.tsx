@@ -218,24 +218,17 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
           dispatch({ type: 'rename', name });
         }}
         onBack={() => navigate('/')}
-        status={saveStatus(saving, savedId, dirty, !!imported)}
-        dirty={dirty}
-        savedId={savedId}
-        saving={saving}
-        addMenuOpen={addMenuOpen}
-        onAddMenuOpenChange={setAddMenuOpen}
-        onAdd={addElement}
-        placeholders={doc.placeholders}
-        onInsertPlaceholder={placeholders.insertPlaceholder}
-        onNewPlaceholder={() => placeholders.setPlaceholderDraft({ creating: { name: '', type: 'text' } })}
-        canUndo={state.past.length > 0}
-        canRedo={state.future.length > 0}
-        onUndo={undo}
-        onRedo={redo}
+        save={{ status: saveStatus(saving, savedId, dirty, !!imported), dirty, savedId, saving, run: save }}
+        history={{ canUndo: state.past.length > 0, canRedo: state.future.length > 0, undo, redo }}
+        addMenu={{ open: addMenuOpen, onOpenChange: setAddMenuOpen, onAdd: addElement }}
+        placeholderMenu={{
+          placeholders: doc.placeholders,
+          onInsert: placeholders.insertPlaceholder,
+          onNew: () => placeholders.setPlaceholderDraft({ creating: { name: '', type: 'text' } }),
+        }}
         onNew={() => newFormat.setNewOpen(true)}
         onClear={() => setConfirmClear(true)}
         onPreview={openPreview}
-        onSave={save}
         view={view}
         onViewChange={setView}
       />
@@ -269,7 +262,15 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
               bypass={guard.bypass}
             />
           }
-          canvas={{ elements, docStyle: doc.content.style, known, placeholders: doc.placeholders, editingId, ...actions.canvasHandlers }}
+          canvas={{
+            elements,
+            docStyle: doc.content.style,
+            known,
+            placeholders: doc.placeholders,
+            editingId,
+            actions: actions.elementActions,
+            onReorder: actions.reorder,
+          }}
         />
 
         <BuilderPreviewPane view={view} preview={preview} hasContent={elements.length > 0} />

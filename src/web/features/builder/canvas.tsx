@@ -40,6 +40,17 @@ export const ELEMENT_ICONS: Record<TElementType, LucideIcon> = {
   section: GroupIcon,
 };
 
+/** What an element's frame can do to it; one stable object, so the memoised rows do not re-render. */
+export interface TElementActions {
+  /** Opens an element for editing, or closes the open one. */
+  edit: (id: string | null) => void;
+  update: (id: string, fn: Parameters<ElementUpdater>[0]) => void;
+  move: (id: string, delta: -1 | 1) => void;
+  remove: (id: string) => void;
+  duplicate: (id: string) => void;
+  moveAcross: (id: string, direction: 'into-above' | 'out') => void;
+}
+
 export interface CanvasProps {
   elements: TElement[];
   docStyle: TTextStyle | undefined;
@@ -47,13 +58,8 @@ export interface CanvasProps {
   /** For conditions, repeats and their badges. */
   placeholders: readonly TPlaceholder[];
   editingId: string | null;
-  onEdit: (id: string | null) => void;
-  onUpdate: (id: string, fn: Parameters<ElementUpdater>[0]) => void;
-  onMove: (id: string, delta: -1 | 1) => void;
+  actions: TElementActions;
   onReorder: (activeId: string, overId: string) => void;
-  onDelete: (id: string) => void;
-  onDuplicate: (id: string) => void;
-  onMoveAcross: (id: string, direction: 'into-above' | 'out') => void;
   emptyState: React.ReactNode;
 }
 
@@ -116,12 +122,7 @@ export function Canvas(props: CanvasProps) {
               editing={props.editingId === el.id}
               // A section passes on which of its elements is being edited; others need not know.
               editingId={el.type === 'section' && el.elements.some((c) => c.id === props.editingId) ? props.editingId : null}
-              onEdit={props.onEdit}
-              onUpdate={props.onUpdate}
-              onMove={props.onMove}
-              onDelete={props.onDelete}
-              onDuplicate={props.onDuplicate}
-              onMoveAcross={props.onMoveAcross}
+              actions={props.actions}
               sectionAbove={elements[i - 1]?.type === 'section'}
             />
           ))}
@@ -132,10 +133,7 @@ export function Canvas(props: CanvasProps) {
 }
 
 /** What an element's frame on the canvas needs from the builder, at the top level or in a section. */
-interface ElementFrameProps extends Pick<
-  CanvasProps,
-  'docStyle' | 'known' | 'placeholders' | 'editingId' | 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate' | 'onMoveAcross'
-> {
+interface ElementFrameProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'placeholders' | 'editingId' | 'actions'> {
   el: TElement;
   index: number;
   count: number;
@@ -176,9 +174,7 @@ const SortableElement = memo(function SortableElement(props: SortableElementProp
   );
 });
 
-type FrameHandlers = Pick<ElementFrameProps, 'onEdit' | 'onUpdate' | 'onMove' | 'onDelete' | 'onDuplicate' | 'onMoveAcross'>;
-
-interface ElementToolbarProps extends Pick<ElementFrameProps, 'el' | 'index' | 'count' | 'inSection' | 'sectionAbove'>, Omit<FrameHandlers, 'onUpdate'> {
+interface ElementToolbarProps extends Pick<ElementFrameProps, 'el' | 'index' | 'count' | 'inSection' | 'sectionAbove' | 'actions'> {
   name: string;
   editing: boolean;
   dragging?: boolean;
@@ -186,22 +182,7 @@ interface ElementToolbarProps extends Pick<ElementFrameProps, 'el' | 'index' | '
 }
 
 /** The element's kind and its actions: move, move across a section, edit, duplicate, delete. */
-function ElementToolbar({
-  el,
-  index,
-  count,
-  inSection,
-  sectionAbove,
-  name,
-  editing,
-  dragging,
-  dragHandle,
-  onEdit,
-  onMove,
-  onDelete,
-  onDuplicate,
-  onMoveAcross,
-}: ElementToolbarProps) {
+function ElementToolbar({ el, index, count, inSection, sectionAbove, name, editing, dragging, dragHandle, actions }: ElementToolbarProps) {
   const Icon = ELEMENT_ICONS[el.type];
   const isSection = el.type === 'section';
   return (
@@ -220,29 +201,22 @@ function ElementToolbar({
         {ELEMENT_LABELS[el.type]}
       </span>
       <div className="ml-auto flex items-center gap-0.5 sm:ml-0">
-        <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(el.id, -1)} />
-        <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(el.id, 1)} />
-        {inSection && <IconButton icon={LogOutIcon} label={`Move ${name} out of the section`} onClick={() => onMoveAcross(el.id, 'out')} />}
+        <IconButton icon={ArrowUpIcon} label={`Move ${name} up`} disabled={index === 0} onClick={() => actions.move(el.id, -1)} />
+        <IconButton icon={ArrowDownIcon} label={`Move ${name} down`} disabled={index === count - 1} onClick={() => actions.move(el.id, 1)} />
+        {inSection && <IconButton icon={LogOutIcon} label={`Move ${name} out of the section`} onClick={() => actions.moveAcross(el.id, 'out')} />}
         {sectionAbove && !isSection && (
-          <IconButton icon={LogInIcon} label={`Move ${name} into the section above`} onClick={() => onMoveAcross(el.id, 'into-above')} />
+          <IconButton icon={LogInIcon} label={`Move ${name} into the section above`} onClick={() => actions.moveAcross(el.id, 'into-above')} />
         )}
-        {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => onEdit(el.id)} />}
-        <IconButton icon={CopyPlusIcon} label={`Duplicate ${name}`} onClick={() => onDuplicate(el.id)} />
-        <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => onDelete(el.id)} />
+        {!editing && <IconButton icon={PencilIcon} label={`Edit ${name}`} onClick={() => actions.edit(el.id)} />}
+        <IconButton icon={CopyPlusIcon} label={`Duplicate ${name}`} onClick={() => actions.duplicate(el.id)} />
+        <IconButton icon={Trash2Icon} label={`Delete ${name}`} tone="danger" onClick={() => actions.remove(el.id)} />
       </div>
     </div>
   );
 }
 
 /** The element open for editing: its own editor, its condition, and Done (or Escape). */
-function ElementEditPanel({
-  el,
-  index,
-  name,
-  placeholders,
-  onEdit,
-  onUpdate,
-}: Pick<ElementFrameProps, 'el' | 'index' | 'placeholders' | 'onEdit' | 'onUpdate'> & { name: string }) {
+function ElementEditPanel({ el, index, name, placeholders, actions }: Pick<ElementFrameProps, 'el' | 'index' | 'placeholders' | 'actions'> & { name: string }) {
   const isSection = el.type === 'section';
   return (
     <fieldset
@@ -251,17 +225,17 @@ function ElementEditPanel({
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !e.defaultPrevented) {
           e.stopPropagation();
-          onEdit(null);
+          actions.edit(null);
         }
       }}
     >
-      <ElementEditor el={el} index={index} update={(fn) => onUpdate(el.id, fn)} placeholders={placeholders} />
+      <ElementEditor el={el} index={index} update={(fn) => actions.update(el.id, fn)} placeholders={placeholders} />
       <ConditionEditor
         showIf={el.showIf}
         placeholders={placeholders}
         noun={isSection ? 'section' : 'element'}
         onChange={(showIf) =>
-          onUpdate(el.id, (e) => {
+          actions.update(el.id, (e) => {
             const { showIf: _old, ...rest } = e;
             return (showIf ? { ...rest, showIf } : rest) as TElement;
           })
@@ -269,7 +243,7 @@ function ElementEditPanel({
       />
       <div className="mt-4 flex items-center justify-end gap-2 border-t pt-3">
         {isSection && <span className="mr-auto text-xs text-muted-foreground">Elements you add now go into this section.</span>}
-        <Button size="sm" onClick={() => onEdit(null)} title="Done (Esc)">
+        <Button size="sm" onClick={() => actions.edit(null)} title="Done (Esc)">
           <CheckIcon /> Done
         </Button>
       </div>
@@ -277,12 +251,12 @@ function ElementEditPanel({
   );
 }
 
-interface ElementBodyProps extends Pick<ElementFrameProps, 'el' | 'index' | 'docStyle' | 'known' | 'placeholders' | 'onEdit'> {
+interface ElementBodyProps extends Pick<ElementFrameProps, 'el' | 'index' | 'docStyle' | 'known' | 'placeholders' | 'actions'> {
   bodyRef: RefObject<HTMLDivElement | null>;
 }
 
 /** The element as it prints (a section as its title), with its badges; a click or Enter opens it. */
-function ElementBody({ el, index, docStyle, known, placeholders, onEdit, bodyRef }: ElementBodyProps) {
+function ElementBody({ el, index, docStyle, known, placeholders, actions, bodyRef }: ElementBodyProps) {
   const isSection = el.type === 'section';
   const repeat = el.type === 'table' ? el.repeat?.list : el.type === 'list' ? el.repeat : undefined;
   const badges = (el.showIf || (repeat && el.type === 'list')) && (
@@ -296,11 +270,11 @@ function ElementBody({ el, index, docStyle, known, placeholders, onEdit, bodyRef
       ref={bodyRef}
       role="button"
       tabIndex={0}
-      onClick={() => onEdit(el.id)}
+      onClick={() => actions.edit(el.id)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
-          onEdit(el.id);
+          actions.edit(el.id);
         }
       }}
       className={cn(
@@ -333,7 +307,6 @@ function SectionElements({
   name,
   ...frame
 }: Omit<ElementFrameProps, 'el' | 'index' | 'count' | 'inSection' | 'sectionAbove'> & { section: Extract<TElement, { type: 'section' }>; name: string }) {
-  const { docStyle, known, placeholders, editingId, onEdit, onUpdate, onMove, onDelete, onDuplicate, onMoveAcross } = frame;
   return (
     <div className="px-2 pb-2 sm:px-3">
       {el.elements.length === 0 ? (
@@ -343,23 +316,7 @@ function SectionElements({
       ) : (
         <ol className="space-y-2 border-l-2 border-primary/20 pl-2" aria-label={`Elements in ${name}`}>
           {el.elements.map((child, k) => (
-            <ElementFrame
-              key={child.id}
-              el={child}
-              index={k}
-              count={el.elements.length}
-              docStyle={docStyle}
-              known={known}
-              placeholders={placeholders}
-              editingId={editingId}
-              onEdit={onEdit}
-              onUpdate={onUpdate}
-              onMove={onMove}
-              onDelete={onDelete}
-              onDuplicate={onDuplicate}
-              onMoveAcross={onMoveAcross}
-              inSection={el.id}
-            />
+            <ElementFrame key={child.id} {...frame} el={child} index={k} count={el.elements.length} inSection={el.id} />
           ))}
         </ol>
       )}
@@ -375,12 +332,7 @@ function ElementFrame({
   known,
   placeholders,
   editingId,
-  onEdit,
-  onUpdate,
-  onMove,
-  onDelete,
-  onDuplicate,
-  onMoveAcross,
+  actions,
   inSection,
   sectionAbove,
   nodeRef,
@@ -407,7 +359,6 @@ function ElementFrame({
   }, [editing]);
 
   const isSection = el.type === 'section';
-  const handlers = { onEdit, onUpdate, onMove, onDelete, onDuplicate, onMoveAcross };
 
   return (
     <li
@@ -438,15 +389,15 @@ function ElementFrame({
         editing={editing}
         dragging={dragging}
         dragHandle={dragHandle}
-        {...handlers}
+        actions={actions}
       />
       {editing ? (
-        <ElementEditPanel el={el} index={index} name={name} placeholders={placeholders} onEdit={onEdit} onUpdate={onUpdate} />
+        <ElementEditPanel el={el} index={index} name={name} placeholders={placeholders} actions={actions} />
       ) : (
-        <ElementBody el={el} index={index} docStyle={docStyle} known={known} placeholders={placeholders} onEdit={onEdit} bodyRef={bodyRef} />
+        <ElementBody el={el} index={index} docStyle={docStyle} known={known} placeholders={placeholders} actions={actions} bodyRef={bodyRef} />
       )}
       {el.type === 'section' && (
-        <SectionElements section={el} name={name} docStyle={docStyle} known={known} placeholders={placeholders} editingId={editingId} {...handlers} />
+        <SectionElements section={el} name={name} docStyle={docStyle} known={known} placeholders={placeholders} editingId={editingId} actions={actions} />
       )}
     </li>
   );

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useRef, type Dispatch } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type Dispatch } from 'react';
 import type { TElement } from '../../../contract/format-content';
 import { ToastAction } from '../../components/ui/toast';
 import { toast } from '../../hooks/use-toast';
 import type { BuilderAction } from './builder-reducer';
+import type { TElementActions } from './canvas';
 import { allElementIds, describeElement, findElement, newElementId } from './model';
 
 /**
@@ -107,15 +108,9 @@ export function useElementActions({
     [edit, dispatch],
   );
 
-  /** The canvas's handlers, under the names the canvas takes them by. */
-  const canvasHandlers = {
-    onEdit: edit,
-    onUpdate: updateElement,
-    onMove: moveElement,
-    onReorder: reorder,
-    onDelete: deleteElement,
-    onDuplicate: duplicateElement,
-    onMoveAcross: moveAcrossSection,
-  };
-  return { latest, edit, insertElement, canvasHandlers };
+  const elementActions: TElementActions = useMemo(
+    () => ({ edit, update: updateElement, move: moveElement, remove: deleteElement, duplicate: duplicateElement, moveAcross: moveAcrossSection }),
+    [edit, updateElement, moveElement, deleteElement, duplicateElement, moveAcrossSection],
+  );
+  return { latest, edit, insertElement, elementActions, reorder };
 }

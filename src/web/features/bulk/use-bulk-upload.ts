@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { columnPlaceholders, defaultFileNamePattern, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
 import type { TPlaceholder } from '../../../contract/placeholders';
 import { upgradeActionFor } from '../../components/plan/upgrade';
-import { toast } from '../../hooks/use-toast';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
 import { bulkJobKeys } from '../../lib/query-keys';
 import { batchHref, checkSpreadsheetFile, useDiscardDraft, useDraft, useStartJob, useUpdateMapping, useUploadSpreadsheet } from './api';
@@ -85,10 +85,7 @@ export function useBulkUpload(formatId: string, placeholders: readonly TPlacehol
 
   const changeMapping = (mapping: TColumnMapping) =>
     updateMapping.mutate(mapping, {
-      onError: (error) => {
-        if (isUnauthorizedError(error)) return;
-        toast({ variant: 'destructive', title: 'Could not change the mapping', description: readApiError(error).message });
-      },
+      onError: toastApiError('Could not change the mapping'),
     });
 
   const startBatch = () => {

@@ -9,8 +9,7 @@ import { QueryState } from '../../components/query-state';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Separator } from '../../components/ui/separator';
 import { Skeleton } from '../../components/ui/skeleton';
-import { toast } from '../../hooks/use-toast';
-import { isUnauthorizedError, readApiError } from '../../lib/api';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { formatDate } from '../../lib/utils';
 import { useCreateShareLink, useDocumentDeliveries, useRevokeShareLink, useShareLinks } from './api';
 import { DeliveryLog } from './delivery-log';
@@ -46,9 +45,7 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
       { documentId: document.id, body: { expiresInDays: days } },
       {
         onSuccess: (link) => copy(link.url),
-        onError: (error) => {
-          if (!isUnauthorizedError(error)) toast({ variant: 'destructive', title: 'The link could not be made', description: readApiError(error).message });
-        },
+        onError: toastApiError('The link could not be made'),
       },
     );
 
@@ -125,10 +122,7 @@ function ShareLinks({ document }: { document: TDocumentRef }) {
                       onClick={() =>
                         revoke.mutate(link.id, {
                           onSuccess: () => toast({ title: 'Link turned off', description: 'It no longer opens the document.' }),
-                          onError: (error) => {
-                            if (!isUnauthorizedError(error))
-                              toast({ variant: 'destructive', title: 'Could not turn the link off', description: readApiError(error).message });
-                          },
+                          onError: toastApiError('Could not turn the link off'),
                         })
                       }
                     >

@@ -13,7 +13,7 @@ import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Textarea } from '../../components/ui/textarea';
 import { useEmailSettings } from '../../hooks/use-email-settings';
-import { toast } from '../../hooks/use-toast';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { mailto } from '../../lib/site';
 import { formatDate } from '../../lib/utils';
@@ -101,9 +101,7 @@ function DraftWithLink({ document, onClose }: { document: TDocumentRef; onClose:
           setLink(made);
           window.location.href = draftOf(made);
         },
-        onError: (error) => {
-          if (!isUnauthorizedError(error)) toast({ variant: 'destructive', title: 'The link could not be made', description: readApiError(error).message });
-        },
+        onError: toastApiError('The link could not be made'),
       },
     );
   };

@@ -11,6 +11,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { api, readApiError } from '../../lib/api';
 import { cn } from '../../lib/utils';
+import { PaperSketch } from '../../components/ui/paper-sketch';
 
 type DemoInput = z.input<typeof ZDemoRenderBody>;
 type DemoOutput = z.output<typeof ZDemoRenderBody>;
@@ -153,13 +154,7 @@ export function LiveDemo() {
           </>
         ) : (
           <div className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
-            <div className="flex aspect-[1/1.3] w-40 flex-col gap-2 rounded-md border bg-white p-4 shadow-card" aria-hidden>
-              <div className="h-2.5 w-2/3 rounded bg-secondary" />
-              <div className="mt-2 h-1.5 w-full rounded bg-secondary" />
-              <div className="h-1.5 w-5/6 rounded bg-secondary" />
-              <div className="h-1.5 w-full rounded bg-secondary" />
-              <div className="mt-2 h-6 w-full rounded bg-secondary/70" />
-            </div>
+            <PaperSketch className="w-40 gap-2 border p-4" />
             <p className="max-w-xs text-sm text-muted-foreground">
               {render.isPending ? 'Rendering your offer letter...' : 'Press Generate PDF to render this offer letter with your values.'}
             </p>

@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadingText, QueryState } from '../../components/query-state';
-import { toast } from '../../hooks/use-toast';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { useContactEmails } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { mailto, siteOrigin } from '../../lib/site';
@@ -270,11 +270,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
               toast({ title: 'API Key Revoked', description: `${revoking.name} no longer works.` });
               setRevoking(null);
             },
-            onError: (failure) => {
-              if (!isUnauthorizedError(failure)) {
-                toast({ variant: 'destructive', title: 'Error', description: readApiError(failure, 'The key could not be revoked.').message });
-              }
-            },
+            onError: toastApiError('Error', 'The key could not be revoked.'),
           });
         }}
       />

@@ -103,13 +103,7 @@ export function UsagePanel({
       <details className="group rounded-lg border">
         <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium hover:bg-muted/60">Show the figures for each day</summary>
         <div className="max-h-80 overflow-auto border-t" role="region" aria-label="Figures for each day" tabIndex={0}>
-          <DataTable
-            className="w-full text-sm tabular-nums"
-            caption={`API usage per day, last ${API_USAGE_DAYS} days`}
-            headClassName="sticky top-0 bg-background text-xs text-muted-foreground"
-            bodyClassName="divide-y"
-            columns={DAY_COLUMNS}
-          >
+          <DataTable className="w-full text-sm tabular-nums" caption={`API usage per day, last ${API_USAGE_DAYS} days`} head="sticky" columns={DAY_COLUMNS}>
             {[...usage.days].reverse().map((d) => (
               <tr key={d.day}>
                 <th scope="row" className="px-3 py-1.5 text-left font-normal whitespace-nowrap">

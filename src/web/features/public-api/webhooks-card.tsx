@@ -21,7 +21,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
 import { LoadingText, QueryState } from '../../components/query-state';
-import { toast } from '../../hooks/use-toast';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { cn, formatDate } from '../../lib/utils';
 import { OnceSecret } from './once-secret';
@@ -40,9 +40,7 @@ const EVENT_TEXT: Record<TWebhookEvent, string> = {
   'batch.failed': 'A batch ended with rows that failed',
 };
 
-const failed = (failure: unknown, fallback: string) => {
-  if (!isUnauthorizedError(failure)) toast({ variant: 'destructive', title: 'Error', description: readApiError(failure, fallback).message });
-};
+const failed = (failure: unknown, fallback: string) => toastApiError('Error', fallback)(failure);
 
 function DeliveryLog({ endpointId }: { endpointId: string }) {
   const deliveries = useWebhookDeliveries(endpointId);
@@ -58,13 +56,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
   if (rows.length === 0) return <p className="px-3 py-2 text-sm text-muted-foreground">No deliveries yet. Send a test event to try the endpoint.</p>;
   return (
     <div className="max-h-72 overflow-auto" role="region" aria-label="Deliveries" tabIndex={0}>
-      <DataTable
-        className="w-full text-sm"
-        caption="Last 50 deliveries, newest first"
-        headClassName="sticky top-0 bg-background text-left text-xs text-muted-foreground"
-        bodyClassName="divide-y"
-        columns={DELIVERY_COLUMNS}
-      >
+      <DataTable className="w-full text-sm" caption="Last 50 deliveries, newest first" head="sticky" columns={DELIVERY_COLUMNS}>
         {rows.map((d) => (
           <tr key={d.id} className="align-top">
             <th scope="row" className="px-3 py-2 text-left font-mono text-xs font-normal">
