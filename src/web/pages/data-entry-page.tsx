@@ -1,8 +1,7 @@
 import { ArrowLeftIcon, FormInputIcon, PencilIcon, TableIcon } from 'lucide-react';
+import { LinkButton } from '../components/ui/link-button';
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { PageHeader } from '../components/layout/page-header';
-import { Button } from '../components/ui/button';
 import { Card } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { QueryState, SkeletonList } from '../components/query-state';
@@ -27,17 +26,13 @@ export function DataEntryPage({ formatId }: { formatId?: string }) {
         description={data ? data.description || 'Fill in the form to generate a PDF from this format.' : 'Fill in the form to generate a PDF from this format.'}
         actions={
           <>
-            <Button variant="ghost" asChild>
-              <Link href="/formats">
-                <ArrowLeftIcon /> My Formats
-              </Link>
-            </Button>
+            <LinkButton variant="ghost" href="/formats" icon={ArrowLeftIcon}>
+              My Formats
+            </LinkButton>
             {data && (
-              <Button variant="outline" asChild>
-                <Link href={formatEditHref(data.id)}>
-                  <PencilIcon /> Edit format
-                </Link>
-              </Button>
+              <LinkButton variant="outline" href={formatEditHref(data.id)} icon={PencilIcon}>
+                Edit format
+              </LinkButton>
             )}
           </>
         }

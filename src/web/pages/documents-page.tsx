@@ -1,5 +1,5 @@
 import { FileTextIcon, Loader2Icon, PlusIcon } from 'lucide-react';
-import { Link } from 'wouter';
+import { LinkButton } from '../components/ui/link-button';
 import { EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
 import { Button } from '../components/ui/button';
@@ -38,11 +38,9 @@ export function DocumentsPage() {
         title="Recent Documents"
         description="Every PDF you generate is kept here, exactly as it was made. Spreadsheet batches are grouped into one row each."
         actions={
-          <Button variant="outline" asChild>
-            <Link href="/formats">
-              <PlusIcon /> Generate from a format
-            </Link>
-          </Button>
+          <LinkButton variant="outline" href="/formats" icon={PlusIcon}>
+            Generate from a format
+          </LinkButton>
         }
       />
       <QueryState
@@ -56,11 +54,9 @@ export function DocumentsPage() {
             title="No documents yet"
             description="Generate a document from one of your formats, or many at once from a spreadsheet, and it will show up here, ready to preview or download."
             action={
-              <Button asChild>
-                <Link href="/formats">
-                  <PlusIcon /> Generate your first document
-                </Link>
-              </Button>
+              <LinkButton href="/formats" icon={PlusIcon}>
+                Generate your first document
+              </LinkButton>
             }
           />
         }

@@ -1,4 +1,5 @@
 import { CalendarIcon, ClipboardPenLineIcon, EyeIcon, LayoutTemplateIcon, LockIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { LinkButton } from '../components/ui/link-button';
 import { Link } from 'wouter';
 import { EmptyStateCard } from '../components/layout/empty-state';
 import { QueryState, SkeletonList } from '../components/query-state';
@@ -28,11 +29,9 @@ export function FormatsPage() {
         actions={
           <>
             <StartFromTemplateButton />
-            <Button asChild>
-              <Link href="/builder">
-                <PlusIcon /> Create New Format
-              </Link>
-            </Button>
+            <LinkButton href="/builder" icon={PlusIcon}>
+              Create New Format
+            </LinkButton>
           </>
         }
       />
@@ -88,11 +87,9 @@ export function FormatsPage() {
                 )}
               </div>
               <div className="mt-auto flex items-center gap-2 border-t pt-4">
-                <Button size="sm" asChild>
-                  <Link href={formatFillHref(f.id)}>
-                    <ClipboardPenLineIcon /> Fill data
-                  </Link>
-                </Button>
+                <LinkButton size="sm" href={formatFillHref(f.id)} icon={ClipboardPenLineIcon}>
+                  Fill data
+                </LinkButton>
                 <Button variant="outline" size="sm" asChild>
                   <Link href={formatEditHref(f.id)}>
                     {f.readOnly ? (

@@ -211,20 +211,9 @@ export function EditGatewayForm({ gateway, onDone }: { gateway: TPaymentGateway;
           <DialogDescription>Rotate the key ID, replace a secret or change where {label} is reached. Stored secrets are never shown.</DialogDescription>
         </DialogHeader>
         <KeyIdField id="edit-gateway-key-id" gatewayName={gateway.gatewayName} error={errors.keyId?.message} registration={register('keyId')} />
-        <ReplaceSecretField
-          id="edit-gateway-key-secret"
-          label="New key secret"
-          isSet={gateway.hasKeySecret}
-          error={errors.keySecret?.message}
-          registration={register('keySecret')}
-        />
-        <ReplaceSecretField
-          id="edit-gateway-webhook-secret"
-          label="New webhook secret"
-          isSet={gateway.hasWebhookSecret}
-          error={errors.webhookSecret?.message}
-          registration={register('webhookSecret')}
-        />
+        {REPLACEABLE_SECRETS.map(({ field, id, label, isSet }) => (
+          <ReplaceSecretField key={field} id={id} label={label} isSet={isSet(gateway)} error={errors[field]?.message} registration={register(field)} />
+        ))}
         <AddressFields name={gateway.gatewayName} idPrefix="edit-gateway" register={register} errors={errors} />
         <FormDialogFooter error={formError} pending={update.isPending} idle="Save changes" busy="Saving..." onCancel={onDone} />
       </form>
@@ -261,6 +250,12 @@ function KeyIdField({
     </Field>
   );
 }
+
+/** The secrets an edit may replace; the stored ones are never sent back, only whether they are set. */
+const REPLACEABLE_SECRETS = [
+  { field: 'keySecret', id: 'edit-gateway-key-secret', label: 'New key secret', isSet: (g: TPaymentGateway) => g.hasKeySecret },
+  { field: 'webhookSecret', id: 'edit-gateway-webhook-secret', label: 'New webhook secret', isSet: (g: TPaymentGateway) => g.hasWebhookSecret },
+] as const;
 
 /** A stored secret is never shown: the field says whether one is set, and blank keeps it. */
 function ReplaceSecretField({

@@ -10,6 +10,7 @@ import {
   ZPublicPages,
   type TPublicPages,
 } from '../../../contract/public-pages';
+import { IconButton } from '../../components/ui/icon-button';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -116,36 +117,19 @@ function ListEditor({ name, control, register, errors }: TListProps) {
                   <div className="flex items-center justify-between gap-2">
                     <legend className="text-sm font-medium">{label}</legend>
                     <div className="flex gap-1">
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        size="icon-sm"
-                        onClick={() => move(index, index - 1)}
+                      <IconButton
+                        icon={ArrowUpIcon}
+                        label={`Move ${list.item} ${index + 1} up`}
                         disabled={index === 0}
-                        aria-label={`Move ${list.item} ${index + 1} up`}
-                      >
-                        <ArrowUpIcon aria-hidden />
-                      </Button>
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        size="icon-sm"
-                        onClick={() => move(index, index + 1)}
+                        onClick={() => move(index, index - 1)}
+                      />
+                      <IconButton
+                        icon={ArrowDownIcon}
+                        label={`Move ${list.item} ${index + 1} down`}
                         disabled={index === fields.length - 1}
-                        aria-label={`Move ${list.item} ${index + 1} down`}
-                      >
-                        <ArrowDownIcon aria-hidden />
-                      </Button>
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        size="icon-sm"
-                        className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                        onClick={() => remove(index)}
-                        aria-label={`Remove ${list.item} ${index + 1}`}
-                      >
-                        <Trash2Icon aria-hidden />
-                      </Button>
+                        onClick={() => move(index, index + 1)}
+                      />
+                      <IconButton icon={Trash2Icon} label={`Remove ${list.item} ${index + 1}`} tone="danger" onClick={() => remove(index)} />
                     </div>
                   </div>
                   <div className="mt-3 grid gap-4 sm:grid-cols-2">

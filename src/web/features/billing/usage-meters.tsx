@@ -20,25 +20,15 @@ export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
         testId="billing-generations"
         note={`Resets on ${formatDate(usage.periodEnd)}`}
       />
-      {usage.formats.limit === null ? (
-        <div>
-          <dt className="text-sm font-medium">Formats</dt>
-          <dd className="mt-2 text-sm tabular-nums" data-testid="billing-formats">
-            <span className="font-semibold">{formatNumber(usage.formats.used)}</span>
-            <span className="text-muted-foreground"> · unlimited</span>
-          </dd>
-        </div>
-      ) : (
-        <UsageMeter
-          label="Formats"
-          progressLabel="Formats used"
-          used={usage.formats.used}
-          limit={usage.formats.limit}
-          show={formatNumber}
-          testId="billing-formats"
-          note={usage.formats.used > usage.formats.limit ? 'Formats beyond the limit are read-only.' : undefined}
-        />
-      )}
+      <UsageMeter
+        label="Formats"
+        progressLabel="Formats used"
+        used={usage.formats.used}
+        limit={usage.formats.limit}
+        show={formatNumber}
+        testId="billing-formats"
+        note={usage.formats.limit !== null && usage.formats.used > usage.formats.limit ? 'Formats beyond the limit are read-only.' : undefined}
+      />
       <StorageMeter used={usage.storage.usedBytes} limit={usage.storage.limitBytes} testId="billing-storage" />
     </dl>
   );

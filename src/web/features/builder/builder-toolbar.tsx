@@ -11,8 +11,8 @@ import {
   SquarePenIcon,
   Undo2Icon,
 } from 'lucide-react';
+import { LinkButton } from '../../components/ui/link-button';
 import type { ComponentProps, ReactNode, RefObject } from 'react';
-import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { formatFillHref } from '../formats/format-actions';
@@ -95,11 +95,9 @@ export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarP
             <EyeIcon /> <span className="hidden md:inline">Preview</span>
           </Button>
           {save.savedId && !save.dirty ? (
-            <Button size="sm" className="ml-auto sm:ml-1" asChild>
-              <Link href={formatFillHref(save.savedId)}>
-                <ClipboardPenLineIcon /> Fill in
-              </Link>
-            </Button>
+            <LinkButton size="sm" className="ml-auto sm:ml-1" href={formatFillHref(save.savedId)} icon={ClipboardPenLineIcon}>
+              Fill in
+            </LinkButton>
           ) : (
             <Button size="sm" className="ml-auto sm:ml-1" onClick={save.run} disabled={save.saving}>
               {save.saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}

@@ -26,7 +26,7 @@ import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { RepeatBadge } from './canvas-badges';
 import { ConditionBadge, ConditionEditor } from './condition-editor';
-import { IconButton } from './controls';
+import { IconButton } from '../../components/ui/icon-button';
 import { ElementEditor, ElementView } from './elements/registry';
 import type { ElementUpdater } from './elements/shared';
 import { describeElement, ELEMENT_LABELS } from './model';

@@ -14,7 +14,8 @@ import { placeholderLabel, type TPlaceholder } from '../../../contract/placehold
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/utils';
-import { IconButton, NativeSelect } from './controls';
+import { NativeSelect } from './controls';
+import { IconButton } from '../../components/ui/icon-button';
 
 /** What a condition may ask of a field of this type. */
 function opsFor(type: TPlaceholder['type'] | undefined): readonly TConditionOp[] {

@@ -1,44 +1,12 @@
 import { NativeSelect as UiNativeSelect } from '../../components/ui/native-select';
+import { IconButton } from '../../components/ui/icon-button';
 import { AlignCenterIcon, AlignJustifyIcon, AlignLeftIcon, AlignRightIcon, type LucideIcon } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
-import { Tooltip, TooltipContent, TooltipTrigger } from '../../components/ui/tooltip';
 import { cn } from '../../lib/utils';
 
 /** The builder's compact select. */
 export function NativeSelect(props: ComponentProps<typeof UiNativeSelect>) {
   return <UiNativeSelect size="sm" {...props} />;
-}
-
-/** A small icon button with a tooltip; `pressed` makes it a toggle. */
-export function IconButton({
-  icon: Icon,
-  label,
-  pressed,
-  className,
-  tone = 'default',
-  ...props
-}: Omit<ComponentProps<'button'>, 'children'> & { icon: LucideIcon; label: string; pressed?: boolean; tone?: 'default' | 'danger' }) {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <button
-          type="button"
-          aria-label={label}
-          aria-pressed={pressed}
-          className={cn(
-            'inline-flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:pointer-events-none disabled:opacity-40 [&_svg]:size-4',
-            pressed && 'bg-primary-soft text-primary hover:bg-primary-soft hover:text-primary',
-            tone === 'danger' && 'hover:bg-destructive/10 hover:text-destructive',
-            className,
-          )}
-          {...props}
-        >
-          <Icon aria-hidden />
-        </button>
-      </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
-  );
 }
 
 export function ToolGroup({ label, children, className }: { label: string; children: ReactNode; className?: string }) {

@@ -1,7 +1,7 @@
 import { SlidersHorizontalIcon, SparklesIcon } from 'lucide-react';
 import { guessPlaceholderType } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
-import { IconButton } from './controls';
+import { IconButton } from '../../components/ui/icon-button';
 import { PLACEHOLDER_TYPE_LABELS } from './placeholder-form-values';
 
 /**

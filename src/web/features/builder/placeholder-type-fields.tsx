@@ -19,7 +19,8 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Textarea } from '../../components/ui/textarea';
 import { cn } from '../../lib/utils';
-import { IconButton, NativeSelect } from './controls';
+import { NativeSelect } from './controls';
+import { IconButton } from '../../components/ui/icon-button';
 import { FormulaCheck, useFormulaCheck } from './formula-check';
 import { newColumnKey, starterColumns, type ColumnDraft, type PlaceholderFormValues, PLACEHOLDER_TYPE_LABELS } from './placeholder-form-values';
 /** The columns of a list being defined: name, type, required, and a formula's expression or a choice's options. */

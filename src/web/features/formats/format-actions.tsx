@@ -1,6 +1,5 @@
 import { PlusIcon } from 'lucide-react';
-import { Link } from 'wouter';
-import { Button } from '../../components/ui/button';
+import { LinkButton } from '../../components/ui/link-button';
 
 // Format ids come from the server and are opaque, so they are encoded before going into a path.
 export function formatEditHref(id: string): string {
@@ -14,10 +13,8 @@ export function formatFillHref(id: string): string {
 /** The way out of every empty list: a first format, which documents also need. */
 export function CreateFirstFormatButton({ variant }: { variant?: 'outline' }) {
   return (
-    <Button variant={variant} asChild>
-      <Link href="/builder">
-        <PlusIcon /> Create your first format
-      </Link>
-    </Button>
+    <LinkButton variant={variant} href="/builder" icon={PlusIcon}>
+      Create your first format
+    </LinkButton>
   );
 }

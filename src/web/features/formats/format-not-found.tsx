@@ -1,7 +1,6 @@
 import { ArrowLeftIcon, FileQuestionIcon } from 'lucide-react';
-import { Link } from 'wouter';
+import { LinkButton } from '../../components/ui/link-button';
 import { EmptyState } from '../../components/layout/empty-state';
-import { Button } from '../../components/ui/button';
 
 export function FormatNotFound() {
   return (
@@ -10,11 +9,9 @@ export function FormatNotFound() {
       title="Format Not Found"
       description="The requested format could not be found."
       action={
-        <Button variant="outline" asChild>
-          <Link href="/formats">
-            <ArrowLeftIcon /> Back to My Formats
-          </Link>
-        </Button>
+        <LinkButton variant="outline" href="/formats" icon={ArrowLeftIcon}>
+          Back to My Formats
+        </LinkButton>
       }
       className="py-16"
     />

@@ -5,7 +5,8 @@ import { placeholderLabel, type TPlaceholder } from '../../../../contract/placeh
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
-import { IconButton, NativeSelect, ToolGroup } from '../controls';
+import { NativeSelect, ToolGroup } from '../controls';
+import { IconButton } from '../../../components/ui/icon-button';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
 import { DEFAULT_LIST_ITEM } from '../model';

@@ -1,7 +1,8 @@
 import { BoldIcon, ItalicIcon, UnderlineIcon } from 'lucide-react';
 import { useEffect, type CSSProperties, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import { DEFAULT_TEXT_STYLE, type TElement, type TTextStyle } from '../../../../contract/format-content';
-import { IconButton, ToolGroup } from '../controls';
+import { ToolGroup } from '../controls';
+import { IconButton } from '../../../components/ui/icon-button';
 import { applyInlineMarker } from '../insert-target';
 
 export type ElementUpdater = (fn: (el: TElement) => TElement) => void;

@@ -5,7 +5,8 @@ import { placeholderLabel, type TPlaceholder } from '../../../../contract/placeh
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/utils';
 import { RepeatBadge } from '../canvas-badges';
-import { IconButton, NativeSelect } from '../controls';
+import { NativeSelect } from '../controls';
+import { IconButton } from '../../../components/ui/icon-button';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
 import { columnPercents, MIN_COLUMN_PERCENT, withColumnPercent } from '../model';
