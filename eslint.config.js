@@ -46,13 +46,22 @@ const featureZones = [
 
 /**
  * Server modules (src/server/modules/<name>) are entered through their index.ts only: code outside a
- * module that imports any other file of it fails lint. Tests may use its inner files; tests and benchmarks its test/ kits.
+ * module that imports any other file of it fails lint. Unit tests may use its inner files; tests, browser
+ * journeys and benchmarks its test/ kits.
  */
 const SERVER_MODULES = readdirSync(new URL('./src/server/modules', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const frontDoorZones = SERVER_MODULES.map((name) => ({
-  target: ['./src/server/!(modules)/**', './src/server/*.ts', `./src/server/modules/!(${name})/**`, './src/server/modules/*.ts', './scripts/**', './bench/**'],
+  target: [
+    './src/server/!(modules)/**',
+    './src/server/*.ts',
+    `./src/server/modules/!(${name})/**`,
+    './src/server/modules/*.ts',
+    './scripts/**',
+    './bench/**',
+    './e2e/**',
+  ],
   from: `./src/server/modules/${name}`,
   // A module's test/ folder holds test kits, for tests and benchmarks anywhere.
   except: ['./index.ts', './test'],
@@ -123,7 +132,7 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['src/server/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/server/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/server/test/**'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.node.json' })] },

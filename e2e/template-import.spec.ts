@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { encryptedDocx, offerLetterDocx } from '../src/server/modules/template-import/test-fixtures.ts';
+import { encryptedDocx, offerLetterDocx } from '../src/server/modules/template-import/test/fixtures.ts';
 
 /*
  * Import Template: sign up, refuse a password-protected file with a toast, import a .docx from the

@@ -4,7 +4,7 @@ import type { TTemplateImportResponse } from '../../../contract/template-import.
 import { assets } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { MAX_IMPORTED_IMAGES } from './import-worker.ts';
-import { docxWithDistinctImages, pdfBomb } from './test-fixtures.ts';
+import { docxWithDistinctImages, pdfBomb } from './test/fixtures.ts';
 
 /*
  * A hostile file can use only its import thread's time and memory: past either, the thread is

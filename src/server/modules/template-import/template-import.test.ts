@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TFormat } from '../../../contract/formats.ts';
 import type { TTemplateImportResponse } from '../../../contract/template-import.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { docxWithImage, encryptedDocx, legacyDoc, offerLetterDocx, offerLetterPdf, pdfWith, simpleDocx, testPng, tinyBmp } from './test-fixtures.ts';
+import { docxWithImage, encryptedDocx, legacyDoc, offerLetterDocx, offerLetterPdf, pdfWith, simpleDocx, testPng, tinyBmp } from './test/fixtures.ts';
 import { zipFrom } from '../../test/hand-made-zip.ts';
 
 function multipart(filename: string, bytes: Buffer, field = 'file', type = 'application/octet-stream') {

@@ -52,7 +52,7 @@ describe('mail merge from a batch', () => {
     const subject = within(dialog).getByLabelText('Subject');
     await user.clear(subject);
     await user.click(within(dialog).getByRole('button', { name: /Preview the first email/ }));
-    expect(within(dialog).getByRole('alert').textContent).toBe('Enter a subject.');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Enter a subject.');
 
     await user.type(subject, 'Welcome, {{{{client_name}}');
     const message = within(dialog).getByLabelText('Message');

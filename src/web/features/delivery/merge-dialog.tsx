@@ -1,9 +1,12 @@
 import { ArrowLeftIcon, EyeIcon, Loader2Icon, PaperclipIcon, SendIcon, TriangleAlertIcon } from 'lucide-react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import type { TBulkJob } from '../../../contract/bulk';
 import { columnLetter } from '../../../contract/bulk';
 import { MAX_SUBJECT_LENGTH } from '../../../contract/mail';
-import type { TMailMergeBody, TMailMergeOptions, TMailMergePreview } from '../../../contract/delivery';
+import { ZMailMergeBody, type TMailMergeBody, type TMailMergeOptions, type TMailMergePreview } from '../../../contract/delivery';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -20,116 +23,169 @@ import { StandardWords } from './standard-words';
 
 type TStep = 'edit' | 'preview';
 
+/** The form's values; what is sent is `bodyOf` them. */
+type TMergeValues = { addressColumn: number; cc: string[]; subject: string; message: string };
+const MERGE_FIELDS = ['addressColumn', 'cc', 'subject', 'message'] as const;
+
+/** An account that may not write its own words sends the standard email: no subject or message. */
+const bodyOf = (values: TMergeValues, ownWords: boolean): TMailMergeBody =>
+  ownWords ? { ...values, subject: values.subject.trim() } : { addressColumn: values.addressColumn, cc: values.cc };
+
+/** The contract's check of the body, each refusal under the field it is about. */
+function mergeSchema(ownWords: boolean) {
+  return z.object({ addressColumn: z.number(), cc: z.array(z.string()), subject: z.string(), message: z.string() }).superRefine((values, ctx) => {
+    const placed = new Set<string>();
+    for (const issue of ZMailMergeBody.safeParse(bodyOf(values, ownWords)).error?.issues ?? []) {
+      const field = String(issue.path[0]);
+      if (!(MERGE_FIELDS as readonly string[]).includes(field) || placed.has(field)) continue;
+      placed.add(field);
+      ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+    }
+  });
+}
+
 /** The mail merge being set up: where it goes, what it says, its preview, and sending it. */
 function useMergeDraft(job: TBulkJob, options: TMailMergeOptions, onOpenChange: (open: boolean) => void) {
   const [step, setStep] = useState<TStep>('edit');
-  const [column, setColumn] = useState<number>(options.suggestedColumn ?? 0);
-  const [cc, setCc] = useState<string[]>([]);
-  const [subject, setSubject] = useState(options.defaults.subject);
-  const [message, setMessage] = useState(options.defaults.message);
   const [preview, setPreview] = useState<TMailMergePreview | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const messageRef = useRef<HTMLTextAreaElement>(null);
+  const form = useForm<TMergeValues>({
+    resolver: zodResolver(mergeSchema(options.ownWords)),
+    defaultValues: { addressColumn: options.suggestedColumn ?? 0, cc: [], subject: options.defaults.subject, message: options.defaults.message },
+    reValidateMode: 'onSubmit',
+  });
+  const messageRef = useRef<HTMLTextAreaElement | null>(null);
   const previewCall = useMailMergePreview();
   const start = useStartMailMerge();
-  // An account that may not write its own words sends the standard email: no subject or message.
-  const body: TMailMergeBody = options.ownWords ? { addressColumn: column, subject, message, cc } : { addressColumn: column, cc };
 
   const insertTag = (name: string) => {
     const el = messageRef.current;
+    const message = form.getValues('message');
     const tag = `{{${name}}}`;
     const at = el?.selectionStart ?? message.length;
     const end = el?.selectionEnd ?? message.length;
-    setMessage(message.slice(0, at) + tag + message.slice(end));
+    form.setValue('message', message.slice(0, at) + tag + message.slice(end));
     requestAnimationFrame(() => {
       el?.focus();
       el?.setSelectionRange(at + tag.length, at + tag.length);
     });
   };
 
+  /** Puts the server's reasons under their fields, and its message where the dialog shows errors. */
+  const refused = (fallback: string) => (failure: unknown) => {
+    if (isUnauthorizedError(failure)) return;
+    const problem = readApiError(failure, fallback);
+    for (const [key, text] of Object.entries(problem.fields)) {
+      const field = key.split('.')[0] as (typeof MERGE_FIELDS)[number];
+      if (MERGE_FIELDS.includes(field)) form.setError(field, { type: 'server', message: text });
+    }
+    setError(problem.message);
+  };
+
   const showPreview = () => {
     setError(null);
-    if (options.ownWords && subject.trim() === '') {
-      setError('Enter a subject.');
-      return;
-    }
-    previewCall.mutate(
-      { jobId: job.id, body },
-      {
-        onSuccess: (p) => {
-          setPreview(p);
-          setStep('preview');
+    void form.handleSubmit((values) =>
+      previewCall.mutate(
+        { jobId: job.id, body: bodyOf(values, options.ownWords) },
+        {
+          onSuccess: (p) => {
+            setPreview(p);
+            setStep('preview');
+          },
+          onError: refused('The preview could not be made.'),
         },
-        onError: (failure) => {
-          if (!isUnauthorizedError(failure)) setError(readApiError(failure, 'The preview could not be made.').message);
-        },
-      },
-    );
+      ),
+    )();
   };
 
   const send = () =>
     start.mutate(
-      { jobId: job.id, body },
+      { jobId: job.id, body: bodyOf(form.getValues(), options.ownWords) },
       {
         onSuccess: (merge) => {
           toast({ title: 'Emails on their way', description: `${formatNumber(merge.total - merge.failed)} documents are being emailed.` });
           onOpenChange(false);
         },
-        onError: (failure) => {
-          if (!isUnauthorizedError(failure)) setError(readApiError(failure, 'The emails could not be queued.').message);
-        },
+        onError: refused('The emails could not be queued.'),
       },
     );
 
-  return {
-    step,
-    setStep,
-    column,
-    setColumn,
-    cc,
-    setCc,
-    subject,
-    setSubject,
-    message,
-    setMessage,
-    preview,
-    error,
-    messageRef,
-    previewCall,
-    start,
-    insertTag,
-    showPreview,
-    send,
-  };
+  return { step, setStep, form, preview, error, messageRef, previewCall, start, insertTag, showPreview, send };
 }
 
 type MergeDraft = ReturnType<typeof useMergeDraft>;
 
 /** Step one: the address column, Cc, and the subject and message (or the standard words). */
 function MergeEditStep({ id, options, draft }: { id: string; options: TMailMergeOptions; draft: MergeDraft }) {
-  const { column, setColumn, cc, setCc, subject, setSubject, message, setMessage, messageRef, insertTag } = draft;
+  const { form, messageRef, insertTag } = draft;
+  const { errors } = form.formState;
+  const messageField = form.register('message');
   return (
     <div className="grid min-w-0 gap-4">
-      <Field id={`${id}-column`} label="Send each document to the address in" hint="A column of the spreadsheet this batch came from.">
-        <NativeSelect id={`${id}-column`} value={String(column)} onChange={(e) => setColumn(Number(e.target.value))}>
-          {options.columns.map((c) => (
-            <option key={c.index} value={c.index}>
-              {columnLetter(c.index)} · {c.header || `Column ${c.index + 1}`}
-              {c.addresses > 0 ? ` (addresses like ${c.sample})` : ''}
-            </option>
-          ))}
-        </NativeSelect>
+      <Field
+        id={`${id}-column`}
+        label="Send each document to the address in"
+        hint="A column of the spreadsheet this batch came from."
+        error={errors.addressColumn?.message}
+      >
+        <Controller
+          control={form.control}
+          name="addressColumn"
+          render={({ field }) => (
+            <NativeSelect
+              id={`${id}-column`}
+              name={field.name}
+              ref={field.ref}
+              value={String(field.value)}
+              onChange={(e) => field.onChange(Number(e.target.value))}
+            >
+              {options.columns.map((c) => (
+                <option key={c.index} value={c.index}>
+                  {columnLetter(c.index)} · {c.header || `Column ${c.index + 1}`}
+                  {c.addresses > 0 ? ` (addresses like ${c.sample})` : ''}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        />
       </Field>
-      <Field id={`${id}-cc`} label="Cc on every email" optional>
-        <AddressInput id={`${id}-cc`} value={cc} onChange={setCc} placeholder="A colleague or your CRM’s address" />
+      <Field id={`${id}-cc`} label="Cc on every email" optional error={errors.cc?.message}>
+        <Controller
+          control={form.control}
+          name="cc"
+          render={({ field: { value, onChange } }) => (
+            <AddressInput
+              id={`${id}-cc`}
+              value={value}
+              onChange={onChange}
+              invalid={Boolean(errors.cc)}
+              describedBy={errors.cc ? `${id}-cc-error` : undefined}
+              placeholder="A colleague or your CRM’s address"
+            />
+          )}
+        />
       </Field>
       {options.ownWords ? (
         <>
-          <Field id={`${id}-subject`} label="Subject">
-            <Input id={`${id}-subject`} value={subject} maxLength={MAX_SUBJECT_LENGTH} onChange={(e) => setSubject(e.target.value)} />
+          <Field id={`${id}-subject`} label="Subject" error={errors.subject?.message}>
+            <Input
+              id={`${id}-subject`}
+              maxLength={MAX_SUBJECT_LENGTH}
+              aria-invalid={errors.subject ? true : undefined}
+              {...form.register('subject', { onChange: () => form.clearErrors('subject') })}
+            />
           </Field>
-          <Field id={`${id}-message`} label="Message">
-            <Textarea id={`${id}-message`} ref={messageRef} rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
+          <Field id={`${id}-message`} label="Message" error={errors.message?.message}>
+            <Textarea
+              id={`${id}-message`}
+              rows={6}
+              aria-invalid={errors.message ? true : undefined}
+              {...messageField}
+              ref={(el) => {
+                messageField.ref(el);
+                messageRef.current = el;
+              }}
+            />
           </Field>
           <div className="-mt-1 flex flex-wrap items-center gap-1.5" role="group" aria-label="Insert a field into the message">
             <span className="text-[13px] text-muted-foreground">Insert:</span>
