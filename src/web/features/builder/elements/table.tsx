@@ -207,6 +207,45 @@ function RepeatRowControl({
   );
 }
 
+/** Changes to a table's grid, each as the fields of the element it replaces. */
+const gridEdits = {
+  addRow: (e: TTableElement): Partial<TTableElement> => ({ rows: [...e.rows, Array.from({ length: Math.max(1, ...e.rows.map((r) => r.length)) }, () => '')] }),
+  addColumn: (e: TTableElement): Partial<TTableElement> => {
+    const before = Math.max(1, ...e.rows.map((x) => x.length));
+    return {
+      rows: e.rows.map((r) => [...r, ...Array.from({ length: before - r.length + 1 }, () => '')]),
+      // A new column gets an average share rather than the weight of 1 a missing width means.
+      ...(e.columnWidths ? { columnWidths: [...columnPercents(e.columnWidths, before), 100 / before] } : {}),
+    };
+  },
+  /** A deleted row moves the repeating row up with the rows after it; deleting that row ends the repeat. */
+  deleteRow:
+    (r: number) =>
+    (e: TTableElement): Partial<TTableElement> => {
+      if (e.rows.length <= 1) return {};
+      const rows = e.rows.filter((_, i) => i !== r);
+      if (!e.repeat || e.repeat.row < r) return { rows };
+      return { rows, repeat: e.repeat.row === r ? undefined : { ...e.repeat, row: e.repeat.row - 1 } };
+    },
+  deleteColumn:
+    (c: number) =>
+    (e: TTableElement): Partial<TTableElement> =>
+      Math.max(1, ...e.rows.map((r) => r.length)) <= 1
+        ? {}
+        : { rows: e.rows.map((r) => r.filter((_, i) => i !== c)), ...(e.columnWidths ? { columnWidths: e.columnWidths.filter((_, i) => i !== c) } : {}) },
+  setCell:
+    (r: number, c: number, v: string) =>
+    (e: TTableElement): Partial<TTableElement> => ({
+      rows: e.rows.map((row, i) => {
+        if (i !== r) return row;
+        const next = row.slice();
+        while (next.length <= c) next.push('');
+        next[c] = v;
+        return next;
+      }),
+    }),
+};
+
 export function TableEditor({
   el,
   index,
@@ -223,53 +262,16 @@ export function TableEditor({
   const rows = el.rows.length;
   const headerId = useId();
 
-  const addRow = () => set((e) => ({ rows: [...e.rows, Array.from({ length: Math.max(1, ...e.rows.map((r) => r.length)) }, () => '')] }));
-  const addColumn = () =>
-    set((e) => {
-      const before = Math.max(1, ...e.rows.map((x) => x.length));
-      return {
-        rows: e.rows.map((r) => [...r, ...Array.from({ length: before - r.length + 1 }, () => '')]),
-        // A new column gets an average share rather than the weight of 1 a missing width means.
-        ...(e.columnWidths ? { columnWidths: [...columnPercents(e.columnWidths, before), 100 / before] } : {}),
-      };
-    });
   const percents = columnPercents(el.columnWidths, cols);
   const setWidth = (c: number, percent: number) => set((e) => ({ columnWidths: withColumnPercent(e.columnWidths, cols, c, percent) }));
-  // A deleted row moves the repeating row up with the rows after it; deleting that row ends the repeat.
-  const deleteRow = (r: number) =>
-    set((e) => {
-      if (e.rows.length <= 1) return {};
-      const rows = e.rows.filter((_, i) => i !== r);
-      if (!e.repeat || e.repeat.row < r) return { rows };
-      return { rows, repeat: e.repeat.row === r ? undefined : { ...e.repeat, row: e.repeat.row - 1 } };
-    });
-  const deleteColumn = (c: number) =>
-    set((e) =>
-      Math.max(1, ...e.rows.map((r) => r.length)) <= 1
-        ? {}
-        : {
-            rows: e.rows.map((r) => r.filter((_, i) => i !== c)),
-            ...(e.columnWidths ? { columnWidths: e.columnWidths.filter((_, i) => i !== c) } : {}),
-          },
-    );
-  const setCell = (r: number, c: number, v: string) =>
-    set((e) => ({
-      rows: e.rows.map((row, i) => {
-        if (i !== r) return row;
-        const next = row.slice();
-        while (next.length <= c) next.push('');
-        next[c] = v;
-        return next;
-      }),
-    }));
 
   return (
     <div className="space-y-3">
       <Toolbar>
-        <Button variant="outline" size="sm" onClick={addRow}>
+        <Button variant="outline" size="sm" onClick={() => set(gridEdits.addRow)}>
           <PlusIcon /> Add row
         </Button>
-        <Button variant="outline" size="sm" onClick={addColumn} disabled={cols >= MAX_TABLE_COLUMNS}>
+        <Button variant="outline" size="sm" onClick={() => set(gridEdits.addColumn)} disabled={cols >= MAX_TABLE_COLUMNS}>
           <PlusIcon /> Add column
         </Button>
         <label htmlFor={headerId} className="ml-1 flex cursor-pointer items-center gap-2 text-sm font-medium">
@@ -321,7 +323,7 @@ export function TableEditor({
                       label={`Delete column ${c + 1}`}
                       tone="danger"
                       disabled={cols <= 1}
-                      onClick={() => deleteColumn(c)}
+                      onClick={() => set(gridEdits.deleteColumn(c))}
                       className="size-7"
                     />
                   </div>
@@ -340,7 +342,7 @@ export function TableEditor({
                       label={`Table ${index + 1}, row ${r + 1}, column ${c + 1}`}
                       header={el.headerRow && r === 0}
                       focusOnOpen={r === 0 && c === 0}
-                      onChange={(v) => setCell(r, c, v)}
+                      onChange={(v) => set(gridEdits.setCell(r, c, v))}
                     />
                   </td>
                 ))}
@@ -350,7 +352,7 @@ export function TableEditor({
                     label={`Delete row ${r + 1}`}
                     tone="danger"
                     disabled={rows <= 1}
-                    onClick={() => deleteRow(r)}
+                    onClick={() => set(gridEdits.deleteRow(r))}
                     className="size-7"
                   />
                 </td>
