@@ -112,7 +112,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
   await registerSignedInRoutes(app, config, services, { auth, accountDeletion, importLimits: background.importLimits });
   const admin = createAdminService({
     admin: services.adminRepository,
-    users: services.usersRepository,
+    users: services.userAccounts,
     system: services.system,
     secrets: createSecretBox(config.encryptionKey),
     planSetByAdmin: (userId, planId) => services.billing.detachForAdmin(userId, planId),
@@ -232,7 +232,7 @@ function createAuth(
   return createAuthService({
     db: database.db,
     config,
-    users: services.usersRepository,
+    users: services.userAccounts,
     usersService: services.usersService,
     log: app.log,
     notify: (userId, notice) => services.mail.sendNotice(userId, notice),
@@ -392,7 +392,7 @@ async function registerAdminRoutes(
   const operatorControls = createOperatorControls({
     admin,
     adminRepository: services.adminRepository,
-    users: services.usersRepository,
+    users: services.userAccounts,
     system: services.system,
     invitations: services.invitations,
     singleSignOn: config.oidc?.name ?? null,

@@ -22,9 +22,10 @@ import { createAssetsRepository, createAssetsService, createSafeFetcher } from '
 import { createBillingRepository, createBillingService, createGatewayOpener } from './modules/billing/index.ts';
 import { createBulkRepository, createBulkService } from './modules/bulk/index.ts';
 import { createDeliveriesRepository, createDeliveriesService, createMailMergeService } from './modules/delivery/index.ts';
-import { createDocumentsRepository, createDocumentsService, createPdfService, type TDocumentsService, type TPdfService } from './modules/documents/index.ts';
+import { createDocumentsRepository, createDocumentsService, type TDocumentsService } from './modules/documents/index.ts';
 import { createFormatsRepository, createFormatsService } from './modules/formats/index.ts';
 import { createMailer, createMailRepository, createMailService, type TMailService } from './modules/mail/index.ts';
+import { createPdfService, type TPdfService } from './modules/pdf/index.ts';
 import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
 import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
 import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
@@ -35,6 +36,7 @@ import {
   createAccountStanding,
   createInvitations,
   createInvitationsRepository,
+  createUserAccounts,
   createUsersRepository,
   createUsersService,
 } from './modules/users/index.ts';
@@ -73,6 +75,8 @@ type TArea = { config: TConfig; db: TDatabase['db']; log: FastifyBaseLogger };
 /** The account's records and the rules every other area checks: plans, standing, settings. */
 function createAccountCore({ config, db, log }: TArea) {
   const usersRepository = createUsersRepository(db);
+  // What other modules may read and change of accounts; the repository stays with users' own services.
+  const userAccounts = createUserAccounts(usersRepository);
   const adminRepository = createAdminRepository(db);
   const system = createSystemService({
     system: createSystemRepository(db),
@@ -83,7 +87,7 @@ function createAccountCore({ config, db, log }: TArea) {
   });
   const assetsRepository = createAssetsRepository(db);
   const quota = createQuotaService({
-    users: usersRepository,
+    users: userAccounts,
     imageBytesUsed: (ownerId) => assetsRepository.usedBytes(ownerId),
     plans: () => system.planCatalogue(),
   });
@@ -95,7 +99,7 @@ function createAccountCore({ config, db, log }: TArea) {
   const usersService = createUsersService({ users: usersRepository, quota, standing });
   const apiKeysRepository = createApiKeysRepository(db);
   const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), standing });
-  return { usersRepository, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeys };
+  return { usersRepository, userAccounts, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeys };
 }
 type TAccountCore = ReturnType<typeof createAccountCore>;
 
@@ -156,16 +160,15 @@ type TEvents = ReturnType<typeof createWebhooks>['events'];
 /** Formats and the documents made from them. */
 function createDocumentWork(
   { db, log }: TArea,
-  { usersRepository, system, quota }: TAccountCore,
+  { userAccounts, system, quota }: TAccountCore,
   { assets, pdf, pdfCache }: ReturnType<typeof createRendering>,
   events: TEvents,
 ) {
-  const formatsRepository = createFormatsRepository(db);
   const workLimits = createWorkLimits();
-  const formats = createFormatsService({ formats: formatsRepository, users: usersRepository, system, pdf, assets, limits: workLimits });
+  const formats = createFormatsService({ formats: createFormatsRepository(db), users: userAccounts, system, pdf, assets, limits: workLimits });
   const documents = createDocumentsService({
     documents: createDocumentsRepository(db),
-    formats: formatsRepository,
+    formats,
     quota,
     limits: workLimits,
     pdf,
@@ -173,7 +176,7 @@ function createDocumentWork(
     log,
     events,
   });
-  return { formatsRepository, formats, documents };
+  return { formats, documents };
 }
 
 /** Mail: the account's own server, share links, deliveries, mail merge and invitations. */
@@ -232,9 +235,9 @@ function createMessaging(
 function createBulkWork(
   { config, db, log }: TArea,
   database: TDatabase,
-  { usersRepository, quota }: TAccountCore,
+  { quota }: TAccountCore,
   { assets, cores }: ReturnType<typeof createRendering>,
-  { formatsRepository }: ReturnType<typeof createDocumentWork>,
+  { formats }: ReturnType<typeof createDocumentWork>,
   events: TEvents,
   { work, renderThreads, zipStallMs }: { work: boolean; renderThreads: number | undefined; zipStallMs: number | undefined },
 ) {
@@ -254,8 +257,7 @@ function createBulkWork(
     })());
   const bulk = createBulkService({
     bulk: createBulkRepository(db),
-    formats: formatsRepository,
-    users: usersRepository,
+    formats,
     quota,
     assets,
     pool: renderPool,
@@ -276,7 +278,7 @@ function createBillingAndExports(
   { config, db, log }: TArea,
   { usersRepository, system, quota }: TAccountCore,
   pdf: TPdfService,
-  { formatsRepository, documents }: ReturnType<typeof createDocumentWork>,
+  { formats, documents }: ReturnType<typeof createDocumentWork>,
   {
     mail,
     queue,
@@ -300,7 +302,7 @@ function createBillingAndExports(
   const accountExport = createAccountExport({
     data: accountData,
     users: usersRepository,
-    formats: formatsRepository,
+    formats,
     documents,
     billing,
     queue,
@@ -335,12 +337,12 @@ export function createServices({
   const { db } = database;
   const area: TArea = { config, db, log };
   const core = createAccountCore(area);
-  const { usersRepository, adminRepository, system, usersService, standing, quota, apiKeys } = core;
+  const { userAccounts, adminRepository, system, usersService, standing, quota, apiKeys } = core;
   const rendering = createRendering(area, core, renderBudgetMs);
   const { assets, pdf, pdfCache } = rendering;
   const { webhooks, events } = createWebhooks(area, core, { webhookRetryDelaysMs, webhookTimeoutMs });
   const documentWork = createDocumentWork(area, core, rendering, events);
-  const { formatsRepository, formats, documents } = documentWork;
+  const { formats, documents } = documentWork;
   const { mail, shareLinks, deliveries, invitations, mailMerge } = createMessaging(area, core, documents, {
     mailTrustedCa,
     emailRetryDelaysMs,
@@ -353,7 +355,7 @@ export function createServices({
   });
 
   const publicApiRepository = createPublicApiRepository(db);
-  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeys, users: usersRepository, plans: quota, log, documents });
+  const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeys, users: userAccounts, plans: quota, log, documents });
 
   const { billing, accountData, accountExport, spool } = createBillingAndExports(area, core, pdf, documentWork, {
     mail,
@@ -375,7 +377,7 @@ export function createServices({
     webhooks,
     apiKeys,
     publicApi,
-    usersRepository,
+    userAccounts,
     adminRepository,
     system,
     usersService,
@@ -383,7 +385,6 @@ export function createServices({
     quota,
     assets,
     pdf,
-    formatsRepository,
     formats,
     documents,
     bulk,

@@ -1,13 +1,13 @@
 import type { TPlanId } from '../../../contract/plans.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import type { TSystemService } from '../system/index.ts';
-import type { TUsersRepository } from '../users/index.ts';
+import type { TUserAccounts } from '../users/index.ts';
 import type { TAdminRepository } from './admin.repository.ts';
 
 /** What the admin service is built from (see `createAdminService`). */
 export type TAdminDeps = {
   admin: TAdminRepository;
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'findById'>;
   system: TSystemService;
   secrets: TSecretBox;
   /** An admin set a user's plan by hand: gateway billing stops deciding it. */

@@ -2,7 +2,7 @@ import { SIGN_UP_POLICY_SETTING, type TInvitation, type TSignUpPolicy } from '..
 import type { TAdminUser } from '../../../contract/admin.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TSystemService } from '../system/index.ts';
-import type { TInvitations, TUsersRepository } from '../users/index.ts';
+import type { TInvitations, TUserAccounts } from '../users/index.ts';
 import type { TAdminRepository } from './admin.repository.ts';
 import type { TAdminService } from './admin.service.ts';
 
@@ -16,7 +16,7 @@ const POLICY_DESCRIPTION = 'Who may create an account: open, by invitation only 
 export function createOperatorControls(deps: {
   admin: Pick<TAdminService, 'audit' | 'listUsers'>;
   adminRepository: TAdminRepository;
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'findById'>;
   system: TSystemService;
   invitations: TInvitations;
   /** The single sign-on provider's name; null when none is set up. */

@@ -1,6 +1,6 @@
 import type { TConfig } from '../../config.ts';
 import type { TDb } from '../../db/client.ts';
-import type { TUsersRepository, TUsersService } from '../users/index.ts';
+import type { TUserAccounts, TUsersService } from '../users/index.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { guessingNotice, type TNotice } from './auth-notices.ts';
 import type { TBetterAuth } from './better-auth.ts';
@@ -13,7 +13,7 @@ import type { TSignUpPolicyGate } from './sign-up-policy.ts';
 export type TAuthServiceDeps = {
   db: TDb;
   config: TConfig;
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'findById' | 'findByEmail' | 'setName' | 'setRole'>;
   usersService: TUsersService;
   log: { warn: (obj: object, msg: string) => void };
   /** Sends a notice through the installation's mail server; false when none is set up. */

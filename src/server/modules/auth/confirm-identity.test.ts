@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { createUsersRepository } from '../users/index.ts';
+import { createUserAccounts, createUsersRepository } from '../users/index.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { createIdentityCheck } from './confirm-identity.ts';
 import { createPasswordHasher } from './password-hasher.ts';
@@ -25,7 +25,7 @@ function check() {
   const db = t.database.db;
   return createIdentityCheck({
     db,
-    users: createUsersRepository(db),
+    users: createUserAccounts(createUsersRepository(db)),
     hasher: createPasswordHasher(),
     throttle: createSignInThrottle({ counters: createAuthRepository(db), now: () => new Date() }),
   });

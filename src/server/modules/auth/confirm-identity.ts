@@ -1,17 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import { accounts } from '../../db/schema.ts';
 import { AppError, unauthorized } from '../../http/app-error.ts';
-import type { TUsersRepository } from '../users/index.ts';
+import type { TIdentityProof, TProofOrigin, TUserAccounts } from '../users/index.ts';
 import type { TPasswordHasher } from './password-hasher.ts';
 import type { TSignInThrottle } from './sign-in-throttle.ts';
-
-/** What the owner gives to prove it is them before something that cannot be undone. */
-export type TIdentityProof = { password: string; code?: string | undefined };
-
-/** Where the proof came from: the throttle counts by address, and a code is checked against the caller's own session. */
-export type TProofOrigin = { ip: string; headers: IncomingHttpHeaders };
 
 /**
  * A second factor's check (two-factor sign-in's `verifySecondFactor`): resolves when `code` is
@@ -28,7 +21,7 @@ const WRONG_PASSWORD = 'This is not your password.';
  */
 export function createIdentityCheck(deps: {
   db: TDb;
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'findById'>;
   hasher: TPasswordHasher;
   throttle: TSignInThrottle;
   secondFactor?: TSecondFactorCheck;

@@ -2,7 +2,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TDb } from '../../db/client.ts';
 import { AppError, unauthorized } from '../../http/app-error.ts';
-import type { TUserRow, TUsersRepository, TUsersService } from '../users/index.ts';
+import type { TUserAccounts, TUserRow, TUsersService } from '../users/index.ts';
 import type { TBetterAuth } from './better-auth.ts';
 import { codeOf } from './library-errors.ts';
 import type { TPasswordHasher } from './password-hasher.ts';
@@ -21,7 +21,7 @@ const SESSION_COOKIE_RE = /(?:^|;\s*)(?:__Secure-)?formwork\.session_token=[^;]*
 export type TTwoFactorDeps = {
   db: TDb;
   auth: () => TBetterAuth;
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'findById'>;
   usersService: TUsersService;
   throttle: TSignInThrottle;
   hasher: TPasswordHasher;

@@ -275,7 +275,7 @@ describe('verifySecondFactor (for steps such as deleting the account)', () => {
     const auth = createAuthService({
       db: t.database.db,
       config: t.config,
-      users: services.usersRepository,
+      users: services.userAccounts,
       usersService: services.usersService,
       log: t.app.log,
       clock,

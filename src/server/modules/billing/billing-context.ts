@@ -1,7 +1,7 @@
 import type { TInvoiceDetails } from '../../../contract/billing.ts';
 import type { TPlan, TPlanCatalogue, TPlanId } from '../../../contract/plans.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TPdfService } from '../documents/index.ts';
+import type { TPdfService } from '../pdf/index.ts';
 import type { TQuotaService } from '../quota/index.ts';
 import type { TSystemService } from '../system/index.ts';
 import type { TBillingQueries, TBillingRepository, TSubscriptionRow } from './billing.repository.ts';

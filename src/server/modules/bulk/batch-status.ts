@@ -4,7 +4,7 @@ import type { TBulkJob, TBulkRowError } from '../../../contract/bulk.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TBulkServiceDeps } from './bulk-deps.ts';
 import { jobNotFound, toJob } from './bulk-job-view.ts';
-import { csvCell } from './csv-cell.ts';
+import { csvCell } from '../csv-cell.ts';
 
 /** A started batch's progress, its row errors, and cancelling it. */
 export function createBatchStatus(deps: TBulkServiceDeps) {

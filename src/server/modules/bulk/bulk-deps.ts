@@ -3,9 +3,8 @@ import type { TBulkChunkSender } from '../../jobs/bulk-chunk.job.ts';
 import type { TPdfSpool } from '../../jobs/pdf-spool.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
 import type { TAssetsService } from '../assets/index.ts';
-import type { TFormatsRepository } from '../formats/index.ts';
+import type { TFormatsService } from '../formats/index.ts';
 import type { TQuotaService } from '../quota/index.ts';
-import type { TUsersRepository } from '../users/index.ts';
 import type { TBulkRepository } from './bulk.repository.ts';
 
 /** What the bulk use cases work with; createBulkService hands the same object to each. */
@@ -13,8 +12,7 @@ export type TBulkServiceDeps = {
   /** Told when a job ends (webhooks). */
   events?: { batchFinished(ownerId: string, job: TBulkJob): Promise<void> };
   bulk: TBulkRepository;
-  formats: TFormatsRepository;
-  users: TUsersRepository;
+  formats: Pick<TFormatsService, 'findOwned' | 'snapshotOf'>;
   quota: TQuotaService;
   assets: TAssetsService;
   pool: () => Promise<TRenderPool>;

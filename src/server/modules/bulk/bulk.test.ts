@@ -359,7 +359,7 @@ describe('bulk generation', () => {
     await waitForJob(client, draft.id, finished);
     const body = (await client.get(`/api/bulk-jobs/${draft.id}/errors.csv`)).body;
     expect(body).toBe('row,column,message\r\n3,Email,Enter a valid email address.\r\n');
-    const { csvCell } = await import('./csv-cell.ts');
+    const { csvCell } = await import('../csv-cell.ts');
     expect(csvCell('=1+2')).toBe("'=1+2");
     expect(csvCell('+1')).toBe("'+1");
     expect(csvCell('-1')).toBe("'-1");

@@ -19,7 +19,7 @@ export async function draftWithFormat(deps: TBulkServiceDeps, ownerId: string, i
   const job = await deps.bulk.get(ownerId, id);
   if (!job) throw jobNotFound();
   if (job.status !== 'draft') throw new AppError('conflict', 'This upload has already been started.');
-  const format = job.formatId ? await deps.formats.get(ownerId, job.formatId) : undefined;
+  const format = job.formatId ? await deps.formats.findOwned(ownerId, job.formatId) : undefined;
   if (!format) throw new AppError('not_found', 'The format of this upload was deleted. Upload the file again.');
   return { job, format };
 }
@@ -97,7 +97,7 @@ export function createDraftUploads(deps: TBulkServiceDeps) {
 
   return {
     async upload(ownerId: string, formatId: string, file: { fileName: string; bytes: Buffer }): Promise<TBulkUpload> {
-      const format = await deps.formats.get(ownerId, formatId);
+      const format = await deps.formats.findOwned(ownerId, formatId);
       if (!format) throw new AppError('not_found', 'Format not found.');
       if (format.placeholders.length === 0) {
         throw new AppError('validation_failed', 'This format has no placeholders, so a spreadsheet has nothing to fill in.');

@@ -5,4 +5,3 @@
 export { bulkRoutes } from './bulk.routes.ts';
 export { createBulkRepository } from './bulk.repository.ts';
 export { createBulkService, type TBulkService } from './bulk.service.ts';
-export { csvCell } from './csv-cell.ts';

@@ -3,7 +3,7 @@ import { batchDocumentName } from '../../../contract/bulk.ts';
 import { DEFAULT_CLIENT_NAME, clientNameOf } from '../../../contract/documents.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import type { TBulkChunkPayload } from '../../jobs/bulk-chunk.job.ts';
-import { expansionChecker } from '../documents/index.ts';
+import { expansionChecker } from '../pdf/index.ts';
 import type { TBulkServiceDeps } from './bulk-deps.ts';
 import { finishIfDone } from './finish-job.ts';
 

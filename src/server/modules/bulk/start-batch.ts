@@ -54,7 +54,7 @@ export function createBatchStarts(deps: TBulkServiceDeps, drafts: Pick<ReturnTyp
       ownerId: string,
       input: { formatId: string; rows: TDocumentData[]; fileNamePattern?: string; skipInvalid: boolean },
     ): Promise<TBulkJob> {
-      const format = await deps.formats.get(ownerId, input.formatId);
+      const format = await deps.formats.findOwned(ownerId, input.formatId);
       if (!format) throw new AppError('not_found', 'Format not found.');
       const columns = columnPlaceholders(format.placeholders).map((p) => p.name);
       const job = await deps.bulk.createDraft({
@@ -116,7 +116,7 @@ export function createBatchStarts(deps: TBulkServiceDeps, drafts: Pick<ReturnTyp
       }
       if (checked.valid === 0) throw new AppError('validation_failed', 'No row is valid, so there is nothing to generate.');
       await deps.quota.assertCanGenerate(ownerId, checked.valid);
-      const snapshot = await deps.formats.snapshot(ownerId, format.id, format.version);
+      const snapshot = await deps.formats.snapshotOf(ownerId, format.id, format.version);
       if (!snapshot) throw new Error(`format ${format.id} has no snapshot for version ${format.version}`);
       const columnOf = (name: string) => {
         const column = job.mapping[name];

@@ -1,6 +1,6 @@
 import { DEMO_FORMAT, type TDemoRenderBody } from '../../../contract/demo.ts';
 import { ZFormatInput } from '../../../contract/formats.ts';
-import type { TPdfService } from '../documents/index.ts';
+import type { TPdfService } from '../pdf/index.ts';
 
 const demoFormat = ZFormatInput.parse(DEMO_FORMAT);
 

@@ -2,7 +2,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
 import type { TDocumentRow, TDocumentScope } from './documents.repository.ts';
 import { documentNotFound, toDocument, type TDocumentsContext } from './documents-context.ts';
-import { sha256Hex } from './pdf.service.ts';
+import { sha256Hex } from '../pdf/index.ts';
 
 async function renderStored({ deps }: TDocumentsContext, ownerId: string, document: TDocumentRow, snapshot: TSnapshotRow): Promise<Uint8Array> {
   const { pdf } = await deps.pdf.render({

@@ -1,10 +1,10 @@
 import type { TDocument } from '../../../contract/documents.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TPdfCache } from '../../jobs/pdf-cache.ts';
-import type { TFormatsRepository } from '../formats/index.ts';
+import type { TFormatsService } from '../formats/index.ts';
 import type { TQuotaService, TWorkLimits } from '../quota/index.ts';
 import type { TDocumentRow, TDocumentsRepository } from './documents.repository.ts';
-import type { TPdfService } from './pdf.service.ts';
+import type { TPdfService } from '../pdf/index.ts';
 
 export function toDocument(row: TDocumentRow): TDocument {
   return {
@@ -32,7 +32,7 @@ export const documentNotFound = () => notFound('Document');
 /** What the documents service is built from (see `createDocumentsService`). */
 export type TDocumentsDeps = {
   documents: TDocumentsRepository;
-  formats: TFormatsRepository;
+  formats: Pick<TFormatsService, 'currentSnapshot'>;
   quota: TQuotaService;
   limits: Pick<TWorkLimits, 'assertMayCheck' | 'recordFailedCheck' | 'enter'>;
   pdf: TPdfService;

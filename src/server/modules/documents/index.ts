@@ -5,4 +5,3 @@
 export { createDocumentsRepository, scopeFilter, type TDocumentScope } from './documents.repository.ts';
 export { documentsRoutes } from './documents.routes.ts';
 export { createDocumentsService, type TDocumentsService } from './documents.service.ts';
-export { createPdfService, expansionChecker, type TPdfService } from './pdf.service.ts';

@@ -7,7 +7,7 @@ import { MAX_EXPANDED_TEXT_CHARS } from '../../../contract/expansion.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { users } from '../../db/schema.ts';
 import { errorOf, createTestApp, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
-import { sha256Hex } from './pdf.service.ts';
+import { sha256Hex } from '../pdf/pdf.service.ts';
 
 /*
  * What a hostile but signed-in user could do with one request: a document whose placeholders

@@ -2,12 +2,12 @@ import type { TDocumentData } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetsService } from '../assets/index.ts';
-import type { TPdfService } from '../documents/index.ts';
+import type { TPdfService } from '../pdf/index.ts';
 import type { TWorkLimits } from '../quota/index.ts';
-import type { TUsersRepository } from '../users/index.ts';
+import type { TUserAccounts } from '../users/index.ts';
 import type { TSystemService } from '../system/index.ts';
 import { buildExcelTemplate } from './excel-template.ts';
-import type { TFormatRow, TFormatsRepository } from './formats.repository.ts';
+import type { TFormatRow, TFormatsRepository, TSnapshotRow } from './formats.repository.ts';
 
 export function toFormat(row: TFormatRow, readOnly = false): TFormat {
   return {
@@ -27,7 +27,7 @@ const formatNotFound = () => notFound('Format');
 
 export function createFormatsService(deps: {
   formats: TFormatsRepository;
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'planOf'>;
   system: TSystemService;
   pdf: TPdfService;
   limits: Pick<TWorkLimits, 'takePreview' | 'assertMayPreview' | 'enter'>;
@@ -39,8 +39,8 @@ export function createFormatsService(deps: {
    * format the user works on is the one they keep working on.
    */
   async function readOnlyIds(ownerId: string, rows?: TFormatRow[]): Promise<Set<string>> {
-    const user = await deps.users.findById(ownerId);
-    const plan = (await deps.system.planCatalogue()).find((p) => p.id === user?.subscriptionPlan);
+    const planId = await deps.users.planOf(ownerId);
+    const plan = (await deps.system.planCatalogue()).find((p) => p.id === planId);
     if (plan?.formatLimit == null) return new Set();
     const newestFirst = rows ?? (await deps.formats.list(ownerId));
     return new Set(newestFirst.slice(plan.formatLimit).map((r) => r.id));
@@ -72,6 +72,29 @@ export function createFormatsService(deps: {
   return {
     load,
 
+    // What the documents and bulk modules and the account export read of formats: rows as stored,
+    // each query filtered by the owner, so nothing outside this module needs its repository.
+
+    /** The owner's format, or undefined when there is none (or it is another owner's). */
+    findOwned(ownerId: string, id: string): Promise<TFormatRow | undefined> {
+      return deps.formats.get(ownerId, id);
+    },
+
+    /** The owner's formats as stored, newest edit first. */
+    listOwned(ownerId: string): Promise<TFormatRow[]> {
+      return deps.formats.list(ownerId);
+    },
+
+    /** The snapshot of one version of the owner's format: what a batch's documents are made from. */
+    snapshotOf(ownerId: string, formatId: string, version: number): Promise<TSnapshotRow | undefined> {
+      return deps.formats.snapshot(ownerId, formatId, version);
+    },
+
+    /** The format's name and version with the snapshot of that version: what a new document is made from. */
+    currentSnapshot(ownerId: string, formatId: string): ReturnType<TFormatsRepository['currentSnapshot']> {
+      return deps.formats.currentSnapshot(ownerId, formatId);
+    },
+
     async list(ownerId: string): Promise<TFormat[]> {
       const rows = await deps.formats.list(ownerId);
       const readOnly = await readOnlyIds(ownerId, rows);
@@ -90,9 +113,9 @@ export function createFormatsService(deps: {
     },
 
     async create(ownerId: string, input: TFormatInputParsed): Promise<TFormat> {
-      const user = await deps.users.findById(ownerId);
-      if (!user) throw notFound('User');
-      const plan = (await deps.system.planCatalogue()).find((p) => p.id === user.subscriptionPlan);
+      const planId = await deps.users.planOf(ownerId);
+      if (planId === undefined) throw notFound('User');
+      const plan = (await deps.system.planCatalogue()).find((p) => p.id === planId);
       await deps.assets.fetchImagesOf(ownerId, input.content);
       const row = await deps.formats.create(ownerId, input, (existing) => {
         if (plan?.formatLimit != null && existing >= plan.formatLimit) {
@@ -105,8 +128,8 @@ export function createFormatsService(deps: {
 
     async update(ownerId: string, id: string, input: TFormatInputParsed): Promise<TFormat> {
       if ((await readOnlyIds(ownerId)).has(id)) {
-        const user = await deps.users.findById(ownerId);
-        const plan = (await deps.system.planCatalogue()).find((p) => p.id === user?.subscriptionPlan);
+        const planId = await deps.users.planOf(ownerId);
+        const plan = (await deps.system.planCatalogue()).find((p) => p.id === planId);
         const limit = plan?.formatLimit ?? 0;
         throw new AppError(
           'plan_limit',

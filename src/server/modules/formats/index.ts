@@ -4,6 +4,6 @@
  * for the composition roots only.
  */
 export { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_KEY_LABEL, TEMPLATE_NAME_ROW } from './excel-template.ts';
-export { createFormatsRepository, type TFormatRow, type TFormatsRepository, type TSnapshotRow } from './formats.repository.ts';
+export { createFormatsRepository, type TFormatRow, type TSnapshotRow } from './formats.repository.ts';
 export { formatsRoutes } from './formats.routes.ts';
 export { createFormatsService, type TFormatsService } from './formats.service.ts';

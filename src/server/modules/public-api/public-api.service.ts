@@ -1,9 +1,9 @@
 import { API_LATENCY_DAYS, API_USAGE_CSV_HEADER, API_USAGE_DAYS, type TApiUsage, type TApiUsageDay } from '../../../contract/api-usage.ts';
 import { notFound } from '../../http/app-error.ts';
 import { hashApiKey, type TApiKeysService } from '../api-keys/index.ts';
-import { csvCell } from '../bulk/index.ts';
+import { csvCell } from '../csv-cell.ts';
 import type { TDocumentsService } from '../documents/index.ts';
-import type { TUsersRepository } from '../users/index.ts';
+import type { TUserAccounts } from '../users/index.ts';
 import type { TApiRequest, TPublicApiRepository, TUsageDay } from './public-api.repository.ts';
 import { API_KEY_PREFIX, type TApiKeyMode } from '../../../contract/api-keys.ts';
 import type { TQuotaService } from '../quota/index.ts';
@@ -60,7 +60,7 @@ export function createPublicApiService(deps: {
   keys: Pick<TApiKeysService, 'listForUsage' | 'markUsed'>;
   plans: Pick<TQuotaService, 'apiPlanFor'>;
   log: { warn: (obj: object, msg: string) => void };
-  users: Pick<TUsersRepository, 'findById'>;
+  users: Pick<TUserAccounts, 'findById'>;
   documents: Pick<TDocumentsService, 'deleteExpired'>;
 }) {
   const r = deps.repository;

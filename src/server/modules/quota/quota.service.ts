@@ -10,7 +10,7 @@ import {
   type TPlanCatalogue,
 } from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TUserRow, TUsersRepository } from '../users/index.ts';
+import type { TUserAccounts, TUserRow } from '../users/index.ts';
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -26,7 +26,7 @@ const sizeText = (bytes: number) =>
     : `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
 
 export function createQuotaService(deps: {
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'findById' | 'findWithUsage'>;
   /** Bytes of images the owner has stored (the assets module counts them). */
   imageBytesUsed: (ownerId: string) => Promise<number>;
   plans: () => Promise<TPlanCatalogue>;

@@ -1,6 +1,15 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { AppError, unauthorized } from '../../http/app-error.ts';
-import type { TIdentityProof, TProofOrigin } from '../auth/index.ts';
 import type { TAccountDataRepository } from './account-data.repository.ts';
+
+// Deletion says what proof it asks for and the auth module checks it (services.ts wires
+// auth's confirmIdentity in), so users does not import auth, which imports users.
+
+/** What the owner gives to prove it is them before something that cannot be undone. */
+export type TIdentityProof = { password: string; code?: string | undefined };
+
+/** Where the proof came from: the throttle counts by address, and a code is checked against the caller's own session. */
+export type TProofOrigin = { ip: string; headers: IncomingHttpHeaders };
 
 /** Who deletes: the owner (who proves it is them), or later an administrator. */
 export type TDeletedBy = { actorId: string | null; actorEmail: string };

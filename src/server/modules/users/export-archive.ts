@@ -4,7 +4,7 @@ import type { TFormatInput } from '../../../contract/formats.ts';
 import type { TZipWriter } from '../../files/zip-writer.ts';
 import { notFound } from '../../http/app-error.ts';
 import { safeFileBaseName } from '../../http/send-file.ts';
-import { csvCell } from '../bulk/index.ts';
+import { csvCell } from '../csv-cell.ts';
 import type { TExportContext } from './export-context.ts';
 
 /** Documents read per query while writing. */
@@ -124,7 +124,7 @@ async function writeAccountFiles(ctx: TExportContext, ownerId: string, zip: TZip
 /** formats/ and assets/. */
 async function writeFormatsAndAssets(ctx: TExportContext, ownerId: string, zip: TZipWriter): Promise<boolean> {
   const formatName = uniqueBaseNamer();
-  for (const format of await ctx.deps.formats.list(ownerId)) {
+  for (const format of await ctx.deps.formats.listOwned(ownerId)) {
     const input: TFormatInput = { name: format.name, description: format.description, content: format.content, placeholders: format.placeholders };
     if (!(await zip.append(`formats/${formatName(format.name)}.json`, json(input), format.updatedAt))) return false;
   }

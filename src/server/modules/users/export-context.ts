@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { TAccountExport } from '../../../contract/account-data.ts';
+import type { TInvoiceSummary } from '../../../contract/billing.ts';
+import type { TDocument } from '../../../contract/documents.ts';
+import type { TFormatInput } from '../../../contract/formats.ts';
 import type { TJobQueue } from '../../jobs/queue.ts';
-import type { TBillingService } from '../billing/index.ts';
-import type { TDocumentsService } from '../documents/index.ts';
-import type { TFormatsRepository } from '../formats/index.ts';
 import type { TAccountDataRepository, TAccountExportRow } from './account-data.repository.ts';
 import type { TUsersRepository } from './users.repository.ts';
 
@@ -21,13 +21,27 @@ export const ACCOUNT_EXPORT_LIMITS = {
 export const ACCOUNT_EXPORT_QUEUE = 'account-export';
 export const DAY_MS = 24 * 60 * 60_000;
 
-/** What the account export is built from (see `createAccountExport`). */
+/** Where a page of documents ends: the next page starts after it. */
+type TCursor = { createdAt: Date; id: string };
+
+/**
+ * What the account export is built from (see `createAccountExport`). Formats and documents use
+ * this module, and billing reaches it through quota, so the export names what it reads of theirs
+ * and services.ts hands their services in, rather than importing them.
+ */
 export type TAccountExportDeps = {
   data: TAccountDataRepository;
   users: TUsersRepository;
-  formats: TFormatsRepository;
-  documents: TDocumentsService;
-  billing: Pick<TBillingService, 'invoices' | 'invoicePdf'>;
+  /** The owner's formats, newest edit first, with what a format file holds. */
+  formats: { listOwned(ownerId: string): Promise<(Pick<TFormatInput, 'name' | 'description' | 'content' | 'placeholders'> & { updatedAt: Date })[]> };
+  documents: {
+    page(ownerId: string, query: { limit: number; after?: TCursor }): Promise<{ documents: TDocument[]; rows: TCursor[] }>;
+    pdf(ownerId: string, id: string): Promise<{ bytes: Uint8Array }>;
+  };
+  billing: {
+    invoices(ownerId: string): Promise<TInvoiceSummary[]>;
+    invoicePdf(id: string, ownerId: string): Promise<{ pdf: Uint8Array; fileName: string }>;
+  };
   queue: TJobQueue;
   /** Where background exports are written (data_dir/exports). */
   dir: string;

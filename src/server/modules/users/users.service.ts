@@ -1,10 +1,19 @@
 import type { TUser, TUserStats } from '../../../contract/user.ts';
 import { notFound } from '../../http/app-error.ts';
-import type { TQuotaService } from '../quota/index.ts';
 import { verificationRequired, type TAccountStanding } from './account-standing.ts';
 import type { TUserRow, TUsersRepository } from './users.repository.ts';
 
-export function createUsersService(deps: { users: TUsersRepository; quota: TQuotaService; standing: TAccountStanding }) {
+/**
+ * The plan's allowances the account's figures show. The quota module answers (services.ts hands
+ * it in); it reads accounts through this module, so this module names what it needs instead of
+ * importing quota.
+ */
+export type TAllowances = {
+  generationLimit: (row: TUserRow) => Promise<number>;
+  storage: (userId: string) => Promise<{ usedBytes: number; limitBytes: number }>;
+};
+
+export function createUsersService(deps: { users: TUsersRepository; quota: TAllowances; standing: TAccountStanding }) {
   const generationLimit = deps.quota.generationLimit;
   return {
     async toUser(row: TUserRow): Promise<TUser> {
