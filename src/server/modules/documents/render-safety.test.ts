@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -91,6 +92,9 @@ describe('renders off the event loop, within a budget', () => {
     const format = (await attacker.client.post('/api/formats', repeatedNotes(uses))).json() as TFormat;
     const bystander = await signedIn(t);
 
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const began = performance.now();
     const heavy = Array.from({ length: 4 }, () => attacker.client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } }));
     let settled = false;
     const all = Promise.all(heavy).finally(() => (settled = true));
@@ -106,13 +110,19 @@ describe('renders off the event loop, within a budget', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const answers = await all;
+    const elapsedMs = performance.now() - began;
+    loop.disable();
     expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
     healthz.sort((a, b) => a - b);
     bystanderMs.sort((a, b) => a - b);
-    // Rendered on the event loop, each of these documents blocked it for most of a second.
-    expect(healthz.length).toBeGreaterThan(5);
-    expect(healthz.at(-1)!).toBeLessThan(250);
-    expect(bystanderMs.at(-1)!).toBeLessThan(400);
+    const blockedMs = loop.max / 1e6;
+    const figures = JSON.stringify({ elapsedMs, blockedMs, probes: healthz.length, healthzMs: healthz.at(-1), bystanderMs: bystanderMs.at(-1) });
+    expect(healthz.length, figures).toBeGreaterThan(5);
+    // A stall detector that scales with the machine's load, not a speed target. Rendered on the
+    // event loop, each document would block it for a quarter of the run (four back to back);
+    // rendered in the threads, the longest pause is a small part of it, however slow the machine.
+    expect(blockedMs, figures).toBeLessThan(elapsedMs / 8);
+    expect(bystanderMs.at(-1)!, figures).toBeLessThan(5_000);
   });
 
   it('stops a render that runs past its budget with a clear 422, and the next render works', async () => {
