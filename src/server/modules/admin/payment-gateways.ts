@@ -3,16 +3,13 @@ import type { TPaymentGateway, ZPaymentGatewayInput, ZPaymentGatewayUpdate } fro
 import { notFound } from '../../http/app-error.ts';
 import type { TGatewayRow } from './admin.repository.ts';
 import type { TAdminContext } from './admin-context.ts';
+import { pick } from '../api-fields.ts';
 
 function toGateway(row: TGatewayRow): TPaymentGateway {
   return {
-    id: row.id,
-    gatewayName: row.gatewayName,
-    isActive: row.isActive,
-    keyId: row.keyId,
+    ...pick(row, ['id', 'gatewayName', 'isActive', 'keyId', 'configuration']),
     hasKeySecret: Boolean(row.keySecretEnc),
     hasWebhookSecret: Boolean(row.webhookSecretEnc),
-    configuration: row.configuration,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -3,18 +3,12 @@ import { API_KEY_PREFIX, MAX_API_KEYS, type TApiKey, type TApiKeyMode, type TCre
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TApiKeyRow, TApiKeysRepository } from './api-keys.repository.ts';
 import type { TAccountStanding } from '../users/index.ts';
+import { isoOrNull, pick } from '../api-fields.ts';
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 function toApiKey(row: TApiKeyRow): TApiKey {
-  return {
-    id: row.id,
-    name: row.name,
-    mode: row.mode,
-    last4: row.last4,
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-  };
+  return { ...pick(row, ['id', 'name', 'mode', 'last4']), createdAt: row.createdAt.toISOString(), lastUsedAt: isoOrNull(row.lastUsedAt) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { TBulkJob } from '../../../contract/bulk.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TBulkJobRow } from './bulk.repository.ts';
+import { isoOrNull } from '../api-fields.ts';
 
 export const jobNotFound = () => notFound('Bulk job');
 
@@ -24,8 +25,8 @@ export function toJob(row: TBulkJobRow, now = Date.now()): TBulkJob {
     ratePerSecond: rate === null ? null : Math.round(rate * 10) / 10,
     etaSeconds: rate && left > 0 ? Math.ceil(left / rate) : null,
     createdAt: row.createdAt.toISOString(),
-    startedAt: row.startedAt?.toISOString() ?? null,
-    finishedAt: row.finishedAt?.toISOString() ?? null,
+    startedAt: isoOrNull(row.startedAt),
+    finishedAt: isoOrNull(row.finishedAt),
     message: row.message,
   };
 }

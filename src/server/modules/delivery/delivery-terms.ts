@@ -1,5 +1,6 @@
 import type { TDelivery } from '../../../contract/delivery.ts';
 import type { TDeliveryRow } from './deliveries.repository.ts';
+import { isoOrNull } from '../api-fields.ts';
 
 export const MINUTE = 60_000;
 /** The send rate counts recipients over this sliding window. */
@@ -31,9 +32,9 @@ export function toDelivery(row: TDeliveryRow): TDelivery {
     error: row.error,
     attachment: row.attachment,
     createdAt: row.createdAt.toISOString(),
-    attemptedAt: row.attemptedAt?.toISOString() ?? null,
-    sentAt: row.sentAt?.toISOString() ?? null,
-    nextAttemptAt: row.status === 'queued' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    attemptedAt: isoOrNull(row.attemptedAt),
+    sentAt: isoOrNull(row.sentAt),
+    nextAttemptAt: row.status === 'queued' ? isoOrNull(row.nextAttemptAt) : null,
   };
 }
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { TMailMergeRowPage, ZMailMergeRowsQuery } from '../../../contract/delivery.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TMergeContext } from './merge-context.ts';
+import { isoOrNull } from '../api-fields.ts';
 
 /** A merge's rows, a page at a time, with each one's outcome. */
 export async function mergeRows({ r }: TMergeContext, ownerId: string, jobId: string, query: z.output<typeof ZMailMergeRowsQuery>): Promise<TMailMergeRowPage> {
@@ -15,7 +16,7 @@ export async function mergeRows({ r }: TMergeContext, ownerId: string, jobId: st
       status: row.status,
       error: row.error,
       smtpResponse: row.smtpResponse,
-      sentAt: row.sentAt?.toISOString() ?? null,
+      sentAt: isoOrNull(row.sentAt),
     })),
     total,
   };

@@ -5,6 +5,7 @@ import { notFound } from '../../http/app-error.ts';
 import type { TDocumentsService } from '../documents/index.ts';
 import type { TShareLinkRow, TShareLinksRepository } from './share-links.repository.ts';
 import type { TAccountStanding } from '../users/index.ts';
+import { isoOrNull } from '../api-fields.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** The path a link opens: a public page outside the signed-in app. */
@@ -32,11 +33,11 @@ export function createShareLinksService(deps: {
     url: urlOf(row),
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
-    revokedAt: row.revokedAt?.toISOString() ?? null,
+    revokedAt: isoOrNull(row.revokedAt),
     active: !row.revokedAt && row.expiresAt > now,
     views: row.views,
     downloads: row.downloads,
-    lastViewedAt: row.lastViewedAt?.toISOString() ?? null,
+    lastViewedAt: isoOrNull(row.lastViewedAt),
     origin: row.origin,
   });
 

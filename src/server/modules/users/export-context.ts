@@ -6,6 +6,7 @@ import type { TFormatInput } from '../../../contract/formats.ts';
 import type { TJobQueue } from '../../jobs/queue.ts';
 import type { TAccountDataRepository, TAccountExportRow } from './account-data.repository.ts';
 import type { TUsersRepository } from './users.repository.ts';
+import { isoOrNull } from '../api-fields.ts';
 
 export const ACCOUNT_EXPORT_LIMITS = {
   /** Accounts with more documents than this are exported in the background (a few seconds of PDFs). */
@@ -73,8 +74,8 @@ export function createExportContext(deps: TAccountExportDeps) {
       documentsDone: row.documentsDone,
       bytes: row.bytes,
       createdAt: row.createdAt.toISOString(),
-      finishedAt: row.finishedAt?.toISOString() ?? null,
-      expiresAt: row.expiresAt?.toISOString() ?? null,
+      finishedAt: isoOrNull(row.finishedAt),
+      expiresAt: isoOrNull(row.expiresAt),
       downloadUrl: status === 'ready' && row.kind === 'background' ? `/api/user/exports/${row.id}/download` : null,
     };
   }

@@ -14,6 +14,7 @@ import { createDueRowsWorker, type TDueRowsWorker } from '../../jobs/due-rows.ts
 import type { TCheckHost } from '../../net/address-rule.ts';
 import type { TWebhookSender } from './webhook-sender.ts';
 import type { TWebhookDeliveryRow, TWebhookEndpointRow, TWebhooksRepository } from './webhooks.repository.ts';
+import { isoOrNull, pick } from '../api-fields.ts';
 
 const MINUTE = 60_000;
 /**
@@ -33,23 +34,17 @@ function toEndpoint(row: TWebhookEndpointRow): TWebhookEndpoint {
     url: row.url,
     events: row.events as TWebhookEvent[],
     createdAt: row.createdAt.toISOString(),
-    disabledAt: row.disabledAt?.toISOString() ?? null,
+    disabledAt: isoOrNull(row.disabledAt),
     disabledReason: row.disabledReason,
   };
 }
 
 function toDelivery(row: TWebhookDeliveryRow): TWebhookDelivery {
   return {
-    id: row.id,
-    endpointId: row.endpointId,
-    event: row.event,
-    status: row.status,
-    attempts: row.attempts,
-    responseStatus: row.responseStatus,
-    error: row.error,
+    ...pick(row, ['id', 'endpointId', 'event', 'status', 'attempts', 'responseStatus', 'error']),
     createdAt: row.createdAt.toISOString(),
-    nextAttemptAt: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
-    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    nextAttemptAt: row.status === 'pending' ? isoOrNull(row.nextAttemptAt) : null,
+    deliveredAt: isoOrNull(row.deliveredAt),
   };
 }
 

@@ -4,14 +4,13 @@ import { useId, useState, type FormEvent } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { defaultEmailMessage, ZEmailDocumentBody, type TDelivery, type TShareLink } from '../../../contract/delivery';
-import { MAX_RECIPIENTS, MAX_SUBJECT_LENGTH, type TEmailSettings } from '../../../contract/mail';
+import { MAX_RECIPIENTS, type TEmailSettings } from '../../../contract/mail';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
-import { Textarea } from '../../components/ui/textarea';
 import { useEmailSettings } from '../../hooks/use-email-settings';
 import { toast, toastApiError } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
@@ -19,6 +18,7 @@ import { mailto } from '../../lib/site';
 import { formatDate } from '../../lib/utils';
 import { AddressInput, isValidAddress } from './address-input';
 import { StandardWords } from './standard-words';
+import { OwnWordsFields } from './own-words-fields';
 import { useCreateShareLink, useDelivery, useEmailDocument } from './api';
 import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
 
@@ -263,19 +263,11 @@ function Compose({
         </Button>
       )}
       {settings.ownWords ? (
-        <>
-          <Field id={`${id}-subject`} label="Subject" error={errors.subject}>
-            <Input
-              id={`${id}-subject`}
-              maxLength={MAX_SUBJECT_LENGTH}
-              aria-invalid={errors.subject ? true : undefined}
-              {...form.register('subject', { onChange: () => form.clearErrors('subject') })}
-            />
-          </Field>
-          <Field id={`${id}-message`} label="Message" error={errors.message}>
-            <Textarea id={`${id}-message`} rows={6} aria-invalid={errors.message ? true : undefined} {...form.register('message')} />
-          </Field>
-        </>
+        <OwnWordsFields
+          id={id}
+          subject={{ registration: form.register('subject', { onChange: () => form.clearErrors('subject') }), error: errors.subject }}
+          message={{ registration: form.register('message'), error: errors.message }}
+        />
       ) : (
         <StandardWords id={id} senderName={settings.senderName} note={settings.ownWordsNote} documentName={document.name} />
       )}

@@ -5,21 +5,19 @@ import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { TBulkJob } from '../../../contract/bulk';
 import { columnLetter } from '../../../contract/bulk';
-import { MAX_SUBJECT_LENGTH } from '../../../contract/mail';
 import { ZMailMergeBody, type TMailMergeBody, type TMailMergeOptions, type TMailMergePreview } from '../../../contract/delivery';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
-import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
-import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/utils';
 import { AddressInput } from './address-input';
 import { useMailMergePreview, useStartMailMerge } from './api';
 import { StandardWords } from './standard-words';
+import { OwnWordsFields } from './own-words-fields';
 
 type TStep = 'edit' | 'preview';
 
@@ -119,7 +117,6 @@ type MergeDraft = ReturnType<typeof useMergeDraft>;
 function MergeEditStep({ id, options, draft }: { id: string; options: TMailMergeOptions; draft: MergeDraft }) {
   const { form, messageRef, insertTag } = draft;
   const { errors } = form.formState;
-  const messageField = form.register('message');
   return (
     <div className="grid min-w-0 gap-4">
       <Field
@@ -167,26 +164,12 @@ function MergeEditStep({ id, options, draft }: { id: string; options: TMailMerge
       </Field>
       {options.ownWords ? (
         <>
-          <Field id={`${id}-subject`} label="Subject" error={errors.subject?.message}>
-            <Input
-              id={`${id}-subject`}
-              maxLength={MAX_SUBJECT_LENGTH}
-              aria-invalid={errors.subject ? true : undefined}
-              {...form.register('subject', { onChange: () => form.clearErrors('subject') })}
-            />
-          </Field>
-          <Field id={`${id}-message`} label="Message" error={errors.message?.message}>
-            <Textarea
-              id={`${id}-message`}
-              rows={6}
-              aria-invalid={errors.message ? true : undefined}
-              {...messageField}
-              ref={(el) => {
-                messageField.ref(el);
-                messageRef.current = el;
-              }}
-            />
-          </Field>
+          <OwnWordsFields
+            id={id}
+            subject={{ registration: form.register('subject', { onChange: () => form.clearErrors('subject') }), error: errors.subject?.message }}
+            message={{ registration: form.register('message'), error: errors.message?.message }}
+            messageRef={messageRef}
+          />
           <div className="-mt-1 flex flex-wrap items-center gap-1.5" role="group" aria-label="Insert a field into the message">
             <span className="text-[13px] text-muted-foreground">Insert:</span>
             {[{ name: 'document', label: 'Document name' }, ...options.placeholders].map((p) => (
