@@ -5,3 +5,4 @@ export * from './schema/public-api.ts';
 export * from './schema/delivery.ts';
 export * from './schema/billing.ts';
 export * from './schema/system-and-audit.ts';
+export * from './schema/signing.ts';

@@ -1,0 +1,89 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { signatureEvents, signatureRequests, signatureSigners } from '../../db/schema.ts';
+import { eventHash, GENESIS_HASH, type TAuditEvent, type TSignatureEventType } from './audit-trail.ts';
+
+export type TSignatureRequestRow = typeof signatureRequests.$inferSelect;
+export type TSignerRow = typeof signatureSigners.$inferSelect;
+export type TNewEvent = { type: TSignatureEventType } & Partial<Pick<TAuditEvent, 'signerId' | 'ip' | 'userAgent' | 'details'>> & { at?: Date };
+
+type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
+
+/**
+ * Adds an event to a request's trail. The request row is locked first, so two events of one
+ * request are chained one after the other, never both onto the same predecessor.
+ */
+async function appendTo(tx: TTx, requestId: string, event: TNewEvent): Promise<TAuditEvent> {
+  const [request] = await tx
+    .select({ head: signatureRequests.eventsHead, count: signatureRequests.eventCount, documentSha256: signatureRequests.documentSha256 })
+    .from(signatureRequests)
+    .where(eq(signatureRequests.id, requestId))
+    .for('update');
+  if (!request) throw new Error(`signature request ${requestId} not found`);
+  const unhashed = {
+    requestId,
+    seq: request.count + 1,
+    at: event.at ?? new Date(),
+    type: event.type,
+    signerId: event.signerId ?? null,
+    ip: event.ip ?? null,
+    userAgent: event.userAgent ?? null,
+    documentSha256: request.documentSha256,
+    details: event.details ?? {},
+    prevHash: request.count === 0 ? GENESIS_HASH : request.head,
+  };
+  const recorded: TAuditEvent = { ...unhashed, hash: eventHash(unhashed) };
+  await tx.insert(signatureEvents).values(recorded);
+  await tx.update(signatureRequests).set({ eventsHead: recorded.hash, eventCount: recorded.seq }).where(eq(signatureRequests.id, requestId));
+  return recorded;
+}
+
+/** Requests are read by their owner; a signer's link finds its signer by the token's hash alone. */
+export function createSigningRepository(db: TDb) {
+  return {
+    /** A request, its signers and its first event, in one transaction. */
+    async createRequest(
+      request: typeof signatureRequests.$inferInsert,
+      signers: (typeof signatureSigners.$inferInsert)[],
+      created: TNewEvent,
+    ): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[] }> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(signatureRequests).values(request).returning();
+        const signerRows = signers.length > 0 ? await tx.insert(signatureSigners).values(signers).returning() : [];
+        await appendTo(tx, row!.id, created);
+        const [fresh] = await tx.select().from(signatureRequests).where(eq(signatureRequests.id, row!.id));
+        return { request: fresh!, signers: signerRows };
+      });
+    },
+
+    async getRequest(ownerId: string, id: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[] } | undefined> {
+      const [request] = await db
+        .select()
+        .from(signatureRequests)
+        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.id, id)));
+      if (!request) return undefined;
+      const signers = await db
+        .select()
+        .from(signatureSigners)
+        .where(eq(signatureSigners.requestId, id))
+        .orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
+      return { request, signers };
+    },
+
+    async appendEvent(requestId: string, event: TNewEvent): Promise<TAuditEvent> {
+      return db.transaction((tx) => appendTo(tx, requestId, event));
+    },
+
+    /** The trail of a request its owner may read. */
+    async events(ownerId: string, requestId: string): Promise<TAuditEvent[]> {
+      const rows = await db
+        .select({ event: signatureEvents })
+        .from(signatureEvents)
+        .innerJoin(signatureRequests, eq(signatureRequests.id, signatureEvents.requestId))
+        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureEvents.requestId, requestId)))
+        .orderBy(asc(signatureEvents.seq));
+      return rows.map(({ event: { id: _id, ...event } }) => event);
+    },
+  };
+}
+export type TSigningRepository = ReturnType<typeof createSigningRepository>;
