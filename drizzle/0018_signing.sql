@@ -71,6 +71,7 @@ ALTER TABLE "signature_requests" ADD CONSTRAINT "signature_requests_owner_id_use
 ALTER TABLE "signature_requests" ADD CONSTRAINT "signature_requests_document_id_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "signature_requests" ADD CONSTRAINT "signature_requests_batch_id_bulk_jobs_id_fk" FOREIGN KEY ("batch_id") REFERENCES "public"."bulk_jobs"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "signature_signers" ADD CONSTRAINT "signature_signers_request_id_signature_requests_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."signature_requests"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "seal_keys_in_use_idx" ON "seal_keys" USING btree ((true)) WHERE "seal_keys"."retired_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "signature_events_request_seq_idx" ON "signature_events" USING btree ("request_id","seq");--> statement-breakpoint
 CREATE INDEX "signature_requests_owner_created_idx" ON "signature_requests" USING btree ("owner_id","created_at");--> statement-breakpoint
 CREATE INDEX "signature_requests_document_idx" ON "signature_requests" USING btree ("document_id");--> statement-breakpoint

@@ -113,13 +113,22 @@ export const signatureEvents = pgTable(
  * The installation's seal certificates, newest last. Old ones stay so that documents they sealed
  * still verify. The private key is stored sealed under ENCRYPTION_KEY.
  */
-export const sealKeys = pgTable('seal_keys', {
-  id: text('id').primaryKey(),
-  source: text('source', { enum: ['generated', 'uploaded'] }).notNull(),
-  /** DER certificates. */
-  sealCertificate: bytea('seal_certificate').notNull(),
-  caCertificate: bytea('ca_certificate').notNull(),
-  privateKeyEnc: text('private_key_enc').notNull(),
-  createdAt: createdAt(),
-  retiredAt: timestamp('retired_at', { withTimezone: true }),
-});
+export const sealKeys = pgTable(
+  'seal_keys',
+  {
+    id: text('id').primaryKey(),
+    source: text('source', { enum: ['generated', 'uploaded'] }).notNull(),
+    /** DER certificates. */
+    sealCertificate: bytea('seal_certificate').notNull(),
+    caCertificate: bytea('ca_certificate').notNull(),
+    privateKeyEnc: text('private_key_enc').notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  // One seal in use at a time: two processes that both make the first one keep the same.
+  (table) => [
+    uniqueIndex('seal_keys_in_use_idx')
+      .on(sql`(true)`)
+      .where(sql`${table.retiredAt} is null`),
+  ],
+);

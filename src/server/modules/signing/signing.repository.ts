@@ -1,10 +1,11 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { signatureEvents, signatureRequests, signatureSigners } from '../../db/schema.ts';
+import { sealKeys, signatureEvents, signatureRequests, signatureSigners } from '../../db/schema.ts';
 import { eventHash, GENESIS_HASH, type TAuditEvent, type TSignatureEventType } from './audit-trail.ts';
 
 export type TSignatureRequestRow = typeof signatureRequests.$inferSelect;
 export type TSignerRow = typeof signatureSigners.$inferSelect;
+export type TSealKeyRow = typeof sealKeys.$inferSelect;
 export type TNewEvent = { type: TSignatureEventType } & Partial<Pick<TAuditEvent, 'signerId' | 'ip' | 'userAgent' | 'details'>> & { at?: Date };
 
 type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
@@ -72,6 +73,23 @@ export function createSigningRepository(db: TDb) {
 
     async appendEvent(requestId: string, event: TNewEvent): Promise<TAuditEvent> {
       return db.transaction((tx) => appendTo(tx, requestId, event));
+    },
+
+    /** The seal in use, if the installation has made or been given one. */
+    async sealInUse(): Promise<TSealKeyRow | undefined> {
+      const [row] = await db.select().from(sealKeys).where(isNull(sealKeys.retiredAt));
+      return row;
+    },
+
+    /** Adds a seal unless one is already in use (another process made it first); false then. */
+    async addSealIfNone(row: typeof sealKeys.$inferInsert): Promise<boolean> {
+      const added = await db.insert(sealKeys).values(row).onConflictDoNothing().returning({ id: sealKeys.id });
+      return added.length > 0;
+    },
+
+    /** Every seal the installation has used, so that what an older one sealed still verifies. */
+    async allSeals(): Promise<TSealKeyRow[]> {
+      return db.select().from(sealKeys).orderBy(asc(sealKeys.createdAt));
     },
 
     /** The trail of a request its owner may read. */
