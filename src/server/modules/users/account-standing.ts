@@ -41,6 +41,10 @@ export function createAccountStanding(deps: { emailVerified: (userId: string) =>
   }
   return {
     of,
+    /** The same, for an account whose row is already read: only the mail server is asked. */
+    async ofAccount(account: { emailVerified: boolean }): Promise<TStanding> {
+      return { emailVerified: account.emailVerified, mailServer: await deps.mailServer() };
+    },
     async assertMayReach(userId: string, what: TReach): Promise<void> {
       const refusal = reachRefusal(await of(userId), what);
       if (refusal) throw refusal;

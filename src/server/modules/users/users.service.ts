@@ -17,7 +17,12 @@ export function createUsersService(deps: { users: TUsersRepository; quota: TAllo
   const generationLimit = deps.quota.generationLimit;
   return {
     async toUser(row: TUserRow): Promise<TUser> {
-      const standing = await deps.standing.of(row.id);
+      // One round of queries, side by side: this answers every page's first call.
+      const [standing, apiCallsUsed, apiCallsLimit] = await Promise.all([
+        deps.standing.ofAccount(row),
+        deps.users.generationsUsed(row.id),
+        generationLimit(row),
+      ]);
       return {
         id: row.id,
         email: row.email,
@@ -29,8 +34,8 @@ export function createUsersService(deps: { users: TUsersRepository; quota: TAllo
         subscriptionPlan: row.subscriptionPlan,
         apiEnabled: row.apiEnabled,
         apiKeyLast4: null,
-        apiCallsUsed: await deps.users.generationsUsed(row.id),
-        apiCallsLimit: await generationLimit(row),
+        apiCallsUsed,
+        apiCallsLimit,
         enterpriseEmail: row.enterpriseEmail,
         smtpHost: row.smtpHost,
         smtpPort: row.smtpPort,
