@@ -150,26 +150,27 @@ export const ZListColumn = z.object({
 });
 export type TListColumn = z.infer<typeof ZListColumn>;
 
-export const ZPlaceholder = z.object({
-  name: ZPlaceholderName,
-  label: z.string().trim().max(200).optional(),
-  type: ZPlaceholderType.default('text'),
-  required: z.boolean().default(false),
-  /** For `select`: the choices. Blank entries are dropped. */
-  options: ZOptions,
-  ...logicFields,
-  /** For `list`: the columns of each row; the value is an array of objects keyed by column name. */
-  columns: z
-    .array(ZListColumn)
-    .max(MAX_LIST_COLUMNS)
-    .refine((list) => new Set(list.map((c) => c.name)).size === list.length, { message: 'Column names must be unique.' })
-    .optional(),
-  /** For `list`: fewest and most rows a document may have (never more than MAX_LIST_ROWS). */
-  minItems: z.number().int().min(0).max(MAX_LIST_ROWS).optional(),
-  maxItems: z.number().int().min(1).max(MAX_LIST_ROWS).optional(),
-  /** For the signing types: which signer fills it in (1 is "Signer 1"); 1 when not given. */
-  signer: z.number().int().min(1).max(MAX_SIGNER_ROLE).optional(),
-})
+export const ZPlaceholder = z
+  .object({
+    name: ZPlaceholderName,
+    label: z.string().trim().max(200).optional(),
+    type: ZPlaceholderType.default('text'),
+    required: z.boolean().default(false),
+    /** For `select`: the choices. Blank entries are dropped. */
+    options: ZOptions,
+    ...logicFields,
+    /** For `list`: the columns of each row; the value is an array of objects keyed by column name. */
+    columns: z
+      .array(ZListColumn)
+      .max(MAX_LIST_COLUMNS)
+      .refine((list) => new Set(list.map((c) => c.name)).size === list.length, { message: 'Column names must be unique.' })
+      .optional(),
+    /** For `list`: fewest and most rows a document may have (never more than MAX_LIST_ROWS). */
+    minItems: z.number().int().min(0).max(MAX_LIST_ROWS).optional(),
+    maxItems: z.number().int().min(1).max(MAX_LIST_ROWS).optional(),
+    /** For the signing types: which signer fills it in (1 is "Signer 1"); 1 when not given. */
+    signer: z.number().int().min(1).max(MAX_SIGNER_ROLE).optional(),
+  })
   .superRefine((p, ctx) => {
     const refuse = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (!isSigningPlaceholder(p)) {

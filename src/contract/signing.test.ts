@@ -35,9 +35,13 @@ describe('signing placeholders', () => {
   });
 
   it('refuse what the person generating the document would fill in', () => {
-    expect(messages({ name: 'sig', type: 'signature', signer: 2, required: true })).toEqual(['required: sig is filled in when Signer 2 signs, so it cannot be required.']);
+    expect(messages({ name: 'sig', type: 'signature', signer: 2, required: true })).toEqual([
+      'required: sig is filled in when Signer 2 signs, so it cannot be required.',
+    ]);
     expect(messages({ name: 'sig', type: 'signature', options: ['a'] })).toEqual(['options: sig is filled in when Signer 1 signs, so it has no options.']);
-    expect(messages({ name: 'sig', type: 'initials', expression: '1 + 1' })).toEqual(['expression: sig is filled in when Signer 1 signs, so it has no formula.']);
+    expect(messages({ name: 'sig', type: 'initials', expression: '1 + 1' })).toEqual([
+      'expression: sig is filled in when Signer 1 signs, so it has no formula.',
+    ]);
     expect(messages({ name: 'sig', type: 'signer_name', columns: [] })).toEqual(['columns: sig is filled in when Signer 1 signs, so it has no columns.']);
   });
 

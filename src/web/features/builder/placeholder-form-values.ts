@@ -1,4 +1,12 @@
-import { isSigningPlaceholder, MAX_LIST_ROWS, ZPlaceholderName, type TColumnType, type TListColumn, type TPlaceholder, type TPlaceholderType } from '../../../contract/placeholders';
+import {
+  isSigningPlaceholder,
+  MAX_LIST_ROWS,
+  ZPlaceholderName,
+  type TColumnType,
+  type TListColumn,
+  type TPlaceholder,
+  type TPlaceholderType,
+} from '../../../contract/placeholders';
 
 export const PLACEHOLDER_TYPE_LABELS: Record<TPlaceholderType, string> = {
   text: 'Text',
