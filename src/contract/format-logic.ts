@@ -127,6 +127,11 @@ function showIfIssues(showIf: TShowIf | undefined, path: (string | number)[], by
       issues.push({ path: [...at, 'field'], message: `The condition reads ${condition.field}, which is not a placeholder of this format.` });
       return;
     }
+    if (isSigningPlaceholder(p)) {
+      // Empty whenever a document is generated, so the condition could never read it.
+      issues.push({ path: [...at, 'field'], message: `A condition cannot read ${p.name}: it is filled in when ${signerLabel(p.signer)} signs.` });
+      return;
+    }
     if (condition.op === 'one_of' && (condition.values ?? []).filter((v) => v.trim() !== '').length === 0) {
       issues.push({ path: [...at, 'values'], message: `Give at least one value for "${placeholderLabel(p)} is one of".` });
     }

@@ -72,6 +72,16 @@ describe('signing placeholders', () => {
     ]);
   });
 
+  it('cannot be read by conditions', () => {
+    const placeholders = parse([{ name: 'sig', type: 'signature', signer: 3 }]);
+    const elements = [
+      { id: 'p', type: 'paragraph' as const, content: 'x', showIf: { match: 'all' as const, conditions: [{ field: 'sig', op: 'is_empty' as const }] } },
+    ];
+    expect(formatLogicIssues(ZFormatContent.parse({ elements }), placeholders)).toEqual([
+      { path: ['content', 'elements', 0, 'showIf', 'conditions', 0, 'field'], message: 'A condition cannot read sig: it is filled in when Signer 3 signs.' },
+    ]);
+  });
+
   it('are neither asked for nor accepted in generated data', () => {
     const placeholders = parse([
       { name: 'client', type: 'text', required: true },
