@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CLIENT_NAME_PLACEHOLDERS, clientNameOf, nameFromPattern } from './documents.ts';
 import { ZFilledValues } from './filled-values.ts';
-import type { TPlaceholder } from './placeholders.ts';
+import { isSigningPlaceholder, type TPlaceholder } from './placeholders.ts';
 
 /*
  * Bulk generation from a spreadsheet: upload -> mapping and validation preview -> start -> a
@@ -131,10 +131,11 @@ export const ZBulkRowErrorList = z.object({ errors: z.array(ZBulkRowError), tota
 
 /**
  * The placeholders a column of a spreadsheet's main sheet fills: not a list (its rows come from a
- * lines sheet, or from rows that repeat the document key) and not a formula (computed).
+ * lines sheet, or from rows that repeat the document key), not a formula (computed) and not a
+ * signing field (filled in when the document is signed).
  */
 export function columnPlaceholders<P extends Pick<TPlaceholder, 'type'>>(placeholders: readonly P[]): P[] {
-  return placeholders.filter((p) => p.type !== 'list' && p.type !== 'formula');
+  return placeholders.filter((p) => p.type !== 'list' && p.type !== 'formula' && !isSigningPlaceholder(p));
 }
 
 /** A, B, ... Z, AA: the letter a spreadsheet shows for the column at this 0-based index. */

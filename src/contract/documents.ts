@@ -3,9 +3,11 @@ import { computeFormulas, hiddenPlaceholders, ZFilledValues, type TFilledValues,
 import type { TFormatContent } from './format-content.ts';
 import {
   checkboxValue,
+  isSigningPlaceholder,
   MAX_LIST_ROWS,
   MAX_PLACEHOLDER_VALUE_LENGTH,
   placeholderLabel,
+  signerLabel,
   substitutePlaceholders,
   type TListColumn,
   type TPlaceholder,
@@ -247,6 +249,12 @@ export function checkDocumentData(
   const fields: Record<string, string> = {};
   for (const placeholder of placeholders) {
     if (placeholder.type === 'formula') continue;
+    if (isSigningPlaceholder(placeholder)) {
+      // A signer fills it in when signing: a value sent now would print where the signature goes.
+      const sent = data[placeholder.name];
+      if (sent !== undefined && sent !== null && sent !== '') fields[placeholder.name] = signingValueMessage(placeholder);
+      continue;
+    }
     if (placeholder.type === 'list') {
       values[placeholder.name] = checkList(placeholder, data[placeholder.name], fields);
       continue;
@@ -264,6 +272,7 @@ export function checkDocumentData(
   const missing: string[] = [];
   const out: TFilledValues = {};
   for (const placeholder of placeholders) {
+    if (isSigningPlaceholder(placeholder)) continue;
     const value = computed.values[placeholder.name] ?? '';
     const isHidden = hidden.has(placeholder.name);
     if (isHidden) {
@@ -296,6 +305,11 @@ export function checkDocumentData(
     if (value !== '') out[placeholder.name] = value;
   }
   return { values: out, fields, missing, hidden };
+}
+
+/** Why a value sent for a signing placeholder is refused. */
+function signingValueMessage(p: Pick<TPlaceholder, 'name' | 'signer'>): string {
+  return `${p.name} is filled in when ${signerLabel(p.signer ?? 1)} signs.`;
 }
 
 export function requiredFieldsMessage(missing: readonly string[]): string {

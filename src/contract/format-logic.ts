@@ -2,7 +2,7 @@ import { UNARY_CONDITION_OPS, type TShowIf } from './conditions.ts';
 import { formulaOrder, parsedFormula } from './filled-values.ts';
 import type { TElement, TFormatContent } from './format-content.ts';
 import { FORMULA_FUNCTIONS, isCalled, positionOfName, uncalledFunction } from './formulas.ts';
-import { MAX_FORMULAS, placeholderLabel, type TListColumn, type TPlaceholder } from './placeholders.ts';
+import { isSigningPlaceholder, MAX_FORMULAS, placeholderLabel, signerLabel, type TListColumn, type TPlaceholder } from './placeholders.ts';
 
 /*
  * The checks a format's logic must pass to be saved: lists with columns, formulas that parse and
@@ -59,6 +59,7 @@ export function formulaProblem(
       const near = placeholders.find((x) => x.name.toLowerCase() === head.toLowerCase());
       return `Unknown name ${head}${where}.${near ? ` Did you mean ${near.name}?` : ' Use the name of a placeholder.'}`;
     }
+    if (isSigningPlaceholder(p)) return `${head} is filled in when ${signerLabel(p.signer)} signs, so formulas cannot use it${where}.`;
     if (extra !== undefined) return `Use one dot, between a list and its column, e.g. items.qty${where}.`;
     if (member !== undefined) {
       if (p.type !== 'list') return `${head} is not a list, so it has no columns${where}.`;
@@ -124,6 +125,11 @@ function showIfIssues(showIf: TShowIf | undefined, path: (string | number)[], by
     const p = byName.get(condition.field);
     if (!p) {
       issues.push({ path: [...at, 'field'], message: `The condition reads ${condition.field}, which is not a placeholder of this format.` });
+      return;
+    }
+    if (isSigningPlaceholder(p)) {
+      // Empty whenever a document is generated, so the condition could never read it.
+      issues.push({ path: [...at, 'field'], message: `A condition cannot read ${p.name}: it is filled in when ${signerLabel(p.signer)} signs.` });
       return;
     }
     if (condition.op === 'one_of' && (condition.values ?? []).filter((v) => v.trim() !== '').length === 0) {

@@ -5,9 +5,26 @@ import { z } from 'zod';
  * Shared by the web app and the server (and the renderer), so nothing here may use Node APIs.
  */
 
-export const PLACEHOLDER_TYPES = ['text', 'email', 'number', 'date', 'tel', 'textarea', 'select', 'checkbox', 'list', 'formula'] as const;
+/** Filled in by a signer when the document is signed, never by the person generating it (docs/e-signing.md). */
+export const SIGNING_PLACEHOLDER_TYPES = ['signature', 'initials', 'signed_date', 'signer_name'] as const;
+export type TSigningPlaceholderType = (typeof SIGNING_PLACEHOLDER_TYPES)[number];
+export const PLACEHOLDER_TYPES = [
+  'text',
+  'email',
+  'number',
+  'date',
+  'tel',
+  'textarea',
+  'select',
+  'checkbox',
+  'list',
+  'formula',
+  ...SIGNING_PLACEHOLDER_TYPES,
+] as const;
 export const ZPlaceholderType = z.enum(PLACEHOLDER_TYPES);
 export type TPlaceholderType = z.infer<typeof ZPlaceholderType>;
+/** Signer roles run from Signer 1 to Signer 10. */
+export const MAX_SIGNER_ROLE = 10;
 /** What a column of a list may be: anything but another list. */
 export const COLUMN_TYPES = [
   'text',
@@ -20,7 +37,12 @@ export const COLUMN_TYPES = [
   'checkbox',
   'formula',
 ] as const satisfies readonly TPlaceholderType[];
-export const ZColumnType = z.enum(COLUMN_TYPES);
+export const ZColumnType = z.enum(COLUMN_TYPES, {
+  error: (issue) =>
+    typeof issue.input === 'string' && (SIGNING_PLACEHOLDER_TYPES as readonly string[]).includes(issue.input)
+      ? 'A list column cannot be a signing field: signers sign the document once, not once per row.'
+      : undefined,
+});
 export type TColumnType = z.infer<typeof ZColumnType>;
 
 /** A placeholder type as people read it (a spreadsheet column's expected content). */
@@ -35,7 +57,28 @@ export const PLACEHOLDER_TYPE_NAMES: Record<TPlaceholderType, string> = {
   checkbox: 'yes or no',
   list: 'list of rows',
   formula: 'computed',
+  signature: 'signature',
+  initials: 'initials',
+  signed_date: 'date signed',
+  signer_name: "signer's name",
 };
+
+const SIGNING_TYPES = new Set<string>(SIGNING_PLACEHOLDER_TYPES);
+
+/** True for a placeholder a signer fills in when signing: it has a `signer` role and no form field. */
+export function isSigningPlaceholder<P extends { type: string }>(p: P): p is P & { type: TSigningPlaceholderType; signer: number } {
+  return SIGNING_TYPES.has(p.type);
+}
+
+/** The signer roles a format's signing placeholders use, sorted, each once. */
+export function signerRoles(placeholders: readonly { type: string; signer?: number | undefined }[]): number[] {
+  const roles = new Set<number>();
+  for (const p of placeholders) if (isSigningPlaceholder(p)) roles.add(p.signer ?? 1);
+  return [...roles].sort((a, b) => a - b);
+}
+
+/** "Signer 2". */
+export const signerLabel = (role: number): string => `Signer ${role}`;
 
 export const MAX_PLACEHOLDER_NAME_LENGTH = 64;
 export const MAX_PLACEHOLDERS = 200;
@@ -107,24 +150,43 @@ export const ZListColumn = z.object({
 });
 export type TListColumn = z.infer<typeof ZListColumn>;
 
-export const ZPlaceholder = z.object({
-  name: ZPlaceholderName,
-  label: z.string().trim().max(200).optional(),
-  type: ZPlaceholderType.default('text'),
-  required: z.boolean().default(false),
-  /** For `select`: the choices. Blank entries are dropped. */
-  options: ZOptions,
-  ...logicFields,
-  /** For `list`: the columns of each row; the value is an array of objects keyed by column name. */
-  columns: z
-    .array(ZListColumn)
-    .max(MAX_LIST_COLUMNS)
-    .refine((list) => new Set(list.map((c) => c.name)).size === list.length, { message: 'Column names must be unique.' })
-    .optional(),
-  /** For `list`: fewest and most rows a document may have (never more than MAX_LIST_ROWS). */
-  minItems: z.number().int().min(0).max(MAX_LIST_ROWS).optional(),
-  maxItems: z.number().int().min(1).max(MAX_LIST_ROWS).optional(),
-});
+export const ZPlaceholder = z
+  .object({
+    name: ZPlaceholderName,
+    label: z.string().trim().max(200).optional(),
+    type: ZPlaceholderType.default('text'),
+    required: z.boolean().default(false),
+    /** For `select`: the choices. Blank entries are dropped. */
+    options: ZOptions,
+    ...logicFields,
+    /** For `list`: the columns of each row; the value is an array of objects keyed by column name. */
+    columns: z
+      .array(ZListColumn)
+      .max(MAX_LIST_COLUMNS)
+      .refine((list) => new Set(list.map((c) => c.name)).size === list.length, { message: 'Column names must be unique.' })
+      .optional(),
+    /** For `list`: fewest and most rows a document may have (never more than MAX_LIST_ROWS). */
+    minItems: z.number().int().min(0).max(MAX_LIST_ROWS).optional(),
+    maxItems: z.number().int().min(1).max(MAX_LIST_ROWS).optional(),
+    /** For the signing types: which signer fills it in (1 is "Signer 1"); 1 when not given. */
+    signer: z.number().int().min(1).max(MAX_SIGNER_ROLE).optional(),
+  })
+  .superRefine((p, ctx) => {
+    const refuse = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (!isSigningPlaceholder(p)) {
+      if (p.signer !== undefined) refuse('signer', `${p.name}: only signature, initials, signed date and signer name placeholders have a signer.`);
+      return;
+    }
+    const what = `${p.name} is filled in when ${signerLabel(p.signer ?? 1)} signs`;
+    if (p.required) refuse('required', `${what}, so it cannot be required.`);
+    if (p.options.length > 0) refuse('options', `${what}, so it has no options.`);
+    if (p.expression !== undefined) refuse('expression', `${what}, so it has no formula.`);
+    if (p.columns !== undefined) refuse('columns', `${what}, so it has no columns.`);
+    if (p.minItems !== undefined || p.maxItems !== undefined) refuse('minItems', `${what}, so it has no rows.`);
+    if (p.checkedText !== undefined || p.uncheckedText !== undefined) refuse('checkedText', `${what}, so it is not a checkbox.`);
+  })
+  // Only the signing types gain a role; every other placeholder parses as it did.
+  .overwrite((p) => (isSigningPlaceholder(p) && p.signer === undefined ? { ...p, signer: 1 } : p));
 export type TPlaceholder = z.infer<typeof ZPlaceholder>;
 export type TPlaceholderInput = z.input<typeof ZPlaceholder>;
 

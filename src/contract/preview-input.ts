@@ -1,7 +1,7 @@
 import type { TDocumentData } from './documents.ts';
 import { computeFormulas, sampleRows, type TFilledValues, type TListRow } from './filled-values.ts';
 import type { TElement, TFormatContent } from './format-content.ts';
-import { CHECKED_MARK, checkboxValue, placeholderLabel, UNCHECKED_MARK, type TPlaceholder } from './placeholders.ts';
+import { CHECKED_MARK, checkboxValue, isSigningPlaceholder, placeholderLabel, UNCHECKED_MARK, type TPlaceholder } from './placeholders.ts';
 
 /*
  * What a preview renders: the format filled with what was typed so far. A field left empty
@@ -46,7 +46,7 @@ export function previewInput(
 ): { content: TFormatContent; placeholders: TPlaceholder[]; data: TFilledValues } {
   const values: TFilledValues = {};
   for (const p of format.placeholders) {
-    if (p.type === 'formula') continue;
+    if (p.type === 'formula' || isSigningPlaceholder(p)) continue;
     if (p.type === 'list') {
       const rows = givenRows(p, given[p.name]);
       values[p.name] = rows.length > 0 ? rows : sampleRows(p);
@@ -60,6 +60,8 @@ export function previewInput(
   const data: TFilledValues = {};
   const placeholders = format.placeholders.map((p): TPlaceholder => {
     const value = computed[p.name];
+    // Left without a value, a signing tag prints as the empty box the document will have.
+    if (isSigningPlaceholder(p)) return p;
     if (p.type === 'list') {
       data[p.name] = (Array.isArray(value) ? value : []).map((row) => {
         const out = { ...row };

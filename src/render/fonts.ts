@@ -41,14 +41,19 @@ function expo(pkg: string, dir: string, prefix: string): FaceSpec {
 
 const TINOS_SPLITS = ['latin', 'latin-ext', 'greek', 'cyrillic', 'cyrillic-ext', 'greek-ext', 'vietnamese'];
 
+/** A face family: the text families of the builder, and the script face typed signatures print in. */
+export type TFaceFamily = 'sans' | 'serif' | 'inter' | 'script';
+
 export type StyleKey = 0 | 1 | 2 | 3; // bit 1: bold, bit 0: italic
 export function styleKey(bold: boolean, italic: boolean): StyleKey {
   return ((bold ? 2 : 0) | (italic ? 1 : 0)) as StyleKey;
 }
 
-function primarySpecs(family: 'sans' | 'serif' | 'inter', style: StyleKey): FaceSpec[] {
+function primarySpecs(family: TFaceFamily, style: StyleKey): FaceSpec[] {
   const bold = style & 2;
   const italic = style & 1;
+  // Dancing Script (OFL) has Latin only: other scripts fall back along the chain, as in any family.
+  if (family === 'script') return [expo('dancing-script', '400Regular', 'DancingScript')];
   if (family === 'serif') {
     const w = bold ? 700 : 400;
     const s = italic ? 'italic' : 'normal';
@@ -279,7 +284,7 @@ export class FontChain {
   private readonly pick = new Map<number, number>();
   readonly primary: Face;
 
-  constructor(family: 'sans' | 'serif' | 'inter', style: StyleKey) {
+  constructor(family: TFaceFamily, style: StyleKey) {
     this.specs = [...primarySpecs(family, style), ...fallbackSpecs(style)];
     this.loaded = new Array(this.specs.length);
     const first = this.face(0) ?? this.firstAvailable();
@@ -324,7 +329,7 @@ export class FontChain {
 
 const chains = new Map<string, FontChain>();
 
-export function fontChain(family: 'sans' | 'serif' | 'inter', style: StyleKey): FontChain {
+export function fontChain(family: TFaceFamily, style: StyleKey): FontChain {
   const key = `${family}${style}`;
   let c = chains.get(key);
   if (!c) {

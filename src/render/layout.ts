@@ -12,6 +12,7 @@ import {
 import { familyOf } from './fonts.ts';
 import { prepareImage } from './images.ts';
 import { DocumentCanvas } from './page-canvas.ts';
+import type { TSigningBox } from './signing-fields.ts';
 import { type BlockStyle, type Line, type RichSpan, layoutText, parseInlineMarkup, placeLine, sanitizeText } from './text.ts';
 import type { TRenderWarning } from './types.ts';
 
@@ -63,6 +64,8 @@ export interface FlowContext {
    * which one row's columns are in scope. No rows when it has none.
    */
   listRows?: (list: string) => TListRows;
+  /** The signing box a text prints as, when it is one signing tag alone (signing-fields.ts). */
+  signingBox?: (template: string) => TSigningBox | undefined;
   assets: Record<string, Uint8Array>;
   warnings: TRenderWarning[];
   /** Continue on this canvas (a merged PDF of several documents) instead of a new one. */
@@ -187,6 +190,8 @@ export class Flow {
   }
 
   paragraph(el: TParagraphElement): void {
+    const box = this.ctx.signingBox?.(el.content);
+    if (box) return this.signingParagraph(box, el.align, this.blockStyle(el.style));
     const style = this.blockStyle(el.style, { bold: el.bold, italic: el.italic, underline: el.underline });
     const lines = this.layout(this.spans(el.content, true), style, this.contentWidth);
     if (lines.length === 0) return;
@@ -259,10 +264,20 @@ export class Flow {
     // empty cells): laid out once. Lines are placed afresh right before each is drawn, so sharing
     // them is safe.
     const laidOut = new Map<string, Line[]>();
+    // A cell that is one signing tag holds its box: blank lines as tall as the box, drawn over.
+    const boxCells = new Map<Line[], TSigningBox>();
     const headerStyle = { ...base, bold: true };
     const layoutRow = (row: string[], header: boolean, scope?: TRowScope): Line[][] => {
       const cells: Line[][] = [];
       for (let c = 0; c < cols; c++) {
+        const box = this.ctx.signingBox?.(row[c] ?? '');
+        if (box) {
+          const { h } = signingBoxSize(box, Math.max(widths[c]! - 2 * CELL_PAD_X, 8));
+          const blank = Array.from({ length: Math.max(1, Math.ceil(h / lh)) }, (): Line => ({ atoms: [], width: 0, hard: true }));
+          boxCells.set(blank, box);
+          cells.push(blank);
+          continue;
+        }
         const spans = this.spans(row[c] ?? '', true, scope);
         let key = `${c}${header ? 'h' : 'b'}`;
         for (const s of spans) key += `\u0001${s.bold ? 'b' : ''}${s.italic ? 'i' : ''}\u0002${s.text}`;
@@ -284,6 +299,11 @@ export class Flow {
       const top = this.y;
       if (isHeader) this.canvas.rect(xs[0]!, top, xs[cols]! - xs[0]!, h, { fill: HEADER_FILL });
       cells.forEach((lines, c) => {
+        const box = boxCells.get(lines);
+        if (box) {
+          if (from[c] === 0) this.signingBox(box, xs[c]! + CELL_PAD_X, top + CELL_PAD_Y, widths[c]! - 2 * CELL_PAD_X, base);
+          return;
+        }
         const slice = lines.slice(from[c], from[c]! + count);
         slice.forEach((line, k) => {
           placeLine(line, xs[c]! + CELL_PAD_X, widths[c]! - 2 * CELL_PAD_X, 'left');
@@ -375,6 +395,92 @@ export class Flow {
     this.atPageTop = false;
   }
 
+  /** A paragraph that is one signing tag: its box on its own, placed as the paragraph is aligned. */
+  private signingParagraph(box: TSigningBox, align: TAlign, style: BlockStyle): void {
+    const { w, h } = signingBoxSize(box, this.contentWidth);
+    this.gap();
+    if (this.remaining < h && !this.atPageTop) this.newPage();
+    const x =
+      align === 'center' ? this.contentLeft + (this.contentWidth - w) / 2 : align === 'right' ? this.contentLeft + this.contentWidth - w : this.contentLeft;
+    this.signingBox(box, x, this.y, w, style);
+    this.y += h;
+    this.atPageTop = false;
+  }
+
+  /**
+   * Draws a signing box at (x, top), at most `maxWidth` wide: a signature or initials box with a
+   * baseline, or a short line for the date or the name. Empty, it carries its label; signed, the
+   * signature (drawn image fitted, or typed text in the script face) with the name under it.
+   */
+  private signingBox(box: TSigningBox, x: number, top: number, maxWidth: number, style: BlockStyle): void {
+    const { w, h } = signingBoxSize(box, maxWidth);
+    const pad = 6;
+    const lineTop = top + h - SIGN_LABEL_ROOM;
+    const small: BlockStyle = { ...style, size: SIGN_LABEL_SIZE, color: SIGN_MUTED, bold: false, italic: false, underline: false };
+    const labelBaseline = lineTop + SIGN_LABEL_SIZE + 2;
+    if (box.kind === 'signature' || box.kind === 'initials') {
+      this.canvas.rect(x, top, w, h, { stroke: SIGN_BORDER, lineWidth: 0.5 });
+      this.canvas.hline(x + pad, x + w - pad, lineTop, SIGN_MUTED, 0.75);
+      const mark = box.signed?.mark;
+      const markW = w - 2 * pad;
+      const markH = lineTop - top - 4;
+      if (mark?.type === 'image') {
+        const img = prepareImage(mark.png);
+        if (img) {
+          // Fitted into the space above the line, keeping its proportions, resting on the line.
+          const fit = Math.min(markW / img.width, markH / img.height);
+          const dw = img.width * fit;
+          const dh = img.height * fit;
+          this.canvas.image(img, x + pad + (markW - dw) / 2, lineTop - 2 - dh, dw, dh);
+        }
+      } else if (mark?.type === 'typed') {
+        const script: BlockStyle = {
+          ...style,
+          family: 'script',
+          size: Math.min(markH * 0.8, 30),
+          color: SIGN_INK,
+          bold: false,
+          italic: false,
+          underline: false,
+        };
+        let line = this.oneLine(mark.text, script);
+        if (line && line.width > markW) {
+          script.size *= markW / line.width;
+          line = this.oneLine(mark.text, script);
+        }
+        if (line) {
+          placeLine(line, x + pad, markW, 'left');
+          this.canvas.line(line, lineTop - 4);
+        }
+      }
+      const under = box.signed ? this.oneLine(box.signed.name, { ...small, color: SIGN_INK }) : this.oneLine(box.label, small);
+      if (under) {
+        placeLine(under, x + pad, markW, 'left');
+        this.canvas.line(under, labelBaseline);
+      }
+      return;
+    }
+    this.canvas.hline(x, x + w, lineTop, SIGN_MUTED, 0.75);
+    const value = box.signed ? (box.kind === 'signed_date' ? box.signed.date : box.signed.name) : '';
+    const valueLine = value
+      ? this.oneLine(value, { ...style, size: Math.min(style.size, 11), color: SIGN_INK, bold: false, italic: false, underline: false })
+      : undefined;
+    if (valueLine) {
+      placeLine(valueLine, x + 2, w - 4, 'left');
+      this.canvas.line(valueLine, lineTop - 3);
+    }
+    const label = this.oneLine(box.label, small);
+    if (label) {
+      placeLine(label, x, w, 'left');
+      this.canvas.line(label, labelBaseline);
+    }
+  }
+
+  /** `text` set on one line, however wide (the caller shrinks or places it). */
+  private oneLine(text: string, style: BlockStyle): Line | undefined {
+    return this.layout([{ text: sanitizeText(text), bold: false, italic: false }], style, 100_000)[0];
+  }
+
   /** Header and footer lines, drawn on every page once the page count is known. */
   /**
    * Writes `text` large and pale across each of this document's pages, diagonally and behind
@@ -419,6 +525,25 @@ export class Flow {
       }
     }
   }
+}
+
+const SIGN_BORDER = '#d1d5db';
+const SIGN_MUTED = '#6b7280';
+const SIGN_INK = '#111827';
+const SIGN_LABEL_SIZE = 7;
+/** Below a signing line: room for its label or the signer's name. */
+const SIGN_LABEL_ROOM = 12;
+const SIGN_SIZES: Record<TSigningBox['kind'], { w: number; h: number }> = {
+  signature: { w: 200, h: 56 },
+  initials: { w: 90, h: 40 },
+  signed_date: { w: 140, h: 32 },
+  signer_name: { w: 180, h: 32 },
+};
+
+/** A signing box's size, narrowed to `maxWidth` when it has less room (a table cell). */
+function signingBoxSize(box: TSigningBox, maxWidth: number): { w: number; h: number } {
+  const size = SIGN_SIZES[box.kind];
+  return { w: Math.max(Math.min(size.w, maxWidth), 24), h: size.h };
 }
 
 function stripUndefined<T extends object>(o: T | undefined): Partial<T> {

@@ -32,6 +32,7 @@ import {
 import { Flow, type PageBox, type TListRows } from './layout.ts';
 import type { DocumentCanvas } from './page-canvas.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
+import { readSigners, SigningFields } from './signing-fields.ts';
 import type { TRenderInput, TRenderResult, TRenderWarning } from './types.ts';
 
 /** Hard caps for input that bypassed the schema, so hostile content stays bounded. */
@@ -149,7 +150,10 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
       : formatPlaceholderValue(value, printable?.type ?? 'text', locale);
   // A format saved before value formats existed reads a bar in a tag as part of the name.
   const tagFormats = content.tagFormats === true;
+  // Signing tags print from the signatures, never from data (the data checks refuse values for them).
+  const signing = new SigningFields(placeholders, readSigners(input.signing), locale);
   const resolveTop = (tag: TPlaceholderTag): string | undefined => {
+    if (signing.any && signing.names(tag)) return signing.inline(tag);
     if (tag.whole !== undefined && (printed.has(tag.whole) || !tagFormats)) return printed.get(tag.whole);
     if (!tag.format) return printed.get(tag.name);
     const value = filled[tag.name];
@@ -199,6 +203,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     },
     fill,
     listRows,
+    ...(signing.any ? { signingBox: (template: string) => signing.block(template) } : {}),
     assets: isRecord(input.assets) ? (input.assets as Record<string, Uint8Array>) : {},
     warnings,
     ...(canvas ? { canvas } : {}),

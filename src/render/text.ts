@@ -1,6 +1,6 @@
 import bidiFactory from 'bidi-js';
 import LineBreaker from 'linebreak';
-import { type Face, type FontChain, type Shaped, fontChain, styleKey } from './fonts.ts';
+import { type Face, type FontChain, type Shaped, type TFaceFamily, fontChain, styleKey } from './fonts.ts';
 
 /*
  * Text layout: styled runs -> font runs (per-character fallback) -> UAX #14 break opportunities
@@ -14,7 +14,7 @@ export interface RichSpan {
 }
 
 export interface BlockStyle {
-  family: 'sans' | 'serif' | 'inter';
+  family: TFaceFamily;
   /** Points. */
   size: number;
   color: string;

@@ -1,4 +1,5 @@
 import type { TRenderableFormat } from '../contract/format-content.ts';
+import type { TSigningInput } from '../contract/signing.ts';
 
 export type TRenderWarningCode =
   'unknown_element' | 'invalid_element' | 'invalid_setting' | 'image_missing' | 'image_unreadable' | 'missing_glyphs' | 'too_many_elements' | 'page_limit';
@@ -20,6 +21,11 @@ export interface TRenderInput {
   data: Readonly<Record<string, unknown>>;
   /** Image bytes keyed by the element's exact `src` string; the renderer never fetches anything. */
   assets?: Record<string, Uint8Array>;
+  /**
+   * The signed copy: each signer's signature, name and time by role. Without it (the generated
+   * document) signing tags print as empty labelled boxes; a role missing here stays empty too.
+   */
+  signing?: TSigningInput;
   meta: {
     /** The document name, written as the PDF's Title. */
     title: string;

@@ -2,7 +2,7 @@ import { columnKey, columnPlaceholders, type TColumnMapping, type TPreviewRow } 
 import { checkDocumentData, type TDocumentData } from '../../../contract/documents.ts';
 import { textOf } from '../../../contract/filled-values.ts';
 import type { TFormatContent } from '../../../contract/format-content.ts';
-import { MAX_PLACEHOLDER_VALUE_LENGTH, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
+import { isSigningPlaceholder, MAX_PLACEHOLDER_VALUE_LENGTH, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import type { TSheet } from './spreadsheet/sheet-types.ts';
 
 /*
@@ -105,7 +105,7 @@ export function validateSheet(
     const raw = mapRow(cells, mapping);
     const data: TDocumentData = {};
     for (const p of placeholders) {
-      if (p.type === 'formula') continue;
+      if (p.type === 'formula' || isSigningPlaceholder(p)) continue;
       if (p.type === 'list') {
         // A date cell with a time of day fills a date column with its day, as in the main sheet.
         const dates = (p.columns ?? []).filter((c) => c.type === 'date').map((c) => c.name);

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { columnLetter } from '../../../contract/bulk.ts';
+import { columnLetter, columnPlaceholders } from '../../../contract/bulk.ts';
 import { placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders.ts';
 
 export const TEMPLATE_DATA_SHEET = 'Data';
@@ -27,6 +27,11 @@ const HINTS: Record<TPlaceholder['type'], string> = {
   checkbox: 'Yes or no (TRUE or FALSE)',
   list: 'Rows on the lines sheet',
   formula: 'Computed',
+  // Signing fields get no column (columnPlaceholders leaves them out); these only complete the record.
+  signature: 'Filled in when signing',
+  initials: 'Filled in when signing',
+  signed_date: 'Filled in when signing',
+  signer_name: 'Filled in when signing',
 };
 
 type TColumnSpec = { name: string; label: string; type: TPlaceholder['type']; required: boolean; options: string[]; hint?: string };
@@ -140,7 +145,7 @@ export async function buildExcelTemplate(formatName: string, placeholders: reado
   workbook.title = `${formatName} data`;
   const sheet = workbook.addWorksheet(TEMPLATE_DATA_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
   const listsWithLines = placeholders.filter((p) => p.type === 'list');
-  const fields = placeholders.filter((p) => p.type !== 'list' && p.type !== 'formula');
+  const fields = columnPlaceholders(placeholders);
   const taken = new Set([TEMPLATE_DATA_SHEET, TEMPLATE_LISTS_SHEET, TEMPLATE_HELP_SHEET].map((n) => n.toLowerCase()));
   const lineSheets = listsWithLines.map((list) => ({
     list,

@@ -1,4 +1,12 @@
-import { MAX_LIST_ROWS, ZPlaceholderName, type TColumnType, type TListColumn, type TPlaceholder, type TPlaceholderType } from '../../../contract/placeholders';
+import {
+  isSigningPlaceholder,
+  MAX_LIST_ROWS,
+  ZPlaceholderName,
+  type TColumnType,
+  type TListColumn,
+  type TPlaceholder,
+  type TPlaceholderType,
+} from '../../../contract/placeholders';
 
 export const PLACEHOLDER_TYPE_LABELS: Record<TPlaceholderType, string> = {
   text: 'Text',
@@ -11,6 +19,10 @@ export const PLACEHOLDER_TYPE_LABELS: Record<TPlaceholderType, string> = {
   checkbox: 'Checkbox (yes or no)',
   list: 'List of rows',
   formula: 'Formula (computed)',
+  signature: 'Signature',
+  initials: 'Initials',
+  signed_date: 'Signed date',
+  signer_name: 'Signer name',
 };
 
 /** One column of a list being defined; `original` is its name when the dialog opened, to carry a rename into the format. */
@@ -42,6 +54,8 @@ export interface PlaceholderFormValues {
   columns: ColumnDraft[];
   minItems: string;
   maxItems: string;
+  /** For the signing types: which signer fills it in. */
+  signer: number;
 }
 
 let columnKeys = 0;
@@ -70,6 +84,7 @@ export function emptyFormValues(): PlaceholderFormValues {
     columns: [],
     minItems: '',
     maxItems: '',
+    signer: 1,
   };
 }
 
@@ -96,6 +111,7 @@ export function formValuesOf(p: TPlaceholder): PlaceholderFormValues {
     })),
     minItems: p.minItems === undefined ? '' : String(p.minItems),
     maxItems: p.maxItems === undefined ? '' : String(p.maxItems),
+    signer: p.signer ?? 1,
   };
 }
 
@@ -134,6 +150,8 @@ export function placeholderFromForm(
     options: values.type === 'select' ? options : [],
   };
   const columnRenames: Record<string, string> = {};
+  // A signer fills it in: never required, and it carries the signer's role instead.
+  if (isSigningPlaceholder(base)) return { placeholder: { ...base, required: false, signer: values.signer }, columnRenames };
   switch (values.type) {
     case 'formula':
       if (values.expression.trim() === '') return { error: 'Write what the formula computes, e.g. qty * price.' };

@@ -57,6 +57,24 @@ describe('the builder’s placeholder panel', () => {
     expect(within(items[1]!).getByText('Basic · Premium')).toBeTruthy();
   });
 
+  it('adds a signature for Signer 2, filled in when signing and never required', async () => {
+    const { user, form, panel } = await openPanel();
+    await user.type(within(form).getByLabelText('Name'), 'landlord_signature');
+    const type = within(form).getByLabelText('Type');
+    expect(within(type).getByRole('group', { name: 'Filled in when signing' })).toBeTruthy();
+    await user.selectOptions(type, 'Signature');
+    // A signer fills it in: there is nothing to require, and it asks which signer instead.
+    expect(within(form).queryByRole('checkbox', { name: 'Required' })).toBeNull();
+    await user.selectOptions(within(form).getByLabelText('Signer'), 'Signer 2');
+    await user.click(within(form).getByRole('button', { name: 'Add placeholder' }));
+
+    const item = within(within(panel).getByRole('list', { name: 'Placeholders' })).getByTestId('placeholder-item');
+    expect(within(item).getByText('{{landlord_signature}}')).toBeTruthy();
+    expect(within(item).getByText('Signature')).toBeTruthy();
+    expect(within(item).getByTestId('placeholder-signer').textContent).toBe('Signer 2');
+    expect(within(item).queryByText('required')).toBeNull();
+  });
+
   it('inserts a placeholder where the cursor is, and counts its use', async () => {
     const { user, form, panel } = await openPanel();
     await user.type(within(form).getByLabelText('Name'), 'amount');

@@ -1,7 +1,14 @@
 import { AlertTriangleIcon, BracesIcon, CornerDownLeftIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { useId, type FormEvent } from 'react';
 import { formulaProblem } from '../../../contract/format-logic';
-import { defaultPlaceholderLabel, normalizePlaceholderName, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
+import {
+  defaultPlaceholderLabel,
+  isSigningPlaceholder,
+  normalizePlaceholderName,
+  placeholderLabel,
+  signerLabel,
+  type TPlaceholder,
+} from '../../../contract/placeholders';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
@@ -140,6 +147,11 @@ function PlaceholderItem({ placeholder: p, count, placeholders, onInsert, onEdit
           <Badge variant="secondary" className="px-1.5 py-0 text-[10.5px]">
             {PLACEHOLDER_TYPE_LABELS[p.type]}
           </Badge>
+          {isSigningPlaceholder(p) && (
+            <Badge variant="soft" className="px-1.5 py-0 text-[10.5px]" data-testid="placeholder-signer">
+              {signerLabel(p.signer)}
+            </Badge>
+          )}
           {p.required && (
             <Badge variant="soft" className="px-1.5 py-0 text-[10.5px]">
               required

@@ -3,11 +3,15 @@ import {
   CHECKED_MARK,
   COLUMN_TYPES,
   defaultPlaceholderLabel,
+  isSigningPlaceholder,
   MAX_CHECKBOX_TEXT_LENGTH,
   MAX_LIST_COLUMNS,
   MAX_LIST_ROWS,
+  MAX_SIGNER_ROLE,
   normalizePlaceholderName,
   PLACEHOLDER_TYPES,
+  SIGNING_PLACEHOLDER_TYPES,
+  signerLabel,
   UNCHECKED_MARK,
   type TColumnType,
   type TListColumn,
@@ -195,6 +199,9 @@ function TopFormula({
   );
 }
 
+const FILLED_TYPES = PLACEHOLDER_TYPES.filter((t) => !isSigningPlaceholder({ type: t }));
+const SIGNER_ROLES = Array.from({ length: MAX_SIGNER_ROLE }, (_, i) => i + 1);
+
 /** Type, Required and what the type needs: a choice's options, a checkbox's words, a formula, a list's columns. */
 export function PlaceholderTypeFields({
   id,
@@ -210,6 +217,7 @@ export function PlaceholderTypeFields({
   /** The format's placeholders: what a formula may read. */
   placeholders: readonly TPlaceholder[];
 }) {
+  const signing = isSigningPlaceholder(values);
   const changeType = (type: TPlaceholderType) => onChange({ type, ...(type === 'list' && values.columns.length === 0 ? { columns: starterColumns() } : {}) });
   return (
     <>
@@ -217,24 +225,44 @@ export function PlaceholderTypeFields({
         <div className="space-y-1.5">
           <Label htmlFor={`${id}-type`}>Type</Label>
           <NativeSelect id={`${id}-type`} value={values.type} onChange={(e) => changeType(e.target.value as TPlaceholderType)}>
-            {PLACEHOLDER_TYPES.map((t) => (
+            {FILLED_TYPES.map((t) => (
               <option key={t} value={t}>
                 {PLACEHOLDER_TYPE_LABELS[t]}
               </option>
             ))}
+            <optgroup label="Filled in when signing">
+              {SIGNING_PLACEHOLDER_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {PLACEHOLDER_TYPE_LABELS[t]}
+                </option>
+              ))}
+            </optgroup>
           </NativeSelect>
         </div>
-        {values.type !== 'formula' && (
-          <label htmlFor={`${id}-required`} className="flex h-9 cursor-pointer items-center gap-2 text-sm font-medium">
-            <input
-              id={`${id}-required`}
-              type="checkbox"
-              checked={values.required}
-              onChange={(e) => onChange({ required: e.target.checked })}
-              className="size-4 cursor-pointer accent-[var(--color-primary)]"
-            />
-            Required
-          </label>
+        {signing ? (
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-signer`}>Signer</Label>
+            <NativeSelect id={`${id}-signer`} value={String(values.signer)} onChange={(e) => onChange({ signer: Number(e.target.value) })}>
+              {SIGNER_ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {signerLabel(role)}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        ) : (
+          values.type !== 'formula' && (
+            <label htmlFor={`${id}-required`} className="flex h-9 cursor-pointer items-center gap-2 text-sm font-medium">
+              <input
+                id={`${id}-required`}
+                type="checkbox"
+                checked={values.required}
+                onChange={(e) => onChange({ required: e.target.checked })}
+                className="size-4 cursor-pointer accent-[var(--color-primary)]"
+              />
+              Required
+            </label>
+          )
         )}
       </div>
       {values.type === 'select' && (

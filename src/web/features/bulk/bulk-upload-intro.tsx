@@ -1,6 +1,6 @@
 import { FileSpreadsheetIcon, InfoIcon } from 'lucide-react';
 import { Link } from 'wouter';
-import { PLACEHOLDER_TYPE_NAMES, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
+import { isSigningPlaceholder, PLACEHOLDER_TYPE_NAMES, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -81,7 +81,7 @@ export function BulkUploadIntro({ formatId, placeholders, state }: { formatId: s
           description="Keep the header row as it is. Dates as YYYY-MM-DD, numbers without currency signs. Your own spreadsheet works too: you can match its columns next."
         />
         <Step n={3} title="Upload it here">
-          {placeholders.length === 0 ? (
+          {placeholders.every(isSigningPlaceholder) ? (
             <NoFieldsYet formatId={formatId} />
           ) : (
             <FileDropZone uploading={upload.isPending} uploadingName={uploadingName} error={uploadError} onFile={send} onInvalid={fail} />

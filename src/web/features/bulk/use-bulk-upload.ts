@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { columnPlaceholders, defaultFileNamePattern, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
-import type { TPlaceholder } from '../../../contract/placeholders';
+import { isSigningPlaceholder, type TPlaceholder } from '../../../contract/placeholders';
 import { upgradeActionFor } from '../../components/plan/upgrade';
 import { toast, toastApiError } from '../../hooks/use-toast';
 import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
@@ -17,7 +17,8 @@ import { useFormat } from '../formats/api';
 export function useBulkUpload(formatId: string, placeholders: readonly TPlaceholder[]) {
   // A list fills no column of its own (its lines come from their sheet) and a formula is computed.
   const fields = useMemo(() => columnPlaceholders(placeholders), [placeholders]);
-  const shown = useMemo(() => placeholders.filter((p) => p.type !== 'formula'), [placeholders]);
+  // What a spreadsheet fills: not formulas (computed) nor signing fields (signers fill those).
+  const shown = useMemo(() => placeholders.filter((p) => p.type !== 'formula' && !isSigningPlaceholder(p)), [placeholders]);
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const format = useFormat(formatId);

@@ -1,6 +1,7 @@
 import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, UploadIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import type { TFormat } from '../../../contract/formats';
+import { isSigningPlaceholder, signerLabel, signerRoles } from '../../../contract/placeholders';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
@@ -29,7 +30,8 @@ function FormSummary({
   onImportMultiData: () => void;
 }) {
   const { placeholders, live } = state;
-  const asked = placeholders.filter((p) => p.type !== 'formula' && !live.check.hidden.has(p.name));
+  const asked = placeholders.filter((p) => p.type !== 'formula' && !isSigningPlaceholder(p) && !live.check.hidden.has(p.name));
+  const filled = placeholders.filter((p) => !isSigningPlaceholder(p));
   const requiredCount = asked.filter((p) => p.required).length;
   return (
     <div
@@ -40,7 +42,7 @@ function FormSummary({
       )}
     >
       <p className="text-sm text-muted-foreground">
-        {placeholders.length === 0
+        {filled.length === 0
           ? 'This format has no fields: generate it as it is.'
           : `${asked.length} ${asked.length === 1 ? 'field' : 'fields'}${requiredCount ? `, ${requiredCount} required (marked *)` : ''}. Filling many at once? Use a spreadsheet.`}
       </p>
@@ -67,6 +69,8 @@ function DocumentFields({ state }: { state: DocumentFormState }) {
       {placeholders.map((p, i) => {
         // A question only hidden sections use is not asked; its value comes back if they show again.
         if (live.check.hidden.has(p.name)) return null;
+        // Filled in by a signer when the document is signed (the note above Generate says so).
+        if (isSigningPlaceholder(p)) return null;
         if (p.type === 'formula') {
           const value = live.check.values[p.name];
           return (
@@ -99,6 +103,12 @@ function DocumentFields({ state }: { state: DocumentFormState }) {
   );
 }
 
+/** "Signer 1", "Signer 1 and Signer 2", "Signer 1, Signer 2 and Signer 3". */
+function signerList(roles: readonly number[]): string {
+  const labels = roles.map(signerLabel);
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
+
 /** Why the form was not sent: missing or wrong fields, or the server's answer (with upgrade when over quota). */
 function FormErrorAlert({ error }: { error: NonNullable<DocumentFormState['formError']> }) {
   return (
@@ -121,6 +131,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
   const { placeholders, form, create, formError, generated, setGenerated, onValid, onInvalid } = state;
   const pending = create.isPending;
   const sideBySide = useMediaQuery(SIDE_BY_SIDE_QUERY);
+  const roles = signerRoles(placeholders);
 
   const formElement = (
     <form noValidate aria-label="Generate document" onSubmit={(event) => void form.handleSubmit(onValid, onInvalid)(event)} className="space-y-6">
@@ -129,6 +140,12 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
       {placeholders.length > 0 && <DocumentFields state={state} />}
 
       {formError && <FormErrorAlert error={formError} />}
+
+      {roles.length > 0 && (
+        <p className="text-sm text-muted-foreground" data-testid="signing-note">
+          This format has signing fields for {signerList(roles)}. They are filled in when the document is signed.
+        </p>
+      )}
 
       <div className="flex flex-col-reverse gap-3 border-t pt-5 sm:flex-row sm:items-center sm:justify-end">
         {format && (

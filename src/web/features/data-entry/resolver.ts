@@ -1,7 +1,7 @@
 import type { FieldError, FieldErrors, Resolver } from 'react-hook-form';
 import { checkDocumentData, type TDataCheck } from '../../../contract/documents';
 import type { TFormatContent } from '../../../contract/format-content';
-import type { TPlaceholder } from '../../../contract/placeholders';
+import { isSigningPlaceholder, type TPlaceholder } from '../../../contract/placeholders';
 
 /**
  * Form field keys are `f0`, `f1`, … rather than placeholder names, and a list's columns are `c0`,
@@ -25,11 +25,14 @@ export function emptyRow(list: TPlaceholder): TFormRow {
 
 const rowsOf = (value: unknown): TFormRow[] => (Array.isArray(value) ? (value as TFormRow[]) : []);
 
-/** Form values (by field key) -> document data (by placeholder name; a list's rows by column name). Formulas are left out: the server computes them. */
+/**
+ * Form values (by field key) -> document data (by placeholder name; a list's rows by column name).
+ * Formulas are left out (the server computes them), and so are signing fields (signers fill them).
+ */
 export function toDocumentData(placeholders: readonly TPlaceholder[], values: TFormValues): Record<string, string | Record<string, string>[]> {
   const data: Record<string, string | Record<string, string>[]> = {};
   placeholders.forEach((p, i) => {
-    if (p.type === 'formula') return;
+    if (p.type === 'formula' || isSigningPlaceholder(p)) return;
     const value = values[fieldKey(i)];
     if (p.type === 'list') {
       const columns = (p.columns ?? []).map((c, j) => [c, columnKey(j)] as const).filter(([c]) => c.type !== 'formula');

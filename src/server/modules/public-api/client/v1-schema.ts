@@ -366,7 +366,7 @@ export interface paths {
                              * @default text
                              * @enum {string}
                              */
-                            type?: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
+                            type?: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
                             /** @default false */
                             required?: boolean;
                             /** @default [] */
@@ -392,6 +392,7 @@ export interface paths {
                             }[];
                             minItems?: number;
                             maxItems?: number;
+                            signer?: number;
                         }[];
                     };
                 };
@@ -2556,7 +2557,7 @@ export interface components {
             name: string;
             label: string;
             /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
             required: boolean;
             /** @description For `select`: the allowed values. */
             options: string[];
@@ -2568,7 +2569,7 @@ export interface components {
             name: string;
             label: string;
             /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
             required: boolean;
             /** @description For `select`: the allowed values. */
             options: string[];
@@ -3094,7 +3095,7 @@ export interface components {
             name: string;
             label: string;
             /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
             required: boolean;
             /** @description For `select`: the allowed values. */
             options: string[];
@@ -3106,7 +3107,7 @@ export interface components {
             name: string;
             label: string;
             /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula";
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
             required: boolean;
             /** @description For `select`: the allowed values. */
             options: string[];
