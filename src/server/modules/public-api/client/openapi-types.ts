@@ -38,5 +38,10 @@ export async function servedOpenApiDocument(): Promise<Record<string, unknown>> 
 
 /** The TypeScript `paths` and `components` of a document, as openapi-typescript writes them. */
 export async function typesFromOpenApi(document: Record<string, unknown>): Promise<string> {
-  return HEADER + astToString(await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]));
+  // Schemas are listed in the order their modules were first loaded, which differs between the
+  // script and a test; sorted, the types are the same whoever generates them.
+  const components = (document.components ?? {}) as { schemas?: Record<string, unknown> };
+  const schemas = components.schemas && Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = { ...document, components: { ...components, ...(schemas ? { schemas } : {}) } };
+  return HEADER + astToString(await openapiTS(sorted as unknown as Parameters<typeof openapiTS>[0]));
 }

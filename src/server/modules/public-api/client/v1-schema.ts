@@ -2371,151 +2371,121 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ShowIfInput: {
-            /**
-             * @default all
-             * @enum {string}
-             */
-            match: "all" | "any";
-            conditions: {
-                field: string;
-                /** @enum {string} */
-                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "greater_than" | "less_than" | "one_of";
-                value?: string;
-                values?: string[];
-            }[];
+        Batch: {
+            id: string;
+            formatId: string | null;
+            /** @enum {string} */
+            status: "draft" | "queued" | "running" | "completed" | "cancelled" | "failed";
+            total: number;
+            done: number;
+            failed: number;
+            skipped: number;
+            zipUrl: string;
+            errorsUrl: string;
+            createdAt: string;
+            finishedAt: string | null;
+            message: string | null;
         };
-        LeafElementInput: {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIfInput"];
-            /** @constant */
-            type: "heading";
-            /** @default  */
-            content: string;
-            /**
-             * @default text-2xl
-             * @enum {string}
-             */
-            fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
-            /**
-             * @default left
-             * @enum {string}
-             */
-            align: "left" | "center" | "right" | "justify";
-            /** @default true */
-            bold: boolean;
-            /** @default false */
-            italic: boolean;
-            /** @default false */
-            underline: boolean;
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIfInput"];
-            /** @constant */
-            type: "paragraph";
-            /** @default  */
-            content: string;
-            /**
-             * @default left
-             * @enum {string}
-             */
-            align: "left" | "center" | "right" | "justify";
-            /** @default false */
-            bold: boolean;
-            /** @default false */
-            italic: boolean;
-            /** @default false */
-            underline: boolean;
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIfInput"];
-            /** @constant */
-            type: "list";
-            /** @default [] */
-            items: string[];
-            /**
-             * @default bulleted
-             * @enum {string}
-             */
-            listStyle: "bulleted" | "numbered";
-            repeat?: string;
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIfInput"];
-            /** @constant */
-            type: "table";
-            /**
-             * @default [
-             *       [
-             *         "",
-             *         ""
-             *       ],
-             *       [
-             *         "",
-             *         ""
-             *       ]
-             *     ]
-             */
-            rows: string[][];
-            /** @default false */
-            headerRow: boolean;
-            columnWidths?: number[];
-            repeat?: {
+        BatchErrors: {
+            errors: {
                 row: number;
-                list: string;
-            };
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIfInput"];
-            /** @constant */
-            type: "image";
-            /** @default  */
-            src: string;
-            /** @default 300 */
-            width: number;
-            /** @default 200 */
-            height: number;
-            /**
-             * @default left
-             * @enum {string}
-             */
-            align: "left" | "center" | "right";
+                column: string;
+                message: string;
+            }[];
+            total: number;
         };
-        EmailDocumentInput: {
+        BatchErrorsInput: {
+            errors: {
+                row: number;
+                column: string;
+                message: string;
+            }[];
+            total: number;
+        };
+        BatchInput: {
+            id: string;
+            formatId: string | null;
+            /** @enum {string} */
+            status: "draft" | "queued" | "running" | "completed" | "cancelled" | "failed";
+            total: number;
+            done: number;
+            failed: number;
+            skipped: number;
+            zipUrl: string;
+            errorsUrl: string;
+            createdAt: string;
+            finishedAt: string | null;
+            message: string | null;
+        };
+        CreateBatch: {
+            formatId: string;
+            rows: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
+            }[];
+            fileNamePattern?: string;
+            /** @default false */
+            skipInvalid: boolean;
+        };
+        CreateBatchInput: {
+            formatId: string;
+            rows: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
+            }[];
+            fileNamePattern?: string;
+            /** @default false */
+            skipInvalid: boolean;
+        };
+        CreateDocument: {
+            formatId: string;
+            name?: string;
+            clientName?: string;
+            /** @default {} */
+            data: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
+            };
+        };
+        CreateDocumentInput: {
+            formatId: string;
+            name?: string;
+            clientName?: string;
+            /** @default {} */
+            data: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
+            };
+        };
+        CreateShareLink: {
+            /** @default 7 */
+            expiresInDays: number;
+        };
+        CreateShareLinkInput: {
+            /** @default 7 */
+            expiresInDays: number;
+        };
+        Delivery: {
+            id: string;
+            documentId: string;
             to: string[];
-            cc?: string[];
-            subject?: string;
-            message?: string;
+            cc: string[];
+            subject: string;
+            /** @enum {string} */
+            status: "queued" | "sending" | "sent" | "failed";
+            attempts: number;
+            transport: ("own" | "system") | null;
+            smtpResponse: string | null;
+            error: string | null;
+            attachment: ("pdf" | "link") | null;
+            createdAt: string;
+            attemptedAt: string | null;
+            sentAt: string | null;
+            nextAttemptAt: string | null;
         };
         DeliveryInput: {
             id: string;
@@ -2535,286 +2505,29 @@ export interface components {
             sentAt: string | null;
             nextAttemptAt: string | null;
         };
-        CreateShareLinkInput: {
-            /** @default 7 */
-            expiresInDays: number;
-        };
-        ShareLinkInput: {
-            id: string;
-            url: string;
-            createdAt: string;
-            expiresAt: string;
-            revokedAt: string | null;
-            active: boolean;
-            views: number;
-            downloads: number;
-            lastViewedAt: string | null;
-            /** @enum {string} */
-            origin: "manual" | "email";
-        };
-        ListColumnInput: {
-            /** @description The key to send in `data` (in a row, for a column). */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
-            required: boolean;
-            /** @description For `select`: the allowed values. */
-            options: string[];
-            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
-            expression?: string;
-        };
-        PlaceholderInput: {
-            /** @description The key to send in `data` (in a row, for a column). */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
-            required: boolean;
-            /** @description For `select`: the allowed values. */
-            options: string[];
-            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
-            expression?: string;
-            /** @description For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`. */
-            columns?: components["schemas"]["ListColumnInput"][];
-            minItems?: number;
-            maxItems?: number;
-        };
-        FormatSummaryInput: {
+        Document: {
             id: string;
             name: string;
-            description: string | null;
-            version: number;
-            placeholders: components["schemas"]["PlaceholderInput"][];
-            createdAt: string;
-            updatedAt: string;
-        };
-        FormatInput: {
-            id: string;
-            name: string;
-            description: string | null;
-            version: number;
-            placeholders: components["schemas"]["PlaceholderInput"][];
-            createdAt: string;
-            updatedAt: string;
-            content: {
-                /** @default [] */
-                elements: ({
-                    id: string;
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                    showIf?: components["schemas"]["ShowIfInput"];
-                    /** @constant */
-                    type: "heading";
-                    /** @default  */
-                    content: string;
-                    /**
-                     * @default text-2xl
-                     * @enum {string}
-                     */
-                    fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
-                    /**
-                     * @default left
-                     * @enum {string}
-                     */
-                    align: "left" | "center" | "right" | "justify";
-                    /** @default true */
-                    bold: boolean;
-                    /** @default false */
-                    italic: boolean;
-                    /** @default false */
-                    underline: boolean;
-                } | {
-                    id: string;
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                    showIf?: components["schemas"]["ShowIfInput"];
-                    /** @constant */
-                    type: "paragraph";
-                    /** @default  */
-                    content: string;
-                    /**
-                     * @default left
-                     * @enum {string}
-                     */
-                    align: "left" | "center" | "right" | "justify";
-                    /** @default false */
-                    bold: boolean;
-                    /** @default false */
-                    italic: boolean;
-                    /** @default false */
-                    underline: boolean;
-                } | {
-                    id: string;
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                    showIf?: components["schemas"]["ShowIfInput"];
-                    /** @constant */
-                    type: "list";
-                    /** @default [] */
-                    items: string[];
-                    /**
-                     * @default bulleted
-                     * @enum {string}
-                     */
-                    listStyle: "bulleted" | "numbered";
-                    repeat?: string;
-                } | {
-                    id: string;
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                    showIf?: components["schemas"]["ShowIfInput"];
-                    /** @constant */
-                    type: "table";
-                    /**
-                     * @default [
-                     *       [
-                     *         "",
-                     *         ""
-                     *       ],
-                     *       [
-                     *         "",
-                     *         ""
-                     *       ]
-                     *     ]
-                     */
-                    rows: string[][];
-                    /** @default false */
-                    headerRow: boolean;
-                    columnWidths?: number[];
-                    repeat?: {
-                        row: number;
-                        list: string;
-                    };
-                } | {
-                    id: string;
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                    showIf?: components["schemas"]["ShowIfInput"];
-                    /** @constant */
-                    type: "image";
-                    /** @default  */
-                    src: string;
-                    /** @default 300 */
-                    width: number;
-                    /** @default 200 */
-                    height: number;
-                    /**
-                     * @default left
-                     * @enum {string}
-                     */
-                    align: "left" | "center" | "right";
-                } | {
-                    id: string;
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                    showIf?: components["schemas"]["ShowIfInput"];
-                    /** @constant */
-                    type: "section";
-                    /** @default  */
-                    title: string;
-                    /** @default [] */
-                    elements: components["schemas"]["LeafElementInput"][];
-                })[];
-                style?: {
-                    /** @enum {string} */
-                    fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                    fontSize?: 12 | 14 | 16 | 18;
-                    color?: string;
-                };
-                page?: {
-                    /**
-                     * @default A4
-                     * @enum {string}
-                     */
-                    size: "A4" | "Letter";
-                    /**
-                     * @default portrait
-                     * @enum {string}
-                     */
-                    orientation: "portrait" | "landscape";
-                    /**
-                     * @default {
-                     *       "top": 20,
-                     *       "right": 20,
-                     *       "bottom": 20,
-                     *       "left": 20
-                     *     }
-                     */
-                    margins: {
-                        /** @default 20 */
-                        top: number;
-                        /** @default 20 */
-                        right: number;
-                        /** @default 20 */
-                        bottom: number;
-                        /** @default 20 */
-                        left: number;
-                    };
-                };
-                documentNamePattern?: string;
-                header?: {
-                    /** @default  */
-                    text: string;
-                    /**
-                     * @default center
-                     * @enum {string}
-                     */
-                    align: "left" | "center" | "right";
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                };
-                footer?: {
-                    /** @default  */
-                    text: string;
-                    /**
-                     * @default center
-                     * @enum {string}
-                     */
-                    align: "left" | "center" | "right";
-                    style?: {
-                        /** @enum {string} */
-                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                        fontSize?: 12 | 14 | 16 | 18;
-                        color?: string;
-                    };
-                };
-                locale?: string;
-                currency?: string;
-                tagFormats?: boolean;
+            formatId: string | null;
+            formatName: string;
+            clientName: string;
+            data: {
+                [key: string]: string | {
+                    [key: string]: string;
+                }[];
             };
-        };
-        FormatPageInput: {
-            data: components["schemas"]["FormatSummaryInput"][];
-            nextCursor: string | null;
+            /** @constant */
+            status: "generated";
+            pdfSha256: string;
+            batchId: string | null;
+            warnings: {
+                code: string;
+                message: string;
+                elementId?: string;
+            }[];
+            test: boolean;
+            createdAt: string;
+            pdfUrl: string;
         };
         DocumentInput: {
             id: string;
@@ -2840,214 +2553,13 @@ export interface components {
             createdAt: string;
             pdfUrl: string;
         };
-        PendingDocumentInput: {
-            id: string;
-            /** @constant */
-            status: "pending";
+        DocumentPage: {
+            data: components["schemas"]["Document"][];
+            nextCursor: string | null;
         };
         DocumentPageInput: {
             data: components["schemas"]["DocumentInput"][];
             nextCursor: string | null;
-        };
-        CreateDocumentInput: {
-            formatId: string;
-            name?: string;
-            clientName?: string;
-            /** @default {} */
-            data: {
-                [key: string]: (string | number | boolean | null) | {
-                    [key: string]: string | number | boolean | null;
-                }[];
-            };
-        };
-        CreateBatchInput: {
-            formatId: string;
-            rows: {
-                [key: string]: (string | number | boolean | null) | {
-                    [key: string]: string | number | boolean | null;
-                }[];
-            }[];
-            fileNamePattern?: string;
-            /** @default false */
-            skipInvalid: boolean;
-        };
-        BatchInput: {
-            id: string;
-            formatId: string | null;
-            /** @enum {string} */
-            status: "draft" | "queued" | "running" | "completed" | "cancelled" | "failed";
-            total: number;
-            done: number;
-            failed: number;
-            skipped: number;
-            zipUrl: string;
-            errorsUrl: string;
-            createdAt: string;
-            finishedAt: string | null;
-            message: string | null;
-        };
-        BatchErrorsInput: {
-            errors: {
-                row: number;
-                column: string;
-                message: string;
-            }[];
-            total: number;
-        };
-        GenerateRequestInput: {
-            template_id: string;
-            /** @default {} */
-            data: {
-                [key: string]: (string | number | boolean | null) | {
-                    [key: string]: string | number | boolean | null;
-                }[];
-            };
-        };
-        GenerateResultInput: {
-            id: string;
-            /** @constant */
-            status: "generated";
-            document_url: string;
-        };
-        ShowIf: {
-            /**
-             * @default all
-             * @enum {string}
-             */
-            match: "all" | "any";
-            conditions: {
-                field: string;
-                /** @enum {string} */
-                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "greater_than" | "less_than" | "one_of";
-                value?: string;
-                values?: string[];
-            }[];
-        };
-        LeafElement: {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIf"];
-            /** @constant */
-            type: "heading";
-            /** @default  */
-            content: string;
-            /**
-             * @default text-2xl
-             * @enum {string}
-             */
-            fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
-            /**
-             * @default left
-             * @enum {string}
-             */
-            align: "left" | "center" | "right" | "justify";
-            /** @default true */
-            bold: boolean;
-            /** @default false */
-            italic: boolean;
-            /** @default false */
-            underline: boolean;
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIf"];
-            /** @constant */
-            type: "paragraph";
-            /** @default  */
-            content: string;
-            /**
-             * @default left
-             * @enum {string}
-             */
-            align: "left" | "center" | "right" | "justify";
-            /** @default false */
-            bold: boolean;
-            /** @default false */
-            italic: boolean;
-            /** @default false */
-            underline: boolean;
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIf"];
-            /** @constant */
-            type: "list";
-            /** @default [] */
-            items: string[];
-            /**
-             * @default bulleted
-             * @enum {string}
-             */
-            listStyle: "bulleted" | "numbered";
-            repeat?: string;
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIf"];
-            /** @constant */
-            type: "table";
-            /**
-             * @default [
-             *       [
-             *         "",
-             *         ""
-             *       ],
-             *       [
-             *         "",
-             *         ""
-             *       ]
-             *     ]
-             */
-            rows: string[][];
-            /** @default false */
-            headerRow: boolean;
-            columnWidths?: number[];
-            repeat?: {
-                row: number;
-                list: string;
-            };
-        } | {
-            id: string;
-            style?: {
-                /** @enum {string} */
-                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
-                fontSize?: 12 | 14 | 16 | 18;
-                color?: string;
-            };
-            showIf?: components["schemas"]["ShowIf"];
-            /** @constant */
-            type: "image";
-            /** @default  */
-            src: string;
-            /** @default 300 */
-            width: number;
-            /** @default 200 */
-            height: number;
-            /**
-             * @default left
-             * @enum {string}
-             */
-            align: "left" | "center" | "right";
         };
         EmailDocument: {
             to: string[];
@@ -3055,77 +2567,11 @@ export interface components {
             subject?: string;
             message?: string;
         };
-        Delivery: {
-            id: string;
-            documentId: string;
+        EmailDocumentInput: {
             to: string[];
-            cc: string[];
-            subject: string;
-            /** @enum {string} */
-            status: "queued" | "sending" | "sent" | "failed";
-            attempts: number;
-            transport: ("own" | "system") | null;
-            smtpResponse: string | null;
-            error: string | null;
-            attachment: ("pdf" | "link") | null;
-            createdAt: string;
-            attemptedAt: string | null;
-            sentAt: string | null;
-            nextAttemptAt: string | null;
-        };
-        CreateShareLink: {
-            /** @default 7 */
-            expiresInDays: number;
-        };
-        ShareLink: {
-            id: string;
-            url: string;
-            createdAt: string;
-            expiresAt: string;
-            revokedAt: string | null;
-            active: boolean;
-            views: number;
-            downloads: number;
-            lastViewedAt: string | null;
-            /** @enum {string} */
-            origin: "manual" | "email";
-        };
-        ListColumn: {
-            /** @description The key to send in `data` (in a row, for a column). */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
-            required: boolean;
-            /** @description For `select`: the allowed values. */
-            options: string[];
-            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
-            expression?: string;
-        };
-        Placeholder: {
-            /** @description The key to send in `data` (in a row, for a column). */
-            name: string;
-            label: string;
-            /** @enum {string} */
-            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
-            required: boolean;
-            /** @description For `select`: the allowed values. */
-            options: string[];
-            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
-            expression?: string;
-            /** @description For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`. */
-            columns?: components["schemas"]["ListColumn"][];
-            minItems?: number;
-            maxItems?: number;
-        };
-        FormatSummary: {
-            id: string;
-            name: string;
-            description: string | null;
-            version: number;
-            placeholders: components["schemas"]["Placeholder"][];
-            createdAt: string;
-            updatedAt: string;
+            cc?: string[];
+            subject?: string;
+            message?: string;
         };
         Format: {
             id: string;
@@ -3350,47 +2796,257 @@ export interface components {
                 tagFormats?: boolean;
             };
         };
+        FormatInput: {
+            id: string;
+            name: string;
+            description: string | null;
+            version: number;
+            placeholders: components["schemas"]["PlaceholderInput"][];
+            createdAt: string;
+            updatedAt: string;
+            content: {
+                /** @default [] */
+                elements: ({
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIfInput"];
+                    /** @constant */
+                    type: "heading";
+                    /** @default  */
+                    content: string;
+                    /**
+                     * @default text-2xl
+                     * @enum {string}
+                     */
+                    fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
+                    /**
+                     * @default left
+                     * @enum {string}
+                     */
+                    align: "left" | "center" | "right" | "justify";
+                    /** @default true */
+                    bold: boolean;
+                    /** @default false */
+                    italic: boolean;
+                    /** @default false */
+                    underline: boolean;
+                } | {
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIfInput"];
+                    /** @constant */
+                    type: "paragraph";
+                    /** @default  */
+                    content: string;
+                    /**
+                     * @default left
+                     * @enum {string}
+                     */
+                    align: "left" | "center" | "right" | "justify";
+                    /** @default false */
+                    bold: boolean;
+                    /** @default false */
+                    italic: boolean;
+                    /** @default false */
+                    underline: boolean;
+                } | {
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIfInput"];
+                    /** @constant */
+                    type: "list";
+                    /** @default [] */
+                    items: string[];
+                    /**
+                     * @default bulleted
+                     * @enum {string}
+                     */
+                    listStyle: "bulleted" | "numbered";
+                    repeat?: string;
+                } | {
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIfInput"];
+                    /** @constant */
+                    type: "table";
+                    /**
+                     * @default [
+                     *       [
+                     *         "",
+                     *         ""
+                     *       ],
+                     *       [
+                     *         "",
+                     *         ""
+                     *       ]
+                     *     ]
+                     */
+                    rows: string[][];
+                    /** @default false */
+                    headerRow: boolean;
+                    columnWidths?: number[];
+                    repeat?: {
+                        row: number;
+                        list: string;
+                    };
+                } | {
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIfInput"];
+                    /** @constant */
+                    type: "image";
+                    /** @default  */
+                    src: string;
+                    /** @default 300 */
+                    width: number;
+                    /** @default 200 */
+                    height: number;
+                    /**
+                     * @default left
+                     * @enum {string}
+                     */
+                    align: "left" | "center" | "right";
+                } | {
+                    id: string;
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                    showIf?: components["schemas"]["ShowIfInput"];
+                    /** @constant */
+                    type: "section";
+                    /** @default  */
+                    title: string;
+                    /** @default [] */
+                    elements: components["schemas"]["LeafElementInput"][];
+                })[];
+                style?: {
+                    /** @enum {string} */
+                    fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                    fontSize?: 12 | 14 | 16 | 18;
+                    color?: string;
+                };
+                page?: {
+                    /**
+                     * @default A4
+                     * @enum {string}
+                     */
+                    size: "A4" | "Letter";
+                    /**
+                     * @default portrait
+                     * @enum {string}
+                     */
+                    orientation: "portrait" | "landscape";
+                    /**
+                     * @default {
+                     *       "top": 20,
+                     *       "right": 20,
+                     *       "bottom": 20,
+                     *       "left": 20
+                     *     }
+                     */
+                    margins: {
+                        /** @default 20 */
+                        top: number;
+                        /** @default 20 */
+                        right: number;
+                        /** @default 20 */
+                        bottom: number;
+                        /** @default 20 */
+                        left: number;
+                    };
+                };
+                documentNamePattern?: string;
+                header?: {
+                    /** @default  */
+                    text: string;
+                    /**
+                     * @default center
+                     * @enum {string}
+                     */
+                    align: "left" | "center" | "right";
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                };
+                footer?: {
+                    /** @default  */
+                    text: string;
+                    /**
+                     * @default center
+                     * @enum {string}
+                     */
+                    align: "left" | "center" | "right";
+                    style?: {
+                        /** @enum {string} */
+                        fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                        fontSize?: 12 | 14 | 16 | 18;
+                        color?: string;
+                    };
+                };
+                locale?: string;
+                currency?: string;
+                tagFormats?: boolean;
+            };
+        };
         FormatPage: {
             data: components["schemas"]["FormatSummary"][];
             nextCursor: string | null;
         };
-        Document: {
-            id: string;
-            name: string;
-            formatId: string | null;
-            formatName: string;
-            clientName: string;
-            data: {
-                [key: string]: string | {
-                    [key: string]: string;
-                }[];
-            };
-            /** @constant */
-            status: "generated";
-            pdfSha256: string;
-            batchId: string | null;
-            warnings: {
-                code: string;
-                message: string;
-                elementId?: string;
-            }[];
-            test: boolean;
-            createdAt: string;
-            pdfUrl: string;
-        };
-        PendingDocument: {
-            id: string;
-            /** @constant */
-            status: "pending";
-        };
-        DocumentPage: {
-            data: components["schemas"]["Document"][];
+        FormatPageInput: {
+            data: components["schemas"]["FormatSummaryInput"][];
             nextCursor: string | null;
         };
-        CreateDocument: {
-            formatId: string;
-            name?: string;
-            clientName?: string;
+        FormatSummary: {
+            id: string;
+            name: string;
+            description: string | null;
+            version: number;
+            placeholders: components["schemas"]["Placeholder"][];
+            createdAt: string;
+            updatedAt: string;
+        };
+        FormatSummaryInput: {
+            id: string;
+            name: string;
+            description: string | null;
+            version: number;
+            placeholders: components["schemas"]["PlaceholderInput"][];
+            createdAt: string;
+            updatedAt: string;
+        };
+        GenerateRequest: {
+            template_id: string;
             /** @default {} */
             data: {
                 [key: string]: (string | number | boolean | null) | {
@@ -3398,41 +3054,7 @@ export interface components {
                 }[];
             };
         };
-        CreateBatch: {
-            formatId: string;
-            rows: {
-                [key: string]: (string | number | boolean | null) | {
-                    [key: string]: string | number | boolean | null;
-                }[];
-            }[];
-            fileNamePattern?: string;
-            /** @default false */
-            skipInvalid: boolean;
-        };
-        Batch: {
-            id: string;
-            formatId: string | null;
-            /** @enum {string} */
-            status: "draft" | "queued" | "running" | "completed" | "cancelled" | "failed";
-            total: number;
-            done: number;
-            failed: number;
-            skipped: number;
-            zipUrl: string;
-            errorsUrl: string;
-            createdAt: string;
-            finishedAt: string | null;
-            message: string | null;
-        };
-        BatchErrors: {
-            errors: {
-                row: number;
-                column: string;
-                message: string;
-            }[];
-            total: number;
-        };
-        GenerateRequest: {
+        GenerateRequestInput: {
             template_id: string;
             /** @default {} */
             data: {
@@ -3446,6 +3068,384 @@ export interface components {
             /** @constant */
             status: "generated";
             document_url: string;
+        };
+        GenerateResultInput: {
+            id: string;
+            /** @constant */
+            status: "generated";
+            document_url: string;
+        };
+        LeafElement: {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "heading";
+            /** @default  */
+            content: string;
+            /**
+             * @default text-2xl
+             * @enum {string}
+             */
+            fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default true */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "paragraph";
+            /** @default  */
+            content: string;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default false */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "list";
+            /** @default [] */
+            items: string[];
+            /**
+             * @default bulleted
+             * @enum {string}
+             */
+            listStyle: "bulleted" | "numbered";
+            repeat?: string;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "table";
+            /**
+             * @default [
+             *       [
+             *         "",
+             *         ""
+             *       ],
+             *       [
+             *         "",
+             *         ""
+             *       ]
+             *     ]
+             */
+            rows: string[][];
+            /** @default false */
+            headerRow: boolean;
+            columnWidths?: number[];
+            repeat?: {
+                row: number;
+                list: string;
+            };
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIf"];
+            /** @constant */
+            type: "image";
+            /** @default  */
+            src: string;
+            /** @default 300 */
+            width: number;
+            /** @default 200 */
+            height: number;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right";
+        };
+        LeafElementInput: {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "heading";
+            /** @default  */
+            content: string;
+            /**
+             * @default text-2xl
+             * @enum {string}
+             */
+            fontSize: "text-xl" | "text-2xl" | "text-3xl" | "text-4xl";
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default true */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "paragraph";
+            /** @default  */
+            content: string;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right" | "justify";
+            /** @default false */
+            bold: boolean;
+            /** @default false */
+            italic: boolean;
+            /** @default false */
+            underline: boolean;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "list";
+            /** @default [] */
+            items: string[];
+            /**
+             * @default bulleted
+             * @enum {string}
+             */
+            listStyle: "bulleted" | "numbered";
+            repeat?: string;
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "table";
+            /**
+             * @default [
+             *       [
+             *         "",
+             *         ""
+             *       ],
+             *       [
+             *         "",
+             *         ""
+             *       ]
+             *     ]
+             */
+            rows: string[][];
+            /** @default false */
+            headerRow: boolean;
+            columnWidths?: number[];
+            repeat?: {
+                row: number;
+                list: string;
+            };
+        } | {
+            id: string;
+            style?: {
+                /** @enum {string} */
+                fontFamily?: "Arial" | "Times New Roman" | "Helvetica" | "Inter";
+                fontSize?: 12 | 14 | 16 | 18;
+                color?: string;
+            };
+            showIf?: components["schemas"]["ShowIfInput"];
+            /** @constant */
+            type: "image";
+            /** @default  */
+            src: string;
+            /** @default 300 */
+            width: number;
+            /** @default 200 */
+            height: number;
+            /**
+             * @default left
+             * @enum {string}
+             */
+            align: "left" | "center" | "right";
+        };
+        ListColumn: {
+            /** @description The key to send in `data` (in a row, for a column). */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
+            required: boolean;
+            /** @description For `select`: the allowed values. */
+            options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+        };
+        ListColumnInput: {
+            /** @description The key to send in `data` (in a row, for a column). */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
+            required: boolean;
+            /** @description For `select`: the allowed values. */
+            options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+        };
+        PendingDocument: {
+            id: string;
+            /** @constant */
+            status: "pending";
+        };
+        PendingDocumentInput: {
+            id: string;
+            /** @constant */
+            status: "pending";
+        };
+        Placeholder: {
+            /** @description The key to send in `data` (in a row, for a column). */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
+            required: boolean;
+            /** @description For `select`: the allowed values. */
+            options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+            /** @description For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`. */
+            columns?: components["schemas"]["ListColumn"][];
+            minItems?: number;
+            maxItems?: number;
+        };
+        PlaceholderInput: {
+            /** @description The key to send in `data` (in a row, for a column). */
+            name: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "number" | "date" | "tel" | "textarea" | "select" | "checkbox" | "list" | "formula" | "signature" | "initials" | "signed_date" | "signer_name";
+            required: boolean;
+            /** @description For `select`: the allowed values. */
+            options: string[];
+            /** @description For `formula`: what it computes. Never sent in `data`; the document holds its value. */
+            expression?: string;
+            /** @description For `list`: the columns of each row. Send the list as an array of objects keyed by column name, e.g. `"items": [{"description": "Design", "qty": 2}]`. */
+            columns?: components["schemas"]["ListColumnInput"][];
+            minItems?: number;
+            maxItems?: number;
+        };
+        ShareLink: {
+            id: string;
+            url: string;
+            createdAt: string;
+            expiresAt: string;
+            revokedAt: string | null;
+            active: boolean;
+            views: number;
+            downloads: number;
+            lastViewedAt: string | null;
+            /** @enum {string} */
+            origin: "manual" | "email";
+        };
+        ShareLinkInput: {
+            id: string;
+            url: string;
+            createdAt: string;
+            expiresAt: string;
+            revokedAt: string | null;
+            active: boolean;
+            views: number;
+            downloads: number;
+            lastViewedAt: string | null;
+            /** @enum {string} */
+            origin: "manual" | "email";
+        };
+        ShowIf: {
+            /**
+             * @default all
+             * @enum {string}
+             */
+            match: "all" | "any";
+            conditions: {
+                field: string;
+                /** @enum {string} */
+                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "greater_than" | "less_than" | "one_of";
+                value?: string;
+                values?: string[];
+            }[];
+        };
+        ShowIfInput: {
+            /**
+             * @default all
+             * @enum {string}
+             */
+            match: "all" | "any";
+            conditions: {
+                field: string;
+                /** @enum {string} */
+                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "greater_than" | "less_than" | "one_of";
+                value?: string;
+                values?: string[];
+            }[];
         };
     };
     responses: never;
