@@ -25,6 +25,34 @@ export function toFormat(row: TFormatRow, readOnly = false): TFormat {
 
 const formatNotFound = () => notFound('Format');
 
+/**
+ * What the documents and bulk modules and the account export read of formats: rows as stored,
+ * each query filtered by the owner, so nothing outside this module needs its repository.
+ */
+function ownedReads(formats: TFormatsRepository) {
+  return {
+    /** The owner's format, or undefined when there is none (or it is another owner's). */
+    findOwned(ownerId: string, id: string): Promise<TFormatRow | undefined> {
+      return formats.get(ownerId, id);
+    },
+
+    /** The owner's formats as stored, newest edit first. */
+    listOwned(ownerId: string): Promise<TFormatRow[]> {
+      return formats.list(ownerId);
+    },
+
+    /** The snapshot of one version of the owner's format: what a batch's documents are made from. */
+    snapshotOf(ownerId: string, formatId: string, version: number): Promise<TSnapshotRow | undefined> {
+      return formats.snapshot(ownerId, formatId, version);
+    },
+
+    /** The format's name and version with the snapshot of that version: what a new document is made from. */
+    currentSnapshot(ownerId: string, formatId: string): ReturnType<TFormatsRepository['currentSnapshot']> {
+      return formats.currentSnapshot(ownerId, formatId);
+    },
+  };
+}
+
 export function createFormatsService(deps: {
   formats: TFormatsRepository;
   users: Pick<TUserAccounts, 'planOf'>;
@@ -72,28 +100,7 @@ export function createFormatsService(deps: {
   return {
     load,
 
-    // What the documents and bulk modules and the account export read of formats: rows as stored,
-    // each query filtered by the owner, so nothing outside this module needs its repository.
-
-    /** The owner's format, or undefined when there is none (or it is another owner's). */
-    findOwned(ownerId: string, id: string): Promise<TFormatRow | undefined> {
-      return deps.formats.get(ownerId, id);
-    },
-
-    /** The owner's formats as stored, newest edit first. */
-    listOwned(ownerId: string): Promise<TFormatRow[]> {
-      return deps.formats.list(ownerId);
-    },
-
-    /** The snapshot of one version of the owner's format: what a batch's documents are made from. */
-    snapshotOf(ownerId: string, formatId: string, version: number): Promise<TSnapshotRow | undefined> {
-      return deps.formats.snapshot(ownerId, formatId, version);
-    },
-
-    /** The format's name and version with the snapshot of that version: what a new document is made from. */
-    currentSnapshot(ownerId: string, formatId: string): ReturnType<TFormatsRepository['currentSnapshot']> {
-      return deps.formats.currentSnapshot(ownerId, formatId);
-    },
+    ...ownedReads(deps.formats),
 
     async list(ownerId: string): Promise<TFormat[]> {
       const rows = await deps.formats.list(ownerId);
