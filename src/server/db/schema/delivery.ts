@@ -1,5 +1,6 @@
 import { createdAt } from './columns.ts';
 import { documents, bulkJobs } from './formats-and-documents.ts';
+import { signatureRequests, signatureSigners } from './signing.ts';
 import { ownerIdColumn } from './users-and-auth.ts';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -140,6 +141,16 @@ export const emailDeliveries = pgTable(
     /** Set for a mail merge's row; the pair is unique, so a row is queued at most once. */
     mergeId: text('merge_id').references(() => mailMerges.id, { onDelete: 'cascade' }),
     batchRow: integer('batch_row'),
+    /**
+     * What the email carries: the document (`document`), a signer's link to sign it (`sign_invite`,
+     * `sign_reminder`, with `signer_id`), or the sealed copy once everyone has signed (`signed_copy`,
+     * with `signature_request_id`). The link itself is never stored here: it is made when sending.
+     */
+    purpose: text('purpose', { enum: ['document', 'sign_invite', 'sign_reminder', 'signed_copy'] })
+      .notNull()
+      .default('document'),
+    signerId: text('signer_id').references(() => signatureSigners.id, { onDelete: 'cascade' }),
+    signatureRequestId: text('signature_request_id').references(() => signatureRequests.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },

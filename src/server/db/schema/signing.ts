@@ -1,13 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { SIGNATURE_REQUEST_STATUSES, SIGNER_STATUSES } from '../../../contract/signature-requests.ts';
 import { bytea, createdAt } from './columns.ts';
 import { bulkJobs, documents } from './formats-and-documents.ts';
 import { ownerIdColumn } from './users-and-auth.ts';
 
 // E-signing: requests, their signers, the audit trail, and the installation's seal.
-
-export const SIGNATURE_REQUEST_STATUSES = ['sent', 'partly_signed', 'completed', 'declined', 'expired', 'cancelled'] as const;
-export const SIGNER_STATUSES = ['waiting', 'notified', 'viewed', 'signed', 'declined'] as const;
 
 /** One document sent for signature. Its signers sign in `order`; equal numbers sign side by side. */
 export const signatureRequests = pgTable(
@@ -38,6 +36,11 @@ export const signatureRequests = pgTable(
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
+    /**
+     * When the request next needs the server's attention unasked: a reminder, its expiry, or
+     * sealing once everyone has signed. Null when it has ended. Workers lease it as a queue row.
+     */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
   },
   (table) => [
     index('signature_requests_owner_created_idx').on(table.ownerId, table.createdAt),
@@ -45,9 +48,9 @@ export const signatureRequests = pgTable(
     uniqueIndex('signature_requests_batch_row_idx')
       .on(table.batchId, table.batchRow)
       .where(sql`${table.batchId} is not null`),
-    index('signature_requests_open_expiry_idx')
-      .on(table.expiresAt)
-      .where(sql`${table.status} in ('sent', 'partly_signed')`),
+    index('signature_requests_due_idx')
+      .on(table.nextCheckAt)
+      .where(sql`${table.nextCheckAt} is not null`),
   ],
 );
 
@@ -108,6 +111,15 @@ export const signatureEvents = pgTable(
   },
   (table) => [uniqueIndex('signature_events_request_seq_idx').on(table.requestId, table.seq)],
 );
+
+/** The sealed PDF of a completed request: it cannot be made again (the seal holds its time), so it is kept. */
+export const signedDocuments = pgTable('signed_documents', {
+  requestId: text('request_id')
+    .primaryKey()
+    .references(() => signatureRequests.id, { onDelete: 'cascade' }),
+  pdf: bytea('pdf').notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * The installation's seal certificates, newest last. Old ones stay so that documents they sealed
