@@ -12,4 +12,5 @@ ALTER TABLE "signature_requests" ADD COLUMN "next_check_at" timestamp with time 
 ALTER TABLE "signed_documents" ADD CONSTRAINT "signed_documents_request_id_signature_requests_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."signature_requests"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "email_deliveries" ADD CONSTRAINT "email_deliveries_signer_id_signature_signers_id_fk" FOREIGN KEY ("signer_id") REFERENCES "public"."signature_signers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "email_deliveries" ADD CONSTRAINT "email_deliveries_signature_request_id_signature_requests_id_fk" FOREIGN KEY ("signature_request_id") REFERENCES "public"."signature_requests"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "signature_requests_sealed_idx" ON "signature_requests" USING btree ("sealed_sha256");--> statement-breakpoint
 CREATE INDEX "signature_requests_due_idx" ON "signature_requests" USING btree ("next_check_at") WHERE "signature_requests"."next_check_at" is not null;

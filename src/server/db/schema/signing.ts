@@ -48,6 +48,7 @@ export const signatureRequests = pgTable(
     uniqueIndex('signature_requests_batch_row_idx')
       .on(table.batchId, table.batchRow)
       .where(sql`${table.batchId} is not null`),
+    index('signature_requests_sealed_idx').on(table.sealedSha256),
     index('signature_requests_due_idx')
       .on(table.nextCheckAt)
       .where(sql`${table.nextCheckAt} is not null`),

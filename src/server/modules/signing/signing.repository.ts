@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { sealKeys, signatureEvents, signatureRequests, signatureSigners } from '../../db/schema.ts';
+import { sealKeys, signatureEvents, signatureRequests, signatureSigners, signedDocuments } from '../../db/schema.ts';
 import { eventHash, GENESIS_HASH, type TAuditEvent, type TSignatureEventType } from './audit-trail.ts';
 
 export type TSignatureRequestRow = typeof signatureRequests.$inferSelect;
@@ -90,6 +90,37 @@ export function createSigningRepository(db: TDb) {
     /** Every seal the installation has used, so that what an older one sealed still verifies. */
     async allSeals(): Promise<TSealKeyRow[]> {
       return db.select().from(sealKeys).orderBy(asc(sealKeys.createdAt));
+    },
+
+    /** Requests an owner has made since a time: what the plan's monthly allowance counts. */
+    async countCreatedSince(ownerId: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(signatureRequests)
+        .where(and(eq(signatureRequests.ownerId, ownerId), gte(signatureRequests.createdAt, since)));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * The request whose sealed PDF has this SHA-256, with its signers and trail: what /verify shows
+     * of a file anyone may hold, so it is found by the file alone, not by an owner.
+     */
+    async findSealed(sealedSha256: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[]; events: TAuditEvent[] } | undefined> {
+      const [request] = await db.select().from(signatureRequests).where(eq(signatureRequests.sealedSha256, sealedSha256)).limit(1);
+      if (!request) return undefined;
+      const signers = await db
+        .select()
+        .from(signatureSigners)
+        .where(eq(signatureSigners.requestId, request.id))
+        .orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
+      const events = await db.select().from(signatureEvents).where(eq(signatureEvents.requestId, request.id)).orderBy(asc(signatureEvents.seq));
+      return { request, signers, events: events.map(({ id: _id, ...event }) => event) };
+    },
+
+    /** The sealed PDF of a completed request. */
+    async sealedPdf(requestId: string): Promise<Uint8Array | undefined> {
+      const [row] = await db.select({ pdf: signedDocuments.pdf }).from(signedDocuments).where(eq(signedDocuments.requestId, requestId));
+      return row?.pdf;
     },
 
     /** The trail of a request its owner may read. */
