@@ -206,8 +206,8 @@ export const ZSigningSession = z
     senderName: z.string(),
     message: z.string().nullable(),
     signer: z.object({ name: z.string(), email: z.string(), role: z.number().int(), status: ZSignerStatus }),
-    /** `waiting`: someone earlier in the order has not signed yet; `signed`: this signer is done. */
-    turn: z.enum(['now', 'waiting', 'signed']),
+    /** `waiting`: someone earlier in the order has not signed yet, so the page shows the document but no Sign. */
+    turn: z.enum(['now', 'waiting']),
     /** While waiting: who signs before this signer. */
     waitingFor: z.array(z.string()),
     fields: z.array(ZSigningField),

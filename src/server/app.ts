@@ -49,6 +49,7 @@ import {
   publicApiRoutes,
 } from './modules/public-api/index.ts';
 import { SHARE_PATH, sharedDocumentRoutes, shareLinksRoutes } from './modules/share-links/index.ts';
+import { signatureRequestsRoutes, signerRoutes } from './modules/signing/index.ts';
 import { templateImportRoutes, type TImportLimits } from './modules/template-import/index.ts';
 import { accountDataRoutes, createAccountDeletion, invitationRoutes, publicSystemRoutes, usersRoutes, type TAccountDeletion } from './modules/users/index.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
@@ -287,6 +288,7 @@ function registerBackgroundWork(app: FastifyInstance, services: TServices, auth:
     void sweepPublicApi();
     services.webhooks.start();
     services.deliveries.start();
+    services.signing.start();
     apiSweeper = setInterval(() => void sweepPublicApi(), 60 * 60_000);
     apiSweeper.unref();
     void sweepBilling();
@@ -332,6 +334,7 @@ async function registerPublicRoutes(app: FastifyInstance, config: TConfig, servi
   await app.register(demoRoutes, { demo: createDemoService({ pdf: services.pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });
   await app.register(sharedDocumentRoutes, { shareLinks: services.shareLinks });
+  await app.register(signerRoutes, { signing: services.signing });
 }
 
 /** The public API, for callers holding an API key. */
@@ -371,6 +374,7 @@ async function registerSignedInRoutes(
     await signedIn.register(emailSettingsRoutes, { mail: services.mail });
     await signedIn.register(deliveriesRoutes, { deliveries: services.deliveries, mailMerge: services.mailMerge });
     await signedIn.register(shareLinksRoutes, { shareLinks: services.shareLinks });
+    await signedIn.register(signatureRequestsRoutes, { signing: services.signing });
     await signedIn.register(formatsRoutes, { formats: services.formats });
     await signedIn.register(documentsRoutes, { documents: services.documents });
     await signedIn.register(bulkRoutes, { bulk: services.bulk });

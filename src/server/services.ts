@@ -21,7 +21,7 @@ import { createApiKeysRepository, createApiKeysService } from './modules/api-key
 import { createAssetsRepository, createAssetsService, createSafeFetcher } from './modules/assets/index.ts';
 import { createBillingRepository, createBillingService, createGatewayOpener } from './modules/billing/index.ts';
 import { createBulkRepository, createBulkService } from './modules/bulk/index.ts';
-import { createDeliveriesRepository, createDeliveriesService, createMailMergeService } from './modules/delivery/index.ts';
+import { createDeliveriesRepository, createDeliveriesService, createMailMergeService, type TSigningMail } from './modules/delivery/index.ts';
 import { createDocumentsRepository, createDocumentsService, type TDocumentsService } from './modules/documents/index.ts';
 import { createFormatsRepository, createFormatsService } from './modules/formats/index.ts';
 import { createMailer, createMailRepository, createMailService, type TMailService } from './modules/mail/index.ts';
@@ -29,6 +29,7 @@ import { createPdfService, type TPdfService } from './modules/pdf/index.ts';
 import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
 import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
 import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
+import { createSealKeys, createSigningRepository, createSigningService } from './modules/signing/index.ts';
 import { createSystemRepository, createSystemService } from './modules/system/index.ts';
 import {
   createAccountDataRepository,
@@ -184,7 +185,12 @@ function createMessaging(
   { config, db, log }: TArea,
   { usersRepository, quota, mailRepository, standing }: TAccountCore,
   documents: TDocumentsService,
-  { mailTrustedCa, emailRetryDelaysMs, emailAttachmentMaxBytes }: Pick<TServicesOptions, 'mailTrustedCa' | 'emailRetryDelaysMs' | 'emailAttachmentMaxBytes'>,
+  {
+    mailTrustedCa,
+    emailRetryDelaysMs,
+    emailAttachmentMaxBytes,
+    signingMail,
+  }: Pick<TServicesOptions, 'mailTrustedCa' | 'emailRetryDelaysMs' | 'emailAttachmentMaxBytes'> & { signingMail: () => TSigningMail },
 ) {
   const host = new URL(config.publicUrl).hostname;
   const mailer = createMailer({ allowIps: config.imageFetchAllowedIps, trustedCa: mailTrustedCa, clientName: host });
@@ -212,6 +218,7 @@ function createMessaging(
     shareLinks,
     standing,
     emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId),
+    signingMail,
     host,
     log,
     ...(emailRetryDelaysMs ? { retryDelaysMs: emailRetryDelaysMs } : {}),
@@ -226,6 +233,34 @@ function createMessaging(
   });
   const mailMerge = createMailMergeService({ repository: deliveriesRepository, mail, standing, kick: () => deliveries.worker.kick() });
   return { mail, shareLinks, deliveries, invitations, mailMerge };
+}
+
+/** E-signing: requests, the signer's page, and the installation's seal. */
+function createSigning(
+  { config, db, log }: TArea,
+  { standing }: TAccountCore,
+  { pdf }: ReturnType<typeof createRendering>,
+  documents: TDocumentsService,
+  { mail, deliveries }: ReturnType<typeof createMessaging>,
+) {
+  const repository = createSigningRepository(db);
+  const secrets = createSecretBox(config.encryptionKey);
+  const sealKeys = createSealKeys({ repository, secrets, installationName: new URL(config.publicUrl).hostname });
+  const signing = createSigningService({
+    repository,
+    documents,
+    deliveries,
+    mail,
+    standing,
+    allowance: { assertRoom: async () => undefined },
+    pdf,
+    sealKeys,
+    timestampUrl: async () => null,
+    secrets,
+    publicUrl: config.publicUrl,
+    log,
+  });
+  return { signing, sealKeys };
 }
 
 /**
@@ -343,11 +378,18 @@ export function createServices({
   const { webhooks, events } = createWebhooks(area, core, { webhookRetryDelaysMs, webhookTimeoutMs });
   const documentWork = createDocumentWork(area, core, rendering, events);
   const { formats, documents } = documentWork;
-  const { mail, shareLinks, deliveries, invitations, mailMerge } = createMessaging(area, core, documents, {
+  // Deliveries send e-signing's emails, and e-signing queues them: the signing module is made
+  // second and handed to deliveries when an email is sent.
+  let signingMail: TSigningMail | undefined;
+  const messaging = createMessaging(area, core, documents, {
     mailTrustedCa,
     emailRetryDelaysMs,
     emailAttachmentMaxBytes,
+    signingMail: () => signingMail!,
   });
+  const { mail, shareLinks, deliveries, invitations, mailMerge } = messaging;
+  const { signing, sealKeys } = createSigning(area, core, rendering, documents, messaging);
+  signingMail = signing.mail;
   const { queue, chunkSender, bulk, closeRenderPool } = createBulkWork(area, database, core, rendering, documentWork, events, {
     work,
     renderThreads,
@@ -374,6 +416,8 @@ export function createServices({
     deliveries,
     mailMerge,
     invitations,
+    signing,
+    sealKeys,
     webhooks,
     apiKeys,
     publicApi,
@@ -397,6 +441,7 @@ export function createServices({
       /** Waits for chunks in progress, then stops the queue and the render threads. */
       async stop() {
         await webhooks.stop();
+        await signing.stop();
         await deliveries.stop();
         await queue.stop();
         await closeRenderPool();
