@@ -380,16 +380,16 @@ export function createServices({
   const { formats, documents } = documentWork;
   // Deliveries send e-signing's emails, and e-signing queues them: the signing module is made
   // second and handed to deliveries when an email is sent.
-  let signingMail: TSigningMail | undefined;
+  const late: { signingMail?: TSigningMail } = {};
   const messaging = createMessaging(area, core, documents, {
     mailTrustedCa,
     emailRetryDelaysMs,
     emailAttachmentMaxBytes,
-    signingMail: () => signingMail!,
+    signingMail: () => late.signingMail!,
   });
   const { mail, shareLinks, deliveries, invitations, mailMerge } = messaging;
   const { signing, sealKeys } = createSigning(area, core, rendering, documents, messaging);
-  signingMail = signing.mail;
+  late.signingMail = signing.mail;
   const { queue, chunkSender, bulk, closeRenderPool } = createBulkWork(area, database, core, rendering, documentWork, events, {
     work,
     renderThreads,
