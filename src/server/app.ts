@@ -49,7 +49,7 @@ import {
   publicApiRoutes,
 } from './modules/public-api/index.ts';
 import { SHARE_PATH, sharedDocumentRoutes, shareLinksRoutes } from './modules/share-links/index.ts';
-import { signatureRequestsRoutes, signerRoutes } from './modules/signing/index.ts';
+import { SIGN_PATH, signatureRequestsRoutes, signerRoutes } from './modules/signing/index.ts';
 import { templateImportRoutes, type TImportLimits } from './modules/template-import/index.ts';
 import { accountDataRoutes, createAccountDeletion, invitationRoutes, publicSystemRoutes, usersRoutes, type TAccountDeletion } from './modules/users/index.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
@@ -125,14 +125,16 @@ export async function buildApp({ config, database, background = {}, logStream }:
     webDistDir: config.webDistDir,
     publicUrl: config.publicUrl,
     appConfig: () => services.system.appConfig(),
-    // A share link's page: 404 once it expired or was revoked, and never indexed or cached.
-    pageAnswer: async (path) =>
-      path.startsWith(SHARE_PATH)
-        ? {
-            status: (await services.shareLinks.isOpen(path.slice(SHARE_PATH.length))) ? 200 : 404,
-            headers: { 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'private, no-store' },
-          }
-        : undefined,
+    // A share link's or a signer's page: 404 once it can no longer be used, and never indexed or cached.
+    pageAnswer: async (path) => {
+      const isOpen = path.startsWith(SHARE_PATH)
+        ? () => services.shareLinks.isOpen(path.slice(SHARE_PATH.length))
+        : path.startsWith(SIGN_PATH)
+          ? () => services.signing.isOpen(path.slice(SIGN_PATH.length))
+          : undefined;
+      if (!isOpen) return undefined;
+      return { status: (await isOpen()) ? 200 : 404, headers: { 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'private, no-store' } };
+    },
   });
   return app;
 }
@@ -347,6 +349,7 @@ async function registerApiKeyRoutes(app: FastifyInstance, config: TConfig, servi
       documents: services.documents,
       deliveries: services.deliveries,
       bulk: services.bulk,
+      signing: services.signing,
       publicApi: services.publicApi,
     });
   });

@@ -41,7 +41,7 @@ import {
   createUsersRepository,
   createUsersService,
 } from './modules/users/index.ts';
-import { createWebhookSender, createWebhooksRepository, createWebhooksService } from './modules/webhooks/index.ts';
+import { createWebhookSender, createWebhooksRepository, createWebhooksService, type TWebhooksService } from './modules/webhooks/index.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -242,6 +242,7 @@ function createSigning(
   { pdf }: ReturnType<typeof createRendering>,
   documents: TDocumentsService,
   { mail, deliveries }: ReturnType<typeof createMessaging>,
+  webhooks: TWebhooksService,
 ) {
   const repository = createSigningRepository(db);
   const secrets = createSecretBox(config.encryptionKey);
@@ -258,6 +259,7 @@ function createSigning(
     timestampUrl: async () => null,
     secrets,
     publicUrl: config.publicUrl,
+    webhook: async (ownerId, event, requestId) => webhooks.emit(ownerId, event, await signing.get(ownerId, requestId)),
     log,
   });
   return { signing, sealKeys };
@@ -388,7 +390,7 @@ export function createServices({
     signingMail: () => late.signingMail!,
   });
   const { mail, shareLinks, deliveries, invitations, mailMerge } = messaging;
-  const { signing, sealKeys } = createSigning(area, core, rendering, documents, messaging);
+  const { signing, sealKeys } = createSigning(area, core, rendering, documents, messaging, webhooks);
   late.signingMail = signing.mail;
   const { queue, chunkSender, bulk, closeRenderPool } = createBulkWork(area, database, core, rendering, documentWork, events, {
     work,

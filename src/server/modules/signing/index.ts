@@ -4,6 +4,6 @@
  */
 export { createSealKeys, type TSealKeys } from './seal-keys.ts';
 export { createSigningRepository } from './signing.repository.ts';
-export { signatureRequestsRoutes, signerRoutes } from './signing.routes.ts';
-export { SIGN_PATH } from './signing-context.ts';
+export { callerOf, signatureRequestsRoutes, signerRoutes } from './signing.routes.ts';
+export { SIGN_PATH, type TCaller } from './signing-context.ts';
 export { createSigningService, type TSigningService } from './signing.service.ts';

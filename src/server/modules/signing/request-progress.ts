@@ -70,6 +70,7 @@ export async function advance(ctx: TSigningBase & { worker?: TDueRowsWorker }, r
     ctx.worker?.kick();
     return;
   }
+  let invited = 0;
   for (const signer of signers.filter((s) => s.order === order && s.status === 'waiting')) {
     const now = new Date();
     const changed = await r.change(request.id, {
@@ -77,11 +78,13 @@ export async function advance(ctx: TSigningBase & { worker?: TDueRowsWorker }, r
       signer: { id: signer.id, from: ['waiting'], set: { status: 'notified', notifiedAt: now } },
       events: [{ type: 'sent', signerId: signer.id, at: now, details: { to: signer.email } }],
     });
-    if (changed) await queueInvite(ctx, request, signer, 'sign_invite');
+    if (!changed) continue;
+    await queueInvite(ctx, request, signer, 'sign_invite');
+    invited += 1;
   }
   const fresh = await r.load(requestId);
   if (fresh) await r.setNextCheck(request.id, nextCheckOf(fresh));
-  await deps.webhook?.(request.ownerId, 'signature_request.sent', request.id);
+  if (invited > 0) await deps.webhook?.(request.ownerId, 'signature_request.sent', request.id);
 }
 
 /** Ends an open request that ran out of time. */

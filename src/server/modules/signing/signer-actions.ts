@@ -26,6 +26,14 @@ async function openLink({ r }: TSigningContext, token: string): Promise<{ signer
   return found;
 }
 
+/** Whether a link may still be used: its page answers 404 otherwise, as its calls do. */
+export async function linkIsOpen(ctx: TSigningContext, token: string): Promise<boolean> {
+  return openLink(ctx, token).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** The names of those who sign before this signer and have not yet. */
 async function signersBefore({ r }: TSigningContext, requestId: string, signer: TSignerRow): Promise<string[]> {
   const loaded = await r.load(requestId);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TDocumentStatus } from '../../../contract/documents.ts';
 import type { TSigningInput } from '../../../contract/signing.ts';
+import type { TWebhookEvent } from '../../../contract/webhooks.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TDueRowsWorker } from '../../jobs/due-rows.ts';
@@ -16,14 +17,8 @@ import type { TSigningRepository } from './signing.repository.ts';
 export const SIGN_PATH = '/sign/';
 export const DAY_MS = 24 * 60 * 60_000;
 
-/** What a signing webhook carries: the request as its owner reads it. */
-export type TSigningWebhookEvent =
-  | 'signature_request.sent'
-  | 'signature_request.viewed'
-  | 'signature_request.signed'
-  | 'signature_request.completed'
-  | 'signature_request.declined'
-  | 'signature_request.expired';
+/** The webhooks e-signing raises; each carries the request as its owner reads it. */
+export type TSigningWebhookEvent = Extract<TWebhookEvent, `signature_request.${string}`>;
 
 /** What the signing service is built from (see `createSigningService`). */
 export type TSigningDeps = {

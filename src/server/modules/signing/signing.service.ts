@@ -10,7 +10,7 @@ import {
   signatureRequestDetail,
 } from './owner-requests.ts';
 import { createSigningWorker } from './request-progress.ts';
-import { decline, sign, signingPdf, signingSession } from './signer-actions.ts';
+import { decline, linkIsOpen, sign, signingPdf, signingSession } from './signer-actions.ts';
 import { SIGN_PATH, type TSigningBase, type TSigningContext, type TSigningDeps } from './signing-context.ts';
 import { useCasesOf } from '../use-cases.ts';
 
@@ -63,6 +63,7 @@ export function createSigningService(deps: TSigningDeps) {
     sealedPdf: use(sealedPdf),
     remind: use(remindSigners),
     cancel: use(cancelSignatureRequest),
+    isOpen: use(linkIsOpen),
     session: use(signingSession),
     pdf: use(signingPdf),
     sign: use(sign),
