@@ -120,7 +120,11 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
       ],
     },
     { id: 'consent-heading', type: 'heading', content: 'Consent to sign electronically', fontSize: 'text-xl' },
-    { id: 'consent-version', type: 'paragraph', content: 'Each signer agreed to this text, version {{consent_version}}, before signing:' },
+    {
+      id: 'consent-version',
+      type: 'paragraph',
+      content: 'The consent each signer was asked for, version {{consent_version}}; when each gave it is listed under Signers.',
+    },
     { id: 'consent-text', type: 'paragraph', content: '{{consent_text}}', italic: true },
     { id: 'signers-heading', type: 'heading', content: 'Signers', fontSize: 'text-xl' },
   ];
