@@ -79,7 +79,7 @@ const row = (label: string, value: string): string[] => [`**${label}**`, value];
 /**
  * The certificate as a render request: a format whose text is all tags, the values as data (so a
  * name or user agent is printed literally, never read as markup or as a tag), and each signer's
- * signature as the `signing` stamp of a signature placeholder for their role.
+ * signature as the `signing` stamp of a signature placeholder of its own (its place in the list).
  */
 export function certificateRender(input: TCertificateInput): TCertificateRender {
   const data: TFilledValues = {
