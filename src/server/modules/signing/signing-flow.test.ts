@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSignatureRequest, ZSigningSession, type TSignatureRequest } from '../../../contract/signature-requests.ts';
@@ -122,6 +123,9 @@ describe('two signers in sequence', () => {
     expect(read.qpdf).toContain('No syntax or stream encoding errors found');
     expect(read.text).toContain('Alice Landlord');
     expect(read.text).toContain('Bob Tenant');
+    expect(read.text).toContain('Certificate of completion');
+    expect(read.text).toContain(done.documentSha256);
+    if (process.env.SIGNED_PDF_OUT) writeFileSync(process.env.SIGNED_PDF_OUT, sealed);
 
     for (const address of ['alice@example.com', 'bob@example.com', 'agent@example.com']) {
       const messages = await waitForMail(smtp, address, address === 'agent@example.com' ? 1 : 2);
