@@ -70,6 +70,7 @@ export type TBuildAppOptions = {
     | 'emailRetryDelaysMs'
     | 'emailAttachmentMaxBytes'
     | 'accountExportBackgroundAbove'
+    | 'signingPollMs'
   > & {
     /** Time and memory one import may use (default IMPORT_LIMITS). */
     importLimits?: TImportLimits;

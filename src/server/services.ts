@@ -67,6 +67,8 @@ export type TServicesOptions = {
   emailRetryDelaysMs?: number[];
   /** PDFs larger than this are emailed as a share link (default 10 MB). */
   emailAttachmentMaxBytes?: number;
+  /** How often signature requests are looked at for reminders and expiry (default 30 s); tests shorten it. */
+  signingPollMs?: number;
   /** Accounts with more documents are exported in the background (default: EXPORT_BACKGROUND_ABOVE). */
   accountExportBackgroundAbove?: number;
 };
@@ -243,6 +245,7 @@ function createSigning(
   documents: TDocumentsService,
   { mail, deliveries }: ReturnType<typeof createMessaging>,
   webhooks: TWebhooksService,
+  pollMs: number | undefined,
 ) {
   const repository = createSigningRepository(db);
   const secrets = createSecretBox(config.encryptionKey);
@@ -259,6 +262,7 @@ function createSigning(
     timestampUrl: async () => null,
     secrets,
     publicUrl: config.publicUrl,
+    ...(pollMs ? { pollMs } : {}),
     webhook: async (ownerId, event, requestId) => webhooks.emit(ownerId, event, await signing.get(ownerId, requestId)),
     log,
   });
@@ -370,6 +374,7 @@ export function createServices({
   emailRetryDelaysMs,
   emailAttachmentMaxBytes,
   accountExportBackgroundAbove,
+  signingPollMs,
 }: TServicesOptions) {
   const { db } = database;
   const area: TArea = { config, db, log };
@@ -390,7 +395,7 @@ export function createServices({
     signingMail: () => late.signingMail!,
   });
   const { mail, shareLinks, deliveries, invitations, mailMerge } = messaging;
-  const { signing, sealKeys } = createSigning(area, core, rendering, documents, messaging, webhooks);
+  const { signing, sealKeys } = createSigning(area, core, rendering, documents, messaging, webhooks, signingPollMs);
   late.signingMail = signing.mail;
   const { queue, chunkSender, bulk, closeRenderPool } = createBulkWork(area, database, core, rendering, documentWork, events, {
     work,
