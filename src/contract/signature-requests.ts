@@ -261,3 +261,31 @@ export const ZV1CreateSignatureRequestBody = ZSignatureRequestFields.extend({
   })
   .refine((body) => body.formatId !== undefined || body.data === undefined, { message: 'Send data only with a formatId.', path: ['data'] })
   .meta({ id: 'CreateSignatureRequestV1' });
+
+/* A finished batch: "Send each for signature", one request per row. */
+
+export const ZBatchSignatureBody = ZSignatureRequestFields.omit({ signers: true })
+  .extend({
+    /** The spreadsheet columns (0-based) holding each row's signer's name and email address. */
+    nameColumn: z.number().int().min(0).max(1000),
+    emailColumn: z.number().int().min(0).max(1000),
+  })
+  .meta({ id: 'BatchSignatureRequests' });
+export type TBatchSignatureBody = z.input<typeof ZBatchSignatureBody>;
+
+/** What sending a batch did: requests made now, rows sent before (left alone), and rows that could not be sent. */
+export const ZBatchSignatureResult = z
+  .object({
+    total: z.number().int(),
+    created: z.number().int(),
+    alreadySent: z.number().int(),
+    failed: z.array(z.object({ row: z.number().int(), problem: z.string() })),
+  })
+  .meta({ id: 'BatchSignatureResult' });
+export type TBatchSignatureResult = z.infer<typeof ZBatchSignatureResult>;
+
+/** Where a batch's requests stand: how many are in each status. */
+export const ZBatchSignatureProgress = z
+  .object({ requests: z.number().int(), byStatus: z.record(ZSignatureRequestStatus, z.number().int()) })
+  .meta({ id: 'BatchSignatureProgress' });
+export type TBatchSignatureProgress = z.infer<typeof ZBatchSignatureProgress>;

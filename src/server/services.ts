@@ -243,7 +243,7 @@ function createSigning(
   { standing }: TAccountCore,
   { pdf }: ReturnType<typeof createRendering>,
   documents: TDocumentsService,
-  { mail, deliveries }: ReturnType<typeof createMessaging>,
+  { mail, deliveries, mailMerge }: ReturnType<typeof createMessaging>,
   webhooks: TWebhooksService,
   pollMs: number | undefined,
 ) {
@@ -254,6 +254,8 @@ function createSigning(
     repository,
     documents,
     deliveries,
+    batchCells: mailMerge.batchCells,
+    assertBatch: mailMerge.assertBatch,
     mail,
     standing,
     allowance: { assertRoom: async () => undefined },

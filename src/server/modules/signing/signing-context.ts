@@ -6,7 +6,7 @@ import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TDueRowsWorker } from '../../jobs/due-rows.ts';
 import type { TDocumentsService } from '../documents/index.ts';
-import type { TDeliveriesService } from '../delivery/index.ts';
+import type { TDeliveriesService, TMailMergeService } from '../delivery/index.ts';
 import type { TMailService } from '../mail/index.ts';
 import type { TPdfService } from '../pdf/index.ts';
 import type { TAccountStanding } from '../users/index.ts';
@@ -28,6 +28,9 @@ export type TSigningDeps = {
     setStatus(ownerId: string, id: string, status: TDocumentStatus): Promise<void>;
   };
   deliveries: Pick<TDeliveriesService, 'queueSigningEmail'>;
+  /** A finished batch's rows: the chosen columns' text, and each row's document. */
+  batchCells: TMailMergeService['batchCells'];
+  assertBatch: TMailMergeService['assertBatch'];
   mail: Pick<TMailService, 'senderFor' | 'sendNotice'>;
   standing: Pick<TAccountStanding, 'assertMayReach'>;
   /** The plan's monthly allowance of requests. */

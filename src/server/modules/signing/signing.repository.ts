@@ -160,6 +160,17 @@ export function createSigningRepository(db: TDb) {
       return requests.map((request) => ({ request, signers: signers.filter((signer) => signer.requestId === request.id) }));
     },
 
+    /** The rows of a batch already sent for signature, and how many requests are in each status. */
+    async ofBatch(ownerId: string, batchId: string): Promise<{ rows: Set<number>; byStatus: Partial<Record<TSignatureRequestStatus, number>> }> {
+      const found = await db
+        .select({ row: signatureRequests.batchRow, status: signatureRequests.status })
+        .from(signatureRequests)
+        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.batchId, batchId)));
+      const byStatus: Partial<Record<TSignatureRequestStatus, number>> = {};
+      for (const { status } of found) byStatus[status] = (byStatus[status] ?? 0) + 1;
+      return { rows: new Set(found.map((request) => request.row!)), byStatus };
+    },
+
     /** Whether the document has a request still waiting for signatures. */
     async openRequestFor(ownerId: string, documentId: string): Promise<boolean> {
       const [row] = await db

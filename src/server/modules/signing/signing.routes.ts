@@ -5,6 +5,9 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import {
   ZAuditTrail,
+  ZBatchSignatureBody,
+  ZBatchSignatureProgress,
+  ZBatchSignatureResult,
   ZCreateSignatureRequestBody,
   ZDeclineBody,
   ZSignatureRequest,
@@ -38,6 +41,16 @@ export async function signatureRequestsRoutes(app: FastifyInstance, opts: { sign
     '/api/documents/:id/signature-requests',
     { schema: { params: ZIdParams, response: { 200: z.array(ZSignatureRequest), ...errors } } },
     async (request) => signing.ofDocument(request.callerId, request.params.id),
+  );
+
+  api.post(
+    '/api/bulk-jobs/:id/signature-requests',
+    { schema: { params: ZIdParams, body: ZBatchSignatureBody, response: { 200: ZBatchSignatureResult, ...errors } } },
+    async (request) => signing.sendBatch(request.callerId, request.params.id, request.body, callerOf(request)),
+  );
+
+  api.get('/api/bulk-jobs/:id/signature-requests', { schema: { params: ZIdParams, response: { 200: ZBatchSignatureProgress, ...errors } } }, async (request) =>
+    signing.batchProgress(request.callerId, request.params.id),
   );
 
   api.get('/api/signature-requests/:id', { schema: { params: ZIdParams, response: { 200: ZSignatureRequestDetail, ...errors } } }, async (request) =>

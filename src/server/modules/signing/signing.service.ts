@@ -9,6 +9,7 @@ import {
   sealedPdf,
   signatureRequestDetail,
 } from './owner-requests.ts';
+import { batchSignatureProgress, sendBatchForSignature } from './batch-requests.ts';
 import { createSigningWorker } from './request-progress.ts';
 import { decline, linkIsOpen, sign, signingPdf, signingSession } from './signer-actions.ts';
 import { SIGN_PATH, type TSigningBase, type TSigningContext, type TSigningDeps } from './signing-context.ts';
@@ -62,6 +63,8 @@ export function createSigningService(deps: TSigningDeps) {
     ofDocument: use(requestsOfDocument),
     sealedPdf: use(sealedPdf),
     remind: use(remindSigners),
+    sendBatch: use(sendBatchForSignature),
+    batchProgress: use(batchSignatureProgress),
     cancel: use(cancelSignatureRequest),
     isOpen: use(linkIsOpen),
     session: use(signingSession),
