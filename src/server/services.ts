@@ -29,6 +29,7 @@ import { createPdfService, type TPdfService } from './modules/pdf/index.ts';
 import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
 import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
 import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
+import { createPdfVerifier, createSealKeys, createSigningRepository } from './modules/signing/index.ts';
 import { createSystemRepository, createSystemService } from './modules/system/index.ts';
 import {
   createAccountDataRepository,
@@ -228,6 +229,23 @@ function createMessaging(
   return { mail, shareLinks, deliveries, invitations, mailMerge };
 }
 
+/** E-signing: the requests' records, the installation's seal, and checking what it sealed. */
+function createSigning({ config, db }: TArea, documents: TDocumentsService) {
+  const repository = createSigningRepository(db);
+  const sealKeys = createSealKeys({
+    repository,
+    secrets: createSecretBox(config.encryptionKey),
+    // The name the seal's certificates carry: the address people know this installation by.
+    installationName: new URL(config.publicUrl).hostname,
+  });
+  const verifier = createPdfVerifier({
+    repository,
+    sealKeys,
+    documentName: async (ownerId, documentId) => (await documents.get(ownerId, documentId))?.name,
+  });
+  return { repository, sealKeys, verifier };
+}
+
 /**
  * Batches. The queue, the render threads and the chunk workers start on first use: a process that
  * never sees a bulk job pays nothing for them.
@@ -354,6 +372,8 @@ export function createServices({
     zipStallMs,
   });
 
+  const signing = createSigning(area, documents);
+
   const publicApiRepository = createPublicApiRepository(db);
   const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeys, users: userAccounts, plans: quota, log, documents });
 
@@ -389,6 +409,7 @@ export function createServices({
     documents,
     bulk,
     pdfCache,
+    signing,
     background: {
       /** Starts taking chunks now (the worker process, and a server with unfinished jobs). */
       async startWorking() {

@@ -42,3 +42,4 @@ export function createSealKeys(deps: {
     },
   };
 }
+export type TSealKeys = ReturnType<typeof createSealKeys>;
