@@ -230,7 +230,7 @@ function createMessaging(
 }
 
 /** E-signing: the requests' records, the installation's seal, and checking what it sealed. */
-function createSigning({ config, db }: TArea, documents: TDocumentsService) {
+function createSigning({ config, db, log }: TArea, documents: TDocumentsService) {
   const repository = createSigningRepository(db);
   const sealKeys = createSealKeys({
     repository,
@@ -242,6 +242,7 @@ function createSigning({ config, db }: TArea, documents: TDocumentsService) {
     repository,
     sealKeys,
     documentName: async (ownerId, documentId) => (await documents.get(ownerId, documentId))?.name,
+    log,
   });
   return { repository, sealKeys, verifier };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { TVerifyResult } from '../../../contract/signature-requests.ts';
 import { AppError } from '../../http/app-error.ts';
 import { checkChain } from './audit-trail.ts';
@@ -27,6 +28,7 @@ export function createPdfVerifier(deps: {
   sealKeys: Pick<TSealKeys, 'trusted'>;
   /** The name of the document a request was made for; the request row holds only its id. */
   documentName: (ownerId: string, documentId: string) => Promise<string | undefined>;
+  log: Pick<FastifyBaseLogger, 'warn'>;
 }) {
   return {
     async verify(bytes: Uint8Array): Promise<TVerifyResult> {
@@ -34,11 +36,14 @@ export function createPdfVerifier(deps: {
       if (!isPdf(bytes)) throw new AppError('unsupported_media_type', 'This file is not a PDF. Choose the signed PDF.', { file: 'Not a PDF.' });
       const sha256 = createHash('sha256').update(bytes).digest('hex');
 
+      const trusted = await deps.sealKeys.trusted();
       let seal: TSealCheck;
       try {
-        seal = await verifySeal(bytes, await deps.sealKeys.trusted());
-      } catch {
-        // A file built to trip the parser is still only a PDF whose seal does not hold.
+        seal = await verifySeal(bytes, trusted);
+      } catch (error) {
+        // A file built to trip the parser is still only a PDF whose seal does not hold. Logged, as
+        // the same throw would come from a stored certificate Node cannot read.
+        deps.log.warn({ err: error }, 'a seal could not be checked');
         seal = { valid: false, reason: 'The seal is damaged.' };
       }
       if (!seal.valid) return { valid: false, reason: seal.reason, sha256, request: null };

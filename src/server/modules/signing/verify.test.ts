@@ -1,64 +1,31 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STARTER_FORMATS } from '../../../contract/starter-formats/index.ts';
 import { ZVerifyResult, type TVerifyResult } from '../../../contract/signature-requests.ts';
-import { renderPdf } from '../../../render/index.ts';
-import { createSecretBox } from '../../crypto/secret-box.ts';
-import { signatureRequests, signatureSigners } from '../../db/schema.ts';
-import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
 import { createTestApp, errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { createSealKeys, createSigningRepository, type TSealKeys, type TSigningRepository } from './index.ts';
-import { createSealCertificates } from './seal/certificates.ts';
+import type { TSealKeys } from './index.ts';
 import { sealPdf } from './seal/seal-pdf.ts';
+import {
+  COMPLETED_AT,
+  completedRequest as completedRequestIn,
+  readableSealCertificates,
+  renderedOfferLetter,
+  sealKeysOf,
+  sha256Hex as sha256,
+  SIGNED_AT,
+} from './verify-fixtures.ts';
 
 let t: TTestApp;
-let repo: TSigningRepository;
 let sealKeys: TSealKeys;
 let unsealed: Uint8Array;
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
 beforeAll(async () => {
   t = await createTestApp();
-  repo = createSigningRepository(t.database.db);
   // The same database and key the app reads, so what these seal is what the app's seal would be.
-  sealKeys = createSealKeys({ repository: repo, secrets: createSecretBox(t.config.encryptionKey), installationName: 'localhost' });
-  const offer = STARTER_FORMATS.find((starter) => starter.id === 'offer-letter')!;
-  unsealed = renderPdf({
-    format: offer,
-    data: { candidate_name: 'Ada Lovelace', company_name: 'Analytical Engines Ltd' },
-    assets: {},
-    meta: { title: offer.name, creationDate: new Date('2026-11-26T00:00:00Z') },
-  }).pdf;
+  sealKeys = await sealKeysOf(t);
+  unsealed = renderedOfferLetter();
 });
 afterAll(() => t.close());
 
-/** A document sent to two signers who both signed, its PDF sealed by the installation: what a completed request leaves. */
-async function completedRequest() {
-  const client = new TestClient(t.app);
-  const { user } = await client.signUp();
-  const document = await createOfferLetterDocument(client);
-  const sealed = (await sealPdf(unsealed, { certificates: await sealKeys.inUse() })).bytes;
-  const requestId = randomUUID();
-  const signedAt = new Date('2026-11-25T10:00:00Z');
-  const completedAt = new Date('2026-11-25T11:00:00Z');
-  await repo.createRequest(
-    { id: requestId, ownerId: user.id, documentId: document.id, expiresAt: new Date(Date.now() + 30 * 86_400_000), documentSha256: sha256(unsealed) },
-    [
-      { id: randomUUID(), requestId, role: 1, name: 'Ada Lovelace', email: 'ada@example.test', order: 1, tokenHash: randomUUID(), tokenEnc: 'sealed' },
-      { id: randomUUID(), requestId, role: 2, name: 'Charles Babbage', email: 'charles@example.test', order: 2, tokenHash: randomUUID(), tokenEnc: 'sealed' },
-    ],
-    { type: 'created', ip: '203.0.113.5', userAgent: 'test' },
-  );
-  for (const type of ['sent', 'signed', 'signed', 'completed', 'sealed'] as const) await repo.appendEvent(requestId, { type });
-  await t.database.db.update(signatureSigners).set({ status: 'signed', signedAt }).where(eq(signatureSigners.requestId, requestId));
-  await t.database.db
-    .update(signatureRequests)
-    .set({ status: 'completed', completedAt, sealedSha256: sha256(sealed) })
-    .where(eq(signatureRequests.id, requestId));
-  return { requestId, document, sealed, signedAt, completedAt };
-}
+const completedRequest = () => completedRequestIn(t, unsealed);
 
 async function verify(bytes: Uint8Array, fileName = 'signed.pdf') {
   return new TestClient(t.app).upload('/api/verify', 'file', fileName, Buffer.from(bytes), 'application/pdf');
@@ -72,7 +39,7 @@ async function verified(bytes: Uint8Array): Promise<TVerifyResult> {
 
 describe('POST /api/verify', () => {
   it('says a sealed PDF of a completed request is valid, with who signed it and when, to anyone', async () => {
-    const { sealed, document, signedAt, completedAt } = await completedRequest();
+    const { sealed, document } = await completedRequest();
     const response = await verify(sealed);
     expect(response.headers['cache-control']).toBe('private, no-store');
     expect(ZVerifyResult.parse(response.json())).toEqual({
@@ -82,10 +49,10 @@ describe('POST /api/verify', () => {
       request: {
         documentName: document.name,
         status: 'completed',
-        completedAt: completedAt.toISOString(),
+        completedAt: COMPLETED_AT.toISOString(),
         signers: [
-          { name: 'Ada Lovelace', email: 'ada@example.test', signedAt: signedAt.toISOString() },
-          { name: 'Charles Babbage', email: 'charles@example.test', signedAt: signedAt.toISOString() },
+          { name: 'Ada Lovelace', email: 'ada@example.test', signedAt: SIGNED_AT.toISOString() },
+          { name: 'Charles Babbage', email: 'charles@example.test', signedAt: SIGNED_AT.toISOString() },
         ],
         auditIntact: true,
       },
@@ -102,7 +69,7 @@ describe('POST /api/verify', () => {
 
   it('says an unsealed PDF, and one sealed by another installation, are not valid', async () => {
     expect(await verified(unsealed)).toMatchObject({ valid: false, reason: 'The PDF carries no seal.', request: null });
-    const foreign = (await sealPdf(unsealed, { certificates: await createSealCertificates('Someone else') })).bytes;
+    const foreign = (await sealPdf(unsealed, { certificates: await readableSealCertificates('Someone else') })).bytes;
     expect(await verified(foreign)).toMatchObject({ valid: false, reason: 'The PDF was not sealed by this installation.', request: null });
   });
 
