@@ -81,6 +81,15 @@ describe('POST /api/verify', () => {
       sha256: sha256(sealed),
       request: null,
     });
+
+    // Its request found, but not completed: the record does not match what a seal stands for.
+    const { requestId, sealed: ofOpenRequest } = await completedRequest();
+    await t.database.executeSql(`update signature_requests set status = 'partly_signed', completed_at = null where id = $1`, [requestId]);
+    expect(await verified(ofOpenRequest)).toMatchObject({
+      valid: false,
+      reason: 'This PDF carries this installation’s seal, but no completed request matches it.',
+      request: { status: 'partly_signed', completedAt: null, auditIntact: true },
+    });
   });
 
   it('reports an audit trail changed behind the database’s guard', async () => {
