@@ -49,7 +49,7 @@ import {
   publicApiRoutes,
 } from './modules/public-api/index.ts';
 import { SHARE_PATH, sharedDocumentRoutes, shareLinksRoutes } from './modules/share-links/index.ts';
-import { SIGN_PATH, signatureRequestsRoutes, signerRoutes } from './modules/signing/index.ts';
+import { SIGN_PATH, signatureRequestsRoutes, signerRoutes, verifyRoutes } from './modules/signing/index.ts';
 import { templateImportRoutes, type TImportLimits } from './modules/template-import/index.ts';
 import { accountDataRoutes, createAccountDeletion, invitationRoutes, publicSystemRoutes, usersRoutes, type TAccountDeletion } from './modules/users/index.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
@@ -328,7 +328,7 @@ function registerProbes(app: FastifyInstance, database: TDatabase) {
   app.get('/api/internal/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
-/** Routes anyone may call: signing in, invitations, the demo, payment webhooks, shared documents. */
+/** Routes anyone may call: signing in, invitations, the demo, payment webhooks, shared documents, checking a sealed PDF. */
 async function registerPublicRoutes(app: FastifyInstance, config: TConfig, services: TServices, auth: TAuthService) {
   await app.register(authRoutes, { auth, config });
   await app.register(twoFactorSignInRoutes, { auth });
@@ -338,6 +338,7 @@ async function registerPublicRoutes(app: FastifyInstance, config: TConfig, servi
   await app.register(billingWebhookRoutes, { billing: services.billing });
   await app.register(sharedDocumentRoutes, { shareLinks: services.shareLinks });
   await app.register(signerRoutes, { signing: services.signing });
+  await app.register(verifyRoutes, { verifier: services.verifier });
 }
 
 /** The public API, for callers holding an API key. */

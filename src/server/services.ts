@@ -29,7 +29,7 @@ import { createPdfService, type TPdfService } from './modules/pdf/index.ts';
 import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
 import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
 import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
-import { createSealKeys, createSigningRepository, createSigningService } from './modules/signing/index.ts';
+import { createPdfVerifier, createSealKeys, createSigningRepository, createSigningService } from './modules/signing/index.ts';
 import { createSystemRepository, createSystemService } from './modules/system/index.ts';
 import {
   createAccountDataRepository,
@@ -249,6 +249,7 @@ function createSigning(
 ) {
   const repository = createSigningRepository(db);
   const secrets = createSecretBox(config.encryptionKey);
+  // The name the seal's certificates carry: the address people know this installation by.
   const sealKeys = createSealKeys({ repository, secrets, installationName: new URL(config.publicUrl).hostname });
   const signing = createSigningService({
     repository,
@@ -268,7 +269,13 @@ function createSigning(
     webhook: async (ownerId, event, requestId) => webhooks.emit(ownerId, event, await signing.get(ownerId, requestId)),
     log,
   });
-  return { signing, sealKeys };
+  const verifier = createPdfVerifier({
+    repository,
+    sealKeys,
+    documentName: async (ownerId, documentId) => (await documents.get(ownerId, documentId))?.name,
+    log,
+  });
+  return { signing, sealKeys, verifier };
 }
 
 /**
@@ -397,7 +404,7 @@ export function createServices({
     signingMail: () => late.signingMail!,
   });
   const { mail, shareLinks, deliveries, invitations, mailMerge } = messaging;
-  const { signing, sealKeys } = createSigning(area, core, rendering, documents, messaging, webhooks, signingPollMs);
+  const { signing, sealKeys, verifier } = createSigning(area, core, rendering, documents, messaging, webhooks, signingPollMs);
   late.signingMail = signing.mail;
   const { queue, chunkSender, bulk, closeRenderPool } = createBulkWork(area, database, core, rendering, documentWork, events, {
     work,
@@ -427,6 +434,7 @@ export function createServices({
     invitations,
     signing,
     sealKeys,
+    verifier,
     webhooks,
     apiKeys,
     publicApi,
