@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZSignatureRequest, ZSigningSession, type TSignatureRequest } from '../../../contract/signature-requests.ts';
+import { ZSignatureRequest, ZSigningSession, ZVerifyResult, type TSignatureRequest } from '../../../contract/signature-requests.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -135,5 +135,13 @@ describe('two signers in sequence', () => {
     }
     const doc = await owner.get(`/api/documents/${done.documentId}`);
     expect((doc.json() as { status: string }).status).toBe('signed');
+
+    // Anyone holding the file can check it: sealed here, unchanged, and whose it is.
+    const verified = ZVerifyResult.parse((await stranger().upload('/api/verify', 'file', 'signed.pdf', sealed, 'application/pdf')).json());
+    expect(verified).toMatchObject({ valid: true, reason: null, request: { status: 'completed', auditIntact: true } });
+    expect(verified.request!.signers.map((s) => s.name)).toEqual(['Alice Landlord', 'Bob Tenant']);
+    const changed = Buffer.from(sealed);
+    changed[200] = changed[200]! ^ 1;
+    expect(ZVerifyResult.parse((await stranger().upload('/api/verify', 'file', 'changed.pdf', changed, 'application/pdf')).json()).valid).toBe(false);
   });
 });
