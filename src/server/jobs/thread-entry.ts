@@ -26,4 +26,8 @@ export async function threadEntryFile(sourceFromRoot: string): Promise<string> {
 }
 
 /** The thread entry points, each bundled to dist/server/<name>.mjs. */
-export const THREAD_ENTRIES = ['src/server/jobs/render-worker.ts', 'src/server/modules/template-import/import-worker.ts'] as const;
+export const THREAD_ENTRIES = [
+  'src/server/jobs/render-worker.ts',
+  'src/server/modules/template-import/import-worker.ts',
+  'src/server/modules/signing/seal/seal-worker.ts',
+] as const;

@@ -2,9 +2,7 @@ import type { TSignatureMark, TSignerStamp } from '../../../contract/signing.ts'
 import { sha256Hex } from '../pdf/index.ts';
 import type { TFilledValues } from '../../../contract/filled-values.ts';
 import { CONSENT } from '../../../contract/signature-requests.ts';
-import { appendPdf } from './append-pages.ts';
 import { certificateRender } from './certificate.ts';
-import { sealPdf } from './seal/seal-pdf.ts';
 import type { TSigningBase } from './signing-context.ts';
 import type { TNewEvent, TSignatureRequestRow, TSignerRow } from './signing.repository.ts';
 
@@ -83,9 +81,10 @@ export async function completeRequest(ctx: TSigningBase, { request, signers }: {
   const signedDocument = await deps.documents.signedPdf(request.ownerId, request.documentId, {
     signers: Object.fromEntries(signers.map((signer) => [signer.role, stampOf(signer)])),
   });
-  const signed = await appendPdf(signedDocument, await certificatePdf(ctx, request, signers, document.name));
   const timestampUrl = await deps.timestampUrl();
-  const sealed = await sealPdf(signed, {
+  const sealed = await ctx.sealPool.seal({
+    document: signedDocument,
+    certificate: await certificatePdf(ctx, request, signers, document.name),
     certificates: await deps.sealKeys.inUse(),
     ...(timestampUrl ? { timestampUrl } : {}),
     reason: `Signed by ${signers.map((signer) => signer.name).join(', ')}; sealed by Formwork`,

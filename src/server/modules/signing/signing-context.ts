@@ -10,6 +10,7 @@ import type { TDeliveriesService, TMailMergeService } from '../delivery/index.ts
 import type { TMailService } from '../mail/index.ts';
 import type { TPdfService } from '../pdf/index.ts';
 import type { TAccountStanding } from '../users/index.ts';
+import type { TSealPool } from './seal/seal-pool.ts';
 import type { TSealKeys } from './seal-keys.ts';
 import type { TSigningRepository } from './signing.repository.ts';
 
@@ -46,7 +47,7 @@ export type TSigningDeps = {
   pollMs?: number;
 };
 
-export type TSigningBase = { deps: TSigningDeps; r: TSigningRepository };
+export type TSigningBase = { deps: TSigningDeps; r: TSigningRepository; sealPool: TSealPool };
 /** The base and the worker that reminds, expires and seals; use cases wake it. */
 export type TSigningContext = TSigningBase & { worker: TDueRowsWorker };
 

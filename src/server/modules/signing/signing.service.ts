@@ -11,6 +11,7 @@ import {
 } from './owner-requests.ts';
 import { batchSignatureProgress, sendBatchForSignature } from './batch-requests.ts';
 import { createSigningWorker } from './request-progress.ts';
+import { createSealPool } from './seal/seal-pool.ts';
 import { decline, linkIsOpen, sign, signingPdf, signingSession } from './signer-actions.ts';
 import { SIGN_PATH, type TSigningBase, type TSigningContext, type TSigningDeps } from './signing-context.ts';
 import { useCasesOf } from '../use-cases.ts';
@@ -51,7 +52,7 @@ function signingMailOf({ deps, r }: TSigningBase): TSigningMail {
  * seals (docs/e-signing.md).
  */
 export function createSigningService(deps: TSigningDeps) {
-  const base: TSigningBase = { deps, r: deps.repository };
+  const base: TSigningBase = { deps, r: deps.repository, sealPool: createSealPool() };
   const worker = createSigningWorker(base);
   const ctx: TSigningContext = { ...base, worker };
   const use = useCasesOf(ctx);
@@ -73,7 +74,10 @@ export function createSigningService(deps: TSigningDeps) {
     decline: use(decline),
     mail: signingMailOf(base),
     start: () => worker.start(),
-    stop: () => worker.stop(),
+    async stop() {
+      await worker.stop();
+      await base.sealPool.close();
+    },
   };
 }
 export type TSigningService = ReturnType<typeof createSigningService>;

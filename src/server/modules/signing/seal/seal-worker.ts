@@ -1,0 +1,21 @@
+/**
+ * A seal thread's work: append the certificate of completion to the signed document and seal
+ * the whole file. Parsing and writing the PDF is synchronous work that grows with its pages, so
+ * it runs here rather than on the server's event loop (seal-pool.ts).
+ */
+import { appendPdf } from '../append-pages.ts';
+import type { TSealCertificates } from './certificates.ts';
+import { sealPdf, type TSealed } from './seal-pdf.ts';
+
+export type TSealTask = {
+  document: Uint8Array;
+  certificate: Uint8Array;
+  certificates: TSealCertificates;
+  timestampUrl?: string;
+  reason: string;
+};
+
+export default async function sealTask(task: TSealTask): Promise<TSealed> {
+  const whole = await appendPdf(task.document, task.certificate);
+  return sealPdf(whole, { certificates: task.certificates, reason: task.reason, ...(task.timestampUrl ? { timestampUrl: task.timestampUrl } : {}) });
+}
