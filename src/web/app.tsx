@@ -24,6 +24,7 @@ const PaymentSuccessPage = lazy(() => import('./pages/payment-success-page').the
 const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
+const SignPage = lazy(() => import('./pages/sign-page').then((m) => ({ default: m.SignPage })));
 const VerifyEmailPage = lazy(() => import('./pages/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 const ForgotPasswordPage = lazy(() => import('./pages/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })));
@@ -54,6 +55,7 @@ function Router() {
       <Route path="/docs/api" component={ApiDocsPage} />
       <Route path="/payment-success" component={PaymentSuccessPage} />
       <Route path="/s/:token">{(params) => <SharePage token={params.token} />}</Route>
+      <Route path="/sign/:token">{(params) => <SignPage token={params.token} />}</Route>
       <Route path="/admin" component={AdminPage} />
       <Route path="/formats">
         <RequireAuth>
