@@ -1,4 +1,3 @@
-import dancingScriptUrl from '@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf?url';
 import { KeyboardIcon, PenLineIcon, UploadIcon } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import type { TSignatureMarkInput } from '../../../../contract/signature-requests';
@@ -13,15 +12,35 @@ export type TMarkMode = TSignatureMarkInput['type'];
 const MAX_UPLOAD_BYTES = 1024 * 1024;
 const UPLOAD_TYPES = ['image/png', 'image/jpeg'];
 
-/** The face a typed signature is printed in on the PDF, so the preview shows what the document will. */
-const SCRIPT_FACE = `@font-face { font-family: 'Dancing Script'; src: url('${dancingScriptUrl}') format('truetype'); font-display: swap; }`;
 export const SCRIPT_FONT = "'Dancing Script', 'Segoe Script', cursive";
 
-/** React hoists and de-duplicates this by its href, however many inputs show a preview. */
+let scriptFaceUrl: Promise<string | null> | null = null;
+/** The handwriting face loads with the first preview; without it the preview falls back to a cursive face. */
+function loadScriptFace(): Promise<string | null> {
+  scriptFaceUrl ??= import('@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf?url').then(
+    (font) => font.default,
+    () => null,
+  );
+  return scriptFaceUrl;
+}
+
+/**
+ * The face a typed signature is printed in on the PDF, so the preview shows what the document
+ * will. React hoists and de-duplicates the rule by its href, however many previews there are.
+ */
 function ScriptFace() {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadScriptFace().then((loaded) => live && setUrl(loaded));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!url) return null;
   return (
     <style href="formwork-dancing-script" precedence="default">
-      {SCRIPT_FACE}
+      {`@font-face { font-family: 'Dancing Script'; src: url('${url}') format('truetype'); font-display: swap; }`}
     </style>
   );
 }
