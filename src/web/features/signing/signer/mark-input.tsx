@@ -93,7 +93,6 @@ export function MarkInput({
   const [drawn, setDrawn] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<{ dataUrl: string; name: string } | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
-  const Noun = what === 'signature' ? 'Signature' : 'Initials';
 
   useEffect(() => {
     const typed = text.trim();
@@ -159,7 +158,9 @@ export function MarkInput({
             {text.trim() || ' '}
           </span>
         </div>
-        <p className="text-xs text-muted-foreground">{Noun} as it will appear on the document.</p>
+        <p className="text-xs text-muted-foreground">
+          {what === 'signature' ? 'Your signature as it will appear on the document.' : 'Your initials as they will appear on the document.'}
+        </p>
       </TabsContent>
 
       {modes.includes('drawn') && (

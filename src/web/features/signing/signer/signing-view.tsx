@@ -161,9 +161,14 @@ export function SigningView({ token }: { token: string }) {
   } else if (outcome?.kind === 'signed') {
     body = (
       <Outcome icon={CheckCircle2Icon} tone="success" title={outcome.result.requestStatus === 'completed' ? 'Everyone has signed.' : 'Signed.'}>
-        {outcome.result.requestStatus === 'completed'
-          ? 'The signed PDF is on its way to your inbox.'
-          : 'You will receive the signed PDF by email once everyone has signed.'}
+        <p className="font-medium text-foreground" dir="auto">
+          {data?.documentName}
+        </p>
+        <p className="mt-2">
+          {outcome.result.requestStatus === 'completed'
+            ? 'The signed PDF is on its way to your inbox.'
+            : 'You will receive the signed PDF by email once everyone has signed.'}
+        </p>
       </Outcome>
     );
   } else if (outcome?.kind === 'declined') {
@@ -207,8 +212,9 @@ export function SigningView({ token }: { token: string }) {
       <div className="space-y-5 pb-20 lg:pb-0">
         <DocumentHeader session={data} />
         <div className="grid items-start gap-5 lg:grid-cols-[minmax(0,1fr)_400px]">
-          <DocumentPages token={token} session={data} className="h-[70dvh] lg:h-[min(85vh,1200px)]" />
-          <div id="sign-panel" className="scroll-mt-4 lg:sticky lg:top-4">
+          {/* The document stays in view beside the panel while the signer works down it. */}
+          <DocumentPages token={token} session={data} className="h-[70dvh] lg:sticky lg:top-4 lg:h-[calc(100dvh-2rem)] lg:max-h-[1200px]" />
+          <div id="sign-panel" className="scroll-mt-4">
             <SignPanel
               token={token}
               session={data}
@@ -227,7 +233,9 @@ export function SigningView({ token }: { token: string }) {
       <Brand />
       <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-10">
         {body}
-        <p className="mt-8 text-center text-xs text-muted-foreground">Sent with Formwork. This page shows only the document its link was made for.</p>
+        <p className="mt-8 text-center text-xs text-muted-foreground">
+          Sent with Formwork.{data && !outcome && ' This page shows only the document its link was made for.'}
+        </p>
       </main>
     </div>
   );
