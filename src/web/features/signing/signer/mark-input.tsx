@@ -7,12 +7,12 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { cn } from '../../../lib/utils';
 import { SignatureCanvas } from './signature-canvas';
 
-export type TMarkMode = TSignatureMarkInput['type'];
+type TMarkMode = TSignatureMarkInput['type'];
 
 const MAX_UPLOAD_BYTES = 1024 * 1024;
 const UPLOAD_TYPES = ['image/png', 'image/jpeg'];
 
-export const SCRIPT_FONT = "'Dancing Script', 'Segoe Script', cursive";
+const SCRIPT_FONT = "'Dancing Script', 'Segoe Script', cursive";
 
 let scriptFaceUrl: Promise<string | null> | null = null;
 /** The handwriting face loads with the first preview; without it the preview falls back to a cursive face. */

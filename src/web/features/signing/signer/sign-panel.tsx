@@ -18,7 +18,7 @@ const FIELD_NOTES: Record<TSigningField['type'], { icon: typeof UserIcon; note: 
 };
 
 /** "Ada María Lovelace" → "AML"; a name without spaces (as often in CJK) gives its first character. */
-export function initialsOf(name: string): string {
+function initialsOf(name: string): string {
   return name
     .trim()
     .split(/\s+/)
