@@ -1,5 +1,6 @@
 import { CalendarIcon, Loader2Icon, PenLineIcon, SignatureIcon, TypeIcon, UserIcon } from 'lucide-react';
 import { useCallback, useId, useState } from 'react';
+import { initialsOf } from '../../../../contract/public-pages';
 import type { TSignatureMarkInput, TSigningField, TSigningSession, TSignResult } from '../../../../contract/signature-requests';
 import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -16,17 +17,6 @@ const FIELD_NOTES: Record<TSigningField['type'], { icon: typeof UserIcon; note: 
   signed_date: { icon: CalendarIcon, note: () => 'Today’s date, filled in when you sign' },
   signer_name: { icon: UserIcon, note: (name) => `Your name: ${name}` },
 };
-
-/** "Ada María Lovelace" → "AML"; a name without spaces (as often in CJK) gives its first character. */
-function initialsOf(name: string): string {
-  return name
-    .trim()
-    .split(/\s+/)
-    .map((word) => Array.from(word)[0] ?? '')
-    .join('')
-    .slice(0, 4)
-    .toLocaleUpperCase();
-}
 
 /** Why signing failed, in words: the server's own message, its field errors, or the link's end. */
 function SignError({ error }: { error: unknown }) {
