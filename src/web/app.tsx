@@ -25,6 +25,7 @@ const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ de
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const VerifyPage = lazy(() => import('./pages/verify-page').then((m) => ({ default: m.VerifyPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
+const SignPage = lazy(() => import('./pages/sign-page').then((m) => ({ default: m.SignPage })));
 const VerifyEmailPage = lazy(() => import('./pages/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 const ForgotPasswordPage = lazy(() => import('./pages/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })));
@@ -56,6 +57,7 @@ function Router() {
       <Route path="/payment-success" component={PaymentSuccessPage} />
       <Route path="/verify" component={VerifyPage} />
       <Route path="/s/:token">{(params) => <SharePage token={params.token} />}</Route>
+      <Route path="/sign/:token">{(params) => <SignPage token={params.token} />}</Route>
       <Route path="/admin" component={AdminPage} />
       <Route path="/formats">
         <RequireAuth>
