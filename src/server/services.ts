@@ -29,6 +29,11 @@ import { createPdfService, type TPdfService } from './modules/pdf/index.ts';
 import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
 import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
 import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
+// The signing module has no index.ts yet: its repository and seal are wired here only, until it has one.
+// eslint-disable-next-line import-x/no-restricted-paths -- no front door yet (see above)
+import { createSealKeys } from './modules/signing/seal-keys.ts';
+// eslint-disable-next-line import-x/no-restricted-paths -- no front door yet (see above)
+import { createSigningRepository } from './modules/signing/signing.repository.ts';
 import { createSystemRepository, createSystemService } from './modules/system/index.ts';
 import {
   createAccountDataRepository,
@@ -86,11 +91,14 @@ function createAccountCore({ config, db, log }: TArea) {
     singleSignOn: config.oidc?.name ?? null,
   });
   const assetsRepository = createAssetsRepository(db);
+  const signingRepository = createSigningRepository(db);
   const quota = createQuotaService({
     users: userAccounts,
     imageBytesUsed: (ownerId) => assetsRepository.usedBytes(ownerId),
     plans: () => system.planCatalogue(),
+    signatureRequestsSince: (ownerId, since) => signingRepository.countCreatedSince(ownerId, since),
   });
+  const sealKeys = createSealKeys({ repository: signingRepository, secrets: createSecretBox(config.encryptionKey), installationName: 'Formwork' });
   const mailRepository = createMailRepository(db);
   const standing = createAccountStanding({
     emailVerified: async (userId) => (await usersRepository.findById(userId))?.emailVerified,
@@ -99,7 +107,20 @@ function createAccountCore({ config, db, log }: TArea) {
   const usersService = createUsersService({ users: usersRepository, quota, standing });
   const apiKeysRepository = createApiKeysRepository(db);
   const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), standing });
-  return { usersRepository, userAccounts, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeys };
+  return {
+    usersRepository,
+    userAccounts,
+    adminRepository,
+    system,
+    assetsRepository,
+    signingRepository,
+    sealKeys,
+    quota,
+    mailRepository,
+    standing,
+    usersService,
+    apiKeys,
+  };
 }
 type TAccountCore = ReturnType<typeof createAccountCore>;
 
@@ -337,7 +358,7 @@ export function createServices({
   const { db } = database;
   const area: TArea = { config, db, log };
   const core = createAccountCore(area);
-  const { userAccounts, adminRepository, system, usersService, standing, quota, apiKeys } = core;
+  const { userAccounts, adminRepository, system, usersService, standing, quota, apiKeys, sealKeys } = core;
   const rendering = createRendering(area, core, renderBudgetMs);
   const { assets, pdf, pdfCache } = rendering;
   const { webhooks, events } = createWebhooks(area, core, { webhookRetryDelaysMs, webhookTimeoutMs });
@@ -380,6 +401,7 @@ export function createServices({
     userAccounts,
     adminRepository,
     system,
+    sealKeys,
     usersService,
     standing,
     quota,

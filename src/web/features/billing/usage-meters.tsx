@@ -7,10 +7,10 @@ export function StorageMeter({ used, limit, testId }: { used: number; limit: num
   return <UsageMeter label="Image storage" progressLabel="Image storage used" used={used} limit={limit} show={formatBytes} testId={testId} />;
 }
 
-/** This period's usage against the plan: documents, formats, image storage. */
+/** This period's usage against the plan: documents, signature requests, formats, image storage. */
 export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
   return (
-    <dl className="grid gap-6 border-t pt-6 sm:grid-cols-3">
+    <dl className="grid gap-6 border-t pt-6 sm:grid-cols-2 lg:grid-cols-4">
       <UsageMeter
         label="Documents this month"
         progressLabel="Documents generated this month"
@@ -19,6 +19,15 @@ export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
         show={formatNumber}
         testId="billing-generations"
         note={`Resets on ${formatDate(usage.periodEnd)}`}
+      />
+      <UsageMeter
+        label="Signature requests this month"
+        progressLabel="Signature requests sent this month"
+        used={usage.signatureRequests.used}
+        limit={usage.signatureRequests.limit}
+        show={formatNumber}
+        testId="billing-signature-requests"
+        note={usage.signatureRequests.limit === null ? undefined : 'Resets on the 1st of each month (UTC).'}
       />
       <UsageMeter
         label="Formats"
