@@ -1,4 +1,4 @@
-import { ClockIcon, FileBadgeIcon, SaveIcon, ShieldCheckIcon, UploadIcon } from 'lucide-react';
+import { ClockIcon, FileBadgeIcon, KeyRoundIcon, SaveIcon, ShieldCheckIcon, UploadIcon } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { MAX_SEAL_FILE_BYTES, ZTimestampUrlInput, type TSealCertificate, type TSealSettings } from '../../../contract/admin';
 import { QueryState, SkeletonList } from '../../components/query-state';
@@ -199,8 +199,8 @@ function SealSettings({ settings }: { settings: TSealSettings }) {
         <SealInUse certificate={settings.certificate} />
       </section>
       <section className="grid gap-2.5 border-t pt-5" aria-labelledby="seal-upload-heading">
-        <h3 id="seal-upload-heading" className="text-sm font-medium">
-          Seal with a certificate from a trusted CA
+        <h3 id="seal-upload-heading" className="flex items-center gap-1.5 text-sm font-medium">
+          <KeyRoundIcon className="size-4 text-muted-foreground" aria-hidden /> Seal with a certificate from a trusted CA
         </h3>
         <UploadForm />
       </section>

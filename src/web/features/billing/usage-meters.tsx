@@ -7,6 +7,12 @@ export function StorageMeter({ used, limit, testId }: { used: number; limit: num
   return <UsageMeter label="Image storage" progressLabel="Image storage used" used={used} limit={limit} show={formatBytes} testId={testId} />;
 }
 
+/** Signature requests count by calendar month (UTC), whatever the billing period. */
+function nextCalendarMonth(): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
+}
+
 /** This period's usage against the plan: documents, signature requests, formats, image storage. */
 export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
   return (
@@ -21,13 +27,13 @@ export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
         note={`Resets on ${formatDate(usage.periodEnd)}`}
       />
       <UsageMeter
-        label="Signature requests this month"
+        label="Signature requests"
         progressLabel="Signature requests sent this month"
         used={usage.signatureRequests.used}
         limit={usage.signatureRequests.limit}
         show={formatNumber}
         testId="billing-signature-requests"
-        note={usage.signatureRequests.limit === null ? undefined : 'Resets on the 1st of each month (UTC).'}
+        note={`Resets on ${formatDate(nextCalendarMonth())}`}
       />
       <UsageMeter
         label="Formats"
