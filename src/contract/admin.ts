@@ -181,7 +181,6 @@ export const ZTimestampUrlInput = z.object({
       .nullable(),
   ),
 });
-export type TTimestampUrlInput = z.input<typeof ZTimestampUrlInput>;
 
 /** A PKCS #12 file is a few kilobytes; 64 KB leaves room for a long chain. */
 export const MAX_SEAL_FILE_BYTES = 64 * 1024;

@@ -53,4 +53,3 @@ export function createDocumentSeal(deps: {
     },
   };
 }
-export type TDocumentSeal = ReturnType<typeof createDocumentSeal>;
