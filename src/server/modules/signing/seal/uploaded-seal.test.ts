@@ -137,6 +137,10 @@ describe('a seal uploaded as a PKCS #12 file', () => {
     openssl('pkcs12', '-export', '-inkey', 'narrow.key', '-in', 'narrow.pem', '-out', 'narrow.p12', '-passout', 'pass:pw');
     expect(await refusal(readSealFile(file('narrow.p12'), 'pw'))).toMatch(/^The certificate is self-signed, but/);
 
+    // Older exports encrypt with RC2 or Triple DES, which WebCrypto lacks.
+    openssl('pkcs12', '-export', '-legacy', '-inkey', 'words.key', '-in', 'words.pem', '-certfile', 'ca.pem', '-out', 'legacy.p12', '-passout', 'pass:pw');
+    expect(await refusal(readSealFile(file('legacy.p12'), 'pw'))).toMatch(/^This file is encrypted with an old cipher/);
+
     // Without the CA's certificate the seal could not be checked later.
     openssl('pkcs12', '-export', '-inkey', 'words.key', '-in', 'words.pem', '-out', 'nochain.p12', '-passout', 'pass:pw');
     expect(await refusal(readSealFile(file('nochain.p12'), 'pw'))).toMatch(/^The file lacks the certificate of the CA/);
