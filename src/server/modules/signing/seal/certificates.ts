@@ -172,6 +172,14 @@ const SIGNING_USAGES = new Set(['1.3.6.1.5.5.7.3.36', '1.3.6.1.5.5.7.3.4', '1.2.
 const dayText = (date: Date) => date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 const der = (certificate: pkijs.Certificate) => new Uint8Array(certificate.toSchema(true).toBER(false));
 
+// @libpdf/core puts its own pkijs engine (one that also reads RC2 and Triple DES) in place of the
+// global one the first time it signs: uploads are read with an engine of their own, so what is
+// accepted does not depend on whether a document was sealed since the server started.
+const UPLOAD_ENGINE = new pkijs.CryptoEngine({
+  name: 'formwork-seal-upload',
+  crypto: webcrypto as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'],
+});
+
 /** The keys and certificates in a PKCS #12 file, its password checked against the file's MAC. */
 async function openPkcs12(file: Uint8Array, password: string): Promise<{ keys: pkijs.PrivateKeyInfo[]; certificates: Uint8Array[] }> {
   let pfx: pkijs.PFX;
@@ -182,7 +190,7 @@ async function openPkcs12(file: Uint8Array, password: string): Promise<{ keys: p
   }
   const secret = arrayBuffer(new TextEncoder().encode(password));
   try {
-    await pfx.parseInternalValues({ password: secret, checkIntegrity: true });
+    await pfx.parseInternalValues({ password: secret, checkIntegrity: true }, UPLOAD_ENGINE);
   } catch {
     throw new SealFileError('The password does not open this file.');
   }
@@ -191,7 +199,7 @@ async function openPkcs12(file: Uint8Array, password: string): Promise<{ keys: p
   const keys: pkijs.PrivateKeyInfo[] = [];
   const certificates: Uint8Array[] = [];
   try {
-    await safe.parseInternalValues({ safeContents: safe.safeContents.map(() => ({ password: secret })) });
+    await safe.parseInternalValues({ safeContents: safe.safeContents.map(() => ({ password: secret })) }, UPLOAD_ENGINE);
     for (const contents of safe.parsedValue?.safeContents ?? []) {
       for (const bag of contents.value.safeBags) {
         if (bag.bagId === BAG.key) keys.push(bag.bagValue as pkijs.PrivateKeyInfo);
@@ -204,7 +212,7 @@ async function openPkcs12(file: Uint8Array, password: string): Promise<{ keys: p
               encryptedContent: shrouded.encryptedData,
             }),
           });
-          keys.push(pkijs.PrivateKeyInfo.fromBER(await encrypted.decrypt({ password: secret })));
+          keys.push(pkijs.PrivateKeyInfo.fromBER(await encrypted.decrypt({ password: secret }, UPLOAD_ENGINE)));
         }
         if (bag.bagId === BAG.certificate) {
           const parsed = (bag.bagValue as pkijs.CertBag).parsedValue;
