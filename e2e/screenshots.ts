@@ -59,6 +59,8 @@ async function main() {
     await page.keyboard.press('Escape');
     await visit(page, '/about');
     await shot(page, 'about', width);
+    await visit(page, '/verify');
+    await shot(page, 'verify', width);
     await visit(page, '/login');
     await shot(page, 'login', width);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

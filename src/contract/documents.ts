@@ -105,6 +105,10 @@ export const ZRenderWarning = z.object({
 });
 export type TRenderWarning = z.infer<typeof ZRenderWarning>;
 
+/** Where a document stands: made, then (when sent for signature) out for signature, and signed or not. */
+export const DOCUMENT_STATUSES = ['generated', 'out_for_signature', 'signed', 'declined', 'expired'] as const;
+export type TDocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
 export const ZDocument = z.object({
   id: z.string(),
   name: z.string(),

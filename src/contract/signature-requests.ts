@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_LENGTH, MAX_RECIPIENTS, ZEmailAddress, ZHeaderText } from './mail.ts';
 import { MAX_SIGNER_ROLE } from './placeholders.ts';
+import { ZDocumentData } from './documents.ts';
 
 /*
  * E-signing's calls: the owner's signature requests, the signer's page (no account), and the
@@ -50,43 +51,44 @@ export const ZSignerInput = z.object({
 });
 export type TSignerInput = z.input<typeof ZSignerInput>;
 
-export const ZCreateSignatureRequestBody = z
-  .object({
-    /** In the order of the format's signer roles: the first fills "Signer 1", the second "Signer 2", … */
-    signers: z.array(ZSignerInput).min(1, 'Add at least one signer.').max(MAX_SIGNERS, `A document has at most ${MAX_SIGNERS} signers.`),
-    /** Copy recipients: they receive the signed PDF and sign nothing. */
-    cc: z.array(ZEmailAddress).max(MAX_RECIPIENTS, `Copy at most ${MAX_RECIPIENTS} people.`).optional(),
-    message: z
-      .string()
-      .trim()
-      .max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`)
-      .optional(),
-    expiresInDays: z
-      .number()
-      .int('Give whole days.')
-      .min(1, 'A request stays open at least one day.')
-      .max(MAX_SIGNING_DAYS, `A request stays open at most ${MAX_SIGNING_DAYS} days.`)
-      .default(DEFAULT_SIGNING_DAYS),
-    /** Days after sending on which those who have not signed are reminded; [] for none. */
-    reminderDays: z
-      .array(
-        z.number().int('Give whole days.').min(1, 'Remind after one day at the earliest.').max(MAX_SIGNING_DAYS, `Remind within ${MAX_SIGNING_DAYS} days.`),
-      )
-      .max(5, 'Set at most five reminders.')
-      .default(DEFAULT_REMINDER_DAYS),
-  })
-  .superRefine((body, ctx) => {
-    const seen = new Set<string>();
-    body.signers.forEach((signer, index) => {
-      if (seen.has(signer.email)) ctx.addIssue({ code: 'custom', path: ['signers', index, 'email'], message: 'Each signer needs their own email address.' });
-      seen.add(signer.email);
-    });
-    const orders = [...new Set(body.signers.map((signer) => signer.order ?? 1))].sort((a, b) => a - b);
-    if (orders.some((order, index) => order !== index + 1)) {
-      ctx.addIssue({ code: 'custom', path: ['signers'], message: 'Number the signing order 1, 2, 3 … without gaps.' });
-    }
-  })
-  .meta({ id: 'CreateSignatureRequest' });
+/** What sending for signature takes, whether for a document already made or (the API) one made from a format. */
+const ZSignatureRequestFields = z.object({
+  /** In the order of the format's signer roles: the first fills "Signer 1", the second "Signer 2", … */
+  signers: z.array(ZSignerInput).min(1, 'Add at least one signer.').max(MAX_SIGNERS, `A document has at most ${MAX_SIGNERS} signers.`),
+  /** Copy recipients: they receive the signed PDF and sign nothing. */
+  cc: z.array(ZEmailAddress).max(MAX_RECIPIENTS, `Copy at most ${MAX_RECIPIENTS} people.`).optional(),
+  message: z
+    .string()
+    .trim()
+    .max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`)
+    .optional(),
+  expiresInDays: z
+    .number()
+    .int('Give whole days.')
+    .min(1, 'A request stays open at least one day.')
+    .max(MAX_SIGNING_DAYS, `A request stays open at most ${MAX_SIGNING_DAYS} days.`)
+    .default(DEFAULT_SIGNING_DAYS),
+  /** Days after sending on which those who have not signed are reminded; [] for none. */
+  reminderDays: z
+    .array(z.number().int('Give whole days.').min(1, 'Remind after one day at the earliest.').max(MAX_SIGNING_DAYS, `Remind within ${MAX_SIGNING_DAYS} days.`))
+    .max(5, 'Set at most five reminders.')
+    .default(DEFAULT_REMINDER_DAYS),
+});
+
+/** Each signer has their own address, and the signing order counts 1, 2, 3 … without gaps. */
+function checkSigners(body: { signers: { email: string; order?: number | undefined }[] }, ctx: z.RefinementCtx) {
+  const seen = new Set<string>();
+  body.signers.forEach((signer, index) => {
+    if (seen.has(signer.email)) ctx.addIssue({ code: 'custom', path: ['signers', index, 'email'], message: 'Each signer needs their own email address.' });
+    seen.add(signer.email);
+  });
+  const orders = [...new Set(body.signers.map((signer) => signer.order ?? 1))].sort((a, b) => a - b);
+  if (orders.some((order, index) => order !== index + 1)) {
+    ctx.addIssue({ code: 'custom', path: ['signers'], message: 'Number the signing order 1, 2, 3 … without gaps.' });
+  }
+}
+
+export const ZCreateSignatureRequestBody = ZSignatureRequestFields.superRefine(checkSigners).meta({ id: 'CreateSignatureRequest' });
 export type TCreateSignatureRequestBody = z.input<typeof ZCreateSignatureRequestBody>;
 
 export const ZSigner = z
@@ -206,8 +208,8 @@ export const ZSigningSession = z
     senderName: z.string(),
     message: z.string().nullable(),
     signer: z.object({ name: z.string(), email: z.string(), role: z.number().int(), status: ZSignerStatus }),
-    /** `waiting`: someone earlier in the order has not signed yet; `signed`: this signer is done. */
-    turn: z.enum(['now', 'waiting', 'signed']),
+    /** `waiting`: someone earlier in the order has not signed yet, so the page shows the document but no Sign. */
+    turn: z.enum(['now', 'waiting']),
     /** While waiting: who signs before this signer. */
     waitingFor: z.array(z.string()),
     fields: z.array(ZSigningField),
@@ -245,3 +247,45 @@ export const ZVerifyResult = z
   })
   .meta({ id: 'VerifyResult' });
 export type TVerifyResult = z.infer<typeof ZVerifyResult>;
+
+/** The API's form: a document already made (`documentId`), or one made now from `formatId` and `data`. */
+export const ZV1CreateSignatureRequestBody = ZSignatureRequestFields.extend({
+  documentId: z.string().min(1).max(64).optional(),
+  formatId: z.string().min(1).max(64).optional(),
+  data: ZDocumentData.optional(),
+})
+  .superRefine(checkSigners)
+  .refine((body) => (body.documentId === undefined) !== (body.formatId === undefined), {
+    message: 'Give either a documentId, or a formatId with data.',
+    path: ['documentId'],
+  })
+  .refine((body) => body.formatId !== undefined || body.data === undefined, { message: 'Send data only with a formatId.', path: ['data'] })
+  .meta({ id: 'CreateSignatureRequestV1' });
+
+/* A finished batch: "Send each for signature", one request per row. */
+
+export const ZBatchSignatureBody = ZSignatureRequestFields.omit({ signers: true })
+  .extend({
+    /** The spreadsheet columns (0-based) holding each row's signer's name and email address. */
+    nameColumn: z.number().int().min(0).max(1000),
+    emailColumn: z.number().int().min(0).max(1000),
+  })
+  .meta({ id: 'BatchSignatureRequests' });
+export type TBatchSignatureBody = z.input<typeof ZBatchSignatureBody>;
+
+/** What sending a batch did: requests made now, rows sent before (left alone), and rows that could not be sent. */
+export const ZBatchSignatureResult = z
+  .object({
+    total: z.number().int(),
+    created: z.number().int(),
+    alreadySent: z.number().int(),
+    failed: z.array(z.object({ row: z.number().int(), problem: z.string() })),
+  })
+  .meta({ id: 'BatchSignatureResult' });
+export type TBatchSignatureResult = z.infer<typeof ZBatchSignatureResult>;
+
+/** Where a batch's requests stand: how many are in each status. */
+export const ZBatchSignatureProgress = z
+  .object({ requests: z.number().int(), byStatus: z.record(ZSignatureRequestStatus, z.number().int()) })
+  .meta({ id: 'BatchSignatureProgress' });
+export type TBatchSignatureProgress = z.infer<typeof ZBatchSignatureProgress>;

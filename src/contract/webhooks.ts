@@ -1,7 +1,17 @@
 import { z } from 'zod';
 
 /** What an endpoint can be told about. */
-export const WEBHOOK_EVENTS = ['document.created', 'batch.completed', 'batch.failed'] as const;
+export const WEBHOOK_EVENTS = [
+  'document.created',
+  'batch.completed',
+  'batch.failed',
+  'signature_request.sent',
+  'signature_request.viewed',
+  'signature_request.signed',
+  'signature_request.completed',
+  'signature_request.declined',
+  'signature_request.expired',
+] as const;
 export const ZWebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
 /** The event "Send test event" sends; endpoints get it whatever they subscribe to. */

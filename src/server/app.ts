@@ -56,6 +56,7 @@ import {
   publicApiRoutes,
 } from './modules/public-api/index.ts';
 import { SHARE_PATH, sharedDocumentRoutes, shareLinksRoutes } from './modules/share-links/index.ts';
+import { SIGN_PATH, signatureRequestsRoutes, signerRoutes, verifyRoutes } from './modules/signing/index.ts';
 import { templateImportRoutes, type TImportLimits } from './modules/template-import/index.ts';
 import { accountDataRoutes, createAccountDeletion, invitationRoutes, publicSystemRoutes, usersRoutes, type TAccountDeletion } from './modules/users/index.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
@@ -76,6 +77,7 @@ export type TBuildAppOptions = {
     | 'emailRetryDelaysMs'
     | 'emailAttachmentMaxBytes'
     | 'accountExportBackgroundAbove'
+    | 'signingPollMs'
   > & {
     /** Time and memory one import may use (default IMPORT_LIMITS). */
     importLimits?: TImportLimits;
@@ -131,14 +133,16 @@ export async function buildApp({ config, database, background = {}, logStream }:
     webDistDir: config.webDistDir,
     publicUrl: config.publicUrl,
     appConfig: () => services.system.appConfig(),
-    // A share link's page: 404 once it expired or was revoked, and never indexed or cached.
-    pageAnswer: async (path) =>
-      path.startsWith(SHARE_PATH)
-        ? {
-            status: (await services.shareLinks.isOpen(path.slice(SHARE_PATH.length))) ? 200 : 404,
-            headers: { 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'private, no-store' },
-          }
-        : undefined,
+    // A share link's or a signer's page: 404 once it can no longer be used, and never indexed or cached.
+    pageAnswer: async (path) => {
+      const isOpen = path.startsWith(SHARE_PATH)
+        ? () => services.shareLinks.isOpen(path.slice(SHARE_PATH.length))
+        : path.startsWith(SIGN_PATH)
+          ? () => services.signing.isOpen(path.slice(SIGN_PATH.length))
+          : undefined;
+      if (!isOpen) return undefined;
+      return { status: (await isOpen()) ? 200 : 404, headers: { 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'private, no-store' } };
+    },
   });
   return app;
 }
@@ -294,6 +298,7 @@ function registerBackgroundWork(app: FastifyInstance, services: TServices, auth:
     void sweepPublicApi();
     services.webhooks.start();
     services.deliveries.start();
+    services.signing.start();
     apiSweeper = setInterval(() => void sweepPublicApi(), 60 * 60_000);
     apiSweeper.unref();
     void sweepBilling();
@@ -330,7 +335,7 @@ function registerProbes(app: FastifyInstance, database: TDatabase) {
   app.get('/api/internal/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
-/** Routes anyone may call: signing in, invitations, the demo, payment webhooks, shared documents. */
+/** Routes anyone may call: signing in, invitations, the demo, payment webhooks, shared documents, checking a sealed PDF. */
 async function registerPublicRoutes(app: FastifyInstance, config: TConfig, services: TServices, auth: TAuthService) {
   await app.register(authRoutes, { auth, config });
   await app.register(twoFactorSignInRoutes, { auth });
@@ -339,6 +344,8 @@ async function registerPublicRoutes(app: FastifyInstance, config: TConfig, servi
   await app.register(demoRoutes, { demo: createDemoService({ pdf: services.pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });
   await app.register(sharedDocumentRoutes, { shareLinks: services.shareLinks });
+  await app.register(signerRoutes, { signing: services.signing });
+  await app.register(verifyRoutes, { verifier: services.verifier });
 }
 
 /** The public API, for callers holding an API key. */
@@ -351,6 +358,7 @@ async function registerApiKeyRoutes(app: FastifyInstance, config: TConfig, servi
       documents: services.documents,
       deliveries: services.deliveries,
       bulk: services.bulk,
+      signing: services.signing,
       publicApi: services.publicApi,
     });
   });
@@ -378,6 +386,7 @@ async function registerSignedInRoutes(
     await signedIn.register(emailSettingsRoutes, { mail: services.mail });
     await signedIn.register(deliveriesRoutes, { deliveries: services.deliveries, mailMerge: services.mailMerge });
     await signedIn.register(shareLinksRoutes, { shareLinks: services.shareLinks });
+    await signedIn.register(signatureRequestsRoutes, { signing: services.signing });
     await signedIn.register(formatsRoutes, { formats: services.formats });
     await signedIn.register(documentsRoutes, { documents: services.documents });
     await signedIn.register(bulkRoutes, { bulk: services.bulk });

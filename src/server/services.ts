@@ -21,7 +21,7 @@ import { createApiKeysRepository, createApiKeysService } from './modules/api-key
 import { createAssetsRepository, createAssetsService, createSafeFetcher } from './modules/assets/index.ts';
 import { createBillingRepository, createBillingService, createGatewayOpener } from './modules/billing/index.ts';
 import { createBulkRepository, createBulkService } from './modules/bulk/index.ts';
-import { createDeliveriesRepository, createDeliveriesService, createMailMergeService } from './modules/delivery/index.ts';
+import { createDeliveriesRepository, createDeliveriesService, createMailMergeService, type TSigningMail } from './modules/delivery/index.ts';
 import { createDocumentsRepository, createDocumentsService, type TDocumentsService } from './modules/documents/index.ts';
 import { createFormatsRepository, createFormatsService } from './modules/formats/index.ts';
 import { createMailer, createMailRepository, createMailService, type TMailService } from './modules/mail/index.ts';
@@ -29,11 +29,7 @@ import { createPdfService, type TPdfService } from './modules/pdf/index.ts';
 import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
 import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
 import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
-// The signing module has no index.ts yet: its repository and seal are wired here only, until it has one.
-// eslint-disable-next-line import-x/no-restricted-paths -- no front door yet (see above)
-import { createSealKeys } from './modules/signing/seal-keys.ts';
-// eslint-disable-next-line import-x/no-restricted-paths -- no front door yet (see above)
-import { createSigningRepository } from './modules/signing/signing.repository.ts';
+import { createPdfVerifier, createSealKeys, createSigningRepository, createSigningService } from './modules/signing/index.ts';
 import { createSystemRepository, createSystemService } from './modules/system/index.ts';
 import {
   createAccountDataRepository,
@@ -45,7 +41,7 @@ import {
   createUsersRepository,
   createUsersService,
 } from './modules/users/index.ts';
-import { createWebhookSender, createWebhooksRepository, createWebhooksService } from './modules/webhooks/index.ts';
+import { createWebhookSender, createWebhooksRepository, createWebhooksService, type TWebhooksService } from './modules/webhooks/index.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -71,6 +67,8 @@ export type TServicesOptions = {
   emailRetryDelaysMs?: number[];
   /** PDFs larger than this are emailed as a share link (default 10 MB). */
   emailAttachmentMaxBytes?: number;
+  /** How often signature requests are looked at for reminders and expiry (default 30 s); tests shorten it. */
+  signingPollMs?: number;
   /** Accounts with more documents are exported in the background (default: EXPORT_BACKGROUND_ABOVE). */
   accountExportBackgroundAbove?: number;
 };
@@ -98,7 +96,6 @@ function createAccountCore({ config, db, log }: TArea) {
     plans: () => system.planCatalogue(),
     signatureRequestsSince: (ownerId, since) => signingRepository.countCreatedSince(ownerId, since),
   });
-  const sealKeys = createSealKeys({ repository: signingRepository, secrets: createSecretBox(config.encryptionKey), installationName: 'Formwork' });
   const mailRepository = createMailRepository(db);
   const standing = createAccountStanding({
     emailVerified: async (userId) => (await usersRepository.findById(userId))?.emailVerified,
@@ -107,20 +104,7 @@ function createAccountCore({ config, db, log }: TArea) {
   const usersService = createUsersService({ users: usersRepository, quota, standing });
   const apiKeysRepository = createApiKeysRepository(db);
   const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), standing });
-  return {
-    usersRepository,
-    userAccounts,
-    adminRepository,
-    system,
-    assetsRepository,
-    signingRepository,
-    sealKeys,
-    quota,
-    mailRepository,
-    standing,
-    usersService,
-    apiKeys,
-  };
+  return { usersRepository, userAccounts, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeys };
 }
 type TAccountCore = ReturnType<typeof createAccountCore>;
 
@@ -205,7 +189,12 @@ function createMessaging(
   { config, db, log }: TArea,
   { usersRepository, quota, mailRepository, standing }: TAccountCore,
   documents: TDocumentsService,
-  { mailTrustedCa, emailRetryDelaysMs, emailAttachmentMaxBytes }: Pick<TServicesOptions, 'mailTrustedCa' | 'emailRetryDelaysMs' | 'emailAttachmentMaxBytes'>,
+  {
+    mailTrustedCa,
+    emailRetryDelaysMs,
+    emailAttachmentMaxBytes,
+    signingMail,
+  }: Pick<TServicesOptions, 'mailTrustedCa' | 'emailRetryDelaysMs' | 'emailAttachmentMaxBytes'> & { signingMail: () => TSigningMail },
 ) {
   const host = new URL(config.publicUrl).hostname;
   const mailer = createMailer({ allowIps: config.imageFetchAllowedIps, trustedCa: mailTrustedCa, clientName: host });
@@ -233,6 +222,7 @@ function createMessaging(
     shareLinks,
     standing,
     emailsPerHour: (ownerId) => quota.emailsPerHour(ownerId),
+    signingMail,
     host,
     log,
     ...(emailRetryDelaysMs ? { retryDelaysMs: emailRetryDelaysMs } : {}),
@@ -247,6 +237,47 @@ function createMessaging(
   });
   const mailMerge = createMailMergeService({ repository: deliveriesRepository, mail, standing, kick: () => deliveries.worker.kick() });
   return { mail, shareLinks, deliveries, invitations, mailMerge };
+}
+
+/** E-signing: requests, the signer's page, and the installation's seal. */
+function createSigning(
+  { config, db, log }: TArea,
+  { standing, quota, system }: TAccountCore,
+  { pdf }: ReturnType<typeof createRendering>,
+  documents: TDocumentsService,
+  { mail, deliveries, mailMerge }: ReturnType<typeof createMessaging>,
+  webhooks: TWebhooksService,
+  pollMs: number | undefined,
+) {
+  const repository = createSigningRepository(db);
+  const secrets = createSecretBox(config.encryptionKey);
+  // The name the seal's certificates carry: the address people know this installation by.
+  const sealKeys = createSealKeys({ repository, secrets, installationName: new URL(config.publicUrl).hostname });
+  const signing = createSigningService({
+    repository,
+    documents,
+    deliveries,
+    batchCells: mailMerge.batchCells,
+    assertBatch: mailMerge.assertBatch,
+    mail,
+    standing,
+    allowance: { assertRoom: (ownerId, count) => quota.assertSignatureRequestRoom(ownerId, count) },
+    pdf,
+    sealKeys,
+    timestampUrl: () => system.timestampUrl(),
+    secrets,
+    publicUrl: config.publicUrl,
+    ...(pollMs ? { pollMs } : {}),
+    webhook: async (ownerId, event, requestId) => webhooks.emit(ownerId, event, await signing.get(ownerId, requestId)),
+    log,
+  });
+  const verifier = createPdfVerifier({
+    repository,
+    sealKeys,
+    documentName: async (ownerId, documentId) => (await documents.get(ownerId, documentId))?.name,
+    log,
+  });
+  return { signing, sealKeys, verifier };
 }
 
 /**
@@ -354,21 +385,29 @@ export function createServices({
   emailRetryDelaysMs,
   emailAttachmentMaxBytes,
   accountExportBackgroundAbove,
+  signingPollMs,
 }: TServicesOptions) {
   const { db } = database;
   const area: TArea = { config, db, log };
   const core = createAccountCore(area);
-  const { userAccounts, adminRepository, system, usersService, standing, quota, apiKeys, sealKeys } = core;
+  const { userAccounts, adminRepository, system, usersService, standing, quota, apiKeys } = core;
   const rendering = createRendering(area, core, renderBudgetMs);
   const { assets, pdf, pdfCache } = rendering;
   const { webhooks, events } = createWebhooks(area, core, { webhookRetryDelaysMs, webhookTimeoutMs });
   const documentWork = createDocumentWork(area, core, rendering, events);
   const { formats, documents } = documentWork;
-  const { mail, shareLinks, deliveries, invitations, mailMerge } = createMessaging(area, core, documents, {
+  // Deliveries send e-signing's emails, and e-signing queues them: the signing module is made
+  // second and handed to deliveries when an email is sent.
+  const late: { signingMail?: TSigningMail } = {};
+  const messaging = createMessaging(area, core, documents, {
     mailTrustedCa,
     emailRetryDelaysMs,
     emailAttachmentMaxBytes,
+    signingMail: () => late.signingMail!,
   });
+  const { mail, shareLinks, deliveries, invitations, mailMerge } = messaging;
+  const { signing, sealKeys, verifier } = createSigning(area, core, rendering, documents, messaging, webhooks, signingPollMs);
+  late.signingMail = signing.mail;
   const { queue, chunkSender, bulk, closeRenderPool } = createBulkWork(area, database, core, rendering, documentWork, events, {
     work,
     renderThreads,
@@ -395,13 +434,15 @@ export function createServices({
     deliveries,
     mailMerge,
     invitations,
+    signing,
+    sealKeys,
+    verifier,
     webhooks,
     apiKeys,
     publicApi,
     userAccounts,
     adminRepository,
     system,
-    sealKeys,
     usersService,
     standing,
     quota,
@@ -419,6 +460,7 @@ export function createServices({
       /** Waits for chunks in progress, then stops the queue and the render threads. */
       async stop() {
         await webhooks.stop();
+        await signing.stop();
         await deliveries.stop();
         await queue.stop();
         await closeRenderPool();

@@ -23,6 +23,7 @@ const AboutPage = lazy(() => import('./pages/about-page').then((m) => ({ default
 const PaymentSuccessPage = lazy(() => import('./pages/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })));
 const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+const VerifyPage = lazy(() => import('./pages/verify-page').then((m) => ({ default: m.VerifyPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
 const VerifyEmailPage = lazy(() => import('./pages/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 const ForgotPasswordPage = lazy(() => import('./pages/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
@@ -53,6 +54,7 @@ function Router() {
       <Route path="/about" component={AboutPage} />
       <Route path="/docs/api" component={ApiDocsPage} />
       <Route path="/payment-success" component={PaymentSuccessPage} />
+      <Route path="/verify" component={VerifyPage} />
       <Route path="/s/:token">{(params) => <SharePage token={params.token} />}</Route>
       <Route path="/admin" component={AdminPage} />
       <Route path="/formats">

@@ -24,7 +24,7 @@ import { sendError } from './error-handler.ts';
 /** The pages anyone may read, as a sitemap lists them. */
 const ROOT_ELEMENT = '<div id="root"></div>';
 
-const PUBLIC_PAGES = ['/', '/about', '/login'];
+const PUBLIC_PAGES = ['/', '/about', '/login', '/verify'];
 
 /** A page whose answer depends on what it names (a share link): its status and extra headers. */
 export type TPageAnswer = { status: number; headers?: Record<string, string> };

@@ -8,6 +8,7 @@ import { checkDocumentData, type TDataCheck } from '../../contract/documents.ts'
 import type { TFilledValues } from '../../contract/filled-values.ts';
 import { previewInput } from '../../contract/preview-input.ts';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
+import type { TSigningInput } from '../../contract/signing.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
 import { writeCacheFileSync } from './pdf-cache.ts';
 import { openSpoolPack, type TSpoolPackWriter } from './pdf-spool.ts';
@@ -27,7 +28,7 @@ const succeeds = (run: () => void): boolean => {
 export type TRenderBatchTask = {
   format: TRenderableFormat;
   assets: Record<string, Uint8Array>;
-  items: { data: TFilledValues; title: string; creationDate: number; watermark?: string }[];
+  items: { data: TFilledValues; title: string; creationDate: number; watermark?: string; signing?: TSigningInput }[];
   returnBytes: boolean;
   /** Spool the PDFs as one pack at this path, indexed by these document ids (see pdf-spool.ts). */
   spool?: { packPath: string; documentIds: string[] };
@@ -55,6 +56,7 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
     format: task.format,
     data: item.data,
     assets: task.assets,
+    ...(item.signing ? { signing: item.signing } : {}),
     meta: {
       title: item.title,
       creationDate: new Date(item.creationDate),

@@ -1,10 +1,10 @@
 import { createDeliveryBase, type TDeliveriesDeps, type TDeliveryContext } from './delivery-context.ts';
 import { deliveriesOfDocument, getDelivery, recentDeliveries } from './delivery-history.ts';
-import { emailDocument } from './email-document.ts';
+import { emailDocument, queueSigningEmail } from './email-document.ts';
 import { createDeliveryWorker } from './send-attempt.ts';
 import { useCasesOf } from '../use-cases.ts';
 
-export type { TDeliveriesDeps } from './delivery-context.ts';
+export type { TDeliveriesDeps, TSigningEmailContent, TSigningEmailRow, TSigningMail } from './delivery-context.ts';
 export { IN_DOUBT_MESSAGE } from './delivery-terms.ts';
 
 /**
@@ -20,6 +20,7 @@ export function createDeliveriesService(deps: TDeliveriesDeps) {
   return {
     worker,
     email: use(emailDocument),
+    queueSigningEmail: use(queueSigningEmail),
     ofDocument: use(deliveriesOfDocument),
     get: use(getDelivery),
     recent: use(recentDeliveries),

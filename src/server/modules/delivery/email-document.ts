@@ -71,3 +71,40 @@ export async function emailDocument(
   worker.kick();
   return toDelivery(row);
 }
+
+/**
+ * Queues one of e-signing's emails (an invitation, a reminder, the signed copy). Its words are
+ * e-signing's; the link or the sealed PDF is added when it is sent (see `TSigningMail`).
+ */
+export async function queueSigningEmail(
+  { r, worker }: TDeliveryContext,
+  ownerId: string,
+  email: {
+    documentId: string;
+    to: string[];
+    cc?: string[];
+    subject: string;
+    message: string;
+    purpose: 'sign_invite' | 'sign_reminder' | 'signed_copy';
+    signerId?: string;
+    signatureRequestId: string;
+  },
+): Promise<void> {
+  const cc = email.cc ?? [];
+  await r.insert({
+    id: randomUUID(),
+    ownerId,
+    documentId: email.documentId,
+    to: email.to,
+    cc,
+    recipientCount: email.to.length + cc.length,
+    subject: email.subject,
+    message: email.message,
+    purpose: email.purpose,
+    signerId: email.signerId ?? null,
+    signatureRequestId: email.signatureRequestId,
+    status: 'queued',
+    nextAttemptAt: new Date(),
+  });
+  worker.kick();
+}

@@ -16,8 +16,8 @@ export type TEmailContent = {
   subject: string;
   message: string;
   documentName: string;
-  /** The PDF itself, or a link to it when it is too large to attach. */
-  document: { pdf: Uint8Array } | { link: { url: string; expiresAt: Date } };
+  /** The PDF itself, a link to it when it is too large to attach, or a signer's link to sign it. */
+  document: { pdf: Uint8Array } | { link: { url: string; expiresAt: Date } } | { signLink: { url: string; expiresAt: Date } };
   /** One of a mail merge's messages: a bulk send, so it says how to ask for no more. */
   mailMerge?: boolean;
 };
@@ -35,7 +35,11 @@ export function composeEmail(content: TEmailContent): SendMailOptions {
   const paragraphs = content.message.trim().split(/\n{2,}/);
   const fileName = `${safeFileBaseName(content.documentName)}.pdf`;
   const linkText =
-    'link' in document ? `${content.documentName} is too large to attach. Open it here until ${longDate(document.link.expiresAt)}:\n${document.link.url}` : '';
+    'link' in document
+      ? `${content.documentName} is too large to attach. Open it here until ${longDate(document.link.expiresAt)}:\n${document.link.url}`
+      : 'signLink' in document
+        ? `Review and sign ${content.documentName} here by ${longDate(document.signLink.expiresAt)}:\n${document.signLink.url}\n\nThis link is yours alone: do not forward it.`
+        : '';
   const footer =
     sender.route === 'system' ? `Sent by ${sender.replyTo?.name ?? sender.from.name} (${sender.replyTo?.address ?? sender.from.address}) with Formwork.` : '';
   const text = [content.message.trim(), linkText, footer ? `--\n${footer}` : ''].filter(Boolean).join('\n\n') + '\n';
@@ -45,7 +49,9 @@ export function composeEmail(content: TEmailContent): SendMailOptions {
     ...paragraphs.map((p) => `<p style="margin:0 0 14px;font-size:15px;line-height:1.55">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
     'link' in document
       ? `<div style="margin:20px 0 4px;padding:16px;border:1px solid #e4e6ef;border-radius:10px"><p style="margin:0 0 10px;font-size:14px"><strong>${escapeHtml(content.documentName)}</strong> is too large to attach.</p><a href="${escapeHtml(document.link.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:8px;font-size:14px;font-weight:600">Open the PDF</a><p style="margin:10px 0 0;font-size:12px;color:#6b7080">The link works until ${longDate(document.link.expiresAt)}.</p></div>`
-      : `<p style="margin:20px 0 0;font-size:13px;color:#6b7080">Attached: ${escapeHtml(fileName)}</p>`,
+      : 'signLink' in document
+        ? `<div style="margin:20px 0 4px"><a href="${escapeHtml(document.signLink.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-size:15px;font-weight:600">Review and sign</a><p style="margin:12px 0 0;font-size:12px;color:#6b7080">Sign by ${longDate(document.signLink.expiresAt)}. This link is yours alone: do not forward it.</p></div>`
+        : `<p style="margin:20px 0 0;font-size:13px;color:#6b7080">Attached: ${escapeHtml(fileName)}</p>`,
     '</div>',
     footer ? `<p style="max-width:560px;margin:14px auto 0;font-size:12px;color:#8a8fa0;text-align:center">${escapeHtml(footer)}</p>` : '',
     '</body></html>',

@@ -4,5 +4,5 @@
  */
 export { createDeliveriesRepository } from './deliveries.repository.ts';
 export { deliveriesRoutes } from './deliveries.routes.ts';
-export { createDeliveriesService, type TDeliveriesService } from './deliveries.service.ts';
-export { createMailMergeService } from './mail-merge.service.ts';
+export { createDeliveriesService, type TDeliveriesService, type TSigningEmailContent, type TSigningEmailRow, type TSigningMail } from './deliveries.service.ts';
+export { createMailMergeService, type TMailMergeService } from './mail-merge.service.ts';

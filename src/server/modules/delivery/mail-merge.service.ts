@@ -1,7 +1,7 @@
 import { createMergeContext, type TMailMergeDeps } from './merge-context.ts';
 import { mergeOptions } from './merge-options.ts';
 import { previewMerge } from './merge-preview.ts';
-import { mergeRows } from './merge-rows.ts';
+import { batchCells, mergeRows } from './merge-rows.ts';
 import { startMerge } from './start-merge.ts';
 import { useCasesOf } from '../use-cases.ts';
 
@@ -19,6 +19,9 @@ export function createMailMergeService(deps: TMailMergeDeps) {
     preview: use(previewMerge),
     start: use(startMerge),
     rows: use(mergeRows),
+    batchCells: use(batchCells),
+    /** Throws not_found unless the owner has this batch (a draft is not one yet). */
+    assertBatch: async (ownerId: string, jobId: string): Promise<void> => void (await ctx.jobOf(ownerId, jobId)),
   };
 }
 export type TMailMergeService = ReturnType<typeof createMailMergeService>;

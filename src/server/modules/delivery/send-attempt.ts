@@ -4,13 +4,17 @@ import { nextUtcDay, utcDay } from '../mail/index.ts';
 import type { TDeliveryRow } from './deliveries.repository.ts';
 import type { TDeliveryBase } from './delivery-context.ts';
 import { IN_DOUBT_AFTER_MS, IN_DOUBT_MESSAGE, LEASE_MS, MINUTE, plural, SEND_RATE_WINDOW_MS } from './delivery-terms.ts';
-import { composeEmail } from './email-message.ts';
+import { composeEmail, type TEmailContent } from './email-message.ts';
 
-/** The PDF to attach, or a share link when it is too large (made once per delivery). */
+/** The PDF to attach, or a share link when it is too large (made once per delivery); a signing email's own content. */
 async function documentFor(
   { deps, r, maxAttachmentBytes }: TDeliveryBase,
   row: TDeliveryRow,
-): Promise<{ name: string; content: { pdf: Uint8Array } | { link: { url: string; expiresAt: Date } } }> {
+): Promise<{ name: string; content: TEmailContent['document'] } | null> {
+  if (row.purpose !== 'document') {
+    if (!deps.signingMail) throw new Error('signing emails need the signing module');
+    return deps.signingMail().content(row);
+  }
   const { document, bytes } = await deps.documents.pdf(row.ownerId, row.documentId);
   if (bytes.byteLength <= maxAttachmentBytes) {
     if (row.attachment !== 'pdf') await r.setAttachment(row.id, 'pdf', null);
@@ -58,9 +62,15 @@ async function attempt(ctx: TDeliveryBase, worker: TDueRowsWorker, row: TDeliver
   const attemptNo = row.attempts + 1;
   let outcome;
   try {
-    const { name, content } = await documentFor(ctx, row);
+    const prepared = await documentFor(ctx, row);
+    if (!prepared) {
+      await r.finish(row.id, { status: 'failed', smtpResponse: null, error: 'Not sent: the signer had already answered, or the request had ended.' });
+      return;
+    }
+    const { name, content } = prepared;
     let words = { subject: row.subject, message: row.message };
-    if (sender.wordsRefused) {
+    // A signing email's words are Formwork's own around the sender's note, checked when it was queued.
+    if (sender.wordsRefused && row.purpose === 'document') {
       // Queued while the account could write its own (a plan since ended): what goes out now is
       // the standard email, and the log says so.
       words = standardEmail(name, sender.senderName);
@@ -90,6 +100,7 @@ async function attempt(ctx: TDeliveryBase, worker: TDueRowsWorker, row: TDeliver
   if (outcome.ok) {
     const rejected = outcome.rejected.length > 0 ? `The server refused ${outcome.rejected.join(', ')}.` : null;
     await r.finish(row.id, { status: 'sent', smtpResponse: outcome.response, error: rejected, at: new Date() });
+    if (row.purpose !== 'document') await deps.signingMail?.().sent(row, outcome.response);
     deps.log.info({ ...context, smtpResponse: outcome.response }, 'email sent');
     return;
   }

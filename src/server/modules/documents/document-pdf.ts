@@ -1,4 +1,6 @@
 import type { TDocument } from '../../../contract/documents.ts';
+import { isSigningPlaceholder, placeholderLabel, type TSigningPlaceholderType } from '../../../contract/placeholders.ts';
+import type { TSigningInput } from '../../../contract/signing.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
 import type { TDocumentRow, TDocumentScope } from './documents.repository.ts';
 import { documentNotFound, toDocument, type TDocumentsContext } from './documents-context.ts';
@@ -42,4 +44,35 @@ export async function documentPdf(
     rendering.set(document.id, pending);
   }
   return { document: toDocument(document), bytes: await pending };
+}
+
+/**
+ * The document printed again from its snapshot and data with the signers' marks in its signing
+ * fields: the same pages as the one sent, but for the filled boxes.
+ */
+export async function signedDocumentPdf({ deps }: TDocumentsContext, ownerId: string, id: string, signing: TSigningInput): Promise<Uint8Array> {
+  const found = await deps.documents.getWithSnapshot(ownerId, id);
+  if (!found) throw documentNotFound();
+  const { document, snapshot } = found;
+  const { pdf } = await deps.pdf.render({
+    ownerId,
+    format: { content: snapshot.content, placeholders: snapshot.placeholders },
+    data: document.data,
+    title: document.name,
+    creationDate: document.createdAt,
+    testMode: document.testMode,
+    signing,
+  });
+  return pdf;
+}
+
+/** The places the document's signers fill: its signing placeholders, with their roles. */
+export async function signingFields(
+  { deps }: TDocumentsContext,
+  ownerId: string,
+  id: string,
+): Promise<{ name: string; label: string; type: TSigningPlaceholderType; signer: number }[]> {
+  const found = await deps.documents.getWithSnapshot(ownerId, id);
+  if (!found) throw documentNotFound();
+  return found.snapshot.placeholders.filter(isSigningPlaceholder).map((p) => ({ name: p.name, label: placeholderLabel(p), type: p.type, signer: p.signer }));
 }

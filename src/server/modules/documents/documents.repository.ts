@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-cursor.ts';
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
-import type { TDocumentListQuery } from '../../../contract/documents.ts';
+import type { TDocumentListQuery, TDocumentStatus } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
@@ -123,6 +123,14 @@ export function createDocumentsRepository(db: TDb) {
         .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id), scopeFilter(scope)))
         .limit(1);
       return row;
+    },
+
+    /** Where the document stands in signing: generated, out for signature, signed, declined or expired. */
+    async setStatus(ownerId: string, id: string, status: TDocumentStatus): Promise<void> {
+      await db
+        .update(documents)
+        .set({ status })
+        .where(and(eq(documents.ownerId, ownerId), eq(documents.id, id)));
     },
 
     async getWithSnapshot(ownerId: string, id: string, scope?: TDocumentScope): Promise<{ document: TDocumentRow; snapshot: TSnapshotRow } | undefined> {

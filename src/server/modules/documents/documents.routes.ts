@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZCreateDocumentBody, ZDocument, ZDocumentListQuery } from '../../../contract/documents.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
+import { notFound } from '../../http/app-error.ts';
 import { admitBeforeBody } from '../../http/in-flight.ts';
 import { sendPdf } from '../../http/send-file.ts';
 import type { TDocumentsService } from './documents.service.ts';
@@ -34,6 +35,12 @@ export async function documentsRoutes(app: FastifyInstance, opts: { documents: T
     },
     async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body)),
   );
+
+  api.get('/api/documents/:id', { schema: { params: ZIdParams, response: { 200: ZDocument, ...errors } } }, async (request) => {
+    const document = await opts.documents.get(request.callerId, request.params.id);
+    if (!document) throw notFound('Document');
+    return document;
+  });
 
   api.delete('/api/documents/:id', { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
     await opts.documents.delete(request.callerId, request.params.id);

@@ -1,8 +1,9 @@
 import { admit, createDocument, createDocumentLater } from './create-document.ts';
-import { documentPdf } from './document-pdf.ts';
+import { documentPdf, signedDocumentPdf, signingFields } from './document-pdf.ts';
 import { createDocumentsContext, type TDocumentsDeps } from './documents-context.ts';
 import { deleteDocument, deleteExpired, documentsPage, getDocument, listDocuments } from './stored-documents.ts';
 import { useCasesOf } from '../use-cases.ts';
+import type { TDocumentStatus } from '../../../contract/documents.ts';
 
 export { type TDocumentsDeps } from './documents-context.ts';
 
@@ -20,6 +21,9 @@ export function createDocumentsService(deps: TDocumentsDeps) {
     list: use(listDocuments),
     delete: use(deleteDocument),
     pdf: use(documentPdf),
+    signedPdf: use(signedDocumentPdf),
+    signingFields: use(signingFields),
+    setStatus: (ownerId: string, id: string, status: TDocumentStatus) => deps.documents.setStatus(ownerId, id, status),
   };
 }
 export type TDocumentsService = ReturnType<typeof createDocumentsService>;

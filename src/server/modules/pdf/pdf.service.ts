@@ -4,6 +4,7 @@ import { expansionMeter, expansionProblem, measureExpansion } from '../../../con
 import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import type { TPlaceholder } from '../../../contract/placeholders.ts';
+import type { TSigningInput } from '../../../contract/signing.ts';
 import { previewInput } from '../../../contract/preview-input.ts';
 import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -19,6 +20,8 @@ export type TPdfRequest = {
   creationDate: Date;
   /** A test key's document: printed with a TEST watermark. */
   testMode?: boolean;
+  /** The signatures a signed copy prints in its signing fields. */
+  signing?: TSigningInput;
 };
 
 export const TEST_WATERMARK = 'TEST';
@@ -163,6 +166,7 @@ export function createPdfService(deps: {
               title: request.title,
               creationDate: request.creationDate.getTime(),
               ...(request.testMode ? { watermark: TEST_WATERMARK } : {}),
+              ...(request.signing ? { signing: request.signing } : {}),
             },
           ],
           returnBytes: options.returnBytes,

@@ -5,6 +5,7 @@ import type { TPublicApiDeps } from './v1-deps.ts';
 import { landingPageGenerateRoute, v1DocumentRoutes } from './v1-documents.routes.ts';
 import { v1EmailRoutes } from './v1-email.routes.ts';
 import { v1FormatRoutes } from './v1-formats.routes.ts';
+import { v1SigningRoutes } from './v1-signing.routes.ts';
 import { typedApi, type TV1Routes } from './v1-routes-common.ts';
 
 export type { TPublicApiDeps };
@@ -24,5 +25,6 @@ export async function publicApiRoutes(app: FastifyInstance, deps: TPublicApiDeps
   v1DocumentRoutes(routes);
   v1EmailRoutes(routes);
   v1BatchRoutes(routes);
+  v1SigningRoutes(routes);
   landingPageGenerateRoute(routes);
 }

@@ -12,6 +12,7 @@ export function v1Urls(publicUrl: string) {
     document: (id: string) => url(`${API_V1_PREFIX}/documents/${id}`),
     delivery: (id: string) => url(`${API_V1_PREFIX}/deliveries/${id}`),
     batch: (id: string) => url(`${API_V1_PREFIX}/batches/${id}`),
+    signatureRequest: (id: string) => url(`${API_V1_PREFIX}/signature-requests/${id}`),
   };
 }
 export type TV1Urls = ReturnType<typeof v1Urls>;

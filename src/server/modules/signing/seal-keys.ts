@@ -74,3 +74,4 @@ export function createSealKeys(deps: {
     },
   };
 }
+export type TSealKeys = ReturnType<typeof createSealKeys>;

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, gte, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import type { TSignatureRequestStatus, TSignerStatus } from '../../../contract/signature-requests.ts';
 import type { TDb } from '../../db/client.ts';
 import { sealKeys, signatureEvents, signatureRequests, signatureSigners, signedDocuments } from '../../db/schema.ts';
 import { eventHash, GENESIS_HASH, type TAuditEvent, type TSignatureEventType } from './audit-trail.ts';
@@ -39,6 +40,17 @@ async function appendTo(tx: TTx, requestId: string, event: TNewEvent): Promise<T
   return recorded;
 }
 
+/**
+ * A change to one request, made only if the request (and the signer, when named) are still in one
+ * of the states it expects: two answers racing (a signature and a cancel, two clicks on Sign) leave
+ * exactly one mark. The events are chained in the same transaction.
+ */
+export type TRequestChange = {
+  request?: { from?: readonly TSignatureRequestStatus[]; set?: Partial<typeof signatureRequests.$inferInsert> };
+  signer?: { id: string; from: readonly TSignerStatus[]; set: Partial<typeof signatureSigners.$inferInsert> };
+  events: TNewEvent[];
+};
+
 /** Requests are read by their owner; a signer's link finds its signer by the token's hash alone. */
 export function createSigningRepository(db: TDb) {
   return {
@@ -73,6 +85,146 @@ export function createSigningRepository(db: TDb) {
 
     async appendEvent(requestId: string, event: TNewEvent): Promise<TAuditEvent> {
       return db.transaction((tx) => appendTo(tx, requestId, event));
+    },
+
+    /** Applies `change` if its states still hold; false (and nothing written) when they do not. */
+    async change(requestId: string, change: TRequestChange): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [request] = await tx
+          .select({ status: signatureRequests.status })
+          .from(signatureRequests)
+          .where(eq(signatureRequests.id, requestId))
+          .for('update');
+        if (!request || (change.request?.from && !change.request.from.includes(request.status))) return false;
+        if (change.signer) {
+          const updated = await tx
+            .update(signatureSigners)
+            .set(change.signer.set)
+            .where(
+              and(
+                eq(signatureSigners.id, change.signer.id),
+                eq(signatureSigners.requestId, requestId),
+                inArray(signatureSigners.status, [...change.signer.from]),
+              ),
+            )
+            .returning({ id: signatureSigners.id });
+          if (updated.length === 0) return false;
+        }
+        if (change.request?.set) await tx.update(signatureRequests).set(change.request.set).where(eq(signatureRequests.id, requestId));
+        for (const event of change.events) await appendTo(tx, requestId, event);
+        return true;
+      });
+    },
+
+    /** A request and its signers by id alone: for the server's own work (reminders, sealing), never an answer to a caller. */
+    async load(id: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[] } | undefined> {
+      const [request] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, id));
+      if (!request) return undefined;
+      const signers = await db
+        .select()
+        .from(signatureSigners)
+        .where(eq(signatureSigners.requestId, id))
+        .orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
+      return { request, signers };
+    },
+
+    /** The signer a link's token belongs to, with their request. */
+    async signerByTokenHash(tokenHash: string): Promise<{ signer: TSignerRow; request: TSignatureRequestRow } | undefined> {
+      const [row] = await db
+        .select({ signer: signatureSigners, request: signatureRequests })
+        .from(signatureSigners)
+        .innerJoin(signatureRequests, eq(signatureRequests.id, signatureSigners.requestId))
+        .where(eq(signatureSigners.tokenHash, tokenHash));
+      return row;
+    },
+
+    /** A document's requests, newest first, with their signers. */
+    async ofDocument(ownerId: string, documentId: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[] }[]> {
+      const requests = await db
+        .select()
+        .from(signatureRequests)
+        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.documentId, documentId)))
+        .orderBy(desc(signatureRequests.createdAt))
+        .limit(50);
+      if (requests.length === 0) return [];
+      const signers = await db
+        .select()
+        .from(signatureSigners)
+        .where(
+          inArray(
+            signatureSigners.requestId,
+            requests.map((request) => request.id),
+          ),
+        )
+        .orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
+      return requests.map((request) => ({ request, signers: signers.filter((signer) => signer.requestId === request.id) }));
+    },
+
+    /** The rows of a batch already sent for signature, and how many requests are in each status. */
+    async ofBatch(ownerId: string, batchId: string): Promise<{ rows: Set<number>; byStatus: Partial<Record<TSignatureRequestStatus, number>> }> {
+      const found = await db
+        .select({ row: signatureRequests.batchRow, status: signatureRequests.status })
+        .from(signatureRequests)
+        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.batchId, batchId)));
+      const byStatus: Partial<Record<TSignatureRequestStatus, number>> = {};
+      for (const { status } of found) byStatus[status] = (byStatus[status] ?? 0) + 1;
+      return { rows: new Set(found.map((request) => request.row!)), byStatus };
+    },
+
+    /** Whether the document has a request still waiting for signatures. */
+    async openRequestFor(ownerId: string, documentId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: signatureRequests.id })
+        .from(signatureRequests)
+        .where(
+          and(
+            eq(signatureRequests.ownerId, ownerId),
+            eq(signatureRequests.documentId, documentId),
+            inArray(signatureRequests.status, ['sent', 'partly_signed']),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** Leases requests whose next check is due (see `leaseDueRows`), each moved past the lease. */
+    async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+      const taken = await db.execute(sql`
+        update ${signatureRequests} set next_check_at = ${leaseUntil.toISOString()}::timestamptz
+        where id in (
+          select id from ${signatureRequests}
+          where next_check_at <= ${now.toISOString()}::timestamptz
+          order by next_check_at
+          limit ${limit}
+          for update skip locked
+        )
+        returning id`);
+      const { rows } = taken as unknown as { rows?: { id: string }[] };
+      return (Array.isArray(rows) ? rows : (taken as unknown as { id: string }[])).map((row) => row.id);
+    },
+
+    async setNextCheck(id: string, at: Date | null): Promise<void> {
+      await db.update(signatureRequests).set({ nextCheckAt: at }).where(eq(signatureRequests.id, id));
+    },
+
+    /** Keeps the sealed PDF and completes the request, once: false when it was no longer open. */
+    async complete(requestId: string, pdf: Uint8Array, sealedSha256: string, events: TNewEvent[]): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [request] = await tx
+          .select({ status: signatureRequests.status })
+          .from(signatureRequests)
+          .where(eq(signatureRequests.id, requestId))
+          .for('update');
+        if (!request || (request.status !== 'sent' && request.status !== 'partly_signed')) return false;
+        await tx.insert(signedDocuments).values({ requestId, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) });
+        const completedAt = new Date();
+        await tx
+          .update(signatureRequests)
+          .set({ status: 'completed', sealedSha256, completedAt, nextCheckAt: null })
+          .where(eq(signatureRequests.id, requestId));
+        for (const event of events) await appendTo(tx, requestId, { ...event, at: completedAt });
+        return true;
+      });
     },
 
     /** The seal in use, if the installation has made or been given one. */

@@ -5,4 +5,4 @@
 export { createWebhookSender } from './webhook-sender.ts';
 export { createWebhooksRepository } from './webhooks.repository.ts';
 export { webhooksRoutes } from './webhooks.routes.ts';
-export { createWebhooksService } from './webhooks.service.ts';
+export { createWebhooksService, type TWebhooksService } from './webhooks.service.ts';

@@ -31,6 +31,12 @@ const WEBHOOK_EVENT_MEANING: [string, string][] = [
   ['document.created', 'A document was made one at a time, in the app or by the API.'],
   ['batch.completed', 'A batch finished and made every one of its documents.'],
   ['batch.failed', 'A batch finished with rows that could not be made; `data.failed` says how many.'],
+  ['signature_request.sent', 'Signers were emailed their links (when a request is sent, and when the next in the order’s turn comes); `data` is the request.'],
+  ['signature_request.viewed', 'A signer opened their link for the first time.'],
+  ['signature_request.signed', 'A signer signed; `data.signers` says who has.'],
+  ['signature_request.completed', 'Everyone signed; the sealed PDF is at `/api/v1/signature-requests/{id}/pdf`.'],
+  ['signature_request.declined', 'A signer declined; the request has ended, and `declineReason` says why.'],
+  ['signature_request.expired', 'The request reached its expiry before everyone signed.'],
   [WEBHOOK_TEST_EVENT, 'Sent by “Send test event” in Settings.'],
 ];
 

@@ -38,6 +38,12 @@ const EVENT_TEXT: Record<TWebhookEvent, string> = {
   'document.created': 'A document was generated',
   'batch.completed': 'A batch made every document',
   'batch.failed': 'A batch ended with rows that failed',
+  'signature_request.sent': 'A signer was sent a document to sign',
+  'signature_request.viewed': 'A signer opened their signing link',
+  'signature_request.signed': 'A signer signed',
+  'signature_request.completed': 'Everyone signed and the PDF was sealed',
+  'signature_request.declined': 'A signer declined to sign',
+  'signature_request.expired': 'A request expired unsigned',
 };
 
 const failed = (failure: unknown, fallback: string) => toastApiError('Error', fallback)(failure);

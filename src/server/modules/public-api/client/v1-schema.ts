@@ -2216,6 +2216,879 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/signature-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a document for signature
+         * @description Sends a document already made (`documentId`), or one made now from `formatId` and `data` (counted as a document), to its signers. The first `signers` fill the format’s “Signer 1”, “Signer 2”, … fields; a format without signing fields can still be sent, and the signatures then appear on the certificate page.
+         *
+         *     Signers with equal `order` sign side by side; a higher order waits until every lower one has signed. Each signer gets an email with their own link (`signUrl`, also in the answer for handing over another way). When everyone has signed, every signer and `cc` address receives the sealed PDF, and `GET …/pdf` answers it.
+         *
+         *     Needs a live key, and a mail server (yours under Settings → Email, or this installation’s). Counts against the plan’s signature requests a month. Send an `Idempotency-Key` to retry safely.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateSignatureRequestV1Input"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequest"];
+                    };
+                };
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The document is already out for signature (`conflict`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No mail server is set up to email signers (`unprocessable`). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signature-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a signature request
+         * @description Its status (`sent`, `partly_signed`, `completed`, `declined`, `expired`, `cancelled`), each signer’s status and times, and the audit trail.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequestDetail"];
+                    };
+                };
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signature-requests/{id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a request’s audit trail
+         * @description Every event (created, sent, delivered, opened, consented, signed, declined, reminded, expired, cancelled, sealed, completed) with its time (UTC), IP, user agent and the document’s SHA-256. Each event carries the hash of the one before; `intact` says whether the chain is whole.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditTrail"];
+                    };
+                };
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signature-requests/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the sealed PDF
+         * @description The signed document with its certificate of completion, sealed with a PAdES signature; 409 until everyone has signed. `POST /api/verify` (or the /verify page) checks a copy.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The request has already ended, or is not complete yet (`conflict`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signature-requests/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind the signers
+         * @description Emails a reminder now to every signer whose turn it is and who has not signed; at most once an hour per signer (429 otherwise).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequest"];
+                    };
+                };
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The request has already ended, or is not complete yet (`conflict`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signature-requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a signature request
+         * @description Ends an open request: its signing links stop working and the document is as it was before it was sent.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequest"];
+                    };
+                };
+                /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or a wrong or revoked one (`unauthorized`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The plan has no API access (`plan_limit`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not found, or owned by someone else (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The request has already ended, or is not complete yet (`conflict`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/documents/generate": {
         parameters: {
             query?: never;
@@ -2371,6 +3244,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditTrail: {
+            requestId: string;
+            intact: boolean;
+            problem: string | null;
+            events: components["schemas"]["SignatureEvent"][];
+        };
+        AuditTrailInput: {
+            requestId: string;
+            intact: boolean;
+            problem: string | null;
+            events: components["schemas"]["SignatureEventInput"][];
+        };
         Batch: {
             id: string;
             formatId: string | null;
@@ -2468,6 +3353,100 @@ export interface components {
         CreateShareLinkInput: {
             /** @default 7 */
             expiresInDays: number;
+        };
+        CreateSignatureRequest: {
+            signers: {
+                name: string;
+                /** Format: email */
+                email: string;
+                order?: number;
+            }[];
+            cc?: string[];
+            message?: string;
+            /** @default 30 */
+            expiresInDays: number;
+            /**
+             * @default [
+             *       3,
+             *       7
+             *     ]
+             */
+            reminderDays: number[];
+        };
+        CreateSignatureRequestInput: {
+            signers: {
+                name: string;
+                email: string;
+                order?: number;
+            }[];
+            cc?: string[];
+            message?: string;
+            /** @default 30 */
+            expiresInDays: number;
+            /**
+             * @default [
+             *       3,
+             *       7
+             *     ]
+             */
+            reminderDays: number[];
+        };
+        CreateSignatureRequestV1: {
+            signers: {
+                name: string;
+                /** Format: email */
+                email: string;
+                order?: number;
+            }[];
+            cc?: string[];
+            message?: string;
+            /** @default 30 */
+            expiresInDays: number;
+            /**
+             * @default [
+             *       3,
+             *       7
+             *     ]
+             */
+            reminderDays: number[];
+            documentId?: string;
+            formatId?: string;
+            data?: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
+            };
+        };
+        CreateSignatureRequestV1Input: {
+            signers: {
+                name: string;
+                email: string;
+                order?: number;
+            }[];
+            cc?: string[];
+            message?: string;
+            /** @default 30 */
+            expiresInDays: number;
+            /**
+             * @default [
+             *       3,
+             *       7
+             *     ]
+             */
+            reminderDays: number[];
+            documentId?: string;
+            formatId?: string;
+            data?: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
+            };
+        };
+        DeclineSigning: {
+            reason: string;
+        };
+        DeclineSigningInput: {
+            reason: string;
         };
         Delivery: {
             id: string;
@@ -3446,6 +4425,296 @@ export interface components {
                 value?: string;
                 values?: string[];
             }[];
+        };
+        Sign: {
+            /** @constant */
+            consent: true;
+            signature: {
+                /** @constant */
+                type: "typed";
+                text: string;
+            } | {
+                /** @constant */
+                type: "drawn";
+                png: unknown;
+            } | {
+                /** @constant */
+                type: "uploaded";
+                png: unknown;
+            };
+            initials?: {
+                /** @constant */
+                type: "typed";
+                text: string;
+            } | {
+                /** @constant */
+                type: "drawn";
+                png: unknown;
+            } | {
+                /** @constant */
+                type: "uploaded";
+                png: unknown;
+            };
+        };
+        SignatureEvent: {
+            seq: number;
+            at: string;
+            type: string;
+            signerId: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            documentSha256: string;
+            details: {
+                [key: string]: unknown;
+            };
+            prevHash: string;
+            hash: string;
+        };
+        SignatureEventInput: {
+            seq: number;
+            at: string;
+            type: string;
+            signerId: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            documentSha256: string;
+            details: {
+                [key: string]: unknown;
+            };
+            prevHash: string;
+            hash: string;
+        };
+        SignatureRequest: {
+            id: string;
+            documentId: string;
+            documentName: string;
+            /** @enum {string} */
+            status: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+            message: string | null;
+            cc: string[];
+            reminderDays: number[];
+            expiresAt: string;
+            createdAt: string;
+            completedAt: string | null;
+            endedAt: string | null;
+            documentSha256: string;
+            sealedSha256: string | null;
+            signers: components["schemas"]["Signer"][];
+        };
+        SignatureRequestDetail: {
+            id: string;
+            documentId: string;
+            documentName: string;
+            /** @enum {string} */
+            status: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+            message: string | null;
+            cc: string[];
+            reminderDays: number[];
+            expiresAt: string;
+            createdAt: string;
+            completedAt: string | null;
+            endedAt: string | null;
+            documentSha256: string;
+            sealedSha256: string | null;
+            signers: components["schemas"]["Signer"][];
+            audit: components["schemas"]["AuditTrail"];
+        };
+        SignatureRequestDetailInput: {
+            id: string;
+            documentId: string;
+            documentName: string;
+            /** @enum {string} */
+            status: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+            message: string | null;
+            cc: string[];
+            reminderDays: number[];
+            expiresAt: string;
+            createdAt: string;
+            completedAt: string | null;
+            endedAt: string | null;
+            documentSha256: string;
+            sealedSha256: string | null;
+            signers: components["schemas"]["SignerInput"][];
+            audit: components["schemas"]["AuditTrailInput"];
+        };
+        SignatureRequestInput: {
+            id: string;
+            documentId: string;
+            documentName: string;
+            /** @enum {string} */
+            status: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+            message: string | null;
+            cc: string[];
+            reminderDays: number[];
+            expiresAt: string;
+            createdAt: string;
+            completedAt: string | null;
+            endedAt: string | null;
+            documentSha256: string;
+            sealedSha256: string | null;
+            signers: components["schemas"]["SignerInput"][];
+        };
+        Signer: {
+            id: string;
+            role: number;
+            name: string;
+            email: string;
+            order: number;
+            /** @enum {string} */
+            status: "waiting" | "notified" | "viewed" | "signed" | "declined";
+            signUrl: string;
+            notifiedAt: string | null;
+            viewedAt: string | null;
+            signedAt: string | null;
+            declinedAt: string | null;
+            declineReason: string | null;
+        };
+        SignerInput: {
+            id: string;
+            role: number;
+            name: string;
+            email: string;
+            order: number;
+            /** @enum {string} */
+            status: "waiting" | "notified" | "viewed" | "signed" | "declined";
+            signUrl: string;
+            notifiedAt: string | null;
+            viewedAt: string | null;
+            signedAt: string | null;
+            declinedAt: string | null;
+            declineReason: string | null;
+        };
+        SigningSession: {
+            documentName: string;
+            senderName: string;
+            message: string | null;
+            signer: {
+                name: string;
+                email: string;
+                role: number;
+                /** @enum {string} */
+                status: "waiting" | "notified" | "viewed" | "signed" | "declined";
+            };
+            /** @enum {string} */
+            turn: "now" | "waiting";
+            waitingFor: string[];
+            fields: {
+                name: string;
+                label: string;
+                /** @enum {string} */
+                type: "signature" | "initials" | "signed_date" | "signer_name";
+            }[];
+            needsInitials: boolean;
+            pdfUrl: string;
+            consent: {
+                version: string;
+                text: string;
+            };
+            expiresAt: string;
+        };
+        SigningSessionInput: {
+            documentName: string;
+            senderName: string;
+            message: string | null;
+            signer: {
+                name: string;
+                email: string;
+                role: number;
+                /** @enum {string} */
+                status: "waiting" | "notified" | "viewed" | "signed" | "declined";
+            };
+            /** @enum {string} */
+            turn: "now" | "waiting";
+            waitingFor: string[];
+            fields: {
+                name: string;
+                label: string;
+                /** @enum {string} */
+                type: "signature" | "initials" | "signed_date" | "signer_name";
+            }[];
+            needsInitials: boolean;
+            pdfUrl: string;
+            consent: {
+                version: string;
+                text: string;
+            };
+            expiresAt: string;
+        };
+        SignInput: {
+            /** @constant */
+            consent: true;
+            signature: {
+                /** @constant */
+                type: "typed";
+                text: string;
+            } | {
+                /** @constant */
+                type: "drawn";
+                png: string;
+            } | {
+                /** @constant */
+                type: "uploaded";
+                png: string;
+            };
+            initials?: {
+                /** @constant */
+                type: "typed";
+                text: string;
+            } | {
+                /** @constant */
+                type: "drawn";
+                png: string;
+            } | {
+                /** @constant */
+                type: "uploaded";
+                png: string;
+            };
+        };
+        SignResult: {
+            /** @enum {string} */
+            status: "waiting" | "notified" | "viewed" | "signed" | "declined";
+            /** @enum {string} */
+            requestStatus: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+        };
+        SignResultInput: {
+            /** @enum {string} */
+            status: "waiting" | "notified" | "viewed" | "signed" | "declined";
+            /** @enum {string} */
+            requestStatus: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+        };
+        VerifyResult: {
+            valid: boolean;
+            reason: string | null;
+            sha256: string;
+            request: {
+                documentName: string;
+                /** @enum {string} */
+                status: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+                completedAt: string | null;
+                signers: {
+                    name: string;
+                    email: string;
+                    signedAt: string | null;
+                }[];
+                auditIntact: boolean;
+            } | null;
+        };
+        VerifyResultInput: {
+            valid: boolean;
+            reason: string | null;
+            sha256: string;
+            request: {
+                documentName: string;
+                /** @enum {string} */
+                status: "sent" | "partly_signed" | "completed" | "declined" | "expired" | "cancelled";
+                completedAt: string | null;
+                signers: {
+                    name: string;
+                    email: string;
+                    signedAt: string | null;
+                }[];
+                auditIntact: boolean;
+            } | null;
         };
     };
     responses: never;

@@ -64,8 +64,11 @@ async function certificate(opts: {
   const cert = new pkijs.Certificate();
   cert.version = 2;
   // Positive and 16 bytes: RFC 5280 allows up to 20 octets, and a random serial is unguessable.
+  // A leading zero byte would not be minimal DER (readers such as Node's refuse the certificate),
+  // so the first byte is kept between 1 and 0x7f.
   const serial = randomBytes(16);
   serial[0]! &= 0x7f;
+  if (serial[0] === 0) serial[0] = 1;
   cert.serialNumber = new asn1js.Integer({ valueHex: serial });
   cert.subject = opts.subject;
   cert.issuer = opts.issuer;

@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import type { ZV1CreateSignatureRequestBody } from '../../../contract/signature-requests.ts';
+import type { TCaller } from '../signing/index.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
+import type { TApiAnswer } from './idempotency.ts';
+import type { TPublicApiDeps } from './v1-deps.ts';
+import type { TV1Caller } from './v1-documents.ts';
+import type { TV1Urls } from './v1-shapes.ts';
+
+/** Signature requests through the API: sent for a document, or for one made now from a format. */
+export function createV1Signing(deps: TPublicApiDeps, urls: TV1Urls) {
+  return {
+    async create(caller: TV1Caller, body: z.output<typeof ZV1CreateSignatureRequestBody>, from: TCaller): Promise<TApiAnswer> {
+      // Signers get real email: a test key, which makes throwaway documents, may not send any.
+      if (caller.mode === 'test') {
+        throw new AppError('forbidden', 'Signature requests need a live key: test keys would email real people. Use a key that starts with fw_live_.');
+      }
+      const { documentId, formatId, data, ...request } = body;
+      let id = documentId;
+      if (formatId !== undefined) {
+        id = (await deps.documents.create(caller.ownerId, { formatId, data: data ?? {} })).id;
+      } else if (!id || !(await deps.documents.get(caller.ownerId, id, caller.mode))) {
+        throw notFound('Document');
+      }
+      const created = await deps.signing.create(caller.ownerId, id!, request, from);
+      return { status: 201, body: created, location: urls.signatureRequest(created.id) };
+    },
+    detail: deps.signing.detail,
+    audit: deps.signing.audit,
+    sealedPdf: deps.signing.sealedPdf,
+    remind: deps.signing.remind,
+    cancel: deps.signing.cancel,
+  };
+}
