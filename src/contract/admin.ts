@@ -151,6 +151,51 @@ export const ZPaymentGatewayUpdate = z.object({
 });
 export type TPaymentGatewayUpdate = z.infer<typeof ZPaymentGatewayUpdate>;
 
+/** Where the seal's RFC 3161 timestamp server is stored (edited under Settings → Document seal). */
+export const TIMESTAMP_URL_SETTING = 'signing.timestamp_url';
+
+/** The certificate completed documents are sealed with, as admins see it. */
+export const ZSealCertificate = z.object({
+  subject: z.string(),
+  issuer: z.string(),
+  validUntil: z.string(),
+  /** `generated`: the installation's own certificate; `uploaded`: one from a CA an admin uploaded. */
+  source: z.enum(['generated', 'uploaded']),
+});
+export type TSealCertificate = z.infer<typeof ZSealCertificate>;
+
+export const ZSealSettings = z.object({
+  /** null until the first document is sealed (the installation then makes its own). */
+  certificate: ZSealCertificate.nullable(),
+  timestampUrl: z.string().nullable(),
+});
+export type TSealSettings = z.infer<typeof ZSealSettings>;
+
+export const ZTimestampUrlInput = z.object({
+  /** null (or blank) turns timestamps off. */
+  timestampUrl: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? null : typeof value === 'string' ? value.trim() : value),
+    z
+      .url({ protocol: /^https?$/, message: 'Enter the timestamp server’s http(s) address, such as http://timestamp.digicert.com.' })
+      .max(2_000)
+      .nullable(),
+  ),
+});
+
+/** A PKCS #12 file is a few kilobytes; 64 KB leaves room for a long chain. */
+export const MAX_SEAL_FILE_BYTES = 64 * 1024;
+
+export const ZSealUpload = z.object({
+  /** The .p12 or .pfx file, base64. */
+  file: z
+    .string()
+    .min(1, 'Choose a .p12 or .pfx file.')
+    .max(Math.ceil((MAX_SEAL_FILE_BYTES * 4) / 3) + 4, 'That file is too large for a PKCS #12 file (64 KB at most).')
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'The file did not arrive whole; choose it again.'),
+  password: z.string().max(1_000),
+});
+export type TSealUpload = z.infer<typeof ZSealUpload>;
+
 export const DEFAULT_ESIGN_URL = 'https://www.docuseal.com/';
 
 /**

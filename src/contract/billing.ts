@@ -149,6 +149,8 @@ export const ZBillingOverview = z.object({
     generations: z.object({ used: z.number().int(), limit: z.number().int() }),
     formats: z.object({ used: z.number().int(), limit: z.number().int().nullable() }),
     storage: z.object({ usedBytes: z.number().int(), limitBytes: z.number().int() }),
+    /** Sent this calendar month (UTC); a null limit is unlimited. */
+    signatureRequests: z.object({ used: z.number().int(), limit: z.number().int().nullable() }),
   }),
 });
 export type TBillingOverview = z.infer<typeof ZBillingOverview>;

@@ -28,6 +28,8 @@ export const ZPlan = z.object({
   apiRequestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
   /** Recipients a user may email per hour (documents, mail merges); a stored catalogue without it gets the plan's default. */
   emailsPerHour: z.number().int().positive().max(1_000_000).optional(),
+  /** Signature requests a user may send a month; null means unlimited, and a stored catalogue without it gets the plan's default. */
+  signatureRequestsPerMonth: z.number().int().nonnegative().max(100_000_000).nullable().optional(),
 });
 export type TPlan = z.infer<typeof ZPlan>;
 
@@ -45,7 +47,7 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: 0,
     usdAnnualPerMonth: 0,
     inrMonthly: 0,
-    features: ['1 template', '30 documents/month', '50 MB of images', 'Email documents to 20 recipients/hour'],
+    features: ['1 template', '30 documents/month', '50 MB of images', 'Email documents to 20 recipients/hour', '5 signature requests/month'],
     popular: false,
   },
   {
@@ -57,7 +59,7 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: 20,
     usdAnnualPerMonth: 15,
     inrMonthly: 299,
-    features: ['Unlimited templates', '5,000 documents/month', '1 GB of images', 'Email documents to 200 recipients/hour'],
+    features: ['Unlimited templates', '5,000 documents/month', '1 GB of images', 'Email documents to 200 recipients/hour', '100 signature requests/month'],
     popular: true,
   },
   {
@@ -69,7 +71,13 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: 99,
     usdAnnualPerMonth: 74,
     inrMonthly: 999,
-    features: ['Unlimited templates', '50,000 documents/month', '10 GB of images', 'Email documents to 1,000 recipients/hour'],
+    features: [
+      'Unlimited templates',
+      '50,000 documents/month',
+      '10 GB of images',
+      'Email documents to 1,000 recipients/hour',
+      '1,000 signature requests/month',
+    ],
     popular: false,
   },
   {
@@ -81,7 +89,13 @@ export const DEFAULT_PLAN_CATALOGUE: TPlanCatalogue = [
     usdMonthly: null,
     usdAnnualPerMonth: null,
     inrMonthly: null,
-    features: ['Everything in Premium', '100,000 documents/month', 'REST API keys, webhooks & usage analytics', 'Send email through your own SMTP server'],
+    features: [
+      'Everything in Premium',
+      '100,000 documents/month',
+      'REST API keys, webhooks & usage analytics',
+      'Send email through your own SMTP server',
+      'Unlimited signature requests',
+    ],
     popular: false,
   },
 ];
@@ -102,6 +116,11 @@ export const apiRequestsPerMinuteOf = (plan: Pick<TPlan, 'apiRequestsPerMinute'>
 /** Recipients per hour when the plan does not say. */
 export const DEFAULT_EMAILS_PER_HOUR: Record<TPlanId, number> = { free: 20, basic: 200, premium: 1_000, enterprise: 5_000 };
 export const emailsPerHourOf = (plan: Pick<TPlan, 'id' | 'emailsPerHour'>) => plan.emailsPerHour ?? DEFAULT_EMAILS_PER_HOUR[plan.id];
+
+/** Signature requests a month when the plan does not say; null is unlimited. */
+export const DEFAULT_SIGNATURE_REQUESTS_PER_MONTH: Record<TPlanId, number | null> = { free: 5, basic: 100, premium: 1_000, enterprise: null };
+export const signatureRequestsPerMonthOf = (plan: Pick<TPlan, 'id' | 'signatureRequestsPerMonth'>) =>
+  plan.signatureRequestsPerMonth === undefined ? DEFAULT_SIGNATURE_REQUESTS_PER_MONTH[plan.id] : plan.signatureRequestsPerMonth;
 
 export function planStorageKey(plan: TPlanId, cycle: TBillingCycle): string {
   return `${plan}_${cycle}`;

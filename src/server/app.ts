@@ -16,7 +16,14 @@ import { registerTextGuard } from './http/text-guard.ts';
 import { decorateCaller, resolveCallerFor } from './http/caller.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createServices, type TServices, type TServicesOptions } from './services.ts';
-import { adminRoutes, createAdminService, createOperatorControls, operatorControlsRoutes, type TAdminService } from './modules/admin/index.ts';
+import {
+  adminRoutes,
+  createAdminService,
+  createOperatorControls,
+  documentSealRoutes,
+  operatorControlsRoutes,
+  type TAdminService,
+} from './modules/admin/index.ts';
 import { apiKeysRoutes } from './modules/api-keys/index.ts';
 import { assetsRoutes } from './modules/assets/index.ts';
 import {
@@ -417,6 +424,12 @@ async function registerAdminRoutes(
     await admins.register(adminTwoFactorRoutes, { auth, audit: admin.audit });
     await admins.register(adminRoutes, { admin });
     await admins.register(operatorControlsRoutes, { controls: operatorControls });
+    await admins.register(documentSealRoutes, {
+      keys: services.sealKeys,
+      system: services.system,
+      adminRepository: services.adminRepository,
+      audit: admin.audit,
+    });
     await admins.register(adminApiUsageRoutes, { publicApi: services.publicApi });
     await admins.register(adminBillingRoutes, { billing: services.billing });
     await admins.register(adminMailRoutes, { mail: services.mail, audit: admin.audit });

@@ -89,10 +89,12 @@ function createAccountCore({ config, db, log }: TArea) {
     singleSignOn: config.oidc?.name ?? null,
   });
   const assetsRepository = createAssetsRepository(db);
+  const signingRepository = createSigningRepository(db);
   const quota = createQuotaService({
     users: userAccounts,
     imageBytesUsed: (ownerId) => assetsRepository.usedBytes(ownerId),
     plans: () => system.planCatalogue(),
+    signatureRequestsSince: (ownerId, since) => signingRepository.countCreatedSince(ownerId, since),
   });
   const mailRepository = createMailRepository(db);
   const standing = createAccountStanding({
@@ -240,7 +242,7 @@ function createMessaging(
 /** E-signing: requests, the signer's page, and the installation's seal. */
 function createSigning(
   { config, db, log }: TArea,
-  { standing }: TAccountCore,
+  { standing, quota, system }: TAccountCore,
   { pdf }: ReturnType<typeof createRendering>,
   documents: TDocumentsService,
   { mail, deliveries, mailMerge }: ReturnType<typeof createMessaging>,
@@ -259,10 +261,10 @@ function createSigning(
     assertBatch: mailMerge.assertBatch,
     mail,
     standing,
-    allowance: { assertRoom: async () => undefined },
+    allowance: { assertRoom: (ownerId, count) => quota.assertSignatureRequestRoom(ownerId, count) },
     pdf,
     sealKeys,
-    timestampUrl: async () => null,
+    timestampUrl: () => system.timestampUrl(),
     secrets,
     publicUrl: config.publicUrl,
     ...(pollMs ? { pollMs } : {}),

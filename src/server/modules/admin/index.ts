@@ -5,5 +5,6 @@
 export { createAdminRepository } from './admin.repository.ts';
 export { adminRoutes } from './admin.routes.ts';
 export { createAdminService, type TAdminService } from './admin.service.ts';
+export { documentSealRoutes } from './document-seal.routes.ts';
 export { operatorControlsRoutes } from './operator-controls.routes.ts';
 export { createOperatorControls } from './operator-controls.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TSystemSetting, TSystemSettingInput } from '../../../contract/admin.ts';
+import { TIMESTAMP_URL_SETTING, type TSystemSetting, type TSystemSettingInput } from '../../../contract/admin.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { PUBLIC_PAGES_SETTING } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
@@ -23,6 +23,10 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
   'esign.url': (value) => (z.url({ protocol: /^https?$/ }).safeParse(value).success ? undefined : 'Enter an http(s) URL.'),
   'support.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
   'sales.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
+  'signing.timestamp_url': (value) =>
+    z.url({ protocol: /^https?$/ }).safeParse(value.trim()).success
+      ? undefined
+      : 'Enter the timestamp server’s http(s) address, such as http://timestamp.digicert.com.',
   [ADMIN_TWO_FACTOR_SETTING]: (value) => (value === 'true' || value === 'false' ? undefined : 'Enter true or false.'),
   [SYSTEM_MAIL_DAILY_LIMIT_SETTING]: (value) =>
     parseDailyLimit(value) === null ? `Enter a whole number of emails a day from 1 to ${MAX_DAILY_LIMIT.toLocaleString('en-US')}, such as 500.` : undefined,
@@ -36,6 +40,7 @@ const OWN_EDITORS: Record<string, string> = {
   [SYSTEM_MAIL_SETTING]: 'Outgoing mail',
   [PUBLIC_PAGES_SETTING]: 'Public pages',
   [SIGN_UP_POLICY_SETTING]: 'Sign-ups',
+  [TIMESTAMP_URL_SETTING]: 'Document seal',
 };
 const OWN_EDITOR_SETTINGS = new Set(Object.keys(OWN_EDITORS));
 const ownEditor = (key: string) => new AppError('conflict', `${key} is edited under ${OWN_EDITORS[key]}, not as raw text.`);

@@ -15,7 +15,7 @@ type TLog = { warn: (obj: object, msg: string) => void; error: (obj: object, msg
 export type TBillingDeps = {
   repository: TBillingRepository;
   system: Pick<TSystemService, 'planCatalogue' | 'seller'>;
-  quota: Pick<TQuotaService, 'generations' | 'storage'>;
+  quota: Pick<TQuotaService, 'generations' | 'storage' | 'signatureRequestsUsed'>;
   openGateway: TGatewayOpener;
   pdf: Pick<TPdfService, 'render'>;
   publicUrl: string;

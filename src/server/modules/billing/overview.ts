@@ -15,9 +15,10 @@ export async function overview(ctx: TBillingContext, ownerId: string): Promise<T
   if (!user) throw notFound('User');
   const current = sub && sub.status !== 'ended' ? sub : undefined;
   const gateway = active?.gatewayName ?? null;
-  const [generations, storage, formatsUsed, plan] = await Promise.all([
+  const [generations, storage, signatureRequests, formatsUsed, plan] = await Promise.all([
     deps.quota.generations(ownerId),
     deps.quota.storage(ownerId),
+    deps.quota.signatureRequestsUsed(ownerId),
     repo.formatsUsed(ownerId),
     ctx.planOf(user.subscriptionPlan),
   ]);
@@ -53,6 +54,7 @@ export async function overview(ctx: TBillingContext, ownerId: string): Promise<T
       generations: { used: generations.used, limit: generations.limit },
       formats: { used: formatsUsed, limit: plan.formatLimit },
       storage: { usedBytes: storage.usedBytes, limitBytes: storage.limitBytes },
+      signatureRequests,
     },
   };
 }

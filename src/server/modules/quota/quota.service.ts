@@ -5,6 +5,7 @@ import {
   emailsPerHourOf,
   DEFAULT_STORAGE_MB,
   FALLBACK_API_CALLS_LIMIT,
+  signatureRequestsPerMonthOf,
   storageMbOf,
   type TPlan,
   type TPlanCatalogue,
@@ -30,7 +31,12 @@ export function createQuotaService(deps: {
   /** Bytes of images the owner has stored (the assets module counts them). */
   imageBytesUsed: (ownerId: string) => Promise<number>;
   plans: () => Promise<TPlanCatalogue>;
+  /** Signature requests the owner has created since a time (the signing module counts them). */
+  signatureRequestsSince: (ownerId: string, since: Date) => Promise<number>;
+  now?: () => Date;
 }) {
+  const now = deps.now ?? (() => new Date());
+
   async function planOf(row: TUserRow): Promise<TPlan | undefined> {
     return (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
   }
@@ -78,6 +84,16 @@ export function createQuotaService(deps: {
     return apiPlanFor(user.subscriptionPlan);
   }
 
+  /** Signature requests count by calendar month (UTC), whatever the billing period. */
+  async function signatureRequestsUsed(ownerId: string): Promise<{ used: number; limit: number | null }> {
+    const user = await deps.users.findById(ownerId);
+    if (!user) throw notFound('User');
+    const plan = await planOf(user);
+    const at = now();
+    const used = await deps.signatureRequestsSince(ownerId, new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)));
+    return { used, limit: signatureRequestsPerMonthOf(plan ?? { id: 'free' }) };
+  }
+
   return {
     apiPlan,
     apiPlanFor,
@@ -87,7 +103,18 @@ export function createQuotaService(deps: {
     generationLimit,
     generations,
     generationsExceeded,
+    signatureRequestsUsed,
     storage,
+
+    /** Refuses sending `count` more signature requests when they would pass the plan's monthly allowance. */
+    async assertSignatureRequestRoom(ownerId: string, wanted: number): Promise<void> {
+      const { used, limit } = await signatureRequestsUsed(ownerId);
+      if (limit === null || used + wanted <= limit) return;
+      throw new AppError(
+        'quota_exceeded',
+        `You have sent ${used.toLocaleString('en-US')} of your plan's ${limit.toLocaleString('en-US')} signature requests this month. Upgrade your plan or wait until next month.`,
+      );
+    },
 
     /** Recipients a user may email per hour, counting To and Cc of every message (the plan's send rate). */
     async emailsPerHour(ownerId: string): Promise<number> {

@@ -285,6 +285,14 @@ export function createSigningRepository(db: TDb) {
         .orderBy(asc(signatureEvents.seq));
       return rows.map(({ event: { id: _id, ...event } }) => event);
     },
+
+    /** Retires the seal in use and puts `row` in its place, in one transaction, so there is never none or two. */
+    async replaceSeal(row: typeof sealKeys.$inferInsert): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.update(sealKeys).set({ retiredAt: new Date() }).where(isNull(sealKeys.retiredAt));
+        await tx.insert(sealKeys).values(row);
+      });
+    },
   };
 }
 export type TSigningRepository = ReturnType<typeof createSigningRepository>;

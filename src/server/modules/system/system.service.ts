@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
-import { DEFAULT_ESIGN_URL, DEFAULT_SELLER_NAME, type TAppConfig } from '../../../contract/admin.ts';
+import { DEFAULT_ESIGN_URL, DEFAULT_SELLER_NAME, TIMESTAMP_URL_SETTING, type TAppConfig } from '../../../contract/admin.ts';
 import { DEFAULT_PUBLIC_PAGES, PUBLIC_PAGES_SETTING, ZPublicPages, type TPublicPages } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
 import { DEFAULT_SIGN_UP_POLICY, SIGN_UP_POLICY_SETTING, ZSignUpPolicy, type TSignUpPolicy } from '../../../contract/sign-ups.ts';
@@ -124,6 +124,11 @@ export function createSystemService(deps: {
 
     publicPages(): Promise<TPublicPages> {
       return readPublicPages();
+    },
+
+    /** The RFC 3161 server seals are timestamped by (PAdES B-T), or null: seals are B-B. */
+    async timestampUrl(): Promise<string | null> {
+      return (await deps.system.get(TIMESTAMP_URL_SETTING))?.trim() || null;
     },
 
     /** Who invoices are from: the seller settings, and the support address for questions (none when unset). */

@@ -6,6 +6,8 @@ import type {
   TPaymentGateway,
   TPaymentGatewayInput,
   TPaymentGatewayUpdate,
+  TSealSettings,
+  TSealUpload,
   TSystemSetting,
 } from '../../../contract/admin';
 import type { TApiUsage } from '../../../contract/api-usage';
@@ -345,6 +347,35 @@ export function useUserAction() {
       void client.invalidateQueries({ queryKey: adminKeys.audit() });
       // An admin may mark their own address verified.
       void client.invalidateQueries({ queryKey: authKeys.user });
+    },
+  });
+}
+
+const sealKey = [...adminKeys.all, 'seal'] as const;
+
+/** The certificate completed documents are sealed with, and the timestamp server. */
+export function useSealSettings() {
+  return useQuery({ queryKey: sealKey, queryFn: () => api.get<TSealSettings>('/api/admin/seal') });
+}
+
+export function useSaveTimestampUrl() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (timestampUrl: string | null) => api.put<TSealSettings>('/api/admin/seal/timestamp-url', { timestampUrl }),
+    onSuccess: (saved) => {
+      client.setQueryData(sealKey, saved);
+      void client.invalidateQueries({ queryKey: adminKeys.audit() });
+    },
+  });
+}
+
+export function useUploadSeal() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (upload: TSealUpload) => api.post<TSealSettings>('/api/admin/seal/certificate', upload),
+    onSuccess: (saved) => {
+      client.setQueryData(sealKey, saved);
+      void client.invalidateQueries({ queryKey: adminKeys.audit() });
     },
   });
 }

@@ -42,6 +42,28 @@ describe('the Plans form', () => {
     expect(free).toMatchObject({ formatLimit: null, features: ['One', 'Two'], usdMonthly: 0, inrMonthly: 0 });
   });
 
+  it('edits the monthly signature requests, unlimited as a switch, and keeps a default left out', () => {
+    expect(toRow(DEFAULT_PLAN_CATALOGUE[0]!)).toMatchObject({ signatureRequestsPerMonth: '5', unlimitedSignatureRequests: false });
+    expect(toRow(DEFAULT_PLAN_CATALOGUE[3]!)).toMatchObject({ unlimitedSignatureRequests: true });
+    const parsed = ZPlansForm.parse(
+      rows((row) =>
+        row.id === 'free'
+          ? { ...row, signatureRequestsPerMonth: '1,000' }
+          : row.id === 'enterprise'
+            ? { ...row, unlimitedSignatureRequests: false, signatureRequestsPerMonth: '20000' }
+            : row,
+      ),
+    );
+    const [free, basic, , enterprise] = parsed.plans;
+    expect(free!.signatureRequestsPerMonth).toBe(1000);
+    expect(enterprise!.signatureRequestsPerMonth).toBe(20_000);
+    expect(asStored(basic!, DEFAULT_PLAN_CATALOGUE[1])).not.toHaveProperty('signatureRequestsPerMonth');
+    expect(asStored(free!, DEFAULT_PLAN_CATALOGUE[0])).toMatchObject({ signatureRequestsPerMonth: 1000 });
+    expect(problems(rows((row) => (row.id === 'basic' ? { ...row, signatureRequestsPerMonth: 'lots' } : row)))).toEqual({
+      'plans.1.signatureRequestsPerMonth': 'Enter a whole number from 0 to 100,000,000, or turn on Unlimited.',
+    });
+  });
+
   it('says what is wrong with a field, on that field', () => {
     expect(
       problems(

@@ -5,6 +5,7 @@ import {
   apiRequestsPerMinuteOf,
   emailsPerHourOf,
   DEFAULT_PLAN_CATALOGUE,
+  signatureRequestsPerMonthOf,
   DEFAULT_STORAGE_MB,
   formatMinorUnits,
   storageMbOf,
@@ -51,6 +52,8 @@ const ZPlanRow = z
     apiAccess: z.boolean(),
     apiRequestsPerMinute: z.string(),
     emailsPerHour: z.string(),
+    unlimitedSignatureRequests: z.boolean(),
+    signatureRequestsPerMonth: z.string(),
     features: z.string(),
     popular: z.boolean(),
   })
@@ -85,6 +88,12 @@ const ZPlanRow = z
     if (!WHOLE.test(emails) || Number(emails) < 1 || Number(emails) > MAX_EMAILS_PER_HOUR) {
       problem('emailsPerHour', `Enter a whole number from 1 to ${formatNumber(MAX_EMAILS_PER_HOUR)}.`);
     }
+    if (!row.unlimitedSignatureRequests) {
+      const signatures = clean(row.signatureRequestsPerMonth);
+      if (!WHOLE.test(signatures) || Number(signatures) > MAX_GENERATIONS) {
+        problem('signatureRequestsPerMonth', `Enter a whole number from 0 to ${formatNumber(MAX_GENERATIONS)}, or turn on Unlimited.`);
+      }
+    }
     if (row.features.split('\n').some((line) => line.trim().length > 120)) {
       problem('features', 'Keep each feature under 120 characters.');
     }
@@ -111,6 +120,7 @@ const ZPlanRow = z
       storageMb: Number(clean(row.storageMb)),
       apiRequestsPerMinute: Number(clean(row.apiRequestsPerMinute)),
       emailsPerHour: Number(clean(row.emailsPerHour)),
+      signatureRequestsPerMonth: row.unlimitedSignatureRequests ? null : Number(clean(row.signatureRequestsPerMonth)),
     };
   });
 
@@ -138,6 +148,8 @@ export function toRow(plan: TPlan): TPlanRow {
     apiAccess: plan.apiAccess,
     apiRequestsPerMinute: formatNumber(apiRequestsPerMinuteOf(plan)),
     emailsPerHour: formatNumber(emailsPerHourOf(plan)),
+    unlimitedSignatureRequests: signatureRequestsPerMonthOf(plan) === null,
+    signatureRequestsPerMonth: formatNumber(signatureRequestsPerMonthOf(plan) ?? signatureRequestsPerMonthOf({ id: 'premium' }) ?? 0),
     features: plan.features.join('\n'),
     popular: plan.popular,
   };
@@ -167,6 +179,9 @@ export function asStored(plan: TPlan, before: TPlan | undefined): TPlan {
   if (before?.apiRequestsPerMinute === undefined && next.apiRequestsPerMinute === apiRequestsPerMinuteOf({})) delete next.apiRequestsPerMinute;
   if (before?.inrAnnualPerMonth === undefined && next.inrAnnualPerMonth === null) delete next.inrAnnualPerMonth;
   if (before?.emailsPerHour === undefined && next.emailsPerHour === emailsPerHourOf({ id: plan.id })) delete next.emailsPerHour;
+  if (before?.signatureRequestsPerMonth === undefined && next.signatureRequestsPerMonth === signatureRequestsPerMonthOf({ id: plan.id })) {
+    delete next.signatureRequestsPerMonth;
+  }
   return next;
 }
 

@@ -103,7 +103,7 @@ function RowSwitch({
   onChange,
 }: {
   index: number;
-  field: 'contactSales' | 'unlimitedFormats' | 'apiAccess' | 'popular';
+  field: 'contactSales' | 'unlimitedFormats' | 'unlimitedSignatureRequests' | 'apiAccess' | 'popular';
   label: string;
   control: Control<TPlansFormInput, unknown, TPlansFormOutput>;
   onChange?: (checked: boolean) => void;
@@ -235,6 +235,17 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
                 <RowSwitch index={index} field="unlimitedFormats" label="Unlimited" control={control} />
               </div>
               <RowInput index={index} field="generationsPerMonth" label="Generations a month" register={register} errors={errors} />
+              <div className="grid content-start gap-2">
+                {row.unlimitedSignatureRequests ? (
+                  <div className="grid content-start gap-1.5">
+                    <p className="text-sm leading-none font-medium">Signature requests a month</p>
+                    <p className="flex h-10 items-center rounded-md border border-dashed bg-muted/40 px-3 text-sm text-muted-foreground">Unlimited</p>
+                  </div>
+                ) : (
+                  <RowInput index={index} field="signatureRequestsPerMonth" label="Signature requests a month" register={register} errors={errors} />
+                )}
+                <RowSwitch index={index} field="unlimitedSignatureRequests" label="Unlimited" control={control} />
+              </div>
               <RowInput
                 index={index}
                 field="storageMb"

@@ -14,6 +14,7 @@ import { formatDay } from './admin-ui';
 import { useAdminSettings, useDeleteSetting } from './api';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor';
 import { AdminTwoFactorCard } from './admin-two-factor';
+import { DocumentSealCard } from './document-seal-card';
 import { MailServerCard } from './mail-server-card';
 import { PublicPagesCard } from './public-pages-card';
 import { SignUpsCard } from './sign-ups-card';
@@ -151,6 +152,7 @@ export function SettingsTab({ onOpenPlans }: { onOpenPlans: () => void }) {
       <SignUpsCard />
       <MailServerCard />
       <PublicPagesCard />
+      <DocumentSealCard />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="max-w-xl text-sm text-muted-foreground">
           Settings change how this installation behaves: the e-signature site, the support and sales addresses, the seller printed on invoices, and how many

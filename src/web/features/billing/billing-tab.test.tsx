@@ -25,6 +25,11 @@ describe('the billing tab without a payment gateway', () => {
     expect(within(planCard('free')).getByText('Your plan')).toBeTruthy();
     expect(within(planCard('free')).getByRole('button', { name: 'Current plan' }).hasAttribute('disabled')).toBe(true);
     expect(within(planCard('basic')).queryByText('Your plan')).toBeNull();
+
+    // Signature requests are counted beside documents, and the plans list their allowance.
+    expect(screen.getByTestId('billing-signature-requests').textContent).toBe('0 / 5');
+    expect(within(planCard('free')).getByText('5 signature requests/month')).toBeTruthy();
+    expect(within(planCard('enterprise')).getByText('Unlimited signature requests')).toBeTruthy();
   });
 
   it('says plainly that payments are not available, and offers no way to pay', async () => {

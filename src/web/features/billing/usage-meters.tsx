@@ -7,10 +7,16 @@ export function StorageMeter({ used, limit, testId }: { used: number; limit: num
   return <UsageMeter label="Image storage" progressLabel="Image storage used" used={used} limit={limit} show={formatBytes} testId={testId} />;
 }
 
-/** This period's usage against the plan: documents, formats, image storage. */
+/** Signature requests count by calendar month (UTC), whatever the billing period. */
+function nextCalendarMonth(): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
+}
+
+/** This period's usage against the plan: documents, signature requests, formats, image storage. */
 export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
   return (
-    <dl className="grid gap-6 border-t pt-6 sm:grid-cols-3">
+    <dl className="grid gap-6 border-t pt-6 sm:grid-cols-2 lg:grid-cols-4">
       <UsageMeter
         label="Documents this month"
         progressLabel="Documents generated this month"
@@ -19,6 +25,15 @@ export function UsageMeters({ usage }: { usage: TBillingOverview['usage'] }) {
         show={formatNumber}
         testId="billing-generations"
         note={`Resets on ${formatDate(usage.periodEnd)}`}
+      />
+      <UsageMeter
+        label="Signature requests"
+        progressLabel="Signature requests sent this month"
+        used={usage.signatureRequests.used}
+        limit={usage.signatureRequests.limit}
+        show={formatNumber}
+        testId="billing-signature-requests"
+        note={`Resets on ${formatDate(nextCalendarMonth())}`}
       />
       <UsageMeter
         label="Formats"

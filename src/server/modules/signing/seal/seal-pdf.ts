@@ -18,7 +18,10 @@ export type TSealed = {
 
 async function sign(pdf: Uint8Array, opts: TSealOptions, timestamped: boolean): Promise<Uint8Array> {
   const { sealCertificate, caCertificate, sealPrivateKey } = opts.certificates;
-  const signer = new CryptoKeySigner(await importSealKey(sealPrivateKey), sealCertificate, 'EC', 'ECDSA', [caCertificate]);
+  const { key, keyType, algorithm } = await importSealKey(sealPrivateKey);
+  // A self-signed uploaded certificate is its own CA: it is not sent twice.
+  const chain = Buffer.from(caCertificate).equals(Buffer.from(sealCertificate)) ? [] : [caCertificate];
+  const signer = new CryptoKeySigner(key, sealCertificate, keyType, algorithm, chain);
   const document = await PDF.load(pdf);
   const { bytes } = await document.sign({
     signer,
