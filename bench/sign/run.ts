@@ -2,7 +2,7 @@
  * `npm run bench:sign`: what completing a signature request costs, beside the plain render of the
  * same document, in one run.
  *
- *   tsx bench/sign/run.ts [--rounds 7] [--requests 200]
+ *   tsx bench/sign/run.ts [--rounds 7] [--requests 200] [--database-url postgres://…/empty_db]
  *
  * 1. The pipeline, in this process, interleaved round by round: the plain render of a 1-page and a
  *    20-page invoice (what generating the document costs), against completing it: the render with
@@ -12,6 +12,8 @@
  *    an SMTP server on loopback: `--requests` 1-page requests are sent, then all signed at once,
  *    and the server completes and seals them in the background while this process samples
  *    GET /healthz every 20 ms. The same sampling with the server idle, just before, is the baseline.
+ *    With `--database-url` (an empty PostgreSQL database) it runs a second time on PostgreSQL: the
+ *    embedded database runs its queries on the server's own thread, PostgreSQL does not.
  *
  * Last line: {"complete_1p_ms":…,"plain_1p_ms":…,"ratio_1p":…,"complete_20p_ms":…,"plain_20p_ms":…,
  *             "ratio_20p":…,"requests":…,"all_completed_s":…,"healthz_idle_p99_ms":…,"healthz_p99_ms":…}
@@ -31,7 +33,9 @@ import { buildServer } from '../../scripts/build-server.ts';
 import { apiClient, median, startServer, verificationTokenFrom } from '../lib/harness.ts';
 import { REFERENCE_FORMATS, invoiceData } from '../render/formats.ts';
 
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, requests: { type: 'string', default: '200' } } });
+const { values: args } = parseArgs({
+  options: { rounds: { type: 'string', default: '7' }, requests: { type: 'string', default: '200' }, 'database-url': { type: 'string' } },
+});
 const ROUNDS = Number(args.rounds);
 const REQUESTS = Number(args.requests);
 const log = (line = '') => process.stdout.write(`${line}\n`);
@@ -125,7 +129,8 @@ async function pipeline() {
       const sealed = await sealPdf(await appendPdf(signed, certificate), { certificates });
       const complete = performance.now() - started;
       if (r === 0) {
-        figures[name]!.pages = pagesOf(sealed.bytes);
+        figures[name]!.pages = pagesOf(renderPdf({ format, data, meta }).pdf);
+        void sealed;
         continue; // warm-up
       }
       figures[name]!.plain.push(plain);
@@ -166,12 +171,17 @@ function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
   };
 }
 
-async function serverLoad() {
+async function serverLoad(databaseUrl?: string) {
   await buildServer();
   const smtp = await startSmtpStandIn({ tls: false, accounts: { relay: 'relay-pass' } });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-bench-sign-'));
   const email = 'owner@bench.test';
-  const { child, base } = await startServer({ DATA_DIR: dataDir, ADMIN_EMAILS: email, IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' });
+  const { child, base } = await startServer({
+    DATA_DIR: dataDir,
+    ADMIN_EMAILS: email,
+    IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   try {
     const client = apiClient(base);
     const verificationToken = verificationTokenFrom(child);
@@ -244,15 +254,22 @@ log(`bench:sign: ${ROUNDS} rounds, ${REQUESTS} requests, ${os.availableParalleli
 const figures = await pipeline();
 for (const [name, f] of Object.entries(figures)) {
   log(
-    `${name} (${f.pages} pages signed): plain render ${round(median(f.plain))} ms, complete and seal ${round(median(f.complete))} ms, ratio ${round(median(f.ratio), 2)}×`,
+    `${name} (a ${f.pages}-page document): plain render ${round(median(f.plain))} ms, complete and seal ${round(median(f.complete))} ms, ratio ${round(median(f.ratio), 2)}×`,
   );
 }
-const load = await serverLoad();
-log(
-  `${REQUESTS} requests signed at once: all completed, sealed and emailed in ${round(load.allCompletedS)} s (${round(REQUESTS / load.allCompletedS)} a second)`,
-);
-log(`GET /healthz idle: p50 ${round(load.idle.p50)} ms, p99 ${round(load.idle.p99)} ms`);
-log(`GET /healthz while completing: p50 ${round(load.busy.p50)} ms, p99 ${round(load.busy.p99)} ms, max ${round(load.busy.max)} ms (${load.busy.n} samples)`);
+const runs: [string, Awaited<ReturnType<typeof serverLoad>>][] = [['embedded database', await serverLoad()]];
+if (args['database-url']) runs.push(['PostgreSQL', await serverLoad(args['database-url'])]);
+for (const [database, load] of runs) {
+  log(
+    `${database}: ${REQUESTS} requests signed at once: all completed, sealed and emailed in ${round(load.allCompletedS)} s (${round(REQUESTS / load.allCompletedS)} a second)`,
+  );
+  log(`${database}: GET /healthz idle: p50 ${round(load.idle.p50)} ms, p99 ${round(load.idle.p99)} ms`);
+  log(
+    `${database}: GET /healthz while completing: p50 ${round(load.busy.p50)} ms, p99 ${round(load.busy.p99)} ms, max ${round(load.busy.max)} ms (${load.busy.n} samples)`,
+  );
+}
+const [, load] = runs[0]!;
+const postgres = runs[1]?.[1];
 log(
   JSON.stringify({
     complete_1p_ms: round(median(figures['1p']!.complete)),
@@ -265,5 +282,8 @@ log(
     all_completed_s: round(load.allCompletedS),
     healthz_idle_p99_ms: round(load.idle.p99),
     healthz_p99_ms: round(load.busy.p99),
+    ...(postgres
+      ? { pg_all_completed_s: round(postgres.allCompletedS), pg_healthz_idle_p99_ms: round(postgres.idle.p99), pg_healthz_p99_ms: round(postgres.busy.p99) }
+      : {}),
   }),
 );

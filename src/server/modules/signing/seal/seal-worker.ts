@@ -3,6 +3,7 @@
  * the whole file. Parsing and writing the PDF is synchronous work that grows with its pages, so
  * it runs here rather than on the server's event loop (seal-pool.ts).
  */
+import { lowerThisThreadsPriority } from '../../../jobs/thread-priority.ts';
 import { appendPdf } from '../append-pages.ts';
 import type { TSealCertificates } from './certificates.ts';
 import { sealPdf, type TSealed } from './seal-pdf.ts';
@@ -14,6 +15,9 @@ export type TSealTask = {
   timestampUrl?: string;
   reason: string;
 };
+
+// Below the event loop, as render threads are: the server answers first, the seal waits a little.
+lowerThisThreadsPriority();
 
 export default async function sealTask(task: TSealTask): Promise<TSealed> {
   const whole = await appendPdf(task.document, task.certificate);
