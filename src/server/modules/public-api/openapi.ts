@@ -28,6 +28,10 @@ export function publicApiDocumentBase(publicUrl: string): Partial<OpenAPIV3_1.Do
       { name: 'Documents', description: 'Generate one PDF, fetch it, list and delete documents.' },
       { name: 'Batches', description: 'Generate thousands of PDFs from JSON rows or a spreadsheet.' },
       { name: 'Email', description: 'Send a document by email, with its PDF attached, and follow the delivery.' },
+      {
+        name: 'Signature requests',
+        description: 'Send a document for signature, follow each signer, and download the sealed PDF with its certificate of completion.',
+      },
     ],
   };
 }

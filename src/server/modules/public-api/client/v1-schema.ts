@@ -3302,6 +3302,66 @@ export interface components {
             finishedAt: string | null;
             message: string | null;
         };
+        BatchSignatureProgress: {
+            requests: number;
+            byStatus: {
+                [key: string]: number;
+            };
+        };
+        BatchSignatureProgressInput: {
+            requests: number;
+            byStatus: {
+                [key: string]: number;
+            };
+        };
+        BatchSignatureRequests: {
+            cc?: string[];
+            message?: string;
+            /** @default 30 */
+            expiresInDays: number;
+            /**
+             * @default [
+             *       3,
+             *       7
+             *     ]
+             */
+            reminderDays: number[];
+            nameColumn: number;
+            emailColumn: number;
+        };
+        BatchSignatureRequestsInput: {
+            cc?: string[];
+            message?: string;
+            /** @default 30 */
+            expiresInDays: number;
+            /**
+             * @default [
+             *       3,
+             *       7
+             *     ]
+             */
+            reminderDays: number[];
+            nameColumn: number;
+            emailColumn: number;
+        };
+        BatchSignatureResult: {
+            total: number;
+            created: number;
+            alreadySent: number;
+            failed: {
+                row: number;
+                problem: string;
+            }[];
+        };
+        BatchSignatureResultInput: {
+            total: number;
+            created: number;
+            alreadySent: number;
+            failed: {
+                row: number;
+                problem: string;
+            }[];
+        };
         CreateBatch: {
             formatId: string;
             rows: {
