@@ -62,17 +62,18 @@ const ZSignatureRequestFields = z.object({
     .trim()
     .max(MAX_MESSAGE_LENGTH, `Keep the message under ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`)
     .optional(),
+  /** Default 30. */
   expiresInDays: z
     .number()
     .int('Give whole days.')
     .min(1, 'A request stays open at least one day.')
     .max(MAX_SIGNING_DAYS, `A request stays open at most ${MAX_SIGNING_DAYS} days.`)
-    .default(DEFAULT_SIGNING_DAYS),
-  /** Days after sending on which those who have not signed are reminded; [] for none. */
+    .optional(),
+  /** Days after sending on which those who have not signed are reminded; [] for none. Default [3, 7]. */
   reminderDays: z
     .array(z.number().int('Give whole days.').min(1, 'Remind after one day at the earliest.').max(MAX_SIGNING_DAYS, `Remind within ${MAX_SIGNING_DAYS} days.`))
     .max(5, 'Set at most five reminders.')
-    .default(DEFAULT_REMINDER_DAYS),
+    .optional(),
 });
 
 /** Each signer has their own address, and the signing order counts 1, 2, 3 … without gaps. */

@@ -220,6 +220,12 @@ describe('the OpenAPI document', () => {
       '/api/v1/documents/{id}/pdf',
       '/api/v1/formats',
       '/api/v1/formats/{id}',
+      '/api/v1/signature-requests',
+      '/api/v1/signature-requests/{id}',
+      '/api/v1/signature-requests/{id}/audit',
+      '/api/v1/signature-requests/{id}/cancel',
+      '/api/v1/signature-requests/{id}/pdf',
+      '/api/v1/signature-requests/{id}/remind',
     ]);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'bearerAuth']);
     for (const operations of Object.values(document.paths)) {

@@ -4,6 +4,7 @@ import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZV1Batch, ZV1Document, ZV1DocumentPage, ZV1FormatPage } from '../../../contract/public-api.ts';
 import { asyncDocuments, emailDeliveries, users } from '../../db/schema.ts';
 import type { TTestApp } from '../../test/test-app.ts';
+import { createSigningRepository } from '../signing/index.ts';
 import { errorOf, goodData, publicApiTestKit } from './test/public-api-test-kit.ts';
 
 let t: TTestApp;
@@ -85,7 +86,19 @@ describe('test keys and live keys', () => {
     });
     const [liveEmail, testEmail] = [email(liveDocument.id), email(testDocument.id)];
     await t.database.db.insert(emailDeliveries).values([liveEmail, testEmail]);
-    return { ...live, callTest, liveDocument, testDocument, appDocument, batch, pendingLive, pendingTest, liveEmail, testEmail };
+    // A live request, as sending one needs a mail server this app has not: test keys never reach requests.
+    const { request: liveRequest } = await createSigningRepository(t.database.db).createRequest(
+      {
+        id: crypto.randomUUID(),
+        ownerId: live.userId,
+        documentId: liveDocument.id,
+        expiresAt: new Date(Date.now() + 86_400_000),
+        documentSha256: 'a'.repeat(64),
+      },
+      [],
+      { type: 'created' },
+    );
+    return { ...live, callTest, liveDocument, testDocument, appDocument, batch, pendingLive, pendingTest, liveEmail, testEmail, liveRequest };
   }
 
   /** Every v1 route that names a document, a batch or an email by id, with the id each kind of key must not reach. */
@@ -98,6 +111,11 @@ describe('test keys and live keys', () => {
     ['GET', '/api/v1/batches/{id}', 'batch'],
     ['GET', '/api/v1/batches/{id}/zip', 'batch'],
     ['GET', '/api/v1/batches/{id}/errors', 'batch'],
+    ['GET', '/api/v1/signature-requests/{id}', 'request'],
+    ['GET', '/api/v1/signature-requests/{id}/audit', 'request'],
+    ['GET', '/api/v1/signature-requests/{id}/pdf', 'request'],
+    ['POST', '/api/v1/signature-requests/{id}/remind', 'request'],
+    ['POST', '/api/v1/signature-requests/{id}/cancel', 'request'],
   ] as const;
 
   it('covers every v1 route that takes an id (formats are shared by both kinds of key)', async () => {
@@ -110,7 +128,12 @@ describe('test keys and live keys', () => {
 
   it('a test key gets 404 for every live document, app document, batch, pending document and email', async () => {
     const k = await bothKinds();
-    const foreign = { document: [k.liveDocument.id, k.appDocument.id, k.pendingLive], email: [k.liveEmail.id], batch: [k.batch.id] };
+    const foreign = {
+      document: [k.liveDocument.id, k.appDocument.id, k.pendingLive],
+      email: [k.liveEmail.id],
+      batch: [k.batch.id],
+      request: [k.liveRequest.id],
+    };
     for (const [method, path, kind] of ROUTES) {
       for (const id of foreign[kind]) {
         const url = path.replace('{id}', id);
@@ -123,11 +146,12 @@ describe('test keys and live keys', () => {
     expect((await k.call('GET', `/api/v1/documents/${k.liveDocument.id}`)).statusCode).toBe(200);
     expect((await k.call('GET', `/api/v1/documents/${k.appDocument.id}`)).statusCode).toBe(200);
     expect((await t.database.db.select().from(emailDeliveries).where(eq(emailDeliveries.ownerId, k.userId))).length).toBe(2);
+    expect((await k.call('GET', `/api/v1/signature-requests/${k.liveRequest.id}`)).statusCode).toBe(200);
   });
 
   it('a live key gets 404 for every test document, pending test document and email of one', async () => {
     const k = await bothKinds();
-    const foreign = { document: [k.testDocument.id, k.pendingTest], email: [k.testEmail.id], batch: [] as string[] };
+    const foreign = { document: [k.testDocument.id, k.pendingTest], email: [k.testEmail.id], batch: [] as string[], request: [] as string[] };
     for (const [method, path, kind] of ROUTES) {
       for (const id of foreign[kind]) {
         const url = path.replace('{id}', id);

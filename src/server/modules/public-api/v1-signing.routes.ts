@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
 import { API_V1_PREFIX } from '../../../contract/public-api.ts';
@@ -49,7 +50,7 @@ export function v1SigningRoutes({ api, v1, idempotency }: TV1Routes) {
         response: { 200: ZSignatureRequestDetail, ...errors },
       },
     },
-    async (request) => signing.detail(request.callerId, request.params.id),
+    async (request) => signing.detail(callerOf(request), request.params.id),
   );
 
   api.get(
@@ -65,7 +66,7 @@ export function v1SigningRoutes({ api, v1, idempotency }: TV1Routes) {
         response: { 200: ZAuditTrail, ...errors },
       },
     },
-    async (request) => signing.audit(request.callerId, request.params.id),
+    async (request) => signing.audit(callerOf(request), request.params.id),
   );
 
   api.get(
@@ -78,11 +79,11 @@ export function v1SigningRoutes({ api, v1, idempotency }: TV1Routes) {
           'The signed document with its certificate of completion, sealed with a PAdES signature; 409 until everyone has signed. `POST /api/verify` (or the /verify page) checks a copy.',
         security,
         params: ZIdParams,
-        response: { ...errors, ...ended },
+        response: { 200: z.any().describe('The sealed PDF (application/pdf).'), ...errors, ...ended },
       },
     },
     async (request, reply) => {
-      const { name, bytes } = await signing.sealedPdf(request.callerId, request.params.id);
+      const { name, bytes } = await signing.sealedPdf(callerOf(request), request.params.id);
       return sendPdf(reply, bytes, name, 'attachment');
     },
   );
@@ -98,7 +99,7 @@ export function v1SigningRoutes({ api, v1, idempotency }: TV1Routes) {
     api.post(
       `${API_V1_PREFIX}/signature-requests/:id/${action}`,
       { schema: { tags, summary, description, security, params: ZIdParams, response: { 200: ZSignatureRequest, ...errors, ...ended } } },
-      async (request) => signing[action](request.callerId, request.params.id, signingCallerOf(request)),
+      async (request) => signing[action](callerOf(request), request.params.id, signingCallerOf(request)),
     );
   }
 }

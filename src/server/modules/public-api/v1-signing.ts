@@ -7,6 +7,12 @@ import type { TPublicApiDeps } from './v1-deps.ts';
 import type { TV1Caller } from './v1-documents.ts';
 import type { TV1Urls } from './v1-shapes.ts';
 
+/** Every request is live (test keys may not send one), so a test key finds none: 404, as anything another key made. */
+function liveOwner(caller: TV1Caller): string {
+  if (caller.mode === 'test') throw notFound('Signature request');
+  return caller.ownerId;
+}
+
 /** Signature requests through the API: sent for a document, or for one made now from a format. */
 export function createV1Signing(deps: TPublicApiDeps, urls: TV1Urls) {
   return {
@@ -25,10 +31,10 @@ export function createV1Signing(deps: TPublicApiDeps, urls: TV1Urls) {
       const created = await deps.signing.create(caller.ownerId, id!, request, from);
       return { status: 201, body: created, location: urls.signatureRequest(created.id) };
     },
-    detail: deps.signing.detail,
-    audit: deps.signing.audit,
-    sealedPdf: deps.signing.sealedPdf,
-    remind: deps.signing.remind,
-    cancel: deps.signing.cancel,
+    detail: (caller: TV1Caller, id: string) => deps.signing.detail(liveOwner(caller), id),
+    audit: (caller: TV1Caller, id: string) => deps.signing.audit(liveOwner(caller), id),
+    sealedPdf: (caller: TV1Caller, id: string) => deps.signing.sealedPdf(liveOwner(caller), id),
+    remind: (caller: TV1Caller, id: string, from: TCaller) => deps.signing.remind(liveOwner(caller), id, from),
+    cancel: (caller: TV1Caller, id: string, from: TCaller) => deps.signing.cancel(liveOwner(caller), id, from),
   };
 }

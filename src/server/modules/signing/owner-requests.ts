@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { signerLabel } from '../../../contract/placeholders.ts';
 import {
+  DEFAULT_REMINDER_DAYS,
+  DEFAULT_SIGNING_DAYS,
   isOpenRequest,
   type TAuditTrail,
   type TSignatureRequest,
@@ -122,8 +124,8 @@ export async function createSignatureRequest(
       documentId,
       message: body.message || null,
       cc: [...new Set(body.cc ?? [])],
-      reminderDays: [...new Set(body.reminderDays)].sort((a, b) => a - b),
-      expiresAt: new Date(now.getTime() + body.expiresInDays * DAY_MS),
+      reminderDays: [...new Set(body.reminderDays ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => a - b),
+      expiresAt: new Date(now.getTime() + (body.expiresInDays ?? DEFAULT_SIGNING_DAYS) * DAY_MS),
       documentSha256: sha256Hex(bytes),
       createdAt: now,
       ...(batch ?? {}),

@@ -181,6 +181,38 @@ describe('a client generated from the OpenAPI document', () => {
         .toString(),
     ).toBe('PK');
 
+    // Signature requests: one made from the format and data, signed, sealed; another cancelled.
+    const sent = await api.POST('/api/v1/signature-requests', {
+      body: { formatId, data: { client_name: 'Signed Client' }, signers: [{ name: 'Sam Signer', email: 'sam@example.com' }] },
+    });
+    expect(sent.response.status).toBe(201);
+    const requestId = sent.data!.id;
+    const path = { id: requestId };
+    expect((await api.POST('/api/v1/signature-requests/{id}/remind', { params: { path } })).data?.status).toBe('sent');
+    expect((await api.GET('/api/v1/signature-requests/{id}/pdf', { params: { path }, parseAs: 'arrayBuffer' })).response.status).toBe(409);
+    const signUrl = sent.data!.signers[0]!.signUrl;
+    const signed = await fetch(`${baseUrl}/api/sign/${signUrl.slice(signUrl.lastIndexOf('/') + 1)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ consent: true, signature: { type: 'typed', text: 'Sam Signer' } }),
+    });
+    expect(signed.status).toBe(200);
+    let request = await api.GET('/api/v1/signature-requests/{id}', { params: { path } });
+    for (let i = 0; i < 400 && request.data?.status !== 'completed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      request = await api.GET('/api/v1/signature-requests/{id}', { params: { path } });
+    }
+    expect(request.data?.status).toBe('completed');
+    expect((await api.GET('/api/v1/signature-requests/{id}/audit', { params: { path } })).data?.intact).toBe(true);
+    const sealed = await api.GET('/api/v1/signature-requests/{id}/pdf', { params: { path }, parseAs: 'arrayBuffer' });
+    expect(
+      Buffer.from(sealed.data as ArrayBuffer)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const another = await api.POST('/api/v1/signature-requests', { body: { documentId, signers: [{ name: 'Cy Cancel', email: 'cy@example.com' }] } });
+    expect((await api.POST('/api/v1/signature-requests/{id}/cancel', { params: { path: { id: another.data!.id } } })).data?.status).toBe('cancelled');
+
     const deleted = await api.DELETE('/api/v1/documents/{id}', { params: { path: { id: documentId } } });
     expect(deleted.response.status).toBe(204);
     const gone = await api.GET('/api/v1/documents/{id}', { params: { path: { id: documentId } } });

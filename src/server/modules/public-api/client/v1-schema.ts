@@ -2673,6 +2673,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description The sealed PDF (application/pdf). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
                 /** @description The request is malformed or a value is invalid (`bad_request`, `validation_failed`). */
                 400: {
                     headers: {
@@ -3317,30 +3326,16 @@ export interface components {
         BatchSignatureRequests: {
             cc?: string[];
             message?: string;
-            /** @default 30 */
-            expiresInDays: number;
-            /**
-             * @default [
-             *       3,
-             *       7
-             *     ]
-             */
-            reminderDays: number[];
+            expiresInDays?: number;
+            reminderDays?: number[];
             nameColumn: number;
             emailColumn: number;
         };
         BatchSignatureRequestsInput: {
             cc?: string[];
             message?: string;
-            /** @default 30 */
-            expiresInDays: number;
-            /**
-             * @default [
-             *       3,
-             *       7
-             *     ]
-             */
-            reminderDays: number[];
+            expiresInDays?: number;
+            reminderDays?: number[];
             nameColumn: number;
             emailColumn: number;
         };
@@ -3423,15 +3418,8 @@ export interface components {
             }[];
             cc?: string[];
             message?: string;
-            /** @default 30 */
-            expiresInDays: number;
-            /**
-             * @default [
-             *       3,
-             *       7
-             *     ]
-             */
-            reminderDays: number[];
+            expiresInDays?: number;
+            reminderDays?: number[];
         };
         CreateSignatureRequestInput: {
             signers: {
@@ -3441,15 +3429,8 @@ export interface components {
             }[];
             cc?: string[];
             message?: string;
-            /** @default 30 */
-            expiresInDays: number;
-            /**
-             * @default [
-             *       3,
-             *       7
-             *     ]
-             */
-            reminderDays: number[];
+            expiresInDays?: number;
+            reminderDays?: number[];
         };
         CreateSignatureRequestV1: {
             signers: {
@@ -3460,15 +3441,8 @@ export interface components {
             }[];
             cc?: string[];
             message?: string;
-            /** @default 30 */
-            expiresInDays: number;
-            /**
-             * @default [
-             *       3,
-             *       7
-             *     ]
-             */
-            reminderDays: number[];
+            expiresInDays?: number;
+            reminderDays?: number[];
             documentId?: string;
             formatId?: string;
             data?: {
@@ -3485,15 +3459,8 @@ export interface components {
             }[];
             cc?: string[];
             message?: string;
-            /** @default 30 */
-            expiresInDays: number;
-            /**
-             * @default [
-             *       3,
-             *       7
-             *     ]
-             */
-            reminderDays: number[];
+            expiresInDays?: number;
+            reminderDays?: number[];
             documentId?: string;
             formatId?: string;
             data?: {
