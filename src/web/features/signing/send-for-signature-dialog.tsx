@@ -182,33 +182,49 @@ function SendForm({
             const label = signerLabel(index + 1);
             return (
               <li key={row.id}>
-                <fieldset className="grid gap-3 rounded-lg border p-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)_5.5rem] sm:p-4" data-testid="signer-row">
-                  <legend className="flex w-full items-center justify-between gap-2 px-1 text-[13px] font-semibold">{label}</legend>
-                  <Field id={`${rowId}-name`} label="Name" error={fieldError(index, 'name')}>
-                    <Input
-                      id={`${rowId}-name`}
-                      autoComplete="off"
-                      aria-invalid={Boolean(fieldError(index, 'name'))}
-                      aria-describedby={fieldError(index, 'name') ? `${rowId}-name-error` : undefined}
-                      {...form.register(`signers.${index}.name`)}
-                    />
-                  </Field>
-                  <Field id={`${rowId}-email`} label="Email" error={fieldError(index, 'email')}>
-                    <Input
-                      id={`${rowId}-email`}
-                      type="email"
-                      autoComplete="off"
-                      placeholder="name@example.com"
-                      aria-invalid={Boolean(fieldError(index, 'email'))}
-                      aria-describedby={fieldError(index, 'email') ? `${rowId}-email-error` : undefined}
-                      {...form.register(`signers.${index}.email`)}
-                    />
-                  </Field>
-                  <div className="flex items-end gap-2">
+                <fieldset className="grid gap-3 rounded-lg border p-3 sm:p-4" aria-labelledby={`${rowId}-label`} data-testid="signer-row">
+                  <div className="-my-1 flex min-h-8 items-center justify-between gap-2">
+                    <span id={`${rowId}-label`} className="text-[13px] font-semibold">
+                      {label}
+                    </span>
+                    {rows.fields.length > 1 && (
+                      <Button
+                        type="button"
+                        variant="ghost"
+                        size="sm"
+                        className="-mr-2 text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                        aria-label={`Remove ${label}`}
+                        onClick={() => removeRow(index)}
+                      >
+                        <Trash2Icon aria-hidden /> Remove
+                      </Button>
+                    )}
+                  </div>
+                  <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)_5.5rem]">
+                    <Field id={`${rowId}-name`} label="Name" error={fieldError(index, 'name')}>
+                      <Input
+                        id={`${rowId}-name`}
+                        autoComplete="off"
+                        aria-invalid={Boolean(fieldError(index, 'name'))}
+                        aria-describedby={fieldError(index, 'name') ? `${rowId}-name-error` : undefined}
+                        {...form.register(`signers.${index}.name`)}
+                      />
+                    </Field>
+                    <Field id={`${rowId}-email`} label="Email" error={fieldError(index, 'email')}>
+                      <Input
+                        id={`${rowId}-email`}
+                        type="email"
+                        autoComplete="off"
+                        placeholder="name@example.com"
+                        aria-invalid={Boolean(fieldError(index, 'email'))}
+                        aria-describedby={fieldError(index, 'email') ? `${rowId}-email-error` : undefined}
+                        {...form.register(`signers.${index}.email`)}
+                      />
+                    </Field>
                     <Field id={`${rowId}-order`} label="Order" error={fieldError(index, 'order')}>
                       <NativeSelect
                         id={`${rowId}-order`}
-                        className="w-20 sm:w-full"
+                        className="w-24 sm:w-full"
                         aria-describedby={`${id}-order-hint`}
                         {...form.register(`signers.${index}.order`, { valueAsNumber: true })}
                       >
@@ -219,31 +235,7 @@ function SendForm({
                         ))}
                       </NativeSelect>
                     </Field>
-                    {rows.fields.length > 1 && (
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        size="icon"
-                        className="ml-auto shrink-0 text-muted-foreground hover:bg-destructive/10 hover:text-destructive sm:hidden"
-                        aria-label={`Remove ${label}`}
-                        onClick={() => removeRow(index)}
-                      >
-                        <Trash2Icon aria-hidden />
-                      </Button>
-                    )}
                   </div>
-                  {rows.fields.length > 1 && (
-                    <Button
-                      type="button"
-                      variant="link"
-                      size="sm"
-                      className="hidden h-auto justify-self-start p-0 text-muted-foreground hover:text-destructive sm:col-span-3 sm:-mt-1 sm:inline-flex"
-                      aria-label={`Remove ${label}`}
-                      onClick={() => removeRow(index)}
-                    >
-                      <Trash2Icon aria-hidden /> Remove
-                    </Button>
-                  )}
                 </fieldset>
               </li>
             );

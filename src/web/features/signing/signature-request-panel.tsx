@@ -205,7 +205,7 @@ function RequestDetail({ requestId, onSendAgain, onClose }: { requestId: string;
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row">
           <Button variant="outline" onClick={onClose}>
-            Close
+            Done
           </Button>
           {open && (
             <Button onClick={sendReminder} disabled={remind.isPending}>
