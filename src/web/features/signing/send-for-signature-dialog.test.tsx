@@ -151,3 +151,42 @@ describe('sending a document for signature', () => {
     await waitFor(() => expect(within(screen.getByTestId('document-row')).getByTestId('document-status').textContent).toBe('Generated'));
   });
 });
+
+describe('a signed document', () => {
+  it('reads Signed, and offers the sealed PDF from its row and its panel', async () => {
+    const document = await agreement();
+    const request = await api.post<TSignatureRequest>(`/api/documents/${document.id}/signature-requests`, {
+      signers: [
+        { name: 'Alice Landlord', email: 'alice@example.com' },
+        { name: 'Bob Tenant', email: 'bob@example.com' },
+      ],
+    });
+    // Each signer signs from their own link, with no account.
+    for (const signer of request.signers) {
+      const token = signer.signUrl.slice(signer.signUrl.lastIndexOf('/') + 1);
+      const signed = await fetch(`/api/sign/${token}`, {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ consent: true, signature: { type: 'typed', text: signer.name } }),
+      });
+      expect(signed.status).toBe(200);
+    }
+    await waitFor(async () => expect((await requestsOf(document.id))[0]!.status).toBe('completed'), { timeout: 30_000 });
+
+    const { user } = renderApp('/documents');
+    const row = await screen.findByTestId('document-row');
+    expect(within(row).getByTestId('document-status').textContent).toBe('Signed');
+    const download = await within(row).findByRole('link', { name: `Download signed PDF of ${document.name}` });
+    const pdf = await fetch(download.getAttribute('href')!, { credentials: 'include' });
+    expect(pdf.headers.get('content-type')).toContain('application/pdf');
+
+    await user.click(within(row).getByRole('button', { name: `Signature status of ${document.name}` }));
+    const panel = await findDialog('Signature status');
+    await within(panel).findAllByTestId('signer');
+    expect(within(panel).getByTestId('request-status').textContent).toBe('Completed');
+    expect(within(panel).getByRole('link', { name: 'Download signed PDF' }).getAttribute('href')).toBe(download.getAttribute('href'));
+    expect(within(panel).queryByRole('button', { name: 'Send reminder' })).toBeNull();
+    expect(within(panel).queryByRole('button', { name: 'Cancel request' })).toBeNull();
+  });
+});
