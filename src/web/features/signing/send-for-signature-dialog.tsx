@@ -112,7 +112,8 @@ function SendForm({
       expiresInDays: DEFAULT_SIGNING_DAYS,
       remind: true,
     },
-    reValidateMode: 'onSubmit',
+    // Once sent and refused, each message goes as soon as its field is right.
+    reValidateMode: 'onChange',
   });
   const rows = useFieldArray({ control: form.control, name: 'signers' });
   const { errors } = form.formState;

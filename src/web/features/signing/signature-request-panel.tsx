@@ -30,6 +30,8 @@ const EVENT_LABELS: Record<string, string> = {
   sealed: 'Sealed',
   timestamp_failed: 'Timestamp server failed',
 };
+/** Events of the sender's own doing; the rest without a signer are Formwork's (sealing, expiry). */
+const SENDER_EVENTS = new Set(['created', 'cancelled']);
 const eventLabel = (type: string) => EVENT_LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ');
 
 /** When the signer got their link, opened it, and signed or declined. */
@@ -108,7 +110,8 @@ function AuditTrail({ request }: { request: TSignatureRequestDetail }) {
                 <span className="font-medium text-foreground">{eventLabel(event.type)}</span>
                 <span>
                   {formatDate(event.at, true)}
-                  {event.signerId && names.get(event.signerId) ? ` · ${names.get(event.signerId)}` : ''}
+                  {' · '}
+                  {event.signerId ? (names.get(event.signerId) ?? 'A signer') : SENDER_EVENTS.has(event.type) ? 'You' : 'Formwork'}
                   {event.ip ? ` · IP ${event.ip}` : ''}
                 </span>
               </li>
