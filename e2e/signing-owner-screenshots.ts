@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Page } from 'playwright-core';
 import { startSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
@@ -38,6 +39,15 @@ async function shot(page: Page, name: string, width: number) {
   const file = path.join(OUT, `owner-${name}-${width}.png`);
   await page.screenshot({ path: file, fullPage: false });
   console.log(`wrote ${file}`);
+}
+
+/** Serious or critical WCAG 2.1 AA problems on the page as it is now. */
+async function axe(page: Page, where: string) {
+  await page.waitForTimeout(250);
+  const results = await new AxeBuilder({ page: page as never }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  for (const v of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+    problems.push(`[axe ${where}] ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
 }
 
 async function main() {
@@ -91,6 +101,7 @@ async function main() {
       await dialog.getByRole('form').waitFor();
       await dialog.getByRole('button', { name: 'Send for signature' }).click();
       await shot(page, 'send-dialog-errors', width);
+      await axe(page, `send dialog with errors @${width}`);
       const rows = dialog.getByRole('group');
       await rows.nth(0).getByLabel('Name').fill('Alice Landlord');
       await rows.nth(0).getByLabel('Email').fill('alice@example.com');
@@ -105,8 +116,10 @@ async function main() {
 
       const panel = page.getByRole('dialog', { name: 'Signature status' });
       await panel.getByTestId('signer').first().waitFor();
-      for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await close.click().catch(() => undefined);
+      await page.getByText('Sent for signature', { exact: true }).waitFor();
+      for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await close.click({ force: true }).catch(() => undefined);
       await shot(page, 'panel-sent', width);
+      await axe(page, `panel @${width}`);
 
       // Alice signs from her link, with no account: the panel follows by itself.
       const requests = (await (await page.request.get(`${BASE_URL}/api/documents/${doc.id}/signature-requests`)).json()) as {
@@ -123,6 +136,7 @@ async function main() {
       await panel.getByText('Partly signed').waitFor({ timeout: 20_000 });
       await panel.getByRole('button', { name: /Audit trail/ }).click();
       await shot(page, 'panel-audit', width);
+      await axe(page, `panel with audit trail @${width}`);
       await panel.getByRole('button', { name: 'Cancel request' }).click();
       await page.getByRole('alertdialog').waitFor();
       await shot(page, 'cancel-confirm', width);

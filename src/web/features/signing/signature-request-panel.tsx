@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { BellRingIcon, CopyIcon, DownloadIcon, Loader2Icon, PenLineIcon, ShieldAlertIcon, ShieldCheckIcon, XCircleIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { isOpenRequest, type TSignatureRequest, type TSignatureRequestDetail, type TSigner } from '../../../contract/signature-requests';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../../components/ui/accordion';
 import { Button } from '../../components/ui/button';
@@ -34,7 +34,7 @@ const EVENT_LABELS: Record<string, string> = {
 const SENDER_EVENTS = new Set(['created', 'cancelled']);
 const eventLabel = (type: string) => EVENT_LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ');
 
-/** When the signer got their link, opened it, and signed or declined. */
+/** When the signer got their link, opened it, and signed or declined; each time kept on one line. */
 function SignerTimes({ signer }: { signer: TSigner }) {
   const times = [
     signer.notifiedAt && `Invited ${formatDate(signer.notifiedAt, true)}`,
@@ -43,7 +43,21 @@ function SignerTimes({ signer }: { signer: TSigner }) {
     signer.declinedAt && `Declined ${formatDate(signer.declinedAt, true)}`,
   ].filter(Boolean);
   if (times.length === 0) return <p className="text-xs text-muted-foreground">Gets their link once the signers before them have signed.</p>;
-  return <p className="text-xs text-muted-foreground">{times.join(' · ')}</p>;
+  return <Pieces className="text-xs text-muted-foreground" pieces={times as string[]} />;
+}
+
+/** Parts of a line joined by dots, wrapping between parts rather than inside one. */
+function Pieces({ pieces, className }: { pieces: string[]; className?: string }) {
+  return (
+    <p className={className}>
+      {pieces.map((piece, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' · '}
+          <span className="whitespace-nowrap">{piece}</span>
+        </Fragment>
+      ))}
+    </p>
+  );
 }
 
 function SignerItem({ signer, open }: { signer: TSigner; open: boolean }) {
@@ -108,12 +122,13 @@ function AuditTrail({ request }: { request: TSignatureRequestDetail }) {
             {audit.events.map((event) => (
               <li key={event.seq} className="grid gap-0.5 border-l-2 border-border pl-3">
                 <span className="font-medium text-foreground">{eventLabel(event.type)}</span>
-                <span>
-                  {formatDate(event.at, true)}
-                  {' · '}
-                  {event.signerId ? (names.get(event.signerId) ?? 'A signer') : SENDER_EVENTS.has(event.type) ? 'You' : 'Formwork'}
-                  {event.ip ? ` · IP ${event.ip}` : ''}
-                </span>
+                <Pieces
+                  pieces={[
+                    formatDate(event.at, true),
+                    event.signerId ? (names.get(event.signerId) ?? 'A signer') : SENDER_EVENTS.has(event.type) ? 'You' : 'Formwork',
+                    ...(event.ip ? [`IP ${event.ip}`] : []),
+                  ]}
+                />
               </li>
             ))}
           </ol>
