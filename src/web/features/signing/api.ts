@@ -6,7 +6,7 @@ import { documentKeys, statsKeys } from '../../lib/query-keys';
 const seg = encodeURIComponent;
 
 /** How often an open request is asked again while its panel is on screen: signers act elsewhere. */
-export const SIGNATURE_POLL_MS = 5_000;
+const SIGNATURE_POLL_MS = 5_000;
 
 /** The owner's signature requests: a change to one refreshes its document's list too. */
 export const signatureRequestKeys = {

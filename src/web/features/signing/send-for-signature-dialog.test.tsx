@@ -44,6 +44,17 @@ async function fillSigner(user: ReturnType<typeof renderApp>['user'], row: HTMLE
   if (order) await user.selectOptions(within(row).getByLabelText('Order'), String(order));
 }
 
+/** A signer signs from their own link, with no account. */
+function signAs(signer: TSignatureRequest['signers'][number]) {
+  const token = signer.signUrl.slice(signer.signUrl.lastIndexOf('/') + 1);
+  return fetch(`/api/sign/${token}`, {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ consent: true, signature: { type: 'typed', text: signer.name } }),
+  });
+}
+
 beforeEach(() => {
   mail.smtp.messages.length = 0;
 });
@@ -106,6 +117,13 @@ describe('sending a document for signature', () => {
     await waitFor(async () => expect(await navigator.clipboard.readText()).toBe(request!.signers[0]!.signUrl));
     await waitFor(() => expect(mail.smtp.messages.some((m) => m.to.includes('alice@example.com'))).toBe(true));
     expect(mail.smtp.messages.some((m) => m.to.includes('bob@example.com'))).toBe(false);
+
+    // Alice signs from her link, elsewhere: the open panel follows by itself.
+    expect((await signAs(request!.signers[0]!)).status).toBe(200);
+    await waitFor(() => expect(within(panel).getByTestId('request-status').textContent).toBe('Partly signed'));
+    const after = within(panel).getAllByTestId('signer');
+    expect(after.map((s) => within(s).getByTestId('signer-status').textContent)).toEqual(['Signed', 'Invited']);
+    expect(within(after[0]!).queryByRole('button', { name: /^Copy link/ })).toBeNull();
   });
 
   it('from Recent Documents: shows the status, reminds once an hour, and cancels after asking', async () => {
@@ -161,17 +179,7 @@ describe('a signed document', () => {
         { name: 'Bob Tenant', email: 'bob@example.com' },
       ],
     });
-    // Each signer signs from their own link, with no account.
-    for (const signer of request.signers) {
-      const token = signer.signUrl.slice(signer.signUrl.lastIndexOf('/') + 1);
-      const signed = await fetch(`/api/sign/${token}`, {
-        method: 'POST',
-        credentials: 'omit',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ consent: true, signature: { type: 'typed', text: signer.name } }),
-      });
-      expect(signed.status).toBe(200);
-    }
+    for (const signer of request.signers) expect((await signAs(signer)).status).toBe(200);
     await waitFor(async () => expect((await requestsOf(document.id))[0]!.status).toBe('completed'), { timeout: 30_000 });
 
     const { user } = renderApp('/documents');

@@ -34,7 +34,7 @@ export function SignatureFlow({
 }
 
 /** A document never sent opens the send dialog; one that was sent opens where its request stands. */
-export const hasSignatureRequest = (status: TDocument['status']) => status !== '' && status !== 'generated';
+const hasSignatureRequest = (status: TDocument['status']) => status !== '' && status !== 'generated';
 
 /**
  * A document row's signing actions: "Send for signature" or "Signature status", and, once signed,

@@ -12,7 +12,7 @@ import { toast, toastApiError } from '../../hooks/use-toast';
 import { readApiError } from '../../lib/api';
 import { documentKeys } from '../../lib/query-keys';
 import { formatDate } from '../../lib/utils';
-import { signedPdfUrl, useCancelSignatureRequest, useDocumentSignatureRequests, useRemindSigners, useSignatureRequest } from './api';
+import { signatureRequestKeys, signedPdfUrl, useCancelSignatureRequest, useDocumentSignatureRequests, useRemindSigners, useSignatureRequest } from './api';
 import { RequestStatusBadge, requestStatusLabel, SignerStatusBadge } from './status-badges';
 
 const EVENT_LABELS: Record<string, string> = {
@@ -154,11 +154,15 @@ function RequestDetail({ requestId, onSendAgain, onClose }: { requestId: string;
   const client = useQueryClient();
   const lastStatus = useRef<string | null>(null);
   const status = detail.data?.status ?? null;
+  const documentId = detail.data?.documentId;
   useEffect(() => {
     // Signers change the document's status from elsewhere: the lists behind the panel follow.
-    if (lastStatus.current && status && lastStatus.current !== status) void client.invalidateQueries({ queryKey: documentKeys.all });
+    if (lastStatus.current && status && lastStatus.current !== status) {
+      void client.invalidateQueries({ queryKey: documentKeys.all });
+      if (documentId) void client.invalidateQueries({ queryKey: signatureRequestKeys.ofDocument(documentId) });
+    }
     lastStatus.current = status;
-  }, [client, status]);
+  }, [client, status, documentId]);
 
   if (!detail.data) {
     return detail.error ? (
