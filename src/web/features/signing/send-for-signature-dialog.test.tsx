@@ -156,7 +156,7 @@ describe('sending a document for signature', () => {
 
     await user.click(within(panel).getByRole('button', { name: 'Cancel request' }));
     const confirm = await findDialog('Cancel this signature request?', 'alertdialog');
-    await user.click(within(confirm).getByRole('button', { name: 'Cancel request' }));
+    await user.click(within(confirm).getByRole('button', { name: 'Yes, cancel it' }));
     expect(await screen.findByText('Request cancelled')).toBeTruthy();
     await waitFor(() => expect(within(panel).getByTestId('request-status').textContent).toBe('Cancelled'));
     expect(within(panel).queryByRole('button', { name: /^Copy link for/ })).toBeNull();

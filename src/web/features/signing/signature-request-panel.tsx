@@ -249,7 +249,7 @@ function RequestDetail({ requestId, onSendAgain, onClose }: { requestId: string;
         onOpenChange={setConfirming}
         title="Cancel this signature request?"
         description="The signers’ links stop working and the document goes back to Generated. Signatures already given are not kept."
-        confirmLabel="Cancel request"
+        confirmLabel="Yes, cancel it"
         pendingLabel="Cancelling..."
         pending={cancel.isPending}
         onConfirm={cancelRequest}
