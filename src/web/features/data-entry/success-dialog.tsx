@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { EmailDocumentDialog } from '../delivery/email-dialog';
 import { documentDownloadUrl, documentPreviewUrl } from '../documents/api';
-import { useEsignUrl } from './constants';
+import { SignatureFlow, type TSignatureStep } from '../signing/signature-flow';
 import { IconTile } from '../../components/ui/icon-tile';
 
 function ActionTile({
@@ -55,8 +55,8 @@ export function GenerationSuccessDialog({
   onOpenChange: (open: boolean) => void;
   onGenerateAnother: () => void;
 }) {
-  const esignUrl = useEsignUrl();
   const [emailing, setEmailing] = useState(false);
+  const [signing, setSigning] = useState<TSignatureStep>(null);
   return (
     <>
       <Dialog open={document !== null} onOpenChange={onOpenChange}>
@@ -91,7 +91,12 @@ export function GenerationSuccessDialog({
               )}
               <div className="grid gap-2">
                 <ActionTile href={documentDownloadUrl(document.id)} icon={DownloadIcon} title="Download" text="Save the PDF to your device" download primary />
-                <ActionTile href={esignUrl} icon={PenLineIcon} title="eSign" text="Send it for signature in your e-signature service" />
+                <ActionTile
+                  icon={PenLineIcon}
+                  title="eSign"
+                  text="Send it for signature: each signer signs in the browser"
+                  onClick={() => setSigning('send')}
+                />
                 <ActionTile icon={MailIcon} title="Email" text="Send the PDF to someone by email" onClick={() => setEmailing(true)} />
               </div>
               <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
@@ -109,6 +114,7 @@ export function GenerationSuccessDialog({
         </DialogContent>
       </Dialog>
       <EmailDocumentDialog document={emailing ? document : null} onOpenChange={setEmailing} />
+      {document && signing && <SignatureFlow document={document} step={signing} onStepChange={setSigning} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { IconTile } from '../../components/ui/icon-tile';
 
 /** Column template of a document list: with the format column (Recent Documents) or without (a batch). */
 export function documentGrid(withFormat: boolean): string {
-  return withFormat ? 'md:grid-cols-[minmax(0,1fr)_170px_minmax(0,180px)_176px]' : 'md:grid-cols-[minmax(0,1fr)_180px_176px]';
+  return withFormat ? 'md:grid-cols-[minmax(0,1fr)_170px_minmax(0,180px)_232px]' : 'md:grid-cols-[minmax(0,1fr)_180px_232px]';
 }
 
 export function DocumentListHeader({ withFormat, first = 'Document' }: { withFormat: boolean; first?: string }) {

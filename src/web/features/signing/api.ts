@@ -1,0 +1,80 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { isOpenRequest, type TCreateSignatureRequestBody, type TSignatureRequest, type TSignatureRequestDetail } from '../../../contract/signature-requests';
+import { api } from '../../lib/api';
+import { documentKeys, statsKeys } from '../../lib/query-keys';
+
+const seg = encodeURIComponent;
+
+/** How often an open request is asked again while its panel is on screen: signers act elsewhere. */
+const SIGNATURE_POLL_MS = 5_000;
+
+/** The owner's signature requests: a change to one refreshes its document's list too. */
+export const signatureRequestKeys = {
+  all: ['signature-requests'] as const,
+  ofDocument: (documentId: string) => ['signature-requests', 'document', documentId] as const,
+  one: (id: string) => ['signature-requests', 'one', id] as const,
+};
+
+/** A send or a cancel changes the document's status, which every document list shows. */
+async function refreshAfterSigningChange(client: QueryClient, documentId: string): Promise<void> {
+  await Promise.all([
+    client.invalidateQueries({ queryKey: signatureRequestKeys.ofDocument(documentId) }),
+    client.invalidateQueries({ queryKey: documentKeys.all }),
+    client.invalidateQueries({ queryKey: statsKeys.mine }),
+  ]);
+}
+
+/** A document's requests, newest first; polled while the newest is still open. */
+export function useDocumentSignatureRequests(documentId: string, enabled = true) {
+  return useQuery({
+    queryKey: signatureRequestKeys.ofDocument(documentId),
+    queryFn: async () => {
+      const list = await api.get<TSignatureRequest[]>(`/api/documents/${seg(documentId)}/signature-requests`);
+      return [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    },
+    enabled,
+    refetchOnMount: 'always',
+  });
+}
+
+/** One request with its audit trail; polled every few seconds while it is open. */
+export function useSignatureRequest(id: string | null) {
+  return useQuery({
+    queryKey: signatureRequestKeys.one(id ?? ''),
+    queryFn: () => api.get<TSignatureRequestDetail>(`/api/signature-requests/${seg(id ?? '')}`),
+    enabled: id !== null,
+    refetchOnMount: 'always',
+    refetchInterval: (query) => (query.state.data && !isOpenRequest(query.state.data.status) ? false : SIGNATURE_POLL_MS),
+  });
+}
+
+export function useSendForSignature() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ documentId, body }: { documentId: string; body: TCreateSignatureRequestBody }) =>
+      api.post<TSignatureRequest>(`/api/documents/${seg(documentId)}/signature-requests`, body),
+    onSuccess: (_request, { documentId }) => refreshAfterSigningChange(client, documentId),
+  });
+}
+
+export function useRemindSigners() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<TSignatureRequest>(`/api/signature-requests/${seg(id)}/remind`),
+    onSuccess: (request) => client.invalidateQueries({ queryKey: signatureRequestKeys.one(request.id) }),
+  });
+}
+
+export function useCancelSignatureRequest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<TSignatureRequest>(`/api/signature-requests/${seg(id)}/cancel`),
+    onSuccess: (request) =>
+      Promise.all([client.invalidateQueries({ queryKey: signatureRequestKeys.one(request.id) }), refreshAfterSigningChange(client, request.documentId)]),
+  });
+}
+
+/** The sealed PDF, once everyone has signed. */
+export function signedPdfUrl(requestId: string): string {
+  return `/api/signature-requests/${seg(requestId)}/pdf`;
+}
