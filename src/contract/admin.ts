@@ -40,7 +40,6 @@ export type TAdminUserUpdate = z.infer<typeof ZAdminUserUpdate>;
 /** Settings the product reads; other keys may be stored but nothing uses them. */
 export const KNOWN_SETTINGS = {
   'plans.catalogue': 'The plan catalogue as JSON (limits and prices shown on the landing page and billing).',
-  'esign.url': 'The e-signature site that the eSign button opens.',
   'support.email': 'The address that support links write to.',
   'sales.email': 'The address that Contact Sales writes to (Enterprise plan and API access).',
   'billing.seller_name': 'The seller named on invoices (your company).',
@@ -196,15 +195,12 @@ export const ZSealUpload = z.object({
 });
 export type TSealUpload = z.infer<typeof ZSealUpload>;
 
-export const DEFAULT_ESIGN_URL = 'https://www.docuseal.com/';
-
 /**
  * What the web app needs from system settings, readable without signing in. Support and sales
  * addresses are null until an admin sets them: the pages then hide their links rather than write
  * to someone else's address.
  */
 export const ZAppConfig = z.object({
-  esignUrl: z.string(),
   supportEmail: z.string().nullable(),
   salesEmail: z.string().nullable(),
   /** The address this installation is reached at (webhook addresses to register start with it). */
@@ -228,7 +224,6 @@ export const APP_CONFIG_ELEMENT_ID = 'app-config';
  * address and claims nothing. The server sends that drawing only while the settings still say so.
  */
 export const BUILD_APP_CONFIG: TAppConfig = {
-  esignUrl: DEFAULT_ESIGN_URL,
   supportEmail: null,
   salesEmail: null,
   publicUrl: PUBLIC_URL_TOKEN,

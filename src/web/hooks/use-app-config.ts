@@ -5,7 +5,7 @@ import { bootConfig } from '../lib/boot-config';
 import { systemKeys } from '../lib/query-keys';
 
 /**
- * The public part of the system settings (eSign address, support and sales emails, the public
+ * The public part of the system settings (support and sales emails, the public
  * pages' content). The page carries it (lib/boot-config.ts), so it is there on the first render;
  * an admin's change refreshes it.
  */

@@ -72,20 +72,20 @@ describe('users', () => {
 
 describe('system settings', () => {
   it('creates, edits and deletes settings, validating the known ones', async () => {
-    const created = await admin.post('/api/admin/settings', { key: 'esign.url', value: 'https://sign.example.com', description: 'eSign' });
+    const created = await admin.post('/api/admin/settings', { key: 'support.email', value: 'help@acme.example', description: 'Support' });
     expect(created.statusCode).toBe(200);
-    const bad = await admin.request('PUT', '/api/admin/settings/esign.url', { value: 'javascript:alert(1)' });
+    const bad = await admin.request('PUT', '/api/admin/settings/support.email', { value: 'javascript:alert(1)' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ error: { fields: { value: expect.stringMatching(/URL/) } } });
+    expect(bad.json()).toMatchObject({ error: { fields: { value: expect.stringMatching(/email address/) } } });
     const badCatalogue = await admin.post('/api/admin/settings', { key: 'plans.catalogue', value: '[{"id":"gold"}]' });
     expect(badCatalogue.statusCode).toBe(400);
     expect((await admin.get('/api/admin/settings')).json()).toEqual([
-      expect.objectContaining({ key: 'esign.url', value: 'https://sign.example.com', description: 'eSign' }),
+      expect.objectContaining({ key: 'support.email', value: 'help@acme.example', description: 'Support' }),
     ]);
-    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ esignUrl: 'https://sign.example.com' });
-    expect((await admin.request('DELETE', '/api/admin/settings/esign.url')).statusCode).toBe(204);
-    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ esignUrl: 'https://www.docuseal.com/' });
-    expect((await admin.request('DELETE', '/api/admin/settings/esign.url')).statusCode).toBe(404);
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ supportEmail: 'help@acme.example' });
+    expect((await admin.request('DELETE', '/api/admin/settings/support.email')).statusCode).toBe(204);
+    expect((await new TestClient(t.app).get('/api/app-config')).json()).toMatchObject({ supportEmail: null });
+    expect((await admin.request('DELETE', '/api/admin/settings/support.email')).statusCode).toBe(404);
   });
 
   it('sends Contact Sales to the sales address an admin sets', async () => {

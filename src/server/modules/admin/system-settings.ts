@@ -20,7 +20,6 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
       return 'Not valid JSON.';
     }
   },
-  'esign.url': (value) => (z.url({ protocol: /^https?$/ }).safeParse(value).success ? undefined : 'Enter an http(s) URL.'),
   'support.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
   'sales.email': (value) => (z.email().safeParse(value).success ? undefined : 'Enter an email address.'),
   'signing.timestamp_url': (value) =>

@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
-import { DEFAULT_ESIGN_URL, DEFAULT_SELLER_NAME, TIMESTAMP_URL_SETTING, type TAppConfig } from '../../../contract/admin.ts';
+import { DEFAULT_SELLER_NAME, TIMESTAMP_URL_SETTING, type TAppConfig } from '../../../contract/admin.ts';
 import { DEFAULT_PUBLIC_PAGES, PUBLIC_PAGES_SETTING, ZPublicPages, type TPublicPages } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
 import { DEFAULT_SIGN_UP_POLICY, SIGN_UP_POLICY_SETTING, ZSignUpPolicy, type TSignUpPolicy } from '../../../contract/sign-ups.ts';
@@ -69,15 +69,13 @@ export function createSystemService(deps: {
   }
 
   async function readAppConfig(): Promise<TAppConfig> {
-    const [esignUrl, supportEmail, salesEmail, publicPages, signUpPolicy] = await Promise.all([
-      deps.system.get('esign.url'),
+    const [supportEmail, salesEmail, publicPages, signUpPolicy] = await Promise.all([
       deps.system.get('support.email'),
       deps.system.get('sales.email'),
       readPublicPages(),
       signUps.get(),
     ]);
     return {
-      esignUrl: esignUrl ?? DEFAULT_ESIGN_URL,
       supportEmail: supportEmail || null,
       salesEmail: salesEmail || null,
       publicUrl: deps.publicUrl,

@@ -36,7 +36,6 @@ export function isJsonSetting(key: string, value: string): boolean {
 }
 
 const VALUE_PLACEHOLDERS: Record<EditableKey, string> = {
-  'esign.url': 'https://sign.example.com',
   'support.email': 'support@example.com',
   'sales.email': 'sales@example.com',
   'billing.seller_name': 'Formwork Labs Pvt Ltd',
@@ -46,18 +45,10 @@ const VALUE_PLACEHOLDERS: Record<EditableKey, string> = {
 };
 
 /**
- * Checks what the browser can check before the server does: the e-sign address must be a URL,
- * the support and sales addresses emails. Returns an error or null.
+ * Checks what the browser can check before the server does: the support and sales addresses must
+ * be emails, the daily limit a whole number. Returns an error or null.
  */
 function checkValue(key: string, value: string): string | null {
-  if (key === 'esign.url' && value.trim() !== '') {
-    try {
-      const u = new URL(value.trim());
-      if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'Enter an http or https address.';
-    } catch {
-      return 'Enter a full address, such as https://sign.example.com.';
-    }
-  }
   if ((key === 'support.email' || key === 'sales.email') && value.trim() !== '' && !z.email().safeParse(value.trim()).success) {
     return `Enter an email address, such as ${VALUE_PLACEHOLDERS[key]}.`;
   }
