@@ -12,5 +12,5 @@ export { createSigningRepository } from './signing.repository.ts';
 export { callerOf, signatureRequestsRoutes, signerRoutes } from './signing.routes.ts';
 export { SIGN_PATH, type TCaller } from './signing-context.ts';
 export { createSigningService, type TSigningService } from './signing.service.ts';
-export { createPdfVerifier, type TPdfVerifier } from './verify-pdf.ts';
+export { createPdfVerifier } from './verify-pdf.ts';
 export { verifyRoutes } from './verify.routes.ts';
