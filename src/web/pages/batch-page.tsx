@@ -30,6 +30,7 @@ import {
 import { JobProgress } from '../features/bulk/job-progress';
 import { Pager } from '../components/ui/pager';
 import { MailMergeCard } from '../features/delivery/mail-merge';
+import { BatchSigningCard } from '../features/signing/batch-signing';
 
 const ROW_ERROR_COLUMNS = [
   { header: 'Row', className: 'w-16 px-5 py-2.5 font-medium sm:px-6' },
@@ -260,6 +261,7 @@ export function BatchPage({ batchId }: { batchId: string }) {
                 <JobDetails job={job} />
               </div>
               <MailMergeCard job={job} />
+              <BatchSigningCard job={job} />
               <RowErrors job={job} />
               <BatchDocuments job={job} />
             </div>

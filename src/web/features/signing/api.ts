@@ -1,5 +1,13 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { isOpenRequest, type TCreateSignatureRequestBody, type TSignatureRequest, type TSignatureRequestDetail } from '../../../contract/signature-requests';
+import {
+  isOpenRequest,
+  type TBatchSignatureBody,
+  type TBatchSignatureProgress,
+  type TBatchSignatureResult,
+  type TCreateSignatureRequestBody,
+  type TSignatureRequest,
+  type TSignatureRequestDetail,
+} from '../../../contract/signature-requests';
 import { api } from '../../lib/api';
 import { documentKeys, statsKeys } from '../../lib/query-keys';
 
@@ -77,4 +85,31 @@ export function useCancelSignatureRequest() {
 /** The sealed PDF, once everyone has signed. */
 export function signedPdfUrl(requestId: string): string {
   return `/api/signature-requests/${seg(requestId)}/pdf`;
+}
+
+/** How many of a batch's signature requests are in each status. */
+export function useBatchSignatureProgress(jobId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['signature-requests', 'batch', jobId] as const,
+    queryFn: () => api.get<TBatchSignatureProgress>(`/api/bulk-jobs/${seg(jobId)}/signature-requests`),
+    enabled,
+    refetchInterval: (query) => {
+      const counts = query.state.data?.byStatus;
+      return counts && counts.sent + counts.partly_signed > 0 ? SIGNATURE_POLL_MS : false;
+    },
+  });
+}
+
+/** "Send each for signature": one request per row of the batch. */
+export function useSendBatchForSignature(jobId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TBatchSignatureBody) => api.post<TBatchSignatureResult>(`/api/bulk-jobs/${seg(jobId)}/signature-requests`, body),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['signature-requests', 'batch', jobId] }),
+        client.invalidateQueries({ queryKey: documentKeys.all }),
+        client.invalidateQueries({ queryKey: statsKeys.mine }),
+      ]),
+  });
 }
