@@ -51,8 +51,12 @@ export type TRequestChange = {
   events: TNewEvent[];
 };
 
-/** Requests are read by their owner; a signer's link finds its signer by the token's hash alone. */
-export function createSigningRepository(db: TDb) {
+/** A request's signers, in signing order. */
+const signersOf = (db: TDb, requestId: string): Promise<TSignerRow[]> =>
+  db.select().from(signatureSigners).where(eq(signatureSigners.requestId, requestId)).orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
+
+/** What changes a request: creating it, its events and states, its queue row, completing it. */
+function requestWrites(db: TDb) {
   return {
     /** A request, its signers and its first event, in one transaction. */
     async createRequest(
@@ -67,20 +71,6 @@ export function createSigningRepository(db: TDb) {
         const [fresh] = await tx.select().from(signatureRequests).where(eq(signatureRequests.id, row!.id));
         return { request: fresh!, signers: signerRows };
       });
-    },
-
-    async getRequest(ownerId: string, id: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[] } | undefined> {
-      const [request] = await db
-        .select()
-        .from(signatureRequests)
-        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.id, id)));
-      if (!request) return undefined;
-      const signers = await db
-        .select()
-        .from(signatureSigners)
-        .where(eq(signatureSigners.requestId, id))
-        .orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
-      return { request, signers };
     },
 
     async appendEvent(requestId: string, event: TNewEvent): Promise<TAuditEvent> {
@@ -116,16 +106,65 @@ export function createSigningRepository(db: TDb) {
       });
     },
 
+    /** Leases requests whose next check is due (see `leaseDueRows`), each moved past the lease. */
+    async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+      const taken = await db.execute(sql`
+        update ${signatureRequests} set next_check_at = ${leaseUntil.toISOString()}::timestamptz
+        where id in (
+          select id from ${signatureRequests}
+          where next_check_at <= ${now.toISOString()}::timestamptz
+          order by next_check_at
+          limit ${limit}
+          for update skip locked
+        )
+        returning id`);
+      const { rows } = taken as unknown as { rows?: { id: string }[] };
+      return (Array.isArray(rows) ? rows : (taken as unknown as { id: string }[])).map((row) => row.id);
+    },
+
+    async setNextCheck(id: string, at: Date | null): Promise<void> {
+      await db.update(signatureRequests).set({ nextCheckAt: at }).where(eq(signatureRequests.id, id));
+    },
+
+    /** Keeps the sealed PDF and completes the request, once: false when it was no longer open. */
+    async complete(requestId: string, pdf: Uint8Array, sealedSha256: string, events: TNewEvent[]): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [request] = await tx
+          .select({ status: signatureRequests.status })
+          .from(signatureRequests)
+          .where(eq(signatureRequests.id, requestId))
+          .for('update');
+        if (!request || (request.status !== 'sent' && request.status !== 'partly_signed')) return false;
+        await tx.insert(signedDocuments).values({ requestId, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) });
+        const completedAt = new Date();
+        await tx
+          .update(signatureRequests)
+          .set({ status: 'completed', sealedSha256, completedAt, nextCheckAt: null })
+          .where(eq(signatureRequests.id, requestId));
+        for (const event of events) await appendTo(tx, requestId, { ...event, at: completedAt });
+        return true;
+      });
+    },
+  };
+}
+
+/** Reading requests: by their owner, or (the server's own work, a link, /verify) by what finds them. */
+function requestReads(db: TDb) {
+  return {
+    async getRequest(ownerId: string, id: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[] } | undefined> {
+      const [request] = await db
+        .select()
+        .from(signatureRequests)
+        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.id, id)));
+      if (!request) return undefined;
+      return { request, signers: await signersOf(db, id) };
+    },
+
     /** A request and its signers by id alone: for the server's own work (reminders, sealing), never an answer to a caller. */
     async load(id: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[] } | undefined> {
       const [request] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, id));
       if (!request) return undefined;
-      const signers = await db
-        .select()
-        .from(signatureSigners)
-        .where(eq(signatureSigners.requestId, id))
-        .orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
-      return { request, signers };
+      return { request, signers: await signersOf(db, id) };
     },
 
     /** The signer a link's token belongs to, with their request. */
@@ -187,63 +226,6 @@ export function createSigningRepository(db: TDb) {
       return row !== undefined;
     },
 
-    /** Leases requests whose next check is due (see `leaseDueRows`), each moved past the lease. */
-    async takeDue(now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
-      const taken = await db.execute(sql`
-        update ${signatureRequests} set next_check_at = ${leaseUntil.toISOString()}::timestamptz
-        where id in (
-          select id from ${signatureRequests}
-          where next_check_at <= ${now.toISOString()}::timestamptz
-          order by next_check_at
-          limit ${limit}
-          for update skip locked
-        )
-        returning id`);
-      const { rows } = taken as unknown as { rows?: { id: string }[] };
-      return (Array.isArray(rows) ? rows : (taken as unknown as { id: string }[])).map((row) => row.id);
-    },
-
-    async setNextCheck(id: string, at: Date | null): Promise<void> {
-      await db.update(signatureRequests).set({ nextCheckAt: at }).where(eq(signatureRequests.id, id));
-    },
-
-    /** Keeps the sealed PDF and completes the request, once: false when it was no longer open. */
-    async complete(requestId: string, pdf: Uint8Array, sealedSha256: string, events: TNewEvent[]): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const [request] = await tx
-          .select({ status: signatureRequests.status })
-          .from(signatureRequests)
-          .where(eq(signatureRequests.id, requestId))
-          .for('update');
-        if (!request || (request.status !== 'sent' && request.status !== 'partly_signed')) return false;
-        await tx.insert(signedDocuments).values({ requestId, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) });
-        const completedAt = new Date();
-        await tx
-          .update(signatureRequests)
-          .set({ status: 'completed', sealedSha256, completedAt, nextCheckAt: null })
-          .where(eq(signatureRequests.id, requestId));
-        for (const event of events) await appendTo(tx, requestId, { ...event, at: completedAt });
-        return true;
-      });
-    },
-
-    /** The seal in use, if the installation has made or been given one. */
-    async sealInUse(): Promise<TSealKeyRow | undefined> {
-      const [row] = await db.select().from(sealKeys).where(isNull(sealKeys.retiredAt));
-      return row;
-    },
-
-    /** Adds a seal unless one is already in use (another process made it first); false then. */
-    async addSealIfNone(row: typeof sealKeys.$inferInsert): Promise<boolean> {
-      const added = await db.insert(sealKeys).values(row).onConflictDoNothing().returning({ id: sealKeys.id });
-      return added.length > 0;
-    },
-
-    /** Every seal the installation has used, so that what an older one sealed still verifies. */
-    async allSeals(): Promise<TSealKeyRow[]> {
-      return db.select().from(sealKeys).orderBy(asc(sealKeys.createdAt));
-    },
-
     /** Requests an owner has made since a time: what the plan's monthly allowance counts. */
     async countCreatedSince(ownerId: string, since: Date): Promise<number> {
       const [row] = await db
@@ -260,11 +242,7 @@ export function createSigningRepository(db: TDb) {
     async findSealed(sealedSha256: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[]; events: TAuditEvent[] } | undefined> {
       const [request] = await db.select().from(signatureRequests).where(eq(signatureRequests.sealedSha256, sealedSha256)).limit(1);
       if (!request) return undefined;
-      const signers = await db
-        .select()
-        .from(signatureSigners)
-        .where(eq(signatureSigners.requestId, request.id))
-        .orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
+      const signers = await signersOf(db, request.id);
       const events = await db.select().from(signatureEvents).where(eq(signatureEvents.requestId, request.id)).orderBy(asc(signatureEvents.seq));
       return { request, signers, events: events.map(({ id: _id, ...event }) => event) };
     },
@@ -285,6 +263,28 @@ export function createSigningRepository(db: TDb) {
         .orderBy(asc(signatureEvents.seq));
       return rows.map(({ event: { id: _id, ...event } }) => event);
     },
+  };
+}
+
+/** The installation's seal certificates. */
+function sealRows(db: TDb) {
+  return {
+    /** The seal in use, if the installation has made or been given one. */
+    async sealInUse(): Promise<TSealKeyRow | undefined> {
+      const [row] = await db.select().from(sealKeys).where(isNull(sealKeys.retiredAt));
+      return row;
+    },
+
+    /** Adds a seal unless one is already in use (another process made it first); false then. */
+    async addSealIfNone(row: typeof sealKeys.$inferInsert): Promise<boolean> {
+      const added = await db.insert(sealKeys).values(row).onConflictDoNothing().returning({ id: sealKeys.id });
+      return added.length > 0;
+    },
+
+    /** Every seal the installation has used, so that what an older one sealed still verifies. */
+    async allSeals(): Promise<TSealKeyRow[]> {
+      return db.select().from(sealKeys).orderBy(asc(sealKeys.createdAt));
+    },
 
     /** Retires the seal in use and puts `row` in its place, in one transaction, so there is never none or two. */
     async replaceSeal(row: typeof sealKeys.$inferInsert): Promise<void> {
@@ -294,5 +294,10 @@ export function createSigningRepository(db: TDb) {
       });
     },
   };
+}
+
+/** Requests are read by their owner; a signer's link finds its signer by the token's hash alone. */
+export function createSigningRepository(db: TDb) {
+  return { ...requestWrites(db), ...requestReads(db), ...sealRows(db) };
 }
 export type TSigningRepository = ReturnType<typeof createSigningRepository>;
