@@ -1,4 +1,5 @@
 /** Formats the web tests start from, made through the app's own API client as the signed-in user. */
+import type { TBulkJob } from '../../contract/bulk';
 import type { TFormatContent } from '../../contract/format-content';
 import type { TDocument } from '../../contract/documents';
 import type { TFormat } from '../../contract/formats';
@@ -32,4 +33,17 @@ export async function formatWithDocument(clientName = 'Jane Doe'): Promise<{ for
   const format = await createFormat('Offer Letter', [{ name: 'client_name', label: 'Client name', type: 'text', required: true }]);
   const document = await api.post<TDocument>('/api/documents', { formatId: format.id, data: { client_name: clientName } });
   return { format, document };
+}
+
+/** A batch of `format` from a CSV, started and waited for until it has finished. */
+export async function finishedBatch(format: TFormat, fileName: string, csv: string): Promise<TBulkJob> {
+  const form = new FormData();
+  form.append('file', new File([csv], fileName, { type: 'text/csv' }));
+  const draft = await api.upload<{ id: string }>(`/api/formats/${format.id}/bulk`, form);
+  await api.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false });
+  for (;;) {
+    const job = await api.get<TBulkJob>(`/api/bulk-jobs/${draft.id}`);
+    if (job.status === 'completed') return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZBulkJob, type TBulkJob } from '../../../contract/bulk.ts';
 import { standardEmail, ZMailMerge, ZMailMergeOptions, ZMailMergePreview, ZMailMergeRowPage, type TMailMerge } from '../../../contract/delivery.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { emailDeliveries, users } from '../../db/schema.ts';
+import { finishedBatchOf } from '../../test/finished-batch.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
@@ -61,16 +61,9 @@ async function finishedBatch(tag: string, plan: 'free' | 'enterprise' = 'enterpr
       ],
     })
   ).json() as { id: string };
-  const draft = (await client.upload(`/api/formats/${format.id}/bulk`, 'file', `members-${tag}.csv`, spreadsheet(tag), 'text/csv')).json() as { id: string };
-  expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
-  let job: TBulkJob;
-  for (;;) {
-    job = ZBulkJob.parse((await client.get(`/api/bulk-jobs/${draft.id}`)).json());
-    if (job.status === 'completed') break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const job = await finishedBatchOf(client, format.id, `members-${tag}.csv`, spreadsheet(tag));
   expect(job.done).toBe(ROWS);
-  return { client, userId: user.id, email, jobId: draft.id };
+  return { client, userId: user.id, email, jobId: job.id };
 }
 
 const BODY = (addressColumn: number) => ({

@@ -6,7 +6,13 @@ import type { TDocumentRow, TDocumentScope } from './documents.repository.ts';
 import { documentNotFound, toDocument, type TDocumentsContext } from './documents-context.ts';
 import { sha256Hex } from '../pdf/index.ts';
 
-async function renderStored({ deps }: TDocumentsContext, ownerId: string, document: TDocumentRow, snapshot: TSnapshotRow): Promise<Uint8Array> {
+/** The document printed again from its snapshot and data; with `signing`, its signers' marks in their fields. */
+async function printAgain(
+  { deps }: TDocumentsContext,
+  ownerId: string,
+  { document, snapshot }: { document: TDocumentRow; snapshot: TSnapshotRow },
+  signing?: TSigningInput,
+): Promise<Uint8Array> {
   const { pdf } = await deps.pdf.render({
     ownerId,
     format: { content: snapshot.content, placeholders: snapshot.placeholders },
@@ -14,7 +20,14 @@ async function renderStored({ deps }: TDocumentsContext, ownerId: string, docume
     title: document.name,
     creationDate: document.createdAt,
     testMode: document.testMode,
+    ...(signing ? { signing } : {}),
   });
+  return pdf;
+}
+
+async function renderStored(ctx: TDocumentsContext, ownerId: string, document: TDocumentRow, snapshot: TSnapshotRow): Promise<Uint8Array> {
+  const { deps } = ctx;
+  const pdf = await printAgain(ctx, ownerId, { document, snapshot });
   const sha = sha256Hex(pdf);
   if (sha !== document.pdfSha256) {
     // A renderer change altered old output; the bytes are still the document's content.
@@ -50,20 +63,10 @@ export async function documentPdf(
  * The document printed again from its snapshot and data with the signers' marks in its signing
  * fields: the same pages as the one sent, but for the filled boxes.
  */
-export async function signedDocumentPdf({ deps }: TDocumentsContext, ownerId: string, id: string, signing: TSigningInput): Promise<Uint8Array> {
-  const found = await deps.documents.getWithSnapshot(ownerId, id);
+export async function signedDocumentPdf(ctx: TDocumentsContext, ownerId: string, id: string, signing: TSigningInput): Promise<Uint8Array> {
+  const found = await ctx.deps.documents.getWithSnapshot(ownerId, id);
   if (!found) throw documentNotFound();
-  const { document, snapshot } = found;
-  const { pdf } = await deps.pdf.render({
-    ownerId,
-    format: { content: snapshot.content, placeholders: snapshot.placeholders },
-    data: document.data,
-    title: document.name,
-    creationDate: document.createdAt,
-    testMode: document.testMode,
-    signing,
-  });
-  return pdf;
+  return printAgain(ctx, ownerId, found, signing);
 }
 
 /** The places the document's signers fill: its signing placeholders, with their roles. */

@@ -21,18 +21,20 @@ export function createSealKeys(deps: {
     caCertificate: new Uint8Array(row.caCertificate),
     sealPrivateKey: new Uint8Array(Buffer.from(deps.secrets.open(row.privateKeyEnc), 'base64')),
   });
+  // What is stored of a seal: its certificates, and its private key sealed.
+  const rowOf = (seal: TSealCertificates, source: 'generated' | 'uploaded') => ({
+    id: randomUUID(),
+    source,
+    sealCertificate: Buffer.from(seal.sealCertificate),
+    caCertificate: Buffer.from(seal.caCertificate),
+    privateKeyEnc: deps.secrets.seal(Buffer.from(seal.sealPrivateKey).toString('base64')),
+  });
   return {
     async inUse(): Promise<TSealCertificates> {
       const existing = await deps.repository.sealInUse();
       if (existing) return open(existing);
       const made = await createSealCertificates(deps.installationName);
-      await deps.repository.addSealIfNone({
-        id: randomUUID(),
-        source: 'generated',
-        sealCertificate: Buffer.from(made.sealCertificate),
-        caCertificate: Buffer.from(made.caCertificate),
-        privateKeyEnc: deps.secrets.seal(Buffer.from(made.sealPrivateKey).toString('base64')),
-      });
+      await deps.repository.addSealIfNone(rowOf(made, 'generated'));
       // Whoever added first wins; everyone seals with the one that is stored.
       return open((await deps.repository.sealInUse())!);
     },
@@ -56,13 +58,7 @@ export function createSealKeys(deps: {
         if (error instanceof SealFileError) throw new AppError('validation_failed', error.message, { file: error.message });
         throw error;
       }
-      await deps.repository.replaceSeal({
-        id: randomUUID(),
-        source: 'uploaded',
-        sealCertificate: Buffer.from(read.sealCertificate),
-        caCertificate: Buffer.from(read.caCertificate),
-        privateKeyEnc: deps.secrets.seal(Buffer.from(read.sealPrivateKey).toString('base64')),
-      });
+      await deps.repository.replaceSeal(rowOf(read, 'uploaded'));
       return { ...describeCertificate(read.sealCertificate), source: 'uploaded' };
     },
 

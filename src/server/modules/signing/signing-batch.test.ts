@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZBulkJob, type TBulkJob } from '../../../contract/bulk.ts';
 import { ZBatchSignatureProgress, ZBatchSignatureResult } from '../../../contract/signature-requests.ts';
 import { users } from '../../db/schema.ts';
+import { finishedBatchOf } from '../../test/finished-batch.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -52,15 +52,8 @@ async function finishedBatch() {
       ],
     })
   ).json() as { id: string };
-  const draft = (await client.upload(`/api/formats/${format.id}/bulk`, 'file', 'tenants.csv', spreadsheet(), 'text/csv')).json() as { id: string };
-  expect((await client.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false })).statusCode).toBe(202);
-  let job: TBulkJob;
-  for (;;) {
-    job = ZBulkJob.parse((await client.get(`/api/bulk-jobs/${draft.id}`)).json());
-    if (job.status === 'completed') break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { client, jobId: draft.id };
+  const job = await finishedBatchOf(client, format.id, 'tenants.csv', spreadsheet());
+  return { client, jobId: job.id };
 }
 
 describe('sending a batch for signature', () => {

@@ -51,6 +51,12 @@ export type TRequestChange = {
   events: TNewEvent[];
 };
 
+/** A request's status, its row locked until the transaction ends: changes to one request happen one at a time. */
+async function lockedStatus(tx: TTx, requestId: string): Promise<{ status: TSignatureRequestStatus } | undefined> {
+  const [request] = await tx.select({ status: signatureRequests.status }).from(signatureRequests).where(eq(signatureRequests.id, requestId)).for('update');
+  return request;
+}
+
 /** A request's signers, in signing order. */
 const signersOf = (db: TDb, requestId: string): Promise<TSignerRow[]> =>
   db.select().from(signatureSigners).where(eq(signatureSigners.requestId, requestId)).orderBy(asc(signatureSigners.order), asc(signatureSigners.role));
@@ -80,11 +86,7 @@ function requestWrites(db: TDb) {
     /** Applies `change` if its states still hold; false (and nothing written) when they do not. */
     async change(requestId: string, change: TRequestChange): Promise<boolean> {
       return db.transaction(async (tx) => {
-        const [request] = await tx
-          .select({ status: signatureRequests.status })
-          .from(signatureRequests)
-          .where(eq(signatureRequests.id, requestId))
-          .for('update');
+        const request = await lockedStatus(tx, requestId);
         if (!request || (change.request?.from && !change.request.from.includes(request.status))) return false;
         if (change.signer) {
           const updated = await tx
@@ -129,11 +131,7 @@ function requestWrites(db: TDb) {
     /** Keeps the sealed PDF and completes the request, once: false when it was no longer open. */
     async complete(requestId: string, pdf: Uint8Array, sealedSha256: string, events: TNewEvent[]): Promise<boolean> {
       return db.transaction(async (tx) => {
-        const [request] = await tx
-          .select({ status: signatureRequests.status })
-          .from(signatureRequests)
-          .where(eq(signatureRequests.id, requestId))
-          .for('update');
+        const request = await lockedStatus(tx, requestId);
         if (!request || (request.status !== 'sent' && request.status !== 'partly_signed')) return false;
         await tx.insert(signedDocuments).values({ requestId, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) });
         const completedAt = new Date();

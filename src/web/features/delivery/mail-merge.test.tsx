@@ -2,8 +2,7 @@
 import { waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TBulkJob } from '../../../contract/bulk';
-import { api } from '../../lib/api';
-import { createFormat } from '../../test/fixtures';
+import { createFormat, finishedBatch as batchOf } from '../../test/fixtures';
 import { findDialog, renderApp, screen, setPlan, signUp } from '../../test/render-app';
 import { withMailServer } from '../../test/with-mail-server';
 
@@ -23,15 +22,7 @@ async function finishedBatch(tag: string): Promise<TBulkJob> {
     `Edsger,Austin,not-an-address`,
     `Barbara,Boston,barbara.${tag}@client.test`,
   ].join('\n');
-  const form = new FormData();
-  form.append('file', new File([csv], `members-${tag}.csv`, { type: 'text/csv' }));
-  const draft = await api.upload<{ id: string }>(`/api/formats/${format.id}/bulk`, form);
-  await api.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false });
-  for (;;) {
-    const job = await api.get<TBulkJob>(`/api/bulk-jobs/${draft.id}`);
-    if (job.status === 'completed') return job;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return batchOf(format, `members-${tag}.csv`, csv);
 }
 
 async function openMergeDialog(job: TBulkJob) {

@@ -2,8 +2,7 @@
 import { waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TBulkJob } from '../../../contract/bulk';
-import { api } from '../../lib/api';
-import { createFormat } from '../../test/fixtures';
+import { createFormat, finishedBatch as batchOf } from '../../test/fixtures';
 import { findDialog, renderApp, screen, setPlan, signUp } from '../../test/render-app';
 import { withMailServer } from '../../test/with-mail-server';
 
@@ -16,15 +15,7 @@ async function finishedBatch(): Promise<TBulkJob> {
   await setPlan(server, user.id, 'basic');
   const format = await createFormat('Lease', [{ name: 'tenant', label: 'Tenant', type: 'text', required: true }]);
   const csv = ['Tenant,Email address', 'Ada Tenant,ada.lease@client.test', 'Grace Tenant,grace.lease@client.test', 'Edsger Tenant,not-an-address'].join('\n');
-  const form = new FormData();
-  form.append('file', new File([csv], 'leases.csv', { type: 'text/csv' }));
-  const draft = await api.upload<{ id: string }>(`/api/formats/${format.id}/bulk`, form);
-  await api.post(`/api/bulk-jobs/${draft.id}/start`, { skipInvalid: false });
-  for (;;) {
-    const job = await api.get<TBulkJob>(`/api/bulk-jobs/${draft.id}`);
-    if (job.status === 'completed') return job;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return batchOf(format, 'leases.csv', csv);
 }
 
 describe('sending a batch for signature', () => {
