@@ -26,6 +26,7 @@ import {
   toRow,
   ZPlansForm,
   type TPlansFormInput,
+  type TPlanRow,
   type TPlansFormOutput,
   type TRowField,
 } from './plans-form';
@@ -132,12 +133,128 @@ function RowSwitch({
   );
 }
 
+type TRowSectionProps = Omit<TRowProps, 'plan' | 'onPopular'> & { row: TPlanRow };
+
+/** A limit that can be switched to unlimited: its input, or a placeholder saying so, with the switch below. */
+function UnlimitedOr({
+  index,
+  field,
+  unlimitedField,
+  label,
+  unlimited,
+  register,
+  control,
+  errors,
+}: Omit<TRowSectionProps, 'row'> & {
+  field: 'formatLimit' | 'signatureRequestsPerMonth';
+  unlimitedField: 'unlimitedFormats' | 'unlimitedSignatureRequests';
+  label: string;
+  unlimited: boolean;
+}) {
+  return (
+    <div className="grid content-start gap-2">
+      {unlimited ? (
+        <div className="grid content-start gap-1.5">
+          <p className="text-sm leading-none font-medium">{label}</p>
+          <p className="flex h-10 items-center rounded-md border border-dashed bg-muted/40 px-3 text-sm text-muted-foreground">Unlimited</p>
+        </div>
+      ) : (
+        <RowInput index={index} field={field} label={label} register={register} errors={errors} />
+      )}
+      <RowSwitch index={index} field={unlimitedField} label="Unlimited" control={control} />
+    </div>
+  );
+}
+
+/** A plan's prices: none for the free plan or a contact-sales one, else monthly and yearly in each currency. */
+function PlanPrices({ index, free, row, register, control, errors }: TRowSectionProps & { free: boolean }) {
+  return (
+    <div className="grid gap-3" role="group" aria-labelledby={`plan-${index}-prices`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p id={`plan-${index}-prices`} className="text-sm font-medium">
+          Prices
+        </p>
+        {!free && <RowSwitch index={index} field="contactSales" label="Contact sales (no price)" control={control} />}
+      </div>
+      {free ? (
+        <p className="rounded-md bg-muted/60 px-3 py-2.5 text-[13px] text-muted-foreground">Free forever: $0 and ₹0. The free plan never takes a payment.</p>
+      ) : row.contactSales ? (
+        <p className="rounded-md bg-muted/60 px-3 py-2.5 text-[13px] text-muted-foreground">
+          No price is shown: the pricing card offers Contact Sales, and nobody can buy it at checkout.
+        </p>
+      ) : (
+        <div className="grid grid-cols-2 gap-3">
+          {PRICE_FIELDS.map(({ currency, symbol, monthly, annual }) => (
+            <Fragment key={currency}>
+              <RowInput index={index} field={monthly} label={`${currency} monthly`} prefix={symbol} inputMode="decimal" register={register} errors={errors} />
+              <RowInput
+                index={index}
+                field={annual}
+                label={`${currency} a month, yearly`}
+                prefix={symbol}
+                inputMode="decimal"
+                hint={annualHint(row[monthly], row[annual], currency)}
+                register={register}
+                errors={errors}
+              />
+            </Fragment>
+          ))}
+        </div>
+      )}
+      {free && rowError(errors, index, 'usdMonthly') && (
+        <p className="text-[12.5px] text-destructive" role="alert">
+          {rowError(errors, index, 'usdMonthly')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A plan's limits: what it may hold, send and call, and whether it has API access at all. */
+function PlanLimits({ index, row, register, control, errors }: TRowSectionProps) {
+  const bound = { index, register, control, errors };
+  return (
+    <fieldset className="grid gap-3">
+      <legend className="mb-3 text-sm font-medium">Limits</legend>
+      <div className="grid grid-cols-2 gap-3">
+        <UnlimitedOr {...bound} field="formatLimit" unlimitedField="unlimitedFormats" label="Formats" unlimited={row.unlimitedFormats} />
+        <RowInput index={index} field="generationsPerMonth" label="Generations a month" register={register} errors={errors} />
+        <UnlimitedOr
+          {...bound}
+          field="signatureRequestsPerMonth"
+          unlimitedField="unlimitedSignatureRequests"
+          label="Signature requests a month"
+          unlimited={row.unlimitedSignatureRequests}
+        />
+        <RowInput index={index} field="storageMb" label="Image storage" suffix="MB" hint={storageHint(row.storageMb)} register={register} errors={errors} />
+        <RowInput
+          index={index}
+          field="apiRequestsPerMinute"
+          label="API requests a minute"
+          hint={row.apiAccess ? 'Per API key.' : 'Applies once API access is on.'}
+          register={register}
+          errors={errors}
+        />
+        <RowInput
+          index={index}
+          field="emailsPerHour"
+          label="Email recipients an hour"
+          hint="Documents sent by email, To and Cc counted; mail merges are spread out to stay within it."
+          register={register}
+          errors={errors}
+        />
+      </div>
+      <RowSwitch index={index} field="apiAccess" label="API access (keys, webhooks, custom SMTP)" control={control} />
+    </fieldset>
+  );
+}
+
 function PlanCard({ index, plan, register, control, errors, onPopular }: TRowProps) {
   const row = useWatch({ control, name: `plans.${index}` });
   const headingId = useId();
-  const free = plan.id === 'free';
   const nameError = rowError(errors, index, 'name');
   const featuresError = rowError(errors, index, 'features');
+  const section = { index, row, register, control, errors };
   return (
     <Card className="overflow-hidden" data-testid="plan-card" aria-labelledby={headingId} role="group">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b bg-muted/30 px-4 py-3 sm:px-5">
@@ -168,112 +285,11 @@ function PlanCard({ index, plan, register, control, errors, onPopular }: TRowPro
               {...register(`plans.${index}.name`)}
             />
           </Field>
-
-          <div className="grid gap-3" role="group" aria-labelledby={`plan-${index}-prices`}>
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <p id={`plan-${index}-prices`} className="text-sm font-medium">
-                Prices
-              </p>
-              {!free && <RowSwitch index={index} field="contactSales" label="Contact sales (no price)" control={control} />}
-            </div>
-            {free ? (
-              <p className="rounded-md bg-muted/60 px-3 py-2.5 text-[13px] text-muted-foreground">
-                Free forever: $0 and ₹0. The free plan never takes a payment.
-              </p>
-            ) : row.contactSales ? (
-              <p className="rounded-md bg-muted/60 px-3 py-2.5 text-[13px] text-muted-foreground">
-                No price is shown: the pricing card offers Contact Sales, and nobody can buy it at checkout.
-              </p>
-            ) : (
-              <div className="grid grid-cols-2 gap-3">
-                {PRICE_FIELDS.map(({ currency, symbol, monthly, annual }) => (
-                  <Fragment key={currency}>
-                    <RowInput
-                      index={index}
-                      field={monthly}
-                      label={`${currency} monthly`}
-                      prefix={symbol}
-                      inputMode="decimal"
-                      register={register}
-                      errors={errors}
-                    />
-                    <RowInput
-                      index={index}
-                      field={annual}
-                      label={`${currency} a month, yearly`}
-                      prefix={symbol}
-                      inputMode="decimal"
-                      hint={annualHint(row[monthly], row[annual], currency)}
-                      register={register}
-                      errors={errors}
-                    />
-                  </Fragment>
-                ))}
-              </div>
-            )}
-            {free && rowError(errors, index, 'usdMonthly') && (
-              <p className="text-[12.5px] text-destructive" role="alert">
-                {rowError(errors, index, 'usdMonthly')}
-              </p>
-            )}
-          </div>
+          <PlanPrices {...section} free={plan.id === 'free'} />
         </div>
 
         <div className="grid content-start gap-4">
-          <fieldset className="grid gap-3">
-            <legend className="mb-3 text-sm font-medium">Limits</legend>
-            <div className="grid grid-cols-2 gap-3">
-              <div className="grid content-start gap-2">
-                {row.unlimitedFormats ? (
-                  <div className="grid content-start gap-1.5">
-                    <p className="text-sm leading-none font-medium">Formats</p>
-                    <p className="flex h-10 items-center rounded-md border border-dashed bg-muted/40 px-3 text-sm text-muted-foreground">Unlimited</p>
-                  </div>
-                ) : (
-                  <RowInput index={index} field="formatLimit" label="Formats" register={register} errors={errors} />
-                )}
-                <RowSwitch index={index} field="unlimitedFormats" label="Unlimited" control={control} />
-              </div>
-              <RowInput index={index} field="generationsPerMonth" label="Generations a month" register={register} errors={errors} />
-              <div className="grid content-start gap-2">
-                {row.unlimitedSignatureRequests ? (
-                  <div className="grid content-start gap-1.5">
-                    <p className="text-sm leading-none font-medium">Signature requests a month</p>
-                    <p className="flex h-10 items-center rounded-md border border-dashed bg-muted/40 px-3 text-sm text-muted-foreground">Unlimited</p>
-                  </div>
-                ) : (
-                  <RowInput index={index} field="signatureRequestsPerMonth" label="Signature requests a month" register={register} errors={errors} />
-                )}
-                <RowSwitch index={index} field="unlimitedSignatureRequests" label="Unlimited" control={control} />
-              </div>
-              <RowInput
-                index={index}
-                field="storageMb"
-                label="Image storage"
-                suffix="MB"
-                hint={storageHint(row.storageMb)}
-                register={register}
-                errors={errors}
-              />
-              <RowInput
-                index={index}
-                field="apiRequestsPerMinute"
-                label="API requests a minute"
-                hint={row.apiAccess ? 'Per API key.' : 'Applies once API access is on.'}
-                register={register}
-                errors={errors}
-              />
-              <RowInput
-                index={index}
-                field="emailsPerHour"
-                label="Email recipients an hour"
-                hint="Documents sent by email, To and Cc counted; mail merges are spread out to stay within it."
-                register={register}
-                errors={errors}
-              />
-            </div>
-            <RowSwitch index={index} field="apiAccess" label="API access (keys, webhooks, custom SMTP)" control={control} />
-          </fieldset>
+          <PlanLimits {...section} />
           <Field id={`plan-${index}-features`} label="Features, one per line" error={featuresError} hint="Listed on the pricing card, in this order.">
             <Textarea
               id={`plan-${index}-features`}

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2Icon, MailIcon, PlusIcon, SendIcon, Trash2Icon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
+import { Controller, useFieldArray, useForm, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import type { TDocument } from '../../../contract/documents';
 import { signerLabel, signerRoles } from '../../../contract/placeholders';
@@ -89,71 +89,90 @@ function sendSchema(withMessage: boolean) {
     });
 }
 
-function SendForm({
-  document,
-  signerCount,
-  ownWords,
-  onSent,
-  onClose,
+type TSendFormReturn = UseFormReturn<TSendForm>;
+
+/** One signer's row: name, email and the order they sign in, with a way out when there is more than one. */
+function SignerRow({
+  form,
+  id,
+  rowId,
+  index,
+  orders,
+  onRemove,
 }: {
-  document: TSigningDocument;
-  signerCount: number;
-  ownWords: boolean;
-  onSent: (request: TSignatureRequest) => void;
-  onClose: () => void;
+  form: TSendFormReturn;
+  id: string;
+  rowId: string;
+  index: number;
+  orders: number[];
+  onRemove: (() => void) | null;
 }) {
-  const id = useId();
-  const form = useForm<TSendForm>({
-    resolver: zodResolver(sendSchema(ownWords)),
-    defaultValues: {
-      signers: Array.from({ length: Math.max(1, signerCount) }, emptySigner),
-      cc: [],
-      message: '',
-      expiresInDays: DEFAULT_SIGNING_DAYS,
-      remind: true,
-    },
-    // Once sent and refused, each message goes as soon as its field is right.
-    reValidateMode: 'onChange',
-  });
+  const label = signerLabel(index + 1);
+  const fieldError = (leaf: keyof TSignerRow) => form.formState.errors.signers?.[index]?.[leaf]?.message;
+  return (
+    <fieldset className="grid gap-3 rounded-lg border p-3 sm:p-4" aria-labelledby={`${rowId}-label`} data-testid="signer-row">
+      <div className="-my-1 flex min-h-8 items-center justify-between gap-2">
+        <span id={`${rowId}-label`} className="text-[13px] font-semibold">
+          {label}
+        </span>
+        {onRemove && (
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            className="-mr-2 text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+            aria-label={`Remove ${label}`}
+            onClick={onRemove}
+          >
+            <Trash2Icon aria-hidden /> Remove
+          </Button>
+        )}
+      </div>
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)_5.5rem]">
+        <Field id={`${rowId}-name`} label="Name" error={fieldError('name')}>
+          <Input
+            id={`${rowId}-name`}
+            autoComplete="off"
+            aria-invalid={Boolean(fieldError('name'))}
+            aria-describedby={fieldError('name') ? `${rowId}-name-error` : undefined}
+            {...form.register(`signers.${index}.name`)}
+          />
+        </Field>
+        <Field id={`${rowId}-email`} label="Email" error={fieldError('email')}>
+          <Input
+            id={`${rowId}-email`}
+            type="email"
+            autoComplete="off"
+            placeholder="name@example.com"
+            aria-invalid={Boolean(fieldError('email'))}
+            aria-describedby={fieldError('email') ? `${rowId}-email-error` : undefined}
+            {...form.register(`signers.${index}.email`)}
+          />
+        </Field>
+        <Field id={`${rowId}-order`} label="Order" error={fieldError('order')}>
+          <NativeSelect
+            id={`${rowId}-order`}
+            className="w-24 sm:w-full"
+            aria-describedby={`${id}-order-hint`}
+            {...form.register(`signers.${index}.order`, { valueAsNumber: true })}
+          >
+            {orders.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+      </div>
+    </fieldset>
+  );
+}
+
+/** Who signs, one row each, with the order hint above and a way to add another up to the contract's limit. */
+function SignerRows({ form, id }: { form: TSendFormReturn; id: string }) {
   const rows = useFieldArray({ control: form.control, name: 'signers' });
   const { errors } = form.formState;
-  const [formError, setFormError] = useState<string | null>(null);
-  const send = useSendForSignature();
-  const held = useVerificationRequired();
   const signersError = errors.signers?.root?.message ?? errors.signers?.message;
-  const rootError = errors.root?.message;
-
-  const sendForm = form.handleSubmit((values) => {
-    send.mutate(
-      { documentId: document.id, body: bodyOf(values, ownWords) },
-      {
-        onSuccess: (request) => {
-          toast({ title: 'Sent for signature', description: `${document.name} is on its way to the first signers.` });
-          onSent(request);
-        },
-        onError: (error) => {
-          if (isUnauthorizedError(error)) return;
-          const problem = readApiError(error, 'The document could not be sent for signature. Please try again.');
-          let placed = false;
-          for (const [key, text] of Object.entries(problem.fields)) {
-            const field = formFieldOf(key.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
-            if (field) {
-              form.setError(field, { type: 'server', message: text });
-              placed = true;
-            }
-          }
-          // A field's own words are short ("Add 2 signers."): the message says why.
-          if (!placed || problem.message !== Object.values(problem.fields)[0]) setFormError(problem.message);
-        },
-      },
-    );
-  });
-  const submit = (event: FormEvent) => {
-    // React events bubble through portals: a form around the dialog's opener would submit too.
-    event.stopPropagation();
-    setFormError(null);
-    void sendForm(event);
-  };
   const orders = Array.from({ length: rows.fields.length }, (_, i) => i + 1);
   const removeRow = (index: number) => {
     rows.remove(index);
@@ -163,97 +182,49 @@ function SendForm({
       if (s.order > left.length) form.setValue(`signers.${i}.order`, left.length);
     });
   };
-  const fieldError = (index: number, leaf: keyof TSignerRow) => errors.signers?.[index]?.[leaf]?.message;
-
   return (
-    <form onSubmit={submit} noValidate className="grid min-w-0 gap-5" aria-label="Send for signature">
-      <VerifyEmailNotice doing="send documents for signature" />
-      <section className="grid gap-3" aria-labelledby={`${id}-signers`}>
-        <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-          <h3 id={`${id}-signers`} className="text-sm font-semibold">
-            Signers
-          </h3>
-          <p id={`${id}-order-hint`} className="text-[13px] text-muted-foreground">
-            Same number: they sign in any order. Higher numbers wait for lower ones.
-          </p>
-        </div>
-        <ol className="grid gap-3">
-          {rows.fields.map((row, index) => {
-            const rowId = `${id}-signer-${row.id}`;
-            const label = signerLabel(index + 1);
-            return (
-              <li key={row.id}>
-                <fieldset className="grid gap-3 rounded-lg border p-3 sm:p-4" aria-labelledby={`${rowId}-label`} data-testid="signer-row">
-                  <div className="-my-1 flex min-h-8 items-center justify-between gap-2">
-                    <span id={`${rowId}-label`} className="text-[13px] font-semibold">
-                      {label}
-                    </span>
-                    {rows.fields.length > 1 && (
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        size="sm"
-                        className="-mr-2 text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                        aria-label={`Remove ${label}`}
-                        onClick={() => removeRow(index)}
-                      >
-                        <Trash2Icon aria-hidden /> Remove
-                      </Button>
-                    )}
-                  </div>
-                  <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)_5.5rem]">
-                    <Field id={`${rowId}-name`} label="Name" error={fieldError(index, 'name')}>
-                      <Input
-                        id={`${rowId}-name`}
-                        autoComplete="off"
-                        aria-invalid={Boolean(fieldError(index, 'name'))}
-                        aria-describedby={fieldError(index, 'name') ? `${rowId}-name-error` : undefined}
-                        {...form.register(`signers.${index}.name`)}
-                      />
-                    </Field>
-                    <Field id={`${rowId}-email`} label="Email" error={fieldError(index, 'email')}>
-                      <Input
-                        id={`${rowId}-email`}
-                        type="email"
-                        autoComplete="off"
-                        placeholder="name@example.com"
-                        aria-invalid={Boolean(fieldError(index, 'email'))}
-                        aria-describedby={fieldError(index, 'email') ? `${rowId}-email-error` : undefined}
-                        {...form.register(`signers.${index}.email`)}
-                      />
-                    </Field>
-                    <Field id={`${rowId}-order`} label="Order" error={fieldError(index, 'order')}>
-                      <NativeSelect
-                        id={`${rowId}-order`}
-                        className="w-24 sm:w-full"
-                        aria-describedby={`${id}-order-hint`}
-                        {...form.register(`signers.${index}.order`, { valueAsNumber: true })}
-                      >
-                        {orders.map((n) => (
-                          <option key={n} value={n}>
-                            {n}
-                          </option>
-                        ))}
-                      </NativeSelect>
-                    </Field>
-                  </div>
-                </fieldset>
-              </li>
-            );
-          })}
-        </ol>
-        {signersError && (
-          <p className="text-[13px] text-destructive" role="alert">
-            {signersError}
-          </p>
-        )}
-        {rows.fields.length < MAX_SIGNERS && (
-          <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={() => rows.append(emptySigner())}>
-            <PlusIcon aria-hidden /> Add signer
-          </Button>
-        )}
-      </section>
+    <section className="grid gap-3" aria-labelledby={`${id}-signers`}>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <h3 id={`${id}-signers`} className="text-sm font-semibold">
+          Signers
+        </h3>
+        <p id={`${id}-order-hint`} className="text-[13px] text-muted-foreground">
+          Same number: they sign in any order. Higher numbers wait for lower ones.
+        </p>
+      </div>
+      <ol className="grid gap-3">
+        {rows.fields.map((row, index) => (
+          <li key={row.id}>
+            <SignerRow
+              form={form}
+              id={id}
+              rowId={`${id}-signer-${row.id}`}
+              index={index}
+              orders={orders}
+              onRemove={rows.fields.length > 1 ? () => removeRow(index) : null}
+            />
+          </li>
+        ))}
+      </ol>
+      {signersError && (
+        <p className="text-[13px] text-destructive" role="alert">
+          {signersError}
+        </p>
+      )}
+      {rows.fields.length < MAX_SIGNERS && (
+        <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={() => rows.append(emptySigner())}>
+          <PlusIcon aria-hidden /> Add signer
+        </Button>
+      )}
+    </section>
+  );
+}
 
+/** The request's options: who gets a copy, the sender's own message, how long it stays open and whether to remind. */
+function RequestOptions({ form, id, ownWords }: { form: TSendFormReturn; id: string; ownWords: boolean }) {
+  const { errors } = form.formState;
+  return (
+    <>
       <Field id={`${id}-cc`} label="Copy to" error={errors.cc?.message} hint="They receive the signed PDF and sign nothing." optional>
         <Controller
           control={form.control}
@@ -306,19 +277,95 @@ function SendForm({
           )}
         </div>
       </div>
+    </>
+  );
+}
 
+/** Sends what the form holds; a refusal goes under the fields it names, and above the buttons when it says more. */
+function useSendRequest(form: TSendFormReturn, document: TSigningDocument, ownWords: boolean, onSent: (request: TSignatureRequest) => void) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const send = useSendForSignature();
+  const sendForm = form.handleSubmit((values) => {
+    send.mutate(
+      { documentId: document.id, body: bodyOf(values, ownWords) },
+      {
+        onSuccess: (request) => {
+          toast({ title: 'Sent for signature', description: `${document.name} is on its way to the first signers.` });
+          onSent(request);
+        },
+        onError: (error) => {
+          if (isUnauthorizedError(error)) return;
+          const problem = readApiError(error, 'The document could not be sent for signature. Please try again.');
+          let placed = false;
+          for (const [key, text] of Object.entries(problem.fields)) {
+            const field = formFieldOf(key.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
+            if (field) {
+              form.setError(field, { type: 'server', message: text });
+              placed = true;
+            }
+          }
+          // A field's own words are short ("Add 2 signers."): the message says why.
+          if (!placed || problem.message !== Object.values(problem.fields)[0]) setFormError(problem.message);
+        },
+      },
+    );
+  });
+  const submit = (event: FormEvent) => {
+    // React events bubble through portals: a form around the dialog's opener would submit too.
+    event.stopPropagation();
+    setFormError(null);
+    void sendForm(event);
+  };
+  return { submit, formError, pending: send.isPending };
+}
+
+function SendForm({
+  document,
+  signerCount,
+  ownWords,
+  onSent,
+  onClose,
+}: {
+  document: TSigningDocument;
+  signerCount: number;
+  ownWords: boolean;
+  onSent: (request: TSignatureRequest) => void;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const form = useForm<TSendForm>({
+    resolver: zodResolver(sendSchema(ownWords)),
+    defaultValues: {
+      signers: Array.from({ length: Math.max(1, signerCount) }, emptySigner),
+      cc: [],
+      message: '',
+      expiresInDays: DEFAULT_SIGNING_DAYS,
+      remind: true,
+    },
+    // Once sent and refused, each message goes as soon as its field is right.
+    reValidateMode: 'onChange',
+  });
+  const { submit, formError, pending } = useSendRequest(form, document, ownWords, onSent);
+  const held = useVerificationRequired();
+  const rootError = form.formState.errors.root?.message;
+
+  return (
+    <form onSubmit={submit} noValidate className="grid min-w-0 gap-5" aria-label="Send for signature">
+      <VerifyEmailNotice doing="send documents for signature" />
+      <SignerRows form={form} id={id} />
+      <RequestOptions form={form} id={id} ownWords={ownWords} />
       {(formError ?? rootError) && (
         <p className="text-sm text-destructive" role="alert">
           {formError ?? rootError}
         </p>
       )}
       <DialogFooter>
-        <Button type="button" variant="ghost" onClick={onClose} disabled={send.isPending}>
+        <Button type="button" variant="ghost" onClick={onClose} disabled={pending}>
           Cancel
         </Button>
-        <Button type="submit" disabled={send.isPending || held}>
-          {send.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SendIcon aria-hidden />}
-          {send.isPending ? 'Sending...' : 'Send for signature'}
+        <Button type="submit" disabled={pending || held}>
+          {pending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SendIcon aria-hidden />}
+          {pending ? 'Sending...' : 'Send for signature'}
         </Button>
       </DialogFooter>
     </form>
