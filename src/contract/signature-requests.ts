@@ -16,6 +16,44 @@ export type TSignatureRequestStatus = z.infer<typeof ZSignatureRequestStatus>;
 export const isOpenRequest = (status: TSignatureRequestStatus) => status === 'sent' || status === 'partly_signed';
 
 /** `waiting`: a lower order has not finished; `notified`: their email is on its way or sent. */
+/** What happened to a request, in the order it happened: the audit trail's event types. */
+export const SIGNATURE_EVENT_TYPES = [
+  'created',
+  'sent',
+  'delivered',
+  'opened',
+  'consented',
+  'signed',
+  'declined',
+  'reminded',
+  'expired',
+  'cancelled',
+  'completed',
+  'sealed',
+  'timestamp_failed',
+] as const;
+export type TSignatureEventType = (typeof SIGNATURE_EVENT_TYPES)[number];
+
+const SIGNATURE_EVENT_TEXT: Record<TSignatureEventType, string> = {
+  created: 'Created',
+  sent: 'Invitation sent',
+  delivered: 'Email delivered',
+  opened: 'Opened the document',
+  consented: 'Agreed to sign electronically',
+  signed: 'Signed',
+  declined: 'Declined',
+  reminded: 'Reminder sent',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+  sealed: 'Sealed',
+  timestamp_failed: 'Timestamp server failed',
+};
+
+/** An audit event in words, for the owner's panel and the certificate of completion. */
+export const signatureEventText = (type: string): string =>
+  SIGNATURE_EVENT_TEXT[type as TSignatureEventType] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ');
+
 export const SIGNER_STATUSES = ['waiting', 'notified', 'viewed', 'signed', 'declined'] as const;
 export const ZSignerStatus = z.enum(SIGNER_STATUSES);
 export type TSignerStatus = z.infer<typeof ZSignerStatus>;

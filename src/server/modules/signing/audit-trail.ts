@@ -1,22 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** What happened to a request, in the order it happened. */
-export const SIGNATURE_EVENT_TYPES = [
-  'created',
-  'sent',
-  'delivered',
-  'opened',
-  'consented',
-  'signed',
-  'declined',
-  'reminded',
-  'expired',
-  'cancelled',
-  'completed',
-  'sealed',
-  'timestamp_failed',
-] as const;
-export type TSignatureEventType = (typeof SIGNATURE_EVENT_TYPES)[number];
+export type { TSignatureEventType } from '../../../contract/signature-requests.ts';
 
 /** An event as it is recorded; `prevHash` and `hash` chain it to the one before. */
 export type TAuditEvent = {

@@ -1,10 +1,9 @@
 import type { TFilledValues, TListRow } from '../../../contract/filled-values.ts';
 import { ZRenderableFormat, type TElementInput } from '../../../contract/format-content.ts';
 import { MAX_LIST_ROWS, signerLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
-import { MAX_SIGNERS } from '../../../contract/signature-requests.ts';
+import { MAX_SIGNERS, signatureEventText } from '../../../contract/signature-requests.ts';
 import type { TSignatureMark, TSigningInput } from '../../../contract/signing.ts';
 import type { renderPdf } from '../../../render/index.ts';
-import type { TSignatureEventType } from './audit-trail.ts';
 
 /*
  * The certificate of completion (docs/e-signing.md): pages appended to a signed document before it
@@ -47,22 +46,6 @@ export type TCertificateInput = {
 
 /** What renderPdf takes: the signatures come in as `signing` stamps, so the certificate reuses the signing boxes. */
 export type TCertificateRender = Parameters<typeof renderPdf>[0] & { signing: TSigningInput };
-
-const EVENT_LABELS: Record<TSignatureEventType, string> = {
-  created: 'Created',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  opened: 'Opened',
-  consented: 'Consented',
-  signed: 'Signed',
-  declined: 'Declined',
-  reminded: 'Reminder sent',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
-  completed: 'Completed',
-  sealed: 'Sealed',
-  timestamp_failed: 'Timestamp failed',
-};
 
 const NONE = '—';
 
@@ -172,7 +155,7 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
   const columns = ['time', 'event', 'who', 'ip'].map((name) => ({ name, type: 'text' as const, required: false, options: [] }));
   const eventRows: TListRow[] = input.events.map((event) => ({
     time: certificateTime(event.at),
-    event: EVENT_LABELS[event.type as TSignatureEventType] ?? event.type,
+    event: signatureEventText(event.type),
     who: event.who ?? NONE,
     ip: event.ip ?? NONE,
   }));

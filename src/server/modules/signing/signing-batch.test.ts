@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZBatchSignatureProgress, ZBatchSignatureResult } from '../../../contract/signature-requests.ts';
 import { users } from '../../db/schema.ts';
 import { finishedBatchOf } from '../../test/finished-batch.ts';
-import { createTestAppWithMail } from '../../test/mail-test-app.ts';
+import { signingTestApp } from './test/signing-fixtures.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
 
@@ -17,10 +17,7 @@ let t: TTestApp;
 let smtp: TSmtpStandIn;
 
 beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithMail({
-    adminEmail: 'root@example.com',
-    mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test', fromName: 'Formwork' },
-  }));
+  ({ t, smtp } = await signingTestApp());
 });
 afterAll(async () => {
   await t?.close();

@@ -2,10 +2,9 @@ import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSignatureRequest, ZSigningSession, ZVerifyResult, type TSignatureRequest } from '../../../contract/signature-requests.ts';
-import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { mailTo, ownerWithAgreement, readPdf, requestWhen, tokenOf, waitForMail } from './test/signing-fixtures.ts';
+import { mailTo, ownerWithAgreement, readPdf, requestWhen, tokenOf, waitForMail, signingTestApp } from './test/signing-fixtures.ts';
 
 /*
  * Sending a document for signature, end to end: the owner's calls, the signers' links (no
@@ -17,11 +16,7 @@ let t: TTestApp;
 let smtp: TSmtpStandIn;
 
 beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithMail({
-    adminEmail: 'root@example.com',
-    mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test', fromName: 'Formwork' },
-    background: { emailRetryDelaysMs: [100, 100] },
-  }));
+  ({ t, smtp } = await signingTestApp({ emailRetryDelaysMs: [100, 100] }));
 });
 afterAll(async () => {
   await t?.close();

@@ -2,10 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSignatureRequest, ZSignatureRequestDetail, type TSignatureRequest } from '../../../contract/signature-requests.ts';
 import { signatureRequests, signatureSigners } from '../../db/schema.ts';
-import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { mailTo, ownerWithAgreement, requestWhen, tokenOf, waitForMail } from './test/signing-fixtures.ts';
+import { mailTo, ownerWithAgreement, requestWhen, tokenOf, waitForMail, signingTestApp } from './test/signing-fixtures.ts';
 
 /*
  * What else can happen to a request: signers side by side, a decline, expiry, cancelling,
@@ -17,11 +16,7 @@ let smtp: TSmtpStandIn;
 const DAY_MS = 24 * 60 * 60_000;
 
 beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithMail({
-    adminEmail: 'root@example.com',
-    mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test', fromName: 'Formwork' },
-    background: { emailRetryDelaysMs: [100, 100], signingPollMs: 100 },
-  }));
+  ({ t, smtp } = await signingTestApp({ emailRetryDelaysMs: [100, 100], signingPollMs: 100 }));
 });
 afterAll(async () => {
   await t?.close();

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { BellRingIcon, CopyIcon, DownloadIcon, Loader2Icon, PenLineIcon, ShieldAlertIcon, ShieldCheckIcon, XCircleIcon } from 'lucide-react';
 import { Fragment, useEffect, useRef, useState } from 'react';
-import { isOpenRequest, type TSignatureRequest, type TSignatureRequestDetail, type TSigner } from '../../../contract/signature-requests';
+import { isOpenRequest, signatureEventText, type TSignatureRequest, type TSignatureRequestDetail, type TSigner } from '../../../contract/signature-requests';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../../components/ui/accordion';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -15,24 +15,8 @@ import { formatDate } from '../../lib/utils';
 import { signatureRequestKeys, signedPdfUrl, useCancelSignatureRequest, useDocumentSignatureRequests, useRemindSigners, useSignatureRequest } from './api';
 import { RequestStatusBadge, requestStatusLabel, SignerStatusBadge } from './status-badges';
 
-const EVENT_LABELS: Record<string, string> = {
-  created: 'Created',
-  sent: 'Invitation sent',
-  delivered: 'Email delivered',
-  opened: 'Opened the document',
-  consented: 'Agreed to sign electronically',
-  signed: 'Signed',
-  declined: 'Declined',
-  reminded: 'Reminder sent',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
-  completed: 'Completed',
-  sealed: 'Sealed',
-  timestamp_failed: 'Timestamp server failed',
-};
 /** Events of the sender's own doing; the rest without a signer are Formwork's (sealing, expiry). */
 const SENDER_EVENTS = new Set(['created', 'cancelled']);
-const eventLabel = (type: string) => EVENT_LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ');
 
 /** When the signer got their link, opened it, and signed or declined; each time kept on one line. */
 function SignerTimes({ signer }: { signer: TSigner }) {
@@ -121,7 +105,7 @@ function AuditTrail({ request }: { request: TSignatureRequestDetail }) {
           <ol className="grid gap-2 text-xs" data-testid="audit-events">
             {audit.events.map((event) => (
               <li key={event.seq} className="grid gap-0.5 border-l-2 border-border pl-3">
-                <span className="font-medium text-foreground">{eventLabel(event.type)}</span>
+                <span className="font-medium text-foreground">{signatureEventText(event.type)}</span>
                 <Pieces
                   pieces={[
                     formatDate(event.at, true),

@@ -6,8 +6,18 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { ZSignatureRequestDetail, type TSignatureRequestDetail } from '../../../../contract/signature-requests.ts';
 import { users } from '../../../db/schema.ts';
+import type { TBuildAppOptions } from '../../../app.ts';
+import { createTestAppWithMail } from '../../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../../test/smtp-stand-in.ts';
 import { signUpVerified, TestClient, type TTestApp } from '../../../test/test-app.ts';
+
+/** A test app whose installation sends mail through an SMTP stand-in on loopback, as signing needs. */
+export const signingTestApp = (background: TBuildAppOptions['background'] = {}) =>
+  createTestAppWithMail({
+    adminEmail: 'root@example.com',
+    mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test', fromName: 'Formwork' },
+    background,
+  });
 
 /**
  * An agreement with a signature and a name for two signers, and a document of it, made by a new
