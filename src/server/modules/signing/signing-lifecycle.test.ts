@@ -4,7 +4,7 @@ import { ZSignatureRequest, ZSignatureRequestDetail, type TSignatureRequest } fr
 import { signatureRequests, signatureSigners } from '../../db/schema.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { mailTo, ownerWithAgreement, requestWhen, tokenOf, waitForMail, signingTestApp } from './test/signing-fixtures.ts';
+import { mailTo, ownerWithAgreement, readPdf, requestWhen, tokenOf, waitForMail, signingTestApp } from './test/signing-fixtures.ts';
 
 /*
  * What else can happen to a request: signers side by side, a decline, expiry, cancelling,
@@ -60,6 +60,22 @@ describe('signers side by side', () => {
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 404]);
     const done = await requestWhen(owner, request.id, 'completed');
     expect(done.audit.events.filter((e) => e.type === 'signed')).toHaveLength(1);
+  });
+});
+
+describe('a format without signing fields', () => {
+  it('can still be sent: the signature appears on the certificate of completion', async () => {
+    const { client: owner, document } = await ownerWithAgreement(t, smtp, 0);
+    const created = await owner.post(`/api/documents/${document.id}/signature-requests`, { signers: [{ name: 'Noor Fieldless', email: fresh('noor') }] });
+    expect(created.statusCode, created.body).toBe(201);
+    const request = ZSignatureRequest.parse(created.json());
+    expect((await stranger().post(`/api/sign/${tokenOf(request.signers[0]!.signUrl)}`, typed('Noor Fieldless'))).statusCode).toBe(200);
+    await requestWhen(owner, request.id, 'completed');
+    const read = readPdf((await owner.get(`/api/signature-requests/${request.id}/pdf`)).rawPayload);
+    expect(read.pdfsig).toContain('Signature is Valid');
+    const [documentPage, ...certificate] = read.text.split('\f');
+    expect(documentPage).not.toContain('Noor Fieldless');
+    expect(certificate.join('\n')).toContain('Noor Fieldless');
   });
 });
 
