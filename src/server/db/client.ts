@@ -13,6 +13,34 @@ import * as schema from './schema.ts';
 export type TSchema = typeof schema;
 export type TDb = PgDatabase<PgQueryResultHKT, TSchema>;
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The embedded database runs each query on this thread, and the queries waiting for it run one
+ * after another without the event loop getting a turn: a burst of work (a bulk job's commits,
+ * signatures being sealed) could hold every other request, the health check too, for the whole
+ * burst. Each query first waits for the loop's next turn, so answers and new requests go in
+ * between queries. Inside a transaction too: the rest of the app waits for it either way.
+ */
+function takingTurns<T extends object>(client: T): T {
+  return new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (property === 'query' || property === 'exec') {
+        return async (...args: unknown[]) => {
+          await nextTurn();
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      if (property === 'transaction') {
+        return (work: (tx: object) => unknown) => (value as (w: (tx: object) => unknown) => unknown).call(target, (tx: object) => work(takingTurns(tx)));
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+}
+
 /** Found by walking up, because this module runs from src/server/db in tests and from the dist/server bundle in production. */
 function findMigrationsDir(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -70,7 +98,7 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as TDb;
+  const db = drizzlePglite(takingTurns(client), { schema }) as unknown as TDb;
   return {
     db,
     driver: 'pglite',
