@@ -196,7 +196,7 @@ test('an offer letter: sent to two signers in turn, drawn on a phone, typed on a
   // On a phone the panel is below the document: the bar at the bottom takes the signer there.
   await manager.page.getByRole('button', { name: 'Go to signing' }).click();
   await expect(manager.page.getByRole('button', { name: 'Go to signing' })).toBeHidden();
-  const signPanel = manager.page.getByRole('region', { name: 'Sign' });
+  const signPanel = manager.page.getByRole('region', { name: 'Sign', exact: true });
   await expect(signPanel).toContainText(`Signing as ${MANAGER.name} (${MANAGER.email})`);
   await signPanel.getByRole('tab', { name: 'Draw' }).click();
   const canvas = signPanel.getByRole('img', { name: 'Signature drawing area' });
@@ -220,7 +220,7 @@ test('an offer letter: sent to two signers in turn, drawn on a phone, typed on a
   const secondInvite = await mailTo(CANDIDATE.email);
   expect(signLinkIn(secondInvite.text)).toBe(candidateLink);
   await candidate.page.goto(candidateLink);
-  const candidatePanel = candidate.page.getByRole('region', { name: 'Sign' });
+  const candidatePanel = candidate.page.getByRole('region', { name: 'Sign', exact: true });
   await expect(candidatePanel).toContainText(`Signing as ${CANDIDATE.name}`);
   await expectAccessible(candidate.page, 'signing page at 1280 px');
   // A keyboard and mouse start on Type, with the signer's name.
