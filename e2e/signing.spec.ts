@@ -235,6 +235,11 @@ test('an offer letter: sent to two signers in turn, drawn on a phone, typed on a
   // 5. The owner's panel follows to Completed; the sealed PDF downloads.
   await expect(panel.getByTestId('request-status')).toHaveText('Completed', { timeout: 30_000 });
   await expect(panelSigner(CANDIDATE.name).getByTestId('signer-status')).toHaveText('Signed');
+  // The trail records how each signed: the manager drew, the candidate typed.
+  const detail = (await (await page.request.get(`${base}/api/signature-requests/${request!.id}`)).json()) as {
+    audit: { events: { type: string; details: { signature?: string } }[] };
+  };
+  expect(detail.audit.events.filter((e) => e.type === 'signed').map((e) => e.details.signature)).toEqual(['drawn', 'typed']);
   const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('link', { name: 'Download signed PDF' }).click()]);
   const pdfFile = path.join(mkdtempSync(path.join(tmpdir(), 'formwork-e2e-signed-')), download.suggestedFilename() || 'signed.pdf');
   await download.saveAs(pdfFile);
