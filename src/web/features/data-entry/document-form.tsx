@@ -170,13 +170,17 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
     </form>
   );
 
-  if (!format || !sideBySide) return formElement;
+  const withPreview = format !== null && sideBySide;
+  // One tree at every width: the form (and a dialog open from its success dialog) stays mounted when
+  // the window crosses the breakpoint, rather than losing what the dialog held.
   return (
-    <div className="grid items-start gap-8 xl:grid-cols-[minmax(0,1fr)_minmax(340px,44%)]">
+    <div className={withPreview ? 'grid items-start gap-8 xl:grid-cols-[minmax(0,1fr)_minmax(340px,44%)]' : undefined}>
       {formElement}
-      <aside aria-label="Preview" className="sticky top-20 h-[calc(100dvh-7rem)] min-h-[480px]">
-        <FilledPreviewPane format={format} control={form.control} />
-      </aside>
+      {withPreview && (
+        <aside aria-label="Preview" className="sticky top-20 h-[calc(100dvh-7rem)] min-h-[480px]">
+          <FilledPreviewPane format={format} control={form.control} />
+        </aside>
+      )}
     </div>
   );
 }
