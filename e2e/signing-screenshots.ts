@@ -122,7 +122,8 @@ async function main() {
     }
 
     for (const width of [1280, 375]) {
-      const context = await browser.newContext({ viewport: { width, height: width > 600 ? 900 : 800 }, deviceScaleFactor: 1 });
+      // Tall enough at 1280 px for the whole Send for signature dialog.
+      const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 800 }, deviceScaleFactor: 1 });
       const page = await context.newPage();
       watch(page, `owner${width}`);
       const api = {
@@ -162,14 +163,23 @@ async function main() {
         await row.getByLabel('Order').selectOption(String(index + 1));
       }
       await send.getByLabel('Message').fill('Hi both, here is the tenancy agreement we discussed. Please read it and sign by Friday.\nThanks, Maya');
+      // A phone shows the dialog a part at a time: a screen as tall as the whole of it, for the picture.
+      const viewport = page.viewportSize()!;
+      if (width < 600) await page.setViewportSize({ width, height: 1450 });
       await shot(page, 'send-dialog', width, { fullPage: false });
+      await page.setViewportSize(viewport);
       await send.getByRole('button', { name: 'Send for signature' }).click();
 
       // 2. The request panel, sent.
       const panel = page.getByRole('dialog', { name: 'Signature status' });
       await panel.getByTestId('signer').first().waitFor();
       await page.getByText('Sent for signature', { exact: true }).waitFor();
-      for (const close of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await close.click({ force: true }).catch(() => undefined);
+      // The "Sent for signature" toast would sit over the panel. The open dialog hides it from roles
+      // and its overlay takes pointer clicks: found by its label, clicked by an event.
+      const dismiss = page.locator('[aria-label="Dismiss notification"]');
+      await dismiss.first().waitFor();
+      for (const close of await dismiss.all()) await close.dispatchEvent('click');
+      await dismiss.first().waitFor({ state: 'detached' });
       await shot(page, 'panel-sent', width, { fullPage: false });
 
       const document = ((await (await page.request.get(`${BASE_URL}/api/documents`)).json()) as { id: string }[])[0]!;

@@ -57,8 +57,8 @@ function SignerItem({ signer, open }: { signer: TSigner; open: boolean }) {
           <span className="text-sm font-medium break-words">{signer.name}</span>
           <SignerStatusBadge status={signer.status} />
         </div>
-        <p className="text-xs break-all text-muted-foreground">
-          {signer.email} · Signer {signer.role} · Order {signer.order}
+        <p className="text-xs break-words text-muted-foreground">
+          {signer.email} · <span className="whitespace-nowrap">Signer {signer.role}</span> · <span className="whitespace-nowrap">Order {signer.order}</span>
         </p>
         <SignerTimes signer={signer} />
         {signer.declineReason && (
@@ -122,12 +122,12 @@ function AuditTrail({ request }: { request: TSignatureRequestDetail }) {
   );
 }
 
-/** The dates that matter for the request's status, in a line. */
-function requestDates(request: TSignatureRequest): string {
+/** The dates that matter for the request's status, as parts of a line. */
+function requestDates(request: TSignatureRequest): string[] {
   const sent = `Sent ${formatDate(request.createdAt, true)}`;
-  if (request.completedAt) return `${sent} · Completed ${formatDate(request.completedAt, true)}`;
-  if (request.endedAt) return `${sent} · ${requestStatusLabel(request.status)} ${formatDate(request.endedAt, true)}`;
-  return `${sent} · Open until ${formatDate(request.expiresAt)}`;
+  if (request.completedAt) return [sent, `Completed ${formatDate(request.completedAt, true)}`];
+  if (request.endedAt) return [sent, `${requestStatusLabel(request.status)} ${formatDate(request.endedAt, true)}`];
+  return [sent, `Open until ${formatDate(request.expiresAt)}`];
 }
 
 function RequestDetail({ requestId, onSendAgain, onClose }: { requestId: string; onSendAgain?: () => void; onClose: () => void }) {
@@ -184,7 +184,7 @@ function RequestDetail({ requestId, onSendAgain, onClose }: { requestId: string;
     <div className="grid min-w-0 gap-4">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <RequestStatusBadge status={request.status} />
-        <span className="text-xs text-muted-foreground">{requestDates(request)}</span>
+        <Pieces className="text-xs text-muted-foreground" pieces={requestDates(request)} />
       </div>
       {request.message && <p className="rounded-lg bg-muted/50 px-3 py-2 text-sm break-words whitespace-pre-line">{request.message}</p>}
       <section aria-label="Signers">
