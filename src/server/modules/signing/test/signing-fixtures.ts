@@ -12,21 +12,22 @@ import type { TSmtpStandIn } from '../../../test/smtp-stand-in.ts';
 import { signUpVerified, TestClient, type TTestApp } from '../../../test/test-app.ts';
 
 /** A test app whose installation sends mail through an SMTP stand-in on loopback, as signing needs. */
-export const signingTestApp = (background: TBuildAppOptions['background'] = {}) =>
+export const signingTestApp = (background: TBuildAppOptions['background'] = {}, env: Record<string, string> = {}) =>
   createTestAppWithMail({
     adminEmail: 'root@example.com',
     mail: { user: 'relay', password: 'relay-pass', fromAddress: 'documents@formwork.test', fromName: 'Formwork' },
     background,
+    env,
   });
 
 /**
  * An agreement with a signature and a name for two signers, and a document of it, made by a new
  * user on a paid plan.
  */
-export async function ownerWithAgreement(t: TTestApp, smtp: TSmtpStandIn, roles = 2) {
+export async function ownerWithAgreement(t: TTestApp, smtp: TSmtpStandIn, roles = 2, plan: 'basic' | 'enterprise' = 'basic') {
   const client = new TestClient(t.app);
   const { user } = await signUpVerified(t, client, { firstName: 'Olivia', lastName: 'Owner' }, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
   const signing = Array.from({ length: roles }, (_, i) => [
     { name: `signature_${i + 1}`, type: 'signature', signer: i + 1 },
     { name: `name_${i + 1}`, type: 'signer_name', signer: i + 1 },
