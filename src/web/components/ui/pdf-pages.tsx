@@ -137,8 +137,16 @@ export function PdfPages({
 
   useEffect(() => {
     if (scrollKey === undefined || activeMark === undefined) return;
-    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    markEls.current[activeMark]?.scrollIntoView({ block: 'center', inline: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
+    const box = boxRef.current;
+    const el = markEls.current[activeMark];
+    if (!box || !el) return;
+    const behavior = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+    // The mark to the middle of the scroll box; the window moves only if the box is not in view (a phone).
+    const at = el.getBoundingClientRect();
+    const inBox = at.top - box.getBoundingClientRect().top + box.scrollTop;
+    box.scrollTo({ top: inBox - (box.clientHeight - at.height) / 2, behavior });
+    const seen = box.getBoundingClientRect();
+    if (seen.top < 0 || seen.bottom > window.innerHeight) box.scrollIntoView({ block: 'nearest', behavior });
     // Only a new scrollKey scrolls: the signer asked to go to a field.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scrollKey]);
