@@ -1,3 +1,4 @@
+import { SIGNING_BOX_PAD, SIGNING_BOX_SIZES, SIGNING_LABEL_ROOM, SIGNING_LABEL_SIZE } from '../contract/signing.ts';
 import { prepareImage } from './images.ts';
 import type { DocumentCanvas } from './page-canvas.ts';
 import type { TSigningBox } from './signing-fields.ts';
@@ -6,19 +7,10 @@ import { type BlockStyle, type Line, placeLine } from './text.ts';
 const SIGN_BORDER = '#d1d5db';
 const SIGN_MUTED = '#6b7280';
 const SIGN_INK = '#111827';
-const SIGN_LABEL_SIZE = 7;
-/** Below a signing line: room for its label or the signer's name. */
-const SIGN_LABEL_ROOM = 12;
-const SIGN_SIZES: Record<TSigningBox['kind'], { w: number; h: number }> = {
-  signature: { w: 200, h: 56 },
-  initials: { w: 90, h: 40 },
-  signed_date: { w: 140, h: 32 },
-  signer_name: { w: 180, h: 32 },
-};
 
 /** A signing box's size, narrowed to `maxWidth` when it has less room (a table cell). */
 export function signingBoxSize(box: TSigningBox, maxWidth: number): { w: number; h: number } {
-  const size = SIGN_SIZES[box.kind];
+  const size = SIGNING_BOX_SIZES[box.kind];
   return { w: Math.max(Math.min(size.w, maxWidth), 24), h: size.h };
 }
 
@@ -34,15 +26,14 @@ export function drawSigningBox(
   style: BlockStyle,
 ): void {
   const { w, h } = signingBoxSize(box, maxWidth);
-  const pad = 6;
-  const lineTop = top + h - SIGN_LABEL_ROOM;
-  const small: BlockStyle = { ...style, size: SIGN_LABEL_SIZE, color: SIGN_MUTED, bold: false, italic: false, underline: false };
-  const labelBaseline = lineTop + SIGN_LABEL_SIZE + 2;
+  const lineTop = top + h - SIGNING_LABEL_ROOM;
+  const small: BlockStyle = { ...style, size: SIGNING_LABEL_SIZE, color: SIGN_MUTED, bold: false, italic: false, underline: false };
+  const labelBaseline = lineTop + SIGNING_LABEL_SIZE + 2;
   if (box.kind === 'signature' || box.kind === 'initials') {
     draw.canvas.rect(x, top, w, h, { stroke: SIGN_BORDER, lineWidth: 0.5 });
-    draw.canvas.hline(x + pad, x + w - pad, lineTop, SIGN_MUTED, 0.75);
+    draw.canvas.hline(x + SIGNING_BOX_PAD, x + w - SIGNING_BOX_PAD, lineTop, SIGN_MUTED, 0.75);
     const mark = box.signed?.mark;
-    const markW = w - 2 * pad;
+    const markW = w - 2 * SIGNING_BOX_PAD;
     const markH = lineTop - top - 4;
     if (mark?.type === 'image') {
       const img = prepareImage(mark.png);
@@ -51,7 +42,7 @@ export function drawSigningBox(
         const fit = Math.min(markW / img.width, markH / img.height);
         const dw = img.width * fit;
         const dh = img.height * fit;
-        draw.canvas.image(img, x + pad + (markW - dw) / 2, lineTop - 2 - dh, dw, dh);
+        draw.canvas.image(img, x + SIGNING_BOX_PAD + (markW - dw) / 2, lineTop - 2 - dh, dw, dh);
       }
     } else if (mark?.type === 'typed') {
       const script: BlockStyle = {
@@ -69,13 +60,13 @@ export function drawSigningBox(
         line = draw.oneLine(mark.text, script);
       }
       if (line) {
-        placeLine(line, x + pad, markW, 'left');
+        placeLine(line, x + SIGNING_BOX_PAD, markW, 'left');
         draw.canvas.line(line, lineTop - 4);
       }
     }
     const under = box.signed ? draw.oneLine(box.signed.name, { ...small, color: SIGN_INK }) : draw.oneLine(box.label, small);
     if (under) {
-      placeLine(under, x + pad, markW, 'left');
+      placeLine(under, x + SIGNING_BOX_PAD, markW, 'left');
       draw.canvas.line(under, labelBaseline);
     }
     return;

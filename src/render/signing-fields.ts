@@ -2,25 +2,17 @@ import {
   findPlaceholderTags,
   formatDateValue,
   isSigningPlaceholder,
-  signerLabel,
   type TPlaceholder,
   type TPlaceholderTag,
   type TSigningPlaceholderType,
 } from '../contract/placeholders.ts';
-import type { TSignatureMark, TSignerStamp } from '../contract/signing.ts';
+import { signingBoxLabel, type TSignatureMark, type TSignerStamp } from '../contract/signing.ts';
 
 /*
  * Signing tags (docs/e-signing.md): what `{{signature}}`, `{{initials}}`, `{{signed_date}}` and
  * `{{signer_name}}` print. A tag that is all of a paragraph or a table cell is a box (layout.ts
  * draws it); inside running text it is text, since a box cannot sit in a line.
  */
-
-const KIND_LABELS: Record<TSigningPlaceholderType, string> = {
-  signature: 'Signature',
-  initials: 'Initials',
-  signed_date: 'Date',
-  signer_name: 'Name',
-};
 
 /** A signing tag as a box: what it is for, and once signed what fills it. */
 export interface TSigningBox {
@@ -122,7 +114,7 @@ export class SigningFields {
   private boxOf(tag: TPlaceholderTag): TSigningBox | undefined {
     const p = this.placeholder(tag);
     if (!p) return undefined;
-    const label = `${KIND_LABELS[p.type]} · ${signerLabel(p.signer)}`;
+    const label = signingBoxLabel(p.type, p.signer);
     const stamp = this.signers.get(p.signer);
     if (!stamp) return { kind: p.type, label };
     // The day signed in UTC, as the audit trail records it, written the document's way.

@@ -1,5 +1,16 @@
-import { ArrowDownIcon, CalendarClockIcon, CheckCircle2Icon, ClockIcon, FileSignatureIcon, Loader2Icon, LinkIcon, XCircleIcon } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  ArrowDownIcon,
+  CalendarClockIcon,
+  ChevronLeftIcon,
+  ChevronRightIcon,
+  CheckCircle2Icon,
+  ClockIcon,
+  FileSignatureIcon,
+  Loader2Icon,
+  LinkIcon,
+  XCircleIcon,
+} from 'lucide-react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { TSigningSession, TSignResult } from '../../../../contract/signature-requests';
 import { LogoMark } from '../../../components/layout/logo';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
@@ -11,6 +22,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { errorStatus } from '../../../lib/api';
 import { cn, formatDate } from '../../../lib/utils';
+import { signerBoxMarks } from './box-marks';
 import { SignPanel } from './sign-panel';
 import { useSigningPdf, useSigningSession } from './signer-api';
 
@@ -90,23 +102,64 @@ function DocumentHeader({ session }: { session: TSigningSession }) {
   );
 }
 
+/** Steps through the signer's highlighted boxes, in the order they come in the document. */
+function FieldSteps({ count, active, onGo }: { count: number; active: number; onGo: (index: number) => void }) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-2 border-b bg-background px-3 py-2" role="group" aria-labelledby={`${id}-label`}>
+      <p id={`${id}-label`} className="mr-auto text-sm text-muted-foreground" aria-live="polite">
+        Your fields: <span className="font-medium text-foreground">{count > 1 ? `${active + 1} of ${count}` : 'highlighted'}</span>
+      </p>
+      {count > 1 && (
+        <Button variant="outline" size="icon-sm" onClick={() => onGo((active + count - 1) % count)} aria-label="Previous field">
+          <ChevronLeftIcon aria-hidden />
+        </Button>
+      )}
+      <Button variant="outline" size="sm" onClick={() => onGo(count > 1 ? (active + 1) % count : 0)}>
+        {count > 1 ? 'Next field' : 'Show field'} <ChevronRightIcon aria-hidden />
+      </Button>
+    </div>
+  );
+}
+
 function DocumentPages({ token, session, className }: { token: string; session: TSigningSession; className?: string }) {
   const pdf = useSigningPdf(token, session.pdfUrl);
+  // Only this signer's boxes: their labels name their role.
+  const marks = useMemo(() => signerBoxMarks(session.fields, session.signer.role), [session.fields, session.signer.role]);
+  const [found, setFound] = useState(0);
+  const [step, setStep] = useState<{ active: number; scrollKey?: number }>({ active: 0 });
   return (
-    <Card className={cn('relative overflow-hidden bg-muted/60 p-0', className)}>
-      {pdf.data ? (
-        <PdfPages pdf={pdf.data} label={`Pages of ${session.documentName}`} className="absolute inset-0" />
-      ) : (
-        <div className="flex h-full items-center justify-center gap-2 px-4 text-center text-sm text-muted-foreground" role="status">
-          {pdf.error ? (
-            'The document could not be loaded. Reload the page to try again.'
-          ) : (
-            <>
-              <Loader2Icon className="size-4 animate-spin" aria-hidden /> Loading the document…
-            </>
-          )}
-        </div>
+    <Card className={cn('flex flex-col overflow-hidden bg-muted/60 p-0', className)}>
+      {pdf.data && found > 0 && (
+        <FieldSteps
+          count={found}
+          active={Math.min(step.active, found - 1)}
+          onGo={(active) => setStep((current) => ({ active, scrollKey: (current.scrollKey ?? 0) + 1 }))}
+        />
       )}
+      <div className="relative min-h-0 flex-1">
+        {pdf.data ? (
+          <PdfPages
+            pdf={pdf.data}
+            label={`Pages of ${session.documentName}`}
+            className="absolute inset-0"
+            marks={marks}
+            activeMark={Math.min(step.active, Math.max(found - 1, 0))}
+            scrollKey={step.scrollKey}
+            onMarks={setFound}
+          />
+        ) : (
+          <div className="flex h-full items-center justify-center gap-2 px-4 text-center text-sm text-muted-foreground" role="status">
+            {pdf.error ? (
+              'The document could not be loaded. Reload the page to try again.'
+            ) : (
+              <>
+                <Loader2Icon className="size-4 animate-spin" aria-hidden /> Loading the document…
+              </>
+            )}
+          </div>
+        )}
+      </div>
     </Card>
   );
 }
