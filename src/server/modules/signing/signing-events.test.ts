@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZCreatedWebhookEndpoint } from '../../../contract/webhooks.ts';
+import { WEBHOOK_EVENTS, ZCreatedWebhookEndpoint } from '../../../contract/webhooks.ts';
 import { ZSignatureRequest } from '../../../contract/signature-requests.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { TestClient as Client, type TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -31,14 +31,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const SIGNING_EVENTS = [
-  'signature_request.sent',
-  'signature_request.viewed',
-  'signature_request.signed',
-  'signature_request.completed',
-  'signature_request.declined',
-  'signature_request.expired',
-];
+const SIGNING_EVENTS = WEBHOOK_EVENTS.filter((event) => event.startsWith('signature_request.'));
 
 async function ownerListening() {
   const { client, document } = await ownerWithAgreement(t, smtp, 1, 'enterprise');

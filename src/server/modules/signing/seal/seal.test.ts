@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STARTER_FORMATS } from '../../../../contract/starter-formats/index.ts';
-import { renderPdf } from '../../../../render/index.ts';
+import { offerLetterPdf } from '../test/signing-fixtures.ts';
 import { startTimestampServer, type TTimestampServer } from '../../../test/timestamp-server.ts';
 import { createSealCertificates, type TSealCertificates } from './certificates.ts';
 import { sealPdf } from './seal-pdf.ts';
@@ -18,14 +17,7 @@ let original: Uint8Array;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'formwork-seal-'));
   [certificates, tsa] = await Promise.all([createSealCertificates('Formwork test'), startTimestampServer()]);
-  // The starter offer letter, filled in: a real document of the kind people send for signature.
-  const offer = STARTER_FORMATS.find((starter) => starter.id === 'offer-letter')!;
-  original = renderPdf({
-    format: offer,
-    data: { candidate_name: 'Ada Lovelace', company_name: 'Analytical Engines Ltd' },
-    assets: {},
-    meta: { title: offer.name, creationDate: new Date('2026-11-26T00:00:00Z') },
-  }).pdf;
+  original = offerLetterPdf();
 });
 afterAll(async () => {
   await tsa.close();

@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STARTER_FORMATS } from '../../../../contract/starter-formats/index.ts';
-import { renderPdf } from '../../../../render/index.ts';
+import { offerLetterPdf } from '../test/signing-fixtures.ts';
 import { describeCertificate, readSealFile, SealFileError } from './certificates.ts';
 import { sealPdf } from './seal-pdf.ts';
 import { verifySeal } from './verify-seal.ts';
@@ -42,13 +41,7 @@ function issue(name: string, keyAlgorithm: string[], extensions: string[]) {
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'formwork-uploaded-seal-'));
-  const offer = STARTER_FORMATS.find((starter) => starter.id === 'offer-letter')!;
-  original = renderPdf({
-    format: offer,
-    data: { candidate_name: 'Ada Lovelace', company_name: 'Analytical Engines Ltd' },
-    assets: {},
-    meta: { title: offer.name, creationDate: new Date('2026-11-26T00:00:00Z') },
-  }).pdf;
+  original = offerLetterPdf();
   openssl(
     ...[
       'req',

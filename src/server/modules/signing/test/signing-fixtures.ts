@@ -5,6 +5,8 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { ZSignatureRequestDetail, type TSignatureRequestDetail } from '../../../../contract/signature-requests.ts';
+import { STARTER_FORMATS } from '../../../../contract/starter-formats/index.ts';
+import { renderPdf } from '../../../../render/index.ts';
 import { users } from '../../../db/schema.ts';
 import type { TBuildAppOptions } from '../../../app.ts';
 import { createTestAppWithMail } from '../../../test/mail-test-app.ts';
@@ -87,4 +89,15 @@ export function readPdf(bytes: Uint8Array) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The starter offer letter, filled in: a real document of the kind people send for signature. */
+export function offerLetterPdf(): Uint8Array {
+  const offer = STARTER_FORMATS.find((starter) => starter.id === 'offer-letter')!;
+  return renderPdf({
+    format: offer,
+    data: { candidate_name: 'Ada Lovelace', company_name: 'Analytical Engines Ltd' },
+    assets: {},
+    meta: { title: offer.name, creationDate: new Date('2026-11-26T00:00:00Z') },
+  }).pdf;
 }
