@@ -192,6 +192,8 @@ test('an offer letter: sent to two signers in turn, drawn on a phone, typed on a
   await expect(manager.page.getByRole('heading', { level: 1 })).toHaveText(documentName);
   await expect(manager.page.getByText('Welcome aboard: please sign your offer.')).toBeVisible();
   await expect(manager.page.getByTestId('pdf-pages').locator('canvas').first()).toBeVisible();
+  // Their own boxes are marked on the document, one after another: the signature and the name.
+  await expect(manager.page.getByText(/Your fields:\s*1 of 2/)).toBeVisible();
   await expectAccessible(manager.page, 'signing page at 375 px');
   // On a phone the panel is below the document: the bar at the bottom takes the signer there.
   await manager.page.getByRole('button', { name: 'Go to signing' }).click();

@@ -29,7 +29,7 @@ import { createPdfService, type TPdfService } from './modules/pdf/index.ts';
 import { createPublicApiRepository, createPublicApiService } from './modules/public-api/index.ts';
 import { createQuotaService, createWorkLimits } from './modules/quota/index.ts';
 import { createShareLinksRepository, createShareLinksService } from './modules/share-links/index.ts';
-import { createPdfVerifier, createSealKeys, createSigningRepository, createSigningService } from './modules/signing/index.ts';
+import { createPdfVerifier, createSealKeys, createSealPool, createSigningRepository, createSigningService } from './modules/signing/index.ts';
 import { createSystemRepository, createSystemService } from './modules/system/index.ts';
 import {
   createAccountDataRepository,
@@ -253,8 +253,10 @@ function createSigning(
   const secrets = createSecretBox(config.encryptionKey);
   // The name the seal's certificates carry: the address people know this installation by.
   const sealKeys = createSealKeys({ repository, secrets, installationName: new URL(config.publicUrl).hostname });
+  const sealPool = createSealPool();
   const signing = createSigningService({
     repository,
+    sealPool,
     documents,
     deliveries,
     batchCells: mailMerge.batchCells,
@@ -276,6 +278,7 @@ function createSigning(
     sealKeys,
     documentName: async (ownerId, documentId) => (await documents.get(ownerId, documentId))?.name,
     log,
+    checkSeal: (pdf, trusted) => sealPool.verify(pdf, trusted),
   });
   return { signing, sealKeys, verifier };
 }

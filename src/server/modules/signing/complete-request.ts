@@ -82,7 +82,7 @@ export async function completeRequest(ctx: TSigningBase, { request, signers }: {
     signers: Object.fromEntries(signers.map((signer) => [signer.role, stampOf(signer)])),
   });
   const timestampUrl = await deps.timestampUrl();
-  const sealed = await ctx.sealPool.seal({
+  const sealed = await deps.sealPool.seal({
     document: signedDocument,
     certificate: await certificatePdf(ctx, request, signers, document.name),
     certificates: await deps.sealKeys.inUse(),

@@ -8,6 +8,7 @@ export { certificateRender } from './certificate.ts';
 export { createSealCertificates } from './seal/certificates.ts';
 export { sealPdf } from './seal/seal-pdf.ts';
 export { createSealKeys, type TSealKeys } from './seal-keys.ts';
+export { createSealPool } from './seal/seal-pool.ts';
 export { createSigningRepository } from './signing.repository.ts';
 export { callerOf, signatureRequestsRoutes, signerRoutes } from './signing.routes.ts';
 export { SIGN_PATH, type TCaller } from './signing-context.ts';

@@ -38,6 +38,8 @@ export type TSigningDeps = {
   allowance: { assertRoom(ownerId: string, count: number): Promise<void> };
   pdf: Pick<TPdfService, 'render'>;
   sealKeys: Pick<TSealKeys, 'inUse'>;
+  /** The seal thread (shared with /verify). */
+  sealPool: TSealPool;
   /** The RFC 3161 server an administrator set, if any. */
   timestampUrl: () => Promise<string | null>;
   secrets: TSecretBox;
@@ -47,7 +49,7 @@ export type TSigningDeps = {
   pollMs?: number;
 };
 
-export type TSigningBase = { deps: TSigningDeps; r: TSigningRepository; sealPool: TSealPool };
+export type TSigningBase = { deps: TSigningDeps; r: TSigningRepository };
 /** The base and the worker that reminds, expires and seals; use cases wake it. */
 export type TSigningContext = TSigningBase & { worker: TDueRowsWorker };
 

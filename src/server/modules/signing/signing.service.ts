@@ -11,7 +11,6 @@ import {
 } from './owner-requests.ts';
 import { batchSignatureProgress, sendBatchForSignature } from './batch-requests.ts';
 import { createSigningWorker } from './request-progress.ts';
-import { createSealPool } from './seal/seal-pool.ts';
 import { decline, linkIsOpen, sign, signingPdf, signingSession } from './signer-actions.ts';
 import { SIGN_PATH, type TSigningBase, type TSigningContext, type TSigningDeps } from './signing-context.ts';
 import { useCasesOf } from '../use-cases.ts';
@@ -52,7 +51,7 @@ function signingMailOf({ deps, r }: TSigningBase): TSigningMail {
  * seals (docs/e-signing.md).
  */
 export function createSigningService(deps: TSigningDeps) {
-  const base: TSigningBase = { deps, r: deps.repository, sealPool: createSealPool() };
+  const base: TSigningBase = { deps, r: deps.repository };
   const worker = createSigningWorker(base);
   const ctx: TSigningContext = { ...base, worker };
   const use = useCasesOf(ctx);
@@ -76,7 +75,7 @@ export function createSigningService(deps: TSigningDeps) {
     start: () => worker.start(),
     async stop() {
       await worker.stop();
-      await base.sealPool.close();
+      await deps.sealPool.close();
     },
   };
 }

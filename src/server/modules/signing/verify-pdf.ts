@@ -4,7 +4,7 @@ import type { TVerifyResult } from '../../../contract/signature-requests.ts';
 import { AppError } from '../../http/app-error.ts';
 import { checkChain } from './audit-trail.ts';
 import type { TSealKeys } from './seal-keys.ts';
-import { verifySeal, type TSealCheck } from './seal/verify-seal.ts';
+import { verifySeal, type TSealCheck, type TTrustedSeal } from './seal/verify-seal.ts';
 import type { TSigningRepository } from './signing.repository.ts';
 
 /** PDF readers accept the header anywhere in the first kilobyte, so a file is judged the same way. */
@@ -29,7 +29,10 @@ export function createPdfVerifier(deps: {
   /** The name of the document a request was made for; the request row holds only its id. */
   documentName: (ownerId: string, documentId: string) => Promise<string | undefined>;
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /** Where the seal is checked: the seal thread, off the event loop. */
+  checkSeal?: (pdf: Uint8Array, trusted: TTrustedSeal[]) => Promise<TSealCheck>;
 }) {
+  const checkSeal = deps.checkSeal ?? verifySeal;
   return {
     async verify(bytes: Uint8Array): Promise<TVerifyResult> {
       if (bytes.length === 0) throw new AppError('bad_request', 'The file is empty. Choose the signed PDF.', { file: 'The file is empty.' });
@@ -39,7 +42,7 @@ export function createPdfVerifier(deps: {
       const trusted = await deps.sealKeys.trusted();
       let seal: TSealCheck;
       try {
-        seal = await verifySeal(bytes, trusted);
+        seal = await checkSeal(bytes, trusted);
       } catch (error) {
         // A file built to trip the parser is still only a PDF whose seal does not hold. Logged, as
         // the same throw would come from a stored certificate Node cannot read.
