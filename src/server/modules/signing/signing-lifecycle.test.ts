@@ -106,6 +106,8 @@ describe('expiry', () => {
   it('ends a request that reaches its expiry unsigned', async () => {
     const a = fresh('late');
     const { owner, document, request } = await send([{ name: 'Late', email: a }], { expiresInDays: 1 });
+    // The invitation is delivered long before a real expiry; waiting for it keeps the trail's order fixed.
+    await requestWhen(owner, request.id, (detail) => detail.audit.events.some((e) => e.type === 'delivered'));
     await t.database.db
       .update(signatureRequests)
       .set({ expiresAt: new Date(Date.now() - 1000), nextCheckAt: new Date() })

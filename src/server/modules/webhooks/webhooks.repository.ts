@@ -82,7 +82,7 @@ export function createWebhooksRepository(db: TDb) {
 
     async recordAttempt(
       id: string,
-      outcome: { status: 'pending' | 'delivered' | 'failed'; responseStatus: number | null; error: string | null; nextAttemptAt: Date | null },
+      outcome: { status: 'pending' | 'delivered'; responseStatus: number | null; error: string | null; nextAttemptAt: Date | null },
     ): Promise<void> {
       await db
         .update(webhookDeliveries)
@@ -96,12 +96,21 @@ export function createWebhooksRepository(db: TDb) {
         .where(eq(webhookDeliveries.id, id));
     },
 
-    /** Turns an endpoint off, whoever owns it: the sender's verdict after a delivery failed for good. */
-    async disableEndpoint(id: string, reason: string): Promise<void> {
-      await db
-        .update(webhookEndpoints)
-        .set({ disabledAt: new Date(), disabledReason: reason })
-        .where(and(eq(webhookEndpoints.id, id), sql`${webhookEndpoints.disabledAt} is null`));
+    /**
+     * A delivery's last retry failed: it is given up and its endpoint turned off, whoever owns it,
+     * in one transaction so nobody sees (or a crash leaves) one without the other.
+     */
+    async giveUp(delivery: { id: string; endpointId: string }, outcome: { responseStatus: number | null; error: string | null }, reason: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(webhookDeliveries)
+          .set({ status: 'failed', responseStatus: outcome.responseStatus, error: outcome.error, nextAttemptAt: null })
+          .where(eq(webhookDeliveries.id, delivery.id));
+        await tx
+          .update(webhookEndpoints)
+          .set({ disabledAt: new Date(), disabledReason: reason })
+          .where(and(eq(webhookEndpoints.id, delivery.endpointId), sql`${webhookEndpoints.disabledAt} is null`));
+      });
     },
   };
 }

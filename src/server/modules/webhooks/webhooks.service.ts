@@ -81,9 +81,9 @@ export function createWebhooksService(deps: {
       worker.kickIn(wait);
       return;
     }
-    await r.recordAttempt(delivery.id, { status: 'failed', responseStatus: result.status, error: result.error, nextAttemptAt: null });
-    await r.disableEndpoint(
-      delivery.endpointId,
+    await r.giveUp(
+      delivery,
+      { responseStatus: result.status, error: result.error },
       `Turned off after ${delivery.attempts} failed attempts over a day to deliver ${delivery.event}: ${result.error ?? 'no answer'}`,
     );
   }

@@ -54,11 +54,16 @@ export async function ownerWithAgreement(t: TTestApp, smtp: TSmtpStandIn, roles 
 export const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
 /** Waits until the request's status is `status` (the worker seals in the background). */
-export async function requestWhen(client: TestClient, id: string, status: string): Promise<TSignatureRequestDetail> {
+export async function requestWhen(
+  client: TestClient,
+  id: string,
+  status: string | ((detail: TSignatureRequestDetail) => boolean),
+): Promise<TSignatureRequestDetail> {
+  const reached = typeof status === 'string' ? (detail: TSignatureRequestDetail) => detail.status === status : status;
   for (let i = 0; ; i++) {
     const detail = ZSignatureRequestDetail.parse((await client.get(`/api/signature-requests/${id}`)).json());
-    if (detail.status === status) return detail;
-    if (i > 600) throw new Error(`request ${id} stayed ${detail.status}`);
+    if (reached(detail)) return detail;
+    if (i > 600) throw new Error(`request ${id} stayed ${detail.status}: ${detail.audit.events.map((e) => e.type).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
