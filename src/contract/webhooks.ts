@@ -11,6 +11,8 @@ export const WEBHOOK_EVENTS = [
   'signature_request.completed',
   'signature_request.declined',
   'signature_request.expired',
+  'team.member_added',
+  'team.member_removed',
 ] as const;
 export const ZWebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;

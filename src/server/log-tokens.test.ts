@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../contract/api-keys.ts';
 import type { TDocument } from '../contract/documents.ts';
 import { ZShareLink } from '../contract/delivery.ts';
-import { apiRequests, users } from './db/schema.ts';
+import { apiRequests, workspaces } from './db/schema.ts';
 import { maskTokens, pathForLog } from './log-tokens.ts';
 import { createTestApp, TestClient, logInto, type TTestApp } from './test/test-app.ts';
 
@@ -41,7 +41,7 @@ describe('tokens in logs', () => {
   it('leaves no share token and no API key in a run’s log or the API request log', async () => {
     const client = new TestClient(t.app);
     const { user } = await client.signUp();
-    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
     const format = await client.post('/api/formats', {
       name: 'Letter',
       content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{name}}' }] },

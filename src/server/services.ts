@@ -2,6 +2,7 @@
  * The services, wired once for both entry points: the web server (app.ts) and the bulk worker
  * process (worker.ts), so a worker on another machine runs exactly the code the server does.
  */
+import { createWorkspacesRepository } from './modules/workspaces/index.ts';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -79,7 +80,8 @@ type TArea = { config: TConfig; db: TDatabase['db']; log: FastifyBaseLogger };
 function createAccountCore({ config, db, log }: TArea) {
   const usersRepository = createUsersRepository(db);
   // What other modules may read and change of accounts; the repository stays with users' own services.
-  const userAccounts = createUserAccounts(usersRepository);
+  const workspacesRepository = createWorkspacesRepository(db);
+  const userAccounts = createUserAccounts(usersRepository, workspacesRepository);
   const adminRepository = createAdminRepository(db);
   const system = createSystemService({
     system: createSystemRepository(db),
@@ -101,10 +103,22 @@ function createAccountCore({ config, db, log }: TArea) {
     emailVerified: async (userId) => (await usersRepository.findById(userId))?.emailVerified,
     mailServer: async () => (await mailRepository.systemMail()) !== undefined,
   });
-  const usersService = createUsersService({ users: usersRepository, quota, standing });
+  const usersService = createUsersService({ users: usersRepository, workspaces: workspacesRepository, quota, standing });
   const apiKeysRepository = createApiKeysRepository(db);
   const apiKeys = createApiKeysService({ keys: apiKeysRepository, hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId), standing });
-  return { usersRepository, userAccounts, adminRepository, system, assetsRepository, quota, mailRepository, standing, usersService, apiKeys };
+  return {
+    usersRepository,
+    workspacesRepository,
+    userAccounts,
+    adminRepository,
+    system,
+    assetsRepository,
+    quota,
+    mailRepository,
+    standing,
+    usersService,
+    apiKeys,
+  };
 }
 type TAccountCore = ReturnType<typeof createAccountCore>;
 
@@ -331,7 +345,7 @@ function createBulkWork(
 /** Subscriptions, and the account's data for export and deletion. */
 function createBillingAndExports(
   { config, db, log }: TArea,
-  { usersRepository, system, quota }: TAccountCore,
+  { userAccounts, system, quota }: TAccountCore,
   pdf: TPdfService,
   { formats, documents }: ReturnType<typeof createDocumentWork>,
   {
@@ -356,7 +370,7 @@ function createBillingAndExports(
   const accountData = createAccountDataRepository(db);
   const accountExport = createAccountExport({
     data: accountData,
-    users: usersRepository,
+    users: userAccounts,
     formats,
     documents,
     billing,

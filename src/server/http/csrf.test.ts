@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../contract/errors.ts';
-import { formats, users } from '../db/schema.ts';
+import { formats, workspaces } from '../db/schema.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../test/test-app.ts';
 
 /*
@@ -17,7 +17,7 @@ beforeAll(async () => {
   client = new TestClient(t.app);
   userId = (await client.signUp()).user.id;
   // Enterprise: more than one format, and API keys.
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, userId));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, userId));
 });
 afterAll(async () => {
   await t.close();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../db/schema.ts';
+import { workspaces } from '../db/schema.ts';
 import type { TFormat } from '../../contract/formats.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../test/test-app.ts';
 
@@ -134,7 +134,7 @@ beforeAll(async () => {
   const { user: created } = await user.signUp();
   admin = new TestClient(t.app);
   await signUpVerified(t, admin, { email: 'corpus-admin@example.com' });
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, created.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, created.id));
   apiKey = ((await user.post('/api/user/api-keys', { name: 'Corpus' })).json() as { key: string }).key;
   const format = (await user.post('/api/formats', offerLetter)).json() as TFormat;
   const document = (await user.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann' } })).json() as { id: string };

@@ -11,7 +11,7 @@ import { buildApp, type TBuildAppOptions } from '../app.ts';
 import { loadConfig, type TConfig } from '../config.ts';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type TDatabase } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { users, workspaces } from '../db/schema.ts';
 
 export const TEST_ORIGIN = 'http://localhost:5000';
 
@@ -217,7 +217,7 @@ export class TestClient {
 export async function signUpOnPlan(t: Pick<TTestApp, 'app' | 'database'>, plan: 'free' | 'basic' | 'premium' | 'enterprise') {
   const client = new TestClient(t.app);
   const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: plan }).where(eq(workspaces.id, user.id));
   return { client, user };
 }
 

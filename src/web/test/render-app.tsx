@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import type { TPlanId } from '../../contract/plans';
 import type { TUser } from '../../contract/user';
-import { users } from '../../server/db/schema';
+import { users, workspaces } from '../../server/db/schema';
 import type { TBuildAppOptions } from '../../server/app';
 import { createTestApp, type TTestApp } from '../../server/test/test-app';
 import { App } from '../app';
@@ -109,7 +109,7 @@ export function returnToApp(server: TWebServer, path = '/'): void {
 
 /** Puts a user on a plan, as a payment or an administrator would. */
 export async function setPlan(server: TWebServer, userId: string, plan: TPlanId): Promise<void> {
-  await server.t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, userId));
+  await server.t.database.db.update(workspaces).set({ subscriptionPlan: plan }).where(eq(workspaces.id, userId));
 }
 
 /** Renders the app at `path` (e.g. `/settings?tab=billing`) and returns a user to drive it. */

@@ -1,6 +1,6 @@
 import type { TInvoiceDetails } from '../../../contract/billing.ts';
 import { createdAt, updatedAt } from './columns.ts';
-import { ownerIdColumn, users } from './users-and-auth.ts';
+import { ownerIdColumn, workspaces } from './workspaces.ts';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // Plans and money: usage counters, gateways, subscriptions, orders, payments and invoices.
@@ -37,15 +37,15 @@ const GATEWAYS = ['razorpay', 'stripe', 'paypal'] as const;
 const CYCLES = ['monthly', 'yearly'] as const;
 
 /**
- * A user's paid subscription, one row per user, kept after it ends. The user's plan in force is
- * `users.subscription_plan`; this row says how it is paid and until when.
+ * A workspace's paid subscription, one row per workspace, kept after it ends. The user's plan in force is
+ * `workspaces.subscription_plan`; this row says how it is paid and until when.
  */
 export const subscriptions = pgTable(
   'subscriptions',
   {
     ownerId: text('owner_id')
       .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     planId: text('plan_id', { enum: PLAN_IDS }).notNull(),
     cycle: text('cycle', { enum: CYCLES }).notNull(),
     gateway: text('gateway', { enum: GATEWAYS }).notNull(),
@@ -84,8 +84,8 @@ export const billingOrders = pgTable(
   'billing_orders',
   {
     id: text('id').primaryKey(),
-    /** Null once the account is deleted: the order stays for the seller's books. */
-    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Null once the workspace (account or team) is deleted: the order stays for the seller's books. */
+    ownerId: text('owner_id').references(() => workspaces.id, { onDelete: 'set null' }),
     gateway: text('gateway', { enum: GATEWAYS }).notNull(),
     gatewayOrderId: text('gateway_order_id').notNull(),
     planId: text('plan_id', { enum: PLAN_IDS }).notNull(),
@@ -116,8 +116,8 @@ export const payments = pgTable(
   'payments',
   {
     id: text('id').primaryKey(),
-    /** Null once the account is deleted: the payment stays for the seller's books. */
-    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Null once the workspace (account or team) is deleted: the payment stays for the seller's books. */
+    ownerId: text('owner_id').references(() => workspaces.id, { onDelete: 'set null' }),
     orderId: text('order_id').references(() => billingOrders.id),
     gateway: text('gateway', { enum: GATEWAYS }).notNull(),
     /** Razorpay payment id, Stripe invoice id, PayPal capture id: what the invoice quotes. */
@@ -152,8 +152,8 @@ export const invoices = pgTable(
   {
     id: text('id').primaryKey(),
     number: integer('number').notNull().unique(),
-    /** Null once the account is deleted; `details` still names the buyer as billed. */
-    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Null once the workspace (account or team) is deleted; `details` still names the buyer as billed. */
+    ownerId: text('owner_id').references(() => workspaces.id, { onDelete: 'set null' }),
     paymentId: text('payment_id')
       .notNull()
       .unique()

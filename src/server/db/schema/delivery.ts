@@ -1,7 +1,7 @@
 import { createdAt } from './columns.ts';
 import { documents, bulkJobs } from './formats-and-documents.ts';
 import { signatureRequests, signatureSigners } from './signing.ts';
-import { ownerIdColumn } from './users-and-auth.ts';
+import { ownerIdColumn } from './workspaces.ts';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 

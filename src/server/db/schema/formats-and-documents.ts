@@ -3,7 +3,8 @@ import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TFormatContent } from '../../../contract/format-content.ts';
 import type { TPlaceholder } from '../../../contract/placeholders.ts';
 import { bytea, createdAt, updatedAt } from './columns.ts';
-import { ownerIdColumn } from './users-and-auth.ts';
+import { users } from './users-and-auth.ts';
+import { ownerIdColumn } from './workspaces.ts';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -14,6 +15,8 @@ export const formats = pgTable(
   {
     id: text('id').primaryKey(),
     ownerId: ownerIdColumn(),
+    /** The person who made it, kept when they leave the workspace's team; null once their account is deleted. */
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     description: text('description'),
     /** The current FormatContent (src/contract/format-content.ts). */
@@ -51,6 +54,8 @@ export const documents = pgTable(
   {
     id: text('id').primaryKey(),
     ownerId: ownerIdColumn(),
+    /** The person who made it, kept when they leave the workspace's team; null once their account is deleted. */
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     /** Null once the format is deleted; the document keeps its own copy of what it was made from. */
     formatId: text('format_id').references(() => formats.id, { onDelete: 'set null' }),
     formatName: text('format_name').notNull(),
@@ -97,6 +102,8 @@ export const bulkJobs = pgTable(
   {
     id: text('id').primaryKey(),
     ownerId: ownerIdColumn(),
+    /** The person who made it, kept when they leave the workspace's team; null once their account is deleted. */
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     formatId: text('format_id').references(() => formats.id, { onDelete: 'set null' }),
     formatName: text('format_name').notNull(),
     /** The format version the rows are generated from, pinned when the job starts. */

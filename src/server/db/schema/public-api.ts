@@ -1,5 +1,6 @@
 import { createdAt } from './columns.ts';
-import { ownerIdColumn, users } from './users-and-auth.ts';
+import { users } from './users-and-auth.ts';
+import { ownerIdColumn, workspaces } from './workspaces.ts';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // The public API's keys, rate windows, request log and the state of asynchronous requests.
@@ -13,6 +14,8 @@ export const apiKeys = pgTable(
   {
     id: text('id').primaryKey(),
     ownerId: ownerIdColumn(),
+    /** The person who made the key; documents it makes are theirs. Null once their account is deleted. */
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     mode: text('mode', { enum: ['live', 'test'] }).notNull(),
     keyHash: text('key_hash').notNull(),
@@ -105,7 +108,7 @@ export const asyncDocuments = pgTable('async_documents', {
   id: text('id').primaryKey(),
   ownerId: text('owner_id')
     .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
   status: text('status', { enum: ['pending', 'failed'] }).notNull(),
   error: jsonb('error').$type<{ code: string; message: string }>(),
   /** Asked for with a test key: only test keys see it, as with the document it becomes. */

@@ -3,7 +3,7 @@ import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex
 import { SIGNATURE_REQUEST_STATUSES, SIGNER_STATUSES } from '../../../contract/signature-requests.ts';
 import { bytea, createdAt } from './columns.ts';
 import { bulkJobs, documents } from './formats-and-documents.ts';
-import { ownerIdColumn } from './users-and-auth.ts';
+import { ownerIdColumn } from './workspaces.ts';
 
 // E-signing: requests, their signers, the audit trail, and the installation's seal.
 

@@ -4,7 +4,8 @@ import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from '
 // The accounts: users, their sign-in material and sessions, and what belongs to the account itself.
 
 /**
- * The auth library's user row, extended with the product's profile and plan columns. The TS keys
+ * The auth library's user row, extended with the product's profile columns (the plan and mail
+ * settings are the personal workspace's, in workspaces.ts). The TS keys
  * are what better-auth addresses (its field names), the SQL names stay snake_case.
  */
 export const users = pgTable('users', {
@@ -18,23 +19,6 @@ export const users = pgTable('users', {
   role: text('role', { enum: ['user', 'admin'] })
     .notNull()
     .default('user'),
-  subscriptionPlan: text('subscription_plan', { enum: ['free', 'basic', 'premium', 'enterprise'] })
-    .notNull()
-    .default('free'),
-  apiEnabled: boolean('api_enabled').notNull().default(false),
-  /** Per-user override of the plan's monthly generation limit (admins set it for enterprise). */
-  apiCallsLimit: integer('api_calls_limit'),
-  enterpriseEmail: text('enterprise_email'),
-  /** AES-GCM ciphertext; never leaves the server. */
-  enterpriseEmailPasswordEnc: text('enterprise_email_password_enc'),
-  smtpHost: text('smtp_host'),
-  smtpPort: integer('smtp_port'),
-  smtpSecure: boolean('smtp_secure').notNull().default(true),
-  /**
-   * The start of the paid period the generation quota counts in (ISO), or null: the calendar month.
-   * Billing sets it when a period starts, so the quota resets at the period boundary.
-   */
-  quotaPeriod: text('quota_period'),
   /** Set by the auth library's two-factor plugin once a second factor is confirmed. */
   twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   /** Set while an admin has suspended the account: no session, API key or sign-in works. */
@@ -43,8 +27,8 @@ export const users = pgTable('users', {
   updatedAt: updatedAt(),
 });
 
-/** The owner of a row that is the account's own: deleting the account deletes the row. */
-export const ownerIdColumn = () =>
+/** The person a row belongs to (not a workspace): deleting the account deletes the row. */
+const accountIdColumn = () =>
   text('owner_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
@@ -144,7 +128,7 @@ export const accountExports = pgTable(
   'account_exports',
   {
     id: text('id').primaryKey(),
-    ownerId: ownerIdColumn(),
+    ownerId: accountIdColumn(),
     /** direct: streamed in the answer; background: built by the job queue. */
     kind: text('kind', { enum: ['direct', 'background'] }).notNull(),
     status: text('status', { enum: ['running', 'ready', 'failed'] }).notNull(),

@@ -7,7 +7,7 @@ import type { TAdminRepository } from './admin.repository.ts';
 /** What the admin service is built from (see `createAdminService`). */
 export type TAdminDeps = {
   admin: TAdminRepository;
-  users: Pick<TUserAccounts, 'findById'>;
+  users: Pick<TUserAccounts, 'findById' | 'workspaceOf'>;
   system: TSystemService;
   secrets: TSecretBox;
   /** An admin set a user's plan by hand: gateway billing stops deciding it. */

@@ -1,13 +1,14 @@
 import type { TAdminUser, TAdminUserUpdate } from '../../../contract/admin.ts';
 import { AppError, forbidden, notFound, unauthorized } from '../../http/app-error.ts';
-import { usagePeriod, type TUserRow } from '../users/index.ts';
+import type { TUserRow } from '../users/index.ts';
+import { usagePeriod } from '../workspaces/index.ts';
 import type { TAdminContext } from './admin-context.ts';
 
 /** Every account with its usage, for the users tab. */
 export async function listUsers({ deps }: TAdminContext): Promise<TAdminUser[]> {
   const plans = await deps.system.planCatalogue();
   const rows = await deps.admin.listUsers(usagePeriod());
-  return rows.map(({ user, totalFormats, totalDocuments, apiCallsUsed }) => ({
+  return rows.map(({ user, workspace, totalFormats, totalDocuments, apiCallsUsed }) => ({
     id: user.id,
     suspendedAt: user.suspendedAt?.toISOString() ?? null,
     email: user.email,
@@ -15,8 +16,8 @@ export async function listUsers({ deps }: TAdminContext): Promise<TAdminUser[]> 
     lastName: user.lastName,
     role: user.role,
     emailVerified: user.emailVerified,
-    subscriptionPlan: user.subscriptionPlan,
-    apiCallsLimit: user.apiCallsLimit ?? plans.find((p) => p.id === user.subscriptionPlan)?.generationsPerMonth ?? null,
+    subscriptionPlan: workspace.subscriptionPlan,
+    apiCallsLimit: workspace.apiCallsLimit ?? plans.find((p) => p.id === workspace.subscriptionPlan)?.generationsPerMonth ?? null,
     apiCallsUsed,
     totalFormats,
     totalDocuments,
@@ -67,15 +68,15 @@ export async function markEmailVerified(ctx: TAdminContext, actorId: string, id:
 /** Sets a user's plan or generation limit by hand. */
 export async function updateUser(ctx: TAdminContext, actorId: string, id: string, changes: TAdminUserUpdate): Promise<TAdminUser> {
   const { deps, audit } = ctx;
-  const before = await deps.users.findById(id);
-  if (!before) throw notFound('User');
-  if (changes.subscriptionPlan !== undefined && changes.subscriptionPlan !== before.subscriptionPlan) {
+  const [before, workspace] = await Promise.all([deps.users.findById(id), deps.users.workspaceOf(id)]);
+  if (!before || !workspace) throw notFound('User');
+  if (changes.subscriptionPlan !== undefined && changes.subscriptionPlan !== workspace.subscriptionPlan) {
     await deps.planSetByAdmin(id, changes.subscriptionPlan);
   }
-  if (!(await deps.admin.updateUser(id, changes))) throw notFound('User');
+  if (!(await deps.admin.updatePersonalPlan(id, changes))) throw notFound('User');
   const details: Record<string, unknown> = { email: before.email };
-  if (changes.subscriptionPlan !== undefined) details.plan = { from: before.subscriptionPlan, to: changes.subscriptionPlan };
-  if (changes.apiCallsLimit !== undefined) details.limit = { from: before.apiCallsLimit, to: changes.apiCallsLimit };
+  if (changes.subscriptionPlan !== undefined) details.plan = { from: workspace.subscriptionPlan, to: changes.subscriptionPlan };
+  if (changes.apiCallsLimit !== undefined) details.limit = { from: workspace.apiCallsLimit, to: changes.apiCallsLimit };
   await audit(actorId, 'user.plan', 'user', id, details);
   return oneUser(ctx, id);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { auditLog, documents, formats, paymentGateways, systemSettings, usageCounters, users } from '../../db/schema.ts';
+import { auditLog, documents, formats, paymentGateways, systemSettings, usageCounters, users, workspaces } from '../../db/schema.ts';
 
 export type TGatewayRow = typeof paymentGateways.$inferSelect;
 
@@ -12,23 +12,38 @@ export function createAdminRepository(db: TDb) {
       // Inside a select list drizzle names columns without their table, so in a subquery on
       // formats a bare "id" would be the format's own: the outer user is named in full.
       const userId = sql.raw('"users"."id"');
-      return db
-        .select({
-          user: users,
-          totalFormats: sql<number>`(select count(*)::int from ${formats} f where f.owner_id = ${userId})`,
-          totalDocuments: sql<number>`(select count(*)::int from ${documents} d where d.owner_id = ${userId})`,
-          apiCallsUsed: sql<number>`coalesce((select u.generations from ${usageCounters} u where u.owner_id = ${userId} and u.period = coalesce("users"."quota_period", ${calendarPeriod})), 0)::int`,
-        })
-        .from(users)
-        .orderBy(desc(users.createdAt), asc(users.id));
+      return (
+        db
+          .select({
+            user: users,
+            workspace: workspaces,
+            totalFormats: sql<number>`(select count(*)::int from ${formats} f where f.owner_id = ${userId})`,
+            totalDocuments: sql<number>`(select count(*)::int from ${documents} d where d.owner_id = ${userId})`,
+            apiCallsUsed: sql<number>`coalesce((select u.generations from ${usageCounters} u where u.owner_id = ${userId} and u.period = coalesce(${workspaces.quotaPeriod}, ${calendarPeriod})), 0)::int`,
+          })
+          .from(users)
+          // The person's own workspace (it has their id): their plan and limit.
+          .innerJoin(workspaces, eq(workspaces.id, users.id))
+          .orderBy(desc(users.createdAt), asc(users.id))
+      );
     },
 
-    async updateUser(id: string, changes: Partial<Pick<typeof users.$inferInsert, 'role' | 'subscriptionPlan' | 'apiCallsLimit'>>): Promise<boolean> {
+    async updateUser(id: string, changes: Partial<Pick<typeof users.$inferInsert, 'role'>>): Promise<boolean> {
       const updated = await db
         .update(users)
         .set({ ...changes, updatedAt: new Date() })
         .where(eq(users.id, id))
         .returning({ id: users.id });
+      return updated.length > 0;
+    },
+
+    /** A person's own plan or generation limit, as an admin sets it. */
+    async updatePersonalPlan(userId: string, changes: Partial<Pick<typeof workspaces.$inferInsert, 'subscriptionPlan' | 'apiCallsLimit'>>): Promise<boolean> {
+      const updated = await db
+        .update(workspaces)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(eq(workspaces.id, userId), eq(workspaces.kind, 'personal')))
+        .returning({ id: workspaces.id });
       return updated.length > 0;
     },
 

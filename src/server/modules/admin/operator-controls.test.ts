@@ -5,7 +5,7 @@ import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import type { TAppConfig, TAuditEntry } from '../../../contract/admin.ts';
 import { ZApiError } from '../../../contract/errors.ts';
 import type { TInvitation } from '../../../contract/sign-ups.ts';
-import { auditLog, invitations, sessions, users } from '../../db/schema.ts';
+import { auditLog, invitations, sessions, users, workspaces } from '../../db/schema.ts';
 import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -209,7 +209,7 @@ describe('single sign-on only without a provider', () => {
 async function enterpriseMember() {
   const client = new TestClient(t.app);
   const { user, email } = await signUpVerified(t, client, { email: address() }, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
   const created = await client.post('/api/user/api-keys', { name: 'Server' });
   expect(created.statusCode, created.body).toBe(201);
   const key = ZCreatedApiKey.parse(created.json()).key;
@@ -245,7 +245,7 @@ describe('suspending an account', () => {
     expect(errorOf(guess.body).message).not.toMatch(/suspended/);
     expect(await t.database.db.select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
     // Nothing was deleted.
-    expect((await accountOf(member.email))?.subscriptionPlan).toBe('enterprise');
+    expect((await t.database.db.select().from(workspaces).where(eq(workspaces.id, member.id)))[0]?.subscriptionPlan).toBe('enterprise');
 
     const restored = await admin.post(`/api/admin/users/${member.id}/restore`);
     expect(restored.statusCode).toBe(200);

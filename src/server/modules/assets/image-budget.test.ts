@@ -8,7 +8,7 @@ import { MAX_IMAGE_ADDRESSES } from '../../../contract/format-content.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { DEFAULT_PLAN_CATALOGUE, DEFAULT_STORAGE_MB } from '../../../contract/plans.ts';
 import type { TUserStats } from '../../../contract/user.ts';
-import { assets, users } from '../../db/schema.ts';
+import { assets, workspaces } from '../../db/schema.ts';
 import { PLAN_CATALOGUE_SETTING } from '../system/index.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { IMAGE_FETCHES_PER_MINUTE } from './assets.service.ts';
@@ -60,7 +60,7 @@ function withImages(srcs: string[]): TFormatInput {
 async function basicUser() {
   const client = new TestClient(t.app);
   const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'basic' }).where(eq(workspaces.id, user.id));
   return { client, user };
 }
 
@@ -150,7 +150,7 @@ describe('storage allowance', () => {
       expect(byAddress.statusCode).toBe(413);
 
       // A larger plan has room: basic keeps its default allowance.
-      await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+      await t.database.db.update(workspaces).set({ subscriptionPlan: 'basic' }).where(eq(workspaces.id, user.id));
       expect(((await client.get('/api/user/stats')).json() as TUserStats).storageLimitBytes).toBe(DEFAULT_STORAGE_MB.basic * 1024 * 1024);
       expect((await client.upload('/api/upload/image', 'image', 'logo.png', png, 'image/png')).statusCode).toBe(200);
     } finally {

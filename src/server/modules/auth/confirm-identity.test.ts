@@ -1,3 +1,4 @@
+import { createWorkspacesRepository } from '../workspaces/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -25,7 +26,7 @@ function check() {
   const db = t.database.db;
   return createIdentityCheck({
     db,
-    users: createUserAccounts(createUsersRepository(db)),
+    users: createUserAccounts(createUsersRepository(db), createWorkspacesRepository(db)),
     hasher: createPasswordHasher(),
     throttle: createSignInThrottle({ counters: createAuthRepository(db), now: () => new Date() }),
   });

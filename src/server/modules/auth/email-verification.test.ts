@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSignUpPending, ZUser } from '../../../contract/user.ts';
-import { users } from '../../db/schema.ts';
+import { workspaces } from '../../db/schema.ts';
 import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
@@ -105,7 +105,7 @@ describe('verified email, with the installation’s mail server', () => {
     const me = await client.signIn(email, PASSWORD);
     expect(ZUser.parse(me)).toMatchObject({ emailVerified: false, verificationRequired: true });
     // API keys come with Enterprise: the plan is not what stops this account.
-    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, me.id));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, me.id));
     const documentId = await makeDocument(client);
 
     const refusals = [

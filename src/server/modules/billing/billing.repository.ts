@@ -14,6 +14,7 @@ import {
   sequences,
   subscriptions,
   users,
+  workspaces,
 } from '../../db/schema.ts';
 
 export type TSubscriptionRow = typeof subscriptions.$inferSelect;
@@ -56,6 +57,12 @@ function subscriptionQueries(db: TDb) {
       return row;
     },
 
+    /** The plan in force and where its quota counts, for a person's workspace or a team. */
+    async workspace(ownerId: string) {
+      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, ownerId)).limit(1);
+      return row;
+    },
+
     async subscription(ownerId: string, lock = false): Promise<TSubscriptionRow | undefined> {
       const query = db.select().from(subscriptions).where(eq(subscriptions.ownerId, ownerId)).limit(1);
       const [row] = lock ? await query.for('update') : await query;
@@ -89,7 +96,7 @@ function subscriptionQueries(db: TDb) {
 
     /** The plan in force and where its quota counts (null: the calendar month). */
     async setUserPlan(ownerId: string, planId: TPlanId, quotaPeriod: string | null): Promise<void> {
-      await db.update(users).set({ subscriptionPlan: planId, quotaPeriod, updatedAt: new Date() }).where(eq(users.id, ownerId));
+      await db.update(workspaces).set({ subscriptionPlan: planId, quotaPeriod, updatedAt: new Date() }).where(eq(workspaces.id, ownerId));
     },
   };
 }
@@ -326,15 +333,15 @@ function renewalQueries(db: TDb) {
           ownerId: subscriptions.ownerId,
           currentPeriodStart: subscriptions.currentPeriodStart,
           currentPeriodEnd: subscriptions.currentPeriodEnd,
-          quotaPeriod: users.quotaPeriod,
+          quotaPeriod: workspaces.quotaPeriod,
         })
         .from(subscriptions)
-        .innerJoin(users, eq(users.id, subscriptions.ownerId))
+        .innerJoin(workspaces, eq(workspaces.id, subscriptions.ownerId))
         .where(and(eq(subscriptions.cycle, 'yearly'), ne(subscriptions.status, 'ended')));
     },
 
     async setQuotaPeriod(ownerId: string, quotaPeriod: string): Promise<void> {
-      await db.update(users).set({ quotaPeriod }).where(eq(users.id, ownerId));
+      await db.update(workspaces).set({ quotaPeriod }).where(eq(workspaces.id, ownerId));
     },
 
     /** Takes the reminder for this period once, whichever process sweeps first. */

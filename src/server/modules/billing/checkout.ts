@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TCheckout, TCreateOrderBody } from '../../../contract/billing.ts';
 import { formatMinorUnits, periodCharge, planStorageKey } from '../../../contract/plans.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError, notFound } from '../../http/app-error.ts';
 import type { TBillingContext, TGatewayOf } from './billing-context.ts';
 import { describe } from './billing-terms.ts';
 import { priceCheckout, type TPricing } from './pricing.ts';
@@ -74,7 +74,10 @@ export async function startCheckout(ctx: TBillingContext, ownerId: string, sessi
 async function chargeAsPriced(ctx: TBillingContext, ownerId: string, pricing: TPricing): Promise<TCheckout> {
   const { repo } = ctx;
   const { publicUrl } = ctx.deps;
-  const { target, planKey, plan, user, current, gateway, currency, kind, amount, credit, lines } = pricing;
+  const { target, planKey, plan, current, gateway, currency, kind, amount, credit, lines } = pricing;
+  // The gateway's checkout is filled in with the person who pays.
+  const payer = await repo.user(ownerId);
+  if (!payer) throw notFound('User');
   if (pricing.stripeChange && gateway.name === 'stripe') return changeStripePlan(ctx, ownerId, gateway, pricing, pricing.stripeChange);
   const orderId = randomUUID();
   const order = { id: orderId, ownerId, planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, kind, creditMinor: credit, lines };
@@ -99,7 +102,7 @@ async function chargeAsPriced(ctx: TBillingContext, ownerId: string, pricing: TP
             currency,
             name: 'Formwork',
             description: lines[0]!.description,
-            prefill: { name: [user.firstName, user.lastName].filter(Boolean).join(' '), email: user.email },
+            prefill: { name: [payer.firstName, payer.lastName].filter(Boolean).join(' '), email: payer.email },
           },
         },
       };
@@ -123,7 +126,7 @@ async function chargeAsPriced(ctx: TBillingContext, ownerId: string, pricing: TP
         gateway.client.createCheckoutSession({
           orderId,
           ownerId,
-          email: user.email,
+          email: payer.email,
           customerId: current?.gatewayCustomerId ?? null,
           price: { planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, productName: `Formwork ${plan.name}` },
           successUrl: `${publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&plan=${planKey}`,

@@ -11,8 +11,8 @@ import { calendarMonth, quotaMonth, RENEWAL_WINDOW_DAYS } from './periods.ts';
 export async function overview(ctx: TBillingContext, ownerId: string): Promise<TBillingOverview> {
   const { repo, deps } = ctx;
   const at = ctx.now();
-  const [user, sub, active] = await Promise.all([repo.user(ownerId), repo.subscription(ownerId), repo.activeGateway()]);
-  if (!user) throw notFound('User');
+  const [workspace, sub, active] = await Promise.all([repo.workspace(ownerId), repo.subscription(ownerId), repo.activeGateway()]);
+  if (!workspace) throw notFound('Workspace');
   const current = sub && sub.status !== 'ended' ? sub : undefined;
   const gateway = active?.gatewayName ?? null;
   const [generations, storage, signatureRequests, formatsUsed, plan] = await Promise.all([
@@ -20,19 +20,19 @@ export async function overview(ctx: TBillingContext, ownerId: string): Promise<T
     deps.quota.storage(ownerId),
     deps.quota.signatureRequestsUsed(ownerId),
     repo.formatsUsed(ownerId),
-    ctx.planOf(user.subscriptionPlan),
+    ctx.planOf(workspace.subscriptionPlan),
   ]);
   const usagePeriod =
-    user.quotaPeriod && current
+    workspace.quotaPeriod && current
       ? current.cycle === 'yearly'
         ? quotaMonth(current.currentPeriodStart, at)
         : { start: current.currentPeriodStart, end: current.currentPeriodEnd }
       : calendarMonth(at);
   return {
-    planId: user.subscriptionPlan,
+    planId: workspace.subscriptionPlan,
     gateway,
     currency: currentSubscriptionCurrency(current, gateway),
-    managedByAdmin: !current && user.subscriptionPlan !== 'free',
+    managedByAdmin: !current && workspace.subscriptionPlan !== 'free',
     subscription: current
       ? {
           planId: current.planId,

@@ -24,7 +24,7 @@ export type TPricing = {
   target: { plan: TPlanId; cycle: TBillingCycle };
   planKey: string;
   plan: TPlan;
-  user: NonNullable<Awaited<ReturnType<TBillingQueries['user']>>>;
+  workspace: NonNullable<Awaited<ReturnType<TBillingQueries['workspace']>>>;
   current: TSubscriptionRow | undefined;
   gateway: TOpenGateway;
   currency: TCurrency;
@@ -50,11 +50,14 @@ export async function priceCheckout(ctx: TBillingContext, ownerId: string, planK
     throw new AppError('bad_request', 'The Free plan needs no payment. To leave a paid plan, cancel it in Billing.');
   }
   const plan = await planOf(target.plan);
-  const user = await repo.user(ownerId);
-  if (!user) throw notFound('User');
+  const workspace = await repo.workspace(ownerId);
+  if (!workspace) throw notFound('Workspace');
   const current = await currentSubscription(repo, ownerId);
-  if (!current && user.subscriptionPlan !== 'free') {
-    throw new AppError('conflict', `Your ${(await planOf(user.subscriptionPlan)).name} plan is managed by an administrator. Contact support to change it.`);
+  if (!current && workspace.subscriptionPlan !== 'free') {
+    throw new AppError(
+      'conflict',
+      `Your ${(await planOf(workspace.subscriptionPlan)).name} plan is managed by an administrator. Contact support to change it.`,
+    );
   }
   // A Stripe subscription changes through Stripe, whichever gateway new customers now use.
   const gateway = current?.gateway === 'stripe' && current.status === 'active' ? await ctx.gatewayFor('stripe') : await ctx.activeGatewayOrThrow();
@@ -63,7 +66,7 @@ export async function priceCheckout(ctx: TBillingContext, ownerId: string, planK
   if (charge === null) {
     throw new AppError('bad_request', `The ${plan.name} plan is arranged with our sales team. Use Contact Sales and we will set it up for you.`);
   }
-  const base = { target, planKey: planStorageKey(target.plan, target.cycle), plan, user, current, gateway, currency };
+  const base = { target, planKey: planStorageKey(target.plan, target.cycle), plan, workspace, current, gateway, currency };
   let kind: TOrderRow['kind'] = 'new';
   let amount = charge;
   let credit = 0;
@@ -124,7 +127,7 @@ export async function priceCheckout(ctx: TBillingContext, ownerId: string, planK
  */
 async function priceStripeChange(
   ctx: TBillingContext,
-  base: Pick<TPricing, 'target' | 'planKey' | 'plan' | 'user' | 'current' | 'currency'>,
+  base: Pick<TPricing, 'target' | 'planKey' | 'plan' | 'workspace' | 'current' | 'currency'>,
   gateway: TGatewayOf<'stripe'>,
   current: TSubscriptionRow,
   how: { newPeriod: boolean; at: Date },

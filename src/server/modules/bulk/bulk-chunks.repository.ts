@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, bulkRows, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
-import { countingPeriod } from '../users/index.ts';
+import { countingPeriod } from '../workspaces/index.ts';
 import type { TBulkRowRow } from './bulk.repository.ts';
 import { jobWhere, UNFINISHED, withoutDocument } from './bulk-query-parts.ts';
 

@@ -9,7 +9,7 @@ import { ZBulkJob, ZBulkUpload, type TBulkJob } from '../../../contract/bulk.ts'
 import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat } from '../../../contract/formats.ts';
 import { STARTER_FORMATS } from '../../../contract/starter-formats.ts';
-import { users } from '../../db/schema.ts';
+import { workspaces } from '../../db/schema.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 /*
@@ -49,7 +49,7 @@ const starter = STARTER_FORMATS.find((s) => s.id === 'invoice')!;
 async function invoiceFormat() {
   const client = new TestClient(t.app);
   const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'basic' }).where(eq(workspaces.id, user.id));
   const created = await client.post('/api/formats', { name: 'Invoice', content: starter.content, placeholders: starter.placeholders });
   expect(created.statusCode).toBe(201);
   return { client, format: created.json() as TFormat };

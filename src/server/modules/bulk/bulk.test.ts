@@ -9,9 +9,9 @@ import { ZBulkJob, ZBulkUpload, type TBulkJob, type TBulkUpload } from '../../..
 import { pdfText } from '../../../render/testdata/pdf-tools.ts';
 import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
-import { bulkRows, documents, usageCounters, users } from '../../db/schema.ts';
+import { bulkRows, documents, usageCounters, workspaces } from '../../db/schema.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
-import { usagePeriod } from '../users/index.ts';
+import { usagePeriod } from '../workspaces/index.ts';
 
 let t: TTestApp;
 beforeAll(async () => {
@@ -330,7 +330,7 @@ describe('bulk generation', () => {
   it('fails a row whose values would make a document too large to lay out, and makes the others', async () => {
     const client = new TestClient(t.app);
     const { user } = await client.signUp();
-    await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'basic' }).where(eq(workspaces.id, user.id));
     const notes: TFormatInput = {
       name: 'Notes',
       content: { elements: Array.from({ length: 250 }, (_, i) => ({ id: String(i), type: 'paragraph' as const, content: 'Note: {{notes}}' })) },

@@ -10,7 +10,7 @@ import { ZDelivery } from '../../../contract/delivery.ts';
 import { ZSystemMailSettings } from '../../../contract/mail.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
-import { emailDeliveries, users } from '../../db/schema.ts';
+import { emailDeliveries, workspaces } from '../../db/schema.ts';
 import { settledDelivery } from './test/settled-delivery.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
@@ -50,7 +50,7 @@ afterAll(async () => {
 async function sender(app: FastifyInstance) {
   const client = new TestClient(app);
   const { user } = await signUpVerified(t, client, {}, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: 'basic' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'basic' }).where(eq(workspaces.id, user.id));
   const format = (await client.post('/api/formats', { name: 'Letter', content: { elements: [{ id: 'p', type: 'paragraph', content: 'Hello.' }] } })).json() as {
     id: string;
   };
@@ -141,7 +141,7 @@ describe('the daily cap on the installation’s mail server', () => {
 
   it('does not hold mail a user sends through their own server', async () => {
     const own = await sender(second.app);
-    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, own.userId));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, own.userId));
     const saved = await own.client.request('PUT', '/api/user/email-settings', {
       enterpriseEmail: 'own@acme.test',
       enterpriseEmailPassword: 'own-pass',

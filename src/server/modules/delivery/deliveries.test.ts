@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardEmail, ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
 import { ZEmailSettings } from '../../../contract/mail.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
-import { emailDeliveries, users } from '../../db/schema.ts';
+import { emailDeliveries, workspaces } from '../../db/schema.ts';
 import { settledDelivery } from './test/settled-delivery.ts';
 import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
 import { saveSystemMail } from '../../test/mail-test-app.ts';
@@ -48,7 +48,7 @@ async function setUpSystemMail() {
 /** A user on `plan` (a paid one unless told: the Free plan's own rule is tested on its own) with one document. */
 async function userWithDocument(plan: 'free' | 'basic' | 'enterprise' = 'basic', client = new TestClient(t.app)) {
   const { user, email } = await signUpVerified(t, client, { firstName: 'Grace', lastName: 'Hopper' }, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: plan }).where(eq(workspaces.id, user.id));
   return { client, userId: user.id, email, document: await createOfferLetterDocument(client) };
 }
 
@@ -144,7 +144,7 @@ describe('emailing a document', () => {
 
   it('sends through the user’s own server when their plan has one, and a wrong password fails clearly without logging it', async () => {
     const { client, userId, document } = await userWithDocument();
-    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, userId));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, userId));
     const wrong = 'Not-The-Password-42';
     const saved = await client.request('PUT', '/api/user/email-settings', {
       enterpriseEmail: 'sales@acme.test',

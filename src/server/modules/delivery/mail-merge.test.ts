@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardEmail, ZMailMerge, ZMailMergeOptions, ZMailMergePreview, ZMailMergeRowPage, type TMailMerge } from '../../../contract/delivery.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
-import { emailDeliveries, users } from '../../db/schema.ts';
+import { emailDeliveries, workspaces } from '../../db/schema.ts';
 import { finishedBatchOf } from '../../test/finished-batch.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
@@ -50,7 +50,7 @@ function spreadsheet(tag: string): Buffer {
 async function finishedBatch(tag: string, plan: 'free' | 'enterprise' = 'enterprise') {
   const client = new TestClient(t.app);
   const { user, email } = await signUpVerified(t, client, { firstName: 'Ada', lastName: 'Lovelace' }, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: plan }).where(eq(workspaces.id, user.id));
   const format = (
     await client.post('/api/formats', {
       name: 'Welcome Letter',

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ZBulkJob, type TBulkJob } from '../../../contract/bulk.ts';
 import type { TDocument } from '../../../contract/documents.ts';
-import { users } from '../../db/schema.ts';
+import { workspaces } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 
 /* A format's document-name pattern names its documents however they are made: the form, the API and spreadsheets. */
@@ -14,7 +14,7 @@ beforeAll(async () => {
   t = await createTestApp();
   client = new TestClient(t.app);
   const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
   const created = await client.post('/api/formats', {
     name: 'Offer Letter',
     content: {

@@ -5,7 +5,7 @@ import type { TDocumentListQuery, TDocumentStatus } from '../../../contract/docu
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
-import { countingPeriod } from '../users/index.ts';
+import { countingPeriod } from '../workspaces/index.ts';
 import { isoOrNull } from '../api-fields.ts';
 
 export type TDocumentRow = typeof documents.$inferSelect;
@@ -45,6 +45,7 @@ export function createDocumentsRepository(db: TDb) {
         batchId: null,
         batchRow: null,
         testMode: false,
+        createdBy: null,
         ...doc,
         expiresAt: doc.expiresAt ?? null,
         ownerId,
@@ -52,9 +53,9 @@ export function createDocumentsRepository(db: TDb) {
       const values = sql`${row.id}, ${ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
                ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
                ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.testMode},
-               ${isoOrNull(row.expiresAt)}::timestamptz, ${row.createdAt.toISOString()}::timestamptz`;
+               ${isoOrNull(row.expiresAt)}::timestamptz, ${row.createdAt.toISOString()}::timestamptz, ${row.createdBy}`;
       const columns = sql`(id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
-                           pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at)`;
+                           pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at, created_by)`;
       // A test key's document is free: it is stored without touching the counter.
       const result = row.testMode
         ? await db.execute(sql`insert into ${documents} ${columns} select ${values} returning 1`)

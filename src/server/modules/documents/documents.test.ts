@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import { usageCounters } from '../../db/schema.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { eq } from 'drizzle-orm';
-import { usagePeriod } from '../users/index.ts';
+import { usagePeriod } from '../workspaces/index.ts';
 
 let t: TTestApp;
 beforeAll(async () => {

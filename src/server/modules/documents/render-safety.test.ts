@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents.ts';
 import { MAX_EXPANDED_TEXT_CHARS } from '../../../contract/expansion.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
-import { users } from '../../db/schema.ts';
+import { workspaces } from '../../db/schema.ts';
 import { errorOf, createTestApp, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
 import { sha256Hex } from '../pdf/pdf.service.ts';
 
@@ -77,7 +77,7 @@ describe('the expansion bound', () => {
 describe('quota before work', () => {
   it('refuses a user with no generations left before rendering anything', async () => {
     const { client, user } = await signedIn(t, 'free');
-    await t.database.db.update(users).set({ apiCallsLimit: 0 }).where(eq(users.id, user.id));
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 0 }).where(eq(workspaces.id, user.id));
     const uses = Math.ceil(MAX_EXPANDED_TEXT_CHARS / tenKb.length) + 5;
     const format = (await client.post('/api/formats', repeatedNotes(uses))).json() as TFormat;
     // Too large and over quota: the quota answers first, so no render was even considered.

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TFormat } from '../../../contract/formats.ts';
 import { ZApiError } from '../../../contract/errors.ts';
-import { users } from '../../db/schema.ts';
+import { workspaces } from '../../db/schema.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { FLOOD, wideInvoice as invoice, wideInvoiceRows as rows } from './test/request-cost-fixture.ts';
 
@@ -32,7 +32,7 @@ const errorOf = (response: { json(): unknown }) => ZApiError.parse(response.json
 async function signedIn(plan: 'free' | 'basic' = 'basic') {
   const client = new TestClient(t.app);
   const { user } = await client.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: plan }).where(eq(workspaces.id, user.id));
   return { client, user };
 }
 
@@ -103,7 +103,7 @@ describe('free work is bounded and counted', () => {
     expect(made.statusCode).toBe(201);
 
     // No generations left: refused at once, even though the data is wrong too.
-    await t.database.db.update(users).set({ apiCallsLimit: 1 }).where(eq(users.id, user.id));
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 1 }).where(eq(workspaces.id, user.id));
     const overQuota = await client.post('/api/documents', { formatId: format.id, data: { items: rows(1_000, false) } });
     expect(overQuota.statusCode).toBe(429);
     expect(errorOf(overQuota).code).toBe('quota_exceeded');

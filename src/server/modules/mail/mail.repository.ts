@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING, SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
 import type { TPlanId } from '../../../contract/plans.ts';
 import type { TDb } from '../../db/client.ts';
-import { systemMailDays, systemSettings, users } from '../../db/schema.ts';
+import { systemMailDays, systemSettings, users, workspaces } from '../../db/schema.ts';
 
 export const ZStoredSystemMail = z.object({
   host: z.string(),
@@ -41,14 +41,16 @@ export function createMailRepository(db: TDb) {
           firstName: users.firstName,
           lastName: users.lastName,
           emailVerified: users.emailVerified,
-          subscriptionPlan: users.subscriptionPlan,
-          enterpriseEmail: users.enterpriseEmail,
-          enterpriseEmailPasswordEnc: users.enterpriseEmailPasswordEnc,
-          smtpHost: users.smtpHost,
-          smtpPort: users.smtpPort,
-          smtpSecure: users.smtpSecure,
+          subscriptionPlan: workspaces.subscriptionPlan,
+          enterpriseEmail: workspaces.enterpriseEmail,
+          enterpriseEmailPasswordEnc: workspaces.enterpriseEmailPasswordEnc,
+          smtpHost: workspaces.smtpHost,
+          smtpPort: workspaces.smtpPort,
+          smtpSecure: workspaces.smtpSecure,
         })
         .from(users)
+        // The person's own workspace (it has their id) holds their plan and mail settings.
+        .innerJoin(workspaces, eq(workspaces.id, users.id))
         .where(eq(users.id, userId))
         .limit(1);
       return row;
@@ -59,9 +61,9 @@ export function createMailRepository(db: TDb) {
       values: { enterpriseEmail: string; enterpriseEmailPasswordEnc?: string; smtpHost: string; smtpPort: number; smtpSecure: boolean },
     ): Promise<void> {
       await db
-        .update(users)
+        .update(workspaces)
         .set({ ...values, updatedAt: new Date() })
-        .where(eq(users.id, userId));
+        .where(eq(workspaces.id, userId));
     },
 
     /** The stored server, or undefined when none is set (or the stored value is not one). */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZEmailSettings, ZSystemMailSettings, type TEmailSettings } from '../../../contract/mail.ts';
-import { systemSettings, users } from '../../db/schema.ts';
+import { systemSettings, workspaces } from '../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, createTestApp, TestClient, logInto, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 import { isAllowedAddress } from '../../net/address-rule.ts';
@@ -47,7 +47,7 @@ const saveOwnServer = (client: TestClient, server: TSmtpStandIn, password = PASS
 async function enterpriseUser() {
   const client = new TestClient(t.app);
   const { user, email } = await signUpVerified(t, client, {}, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
   return { client, id: user.id, email };
 }
 
@@ -100,7 +100,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
       sendsWith: 'own',
       emailsPerHour: 5000,
     });
-    const [row] = await t.database.db.select().from(users).where(eq(users.id, id));
+    const [row] = await t.database.db.select().from(workspaces).where(eq(workspaces.id, id));
     expect(row!.enterpriseEmailPasswordEnc).toMatch(/^v1\./);
     expect(row!.enterpriseEmailPasswordEnc).not.toContain(PASSWORD);
 
@@ -111,7 +111,7 @@ describe('a user’s own mail server (Settings → Email)', () => {
       smtpSecure: true,
     });
     expect(again.statusCode).toBe(200);
-    const [after] = await t.database.db.select().from(users).where(eq(users.id, id));
+    const [after] = await t.database.db.select().from(workspaces).where(eq(workspaces.id, id));
     expect(after!.enterpriseEmailPasswordEnc).toBe(row!.enterpriseEmailPasswordEnc);
   });
 

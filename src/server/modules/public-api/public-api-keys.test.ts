@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZV1Batch, ZV1Document, ZV1DocumentPage, ZV1FormatPage } from '../../../contract/public-api.ts';
-import { asyncDocuments, emailDeliveries, users } from '../../db/schema.ts';
+import { asyncDocuments, emailDeliveries, workspaces } from '../../db/schema.ts';
 import type { TTestApp } from '../../test/test-app.ts';
 import { createSigningRepository } from '../signing/index.ts';
 import { errorOf, goodData, publicApiTestKit } from './test/public-api-test-kit.ts';
@@ -34,7 +34,7 @@ describe('keys at the door', () => {
 
   it('refuses a key whose owner has left the Enterprise plan with 403', async () => {
     const { userId, call } = await enterpriseMember();
-    await t.database.db.update(users).set({ subscriptionPlan: 'premium' }).where(eq(users.id, userId));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'premium' }).where(eq(workspaces.id, userId));
     const refused = await call('GET', '/api/v1/formats');
     expect(refused.statusCode).toBe(403);
     expect(errorOf(refused).code).toBe('plan_limit');

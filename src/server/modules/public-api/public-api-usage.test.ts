@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZApiUsage } from '../../../contract/api-usage.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
-import { apiRequests, apiUsageDaily, users } from '../../db/schema.ts';
+import { apiRequests, apiUsageDaily, workspaces } from '../../db/schema.ts';
 import { TestClient, type TTestApp } from '../../test/test-app.ts';
 import { errorOf, goodData, publicApiTestKit, requestLogWritten } from './test/public-api-test-kit.ts';
 
@@ -41,7 +41,7 @@ describe('rate limits, quota and usage', () => {
 
   it('refuses past the monthly quota with its own code, the same quota the app uses', async () => {
     const { userId, call, formatId, client } = await enterpriseMember();
-    await t.database.db.update(users).set({ apiCallsLimit: 2 }).where(eq(users.id, userId));
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 2 }).where(eq(workspaces.id, userId));
     expect((await client.post('/api/documents', { formatId, data: goodData })).statusCode).toBe(201);
     expect((await call('POST', '/api/v1/documents', { formatId, data: goodData })).statusCode).toBe(201);
     const refused = await call('POST', '/api/v1/documents', { formatId, data: goodData });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
-import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, users } from '../../db/schema.ts';
+import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, users, workspaces } from '../../db/schema.ts';
 
 export type TIdempotencyRow = typeof idempotencyKeys.$inferSelect;
 export type TAsyncDocumentRow = typeof asyncDocuments.$inferSelect;
@@ -49,8 +49,9 @@ function keyQueries(db: TDb) {
         await db.execute(sql`
           with k as (
             select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
-                   ${users.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended
-            from ${apiKeys} join ${users} on ${users.id} = ${apiKeys.ownerId}
+                   ${workspaces.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended
+            from ${apiKeys} join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
+            left join ${users} on ${users.id} = ${workspaces.personalUserId}
             where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null
           ), w as (
             insert into ${apiRateWindows} (key_id, window_start, requests)

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
-import { systemSettings, users } from '../../db/schema.ts';
+import { systemSettings, workspaces } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { PLAN_CATALOGUE_SETTING } from '../system/index.ts';
 
@@ -33,7 +33,7 @@ afterAll(async () => {
 it(`shares each key's count between two app instances on one ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded'} database`, async () => {
   const owner = new TestClient(t.app);
   const { user } = await owner.signUp();
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
   const newKey = async () => ((await owner.post('/api/user/api-keys', { name: 'Balanced' })).json() as { key: string }).key;
   const [key, burstKey] = [await newKey(), await newKey()];
   const call = (app: FastifyInstance, apiKey = key) => app.inject({ method: 'GET', url: '/api/v1/formats', headers: { authorization: `Bearer ${apiKey}` } });

@@ -1,9 +1,10 @@
+import { createWorkspacesRepository } from '../workspaces/index.ts';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZBillingOverview } from '../../../contract/billing.ts';
 import { DEFAULT_PLAN_CATALOGUE, type TPlanCatalogue } from '../../../contract/plans.ts';
-import { users } from '../../db/schema.ts';
+import { workspaces } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -22,7 +23,7 @@ afterAll(() => t.close());
 /** The quota service as services.ts wires it, on this test's database, with a catalogue the test may change. */
 function quotaWith(plans: TPlanCatalogue = DEFAULT_PLAN_CATALOGUE) {
   return createQuotaService({
-    users: createUserAccounts(createUsersRepository(t.database.db)),
+    users: createUserAccounts(createUsersRepository(t.database.db), createWorkspacesRepository(t.database.db)),
     imageBytesUsed: async () => 0,
     plans: async () => plans,
     signatureRequestsSince: (ownerId, since) => signing.countCreatedSince(ownerId, since),
@@ -88,7 +89,7 @@ describe('signature requests a month', () => {
     const stingy = DEFAULT_PLAN_CATALOGUE.map((p) => (p.id === 'free' ? { ...p, signatureRequestsPerMonth: 2 } : p));
     expect((await refusal(quotaWith(stingy).assertSignatureRequestRoom(user.id, 1))).message).toMatch(/^You have sent 2 of your plan's 2 signature/);
 
-    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
     const quota = quotaWith();
     expect(await quota.signatureRequestsUsed(user.id)).toEqual({ used: 2, limit: null });
     await expect(quota.assertSignatureRequestRoom(user.id, 10_000)).resolves.toBeUndefined();

@@ -11,7 +11,8 @@ import {
   type TPlanCatalogue,
 } from '../../../contract/plans.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TUserAccounts, TUserRow } from '../users/index.ts';
+import type { TUserAccounts } from '../users/index.ts';
+import type { TWorkspaceRow } from '../workspaces/index.ts';
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -27,7 +28,7 @@ const sizeText = (bytes: number) =>
     : `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
 
 export function createQuotaService(deps: {
-  users: Pick<TUserAccounts, 'findById' | 'findWithUsage'>;
+  users: Pick<TUserAccounts, 'workspaceOf' | 'findWithUsage'>;
   /** Bytes of images the owner has stored (the assets module counts them). */
   imageBytesUsed: (ownerId: string) => Promise<number>;
   plans: () => Promise<TPlanCatalogue>;
@@ -37,20 +38,20 @@ export function createQuotaService(deps: {
 }) {
   const now = deps.now ?? (() => new Date());
 
-  async function planOf(row: TUserRow): Promise<TPlan | undefined> {
+  async function planOf(row: TWorkspaceRow): Promise<TPlan | undefined> {
     return (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
   }
 
   /** The user's own override wins, then the plan's monthly generations, then the fallback. */
-  async function generationLimit(row: TUserRow): Promise<number> {
+  async function generationLimit(row: TWorkspaceRow): Promise<number> {
     if (row.apiCallsLimit !== null) return row.apiCallsLimit;
     return (await planOf(row))?.generationsPerMonth ?? FALLBACK_API_CALLS_LIMIT;
   }
 
   async function generations(ownerId: string): Promise<{ limit: number; used: number; remaining: number }> {
     const found = await deps.users.findWithUsage(ownerId);
-    if (!found) throw notFound('User');
-    const limit = await generationLimit(found.user);
+    if (!found) throw notFound('Workspace');
+    const limit = await generationLimit(found.workspace);
     return { limit, used: found.generations, remaining: Math.max(0, limit - found.generations) };
   }
 
@@ -65,9 +66,9 @@ export function createQuotaService(deps: {
   }
 
   async function storage(ownerId: string): Promise<{ planName: string; limitBytes: number; usedBytes: number }> {
-    const user = await deps.users.findById(ownerId);
-    if (!user) throw notFound('User');
-    const plan = await planOf(user);
+    const workspace = await deps.users.workspaceOf(ownerId);
+    if (!workspace) throw notFound('Workspace');
+    const plan = await planOf(workspace);
     const limitBytes = (plan ? storageMbOf(plan) : DEFAULT_STORAGE_MB.free) * MB;
     return { planName: plan?.name ?? 'current', limitBytes, usedBytes: await deps.imageBytesUsed(ownerId) };
   }
@@ -79,16 +80,16 @@ export function createQuotaService(deps: {
   }
 
   async function apiPlan(ownerId: string): Promise<{ apiAccess: boolean; requestsPerMinute: number }> {
-    const user = await deps.users.findById(ownerId);
-    if (!user) throw notFound('User');
-    return apiPlanFor(user.subscriptionPlan);
+    const workspace = await deps.users.workspaceOf(ownerId);
+    if (!workspace) throw notFound('Workspace');
+    return apiPlanFor(workspace.subscriptionPlan);
   }
 
   /** Signature requests count by calendar month (UTC), whatever the billing period. */
   async function signatureRequestsUsed(ownerId: string): Promise<{ used: number; limit: number | null }> {
-    const user = await deps.users.findById(ownerId);
-    if (!user) throw notFound('User');
-    const plan = await planOf(user);
+    const workspace = await deps.users.workspaceOf(ownerId);
+    if (!workspace) throw notFound('Workspace');
+    const plan = await planOf(workspace);
     const at = now();
     const used = await deps.signatureRequestsSince(ownerId, new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)));
     return { used, limit: signatureRequestsPerMonthOf(plan ?? { id: 'free' }) };
@@ -118,9 +119,9 @@ export function createQuotaService(deps: {
 
     /** Recipients a user may email per hour, counting To and Cc of every message (the plan's send rate). */
     async emailsPerHour(ownerId: string): Promise<number> {
-      const user = await deps.users.findById(ownerId);
-      if (!user) throw notFound('User');
-      const plan = await planOf(user);
+      const workspace = await deps.users.workspaceOf(ownerId);
+      if (!workspace) throw notFound('Workspace');
+      const plan = await planOf(workspace);
       return plan ? emailsPerHourOf(plan) : DEFAULT_EMAILS_PER_HOUR.free;
     },
 

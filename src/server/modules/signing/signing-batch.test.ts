@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZBatchSignatureProgress, ZBatchSignatureResult } from '../../../contract/signature-requests.ts';
-import { users } from '../../db/schema.ts';
+import { workspaces } from '../../db/schema.ts';
 import { finishedBatchOf } from '../../test/finished-batch.ts';
 import { signingTestApp } from './test/signing-fixtures.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
@@ -33,7 +33,7 @@ function spreadsheet(): Buffer {
 async function finishedBatch() {
   const client = new TestClient(t.app);
   const { user } = await signUpVerified(t, client, { firstName: 'Bea', lastName: 'Batch' }, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
   const format = (
     await client.post('/api/formats', {
       name: 'Lease',

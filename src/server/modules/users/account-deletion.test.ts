@@ -5,7 +5,20 @@ import { ZAdminPayments } from '../../../contract/billing.ts';
 import { ZAuditPage } from '../../../contract/admin.ts';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZShareLink } from '../../../contract/delivery.ts';
-import { accountExports, apiKeys, billingOrders, documents, formats, invoices, payments, sessions, shareLinks, subscriptions, users } from '../../db/schema.ts';
+import {
+  accountExports,
+  apiKeys,
+  billingOrders,
+  documents,
+  formats,
+  invoices,
+  payments,
+  sessions,
+  shareLinks,
+  subscriptions,
+  users,
+  workspaces,
+} from '../../db/schema.ts';
 import type { TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import { TEST_ORIGIN, TestClient } from '../../test/test-app.ts';
 import { createStripeKit, errorOf, subscribeThroughStripe, type TBillingKit } from '../billing/test/billing-test-kit.ts';
@@ -144,7 +157,7 @@ describe('deleting an account', () => {
 
   it('refuses its API keys and frees its address', async () => {
     const { client, id, email } = await kit.customer('Juno');
-    await kit.t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, id));
+    await kit.t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, id));
     const key = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Server', mode: 'live' })).json());
     const { formatId } = await withContent(client);
     const keyed = (url: string) => kit.t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key.key}` } });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAccountExport, ZAccountExportStatus, type TAccountExportStatus } from '../../../contract/account-data.ts';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZApiError } from '../../../contract/errors.ts';
-import { accountExports, users } from '../../db/schema.ts';
+import { accountExports, workspaces } from '../../db/schema.ts';
 import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -122,9 +122,9 @@ describe('export my data', () => {
   it('gives a ZIP whose formats re-import through the API, whose PDFs are the downloads, and whose data matches', async () => {
     const { client, userId } = await member();
     await t.database.db
-      .update(users)
+      .update(workspaces)
       .set({ subscriptionPlan: 'enterprise', smtpHost: 'smtp.example.com', enterpriseEmail: 'ada@example.com' })
-      .where(eq(users.id, userId));
+      .where(eq(workspaces.id, userId));
     const key = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Server', mode: 'live' })).json());
     const { formatId, documents } = await withDocuments(client, 2);
     const link = await client.post(`/api/documents/${documents[0]!.id}/share`, {});

@@ -78,8 +78,8 @@ export async function writeArchive(ctx: TExportContext, ownerId: string, zip: TZ
 
 /** README.txt and account/: the profile and the records that are not documents. */
 async function writeAccountFiles(ctx: TExportContext, ownerId: string, zip: TZipWriter, at: Date): Promise<boolean> {
-  const user = await ctx.deps.users.findById(ownerId);
-  if (!user) throw notFound('User');
+  const [user, workspace] = await Promise.all([ctx.deps.users.findById(ownerId), ctx.deps.users.workspaceOf(ownerId)]);
+  if (!user || !workspace) throw notFound('User');
   const records = await ctx.deps.data.records(ownerId);
   const files: [string, string | Uint8Array, Date?][] = [
     ['README.txt', README],
@@ -92,9 +92,9 @@ async function writeAccountFiles(ctx: TExportContext, ownerId: string, zip: TZip
         firstName: user.firstName,
         lastName: user.lastName,
         role: user.role,
-        plan: user.subscriptionPlan,
-        apiEnabled: user.apiEnabled,
-        generationLimitOverride: user.apiCallsLimit,
+        plan: workspace.subscriptionPlan,
+        apiEnabled: workspace.apiEnabled,
+        generationLimitOverride: workspace.apiCallsLimit,
         createdAt: user.createdAt.toISOString(),
         exportedAt: at.toISOString(),
       }),
@@ -114,7 +114,10 @@ async function writeAccountFiles(ctx: TExportContext, ownerId: string, zip: TZip
       ),
     ],
     ['account/webhooks.json', json(records.hooks)],
-    ['account/email-settings.json', json({ fromAddress: user.enterpriseEmail, smtpHost: user.smtpHost, smtpPort: user.smtpPort, smtpSecure: user.smtpSecure })],
+    [
+      'account/email-settings.json',
+      json({ fromAddress: workspace.enterpriseEmail, smtpHost: workspace.smtpHost, smtpPort: workspace.smtpPort, smtpSecure: workspace.smtpSecure }),
+    ],
     ['account/share-links.json', json(records.links)],
   ];
   for (const [name, body] of files) if (!(await zip.append(name, body, at))) return false;

@@ -5,7 +5,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormatInput } from '../../../contract/formats.ts';
 import type { TJobQueue } from '../../jobs/queue.ts';
 import type { TAccountDataRepository, TAccountExportRow } from './account-data.repository.ts';
-import type { TUsersRepository } from './users.repository.ts';
+import type { TUserAccounts } from './user-accounts.ts';
 import { isoOrNull } from '../api-fields.ts';
 
 export const ACCOUNT_EXPORT_LIMITS = {
@@ -32,7 +32,7 @@ type TCursor = { createdAt: Date; id: string };
  */
 export type TAccountExportDeps = {
   data: TAccountDataRepository;
-  users: TUsersRepository;
+  users: Pick<TUserAccounts, 'findById' | 'workspaceOf'>;
   /** The owner's formats, newest edit first, with what a format file holds. */
   formats: { listOwned(ownerId: string): Promise<(Pick<TFormatInput, 'name' | 'description' | 'content' | 'placeholders'> & { updatedAt: Date })[]> };
   documents: {

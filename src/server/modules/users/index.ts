@@ -12,6 +12,6 @@ export { createInvitationsRepository, type TInvitationRow } from './invitations.
 export { invitationRoutes } from './invitations.routes.ts';
 export { createInvitations, type TInvitations } from './invitations.ts';
 export { createUserAccounts, type TUserAccounts } from './user-accounts.ts';
-export { countingPeriod, createUsersRepository, usagePeriod, type TUserRow } from './users.repository.ts';
+export { createUsersRepository, type TUserRow } from './users.repository.ts';
 export { publicSystemRoutes, usersRoutes } from './users.routes.ts';
 export { createUsersService, type TUsersService } from './users.service.ts';

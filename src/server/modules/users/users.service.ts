@@ -1,6 +1,7 @@
 import type { TUser, TUserStats } from '../../../contract/user.ts';
 import { notFound } from '../../http/app-error.ts';
 import { verificationRequired, type TAccountStanding } from './account-standing.ts';
+import { type TWorkspaceRow, type TWorkspacesRepository } from '../workspaces/index.ts';
 import type { TUserRow, TUsersRepository } from './users.repository.ts';
 
 /**
@@ -9,19 +10,26 @@ import type { TUserRow, TUsersRepository } from './users.repository.ts';
  * importing quota.
  */
 export type TAllowances = {
-  generationLimit: (row: TUserRow) => Promise<number>;
+  generationLimit: (row: TWorkspaceRow) => Promise<number>;
   storage: (userId: string) => Promise<{ usedBytes: number; limitBytes: number }>;
 };
 
-export function createUsersService(deps: { users: TUsersRepository; quota: TAllowances; standing: TAccountStanding }) {
+export function createUsersService(deps: { users: TUsersRepository; workspaces: TWorkspacesRepository; quota: TAllowances; standing: TAccountStanding }) {
+  /** The person's own workspace: their plan and mail settings. */
+  async function personalWorkspace(userId: string): Promise<TWorkspaceRow> {
+    const workspace = await deps.workspaces.findById(userId);
+    if (!workspace) throw notFound('User');
+    return workspace;
+  }
   const generationLimit = deps.quota.generationLimit;
   return {
     async toUser(row: TUserRow): Promise<TUser> {
       // One round of queries, side by side: this answers every page's first call.
+      const workspace = await personalWorkspace(row.id);
       const [standing, apiCallsUsed, apiCallsLimit] = await Promise.all([
         deps.standing.ofAccount(row),
-        deps.users.generationsUsed(row.id),
-        generationLimit(row),
+        deps.workspaces.generationsUsed(row.id),
+        generationLimit(workspace),
       ]);
       return {
         id: row.id,
@@ -31,27 +39,26 @@ export function createUsersService(deps: { users: TUsersRepository; quota: TAllo
         role: row.role,
         emailVerified: row.emailVerified,
         verificationRequired: verificationRequired(standing),
-        subscriptionPlan: row.subscriptionPlan,
-        apiEnabled: row.apiEnabled,
+        subscriptionPlan: workspace.subscriptionPlan,
+        apiEnabled: workspace.apiEnabled,
         apiKeyLast4: null,
         apiCallsUsed,
         apiCallsLimit,
-        enterpriseEmail: row.enterpriseEmail,
-        smtpHost: row.smtpHost,
-        smtpPort: row.smtpPort,
-        smtpSecure: row.smtpSecure,
+        enterpriseEmail: workspace.enterpriseEmail,
+        smtpHost: workspace.smtpHost,
+        smtpPort: workspace.smtpPort,
+        smtpSecure: workspace.smtpSecure,
         twoFactorEnabled: row.twoFactorEnabled,
       };
     },
 
     async stats(userId: string): Promise<TUserStats> {
-      const row = await deps.users.findById(userId);
-      if (!row) throw notFound('User');
+      const workspace = await personalWorkspace(userId);
       const [totalFormats, totalDocuments, apiCallsUsed, apiCallsLimit, storage] = await Promise.all([
         deps.users.countFormats(userId),
         deps.users.countDocuments(userId),
-        deps.users.generationsUsed(userId),
-        generationLimit(row),
+        deps.workspaces.generationsUsed(userId),
+        generationLimit(workspace),
         deps.quota.storage(userId),
       ]);
       return {

@@ -44,6 +44,8 @@ const EVENT_TEXT: Record<TWebhookEvent, string> = {
   'signature_request.completed': 'Everyone signed and the PDF was sealed',
   'signature_request.declined': 'A signer declined to sign',
   'signature_request.expired': 'A request expired unsigned',
+  'team.member_added': 'Someone joined the team',
+  'team.member_removed': 'Someone left or was removed from the team',
 };
 
 const failed = (failure: unknown, fallback: string) => toastApiError('Error', fallback)(failure);

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_MAIL_SETTING } from '../../../../contract/mail.ts';
-import { systemSettings, users } from '../../../db/schema.ts';
+import { systemSettings, workspaces } from '../../../db/schema.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../../../test/smtp-stand-in.ts';
 import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../../test/test-app.ts';
 import { typesFromOpenApi } from './openapi-types.ts';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   document = (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as TDocument;
   const owner = new TestClient(t.app);
   const { user } = await signUpVerified(t, owner, {}, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
   key = ((await owner.post('/api/user/api-keys', { name: 'Generated client' })).json() as { key: string }).key;
   formatId = (
     (

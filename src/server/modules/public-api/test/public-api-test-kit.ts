@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ZCreatedApiKey } from '../../../../contract/api-keys.ts';
-import { usageCounters, users } from '../../../db/schema.ts';
+import { usageCounters, workspaces } from '../../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../../test/test-app.ts';
 
 /*
@@ -63,7 +63,7 @@ export function publicApiTestKit(onReady: (t: TTestApp, admin: TestClient) => vo
   async function enterpriseMember(mode: 'live' | 'test' = 'live') {
     const client = new TestClient(t.app);
     const { user } = await client.signUp();
-    await t.database.db.update(users).set({ subscriptionPlan: 'enterprise' }).where(eq(users.id, user.id));
+    await t.database.db.update(workspaces).set({ subscriptionPlan: 'enterprise' }).where(eq(workspaces.id, user.id));
     const created = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Server', mode })).json());
     const format = await client.post('/api/formats', OFFER);
     expect(format.statusCode).toBe(201);

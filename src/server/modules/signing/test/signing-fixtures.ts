@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { ZSignatureRequestDetail, type TSignatureRequestDetail } from '../../../../contract/signature-requests.ts';
 import { STARTER_FORMATS } from '../../../../contract/starter-formats/index.ts';
 import { renderPdf } from '../../../../render/index.ts';
-import { users } from '../../../db/schema.ts';
+import { workspaces } from '../../../db/schema.ts';
 import type { TBuildAppOptions } from '../../../app.ts';
 import { createTestAppWithMail } from '../../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../../test/smtp-stand-in.ts';
@@ -29,7 +29,7 @@ export const signingTestApp = (background: TBuildAppOptions['background'] = {}, 
 export async function ownerWithAgreement(t: TTestApp, smtp: TSmtpStandIn, roles = 2, plan: 'basic' | 'enterprise' = 'basic') {
   const client = new TestClient(t.app);
   const { user } = await signUpVerified(t, client, { firstName: 'Olivia', lastName: 'Owner' }, smtp);
-  await t.database.db.update(users).set({ subscriptionPlan: plan }).where(eq(users.id, user.id));
+  await t.database.db.update(workspaces).set({ subscriptionPlan: plan }).where(eq(workspaces.id, user.id));
   const signing = Array.from({ length: roles }, (_, i) => [
     { name: `signature_${i + 1}`, type: 'signature', signer: i + 1 },
     { name: `name_${i + 1}`, type: 'signer_name', signer: i + 1 },

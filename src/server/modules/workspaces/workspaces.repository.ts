@@ -1,0 +1,53 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { TDb } from '../../db/client.ts';
+import { usageCounters, workspaces } from '../../db/schema.ts';
+
+export type TWorkspaceRow = typeof workspaces.$inferSelect;
+
+/** Calendar month in UTC: the quota period of workspaces without a paid period. */
+export function usagePeriod(now = new Date()): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/**
+ * The key `owner`'s generations count under at `at`: the start of the paid period billing set
+ * (workspaces.quota_period), else the calendar month. Read inside the statement that counts, so a
+ * period that starts mid-request counts the generation in the new period.
+ */
+export function countingPeriod(ownerId: string | SQL, at = new Date()): SQL {
+  return sql`coalesce((select ${workspaces.quotaPeriod} from ${workspaces} where ${workspaces.id} = ${ownerId}), ${usagePeriod(at)})`;
+}
+
+/** A workspace's plan, quota period and mail settings: what a person and a team both have. */
+export function createWorkspacesRepository(db: TDb) {
+  return {
+    async findById(id: string): Promise<TWorkspaceRow | undefined> {
+      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
+      return row;
+    },
+
+    /** The workspace with this period's generations, in one read: what every quota check needs. */
+    async findWithUsage(id: string): Promise<{ workspace: TWorkspaceRow; generations: number } | undefined> {
+      const [row] = await db
+        .select({ workspace: workspaces, generations: usageCounters.generations })
+        .from(workspaces)
+        .leftJoin(
+          usageCounters,
+          and(eq(usageCounters.ownerId, workspaces.id), eq(usageCounters.period, sql`coalesce(${workspaces.quotaPeriod}, ${usagePeriod()})`)),
+        )
+        .where(eq(workspaces.id, id))
+        .limit(1);
+      return row ? { workspace: row.workspace, generations: row.generations ?? 0 } : undefined;
+    },
+
+    async generationsUsed(ownerId: string): Promise<number> {
+      const [row] = await db
+        .select({ generations: usageCounters.generations })
+        .from(usageCounters)
+        .where(and(eq(usageCounters.ownerId, ownerId), eq(usageCounters.period, countingPeriod(ownerId))))
+        .limit(1);
+      return row?.generations ?? 0;
+    },
+  };
+}
+export type TWorkspacesRepository = ReturnType<typeof createWorkspacesRepository>;
