@@ -1,3 +1,4 @@
+import { decorateWorkspace, resolveWorkspaceFor, teamInvitationRoutes, teamsRoutes } from './modules/workspaces/index.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
@@ -117,6 +118,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
 
   await registerPublicRoutes(app, config, services, auth);
   decorateCaller(app);
+  decorateWorkspace(app);
   await registerApiKeyRoutes(app, config, services);
   await registerSignedInRoutes(app, config, services, { auth, accountDeletion, importLimits: background.importLimits });
   const admin = createAdminService({
@@ -340,6 +342,7 @@ async function registerPublicRoutes(app: FastifyInstance, config: TConfig, servi
   await app.register(authRoutes, { auth, config });
   await app.register(twoFactorSignInRoutes, { auth });
   await app.register(invitationRoutes, { invitations: services.invitations });
+  await app.register(teamInvitationRoutes, { teams: services.teams });
   await app.register(publicSystemRoutes, { system: services.system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf: services.pdf }) });
   await app.register(billingWebhookRoutes, { billing: services.billing });
@@ -370,9 +373,9 @@ async function registerSignedInRoutes(
   services: TServices,
   { auth, accountDeletion, importLimits }: { auth: TAuthService; accountDeletion: TAccountDeletion; importLimits: TImportLimits | undefined },
 ) {
+  // The person's own account: profile, password, second factor, their data, and their teams.
   await app.register(async (signedIn) => {
     resolveCallerFor(signedIn, (request) => auth.currentUserId(request.headers));
-    await signedIn.register(usersRoutes, { users: services.usersService });
     await signedIn.register(accountRoutes, { auth });
     await signedIn.register(twoFactorRoutes, { auth });
     await signedIn.register(accountDataRoutes, {
@@ -380,19 +383,25 @@ async function registerSignedInRoutes(
       deletion: accountDeletion,
       secureCookies: config.publicUrl.startsWith('https://'),
     });
-    await signedIn.register(apiKeysRoutes, { keys: services.apiKeys });
-    await signedIn.register(apiUsageRoutes, { publicApi: services.publicApi });
-    await signedIn.register(webhooksRoutes, { webhooks: services.webhooks });
-    await signedIn.register(emailSettingsRoutes, { mail: services.mail });
-    await signedIn.register(deliveriesRoutes, { deliveries: services.deliveries, mailMerge: services.mailMerge });
-    await signedIn.register(shareLinksRoutes, { shareLinks: services.shareLinks });
-    await signedIn.register(signatureRequestsRoutes, { signing: services.signing });
-    await signedIn.register(formatsRoutes, { formats: services.formats });
-    await signedIn.register(documentsRoutes, { documents: services.documents });
-    await signedIn.register(bulkRoutes, { bulk: services.bulk });
-    await signedIn.register(assetsRoutes, { assets: services.assets });
-    await signedIn.register(templateImportRoutes, { assets: services.assets, limits: importLimits });
-    await signedIn.register(billingRoutes, { billing: services.billing, sessionOf: sessionKeyOf });
+    await signedIn.register(teamsRoutes, { teams: services.teams, users: services.userAccounts });
+  });
+  // What belongs to a workspace: the person's own, or a team's when the request names one.
+  await app.register(async (workspace) => {
+    resolveWorkspaceFor(workspace, { currentUserId: (request) => auth.currentUserId(request.headers), roleOf: services.teams.roleOf });
+    await workspace.register(usersRoutes, { users: services.usersService });
+    await workspace.register(apiKeysRoutes, { keys: services.apiKeys });
+    await workspace.register(apiUsageRoutes, { publicApi: services.publicApi });
+    await workspace.register(webhooksRoutes, { webhooks: services.webhooks });
+    await workspace.register(emailSettingsRoutes, { mail: services.mail });
+    await workspace.register(deliveriesRoutes, { deliveries: services.deliveries, mailMerge: services.mailMerge });
+    await workspace.register(shareLinksRoutes, { shareLinks: services.shareLinks });
+    await workspace.register(signatureRequestsRoutes, { signing: services.signing });
+    await workspace.register(formatsRoutes, { formats: services.formats });
+    await workspace.register(documentsRoutes, { documents: services.documents });
+    await workspace.register(bulkRoutes, { bulk: services.bulk });
+    await workspace.register(assetsRoutes, { assets: services.assets });
+    await workspace.register(templateImportRoutes, { assets: services.assets, limits: importLimits });
+    await workspace.register(billingRoutes, { billing: services.billing, sessionOf: sessionKeyOf });
   });
 }
 

@@ -2,7 +2,7 @@
  * The services, wired once for both entry points: the web server (app.ts) and the bulk worker
  * process (worker.ts), so a worker on another machine runs exactly the code the server does.
  */
-import { createWorkspacesRepository } from './modules/workspaces/index.ts';
+import { createTeamsRepository, createTeamsService, createWorkspacesRepository } from './modules/workspaces/index.ts';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -434,6 +434,15 @@ export function createServices({
   const publicApiRepository = createPublicApiRepository(db);
   const publicApi = createPublicApiService({ repository: publicApiRepository, keys: apiKeys, users: userAccounts, plans: quota, log, documents });
 
+  const teams = createTeamsService({
+    teams: createTeamsRepository(db),
+    findUserByEmail: (email) => userAccounts.findByEmail(email),
+    publicUrl: config.publicUrl,
+    mailServer: () => mail.hasSystemServer(),
+    mailTo: (address, notice) => mail.sendNoticeTo(address, notice),
+    emit: (ownerId, event, data) => webhooks.emit(ownerId, event, data),
+  });
+
   const { billing, accountData, accountExport, spool } = createBillingAndExports(area, core, pdf, documentWork, {
     mail,
     queue,
@@ -451,6 +460,7 @@ export function createServices({
     deliveries,
     mailMerge,
     invitations,
+    teams,
     signing,
     sealKeys,
     verifier,

@@ -1,3 +1,4 @@
+import { TEAM_HEADER } from '../../contract/teams.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -137,6 +138,8 @@ function signUpBody(overrides: TSignUpOverrides) {
 /** A browser-like client: keeps cookies and sends our Origin on writes, as the SPA does. */
 export class TestClient {
   private cookies = new Map<string, string>();
+  /** The team this client's calls act in (the TEAM_HEADER), or undefined: the person's own workspace. */
+  team: string | undefined;
   /** Each client has its own address unless told, as separate users would: per-IP limits apply per client. */
   constructor(
     private readonly app: FastifyInstance,
@@ -169,6 +172,7 @@ export class TestClient {
         ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
         ...(method !== 'GET' ? { origin: TEST_ORIGIN } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.team ? { [TEAM_HEADER]: this.team } : {}),
         ...headers,
       },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),

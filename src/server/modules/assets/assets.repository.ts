@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { assets, users } from '../../db/schema.ts';
+import { assets, workspaces } from '../../db/schema.ts';
 
 export type TAssetRow = typeof assets.$inferSelect;
 export type TNewAsset = Pick<TAssetRow, 'mimeType' | 'bytes' | 'sha256'> & { sourceUrl?: string };
@@ -32,7 +32,7 @@ export function createAssetsRepository(db: TDb) {
      */
     async create(ownerId: string, asset: TNewAsset, allowanceBytes: number): Promise<TAssetRow> {
       const row = await db.transaction(async (tx) => {
-        await tx.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
+        await tx.execute(sql`select 1 from ${workspaces} where ${workspaces.id} = ${ownerId} for update`);
         const used = await usedBytesOf(tx, ownerId);
         if (used + asset.bytes.length > allowanceBytes) throw new StorageFullError(used);
         const [inserted] = await tx

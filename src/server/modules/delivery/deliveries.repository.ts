@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { TFilledRow } from './merge-templates.ts';
 import type { TDb } from '../../db/client.ts';
-import { bulkJobs, bulkRows, documents, emailDeliveries, formatSnapshots, mailMerges, systemMailDays, users } from '../../db/schema.ts';
+import { bulkJobs, bulkRows, documents, emailDeliveries, formatSnapshots, mailMerges, systemMailDays, workspaces } from '../../db/schema.ts';
 import { leaseDueRows } from '../../jobs/due-rows.ts';
 import { scopeFilter, type TDocumentScope } from '../documents/index.ts';
 
@@ -110,7 +110,7 @@ function sendingQueries(db: TDb) {
       daily?: { day: string; limit: number; nextDay: Date },
     ): Promise<'started' | 'gone' | Date> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
+        await tx.execute(sql`select 1 from ${workspaces} where ${workspaces.id} = ${ownerId} for update`);
         const [row] = await tx
           .select({ status: emailDeliveries.status, recipientCount: emailDeliveries.recipientCount })
           .from(emailDeliveries)

@@ -40,7 +40,13 @@ async function prepare({ deps }: TDocumentsContext, ownerId: string, body: z.out
   return { format, snapshot, values: check.values, limit, createdAt, name, clientName };
 }
 
-async function produce({ deps }: TDocumentsContext, ownerId: string, prepared: TPrepared, id: string, testMode: boolean): Promise<TDocument> {
+async function produce(
+  { deps }: TDocumentsContext,
+  ownerId: string,
+  prepared: TPrepared,
+  id: string,
+  { testMode, createdBy }: { testMode: boolean; createdBy: string | null },
+): Promise<TDocument> {
   const { format, snapshot, values, limit, createdAt, name, clientName } = prepared;
   // The render thread keeps the PDF in the cache under the new document's id, so the bytes
   // never cross to this thread; a document that is then refused leaves no cache entry.
@@ -71,6 +77,7 @@ async function produce({ deps }: TDocumentsContext, ownerId: string, prepared: T
       testMode,
       expiresAt: testMode ? new Date(createdAt.getTime() + TEST_DOCUMENT_LIFETIME_MS) : null,
       createdAt,
+      createdBy,
     });
     const document = toDocument(row);
     await deps.events?.documentCreated(ownerId, document);
@@ -99,10 +106,10 @@ export async function createDocument(
   ctx: TDocumentsContext,
   ownerId: string,
   body: z.output<typeof ZCreateDocumentBody>,
-  options: { id?: string; testMode?: boolean } = {},
+  options: { id?: string; testMode?: boolean; createdBy?: string | null } = {},
 ): Promise<TDocument> {
   const testMode = options.testMode ?? false;
-  return produce(ctx, ownerId, await prepare(ctx, ownerId, body, testMode), options.id ?? randomUUID(), testMode);
+  return produce(ctx, ownerId, await prepare(ctx, ownerId, body, testMode), options.id ?? randomUUID(), { testMode, createdBy: options.createdBy ?? null });
 }
 
 /**
@@ -113,14 +120,14 @@ export async function createDocumentLater(
   ctx: TDocumentsContext,
   ownerId: string,
   body: z.output<typeof ZCreateDocumentBody>,
-  options: { testMode?: boolean },
+  options: { testMode?: boolean; createdBy?: string | null },
   settled: (outcome: { document: TDocument } | { error: unknown }) => Promise<void>,
 ): Promise<{ id: string }> {
   const testMode = options.testMode ?? false;
   const prepared = await prepare(ctx, ownerId, body, testMode);
   const id = randomUUID();
   setImmediate(() => {
-    produce(ctx, ownerId, prepared, id, testMode)
+    produce(ctx, ownerId, prepared, id, { testMode, createdBy: options.createdBy ?? null })
       .then(
         (document) => settled({ document }),
         (error: unknown) => settled({ error }),

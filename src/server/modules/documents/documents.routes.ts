@@ -33,7 +33,7 @@ export async function documentsRoutes(app: FastifyInstance, opts: { documents: T
       // body is read and parsed.
       ...admitBeforeBody((request, bodyBytes) => opts.documents.admit(request.callerId, bodyBytes)),
     },
-    async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body)),
+    async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body, { createdBy: request.actorId })),
   );
 
   api.get('/api/documents/:id', { schema: { params: ZIdParams, response: { 200: ZDocument, ...errors } } }, async (request) => {

@@ -3,7 +3,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-cursor.ts';
 import type { TFormatInputParsed } from '../../../contract/formats.ts';
 import type { TDb } from '../../db/client.ts';
-import { formats, formatSnapshots, users } from '../../db/schema.ts';
+import { formats, formatSnapshots, workspaces } from '../../db/schema.ts';
 
 export type TFormatRow = typeof formats.$inferSelect;
 export type TSnapshotRow = typeof formatSnapshots.$inferSelect;
@@ -52,14 +52,19 @@ export function createFormatsRepository(db: TDb) {
      * Creates a format and its first snapshot. `allowed` runs inside the transaction with the
      * owner's row locked, so two parallel creates cannot both slip under a plan's format limit.
      */
-    async create(ownerId: string, input: TFormatInputParsed, allowed: (existing: number) => void | Promise<void>): Promise<TFormatRow> {
+    async create(
+      ownerId: string,
+      input: TFormatInputParsed,
+      allowed: (existing: number) => void | Promise<void>,
+      createdBy: string | null = null,
+    ): Promise<TFormatRow> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
+        await tx.execute(sql`select 1 from ${workspaces} where ${workspaces.id} = ${ownerId} for update`);
         const [existing] = await tx.select({ n: count() }).from(formats).where(eq(formats.ownerId, ownerId));
         await allowed(existing?.n ?? 0);
         const [row] = await tx
           .insert(formats)
-          .values({ id: randomUUID(), ownerId, ...input, version: 1 })
+          .values({ id: randomUUID(), ownerId, createdBy, ...input, version: 1 })
           .returning();
         await insertSnapshot(tx, row!);
         return row!;

@@ -21,7 +21,7 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
   );
 
   api.post('/api/formats', { schema: { body: ZFormatInput, response: { 201: ZFormat, ...errors } } }, async (request, reply) => {
-    const format = await opts.formats.create(request.callerId, request.body);
+    const format = await opts.formats.create(request.callerId, request.body, request.actorId);
     return reply.status(201).send(format);
   });
 

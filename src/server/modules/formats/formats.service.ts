@@ -119,17 +119,22 @@ export function createFormatsService(deps: {
       return { formats: rows.map((row) => toFormat(row)), rows };
     },
 
-    async create(ownerId: string, input: TFormatInputParsed): Promise<TFormat> {
+    async create(ownerId: string, input: TFormatInputParsed, createdBy: string | null = null): Promise<TFormat> {
       const planId = await deps.users.planOf(ownerId);
       if (planId === undefined) throw notFound('User');
       const plan = (await deps.system.planCatalogue()).find((p) => p.id === planId);
       await deps.assets.fetchImagesOf(ownerId, input.content);
-      const row = await deps.formats.create(ownerId, input, (existing) => {
-        if (plan?.formatLimit != null && existing >= plan.formatLimit) {
-          const noun = plan.formatLimit === 1 ? 'format' : 'formats';
-          throw new AppError('plan_limit', `The ${plan.name} plan includes ${plan.formatLimit} ${noun}. Upgrade your plan to create more.`);
-        }
-      });
+      const row = await deps.formats.create(
+        ownerId,
+        input,
+        (existing) => {
+          if (plan?.formatLimit != null && existing >= plan.formatLimit) {
+            const noun = plan.formatLimit === 1 ? 'format' : 'formats';
+            throw new AppError('plan_limit', `The ${plan.name} plan includes ${plan.formatLimit} ${noun}. Upgrade your plan to create more.`);
+          }
+        },
+        createdBy,
+      );
       return toFormat(row);
     },
 

@@ -100,7 +100,11 @@ export function createWebhooksRepository(db: TDb) {
      * A delivery's last retry failed: it is given up and its endpoint turned off, whoever owns it,
      * in one transaction so nobody sees (or a crash leaves) one without the other.
      */
-    async giveUp(delivery: { id: string; endpointId: string }, outcome: { responseStatus: number | null; error: string | null }, reason: string): Promise<void> {
+    async giveUp(
+      delivery: { id: string; endpointId: string },
+      outcome: { responseStatus: number | null; error: string | null },
+      reason: string,
+    ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx
           .update(webhookDeliveries)

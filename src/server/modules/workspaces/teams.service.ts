@@ -108,6 +108,8 @@ export function createTeamsService(deps: {
 
   return {
     requireRole,
+    /** The person's role in the team, undefined outside it: what every workspace request asks. */
+    roleOf: (teamId: string, userId: string) => r.roleOf(teamId, userId),
 
     async create(user: TPerson, name: string): Promise<{ id: string; name: string }> {
       return r.create(name, user.id);
@@ -120,10 +122,7 @@ export function createTeamsService(deps: {
     async detail(teamId: string, userId: string): Promise<TTeamDetail> {
       const team = await teamOf(teamId, userId);
       const at = now();
-      const [members, invitations] = await Promise.all([
-        r.members(teamId),
-        roleAtLeast(team.role, 'admin') ? r.openInvitations(teamId) : Promise.resolve([]),
-      ]);
+      const [members, invitations] = await Promise.all([r.members(teamId), roleAtLeast(team.role, 'admin') ? r.openInvitations(teamId) : Promise.resolve([])]);
       return {
         ...team,
         members: members.map((m) => ({
@@ -164,7 +163,15 @@ export function createTeamsService(deps: {
       const team = await teamOf(teamId, actor.id);
       const token = freshToken();
       const at = now();
-      const row = await r.invite({ teamId, email: input.email, role: input.role, tokenHash: digest(token), invitedBy: actor.id, sentAt: at, expiresAt: expiry(at) });
+      const row = await r.invite({
+        teamId,
+        email: input.email,
+        role: input.role,
+        tokenHash: digest(token),
+        invitedBy: actor.id,
+        sentAt: at,
+        expiresAt: expiry(at),
+      });
       await mailInvitation(input.email, token, actor, team.name, input.role);
       return toInvitation(row, actor.name || actor.email, at);
     },

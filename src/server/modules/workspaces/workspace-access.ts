@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { roleAtLeast, TEAM_HEADER, TEAM_ROLE_LABELS, type TTeamRole } from '../../../contract/teams.ts';
+import { forbidden, notFound } from '../../http/app-error.ts';
+import { WORKSPACE_ROUTE_ROLES } from './route-roles.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in person making the request; `callerId` is the workspace they act in (theirs, or a team's). */
+    actorId: string;
+    /** The person's role in that workspace: always owner of their own. */
+    workspaceRole: TTeamRole;
+  }
+}
+
+export function decorateWorkspace(app: FastifyInstance) {
+  app.decorateRequest('actorId', '');
+  app.decorateRequest('workspaceRole', 'member');
+}
+
+/** `GET /api/formats/:id`: how a route is named in the role table. HEAD is answered as GET. */
+export const routeKey = (method: string, url: string) => `${method === 'HEAD' ? 'GET' : method} ${url}`;
+
+/**
+ * Every route in `scope` acts in a workspace: the person's own, or the team the TEAM_HEADER names.
+ * Someone outside that team gets 404 (as for anything else not theirs), and a member whose role is
+ * below the route's rule in route-roles.ts gets 403. A route with no rule stops the server from
+ * starting, so a new route cannot slip in unguarded.
+ */
+export function resolveWorkspaceFor(
+  scope: FastifyInstance,
+  deps: { currentUserId: (request: FastifyRequest) => Promise<string>; roleOf: (teamId: string, userId: string) => Promise<TTeamRole | undefined> },
+) {
+  const unruled: string[] = [];
+  scope.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      const key = routeKey(method, route.url);
+      if (!(key in WORKSPACE_ROUTE_ROLES)) unruled.push(key);
+    }
+  });
+  scope.addHook('onReady', async () => {
+    if (unruled.length) throw new Error(`These routes have no team role in workspaces/route-roles.ts: ${unruled.join(', ')}`);
+  });
+  scope.addHook('onRequest', async (request) => {
+    const userId = await deps.currentUserId(request);
+    request.actorId = userId;
+    const header = request.headers[TEAM_HEADER];
+    const teamId = Array.isArray(header) ? header[0] : header;
+    if (!teamId) {
+      request.callerId = userId;
+      request.workspaceRole = 'owner';
+      return;
+    }
+    const role = await deps.roleOf(teamId, userId);
+    if (!role) throw notFound('Team');
+    const least = WORKSPACE_ROUTE_ROLES[routeKey(request.method, request.routeOptions.url ?? '')] ?? 'owner';
+    if (!roleAtLeast(role, least)) {
+      throw forbidden(`Your role in this team (${TEAM_ROLE_LABELS[role].toLowerCase()}) cannot do this. Ask a team ${least} to do it, or to change your role.`);
+    }
+    request.callerId = teamId;
+    request.workspaceRole = role;
+  });
+}
