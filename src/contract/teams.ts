@@ -14,12 +14,6 @@ export const ZTeamRole = z.enum(TEAM_ROLES, { message: 'Choose a role: owner, ad
 export type TTeamRole = z.infer<typeof ZTeamRole>;
 
 export const TEAM_ROLE_LABELS: Record<TTeamRole, string> = { owner: 'Owner', admin: 'Admin', editor: 'Editor', member: 'Member' };
-export const TEAM_ROLE_DESCRIPTIONS: Record<TTeamRole, string> = {
-  owner: 'Everything, including billing and deleting the team.',
-  admin: 'Members and invitations, API keys, webhooks and the team’s email settings.',
-  editor: 'Creates and edits formats.',
-  member: 'Fills formats and generates documents; sees the team’s documents.',
-};
 
 export function roleAtLeast(role: TTeamRole, least: TTeamRole): boolean {
   return TEAM_ROLES.indexOf(role) >= TEAM_ROLES.indexOf(least);
@@ -35,8 +29,8 @@ export const ZTeamName = z
   .max(80, 'Keep the team’s name under 80 characters.')
   .refine((name) => !/[\p{Cc}]/u.test(name), { message: 'The team’s name cannot contain line breaks or control characters.' });
 
-export const ZCreateTeamBody = z.object({ name: ZTeamName });
-export const ZRenameTeamBody = ZCreateTeamBody;
+/** Making a team, and renaming one. */
+export const ZTeamNameBody = z.object({ name: ZTeamName });
 /** Deleting a team is confirmed by typing its name. */
 export const ZDeleteTeamBody = z.object({ confirm: z.string().trim() });
 
@@ -60,7 +54,6 @@ export const ZTeamMember = z.object({
   role: ZTeamRole,
   joinedAt: z.string(),
 });
-export type TTeamMember = z.infer<typeof ZTeamMember>;
 
 /** An invitation not yet accepted or revoked (its token is never shown again). */
 export const ZTeamInvitation = z.object({

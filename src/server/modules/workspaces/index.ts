@@ -3,7 +3,7 @@
  * settings), and the teams themselves.
  */
 export { countingPeriod, createWorkspacesRepository, usagePeriod, type TWorkspaceRow, type TWorkspacesRepository } from './workspaces.repository.ts';
-export { createTeamsRepository, type TTeamsRepository } from './teams.repository.ts';
+export { createTeamsRepository } from './teams.repository.ts';
 export { teamInvitationRoutes, teamsRoutes } from './teams.routes.ts';
-export { createTeamsService, type TTeamsService } from './teams.service.ts';
+export { createTeamsService } from './teams.service.ts';
 export { decorateWorkspace, resolveWorkspaceFor } from './workspace-access.ts';

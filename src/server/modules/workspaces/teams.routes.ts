@@ -4,18 +4,17 @@ import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import {
   ZCreatedTeam,
-  ZCreateTeamBody,
   ZDeleteTeamBody,
   ZInvitationTokenParams,
   ZInviteBody,
   ZMemberRoleBody,
-  ZRenameTeamBody,
   ZTeam,
   ZTeamDetail,
   ZTeamInvitation,
   ZTeamInvitationParams,
   ZTeamInvitationPreview,
   ZTeamMemberParams,
+  ZTeamNameBody,
   ZTeamParams,
 } from '../../../contract/teams.ts';
 import { AppError, unauthorized } from '../../http/app-error.ts';
@@ -34,14 +33,14 @@ export async function teamsRoutes(app: FastifyInstance, opts: { teams: TTeamsSer
     return { id: user.id, email: user.email, name: [user.firstName, user.lastName].filter(Boolean).join(' ') || user.name };
   };
 
-  api.post('/api/teams', { schema: { body: ZCreateTeamBody, response: { 201: ZCreatedTeam, ...errors } } }, async (request, reply) =>
+  api.post('/api/teams', { schema: { body: ZTeamNameBody, response: { 201: ZCreatedTeam, ...errors } } }, async (request, reply) =>
     reply.status(201).send(await opts.teams.create(await person(request.callerId), request.body.name)),
   );
   api.get('/api/teams', { schema: { response: { 200: z.array(ZTeam), ...errors } } }, async (request) => opts.teams.list(request.callerId));
   api.get('/api/teams/:id', { schema: { params: ZTeamParams, response: { 200: ZTeamDetail, ...errors } } }, async (request) =>
     opts.teams.detail(request.params.id, request.callerId),
   );
-  api.patch('/api/teams/:id', { schema: { params: ZTeamParams, body: ZRenameTeamBody, response: { 200: ZTeam, ...errors } } }, async (request) =>
+  api.patch('/api/teams/:id', { schema: { params: ZTeamParams, body: ZTeamNameBody, response: { 200: ZTeam, ...errors } } }, async (request) =>
     opts.teams.rename(request.params.id, request.callerId, request.body.name),
   );
   api.delete('/api/teams/:id', { schema: { params: ZTeamParams, body: ZDeleteTeamBody, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
