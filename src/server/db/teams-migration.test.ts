@@ -68,7 +68,7 @@ const before = {
   formats: [] as TOwned[],
   documents: [] as TOwned[],
   pdfs: new Map<string, Buffer>(),
-  apiPdf: Buffer.alloc(0),
+  apiPdf: Buffer.alloc(0) as Buffer,
   settings: [] as Record<string, unknown>[],
   adminUsers: [] as TAdminUser[],
   views: new Map<string, unknown>(),

@@ -19,7 +19,7 @@ const ASIDE = 'schema_before_current';
  * the schema the current tables are in) and, for each such column, the expression that reads it.
  * `t` is the table's current row.
  */
-export type TCarry = Record<string, { join: (schema: string) => string; columns: Record<string, string> }>;
+type TCarry = Record<string, { join: (schema: string) => string; columns: Record<string, string> }>;
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
