@@ -125,6 +125,8 @@ export const ZDocument = z.object({
   /** Made with a test API key: watermarked, not counted, deleted after 7 days. */
   test: z.boolean(),
   createdAt: z.string(),
+  /** The person who made it (in a team, any member); null once their account is deleted. */
+  createdBy: z.string().nullable(),
 });
 export type TDocument = z.infer<typeof ZDocument>;
 
@@ -327,5 +329,7 @@ export const ZDocumentListQuery = z.object({
   batchId: z.string().min(1).max(64).optional(),
   /** `single`: only documents made one at a time; `batch`: only those a bulk job made. */
   kind: z.enum(['single', 'batch']).optional(),
+  /** Only the documents this person made (a team's documents list filters by member). */
+  createdBy: z.string().min(1).max(64).optional(),
 });
 export type TDocumentListQuery = z.output<typeof ZDocumentListQuery>;

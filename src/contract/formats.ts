@@ -35,6 +35,8 @@ export const ZFormat = z.object({
   version: z.number().int().positive(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The person who made it (in a team, any editor); null once their account is deleted. */
+  createdBy: z.string().nullable().default(null),
   /** Beyond the plan's allowance of formats (after a downgrade): kept and usable, not editable. */
   readOnly: z.boolean().default(false),
 });

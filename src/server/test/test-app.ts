@@ -188,7 +188,12 @@ export class TestClient {
       method: 'POST',
       url,
       remoteAddress: this.ip,
-      headers: { ...headers, origin: TEST_ORIGIN, ...(this.cookies.size ? { cookie: this.cookieHeader } : {}) },
+      headers: {
+        ...headers,
+        origin: TEST_ORIGIN,
+        ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
+        ...(this.team ? { [TEAM_HEADER]: this.team } : {}),
+      },
       payload,
     });
     this.remember(response);

@@ -14,7 +14,7 @@ export async function apiKeysRoutes(app: FastifyInstance, opts: { keys: TApiKeys
   api.get('/api/user/api-keys', { schema: { response: { 200: z.array(ZApiKey), ...errors } } }, async (request) => opts.keys.list(request.callerId));
 
   api.post('/api/user/api-keys', { schema: { body: ZCreateApiKeyBody, response: { 201: ZCreatedApiKey, ...errors } } }, async (request, reply) =>
-    reply.status(201).send(await opts.keys.create(request.callerId, request.body)),
+    reply.status(201).send(await opts.keys.create(request.callerId, request.actorId, request.body)),
   );
 
   api.delete('/api/user/api-keys/:id', { schema: { params: ZIdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
@@ -24,7 +24,7 @@ export async function apiKeysRoutes(app: FastifyInstance, opts: { keys: TApiKeys
 
   // The original one-button call: a live key named "Default".
   api.post('/api/user/generate-api-key', { schema: { response: { 200: ZGeneratedApiKey, ...errors } } }, async (request) => {
-    const { id, key, last4 } = await opts.keys.create(request.callerId, { name: 'Default', mode: 'live' });
+    const { id, key, last4 } = await opts.keys.create(request.callerId, request.actorId, { name: 'Default', mode: 'live' });
     return { id, key, last4 };
   });
 }

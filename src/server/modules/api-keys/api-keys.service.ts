@@ -25,11 +25,12 @@ export function createApiKeysService(deps: {
       return (await deps.keys.list(ownerId)).map(toApiKey);
     },
 
-    async create(ownerId: string, input: { name: string; mode: TApiKeyMode }): Promise<TCreatedApiKey> {
+    /** A key for the workspace, made by `actorId` (whose standing it needs, and in whose name it acts). */
+    async create(ownerId: string, actorId: string, input: { name: string; mode: TApiKeyMode }): Promise<TCreatedApiKey> {
       if (!(await deps.hasApiAccess(ownerId))) {
         throw new AppError('plan_limit', 'API keys come with the Enterprise plan. Contact sales to upgrade.');
       }
-      await deps.standing.assertMayReach(ownerId, 'api_key');
+      await deps.standing.assertMayReach(actorId, 'api_key');
       if ((await deps.keys.countActive(ownerId)) >= MAX_API_KEYS) {
         throw new AppError('conflict', `You can hold at most ${MAX_API_KEYS} keys. Revoke one you no longer use first.`);
       }
@@ -37,6 +38,7 @@ export function createApiKeysService(deps: {
       const row = await deps.keys.insert({
         id: randomUUID(),
         ownerId,
+        createdBy: actorId,
         name: input.name,
         mode: input.mode,
         keyHash: hashApiKey(key),

@@ -60,7 +60,13 @@ async function commitChunk(db: TDb, commit: TChunkCommit): Promise<TChunkOutcome
   const { ownerId, jobId } = commit;
   return db.transaction(async (tx) => {
     const [job] = await tx
-      .select({ status: bulkJobs.status, formatId: bulkJobs.formatId, formatName: bulkJobs.formatName, snapshotId: bulkJobs.snapshotId })
+      .select({
+        status: bulkJobs.status,
+        formatId: bulkJobs.formatId,
+        formatName: bulkJobs.formatName,
+        snapshotId: bulkJobs.snapshotId,
+        createdBy: bulkJobs.createdBy,
+      })
       .from(bulkJobs)
       .where(jobWhere(ownerId, jobId))
       .for('update');
@@ -102,10 +108,10 @@ async function commitChunk(db: TDb, commit: TChunkCommit): Promise<TChunkOutcome
       const inserted = await tx.execute(sql`
         insert into ${documents}
           (id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
-           pdf_sha256, batch_id, batch_row, created_at)
+           pdf_sha256, batch_id, batch_row, created_at, created_by)
         select x.id, ${ownerId}, ${job.formatId}, ${job.formatName},
           (select version from ${formatSnapshots} where id = ${job.snapshotId}), ${job.snapshotId},
-          x.name, x.client, x.data, 'generated', x.sha, ${jobId}, x.row, ${commit.createdAt.toISOString()}::timestamptz
+          x.name, x.client, x.data, 'generated', x.sha, ${jobId}, x.row, ${commit.createdAt.toISOString()}::timestamptz, ${job.createdBy}
         from jsonb_to_recordset(${batch}::jsonb) as x(id text, row int, name text, client text, data jsonb, sha text)
         on conflict (batch_id, batch_row) do nothing
         returning batch_row as row`);

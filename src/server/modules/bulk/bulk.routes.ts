@@ -23,7 +23,7 @@ export async function bulkRoutes(app: FastifyInstance, opts: { bulk: TBulkServic
         tooLargeMessage: `The file is larger than ${BULK_MAX_FILE_BYTES / 1024 / 1024} MB. Split it into smaller files.`,
         missingHint: 'Choose an .xlsx, .xls or .csv file.',
       });
-      const upload = await opts.bulk.upload(ownerId, request.params.id, file);
+      const upload = await opts.bulk.upload(ownerId, request.params.id, file, request.actorId);
       return reply.status(201).send(upload);
     },
   );

@@ -96,7 +96,7 @@ export function createDraftUploads(deps: TBulkServiceDeps) {
   }
 
   return {
-    async upload(ownerId: string, formatId: string, file: { fileName: string; bytes: Buffer }): Promise<TBulkUpload> {
+    async upload(ownerId: string, formatId: string, file: { fileName: string; bytes: Buffer }, createdBy: string | null = null): Promise<TBulkUpload> {
       const format = await deps.formats.findOwned(ownerId, formatId);
       if (!format) throw new AppError('not_found', 'Format not found.');
       if (format.placeholders.length === 0) {
@@ -108,6 +108,7 @@ export function createDraftUploads(deps: TBulkServiceDeps) {
       const job = await deps.bulk.createDraft({
         id: randomUUID(),
         ownerId,
+        createdBy,
         formatId: format.id,
         formatName: format.name,
         fileName: file.fileName.slice(0, 255),

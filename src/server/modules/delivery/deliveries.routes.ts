@@ -26,7 +26,7 @@ export async function deliveriesRoutes(app: FastifyInstance, opts: { deliveries:
   api.post(
     '/api/documents/:id/email',
     { schema: { params: ZIdParams, body: ZEmailDocumentBody, response: { 202: ZDelivery, ...errors } } },
-    async (request, reply) => reply.status(202).send(await opts.deliveries.email(request.callerId, request.params.id, request.body)),
+    async (request, reply) => reply.status(202).send(await opts.deliveries.email(request.callerId, request.params.id, request.body, request.actorId)),
   );
 
   api.get('/api/documents/:id/deliveries', { schema: { params: ZIdParams, response: { 200: z.array(ZDelivery), ...errors } } }, async (request) =>
@@ -63,7 +63,7 @@ export async function deliveriesRoutes(app: FastifyInstance, opts: { deliveries:
     '/api/bulk-jobs/:id/mail-merge',
     { schema: { params: ZIdParams, body: ZMailMergeBody, response: { 200: ZMailMerge, 201: ZMailMerge, ...errors, 409: ZApiError } } },
     async (request, reply) => {
-      const { merge, created } = await opts.mailMerge.start(request.callerId, request.params.id, request.body);
+      const { merge, created } = await opts.mailMerge.start(request.callerId, request.params.id, request.body, request.actorId);
       return reply.status(created ? 201 : 200).send(merge);
     },
   );

@@ -32,12 +32,13 @@ export async function emailDocument(
   ownerId: string,
   documentId: string,
   body: z.output<typeof ZEmailDocumentBody>,
+  actorId: string,
   scope?: TDocumentScope,
 ): Promise<TDelivery> {
   const { deps, r, worker } = ctx;
   const document = await deps.documents.get(ownerId, documentId, scope);
   if (!document) throw notFound('Document');
-  await deps.standing.assertMayReach(ownerId, 'email');
+  await deps.standing.assertMayReach(actorId, 'email');
   const sender = await deps.mail.senderFor(ownerId);
   if (!sender) {
     throw new AppError('unprocessable', 'No mail server is set up for this account, so Formwork cannot send email. Share a link to the document instead.');

@@ -15,10 +15,11 @@ export async function startMerge(
   ownerId: string,
   jobId: string,
   body: z.output<typeof ZMailMergeBody>,
+  actorId: string,
 ): Promise<{ merge: TMailMerge; created: boolean }> {
   const { deps, r, jobOf, mergeView } = ctx;
   const job = await jobOf(ownerId, jobId);
-  await deps.standing.assertMayReach(ownerId, 'email');
+  await deps.standing.assertMayReach(actorId, 'email');
   const existing = await r.merge(ownerId, jobId);
   if (existing) {
     const settings = await deps.mail.emailSettings(ownerId);

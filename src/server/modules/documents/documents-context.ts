@@ -21,6 +21,7 @@ export function toDocument(row: TDocumentRow): TDocument {
     warnings: row.renderWarnings,
     test: row.testMode,
     createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
   };
 }
 

@@ -80,7 +80,14 @@ export function createDocumentsRepository(db: TDb) {
       return await db
         .select()
         .from(documents)
-        .where(and(eq(documents.ownerId, ownerId), page.batchId ? eq(documents.batchId, page.batchId) : undefined, kind))
+        .where(
+          and(
+            eq(documents.ownerId, ownerId),
+            page.batchId ? eq(documents.batchId, page.batchId) : undefined,
+            kind,
+            page.createdBy ? eq(documents.createdBy, page.createdBy) : undefined,
+          ),
+        )
         // A batch reads in spreadsheet order; everything else newest first.
         .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)

@@ -20,6 +20,7 @@ export function toFormat(row: TFormatRow, readOnly = false): TFormat {
     version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    createdBy: row.createdBy,
   };
 }
 

@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING, SYSTEM_MAIL_SETTING } from '../../../contract/mail.ts';
 import type { TPlanId } from '../../../contract/plans.ts';
 import type { TDb } from '../../db/client.ts';
-import { systemMailDays, systemSettings, users, workspaces } from '../../db/schema.ts';
+import { systemMailDays, systemSettings, teamMembers, users, workspaces } from '../../db/schema.ts';
 
 export const ZStoredSystemMail = z.object({
   host: z.string(),
@@ -33,27 +33,39 @@ export type TUserMailRow = {
 /** A user's own mail columns (read and written only for that user), and the installation's server. */
 export function createMailRepository(db: TDb) {
   return {
-    async userMail(userId: string): Promise<TUserMailRow | undefined> {
+    /**
+     * Whose mail a workspace sends, and through which server. A person's own: their name, address
+     * and standing. A team's: the team's name, replies to its first owner, and its standing is
+     * that of the member who sends (checked when they do).
+     */
+    async userMail(ownerId: string): Promise<TUserMailRow | undefined> {
       const [row] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          emailVerified: users.emailVerified,
-          subscriptionPlan: workspaces.subscriptionPlan,
-          enterpriseEmail: workspaces.enterpriseEmail,
-          enterpriseEmailPasswordEnc: workspaces.enterpriseEmailPasswordEnc,
-          smtpHost: workspaces.smtpHost,
-          smtpPort: workspaces.smtpPort,
-          smtpSecure: workspaces.smtpSecure,
-        })
-        .from(users)
-        // The person's own workspace (it has their id) holds their plan and mail settings.
-        .innerJoin(workspaces, eq(workspaces.id, users.id))
-        .where(eq(users.id, userId))
+        .select({ workspace: workspaces, user: users })
+        .from(workspaces)
+        .leftJoin(users, eq(users.id, workspaces.personalUserId))
+        .where(eq(workspaces.id, ownerId))
         .limit(1);
-      return row;
+      if (!row) return undefined;
+      const { workspace, user } = row;
+      const settings = {
+        id: workspace.id,
+        subscriptionPlan: workspace.subscriptionPlan,
+        enterpriseEmail: workspace.enterpriseEmail,
+        enterpriseEmailPasswordEnc: workspace.enterpriseEmailPasswordEnc,
+        smtpHost: workspace.smtpHost,
+        smtpPort: workspace.smtpPort,
+        smtpSecure: workspace.smtpSecure,
+      };
+      if (user) return { ...settings, email: user.email, firstName: user.firstName, lastName: user.lastName, emailVerified: user.emailVerified };
+      const [owner] = await db
+        .select({ email: users.email })
+        .from(teamMembers)
+        .innerJoin(users, eq(users.id, teamMembers.userId))
+        .where(and(eq(teamMembers.teamId, ownerId), eq(teamMembers.role, 'owner')))
+        .orderBy(asc(teamMembers.createdAt))
+        .limit(1);
+      if (!owner) return undefined;
+      return { ...settings, email: owner.email, firstName: workspace.name, lastName: null, emailVerified: true };
     },
 
     async saveUserMail(

@@ -52,6 +52,8 @@ export function authenticateApiKeys(scope: FastifyInstance, deps: { publicApi: P
     if (admitted.suspended)
       throw new AppError('unauthorized', 'The account this API key belongs to is suspended. Ask an administrator of this installation to restore it.');
     request.callerId = admitted.ownerId;
+    // A key acts for its workspace; what it does is done in the name of whoever made it.
+    request.actorId = admitted.createdBy ?? admitted.ownerId;
     request.apiKey = { id: admitted.keyId, mode: admitted.mode };
     if (!admitted.apiAccess) {
       throw new AppError('plan_limit', 'Your plan does not include API access. Upgrade to Enterprise in Settings → Subscription to use the API.');

@@ -36,10 +36,23 @@ function keyQueries(db: TDb) {
     async admit(
       keyHash: string,
       windowStart: Date,
-    ): Promise<{ keyId: string; ownerId: string; mode: 'live' | 'test'; lastUsedAt: Date | null; plan: string; used: number; suspended: boolean } | undefined> {
+    ): Promise<
+      | {
+          keyId: string;
+          ownerId: string;
+          createdBy: string | null;
+          mode: 'live' | 'test';
+          lastUsedAt: Date | null;
+          plan: string;
+          used: number;
+          suspended: boolean;
+        }
+      | undefined
+    > {
       const [row] = rowsOf<{
         keyId: string;
         ownerId: string;
+        createdBy: string | null;
         mode: 'live' | 'test';
         lastUsedAt: Date | string | null;
         plan: string;
@@ -48,7 +61,7 @@ function keyQueries(db: TDb) {
       }>(
         await db.execute(sql`
           with k as (
-            select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
+            select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
                    ${workspaces.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended
             from ${apiKeys} join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
             left join ${users} on ${users.id} = ${workspaces.personalUserId}
@@ -59,7 +72,7 @@ function keyQueries(db: TDb) {
             on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + 1
             returning requests
           )
-          select k.id as "keyId", k.owner_id as "ownerId", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used", k.suspended
+          select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used", k.suspended
           from k, w`),
       );
       if (!row) return undefined;

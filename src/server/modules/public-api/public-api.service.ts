@@ -44,6 +44,8 @@ const RATE_WINDOW_MS = 60_000;
 
 export type TAdmission = {
   ownerId: string;
+  /** Who made the key (null once their account is deleted): the person its calls act as. */
+  createdBy: string | null;
   keyId: string;
   mode: TApiKeyMode;
   apiAccess: boolean;
@@ -123,12 +125,23 @@ export function createPublicApiService(deps: {
       const found = await r.admit(hashApiKey(key), new Date(windowStart));
       if (!found) return null;
       if (found.suspended)
-        return { ownerId: found.ownerId, keyId: found.keyId, mode: found.mode, suspended: true, apiAccess: false, limit: 0, used: 0, resetSeconds: 0 };
+        return {
+          ownerId: found.ownerId,
+          createdBy: found.createdBy,
+          keyId: found.keyId,
+          mode: found.mode,
+          suspended: true,
+          apiAccess: false,
+          limit: 0,
+          used: 0,
+          resetSeconds: 0,
+        };
       // "Last used" is written at most once a minute per key, not once per call.
       if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > 60_000) await deps.keys.markUsed(found.keyId, now);
       const plan = await deps.plans.apiPlanFor(found.plan);
       return {
         ownerId: found.ownerId,
+        createdBy: found.createdBy,
         keyId: found.keyId,
         mode: found.mode,
         apiAccess: plan.apiAccess,

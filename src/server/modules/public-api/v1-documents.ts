@@ -13,7 +13,8 @@ import { toV1Document, type TV1Urls } from './v1-shapes.ts';
 const ASYNC_LOST_AFTER_MS = 10 * 60_000;
 
 /** The caller's API key, as the document use cases need it. */
-export type TV1Caller = { ownerId: string; mode: TApiKeyMode };
+/** The key's workspace, its mode, and the person it acts as (who made it). */
+export type TV1Caller = { ownerId: string; actorId: string; mode: TApiKeyMode };
 
 /** Documents through the API: generated now or in the background, listed, read, emailed. */
 export function createV1Documents(deps: TPublicApiDeps, urls: TV1Urls) {
@@ -27,7 +28,7 @@ export function createV1Documents(deps: TPublicApiDeps, urls: TV1Urls) {
     async create(caller: TV1Caller, body: z.output<typeof ZV1CreateDocumentBody>, respondAsync: boolean): Promise<TApiAnswer> {
       if (respondAsync) {
         const { ownerId } = caller;
-        const { id } = await deps.documents.createLater(ownerId, body, { testMode: testMode(caller) }, async (outcome) => {
+        const { id } = await deps.documents.createLater(ownerId, body, { testMode: testMode(caller), createdBy: caller.actorId }, async (outcome) => {
           const error =
             'error' in outcome
               ? outcome.error instanceof AppError
@@ -39,13 +40,17 @@ export function createV1Documents(deps: TPublicApiDeps, urls: TV1Urls) {
         await deps.publicApi.asyncDocuments.started(ownerId, id, caller.mode);
         return { status: 202, body: { id, status: 'pending' }, location: urls.document(id) };
       }
-      const document = await deps.documents.create(caller.ownerId, body, { testMode: testMode(caller) });
+      const document = await deps.documents.create(caller.ownerId, body, { testMode: testMode(caller), createdBy: caller.actorId });
       return { status: 201, body: toV1Document(urls, document), location: urls.document(document.id) };
     },
 
     /** The landing page's short form: the same generation, answered with its snake_case names. */
     async generate(caller: TV1Caller, body: z.output<typeof ZGenerateBody>): Promise<TApiAnswer> {
-      const document = await deps.documents.create(caller.ownerId, { formatId: body.template_id, data: body.data }, { testMode: testMode(caller) });
+      const document = await deps.documents.create(
+        caller.ownerId,
+        { formatId: body.template_id, data: body.data },
+        { testMode: testMode(caller), createdBy: caller.actorId },
+      );
       return {
         status: 201,
         body: { id: document.id, status: 'generated', document_url: `${urls.document(document.id)}/pdf` },
@@ -91,7 +96,7 @@ export function createV1Documents(deps: TPublicApiDeps, urls: TV1Urls) {
 
     /** Queues an email with the document's PDF; the answer points to the delivery to poll. */
     async email(caller: TV1Caller, id: string, body: z.output<typeof ZEmailDocumentBody>) {
-      const delivery = await deps.deliveries.email(caller.ownerId, id, body, caller.mode);
+      const delivery = await deps.deliveries.email(caller.ownerId, id, body, caller.actorId, caller.mode);
       return { delivery, location: urls.delivery(delivery.id) };
     },
 

@@ -17,7 +17,7 @@ export const security: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, {
 
 /** The key's mode: a test key sees only what test keys made, a live key never sees it. */
 export const modeOf = (request: FastifyRequest) => request.apiKey?.mode ?? 'live';
-export const callerOf = (request: FastifyRequest): TV1Caller => ({ ownerId: request.callerId, mode: modeOf(request) });
+export const callerOf = (request: FastifyRequest): TV1Caller => ({ ownerId: request.callerId, actorId: request.actorId, mode: modeOf(request) });
 
 /** The app with zod schemas typing each route's request and answer. */
 export const typedApi = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();

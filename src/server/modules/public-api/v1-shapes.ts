@@ -61,6 +61,7 @@ export function toV1Document(urls: TV1Urls, document: TDocument): TV1Document {
     test: document.test,
     warnings: document.warnings,
     createdAt: document.createdAt,
+    createdBy: document.createdBy,
   };
 }
 

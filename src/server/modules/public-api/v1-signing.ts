@@ -24,11 +24,11 @@ export function createV1Signing(deps: TPublicApiDeps, urls: TV1Urls) {
       const { documentId, formatId, data, ...request } = body;
       let id = documentId;
       if (formatId !== undefined) {
-        id = (await deps.documents.create(caller.ownerId, { formatId, data: data ?? {} })).id;
+        id = (await deps.documents.create(caller.ownerId, { formatId, data: data ?? {} }, { createdBy: caller.actorId })).id;
       } else if (!id || !(await deps.documents.get(caller.ownerId, id, caller.mode))) {
         throw notFound('Document');
       }
-      const created = await deps.signing.create(caller.ownerId, id!, request, from);
+      const created = await deps.signing.create(caller.ownerId, id!, request, { ...from, actorId: caller.actorId });
       return { status: 201, body: created, location: urls.signatureRequest(created.id) };
     },
     detail: (caller: TV1Caller, id: string) => deps.signing.detail(liveOwner(caller), id),

@@ -16,7 +16,8 @@ export async function shareLinksRoutes(app: FastifyInstance, opts: { shareLinks:
   api.post(
     '/api/documents/:id/share',
     { schema: { params: ZIdParams, body: ZCreateShareLinkBody, response: { 201: ZShareLink, ...errors } } },
-    async (request, reply) => reply.status(201).send(await opts.shareLinks.create(request.callerId, request.params.id, request.body.expiresInDays)),
+    async (request, reply) =>
+      reply.status(201).send(await opts.shareLinks.create(request.callerId, request.params.id, request.body.expiresInDays, { actorId: request.actorId })),
   );
 
   api.get('/api/documents/:id/share-links', { schema: { params: ZIdParams, response: { 200: z.array(ZShareLink), ...errors } } }, async (request) =>

@@ -52,10 +52,11 @@ export function createShareLinksService(deps: {
   }
 
   return {
-    async create(ownerId: string, documentId: string, days = DEFAULT_SHARE_DAYS, origin: 'manual' | 'email' = 'manual'): Promise<TShareLink> {
+    /** `by`: the person making it by hand (whose standing it needs), or the email that carries it. */
+    async create(ownerId: string, documentId: string, days: number, by: { actorId: string } | 'email'): Promise<TShareLink> {
       if (!(await deps.documents.get(ownerId, documentId))) throw notFound('Document');
       // A link an email carries was made for mail the account was allowed to send.
-      if (origin === 'manual') await deps.standing.assertMayReach(ownerId, 'share');
+      if (by !== 'email') await deps.standing.assertMayReach(by.actorId, 'share');
       const token = randomBytes(32).toString('base64url');
       const now = new Date();
       const row = await r.insert({
@@ -64,7 +65,7 @@ export function createShareLinksService(deps: {
         documentId,
         tokenHash: hashOf(token),
         tokenEnc: deps.secrets.seal(token),
-        origin,
+        origin: by === 'email' ? 'email' : 'manual',
         createdAt: now,
         expiresAt: new Date(now.getTime() + days * DAY_MS),
       });

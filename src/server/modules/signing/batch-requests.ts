@@ -8,7 +8,7 @@ import {
 } from '../../../contract/signature-requests.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createSignatureRequest } from './owner-requests.ts';
-import type { TCaller, TSigningContext } from './signing-context.ts';
+import type { TOwnerCaller, TSigningContext } from './signing-context.ts';
 
 /** Rows whose failure is listed; the count covers the rest. */
 const FAILURES_LISTED = 100;
@@ -28,7 +28,7 @@ export async function sendBatchForSignature(
   ownerId: string,
   batchId: string,
   body: z.output<typeof ZBatchSignatureBody>,
-  caller: TCaller,
+  caller: TOwnerCaller,
 ): Promise<TBatchSignatureResult> {
   const { deps, r } = ctx;
   const { nameColumn, emailColumn, ...request } = body;

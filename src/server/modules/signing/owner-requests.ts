@@ -13,7 +13,7 @@ import {
 import { AppError, notFound } from '../../http/app-error.ts';
 import { sha256Hex } from '../pdf/index.ts';
 import { advance, nextCheckOf, queueInvite } from './request-progress.ts';
-import { DAY_MS, requestNotFound, tokenHash, type TCaller, type TSigningContext } from './signing-context.ts';
+import { DAY_MS, requestNotFound, tokenHash, type TCaller, type TOwnerCaller, type TSigningContext } from './signing-context.ts';
 import { toAuditTrail, toSignatureRequest } from './to-api.ts';
 
 /** A signer may be reminded by hand once in this long, so a request cannot be used to flood them. */
@@ -62,11 +62,11 @@ export async function sealedPdf(ctx: TSigningContext, ownerId: string, id: strin
 }
 
 /** Checks what creating a request needs of the account and the document, before anything is written. */
-async function assertMaySend(ctx: TSigningContext, ownerId: string, documentId: string, body: z.output<typeof ZCreateSignatureRequestBody>) {
+async function assertMaySend(ctx: TSigningContext, ownerId: string, documentId: string, body: z.output<typeof ZCreateSignatureRequestBody>, actorId: string) {
   const { deps, r } = ctx;
   const document = await deps.documents.get(ownerId, documentId);
   if (!document) throw notFound('Document');
-  await deps.standing.assertMayReach(ownerId, 'email');
+  await deps.standing.assertMayReach(actorId, 'email');
   const sender = await deps.mail.senderFor(ownerId);
   if (!sender) {
     throw new AppError('unprocessable', 'No mail server is set up for this account, so Formwork cannot email signers. Ask your administrator to set one up.');
@@ -96,11 +96,11 @@ export async function createSignatureRequest(
   ownerId: string,
   documentId: string,
   body: z.output<typeof ZCreateSignatureRequestBody>,
-  caller: TCaller,
+  caller: TOwnerCaller,
   batch?: { batchId: string; batchRow: number },
 ): Promise<TSignatureRequest> {
   const { deps, r } = ctx;
-  const document = await assertMaySend(ctx, ownerId, documentId, body);
+  const document = await assertMaySend(ctx, ownerId, documentId, body, caller.actorId);
   const { bytes } = await deps.documents.pdf(ownerId, documentId);
   const now = new Date();
   const id = randomUUID();

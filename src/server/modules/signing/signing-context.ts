@@ -60,3 +60,5 @@ export const requestNotFound = () => notFound('Signature request');
 
 /** Where an HTTP call came from, for the audit trail. */
 export type TCaller = { ip: string | null; userAgent: string | null };
+/** Someone in the workspace sending or managing a request: also who they are. */
+export type TOwnerCaller = TCaller & { actorId: string };

@@ -18,13 +18,15 @@ import {
   ZSignToken,
 } from '../../../contract/signature-requests.ts';
 import { sendPdf } from '../../http/send-file.ts';
-import type { TCaller } from './signing-context.ts';
+import type { TCaller, TOwnerCaller } from './signing-context.ts';
 import type { TSigningService } from './signing.service.ts';
 
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 422: ZApiError, 429: ZApiError };
 
 /** Where a call came from, as the audit trail records it. */
 export const callerOf = (request: FastifyRequest): TCaller => ({ ip: request.ip ?? null, userAgent: request.headers['user-agent']?.slice(0, 500) ?? null });
+/** Someone in the workspace: the trail's address and browser, and who they are. */
+export const ownerCallerOf = (request: FastifyRequest): TOwnerCaller => ({ ...callerOf(request), actorId: request.actorId });
 
 /** The owner's side: send a document for signature, follow it, remind, cancel, download the sealed PDF. */
 export async function signatureRequestsRoutes(app: FastifyInstance, opts: { signing: TSigningService }) {
@@ -34,7 +36,7 @@ export async function signatureRequestsRoutes(app: FastifyInstance, opts: { sign
   api.post(
     '/api/documents/:id/signature-requests',
     { schema: { params: ZIdParams, body: ZCreateSignatureRequestBody, response: { 201: ZSignatureRequest, ...errors } } },
-    async (request, reply) => reply.status(201).send(await signing.create(request.callerId, request.params.id, request.body, callerOf(request))),
+    async (request, reply) => reply.status(201).send(await signing.create(request.callerId, request.params.id, request.body, ownerCallerOf(request))),
   );
 
   api.get(
@@ -46,7 +48,7 @@ export async function signatureRequestsRoutes(app: FastifyInstance, opts: { sign
   api.post(
     '/api/bulk-jobs/:id/signature-requests',
     { schema: { params: ZIdParams, body: ZBatchSignatureBody, response: { 200: ZBatchSignatureResult, ...errors } } },
-    async (request) => signing.sendBatch(request.callerId, request.params.id, request.body, callerOf(request)),
+    async (request) => signing.sendBatch(request.callerId, request.params.id, request.body, ownerCallerOf(request)),
   );
 
   api.get('/api/bulk-jobs/:id/signature-requests', { schema: { params: ZIdParams, response: { 200: ZBatchSignatureProgress, ...errors } } }, async (request) =>

@@ -3533,6 +3533,7 @@ export interface components {
             }[];
             test: boolean;
             createdAt: string;
+            createdBy: string | null;
             pdfUrl: string;
         };
         DocumentInput: {
@@ -3557,6 +3558,7 @@ export interface components {
             }[];
             test: boolean;
             createdAt: string;
+            createdBy: string | null;
             pdfUrl: string;
         };
         DocumentPage: {
