@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_SHARE_DAYS, SHARE_TOKEN_RE, type TSharedDocument, type TShareLink } from '../../../contract/delivery.ts';
+import { SHARE_TOKEN_RE, type TSharedDocument, type TShareLink } from '../../../contract/delivery.ts';
 import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TDocumentsService } from '../documents/index.ts';
