@@ -256,6 +256,7 @@ function createAuth(
     signUpPolicy: createSignUpPolicy({
       policy: () => services.system.signUpPolicy(),
       invitations: services.invitations,
+      teamInvites: async (token, email) => (await services.teams.preview(token))?.email === email.trim().toLowerCase(),
       singleSignOn: config.oidc?.name ?? null,
     }),
   });

@@ -24,7 +24,13 @@ const INVALID_INVITATION =
  * anything tells whether the address already has an account, so none of them says so. An
  * admin's invitation names one address, so it also passes the domain limit: the admin chose it.
  */
-export function createSignUpPolicy(deps: { policy: () => Promise<TSignUpPolicy>; invitations: TInvitations; singleSignOn: string | null }) {
+export function createSignUpPolicy(deps: {
+  policy: () => Promise<TSignUpPolicy>;
+  invitations: TInvitations;
+  /** Whether a team's open invitation link was sent to this address (it is accepted after sign-in). */
+  teamInvites: (token: string, email: string) => Promise<boolean>;
+  singleSignOn: string | null;
+}) {
   return {
     /**
      * A sign-up with a password. Returns the invitation it used, to give back if the account is
@@ -41,6 +47,9 @@ export function createSignUpPolicy(deps: { policy: () => Promise<TSignUpPolicy>;
       if (invitationToken) {
         const taken = await deps.invitations.take(invitationToken, email);
         if (taken) return taken;
+        // A team's invitation opens an installation closed to invitations; the domain limit still holds.
+        const teamInvited = await deps.teamInvites(invitationToken, email);
+        if (teamInvited && domainAllowed(policy, email)) return undefined;
         if (policy.mode === 'invitation')
           throw new AppError('bad_request', INVALID_INVITATION, { invitation: INVALID_INVITATION, email: 'This address has no valid invitation.' });
       }

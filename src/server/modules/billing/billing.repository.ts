@@ -13,6 +13,7 @@ import {
   payments,
   sequences,
   subscriptions,
+  teamMembers,
   users,
   workspaces,
 } from '../../db/schema.ts';
@@ -52,9 +53,21 @@ function subscriptionQueries(db: TDb) {
       return db.select().from(paymentGateways).where(eq(paymentGateways.gatewayName, name));
     },
 
-    async user(ownerId: string) {
-      const [row] = await db.select().from(users).where(eq(users.id, ownerId)).limit(1);
-      return row;
+    /**
+     * Who pays for a workspace and hears about its billing: the person whose own it is, or a
+     * team's first owner. Undefined when the workspace is gone.
+     */
+    async payer(ownerId: string) {
+      const [own] = await db.select().from(users).where(eq(users.id, ownerId)).limit(1);
+      if (own) return own;
+      const [owner] = await db
+        .select({ user: users })
+        .from(teamMembers)
+        .innerJoin(users, eq(users.id, teamMembers.userId))
+        .where(and(eq(teamMembers.teamId, ownerId), eq(teamMembers.role, 'owner')))
+        .orderBy(asc(teamMembers.createdAt))
+        .limit(1);
+      return owner?.user;
     },
 
     /** The plan in force and where its quota counts, for a person's workspace or a team. */

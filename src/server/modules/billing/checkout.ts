@@ -76,7 +76,7 @@ async function chargeAsPriced(ctx: TBillingContext, ownerId: string, pricing: TP
   const { publicUrl } = ctx.deps;
   const { target, planKey, plan, current, gateway, currency, kind, amount, credit, lines } = pricing;
   // The gateway's checkout is filled in with the person who pays.
-  const payer = await repo.user(ownerId);
+  const payer = await repo.payer(ownerId);
   if (!payer) throw notFound('User');
   if (pricing.stripeChange && gateway.name === 'stripe') return changeStripePlan(ctx, ownerId, gateway, pricing, pricing.stripeChange);
   const orderId = randomUUID();

@@ -87,7 +87,7 @@ export async function recordPayment(
   }
   if (input.order) await tx.setOrderStatus(input.order.id, 'paid');
 
-  const user = await tx.user(input.ownerId);
+  const user = await tx.payer(input.ownerId);
   const seller = settle.seller;
   const number = await tx.nextNumber('invoice');
   const details: TInvoiceDetails = {

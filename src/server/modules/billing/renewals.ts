@@ -86,7 +86,7 @@ export async function sweep(ctx: TBillingContext): Promise<{ rolled: number; lap
 async function renewalNotice(ctx: TBillingContext, sub: TSubscriptionRow): Promise<{ subject: string; text: string }> {
   const planId = sub.scheduledPlanId ?? sub.planId;
   const cycle = sub.scheduledCycle ?? sub.cycle;
-  const [plan, user] = await Promise.all([ctx.planOf(planId), ctx.repo.user(sub.ownerId)]);
+  const [plan, user] = await Promise.all([ctx.planOf(planId), ctx.repo.payer(sub.ownerId)]);
   const amount = periodCharge(plan, currencyOf(sub.gateway), cycle);
   const name = user?.firstName?.trim() || 'there';
   return {

@@ -22,7 +22,7 @@ export async function settleStripeInvoice(
   const ownerId = order?.ownerId ?? subscription.metadata.ownerId;
   const local = await tx.subscriptionByGatewayId('stripe', subscription.id);
   const owner = ownerId ?? local?.ownerId;
-  if (!owner || !(await tx.user(owner))) {
+  if (!owner || !(await tx.payer(owner))) {
     ctx.log.warn({ invoice: invoice.id, subscription: subscription.id }, 'Stripe invoice for a subscription we do not know');
     return undefined;
   }

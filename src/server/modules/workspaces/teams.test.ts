@@ -13,10 +13,15 @@ import { errorOf, signUpVerified, TestClient, type TTestApp } from '../../test/t
 
 let t: TTestApp;
 let smtp: TSmtpStandIn;
+let installationAdmin: TestClient;
 let people = 0;
 
 beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithMail({
+  ({
+    t,
+    smtp,
+    admin: installationAdmin,
+  } = await createTestAppWithMail({
     adminEmail: 'admin@teams.example.com',
     mail: { ...NOTICES_ACCOUNT, fromAddress: 'notices@formwork.example.com', fromName: 'Formwork' },
   }));
@@ -162,6 +167,29 @@ describe('invitations', () => {
       [invitee.email, 'editor'],
     ]);
     expect(detail.invitations).toEqual([]);
+  });
+
+  it('lets the invited address create an account from the link when sign-ups are by invitation only', async () => {
+    const owner = await person('closed');
+    const teamId = await teamOf(owner.client, 'Closed Shop');
+    const policy = await installationAdmin.request('PUT', '/api/admin/sign-up-policy', { mode: 'invitation', allowedDomains: [] });
+    expect(policy.statusCode, policy.body).toBe(200);
+    try {
+      const address = `newcomer-${++people}@teams.example.com`;
+      await owner.client.post(`/api/teams/${teamId}/invitations`, { email: address, role: 'member' });
+      const token = await invitationTokenFor(address);
+      const preview = ZTeamInvitationPreview.parse((await new TestClient(t.app).get(`/api/invitations/${token}`)).json());
+      expect(preview.hasAccount).toBe(false);
+      const body = { firstName: 'New', lastName: 'Comer', password: 'correct horse battery', invitation: token };
+      const stranger = new TestClient(t.app);
+      const refused = await stranger.post('/api/auth/sign-up', { ...body, email: `someone-else-${people}@teams.example.com` });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      const newcomer = new TestClient(t.app);
+      const signedUp = await newcomer.post('/api/auth/sign-up', { ...body, email: address });
+      expect([200, 202], signedUp.body).toContain(signedUp.statusCode);
+    } finally {
+      await installationAdmin.request('PUT', '/api/admin/sign-up-policy', { mode: 'open', allowedDomains: [] });
+    }
   });
 
   it('refuses a link sent to another address, an expired one and a revoked one', async () => {
