@@ -1,7 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
-import { accountExports, apiKeys, assets, auditLog, bulkJobs, documents, shareLinks, subscriptions, users, webhookEndpoints } from '../../db/schema.ts';
+import {
+  accountExports,
+  apiKeys,
+  assets,
+  auditLog,
+  bulkJobs,
+  documents,
+  shareLinks,
+  subscriptions,
+  teamMembers,
+  users,
+  webhookEndpoints,
+  workspaces,
+} from '../../db/schema.ts';
 
 export type TAccountExportRow = typeof accountExports.$inferSelect;
 
@@ -119,6 +132,24 @@ function exportQueries(db: TDb) {
 function deletionQueries(db: TDb) {
   return {
     /** Whether `userId` is the installation's only administrator. */
+    /** The teams this person is the only owner of while others remain in them: they must hand over first. */
+    async teamsLeftWithoutOwner(userId: string): Promise<string[]> {
+      const rows = await db
+        .select({ name: workspaces.name })
+        .from(teamMembers)
+        .innerJoin(workspaces, eq(workspaces.id, teamMembers.teamId))
+        .where(
+          and(
+            eq(teamMembers.userId, userId),
+            eq(teamMembers.role, 'owner'),
+            sql`not exists (select 1 from ${teamMembers} o where o.team_id = ${teamMembers.teamId} and o.role = 'owner' and o.user_id <> ${userId})`,
+            sql`exists (select 1 from ${teamMembers} o where o.team_id = ${teamMembers.teamId} and o.user_id <> ${userId})`,
+          ),
+        )
+        .orderBy(asc(workspaces.name));
+      return rows.map((r) => r.name ?? '');
+    },
+
     async isOnlyAdmin(userId: string): Promise<boolean> {
       const admins = await db.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).limit(2);
       return admins.length === 1 && admins[0]!.id === userId;
@@ -141,6 +172,12 @@ function deletionQueries(db: TDb) {
      */
     async deleteAccount(userId: string, by: { actorId: string | null; actorEmail: string }): Promise<boolean> {
       return db.transaction(async (tx) => {
+        // A team nobody else is in goes with its last member, and everything it owns with it.
+        await tx.execute(sql`
+          delete from ${workspaces} w
+          where w.kind = 'team'
+            and exists (select 1 from ${teamMembers} m where m.team_id = w.id and m.user_id = ${userId})
+            and not exists (select 1 from ${teamMembers} o where o.team_id = w.id and o.user_id <> ${userId})`);
         const deleted = await tx.delete(users).where(eq(users.id, userId)).returning({ id: users.id });
         if (deleted.length === 0) return false;
         await tx.insert(auditLog).values({

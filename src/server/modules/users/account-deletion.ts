@@ -43,6 +43,13 @@ export function createAccountDeletion(deps: {
         'You are the only administrator of this installation. Make someone else an administrator first, then delete your account.',
       );
     }
+    const teams = await deps.data.teamsLeftWithoutOwner(userId);
+    if (teams.length > 0) {
+      throw new AppError(
+        'conflict',
+        `You are the only owner of ${teams.map((name) => `“${name}”`).join(', ')}, and others are in ${teams.length === 1 ? 'it' : 'them'}. Make another member an owner in Settings → Team first, then delete your account.`,
+      );
+    }
     await deps.cancelSubscription(userId);
     const files = await deps.data.filesOf(userId);
     if (!(await deps.data.deleteAccount(userId, by))) throw unauthorized();

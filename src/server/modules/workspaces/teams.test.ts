@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTeam, ZTeamDetail, ZTeamInvitation, ZTeamInvitationPreview, type TTeamRole } from '../../../contract/teams.ts';
-import { documents, teamInvitations } from '../../db/schema.ts';
+import { documents, teamInvitations, workspaces } from '../../db/schema.ts';
 import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -280,5 +280,21 @@ describe('roles and members', () => {
     expect((await member.client.request('PATCH', `/api/teams/${teamId}/members/${member.id}`, { role: 'admin' })).statusCode).toBe(403);
     expect((await member.client.request('DELETE', `/api/teams/${teamId}/members/${member.id}`)).statusCode).toBe(204);
     expect((await member.client.get('/api/teams')).json()).toEqual([]);
+  });
+
+  it('keeps a team’s only owner from deleting their account while others remain; a team of one goes with its member', async () => {
+    const owner = await person('departing');
+    const teamId = await teamOf(owner.client, 'Handover Ltd');
+    const solo = await teamOf(owner.client, 'Just Me');
+    const member = await person('stays');
+    await join(owner.client, teamId, member, 'member');
+    const refused = await owner.client.request('DELETE', '/api/user', { password: 'correct horse battery' });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(errorOf(refused).message).toContain('“Handover Ltd”');
+    expect((await owner.client.request('PATCH', `/api/teams/${teamId}/members/${member.id}`, { role: 'owner' })).statusCode).toBe(200);
+    expect((await owner.client.request('DELETE', '/api/user', { password: 'correct horse battery' })).statusCode).toBe(204);
+    const left = ZTeamDetail.parse((await member.client.get(`/api/teams/${teamId}`)).json());
+    expect(left.members.map((m) => [m.email, m.role])).toEqual([[member.email, 'owner']]);
+    expect(await t.database.db.select().from(workspaces).where(eq(workspaces.id, solo))).toEqual([]);
   });
 });
