@@ -93,3 +93,6 @@ export const ZTeamParams = z.object({ id: z.string().min(1).max(100) });
 export const ZTeamMemberParams = ZTeamParams.extend({ userId: z.string().min(1).max(100) });
 export const ZTeamInvitationParams = ZTeamParams.extend({ invitationId: z.string().min(1).max(100) });
 export const ZInvitationTokenParams = z.object({ token: z.string().min(1).max(100) });
+
+/** Copies a format of the current workspace into a team (a new format there, with its own history). */
+export const ZCopyFormatToTeamBody = z.object({ teamId: z.string().trim().min(1, 'Choose a team.').max(100) });

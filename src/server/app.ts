@@ -1,4 +1,4 @@
-import { decorateWorkspace, resolveWorkspaceFor, teamInvitationRoutes, teamsRoutes } from './modules/workspaces/index.ts';
+import { decorateWorkspace, formatTransferRoutes, resolveWorkspaceFor, teamInvitationRoutes, teamsRoutes } from './modules/workspaces/index.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
@@ -398,6 +398,7 @@ async function registerSignedInRoutes(
     await workspace.register(shareLinksRoutes, { shareLinks: services.shareLinks });
     await workspace.register(signatureRequestsRoutes, { signing: services.signing });
     await workspace.register(formatsRoutes, { formats: services.formats });
+    await workspace.register(formatTransferRoutes, { formats: services.formats, assets: services.assets, teams: services.teams });
     await workspace.register(documentsRoutes, { documents: services.documents });
     await workspace.register(bulkRoutes, { bulk: services.bulk });
     await workspace.register(assetsRoutes, { assets: services.assets });

@@ -1,4 +1,5 @@
 import { createAssetsContext, type TAssetsDeps } from './assets-context.ts';
+import { copyImagesInto } from './copy-images.ts';
 import { fetchImagesOf, imageFromUrl } from './fetch-images.ts';
 import { getImage, imagesForRender } from './read-images.ts';
 import { uploadImage } from './upload-image.ts';
@@ -16,6 +17,7 @@ export function createAssetsService(deps: TAssetsDeps) {
     fetchImagesOf: use(fetchImagesOf),
     get: use(getImage),
     forRender: use(imagesForRender),
+    copyImagesInto: use(copyImagesInto),
   };
 }
 export type TAssetsService = ReturnType<typeof createAssetsService>;

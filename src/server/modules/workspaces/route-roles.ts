@@ -74,6 +74,7 @@ export const WORKSPACE_ROUTE_ROLES: Record<string, TTeamRole> = {
   'POST /api/assets/from-url': 'editor',
   'GET /api/assets/:id': 'member',
   'POST /api/formats/import': 'editor',
+  'POST /api/formats/:id/copy-to-team': 'member',
   'GET /api/subscription': 'owner',
   'POST /api/subscription/quote': 'owner',
   'POST /api/subscription/create-order': 'owner',

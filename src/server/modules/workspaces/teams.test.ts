@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTeam, ZTeamDetail, ZTeamInvitation, ZTeamInvitationPreview, type TTeamRole } from '../../../contract/teams.ts';
 import { documents, teamInvitations, workspaces } from '../../db/schema.ts';
@@ -296,5 +297,42 @@ describe('roles and members', () => {
     const left = ZTeamDetail.parse((await member.client.get(`/api/teams/${teamId}`)).json());
     expect(left.members.map((m) => [m.email, m.role])).toEqual([[member.email, 'owner']]);
     expect(await t.database.db.select().from(workspaces).where(eq(workspaces.id, solo))).toEqual([]);
+  });
+
+  it('copies a format with its uploaded image into a team the person edits in, and not into one where they only fill', async () => {
+    const owner = await person('mover');
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#36c' } })
+      .png()
+      .toBuffer();
+    const uploaded = await owner.client.upload('/api/upload/image', 'image', 'logo.png', png);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const logo = (uploaded.json() as { url: string }).url;
+    const format = await owner.client.post('/api/formats', {
+      ...offerLetter,
+      content: { elements: [{ id: 'logo', type: 'image', src: logo, width: 40, height: 40 }, ...offerLetter.content.elements] },
+    });
+    expect(format.statusCode, format.body).toBe(201);
+    const formatId = (format.json() as { id: string }).id;
+    const teamId = await teamOf(owner.client, 'Destination');
+    const copied = await owner.client.post(`/api/formats/${formatId}/copy-to-team`, { teamId });
+    expect(copied.statusCode, copied.body).toBe(201);
+    const copy = copied.json() as { id: string; version: number; content: { elements: { src?: string }[] } };
+    expect(copy.version).toBe(1);
+    const copiedLogo = copy.content.elements[0]!.src!;
+    expect(copiedLogo).not.toBe(logo);
+    owner.client.team = teamId;
+    const image = await owner.client.get(copiedLogo);
+    expect(image.statusCode).toBe(200);
+    expect(((await owner.client.get('/api/formats')).json() as { id: string }[]).map((f) => f.id)).toEqual([copy.id]);
+    owner.client.team = undefined;
+    // The original stays, and the copy's image is the team's own: not readable from the personal workspace.
+    expect((await owner.client.get(`/api/formats/${formatId}`)).statusCode).toBe(200);
+    expect((await owner.client.get(copiedLogo)).statusCode).toBe(404);
+
+    const other = await person('fills');
+    const otherTeam = await teamOf(other.client, 'Fill Only');
+    await join(other.client, otherTeam, owner, 'member');
+    expect((await owner.client.post(`/api/formats/${formatId}/copy-to-team`, { teamId: otherTeam })).statusCode).toBe(403);
+    expect((await owner.client.post(`/api/formats/${formatId}/copy-to-team`, { teamId: 'no-such-team' })).statusCode).toBe(404);
   });
 });
