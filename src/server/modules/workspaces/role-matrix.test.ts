@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roleAtLeast, TEAM_ROLES, type TTeamRole } from '../../../contract/teams.ts';
+import { roleAtLeast, TEAM_HEADER, TEAM_ROLES, type TTeamRole } from '../../../contract/teams.ts';
 import { eq } from 'drizzle-orm';
 import { teamMembers, workspaces } from '../../db/schema.ts';
 import { createTestApp, errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';
@@ -80,4 +80,17 @@ describe('the role matrix', () => {
     expect(wrong).toEqual([]);
     expect(leaks).toBe(0);
   }, 120_000);
+
+  it('describes the team header on every workspace route in the API document', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/internal/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
+    };
+    const missing = ROUTES.map(([key]) => key.split(' ') as [string, string])
+      .filter(([method, url]) => {
+        const operation = document.paths[url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[method.toLowerCase()];
+        return !operation?.parameters?.some((p) => p.in === 'header' && p.name === TEAM_HEADER);
+      })
+      .map(([method, url]) => `${method} ${url}`);
+    expect(missing).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { roleAtLeast, TEAM_HEADER, TEAM_ROLE_LABELS, type TTeamRole } from '../../../contract/teams.ts';
 import { forbidden, notFound } from '../../http/app-error.ts';
 import { WORKSPACE_ROUTE_ROLES } from './route-roles.ts';
@@ -17,6 +18,10 @@ export function decorateWorkspace(app: FastifyInstance) {
   app.decorateRequest('workspaceRole', 'member');
 }
 
+const ZWorkspaceHeaders = z.looseObject({
+  [TEAM_HEADER]: z.string().max(100).optional().describe('The team to act in (its id). Without it, the call acts in the signed-in person’s own workspace.'),
+});
+
 /** `GET /api/formats/:id`: how a route is named in the role table. HEAD is answered as GET. */
 export const routeKey = (method: string, url: string) => `${method === 'HEAD' ? 'GET' : method} ${url}`;
 
@@ -32,6 +37,8 @@ export function resolveWorkspaceFor(
 ) {
   const unruled: string[] = [];
   scope.addHook('onRoute', (route) => {
+    // Described on every route, so the API document says how to act in a team.
+    route.schema = { ...route.schema, headers: ZWorkspaceHeaders };
     for (const method of [route.method].flat()) {
       const key = routeKey(method, route.url);
       if (!(key in WORKSPACE_ROUTE_ROLES)) unruled.push(key);
