@@ -1,4 +1,4 @@
-import { decorateWorkspace, formatTransferRoutes, resolveWorkspaceFor, teamInvitationRoutes, teamsRoutes } from './modules/workspaces/index.ts';
+import { decorateWorkspace, resolveWorkspaceFor, teamInvitationRoutes, teamsRoutes } from './modules/workspaces/index.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
@@ -46,7 +46,7 @@ import { bulkRoutes } from './modules/bulk/index.ts';
 import { deliveriesRoutes } from './modules/delivery/index.ts';
 import { createDemoService, demoRoutes } from './modules/demo/index.ts';
 import { documentsRoutes } from './modules/documents/index.ts';
-import { formatsRoutes } from './modules/formats/index.ts';
+import { formatsRoutes, formatTransferRoutes } from './modules/formats/index.ts';
 import { adminMailRoutes, emailSettingsRoutes } from './modules/mail/index.ts';
 import {
   adminApiUsageRoutes,
@@ -398,7 +398,7 @@ async function registerSignedInRoutes(
     await workspace.register(shareLinksRoutes, { shareLinks: services.shareLinks });
     await workspace.register(signatureRequestsRoutes, { signing: services.signing });
     await workspace.register(formatsRoutes, { formats: services.formats });
-    await workspace.register(formatTransferRoutes, { formats: services.formats, assets: services.assets, teams: services.teams });
+    await workspace.register(formatTransferRoutes, { formats: services.formats, assets: services.assets, requireTeamRole: services.teams.requireRole });
     await workspace.register(documentsRoutes, { documents: services.documents });
     await workspace.register(bulkRoutes, { bulk: services.bulk });
     await workspace.register(assetsRoutes, { assets: services.assets });

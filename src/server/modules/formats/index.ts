@@ -7,3 +7,4 @@ export { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_KEY_LABEL, TEMPLA
 export { createFormatsRepository, type TFormatRow, type TSnapshotRow } from './formats.repository.ts';
 export { formatsRoutes } from './formats.routes.ts';
 export { createFormatsService, type TFormatsService } from './formats.service.ts';
+export { formatTransferRoutes } from './format-transfer.routes.ts';

@@ -7,4 +7,3 @@ export { createTeamsRepository } from './teams.repository.ts';
 export { teamInvitationRoutes, teamsRoutes } from './teams.routes.ts';
 export { createTeamsService } from './teams.service.ts';
 export { decorateWorkspace, resolveWorkspaceFor } from './workspace-access.ts';
-export { formatTransferRoutes } from './format-transfer.routes.ts';

@@ -18,14 +18,15 @@ import {
   ZTeamParams,
 } from '../../../contract/teams.ts';
 import { AppError, unauthorized } from '../../http/app-error.ts';
-import type { TUserAccounts } from '../users/index.ts';
 import type { TTeamsService } from './teams.service.ts';
 
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 503: ZApiError };
 const INVALID = 'This invitation is not valid any more: it was accepted, revoked, replaced by a newer one, or it expired. Ask the team for a new one.';
 
 /** Settings → Team, and accepting an invitation: the signed-in person's teams. */
-export async function teamsRoutes(app: FastifyInstance, opts: { teams: TTeamsService; users: Pick<TUserAccounts, 'findById'> }) {
+type TPersonRow = { id: string; email: string; name: string; firstName: string | null; lastName: string | null };
+
+export async function teamsRoutes(app: FastifyInstance, opts: { teams: TTeamsService; users: { findById: (id: string) => Promise<TPersonRow | undefined> } }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const person = async (userId: string) => {
     const user = await opts.users.findById(userId);
