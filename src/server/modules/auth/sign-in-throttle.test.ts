@@ -20,8 +20,12 @@ import { createThrottledTestApp } from './test/throttled-test-app.ts';
 const ADMIN_EMAIL = 'admin@formwork.test';
 const PASSWORD = 'correct horse battery';
 let offsetMs = 0;
-/** The throttle's clock: moved forward instead of sleeping through waits. */
-const clock = () => new Date(Date.now() + offsetMs);
+/**
+ * The throttle's clock: it stands still unless moved forward (instead of sleeping through waits),
+ * so a wait it announces does not shrink while a loaded machine takes its time between calls.
+ */
+const startedAt = Date.now();
+const clock = () => new Date(startedAt + offsetMs);
 const later = (seconds: number) => void (offsetMs += seconds * 1000);
 
 let t: TTestApp;
