@@ -129,7 +129,7 @@ export function SettingsPage() {
         {/* Four tabs with icons overflow a phone: there they share the row equally, without icons. */}
         <TabsList aria-label="Settings sections" className={`grid h-auto w-full ${PHONE_COLUMNS[tabs.length] ?? ''} sm:inline-flex sm:h-10 sm:w-fit`}>
           {tabs.map(({ id, label, icon: Icon }) => (
-            <TabsTrigger key={id} value={id} className="h-9 px-1 sm:h-full sm:px-4">
+            <TabsTrigger key={id} value={id} className="h-9 px-1 text-[13px] sm:h-full sm:px-4 sm:text-sm">
               <Icon aria-hidden className="hidden sm:block" /> {label}
             </TabsTrigger>
           ))}

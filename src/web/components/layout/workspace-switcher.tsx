@@ -123,7 +123,7 @@ export function WorkspaceSwitcher({ user }: { user: TUser }) {
             <ChevronsUpDownIcon className="text-muted-foreground" aria-hidden />
           </Button>
         </DropdownMenuTrigger>
-        <DropdownMenuContent align="start" className="w-72 max-w-[calc(100vw-1rem)]">
+        <DropdownMenuContent align="start" collisionPadding={8} className="w-72 max-w-[calc(100vw-1rem)]">
           <DropdownMenuLabel className="text-xs font-medium text-muted-foreground">Workspaces</DropdownMenuLabel>
           <WorkspaceItem
             current={teamId === null}

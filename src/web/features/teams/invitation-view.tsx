@@ -77,8 +77,8 @@ function WrongAccount({ user, preview }: { user: TUser; preview: TTeamInvitation
     onError: toastApiError('Could not sign you out'),
   });
   return (
-    <div className="grid gap-4">
-      <Alert variant="destructive">
+    <div className="grid min-w-0 gap-4">
+      <Alert variant="destructive" className="break-words">
         <AlertCircleIcon />
         <AlertTitle>This invitation is for another address</AlertTitle>
         <AlertDescription>
@@ -87,7 +87,7 @@ function WrongAccount({ user, preview }: { user: TUser; preview: TTeamInvitation
       </Alert>
       <Button variant="outline" size="lg" className="w-full" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
         {signOut.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <LogOutIcon aria-hidden />}
-        {signOut.isPending ? 'Signing out...' : `Sign out of ${user.email}`}
+        {signOut.isPending ? 'Signing out...' : 'Sign out'}
       </Button>
     </div>
   );

@@ -47,7 +47,9 @@ function MemberRow({ team, member, me, onRemove, onLeave }: { team: TTeamDetail;
           {member.name || member.email}
           {self && <span className="font-normal text-muted-foreground"> (you)</span>}
         </p>
-        <p className="truncate text-xs text-muted-foreground">{member.email}</p>
+        <p className="truncate text-xs text-muted-foreground" title={member.email}>
+          {member.email}
+        </p>
       </td>
       <td className="px-3 py-3 align-middle">
         {editable ? (
@@ -90,7 +92,7 @@ function MemberRow({ team, member, me, onRemove, onLeave }: { team: TTeamDetail;
             title={lastOwner ? 'You are the only owner: make someone else an owner first, or delete the team.' : undefined}
           >
             <LogOutIcon aria-hidden />
-            <span className="sr-only sm:not-sr-only">Leave team</span>
+            <span className="sr-only sm:not-sr-only sm:whitespace-nowrap">Leave team</span>
           </Button>
         ) : editable ? (
           <Button variant="ghost" size="icon-sm" onClick={onRemove} aria-label={`Remove ${member.name || member.email}`} title="Remove from the team">
@@ -107,6 +109,7 @@ function MembersCard({ team, me }: { team: TTeamDetail; me: TUser }) {
   const [removing, setRemoving] = useState<TMember | null>(null);
   const [leaving, setLeaving] = useState(false);
   const self = team.members.find((m) => m.userId === me.id);
+  const onlyOwner = self?.role === 'owner' && team.members.filter((m) => m.role === 'owner').length === 1;
   return (
     <Card>
       <CardHeader>
@@ -148,6 +151,11 @@ function MembersCard({ team, me }: { team: TTeamDetail; me: TUser }) {
             ))}
           </tbody>
         </table>
+        {onlyOwner && (
+          <p className="px-4 pt-4 text-[13px] text-muted-foreground">
+            You are the team’s only owner: to leave it, make someone else an owner first, or delete the team.
+          </p>
+        )}
       </CardContent>
       <ConfirmDialog
         open={removing !== null}
@@ -196,9 +204,12 @@ function InvitationRow({ teamId, invitation }: { teamId: string; invitation: TTe
   const revoke = useRevokeInvitation(teamId);
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-testid="team-invitation-row">
-      <div className="min-w-0 flex-1">
+      {/* On a phone the buttons go under the details, which keep the row's width. */}
+      <div className="min-w-0 flex-1 basis-64">
         <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
-          <span className="truncate">{invitation.email}</span>
+          <span className="min-w-0 truncate" title={invitation.email}>
+            {invitation.email}
+          </span>
           <Badge variant="secondary">{TEAM_ROLE_LABELS[invitation.role]}</Badge>
           {invitation.expired && <Badge variant="destructive">Expired</Badge>}
         </p>
