@@ -111,13 +111,23 @@ describe('Settings → Team', () => {
     expect(within(mine).getByRole('button', { name: 'Leave team' }).hasAttribute('disabled')).toBe(true);
   });
 
-  it('shows a member the team without the settings their role cannot change', async () => {
+  it('shows a member the team’s formats and settings without what their role cannot change', async () => {
     const member = await signUp(server, { firstName: 'Mo' });
     const owner = await signUp(server, { firstName: 'Otto' });
     const teamId = await team('Depot');
+    await inTeam(teamId, () => createFormat('Delivery Note', []));
     const token = await invitation(teamId, owner.user.id, member.email, 'member');
     await signIn(member);
     await api.post(`/api/invitations/${token}/accept`);
+
+    // The team's formats, to fill in: making and changing them is for editors.
+    const formats = renderApp(`/formats?team=${teamId}`);
+    expect(await screen.findByText('Delivery Note')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Fill data' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Delete Delivery Note' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Edit|View/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Create New Format' })).toBeNull();
+    formats.unmount();
 
     const { user } = renderApp(`/settings?team=${teamId}`);
     expect(await screen.findByText('Otto Lovelace')).toBeTruthy();
