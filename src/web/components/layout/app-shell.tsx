@@ -7,13 +7,16 @@ import {
   MenuIcon,
   SettingsIcon,
   ShieldIcon,
+  UsersIcon,
   type LucideIcon,
 } from 'lucide-react';
 import { type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import type { TUser } from '../../../contract/user';
 import { useBillingOverview } from '../../hooks/use-billing-overview';
-import { useWorkspace } from '../../hooks/use-workspace';
+import { useTeams, useWorkspace } from '../../hooks/use-workspace';
+import { switchWorkspace } from '../../lib/workspace';
+import { EmptyStateCard } from './empty-state';
 import { effectiveLimit, planName } from '../../lib/plans';
 import { cn, formatDate, formatNumber } from '../../lib/utils';
 import { Badge } from '../ui/badge';
@@ -221,6 +224,24 @@ function TopBar({ user, navigationFolded }: { user: TUser; navigationFolded: boo
   );
 }
 
+/**
+ * An address naming a team the person is not in (removed, the team deleted, someone else's link):
+ * every call would answer 404, so the page says why instead, and offers their own workspace.
+ */
+function WorkspaceGate({ children }: { children: ReactNode }) {
+  const { teamId, team } = useWorkspace();
+  const teams = useTeams(teamId !== null);
+  if (!teamId || team || !teams.isSuccess) return <>{children}</>;
+  return (
+    <EmptyStateCard
+      icon={UsersIcon}
+      title="You are not in this team"
+      description="The link is for a team you are not a member of, or not any more. Ask one of its admins to invite you, or carry on in your own workspace."
+      action={<Button onClick={() => switchWorkspace(null)}>Go to your own workspace</Button>}
+    />
+  );
+}
+
 export function AppShell({ user, children }: { user: TUser; children: ReactNode }) {
   // The builder needs the whole width for canvas and preview side by side: the navigation folds
   // into the top bar's menu there, as it does on narrow screens.
@@ -250,7 +271,7 @@ export function AppShell({ user, children }: { user: TUser; children: ReactNode 
               }
             >
               <VerifyEmailBanner user={user} />
-              {children}
+              <WorkspaceGate>{children}</WorkspaceGate>
             </Suspense>
           </div>
         </main>

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TTeamDetail, TTeamRole } from '../../../contract/teams';
 import { api, request } from '../../lib/api';
-import { createFormat } from '../../test/fixtures';
+import { createFormat, formatWithDocument } from '../../test/fixtures';
+import { installWorkspaceLinks } from '../../lib/workspace-links';
 import { findDialog, renderApp, screen, signUp, withServer, type TSignedIn } from '../../test/render-app';
 import { teamInvitation } from '../../test/teams';
 
@@ -81,6 +82,43 @@ describe('the workspace switcher', () => {
     const [made] = await api.get<{ id: string; name: string; role: string }[]>('/api/teams');
     expect(made).toMatchObject({ name: 'Northwind Legal', role: 'owner' });
     expect(window.location.search).toBe(`?team=${made!.id}`);
+  });
+});
+
+describe('a team’s files', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('downloads a team document through the API client, which names the team', async () => {
+    await signUp(server);
+    const teamId = await team('Records');
+    const { document } = await inTeam(teamId, () => formatWithDocument('Jane Doe'));
+    // As main.tsx does at start-up.
+    installWorkspaceLinks();
+    const saved: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      saved.push(blob as Blob);
+      return 'blob:saved';
+    });
+    // Saving the file is the browser's part: the link the client makes for it is not followed here.
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+
+    const { user } = renderApp(`/documents?team=${teamId}`);
+    await user.click(await screen.findByRole('link', { name: `Download ${document.name}` }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]!.type).toBe('application/pdf');
+    expect(saved[0]!.size).toBeGreaterThan(1000);
+  });
+
+  it('says so when the address names a team the person is not in', async () => {
+    const outsider = await signUp(server);
+    await signUp(server);
+    const teamId = await team('Private');
+    await signIn(outsider);
+    const { user } = renderApp(`/formats?team=${teamId}`);
+    expect(await screen.findByText('You are not in this team')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Go to your own workspace' }));
+    await waitFor(() => expect(window.location.search).toBe(''));
+    expect(window.location.pathname).toBe('/');
   });
 });
 
