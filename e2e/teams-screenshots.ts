@@ -2,9 +2,10 @@
  * Screenshots of teams at 1280 px and 375 px, for looking at by eye: the workspace switcher, the
  * Create team dialog with the server's message, a team's dashboard, Settings → Team for an owner
  * (members, open invitations, rename, delete and its dialog) and for an editor (read-only, and the
- * API tab they may not use), and the invitation page signed out, for the invited person, for
- * someone else, and for a link that no longer works. Not a test. It starts its own server (a fresh
- * database, serving the dist/web built by `npx tsx scripts/build-web.ts`) and an SMTP stand-in for
+ * API tab they may not use), the invitation page signed out, for the invited person, for someone
+ * else and for a link that no longer works, and a team's address opened by someone outside it.
+ * Not a test. It starts its own server (a fresh database, serving the dist/web built by
+ * `npx tsx scripts/build-web.ts`) and an SMTP stand-in for
  * the invitations:
  *   npx tsx e2e/teams-screenshots.ts [outDir=docs/screenshots/teams]
  * and reports console errors and horizontal overflow.
@@ -154,6 +155,9 @@ async function main() {
       await jane.page.goto(`${server.base}/invite/${raviToken}`);
       await jane.page.getByRole('heading', { name: 'This invitation cannot be used' }).waitFor();
       await shot(jane.page, 'invite-invalid', width);
+      await jane.page.goto(`${server.base}/formats?team=${teamId}`);
+      await jane.page.getByText('You are not in this team').waitFor();
+      await shot(jane.page, 'not-in-team', width, { fullPage: false });
       await jane.context.close();
 
       // 5. Settings → Team for the owner: members, open invitations, rename, delete.

@@ -18,6 +18,7 @@ import { EmailCard, NameCard, PasswordCard, SessionsCard } from '../features/acc
 import { TwoFactorCard } from '../features/account/two-factor';
 import { DeleteAccountCard, YourDataCard } from '../features/account/account-data-sections';
 import { UsageMeter } from '../components/ui/usage-meter';
+import { LoadingText } from '../components/query-state';
 import { TeamTab } from '../features/teams/team-tab';
 import { useWorkspace, type TWorkspace } from '../hooks/use-workspace';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
@@ -117,6 +118,8 @@ export function SettingsPage() {
   const { plans } = usePlans();
 
   if (!user) return null;
+  // Which tabs a team shows depends on the role: wait for it rather than show the wrong ones.
+  if (workspace.role === undefined) return <LoadingText>Loading...</LoadingText>;
   const plan = workspace.teamId ? workspace.teamPlan : user.subscriptionPlan;
 
   return (
