@@ -15,6 +15,14 @@ export type TTeamRole = z.infer<typeof ZTeamRole>;
 
 export const TEAM_ROLE_LABELS: Record<TTeamRole, string> = { owner: 'Owner', admin: 'Admin', editor: 'Editor', member: 'Member' };
 
+/** What each role may do, in a sentence (the invite form and the members table say it). */
+export const TEAM_ROLE_DESCRIPTIONS: Record<TTeamRole, string> = {
+  member: 'Uses the team’s formats: fills them in, makes, sends and shares documents, runs batches.',
+  editor: 'Everything a member does, and creates, edits and deletes formats.',
+  admin: 'Everything an editor does, and invites and removes people, and manages API keys, webhooks and email settings.',
+  owner: 'Everything, including the plan and billing, renaming the team and deleting it.',
+};
+
 export function roleAtLeast(role: TTeamRole, least: TTeamRole): boolean {
   return TEAM_ROLES.indexOf(role) >= TEAM_ROLES.indexOf(least);
 }

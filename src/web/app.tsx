@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { Route, Switch } from 'wouter';
+import { Route, Router, Switch, type AroundNavHandler } from 'wouter';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
@@ -8,6 +8,7 @@ import { LandingPage } from './pages/landing-page';
 import { useAuth } from './hooks/use-auth';
 import { queryClient } from './lib/query-client';
 import { NotFoundPage } from './pages/not-found';
+import { keepWorkspace, useTeamId } from './lib/workspace';
 
 // The landing page ships in the entry chunk (cold page load); everything else loads on demand.
 const AdminPage = lazy(() => import('./pages/admin-page').then((m) => ({ default: m.AdminPage })));
@@ -29,6 +30,7 @@ const SignPage = lazy(() => import('./pages/sign-page').then((m) => ({ default: 
 const VerifyEmailPage = lazy(() => import('./pages/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 const ForgotPasswordPage = lazy(() => import('./pages/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })));
+const InvitePage = lazy(() => import('./pages/invite-page').then((m) => ({ default: m.InvitePage })));
 const ConfirmEmailPage = lazy(() => import('./pages/confirm-email-page').then((m) => ({ default: m.ConfirmEmailPage })));
 
 /** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
@@ -42,7 +44,7 @@ function Home() {
   );
 }
 
-function Router() {
+function Routes() {
   return (
     <Switch>
       <Route path="/" component={Home} />
@@ -58,6 +60,7 @@ function Router() {
       <Route path="/verify" component={VerifyPage} />
       <Route path="/s/:token">{(params) => <SharePage token={params.token} />}</Route>
       <Route path="/sign/:token">{(params) => <SignPage token={params.token} />}</Route>
+      <Route path="/invite/:token">{(params) => <InvitePage token={params.token} />}</Route>
       <Route path="/admin" component={AdminPage} />
       <Route path="/formats">
         <RequireAuth>
@@ -105,12 +108,19 @@ function Router() {
   );
 }
 
+/** Every in-app Link and navigate call stays in the current workspace (lib/workspace.ts). */
+const stayInWorkspace: AroundNavHandler = (navigate, to, options) => navigate(keepWorkspace(to), options);
+
 export function App() {
+  // Another workspace is another set of screens: nothing mounted for the last one stays.
+  const teamId = useTeamId();
   return (
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>
         <Suspense fallback={<FullPageStatus label="Loading..." />}>
-          <Router />
+          <Router aroundNav={stayInWorkspace} hrefs={keepWorkspace}>
+            <Routes key={teamId ?? 'personal'} />
+          </Router>
         </Suspense>
         <Toaster />
       </TooltipProvider>

@@ -3,9 +3,12 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import './index.css';
 import { installNavigationGuard } from './lib/navigation-guard';
+import { installWorkspaceLinks } from './lib/workspace-links';
 
 // Before the router renders and subscribes to popstate (see navigation-guard.ts).
 installNavigationGuard();
+// In a team, links to the API carry the team too (workspace-links.ts).
+installWorkspaceLinks();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

@@ -1,4 +1,6 @@
 import { ZApiError, type TErrorCode } from '../../contract/errors';
+import { TEAM_HEADER } from '../../contract/teams';
+import { currentTeamId } from './workspace';
 
 /**
  * The one way the web app talks to the server. Every request sends cookies; a failure, whether the
@@ -8,6 +10,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
 const FALLBACK_MESSAGE = 'Something went wrong. Please try again.';
+const LEFT_WORKSPACE_MESSAGE = 'You switched workspace before this finished. Open the other workspace again to see how it went.';
 
 /**
  * A failed call. `message` is fit to show a person: the server's `error.message` when the body has
@@ -52,6 +55,11 @@ export class ApiError extends Error {
     return new ApiError(status, body, { code, message: message || FALLBACK_MESSAGE, fields: fields ?? {} });
   }
 
+  /** A change made in a workspace the person has since left: its answer is not applied to the one they are in. */
+  static leftWorkspace(): ApiError {
+    return new ApiError(0, '', { code: null, message: LEFT_WORKSPACE_MESSAGE, fields: {} });
+  }
+
   static unreachable(cause: unknown): ApiError {
     const error = new ApiError(0, '', { code: null, message: UNREACHABLE_MESSAGE, fields: {} });
     error.cause = cause;
@@ -74,13 +82,19 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Sends the request and returns the 2xx response; anything else throws an `ApiError`. */
+/**
+ * Sends the request and returns the 2xx response; anything else throws an `ApiError`. Every call
+ * names the current workspace (lib/workspace.ts) with the team header; the server ignores it on
+ * account calls, and without it acts in the personal workspace.
+ */
 export async function request(method: HttpMethod, url: string, options: RequestOptions = {}): Promise<Response> {
-  const init: RequestInit = { method, credentials: 'include', signal: options.signal };
+  const teamId = currentTeamId();
+  const headers: Record<string, string> = teamId ? { [TEAM_HEADER]: teamId } : {};
+  const init: RequestInit = { method, credentials: 'include', signal: options.signal, headers };
   if (options.form) {
     init.body = options.form;
   } else if (options.json !== undefined) {
-    init.headers = { 'Content-Type': 'application/json' };
+    headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.json);
   }
   let res: Response;
@@ -89,6 +103,9 @@ export async function request(method: HttpMethod, url: string, options: RequestO
   } catch (cause) {
     throw ApiError.unreachable(cause);
   }
+  // A query's answer lands in its own workspace's cache entry (query-client.ts); a change's answer
+  // would be applied to whatever is on screen now, which is another workspace's.
+  if (method !== 'GET' && currentTeamId() !== teamId) throw ApiError.leftWorkspace();
   if (!res.ok) throw ApiError.fromBody(res.status, (await res.text().catch(() => '')) || res.statusText);
   return res;
 }

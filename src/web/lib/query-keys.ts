@@ -15,6 +15,25 @@ export const authKeys = {
   invitation: (token: string) => ['auth', 'invitation', token] as const,
 };
 
+/** The signed-in person's teams: account data, the same in every workspace. */
+export const teamKeys = {
+  all: ['teams'] as const,
+  mine: ['teams', 'mine'] as const,
+  detail: (teamId: string) => ['teams', 'detail', teamId] as const,
+  /** A team invitation as its link shows it, signed in or not. */
+  invitation: (token: string) => ['teams', 'invitation', token] as const,
+};
+
+/**
+ * Keys whose data belongs to the person or the installation, not to a workspace: one cache entry
+ * serves every workspace. Every other key is kept apart per workspace (query-client.ts).
+ */
+const ACCOUNT_KEY_ROOTS: ReadonlySet<unknown> = new Set(['auth', 'system', 'teams', 'admin']);
+
+export function isAccountKey(queryKey: readonly unknown[]): boolean {
+  return ACCOUNT_KEY_ROOTS.has(queryKey[0]);
+}
+
 export const statsKeys = {
   mine: ['stats', 'mine'] as const,
 };
@@ -115,6 +134,8 @@ export const shareLinkKeys = {
 
 export const imageKeys = {
   byAddress: (address: string) => ['images', 'by-address', address] as const,
+  /** A stored image read through the API client, for a team's images (lib/workspace-links.ts). */
+  stored: (path: string) => ['images', 'stored', path] as const,
 };
 
 /** After a format or document changes: lists, stats and the user's usage counter. */

@@ -18,3 +18,18 @@ export function mailto(to: string, subject?: string, body?: string): string {
   const q = params.toString().replace(/\+/g, '%20');
   return `mailto:${to}${q ? `?${q}` : ''}`;
 }
+
+/**
+ * `value` when it is a path on this site (`/invite/…`), else null: where the sign-in page may send
+ * someone afterwards (`?next=`) without becoming a way to send them to another site.
+ */
+export function sameSitePath(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || /[\u0000-\u001f\\]/.test(value)) return null;
+  return value;
+}
+
+/** The sign-in page (`signUp`: on its Create account tab) that returns to `next` afterwards. */
+export function signInHref(next: string, signUp = false): string {
+  const params = new URLSearchParams(signUp ? { mode: 'signup', next } : { next });
+  return `/login?${params.toString()}`;
+}

@@ -36,6 +36,7 @@ import { useRecentDocuments } from '../features/documents/api';
 import { useFormats } from '../features/formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
 import { IMPORT_ACCEPT } from '../../contract/template-import';
+import { useWorkspace } from '../hooks/use-workspace';
 import { useTemplateImport } from '../features/template-import/import-template';
 import { StarterGallery } from '../features/builder/starter-gallery';
 import { IconTile } from '../components/ui/icon-tile';
@@ -187,7 +188,7 @@ function ListCard<TItem extends { id: string }>({
   );
 }
 
-function MyFormatsCard() {
+function MyFormatsCard({ canEdit }: { canEdit: boolean }) {
   const { data, isLoading, error } = useFormats();
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   return (
@@ -202,8 +203,12 @@ function MyFormatsCard() {
         <EmptyState
           icon={LayoutTemplateIcon}
           title="No formats yet"
-          description="Build a template once with named placeholders, then generate documents from it in seconds."
-          action={<CreateFirstFormatButton />}
+          description={
+            canEdit
+              ? 'Build a template once with named placeholders, then generate documents from it in seconds.'
+              : 'The team’s editors create its formats; they appear here to fill in.'
+          }
+          action={canEdit && <CreateFirstFormatButton />}
         />
       }
       dialog={dialog}
@@ -223,9 +228,11 @@ function MyFormatsCard() {
             </p>
           </div>
           <div className="flex shrink-0 items-center">
-            <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={formatEditHref(f.id)} />
+            {canEdit && <IconAction label={`Edit ${f.name}`} icon={PencilIcon} href={formatEditHref(f.id)} />}
             <IconAction label={`Fill data for ${f.name}`} icon={ClipboardPenLineIcon} href={formatFillHref(f.id)} />
-            <IconAction label={`Delete ${f.name}`} icon={Trash2Icon} destructive disabled={pendingId === f.id} onClick={() => confirmDeleteFormat(f)} />
+            {canEdit && (
+              <IconAction label={`Delete ${f.name}`} icon={Trash2Icon} destructive disabled={pendingId === f.id} onClick={() => confirmDeleteFormat(f)} />
+            )}
           </div>
         </li>
       )}
@@ -233,7 +240,7 @@ function MyFormatsCard() {
   );
 }
 
-function RecentDocumentsCard() {
+function RecentDocumentsCard({ canEdit }: { canEdit: boolean }) {
   const { data, isLoading, error } = useRecentDocuments(DASHBOARD_LIST_SIZE);
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   return (
@@ -248,8 +255,12 @@ function RecentDocumentsCard() {
         <EmptyState
           icon={FileTextIcon}
           title="No documents yet"
-          description="Documents appear here once you fill in a format. Start by creating your first format."
-          action={<CreateFirstFormatButton variant="outline" />}
+          description={
+            canEdit
+              ? 'Documents appear here once you fill in a format. Start by creating your first format.'
+              : 'Documents appear here once you fill in a format.'
+          }
+          action={canEdit && <CreateFirstFormatButton variant="outline" />}
         />
       }
       dialog={dialog}
@@ -328,6 +339,8 @@ export function DashboardPage() {
   const stats = useStats(!!user);
   const allowance = useFormatAllowance();
   useDocumentTitle('Dashboard');
+  // In a team, making and changing formats is for editors and up (route-roles.ts).
+  const canEdit = useWorkspace().atLeast('editor');
 
   if (userLoading || !user || stats.isLoading) {
     return (
@@ -343,7 +356,7 @@ export function DashboardPage() {
   const limit = effectiveLimit(s ? s.apiCallsLimit : user.apiCallsLimit);
   const totalDocuments = s?.totalDocuments ?? 0;
   const greetingName = user.firstName?.trim() || user.email;
-  if (s && s.totalFormats === 0 && s.totalDocuments === 0) return <FirstRun name={greetingName} />;
+  if (canEdit && s && s.totalFormats === 0 && s.totalDocuments === 0) return <FirstRun name={greetingName} />;
 
   return (
     <div className="space-y-8">
@@ -397,24 +410,28 @@ export function DashboardPage() {
           Quick actions
         </h2>
         <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
-          <QuickAction
-            href="/builder"
-            icon={PlusIcon}
-            title="Create New Format"
-            description={
-              allowance?.atLimit
-                ? `${formatNumber(allowance.used)} of ${formatNumber(allowance.limit ?? 0)} formats used: upgrade to save more`
-                : 'Start a template in the builder'
-            }
-          />
-          <ImportTemplateAction />
+          {canEdit && (
+            <>
+              <QuickAction
+                href="/builder"
+                icon={PlusIcon}
+                title="Create New Format"
+                description={
+                  allowance?.atLimit
+                    ? `${formatNumber(allowance.used)} of ${formatNumber(allowance.limit ?? 0)} formats used: upgrade to save more`
+                    : 'Start a template in the builder'
+                }
+              />
+              <ImportTemplateAction />
+            </>
+          )}
           <QuickAction href="/settings" icon={BookOpenIcon} title="API Documentation" description="Generate documents from your own apps" />
         </div>
       </section>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <MyFormatsCard />
-        <RecentDocumentsCard />
+        <MyFormatsCard canEdit={canEdit} />
+        <RecentDocumentsCard canEdit={canEdit} />
       </div>
     </div>
   );

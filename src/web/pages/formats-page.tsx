@@ -15,24 +15,33 @@ import { formatDate } from '../lib/utils';
 import { useFormats } from '../features/formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
 import { IconTile } from '../components/ui/icon-tile';
+import { useWorkspace } from '../hooks/use-workspace';
 
 export function FormatsPage() {
   const { data, isLoading, error } = useFormats();
   const formats = data ?? [];
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
   const allowance = useFormatAllowance();
+  // A team member below editor fills formats in; making and changing them is for editors (route-roles.ts).
+  const canEdit = useWorkspace().atLeast('editor');
   return (
     <>
       <PageHeader
         title="My Formats"
-        description="Reusable templates with named placeholders. Fill one in to generate a PDF."
+        description={
+          canEdit
+            ? 'Reusable templates with named placeholders. Fill one in to generate a PDF.'
+            : 'The team’s templates. Fill one in to generate a PDF; the team’s editors create and change them.'
+        }
         actions={
-          <>
-            <StartFromTemplateButton />
-            <LinkButton href="/builder" icon={PlusIcon}>
-              Create New Format
-            </LinkButton>
-          </>
+          canEdit && (
+            <>
+              <StartFromTemplateButton />
+              <LinkButton href="/builder" icon={PlusIcon}>
+                Create New Format
+              </LinkButton>
+            </>
+          )
         }
       />
       {allowance?.atLimit && allowance.limit !== null && (
@@ -49,12 +58,18 @@ export function FormatsPage() {
           <EmptyStateCard
             icon={LayoutTemplateIcon}
             title="No formats yet"
-            description="Start from a ready-made template, or build your own with headings, paragraphs, tables and {{placeholders}}: Formwork builds the form for you."
+            description={
+              canEdit
+                ? 'Start from a ready-made template, or build your own with headings, paragraphs, tables and {{placeholders}}: Formwork builds the form for you.'
+                : 'The team has no formats yet. Its editors, admins and owners create them; they appear here to fill in.'
+            }
             action={
-              <div className="flex flex-wrap justify-center gap-2">
-                <StartFromTemplateButton variant="default" />
-                <CreateFirstFormatButton variant="outline" />
-              </div>
+              canEdit && (
+                <div className="flex flex-wrap justify-center gap-2">
+                  <StartFromTemplateButton variant="default" />
+                  <CreateFirstFormatButton variant="outline" />
+                </div>
+              )
             }
           />
         }
@@ -90,29 +105,33 @@ export function FormatsPage() {
                 <LinkButton size="sm" href={formatFillHref(f.id)} icon={ClipboardPenLineIcon}>
                   Fill data
                 </LinkButton>
-                <Button variant="outline" size="sm" asChild>
-                  <Link href={formatEditHref(f.id)}>
-                    {f.readOnly ? (
-                      <>
-                        <EyeIcon /> View
-                      </>
-                    ) : (
-                      <>
-                        <PencilIcon /> Edit
-                      </>
-                    )}
-                  </Link>
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="ml-auto text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                  onClick={() => confirmDeleteFormat(f)}
-                  disabled={pendingId === f.id}
-                  aria-label={`Delete ${f.name}`}
-                >
-                  <Trash2Icon /> Delete
-                </Button>
+                {canEdit && (
+                  <Button variant="outline" size="sm" asChild>
+                    <Link href={formatEditHref(f.id)}>
+                      {f.readOnly ? (
+                        <>
+                          <EyeIcon /> View
+                        </>
+                      ) : (
+                        <>
+                          <PencilIcon /> Edit
+                        </>
+                      )}
+                    </Link>
+                  </Button>
+                )}
+                {canEdit && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="ml-auto text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                    onClick={() => confirmDeleteFormat(f)}
+                    disabled={pendingId === f.id}
+                    aria-label={`Delete ${f.name}`}
+                  >
+                    <Trash2Icon /> Delete
+                  </Button>
+                )}
               </div>
             </Card>
           ))}

@@ -21,18 +21,25 @@ import { Field, ServerAlert, useFormMutation, SubmitButton } from '../features/a
 import { api, errorStatus, readApiError } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
+import { sameSitePath } from '../lib/site';
 
 type SignInInput = z.input<typeof ZSignInBody>;
 type SignInOutput = z.output<typeof ZSignInBody>;
 type SignUpInput = z.input<typeof ZSignUpBody>;
 type SignUpOutput = z.output<typeof ZSignUpBody>;
 
+/** Where to go once signed in: the `next` path the page was opened with (an invitation), else the dashboard. */
+function useAfterSignIn(): string {
+  return sameSitePath(new URLSearchParams(useSearch()).get('next')) ?? '/';
+}
+
 function useSignedIn() {
   const [, navigate] = useLocation();
+  const next = useAfterSignIn();
   return (user: TUser) => {
     queryClient.setQueryData(authKeys.user, user);
     void queryClient.invalidateQueries({ queryKey: authKeys.user });
-    navigate('/');
+    navigate(next);
   };
 }
 
@@ -270,10 +277,11 @@ export function LoginPage() {
   const [signInEmail, setSignInEmail] = useState('');
   useDocumentTitle(tab === 'signup' ? 'Create account' : 'Sign in');
   const { user } = useAuth();
+  const next = useAfterSignIn();
 
   useEffect(() => {
-    if (user) navigate('/', { replace: true });
-  }, [user, navigate]);
+    if (user) navigate(next, { replace: true });
+  }, [user, navigate, next]);
 
   return (
     <div className="grid min-h-dvh lg:grid-cols-[1fr_1.1fr]">

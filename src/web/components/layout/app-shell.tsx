@@ -7,12 +7,16 @@ import {
   MenuIcon,
   SettingsIcon,
   ShieldIcon,
+  UsersIcon,
   type LucideIcon,
 } from 'lucide-react';
 import { type ReactNode, Suspense, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import type { TUser } from '../../../contract/user';
 import { useBillingOverview } from '../../hooks/use-billing-overview';
+import { useTeams, useWorkspace } from '../../hooks/use-workspace';
+import { switchWorkspace } from '../../lib/workspace';
+import { EmptyStateCard } from './empty-state';
 import { effectiveLimit, planName } from '../../lib/plans';
 import { cn, formatDate, formatNumber } from '../../lib/utils';
 import { Badge } from '../ui/badge';
@@ -21,6 +25,7 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from 
 import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
 import { Logo } from './logo';
 import { VerifyEmailBanner } from './verify-email-notice';
+import { WorkspaceSwitcher } from './workspace-switcher';
 
 interface NavItem {
   href: string;
@@ -126,6 +131,8 @@ function UsageMeter({ user }: { user: TUser }) {
 }
 
 function SidebarBody({ user, onNavigate }: { user: TUser; onNavigate?: () => void }) {
+  // The counter is the person's own workspace's; a team's usage is in its Settings.
+  const { teamId } = useWorkspace();
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 shrink-0 items-center px-5">
@@ -135,9 +142,11 @@ function SidebarBody({ user, onNavigate }: { user: TUser; onNavigate?: () => voi
         <p className="px-3 pb-2 text-[11px] font-semibold tracking-wider text-muted-foreground uppercase">Workspace</p>
         <SidebarNav user={user} onNavigate={onNavigate} />
       </div>
-      <div className="p-3">
-        <UsageMeter user={user} />
-      </div>
+      {teamId === null && (
+        <div className="p-3">
+          <UsageMeter user={user} />
+        </div>
+      )}
     </div>
   );
 }
@@ -156,6 +165,8 @@ function initial(user: TUser): string {
 function TopBar({ user, navigationFolded }: { user: TUser; navigationFolded: boolean }) {
   const [open, setOpen] = useState(false);
   const name = displayName(user);
+  const { teamId, teamPlan, atLeast } = useWorkspace();
+  const plan = teamId ? teamPlan : user.subscriptionPlan;
   return (
     <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b bg-background/85 px-4 backdrop-blur supports-[backdrop-filter]:bg-background/70 sm:px-6">
       <Sheet open={open} onOpenChange={setOpen}>
@@ -173,12 +184,19 @@ function TopBar({ user, navigationFolded }: { user: TUser; navigationFolded: boo
       <div className={cn(!navigationFolded && 'lg:hidden')}>
         <Logo className="[&>span]:hidden sm:[&>span]:inline" />
       </div>
+      <WorkspaceSwitcher user={user} />
 
       <div className="ml-auto flex items-center gap-2 sm:gap-3">
-        <div className="flex items-center gap-2 rounded-full border bg-background py-1 pr-1 pl-3 text-sm shadow-xs" data-testid="plan-indicator">
-          <span className="font-medium text-foreground">{planName(user.subscriptionPlan)}</span>
-          <PlanStatusBadge />
-        </div>
+        {plan && (
+          <div
+            className="hidden items-center gap-2 rounded-full border bg-background py-1 pr-1 pl-3 text-sm shadow-xs min-[480px]:flex"
+            data-testid="plan-indicator"
+          >
+            <span className="font-medium text-foreground">{planName(plan)}</span>
+            {/* A team's subscription is its owners' to see (route-roles.ts). */}
+            {atLeast('owner') ? <PlanStatusBadge /> : <span className="pr-2" />}
+          </div>
+        )}
         <div className="flex items-center gap-2" data-testid="user-indicator">
           <span
             className="flex size-8 items-center justify-center rounded-full bg-gradient-to-br from-[oklch(0.62_0.19_285)] to-[oklch(0.5_0.23_268)] text-sm font-semibold text-white ring-2 ring-background"
@@ -203,6 +221,24 @@ function TopBar({ user, navigationFolded }: { user: TUser; navigationFolded: boo
         </Tooltip>
       </div>
     </header>
+  );
+}
+
+/**
+ * An address naming a team the person is not in (removed, the team deleted, someone else's link):
+ * every call would answer 404, so the page says why instead, and offers their own workspace.
+ */
+function WorkspaceGate({ children }: { children: ReactNode }) {
+  const { teamId, team } = useWorkspace();
+  const teams = useTeams(teamId !== null);
+  if (!teamId || team || !teams.isSuccess) return <>{children}</>;
+  return (
+    <EmptyStateCard
+      icon={UsersIcon}
+      title="You are not in this team"
+      description="The link is for a team you are not a member of, or not any more. Ask one of its admins to invite you, or carry on in your own workspace."
+      action={<Button onClick={() => switchWorkspace(null)}>Go to your own workspace</Button>}
+    />
   );
 }
 
@@ -235,7 +271,7 @@ export function AppShell({ user, children }: { user: TUser; children: ReactNode 
               }
             >
               <VerifyEmailBanner user={user} />
-              {children}
+              <WorkspaceGate>{children}</WorkspaceGate>
             </Suspense>
           </div>
         </main>

@@ -26,6 +26,7 @@ import { useElementActions } from './use-element-actions';
 import { usePlaceholderActions } from './use-placeholder-actions';
 import { useStartOver } from './use-start-over';
 import { useUnsavedGuard } from './use-unsaved-guard';
+import { openApiInTab } from '../../lib/workspace-links';
 
 /** From this width the live preview sits beside the canvas (the app's sidebar folds away to make room). */
 const SIDE_BY_SIDE_QUERY = '(min-width: 80rem)';
@@ -84,7 +85,7 @@ function previewOpener({ savedId, dirty, wide, preview, setView }: PreviewOpener
   return () => {
     // A saved format without changes opens its stored preview; otherwise the live one shows what is on screen.
     if (savedId && !dirty) {
-      window.open(`/api/formats/${encodeURIComponent(savedId)}/preview`, '_blank', 'noopener');
+      openApiInTab(`/api/formats/${encodeURIComponent(savedId)}/preview`);
       return;
     }
     if (!wide) {
