@@ -24,6 +24,7 @@ const FEATURE_DEPENDENCIES = {
   billing: [],
   mail: ['delivery'],
   delivery: ['bulk'],
+  teams: [],
 };
 const FEATURES = Object.keys(FEATURE_DEPENDENCIES);
 const featureZones = [

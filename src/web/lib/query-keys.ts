@@ -134,8 +134,6 @@ export const shareLinkKeys = {
 
 export const imageKeys = {
   byAddress: (address: string) => ['images', 'by-address', address] as const,
-  /** A stored image read through the API client, for a team's images (lib/workspace-links.ts). */
-  stored: (path: string) => ['images', 'stored', path] as const,
 };
 
 /** After a format or document changes: lists, stats and the user's usage counter. */

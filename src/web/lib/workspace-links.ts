@@ -1,97 +1,52 @@
-import { toast } from '../hooks/use-toast';
-import { readApiError, request } from './api';
-import { currentTeamId } from './workspace';
+import { currentTeamId, WORKSPACE_PARAM } from './workspace';
 
 /**
- * A link straight to the API (Download, a preview opened in a tab, a CSV) is fetched by the
- * browser, which cannot add the team header: in a team the server would look in the person's own
- * workspace and answer 404. In a team such links are fetched through the API client instead, and
- * the answer is saved or opened from memory. In the personal workspace they stay plain links.
+ * A link straight to the API (Download, a preview opened in a tab, a CSV, a stored image) is
+ * followed by the browser, which cannot add the team header. For reads the server also takes the
+ * team from the address (`?team=`), so in a team such links name it there, and the browser streams
+ * the file itself, however large. In the personal workspace they stay as they are.
  */
 const WORKSPACE_API = /^\/api\/(documents|bulk-jobs|formats|signature-requests|assets)\/|^\/api\/user\/api-usage/;
-/** Answers to save rather than show. */
-const SAVED = /\/download$|\.(zip|csv)$|\/excel-template$/;
 
 export function isWorkspaceApiPath(path: string): boolean {
   return WORKSPACE_API.test(path);
 }
 
-function fileNameOf(response: Response, path: string): string {
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
-  if (encoded) {
-    try {
-      return decodeURIComponent(encoded);
-    } catch {
-      // Not valid percent-encoding: the plain name below.
-    }
-  }
-  return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? path.split('/').pop() ?? 'download';
-}
-
-function failed(error: unknown) {
-  toast({
-    variant: 'destructive',
-    title: 'Could not open the file',
-    description: readApiError(error, 'The file could not be fetched. Please try again.').message,
-  });
-}
-
-/** Saves the answer to `path` as a file (its name from the server's Content-Disposition). */
-async function save(path: string): Promise<void> {
-  try {
-    const response = await request('GET', path);
-    const url = URL.createObjectURL(await response.blob());
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileNameOf(response, path);
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch (error) {
-    failed(error);
-  }
-}
-
-/**
- * Opens the answer to `path` in a new tab. The tab is opened at once, while the click still counts
- * as the person's (a pop-up blocker allows it), and shown the answer when it arrives.
- */
-async function show(path: string): Promise<void> {
-  const tab = window.open('', '_blank');
-  try {
-    const blob = await (await request('GET', path)).blob();
-    const url = URL.createObjectURL(blob);
-    if (tab) tab.location.href = url;
-    else window.location.assign(url);
-  } catch (error) {
-    tab?.close();
-    failed(error);
-  }
+/** `path`, an API address, as a plain link or an image can use it in the current workspace. */
+export function apiHref(path: string, teamId: string | null = currentTeamId()): string {
+  if (!teamId || !isWorkspaceApiPath(path)) return path;
+  const url = new URL(path, 'http://localhost');
+  if (url.searchParams.has(WORKSPACE_PARAM)) return path;
+  url.searchParams.set(WORKSPACE_PARAM, teamId);
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** Opens an API address in a new tab, in the current workspace (the builder's Open PDF). */
 export function openApiInTab(path: string): void {
-  if (currentTeamId() && isWorkspaceApiPath(path)) void show(path);
-  else window.open(path, '_blank', 'noopener');
+  window.open(apiHref(path), '_blank', 'noopener');
+}
+
+/** Names the team in a link to a workspace API address, before the browser follows it. */
+function nameTeamIn(event: Event): void {
+  if (!currentTeamId()) return;
+  const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(anchor instanceof HTMLAnchorElement)) return;
+  const url = new URL(anchor.href, window.location.href);
+  if (url.origin !== window.location.origin) return;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  const named = apiHref(path);
+  if (named !== path) anchor.setAttribute('href', named);
 }
 
 let installed = false;
 
-/** Installed once at start-up: catches clicks on links to workspace API addresses while in a team. */
+/**
+ * Installed once at start-up. Every way of following a link passes through one of these events
+ * first (a click, a middle click, Enter after focusing it, the menu's "open in new tab"), so the
+ * link names the team whichever way it is followed.
+ */
 export function installWorkspaceLinks(): void {
   if (installed) return;
   installed = true;
-  document.addEventListener('click', (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    if (!currentTeamId()) return;
-    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (!(anchor instanceof HTMLAnchorElement)) return;
-    const url = new URL(anchor.href, window.location.href);
-    if (url.origin !== window.location.origin || !isWorkspaceApiPath(url.pathname)) return;
-    event.preventDefault();
-    const path = `${url.pathname}${url.search}`;
-    void (anchor.hasAttribute('download') || SAVED.test(url.pathname) ? save(path) : show(path));
-  });
+  for (const type of ['pointerdown', 'focusin', 'contextmenu', 'click', 'auxclick']) document.addEventListener(type, nameTeamIn, true);
 }

@@ -110,6 +110,25 @@ describe('a team', () => {
     expect((await outsider.client.get(`/api/teams/${teamId}`)).statusCode).toBe(404);
   });
 
+  it('names the team in a link’s address for reads (a download), never for writes', async () => {
+    const owner = await person('linker');
+    const teamId = await teamOf(owner.client, 'Links Ltd');
+    owner.client.team = teamId;
+    const format = (await owner.client.post('/api/formats', offerLetter)).json() as { id: string };
+    const made = (await owner.client.post('/api/documents', { formatId: format.id, data: { client_name: 'Jane Doe' } })).json() as { id: string };
+    owner.client.team = undefined;
+    const download = await owner.client.get(`/api/documents/${made.id}/download?team=${teamId}`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect((await owner.client.get(`/api/documents/${made.id}/download`)).statusCode).toBe(404);
+    const outsider = await person('peeker');
+    expect((await outsider.client.get(`/api/documents/${made.id}/download?team=${teamId}`)).statusCode).toBe(404);
+    // A write with the team only in its address acts in the person's own workspace.
+    const written = await owner.client.post(`/api/formats?team=${teamId}`, offerLetter);
+    expect(written.statusCode).toBe(201);
+    expect(((await owner.client.get('/api/formats')).json() as unknown[]).length).toBe(1);
+  });
+
   it('lists the teams a person is in with their role, and refuses a blank or overlong name', async () => {
     const owner = await person('lister');
     expect((await owner.client.post('/api/teams', { name: '  ' })).statusCode).toBe(400);

@@ -22,6 +22,20 @@ const ZWorkspaceHeaders = z.looseObject({
   [TEAM_HEADER]: z.string().max(100).optional().describe('The team to act in (its id). Without it, the call acts in the signed-in person’s own workspace.'),
 });
 
+/**
+ * The team a request names: the header the web app's calls carry, or, for a read, a `team`
+ * parameter in the address, so a plain link (a download, an image, a PDF opened in a tab) can
+ * name it too. Writes take the header only.
+ */
+function teamNamedBy(request: FastifyRequest): string | undefined {
+  const header = request.headers[TEAM_HEADER];
+  const named = Array.isArray(header) ? header[0] : header;
+  if (named) return named;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const query = request.query as Record<string, unknown> | undefined;
+  return typeof query?.team === 'string' && query.team ? query.team : undefined;
+}
+
 /** `GET /api/formats/:id`: how a route is named in the role table. HEAD is answered as GET. */
 export const routeKey = (method: string, url: string) => `${method === 'HEAD' ? 'GET' : method} ${url}`;
 
@@ -50,8 +64,7 @@ export function resolveWorkspaceFor(
   scope.addHook('onRequest', async (request) => {
     const userId = await deps.currentUserId(request);
     request.actorId = userId;
-    const header = request.headers[TEAM_HEADER];
-    const teamId = Array.isArray(header) ? header[0] : header;
+    const teamId = teamNamedBy(request);
     if (!teamId) {
       request.callerId = userId;
       request.workspaceRole = 'owner';

@@ -7,9 +7,8 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { upgradeActionFor } from '../../../components/plan/upgrade';
 import { toast } from '../../../hooks/use-toast';
-import { api, readApiError } from '../../../lib/api';
-import { currentTeamId } from '../../../lib/workspace';
-import { isWorkspaceApiPath } from '../../../lib/workspace-links';
+import { readApiError } from '../../../lib/api';
+import { apiHref } from '../../../lib/workspace-links';
 import { imageKeys } from '../../../lib/query-keys';
 import { handleIfUnauthorized } from '../../../lib/unauthorized';
 import { cn } from '../../../lib/utils';
@@ -33,16 +32,8 @@ export function ImageView({ el }: { el: TImageElement }) {
     retry: false,
     staleTime: Infinity,
   });
-  // A team's stored image answers only a request that names the team, which an <img> cannot make.
-  const teamImage = currentTeamId() !== null && isWorkspaceApiPath(el.src);
-  const stored = useQuery({
-    queryKey: imageKeys.stored(el.src),
-    queryFn: async () => URL.createObjectURL(await api.blob('GET', el.src)),
-    enabled: teamImage,
-    retry: false,
-    staleTime: Infinity,
-  });
-  const shown = (teamImage ? [stored.data] : [el.src, copy.data]).find((src) => src && !failed.has(src));
+  // A team's stored image names the team in its address (lib/workspace-links.ts).
+  const shown = [apiHref(el.src), copy.data].find((src) => src && !failed.has(src));
   if (shown) {
     return (
       <div className={cn('flex', JUSTIFY[el.align])}>
@@ -52,13 +43,11 @@ export function ImageView({ el }: { el: TImageElement }) {
   }
   const message = !el.src
     ? 'No image yet: click to add one'
-    : teamImage && stored.isPending
-      ? 'Loading the image…'
-      : copy.isError
-        ? readApiError(copy.error, 'This image could not be loaded.').message
-        : byAddress && !copy.isSuccess
-          ? 'Loading the image…'
-          : 'This image cannot be shown.';
+    : copy.isError
+      ? readApiError(copy.error, 'This image could not be loaded.').message
+      : byAddress && !copy.isSuccess
+        ? 'Loading the image…'
+        : 'This image cannot be shown.';
   return (
     <div className={cn('flex', JUSTIFY[el.align])}>
       <div
