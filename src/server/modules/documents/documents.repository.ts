@@ -77,17 +77,12 @@ export function createDocumentsRepository(db: TDb) {
 
     async list(ownerId: string, page: TDocumentListQuery): Promise<TDocumentRow[]> {
       const kind = page.kind === 'single' ? isNull(documents.batchId) : page.kind === 'batch' ? isNotNull(documents.batchId) : undefined;
+      const batch = page.batchId ? eq(documents.batchId, page.batchId) : undefined;
+      const maker = page.createdBy ? eq(documents.createdBy, page.createdBy) : undefined;
       return await db
         .select()
         .from(documents)
-        .where(
-          and(
-            eq(documents.ownerId, ownerId),
-            page.batchId ? eq(documents.batchId, page.batchId) : undefined,
-            kind,
-            page.createdBy ? eq(documents.createdBy, page.createdBy) : undefined,
-          ),
-        )
+        .where(and(eq(documents.ownerId, ownerId), batch, kind, maker))
         // A batch reads in spreadsheet order; everything else newest first.
         .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)

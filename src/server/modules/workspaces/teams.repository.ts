@@ -15,11 +15,8 @@ const memberCount = () => sql<number>`(select count(*)::int from ${teamMembers} 
 /** Thrown inside a transaction that would leave a team without an owner; nothing is written. */
 export class LastOwnerError extends Error {}
 
-/**
- * Teams, their members and invitations. Every read names the team and, where a person asks, the
- * person: a team someone does not belong to is indistinguishable from one that does not exist.
- */
-export function createTeamsRepository(db: TDb) {
+/** Teams and their members. */
+function memberQueries(db: TDb) {
   /** Owners other than `userId` (the guard every demotion and removal asks inside its transaction). */
   async function otherOwners(tx: Pick<TDb, 'select'>, teamId: string, userId: string): Promise<number> {
     const [row] = await tx
@@ -129,16 +126,12 @@ export function createTeamsRepository(db: TDb) {
     },
 
     /** The teams in which the person is the only owner and others remain (they must hand over first). */
-    async teamsOnlyOwnedBy(userId: string): Promise<{ id: string; name: string | null; members: number }[]> {
-      const otherOwner = sql`exists (select 1 from ${teamMembers} o where o.team_id = ${teamId()} and o.role = 'owner' and o.user_id <> ${userId})`;
-      return db
-        .select({ id: workspaces.id, name: workspaces.name, members: memberCount() })
-        .from(teamMembers)
-        .innerJoin(workspaces, eq(workspaces.id, teamMembers.teamId))
-        .where(and(eq(teamMembers.userId, userId), eq(teamMembers.role, 'owner'), sql`not ${otherOwner}`));
-    },
+  };
+}
 
-    // Invitations.
+/** Invitations into a team: one open link per address, taken once. */
+function invitationQueries(db: TDb) {
+  return {
 
     async openInvitations(teamId: string) {
       return db
@@ -220,5 +213,13 @@ export function createTeamsRepository(db: TDb) {
       });
     },
   };
+}
+
+/**
+ * Teams, their members and invitations. Every read names the team and, where a person asks, the
+ * person: a team someone does not belong to is indistinguishable from one that does not exist.
+ */
+export function createTeamsRepository(db: TDb) {
+  return { ...memberQueries(db), ...invitationQueries(db) };
 }
 export type TTeamsRepository = ReturnType<typeof createTeamsRepository>;

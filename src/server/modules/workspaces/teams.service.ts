@@ -41,12 +41,7 @@ function invitationNotice(link: string, inviter: string, teamName: string, role:
   };
 }
 
-/**
- * Teams: making one, its members and their roles, and invitations by email. The rules live here:
- * who may do what (roleAtLeast), that a team keeps an owner, that only an owner makes or unmakes
- * owners, and that an invitation works once, for its address, within a week.
- */
-export function createTeamsService(deps: {
+type TTeamsDeps = {
   teams: TTeamsRepository;
   findUserByEmail: (email: string) => Promise<{ id: string } | undefined>;
   publicUrl: string;
@@ -55,7 +50,10 @@ export function createTeamsService(deps: {
   mailTo: (address: string, notice: { subject: string; text: string }) => Promise<boolean>;
   emit: (ownerId: string, event: TWebhookEvent, data: unknown) => Promise<void>;
   now?: () => Date;
-}) {
+};
+
+/** What the team use cases share: the rules' helpers. */
+function teamsContext(deps: TTeamsDeps) {
   const now = deps.now ?? (() => new Date());
   const r = deps.teams;
 
@@ -106,11 +104,13 @@ export function createTeamsService(deps: {
   const freshToken = () => randomBytes(32).toString('base64url');
   const expiry = (at: Date) => new Date(at.getTime() + TEAM_INVITATION_DAYS * DAY_MS);
 
-  return {
-    requireRole,
-    /** The person's role in the team, undefined outside it: what every workspace request asks. */
-    roleOf: (teamId: string, userId: string) => r.roleOf(teamId, userId),
+  return { deps, now, r, requireRole, toInvitation, mailInvitation, assertCanMail, teamOf, assertMayGrant, freshToken, expiry };
+}
+type TTeamsContext = ReturnType<typeof teamsContext>;
 
+/** Making a team, its name, its members and their roles. */
+function memberUseCases({ deps, r, now, requireRole, toInvitation, teamOf, assertMayGrant }: TTeamsContext) {
+  const members = {
     async create(user: TPerson, name: string): Promise<{ id: string; name: string }> {
       return r.create(name, user.id);
     },
@@ -142,7 +142,6 @@ export function createTeamsService(deps: {
       return teamOf(teamId, userId);
     },
 
-    /** Deletes the team and everything it owns, once the owner has typed its name. */
     async delete(teamId: string, userId: string, confirm: string): Promise<void> {
       const team = await teamOf(teamId, userId);
       await requireRole(teamId, userId, 'owner');
@@ -152,6 +151,55 @@ export function createTeamsService(deps: {
       await r.delete(teamId);
     },
 
+    async setRole(teamId: string, actorId: string, userId: string, role: TTeamRole): Promise<TTeamDetail> {
+      const actorRole = await requireRole(teamId, actorId, 'admin');
+      const current = await r.roleOf(teamId, userId);
+      if (!current) throw notFound('Member');
+      // Admins manage members, editors and admins; owners are an owner's to change.
+      assertMayGrant(actorRole, role);
+      if (current === 'owner' && actorRole !== 'owner') throw forbidden('Only an owner can change another owner’s role.');
+      try {
+        await r.setRole(teamId, userId, role);
+      } catch (error) {
+        if (error instanceof LastOwnerError) throw new AppError('conflict', LAST_OWNER);
+        throw error;
+      }
+      return members.detail(teamId, actorId);
+    },
+
+    async removeMember(teamId: string, actorId: string, userId: string): Promise<void> {
+      const leaving = actorId === userId;
+      const actorRole = await requireRole(teamId, actorId, leaving ? 'member' : 'admin');
+      const current = await r.roleOf(teamId, userId);
+      if (!current) throw notFound('Member');
+      if (!leaving && current === 'owner' && actorRole !== 'owner') throw forbidden('Only an owner can remove another owner.');
+      try {
+        if (!(await r.removeMember(teamId, userId))) throw notFound('Member');
+      } catch (error) {
+        if (error instanceof LastOwnerError) throw new AppError('conflict', leaving ? `You are this team’s only owner. ${LAST_OWNER}` : LAST_OWNER);
+        throw error;
+      }
+      await deps.emit(teamId, 'team.member_removed', { teamId, userId, role: current, left: leaving });
+    },
+  };
+  return members;
+}
+
+/** Invitations by email: made, resent, revoked, shown and accepted. */
+function invitationUseCases({
+  deps,
+  r,
+  now,
+  requireRole,
+  toInvitation,
+  mailInvitation,
+  assertCanMail,
+  teamOf,
+  assertMayGrant,
+  freshToken,
+  expiry,
+}: TTeamsContext) {
+  const invitations = {
     async invite(teamId: string, actor: TPerson, input: { email: string; role: TTeamRole }): Promise<TTeamInvitation> {
       const actorRole = await requireRole(teamId, actor.id, 'admin');
       assertMayGrant(actorRole, input.role);
@@ -176,7 +224,6 @@ export function createTeamsService(deps: {
       return toInvitation(row, actor.name || actor.email, at);
     },
 
-    /** A new link (the old one stops working), valid for another week. */
     async resendInvitation(teamId: string, actor: TPerson, invitationId: string): Promise<TTeamInvitation> {
       await requireRole(teamId, actor.id, 'admin');
       await assertCanMail();
@@ -194,39 +241,6 @@ export function createTeamsService(deps: {
       if (!(await r.revokeInvitation(teamId, invitationId, now()))) throw notFound('Invitation');
     },
 
-    async setRole(teamId: string, actorId: string, userId: string, role: TTeamRole): Promise<TTeamDetail> {
-      const actorRole = await requireRole(teamId, actorId, 'admin');
-      const current = await r.roleOf(teamId, userId);
-      if (!current) throw notFound('Member');
-      // Admins manage members, editors and admins; owners are an owner's to change.
-      assertMayGrant(actorRole, role);
-      if (current === 'owner' && actorRole !== 'owner') throw forbidden('Only an owner can change another owner’s role.');
-      try {
-        await r.setRole(teamId, userId, role);
-      } catch (error) {
-        if (error instanceof LastOwnerError) throw new AppError('conflict', LAST_OWNER);
-        throw error;
-      }
-      return this.detail(teamId, actorId);
-    },
-
-    /** Removes a member, or lets a member leave (userId = themselves). What they made stays in the team. */
-    async removeMember(teamId: string, actorId: string, userId: string): Promise<void> {
-      const leaving = actorId === userId;
-      const actorRole = await requireRole(teamId, actorId, leaving ? 'member' : 'admin');
-      const current = await r.roleOf(teamId, userId);
-      if (!current) throw notFound('Member');
-      if (!leaving && current === 'owner' && actorRole !== 'owner') throw forbidden('Only an owner can remove another owner.');
-      try {
-        if (!(await r.removeMember(teamId, userId))) throw notFound('Member');
-      } catch (error) {
-        if (error instanceof LastOwnerError) throw new AppError('conflict', leaving ? `You are this team’s only owner. ${LAST_OWNER}` : LAST_OWNER);
-        throw error;
-      }
-      await deps.emit(teamId, 'team.member_removed', { teamId, userId, role: current, left: leaving });
-    },
-
-    /** What the invitation page shows; undefined for a token that is unknown, used, revoked or expired. */
     async preview(token: string): Promise<TTeamInvitationPreview | undefined> {
       if (!TOKEN_RE.test(token)) return undefined;
       const found = await r.usableInvitation(digest(token), now());
@@ -241,9 +255,8 @@ export function createTeamsService(deps: {
       };
     },
 
-    /** Accepts an invitation as the signed-in person; it must have been sent to their address. */
     async accept(token: string, user: TPerson): Promise<TTeam> {
-      const preview = await this.preview(token);
+      const preview = await invitations.preview(token);
       if (!preview) throw notFound('Invitation');
       if (preview.email !== user.email.toLowerCase()) {
         throw forbidden(`This invitation was sent to ${preview.email}, and you are signed in as ${user.email}. Sign in with ${preview.email} to accept it.`);
@@ -253,6 +266,23 @@ export function createTeamsService(deps: {
       await deps.emit(row.teamId, 'team.member_added', { teamId: row.teamId, userId: user.id, email: user.email, role: row.role });
       return teamOf(row.teamId, user.id);
     },
+  };
+  return invitations;
+}
+
+/**
+ * Teams: making one, its members and their roles, and invitations by email. The rules live here:
+ * who may do what (roleAtLeast), that a team keeps an owner, that only an owner makes or unmakes
+ * owners, and that an invitation works once, for its address, within a week.
+ */
+export function createTeamsService(deps: TTeamsDeps) {
+  const ctx = teamsContext(deps);
+  return {
+    requireRole: ctx.requireRole,
+    /** The person's role in the team, undefined outside it: what every workspace request asks. */
+    roleOf: (teamId: string, userId: string) => ctx.r.roleOf(teamId, userId),
+    ...memberUseCases(ctx),
+    ...invitationUseCases(ctx),
   };
 }
 export type TTeamsService = ReturnType<typeof createTeamsService>;
