@@ -114,7 +114,8 @@ export function WorkspaceSwitcher({ user }: { user: TUser }) {
   const currentName = teamId ? (team?.name ?? 'Team') : personalName(user);
   return (
     <>
-      <DropdownMenu>
+      {/* Not modal: a modal menu hides the page from assistive technology while its buttons stay focusable. */}
+      <DropdownMenu modal={false}>
         <DropdownMenuTrigger asChild>
           <Button variant="outline" size="sm" className="h-9 max-w-[9.5rem] justify-between gap-1.5 px-2.5 sm:max-w-[16rem]" data-testid="workspace-switcher">
             {teamId ? <UsersIcon aria-hidden /> : <UserIcon aria-hidden />}
