@@ -10,7 +10,9 @@ import { IconTile } from '../../components/ui/icon-tile';
  * batch), and in a team with who made each document.
  */
 export function documentGrid(withFormat: boolean, withMadeBy = false): string {
-  if (withFormat && withMadeBy) return 'md:grid-cols-[minmax(0,1fr)_150px_minmax(0,160px)_minmax(0,140px)_232px]';
+  // The maker gets a column of its own only where the name keeps its width; narrower, a line under the name.
+  if (withFormat && withMadeBy)
+    return 'md:grid-cols-[minmax(0,1fr)_170px_minmax(0,180px)_232px] xl:grid-cols-[minmax(0,1fr)_170px_minmax(0,140px)_minmax(0,120px)_232px]';
   return withFormat ? 'md:grid-cols-[minmax(0,1fr)_170px_minmax(0,180px)_232px]' : 'md:grid-cols-[minmax(0,1fr)_180px_232px]';
 }
 
@@ -23,7 +25,7 @@ export function DocumentListHeader({ withFormat, withMadeBy = false, first = 'Do
       <span>{first}</span>
       <span>Created</span>
       {withFormat && <span>Format</span>}
-      {withMadeBy && <span>Made by</span>}
+      {withMadeBy && <span className="hidden xl:block">Made by</span>}
       <span className="text-right">Actions</span>
     </div>
   );
@@ -53,14 +55,14 @@ export function DocumentRow({
       <div className="flex min-w-0 items-center gap-3">
         <IconTile icon={FileTextIcon} tone="document" className="hidden sm:flex" />
         <div className="min-w-0">
-          <p className="line-clamp-2 text-sm font-medium break-words md:line-clamp-1" title={d.name}>
+          <p className={cn('line-clamp-2 text-sm font-medium break-words', madeBy === undefined && 'md:line-clamp-1')} title={d.name}>
             {d.name}
           </p>
           <div className="mt-0.5 flex flex-col text-xs text-muted-foreground md:hidden">
             <span>{formatDate(d.createdAt, true)}</span>
             {withFormat && <span className="truncate">Format: {d.formatName || 'Unknown'}</span>}
-            {madeBy !== undefined && <span className="truncate">Made by: {madeBy}</span>}
           </div>
+          {madeBy !== undefined && <p className="truncate text-xs text-muted-foreground xl:hidden">Made by: {madeBy}</p>}
           <div className="mt-1 flex gap-1.5">
             <DocumentBadges status={d.status} />
           </div>
@@ -73,7 +75,7 @@ export function DocumentRow({
         </span>
       )}
       {madeBy !== undefined && (
-        <span className="hidden truncate text-sm text-muted-foreground md:block" title={madeBy}>
+        <span className="hidden truncate text-sm text-muted-foreground xl:block" title={madeBy}>
           {madeBy}
         </span>
       )}
