@@ -3,7 +3,8 @@
  * Create team dialog with the server's message, a team's dashboard, Settings → Team for an owner
  * (members, open invitations, rename, delete and its dialog) and for an editor (read-only, and the
  * API tab they may not use), the invitation page signed out, for the invited person, for someone
- * else and for a link that no longer works, and a team's address opened by someone outside it.
+ * else and for a link that no longer works, a team's address opened by someone outside it, and
+ * Recent Documents and My Formats saying who made what (with the Made by filter).
  * Not a test. It starts its own server (a fresh database, serving the dist/web built by
  * `npx tsx scripts/build-web.ts`) and an SMTP stand-in for
  * the invitations:
@@ -109,7 +110,7 @@ async function main() {
 
       const { id: teamId } = (await post(owner.context, server, '/api/teams', { name: 'Acme Lettings' })) as { id: string };
       await post(owner.context, server, '/api/teams', { name: 'Harbour Street Legal' });
-      await post(owner.context, server, '/api/formats', FORMAT, { 'x-formwork-team': teamId });
+      const { id: formatId } = (await post(owner.context, server, '/api/formats', FORMAT, { 'x-formwork-team': teamId })) as { id: string };
       await post(owner.context, server, `/api/teams/${teamId}/invitations`, { email: at('ravi.kumar@example.com'), role: 'editor' });
       await post(owner.context, server, `/api/teams/${teamId}/invitations`, { email: at('new.hire@example.com'), role: 'member' });
       const raviToken = await tokenFor(smtp, at('ravi.kumar@example.com'));
@@ -178,6 +179,28 @@ async function main() {
       await ravi.page.getByRole('tab', { name: /API Access/ }).click();
       await ravi.page.getByText('Only team admins and owners manage API keys and webhooks').waitFor();
       await shot(ravi.page, 'settings-api-editor', width, { fullPage: false });
+
+      // 7. Recent Documents in the team: who made each, and the Made by filter narrowed to one member.
+      const team = { 'x-formwork-team': teamId };
+      await post(owner.context, server, '/api/documents', { formatId, data: { tenant: 'Priya Shah' } }, team);
+      await post(ravi.context, server, '/api/documents', { formatId, data: { tenant: 'Tom Okafor' } }, team);
+      await post(ravi.context, server, '/api/documents', { formatId, data: { tenant: 'Lena Fischer' } }, team);
+      await page.goto(`${server.base}/documents?team=${teamId}`);
+      await page.getByLabel('Made by').waitFor();
+      await page
+        .getByRole('list', { name: 'Documents and batches' })
+        .getByText(/Ravi Kumar/)
+        .locator('visible=true')
+        .first()
+        .waitFor();
+      await shot(page, 'team-documents', width);
+      await page.getByLabel('Made by').selectOption({ label: 'Ravi Kumar' });
+      await page.waitForURL(/[?&]by=/);
+      await page.getByText('Showing 2 documents made by Ravi Kumar').waitFor();
+      await shot(page, 'team-documents-by-member', width);
+      await page.goto(`${server.base}/formats?team=${teamId}`);
+      await page.getByText('by you').waitFor();
+      await shot(page, 'team-formats', width);
       await ravi.context.close();
       await owner.context.close();
     }

@@ -54,7 +54,8 @@ export const formatKeys = {
 export const documentKeys = {
   all: ['documents'] as const,
   recent: (limit: number) => [...documentKeys.all, 'recent', limit] as const,
-  singles: (pageSize: number) => [...documentKeys.all, 'singles', pageSize] as const,
+  /** Documents made one at a time; in a team, optionally only one member's (`createdBy`). */
+  singles: (pageSize: number, createdBy: string | null = null) => [...documentKeys.all, 'singles', pageSize, createdBy ?? 'everyone'] as const,
   ofBatch: (batchId: string, offset: number) => [...documentKeys.all, 'batch', batchId, offset] as const,
 };
 

@@ -34,6 +34,7 @@ import { useStats } from '../hooks/use-stats';
 import { formatDate } from '../lib/utils';
 import { useRecentDocuments } from '../features/documents/api';
 import { useFormats } from '../features/formats/api';
+import { inSentence, useMadeBy } from '../features/teams/made-by';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
 import { IMPORT_ACCEPT } from '../../contract/template-import';
 import { useWorkspace } from '../hooks/use-workspace';
@@ -191,6 +192,7 @@ function ListCard<TItem extends { id: string }>({
 function MyFormatsCard({ canEdit }: { canEdit: boolean }) {
   const { data, isLoading, error } = useFormats();
   const { confirmDeleteFormat, pendingId, dialog } = useConfirmDelete();
+  const madeBy = useMadeBy();
   return (
     <ListCard
       title="My Formats"
@@ -225,6 +227,7 @@ function MyFormatsCard({ canEdit }: { canEdit: boolean }) {
             </Link>
             <p className="text-xs text-muted-foreground">
               Modified {formatDate(f.updatedAt)} · {f.placeholders.length} {f.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
+              {madeBy && ` · by ${inSentence(madeBy.nameOf(f.createdBy))}`}
             </p>
           </div>
           <div className="flex shrink-0 items-center">

@@ -16,6 +16,7 @@ import { useFormats } from '../features/formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
 import { IconTile } from '../components/ui/icon-tile';
 import { useWorkspace } from '../hooks/use-workspace';
+import { inSentence, useMadeBy } from '../features/teams/made-by';
 
 export function FormatsPage() {
   const { data, isLoading, error } = useFormats();
@@ -24,6 +25,7 @@ export function FormatsPage() {
   const allowance = useFormatAllowance();
   // A team member below editor fills formats in; making and changing them is for editors (route-roles.ts).
   const canEdit = useWorkspace().atLeast('editor');
+  const madeBy = useMadeBy();
   return (
     <>
       <PageHeader
@@ -92,6 +94,7 @@ export function FormatsPage() {
                 <span className="inline-flex items-center gap-1">
                   <CalendarIcon className="size-3.5" aria-hidden /> Created {formatDate(f.createdAt)}
                 </span>
+                {madeBy && <span data-testid="format-made-by">by {inSentence(madeBy.nameOf(f.createdBy))}</span>}
                 <Badge variant="secondary" className="text-[11px]">
                   {f.placeholders.length} {f.placeholders.length === 1 ? 'field' : 'fields'}
                 </Badge>

@@ -1,7 +1,26 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { TTeamRole } from '../../contract/teams';
 import { teamInvitations } from '../../server/db/schema';
-import type { TWebServer } from './render-app';
+import { api } from '../lib/api';
+import type { TSignedIn, TWebServer } from './render-app';
+
+/** Makes a team as whoever is signed in; returns its id. */
+export async function makeTeam(name: string): Promise<string> {
+  return (await api.post<{ id: string }>('/api/teams', { name })).id;
+}
+
+/** Runs `work` with the window in the team's workspace, as the app would be. */
+export async function inTeam<T>(teamId: string, work: () => Promise<T>): Promise<T> {
+  window.history.replaceState(null, '', `/?team=${teamId}`);
+  try {
+    return await work();
+  } finally {
+    window.history.replaceState(null, '', '/');
+  }
+}
+
+/** Puts the window's session cookie in this person's name. */
+export const signIn = (person: TSignedIn) => api.post('/api/auth/sign-in', { email: person.email, password: person.password });
 
 /**
  * An open team invitation whose link token the test knows. The test server has no mail server, so
@@ -19,4 +38,11 @@ export async function teamInvitation(server: TWebServer, invite: { teamId: strin
     expiresAt: new Date(now + 7 * 24 * 3600_000),
   });
   return token;
+}
+
+/** `member` joins the team as `role` through an invitation from `owner`; `member` is left signed in. */
+export async function joinTeam(server: TWebServer, teamId: string, owner: TSignedIn, member: TSignedIn, role: TTeamRole = 'member'): Promise<void> {
+  const token = await teamInvitation(server, { teamId, invitedBy: owner.user.id, email: member.email, role });
+  await signIn(member);
+  await api.post(`/api/invitations/${token}/accept`);
 }

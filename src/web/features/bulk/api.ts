@@ -114,8 +114,9 @@ export function useBulkJob(id: string) {
 }
 
 /** Batches, newest started first, a page at a time; polled every 2 s while any of them is still generating. */
-export function useBulkJobPages(pageSize: number) {
+export function useBulkJobPages(pageSize: number, enabled = true) {
   return useInfiniteQuery({
+    enabled,
     queryKey: bulkJobKeys.pages(pageSize),
     initialPageParam: 0,
     queryFn: ({ pageParam }) => api.get<TBulkJobList>(`/api/bulk-jobs?limit=${pageSize}&offset=${pageParam}`),

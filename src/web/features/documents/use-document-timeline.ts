@@ -26,12 +26,15 @@ export function batchTime(job: TBulkJob): number {
   return new Date(job.startedAt ?? job.createdAt).getTime();
 }
 
-/** Documents made one at a time, newest first, a page at a time. */
-function useSingleDocumentPages(pageSize: number) {
+/** Documents made one at a time, newest first, a page at a time; only `createdBy`'s when given. */
+function useSingleDocumentPages(pageSize: number, createdBy: string | null) {
   return useInfiniteQuery({
-    queryKey: documentKeys.singles(pageSize),
+    queryKey: documentKeys.singles(pageSize, createdBy),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => api.get<TDocument[]>(`/api/documents?kind=single&limit=${pageSize}&offset=${pageParam}`),
+    queryFn: ({ pageParam }) => {
+      const by = createdBy ? `&createdBy=${encodeURIComponent(createdBy)}` : '';
+      return api.get<TDocument[]>(`/api/documents?kind=single&limit=${pageSize}&offset=${pageParam}${by}`);
+    },
     getNextPageParam: (lastPage, allPages) => (lastPage.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.length, 0)),
     // Documents are made elsewhere too (the API, other tabs): read afresh on every visit.
     refetchOnMount: 'always',
@@ -44,16 +47,29 @@ function useSingleDocumentPages(pageSize: number) {
  * time, both newest first (GET /api/documents?kind=single and GET /api/bulk-jobs), and merged: an
  * entry is shown only once nothing older than it can still arrive from the other list's unread
  * pages, so the order never jumps as more is read.
+ *
+ * `createdBy` (a team's "Made by" filter) lists only that member's documents. Batches are not
+ * read then: the server does not say who started one, so none can be shown as theirs.
  */
-export function useDocumentTimeline() {
-  const singles = useSingleDocumentPages(TIMELINE_STEP);
-  const batches = useBulkJobPages(TIMELINE_STEP);
+export function useDocumentTimeline(createdBy: string | null = null) {
+  const singles = useSingleDocumentPages(TIMELINE_STEP, createdBy);
+  const withBatches = createdBy === null;
+  const batches = useBulkJobPages(TIMELINE_STEP, withBatches);
   const [limit, setLimit] = useState(TIMELINE_STEP);
+  // Another filter is another list: it starts again from its first rows.
+  const [limitFor, setLimitFor] = useState(createdBy);
+  if (limitFor !== createdBy) {
+    setLimitFor(createdBy);
+    setLimit(TIMELINE_STEP);
+  }
 
   // Pages are read by offset: something made (or deleted) between two page reads shifts the next
   // page by one, so an entry can come twice. The first sighting is kept.
   const documents = useMemo(() => uniqueBy(singles.data?.pages.flat() ?? [], (d) => d.id), [singles.data]);
-  const jobs = useMemo(() => uniqueBy(batches.data?.pages.flatMap((page) => page.jobs) ?? [], (j) => j.id), [batches.data]);
+  // A disabled query still hands out what it cached for Everyone: the filtered list ignores it.
+  const batchPages = withBatches ? batches.data?.pages : undefined;
+  const batchesHaveMore = withBatches && batches.hasNextPage;
+  const jobs = useMemo(() => uniqueBy(batchPages?.flatMap((page) => page.jobs) ?? [], (j) => j.id), [batchPages]);
 
   const { entries, needs } = useMemo(() => {
     const singleEntries: TimelineEntry[] = documents.map((d) => ({
@@ -71,18 +87,18 @@ export function useDocumentTimeline() {
     // The oldest entry read from a list that has more pages: anything older may still be unread.
     const horizon = (list: TimelineEntry[], more: boolean) => (more && list.length > 0 ? list[list.length - 1]!.time : Number.NEGATIVE_INFINITY);
     const singlesHorizon = horizon(singleEntries, singles.hasNextPage);
-    const batchesHorizon = horizon(batchEntries, batches.hasNextPage);
+    const batchesHorizon = horizon(batchEntries, batchesHaveMore);
     const cutoff = Math.max(singlesHorizon, batchesHorizon);
     return {
       entries: [...singleEntries, ...batchEntries].filter((e) => e.time >= cutoff).sort((a, b) => b.time - a.time),
       // The list whose horizon is the cutoff holds back the rest: read it further first.
       needs: cutoff === Number.NEGATIVE_INFINITY ? null : cutoff === singlesHorizon ? ('singles' as const) : ('batches' as const),
     };
-  }, [documents, jobs, singles.hasNextPage, batches.hasNextPage]);
+  }, [documents, jobs, singles.hasNextPage, batchesHaveMore]);
 
   const fetching = singles.isFetchingNextPage || batches.isFetchingNextPage;
   // A failed page is not fetched again on its own (that would retry forever); Load more does.
-  const pageFailed = singles.isFetchNextPageError || batches.isFetchNextPageError;
+  const pageFailed = singles.isFetchNextPageError || (withBatches && batches.isFetchNextPageError);
   const { fetchNextPage: fetchSingles } = singles;
   const { fetchNextPage: fetchBatches } = batches;
   const fetchNeeded = useCallback(() => {
@@ -97,7 +113,7 @@ export function useDocumentTimeline() {
     entries: entries.slice(0, limit),
     isLoading: singles.isLoading || batches.isLoading,
     // Only a list that never loaded replaces the page; a later failed page or poll keeps what is shown.
-    error: (singles.data ? null : singles.error) ?? (batches.data ? null : batches.error),
+    error: (singles.data ? null : singles.error) ?? (batches.data || !withBatches ? null : batches.error),
     moreFailed: pageFailed,
     hasMore: entries.length > limit || needs !== null,
     isFetchingMore: fetching && entries.length < limit,

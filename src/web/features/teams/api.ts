@@ -6,8 +6,8 @@ import { teamKeys } from '../../lib/query-keys';
 const seg = encodeURIComponent;
 
 /** Settings → Team: the members, and the open invitations for admins and owners. */
-export function useTeamDetail(teamId: string) {
-  return useQuery({ queryKey: teamKeys.detail(teamId), queryFn: () => api.get<TTeamDetail>(`/api/teams/${seg(teamId)}`) });
+export function useTeamDetail(teamId: string, enabled = true) {
+  return useQuery({ queryKey: teamKeys.detail(teamId), queryFn: () => api.get<TTeamDetail>(`/api/teams/${seg(teamId)}`), enabled });
 }
 
 /** A change to a team: its detail and the switcher's list (names, roles, member counts) are read again. */

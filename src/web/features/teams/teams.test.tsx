@@ -5,30 +5,15 @@ import type { TTeamDetail, TTeamRole } from '../../../contract/teams';
 import { api, request } from '../../lib/api';
 import { createFormat, formatWithDocument } from '../../test/fixtures';
 import { installWorkspaceLinks } from '../../lib/workspace-links';
-import { findDialog, renderApp, screen, signUp, withServer, type TSignedIn } from '../../test/render-app';
-import { teamInvitation } from '../../test/teams';
+import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
+import { inTeam, makeTeam, signIn, teamInvitation } from '../../test/teams';
 
 // Each test signs several people up, more than a network's hourly allowance of new accounts.
 const server = withServer({ env: { SIGN_UPS_PER_IP_PER_HOUR: '100' } });
 
-/** Makes a team as whoever is signed in; returns its id. */
-async function team(name: string): Promise<string> {
-  return (await api.post<{ id: string }>('/api/teams', { name })).id;
-}
-
-/** Runs `work` with the window in the team's workspace, as the app would be. */
-async function inTeam<T>(teamId: string, work: () => Promise<T>): Promise<T> {
-  window.history.replaceState(null, '', `/?team=${teamId}`);
-  try {
-    return await work();
-  } finally {
-    window.history.replaceState(null, '', '/');
-  }
-}
+const team = makeTeam;
 
 const invitation = (teamId: string, invitedBy: string, email: string, role: TTeamRole) => teamInvitation(server, { teamId, invitedBy, email, role });
-
-const signIn = (person: TSignedIn) => api.post('/api/auth/sign-in', { email: person.email, password: person.password });
 
 async function switchTo(user: ReturnType<typeof renderApp>['user'], name: RegExp) {
   await user.click(await screen.findByTestId('workspace-switcher'));
