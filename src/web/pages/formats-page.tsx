@@ -11,6 +11,7 @@ import { FormatAllowanceNotice } from '../components/plan/upgrade';
 import { useFormatAllowance } from '../hooks/use-format-allowance';
 import { StartFromTemplateButton } from '../features/builder/starter-gallery';
 import { useConfirmDelete } from '../features/documents/use-confirm-delete';
+import { CopyToTeamButton } from '../features/teams/copy-to-team';
 import { formatDate } from '../lib/utils';
 import { useFormats } from '../features/formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
@@ -123,18 +124,21 @@ export function FormatsPage() {
                     </Link>
                   </Button>
                 )}
-                {canEdit && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="ml-auto text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                    onClick={() => confirmDeleteFormat(f)}
-                    disabled={pendingId === f.id}
-                    aria-label={`Delete ${f.name}`}
-                  >
-                    <Trash2Icon /> Delete
-                  </Button>
-                )}
+                <div className="ml-auto flex items-center gap-1">
+                  <CopyToTeamButton format={f} />
+                  {canEdit && (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                      onClick={() => confirmDeleteFormat(f)}
+                      disabled={pendingId === f.id}
+                      aria-label={`Delete ${f.name}`}
+                    >
+                      <Trash2Icon /> Delete
+                    </Button>
+                  )}
+                </div>
               </div>
             </Card>
           ))}

@@ -1,5 +1,6 @@
+// @vitest-environment happy-dom
 import { waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { TFormat } from '../../../contract/formats';
 import { TEAM_HEADER } from '../../../contract/teams';
 import { api, request } from '../../lib/api';
@@ -7,6 +8,8 @@ import { createFormat } from '../../test/fixtures';
 import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';
 
 const server = withServer({ env: { SIGN_UPS_PER_IP_PER_HOUR: '100' } });
+// Copying opens the team's formats: the next test starts in its own workspace again.
+afterEach(() => window.history.replaceState(null, '', '/'));
 
 describe('Copy to team', () => {
   it('copies a personal format into a team and opens the team’s formats', async () => {

@@ -46,8 +46,15 @@ export function CopyToTeamButton({ format }: { format: Pick<TFormat, 'id' | 'nam
   };
   return (
     <>
-      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} aria-label={`Copy ${format.name} to a team`}>
-        <CopyIcon /> Copy to team
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-muted-foreground"
+        onClick={() => setOpen(true)}
+        aria-label={`Copy ${format.name} to a team`}
+        title="Copy to team"
+      >
+        <CopyIcon /> <span className="sr-only sm:not-sr-only">Copy</span>
       </Button>
       <Dialog
         open={open}
