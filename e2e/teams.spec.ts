@@ -168,9 +168,8 @@ test('a team: the owner invites a colleague by email, who joins from the link an
   await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Recent Documents' }).click();
   const row = owner.page.getByTestId('document-row').filter({ hasText: documentName });
   await expect(row).toBeVisible();
-  // MADE BY: checked once the column exists; when it has landed, drop the `if` to require it.
-  if ((await owner.page.getByRole('columnheader', { name: 'Made by' }).count()) > 0)
-    await expect(row).toContainText(`${COLLEAGUE.firstName} ${COLLEAGUE.lastName}`);
+  // The owner sees who made it.
+  await expect(row).toContainText(`${COLLEAGUE.firstName} ${COLLEAGUE.lastName}`);
 
   expect([...owner.errors, ...colleague.errors]).toEqual([]);
   await colleague.context.close();

@@ -6,8 +6,14 @@ import { teamKeys } from '../../lib/query-keys';
 const seg = encodeURIComponent;
 
 /** Settings → Team: the members, and the open invitations for admins and owners. */
-export function useTeamDetail(teamId: string, enabled = true) {
-  return useQuery({ queryKey: teamKeys.detail(teamId), queryFn: () => api.get<TTeamDetail>(`/api/teams/${seg(teamId)}`), enabled });
+export function useTeamDetail(teamId: string, enabled = true, { fresh = false }: { fresh?: boolean } = {}) {
+  return useQuery({
+    queryKey: teamKeys.detail(teamId),
+    queryFn: () => api.get<TTeamDetail>(`/api/teams/${seg(teamId)}`),
+    enabled,
+    // Someone may have joined since it was read (the cache otherwise keeps it): a list naming makers reads it again.
+    ...(fresh ? { refetchOnMount: 'always' as const } : {}),
+  });
 }
 
 /** A change to a team: its detail and the switcher's list (names, roles, member counts) are read again. */

@@ -28,9 +28,10 @@ export function madeByName(createdBy: string | null, members: readonly TTeamMemb
  */
 export function useMadeBy(): TMadeBy | null {
   const teamId = useTeamId();
-  const detail = useTeamDetail(teamId ?? '', teamId !== null);
+  const detail = useTeamDetail(teamId ?? '', teamId !== null, { fresh: true });
   const meId = useAuth().user?.id;
-  if (!teamId || !detail.data) return null;
+  // Until the fresh read is in, a newcomer would be called "Former member".
+  if (!teamId || !detail.data || detail.isFetching) return null;
   const members = [...detail.data.members].sort((a, b) => Number(b.userId === meId) - Number(a.userId === meId));
   return { members, meId, nameOf: (createdBy) => madeByName(createdBy, members, meId) };
 }
