@@ -116,6 +116,18 @@ async function main() {
       const raviToken = await tokenFor(smtp, at('ravi.kumar@example.com'));
       const newHireToken = await tokenFor(smtp, at('new.hire@example.com'));
 
+      // 0. The invitation email as it arrived, drawn as a mail reader shows a plain-text message.
+      const invitation = await smtp.parse(smtp.messages.filter((m) => m.to.includes(at('ravi.kumar@example.com'))).at(-1)!);
+      const escape = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+      await owner.page.setContent(
+        `<main style="font:15px/1.5 system-ui,sans-serif;max-width:760px;margin:24px auto;padding:0 16px;color:#111">` +
+          `<p style="margin:0;color:#555">From: ${escape(`${invitation.from?.name ?? ''} <${invitation.from?.address ?? ''}>`)}<br>` +
+          `To: ${escape(at('ravi.kumar@example.com'))}<br>Reply-To: ${escape(invitation.replyTo?.[0]?.address ?? '(none)')}</p>` +
+          `<h1 style="font-size:20px;margin:12px 0 16px">${escape(invitation.subject ?? '')}</h1>` +
+          `<pre style="white-space:pre-wrap;font:inherit;margin:0">${escape(invitation.text ?? '')}</pre></main>`,
+      );
+      await shot(owner.page, 'invitation-email', width);
+
       // 1. The switcher, then the Create team dialog with the server's word on a blank name.
       const page = owner.page;
       await page.goto(`${server.base}/`);
