@@ -75,6 +75,8 @@ async function chargeAsPriced(ctx: TBillingContext, ownerId: string, pricing: TP
   const { repo } = ctx;
   const { publicUrl } = ctx.deps;
   const { target, planKey, plan, current, gateway, currency, kind, amount, credit, lines } = pricing;
+  // A team's checkout comes back to the team's pages, which name it in their address.
+  const inTeam = pricing.workspace.kind === 'team' ? `&team=${encodeURIComponent(ownerId)}` : '';
   // The gateway's checkout is filled in with the person who pays.
   const payer = await repo.payer(ownerId);
   if (!payer) throw notFound('User');
@@ -114,8 +116,8 @@ async function chargeAsPriced(ctx: TBillingContext, ownerId: string, pricing: TP
           amountMinor: amount,
           currency,
           description: lines[0]!.description,
-          returnUrl: `${publicUrl}/payment-success?gateway=paypal&plan=${planKey}`,
-          cancelUrl: `${publicUrl}/settings?tab=billing&payment=cancelled`,
+          returnUrl: `${publicUrl}/payment-success?gateway=paypal&plan=${planKey}${inTeam}`,
+          cancelUrl: `${publicUrl}/settings?tab=billing&payment=cancelled${inTeam}`,
         }),
       );
       await repo.insertOrder({ ...order, gateway: 'paypal', gatewayOrderId: created.id });
@@ -129,8 +131,8 @@ async function chargeAsPriced(ctx: TBillingContext, ownerId: string, pricing: TP
           email: payer.email,
           customerId: current?.gatewayCustomerId ?? null,
           price: { planId: target.plan, cycle: target.cycle, amountMinor: amount, currency, productName: `Formwork ${plan.name}` },
-          successUrl: `${publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&plan=${planKey}`,
-          cancelUrl: `${publicUrl}/settings?tab=billing&payment=cancelled`,
+          successUrl: `${publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&plan=${planKey}${inTeam}`,
+          cancelUrl: `${publicUrl}/settings?tab=billing&payment=cancelled${inTeam}`,
         }),
       );
       if (!session.url) throw new AppError('unavailable', 'Stripe did not give a checkout page. Nothing was charged; try again.');

@@ -44,6 +44,19 @@ describe('Stripe', () => {
     expect(stripe.subscriptions.get(subscriptionId)!.metadata).toMatchObject({ planId: 'basic', cycle: 'monthly' });
   });
 
+  it('subscribes a team for its owner: the team gets the plan, the owner’s own stays, and the return names the team', async () => {
+    const { client } = await kit.customer('Tess');
+    const teamId = ((await client.post('/api/teams', { name: 'Paying Team' })).json() as { id: string }).id;
+    client.team = teamId;
+    const { returnUrl } = await subscribe(client, 'basic_monthly');
+    expect(returnUrl.pathname).toBe('/payment-success');
+    expect(returnUrl.searchParams.get('team')).toBe(teamId);
+    expect((await kit.overview(client)).planId).toBe('basic');
+    client.team = undefined;
+    expect((await kit.overview(client)).planId).toBe('free');
+    expect(await kit.plan(client)).toBe('free');
+  });
+
   it('refuses a forged signature, another user’s checkout, and an amount that differs from the order', async () => {
     const owner = await kit.customer('Opal');
     const other = await kit.customer('Otto');
