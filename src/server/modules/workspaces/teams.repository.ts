@@ -132,7 +132,6 @@ function memberQueries(db: TDb) {
 /** Invitations into a team: one open link per address, taken once. */
 function invitationQueries(db: TDb) {
   return {
-
     async openInvitations(teamId: string) {
       return db
         .select({ invitation: teamInvitations, invitedByName: users.name, invitedByEmail: users.email })
