@@ -342,7 +342,10 @@ function registerProbes(app: FastifyInstance, database: TDatabase) {
 async function registerPublicRoutes(app: FastifyInstance, config: TConfig, services: TServices, auth: TAuthService) {
   await app.register(authRoutes, { auth, config });
   await app.register(twoFactorSignInRoutes, { auth });
-  await app.register(invitationRoutes, { invitations: services.invitations });
+  await app.register(invitationRoutes, {
+    invitations: services.invitations,
+    teamInvitationAddress: async (token) => (await services.teams.preview(token))?.email,
+  });
   await app.register(teamInvitationRoutes, { teams: services.teams });
   await app.register(publicSystemRoutes, { system: services.system });
   await app.register(demoRoutes, { demo: createDemoService({ pdf: services.pdf }) });

@@ -200,6 +200,8 @@ describe('invitations', () => {
       const token = await invitationTokenFor(address);
       const preview = ZTeamInvitationPreview.parse((await new TestClient(t.app).get(`/api/invitations/${token}`)).json());
       expect(preview.hasAccount).toBe(false);
+      // The sign-up page reads the link's address as it does an administrator's invitation.
+      expect((await new TestClient(t.app).post('/api/auth/invitation', { token })).json()).toEqual({ email: address });
       const body = { firstName: 'New', lastName: 'Comer', password: 'correct horse battery', invitation: token };
       const stranger = new TestClient(t.app);
       const refused = await stranger.post('/api/auth/sign-up', { ...body, email: `someone-else-${people}@teams.example.com` });

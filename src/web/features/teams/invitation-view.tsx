@@ -106,7 +106,8 @@ function SignedOut({ token, preview }: { token: string; preview: TTeamInvitation
         <Link href={signInHref(here)}>Sign in</Link>
       </Button>
       <Button asChild size="lg" variant={preview.hasAccount ? 'outline' : 'default'} className="w-full">
-        <Link href={signInHref(here, true)}>Create account</Link>
+        {/* The token goes along: it opens sign-up even where accounts are made by invitation only. */}
+        <Link href={`${signInHref(here, true)}&invitation=${encodeURIComponent(token)}`}>Create account</Link>
       </Button>
     </div>
   );
