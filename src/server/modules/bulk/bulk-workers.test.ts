@@ -65,7 +65,7 @@ it(
 
     const client = new TestClient(t.app);
     await client.signUp();
-    await t.database.executeSql(`update users set subscription_plan = 'premium'`);
+    await t.database.executeSql(`update workspaces set subscription_plan = 'premium'`);
     const format = (
       await client.post('/api/formats', {
         name: 'Badge',
