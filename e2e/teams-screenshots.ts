@@ -124,7 +124,7 @@ async function main() {
           `<p style="margin:0;color:#555">From: ${escape(`${invitation.from?.name ?? ''} <${invitation.from?.address ?? ''}>`)}<br>` +
           `To: ${escape(at('ravi.kumar@example.com'))}<br>Reply-To: ${escape(invitation.replyTo?.[0]?.address ?? '(none)')}</p>` +
           `<h1 style="font-size:20px;margin:12px 0 16px">${escape(invitation.subject ?? '')}</h1>` +
-          `<pre style="white-space:pre-wrap;font:inherit;margin:0">${escape(invitation.text ?? '')}</pre></main>`,
+          `<pre style="white-space:pre-wrap;overflow-wrap:anywhere;font:inherit;margin:0">${escape(invitation.text ?? '')}</pre></main>`,
       );
       await shot(owner.page, 'invitation-email', width);
 

@@ -105,7 +105,7 @@ export function FormatsPage() {
                   </Badge>
                 )}
               </div>
-              <div className="mt-auto flex items-center gap-2 border-t pt-4">
+              <div className="mt-auto flex flex-wrap items-center gap-2 border-t pt-4">
                 <LinkButton size="sm" href={formatFillHref(f.id)} icon={ClipboardPenLineIcon}>
                   Fill data
                 </LinkButton>
