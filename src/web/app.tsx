@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Router, Switch, type AroundNavHandler } from 'wouter';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
+import { KeyboardShortcutsDialog } from './components/keyboard-shortcuts-dialog';
 import { TooltipProvider } from './components/ui/tooltip';
 import { LandingPage } from './pages/landing-page';
 import { useAuth } from './hooks/use-auth';
@@ -123,6 +124,7 @@ export function App() {
           </Router>
         </Suspense>
         <Toaster />
+        <KeyboardShortcutsDialog />
       </TooltipProvider>
     </QueryClientProvider>
   );

@@ -242,18 +242,29 @@ function WorkspaceGate({ children }: { children: ReactNode }) {
   );
 }
 
+const SKIP_LINK = 'sr-only z-50 rounded-md bg-background px-3 py-2 text-sm font-medium shadow-elevated focus:not-sr-only focus:fixed focus:top-3 focus:left-3';
+
 export function AppShell({ user, children }: { user: TUser; children: ReactNode }) {
   // The builder needs the whole width for canvas and preview side by side: the navigation folds
   // into the top bar's menu there, as it does on narrow screens.
   const [workspace] = useRoute('/builder/:id?');
   return (
     <div className="flex min-h-dvh bg-muted/40">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-md bg-background px-3 py-2 text-sm font-medium shadow-elevated focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to content
-      </a>
+      {workspace ? (
+        // The builder's top bar holds a dozen controls: its skip links go straight to the canvas or to Save.
+        <>
+          <a href="#builder-panel-canvas" className={SKIP_LINK}>
+            Skip to editor
+          </a>
+          <a href="#builder-save" className={SKIP_LINK}>
+            Skip to Save
+          </a>
+        </>
+      ) : (
+        <a href="#main" className={SKIP_LINK}>
+          Skip to content
+        </a>
+      )}
       <aside className={cn('hidden w-64 shrink-0 border-r bg-sidebar', !workspace && 'lg:block')}>
         <div className="sticky top-0 h-dvh">
           <SidebarBody user={user} />

@@ -19,12 +19,41 @@ export function DialogOverlay({ className, ...props }: React.ComponentProps<type
   );
 }
 
+/**
+ * What focus should go back to when a dialog closes: what had it when the dialog opened, or, for an
+ * item of a menu (which is gone by then), the button that opened the menu.
+ */
+function returnTargetOf(active: Element | null): HTMLElement | null {
+  if (!(active instanceof HTMLElement) || active === document.body) return null;
+  const menu = active.closest<HTMLElement>('[role=menu]');
+  if (menu?.id) return document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(menu.id)}"]`) ?? active;
+  return active;
+}
+
 export function DialogContent({
   className,
   children,
   showCloseButton = true,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof DialogPrimitive.Content> & { showCloseButton?: boolean }) {
+  const opener = React.useRef<HTMLElement | null>(null);
+  // Radix calls this before it moves focus into the dialog: what has focus now opened it.
+  const noteOpener = (event: Event) => {
+    opener.current = returnTargetOf(document.activeElement);
+    onOpenAutoFocus?.(event);
+  };
+  // Radix returns focus to what was focused on open; a menu item or a toast's button is gone by the
+  // time the dialog closes, and focus would fall to the page's body.
+  const returnFocus = (event: Event) => {
+    onCloseAutoFocus?.(event);
+    if (event.defaultPrevented) return;
+    const back = opener.current?.isConnected ? opener.current : document.getElementById('main');
+    if (!back) return;
+    event.preventDefault();
+    back.focus({ preventScroll: !opener.current?.isConnected });
+  };
   return (
     <DialogPortal>
       <DialogOverlay />
@@ -34,6 +63,8 @@ export function DialogContent({
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-background p-6 shadow-elevated outline-none data-[state=open]:animate-zoom-in data-[state=closed]:animate-fade-out',
           className,
         )}
+        onOpenAutoFocus={noteOpener}
+        onCloseAutoFocus={returnFocus}
         {...props}
       >
         {children}

@@ -28,8 +28,10 @@ export function BuilderCanvasPanel({
     <section
       id="builder-panel-canvas"
       aria-label="Canvas"
+      // The target of the page's "Skip to editor" link.
+      tabIndex={-1}
       className={cn(
-        'min-w-0 rounded-xl border bg-background p-2 shadow-card sm:p-4',
+        'min-w-0 rounded-xl border bg-background p-2 shadow-card outline-none sm:p-4',
         view === 'canvas' ? 'block' : view === 'tools' ? 'hidden lg:block' : 'hidden xl:block',
       )}
       data-testid="builder-canvas"

@@ -14,6 +14,7 @@ import {
 import { LinkButton } from '../../components/ui/link-button';
 import type { ComponentProps, ReactNode, RefObject } from 'react';
 import { Button } from '../../components/ui/button';
+import { withMod, withShortcut } from '../../lib/shortcut-keys';
 import { cn } from '../../lib/utils';
 import { formatFillHref } from '../formats/format-actions';
 import { AddElementMenu, InsertPlaceholderMenu } from './builder-menus';
@@ -47,8 +48,12 @@ export interface BuilderToolbarProps {
 
 /** The builder's top bar: back, the format's name and save state, its actions, and (below xl) the view switch. */
 export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarProps) {
+  const saved = !!save.savedId && !save.dirty;
   return (
-    <div className="z-20 -mx-4 sm:sticky sm:top-16 -mt-6 bg-[color-mix(in_oklab,var(--color-muted)_40%,white)] px-4 pt-3 pb-3 sm:-mx-6 sm:-mt-8 sm:px-6 sm:pt-4 lg:-mx-8 lg:px-8">
+    <section
+      aria-label="Format toolbar"
+      className="z-20 -mx-4 -mt-6 bg-[color-mix(in_oklab,var(--color-muted)_40%,white)] px-4 pt-3 pb-3 sm:sticky sm:top-16 sm:-mx-6 sm:-mt-8 sm:px-6 sm:pt-4 lg:-mx-8 lg:px-8"
+    >
       <div className="flex flex-col gap-3 rounded-xl border bg-background px-3 py-2.5 shadow-card sm:flex-row sm:items-center sm:px-4">
         <div className="flex min-w-0 flex-1 items-center gap-2">
           <Button variant="ghost" size="icon-sm" aria-label="Back to dashboard" onClick={p.onBack}>
@@ -79,10 +84,26 @@ export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarP
         <div className="flex flex-wrap items-center gap-1.5">
           <AddElementMenu {...p.addMenu} />
           <InsertPlaceholderMenu {...p.placeholderMenu} />
-          <Button variant="ghost" size="icon-sm" onClick={history.undo} disabled={!history.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            onClick={history.undo}
+            disabled={!history.canUndo}
+            aria-label="Undo"
+            aria-keyshortcuts="Control+Z Meta+Z"
+            title={withShortcut('Undo', withMod('Z'))}
+          >
             <Undo2Icon />
           </Button>
-          <Button variant="ghost" size="icon-sm" onClick={history.redo} disabled={!history.canRedo} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            onClick={history.redo}
+            disabled={!history.canRedo}
+            aria-label="Redo"
+            aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y Meta+Y"
+            title={withShortcut('Redo', withMod('Z', { shift: true }))}
+          >
             <Redo2Icon />
           </Button>
           <Button variant="ghost" size="sm" onClick={p.onNew} aria-label="New">
@@ -94,16 +115,29 @@ export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarP
           <Button variant="outline" size="sm" onClick={p.onPreview} aria-label="Preview">
             <EyeIcon /> <span className="hidden md:inline">Preview</span>
           </Button>
-          {save.savedId && !save.dirty ? (
-            <LinkButton size="sm" className="ml-auto sm:ml-1" href={formatFillHref(save.savedId)} icon={ClipboardPenLineIcon}>
+          {saved && (
+            <LinkButton size="sm" className="ml-auto sm:ml-1" href={formatFillHref(save.savedId!)} icon={ClipboardPenLineIcon}>
               Fill in
             </LinkButton>
-          ) : (
-            <Button size="sm" className="ml-auto sm:ml-1" onClick={save.run} disabled={save.saving}>
-              {save.saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}
-              {save.saving ? 'Saving...' : 'Save Format'}
-            </Button>
           )}
+          {/*
+            One Save button, whatever the state: focus stays on it through saving and after (a
+            disabled or replaced button would drop focus to the page). While saving it is
+            aria-disabled, and the save itself ignores a second press.
+          */}
+          <Button
+            id="builder-save"
+            size="sm"
+            variant={saved ? 'outline' : 'default'}
+            className={cn(!saved && 'ml-auto sm:ml-1')}
+            onClick={save.run}
+            aria-disabled={save.saving || undefined}
+            aria-keyshortcuts="Control+S Meta+S"
+            title={withShortcut('Save', withMod('S'))}
+          >
+            {save.saving ? <Loader2Icon className="animate-spin" /> : <SaveIcon />}
+            {save.saving ? 'Saving...' : 'Save Format'}
+          </Button>
         </div>
       </div>
 
@@ -125,7 +159,7 @@ export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarP
           </ViewTab>
         </div>
       </div>
-    </div>
+    </section>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useLocation } from 'wouter';
 import type { TElementType } from '../../../contract/format-content';
 import type { TFormat } from '../../../contract/formats';
@@ -54,8 +54,9 @@ function saveStatus(saving: boolean, savedId: string | null, dirty: boolean, imp
 /** The live PDF: beside the canvas on wide screens, its own view on narrow ones. */
 function BuilderPreviewPane({ view, preview, hasContent }: { view: BuilderView; preview: ReturnType<typeof useLivePreview>; hasContent: boolean }) {
   return (
-    <div
+    <section
       id="builder-panel-preview"
+      aria-label="Live preview"
       className={cn(
         'min-w-0 xl:sticky xl:top-[9.5rem] xl:h-[calc(100dvh-11rem)]',
         view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden xl:block',
@@ -67,7 +68,7 @@ function BuilderPreviewPane({ view, preview, hasContent }: { view: BuilderView; 
         emptyHint="Add an element and the real PDF renders as you type, with placeholders shown as [Label]."
         frameTitle="Live PDF preview of this format"
       />
-    </div>
+    </section>
   );
 }
 
@@ -150,6 +151,19 @@ function BuilderNotices({ initial, savedId, imported, doc, dirty, unknownTags, p
   );
 }
 
+/**
+ * Opening the builder puts focus on the format's name, new or not: it is the first control in
+ * reading order, a screen reader announces which format this is, and Save is a few Tabs on. Focus
+ * that something else already took (a dialog, a field) is left where it is.
+ */
+function useFocusOnOpen(nameRef: RefObject<HTMLInputElement | null>) {
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.id !== 'main') return;
+    nameRef.current?.focus({ preventScroll: true });
+  }, [nameRef]);
+}
+
 function BuilderInner({ initial, onCreated }: BuilderProps) {
   const [, navigate] = useLocation();
   const { state, dispatch, doc, imported, setImported, savedId, setSavedId, setSavedSnapshot, dirty } = useBuilderDoc(initial);
@@ -161,6 +175,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const nameRef = useRef<HTMLInputElement>(null);
   const insertTarget = useInsertTarget();
   const wide = useMediaQuery(SIDE_BY_SIDE_QUERY);
+  useFocusOnOpen(nameRef);
 
   const guard = useUnsavedGuard(dirty);
   useDocumentTitle(`${doc.name.trim() || DEFAULT_FORMAT_NAME} · Format Builder`);

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { isTyping } from '../../lib/shortcut-keys';
 
 export interface BuilderShortcuts {
   save: () => void;
@@ -34,7 +35,7 @@ export function useBuilderShortcuts(handlers: BuilderShortcuts) {
       } else if (mod && !e.altKey && key === 'z') {
         e.preventDefault();
         shortcuts.current.undo();
-      } else if (e.key === '/' && !mod && !target?.closest('input, textarea, select, [contenteditable=true]')) {
+      } else if (e.key === '/' && !mod && !isTyping(target)) {
         e.preventDefault();
         shortcuts.current.openAddMenu();
       }

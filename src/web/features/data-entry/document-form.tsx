@@ -1,4 +1,5 @@
 import { CircleAlertIcon, FileSpreadsheetIcon, Loader2Icon, SparklesIcon, UploadIcon } from 'lucide-react';
+import { useRef } from 'react';
 import { Link } from 'wouter';
 import type { TFormat } from '../../../contract/formats';
 import { isSigningPlaceholder, signerLabel, signerRoles } from '../../../contract/placeholders';
@@ -132,6 +133,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
   const pending = create.isPending;
   const sideBySide = useMediaQuery(SIDE_BY_SIDE_QUERY);
   const roles = signerRoles(placeholders);
+  const generateButton = useRef<HTMLButtonElement>(null);
 
   const formElement = (
     <form noValidate aria-label="Generate document" onSubmit={(event) => void form.handleSubmit(onValid, onInvalid)(event)} className="space-y-6">
@@ -154,7 +156,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
           </p>
         )}
         {format && !sideBySide && <FilledPreviewButton format={format} control={form.control} />}
-        <Button type="submit" size="lg" disabled={pending} className="sm:min-w-52">
+        <Button ref={generateButton} type="submit" size="lg" disabled={pending} className="sm:min-w-52">
           {pending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SparklesIcon aria-hidden />}
           {pending ? 'Generating...' : 'Generate Document'}
         </Button>
@@ -166,6 +168,7 @@ export function DocumentForm({ format, onImportMultiData }: { format: TFormat | 
           if (!open) setGenerated(null);
         }}
         onGenerateAnother={state.generateAnother}
+        returnFocus={generateButton}
       />
     </form>
   );

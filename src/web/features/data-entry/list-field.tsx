@@ -1,32 +1,45 @@
 import { ArrowDownIcon, ArrowUpIcon, PlusIcon, Trash2Icon } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { Controller, useFieldArray, useFormState, type Control } from 'react-hook-form';
 import { printLike } from '../../../contract/filled-values';
 import type { TFormatContent } from '../../../contract/format-content';
 import { MAX_LIST_ROWS, placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
+import { scrollRegionProps, useScrollsSideways } from '../../hooks/use-scrolls-sideways';
 import { cn } from '../../lib/utils';
 import { ValueControl } from './placeholder-field';
 import { columnKey, emptyRow, fieldKey, type TFormValues } from './resolver';
 
-/** How wide a column is at least, by its type: a description gets room, a quantity does not. */
+/** Text columns share what the fixed-width columns leave. */
+const FLEXIBLE: ReadonlySet<TListColumn['type']> = new Set(['text', 'textarea', 'email']);
+
+/**
+ * How wide a column's value is at least, by its type, set on the cell's content (a table cell's own
+ * min-width is not honoured by every browser). A number shows 12 characters whole ("12500.75" with
+ * room to spare) plus the input's padding; text columns take the rest, and when the values do not
+ * fit the table scrolls sideways rather than squeezing them.
+ */
 const MIN_WIDTH: Record<TListColumn['type'], string> = {
-  text: '@md/list:w-1/2 @md/list:min-w-28',
-  textarea: '@md/list:w-1/2 @md/list:min-w-36',
-  email: '@md/list:min-w-36',
-  tel: '@md/list:min-w-28',
-  select: '@md/list:min-w-28',
-  number: '@md/list:w-16 @md/list:min-w-14',
-  date: '@md/list:min-w-32',
-  checkbox: '@md/list:w-12',
-  formula: '@md/list:w-24 @md/list:min-w-20',
+  text: '@md/list:min-w-40',
+  textarea: '@md/list:min-w-44',
+  email: '@md/list:min-w-48',
+  tel: '@md/list:min-w-36',
+  select: '@md/list:min-w-32',
+  number: '@md/list:min-w-[calc(12ch+1.25rem)]',
+  date: '@md/list:min-w-36',
+  checkbox: '@md/list:min-w-10',
+  formula: '@md/list:min-w-[calc(12ch+1.25rem)]',
 };
+
+/** A column's share of the table: text columns split the room, the others keep to their content's width. */
+const headWidth = (c: TListColumn, flexible: number) => ({ width: FLEXIBLE.has(c.type) ? `${Math.round(100 / flexible)}%` : '1%' });
 
 const iconButton =
   'inline-flex size-8 @md/list:size-6 cursor-pointer items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:pointer-events-none disabled:opacity-40';
 
 /** The column headings; on a phone they are hidden and each cell carries its own label. */
 function ListHead({ columns }: { columns: readonly TListColumn[] }) {
+  const flexible = Math.max(1, columns.filter((c) => FLEXIBLE.has(c.type)).length);
   return (
     <thead className="@max-md/list:sr-only">
       <tr className="border-b bg-muted/50 text-left text-xs font-medium text-muted-foreground">
@@ -37,7 +50,8 @@ function ListHead({ columns }: { columns: readonly TListColumn[] }) {
           <th
             key={c.name}
             scope="col"
-            className={cn('px-1 py-2 font-medium whitespace-nowrap', MIN_WIDTH[c.type], (c.type === 'number' || c.type === 'formula') && 'text-right')}
+            style={headWidth(c, flexible)}
+            className={cn('px-1 py-2 font-medium whitespace-nowrap', (c.type === 'number' || c.type === 'formula') && 'text-right')}
           >
             {placeholderLabel(c)}
             {c.required && (
@@ -45,7 +59,7 @@ function ListHead({ columns }: { columns: readonly TListColumn[] }) {
                 *
               </span>
             )}
-            {c.type === 'formula' && <span className="ml-1 font-normal text-muted-foreground/80">(computed)</span>}
+            {c.type === 'formula' && <span className="ml-1 font-normal">(computed)</span>}
           </th>
         ))}
         <th scope="col" className="w-16 px-1 py-2">
@@ -79,7 +93,10 @@ function ComputedCell({
       <span className="mb-1 block text-xs text-muted-foreground @md/list:hidden">{placeholderLabel(c)} (computed)</span>
       <output
         aria-label={cellLabel}
-        className="flex h-10 items-center justify-end rounded-md bg-muted/60 px-3 text-right font-medium whitespace-nowrap text-foreground tabular-nums @md/list:px-2"
+        className={cn(
+          'flex h-10 items-center justify-end rounded-md bg-muted/60 px-3 text-right font-medium whitespace-nowrap text-foreground tabular-nums @md/list:px-2',
+          MIN_WIDTH[c.type],
+        )}
         data-testid="computed-cell"
       >
         {value === '' ? '—' : print(value, c)}
@@ -107,7 +124,7 @@ function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled }
         render={({ field, fieldState }) => {
           const errorId = `${cellId}-error`;
           return (
-            <div className={cn('flex flex-col gap-1', c.type === 'checkbox' && '@md/list:items-center @md/list:pt-3')}>
+            <div className={cn('flex flex-col gap-1', MIN_WIDTH[c.type], c.type === 'checkbox' && '@md/list:items-center @md/list:pt-3')}>
               <label htmlFor={cellId} className={cn('text-xs text-muted-foreground @md/list:hidden', c.type === 'checkbox' && 'hidden')}>
                 {placeholderLabel(c)}
                 {c.required && <span className="text-destructive"> *</span>}
@@ -222,6 +239,8 @@ export function ListField({
   const max = Math.min(placeholder.maxItems ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
   const printers = useMemo(() => columns.map((c) => printLike(content, c.name, placeholder.name)), [columns, content, placeholder.name]);
   const id = `field-${index}`;
+  const scroller = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(scroller);
 
   return (
     <fieldset className="min-w-0 sm:col-span-2" data-testid={`field-${placeholder.name}`} aria-describedby={listError ? `${id}-error` : undefined}>
@@ -242,7 +261,11 @@ export function ListField({
         </span>
       </legend>
       <div className="@container/list">
-        <div className="overflow-x-auto rounded-lg border bg-background @md/list:shadow-xs @max-md/list:border-0 @max-md/list:bg-transparent">
+        <div
+          ref={scroller}
+          {...scrollRegionProps(scrolls, `${label} (scrolls sideways)`)}
+          className="overflow-x-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring bg-background @md/list:shadow-xs @max-md/list:border-0 @max-md/list:bg-transparent"
+        >
           <table className="w-full border-collapse text-sm @max-md/list:block" aria-label={label}>
             <ListHead columns={columns} />
             <tbody className="@max-md/list:flex @max-md/list:flex-col @max-md/list:gap-3">

@@ -1,9 +1,10 @@
 import { CheckIcon, DownloadIcon, EyeIcon, MailIcon, PenLineIcon, TriangleAlertIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState, type Ref, type RefObject } from 'react';
 import type { TDocument } from '../../../contract/documents';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { EmailDocumentDialog } from '../delivery/email-dialog';
+import { EmailDocumentDialog, recipientOf } from '../delivery/email-dialog';
+import { useFormat } from '../formats/api';
 import { documentDownloadUrl, documentPreviewUrl } from '../documents/api';
 import { SignatureFlow, type TSignatureStep } from '../signing/signature-flow';
 import { IconTile } from '../../components/ui/icon-tile';
@@ -13,12 +14,14 @@ function ActionTile({
   title,
   text,
   primary,
+  ref,
   ...target
 }: {
   icon: typeof DownloadIcon;
   title: string;
   text: string;
   primary?: boolean;
+  ref?: Ref<HTMLAnchorElement>;
 } & ({ href: string; download?: boolean; onClick?: never } | { onClick: () => void; href?: never; download?: never })) {
   const className =
     'group flex w-full cursor-pointer items-center gap-3 rounded-lg border p-3.5 text-left transition-[border-color,background-color,box-shadow] hover:border-primary/40 hover:bg-primary-soft/40 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none ' +
@@ -40,7 +43,7 @@ function ActionTile({
     );
   }
   return (
-    <a href={target.href} {...(target.download ? { download: '' } : { target: '_blank', rel: 'noopener' })} className={className}>
+    <a ref={ref} href={target.href} {...(target.download ? { download: '' } : { target: '_blank', rel: 'noopener' })} className={className}>
       {body}
     </a>
   );
@@ -50,17 +53,39 @@ export function GenerationSuccessDialog({
   document,
   onOpenChange,
   onGenerateAnother,
+  returnFocus,
 }: {
   document: TDocument | null;
   onOpenChange: (open: boolean) => void;
   onGenerateAnother: () => void;
+  /** Where focus goes back to on close (the Generate button, which was disabled while the document was made). */
+  returnFocus?: RefObject<HTMLElement | null>;
 }) {
   const [emailing, setEmailing] = useState(false);
   const [signing, setSigning] = useState<TSignatureStep>(null);
+  const download = useRef<HTMLAnchorElement>(null);
+  // The form that made the document has its format loaded already.
+  const format = useFormat(document?.formatId ?? undefined);
+  const suggestedTo = document && format.data ? recipientOf(document.data, format.data.placeholders) : null;
   return (
     <>
       <Dialog open={document !== null} onOpenChange={onOpenChange}>
-        <DialogContent className="sm:max-w-md">
+        <DialogContent
+          className="sm:max-w-md"
+          // Download is what most people came for: Enter downloads.
+          onOpenAutoFocus={(event) => {
+            if (!download.current) return;
+            event.preventDefault();
+            download.current.focus();
+          }}
+          // What opened the dialog was a submit button disabled while generating, so Radix has nothing to return to.
+          onCloseAutoFocus={(event) => {
+            const target = returnFocus?.current;
+            if (!target) return;
+            event.preventDefault();
+            target.focus();
+          }}
+        >
           {document && (
             <>
               <DialogHeader className="items-start">
@@ -90,7 +115,15 @@ export function GenerationSuccessDialog({
                 </div>
               )}
               <div className="grid gap-2">
-                <ActionTile href={documentDownloadUrl(document.id)} icon={DownloadIcon} title="Download" text="Save the PDF to your device" download primary />
+                <ActionTile
+                  ref={download}
+                  href={documentDownloadUrl(document.id)}
+                  icon={DownloadIcon}
+                  title="Download"
+                  text="Save the PDF to your device"
+                  download
+                  primary
+                />
                 <ActionTile
                   icon={PenLineIcon}
                   title="eSign"
@@ -113,7 +146,7 @@ export function GenerationSuccessDialog({
           )}
         </DialogContent>
       </Dialog>
-      <EmailDocumentDialog document={emailing ? document : null} onOpenChange={setEmailing} />
+      <EmailDocumentDialog document={emailing ? document : null} onOpenChange={setEmailing} suggestedTo={suggestedTo} />
       {document && signing && <SignatureFlow document={document} step={signing} onStepChange={setSigning} />}
     </>
   );

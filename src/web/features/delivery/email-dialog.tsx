@@ -1,10 +1,11 @@
 import { CheckCircle2Icon, CopyIcon, Loader2Icon, MailIcon, PaperclipIcon, RotateCcwIcon, SendIcon, TriangleAlertIcon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { defaultEmailMessage, ZEmailDocumentBody, type TDelivery, type TShareLink } from '../../../contract/delivery';
 import { MAX_RECIPIENTS, type TEmailSettings } from '../../../contract/mail';
+import type { TPlaceholder } from '../../../contract/placeholders';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -23,6 +24,13 @@ import { useCreateShareLink, useDelivery, useEmailDocument } from './api';
 import { useVerificationRequired, VerifyEmailNotice } from '../../components/layout/verify-email-notice';
 
 type TDocumentRef = { id: string; name: string };
+
+/** Who the document is for, by its own values: what it holds for its format's first email placeholder. */
+export function recipientOf(data: Readonly<Record<string, unknown>> | undefined, placeholders: readonly Pick<TPlaceholder, 'name' | 'type'>[]): string | null {
+  const first = placeholders.find((p) => p.type === 'email');
+  const value = first && data?.[first.name];
+  return typeof value === 'string' && isValidAddress(value.trim()) ? value.trim() : null;
+}
 
 const ROUTE_NOTE: Record<Exclude<TEmailSettings['sendsWith'], 'none'>, string> = {
   own: 'Sent from your own mailbox, through your mail server.',
@@ -84,11 +92,15 @@ export function DeliveryStatusPanel({ delivery, onRetry }: { delivery: TDelivery
 }
 
 /** With no mail server: a draft in the user's own mail app carrying a link that opens without an account. */
-function DraftWithLink({ document, onClose }: { document: TDocumentRef; onClose: () => void }) {
+function DraftWithLink({ document, suggestedTo, onClose }: { document: TDocumentRef; suggestedTo: string | null; onClose: () => void }) {
   const create = useCreateShareLink();
   const [link, setLink] = useState<TShareLink | null>(null);
   const draftOf = (l: TShareLink) =>
-    mailto('', document.name, `Hello,\n\nHere is ${document.name}:\n${l.url}\n\nThe link works until ${formatDate(l.expiresAt)}.\n\nBest regards`);
+    mailto(
+      suggestedTo ?? '',
+      document.name,
+      `Hello,\n\nHere is ${document.name}:\n${l.url}\n\nThe link works until ${formatDate(l.expiresAt)}.\n\nBest regards`,
+    );
   const open = () => {
     if (link) {
       window.location.href = draftOf(link);
@@ -180,22 +192,29 @@ function Compose({
   document,
   settings,
   initial,
+  suggestedTo,
   onSent,
   onClose,
 }: {
   document: TDocumentRef;
   settings: TEmailSettings;
   initial: TDraft | null;
+  suggestedTo: string | null;
   onSent: (delivery: TDelivery, draft: TDraft) => void;
   onClose: () => void;
 }) {
   const id = useId();
   const form = useForm<TDraft>({
     resolver: zodResolver(composeSchema(settings.ownWords)),
-    defaultValues: initial ?? { to: [], cc: [], subject: document.name, message: defaultEmailMessage(document.name) },
+    defaultValues: initial ?? { to: suggestedTo ? [suggestedTo] : [], cc: [], subject: document.name, message: defaultEmailMessage(document.name) },
     // A field's message stays until the field changes or the form is sent again, as before.
     reValidateMode: 'onSubmit',
   });
+  // The recipient can be known only after the form opened (the format still loading): it fills an untouched, empty To.
+  useEffect(() => {
+    if (!suggestedTo || form.getFieldState('to').isDirty || form.getValues('to').length > 0) return;
+    form.setValue('to', [suggestedTo]);
+  }, [suggestedTo, form]);
   const { errors: fieldErrors } = form.formState;
   const errors = Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, fieldErrors[f]?.message])) as Partial<Record<TComposeField, string>>;
   const [showCc, setShowCc] = useState((initial?.cc.length ?? 0) > 0);
@@ -315,7 +334,16 @@ function Progress({ deliveryId, onAgain, onNew, onClose }: { deliveryId: string;
  * Email a document: recipients, subject and message (prefilled with the document's name), the
  * PDF attached; then how the sending went. With no mail server, a draft with a share link instead.
  */
-export function EmailDocumentDialog({ document, onOpenChange }: { document: TDocumentRef | null; onOpenChange: (open: boolean) => void }) {
+export function EmailDocumentDialog({
+  document,
+  onOpenChange,
+  suggestedTo = null,
+}: {
+  document: TDocumentRef | null;
+  onOpenChange: (open: boolean) => void;
+  /** Whom To names at first (recipientOf), until the user types their own. */
+  suggestedTo?: string | null;
+}) {
   const settings = useEmailSettings(document !== null);
   const [sentId, setSentId] = useState<string | null>(null);
   const [draft, setDraft] = useState<TDraft | null>(null);
@@ -351,7 +379,7 @@ export function EmailDocumentDialog({ document, onOpenChange }: { document: TDoc
                 {readApiError(settings.error, 'Could not load your email settings.').message}
               </p>
             ) : settings.data.sendsWith === 'none' ? (
-              <DraftWithLink document={document} onClose={close} />
+              <DraftWithLink document={document} suggestedTo={suggestedTo} onClose={close} />
             ) : sentId ? (
               <Progress
                 deliveryId={sentId}
@@ -367,6 +395,7 @@ export function EmailDocumentDialog({ document, onOpenChange }: { document: TDoc
                 document={document}
                 settings={settings.data}
                 initial={draft}
+                suggestedTo={suggestedTo}
                 onSent={(delivery, sent) => {
                   setDraft(sent);
                   setSentId(delivery.id);

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { MAX_TABLE_COLUMNS, type TTableElement, type TTextStyle } from '../../../../contract/format-content';
 import { placeholderLabel, type TPlaceholder } from '../../../../contract/placeholders';
 import { Button } from '../../../components/ui/button';
+import { scrollRegionProps, useScrollsSideways } from '../../../hooks/use-scrolls-sideways';
 import { cn } from '../../../lib/utils';
 import { RepeatBadge } from '../canvas-badges';
 import { NativeSelect } from '../controls';
@@ -27,8 +28,14 @@ export function TableView({
   // Inside the repeating row the list's columns are known names too.
   const columns = el.repeat ? (placeholders.find((p) => p.name === el.repeat!.list)?.columns ?? []) : [];
   const rowKnown = columns.length > 0 ? new Set([...known, ...columns.map((c) => c.name), ...columns.map((c) => `${el.repeat!.list}.${c.name}`)]) : known;
+  const scroller = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(scroller);
   return (
-    <div className="overflow-x-auto">
+    <div
+      ref={scroller}
+      {...scrollRegionProps(scrolls, 'Table (scrolls sideways)')}
+      className="overflow-x-auto outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
       {el.repeat && (
         <div className="mb-1.5">
           <RepeatBadge list={el.repeat.list} placeholders={placeholders} detail={`row ${el.repeat.row + 1}`} />
@@ -264,6 +271,8 @@ export function TableEditor({
 
   const percents = columnPercents(el.columnWidths, cols);
   const setWidth = (c: number, percent: number) => set((e) => ({ columnWidths: withColumnPercent(e.columnWidths, cols, c, percent) }));
+  const scroller = useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(scroller);
 
   return (
     <div className="space-y-3">
@@ -298,7 +307,11 @@ export function TableEditor({
         </span>
       </Toolbar>
       <RepeatRowControl el={el} placeholders={placeholders} set={set} />
-      <div className="overflow-x-auto rounded-md border">
+      <div
+        ref={scroller}
+        {...scrollRegionProps(scrolls, `Table ${index + 1} cells (scrolls sideways)`)}
+        className="overflow-x-auto rounded-md border outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
         {/* Wide enough that the narrowest column still takes a few words (6 rem); scrolls beyond that. */}
         <table className="w-full table-fixed border-collapse" style={{ minWidth: `${Math.min(40, Math.max(cols * 7.5, 600 / Math.min(...percents)))}rem` }}>
           <colgroup>
