@@ -23,11 +23,22 @@ export function DialogOverlay({ className, ...props }: React.ComponentProps<type
  * What focus should go back to when a dialog closes: what had it when the dialog opened, or, for an
  * item of a menu (which is gone by then), the button that opened the menu.
  */
-function returnTargetOf(active: Element | null): HTMLElement | null {
+function returnTargetOf(active: EventTarget | null): HTMLElement | null {
   if (!(active instanceof HTMLElement) || active === document.body) return null;
   const menu = active.closest<HTMLElement>('[role=menu]');
   if (menu?.id) return document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(menu.id)}"]`) ?? active;
   return active;
+}
+
+/**
+ * The last place focus was, kept for a dialog opened after focus was lost: a menu item that runs
+ * its choice once the menu has closed leaves focus on the page's body by the time the dialog opens.
+ */
+let lastFocus: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (event) => {
+    lastFocus = returnTargetOf(event.target) ?? lastFocus;
+  });
 }
 
 export function DialogContent({
@@ -41,7 +52,7 @@ export function DialogContent({
   const opener = React.useRef<HTMLElement | null>(null);
   // Radix calls this before it moves focus into the dialog: what has focus now opened it.
   const noteOpener = (event: Event) => {
-    opener.current = returnTargetOf(document.activeElement);
+    opener.current = returnTargetOf(document.activeElement) ?? (lastFocus?.isConnected ? lastFocus : null);
     onOpenAutoFocus?.(event);
   };
   // Radix returns focus to what was focused on open; a menu item or a toast's button is gone by the
