@@ -1,5 +1,5 @@
 import { ArrowDownIcon, ArrowUpIcon, PlusIcon, Trash2Icon } from 'lucide-react';
-import { useMemo, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useFormState, type Control } from 'react-hook-form';
 import { printLike } from '../../../contract/filled-values';
 import type { TFormatContent } from '../../../contract/format-content';
@@ -14,34 +14,61 @@ import { columnKey, emptyRow, fieldKey, type TFormValues } from './resolver';
 const FLEXIBLE: ReadonlySet<TListColumn['type']> = new Set(['text', 'textarea', 'email']);
 
 /**
- * How wide a column's value is at least, by its type, set on the cell's content (a table cell's own
- * min-width is not honoured by every browser). A number shows 12 characters whole ("12500.75" with
- * room to spare) plus the input's padding; text columns take the rest, and when the values do not
- * fit the table scrolls sideways rather than squeezing them.
+ * How wide a column's value is at least, by its type, in rem: a number shows 12 characters whole
+ * ("12500.75" with room to spare: 12ch of 14 px tabular figures and the input's padding); a
+ * formula's output grows with its value. Set on the cell's content, since a table cell's own
+ * min-width is not honoured by every browser.
  */
-const MIN_WIDTH: Record<TListColumn['type'], string> = {
-  text: '@md/list:min-w-40',
-  textarea: '@md/list:min-w-44',
-  email: '@md/list:min-w-48',
-  tel: '@md/list:min-w-36',
-  select: '@md/list:min-w-32',
-  number: '@md/list:min-w-[calc(12ch+1.25rem)]',
-  date: '@md/list:min-w-36',
-  checkbox: '@md/list:min-w-10',
-  formula: '@md/list:min-w-[calc(12ch+1.25rem)]',
+const MIN_REM: Record<TListColumn['type'], number> = {
+  text: 6,
+  textarea: 8,
+  email: 10,
+  tel: 8,
+  select: 7,
+  number: 7.75,
+  date: 9,
+  checkbox: 2.5,
+  formula: 6,
 };
+const minWidth = (c: TListColumn) => (c.type === 'number' ? 'calc(12ch + 1.25rem)' : `${MIN_REM[c.type]}rem`);
+
+/** Row number and row actions, and each cell's padding. */
+const FIXED_REM = 6;
+const CELL_PADDING_REM = 0.5;
+
+/** Whether the list is a table (its columns fit their values side by side) or a card per row, by the room it has. */
+function useListLayout(columns: readonly TListColumn[]) {
+  const ref = useRef<HTMLDivElement>(null);
+  const needs = FIXED_REM + columns.reduce((sum, c) => sum + MIN_REM[c.type] + CELL_PADDING_REM, 0);
+  const [layout, setLayout] = useState<'table' | 'cards'>('table');
+  useLayoutEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const measure = () => {
+      const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+      // Not laid out (width 0): a table, as before anything was measured.
+      setLayout(box.clientWidth > 0 && box.clientWidth < needs * rem ? 'cards' : 'table');
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [needs]);
+  return { ref, layout };
+}
 
 /** A column's share of the table: text columns split the room, the others keep to their content's width. */
 const headWidth = (c: TListColumn, flexible: number) => ({ width: FLEXIBLE.has(c.type) ? `${Math.round(100 / flexible)}%` : '1%' });
 
 const iconButton =
-  'inline-flex size-8 @md/list:size-6 cursor-pointer items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:pointer-events-none disabled:opacity-40';
+  'inline-flex size-8 list-table:size-6 cursor-pointer items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:pointer-events-none disabled:opacity-40';
 
 /** The column headings; on a phone they are hidden and each cell carries its own label. */
 function ListHead({ columns }: { columns: readonly TListColumn[] }) {
   const flexible = Math.max(1, columns.filter((c) => FLEXIBLE.has(c.type)).length);
   return (
-    <thead className="@max-md/list:sr-only">
+    <thead className="list-cards:sr-only">
       <tr className="border-b bg-muted/50 text-left text-xs font-medium text-muted-foreground">
         <th scope="col" className="w-7 py-2 pl-2 text-center font-medium">
           #
@@ -72,8 +99,8 @@ function ListHead({ columns }: { columns: readonly TListColumn[] }) {
 
 const cellClass = (c: TListColumn) =>
   cn(
-    'px-1 py-1.5 align-top @max-md/list:p-0',
-    (c.type === 'text' || c.type === 'textarea' || c.type === 'email' || c.type === 'select') && '@max-md/list:col-span-2',
+    'px-1 py-1.5 align-top list-cards:p-0',
+    (c.type === 'text' || c.type === 'textarea' || c.type === 'email' || c.type === 'select') && 'list-cards:col-span-2',
   );
 
 /** A formula column's cell: the value computed from the row, printed as the document prints it. */
@@ -82,7 +109,9 @@ function ComputedCell({
   value,
   cellLabel,
   print,
+  table,
 }: {
+  table: boolean;
   column: TListColumn;
   value: string;
   cellLabel: string;
@@ -90,13 +119,11 @@ function ComputedCell({
 }) {
   return (
     <td className={cellClass(c)}>
-      <span className="mb-1 block text-xs text-muted-foreground @md/list:hidden">{placeholderLabel(c)} (computed)</span>
+      <span className="mb-1 block text-xs text-muted-foreground list-table:hidden">{placeholderLabel(c)} (computed)</span>
       <output
         aria-label={cellLabel}
-        className={cn(
-          'flex h-10 items-center justify-end rounded-md bg-muted/60 px-3 text-right font-medium whitespace-nowrap text-foreground tabular-nums @md/list:px-2',
-          MIN_WIDTH[c.type],
-        )}
+        style={table ? { minWidth: minWidth(c) } : undefined}
+        className="flex h-10 items-center justify-end rounded-md bg-muted/60 px-3 text-right font-medium whitespace-nowrap text-foreground tabular-nums list-table:px-2"
         data-testid="computed-cell"
       >
         {value === '' ? '—' : print(value, c)}
@@ -106,6 +133,8 @@ function ComputedCell({
 }
 
 interface InputCellProps {
+  /** Laid out as a table (not cards): the cell keeps its type's width. */
+  table: boolean;
   column: TListColumn;
   control: Control<TFormValues>;
   cellName: string;
@@ -115,21 +144,24 @@ interface InputCellProps {
 }
 
 /** An entered column's cell: its typed control, labelled on a phone, with its error below. */
-function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled }: InputCellProps) {
+function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled, table }: InputCellProps) {
   return (
-    <td className={cn(cellClass(c), c.type === 'checkbox' && '@md/list:text-center')}>
+    <td className={cn(cellClass(c), c.type === 'checkbox' && 'list-table:text-center')}>
       <Controller
         control={control}
         name={cellName}
         render={({ field, fieldState }) => {
           const errorId = `${cellId}-error`;
           return (
-            <div className={cn('flex flex-col gap-1', MIN_WIDTH[c.type], c.type === 'checkbox' && '@md/list:items-center @md/list:pt-3')}>
-              <label htmlFor={cellId} className={cn('text-xs text-muted-foreground @md/list:hidden', c.type === 'checkbox' && 'hidden')}>
+            <div
+              style={table ? { minWidth: minWidth(c) } : undefined}
+              className={cn('flex flex-col gap-1', c.type === 'checkbox' && 'list-table:items-center list-table:pt-3')}
+            >
+              <label htmlFor={cellId} className={cn('text-xs text-muted-foreground list-table:hidden', c.type === 'checkbox' && 'hidden')}>
                 {placeholderLabel(c)}
                 {c.required && <span className="text-destructive"> *</span>}
               </label>
-              <div className={cn(c.type === 'checkbox' && 'flex items-center gap-2 @max-md/list:h-10')}>
+              <div className={cn(c.type === 'checkbox' && 'flex items-center gap-2 list-cards:h-10')}>
                 <ValueControl
                   field={c}
                   compact
@@ -148,7 +180,7 @@ function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled }
                   }}
                 />
                 {c.type === 'checkbox' && (
-                  <span className="text-sm @md/list:hidden" aria-hidden>
+                  <span className="text-sm list-table:hidden" aria-hidden>
                     {placeholderLabel(c)}
                   </span>
                 )}
@@ -177,12 +209,12 @@ interface RowActionsProps {
 /** Move a row up or down, or remove it. */
 function RowActions({ r, count, disabled, move, remove }: RowActionsProps) {
   return (
-    <td className="px-1 py-1.5 align-top @max-md/list:col-start-2 @max-md/list:row-start-1 @max-md/list:p-0 @md/list:pt-1.5">
+    <td className="px-1 py-1.5 align-top list-cards:col-start-2 list-cards:row-start-1 list-cards:p-0 list-table:pt-1.5">
       <div className="flex items-center justify-end gap-0.5">
         {/* Beside the row the arrows stack, so the table keeps its room for the values. */}
-        <div className="flex @md/list:flex-col">
+        <div className="flex list-table:flex-col">
           <button type="button" className={iconButton} aria-label={`Move row ${r + 1} up`} disabled={disabled || r === 0} onClick={() => move(r, r - 1)}>
-            <ArrowUpIcon className="size-4 @md/list:size-3.5" aria-hidden />
+            <ArrowUpIcon className="size-4 list-table:size-3.5" aria-hidden />
           </button>
           <button
             type="button"
@@ -191,7 +223,7 @@ function RowActions({ r, count, disabled, move, remove }: RowActionsProps) {
             disabled={disabled || r === count - 1}
             onClick={() => move(r, r + 1)}
           >
-            <ArrowDownIcon className="size-4 @md/list:size-3.5" aria-hidden />
+            <ArrowDownIcon className="size-4 list-table:size-3.5" aria-hidden />
           </button>
         </div>
         <button
@@ -211,8 +243,9 @@ function RowActions({ r, count, disabled, move, remove }: RowActionsProps) {
 /**
  * A list placeholder as an editable table: a row per item, a typed control per column, formula
  * columns computed as the person types, per-cell errors, and rows added, removed and moved. Where
- * the list has less than 28 rem (a phone) each row is a card with its columns labelled; a wide list
- * scrolls within its box.
+ * its columns do not fit their values side by side (a phone, or a form beside its preview) each row
+ * is a card with its columns labelled; a table wider than its box (a long computed value) scrolls
+ * within it, and the box then takes focus so the keyboard can scroll it.
  */
 export function ListField({
   placeholder,
@@ -241,6 +274,7 @@ export function ListField({
   const id = `field-${index}`;
   const scroller = useRef<HTMLDivElement>(null);
   const scrolls = useScrollsSideways(scroller);
+  const { ref: box, layout } = useListLayout(columns);
 
   return (
     <fieldset className="min-w-0 sm:col-span-2" data-testid={`field-${placeholder.name}`} aria-describedby={listError ? `${id}-error` : undefined}>
@@ -260,32 +294,42 @@ export function ListField({
           {fields.length} {fields.length === 1 ? 'row' : 'rows'}
         </span>
       </legend>
-      <div className="@container/list">
+      <div ref={box} data-list-layout={layout}>
         <div
           ref={scroller}
           {...scrollRegionProps(scrolls, `${label} (scrolls sideways)`)}
-          className="overflow-x-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring bg-background @md/list:shadow-xs @max-md/list:border-0 @max-md/list:bg-transparent"
+          className="overflow-x-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring bg-background list-table:shadow-xs list-cards:border-0 list-cards:bg-transparent"
         >
-          <table className="w-full border-collapse text-sm @max-md/list:block" aria-label={label}>
+          <table className="w-full border-collapse text-sm list-cards:block" aria-label={label}>
             <ListHead columns={columns} />
-            <tbody className="@max-md/list:flex @max-md/list:flex-col @max-md/list:gap-3">
+            <tbody className="list-cards:flex list-cards:flex-col list-cards:gap-3">
               {fields.map((row, r) => (
                 <tr
                   key={row.id}
-                  className="border-b last:border-b-0 @max-md/list:grid @max-md/list:grid-cols-2 @max-md/list:gap-x-3 @max-md/list:gap-y-2.5 @max-md/list:rounded-lg @max-md/list:border @max-md/list:bg-background @max-md/list:p-3 @max-md/list:shadow-xs @max-md/list:last:border-b"
+                  className="border-b last:border-b-0 list-cards:grid list-cards:grid-cols-2 list-cards:gap-x-3 list-cards:gap-y-2.5 list-cards:rounded-lg list-cards:border list-cards:bg-background list-cards:p-3 list-cards:shadow-xs list-cards:last:border-b"
                   data-testid="list-row"
                 >
-                  <td className="py-1.5 pl-2 text-center align-top text-xs text-muted-foreground tabular-nums @max-md/list:col-span-1 @max-md/list:self-center @max-md/list:p-0 @max-md/list:text-left @max-md/list:text-sm @max-md/list:font-medium @max-md/list:text-foreground @md/list:pt-3">
-                    <span className="@md/list:hidden">Row </span>
+                  <td className="py-1.5 pl-2 text-center align-top text-xs text-muted-foreground tabular-nums list-cards:col-span-1 list-cards:self-center list-cards:p-0 list-cards:text-left list-cards:text-sm list-cards:font-medium list-cards:text-foreground list-table:pt-3">
+                    <span className="list-table:hidden">Row </span>
                     {r + 1}
                   </td>
                   {columns.map((c, j) => {
                     const cellLabel = `${label}, row ${r + 1}, ${placeholderLabel(c)}`;
                     if (c.type === 'formula') {
-                      return <ComputedCell key={c.name} column={c} value={computedRows[r]?.[c.name] ?? ''} cellLabel={cellLabel} print={printers[j]!} />;
+                      return (
+                        <ComputedCell
+                          key={c.name}
+                          table={layout === 'table'}
+                          column={c}
+                          value={computedRows[r]?.[c.name] ?? ''}
+                          cellLabel={cellLabel}
+                          print={printers[j]!}
+                        />
+                      );
                     }
                     return (
                       <InputCell
+                        table={layout === 'table'}
                         key={c.name}
                         column={c}
                         control={control}
