@@ -9,7 +9,7 @@ interface TShortcutGroup {
 }
 
 /** The keys the app really answers to: the builder's are in use-builder-shortcuts.ts and canvas.tsx. */
-export function shortcutGroups(): TShortcutGroup[] {
+function shortcutGroups(): TShortcutGroup[] {
   return [
     {
       title: 'Anywhere',

@@ -1,5 +1,5 @@
 /** Apple keyboards say Cmd where the others say Ctrl; the builder's keys accept either (use-builder-shortcuts.ts). */
-export function isMac(): boolean {
+function isMac(): boolean {
   if (typeof navigator === 'undefined') return false;
   const platform = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData?.platform ?? navigator.platform ?? '';
   return /mac|iphone|ipad|ipod/i.test(platform);
