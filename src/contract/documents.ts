@@ -33,10 +33,7 @@ export type TNamePlaceholders = readonly Pick<TPlaceholder, 'name' | 'type'>[];
  */
 export function nameSubjectOf(placeholders: TNamePlaceholders, values: Readonly<Record<string, unknown>>): string | undefined {
   const first = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-  const subject =
-    first(clientNameOf(values)) ||
-    placeholders.map((p) => (p.type === 'text' ? first(values[p.name]) : '')).find((v) => v !== '') ||
-    undefined;
+  const subject = first(clientNameOf(values)) || placeholders.map((p) => (p.type === 'text' ? first(values[p.name]) : '')).find((v) => v !== '') || undefined;
   return subject && subject.length > MAX_SUBJECT_LENGTH ? `${subject.slice(0, MAX_SUBJECT_LENGTH - 1).trimEnd()}…` : subject;
 }
 
