@@ -6,8 +6,10 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { cn } from '../../lib/utils';
 import { useFormats } from '../formats/api';
-import type { TMadeBy } from '../teams/made-by';
 import { activeFilterCount, type TListFilters } from './document-filters';
+
+/** A team's members for the Made by filter (the teams feature's TMadeBy fits it). */
+type TMemberChoice = { members: readonly { userId: string; name: string }[]; meId: string | undefined };
 
 /** How long typing may pause before the list is searched. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -64,7 +66,7 @@ export function DocumentFiltersBar({
 }: {
   filters: TListFilters;
   onChange: (filters: TListFilters) => void;
-  madeBy: TMadeBy | null;
+  madeBy: TMemberChoice | null;
 }) {
   const id = useId();
   const formats = useFormats();
