@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLIENT_NAME_PLACEHOLDERS, clientNameOf, nameFromPattern } from './documents.ts';
+import { nameFromPattern, nameSubjectOf, type TNamePlaceholders } from './documents.ts';
 import { ZFilledValues } from './filled-values.ts';
 import { isSigningPlaceholder, type TPlaceholder } from './placeholders.ts';
 
@@ -14,35 +14,27 @@ export const BULK_MAX_ROWS = 50_000;
 export const BULK_ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'] as const;
 /** How many rows the preview shows (invalid rows first are not reordered: spreadsheet order). */
 export const BULK_PREVIEW_ROWS = 20;
-export const DEFAULT_FILE_NAME_PATTERN = '{{document}} - row {{row}}';
-
 /**
- * The ZIP file-name pattern of a batch whose owner set none: the document name and its row. A
- * format without a client-name placeholder names its documents after their row already
- * ("Offer letter - row 7"), and one with a document-name pattern names them as it wants, so the
- * row is not repeated.
+ * The ZIP file-name pattern of a batch whose owner set none: the document's name, which already
+ * tells the rows apart (batchDocumentName); the ZIP numbers only names that still collide.
  */
-export function defaultFileNamePattern(placeholderNames: readonly string[], documentNamePattern?: string): string {
-  // A format that names its documents itself names their files too.
-  if (documentNamePattern?.trim()) return '{{document}}';
-  return placeholderNames.some((name) => CLIENT_NAME_PLACEHOLDERS.includes(name)) ? DEFAULT_FILE_NAME_PATTERN : '{{document}}';
-}
+export const DEFAULT_FILE_NAME_PATTERN = '{{document}}';
 
 /**
  * The name of a batch's document: the format's document-name pattern (with `{{row}}` too), else
- * the format and the row's client ("Offer letter - Jane Doe"), else its row ("Offer letter - row 7").
- * The server names documents with it and the upload screen's example shows the same.
+ * the format and the row's subject ("Offer letter - Jane Doe", see nameSubjectOf), else the
+ * format's name. The server names documents with it and the upload screen's example shows the same.
  */
 export function batchDocumentName(
-  format: { name: string; documentNamePattern?: string | undefined },
+  format: { name: string; documentNamePattern?: string | undefined; placeholders: TNamePlaceholders },
   row: number,
   values: Readonly<Record<string, unknown>>,
   date: string,
 ): string {
   const named = nameFromPattern(format.documentNamePattern, values, date, { row: String(row) });
   if (named) return named;
-  const client = clientNameOf(values as Readonly<Record<string, string | undefined>>)?.trim();
-  return client ? `${format.name} - ${client}` : `${format.name} - row ${row}`;
+  const subject = nameSubjectOf(format.placeholders, values);
+  return subject ? `${format.name} - ${subject}` : format.name;
 }
 
 export const BULK_JOB_STATUSES = ['draft', 'queued', 'running', 'completed', 'cancelled', 'failed'] as const;

@@ -21,10 +21,25 @@ export const CLIENT_NAME_PLACEHOLDERS: readonly string[] = ['client_name', 'clie
 export function clientNameOf(values: Readonly<Record<string, unknown>>): string | undefined {
   return CLIENT_NAME_PLACEHOLDERS.map((name) => values[name]).find((v): v is string => typeof v === 'string' && v !== '');
 }
-/** A document made one at a time: "Offer letter - Jane Doe - Nov 24, 2026", the client left out when there is none. */
-export function documentNameOf(formatName: string, values: Readonly<Record<string, unknown>>, date: string): string {
-  const client = clientNameOf(values)?.trim();
-  return client ? `${formatName} - ${client} - ${date}` : `${formatName} - ${date}`;
+/** The longest a name's subject (a client, or the first text filled in) gets before it is cut. */
+const MAX_SUBJECT_LENGTH = 80;
+
+/** The placeholders a name may take its subject from, in the format's order. */
+export type TNamePlaceholders = readonly Pick<TPlaceholder, 'name' | 'type'>[];
+
+/**
+ * Who or what a document is about, so its name tells it apart from the format's other documents:
+ * the client it names, else the first text field filled in ("Jane Doe"). Long values are cut.
+ */
+export function nameSubjectOf(placeholders: TNamePlaceholders, values: Readonly<Record<string, unknown>>): string | undefined {
+  const first = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  const subject = first(clientNameOf(values)) || placeholders.map((p) => (p.type === 'text' ? first(values[p.name]) : '')).find((v) => v !== '') || undefined;
+  return subject && subject.length > MAX_SUBJECT_LENGTH ? `${subject.slice(0, MAX_SUBJECT_LENGTH - 1).trimEnd()}…` : subject;
+}
+
+/** A document made one at a time: "Offer letter - Jane Doe - Nov 24, 2026", the subject left out when there is none. */
+export function documentNameOf(formatName: string, subject: string | undefined, date: string): string {
+  return subject ? `${formatName} - ${subject} - ${date}` : `${formatName} - ${date}`;
 }
 /** The tag a document-name pattern takes the document's date from. */
 export const DATE_TAG = 'date';
@@ -61,14 +76,15 @@ export function nameFromPattern(
 
 /**
  * The name a document made one at a time gets (in the form or by the API): its format's pattern
- * filled in, else documentNameOf.
+ * filled in, else the format, its subject (nameSubjectOf) and the date. The server names the
+ * document with it; the form shows the same name before it is made.
  */
 export function documentNameFor(
-  format: { name: string; documentNamePattern?: string | undefined },
+  format: { name: string; documentNamePattern?: string | undefined; placeholders: TNamePlaceholders },
   values: Readonly<Record<string, unknown>>,
   date: string,
 ): string {
-  return nameFromPattern(format.documentNamePattern, values, date) || documentNameOf(format.name, values as Readonly<Record<string, string | undefined>>, date);
+  return nameFromPattern(format.documentNamePattern, values, date) || documentNameOf(format.name, nameSubjectOf(format.placeholders, values), date);
 }
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields: ';
@@ -322,14 +338,35 @@ export function requiredFieldsMessage(missing: readonly string[]): string {
   return `${REQUIRED_FIELDS_MESSAGE}${missing.join(', ')}`;
 }
 
+/** A day as ISO yyyy-mm-dd that exists in the calendar. */
+const ZIsoDay = z.string().refine(isRealDate, { message: 'Use a date as YYYY-MM-DD.' });
+
+/**
+ * The search and filters of a documents list, the same in the app (GET /api/documents) and the
+ * API (GET /api/v1/documents). Days are UTC and both ends are included.
+ */
+export const ZDocumentFilters = z.object({
+  /** Part of the document's name, its client's name or its format's name, in any case. */
+  q: z.string().trim().max(200).optional().describe('Part of the document name, client name or format name (any case).'),
+  formatId: z.string().min(1).max(64).optional().describe('Only documents made from this format.'),
+  from: ZIsoDay.optional().describe('Only documents made on or after this day (YYYY-MM-DD, UTC).'),
+  to: ZIsoDay.optional().describe('Only documents made on or before this day (YYYY-MM-DD, UTC).'),
+  /** Only the documents this person made (a team's documents list filters by member). */
+  createdBy: z.string().min(1).max(64).optional().describe('Only documents made by this team member (user id).'),
+});
+export type TDocumentFilters = z.output<typeof ZDocumentFilters>;
+
+/** A range that ends before it starts is a mistake to report, not an empty list to show. */
+export function checkDayRange(query: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` must not be before `from`.' });
+}
+
 /** GET /api/documents: newest first, or one batch in spreadsheet row order. */
-export const ZDocumentListQuery = z.object({
+export const ZDocumentListQuery = ZDocumentFilters.extend({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).default(0),
   batchId: z.string().min(1).max(64).optional(),
   /** `single`: only documents made one at a time; `batch`: only those a bulk job made. */
   kind: z.enum(['single', 'batch']).optional(),
-  /** Only the documents this person made (a team's documents list filters by member). */
-  createdBy: z.string().min(1).max(64).optional(),
-});
+}).superRefine(checkDayRange);
 export type TDocumentListQuery = z.output<typeof ZDocumentListQuery>;

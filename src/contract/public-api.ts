@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZBulkJobStatus, ZFileNamePattern } from './bulk.ts';
-import { ZCreateDocumentBody, ZDocument, ZDocumentData } from './documents.ts';
+import { checkDayRange, ZCreateDocumentBody, ZDocument, ZDocumentData, ZDocumentFilters } from './documents.ts';
 import { ZFormatContent } from './format-content.ts';
 import { ZPlaceholderType } from './placeholders.ts';
 
@@ -73,10 +73,11 @@ export const ZV1PendingDocument = z.object({ id: z.string(), status: z.literal('
 
 export const ZV1DocumentPage = z.object({ data: z.array(ZV1Document), nextCursor: z.string().nullable() }).meta({ id: 'DocumentPage' });
 
-export const ZV1DocumentListQuery = ZPageQuery.extend({
-  formatId: z.string().min(1).max(64).optional(),
-  createdAfter: z.iso.datetime({ offset: true }).optional().describe('Only documents made after this instant (ISO 8601).'),
-});
+export const ZV1DocumentListQuery = ZPageQuery.extend(ZDocumentFilters.shape)
+  .extend({
+    createdAfter: z.iso.datetime({ offset: true }).optional().describe('Only documents made after this instant (ISO 8601).'),
+  })
+  .superRefine(checkDayRange);
 export type TV1DocumentListQuery = z.output<typeof ZV1DocumentListQuery>;
 
 export const ZV1CreateDocumentBody = ZCreateDocumentBody.meta({ id: 'CreateDocument' });

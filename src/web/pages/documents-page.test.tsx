@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { within } from '@testing-library/react';
+import { cleanup, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TDocument } from '../../contract/documents';
 import { api } from '../lib/api';
@@ -55,5 +55,61 @@ describe('Recent Documents', () => {
     expect(within(list()).getAllByRole('listitem')).toHaveLength(27);
     expect(screen.getByText('Showing 27 documents · 27 generated in all')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('searches as you type, filters by format and days, keeps it all in the address, and clears it', async () => {
+    const { user: me } = await signUp(server);
+    await setPlan(server, me.id, 'basic');
+    const receipt = await createFormat('Receipt', [{ name: 'client_name', label: 'Client name', type: 'text', required: true }]);
+    const invoice = await createFormat('Invoice', [{ name: 'customer', label: 'Customer', type: 'text', required: true }]);
+    const make = (formatId: string, data: Record<string, string>) => api.post<TDocument>('/api/documents', { formatId, data });
+    const jane = await make(receipt.id, { client_name: 'Jane Doe' });
+    const ann = await make(receipt.id, { client_name: 'Ann Lee' });
+    // No client name: the document is named by its first text field, so it can be told apart and found.
+    const acme = await make(invoice.id, { customer: 'Acme Corp' });
+    expect(acme.name).toMatch(/^Invoice - Acme Corp - /);
+
+    const { user } = renderApp('/documents');
+    await within(await screen.findByRole('list', { name: 'Documents and batches' })).findByTitle(jane.name);
+    await user.type(screen.getByRole('searchbox', { name: 'Search documents' }), 'JANE');
+    await waitFor(() => expect(within(list()).queryByTitle(ann.name)).toBeNull());
+    expect(within(list()).getByTitle(jane.name)).toBeTruthy();
+    expect(new URLSearchParams(window.location.search).get('q')).toBe('JANE');
+    expect(await screen.findByText('Showing 1 document that matches')).toBeTruthy();
+
+    // A reload keeps the search.
+    cleanup();
+    renderApp(window.location.pathname + window.location.search);
+    await within(await screen.findByRole('list', { name: 'Documents and batches' })).findByTitle(jane.name);
+    expect((screen.getByRole('searchbox', { name: 'Search documents' }) as HTMLInputElement).value).toBe('JANE');
+    expect(within(list()).getAllByRole('listitem')).toHaveLength(1);
+
+    // The format filter, with the search cleared.
+    cleanup();
+    const second = renderApp('/documents');
+    await within(await screen.findByRole('list', { name: 'Documents and batches' })).findByTitle(ann.name);
+    const format = screen.getByLabelText('Format');
+    await waitFor(() =>
+      expect(
+        within(format)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toContain('Invoice'),
+    );
+    await second.user.selectOptions(format, 'Invoice');
+    await waitFor(() => expect(within(list()).queryByTitle(jane.name)).toBeNull());
+    expect(within(list()).getByTitle(acme.name)).toBeTruthy();
+    expect(new URLSearchParams(window.location.search).get('format')).toBe(invoice.id);
+
+    // Days after today match nothing: a clear message, and one button back to everything.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await second.user.type(screen.getByLabelText('From'), tomorrow);
+    expect(await screen.findByText('No documents match')).toBeTruthy();
+    expect(new URLSearchParams(window.location.search).get('from')).toBe(tomorrow);
+    await second.user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await within(await screen.findByRole('list', { name: 'Documents and batches' })).findByTitle(jane.name);
+    expect(within(list()).getAllByRole('listitem')).toHaveLength(3);
+    expect(window.location.search).toBe('');
+    expect((screen.getByLabelText('Format') as HTMLSelectElement).value).toBe('');
   });
 });

@@ -1,5 +1,5 @@
-import { FileTextIcon, Loader2Icon, PlusIcon } from 'lucide-react';
-import { useId } from 'react';
+import { FileTextIcon, Loader2Icon, PlusIcon, SearchXIcon } from 'lucide-react';
+import { useCallback } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { LinkButton } from '../components/ui/link-button';
 import { EmptyStateCard } from '../components/layout/empty-state';
@@ -13,46 +13,20 @@ import { BatchRow } from '../features/documents/batch-row';
 import { DocumentListHeader, DocumentRow } from '../features/documents/document-row';
 import { useConfirmDelete } from '../features/documents/use-confirm-delete';
 import { useDocumentTimeline, type TimelineEntry } from '../features/documents/use-document-timeline';
-import { NativeSelect } from '../components/ui/native-select';
-import { Label } from '../components/ui/label';
-import { inSentence, useMadeBy, type TMadeBy } from '../features/teams/made-by';
+import { DocumentFiltersBar } from '../features/documents/document-filters-bar';
+import { filtersOf, isSearching, NO_FILTERS, withFilters, type TListFilters } from '../features/documents/document-filters';
+import { inSentence, useMadeBy } from '../features/teams/made-by';
 import { useTeamId } from '../lib/workspace';
 
-/** The "Made by" filter's place in the address: a member's user id. */
-const MADE_BY_PARAM = 'by';
-
-function showingText(entries: readonly TimelineEntry[], total: number | undefined, by: string | null): string {
+function showingText(entries: readonly TimelineEntry[], total: number | undefined, by: string | null, searching: boolean): string {
   const singles = entries.filter((e) => e.kind === 'document').length;
   const batches = entries.length - singles;
   const parts: string[] = [];
   if (singles > 0 || batches === 0) parts.push(`${formatNumber(singles)} ${singles === 1 ? 'document' : 'documents'}`);
   if (batches > 0) parts.push(`${formatNumber(batches)} ${batches === 1 ? 'batch' : 'batches'}`);
-  // The total counts the whole workspace, which one member's list is not.
-  const all = total !== undefined && by === null ? ` · ${formatNumber(total)} generated in all` : '';
-  return `Showing ${parts.join(' and ')}${all}${by === null ? '' : ` made by ${by}`}`;
-}
-
-/** A team's "Made by" select: Everyone, You, then each member by name. */
-function MadeByFilter({ madeBy, value, onChange }: { madeBy: TMadeBy; value: string | null; onChange: (userId: string | null) => void }) {
-  const id = useId();
-  const known = value === null || madeBy.members.some((m) => m.userId === value);
-  return (
-    <div className="mb-4 flex items-center gap-3">
-      <Label htmlFor={id} className="shrink-0">
-        Made by
-      </Label>
-      <NativeSelect id={id} className="w-full sm:w-64" value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
-        <option value="">Everyone</option>
-        {madeBy.members.map((m) => (
-          <option key={m.userId} value={m.userId}>
-            {m.userId === madeBy.meId ? 'You' : m.name}
-          </option>
-        ))}
-        {/* A link to someone who has left the team since still shows what it names. */}
-        {!known && <option value={value}>Former member</option>}
-      </NativeSelect>
-    </div>
-  );
+  // The total counts the whole workspace, which a filtered list is not.
+  const all = total !== undefined && by === null && !searching ? ` · ${formatNumber(total)} generated in all` : '';
+  return `Showing ${parts.join(' and ')}${searching ? (entries.length === 1 ? ' that matches' : ' that match') : ''}${all}${by === null ? '' : ` made by ${by}`}`;
 }
 
 /**
@@ -63,21 +37,24 @@ export function DocumentsPage() {
   const madeBy = useMadeBy();
   const [, navigate] = useLocation();
   const search = useSearch();
-  // Only a team's list is filtered; the personal workspace ignores a stray parameter.
-  const by = (useTeamId() !== null && new URLSearchParams(search).get(MADE_BY_PARAM)) || null;
-  const timeline = useDocumentTimeline(by);
+  // Only a team's list is filtered by member; the personal workspace ignores a stray parameter.
+  const filters = filtersOf(search, useTeamId() !== null);
+  const by = filters.createdBy || null;
+  const searching = isSearching(filters);
+  const timeline = useDocumentTimeline(filters);
   const stats = useStats();
   const { confirmDeleteDocument, pendingId, dialog } = useConfirmDelete();
   const total = stats.data?.totalDocuments;
   const byName = by === null || !madeBy ? null : madeBy.nameOf(by);
 
-  function filterBy(userId: string | null) {
-    const params = new URLSearchParams(window.location.search);
-    if (userId) params.set(MADE_BY_PARAM, userId);
-    else params.delete(MADE_BY_PARAM);
-    const query = params.toString();
-    navigate(`${window.location.pathname}${query ? `?${query}` : ''}`, { replace: true });
-  }
+  const filterBy = useCallback(
+    (next: TListFilters) => {
+      const query = withFilters(window.location.search, next);
+      navigate(`${window.location.pathname}${query ? `?${query}` : ''}`, { replace: true });
+    },
+    [navigate],
+  );
+  const clearFilters = () => filterBy(NO_FILTERS);
 
   return (
     <>
@@ -90,20 +67,31 @@ export function DocumentsPage() {
           </LinkButton>
         }
       />
-      {madeBy && <MadeByFilter madeBy={madeBy} value={by} onChange={filterBy} />}
+      <DocumentFiltersBar filters={filters} onChange={filterBy} madeBy={madeBy} />
       <QueryState
         query={timeline}
         loading={<SkeletonList count={4} />}
         errorText="Could not load your documents."
         isEmpty={timeline.entries.length === 0}
         empty={
-          byName !== null ? (
+          searching ? (
+            <EmptyStateCard
+              icon={SearchXIcon}
+              title="No documents match"
+              description="Nothing you can see here matches this search and these filters. Try fewer words or a wider range of days."
+              action={
+                <Button variant="outline" onClick={clearFilters}>
+                  Clear filters
+                </Button>
+              }
+            />
+          ) : byName !== null ? (
             <EmptyStateCard
               icon={FileTextIcon}
               title={byName === 'You' ? 'You have made no documents here yet' : `No documents made by ${byName}`}
-              description="Documents made one at a time show up here. Spreadsheet batches are listed under Everyone."
+              description="Documents and spreadsheet batches they make show up here."
               action={
-                <Button variant="outline" onClick={() => filterBy(null)}>
+                <Button variant="outline" onClick={clearFilters}>
                   Show everyone’s documents
                 </Button>
               }
@@ -143,7 +131,7 @@ export function DocumentsPage() {
         </Card>
         <div className="mt-5 flex flex-col items-center gap-3">
           <p className="text-xs text-muted-foreground" aria-live="polite">
-            {showingText(timeline.entries, total, byName === null ? null : inSentence(byName))}
+            {showingText(timeline.entries, total, byName === null ? null : inSentence(byName), searching)}
           </p>
           {timeline.moreFailed && (
             <p className="text-sm text-destructive" role="alert">

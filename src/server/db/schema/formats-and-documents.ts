@@ -84,6 +84,8 @@ export const documents = pgTable(
       .on(table.expiresAt)
       .where(sql`${table.expiresAt} is not null`),
     index('documents_owner_created_idx').on(table.ownerId, table.createdAt),
+    // Recent Documents filtered by format reads only that format's rows, newest first.
+    index('documents_owner_format_created_idx').on(table.ownerId, table.formatId, table.createdAt),
     // Recent Documents lists documents made one at a time without stepping over batches of thousands.
     index('documents_owner_single_created_idx')
       .on(table.ownerId, table.createdAt)

@@ -20,7 +20,7 @@ export function createBatchStatus(deps: TBulkServiceDeps) {
       return toJob(row);
     },
 
-    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TBulkJob[]> {
+    async list(ownerId: string, page: { limit: number; offset: number; createdBy?: string | undefined }): Promise<TBulkJob[]> {
       return (await deps.bulk.list(ownerId, page)).map((row) => toJob(row));
     },
 

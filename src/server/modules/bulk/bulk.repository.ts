@@ -30,12 +30,12 @@ export function createBulkRepository(db: TDb) {
       return row;
     },
 
-    async list(ownerId: string, page: { limit: number; offset: number }): Promise<TBulkJobRow[]> {
+    async list(ownerId: string, page: { limit: number; offset: number; createdBy?: string | undefined }): Promise<TBulkJobRow[]> {
       return (
         db
           .select()
           .from(bulkJobs)
-          .where(and(eq(bulkJobs.ownerId, ownerId), ne(bulkJobs.status, 'draft')))
+          .where(and(eq(bulkJobs.ownerId, ownerId), ne(bulkJobs.status, 'draft'), page.createdBy ? eq(bulkJobs.createdBy, page.createdBy) : undefined))
           // Newest started first (a sheet may be uploaded long before it is started); Recent
           // Documents places each batch by the same time.
           .orderBy(desc(sql`coalesce(${bulkJobs.startedAt}, ${bulkJobs.createdAt})`), desc(bulkJobs.id))

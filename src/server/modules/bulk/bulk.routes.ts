@@ -56,6 +56,8 @@ export async function bulkRoutes(app: FastifyInstance, opts: { bulk: TBulkServic
         querystring: z.object({
           limit: z.coerce.number().int().min(1).max(200).default(50),
           offset: z.coerce.number().int().min(0).default(0),
+          /** Only the batches this person started (a team's Recent Documents filters by member). */
+          createdBy: z.string().min(1).max(64).optional(),
         }),
         response: { 200: ZBulkJobList, ...errors },
       },

@@ -151,7 +151,7 @@ describe('bulk generation', () => {
     expect(zip.headers['content-type']).toBe('application/zip');
     const entries = await unzip(zip.rawPayload);
     expect(entries).toHaveLength(23);
-    expect(entries[0]!.name).toBe('Offer letter - Client 1 - row 2.pdf');
+    expect(entries[0]!.name).toBe('Offer letter - Client 1.pdf');
     expect(new Set(entries.map((e) => e.name)).size).toBe(23);
     const text = pdfText(entries[0]!.bytes, { layout: true });
     expect(text).toContain('Offer for Client 1');
@@ -307,7 +307,7 @@ describe('bulk generation', () => {
     expect(await jobsAt(1)).toEqual([]);
   });
 
-  it('gives a format without a client name the default pattern without repeating the row', async () => {
+  it('names a format’s files without a client name by its first text field, never by row', async () => {
     const { client } = await userWithFormat();
     const noClient = { ...JSON.parse(JSON.stringify(offerLetter).replaceAll('client_name', 'payer').replaceAll('Client Name', 'Payer')), name: 'Receipt' };
     const format = (await client.post('/api/formats', noClient)).json() as TFormat;
@@ -324,7 +324,7 @@ describe('bulk generation', () => {
     const job = await waitForJob(client, draft.id, finished);
     expect(job.fileNamePattern).toBe('{{document}}');
     const entries = await unzip((await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`)).rawPayload);
-    expect(entries.map((e) => e.name)).toEqual(['Receipt - row 2.pdf', 'Receipt - row 3.pdf']);
+    expect(entries.map((e) => e.name)).toEqual(['Receipt - Ann.pdf', 'Receipt - Bo.pdf']);
   });
 
   it('fails a row whose values would make a document too large to lay out, and makes the others', async () => {

@@ -64,9 +64,9 @@ export function createChunkProcessor(deps: TBulkServiceDeps) {
           if (problem) failures.push({ row: r.row, message: problem });
           else renderable.push(i);
         });
-        // Named as the format's version says: its pattern, else the format and the row's client.
-        const nameOf = (row: number, data: Readonly<Record<string, unknown>>) =>
-          batchDocumentName({ name: job.formatName, documentNamePattern: format.content.documentNamePattern }, row, data, createdAt.toISOString().slice(0, 10));
+        // Named as the format's version says: its pattern, else the format and the row's subject.
+        const naming = { name: job.formatName, documentNamePattern: format.content.documentNamePattern, placeholders: format.placeholders };
+        const nameOf = (row: number, data: Readonly<Record<string, unknown>>) => batchDocumentName(naming, row, data, createdAt.toISOString().slice(0, 10));
         const items = renderable.map((i) => ({
           data: rows[i]!.data,
           title: nameOf(rows[i]!.row, rows[i]!.data),

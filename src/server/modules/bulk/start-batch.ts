@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { columnPlaceholders, defaultFileNamePattern, type TBulkJob, type ZStartBulkJobBody } from '../../../contract/bulk.ts';
+import { columnPlaceholders, DEFAULT_FILE_NAME_PATTERN, type TBulkJob, type ZStartBulkJobBody } from '../../../contract/bulk.ts';
 import type { TDocumentData } from '../../../contract/documents.ts';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -143,12 +143,7 @@ export function createBatchStarts(deps: TBulkServiceDeps, drafts: Pick<ReturnTyp
         {
           snapshotId: snapshot.id,
           formatName: format.name,
-          fileNamePattern:
-            body.fileNamePattern ??
-            defaultFileNamePattern(
-              format.placeholders.map((p) => p.name),
-              format.content.documentNamePattern,
-            ),
+          fileNamePattern: body.fileNamePattern ?? DEFAULT_FILE_NAME_PATTERN,
           total: checked.valid,
           skipped: checked.invalid,
         },

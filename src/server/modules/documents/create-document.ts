@@ -35,7 +35,11 @@ async function prepare({ deps }: TDocumentsContext, ownerId: string, body: z.out
   const createdAt = new Date();
   const name =
     body.name ||
-    documentNameFor({ name: format.name, documentNamePattern: snapshot.content.documentNamePattern }, check.values, createdAt.toISOString().slice(0, 10));
+    documentNameFor(
+      { name: format.name, documentNamePattern: snapshot.content.documentNamePattern, placeholders: snapshot.placeholders },
+      check.values,
+      createdAt.toISOString().slice(0, 10),
+    );
   const clientName = body.clientName || clientNameOf(check.values) || DEFAULT_CLIENT_NAME;
   return { format, snapshot, values: check.values, limit, createdAt, name, clientName };
 }

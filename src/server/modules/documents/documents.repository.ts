@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, ilike, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-cursor.ts';
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
-import type { TDocumentListQuery, TDocumentStatus } from '../../../contract/documents.ts';
+import type { TDocumentFilters, TDocumentListQuery, TDocumentStatus } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
@@ -21,6 +21,27 @@ export class QuotaExceededError extends Error {}
  */
 export type TDocumentScope = TApiKeyMode | undefined;
 export const scopeFilter = (scope: TDocumentScope) => (scope === undefined ? undefined : eq(documents.testMode, scope === 'test'));
+
+/** `q` as an ILIKE pattern that matches it anywhere, its own `%`, `_` and `\\` taken literally. */
+const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The start of the UTC day after `day` (yyyy-mm-dd): `to` includes its whole day. */
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+
+/**
+ * The search and filters every documents list shares. The owner condition comes first in each
+ * query, so another workspace's documents never match, whatever is searched.
+ */
+export function filterConditions(query: Partial<TDocumentFilters>): (SQL | undefined)[] {
+  const q = query.q ? containsPattern(query.q) : undefined;
+  return [
+    q ? or(ilike(documents.name, q), ilike(documents.clientName, q), ilike(documents.formatName, q)) : undefined,
+    query.formatId ? eq(documents.formatId, query.formatId) : undefined,
+    query.from ? gte(documents.createdAt, new Date(`${query.from}T00:00:00Z`)) : undefined,
+    query.to ? lt(documents.createdAt, dayAfter(query.to)) : undefined,
+    query.createdBy ? eq(documents.createdBy, query.createdBy) : undefined,
+  ];
+}
 
 /** Rows a raw statement returned, from either driver's result shape. */
 const rowCount = (result: unknown): number => {
@@ -78,11 +99,10 @@ export function createDocumentsRepository(db: TDb) {
     async list(ownerId: string, page: TDocumentListQuery): Promise<TDocumentRow[]> {
       const kind = page.kind === 'single' ? isNull(documents.batchId) : page.kind === 'batch' ? isNotNull(documents.batchId) : undefined;
       const batch = page.batchId ? eq(documents.batchId, page.batchId) : undefined;
-      const maker = page.createdBy ? eq(documents.createdBy, page.createdBy) : undefined;
       return await db
         .select()
         .from(documents)
-        .where(and(eq(documents.ownerId, ownerId), batch, kind, maker))
+        .where(and(eq(documents.ownerId, ownerId), batch, kind, ...filterConditions(page)))
         // A batch reads in spreadsheet order; everything else newest first.
         .orderBy(...(page.batchId ? [asc(documents.batchRow)] : [desc(documents.createdAt), desc(documents.id)]))
         .limit(page.limit)
@@ -92,7 +112,7 @@ export function createDocumentsRepository(db: TDb) {
     /** Newest first, after `after` when given (keyset paging: stable while documents are added). */
     async page(
       ownerId: string,
-      query: { limit: number; after?: TPageCursor; formatId?: string; createdAfter?: Date; scope?: TDocumentScope },
+      query: Partial<TDocumentFilters> & { limit: number; after?: TPageCursor; createdAfter?: Date; scope?: TDocumentScope },
     ): Promise<TDocumentRow[]> {
       return db
         .select()
@@ -100,7 +120,7 @@ export function createDocumentsRepository(db: TDb) {
         .where(
           and(
             eq(documents.ownerId, ownerId),
-            query.formatId ? eq(documents.formatId, query.formatId) : undefined,
+            ...filterConditions(query),
             query.createdAfter ? gt(documents.createdAt, query.createdAfter) : undefined,
             scopeFilter(query.scope),
             keysetAfter(documents.createdAt, documents.id, query.after),

@@ -59,11 +59,11 @@ export function createV1Documents(deps: TPublicApiDeps, urls: TV1Urls) {
     },
 
     async list(caller: TV1Caller, query: TV1DocumentListQuery) {
-      const { limit, cursor, formatId, createdAfter } = query;
+      const { limit, cursor, createdAfter, ...filters } = query;
       const { documents, rows } = await deps.documents.page(caller.ownerId, {
+        ...filters,
         limit: limit + 1,
         after: decodePageCursor(cursor),
-        ...(formatId ? { formatId } : {}),
         ...(createdAfter ? { createdAfter: new Date(createdAfter) } : {}),
         scope: caller.mode,
       });

@@ -31,7 +31,7 @@ export function DocumentNameField({
     });
   const field = useInsertableField('Document name', set);
   const sample = Object.fromEntries(placeholders.map((p) => [p.name, `[${placeholderLabel(p)}]`]));
-  const example = documentNameFor({ name: formatName || 'Untitled Format', documentNamePattern: pattern }, sample, '[Date]');
+  const example = documentNameFor({ name: formatName || 'Untitled Format', documentNamePattern: pattern, placeholders }, sample, '[Date]');
   return (
     <div className="mt-3 grid gap-1.5">
       <label htmlFor={id} className="text-xs font-medium text-muted-foreground">

@@ -114,12 +114,13 @@ export function useBulkJob(id: string) {
 }
 
 /** Batches, newest started first, a page at a time; polled every 2 s while any of them is still generating. */
-export function useBulkJobPages(pageSize: number, enabled = true) {
+export function useBulkJobPages(pageSize: number, enabled = true, createdBy: string | null = null) {
   return useInfiniteQuery({
     enabled,
-    queryKey: bulkJobKeys.pages(pageSize),
+    queryKey: [...bulkJobKeys.pages(pageSize), createdBy ?? 'everyone'],
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => api.get<TBulkJobList>(`/api/bulk-jobs?limit=${pageSize}&offset=${pageParam}`),
+    queryFn: ({ pageParam }) =>
+      api.get<TBulkJobList>(`/api/bulk-jobs?limit=${pageSize}&offset=${pageParam}${createdBy ? `&createdBy=${encodeURIComponent(createdBy)}` : ''}`),
     getNextPageParam: (lastPage, allPages) => (lastPage.jobs.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.jobs.length, 0)),
     // Jobs move on in the background: read afresh on every visit, then poll while any runs.
     refetchOnMount: 'always',

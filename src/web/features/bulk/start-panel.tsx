@@ -106,7 +106,7 @@ function FileNamePattern({ draft, placeholders, formatName, documentNamePattern,
     sample && !error
       ? fillNamePattern(pattern, (name) =>
           name === 'document'
-            ? batchDocumentName({ name: formatName, documentNamePattern }, sample.row, sample.values, new Date().toISOString().slice(0, 10))
+            ? batchDocumentName({ name: formatName, documentNamePattern, placeholders }, sample.row, sample.values, new Date().toISOString().slice(0, 10))
             : name === 'row'
               ? String(sample.row)
               : textValues(sample.values)[name],

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { columnPlaceholders, defaultFileNamePattern, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
+import { columnPlaceholders, DEFAULT_FILE_NAME_PATTERN, type TBulkUpload, type TColumnMapping } from '../../../contract/bulk';
 import { isSigningPlaceholder, type TPlaceholder } from '../../../contract/placeholders';
 import { upgradeActionFor } from '../../components/plan/upgrade';
 import { toast, toastApiError } from '../../hooks/use-toast';
@@ -38,7 +38,7 @@ export function useBulkUpload(formatId: string, placeholders: readonly TPlacehol
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [uploadingName, setUploadingName] = useState<string | null>(null);
   const [choice, setChoice] = useState<InvalidChoice | null>(null);
-  const [pattern, setPattern] = useState(() => defaultFileNamePattern(placeholders.map((p) => p.name)));
+  const [pattern, setPattern] = useState(DEFAULT_FILE_NAME_PATTERN);
   const reviewRef = useRef<HTMLDivElement>(null);
 
   const remember = (value: StoredDraft | null) => {

@@ -66,7 +66,9 @@ export function useDocumentForm(format: TFormat | null) {
     return { check, rows };
   }, [placeholders, watched, content]);
   // The server names the document; this is the name it will give, shown before generating.
-  const documentName = format ? documentNameFor({ name: format.name, documentNamePattern: content.documentNamePattern }, live.check.values, serverDate()) : '';
+  const documentName = format
+    ? documentNameFor({ name: format.name, documentNamePattern: content.documentNamePattern, placeholders }, live.check.values, serverDate())
+    : '';
 
   const onValid = (values: TFormValues) => {
     setFormError(null);

@@ -5,11 +5,18 @@ import { documentKeys, refreshAfterChange } from '../../lib/query-keys';
 
 const seg = encodeURIComponent;
 
+/** GET /api/documents with its query: parameters left empty are not sent. */
+export function documentsUrl(query: Readonly<Record<string, string | number | null | undefined>>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== null && value !== undefined && value !== '') params.set(key, String(value));
+  return `/api/documents?${params.toString()}`;
+}
+
 /** The newest `limit` documents (the dashboard shows 3). */
 export function useRecentDocuments(limit: number) {
   return useQuery({
     queryKey: documentKeys.recent(limit),
-    queryFn: () => api.get<TDocument[]>(`/api/documents?limit=${limit}&offset=0`),
+    queryFn: () => api.get<TDocument[]>(documentsUrl({ limit, offset: 0 })),
   });
 }
 

@@ -5,6 +5,8 @@ import type { TDocument } from '../../../contract/documents';
 import { api } from '../../lib/api';
 import { documentKeys } from '../../lib/query-keys';
 import { useBulkJobPages } from '../bulk/api';
+import { documentsUrl } from './api';
+import { isSearching, NO_FILTERS, type TListFilters } from './document-filters';
 
 /** Rows shown at first and added by each Load more; also the page size of both lists read. */
 export const TIMELINE_STEP = 25;
@@ -26,15 +28,17 @@ export function batchTime(job: TBulkJob): number {
   return new Date(job.startedAt ?? job.createdAt).getTime();
 }
 
-/** Documents made one at a time, newest first, a page at a time; only `createdBy`'s when given. */
-function useSingleDocumentPages(pageSize: number, createdBy: string | null) {
+/**
+ * Documents newest first, a page at a time, as `filters` narrow them: made one at a time while
+ * browsing, of every kind (a batch's too) while searching.
+ */
+function useDocumentPages(pageSize: number, filters: TListFilters) {
+  const query = { ...filters, kind: isSearching(filters) ? undefined : 'single' };
   return useInfiniteQuery({
-    queryKey: documentKeys.singles(pageSize, createdBy),
+    // The query (without paging) tells one list from another.
+    queryKey: documentKeys.singles(pageSize, documentsUrl(query)),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => {
-      const by = createdBy ? `&createdBy=${encodeURIComponent(createdBy)}` : '';
-      return api.get<TDocument[]>(`/api/documents?kind=single&limit=${pageSize}&offset=${pageParam}${by}`);
-    },
+    queryFn: ({ pageParam }) => api.get<TDocument[]>(documentsUrl({ ...query, limit: pageSize, offset: pageParam })),
     getNextPageParam: (lastPage, allPages) => (lastPage.length < pageSize ? undefined : allPages.reduce((n, page) => n + page.length, 0)),
     // Documents are made elsewhere too (the API, other tabs): read afresh on every visit.
     refetchOnMount: 'always',
@@ -48,18 +52,20 @@ function useSingleDocumentPages(pageSize: number, createdBy: string | null) {
  * entry is shown only once nothing older than it can still arrive from the other list's unread
  * pages, so the order never jumps as more is read.
  *
- * `createdBy` (a team's "Made by" filter) lists only that member's documents. Batches are not
- * read then: the server does not say who started one, so none can be shown as theirs.
+ * `filters.createdBy` (a team's "Made by" filter) lists only that member's documents and batches.
+ * A search or another filter lists the documents that match, one by one whichever way they were
+ * made, and no batch rows: a batch's documents are what is being looked for.
  */
-export function useDocumentTimeline(createdBy: string | null = null) {
-  const singles = useSingleDocumentPages(TIMELINE_STEP, createdBy);
-  const withBatches = createdBy === null;
-  const batches = useBulkJobPages(TIMELINE_STEP, withBatches);
+export function useDocumentTimeline(filters: TListFilters = NO_FILTERS) {
+  const singles = useDocumentPages(TIMELINE_STEP, filters);
+  const withBatches = !isSearching(filters);
+  const batches = useBulkJobPages(TIMELINE_STEP, withBatches, filters.createdBy || null);
   const [limit, setLimit] = useState(TIMELINE_STEP);
   // Another filter is another list: it starts again from its first rows.
-  const [limitFor, setLimitFor] = useState(createdBy);
-  if (limitFor !== createdBy) {
-    setLimitFor(createdBy);
+  const listKey = documentsUrl(filters);
+  const [limitFor, setLimitFor] = useState(listKey);
+  if (limitFor !== listKey) {
+    setLimitFor(listKey);
     setLimit(TIMELINE_STEP);
   }
 

@@ -654,7 +654,16 @@ export interface paths {
                     limit?: number;
                     /** @description `nextCursor` of the previous page. */
                     cursor?: string;
+                    /** @description Part of the document name, client name or format name (any case). */
+                    q?: string;
+                    /** @description Only documents made from this format. */
                     formatId?: string;
+                    /** @description Only documents made on or after this day (YYYY-MM-DD, UTC). */
+                    from?: string;
+                    /** @description Only documents made on or before this day (YYYY-MM-DD, UTC). */
+                    to?: string;
+                    /** @description Only documents made by this team member (user id). */
+                    createdBy?: string;
                     /** @description Only documents made after this instant (ISO 8601). */
                     createdAfter?: string;
                 };

@@ -1,0 +1,1 @@
+CREATE INDEX "documents_owner_format_created_idx" ON "documents" USING btree ("owner_id","format_id","created_at");
