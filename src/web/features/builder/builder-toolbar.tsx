@@ -16,7 +16,7 @@ import type { ComponentProps, ReactNode, RefObject } from 'react';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { formatFillHref } from '../formats/format-actions';
-import { AddElementMenu, InsertPlaceholderMenu } from './builder-menus';
+import { AddElementMenu, FormatApiMenu, InsertPlaceholderMenu } from './builder-menus';
 import { DEFAULT_FORMAT_NAME } from './model';
 
 export type BuilderView = 'tools' | 'canvas' | 'preview';
@@ -91,6 +91,7 @@ export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarP
           <Button variant="ghost" size="sm" onClick={p.onClear} aria-label="Clear">
             <EraserIcon /> <span className="hidden md:inline">Clear</span>
           </Button>
+          {save.savedId && <FormatApiMenu format={{ id: save.savedId, name: p.name, placeholders: p.placeholderMenu.placeholders }} />}
           <Button variant="outline" size="sm" onClick={p.onPreview} aria-label="Preview">
             <EyeIcon /> <span className="hidden md:inline">Preview</span>
           </Button>
