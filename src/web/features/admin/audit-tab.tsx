@@ -202,6 +202,7 @@ function readSystemEntry(entry: TAuditEntry, planName: TPlanName): TReadable | n
     case 'mail.update':
     case 'mail.delete': {
       const saved = entry.action === 'mail.update';
+      // A port is an identifier, never a quantity: 2626, not 2,626.
       const MAIL_LABELS: Record<string, string> = { host: 'Host', port: 'Port', secure: 'Secure', user: 'User', fromAddress: 'From', fromName: 'From name' };
       return {
         icon: SlidersHorizontalIcon,
@@ -211,7 +212,7 @@ function readSystemEntry(entry: TAuditEntry, planName: TPlanName): TReadable | n
           ? [
               ...Object.entries(MAIL_LABELS)
                 .filter(([key]) => key in d)
-                .map(([key, label]) => ({ label, to: plainValue(d[key]) })),
+                .map(([key, label]) => ({ label, to: key === 'port' ? String(d[key]) : plainValue(d[key]) })),
               ...secretChange('Password', d['password'] === 'replaced' ? 'replaced' : undefined),
             ]
           : [],
