@@ -9,6 +9,7 @@ describe('exampleData', () => {
     const placeholders = ZPlaceholderList.parse([
       { name: 'client_name', required: true },
       { name: 'client_email', type: 'email' },
+      { name: 'invoice_number' },
       { name: 'phone', type: 'tel' },
       { name: 'notes', type: 'textarea', label: 'Notes for the team' },
       { name: 'qty', type: 'number' },
@@ -25,6 +26,7 @@ describe('exampleData', () => {
     expect(exampleData(placeholders)).toEqual({
       client_name: 'Jane Doe',
       client_email: 'jane.doe@example.com',
+      invoice_number: 'A-1001',
       phone: '+1 555 010 0100',
       notes: 'Notes for the team',
       qty: 2,

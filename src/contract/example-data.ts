@@ -40,6 +40,7 @@ function exampleText(field: TExampleField, long: boolean): string {
   if (has('address')) return long ? '1 Main Street\nSpringfield, IL 62701' : '1 Main Street, Springfield';
   if (has('company', 'business', 'clinic', 'organisation', 'organization', 'employer', 'landlord', 'issuer')) return 'Acme Ltd';
   if (has('name', 'candidate', 'client', 'customer', 'tenant', 'patient', 'recipient', 'signatory', 'manager')) return 'Jane Doe';
+  if (has('number', 'no', 'id', 'ref', 'reference', 'code')) return 'A-1001';
   if (has('city')) return 'Springfield';
   if (has('country')) return 'United States';
   return placeholderLabel(field);
