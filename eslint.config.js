@@ -19,7 +19,7 @@ const FEATURE_DEPENDENCIES = {
   'data-entry': ['formats', 'documents', 'delivery'],
   builder: ['formats'],
   'template-import': ['builder'],
-  'public-api': [],
+  'public-api': ['formats'],
   'api-docs': [],
   billing: [],
   mail: ['delivery'],

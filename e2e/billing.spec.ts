@@ -78,7 +78,7 @@ test('a visitor chooses Basic, signs up, pays with Razorpay, and has the plan, i
 
   await page.getByRole('link', { name: 'Go to Dashboard' }).click();
   await expect(page.getByRole('banner').getByText('Basic')).toBeVisible();
-  await expect(page.getByText('API calls this month').locator('..')).toContainText('0/5,000');
+  await expect(page.getByTestId('sidebar-usage')).toContainText('0/5,000');
 
   await page.goto('/settings?tab=billing');
   await expect(page.getByTestId('billing-plan')).toHaveText('Basic');

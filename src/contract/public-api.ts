@@ -60,7 +60,12 @@ export const ZV1FormatSummary = z
   .meta({ id: 'FormatSummary' });
 export type TV1FormatSummary = z.infer<typeof ZV1FormatSummary>;
 
-export const ZV1Format = ZV1FormatSummary.extend({ content: ZFormatContent }).meta({ id: 'Format' });
+export const ZV1Format = ZV1FormatSummary.extend({
+  content: ZFormatContent,
+  example: ZDocumentData.describe(
+    'A `data` object that fills every placeholder with a value its type accepts (lists as arrays of rows, numbers as numbers, dates as YYYY-MM-DD, yes or no as booleans). `POST /api/v1/documents` with `{ "formatId": id, "data": example }` makes a document as it is.',
+  ),
+}).meta({ id: 'Format' });
 
 export const ZV1FormatPage = z.object({ data: z.array(ZV1FormatSummary), nextCursor: z.string().nullable() }).meta({ id: 'FormatPage' });
 

@@ -15,3 +15,14 @@ export function textProblem(text: string): string | undefined {
 
 /** `text` with every unpaired surrogate replaced by U+FFFD, so it can always be encoded. */
 export const wellFormed = (text: string) => text.replace(LONE_SURROGATES, '\uFFFD');
+
+const PLURAL_RULES = new Intl.PluralRules('en-US');
+
+/**
+ * A count with its noun in the form the count takes: "1 document", "2 documents", "1,200 rows".
+ * The app's words are English, so the rules are en-US whatever the format's locale. `many` is for
+ * nouns whose plural is not the singular plus "s" ("1 entry", "2 entries").
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${PLURAL_RULES.select(n) === 'one' ? one : many}`;
+}

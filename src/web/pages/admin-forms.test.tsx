@@ -24,7 +24,7 @@ describe('the admin forms', () => {
     const [planButton] = await screen.findAllByRole('button', { name: `Change plan for ${other.email}` });
     await user.click(planButton!);
     const plan = await findDialog('Plan and monthly limit');
-    await user.type(within(plan).getByLabelText(/Monthly generation limit/), '12x');
+    await user.type(within(plan).getByLabelText(/Monthly document limit/), '12x');
     await user.click(within(plan).getByRole('button', { name: 'Save changes' }));
     expect(await within(plan).findByText('Enter a whole number from 0 to 100,000,000, or leave it blank.')).toBeTruthy();
   });

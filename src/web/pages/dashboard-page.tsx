@@ -388,14 +388,14 @@ export function DashboardPage() {
         />
         <StatCard label="Documents Generated" value={formatNumber(totalDocuments)} hint="PDFs created, all time" icon={FileTextIcon} loading={loading} />
         <StatCard
-          label="API Calls Used"
+          label="Documents this month"
           value={
             <>
               {formatNumber(used)}
               <span className="text-base font-medium text-muted-foreground sm:text-lg">/{formatNumber(limit)}</span>
             </>
           }
-          hint="Generations this month"
+          hint="Made in the app and through the API, of your plan's quota"
           icon={ZapIcon}
           loading={loading}
         />

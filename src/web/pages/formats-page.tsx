@@ -1,4 +1,5 @@
-import { CalendarIcon, ClipboardPenLineIcon, EyeIcon, LayoutTemplateIcon, LockIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { CalendarIcon, ClipboardPenLineIcon, CodeXmlIcon, EyeIcon, LayoutTemplateIcon, LockIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { useState } from 'react';
 import { LinkButton } from '../components/ui/link-button';
 import { Link } from 'wouter';
 import { EmptyStateCard } from '../components/layout/empty-state';
@@ -15,6 +16,7 @@ import { CopyToTeamButton } from '../features/teams/copy-to-team';
 import { formatDate } from '../lib/utils';
 import { useFormats } from '../features/formats/api';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
+import { FormatApiDialog, type TApiFormat } from '../features/formats/format-api-dialog';
 import { IconTile } from '../components/ui/icon-tile';
 import { useWorkspace } from '../hooks/use-workspace';
 import { inSentence, useMadeBy } from '../features/teams/made-by';
@@ -27,6 +29,7 @@ export function FormatsPage() {
   // A team member below editor fills formats in; making and changing them is for editors (route-roles.ts).
   const canEdit = useWorkspace().atLeast('editor');
   const madeBy = useMadeBy();
+  const [apiFormat, setApiFormat] = useState<TApiFormat | null>(null);
   return (
     <>
       <PageHeader
@@ -125,6 +128,16 @@ export function FormatsPage() {
                   </Button>
                 )}
                 <div className="ml-auto flex items-center gap-1">
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="text-muted-foreground"
+                    onClick={() => setApiFormat(f)}
+                    aria-label={`API details for ${f.name}`}
+                    title="Format id and example data for the API"
+                  >
+                    <CodeXmlIcon /> API
+                  </Button>
                   <CopyToTeamButton format={f} />
                   {canEdit && (
                     <Button
@@ -145,6 +158,7 @@ export function FormatsPage() {
         </div>
       </QueryState>
       {dialog}
+      <FormatApiDialog format={apiFormat} onOpenChange={(open) => !open && setApiFormat(null)} />
     </>
   );
 }

@@ -369,7 +369,7 @@ function ApiSection() {
             Generate documents from your own apps
           </h2>
           <p className="mt-4 text-muted-foreground">
-            Send a template id and the data as key/value pairs. Formwork returns a link to the finished PDF and its status. Every call counts as one generation
+            Send a template id and the data as key/value pairs. Formwork returns a link to the finished PDF and its status. Every call counts as one document
             against your plan.
           </p>
           <ul className="mt-6 space-y-3 text-sm">

@@ -89,8 +89,8 @@ function ProfileTab({ user, inTeam }: { user: TUser; inTeam: boolean }) {
                 </dd>
               </div>
               <UsageMeter
-                label="API calls used"
-                progressLabel="API calls used this month"
+                label="Documents this month"
+                progressLabel="Documents generated this month"
                 used={user.apiCallsUsed}
                 limit={limit}
                 show={formatNumber}

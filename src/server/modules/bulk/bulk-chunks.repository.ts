@@ -123,7 +123,7 @@ async function commitChunk(db: TDb, commit: TChunkCommit): Promise<TChunkOutcome
           .where(and(eq(usageCounters.ownerId, ownerId), eq(usageCounters.period, period)));
       }
     }
-    const failed = [...failures, ...refused.map((d) => ({ row: d.row, message: 'Not generated: the monthly generation limit of your plan was reached.' }))];
+    const failed = [...failures, ...refused.map((d) => ({ row: d.row, message: 'Not generated: your plan’s documents for this month are used up.' }))];
     if (failed.length > 0) {
       await tx.execute(sql`
         update ${bulkRows} as r set status = 'failed', errors = jsonb_build_object('Document', v.message)
@@ -137,7 +137,7 @@ async function commitChunk(db: TDb, commit: TChunkCommit): Promise<TChunkOutcome
         startedAt: sql`coalesce(${bulkJobs.startedAt}, now())`,
         done: sql`${bulkJobs.done} + ${made.length}`,
         failed: sql`${bulkJobs.failed} + ${failed.length}`,
-        ...(refused.length > 0 ? { message: 'The monthly generation limit of your plan was reached before every row was generated.' } : {}),
+        ...(refused.length > 0 ? { message: 'Your plan’s documents for this month were used up before every row was generated.' } : {}),
       })
       .where(jobWhere(ownerId, jobId));
     return { madeRows: made.map((m) => m.row), quotaRefused: refused.length, discarded: false };

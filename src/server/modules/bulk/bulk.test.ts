@@ -418,7 +418,7 @@ describe('bulk generation', () => {
       .where(and(eq(usageCounters.ownerId, user.id), eq(usageCounters.period, usagePeriod())));
     const job = await waitForJob(client, draft.id, finished);
     expect(job).toMatchObject({ status: 'completed', done: 4, failed: 6 });
-    expect(job.message).toContain('monthly generation limit');
+    expect(job.message).toContain('documents for this month were used up');
     expect(await usageOf(user.id)).toBe(30);
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ZPlaceholder, type TPlaceholder, type TPlaceholderInput } from '../../../contract/placeholders.ts';
 import { buildExcelTemplate, TEMPLATE_FIRST_DATA_ROW, TEMPLATE_NAME_ROW } from '../formats/index.ts';
 import { columnKey } from '../../../contract/bulk.ts';
-import { autoMapColumns, mapRow, UNMAPPED_REQUIRED_MESSAGE, validateSheet, VALUE_TOO_LONG_MESSAGE } from './column-mapping.ts';
+import { autoMapColumns, mapRow, recogniseHeaderRow, UNMAPPED_REQUIRED_MESSAGE, validateSheet, VALUE_TOO_LONG_MESSAGE } from './column-mapping.ts';
 import { readSpreadsheet } from './spreadsheet/read-spreadsheet.ts';
 import type { TSheet } from './spreadsheet/sheet-types.ts';
 import { csvFrom, formatted, xlsxFrom } from './test/fixtures.ts';
@@ -225,5 +225,34 @@ describe('the Excel template round trip', () => {
     // Hidden, but under a header that is not on row 1: not the template's name row either.
     const hidden = await readSpreadsheet(await xlsxFrom([[], ['Code'], ['abc'], ['def']], { hiddenRows: [3] }), 'codes.xlsx');
     expect(hidden.rows.map((r) => r.cells[0])).toEqual(['abc', 'def']);
+  });
+});
+
+describe('recogniseHeaderRow', () => {
+  const ps = placeholders([
+    { name: 'manager_name', label: 'Hiring manager', required: true },
+    { name: 'salary', type: 'number' },
+    { name: 'team', type: 'select', options: ['Sales', 'Support'] },
+  ]);
+  const sheetOf = (columns: string[], ...rows: string[][]): TSheet => ({ columns, rows: rows.map((cells, i) => ({ row: i + 2, cells })) });
+
+  it('skips a second row that names the columns, and takes its names for them', () => {
+    const read = recogniseHeaderRow(sheetOf(['Hiring manager *', 'Pay', 'Team'], ['manager_name', 'salary', 'team'], ['Ada', '100', 'Sales']), ps);
+    expect(read.columns).toEqual(['manager_name', 'salary', 'team']);
+    expect(read.rows.map((r) => r.row)).toEqual([3]);
+    expect(autoMapColumns(read.columns, ps)).toEqual({ manager_name: 0, salary: 1, team: 2 });
+  });
+
+  it('takes labels too, and keeps the header where the row is blank', () => {
+    const read = recogniseHeaderRow(sheetOf(['A', 'B', 'Team'], ['Hiring manager', 'Salary', ''], ['Ada', '100', 'Sales']), ps);
+    expect(read.columns).toEqual(['Hiring manager', 'Salary', 'Team']);
+  });
+
+  it('never takes a row of data for a header', () => {
+    const sheet = sheetOf(['Hiring manager', 'Salary', 'Team'], ['Ada', '100', 'Sales'], ['Team', '', '']);
+    expect(recogniseHeaderRow(sheet, ps)).toBe(sheet);
+    // A row naming one column of three is data that happens to look like a name.
+    const sparse = sheetOf(['Hiring manager', 'Salary', 'Team'], ['salary', '', '']);
+    expect(recogniseHeaderRow(sparse, ps)).toBe(sparse);
   });
 });

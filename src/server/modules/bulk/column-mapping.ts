@@ -3,6 +3,7 @@ import { checkDocumentData, type TDocumentData } from '../../../contract/documen
 import { textOf } from '../../../contract/filled-values.ts';
 import type { TFormatContent } from '../../../contract/format-content.ts';
 import { isSigningPlaceholder, MAX_PLACEHOLDER_VALUE_LENGTH, placeholderLabel, type TPlaceholder } from '../../../contract/placeholders.ts';
+import { isKeyHeader, lineColumnIndexes } from './list-lines.ts';
 import type { TSheet } from './spreadsheet/sheet-types.ts';
 
 /*
@@ -42,6 +43,40 @@ export function autoMapColumns(columns: readonly string[], placeholders: readonl
     }
   }
   return mapping;
+}
+
+/** Whether a cell names one of the format's columns: a placeholder by name or label (loosely), the Document key, or a list's `items.qty`. */
+function namesColumn(cell: string, placeholders: readonly TPlaceholder[]): boolean {
+  const key = columnKey(cell);
+  if (key === '') return false;
+  if (isKeyHeader(cell) || lineColumnIndexes([cell], placeholders).size > 0) return true;
+  return placeholders.some((p) => !isSigningPlaceholder(p) && (columnKey(p.name) === key || columnKey(placeholderLabel(p)) === key));
+}
+
+/**
+ * The sheet with its first data row taken as column names when that row names the columns, as
+ * in the Excel template saved as CSV: its hidden row of placeholder names becomes an ordinary row
+ * 2 under the labels, which differ from the names ("Hiring manager *" over `manager_name`), so
+ * the reader cannot tell it from data without the format. Every filled cell of
+ * that row must name a column of the format, and it must name at least half of the header's
+ * columns, so a row of data is never taken for it. Where it names a column, its cell becomes the
+ * column's name (the template's exact placeholder names); elsewhere the header's cell stays.
+ */
+export function recogniseHeaderRow(sheet: TSheet, placeholders: readonly TPlaceholder[]): TSheet {
+  const [first, ...rest] = sheet.rows;
+  if (!first) return sheet;
+  const filled = first.cells.map((c) => c.trim()).filter((c) => c !== '');
+  const named = filled.filter((c) => namesColumn(c, placeholders)).length;
+  const headerWidth = Math.max(1, sheet.columns.filter((c) => c !== '').length);
+  if (named === 0 || named !== filled.length || named * 2 < headerWidth) return sheet;
+  const columns = sheet.columns.map((header, i) => {
+    const cell = (first.cells[i] ?? '').trim();
+    return cell !== '' && namesColumn(cell, placeholders) ? cell : header;
+  });
+  // Two columns under one name would leave one of them unmatched; the header is clearer then.
+  const keys = columns.filter((c) => c !== '').map((c) => c.toLowerCase());
+  if (new Set(keys).size !== keys.length) return { ...sheet, rows: rest };
+  return { ...sheet, columns, rows: rest };
 }
 
 /** Placeholder name -> the cell of its column ('' when unmapped or the row is shorter). */

@@ -6,7 +6,7 @@ import type { TFormatRow } from '../formats/index.ts';
 import type { TBulkServiceDeps } from './bulk-deps.ts';
 import { jobNotFound } from './bulk-job-view.ts';
 import type { TBulkJobRow } from './bulk.repository.ts';
-import { autoMapColumns, validateSheet } from './column-mapping.ts';
+import { autoMapColumns, recogniseHeaderRow, validateSheet } from './column-mapping.ts';
 import { attachLines, lineColumnIndexes } from './list-lines.ts';
 import { readSpreadsheet } from './spreadsheet/read-spreadsheet.ts';
 import type { TSheet } from './spreadsheet/sheet-types.ts';
@@ -104,7 +104,7 @@ export function createDraftUploads(deps: TBulkServiceDeps) {
       }
       // A format with lists takes its lines from other sheets, or from rows that repeat a key.
       const read = await readSpreadsheet(file.bytes, file.fileName, { otherSheets: format.placeholders.some((p) => p.type === 'list') });
-      const { sheet } = attachLines(read, format.placeholders);
+      const { sheet } = attachLines(recogniseHeaderRow(read, format.placeholders), format.placeholders);
       const job = await deps.bulk.createDraft({
         id: randomUUID(),
         ownerId,

@@ -197,7 +197,7 @@ describe('generation quota', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
     const refused = results.find((r) => r.statusCode === 429)!;
     expect(errorOf(refused)).toMatchObject({ code: 'quota_exceeded' });
-    expect(errorOf(refused).message).toMatch(/all 30 document generations/);
+    expect(errorOf(refused).message).toMatch(/all 30 documents of your plan/);
     expect((await client.get('/api/documents')).json()).toHaveLength(10);
     expect((await client.get('/api/user/stats')).json()).toMatchObject({ apiCallsUsed: 30, apiCallsLimit: 30 });
   });

@@ -25,7 +25,8 @@ export function v1FormatRoutes({ api, v1, idempotency }: TV1Routes) {
       schema: {
         tags: ['Formats'],
         summary: 'Get a format',
-        description: 'One format with its content and placeholders: everything needed to build the `data` of a document.',
+        description:
+          'One format with its content and placeholders: everything needed to build the `data` of a document. `example` is such a `data` object, ready to send to `POST /api/v1/documents`.',
         security,
         params: ZIdParams,
         response: { 200: ZV1Format, ...errors },

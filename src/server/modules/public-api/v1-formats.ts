@@ -1,4 +1,5 @@
-import type { TFormatInputParsed } from '../../../contract/formats.ts';
+import { exampleData } from '../../../contract/example-data.ts';
+import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
 import { decodePageCursor, pageOf } from '../../http/page-cursor.ts';
 import type { TApiAnswer } from './idempotency.ts';
 import type { TPublicApiDeps } from './v1-deps.ts';
@@ -15,12 +16,17 @@ export function createV1Formats(deps: TPublicApiDeps, urls: TV1Urls) {
 
     async get(ownerId: string, id: string) {
       const format = await deps.formats.get(ownerId, id);
-      return { ...toV1FormatSummary(format), content: format.content };
+      return toV1Format(format);
     },
 
     async create(ownerId: string, input: TFormatInputParsed): Promise<TApiAnswer> {
       const format = await deps.formats.create(ownerId, input);
-      return { status: 201, body: { ...toV1FormatSummary(format), content: format.content }, location: urls.format(format.id) };
+      return { status: 201, body: toV1Format(format), location: urls.format(format.id) };
     },
   };
+}
+
+/** A format with its content and the example `data` that fills it. */
+function toV1Format(format: TFormat) {
+  return { ...toV1FormatSummary(format), content: format.content, example: exampleData(format.placeholders) };
 }

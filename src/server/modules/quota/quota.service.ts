@@ -60,7 +60,7 @@ export function createQuotaService(deps: {
     return new AppError(
       'quota_exceeded',
       remaining === 0
-        ? `You have used all ${count(limit, 'document generation', 'document generations')} of your plan this month. Upgrade your plan or wait until next month.`
+        ? `You have used all ${count(limit, 'document', 'documents')} of your plan this month. Upgrade your plan or wait until next month.`
         : `Your plan can make ${count(remaining, 'more document', 'more documents')} this month, and this needs ${wanted.toLocaleString('en-US')}. Make fewer or upgrade your plan.`,
     );
   }

@@ -109,9 +109,9 @@ function UsageMeter({ user }: { user: TUser }) {
   const limit = effectiveLimit(user.apiCallsLimit);
   const pct = limit > 0 ? Math.min(100, Math.round((user.apiCallsUsed / limit) * 100)) : 0;
   return (
-    <div className="rounded-lg border bg-background p-3 shadow-xs">
+    <div className="rounded-lg border bg-background p-3 shadow-xs" data-testid="sidebar-usage">
       <div className="flex items-center justify-between text-xs">
-        <span className="font-medium text-foreground">API calls this month</span>
+        <span className="font-medium text-foreground">Documents this month</span>
         <span className="text-muted-foreground tabular-nums">
           {formatNumber(user.apiCallsUsed)}/{formatNumber(limit)}
         </span>
@@ -119,7 +119,7 @@ function UsageMeter({ user }: { user: TUser }) {
       <div
         className="mt-2 h-1.5 overflow-hidden rounded-full bg-secondary"
         role="progressbar"
-        aria-label="API calls used this month"
+        aria-label="Documents generated this month"
         aria-valuemin={0}
         aria-valuemax={limit}
         aria-valuenow={user.apiCallsUsed}

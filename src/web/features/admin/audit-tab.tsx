@@ -79,10 +79,14 @@ function plainValue(value: unknown): ReactNode {
   return <Mono>{JSON.stringify(value)}</Mono>;
 }
 
+/** Ports, years and ids are names, not quantities: printed as stored, never grouped (2626, not 2,626). */
+const IDENTIFIER_KEY = /(port|year|id)$/i;
+
 function genericChanges(details: Record<string, unknown>): TChange[] {
   return Object.entries(details).map(([label, value]) => {
+    const show = (v: unknown) => (IDENTIFIER_KEY.test(label) && typeof v === 'number' ? String(v) : plainValue(v));
     const fromTo = ZFromTo(z.unknown()).safeParse(value);
-    return fromTo.success ? { label, from: plainValue(fromTo.data.from), to: plainValue(fromTo.data.to) } : { label, to: plainValue(value) };
+    return fromTo.success ? { label, from: show(fromTo.data.from), to: show(fromTo.data.to) } : { label, to: show(value) };
   });
 }
 
@@ -211,7 +215,7 @@ function readSystemEntry(entry: TAuditEntry, planName: TPlanName): TReadable | n
           ? [
               ...Object.entries(MAIL_LABELS)
                 .filter(([key]) => key in d)
-                .map(([key, label]) => ({ label, to: plainValue(d[key]) })),
+                .map(([key, label]) => ({ label, to: IDENTIFIER_KEY.test(key) && typeof d[key] === 'number' ? String(d[key]) : plainValue(d[key]) })),
               ...secretChange('Password', d['password'] === 'replaced' ? 'replaced' : undefined),
             ]
           : [],

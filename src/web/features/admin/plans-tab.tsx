@@ -218,7 +218,7 @@ function PlanLimits({ index, row, register, control, errors }: TRowSectionProps)
       <legend className="mb-3 text-sm font-medium">Limits</legend>
       <div className="grid grid-cols-2 gap-3">
         <UnlimitedOr {...bound} field="formatLimit" unlimitedField="unlimitedFormats" label="Formats" unlimited={row.unlimitedFormats} />
-        <RowInput index={index} field="generationsPerMonth" label="Generations a month" register={register} errors={errors} />
+        <RowInput index={index} field="generationsPerMonth" label="Documents a month" register={register} errors={errors} />
         <UnlimitedOr
           {...bound}
           field="signatureRequestsPerMonth"

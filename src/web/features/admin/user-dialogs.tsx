@@ -18,6 +18,7 @@ import { Field, FormDialogFooter, NativeSelect } from './admin-ui';
 import { userApiUsageCsvUrl, useChangeRole, useUpdateUser, useUserApiUsage } from './api';
 import { UsagePanel } from '../public-api/usage-panel';
 import { displayName, planLimit, findPlan, customLimit } from './users-list';
+import { plural } from '../../../contract/text';
 
 type TRoleChange = z.infer<typeof ZRoleChange>;
 
@@ -151,7 +152,7 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
         onSuccess: (updated) => {
           toast({
             title: 'User plan updated successfully',
-            description: `${displayName(updated)} is on ${findPlan(catalogue, updated.subscriptionPlan)?.name ?? updated.subscriptionPlan} with ${formatNumber(updated.apiCallsLimit ?? planLimit(catalogue, updated.subscriptionPlan))} generations a month.`,
+            description: `${displayName(updated)} is on ${findPlan(catalogue, updated.subscriptionPlan)?.name ?? updated.subscriptionPlan} with ${plural(updated.apiCallsLimit ?? planLimit(catalogue, updated.subscriptionPlan), 'document')} a month.`,
           });
           onClose();
         },
@@ -187,7 +188,7 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
           </Field>
           <Field
             id="admin-user-limit"
-            label="Monthly generation limit"
+            label="Monthly document limit"
             optional
             error={limitError}
             hint={`Leave blank to use the plan’s limit (${formatNumber(planDefault)} a month). Enterprise customers often get their own.`}
@@ -210,7 +211,7 @@ export function PlanDialog({ user, catalogue, onClose }: { user: TAdminUser; cat
             </div>
           </Field>
           <p className="rounded-lg bg-muted/60 px-3.5 py-2.5 text-[13px] text-muted-foreground">
-            Used this month: <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span> generations.
+            Documents this month: <span className="font-medium text-foreground tabular-nums">{formatNumber(user.apiCallsUsed)}</span>.
           </p>
           <FormDialogFooter error={limitError ? null : error} pending={updateUser.isPending} idle="Save changes" busy="Saving..." onCancel={onClose} />
         </form>

@@ -142,7 +142,7 @@ const USER_COLUMNS = [
   { header: 'User', className: 'px-5 py-2.5 font-medium' },
   { header: 'Role', className: 'px-3 py-2.5 font-medium' },
   { header: 'Plan', className: 'px-3 py-2.5 font-medium' },
-  { header: 'Generations', className: 'px-3 py-2.5 font-medium' },
+  { header: 'Documents this month', className: 'px-3 py-2.5 font-medium' },
   { header: 'Formats', className: 'px-3 py-2.5 text-right font-medium' },
   { header: 'Documents', className: 'px-3 py-2.5 text-right font-medium' },
   { header: 'Joined', className: 'px-3 py-2.5 font-medium' },
@@ -217,7 +217,7 @@ export function UsersList({
               </div>
               <dl className="mt-4 grid grid-cols-3 gap-3 border-t pt-3 text-xs">
                 <div className="col-span-3">
-                  <dt className="mb-1 text-muted-foreground">Generations this month</dt>
+                  <dt className="mb-1 text-muted-foreground">Documents this month</dt>
                   <dd>
                     <Usage user={u} catalogue={catalogue} />
                   </dd>

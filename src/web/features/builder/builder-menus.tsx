@@ -1,5 +1,6 @@
-import { BracesIcon, PlusIcon } from 'lucide-react';
-import { useRef } from 'react';
+import { BracesIcon, CodeXmlIcon, CopyIcon, PlusIcon, SquareCodeIcon } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { exampleData } from '../../../contract/example-data';
 import type { TElementType } from '../../../contract/format-content';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
@@ -11,6 +12,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
+import { copyText, FormatApiDialog, type TApiFormat } from '../formats/format-api-dialog';
 import { ELEMENT_ICONS } from './canvas';
 import { ELEMENT_LABELS } from './model';
 
@@ -96,5 +98,37 @@ export function AddElementMenu({ open, onOpenChange, onAdd }: { open: boolean; o
         })}
       </DropdownMenuContent>
     </DropdownMenu>
+  );
+}
+
+/** API: a saved format's id and example data, copied at once or shown with the call that uses them. */
+export function FormatApiMenu({ format }: { format: TApiFormat }) {
+  const [details, setDetails] = useState(false);
+  // The dialog opens once the menu has let go of the focus, so the dialog keeps it.
+  const after = useChoiceAfterClose();
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="sm" aria-label="API" title="Format id and example data for the API">
+            <CodeXmlIcon /> <span className="hidden md:inline">API</span>
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" onCloseAutoFocus={after.onCloseAutoFocus}>
+          <DropdownMenuLabel>For the API</DropdownMenuLabel>
+          <DropdownMenuItem onSelect={() => void copyText(format.id, 'Format id')}>
+            <CopyIcon aria-hidden /> Copy format id
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => void copyText(JSON.stringify(exampleData(format.placeholders), null, 2), 'Example data')}>
+            <CopyIcon aria-hidden /> Copy example data
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={after.choose(() => setDetails(true))}>
+            <SquareCodeIcon aria-hidden /> API details…
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <FormatApiDialog format={details ? format : null} onOpenChange={setDetails} />
+    </>
   );
 }

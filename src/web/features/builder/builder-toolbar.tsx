@@ -17,7 +17,7 @@ import { Button } from '../../components/ui/button';
 import { withMod, withShortcut } from '../../lib/shortcut-keys';
 import { cn } from '../../lib/utils';
 import { formatFillHref } from '../formats/format-actions';
-import { AddElementMenu, InsertPlaceholderMenu } from './builder-menus';
+import { AddElementMenu, FormatApiMenu, InsertPlaceholderMenu } from './builder-menus';
 import { DEFAULT_FORMAT_NAME } from './model';
 
 export type BuilderView = 'tools' | 'canvas' | 'preview';
@@ -112,6 +112,7 @@ export function BuilderToolbar({ nameRef, save, history, ...p }: BuilderToolbarP
           <Button variant="ghost" size="sm" onClick={p.onClear} aria-label="Clear">
             <EraserIcon /> <span className="hidden md:inline">Clear</span>
           </Button>
+          {save.savedId && <FormatApiMenu format={{ id: save.savedId, name: p.name, placeholders: p.placeholderMenu.placeholders }} />}
           <Button variant="outline" size="sm" onClick={p.onPreview} aria-label="Preview">
             <EyeIcon /> <span className="hidden md:inline">Preview</span>
           </Button>

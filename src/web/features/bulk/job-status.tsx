@@ -1,6 +1,7 @@
 import { CheckCircle2Icon, CircleAlertIcon, CircleSlashIcon, ClockIcon, Loader2Icon } from 'lucide-react';
 import type { TBulkJob, TBulkJobStatus } from '../../../contract/bulk';
 import { Badge } from '../../components/ui/badge';
+import { plural } from '../../../contract/text';
 import { cn, formatNumber } from '../../lib/utils';
 
 export const STATUS_LABELS: Record<TBulkJobStatus, string> = {
@@ -41,9 +42,8 @@ export function JobStatusBadge({ job, className }: { job: Pick<TBulkJob, 'status
   );
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatNumber(n)} ${n === 1 ? one : many}`;
-}
+// One helper for counts with nouns everywhere; bulk's files import it from here as they always have.
+export { plural };
 
 /** "about 40 s", "about 3 min", "about 1 h 20 min". */
 export function formatDuration(seconds: number): string {

@@ -1,4 +1,5 @@
 import { ArrowLeftIcon, EyeIcon, Loader2Icon, PaperclipIcon, SendIcon, TriangleAlertIcon } from 'lucide-react';
+import { plural } from '../../../contract/text';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -101,7 +102,10 @@ function useMergeDraft(job: TBulkJob, options: TMailMergeOptions, onOpenChange: 
       { jobId: job.id, body: bodyOf(form.getValues(), options.ownWords) },
       {
         onSuccess: (merge) => {
-          toast({ title: 'Emails on their way', description: `${formatNumber(merge.total - merge.failed)} documents are being emailed.` });
+          toast({
+            title: 'Emails on their way',
+            description: `${plural(merge.total - merge.failed, 'document')} ${merge.total - merge.failed === 1 ? 'is' : 'are'} being emailed.`,
+          });
           onOpenChange(false);
         },
         onError: refused('The emails could not be queued.'),
@@ -295,7 +299,7 @@ export function MergeDialog({
               </Button>
               <Button onClick={send} disabled={start.isPending || !preview?.first}>
                 {start.isPending ? <Loader2Icon className="animate-spin" aria-hidden /> : <SendIcon aria-hidden />}
-                {start.isPending ? 'Sending...' : `Send ${formatNumber(preview?.valid ?? 0)} emails`}
+                {start.isPending ? 'Sending...' : `Send ${plural(preview?.valid ?? 0, 'email')}`}
               </Button>
             </>
           )}

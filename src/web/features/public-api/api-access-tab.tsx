@@ -14,7 +14,11 @@ import { LoadingText, QueryState } from '../../components/query-state';
 import { toast, toastApiError } from '../../hooks/use-toast';
 import { useContactEmails } from '../../hooks/use-app-config';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
-import { mailto, siteOrigin } from '../../lib/site';
+import { mailto } from '../../lib/site';
+import { NativeSelect } from '../../components/ui/native-select';
+import { useFormats } from '../formats/api';
+import { curlSample, FORMAT_ID_STANDIN } from '../formats/api-sample';
+import { FormatApiDetails } from '../formats/format-api-dialog';
 import { formatDate } from '../../lib/utils';
 import { API_USAGE_DAYS } from '../../../contract/api-usage';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -126,31 +130,55 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: TApiKey; onRevoke: () => void })
   );
 }
 
+/** Call the API: pick a format, see its id and example data, and a sample call that works as it is. */
 function QuickStartCard() {
-  const sample = [
-    `curl -X POST "${siteOrigin()}/api/v1/documents" \\`,
-    '  -H "Authorization: Bearer $FORMWORK_API_KEY" \\',
-    '  -H "Content-Type: application/json" \\',
-    `  -d '{ "formatId": "FORMAT_ID", "data": { "client_name": "Jane Doe" } }'`,
-  ].join('\n');
+  const id = useId();
+  const formats = useFormats();
+  const list = formats.data ?? [];
+  const [chosenId, setChosenId] = useState<string | undefined>();
+  const format = list.find((f) => f.id === chosenId) ?? list[0];
   return (
     <Card>
       <CardHeader>
         <CardTitle>Call the API</CardTitle>
         <CardDescription>
-          Send the key as a bearer token. A format’s id is in its address in the builder, and <code className="font-mono">GET /api/v1/formats</code> lists them
-          with the data each one needs.
+          Send the key as a bearer token, with a format’s id and its <code className="font-mono">data</code>.{' '}
+          <code className="font-mono">GET /api/v1/formats</code> lists your formats, and <code className="font-mono">GET /api/v1/formats/{'{id}'}</code> answers
+          this example as <code className="font-mono">example</code>.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        <pre
-          role="region"
-          aria-label="Sample call"
-          tabIndex={0}
-          className="overflow-x-auto rounded-lg bg-slate-950 p-4 text-[0.8125rem] leading-relaxed text-slate-100"
-        >
-          <code>{sample}</code>
-        </pre>
+        <QueryState query={formats} loading={<LoadingText>Loading formats...</LoadingText>} errorText="Could not load your formats.">
+          {() =>
+            format ? (
+              <div className="space-y-4">
+                <div className="grid gap-2">
+                  <Label htmlFor={`${id}-format`}>Format</Label>
+                  <NativeSelect id={`${id}-format`} value={format.id} onChange={(e) => setChosenId(e.target.value)} className="sm:max-w-sm">
+                    {list.map((f) => (
+                      <option key={f.id} value={f.id}>
+                        {f.name}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </div>
+                <FormatApiDetails format={format} />
+              </div>
+            ) : (
+              <div className="space-y-3">
+                <p className="text-sm text-muted-foreground">Create a format first: its id and example data appear here, ready to send.</p>
+                <pre
+                  role="region"
+                  aria-label="Sample call"
+                  tabIndex={0}
+                  className="overflow-x-auto rounded-lg bg-slate-950 p-4 text-[0.8125rem] leading-relaxed text-slate-100"
+                >
+                  <code>{curlSample({ formatId: FORMAT_ID_STANDIN, data: {} })}</code>
+                </pre>
+              </div>
+            )
+          }
+        </QueryState>
         <Button variant="outline" asChild>
           <a href="/docs/api">
             <BookOpenIcon /> API reference

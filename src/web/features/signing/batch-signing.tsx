@@ -1,4 +1,5 @@
 import { Loader2Icon, PenLineIcon } from 'lucide-react';
+import { plural } from '../../../contract/text';
 import { useId, useState } from 'react';
 import { columnLetter, type TBulkJob } from '../../../contract/bulk';
 import type { TMailMergeOptions } from '../../../contract/delivery';
@@ -55,7 +56,7 @@ function SendEachDialog({ job, options, onClose }: { job: TBulkJob; options: TMa
       {
         onSuccess: (answer) => {
           setResult(answer);
-          toast({ title: 'Sent for signature', description: `${formatNumber(answer.created)} signature requests sent.` });
+          toast({ title: 'Sent for signature', description: `${plural(answer.created, 'signature request')} sent.` });
         },
         onError: (error) => {
           const fields = readApiError(error).fields;
@@ -146,7 +147,7 @@ export function BatchSigningCard({ job }: { job: TBulkJob }) {
           </h2>
           <p className="mt-1 text-sm text-muted-foreground">
             {counts && counts.requests > 0
-              ? `${formatNumber(counts.requests)} of ${formatNumber(options.data.documents)} documents sent for signature.`
+              ? `${formatNumber(counts.requests)} of ${plural(options.data.documents, 'document')} sent for signature.`
               : 'Send every document of this batch to the signer named in its own row.'}
           </p>
         </div>

@@ -514,7 +514,7 @@ export interface paths {
         };
         /**
          * Get a format
-         * @description One format with its content and placeholders: everything needed to build the `data` of a document.
+         * @description One format with its content and placeholders: everything needed to build the `data` of a document. `example` is such a `data` object, ready to send to `POST /api/v1/documents`.
          */
         get: {
             parameters: {
@@ -3812,6 +3812,12 @@ export interface components {
                 currency?: string;
                 tagFormats?: boolean;
             };
+            /** @description A `data` object that fills every placeholder with a value its type accepts (lists as arrays of rows, numbers as numbers, dates as YYYY-MM-DD, yes or no as booleans). `POST /api/v1/documents` with `{ "formatId": id, "data": example }` makes a document as it is. */
+            example: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
+            };
         };
         FormatInput: {
             id: string;
@@ -4034,6 +4040,12 @@ export interface components {
                 locale?: string;
                 currency?: string;
                 tagFormats?: boolean;
+            };
+            /** @description A `data` object that fills every placeholder with a value its type accepts (lists as arrays of rows, numbers as numbers, dates as YYYY-MM-DD, yes or no as booleans). `POST /api/v1/documents` with `{ "formatId": id, "data": example }` makes a document as it is. */
+            example: {
+                [key: string]: (string | number | boolean | null) | {
+                    [key: string]: string | number | boolean | null;
+                }[];
             };
         };
         FormatPage: {
