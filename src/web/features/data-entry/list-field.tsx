@@ -6,7 +6,7 @@ import type { TFormatContent } from '../../../contract/format-content';
 import { MAX_LIST_ROWS, placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
-import { ValueControl } from './placeholder-field';
+import { numberAdornment, ValueControl, type TAdornment } from './placeholder-field';
 import { columnKey, emptyRow, fieldKey, type TFormValues } from './resolver';
 
 /** How wide a column is at least, by its type: a description gets room, a quantity does not. */
@@ -95,10 +95,11 @@ interface InputCellProps {
   cellId: string;
   cellLabel: string;
   disabled?: boolean;
+  adornment?: TAdornment | undefined;
 }
 
 /** An entered column's cell: its typed control, labelled on a phone, with its error below. */
-function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled }: InputCellProps) {
+function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled, adornment }: InputCellProps) {
   return (
     <td className={cn(cellClass(c), c.type === 'checkbox' && '@md/list:text-center')}>
       <Controller
@@ -116,6 +117,7 @@ function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled }
                 <ValueControl
                   field={c}
                   compact
+                  adornment={adornment}
                   onChange={field.onChange}
                   common={{
                     id: cellId,
@@ -270,6 +272,7 @@ export function ListField({
                         cellId={`${id}-${r}-${j}`}
                         cellLabel={cellLabel}
                         disabled={disabled}
+                        adornment={numberAdornment(c, content)}
                       />
                     );
                   })}
