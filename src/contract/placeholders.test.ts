@@ -112,6 +112,9 @@ describe('guessNumberDisplay', () => {
     for (const name of ['qty', 'quantity', 'hours', 'term_years', 'rent_due_day_count']) expect(guessNumberDisplay(name), name).not.toBe('percent');
     expect(guessNumberDisplay('qty')).toBe('plain');
     expect(guessNumberDisplay('course_hours')).toBe('plain');
+    // A formula's tax is the amount it computes; its rate is still a percent.
+    expect(guessNumberDisplay('tax', 'formula')).toBe('currency');
+    expect(guessNumberDisplay('tax_rate', 'formula')).toBe('percent');
   });
 
   it('gives a new number placeholder its display, and other types none', () => {

@@ -380,9 +380,10 @@ export function guessPlaceholderType(name: string): TPlaceholderType {
 
 /**
  * How a new number placeholder most likely prints, from its name: `total_amount` or `monthly_rent`
- * in money, `tax_rate`, `tax` or `discount_percent` as a percent, anything else plain.
+ * in money, `tax_rate`, `tax` or `discount_percent` as a percent, anything else plain. For a formula,
+ * a bare `tax` is the amount it computes.
  */
-export function guessNumberDisplay(name: string): TNumberDisplay {
+export function guessNumberDisplay(name: string, type: TPlaceholderType = 'number'): TNumberDisplay {
   const words = normalizePlaceholderName(name)
     .split(/[_\W]+/)
     .filter(Boolean);
@@ -390,7 +391,9 @@ export function guessNumberDisplay(name: string): TNumberDisplay {
   // An hourly or a daily rate is money; `tax_amount` is money, a bare `tax` a rate.
   if (has(PERCENT_WORDS)) return has(PER_TIME_WORDS) ? 'currency' : 'percent';
   if (has(MONEY_WORDS)) return 'currency';
-  return has(['tax']) ? 'percent' : 'plain';
+  // A tax someone types is its rate; a tax a formula computes is an amount.
+  if (has(['tax'])) return type === 'formula' ? 'currency' : 'percent';
+  return 'plain';
 }
 const MONEY_WORDS = ['amount', 'price', 'salary', 'total', 'subtotal', 'fee', 'fees', 'rent', 'cost', 'deposit', 'budget', 'balance', 'wage', 'pay'];
 const PERCENT_WORDS = ['rate', 'percent', 'percentage', 'pct'];

@@ -45,7 +45,7 @@ const digits = (text: string) => text.replace(/\D/g, '').slice(0, 2);
 /** The display a number or a formula gets when its type is chosen: the one its name suggests (`price` is money). */
 function displayFor(type: TPlaceholderType, name: string, current: DisplayDraft): DisplayDraft {
   if (!DISPLAY_TYPES.includes(type) || current !== '') return current;
-  const guessed = guessNumberDisplay(name);
+  const guessed = guessNumberDisplay(name, type);
   return guessed === 'plain' ? '' : guessed;
 }
 
