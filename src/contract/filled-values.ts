@@ -22,6 +22,7 @@ import {
   printValue,
   type TListColumn,
   type TPlaceholder,
+  type TPrintable,
   type TValueFormat,
 } from './placeholders.ts';
 
@@ -369,14 +370,14 @@ export function hiddenPlaceholders(
 
 /**
  * How the format prints a value: the value format of its first tag (`{{total | currency}}`; a
- * list's column as `{{amount}}` or `{{items.amount}}`), in the format's locale and currency. The
- * form shows computed values the way the document will.
+ * list's column as `{{amount}}` or `{{items.amount}}`), else the placeholder's display, in the
+ * format's locale and currency. The form shows computed values the way the document will.
  */
 export function printLike(
   content: Pick<TFormatContent, 'elements' | 'header' | 'footer' | 'locale' | 'currency'>,
   name: string,
   list?: string,
-): (value: string, printable: Pick<TPlaceholder, 'type' | 'checkedText' | 'uncheckedText'>) => string {
+): (value: string, printable: TPrintable) => string {
   let format: TValueFormat | undefined;
   for (const text of contentTexts(content)) {
     const tag = findPlaceholderTags(text).find((t) => t.format && (t.name === name || (list !== undefined && t.name === `${list}.${name}`)));

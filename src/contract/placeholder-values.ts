@@ -1,4 +1,4 @@
-import type { TDateStyle, TPlaceholder, TPlaceholderType, TValueFormat } from './placeholders.ts';
+import type { TDateStyle, TNumberDisplay, TPlaceholder, TPlaceholderType, TValueFormat } from './placeholders.ts';
 
 // How a filled-in value is printed: by its placeholder's type, or by the value format its tag asks for.
 
@@ -98,6 +98,8 @@ export function formatPlaceholderValue(value: string, type: TPlaceholderType, lo
 /** Printed for a ticked and an unticked checkbox unless the placeholder names words of its own. */
 export const CHECKED_MARK = '\u2611';
 export const UNCHECKED_MARK = '\u2610';
+/** Places a `decimal` display prints when it names none. */
+export const DEFAULT_DISPLAY_DECIMALS = 2;
 /** The currency `{{x | currency}}` uses when a format names none. */
 export const DEFAULT_CURRENCY = 'USD';
 
@@ -159,20 +161,80 @@ export function formatFixedNumber(value: string, decimals: number, locale: strin
   return remember(key, nf.format(text as unknown as number));
 }
 
-/** `1234.5` -> "$1,234.50" (en-US, USD): the currency's own decimals, rounded half away from zero. */
-export function formatCurrencyValue(value: string, currency: string = DEFAULT_CURRENCY, locale: string = DEFAULT_LOCALE): string {
+/**
+ * `1234.5` -> "$1,234.50" (en-US, USD): the currency's own decimals unless `decimals` names others,
+ * rounded half away from zero.
+ */
+export function formatCurrencyValue(value: string, currency: string = DEFAULT_CURRENCY, locale: string = DEFAULT_LOCALE, decimals?: number): string {
   const text = value.trim();
   if (!PLAIN_TEXT_NUMBER_RE.test(text)) return value;
-  const code = /^[A-Z]{3}$/.test(currency) ? currency : DEFAULT_CURRENCY;
-  const key = `c${code}\u0000${locale}\u0000${text}`;
+  const key = `c${currency}${decimals ?? ''}\u0000${locale}\u0000${text}`;
   const known = printedNumbers.get(key);
   if (known !== undefined) return known;
-  const nf = optionFormatter(
-    `c${code}`,
-    (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code, signDisplay: 'negative' }),
+  return remember(key, currencyFormatter(currency, locale, decimals).format(text as unknown as number));
+}
+
+/** The one currency formatter for a code, locale and (optionally) a number of places; an unknown code is the default currency. */
+export function currencyFormatter(currency: string, locale: string = DEFAULT_LOCALE, decimals?: number): Intl.NumberFormat {
+  const code = /^[A-Z]{3}$/.test(currency) ? currency : DEFAULT_CURRENCY;
+  const places = decimals === undefined ? {} : { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+  return optionFormatter(
+    `c${code}${decimals ?? ''}`,
+    (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code, signDisplay: 'negative', ...places }),
     locale,
   ) as Intl.NumberFormat;
-  return remember(key, nf.format(text as unknown as number));
+}
+
+/**
+ * `12.5` -> "12.5%" (en-US), "12,5 %" (de-DE): the value is the percent itself, as people type it,
+ * never multiplied by 100. Decimals as typed unless `decimals` names a number of places.
+ */
+export function formatPercentValue(value: string, locale: string = DEFAULT_LOCALE, decimals?: number): string {
+  const text = value.trim();
+  if (!PLAIN_TEXT_NUMBER_RE.test(text)) return value;
+  const places = decimals ?? Math.min(text.split('.')[1]?.length ?? 0, 20);
+  const key = `p${places}\u0000${locale}\u0000${text}`;
+  const known = printedNumbers.get(key);
+  if (known !== undefined) return known;
+  return remember(key, percentFormatter(locale, places).format(text as unknown as number));
+}
+
+/** Intl's `percent` unit, not its `percent` style: the style would multiply the value by 100. */
+export function percentFormatter(locale: string = DEFAULT_LOCALE, decimals = 0): Intl.NumberFormat {
+  return optionFormatter(
+    `p${decimals}`,
+    (l) =>
+      new Intl.NumberFormat(l, { style: 'unit', unit: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals, signDisplay: 'negative' }),
+    locale,
+  ) as Intl.NumberFormat;
+}
+
+/** The value printed by a number's or a formula's display (see NUMBER_DISPLAYS). */
+export function formatDisplayedNumber(value: string, display: TNumberDisplay, decimals: number | undefined, settings: TPrintSettings): string {
+  switch (display) {
+    case 'plain':
+      return formatNumberValue(value, settings.locale);
+    case 'decimal':
+      return formatFixedNumber(value, decimals ?? DEFAULT_DISPLAY_DECIMALS, settings.locale);
+    case 'currency':
+      return formatCurrencyValue(value, settings.currency, settings.locale, decimals);
+    case 'percent':
+      return formatPercentValue(value, settings.locale, decimals);
+  }
+}
+
+/**
+ * What the form shows beside a number's input for its display: the currency's symbol and which side
+ * of the number it goes ("$" before in en-US, "€" after in de-DE), or the percent sign. Nothing for
+ * plain and decimal.
+ */
+export function displayAdornment(display: TNumberDisplay | undefined, settings: TPrintSettings): { text: string; side: 'start' | 'end' } | undefined {
+  if (display !== 'currency' && display !== 'percent') return undefined;
+  const parts = (display === 'currency' ? currencyFormatter(settings.currency, settings.locale) : percentFormatter(settings.locale)).formatToParts(1);
+  const sign = parts.findIndex((p) => p.type === (display === 'currency' ? 'currency' : 'unit'));
+  const number = parts.findIndex((p) => p.type === 'integer');
+  if (sign < 0) return undefined;
+  return { text: parts[sign]!.value, side: sign < number ? 'start' : 'end' };
 }
 
 /** An ISO date in one of Intl's date styles (`long` is what a date placeholder prints by default). */
@@ -187,8 +249,8 @@ export function formatDateStyle(value: string, style: TDateStyle, locale: string
   return optionFormatter(`d${style}`, (l) => new Intl.DateTimeFormat(l, { dateStyle: style, timeZone: 'UTC' }), locale).format(t);
 }
 
-/** What a placeholder (or a list column) prints with: its type and, for a checkbox, its words. */
-export type TPrintable = Pick<TPlaceholder, 'type' | 'checkedText' | 'uncheckedText'>;
+/** What a placeholder (or a list column) prints with: its type, for a checkbox its words, for a number or a formula its display. */
+export type TPrintable = Pick<TPlaceholder, 'type' | 'checkedText' | 'uncheckedText'> & Partial<Pick<TPlaceholder, 'display' | 'decimals'>>;
 export interface TPrintSettings {
   locale: string;
   /** ISO 4217 code for `| currency`. */
@@ -197,7 +259,7 @@ export interface TPrintSettings {
 
 /**
  * The text printed for a value: by the tag's value format when it has one, else by the
- * placeholder's type. For the types that existed before formats, this is formatPlaceholderValue.
+ * placeholder's display (a number's or a formula's), else by its type. For the types that existed before formats, this is formatPlaceholderValue.
  */
 export function printValue(value: string, printable: TPrintable, settings: TPrintSettings, format?: TValueFormat): string {
   if (format) {
@@ -215,7 +277,10 @@ export function printValue(value: string, printable: TPrintable, settings: TPrin
       return isTicked(value) ? (printable.checkedText ?? CHECKED_MARK) : (printable.uncheckedText ?? UNCHECKED_MARK);
     case 'formula':
       if (value === 'true' || value === 'false') return value === 'true' ? CHECKED_MARK : UNCHECKED_MARK;
-      return formatNumberValue(value, settings.locale);
+      return printable.display ? formatDisplayedNumber(value, printable.display, printable.decimals, settings) : formatNumberValue(value, settings.locale);
+    case 'number':
+      if (printable.display) return formatDisplayedNumber(value, printable.display, printable.decimals, settings);
+      return formatPlaceholderValue(value, printable.type, settings.locale);
     default:
       return formatPlaceholderValue(value, printable.type, settings.locale);
   }

@@ -127,10 +127,36 @@ const ZOptions = z
   .overwrite((options) => options.filter((o) => o.length > 0));
 
 /**
+ * How a number or a formula prints when its tag names no value format: `plain` as typed with the
+ * locale's grouping (what a number printed before displays existed), `decimal` with a fixed number
+ * of places, `currency` in the format's currency, `percent` with the locale's percent sign. A
+ * percent is the number people type: 12.5 prints "12.5%" (never 1,250%), so `tax_rate` stays 12.5
+ * and a formula divides it by 100 itself.
+ */
+export const NUMBER_DISPLAYS = ['plain', 'decimal', 'currency', 'percent'] as const;
+export const ZNumberDisplay = z.enum(NUMBER_DISPLAYS);
+export type TNumberDisplay = z.infer<typeof ZNumberDisplay>;
+export const MAX_DISPLAY_DECIMALS = 10;
+/** The types a display applies to. */
+export const DISPLAY_TYPES: readonly TPlaceholderType[] = ['number', 'formula'];
+
+/**
  * What a checkbox and a formula add to a placeholder (and to a list's column). All optional, so
  * every placeholder stored before they existed still parses as it did.
  */
 const logicFields = {
+  display: ZNumberDisplay.optional().describe(
+    'For `number` and `formula`: how the value prints when its tag has no `| format`. `plain` (the default) prints it as typed with ' +
+      "the locale's digit grouping; `decimal` with `decimals` places (2 when not given); `currency` in the format's currency and locale " +
+      "(`decimals` overrides the currency's own places); `percent` adds the locale's percent sign to the value as given, so 12.5 prints 12.5%.",
+  ),
+  decimals: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_DISPLAY_DECIMALS)
+    .optional()
+    .describe('With a `decimal`, `currency` or `percent` display: exactly this many decimal places, rounded half away from zero.'),
   /** For `formula`: what it computes, e.g. `qty * price` or `round(subtotal * 0.18, 2)` (see formulas.ts). */
   expression: z.string().max(MAX_FORMULA_LENGTH).optional(),
   /** For `checkbox`: printed when ticked; default ☑. */
@@ -139,15 +165,29 @@ const logicFields = {
   uncheckedText: z.string().max(MAX_CHECKBOX_TEXT_LENGTH).optional(),
 };
 
+/** A display only where it means something: on a number or a formula, and places only with a display that has them. */
+function refuseMisplacedDisplay(
+  p: { name: string; type: TPlaceholderType; display?: TNumberDisplay | undefined; decimals?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (p.display !== undefined && !DISPLAY_TYPES.includes(p.type)) {
+    ctx.addIssue({ code: 'custom', path: ['display'], message: `${p.name}: only number and formula placeholders have a display.` });
+  } else if (p.decimals !== undefined && (p.display === undefined || p.display === 'plain')) {
+    ctx.addIssue({ code: 'custom', path: ['decimals'], message: `${p.name}: decimal places need a decimal, currency or percent display.` });
+  }
+}
+
 /** One column of a list placeholder: a placeholder definition of its own, filled once per row. */
-export const ZListColumn = z.object({
-  name: ZPlaceholderName,
-  label: z.string().trim().max(200).optional(),
-  type: ZColumnType.default('text'),
-  required: z.boolean().default(false),
-  options: ZOptions,
-  ...logicFields,
-});
+export const ZListColumn = z
+  .object({
+    name: ZPlaceholderName,
+    label: z.string().trim().max(200).optional(),
+    type: ZColumnType.default('text'),
+    required: z.boolean().default(false),
+    options: ZOptions,
+    ...logicFields,
+  })
+  .superRefine((c, ctx) => refuseMisplacedDisplay(c, ctx));
 export type TListColumn = z.infer<typeof ZListColumn>;
 
 export const ZPlaceholder = z
@@ -173,6 +213,7 @@ export const ZPlaceholder = z
   })
   .superRefine((p, ctx) => {
     const refuse = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    refuseMisplacedDisplay(p, ctx);
     if (!isSigningPlaceholder(p)) {
       if (p.signer !== undefined) refuse('signer', `${p.name}: only signature, initials, signed date and signer name placeholders have a signer.`);
       return;
@@ -328,11 +369,45 @@ export function guessPlaceholderType(name: string): TPlaceholderType {
       'balance',
       'wage',
       'pay',
+      'percent',
+      'percentage',
     )
   )
     return 'number';
   if (has('address', 'notes', 'note', 'description', 'comments', 'details', 'message', 'terms')) return 'textarea';
   return 'text';
+}
+
+/**
+ * How a new number placeholder most likely prints, from its name: `total_amount` or `monthly_rent`
+ * in money, `tax_rate`, `tax` or `discount_percent` as a percent, anything else plain. For a formula,
+ * a bare `tax` is the amount it computes.
+ */
+export function guessNumberDisplay(name: string, type: TPlaceholderType = 'number'): TNumberDisplay {
+  const words = normalizePlaceholderName(name)
+    .split(/[_\W]+/)
+    .filter(Boolean);
+  const has = (candidates: readonly string[]) => words.some((w) => candidates.includes(w));
+  // An hourly or a daily rate is money; `tax_amount` is money, a bare `tax` a rate.
+  if (has(PERCENT_WORDS)) return has(PER_TIME_WORDS) ? 'currency' : 'percent';
+  if (has(MONEY_WORDS)) return 'currency';
+  // A tax someone types is its rate; a tax a formula computes is an amount.
+  if (has(['tax'])) return type === 'formula' ? 'currency' : 'percent';
+  return 'plain';
+}
+const MONEY_WORDS = ['amount', 'price', 'salary', 'total', 'subtotal', 'fee', 'fees', 'rent', 'cost', 'deposit', 'budget', 'balance', 'wage', 'pay'];
+const PERCENT_WORDS = ['rate', 'percent', 'percentage', 'pct'];
+const PER_TIME_WORDS = ['hourly', 'daily', 'weekly', 'monthly', 'day', 'hour'];
+
+/**
+ * A new placeholder's guessed type and, for a number, its guessed display: what the builder
+ * creates for a name it has not seen.
+ */
+export function guessPlaceholder(name: string): { type: TPlaceholderType; display?: TNumberDisplay } {
+  const type = guessPlaceholderType(name);
+  if (type !== 'number') return { type };
+  const display = guessNumberDisplay(name);
+  return display === 'plain' ? { type } : { type, display };
 }
 
 /** The distinct placeholder names referenced in `text`, in order of first use. */

@@ -270,8 +270,11 @@ function missingGlyphsMessage(codePoints: number[]): string {
 }
 
 const LOGIC_TYPES = new Set<string>(['checkbox', 'formula', 'list']);
-/** Types that print through printValue (the ones that came with value formats). */
-const isLogicType = (p: TPrintable) => LOGIC_TYPES.has(p.type);
+/**
+ * What prints through printValue: the types that came with value formats, and a number with a
+ * display. A number without one prints as it always has, so documents made before re-render alike.
+ */
+const isLogicType = (p: TPrintable) => LOGIC_TYPES.has(p.type) || p.display !== undefined;
 
 function cell(v: unknown): string | undefined {
   if (typeof v === 'string' || typeof v === 'number') return String(v).slice(0, MAX_PLACEHOLDER_VALUE_LENGTH);

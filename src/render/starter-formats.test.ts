@@ -148,5 +148,25 @@ describe('starter formats', () => {
     const reverse = render({ ...base, reverse_charge: true });
     expect(reverse).toContain('Tax (18%) $0.00 Total due $60.27');
     expect(reverse).toContain('Reverse charge:');
+    // Money and the rate print by their displays, so a format in euros reads as German money.
+    const euros = { ...invoice, content: { ...invoice.content, locale: 'de-DE', currency: 'EUR' } };
+    const check = checkDocumentData(euros.placeholders, { ...base, tax_rate: '19.5' }, euros.content);
+    const german = pdfText(renderPdf({ format: euros, data: check.values, assets: {}, meta: { title: 'i', creationDate: new Date(0) } }).pdf).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(german).toContain('Design 3 19,99 € 59,97 €');
+    expect(german).toContain('Subtotal 60,27 € Tax (19,5 %) 11,75 € Total due 72,02 €');
+  });
+
+  it('prints salaries, rents and deposits as money, not bare numbers', () => {
+    const text = (id: string) => {
+      const starter = STARTER_FORMATS.find((s) => s.id === id)!;
+      const check = checkDocumentData(starter.placeholders, sampleData(starter), starter.content);
+      return pdfText(renderPdf({ format: starter, data: check.values, assets: {}, meta: { title: id, creationDate: new Date(0) } }).pdf).replace(/\s+/g, ' ');
+    };
+    expect(text('offer-letter')).toContain('Annual salary $1,250.00');
+    expect(text('rental-agreement')).toContain('Monthly rent $1,250.00, due on day 1,250 of each month');
+    expect(text('rental-agreement')).toContain('Security deposit $1,250.00');
   });
 });

@@ -59,7 +59,7 @@ export const offerLetter: TStarterFormatInput = {
     { name: 'job_title', type: 'text', required: true },
     { name: 'employment_type', type: 'select', required: true, options: ['Full-time', 'Part-time', 'Fixed-term contract'] },
     { name: 'start_date', type: 'date', required: true },
-    { name: 'annual_salary', type: 'number', required: true },
+    { name: 'annual_salary', type: 'number', required: true, display: 'currency' },
     { name: 'manager_name', type: 'text', required: true, label: 'Hiring manager' },
   ],
 };

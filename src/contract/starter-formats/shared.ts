@@ -24,8 +24,8 @@ export const LINE_ITEMS = {
   columns: [
     { name: 'description', type: 'text', required: true },
     { name: 'qty', label: 'Qty', type: 'number', required: true },
-    { name: 'unit_price', label: 'Unit price', type: 'number', required: true },
-    { name: 'amount', type: 'formula', expression: 'qty * unit_price' },
+    { name: 'unit_price', label: 'Unit price', type: 'number', required: true, display: 'currency' },
+    { name: 'amount', type: 'formula', expression: 'qty * unit_price', display: 'currency' },
   ],
 } as const;
 
@@ -36,7 +36,7 @@ export function linesTable(id: string, totals: string[][]): TElementInput {
     type: 'table',
     headerRow: true,
     columnWidths: [52, 10, 19, 19],
-    rows: [['Description', 'Qty', 'Unit price', 'Amount'], ['{{description}}', '{{qty}}', '{{unit_price | currency}}', '{{amount | currency}}'], ...totals],
+    rows: [['Description', 'Qty', 'Unit price', 'Amount'], ['{{description}}', '{{qty}}', '{{unit_price}}', '{{amount}}'], ...totals],
     repeat: { row: 1, list: 'items' },
   };
 }

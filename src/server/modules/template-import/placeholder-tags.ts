@@ -1,5 +1,6 @@
 import {
   defaultPlaceholderLabel,
+  guessNumberDisplay,
   MAX_PLACEHOLDER_NAME_LENGTH,
   MAX_PLACEHOLDERS,
   normalizePlaceholderName,
@@ -89,13 +90,12 @@ export function placeholdersFor(names: readonly string[]): { placeholders: TPlac
   const unique = [...new Set(names)];
   const kept = unique.slice(0, MAX_PLACEHOLDERS);
   return {
-    placeholders: kept.map((name) => ({
-      name,
-      label: defaultPlaceholderLabel(name),
-      type: guessPlaceholderType(name),
-      required: false,
-      options: [],
-    })),
+    placeholders: kept.map((name) => {
+      const type = guessPlaceholderType(name);
+      // A number prints the way its name suggests (`total` as money), as in the builder.
+      const display = type === 'number' ? guessNumberDisplay(name) : 'plain';
+      return { name, label: defaultPlaceholderLabel(name), type, required: false, options: [], ...(display === 'plain' ? {} : { display }) };
+    }),
     dropped: unique.length - kept.length,
   };
 }

@@ -108,6 +108,8 @@ describe('POST /api/formats/import: .docx', () => {
       ['salary', 'number', 'Salary'],
       ['bonus_amount', 'number', 'Bonus amount'],
     ]);
+    // Money names print as money in the document made from the draft.
+    expect(draft.placeholders.filter((p) => p.type === 'number').map((p) => p.display)).toEqual(['currency', 'currency']);
 
     // The image is stored as the owner's asset, at its own size, and only the owner can read it.
     const image = els[9]!;

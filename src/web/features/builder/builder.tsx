@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } fro
 import { useLocation } from 'wouter';
 import type { TElementType } from '../../../contract/format-content';
 import type { TFormat } from '../../../contract/formats';
-import { guessPlaceholderType } from '../../../contract/placeholders';
+import { guessPlaceholder } from '../../../contract/placeholders';
 import { UPGRADE_HREF } from '../../components/plan/upgrade';
 import { LivePdfPane } from '../../components/ui/live-pdf-pane';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -145,7 +145,7 @@ function BuilderNotices({ initial, savedId, imported, doc, dirty, unknownTags, p
       <NewTagsBar
         tags={unknownTags}
         onCreate={placeholderActions.createFromTags}
-        onDetails={(name) => placeholderActions.setPlaceholderDraft({ creating: { name, type: guessPlaceholderType(name) } })}
+        onDetails={(name) => placeholderActions.setPlaceholderDraft({ creating: { name, ...guessPlaceholder(name) } })}
       />
     </>
   );

@@ -9,7 +9,7 @@ import { PlaceholderNameHint } from './placeholder-name-hint';
 import { usePlaceholderForm } from './use-placeholder-form';
 import { PlaceholderTypeFields } from './placeholder-type-fields';
 /** What the dialog edits: an existing placeholder, or a new one with a suggested name and type. */
-export type PlaceholderDraft = { editing: TPlaceholder } | { creating: Pick<TPlaceholder, 'name' | 'type'> };
+export type PlaceholderDraft = { editing: TPlaceholder } | { creating: Pick<TPlaceholder, 'name' | 'type' | 'display'> };
 
 /**
  * One form for a placeholder's name, label, type, required flag and options: to create one from a

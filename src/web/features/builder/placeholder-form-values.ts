@@ -1,12 +1,18 @@
 import {
+  DISPLAY_TYPES,
   isSigningPlaceholder,
+  MAX_DISPLAY_DECIMALS,
   MAX_LIST_ROWS,
   ZPlaceholderName,
   type TColumnType,
   type TListColumn,
+  type TNumberDisplay,
   type TPlaceholder,
   type TPlaceholderType,
 } from '../../../contract/placeholders';
+
+/** A display as the form holds it: empty is plain, which is also what a placeholder with none prints. */
+export type DisplayDraft = Exclude<TNumberDisplay, 'plain'> | '';
 
 export const PLACEHOLDER_TYPE_LABELS: Record<TPlaceholderType, string> = {
   text: 'Text',
@@ -35,6 +41,10 @@ export interface ColumnDraft {
   /** For a choice: one option per comma. */
   options: string;
   expression: string;
+  /** For a number or a formula. */
+  display: DisplayDraft;
+  /** Decimal places, empty for the display's own. */
+  decimals: string;
   original?: string;
 }
 
@@ -47,6 +57,9 @@ export interface PlaceholderFormValues {
   options: string;
   /** For a formula. */
   expression: string;
+  /** For a number or a formula: how it prints, and its decimal places (empty: the display's own). */
+  display: DisplayDraft;
+  decimals: string;
   /** For a checkbox: what prints when ticked and when not (empty: ☑ and ☐). */
   checkedText: string;
   uncheckedText: string;
@@ -64,10 +77,20 @@ export const newColumnKey = () => `col-${++columnKeys}`;
 /** A new list starts as line items: the columns most lists of things to bill have. */
 export function starterColumns(): ColumnDraft[] {
   return [
-    { key: newColumnKey(), name: 'description', label: '', type: 'text', required: true, options: '', expression: '' },
-    { key: newColumnKey(), name: 'qty', label: 'Qty', type: 'number', required: true, options: '', expression: '' },
-    { key: newColumnKey(), name: 'price', label: '', type: 'number', required: true, options: '', expression: '' },
-    { key: newColumnKey(), name: 'amount', label: '', type: 'formula', required: false, options: '', expression: 'qty * price' },
+    { key: newColumnKey(), name: 'description', label: '', type: 'text', required: true, options: '', expression: '', display: '', decimals: '' },
+    { key: newColumnKey(), name: 'qty', label: 'Qty', type: 'number', required: true, options: '', expression: '', display: '', decimals: '' },
+    { key: newColumnKey(), name: 'price', label: '', type: 'number', required: true, options: '', expression: '', display: 'currency', decimals: '' },
+    {
+      key: newColumnKey(),
+      name: 'amount',
+      label: '',
+      type: 'formula',
+      required: false,
+      options: '',
+      expression: 'qty * price',
+      display: 'currency',
+      decimals: '',
+    },
   ];
 }
 
@@ -79,6 +102,8 @@ export function emptyFormValues(): PlaceholderFormValues {
     required: false,
     options: '',
     expression: '',
+    display: '',
+    decimals: '',
     checkedText: '',
     uncheckedText: '',
     columns: [],
@@ -97,6 +122,8 @@ export function formValuesOf(p: TPlaceholder): PlaceholderFormValues {
     required: p.required,
     options: p.options.join('\n'),
     expression: p.expression ?? '',
+    display: displayDraftOf(p.display),
+    decimals: p.decimals === undefined ? '' : String(p.decimals),
     checkedText: p.checkedText ?? '',
     uncheckedText: p.uncheckedText ?? '',
     columns: (p.columns ?? []).map((c) => ({
@@ -107,12 +134,29 @@ export function formValuesOf(p: TPlaceholder): PlaceholderFormValues {
       required: c.required,
       options: c.options.join(', '),
       expression: c.expression ?? '',
+      display: displayDraftOf(c.display),
+      decimals: c.decimals === undefined ? '' : String(c.decimals),
       original: c.name,
     })),
     minItems: p.minItems === undefined ? '' : String(p.minItems),
     maxItems: p.maxItems === undefined ? '' : String(p.maxItems),
     signer: p.signer ?? 1,
   };
+}
+
+const displayDraftOf = (display: TNumberDisplay | undefined): DisplayDraft => (display === undefined || display === 'plain' ? '' : display);
+
+/** A number's or a formula's display fields as the placeholder stores them (none for plain), or what is wrong with the places. */
+export function displayFromForm(
+  type: TPlaceholderType,
+  display: DisplayDraft,
+  decimals: string,
+): { fields: Pick<TPlaceholder, 'display' | 'decimals'> } | { error: string } {
+  if (!DISPLAY_TYPES.includes(type) || display === '') return { fields: {} };
+  if (decimals.trim() === '') return { fields: { display } };
+  const n = Number(decimals);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_DISPLAY_DECIMALS) return { error: `Decimal places are a whole number from 0 to ${MAX_DISPLAY_DECIMALS}.` };
+  return { fields: { display, decimals: n } };
 }
 
 export function rowCount(text: string, what: string): { value?: number; error?: string } {
@@ -150,12 +194,16 @@ export function placeholderFromForm(
     options: values.type === 'select' ? options : [],
   };
   const columnRenames: Record<string, string> = {};
+  const shown = displayFromForm(values.type, values.display, values.decimals);
+  if ('error' in shown) return shown;
   // A signer fills it in: never required, and it carries the signer's role instead.
   if (isSigningPlaceholder(base)) return { placeholder: { ...base, required: false, signer: values.signer }, columnRenames };
   switch (values.type) {
     case 'formula':
       if (values.expression.trim() === '') return { error: 'Write what the formula computes, e.g. qty * price.' };
-      return { placeholder: { ...base, expression: values.expression.trim() }, columnRenames };
+      return { placeholder: { ...base, expression: values.expression.trim(), ...shown.fields }, columnRenames };
+    case 'number':
+      return { placeholder: { ...base, ...shown.fields }, columnRenames };
     case 'checkbox':
       return {
         placeholder: {
@@ -179,6 +227,8 @@ export function placeholderFromForm(
         if (draft.type === 'select' && columnOptions.length === 0) return { error: `Column ${name.data}: add its options, separated by commas.` };
         if (draft.type === 'formula' && draft.expression.trim() === '') return { error: `Column ${name.data}: write what it computes, e.g. qty * price.` };
         const columnLabel = draft.label.trim();
+        const columnShown = displayFromForm(draft.type, draft.display ?? '', draft.decimals ?? '');
+        if ('error' in columnShown) return { error: `Column ${name.data}: ${columnShown.error.charAt(0).toLowerCase()}${columnShown.error.slice(1)}` };
         columns.push({
           name: name.data,
           ...(columnLabel ? { label: columnLabel } : {}),
@@ -186,6 +236,7 @@ export function placeholderFromForm(
           required: draft.type === 'formula' ? false : draft.required,
           options: draft.type === 'select' ? columnOptions : [],
           ...(draft.type === 'formula' ? { expression: draft.expression.trim() } : {}),
+          ...columnShown.fields,
         });
         if (draft.original && draft.original !== name.data) columnRenames[draft.original] = name.data;
       }

@@ -3,7 +3,10 @@ import {
   CHECKED_MARK,
   COLUMN_TYPES,
   defaultPlaceholderLabel,
+  DISPLAY_TYPES,
+  guessNumberDisplay,
   isSigningPlaceholder,
+  MAX_DISPLAY_DECIMALS,
   MAX_CHECKBOX_TEXT_LENGTH,
   MAX_LIST_COLUMNS,
   MAX_LIST_ROWS,
@@ -26,7 +29,72 @@ import { cn } from '../../lib/utils';
 import { NativeSelect } from './controls';
 import { IconButton } from '../../components/ui/icon-button';
 import { FormulaCheck, useFormulaCheck } from './formula-check';
-import { newColumnKey, starterColumns, type ColumnDraft, type PlaceholderFormValues, PLACEHOLDER_TYPE_LABELS } from './placeholder-form-values';
+import {
+  newColumnKey,
+  starterColumns,
+  type ColumnDraft,
+  type DisplayDraft,
+  type PlaceholderFormValues,
+  PLACEHOLDER_TYPE_LABELS,
+} from './placeholder-form-values';
+
+const DISPLAY_LABELS: Record<DisplayDraft, string> = { '': 'Plain', decimal: 'Decimal', currency: 'Currency', percent: 'Percent' };
+const DISPLAY_DRAFTS = Object.keys(DISPLAY_LABELS) as DisplayDraft[];
+const digits = (text: string) => text.replace(/\D/g, '').slice(0, 2);
+
+/** The display a number or a formula gets when its type is chosen: the one its name suggests (`price` is money). */
+function displayFor(type: TPlaceholderType, name: string, current: DisplayDraft): DisplayDraft {
+  if (!DISPLAY_TYPES.includes(type) || current !== '') return current;
+  const guessed = guessNumberDisplay(name, type);
+  return guessed === 'plain' ? '' : guessed;
+}
+
+/** How a number or a formula prints: Plain, Decimal, Currency or Percent, and its decimal places. */
+function DisplayFields({
+  id,
+  display,
+  decimals,
+  onChange,
+}: {
+  id: string;
+  display: DisplayDraft;
+  decimals: string;
+  onChange: (next: { display?: DisplayDraft; decimals?: string }) => void;
+}) {
+  return (
+    <div className="grid grid-cols-2 gap-2">
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-display`}>Display</Label>
+        <NativeSelect id={`${id}-display`} value={display} onChange={(e) => onChange({ display: e.target.value as DisplayDraft })}>
+          {DISPLAY_DRAFTS.map((d) => (
+            <option key={d} value={d}>
+              {DISPLAY_LABELS[d]}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      {display !== '' && (
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-decimals`}>
+            Decimal places{display !== 'decimal' && <span className="font-normal text-muted-foreground"> (optional)</span>}
+          </Label>
+          <Input
+            id={`${id}-decimals`}
+            inputMode="numeric"
+            value={decimals}
+            placeholder={display === 'decimal' ? '2' : 'auto'}
+            aria-describedby={`${id}-decimals-hint`}
+            className="h-9"
+            onChange={(e) => onChange({ decimals: digits(e.target.value) })}
+          />
+          <p id={`${id}-decimals-hint`} className="sr-only">
+            0 to {MAX_DISPLAY_DECIMALS}
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
 /** The columns of a list being defined: name, type, required, and a formula's expression or a choice's options. */
 function ColumnsEditor({
   id,
@@ -78,7 +146,10 @@ function ColumnsEditor({
                 aria-label={`Column ${j + 1} type`}
                 className="w-auto min-w-28 flex-1"
                 value={c.type}
-                onChange={(e) => set(j, { type: e.target.value as TColumnType })}
+                onChange={(e) => {
+                  const type = e.target.value as TColumnType;
+                  set(j, { type, display: displayFor(type, normalizePlaceholderName(c.name), c.display) });
+                }}
               >
                 {COLUMN_TYPES.map((t) => (
                   <option key={t} value={t}>
@@ -86,6 +157,33 @@ function ColumnsEditor({
                   </option>
                 ))}
               </NativeSelect>
+              {DISPLAY_TYPES.includes(c.type) && (
+                <>
+                  <NativeSelect
+                    aria-label={`Column ${j + 1} display`}
+                    className="w-auto min-w-24"
+                    value={c.display}
+                    onChange={(e) => set(j, { display: e.target.value as DisplayDraft })}
+                  >
+                    {DISPLAY_DRAFTS.map((d) => (
+                      <option key={d} value={d}>
+                        {DISPLAY_LABELS[d]}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                  {c.display !== '' && (
+                    <Input
+                      aria-label={`Column ${j + 1} decimal places`}
+                      title="Decimal places"
+                      inputMode="numeric"
+                      value={c.decimals}
+                      placeholder={c.display === 'decimal' ? '2 places' : 'places'}
+                      className="h-8 w-20"
+                      onChange={(e) => set(j, { decimals: digits(e.target.value) })}
+                    />
+                  )}
+                </>
+              )}
               {c.type !== 'formula' && (
                 <label className="flex cursor-pointer items-center gap-1.5 text-xs font-medium">
                   <input
@@ -126,7 +224,12 @@ function ColumnsEditor({
         variant="outline"
         size="sm"
         disabled={columns.length >= MAX_LIST_COLUMNS}
-        onClick={() => onChange([...columns, { key: newColumnKey(), name: '', label: '', type: 'text', required: false, options: '', expression: '' }])}
+        onClick={() =>
+          onChange([
+            ...columns,
+            { key: newColumnKey(), name: '', label: '', type: 'text', required: false, options: '', expression: '', display: '', decimals: '' },
+          ])
+        }
       >
         <PlusIcon aria-hidden /> Add column
       </Button>
@@ -218,7 +321,12 @@ export function PlaceholderTypeFields({
   placeholders: readonly TPlaceholder[];
 }) {
   const signing = isSigningPlaceholder(values);
-  const changeType = (type: TPlaceholderType) => onChange({ type, ...(type === 'list' && values.columns.length === 0 ? { columns: starterColumns() } : {}) });
+  const changeType = (type: TPlaceholderType) =>
+    onChange({
+      type,
+      display: displayFor(type, normalizePlaceholderName(values.name), values.display),
+      ...(type === 'list' && values.columns.length === 0 ? { columns: starterColumns() } : {}),
+    });
   return (
     <>
       <div className={cn('grid grid-cols-[1fr_auto] items-end', compact ? 'gap-2' : 'gap-3')}>
@@ -313,6 +421,7 @@ export function PlaceholderTypeFields({
           onChange={(expression) => onChange({ expression })}
         />
       )}
+      {DISPLAY_TYPES.includes(values.type) && <DisplayFields id={id} display={values.display} decimals={values.decimals} onChange={onChange} />}
       {values.type === 'list' && (
         <>
           <ColumnsEditor id={id} values={values} placeholders={placeholders} compact={compact} onChange={(columns) => onChange({ columns })} />

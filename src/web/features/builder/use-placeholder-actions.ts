@@ -1,5 +1,5 @@
 import { useState, type Dispatch } from 'react';
-import { guessPlaceholderType, type TPlaceholder } from '../../../contract/placeholders';
+import { guessPlaceholder, type TPlaceholder } from '../../../contract/placeholders';
 import { toast } from '../../hooks/use-toast';
 import type { BuilderAction } from './builder-reducer';
 import type { PlaceholderDraft } from './placeholder-dialog';
@@ -10,7 +10,7 @@ export function usePlaceholderActions(dispatch: Dispatch<BuilderAction>, insertA
 
   const addPlaceholder = (p: TPlaceholder) => dispatch({ type: 'add-placeholder', placeholder: p });
   const createFromTags = (names: readonly string[]) => {
-    for (const name of names) dispatch({ type: 'add-placeholder', placeholder: { name, type: guessPlaceholderType(name), required: false, options: [] } });
+    for (const name of names) dispatch({ type: 'add-placeholder', placeholder: { name, ...guessPlaceholder(name), required: false, options: [] } });
     toast({
       title: names.length === 1 ? 'Placeholder Created' : 'Placeholders Created',
       description: `${names.map((n) => `{{${n}}}`).join(', ')} ${names.length === 1 ? 'is' : 'are'} now on the form. Edit ${names.length === 1 ? 'it' : 'them'} under Placeholders.`,

@@ -98,7 +98,7 @@ function DocumentFields({ state }: { state: DocumentFormState }) {
             />
           );
         }
-        return <PlaceholderField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} />;
+        return <PlaceholderField key={p.name} placeholder={p} index={i} control={form.control} disabled={pending} content={content} />;
       })}
     </div>
   );

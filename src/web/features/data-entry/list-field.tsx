@@ -7,7 +7,7 @@ import { MAX_LIST_ROWS, placeholderLabel, type TListColumn, type TPlaceholder } 
 import { Button } from '../../components/ui/button';
 import { scrollRegionProps, useScrollsSideways } from '../../hooks/use-scrolls-sideways';
 import { cn } from '../../lib/utils';
-import { ValueControl } from './placeholder-field';
+import { numberAdornment, ValueControl, type TAdornment } from './placeholder-field';
 import { columnKey, emptyRow, fieldKey, type TFormValues } from './resolver';
 
 /** Text columns share what the fixed-width columns leave. */
@@ -30,7 +30,13 @@ const MIN_REM: Record<TListColumn['type'], number> = {
   checkbox: 2.5,
   formula: 6,
 };
-const minWidth = (c: TListColumn) => (c.type === 'number' ? 'calc(12ch + 1.25rem)' : `${MIN_REM[c.type]}rem`);
+/** A currency symbol or percent sign inside the input takes room of its own, beside the 12 characters. */
+const minWidth = (c: TListColumn, adornment?: TAdornment) =>
+  c.type === 'number' ? (adornment ? `calc(${12 + adornment.text.length}ch + 2.35rem)` : 'calc(12ch + 1.25rem)') : `${MIN_REM[c.type]}rem`;
+
+/** A number shown with a currency symbol or a percent sign needs room for it too. */
+const SIGN_REM = 1.5;
+const hasSign = (c: TListColumn) => c.type === 'number' && (c.display === 'currency' || c.display === 'percent');
 
 /** Row number and row actions, and each cell's padding. */
 const FIXED_REM = 6;
@@ -39,7 +45,7 @@ const CELL_PADDING_REM = 0.5;
 /** Whether the list is a table (its columns fit their values side by side) or a card per row, by the room it has. */
 function useListLayout(columns: readonly TListColumn[]) {
   const ref = useRef<HTMLDivElement>(null);
-  const needs = FIXED_REM + columns.reduce((sum, c) => sum + MIN_REM[c.type] + CELL_PADDING_REM, 0);
+  const needs = FIXED_REM + columns.reduce((sum, c) => sum + MIN_REM[c.type] + (hasSign(c) ? SIGN_REM : 0) + CELL_PADDING_REM, 0);
   const [layout, setLayout] = useState<'table' | 'cards'>('table');
   useLayoutEffect(() => {
     const box = ref.current;
@@ -141,10 +147,11 @@ interface InputCellProps {
   cellId: string;
   cellLabel: string;
   disabled?: boolean;
+  adornment?: TAdornment | undefined;
 }
 
 /** An entered column's cell: its typed control, labelled on a phone, with its error below. */
-function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled, table }: InputCellProps) {
+function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled, table, adornment }: InputCellProps) {
   return (
     <td className={cn(cellClass(c), c.type === 'checkbox' && 'list-table:text-center')}>
       <Controller
@@ -154,7 +161,7 @@ function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled, 
           const errorId = `${cellId}-error`;
           return (
             <div
-              style={table ? { minWidth: minWidth(c) } : undefined}
+              style={table ? { minWidth: minWidth(c, adornment) } : undefined}
               className={cn('flex flex-col gap-1', c.type === 'checkbox' && 'list-table:items-center list-table:pt-3')}
             >
               <label htmlFor={cellId} className={cn('text-xs text-muted-foreground list-table:hidden', c.type === 'checkbox' && 'hidden')}>
@@ -165,6 +172,7 @@ function InputCell({ column: c, control, cellName, cellId, cellLabel, disabled, 
                 <ValueControl
                   field={c}
                   compact
+                  adornment={adornment}
                   onChange={field.onChange}
                   common={{
                     id: cellId,
@@ -337,6 +345,7 @@ export function ListField({
                         cellId={`${id}-${r}-${j}`}
                         cellLabel={cellLabel}
                         disabled={disabled}
+                        adornment={numberAdornment(c, content)}
                       />
                     );
                   })}

@@ -1,7 +1,8 @@
 import { ChevronDownIcon } from 'lucide-react';
 import type { ComponentProps, Ref } from 'react';
 import { Controller, type Control } from 'react-hook-form';
-import { placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders';
+import type { TFormatContent } from '../../../contract/format-content';
+import { DEFAULT_CURRENCY, DEFAULT_LOCALE, displayAdornment, placeholderLabel, type TListColumn, type TPlaceholder } from '../../../contract/placeholders';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Textarea } from '../../components/ui/textarea';
@@ -21,6 +22,18 @@ export function numericOnly(value: string): string {
 
 const selectClasses =
   'flex h-10 w-full min-w-0 cursor-pointer appearance-none rounded-md border border-input bg-background py-2 pr-9 pl-3 text-sm shadow-xs transition-[border-color,box-shadow] outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive aria-invalid:ring-destructive/20';
+
+/** What sits inside a number's input: the currency symbol or the percent sign, on the side the locale writes it. */
+export type TAdornment = { text: string; side: 'start' | 'end' };
+
+/** The adornment a number's display asks for, in the format's locale and currency (none for plain and decimal). */
+export function numberAdornment(
+  field: Pick<TPlaceholder | TListColumn, 'type' | 'display'>,
+  content: Pick<TFormatContent, 'locale' | 'currency'> | undefined,
+): TAdornment | undefined {
+  if (field.type !== 'number' || !content) return undefined;
+  return displayAdornment(field.display, { locale: content.locale ?? DEFAULT_LOCALE, currency: content.currency ?? DEFAULT_CURRENCY });
+}
 
 export const checkboxClasses = 'size-4 shrink-0 cursor-pointer accent-[var(--color-primary)]';
 
@@ -44,12 +57,15 @@ export function ValueControl({
   common,
   onChange,
   compact,
+  adornment,
 }: {
   field: Pick<TPlaceholder | TListColumn, 'type' | 'options'>;
   common: TControlProps;
   onChange: (value: string) => void;
   /** In a list's row: a shorter textarea and select. */
   compact?: boolean;
+  /** For a number: its currency symbol or percent sign. */
+  adornment?: TAdornment | undefined;
 }) {
   const { ref, ...attributes } = common;
   switch (field.type) {
@@ -71,8 +87,8 @@ export function ValueControl({
           <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
         </div>
       );
-    case 'number':
-      return (
+    case 'number': {
+      const input = (
         <Input
           {...attributes}
           ref={ref}
@@ -81,9 +97,29 @@ export function ValueControl({
           autoComplete="off"
           placeholder={HINTS.number}
           onChange={(e) => onChange(numericOnly(e.target.value))}
-          className={compact ? 'px-2 text-right tabular-nums' : undefined}
+          className={compact ? 'px-2 text-right tabular-nums' : adornment ? 'tabular-nums' : undefined}
+          // Room for the symbol, however many characters the currency writes (CHF, R$, ₹).
+          style={adornment ? { [adornment.side === 'start' ? 'paddingLeft' : 'paddingRight']: `calc(${adornment.text.length}ch + 1.1rem)` } : undefined}
+          aria-describedby={adornment ? [common['aria-describedby'], `${common.id}-unit`].filter(Boolean).join(' ') : common['aria-describedby']}
         />
       );
+      if (!adornment) return input;
+      return (
+        <div className="relative">
+          {input}
+          <span
+            id={`${common.id}-unit`}
+            data-testid="number-adornment"
+            className={cn(
+              'pointer-events-none absolute top-1/2 -translate-y-1/2 text-sm text-muted-foreground',
+              adornment.side === 'start' ? (compact ? 'left-2' : 'left-3') : compact ? 'right-2' : 'right-3',
+            )}
+          >
+            {adornment.text}
+          </span>
+        </div>
+      );
+    }
     case 'date':
       return (
         <Input
@@ -131,16 +167,20 @@ export function PlaceholderField({
   index,
   control,
   disabled,
+  content,
 }: {
   placeholder: TPlaceholder;
   index: number;
   control: Control<TFormValues>;
   disabled?: boolean;
+  /** The format's locale and currency, for a number's symbol. */
+  content?: Pick<TFormatContent, 'locale' | 'currency'>;
 }) {
   const name = fieldKey(index);
   const id = `field-${index}`;
   const label = placeholderLabel(placeholder);
   const wide = placeholder.type === 'textarea';
+  const adornment = numberAdornment(placeholder, content);
   return (
     <Controller
       control={control}
@@ -194,7 +234,7 @@ export function PlaceholderField({
               {label}
               {required}
             </Label>
-            <ValueControl field={placeholder} common={common} onChange={field.onChange} />
+            <ValueControl field={placeholder} common={common} onChange={field.onChange} adornment={adornment} />
             {error}
           </div>
         );

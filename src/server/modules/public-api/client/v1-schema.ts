@@ -371,6 +371,13 @@ export interface paths {
                             required?: boolean;
                             /** @default [] */
                             options?: string[];
+                            /**
+                             * @description For `number` and `formula`: how the value prints when its tag has no `| format`. `plain` (the default) prints it as typed with the locale's digit grouping; `decimal` with `decimals` places (2 when not given); `currency` in the format's currency and locale (`decimals` overrides the currency's own places); `percent` adds the locale's percent sign to the value as given, so 12.5 prints 12.5%.
+                             * @enum {string}
+                             */
+                            display?: "plain" | "decimal" | "currency" | "percent";
+                            /** @description With a `decimal`, `currency` or `percent` display: exactly this many decimal places, rounded half away from zero. */
+                            decimals?: number;
                             expression?: string;
                             checkedText?: string;
                             uncheckedText?: string;
@@ -386,6 +393,13 @@ export interface paths {
                                 required?: boolean;
                                 /** @default [] */
                                 options?: string[];
+                                /**
+                                 * @description For `number` and `formula`: how the value prints when its tag has no `| format`. `plain` (the default) prints it as typed with the locale's digit grouping; `decimal` with `decimals` places (2 when not given); `currency` in the format's currency and locale (`decimals` overrides the currency's own places); `percent` adds the locale's percent sign to the value as given, so 12.5 prints 12.5%.
+                                 * @enum {string}
+                                 */
+                                display?: "plain" | "decimal" | "currency" | "percent";
+                                /** @description With a `decimal`, `currency` or `percent` display: exactly this many decimal places, rounded half away from zero. */
+                                decimals?: number;
                                 expression?: string;
                                 checkedText?: string;
                                 uncheckedText?: string;
