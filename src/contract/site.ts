@@ -10,3 +10,6 @@ export const PUBLIC_URL_TOKEN = '__PUBLIC_URL__';
  */
 export const SSR_DIR = 'ssr';
 export const SSR_LANDING_FILE = 'prerender.js';
+
+/** The app's frame (its shell's skeleton, drawn at build time): what a signed-in person's `/` gets. */
+export const APP_FRAME_FILE = 'app.html';

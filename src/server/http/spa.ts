@@ -4,14 +4,17 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG_ELEMENT_ID, BUILD_APP_CONFIG, type TAppConfig } from '../../contract/admin.ts';
-import { PUBLIC_URL_TOKEN, SSR_DIR, SSR_LANDING_FILE } from '../../contract/site.ts';
+import { APP_FRAME_FILE, PUBLIC_URL_TOKEN, SSR_DIR, SSR_LANDING_FILE } from '../../contract/site.ts';
 import { sendError } from './error-handler.ts';
 
 /**
  * Serves the built web app. Hashed assets are immutable; index.html is never cached so a deploy
  * shows at once. Unknown non-API paths get index.html and the SPA draws its 404 page; `/` gets the
  * landing page pre-rendered into it (landing.html), so a visitor sees it before any script runs.
- * Both name this installation's own address (canonical, Open Graph) through PUBLIC_URL_TOKEN.
+ * A signed-in person's `/` is their dashboard, not the landing: with a live session the request
+ * gets the app's frame instead (app.html: the app shell's skeleton, drawn at build time), so the
+ * marketing page never flashes before the dashboard. That answer depends on the cookie, so `/`
+ * varies by it. Both name this installation's own address (canonical, Open Graph) through PUBLIC_URL_TOKEN.
  *
  * Every page also carries the public app config (support and sales addresses, the landing and
  * About pages' figures, testimonials and team) as a JSON data block, so the app's first render
@@ -51,6 +54,8 @@ export async function registerSpa(
     pageAnswer?: (path: string) => Promise<TPageAnswer | undefined>;
     /** The public app config every page carries (read on each page; the caller caches it). */
     appConfig: () => Promise<TAppConfig>;
+    /** Whether the request carries a live session (only asked for `/`, and only when it has a cookie). */
+    signedIn?: (request: FastifyRequest) => Promise<boolean>;
   },
 ) {
   const indexFile = path.join(opts.webDistDir, 'index.html');
@@ -73,6 +78,7 @@ export async function registerSpa(
   const page = (file: string) => readFileSync(path.join(opts.webDistDir, file), 'utf8').replaceAll(PUBLIC_URL_TOKEN, opts.publicUrl);
   const indexHtml = hasWeb ? page('index.html') : undefined;
   const landingHtml = hasWeb && existsSync(path.join(opts.webDistDir, 'landing.html')) ? page('landing.html') : indexHtml;
+  const appHtml = hasWeb && existsSync(path.join(opts.webDistDir, APP_FRAME_FILE)) ? page(APP_FRAME_FILE) : indexHtml;
   const ssrFile = path.join(opts.webDistDir, SSR_DIR, SSR_LANDING_FILE);
   const buildContent = landingContent(BUILD_APP_CONFIG);
 
@@ -108,6 +114,17 @@ export async function registerSpa(
     return drawn.html;
   }
 
+  /** A stale, forged or unreadable cookie is a signed-out visitor, never a failed page. */
+  async function hasSession(request: FastifyRequest): Promise<boolean> {
+    if (!opts.signedIn || !request.headers.cookie) return false;
+    try {
+      return await opts.signedIn(request);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not look up the session for /; sending the landing page');
+      return false;
+    }
+  }
+
   const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/healthz') || url.startsWith('/readyz');
   const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
@@ -141,10 +158,13 @@ export async function registerSpa(
     }
     const path = request.url.split('?')[0] ?? '/';
     const config = await opts.appConfig();
-    const body = path === '/' ? await landingPage(config) : indexHtml;
+    const home = path === '/';
+    const body = home ? ((await hasSession(request)) ? appHtml : await landingPage(config)) : indexHtml;
     const html = body!.replace('</head>', `${configBlock(config)}</head>`);
     // The app draws the page either way; a link that opens nothing says so with its status too.
     const answer = await opts.pageAnswer?.(path);
+    // `/` is the landing or the app by the session cookie: no shared cache may hand one to the other.
+    if (home) reply.header('vary', 'Cookie');
     return reply
       .status(answer?.status ?? 200)
       .headers({ 'cache-control': 'no-cache', ...answer?.headers })
