@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Route, Router, Switch, type AroundNavHandler } from 'wouter';
+import { AppShellSkeleton } from './components/layout/app-shell';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
@@ -33,10 +34,14 @@ const ResetPasswordPage = lazy(() => import('./pages/reset-password-page').then(
 const InvitePage = lazy(() => import('./pages/invite-page').then((m) => ({ default: m.InvitePage })));
 const ConfirmEmailPage = lazy(() => import('./pages/confirm-email-page').then((m) => ({ default: m.ConfirmEmailPage })));
 
-/** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
-function Home() {
-  const { user } = useAuth();
-  if (!user) return <LandingPage />;
+/**
+ * `/` is the landing page while signed out, the dashboard when signed in. Until the session is known
+ * it is the app's empty frame, so a signed-in person never sees the marketing page flash by, unless
+ * the server already sent the landing page (it found no session): then that stays while it loads.
+ */
+function Home({ landingFirst }: { landingFirst: boolean }) {
+  const { user, isLoading } = useAuth();
+  if (!user) return isLoading && !landingFirst ? <AppShellSkeleton /> : <LandingPage />;
   return (
     <RequireAuth>
       <DashboardPage />
@@ -44,10 +49,12 @@ function Home() {
   );
 }
 
-function Routes() {
+function Routes({ landingFirst }: { landingFirst: boolean }) {
   return (
     <Switch>
-      <Route path="/" component={Home} />
+      <Route path="/">
+        <Home landingFirst={landingFirst} />
+      </Route>
       <Route path="/login" component={LoginPage} />
       <Route path="/sign-up" component={LoginPage} />
       <Route path="/verify-email" component={VerifyEmailPage} />
@@ -111,7 +118,8 @@ function Routes() {
 /** Every in-app Link and navigate call stays in the current workspace (lib/workspace.ts). */
 const stayInWorkspace: AroundNavHandler = (navigate, to, options) => navigate(keepWorkspace(to), options);
 
-export function App() {
+/** `landingFirst`: the page arrived with the landing page drawn in it (a signed-out visitor's `/`). */
+export function App({ landingFirst = false }: { landingFirst?: boolean }) {
   // Another workspace is another set of screens: nothing mounted for the last one stays.
   const teamId = useTeamId();
   return (
@@ -119,7 +127,7 @@ export function App() {
       <TooltipProvider>
         <Suspense fallback={<FullPageStatus label="Loading..." />}>
           <Router aroundNav={stayInWorkspace} hrefs={keepWorkspace}>
-            <Routes key={teamId ?? 'personal'} />
+            <Routes key={teamId ?? 'personal'} landingFirst={landingFirst} />
           </Router>
         </Suspense>
         <Toaster />

@@ -13,11 +13,14 @@ installWorkspaceLinks();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
+// A signed-out visitor's `/` arrives with the landing page already in it (rendered at build time):
+// take it over as it is. A signed-in person's arrives with the app's empty frame, which the app
+// draws the same and then replaces with the dashboard (createRoot clears what was there).
+const landingFirst = root.hasChildNodes() && !root.querySelector('[data-app-frame]') && window.location.pathname === '/';
 const app = (
   <StrictMode>
-    <App />
+    <App landingFirst={landingFirst} />
   </StrictMode>
 );
-// `/` arrives with the landing page already in it (rendered at build time): take it over as it is.
-if (root.hasChildNodes() && window.location.pathname === '/') hydrateRoot(root, app);
+if (landingFirst) hydrateRoot(root, app);
 else createRoot(root).render(app);

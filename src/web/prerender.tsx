@@ -2,6 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import type { TAppConfig } from '../contract/admin';
 import { App } from './app';
+import { AppShellSkeleton } from './components/layout/app-shell';
 import { drawWithConfig } from './lib/boot-config';
 import { queryClient } from './lib/query-client';
 
@@ -19,11 +20,20 @@ export function renderLanding(config: TAppConfig): string {
   try {
     return renderToString(
       <Router ssrPath="/">
-        <App />
+        <App landingFirst />
       </Router>,
     );
   } finally {
     drawWithConfig(undefined);
     queryClient.clear();
   }
+}
+
+/** The app's empty frame, which a signed-in person's `/` arrives with (it needs no config). */
+export function renderAppFrame(): string {
+  return renderToString(
+    <Router ssrPath="/">
+      <AppShellSkeleton />
+    </Router>,
+  );
 }
