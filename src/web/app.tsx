@@ -5,13 +5,15 @@ import { AppShellSkeleton } from './components/layout/app-shell';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
+import { ApiDocsPage } from './pages/api-docs-page';
 import { LandingPage } from './pages/landing-page';
 import { useAuth } from './hooks/use-auth';
 import { queryClient } from './lib/query-client';
 import { NotFoundPage } from './pages/not-found';
 import { keepWorkspace, useTeamId } from './lib/workspace';
 
-// The landing page ships in the entry chunk (cold page load); everything else loads on demand.
+// The landing page and the API reference's frame ship in the entry chunk (both are drawn at build
+// time and taken over as they are); everything else loads on demand.
 const AdminPage = lazy(() => import('./pages/admin-page').then((m) => ({ default: m.AdminPage })));
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
 const DashboardPage = lazy(() => import('./pages/dashboard-page').then((m) => ({ default: m.DashboardPage })));
@@ -23,7 +25,6 @@ const DocumentsPage = lazy(() => import('./pages/documents-page').then((m) => ({
 const HelpPage = lazy(() => import('./pages/help-page').then((m) => ({ default: m.HelpPage })));
 const AboutPage = lazy(() => import('./pages/about-page').then((m) => ({ default: m.AboutPage })));
 const PaymentSuccessPage = lazy(() => import('./pages/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })));
-const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const VerifyPage = lazy(() => import('./pages/verify-page').then((m) => ({ default: m.VerifyPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));

@@ -17,6 +17,7 @@ beforeAll(async () => {
     path.join(dist, 'landing.html'),
     webSource.replace('<div id="root"></div>', '<div id="root"><h1>Landing</h1><code>__PUBLIC_URL__/api/v1</code></div>'),
   );
+  writeFileSync(path.join(dist, 'docs-api.html'), webSource.replace('<div id="root"></div>', '<div id="root"><h1>API reference</h1></div>'));
   // As scripts/build-web.ts writes it: the app shell's skeleton, for a signed-in person's `/`.
   writeFileSync(path.join(dist, 'app.html'), webSource.replace('<div id="root"></div>', '<div id="root"><div data-app-frame=""></div></div>'));
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
@@ -95,6 +96,14 @@ describe('serving the web app', () => {
       expect(page.body).toContain('<div id="root"></div>');
       expect(page.body).not.toContain('Landing');
     }
+  });
+
+  it('sends the API reference drawn ahead of time for /docs/api, to everyone', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/docs/api?x=1' });
+    expect(page.body).toContain('<div id="root"><h1>API reference</h1></div>');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const signedIn = await (await signedInClient()).get('/docs/api');
+    expect(signedIn.body).toContain('<div id="root"><h1>API reference</h1></div>');
   });
 
   it('sends a signed-in person the app at /, not the landing page, and no cache hands one to the other', async () => {

@@ -1,6 +1,11 @@
-import { ApiReference } from '../features/api-docs/api-reference';
+import { lazy, Suspense } from 'react';
+import { ReferenceSkeleton } from '../features/api-docs/reference-skeleton';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
 import { useDocumentTitle } from '../hooks/use-document-title';
+
+// The page's frame ships with the app and is drawn at build time; the reference (its code and the
+// OpenAPI document) follows, in the place the skeleton holds for it.
+const ApiReference = lazy(() => import('../features/api-docs/api-reference').then((m) => ({ default: m.ApiReference })));
 
 /** `/docs/api`: the public API reference, readable without an account. */
 export function ApiDocsPage() {
@@ -13,7 +18,9 @@ export function ApiDocsPage() {
           <h1 className="mt-2 text-3xl font-semibold tracking-tight sm:text-4xl">API reference</h1>
           <p className="mt-3 text-lg text-muted-foreground">Generate PDFs from your own software: one call per document, or thousands in a batch.</p>
         </header>
-        <ApiReference />
+        <Suspense fallback={<ReferenceSkeleton />}>
+          <ApiReference />
+        </Suspense>
       </div>
     </MarketingLayout>
   );
