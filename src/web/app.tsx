@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Route, Router, Switch, type AroundNavHandler } from 'wouter';
 import { AppShellSkeleton } from './components/layout/app-shell';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
@@ -16,7 +16,8 @@ import { keepWorkspace, useTeamId } from './lib/workspace';
 // time and taken over as they are); everything else loads on demand.
 const AdminPage = lazy(() => import('./pages/admin-page').then((m) => ({ default: m.AdminPage })));
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
-const DashboardPage = lazy(() => import('./pages/dashboard-page').then((m) => ({ default: m.DashboardPage })));
+const loadDashboard = () => import('./pages/dashboard-page');
+const DashboardPage = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardPage })));
 const BuilderPage = lazy(() => import('./pages/builder-page').then((m) => ({ default: m.BuilderPage })));
 const DataEntryPage = lazy(() => import('./pages/data-entry-page').then((m) => ({ default: m.DataEntryPage })));
 const FormatsPage = lazy(() => import('./pages/formats-page').then((m) => ({ default: m.FormatsPage })));
@@ -42,7 +43,12 @@ const ConfirmEmailPage = lazy(() => import('./pages/confirm-email-page').then((m
  */
 function Home({ landingFirst }: { landingFirst: boolean }) {
   const { user, isLoading } = useAuth();
-  if (!user) return isLoading && !landingFirst ? <AppShellSkeleton /> : <LandingPage />;
+  const waiting = isLoading && !landingFirst;
+  // Most who wait here are signed in: the dashboard's code loads alongside the session, not after.
+  useEffect(() => {
+    if (waiting) void loadDashboard();
+  }, [waiting]);
+  if (!user) return waiting ? <AppShellSkeleton /> : <LandingPage />;
   return (
     <RequireAuth>
       <DashboardPage />
