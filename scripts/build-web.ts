@@ -6,7 +6,7 @@
  * that draws them stays in dist/web/ssr (never served): the server draws the pages again with it
  * once an admin gives the public pages content of their own.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -18,9 +18,47 @@ const configFile = path.join(root, 'vite.config.ts');
 const webDist = path.join(root, 'dist/web');
 const ssrDist = path.join(webDist, SSR_DIR);
 const ROOT_ELEMENT = '<div id="root"></div>';
+const MANIFEST = '.vite/manifest.json';
+
+/**
+ * What a pre-rendered page fetches first, named in its head so the browser starts at once instead
+ * of after the app's script has run: the code it loads on demand (its source file, as Vite's
+ * manifest names it) and the data it reads.
+ */
+const PAGE_PRELOADS: Record<string, { modules: string[]; fetches: string[] }> = {
+  '/docs/api': { modules: ['features/api-docs/api-reference.tsx'], fetches: ['/api/openapi.json'] },
+};
+
+type TManifest = Record<string, { file: string; imports?: string[] }>;
+
+/** The head links that start a page's own code and data loading with the HTML. */
+function preloadLinks(manifest: TManifest, index: string, page: string): string {
+  const wanted = PAGE_PRELOADS[page];
+  if (!wanted) return '';
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the web build's manifest: its preload would point nowhere.`);
+    if (files.has(chunk.file)) return;
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  wanted.modules.forEach(visit);
+  // What index.html already loads (the entry and its imports) is not named twice.
+  const modules = [...files].filter((file) => !index.includes(`/${file}"`));
+  return [
+    ...modules.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    // The app's calls send cookies (credentials: include): the preload must ask the same way to be reused.
+    ...wanted.fetches.map((url) => `<link rel="preload" as="fetch" href="${url}" crossorigin="use-credentials">`),
+  ].join('');
+}
 
 export async function buildWeb(): Promise<void> {
-  await build({ configFile, logLevel: 'warn' });
+  await build({ configFile, logLevel: 'warn', build: { manifest: MANIFEST } });
+  const manifestFile = path.join(webDist, MANIFEST);
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as TManifest;
+  // The manifest is for this script, not for browsers.
+  rmSync(path.dirname(manifestFile), { recursive: true, force: true });
   await build({
     configFile,
     logLevel: 'warn',
@@ -33,7 +71,8 @@ export async function buildWeb(): Promise<void> {
   const index = readFileSync(path.join(webDist, 'index.html'), 'utf8');
   if (!index.includes(ROOT_ELEMENT)) throw new Error(`dist/web/index.html has no ${ROOT_ELEMENT} to fill.`);
   for (const page of PRERENDERED_PAGES) {
-    writeFileSync(path.join(webDist, page.file), index.replace(ROOT_ELEMENT, `<div id="root">${renderer[page.render](BUILD_APP_CONFIG)}</div>`));
+    const html = index.replace('</head>', `${preloadLinks(manifest, index, page.path)}</head>`);
+    writeFileSync(path.join(webDist, page.file), html.replace(ROOT_ELEMENT, `<div id="root">${renderer[page.render](BUILD_APP_CONFIG)}</div>`));
   }
   writeFileSync(path.join(webDist, APP_FRAME_FILE), index.replace(ROOT_ELEMENT, `<div id="root">${renderer.renderAppFrame()}</div>`));
 }

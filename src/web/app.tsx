@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Route, Router, Switch, type AroundNavHandler } from 'wouter';
 import { AppShellSkeleton } from './components/layout/app-shell';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
@@ -42,7 +42,11 @@ const ConfirmEmailPage = lazy(() => import('./pages/confirm-email-page').then((m
  * the server already sent the landing page (it found no session): then that stays while it loads.
  */
 function Home({ landingFirst }: { landingFirst: boolean }) {
-  const { user, isLoading } = useAuth();
+  const auth = useAuth();
+  // Drawing the app (or the landing page) once the session is known is a deferred render, done in
+  // slices between which the browser stays responsive; the frame shows meanwhile.
+  const user = useDeferredValue(auth.user);
+  const isLoading = useDeferredValue(auth.isLoading);
   const waiting = isLoading && !landingFirst;
   // Most who wait here are signed in: the dashboard's code loads alongside the session, not after.
   useEffect(() => {

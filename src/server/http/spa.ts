@@ -116,7 +116,9 @@ export async function registerSpa(
       app.log.error({ err: error, path: pagePath }, 'could not draw a public page; it is drawn in the browser');
       return indexHtml;
     }
-    const html = indexHtml.replace(ROOT_ELEMENT, `<div id="root">${root}</div>`);
+    // The built page's head (what it preloads), around the root drawn anew.
+    const template = built.built ? built.built.slice(0, built.built.indexOf('</head>')) + indexHtml.slice(indexHtml.indexOf('</head>')) : indexHtml;
+    const html = template.replace(ROOT_ELEMENT, `<div id="root">${root}</div>`);
     drawn.set(pagePath, { content, html });
     return html;
   }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { CheckIcon, CopyIcon } from 'lucide-react';
-import { Fragment, useDeferredValue, useState, type ReactNode } from 'react';
+import { Fragment, startTransition, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ERROR_CODE_MEANING, HTTP_STATUS_OF, type TErrorCode } from '../../../contract/errors';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_EVENT } from '../../../contract/webhooks';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
@@ -454,15 +454,26 @@ function WebhooksSection() {
   );
 }
 
+/** Groups of calls drawn at first; the rest follow a few at a time, each in a short commit of its own. */
+const FIRST_GROUPS = 2;
+
 export function ApiReference() {
   const [language, setLanguage] = useState<TSampleLanguage>('curl');
   const openapi = useQuery({ queryKey: systemKeys.openapi, queryFn: () => api.get<TOpenApiDocument>('/api/openapi.json'), staleTime: Infinity });
   // Drawing the whole reference is long work: as a deferred value it is done in slices between
   // which the browser stays responsive, with the skeleton showing meanwhile.
   const doc = useDeferredValue(openapi.data);
+  const groups = useMemo(() => (doc ? operationsByTag(doc) : []), [doc]);
+  // A link to a section further down needs the whole reference at once to land there.
+  const [shown, setShown] = useState(() => (typeof window !== 'undefined' && window.location.hash.length > 1 ? Infinity : FIRST_GROUPS));
+  const complete = shown >= groups.length;
+  useEffect(() => {
+    if (!doc || complete) return;
+    const next = setTimeout(() => startTransition(() => setShown((n) => n + 2)), 0);
+    return () => clearTimeout(next);
+  }, [doc, complete, shown]);
   if (openapi.error) return <LoadError error={openapi.error} fallback="Could not load the API reference." />;
   if (!doc) return <ReferenceSkeleton />;
-  const groups = operationsByTag(doc);
   // Objects clients receive; request shapes are described with their calls.
   const schemas = Object.keys(doc.components?.schemas ?? {}).filter((name) => !name.endsWith('Input') && !/^(Create|Generate)Request|^Create/.test(name));
   return (
@@ -472,11 +483,11 @@ export function ApiReference() {
           <Nav groups={groups} schemas={schemas} />
         </div>
       </aside>
-      <div className="min-w-0">
+      <div className={cn('min-w-0', !complete && 'min-h-[200vh]')}>
         <JumpTo groups={groups} />
         <IntroductionSection doc={doc} groups={groups} />
         <ErrorsSection />
-        {groups.map((group) => (
+        {groups.slice(0, shown).map((group) => (
           <Section key={group.tag} id={`tag-${group.tag.toLowerCase()}`} title={group.tag}>
             <Prose text={group.description} className="text-base" />
             <div>
@@ -486,14 +497,18 @@ export function ApiReference() {
             </div>
           </Section>
         ))}
-        <WebhooksSection />
-        <Section id="objects" title="Objects">
-          <div className="space-y-8">
-            {schemas.map((name) => (
-              <SchemaSection key={name} doc={doc} name={name} />
-            ))}
-          </div>
-        </Section>
+        {complete && (
+          <>
+            <WebhooksSection />
+            <Section id="objects" title="Objects">
+              <div className="space-y-8">
+                {schemas.map((name) => (
+                  <SchemaSection key={name} doc={doc} name={name} />
+                ))}
+              </div>
+            </Section>
+          </>
+        )}
       </div>
     </div>
   );
