@@ -230,9 +230,10 @@ function OperationSection({
                 </TabsTrigger>
               ))}
             </TabsList>
+            {/* Only the shown language's sample is written out: the others wait for their tab. */}
             {SAMPLE_LANGUAGES.map((l) => (
               <TabsContent key={l.id} value={l.id} className="mt-3">
-                <CodeBlock code={codeSample(l.id, siteOrigin(), operation, body)} label={`${l.label} sample`} />
+                {l.id === language && <CodeBlock code={codeSample(l.id, siteOrigin(), operation, body)} label={`${l.label} sample`} />}
               </TabsContent>
             ))}
           </Tabs>
@@ -454,7 +455,7 @@ function WebhooksSection() {
   );
 }
 
-/** Groups of calls drawn at first; the rest follow a few at a time, each in a short commit of its own. */
+/** Groups of calls drawn at first; the rest follow one at a time, each in a short commit of its own. */
 const FIRST_GROUPS = 2;
 
 export function ApiReference() {
@@ -469,7 +470,7 @@ export function ApiReference() {
   const complete = shown >= groups.length;
   useEffect(() => {
     if (!doc || complete) return;
-    const next = setTimeout(() => startTransition(() => setShown((n) => n + 2)), 0);
+    const next = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
     return () => clearTimeout(next);
   }, [doc, complete, shown]);
   if (openapi.error) return <LoadError error={openapi.error} fallback="Could not load the API reference." />;
