@@ -58,7 +58,17 @@ async function signedInCookie(base: string): Promise<string> {
   return client.cookie;
 }
 
+/** One audit; a trace Lighthouse failed to record (NO_NAVSTART and the like, on a busy machine) is taken again, once. */
 async function audit(url: string, port: number, preset: 'mobile' | 'desktop', cookie?: string): Promise<Figures> {
+  try {
+    return await auditOnce(url, port, preset, cookie);
+  } catch (error) {
+    log(`  (${preset} audit failed, taken again: ${(error as Error).message})`);
+    return auditOnce(url, port, preset, cookie);
+  }
+}
+
+async function auditOnce(url: string, port: number, preset: 'mobile' | 'desktop', cookie?: string): Promise<Figures> {
   const result = await lighthouse(
     url,
     { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) },
