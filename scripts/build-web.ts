@@ -1,36 +1,80 @@
 /**
- * Builds the web app into dist/web: the client bundle (Vite), then the landing page drawn ahead
- * of time into dist/web/landing.html, which the server sends for `/` so the first paint needs no
- * script. The server-side module that draws it stays in dist/web/ssr (never served): the server
- * draws the landing page again with it once an admin gives the public pages content of their own.
+ * Builds the web app into dist/web: the client bundle (Vite), then the public pages drawn ahead of
+ * time (the landing page into dist/web/landing.html, the API reference's frame into docs-api.html),
+ * which the server sends for their paths so the first paint needs no script; and the app's empty
+ * frame into dist/web/app.html, which a signed-in person's `/` gets instead. The server-side module
+ * that draws them stays in dist/web/ssr (never served): the server draws the pages again with it
+ * once an admin gives the public pages content of their own.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { BUILD_APP_CONFIG, type TAppConfig } from '../src/contract/admin.ts';
-import { SSR_DIR, SSR_LANDING_FILE } from '../src/contract/site.ts';
+import { APP_FRAME_FILE, PRERENDERED_PAGES, SSR_DIR, SSR_LANDING_FILE } from '../src/contract/site.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const configFile = path.join(root, 'vite.config.ts');
 const webDist = path.join(root, 'dist/web');
 const ssrDist = path.join(webDist, SSR_DIR);
-export const LANDING_FILE = 'landing.html';
 const ROOT_ELEMENT = '<div id="root"></div>';
+const MANIFEST = '.vite/manifest.json';
+
+/**
+ * What a pre-rendered page fetches first, named in its head so the browser starts at once instead
+ * of after the app's script has run: the code it loads on demand (its source file, as Vite's
+ * manifest names it) and the data it reads.
+ */
+const PAGE_PRELOADS: Record<string, { modules: string[]; fetches: string[] }> = {
+  '/docs/api': { modules: ['features/api-docs/api-reference.tsx'], fetches: ['/api/openapi.json'] },
+};
+
+type TManifest = Record<string, { file: string; imports?: string[] }>;
+
+/** The head links that start a page's own code and data loading with the HTML. */
+function preloadLinks(manifest: TManifest, index: string, page: string): string {
+  const wanted = PAGE_PRELOADS[page];
+  if (!wanted) return '';
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the web build's manifest: its preload would point nowhere.`);
+    if (files.has(chunk.file)) return;
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  wanted.modules.forEach(visit);
+  // What index.html already loads (the entry and its imports) is not named twice.
+  const modules = [...files].filter((file) => !index.includes(`/${file}"`));
+  return [
+    ...modules.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    // The app's calls send cookies (credentials: include): the preload must ask the same way to be reused.
+    ...wanted.fetches.map((url) => `<link rel="preload" as="fetch" href="${url}" crossorigin="use-credentials">`),
+  ].join('');
+}
 
 export async function buildWeb(): Promise<void> {
-  await build({ configFile, logLevel: 'warn' });
+  await build({ configFile, logLevel: 'warn', build: { manifest: MANIFEST } });
+  const manifestFile = path.join(webDist, MANIFEST);
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as TManifest;
+  // The manifest is for this script, not for browsers.
+  rmSync(path.dirname(manifestFile), { recursive: true, force: true });
   await build({
     configFile,
     logLevel: 'warn',
     build: { ssr: path.join(root, 'src/web/prerender.tsx'), outDir: ssrDist, emptyOutDir: true, copyPublicDir: false },
   });
-  const { renderLanding } = (await import(pathToFileURL(path.join(ssrDist, SSR_LANDING_FILE)).href)) as {
-    renderLanding: (config: TAppConfig) => string;
-  };
+  const renderer = (await import(pathToFileURL(path.join(ssrDist, SSR_LANDING_FILE)).href)) as Record<
+    (typeof PRERENDERED_PAGES)[number]['render'],
+    (config: TAppConfig) => string
+  > & { renderAppFrame: () => string };
   const index = readFileSync(path.join(webDist, 'index.html'), 'utf8');
   if (!index.includes(ROOT_ELEMENT)) throw new Error(`dist/web/index.html has no ${ROOT_ELEMENT} to fill.`);
-  writeFileSync(path.join(webDist, LANDING_FILE), index.replace(ROOT_ELEMENT, `<div id="root">${renderLanding(BUILD_APP_CONFIG)}</div>`));
+  for (const page of PRERENDERED_PAGES) {
+    const html = index.replace('</head>', `${preloadLinks(manifest, index, page.path)}</head>`);
+    writeFileSync(path.join(webDist, page.file), html.replace(ROOT_ELEMENT, `<div id="root">${renderer[page.render](BUILD_APP_CONFIG)}</div>`));
+  }
+  writeFileSync(path.join(webDist, APP_FRAME_FILE), index.replace(ROOT_ELEMENT, `<div id="root">${renderer.renderAppFrame()}</div>`));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildWeb();

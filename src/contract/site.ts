@@ -10,3 +10,15 @@ export const PUBLIC_URL_TOKEN = '__PUBLIC_URL__';
  */
 export const SSR_DIR = 'ssr';
 export const SSR_LANDING_FILE = 'prerender.js';
+
+/** The app's frame (its shell's skeleton, drawn at build time): what a signed-in person's `/` gets. */
+export const APP_FRAME_FILE = 'app.html';
+
+/**
+ * The public pages drawn ahead of time: each page's path, the file the build leaves it in, and the
+ * function of the server-side module that draws it again with an installation's own settings.
+ */
+export const PRERENDERED_PAGES = [
+  { path: '/', file: 'landing.html', render: 'renderLanding' },
+  { path: '/docs/api', file: 'docs-api.html', render: 'renderApiDocs' },
+] as const;

@@ -135,6 +135,12 @@ export async function buildApp({ config, database, background = {}, logStream }:
     webDistDir: config.webDistDir,
     publicUrl: config.publicUrl,
     appConfig: () => services.system.appConfig(),
+    // The same cached lookup signed-in routes use: a known cookie costs no query.
+    signedIn: (request) =>
+      auth.currentUserId(request.headers).then(
+        () => true,
+        () => false,
+      ),
     // A share link's or a signer's page: 404 once it can no longer be used, and never indexed or cached.
     pageAnswer: async (path) => {
       const isOpen = path.startsWith(SHARE_PATH)

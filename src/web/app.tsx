@@ -1,20 +1,24 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Route, Router, Switch, type AroundNavHandler } from 'wouter';
+import { AppShellSkeleton } from './components/layout/app-shell';
 import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
 import { KeyboardShortcutsDialog } from './components/keyboard-shortcuts-dialog';
 import { TooltipProvider } from './components/ui/tooltip';
+import { ApiDocsPage } from './pages/api-docs-page';
 import { LandingPage } from './pages/landing-page';
 import { useAuth } from './hooks/use-auth';
 import { queryClient } from './lib/query-client';
 import { NotFoundPage } from './pages/not-found';
 import { keepWorkspace, useTeamId } from './lib/workspace';
 
-// The landing page ships in the entry chunk (cold page load); everything else loads on demand.
+// The landing page and the API reference's frame ship in the entry chunk (both are drawn at build
+// time and taken over as they are); everything else loads on demand.
 const AdminPage = lazy(() => import('./pages/admin-page').then((m) => ({ default: m.AdminPage })));
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
-const DashboardPage = lazy(() => import('./pages/dashboard-page').then((m) => ({ default: m.DashboardPage })));
+const loadDashboard = () => import('./pages/dashboard-page');
+const DashboardPage = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardPage })));
 const BuilderPage = lazy(() => import('./pages/builder-page').then((m) => ({ default: m.BuilderPage })));
 const DataEntryPage = lazy(() => import('./pages/data-entry-page').then((m) => ({ default: m.DataEntryPage })));
 const FormatsPage = lazy(() => import('./pages/formats-page').then((m) => ({ default: m.FormatsPage })));
@@ -23,7 +27,6 @@ const DocumentsPage = lazy(() => import('./pages/documents-page').then((m) => ({
 const HelpPage = lazy(() => import('./pages/help-page').then((m) => ({ default: m.HelpPage })));
 const AboutPage = lazy(() => import('./pages/about-page').then((m) => ({ default: m.AboutPage })));
 const PaymentSuccessPage = lazy(() => import('./pages/payment-success-page').then((m) => ({ default: m.PaymentSuccessPage })));
-const ApiDocsPage = lazy(() => import('./pages/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const VerifyPage = lazy(() => import('./pages/verify-page').then((m) => ({ default: m.VerifyPage })));
 const SharePage = lazy(() => import('./pages/share-page').then((m) => ({ default: m.SharePage })));
@@ -34,10 +37,23 @@ const ResetPasswordPage = lazy(() => import('./pages/reset-password-page').then(
 const InvitePage = lazy(() => import('./pages/invite-page').then((m) => ({ default: m.InvitePage })));
 const ConfirmEmailPage = lazy(() => import('./pages/confirm-email-page').then((m) => ({ default: m.ConfirmEmailPage })));
 
-/** `/` is the landing page while signed out (and while auth loads), the dashboard when signed in. */
-function Home() {
-  const { user } = useAuth();
-  if (!user) return <LandingPage />;
+/**
+ * `/` is the landing page while signed out, the dashboard when signed in. Until the session is known
+ * it is the app's empty frame, so a signed-in person never sees the marketing page flash by, unless
+ * the server already sent the landing page (it found no session): then that stays while it loads.
+ */
+function Home({ landingFirst }: { landingFirst: boolean }) {
+  const auth = useAuth();
+  // Drawing the app (or the landing page) once the session is known is a deferred render, done in
+  // slices between which the browser stays responsive; the frame shows meanwhile.
+  const user = useDeferredValue(auth.user);
+  const isLoading = useDeferredValue(auth.isLoading);
+  const waiting = isLoading && !landingFirst;
+  // Most who wait here are signed in: the dashboard's code loads alongside the session, not after.
+  useEffect(() => {
+    if (waiting) void loadDashboard();
+  }, [waiting]);
+  if (!user) return waiting ? <AppShellSkeleton /> : <LandingPage />;
   return (
     <RequireAuth>
       <DashboardPage />
@@ -45,10 +61,12 @@ function Home() {
   );
 }
 
-function Routes() {
+function Routes({ landingFirst }: { landingFirst: boolean }) {
   return (
     <Switch>
-      <Route path="/" component={Home} />
+      <Route path="/">
+        <Home landingFirst={landingFirst} />
+      </Route>
       <Route path="/login" component={LoginPage} />
       <Route path="/sign-up" component={LoginPage} />
       <Route path="/verify-email" component={VerifyEmailPage} />
@@ -112,7 +130,8 @@ function Routes() {
 /** Every in-app Link and navigate call stays in the current workspace (lib/workspace.ts). */
 const stayInWorkspace: AroundNavHandler = (navigate, to, options) => navigate(keepWorkspace(to), options);
 
-export function App() {
+/** `landingFirst`: the page arrived with the landing page drawn in it (a signed-out visitor's `/`). */
+export function App({ landingFirst = false }: { landingFirst?: boolean }) {
   // Another workspace is another set of screens: nothing mounted for the last one stays.
   const teamId = useTeamId();
   return (
@@ -120,7 +139,7 @@ export function App() {
       <TooltipProvider>
         <Suspense fallback={<FullPageStatus label="Loading..." />}>
           <Router aroundNav={stayInWorkspace} hrefs={keepWorkspace}>
-            <Routes key={teamId ?? 'personal'} />
+            <Routes key={teamId ?? 'personal'} landingFirst={landingFirst} />
           </Router>
         </Suspense>
         <Toaster />

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import './index.css';
@@ -13,11 +13,20 @@ installWorkspaceLinks();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
+// A public page drawn ahead of time (a signed-out visitor's `/`, the API reference) arrives with
+// its content already in it: take it over as it is. A signed-in person's `/` arrives with the app's
+// empty frame instead, which the app draws the same and then replaces with the dashboard
+// (createRoot clears what was there).
+const prerendered = root.hasChildNodes() && !root.querySelector('[data-app-frame]');
+const landingFirst = prerendered && window.location.pathname === '/';
 const app = (
   <StrictMode>
-    <App />
+    <App landingFirst={landingFirst} />
   </StrictMode>
 );
-// `/` arrives with the landing page already in it (rendered at build time): take it over as it is.
-if (root.hasChildNodes() && window.location.pathname === '/') hydrateRoot(root, app);
-else createRoot(root).render(app);
+// As a transition, the first render (or hydration) yields to the browser every few milliseconds
+// instead of holding the main thread for the whole page: a phone answers taps while it runs.
+startTransition(() => {
+  if (prerendered) hydrateRoot(root, app);
+  else createRoot(root).render(app);
+});

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp } from '../test/test-app.ts';
 
 const webSource = readFileSync(path.resolve(import.meta.dirname, '../../web/index.html'), 'utf8');
 
@@ -17,12 +17,30 @@ beforeAll(async () => {
     path.join(dist, 'landing.html'),
     webSource.replace('<div id="root"></div>', '<div id="root"><h1>Landing</h1><code>__PUBLIC_URL__/api/v1</code></div>'),
   );
+  writeFileSync(path.join(dist, 'docs-api.html'), webSource.replace('<div id="root"></div>', '<div id="root"><h1>API reference</h1></div>'));
+  // As scripts/build-web.ts writes it: the app shell's skeleton, for a signed-in person's `/`.
+  writeFileSync(path.join(dist, 'app.html'), webSource.replace('<div id="root"></div>', '<div id="root"><div data-app-frame=""></div></div>'));
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   t = await createTestApp({ WEB_DIST_DIR: dist, PUBLIC_URL: 'https://docs.example.org' });
 });
 afterAll(async () => {
   await t.close();
 });
+
+/** A new person signed in on a client, as the browser on this installation's own address would. */
+async function signedInClient(): Promise<TestClient> {
+  const client = new TestClient(t.app);
+  const origin = { origin: 'https://docs.example.org' };
+  const email = `spa-${Math.random().toString(36).slice(2)}@example.com`;
+  const response = await client.request(
+    'POST',
+    '/api/auth/sign-up',
+    { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' },
+    origin,
+  );
+  expect(response.statusCode, response.body).toBe(200);
+  return client;
+}
 
 describe('serving the web app', () => {
   it("serves robots.txt and sitemap.xml as what they are, with this installation's address", async () => {
@@ -77,6 +95,51 @@ describe('serving the web app', () => {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.body).toContain('<div id="root"></div>');
       expect(page.body).not.toContain('Landing');
+    }
+  });
+
+  it('sends the API reference drawn ahead of time for /docs/api, to everyone', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/docs/api?x=1' });
+    expect(page.body).toContain('<div id="root"><h1>API reference</h1></div>');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const signedIn = await (await signedInClient()).get('/docs/api');
+    expect(signedIn.body).toContain('<div id="root"><h1>API reference</h1></div>');
+  });
+
+  it('sends a signed-in person the app at /, not the landing page, and no cache hands one to the other', async () => {
+    const client = await signedInClient();
+    for (const url of ['/', '/?ref=ad']) {
+      const page = await client.get(url);
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<div id="root"><div data-app-frame=""></div></div>');
+      expect(page.body).not.toContain('Landing');
+      expect(page.body).toContain('<script type="application/json" id="app-config">');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers['vary']).toMatch(/cookie/i);
+    }
+    // Signed out again, the same browser gets the landing page.
+    await client.request('POST', '/api/logout', undefined, { origin: 'https://docs.example.org' });
+    const after = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: client.cookieHeader } });
+    expect(after.body).toContain('<h1>Landing</h1>');
+  });
+
+  it('sends the landing page for / with a stale, forged or malformed session cookie, never an error', async () => {
+    const client = await signedInClient();
+    const cookie = client.cookieHeader;
+    await client.request('POST', '/api/logout', undefined, { origin: 'https://docs.example.org' });
+    const cookies = [
+      cookie, // its session ended
+      'formwork.session_token=nope.nothing',
+      '__Secure-formwork.session_token=%E0%A4%A; theme=dark',
+      'formwork.session_token=',
+      `formwork.session_token=${'x'.repeat(5000)}`,
+      'other=1',
+    ];
+    for (const header of cookies) {
+      const page = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: header } });
+      expect(page.statusCode, header.slice(0, 60)).toBe(200);
+      expect(page.body).toContain('<h1>Landing</h1>');
+      expect(page.headers['vary']).toMatch(/cookie/i);
     }
   });
 

@@ -13,7 +13,7 @@ import {
   ZapIcon,
   type LucideIcon,
 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../components/layout/empty-state';
 import { QueryState, SkeletonList, type QueryStatus } from '../components/query-state';
@@ -345,7 +345,10 @@ export function DashboardPage() {
   // In a team, making and changing formats is for editors and up (route-roles.ts).
   const canEdit = useWorkspace().atLeast('editor');
 
-  if (userLoading || !user || stats.isLoading) {
+  // The page is drawn once the figures are in, as a deferred render (in slices, the browser
+  // responsive between them) rather than in one long task.
+  const statsLoading = useDeferredValue(stats.isLoading);
+  if (userLoading || !user || statsLoading) {
     return (
       <div className="flex min-h-[40vh] items-center justify-center text-sm text-muted-foreground" role="status">
         Loading...

@@ -290,3 +290,49 @@ export function AppShell({ user, children }: { user: TUser; children: ReactNode 
     </div>
   );
 }
+
+/**
+ * The app shell before anyone is known: the same frame (sidebar, top bar, page area) with grey bars
+ * where the names go. A signed-in person's `/` shows it until the session is read (drawn into the
+ * page at build time, then by the app), so neither the landing page nor a spinner flashes by, and
+ * the shell that follows lands in the same place.
+ */
+export function AppShellSkeleton() {
+  const bar = 'animate-pulse rounded-md bg-secondary';
+  return (
+    <div className="flex min-h-dvh bg-muted/40" data-app-frame="" aria-busy="true">
+      <aside className="hidden w-64 shrink-0 border-r bg-sidebar lg:block">
+        <div className="flex h-16 items-center px-5">
+          <Logo />
+        </div>
+        <div className="flex flex-col gap-0.5 px-3 py-2">
+          <div className={cn(bar, 'mx-3 mb-3 h-3 w-20')} />
+          {NAV_ITEMS.map(({ href }) => (
+            <div key={href} className="flex h-9 items-center gap-3 px-3">
+              <div className={cn(bar, 'size-4')} />
+              <div className={cn(bar, 'h-3.5 w-28')} />
+            </div>
+          ))}
+        </div>
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-16 shrink-0 items-center gap-3 border-b bg-background px-4 sm:px-6">
+          <div className="lg:hidden">
+            <Logo className="[&>span]:hidden sm:[&>span]:inline" />
+          </div>
+          <div className="ml-auto flex items-center gap-3">
+            <div className={cn(bar, 'size-8 rounded-full')} />
+            <div className={cn(bar, 'hidden h-3.5 w-20 sm:block')} />
+          </div>
+        </header>
+        <main className="flex-1">
+          <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8" role="status">
+            <span className="sr-only">Loading...</span>
+            <div className={cn(bar, 'h-8 w-56')} />
+            <div className={cn(bar, 'mt-3 h-4 w-80 max-w-full')} />
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -5,7 +5,7 @@ import { useAuth } from '../../hooks/use-auth';
 import { usePlans } from '../../hooks/use-plans';
 import { storedPlanChoice } from '../../lib/plans';
 import { handleUnauthorized } from '../../lib/unauthorized';
-import { AppShell } from './app-shell';
+import { AppShell, AppShellSkeleton } from './app-shell';
 
 export function FullPageStatus({ label }: { label: string }) {
   return (
@@ -57,7 +57,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   }, [signedOut]);
   useResumePlanChoice(user !== null);
 
-  if (isLoading) return <FullPageStatus label="Loading..." />;
+  // The shell's frame, not a spinner: the page that follows lands in the same place.
+  if (isLoading) return <AppShellSkeleton />;
   if (!user) return <FullPageStatus label="Redirecting to sign in..." />;
   return <AppShell user={user}>{children}</AppShell>;
 }

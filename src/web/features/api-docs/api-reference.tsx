@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { CheckIcon, CopyIcon } from 'lucide-react';
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, startTransition, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ERROR_CODE_MEANING, HTTP_STATUS_OF, type TErrorCode } from '../../../contract/errors';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_EVENT } from '../../../contract/webhooks';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
@@ -9,7 +9,6 @@ import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
 import { NativeSelect } from '../../components/ui/native-select';
-import { Skeleton } from '../../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { api } from '../../lib/api';
 import { systemKeys } from '../../lib/query-keys';
@@ -26,6 +25,13 @@ import {
   type TOperation,
   type TSampleLanguage,
 } from './openapi-model';
+import { ReferenceSkeleton } from './reference-skeleton';
+
+/**
+ * Sections far below the screen are neither laid out nor painted until scrolled near (their size
+ * guessed until then): the reference is long, and a phone would otherwise lay it all out at once.
+ */
+const OFFSCREEN = '[content-visibility:auto] [contain-intrinsic-size:auto_40rem]';
 
 const WEBHOOK_EVENT_MEANING: [string, string][] = [
   ['document.created', 'A document was made one at a time, in the app or by the API.'],
@@ -175,7 +181,7 @@ function OperationSection({
   const requestSchema = operation.requestBody?.content?.['application/json']?.schema;
   const responses = Object.entries(operation.responses);
   return (
-    <section id={operation.id} aria-labelledby={`${operation.id}-title`} className="scroll-mt-24 border-t py-10 first:border-t-0">
+    <section id={operation.id} aria-labelledby={`${operation.id}-title`} className={cn('scroll-mt-24 border-t py-10 first:border-t-0', OFFSCREEN)}>
       <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_minmax(0,30rem)] 2xl:gap-8">
         <div className="min-w-0 space-y-5">
           <div>
@@ -224,9 +230,10 @@ function OperationSection({
                 </TabsTrigger>
               ))}
             </TabsList>
+            {/* Only the shown language's sample is written out: the others wait for their tab. */}
             {SAMPLE_LANGUAGES.map((l) => (
               <TabsContent key={l.id} value={l.id} className="mt-3">
-                <CodeBlock code={codeSample(l.id, siteOrigin(), operation, body)} label={`${l.label} sample`} />
+                {l.id === language && <CodeBlock code={codeSample(l.id, siteOrigin(), operation, body)} label={`${l.label} sample`} />}
               </TabsContent>
             ))}
           </Tabs>
@@ -239,7 +246,11 @@ function OperationSection({
 function SchemaSection({ doc, name }: { doc: TOpenApiDocument; name: string }) {
   const rows = fieldsOf(doc, { $ref: `#/components/schemas/${name}` });
   return (
-    <section id={`schema-${name}`} aria-labelledby={`schema-${name}-title`} className="scroll-mt-24">
+    <section
+      id={`schema-${name}`}
+      aria-labelledby={`schema-${name}-title`}
+      className="scroll-mt-24 [contain-intrinsic-size:auto_16rem] [content-visibility:auto]"
+    >
       <h3 id={`schema-${name}-title`} className="mb-3 font-mono text-base font-semibold">
         {name}
       </h3>
@@ -444,20 +455,26 @@ function WebhooksSection() {
   );
 }
 
+/** Groups of calls drawn at first; the rest follow one at a time, each in a short commit of its own. */
+const FIRST_GROUPS = 2;
+
 export function ApiReference() {
   const [language, setLanguage] = useState<TSampleLanguage>('curl');
   const openapi = useQuery({ queryKey: systemKeys.openapi, queryFn: () => api.get<TOpenApiDocument>('/api/openapi.json'), staleTime: Infinity });
-  if (openapi.isLoading) {
-    return (
-      <div className="space-y-4" role="status" aria-label="Loading the reference">
-        <Skeleton className="h-10 w-1/2" />
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  }
-  if (openapi.error || !openapi.data) return <LoadError error={openapi.error} fallback="Could not load the API reference." />;
-  const doc = openapi.data;
-  const groups = operationsByTag(doc);
+  // Drawing the whole reference is long work: as a deferred value it is done in slices between
+  // which the browser stays responsive, with the skeleton showing meanwhile.
+  const doc = useDeferredValue(openapi.data);
+  const groups = useMemo(() => (doc ? operationsByTag(doc) : []), [doc]);
+  // A link to a section further down needs the whole reference at once to land there.
+  const [shown, setShown] = useState(() => (typeof window !== 'undefined' && window.location.hash.length > 1 ? Infinity : FIRST_GROUPS));
+  const complete = shown >= groups.length;
+  useEffect(() => {
+    if (!doc || complete) return;
+    const next = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
+    return () => clearTimeout(next);
+  }, [doc, complete, shown]);
+  if (openapi.error) return <LoadError error={openapi.error} fallback="Could not load the API reference." />;
+  if (!doc) return <ReferenceSkeleton />;
   // Objects clients receive; request shapes are described with their calls.
   const schemas = Object.keys(doc.components?.schemas ?? {}).filter((name) => !name.endsWith('Input') && !/^(Create|Generate)Request|^Create/.test(name));
   return (
@@ -467,11 +484,11 @@ export function ApiReference() {
           <Nav groups={groups} schemas={schemas} />
         </div>
       </aside>
-      <div className="min-w-0">
+      <div className={cn('min-w-0', !complete && 'min-h-[200vh]')}>
         <JumpTo groups={groups} />
         <IntroductionSection doc={doc} groups={groups} />
         <ErrorsSection />
-        {groups.map((group) => (
+        {groups.slice(0, shown).map((group) => (
           <Section key={group.tag} id={`tag-${group.tag.toLowerCase()}`} title={group.tag}>
             <Prose text={group.description} className="text-base" />
             <div>
@@ -481,14 +498,18 @@ export function ApiReference() {
             </div>
           </Section>
         ))}
-        <WebhooksSection />
-        <Section id="objects" title="Objects">
-          <div className="space-y-8">
-            {schemas.map((name) => (
-              <SchemaSection key={name} doc={doc} name={name} />
-            ))}
-          </div>
-        </Section>
+        {complete && (
+          <>
+            <WebhooksSection />
+            <Section id="objects" title="Objects">
+              <div className="space-y-8">
+                {schemas.map((name) => (
+                  <SchemaSection key={name} doc={doc} name={name} />
+                ))}
+              </div>
+            </Section>
+          </>
+        )}
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import { Logo } from '../../components/layout/logo';
 import { Button } from '../../components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
 import { useContactEmails } from '../../hooks/use-app-config';
+import { useAuth } from '../../hooks/use-auth';
 import { mailto } from '../../lib/site';
 import { scrollToSection } from '../../lib/utils';
 
@@ -19,6 +20,42 @@ function useSectionNav() {
       navigate(`/#${id}`);
     }
   };
+}
+
+function initialOf(user: { firstName?: string | null; email: string }): string {
+  const first = user.firstName?.trim();
+  return ((first ? first[0] : user.email.trim()[0]) ?? '?').toUpperCase();
+}
+
+/**
+ * The header's way in: Sign In for a visitor, the way back to the app for a signed-in person (the
+ * API reference and About are read by both). Until the session is known the place stays empty, at
+ * its size; the landing page alone shows Sign In at once, as the server sends it only to visitors.
+ */
+function AccountAction() {
+  const { user, isLoading } = useAuth();
+  const [location] = useLocation();
+  if (user) {
+    return (
+      <Button size="sm" variant="outline" asChild className="gap-2 pl-1.5" data-testid="open-app">
+        <Link href="/">
+          <span
+            className="flex size-6 items-center justify-center rounded-full bg-gradient-to-br from-[oklch(0.62_0.19_285)] to-[oklch(0.5_0.23_268)] text-xs font-semibold text-white"
+            aria-hidden
+          >
+            {initialOf(user)}
+          </span>
+          Dashboard
+        </Link>
+      </Button>
+    );
+  }
+  if (isLoading && location !== '/') return <span className="inline-block h-8 w-[4.5rem]" aria-hidden />;
+  return (
+    <Button size="sm" asChild>
+      <a href="/api/login">Sign In</a>
+    </Button>
+  );
 }
 
 export function MarketingHeader() {
@@ -72,9 +109,7 @@ export function MarketingHeader() {
               </DropdownMenuItem>
             </DropdownMenuContent>
           </DropdownMenu>
-          <Button size="sm" asChild>
-            <a href="/api/login">Sign In</a>
-          </Button>
+          <AccountAction />
         </div>
       </div>
     </header>
@@ -84,6 +119,7 @@ export function MarketingHeader() {
 export function MarketingFooter() {
   const goTo = useSectionNav();
   const { supportEmail, salesEmail } = useContactEmails();
+  const { user } = useAuth();
   const linkClass =
     'rounded-sm text-sm text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none cursor-pointer text-left';
   return (
@@ -143,9 +179,15 @@ export function MarketingFooter() {
               </li>
             )}
             <li>
-              <a href="/api/login" className={linkClass}>
-                Sign in
-              </a>
+              {user ? (
+                <Link href="/" className={linkClass}>
+                  Your dashboard
+                </Link>
+              ) : (
+                <a href="/api/login" className={linkClass}>
+                  Sign in
+                </a>
+              )}
             </li>
           </ul>
         </div>
