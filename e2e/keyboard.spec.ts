@@ -77,6 +77,8 @@ test('focus: opening the builder, saving, the success dialog, and Save a few key
   await expect(save).toBeFocused();
 
   // The success dialog focuses Download; closed, focus is back on Generate.
+  // The Free plan holds one format: the invoice makes room for a one-field note.
+  expect((await page.request.delete(`/api/formats/${id}`, { headers: { origin: baseURL ?? '' } })).ok()).toBe(true);
   const format = await page.request.post('/api/formats', {
     headers: { origin: baseURL ?? '' },
     data: {
@@ -85,6 +87,7 @@ test('focus: opening the builder, saving, the success dialog, and Save a few key
       placeholders: [{ name: 'client_name', type: 'text', required: true }],
     },
   });
+  expect(format.ok(), await format.text()).toBe(true);
   const noteId = ((await format.json()) as { id: string }).id;
   await page.goto(`/data-entry/${noteId}`);
   await page.getByLabel(/^Client name/).fill('Ada Lovelace');
