@@ -1,11 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { CheckIcon, CopyIcon } from 'lucide-react';
-import { Fragment, startTransition, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { ERROR_CODE_MEANING, HTTP_STATUS_OF, type TErrorCode } from '../../../contract/errors';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_EVENT } from '../../../contract/webhooks';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { LoadError } from '../../components/ui/load-error';
 import { NativeSelect } from '../../components/ui/native-select';
@@ -25,6 +23,7 @@ import {
   type TOperation,
   type TSampleLanguage,
 } from './openapi-model';
+import { CodeBlock, Method, Prose, Section } from './reference-parts';
 import { ReferenceSkeleton } from './reference-skeleton';
 
 /**
@@ -58,81 +57,6 @@ function isFromFormwork(body, header, secret) {
 }`;
 
 /** Text with `code` spans, in paragraphs split by blank lines, as the document's descriptions are written. */
-function Prose({ text, className }: { text: string | undefined; className?: string }) {
-  if (!text) return null;
-  return (
-    <div className={cn('space-y-2 text-sm leading-relaxed text-muted-foreground', className)}>
-      {text.split(/\n\n+/).map((paragraph, i) => (
-        <p key={i}>
-          {paragraph.split('`').map((part, j) =>
-            j % 2 === 1 ? (
-              <code key={j} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.8125rem] text-foreground">
-                {part}
-              </code>
-            ) : (
-              <Fragment key={j}>{part}</Fragment>
-            ),
-          )}
-        </p>
-      ))}
-    </div>
-  );
-}
-
-const METHOD_STYLES: Record<string, string> = {
-  get: 'bg-sky-100 text-sky-800',
-  post: 'bg-emerald-100 text-emerald-800',
-  put: 'bg-amber-100 text-amber-800',
-  patch: 'bg-amber-100 text-amber-800',
-  delete: 'bg-red-100 text-red-800',
-};
-
-function Method({ method }: { method: string }) {
-  return (
-    <span className={cn('inline-flex h-6 shrink-0 items-center rounded px-1.5 font-mono text-xs font-semibold uppercase', METHOD_STYLES[method])}>
-      {method}
-    </span>
-  );
-}
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      variant="ghost"
-      size="icon-sm"
-      className="text-slate-300 hover:bg-slate-800 hover:text-white"
-      aria-label={copied ? 'Copied' : label}
-      onClick={() => {
-        void navigator.clipboard.writeText(text).then(() => {
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        });
-      }}
-    >
-      {copied ? <CheckIcon aria-hidden /> : <CopyIcon aria-hidden />}
-    </Button>
-  );
-}
-
-function CodeBlock({ code, label }: { code: string; label: string }) {
-  return (
-    <div className="relative">
-      <pre
-        role="region"
-        className="overflow-x-auto rounded-lg bg-slate-950 p-4 pr-12 text-[0.8125rem] leading-relaxed text-slate-100"
-        tabIndex={0}
-        aria-label={label}
-      >
-        <code>{code}</code>
-      </pre>
-      <div className="absolute top-2 right-2">
-        <CopyButton text={code} label={`Copy the ${label}`} />
-      </div>
-    </div>
-  );
-}
-
 const ERROR_COLUMNS: readonly DataTableColumn[] = ['Code', 'Status', 'Meaning'].map((header) => ({ header, className: 'px-3 py-2 font-medium' }));
 
 function FieldTable({ caption, rows }: { caption: string; rows: { name: string; type: string; required: boolean; description?: string; depth?: number }[] }) {
@@ -306,17 +230,6 @@ function Nav({ groups, schemas }: { groups: TGroups; schemas: string[] }) {
         </ul>
       </div>
     </nav>
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-24 space-y-4 py-8">
-      <h2 id={`${id}-title`} className="text-2xl font-semibold tracking-tight">
-        {title}
-      </h2>
-      {children}
-    </section>
   );
 }
 
