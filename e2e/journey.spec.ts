@@ -128,7 +128,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     await sidebar.getByRole('button', { name: 'Add Table' }).click();
     const cell = (r: number, c: number) => page.getByLabel(`Table 4, row ${r}, column ${c}`);
     await cell(1, 1).fill('Fee');
-    await cell(1, 2).fill('{{monthly_fee}} USD');
+    await cell(1, 2).fill('{{monthly_fee}}');
     await cell(2, 1).fill('Plan');
     await cell(2, 2).fill('{{plan}}');
     await done();
@@ -220,6 +220,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     const form = page.getByRole('form', { name: 'Generate document' });
     await expect(form.getByLabel('Start date')).toHaveAttribute('type', 'date');
     await expect(form.getByLabel('Monthly fee')).toHaveAttribute('inputmode', 'decimal');
+    await expect(form.getByTestId('number-adornment')).toHaveText('$');
     await expect(form.getByLabel('Service plan')).toHaveAttribute('aria-required', 'true');
     await expect(form.getByLabel('Service plan').locator('option')).toHaveText(['Select an option', 'Starter', 'Growth', 'Scale']);
 
@@ -252,9 +253,9 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     const text = pdfText(bytes);
     expect(text).toContain(HEADING);
     expect(text).toContain('Welcome to the Growth plan.');
-    // date: readable; number: grouped, decimals kept.
+    // date: readable; a fee is money by its name: the format's currency, two decimals, no `| currency` needed.
     expect(text).toContain('Starts on March 9, 2026');
-    expect(text).toMatch(/Fee\s+1,234,567\.5 USD/);
+    expect(text).toMatch(/Fee\s+\$1,234,567\.50/);
     expect(text).toMatch(/Plan\s+Growth/);
     expect(text).toContain('Billed every month');
     expect(text).not.toContain('{{');
@@ -263,7 +264,7 @@ test('journey: sign up, build, drag-reorder, save, preview, fill, generate, down
     expect(pdfImages(bytes)).toContainEqual([60, 30]);
     // The dragged order holds in the document: paragraph, table, list.
     const para = text.indexOf('Welcome to the Growth plan.');
-    const table = text.indexOf('1,234,567.5 USD');
+    const table = text.indexOf('$1,234,567.50');
     const list = text.indexOf('Starts on March 9, 2026');
     expect(para).toBeGreaterThanOrEqual(0);
     expect(table).toBeGreaterThan(para);
