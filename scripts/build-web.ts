@@ -28,8 +28,9 @@ const MANIFEST = '.vite/manifest.json';
  */
 const PAGE_PRELOADS: Record<string, { modules: string[]; fetches: string[] }> = {
   '/docs/api': { modules: ['features/api-docs/api-reference.tsx'], fetches: ['/api/openapi.json'] },
-  // A signed-in person's `/`: the dashboard's code and figures load with the session, not after it.
-  [APP_FRAME_FILE]: { modules: ['pages/dashboard-page.tsx'], fetches: ['/api/auth/session', '/api/user/stats'] },
+  // A signed-in person's `/`: the dashboard's figures load with the session, not after it. (Its
+  // code is not named: preloaded with the entry, it slowed the entry down and the dashboard with it.)
+  [APP_FRAME_FILE]: { modules: [], fetches: ['/api/auth/session', '/api/user/stats'] },
 };
 
 /**
@@ -90,8 +91,8 @@ export async function buildWeb(): Promise<void> {
     const html = lowPriorityScripts(index.replace('</head>', `${preloadLinks(manifest, index, page.path)}</head>`));
     writeFileSync(path.join(webDist, page.file), html.replace(ROOT_ELEMENT, `<div id="root">${renderer[page.render](BUILD_APP_CONFIG)}</div>`));
   }
-  // The frame paints from the HTML and CSS as well; the app takes its place once its scripts are in.
-  const appFrame = lowPriorityScripts(index.replace('</head>', `${preloadLinks(manifest, index, APP_FRAME_FILE)}</head>`));
+  // The frame's scripts keep their priority: the dashboard that replaces it needs them (measured).
+  const appFrame = index.replace('</head>', `${preloadLinks(manifest, index, APP_FRAME_FILE)}</head>`);
   writeFileSync(path.join(webDist, APP_FRAME_FILE), appFrame.replace(ROOT_ELEMENT, `<div id="root">${renderer.renderAppFrame()}</div>`));
 }
 
