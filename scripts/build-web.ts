@@ -21,13 +21,30 @@ const ROOT_ELEMENT = '<div id="root"></div>';
 const MANIFEST = '.vite/manifest.json';
 
 /**
- * What a pre-rendered page fetches first, named in its head so the browser starts at once instead
- * of after the app's script has run: the code it loads on demand (its source file, as Vite's
- * manifest names it) and the data it reads.
+ * What a page drawn ahead of time (keyed by its path, or by file for the app's frame) fetches
+ * first, named in its head so the browser starts at once instead of after the app's script has
+ * run: the code it loads on demand (its source file, as Vite's manifest names it) and the data it
+ * reads.
  */
 const PAGE_PRELOADS: Record<string, { modules: string[]; fetches: string[] }> = {
   '/docs/api': { modules: ['features/api-docs/api-reference.tsx'], fetches: ['/api/openapi.json'] },
+  // A signed-in person's `/`: the dashboard's figures load with the session, not after it. (Its
+  // code is not named: preloaded with the entry, it slowed the entry down and the dashboard with it.)
+  [APP_FRAME_FILE]: { modules: [], fetches: ['/api/auth/session', '/api/user/stats'] },
 };
+
+/**
+ * A page drawn ahead of time paints from its HTML and CSS alone: its scripts only take it over, so
+ * they load at low priority and do not compete with what the first paint needs (the stylesheet,
+ * the text font).
+ */
+function lowPriorityScripts(html: string): string {
+  const marked = html
+    .replace(/<script type="module" crossorigin src=/g, '<script type="module" crossorigin fetchpriority="low" src=')
+    .replace(/<link rel="modulepreload" crossorigin href=/g, '<link rel="modulepreload" crossorigin fetchpriority="low" href=');
+  if (marked === html) throw new Error('dist/web/index.html has no module script to load at low priority.');
+  return marked;
+}
 
 type TManifest = Record<string, { file: string; imports?: string[] }>;
 
@@ -71,10 +88,12 @@ export async function buildWeb(): Promise<void> {
   const index = readFileSync(path.join(webDist, 'index.html'), 'utf8');
   if (!index.includes(ROOT_ELEMENT)) throw new Error(`dist/web/index.html has no ${ROOT_ELEMENT} to fill.`);
   for (const page of PRERENDERED_PAGES) {
-    const html = index.replace('</head>', `${preloadLinks(manifest, index, page.path)}</head>`);
+    const html = lowPriorityScripts(index.replace('</head>', `${preloadLinks(manifest, index, page.path)}</head>`));
     writeFileSync(path.join(webDist, page.file), html.replace(ROOT_ELEMENT, `<div id="root">${renderer[page.render](BUILD_APP_CONFIG)}</div>`));
   }
-  writeFileSync(path.join(webDist, APP_FRAME_FILE), index.replace(ROOT_ELEMENT, `<div id="root">${renderer.renderAppFrame()}</div>`));
+  // The frame's scripts keep their priority: the dashboard that replaces it needs them (measured).
+  const appFrame = index.replace('</head>', `${preloadLinks(manifest, index, APP_FRAME_FILE)}</head>`);
+  writeFileSync(path.join(webDist, APP_FRAME_FILE), appFrame.replace(ROOT_ELEMENT, `<div id="root">${renderer.renderAppFrame()}</div>`));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildWeb();

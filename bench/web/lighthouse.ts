@@ -10,7 +10,9 @@
  * 0.05 and TBT at most 200 ms on mobile everywhere; mobile performance at least 90 on `/` and 80 on
  * the others; desktop performance at least 95 everywhere.
  *
- *   tsx bench/web/lighthouse.ts [--runs N] [--url /path]...    (defaults: 3 runs; /, /docs/api and /dashboard)
+ *   tsx bench/web/lighthouse.ts [--runs N] [--url /path]... [--details]
+ *   (defaults: 3 runs; /, /docs/api and /dashboard. --details also prints, per audit, the longest
+ *   main-thread tasks and the LCP element: where to look next.)
  *
  * Last line: {"pages":{"/":{"mobile":{"performance":…,"cls":…,"tbt_ms":…,"lcp_ms":…,"fcp_ms":…,"si_ms":…},
  *             "desktop":{…}},"/docs/api":{…},"/dashboard":{…}},"runs":N}  (medians)
@@ -30,7 +32,9 @@ import { apiClient, median, startServer } from '../lib/harness.ts';
 const DASHBOARD = '/dashboard';
 const DEFAULT_PAGES = ['/', '/docs/api', DASHBOARD];
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, url: { type: 'string', multiple: true } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, url: { type: 'string', multiple: true }, details: { type: 'boolean', default: false } },
+});
 const RUNS = Number(args.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer, got ${args.runs}`);
 const PAGES = args.url?.length ? args.url : DEFAULT_PAGES;
@@ -78,6 +82,7 @@ async function auditOnce(url: string, port: number, preset: 'mobile' | 'desktop'
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  if (args.details) logDetails(preset, lhr.audits);
   return {
     performance: Math.round((lhr.categories['performance']?.score ?? 0) * 100),
     cls: Math.round(metric('cumulative-layout-shift') * 1000) / 1000,
@@ -86,6 +91,17 @@ async function auditOnce(url: string, port: number, preset: 'mobile' | 'desktop'
     fcp_ms: Math.round(metric('first-contentful-paint')),
     si_ms: Math.round(metric('speed-index')),
   };
+}
+
+type TAudits = Record<string, { details?: { items?: Record<string, unknown>[] } }>;
+
+/** The longest main-thread tasks (as Lighthouse simulates them on the preset's device) and the LCP element. */
+function logDetails(preset: string, audits: TAudits): void {
+  const tasks = (audits['long-tasks']?.details?.items ?? []) as { url?: string; duration?: number; startTime?: number }[];
+  for (const task of tasks.slice(0, 8))
+    log(`    ${preset} long task ${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms: ${task.url ?? '?'}`);
+  const lcp = JSON.stringify(audits['largest-contentful-paint-element']?.details?.items ?? []).match(/"snippet":"((?:[^"\\]|\\.)*)"/);
+  if (lcp) log(`    ${preset} LCP element: ${lcp[1]!.slice(0, 160)}`);
 }
 
 function medians(runs: Figures[]): Figures {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { memo, startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { ERROR_CODE_MEANING, HTTP_STATUS_OF, type TErrorCode } from '../../../contract/errors';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_EVENT } from '../../../contract/webhooks';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
@@ -84,7 +84,8 @@ function FieldTable({ caption, rows }: { caption: string; rows: { name: string; 
   );
 }
 
-function OperationSection({
+// Memoised: each step of the progressive drawing below then draws only its new sections.
+const OperationSection = memo(function OperationSection({
   doc,
   operation,
   language,
@@ -165,9 +166,9 @@ function OperationSection({
       </div>
     </section>
   );
-}
+});
 
-function SchemaSection({ doc, name }: { doc: TOpenApiDocument; name: string }) {
+const SchemaSection = memo(function SchemaSection({ doc, name }: { doc: TOpenApiDocument; name: string }) {
   const rows = fieldsOf(doc, { $ref: `#/components/schemas/${name}` });
   return (
     <section
@@ -181,7 +182,7 @@ function SchemaSection({ doc, name }: { doc: TOpenApiDocument; name: string }) {
       <FieldTable caption="Fields" rows={rows} />
     </section>
   );
-}
+});
 
 function Nav({ groups, schemas }: { groups: TGroups; schemas: string[] }) {
   return (
@@ -368,8 +369,12 @@ function WebhooksSection() {
   );
 }
 
-/** Groups of calls drawn at first; the rest follow one at a time, each in a short commit of its own. */
-const FIRST_GROUPS = 2;
+/**
+ * Sections (calls, then objects) drawn at first; the rest follow a few at a time, each step in a
+ * commit of its own, short enough that a phone's main thread is never held for long.
+ */
+const FIRST_SECTIONS = 4;
+const SECTIONS_PER_STEP = 2;
 
 export function ApiReference() {
   const [language, setLanguage] = useState<TSampleLanguage>('curl');
@@ -378,18 +383,24 @@ export function ApiReference() {
   // which the browser stays responsive, with the skeleton showing meanwhile.
   const doc = useDeferredValue(openapi.data);
   const groups = useMemo(() => (doc ? operationsByTag(doc) : []), [doc]);
+  // Objects clients receive; request shapes are described with their calls.
+  const schemas = useMemo(
+    () => Object.keys(doc?.components?.schemas ?? {}).filter((name) => !name.endsWith('Input') && !/^(Create|Generate)Request|^Create/.test(name)),
+    [doc],
+  );
+  const operationCount = groups.reduce((n, group) => n + group.operations.length, 0);
   // A link to a section further down needs the whole reference at once to land there.
-  const [shown, setShown] = useState(() => (typeof window !== 'undefined' && window.location.hash.length > 1 ? Infinity : FIRST_GROUPS));
-  const complete = shown >= groups.length;
+  const [shown, setShown] = useState(() => (typeof window !== 'undefined' && window.location.hash.length > 1 ? Infinity : FIRST_SECTIONS));
+  const complete = shown >= operationCount + schemas.length;
   useEffect(() => {
     if (!doc || complete) return;
-    const next = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
+    const next = setTimeout(() => startTransition(() => setShown((n) => n + SECTIONS_PER_STEP)), 0);
     return () => clearTimeout(next);
   }, [doc, complete, shown]);
   if (openapi.error) return <LoadError error={openapi.error} fallback="Could not load the API reference." />;
   if (!doc) return <ReferenceSkeleton />;
-  // Objects clients receive; request shapes are described with their calls.
-  const schemas = Object.keys(doc.components?.schemas ?? {}).filter((name) => !name.endsWith('Input') && !/^(Create|Generate)Request|^Create/.test(name));
+  // Where each group's calls start in the order they are drawn.
+  const starts = groups.map((_, i) => groups.slice(0, i).reduce((n, group) => n + group.operations.length, 0));
   return (
     <div className="lg:grid lg:grid-cols-[14rem_minmax(0,1fr)] lg:gap-10">
       <aside className="hidden lg:block">
@@ -401,22 +412,25 @@ export function ApiReference() {
         <JumpTo groups={groups} />
         <IntroductionSection doc={doc} groups={groups} />
         <ErrorsSection />
-        {groups.slice(0, shown).map((group) => (
-          <Section key={group.tag} id={`tag-${group.tag.toLowerCase()}`} title={group.tag}>
-            <Prose text={group.description} className="text-base" />
-            <div>
-              {group.operations.map((operation) => (
-                <OperationSection key={operation.id} doc={doc} operation={operation} language={language} onLanguage={setLanguage} />
-              ))}
-            </div>
-          </Section>
-        ))}
-        {complete && (
+        {groups.map(
+          (group, i) =>
+            starts[i]! < shown && (
+              <Section key={group.tag} id={`tag-${group.tag.toLowerCase()}`} title={group.tag}>
+                <Prose text={group.description} className="text-base" />
+                <div>
+                  {group.operations.slice(0, shown - starts[i]!).map((operation) => (
+                    <OperationSection key={operation.id} doc={doc} operation={operation} language={language} onLanguage={setLanguage} />
+                  ))}
+                </div>
+              </Section>
+            ),
+        )}
+        {shown >= operationCount && (
           <>
             <WebhooksSection />
             <Section id="objects" title="Objects">
               <div className="space-y-8">
-                {schemas.map((name) => (
+                {schemas.slice(0, shown - operationCount).map((name) => (
                   <SchemaSection key={name} doc={doc} name={name} />
                 ))}
               </div>
