@@ -93,14 +93,16 @@ async function auditOnce(url: string, port: number, preset: 'mobile' | 'desktop'
   };
 }
 
-type TAudits = Record<string, { details?: { items?: Record<string, unknown>[] } }>;
+type TAudits = Record<string, { details?: unknown }>;
+/** A table audit's rows; other kinds of details have none. */
+const itemsOf = (audits: TAudits, id: string) => (audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
 
 /** The longest main-thread tasks (as Lighthouse simulates them on the preset's device) and the LCP element. */
 function logDetails(preset: string, audits: TAudits): void {
-  const tasks = (audits['long-tasks']?.details?.items ?? []) as { url?: string; duration?: number; startTime?: number }[];
+  const tasks = itemsOf(audits, 'long-tasks') as { url?: string; duration?: number; startTime?: number }[];
   for (const task of tasks.slice(0, 8))
     log(`    ${preset} long task ${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms: ${task.url ?? '?'}`);
-  const lcp = JSON.stringify(audits['largest-contentful-paint-element']?.details?.items ?? []).match(/"snippet":"((?:[^"\\]|\\.)*)"/);
+  const lcp = JSON.stringify(itemsOf(audits, 'largest-contentful-paint-element')).match(/"snippet":"((?:[^"\\]|\\.)*)"/);
   if (lcp) log(`    ${preset} LCP element: ${lcp[1]!.slice(0, 160)}`);
 }
 
