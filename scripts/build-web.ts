@@ -27,6 +27,7 @@ const MANIFEST = '.vite/manifest.json';
  * reads.
  */
 const PAGE_PRELOADS: Record<string, { modules: string[]; fetches: string[] }> = {
+  '/': { modules: ['pages/landing-page.tsx'], fetches: [] },
   '/docs/api': { modules: ['features/api-docs/api-reference.tsx'], fetches: ['/api/openapi.json'] },
   // A signed-in person's `/`: the dashboard's figures load with the session, not after it. (Its
   // code is not named: preloaded with the entry, it slowed the entry down and the dashboard with it.)

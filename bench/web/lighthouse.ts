@@ -102,8 +102,17 @@ function logDetails(preset: string, audits: TAudits): void {
   const tasks = itemsOf(audits, 'long-tasks') as { url?: string; duration?: number; startTime?: number }[];
   for (const task of tasks.slice(0, 8))
     log(`    ${preset} long task ${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms: ${task.url ?? '?'}`);
-  const lcp = JSON.stringify(itemsOf(audits, 'largest-contentful-paint-element')).match(/"snippet":"((?:[^"\\]|\\.)*)"/);
-  if (lcp) log(`    ${preset} LCP element: ${lcp[1]!.slice(0, 160)}`);
+  // Lighthouse 12 names the LCP element in its LCP breakdown insight, beside the subparts' durations.
+  const lcp = itemsOf(audits, 'lcp-breakdown-insight') as {
+    type?: string;
+    nodeLabel?: string;
+    selector?: string;
+    items?: { label?: string; duration?: number }[];
+  }[];
+  const node = lcp.find((item) => item.type === 'node');
+  const subparts = lcp.find((item) => item.type === 'table')?.items ?? [];
+  if (node) log(`    ${preset} LCP element: ${node.selector ?? '?'} "${(node.nodeLabel ?? '').slice(0, 80)}"`);
+  if (subparts.length) log(`    ${preset} LCP subparts: ${subparts.map((s) => `${s.label} ${Math.round(s.duration ?? 0)} ms`).join(', ')}`);
 }
 
 function medians(runs: Figures[]): Figures {

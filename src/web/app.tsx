@@ -7,14 +7,16 @@ import { Toaster } from './components/ui/toaster';
 import { KeyboardShortcutsDialog } from './components/keyboard-shortcuts-dialog';
 import { TooltipProvider } from './components/ui/tooltip';
 import { ApiDocsPage } from './pages/api-docs-page';
-import { LandingPage } from './pages/landing-page';
 import { useAuth } from './hooks/use-auth';
 import { queryClient } from './lib/query-client';
 import { NotFoundPage } from './pages/not-found';
 import { keepWorkspace, useTeamId } from './lib/workspace';
+import { preloadableLazy } from './lib/preloadable-lazy';
 
-// The landing page and the API reference's frame ship in the entry chunk (both are drawn at build
-// time and taken over as they are); everything else loads on demand.
+// The API reference's frame ships in the entry chunk (drawn at build time and taken over as it is);
+// everything else loads on demand. The landing page, also drawn ahead of time, is loaded before
+// the app takes it over (main.tsx), but not by a signed-in person, whose `/` is the dashboard.
+export const LandingPage = preloadableLazy(() => import('./pages/landing-page').then((m) => m.LandingPage));
 const AdminPage = lazy(() => import('./pages/admin-page').then((m) => ({ default: m.AdminPage })));
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
 const loadDashboard = () => import('./pages/dashboard-page');

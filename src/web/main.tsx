@@ -1,6 +1,6 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app';
+import { App, LandingPage } from './app';
 import './index.css';
 import { installNavigationGuard } from './lib/navigation-guard';
 import { installWorkspaceLinks } from './lib/workspace-links';
@@ -26,7 +26,13 @@ const app = (
 );
 // As a transition, the first render (or hydration) yields to the browser every few milliseconds
 // instead of holding the main thread for the whole page: a phone answers taps while it runs.
-startTransition(() => {
-  if (prerendered) hydrateRoot(root, app);
-  else createRoot(root).render(app);
-});
+const start = () =>
+  startTransition(() => {
+    if (prerendered) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  });
+// The landing page's code is not in the entry: it arrives (preloaded by the page's head) before
+// the app takes the drawn page over, so hydration finds what it drew. (Not a top-level await: the
+// bundler would then split every module the entry shares with a lazy page into its own file.)
+if (landingFirst) void LandingPage.preload().then(start);
+else start();

@@ -1,7 +1,8 @@
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import type { TAppConfig } from '../contract/admin';
-import { App } from './app';
+import { App, LandingPage } from './app';
+import { LiveDemo } from './pages/landing-page';
 import { AppShellSkeleton } from './components/layout/app-shell';
 import { drawWithConfig } from './lib/boot-config';
 import { queryClient } from './lib/query-client';
@@ -15,6 +16,10 @@ import { queryClient } from './lib/query-client';
  * one loads, exactly as in the browser's first render; what loads on demand (the API reference
  * itself) is drawn as its placeholder, which the browser fills in.
  */
+// Drawn synchronously below: the code the browser loads on demand must be here first.
+await LandingPage.preload();
+await LiveDemo.preload();
+
 function renderAt(path: string, config: TAppConfig): string {
   // One process draws the page for more than one config: nothing may carry over between them.
   queryClient.clear();

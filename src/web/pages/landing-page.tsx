@@ -16,7 +16,7 @@ import {
   TerminalIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Badge } from '../components/ui/badge';
 import { Button } from '../components/ui/button';
 import { cn, scrollToSection } from '../lib/utils';
@@ -25,8 +25,16 @@ import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
 import { PricingSection } from '../features/marketing/pricing-section';
 import { FiguresList, TestimonialsGrid, usePublicPages } from '../features/marketing/public-content';
 import { FeatureTile } from '../features/marketing/feature-tile';
-import { LiveDemo } from '../features/marketing/live-demo';
-import { WalkthroughDialog } from '../features/marketing/walkthrough-dialog';
+import { preloadableLazy } from '../lib/preloadable-lazy';
+
+/**
+ * The live demo's form (and its form library) loads after the page has been taken over: the
+ * page draws it ahead of time, and its own Suspense boundary keeps that drawing until the code
+ * arrives. The build loads it first (prerender.tsx).
+ */
+export const LiveDemo = preloadableLazy(() => import('../features/marketing/live-demo').then((m) => m.LiveDemo));
+// The walkthrough opens on a click: its code loads then.
+const WalkthroughDialog = lazy(() => import('../features/marketing/walkthrough-dialog').then((m) => ({ default: m.WalkthroughDialog })));
 import { SIGN_UP_HREF, siteOrigin } from '../lib/site';
 
 type TSectionHeading = { eyebrow: string; title: string; description: string };
@@ -141,7 +149,9 @@ function DemoSection() {
           "Try it right here: fill the form Formwork generated from an offer letter's placeholders, and get the real PDF our renderer makes from it.",
       }}
     >
-      <LiveDemo />
+      <Suspense fallback={<div className="min-h-[28rem]" aria-busy="true" />}>
+        <LiveDemo />
+      </Suspense>
     </LandingSection>
   );
 }
@@ -440,6 +450,12 @@ function FinalCta({ onWatchDemo }: { onWatchDemo: () => void }) {
 
 export function LandingPage() {
   const [demoOpen, setDemoOpen] = useState(false);
+  // Mounted from the first opening on, so that closing it still plays its way out.
+  const [walkthroughOpened, setWalkthroughOpened] = useState(false);
+  const openWalkthrough = () => {
+    setWalkthroughOpened(true);
+    setDemoOpen(true);
+  };
 
   useEffect(() => {
     const id = window.location.hash.slice(1);
@@ -448,7 +464,7 @@ export function LandingPage() {
 
   return (
     <MarketingLayout>
-      <Hero onWatchDemo={() => setDemoOpen(true)} />
+      <Hero onWatchDemo={openWalkthrough} />
       <DemoSection />
       <FeaturesSection />
       <BenefitsSection />
@@ -456,8 +472,12 @@ export function LandingPage() {
       <TestimonialsSection />
       <PricingSection />
       <ApiSection />
-      <FinalCta onWatchDemo={() => setDemoOpen(true)} />
-      <WalkthroughDialog open={demoOpen} onOpenChange={setDemoOpen} />
+      <FinalCta onWatchDemo={openWalkthrough} />
+      {walkthroughOpened && (
+        <Suspense fallback={null}>
+          <WalkthroughDialog open={demoOpen} onOpenChange={setDemoOpen} />
+        </Suspense>
+      )}
     </MarketingLayout>
   );
 }

@@ -6,7 +6,8 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { EmailDocumentDialog, recipientOf } from '../delivery/email-dialog';
 import { useFormat } from '../formats/api';
 import { documentDownloadUrl, documentPreviewUrl } from '../documents/api';
-import { SignatureFlow, type TSignatureStep } from '../signing/signature-flow';
+import { SignatureFlow } from '../signing/signature-flow';
+import type { TSignatureStep } from '../signing/signature-row-actions';
 import { IconTile } from '../../components/ui/icon-tile';
 
 function ActionTile({

@@ -1,12 +1,15 @@
 import { CheckIcon, DownloadIcon, EyeIcon, MailIcon, Share2Icon, Trash2Icon } from 'lucide-react';
-import { useState, type ComponentProps } from 'react';
+import { lazy, Suspense, useState, type ComponentProps } from 'react';
 import type { TDocument, TDocumentStatus } from '../../../contract/documents';
 import { Badge } from '../../components/ui/badge';
-import { DocumentDeliveryDialog } from '../delivery/document-delivery-dialog';
-import { EmailDocumentDialog } from '../delivery/email-dialog';
-import { SignatureFlow, SignatureRowActions, type TSignatureStep } from '../signing/signature-flow';
+import { SignatureRowActions, type TSignatureStep } from '../signing/signature-row-actions';
 import { documentDownloadUrl, documentPreviewUrl, statusLabel } from './api';
 import { IconAction } from './icon-action';
+
+// A row's dialogs load when one opens: lists of documents (the dashboard's among them) draw sooner.
+const EmailDocumentDialog = lazy(() => import('../delivery/email-dialog').then((m) => ({ default: m.EmailDocumentDialog })));
+const DocumentDeliveryDialog = lazy(() => import('../delivery/document-delivery-dialog').then((m) => ({ default: m.DocumentDeliveryDialog })));
+const SignatureFlow = lazy(() => import('../signing/signature-flow').then((m) => ({ default: m.SignatureFlow })));
 
 /**
  * Preview, Download, Email, Share (its links and email log), signing (send, or follow the request)
@@ -31,9 +34,11 @@ export function DocumentActions({
       <IconAction label={`Share and emails of ${document.name}`} icon={Share2Icon} onClick={() => setOpen('share')} />
       <SignatureRowActions document={document} onStep={setSigning} />
       <IconAction label={`Delete ${document.name}`} icon={Trash2Icon} destructive disabled={deleting} onClick={onDelete} />
-      {open === 'email' && <EmailDocumentDialog document={document} onOpenChange={(o) => setOpen(o ? 'email' : null)} />}
-      {open === 'share' && <DocumentDeliveryDialog document={document} onOpenChange={(o) => setOpen(o ? 'share' : null)} onEmail={() => setOpen('email')} />}
-      {signing && <SignatureFlow document={document} step={signing} onStepChange={setSigning} />}
+      <Suspense fallback={null}>
+        {open === 'email' && <EmailDocumentDialog document={document} onOpenChange={(o) => setOpen(o ? 'email' : null)} />}
+        {open === 'share' && <DocumentDeliveryDialog document={document} onOpenChange={(o) => setOpen(o ? 'share' : null)} onEmail={() => setOpen('email')} />}
+        {signing && <SignatureFlow document={document} step={signing} onStepChange={setSigning} />}
+      </Suspense>
     </>
   );
 }
