@@ -38,6 +38,20 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The app's start (main.tsx, which boot.ts loads once the page has painted) and all it
+          // imports stay one file, as they were when it was the entry: split by which lazy pages
+          // share them, they would be dozens of small requests before the first render.
+          // Vite's loader for lazy code stays apart: boot.ts needs it before main.tsx runs.
+          groups: [
+            { name: 'preload-helper', test: /vite[\\/]preload-helper/, priority: 1 },
+            { name: 'main', test: /[\\/]src[\\/]web[\\/]main\.tsx$/ },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

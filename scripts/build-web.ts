@@ -47,7 +47,10 @@ function lowPriorityScripts(html: string): string {
   return marked;
 }
 
-type TManifest = Record<string, { file: string; imports?: string[] }>;
+type TManifest = Record<string, { file: string; imports?: string[]; dynamicImports?: string[] }>;
+
+/** The page's entry (src/web/boot.ts) loads the app's start once the page has painted: every drawn page fetches it at once. */
+const APP_START_FROM = 'index.html';
 
 /** The head links that start a page's own code and data loading with the HTML. */
 function preloadLinks(manifest: TManifest, index: string, page: string): string {
@@ -61,7 +64,9 @@ function preloadLinks(manifest: TManifest, index: string, page: string): string 
     files.add(chunk.file);
     chunk.imports?.forEach(visit);
   };
-  wanted.modules.forEach(visit);
+  const appStart = manifest[APP_START_FROM]?.dynamicImports;
+  if (!appStart?.length) throw new Error(`${APP_START_FROM} loads no app start in the web build's manifest: the pages would preload nothing.`);
+  [...appStart, ...wanted.modules].forEach(visit);
   // What index.html already loads (the entry and its imports) is not named twice.
   const modules = [...files].filter((file) => !index.includes(`/${file}"`));
   return [

@@ -12,6 +12,7 @@ import { queryClient } from './lib/query-client';
 import { NotFoundPage } from './pages/not-found';
 import { keepWorkspace, useTeamId } from './lib/workspace';
 import { preloadableLazy } from './lib/preloadable-lazy';
+import { StarterGallery } from './features/builder/lazy-starter-gallery';
 
 // The API reference's frame ships in the entry chunk (drawn at build time and taken over as it is);
 // everything else loads on demand. The landing page, also drawn ahead of time, is loaded before
@@ -19,7 +20,8 @@ import { preloadableLazy } from './lib/preloadable-lazy';
 export const LandingPage = preloadableLazy(() => import('./pages/landing-page').then((m) => m.LandingPage));
 const AdminPage = lazy(() => import('./pages/admin-page').then((m) => ({ default: m.AdminPage })));
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
-const loadDashboard = () => import('./pages/dashboard-page');
+// The starter gallery an empty account's dashboard shows loads beside it (lazy-starter-gallery.ts).
+const loadDashboard = () => Promise.all([import('./pages/dashboard-page'), StarterGallery.preload()]).then(([page]) => page);
 const DashboardPage = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardPage })));
 const BuilderPage = lazy(() => import('./pages/builder-page').then((m) => ({ default: m.BuilderPage })));
 const DataEntryPage = lazy(() => import('./pages/data-entry-page').then((m) => ({ default: m.DataEntryPage })));

@@ -1,7 +1,6 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, LandingPage } from './app';
-import './index.css';
 import { installNavigationGuard } from './lib/navigation-guard';
 import { installWorkspaceLinks } from './lib/workspace-links';
 

@@ -13,7 +13,7 @@ import {
   ZapIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { useDeferredValue, type ReactNode } from 'react';
+import { Suspense, useDeferredValue, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../components/layout/empty-state';
 import { QueryState, SkeletonList, type QueryStatus } from '../components/query-state';
@@ -36,10 +36,10 @@ import { useRecentDocuments } from '../features/documents/api';
 import { useFormats } from '../features/formats/api';
 import { inSentence, useMadeBy } from '../features/teams/made-by';
 import { CreateFirstFormatButton, formatEditHref, formatFillHref } from '../features/formats/format-actions';
-import { IMPORT_ACCEPT } from '../../contract/template-import';
+import { IMPORT_ACCEPT } from '../../contract/template-import-files';
 import { useWorkspace } from '../hooks/use-workspace';
 import { useTemplateImport } from '../features/template-import/import-template';
-import { StarterGallery } from '../features/builder/starter-gallery';
+import { StarterGallery } from '../features/builder/lazy-starter-gallery';
 import { IconTile } from '../components/ui/icon-tile';
 
 /** The dashboard lists at most 3 formats and 3 documents (docs/decisions.md). */
@@ -322,7 +322,9 @@ function FirstRun({ name }: { name: string }) {
         <h2 id="starters-title" className="text-base font-semibold">
           Start from a template
         </h2>
-        <StarterGallery />
+        <Suspense fallback={<SkeletonList count={6} className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" itemClassName="h-32" />}>
+          <StarterGallery />
+        </Suspense>
       </section>
       <section aria-labelledby="other-starts-title" className="space-y-3">
         <h2 id="other-starts-title" className="text-sm font-semibold text-foreground">

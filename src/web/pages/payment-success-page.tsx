@@ -17,7 +17,8 @@ import { formatDate } from '../lib/utils';
 import { MarketingLayout } from '../features/marketing/marketing-layout';
 import { billingApi } from '../features/billing/api';
 import { useRefreshBilling } from '../features/billing/use-checkout';
-import { hasKeptDraft, IMPORTED_DRAFT_HREF } from '../features/builder/imported-draft';
+import { hasKeptDraft } from '../features/builder/imported-draft';
+import { IMPORTED_DRAFT_HREF } from '../features/builder/imported-draft-store';
 
 /** What the gateway handed back on the way here, read from the address. */
 type TPaymentReturn =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ELEMENTS, MAX_TABLE_COLUMNS, ZFormatContent } from '../../../contract/format-content.ts';
-import { importKindOfFileName } from '../../../contract/template-import.ts';
+import { importKindOfFileName } from '../../../contract/template-import-files.ts';
 import { blocksToDraft, type TBlock } from './blocks.ts';
 import { linesToBlocks } from './convert-pdf.ts';
 import { convertText, isAllCapsHeading, isNumberedHeading, isTitleCaseHeading } from './convert-txt.ts';

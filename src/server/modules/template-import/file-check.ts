@@ -1,4 +1,4 @@
-import type { TImportKind } from '../../../contract/template-import.ts';
+import type { TImportKind } from '../../../contract/template-import-files.ts';
 import { oleHasStream, readsAsText, sniffFile, type TFileKind } from '../../files/sniff.ts';
 import { checkUnpackedSizes, type TZipRules } from '../../files/zip.ts';
 import { AppError } from '../../http/app-error.ts';

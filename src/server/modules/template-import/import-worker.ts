@@ -3,7 +3,7 @@
  * inflates to hundreds of megabytes, a Word document with thousands of images) can only use this
  * thread's memory and time: the pool stops it at its limits, and the server never waits on it.
  */
-import type { TImportKind } from '../../../contract/template-import.ts';
+import type { TImportKind } from '../../../contract/template-import-files.ts';
 import { AppError } from '../../http/app-error.ts';
 import { lowerThisThreadsPriority } from '../../jobs/thread-priority.ts';
 import { blocksToDraft, type TBlock } from './blocks.ts';

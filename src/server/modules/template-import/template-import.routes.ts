@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZApiError } from '../../../contract/errors.ts';
-import { IMPORT_FILE_FIELD, MAX_IMPORT_BYTES, ZTemplateImportResponse } from '../../../contract/template-import.ts';
+import { ZTemplateImportResponse } from '../../../contract/template-import.ts';
+import { IMPORT_FILE_FIELD, MAX_IMPORT_BYTES } from '../../../contract/template-import-files.ts';
 import { readUploadedFile } from '../../http/uploaded-file.ts';
 import type { TAssetsService } from '../assets/index.ts';
 import { createImportPool, type TImportLimits } from './import-pool.ts';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { importKindOfFileName, MAX_IMPORT_MB, ZImportDraft, type TImportKind, type TTemplateImportResponse } from '../../../contract/template-import.ts';
+import { ZImportDraft, type TTemplateImportResponse } from '../../../contract/template-import.ts';
+import { importKindOfFileName, MAX_IMPORT_MB, type TImportKind } from '../../../contract/template-import-files.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TAssetsService } from '../assets/index.ts';
 import { blocksToDraft, type TBlock } from './blocks.ts';

@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import { ZImportDraft, type TTemplateImportResponse } from '../../../contract/template-import';
+import { ZImportDraft } from '../../../contract/template-import';
+import { IMPORTED_DRAFT_STORAGE_KEY, importedDraftInMemory } from './imported-draft-store';
 import type { BuilderDoc } from './model';
 
-/*
- * An imported file or a starter template travels to the builder as an unsaved draft: kept in
- * sessionStorage (so a reload of the builder reopens it) and in memory (in case storage is full
- * or unavailable). Nothing reaches the server until the user saves the format.
- */
-
-const STORAGE_KEY = 'formwork.importedDraft';
-/** The builder URL that opens the stored draft. */
-export const IMPORTED_DRAFT_HREF = '/builder?from=import';
+/* Reading back the draft that imported-draft-store.ts kept, checked against its schema. */
 
 const ZStoredImport = z.object({
   draft: ZImportDraft,
@@ -22,28 +15,11 @@ const ZStoredImport = z.object({
 });
 export type TStoredImport = z.infer<typeof ZStoredImport>;
 
-let inMemory: TStoredImport | null = null;
-
-export function storeImportedDraft(fileName: string, result: TTemplateImportResponse, origin: TStoredImport['origin'] = 'import'): void {
-  const stored: TStoredImport = { draft: result.draft, warnings: result.warnings, fileName, origin };
-  inMemory = stored;
-  try {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
-  } catch {
-    // Full or blocked storage: the in-memory copy still opens the builder; only a reload loses it.
-    try {
-      sessionStorage.removeItem(STORAGE_KEY);
-    } catch {
-      // ignore
-    }
-  }
-}
-
 /** The stored draft, or null when there is none or it is unreadable (never throws). */
 export function readImportedDraft(): TStoredImport | null {
   let raw: string | null = null;
   try {
-    raw = sessionStorage.getItem(STORAGE_KEY);
+    raw = sessionStorage.getItem(IMPORTED_DRAFT_STORAGE_KEY);
   } catch {
     raw = null;
   }
@@ -55,16 +31,7 @@ export function readImportedDraft(): TStoredImport | null {
       // not JSON: fall through
     }
   }
-  return inMemory;
-}
-
-export function clearImportedDraft(): void {
-  inMemory = null;
-  try {
-    sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // ignore
-  }
+  return importedDraftInMemory();
 }
 
 /** True when the current URL asks the builder to open the imported draft. */

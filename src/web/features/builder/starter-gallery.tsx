@@ -17,7 +17,7 @@ import { STARTER_FORMATS, type TStarterFormat } from '../../../contract/starter-
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { cn } from '../../lib/utils';
-import { IMPORTED_DRAFT_HREF, storeImportedDraft } from './imported-draft';
+import { IMPORTED_DRAFT_HREF, storeImportedDraft } from './imported-draft-store';
 
 const ICONS: Record<string, LucideIcon> = {
   'offer-letter': BriefcaseBusinessIcon,

@@ -5,7 +5,8 @@ import { isPlanLimitError, upgradeActionFor } from '../../components/plan/upgrad
 import { toast } from '../../hooks/use-toast';
 import { errorStatus, isUnauthorizedError, readApiError } from '../../lib/api';
 import { formatFillHref } from '../formats/format-actions';
-import { clearImportedDraft, draftOf, storeImportedDraft, type TStoredImport } from './imported-draft';
+import { draftOf, type TStoredImport } from './imported-draft';
+import { clearImportedDraft, storeImportedDraft } from './imported-draft-store';
 import { snapshotOf, type BuilderDoc } from './model';
 import { useSaveFormat } from './use-save-format';
 

@@ -10,18 +10,12 @@ import {
 } from '../../../contract/signature-requests';
 import { api } from '../../lib/api';
 import { documentKeys, statsKeys } from '../../lib/query-keys';
+import { signatureRequestKeys } from './document-requests';
 
 const seg = encodeURIComponent;
 
 /** How often an open request is asked again while its panel is on screen: signers act elsewhere. */
 const SIGNATURE_POLL_MS = 5_000;
-
-/** The owner's signature requests: a change to one refreshes its document's list too. */
-export const signatureRequestKeys = {
-  all: ['signature-requests'] as const,
-  ofDocument: (documentId: string) => ['signature-requests', 'document', documentId] as const,
-  one: (id: string) => ['signature-requests', 'one', id] as const,
-};
 
 /** A send or a cancel changes the document's status, which every document list shows. */
 async function refreshAfterSigningChange(client: QueryClient, documentId: string): Promise<void> {
@@ -30,19 +24,6 @@ async function refreshAfterSigningChange(client: QueryClient, documentId: string
     client.invalidateQueries({ queryKey: documentKeys.all }),
     client.invalidateQueries({ queryKey: statsKeys.mine }),
   ]);
-}
-
-/** A document's requests, newest first; polled while the newest is still open. */
-export function useDocumentSignatureRequests(documentId: string, enabled = true) {
-  return useQuery({
-    queryKey: signatureRequestKeys.ofDocument(documentId),
-    queryFn: async () => {
-      const list = await api.get<TSignatureRequest[]>(`/api/documents/${seg(documentId)}/signature-requests`);
-      return [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-    },
-    enabled,
-    refetchOnMount: 'always',
-  });
 }
 
 /** One request with its audit trail; polled every few seconds while it is open. */
@@ -80,11 +61,6 @@ export function useCancelSignatureRequest() {
     onSuccess: (request) =>
       Promise.all([client.invalidateQueries({ queryKey: signatureRequestKeys.one(request.id) }), refreshAfterSigningChange(client, request.documentId)]),
   });
-}
-
-/** The sealed PDF, once everyone has signed. */
-export function signedPdfUrl(requestId: string): string {
-  return `/api/signature-requests/${seg(requestId)}/pdf`;
 }
 
 /** How many of a batch's signature requests are in each status. */

@@ -12,7 +12,8 @@ import { toast, toastApiError } from '../../hooks/use-toast';
 import { readApiError } from '../../lib/api';
 import { documentKeys } from '../../lib/query-keys';
 import { formatDate } from '../../lib/utils';
-import { signatureRequestKeys, signedPdfUrl, useCancelSignatureRequest, useDocumentSignatureRequests, useRemindSigners, useSignatureRequest } from './api';
+import { useCancelSignatureRequest, useRemindSigners, useSignatureRequest } from './api';
+import { signatureRequestKeys, signedPdfUrl, useDocumentSignatureRequests } from './document-requests';
 import { RequestStatusBadge, requestStatusLabel, SignerStatusBadge } from './status-badges';
 
 /** Events of the sender's own doing; the rest without a signer are Formwork's (sealing, expiry). */

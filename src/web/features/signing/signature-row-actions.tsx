@@ -1,7 +1,7 @@
 import { FileCheck2Icon, FileClockIcon, PenLineIcon } from 'lucide-react';
 import type { TDocument } from '../../../contract/documents';
 import { IconAction } from '../documents/icon-action';
-import { signedPdfUrl, useDocumentSignatureRequests } from './api';
+import { signedPdfUrl, useDocumentSignatureRequests } from './document-requests';
 
 /**
  * Where a document's signing stands in its row. Kept apart from the flow's dialogs

@@ -1,11 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, type ChangeEvent } from 'react';
 import { useLocation } from 'wouter';
-import { IMPORT_FILE_FIELD, importKindOfFileName, MAX_IMPORT_BYTES, MAX_IMPORT_MB, type TTemplateImportResponse } from '../../../contract/template-import';
+import type { TTemplateImportResponse } from '../../../contract/template-import';
+import { IMPORT_FILE_FIELD, importKindOfFileName, MAX_IMPORT_BYTES, MAX_IMPORT_MB } from '../../../contract/template-import-files';
 import { toast } from '../../hooks/use-toast';
 import { api, readApiError } from '../../lib/api';
 import { handleIfUnauthorized } from '../../lib/unauthorized';
-import { IMPORTED_DRAFT_HREF, storeImportedDraft } from '../builder/imported-draft';
+import { IMPORTED_DRAFT_HREF, storeImportedDraft } from '../builder/imported-draft-store';
 
 /** How long the result toast stays when it has warnings to read (the default is 5 s). */
 const WARNING_TOAST_MS = 12_000;
