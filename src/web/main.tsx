@@ -1,3 +1,4 @@
+import './lib/zod-jitless';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, LandingPage } from './app';
