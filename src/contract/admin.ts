@@ -213,13 +213,6 @@ export const ZAppConfig = z.object({
 export type TAppConfig = z.infer<typeof ZAppConfig>;
 
 /**
- * Where the server writes the app config into every page it sends (a JSON data block, never run),
- * so the first render already knows it: the pre-rendered landing page hydrates with the same
- * content the server drew.
- */
-export const APP_CONFIG_ELEMENT_ID = 'app-config';
-
-/**
  * The config the build draws the landing page with: a new installation's, which names no contact
  * address and claims nothing. The server sends that drawing only while the settings still say so.
  */

@@ -22,3 +22,10 @@ export const PRERENDERED_PAGES = [
   { path: '/', file: 'landing.html', render: 'renderLanding' },
   { path: '/docs/api', file: 'docs-api.html', render: 'renderApiDocs' },
 ] as const;
+
+/**
+ * Where the server writes the app config into every page it sends (a JSON data block, never run),
+ * so the first render already knows it: the pre-rendered landing page hydrates with the same
+ * content the server drew.
+ */
+export const APP_CONFIG_ELEMENT_ID = 'app-config';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG_ELEMENT_ID, BUILD_APP_CONFIG, type TAppConfig } from '../../contract/admin.ts';
+import { BUILD_APP_CONFIG, type TAppConfig } from '../../contract/admin.ts';
+import { APP_CONFIG_ELEMENT_ID } from '../../contract/site.ts';
 import { APP_FRAME_FILE, PRERENDERED_PAGES, PUBLIC_URL_TOKEN, SSR_DIR, SSR_LANDING_FILE } from '../../contract/site.ts';
 import { sendError } from './error-handler.ts';
 

@@ -1,4 +1,4 @@
-import { TEAM_HEADER } from '../../contract/teams.ts';
+import { TEAM_HEADER } from '../../contract/team-roles.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

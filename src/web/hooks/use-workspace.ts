@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ZPlanId, type TPlanId } from '../../contract/plans';
-import { roleAtLeast, type TTeam, type TTeamRole } from '../../contract/teams';
+import { type TTeam } from '../../contract/teams';
+import { roleAtLeast, type TTeamRole } from '../../contract/team-roles';
 import { api } from '../lib/api';
 import { teamKeys } from '../lib/query-keys';
 import { useTeamId } from '../lib/workspace';

@@ -1,5 +1,5 @@
-import { ZApiError, type TErrorCode } from '../../contract/errors';
-import { TEAM_HEADER } from '../../contract/teams';
+import type { TErrorCode } from '../../contract/errors';
+import { TEAM_HEADER } from '../../contract/team-roles';
 import { currentTeamId } from './workspace';
 
 /**
@@ -42,14 +42,23 @@ export class ApiError extends Error {
     return `${this.status}: ${this.body}`;
   }
 
-  static fromBody(status: number, body: string): ApiError {
+  /**
+   * The error shape's schema loads with the first failed call, not with the app: the app starts
+   * without the contract's schemas (and a failure is the rarer answer).
+   */
+  static async fromBody(status: number, body: string): Promise<ApiError> {
     let json: unknown;
     try {
       json = JSON.parse(body);
     } catch {
       return new ApiError(status, body);
     }
-    const shaped = ZApiError.safeParse(json);
+    let shaped;
+    try {
+      shaped = (await import('../../contract/errors')).ZApiError.safeParse(json);
+    } catch {
+      return new ApiError(status, body);
+    }
     if (!shaped.success) return new ApiError(status, body);
     const { code, message, fields } = shaped.data.error;
     return new ApiError(status, body, { code, message: message || FALLBACK_MESSAGE, fields: fields ?? {} });
@@ -106,7 +115,7 @@ export async function request(method: HttpMethod, url: string, options: RequestO
   // A query's answer lands in its own workspace's cache entry (query-client.ts); a change's answer
   // would be applied to whatever is on screen now, which is another workspace's.
   if (method !== 'GET' && currentTeamId() !== teamId) throw ApiError.leftWorkspace();
-  if (!res.ok) throw ApiError.fromBody(res.status, (await res.text().catch(() => '')) || res.statusText);
+  if (!res.ok) throw await ApiError.fromBody(res.status, (await res.text().catch(() => '')) || res.statusText);
   return res;
 }
 

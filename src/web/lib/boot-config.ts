@@ -1,10 +1,14 @@
-import { APP_CONFIG_ELEMENT_ID, ZAppConfig, type TAppConfig } from '../../contract/admin';
+import type { TAppConfig } from '../../contract/admin';
+import { APP_CONFIG_ELEMENT_ID } from '../../contract/site';
 
 /**
  * The app config the page arrived with. The server writes it into every page it sends, and draws
  * the landing page with it; reading it before the first render makes that render match the
  * server's drawing (hydration) and spares a request. Drawn ahead of time (the build, or the
  * server drawing the landing page) it is the config given to `drawWithConfig`.
+ *
+ * The block is the server's own answer to GET /api/app-config, written into its own page, and is
+ * read as that call's answer is (use-app-config.ts): the app starts without the contract's schemas.
  */
 let given: TAppConfig | undefined;
 let read = false;
@@ -21,8 +25,8 @@ export function bootConfig(): TAppConfig | undefined {
     const text = document.getElementById(APP_CONFIG_ELEMENT_ID)?.textContent;
     if (text) {
       try {
-        const parsed = ZAppConfig.safeParse(JSON.parse(text));
-        if (parsed.success) fromPage = parsed.data;
+        const parsed: unknown = JSON.parse(text);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fromPage = parsed as TAppConfig;
       } catch {
         // A page without a valid block (the dev server's) asks the server instead.
       }

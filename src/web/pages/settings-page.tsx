@@ -22,7 +22,7 @@ import { LoadingText } from '../components/query-state';
 import { TeamTab } from '../features/teams/team-tab';
 import { useWorkspace, type TWorkspace } from '../hooks/use-workspace';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import type { TTeamRole } from '../../contract/teams';
+import type { TTeamRole } from '../../contract/team-roles';
 
 const TABS = [
   { id: 'team', label: 'Team', icon: UsersIcon },

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { TTeamRole } from '../../contract/teams';
+import type { TTeamRole } from '../../contract/team-roles';
 import { teamInvitations } from '../../server/db/schema';
 import { api } from '../lib/api';
 import type { TSignedIn, TWebServer } from './render-app';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roleAtLeast, TEAM_HEADER, TEAM_ROLES, type TTeamRole } from '../../../contract/teams.ts';
+import { roleAtLeast, TEAM_HEADER, TEAM_ROLES, type TTeamRole } from '../../../contract/team-roles.ts';
 import { eq } from 'drizzle-orm';
 import { teamMembers, workspaces } from '../../db/schema.ts';
 import { createTestApp, errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';

@@ -1,4 +1,4 @@
-import type { TTeamRole } from '../../../contract/teams.ts';
+import type { TTeamRole } from '../../../contract/team-roles.ts';
 
 /**
  * The least team role each workspace route needs (docs/teams.md). In a person's own workspace they

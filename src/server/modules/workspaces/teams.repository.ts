@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { TTeamRole } from '../../../contract/teams.ts';
+import type { TTeamRole } from '../../../contract/team-roles.ts';
 import type { TDb } from '../../db/client.ts';
 import { teamInvitations, teamMembers, users, workspaces } from '../../db/schema.ts';
 

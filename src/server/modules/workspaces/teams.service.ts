@@ -1,14 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  roleAtLeast,
-  TEAM_INVITATION_DAYS,
-  TEAM_ROLE_LABELS,
-  type TTeam,
-  type TTeamDetail,
-  type TTeamInvitation,
-  type TTeamInvitationPreview,
-  type TTeamRole,
-} from '../../../contract/teams.ts';
+import { TEAM_INVITATION_DAYS, type TTeam, type TTeamDetail, type TTeamInvitation, type TTeamInvitationPreview } from '../../../contract/teams.ts';
+import { roleAtLeast, TEAM_ROLE_LABELS, type TTeamRole } from '../../../contract/team-roles.ts';
 import type { TWebhookEvent } from '../../../contract/webhooks.ts';
 import { AppError, forbidden, notFound } from '../../http/app-error.ts';
 import { LastOwnerError, type TTeamInvitationRow, type TTeamsRepository } from './teams.repository.ts';

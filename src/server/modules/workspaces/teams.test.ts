@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZTeam, ZTeamDetail, ZTeamInvitation, ZTeamInvitationPreview, type TTeamRole } from '../../../contract/teams.ts';
+import { ZTeam, ZTeamDetail, ZTeamInvitation, ZTeamInvitationPreview } from '../../../contract/teams.ts';
+import { type TTeamRole } from '../../../contract/team-roles.ts';
 import { documents, teamInvitations, workspaces } from '../../db/schema.ts';
 import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';

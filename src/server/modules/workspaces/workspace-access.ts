@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { roleAtLeast, TEAM_HEADER, TEAM_ROLE_LABELS, type TTeamRole } from '../../../contract/teams.ts';
+import { roleAtLeast, TEAM_HEADER, TEAM_ROLE_LABELS, type TTeamRole } from '../../../contract/team-roles.ts';
 import { forbidden, notFound } from '../../http/app-error.ts';
 import { WORKSPACE_ROUTE_ROLES } from './route-roles.ts';
 

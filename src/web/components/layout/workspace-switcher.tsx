@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CheckIcon, ChevronsUpDownIcon, Loader2Icon, PlusIcon, UserIcon, UsersIcon } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { TEAM_ROLE_LABELS, type TTeam } from '../../../contract/teams';
+import { type TTeam } from '../../../contract/teams';
+import { TEAM_ROLE_LABELS } from '../../../contract/team-roles';
 import type { TUser } from '../../../contract/user';
 import { toast } from '../../hooks/use-toast';
 import { useTeams, useWorkspace } from '../../hooks/use-workspace';

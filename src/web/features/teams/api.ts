@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TTeam, TTeamDetail, TTeamInvitation, TTeamInvitationPreview, TTeamRole } from '../../../contract/teams';
+import type { TTeam, TTeamDetail, TTeamInvitation, TTeamInvitationPreview } from '../../../contract/teams';
+import type { TTeamRole } from '../../../contract/team-roles';
 import { api, requestJson } from '../../lib/api';
 import { teamKeys } from '../../lib/query-keys';
 

@@ -2,7 +2,7 @@
 import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TFormat } from '../../../contract/formats';
-import { TEAM_HEADER } from '../../../contract/teams';
+import { TEAM_HEADER } from '../../../contract/team-roles';
 import { api, request } from '../../lib/api';
 import { createFormat } from '../../test/fixtures';
 import { findDialog, renderApp, screen, signUp, withServer } from '../../test/render-app';

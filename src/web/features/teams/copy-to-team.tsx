@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { CopyIcon, Loader2Icon } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import type { TFormat } from '../../../contract/formats';
-import { roleAtLeast, TEAM_ROLE_LABELS } from '../../../contract/teams';
+import { roleAtLeast, TEAM_ROLE_LABELS } from '../../../contract/team-roles';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';

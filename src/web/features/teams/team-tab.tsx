@@ -1,14 +1,7 @@
 import { AlertCircleIcon, Loader2Icon, LogOutIcon, MailPlusIcon, RotateCwIcon, Trash2Icon, UserMinusIcon, XIcon } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import {
-  roleAtLeast,
-  TEAM_ROLE_DESCRIPTIONS,
-  TEAM_ROLE_LABELS,
-  TEAM_ROLES,
-  type TTeamDetail,
-  type TTeamInvitation,
-  type TTeamRole,
-} from '../../../contract/teams';
+import { type TTeamDetail, type TTeamInvitation } from '../../../contract/teams';
+import { roleAtLeast, TEAM_ROLE_DESCRIPTIONS, TEAM_ROLE_LABELS, TEAM_ROLES, type TTeamRole } from '../../../contract/team-roles';
 import type { TUser } from '../../../contract/user';
 import { LoadingText, QueryState } from '../../components/query-state';
 import { Alert, AlertDescription } from '../../components/ui/alert';

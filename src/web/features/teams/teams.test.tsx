@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TTeamDetail, TTeamRole } from '../../../contract/teams';
+import type { TTeamDetail } from '../../../contract/teams';
+import type { TTeamRole } from '../../../contract/team-roles';
 import { api, request } from '../../lib/api';
 import { createFormat, formatWithDocument } from '../../test/fixtures';
 import { installWorkspaceLinks } from '../../lib/workspace-links';
