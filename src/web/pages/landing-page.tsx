@@ -65,18 +65,8 @@ function LandingSection({
   heading?: TSectionHeading;
   children: ReactNode;
 }) {
-  // Below the hero: a section off screen is neither styled nor laid out until the reader nears it,
-  // which on a phone is most of the page's first rendering work.
   return (
-    <section
-      id={id}
-      aria-labelledby={titleId}
-      className={cn(
-        'py-20 [contain-intrinsic-size:auto_56rem] [content-visibility:auto] sm:py-28',
-        id && 'scroll-mt-16 outline-none',
-        muted && 'border-y bg-muted/40',
-      )}
-    >
+    <section id={id} aria-labelledby={titleId} className={cn('py-20 sm:py-28', id && 'scroll-mt-16 outline-none', muted && 'border-y bg-muted/40')}>
       <div className="container-page">
         {heading && <SectionHeading id={titleId} {...heading} />}
         {children}
