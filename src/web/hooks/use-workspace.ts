@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { ZPlanId, type TPlanId } from '../../contract/plans';
+import { isPlanId } from '../../contract/plan-catalogue';
+import type { TPlanId } from '../../contract/plans';
 import { type TTeam } from '../../contract/teams';
 import { roleAtLeast, type TTeamRole } from '../../contract/team-roles';
 import { api } from '../lib/api';
@@ -30,6 +31,6 @@ export function useWorkspace(): TWorkspace {
   const teams = useTeams(teamId !== null);
   const team = teamId ? teams.data?.find((t) => t.id === teamId) : undefined;
   const role: TTeamRole | undefined = teamId ? team?.role : 'owner';
-  const teamPlan = team ? (ZPlanId.safeParse(team.plan).data ?? 'free') : undefined;
+  const teamPlan = team ? (isPlanId(team.plan) ? team.plan : 'free') : undefined;
   return { teamId, team, teamPlan, role, atLeast: (least) => role !== undefined && roleAtLeast(role, least) };
 }

@@ -1,15 +1,8 @@
-import {
-  DEFAULT_PLAN_CATALOGUE,
-  FALLBACK_API_CALLS_LIMIT,
-  formatMinorUnits,
-  toMinorUnits,
-  type TCurrency,
-  type TPlanCatalogue,
-  type TPlanId,
-  type TPlansResponse,
-} from '../../contract/plans';
+import type { TCurrency, TPlanCatalogue, TPlanId, TPlansResponse } from '../../contract/plans';
+import { DEFAULT_PLAN_CATALOGUE, FALLBACK_API_CALLS_LIMIT, formatMinorUnits, toMinorUnits } from '../../contract/plan-catalogue';
 
-export { planPrice, type TCurrency } from '../../contract/plans';
+export type { TCurrency } from '../../contract/plans';
+export { planPrice } from '../../contract/plan-catalogue';
 
 export type PlansResponse = TPlansResponse;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAdminUser, TPaymentGateway } from '../../../contract/admin.ts';
-import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { paymentGateways } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 

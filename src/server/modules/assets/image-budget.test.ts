@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../../contract/documents.ts';
 import { MAX_IMAGE_ADDRESSES } from '../../../contract/format-content.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
-import { DEFAULT_PLAN_CATALOGUE, DEFAULT_STORAGE_MB } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE, DEFAULT_STORAGE_MB } from '../../../contract/plan-catalogue.ts';
 import type { TUserStats } from '../../../contract/user.ts';
 import { assets, workspaces } from '../../db/schema.ts';
 import { PLAN_CATALOGUE_SETTING } from '../system/index.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAdminUser, TAuditEntry, TPaymentGateway } from '../../../contract/admin.ts';
 import type { TAdminPayments } from '../../../contract/billing.ts';
-import { DEFAULT_PLAN_CATALOGUE, type TPlanCatalogue } from '../../../contract/plans.ts';
+import type { TPlanCatalogue } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { pdfText } from '../../../render/testdata/pdf-tools.ts';
 import { startRazorpayStandIn, type TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';

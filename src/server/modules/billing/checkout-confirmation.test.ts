@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCheckoutQuote } from '../../../contract/billing.ts';
-import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { billingOrders, checkoutQuotes } from '../../db/schema.ts';
 import type { TStripeStandIn } from '../../test/gateway-stand-ins/stripe-stand-in.ts';
 import { TestClient } from '../../test/test-app.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TCheckout, TCreateOrderBody } from '../../../contract/billing.ts';
-import { formatMinorUnits, periodCharge, planStorageKey } from '../../../contract/plans.ts';
+import { formatMinorUnits, periodCharge, planStorageKey } from '../../../contract/plan-catalogue.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TBillingContext, TGatewayOf } from './billing-context.ts';
 import { describe } from './billing-terms.ts';

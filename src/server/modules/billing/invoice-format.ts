@@ -1,4 +1,4 @@
-import { formatMinorUnits } from '../../../contract/plans.ts';
+import { formatMinorUnits } from '../../../contract/plan-catalogue.ts';
 import type { TInvoiceDetails } from '../../../contract/billing.ts';
 import type { TFormatContent, TRenderableFormat } from '../../../contract/format-content.ts';
 import type { TPlaceholder } from '../../../contract/placeholders.ts';

@@ -1,5 +1,6 @@
 import type { TBillingOverview, TSubscriptionView } from '../../../contract/billing.ts';
-import { periodCharge, planStorageKey, type TCurrency } from '../../../contract/plans.ts';
+import type { TCurrency } from '../../../contract/plans.ts';
+import { periodCharge, planStorageKey } from '../../../contract/plan-catalogue.ts';
 import { notFound } from '../../http/app-error.ts';
 import type { TSubscriptionRow } from './billing.repository.ts';
 import type { TBillingContext } from './billing-context.ts';

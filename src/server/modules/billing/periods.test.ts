@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planChange } from '../../../contract/plans.ts';
+import { planChange } from '../../../contract/plan-catalogue.ts';
 import { addMonths, periodEnd, quotaMonth, unusedShare } from './periods.ts';
 
 const d = (iso: string) => new Date(iso);

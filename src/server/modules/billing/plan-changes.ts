@@ -1,4 +1,5 @@
-import { parsePlanKey, periodCharge, planChange } from '../../../contract/plans.ts';
+import { parsePlanKey } from '../../../contract/plans.ts';
+import { periodCharge, planChange } from '../../../contract/plan-catalogue.ts';
 import { AppError } from '../../http/app-error.ts';
 import { currentSubscription, type TBillingContext } from './billing-context.ts';
 import { currencyOf } from './billing-terms.ts';

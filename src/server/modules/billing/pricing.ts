@@ -1,14 +1,6 @@
 import type { TInvoiceDetails } from '../../../contract/billing.ts';
-import {
-  parsePlanKey,
-  periodCharge,
-  planChange,
-  planStorageKey,
-  type TBillingCycle,
-  type TCurrency,
-  type TPlan,
-  type TPlanId,
-} from '../../../contract/plans.ts';
+import { parsePlanKey, type TBillingCycle, type TCurrency, type TPlan, type TPlanId } from '../../../contract/plans.ts';
+import { periodCharge, planChange, planStorageKey } from '../../../contract/plan-catalogue.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TBillingQueries, TOrderRow, TSubscriptionRow } from './billing.repository.ts';
 import { currentSubscription, type TBillingContext, type TGatewayOf } from './billing-context.ts';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TCheckoutQuote } from '../../../contract/billing.ts';
-import { planStorageKey } from '../../../contract/plans.ts';
+import { planStorageKey } from '../../../contract/plan-catalogue.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TBillingContext } from './billing-context.ts';
 import type { TGatewayName } from './gateways/gateway-http.ts';

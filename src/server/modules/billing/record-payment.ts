@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { invoiceNumberText, type TInvoiceDetails, type TVerifyPaymentResult } from '../../../contract/billing.ts';
-import { formatMinorUnits, type TBillingCycle, type TCurrency, type TPlanId } from '../../../contract/plans.ts';
+import type { TBillingCycle, TCurrency, TPlanId } from '../../../contract/plans.ts';
+import { formatMinorUnits } from '../../../contract/plan-catalogue.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TBillingQueries, TOrderRow, TSubscriptionRow } from './billing.repository.ts';
 import { currentSubscription, type TBillingContext, type TSettleContext } from './billing-context.ts';

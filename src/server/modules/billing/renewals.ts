@@ -1,4 +1,4 @@
-import { formatMinorUnits, periodCharge } from '../../../contract/plans.ts';
+import { formatMinorUnits, periodCharge } from '../../../contract/plan-catalogue.ts';
 import type { TSubscriptionRow } from './billing.repository.ts';
 import { currentSubscription, endSubscription, type TBillingContext } from './billing-context.ts';
 import { currencyOf, day, quotaKey } from './billing-terms.ts';

@@ -1,5 +1,5 @@
 import type { TVerifyPaymentResult } from '../../../contract/billing.ts';
-import { formatMinorUnits } from '../../../contract/plans.ts';
+import { formatMinorUnits } from '../../../contract/plan-catalogue.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TBillingQueries, TOrderRow, TPaymentRow } from './billing.repository.ts';
 import type { TBillingContext } from './billing-context.ts';

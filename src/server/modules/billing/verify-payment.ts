@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { TVerifyPaymentBody, TVerifyPaymentResult } from '../../../contract/billing.ts';
-import { planStorageKey } from '../../../contract/plans.ts';
+import { planStorageKey } from '../../../contract/plan-catalogue.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TBillingContext } from './billing-context.ts';
 import { GatewayRefusal } from './gateways/gateway-http.ts';

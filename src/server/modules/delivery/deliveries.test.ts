@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardEmail, ZDelivery, type TDelivery } from '../../../contract/delivery.ts';
 import { ZEmailSettings } from '../../../contract/mail.ts';
-import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { emailDeliveries, workspaces } from '../../db/schema.ts';
 import { settledDelivery } from './test/settled-delivery.ts';
 import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';

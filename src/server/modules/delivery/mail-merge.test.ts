@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardEmail, ZMailMerge, ZMailMergeOptions, ZMailMergePreview, ZMailMergeRowPage, type TMailMerge } from '../../../contract/delivery.ts';
-import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { emailDeliveries, workspaces } from '../../db/schema.ts';
 import { finishedBatchOf } from '../../test/finished-batch.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';

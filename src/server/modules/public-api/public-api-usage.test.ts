@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZApiUsage } from '../../../contract/api-usage.ts';
-import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { apiRequests, apiUsageDaily, workspaces } from '../../db/schema.ts';
 import { TestClient, type TTestApp } from '../../test/test-app.ts';
 import { errorOf, goodData, publicApiTestKit, requestLogWritten } from './test/public-api-test-kit.ts';

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { systemSettings, workspaces } from '../../db/schema.ts';

@@ -1,3 +1,4 @@
+import type { TPlan, TPlanCatalogue } from '../../../contract/plans.ts';
 import {
   apiRequestsPerMinuteOf,
   DEFAULT_API_REQUESTS_PER_MINUTE,
@@ -7,9 +8,7 @@ import {
   FALLBACK_API_CALLS_LIMIT,
   signatureRequestsPerMonthOf,
   storageMbOf,
-  type TPlan,
-  type TPlanCatalogue,
-} from '../../../contract/plans.ts';
+} from '../../../contract/plan-catalogue.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TUserAccounts } from '../users/index.ts';
 import type { TWorkspaceRow } from '../workspaces/index.ts';

@@ -1,4 +1,5 @@
-import { DEFAULT_PLAN_CATALOGUE, ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
+import { ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { DEFAULT_SELLER_NAME, TIMESTAMP_URL_SETTING, type TAppConfig } from '../../../contract/admin.ts';
 import { DEFAULT_PUBLIC_PAGES, PUBLIC_PAGES_SETTING, ZPublicPages, type TPublicPages } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';

@@ -1,5 +1,6 @@
 import { CheckIcon } from 'lucide-react';
-import { ANNUAL_DISCOUNT_PERCENT, type TBillingCycle, type TPlan } from '../../../contract/plans';
+import type { TBillingCycle, TPlan } from '../../../contract/plans';
+import { ANNUAL_DISCOUNT_PERCENT } from '../../../contract/plan-catalogue';
 import { type TCurrency, formatMoney, planPrice } from '../../lib/plans';
 import { cn } from '../../lib/utils';
 import { Badge } from '../ui/badge';

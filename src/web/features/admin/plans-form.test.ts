@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLAN_CATALOGUE, type TPlanCatalogue } from '../../../contract/plans';
+import type { TPlanCatalogue } from '../../../contract/plans';
+import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue';
 import { annualHint, asStored, completeCatalogue, toRow, ZPlansForm, type TPlanRow } from './plans-form';
 
 const rows = (edit: (row: TPlanRow, index: number) => TPlanRow = (r) => r) => ({ plans: DEFAULT_PLAN_CATALOGUE.map(toRow).map(edit) });

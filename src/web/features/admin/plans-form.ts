@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPlanCatalogueInput } from '../../../contract/admin';
+import { ZPlanId, type TCurrency, type TPlan, type TPlanCatalogue } from '../../../contract/plans';
 import {
   ANNUAL_DISCOUNT_PERCENT,
   apiRequestsPerMinuteOf,
@@ -10,11 +11,7 @@ import {
   formatMinorUnits,
   storageMbOf,
   toMinorUnits,
-  ZPlanId,
-  type TCurrency,
-  type TPlan,
-  type TPlanCatalogue,
-} from '../../../contract/plans';
+} from '../../../contract/plan-catalogue';
 import { formatBytes, formatNumber } from '../../lib/utils';
 
 /*

@@ -3,7 +3,8 @@ import { AlertTriangleIcon, CalendarClockIcon, CreditCardIcon, Loader2Icon, Rota
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { ZPlanKey, type TBillingOverview } from '../../../contract/billing';
-import { formatMinorUnits, parsePlanKey, planStorageKey, type TBillingCycle, type TPlan, type TPlanCatalogue, type TPlanId } from '../../../contract/plans';
+import { parsePlanKey, type TBillingCycle, type TPlan, type TPlanCatalogue, type TPlanId } from '../../../contract/plans';
+import { formatMinorUnits, planStorageKey } from '../../../contract/plan-catalogue';
 import { BillingToggle } from '../../components/pricing/plan-pricing';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { DownloadIcon, FileTextIcon, Loader2Icon } from 'lucide-react';
 import { LoadingText, QueryState } from '../../components/query-state';
-import { formatMinorUnits } from '../../../contract/plans';
+import { formatMinorUnits } from '../../../contract/plan-catalogue';
 import type { TInvoiceSummary } from '../../../contract/billing';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

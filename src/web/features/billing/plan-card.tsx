@@ -1,6 +1,7 @@
 import { Loader2Icon } from 'lucide-react';
 import type { TBillingOverview } from '../../../contract/billing';
-import { periodCharge, planChange, type TBillingCycle, type TPlan } from '../../../contract/plans';
+import type { TBillingCycle, TPlan } from '../../../contract/plans';
+import { periodCharge, planChange } from '../../../contract/plan-catalogue';
 import { PlanFeatures, PriceLine } from '../../components/pricing/plan-pricing';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

@@ -1,6 +1,6 @@
 import { AlertTriangleIcon, CalendarClockIcon } from 'lucide-react';
 import { Link } from 'wouter';
-import { formatMinorUnits } from '../../../contract/plans';
+import { formatMinorUnits } from '../../../contract/plan-catalogue';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { useBillingOverview } from '../../hooks/use-billing-overview';

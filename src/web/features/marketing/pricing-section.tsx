@@ -1,6 +1,7 @@
 import { Loader2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { planStorageKey, type TBillingCycle, type TPlan } from '../../../contract/plans';
+import type { TBillingCycle, TPlan } from '../../../contract/plans';
+import { planStorageKey } from '../../../contract/plan-catalogue';
 import { BillingToggle, PlanFeatures, PriceLine } from '../../components/pricing/plan-pricing';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
