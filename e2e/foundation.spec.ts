@@ -160,12 +160,24 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
 
 test('signed-out visit to a signed-in route shows the 401 toast and goes to sign-in', async ({ page }) => {
   const consoleErrors = collectConsoleErrors(page);
+  // The app leaves for the login route 500 ms after the toast. The browser keeps the page until that
+  // navigation's answer arrives, so holding the answer keeps the toast readable on a slow machine.
+  let releaseLogin = (): void => undefined;
+  const toastRead = new Promise<void>((resolve) => (releaseLogin = resolve));
+  let loginAsked = false;
+  await page.route('**/api/login', async (route) => {
+    loginAsked = true;
+    await toastRead;
+    await route.continue();
+  });
   await page.goto('/formats');
   // The notifications region holds the toast itself; role="status" is Radix's brief announcement.
   const toasts = page.getByRole('region', { name: /Notifications/ });
   await expect(toasts).toContainText('Unauthorized');
   await expect(toasts).toContainText('You are logged out. Logging in again...');
+  releaseLogin();
   await page.waitForURL('**/login');
+  expect(loginAsked).toBe(true);
   await expect(page.getByLabel('Email')).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
