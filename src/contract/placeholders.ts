@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export { defaultPlaceholderLabel, placeholderLabel } from './placeholder-labels.ts';
+
 /*
  * Placeholders: the named blanks of a format, referenced in any text as `{{name}}`.
  * Shared by the web app and the server (and the renderer), so nothing here may use Node APIs.
@@ -100,12 +102,6 @@ export function normalizePlaceholderName(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, '_');
 }
 const NORMALISED_NAME_RE = /^[a-z0-9_.]+$/;
-
-/** The name with underscores as spaces, first letter capitalised (docs/decisions.md). */
-export function defaultPlaceholderLabel(name: string): string {
-  const spaced = name.replace(/_+/g, ' ').trim();
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
-}
 
 /*
  * Braces would make the tag ambiguous and `*` is inline emphasis syntax in paragraphs, which
@@ -237,11 +233,6 @@ export const ZPlaceholderList = z
   .refine((list) => new Set(list.map((p) => p.name)).size === list.length, {
     message: 'Placeholder names must be unique.',
   });
-
-/** The label shown for a placeholder: its own, or the one derived from its name. */
-export function placeholderLabel(p: Pick<TPlaceholder, 'name' | 'label'>): string {
-  return p.label && p.label.length > 0 ? p.label : defaultPlaceholderLabel(p.name);
-}
 
 /*
  * A tag is `{{` + up to 100 non-brace characters + `}}`. The inside is normalised the same way

@@ -12,9 +12,12 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
-import { placeholderLabel } from '../../../contract/placeholders';
-import { STARTER_FORMATS, type TStarterFormat } from '../../../contract/starter-formats';
+import { placeholderLabel } from '../../../contract/placeholder-labels';
+import type { TStarterFormat } from '../../../contract/starter-formats';
+import { STARTER_CATALOGUE } from '../../../contract/starter-formats/catalogue';
+import type { TStarterFormatInput } from '../../../contract/starter-formats/shared';
 import { Button } from '../../components/ui/button';
+import { toast } from '../../hooks/use-toast';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { cn } from '../../lib/utils';
 import { IMPORTED_DRAFT_HREF, storeImportedDraft } from './imported-draft-store';
@@ -32,6 +35,17 @@ export function starterDraft(starter: TStarterFormat) {
   return { name: starter.name, description: starter.description, content: starter.content, placeholders: starter.placeholders };
 }
 
+/*
+ * A starter is parsed by the format schemas only once chosen: the cards need none of that code, and
+ * the dashboard shows them to every new person.
+ */
+const parsedStarter = async (starter: TStarterFormatInput): Promise<TStarterFormat> =>
+  (await import('../../../contract/starter-formats/index')).parseStarter(starter);
+
+function starterNotLoaded() {
+  toast({ variant: 'destructive', title: 'The template did not open', description: 'It could not be loaded. Check your connection and try again.' });
+}
+
 /** Opens a starter in the builder as an unsaved draft: nothing is stored until the user saves. */
 function useOpenStarter() {
   const [, navigate] = useLocation();
@@ -41,7 +55,7 @@ function useOpenStarter() {
   };
 }
 
-function StarterCard({ starter, onOpen }: { starter: TStarterFormat; onOpen: (starter: TStarterFormat) => void }) {
+function StarterCard({ starter, onOpen }: { starter: TStarterFormatInput; onOpen: (starter: TStarterFormatInput) => void }) {
   const Icon = ICONS[starter.id] ?? FileTextIcon;
   const fields = starter.placeholders.map((p) => placeholderLabel(p));
   const shown = fields.slice(0, 3).join(', ');
@@ -79,10 +93,11 @@ function StarterCard({ starter, onOpen }: { starter: TStarterFormat; onOpen: (st
 /** The starter formats as a grid of cards; choosing one opens it in the builder (or calls `onChoose`). */
 export function StarterGallery({ className, onChoose }: { className?: string; onChoose?: (starter: TStarterFormat) => void }) {
   const open = useOpenStarter();
+  const choose = onChoose ?? open;
   return (
     <ul className={cn('grid gap-3 sm:grid-cols-2 xl:grid-cols-3', className)} aria-label="Starter templates">
-      {STARTER_FORMATS.map((starter) => (
-        <StarterCard key={starter.id} starter={starter} onOpen={onChoose ?? open} />
+      {STARTER_CATALOGUE.map((starter) => (
+        <StarterCard key={starter.id} starter={starter} onOpen={(chosen) => void parsedStarter(chosen).then(choose, starterNotLoaded)} />
       ))}
     </ul>
   );
