@@ -192,6 +192,10 @@ describe('bulk generation', () => {
   });
 
   describe('a ZIP download whose client goes away', () => {
+    // Each of these makes a batch of hundreds or thousands of PDFs and downloads its ZIP, some
+    // twice: beside the browser journeys on PostgreSQL that alone has taken more than the default
+    // 30 s. What they check waits on its own bounded deadlines (files closed, clients dropped).
+    const HEAVY_TEST_TIMEOUT_MS = 120_000;
     let listening: Promise<string> | undefined;
     async function batchOf(rows: number) {
       const { client, format } = await userWithFormat('premium');
@@ -240,52 +244,60 @@ describe('bulk generation', () => {
       return (await connections()) === 0;
     }
 
-    it('stops writing when the client leaves mid-way, closes its files, and serves the next download whole', async () => {
-      const { client, draft, url, openSpoolFiles, filesClosed } = await batchOf(2500);
-      // More than the writer buffers ahead of its client, so it is mid-way when the client goes.
-      let received = 0;
-      let openWhileSending = 0;
-      await new Promise<void>((resolve, reject) => {
-        const request = http.get(url, { headers: { cookie: client.cookieHeader } }, (response) => {
-          expect(response.statusCode).toBe(200);
-          response.on('data', (chunk: Buffer) => {
-            received += chunk.byteLength;
-            if (received > 64 * 1024) {
-              openWhileSending = openSpoolFiles();
-              request.destroy();
-              resolve();
-            }
+    it(
+      'stops writing when the client leaves mid-way, closes its files, and serves the next download whole',
+      async () => {
+        const { client, draft, url, openSpoolFiles, filesClosed } = await batchOf(2500);
+        // More than the writer buffers ahead of its client, so it is mid-way when the client goes.
+        let received = 0;
+        let openWhileSending = 0;
+        await new Promise<void>((resolve, reject) => {
+          const request = http.get(url, { headers: { cookie: client.cookieHeader } }, (response) => {
+            expect(response.statusCode).toBe(200);
+            response.on('data', (chunk: Buffer) => {
+              received += chunk.byteLength;
+              if (received > 64 * 1024) {
+                openWhileSending = openSpoolFiles();
+                request.destroy();
+                resolve();
+              }
+            });
+            response.on('end', () => reject(new Error('the whole ZIP arrived before the client left')));
           });
-          response.on('end', () => reject(new Error('the whole ZIP arrived before the client left')));
+          request.on('error', () => undefined);
         });
-        request.on('error', () => undefined);
-      });
-      expect(openWhileSending).toBeGreaterThan(0);
-      expect(await filesClosed()).toBe(true);
+        expect(openWhileSending).toBeGreaterThan(0);
+        expect(await filesClosed()).toBe(true);
 
-      const whole = await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`);
-      expect(whole.rawPayload.byteLength).toBeGreaterThan(16 * 1024 * 1024);
-      const entries = await unzip(whole.rawPayload);
-      expect(entries).toHaveLength(2500);
-      expect(pdfText(entries[2499]!.bytes, { layout: true })).toContain('Offer for Client 2500');
+        const whole = await client.get(`/api/bulk-jobs/${draft.id}/documents.zip`);
+        expect(whole.rawPayload.byteLength).toBeGreaterThan(16 * 1024 * 1024);
+        const entries = await unzip(whole.rawPayload);
+        expect(entries).toHaveLength(2500);
+        expect(pdfText(entries[2499]!.bytes, { layout: true })).toContain('Offer for Client 2500');
 
-      // A client that stays connected but stops reading is dropped after the stall time.
-      const stuck = await stopReadingAfter(url, client.cookieHeader, 64 * 1024);
-      expect(await serverDroppedEveryClient()).toBe(true);
-      expect(stuck.ended()).toBe(false);
-      stuck.request.destroy();
-      expect(await filesClosed()).toBe(true);
-    });
+        // A client that stays connected but stops reading is dropped after the stall time.
+        const stuck = await stopReadingAfter(url, client.cookieHeader, 64 * 1024);
+        expect(await serverDroppedEveryClient()).toBe(true);
+        expect(stuck.ended()).toBe(false);
+        stuck.request.destroy();
+        expect(await filesClosed()).toBe(true);
+      },
+      HEAVY_TEST_TIMEOUT_MS,
+    );
 
-    it('drops a client that reads nothing once the writer has appended every entry', async () => {
-      // All of this ZIP fits in what the writer may buffer ahead: it is all appended at once.
-      const { client, url, filesClosed } = await batchOf(700);
-      const stuck = await stopReadingAfter(url, client.cookieHeader, 0);
-      expect(await serverDroppedEveryClient()).toBe(true);
-      expect(stuck.ended()).toBe(false);
-      stuck.request.destroy();
-      expect(await filesClosed()).toBe(true);
-    });
+    it(
+      'drops a client that reads nothing once the writer has appended every entry',
+      async () => {
+        // All of this ZIP fits in what the writer may buffer ahead: it is all appended at once.
+        const { client, url, filesClosed } = await batchOf(700);
+        const stuck = await stopReadingAfter(url, client.cookieHeader, 0);
+        expect(await serverDroppedEveryClient()).toBe(true);
+        expect(stuck.ended()).toBe(false);
+        stuck.request.destroy();
+        expect(await filesClosed()).toBe(true);
+      },
+      HEAVY_TEST_TIMEOUT_MS,
+    );
   });
 
   it('lists documents made one at a time apart from batch documents, and batches a page at a time', async () => {
