@@ -23,10 +23,13 @@ export const headingPrefixOf = (kind: Kind) => (kind === 'invoice' ? INVOICE_HEA
  */
 export const INVOICE_LINES = 200;
 export const INVOICE_TAX_PERCENT = 20;
-export const ENGINE_KINDS = { ours: KINDS, chromium: KINDS, pdfkit: ['1p', '5p', 'unicode'], pdfme: ['1p', '5p', 'unicode'] } as const satisfies Record<
-  string,
-  readonly Kind[]
->;
+export const ENGINE_KINDS = {
+  ours: KINDS,
+  tagged: ['1p', 'invoice'],
+  chromium: KINDS,
+  pdfkit: ['1p', '5p', 'unicode'],
+  pdfme: ['1p', '5p', 'unicode'],
+} as const satisfies Record<string, readonly Kind[]>;
 
 export interface InvoiceLine {
   description: string;

@@ -259,6 +259,7 @@ for (const name of live) {
       const pf = (tool('pdffonts', [out]) ?? '').split('\n').slice(2).filter(Boolean);
       fontList = [...new Set(pf.map((l) => (l.split(/\s+/)[0] ?? '').replace(/^[A-Z]{6}\+/, '')))].join(' ') || '(none)';
       if (!fontList.includes('Arimo')) sanityFailures.push(`${name}/${kind}: Arimo not embedded`);
+      if (name === 'tagged' && !/^Tagged:\s+yes$/m.test(info)) sanityFailures.push(`${name}/${kind}: not tagged`);
     }
     pages.set(`${name}/${kind}`, nPages);
     if (!okPdf) sanityFailures.push(`${name}/${kind}: not a PDF`);
@@ -356,11 +357,15 @@ const med = (name: EngineName, kind: Kind): number | null => {
   const c = cells.get(`${name}/${kind}`);
   return c && c.msPerDoc.length > 0 ? median(c.msPerDoc) : null;
 };
-const ratio = (base: EngineName, kind: Kind): number | null => {
+const ratio = (base: EngineName, kind: Kind, over: EngineName = 'ours'): number | null => {
   const a = cells.get(`${base}/${kind}`)?.msPerDoc;
-  const b = cells.get(`ours/${kind}`)?.msPerDoc;
+  const b = cells.get(`${over}/${kind}`)?.msPerDoc;
   if (!a || !b || a.length === 0 || a.length !== b.length) return null;
   return median(a.map((x, i) => x / (b[i] ?? NaN)));
+};
+const bytesPerDoc = (name: EngineName, kind: Kind): number | null => {
+  const c = cells.get(`${name}/${kind}`);
+  return c && c.docs > 0 ? c.bytes / c.docs : null;
 };
 const peakMb = (name: EngineName): number | null => {
   const k = maxRssKb.get(name);
@@ -420,6 +425,23 @@ for (const t of targets) {
 }
 
 log();
+log('Tagged documents (docs/accessible-pdf.md) beside untagged ones, in the same rounds');
+const taggedChecks: { what: string; value: number | null; target: string; met: (v: number) => boolean }[] = [
+  { what: '1p chromium/tagged', value: ratio('chromium', '1p', 'tagged'), target: '>= 50x', met: (v) => v >= 50 },
+  { what: '1p tagged/ours time', value: ratio('tagged', '1p'), target: '<= 1.3x', met: (v) => v <= 1.3 },
+  { what: 'invoice tagged/ours time', value: ratio('tagged', 'invoice'), target: '<= 1.3x', met: (v) => v <= 1.3 },
+  ...(['1p', 'invoice'] as const).map((kind) => {
+    const [tagged, ours] = [bytesPerDoc('tagged', kind), bytesPerDoc('ours', kind)];
+    return { what: `${kind} tagged/ours size`, value: tagged !== null && ours ? tagged / ours : null, target: '<= 1.15x', met: (v: number) => v <= 1.15 };
+  }),
+];
+for (const c of taggedChecks) {
+  log(
+    `${pad(c.what, 26)} ${lpad(c.value === null ? 'n/a' : `${fmt(c.value, 2)}x`, 8)}   target ${c.target}: ${c.value === null ? 'NOT MEASURED' : c.met(c.value) ? 'met' : 'NOT MET'}`,
+  );
+}
+
+log();
 const coldMs = cold.length > 0 ? median(cold.map((c) => c.import_to_first_pdf_ms)) : null;
 if (coldMs !== null) {
   const m = (f: (c: ColdResult) => number, d = 0) => fmt(median(cold.map(f)), d);
@@ -460,6 +482,9 @@ const summary = {
   ours_invoice_200_ms: r2(med('ours', 'invoice')),
   chromium_invoice_200_ms: r2(med('chromium', 'invoice')),
   invoice_chromium_over_ours: r2(ratio('chromium', 'invoice')),
+  tagged_1p_ms: r2(med('tagged', '1p')),
+  tagged_invoice_200_ms: r2(med('tagged', 'invoice')),
+  tagged_1p_chromium_over_tagged: r2(ratio('chromium', '1p', 'tagged')),
   ours_cold_first_doc_ms: r2(coldMs),
   ours_rss_mb_after_10k: soak ? r2(soak.rss_mb_end) : null,
 };

@@ -14,6 +14,8 @@ async function create(name: EngineName): Promise<Engine> {
   switch (name) {
     case 'ours':
       return (await import('./engines/ours.ts')).createOursEngine();
+    case 'tagged':
+      return (await import('./engines/ours.ts')).createOursEngine({ tagged: true });
     case 'pdfkit':
       return (await import('./engines/pdfkit.ts')).createPdfkitEngine();
     case 'pdfme':

@@ -14,64 +14,32 @@ import { prepareImage } from './images.ts';
 import { DocumentCanvas } from './page-canvas.ts';
 import { drawSigningBox, signingBoxSize } from './signing-box.ts';
 import type { TSigningBox } from './signing-fields.ts';
+import type { FlowContext, TListRows, TRowScope } from './flow-context.ts';
+import {
+  BLOCK_GAP,
+  BORDER,
+  CELL_PAD_X,
+  CELL_PAD_Y,
+  HEADER_FILL,
+  HEADING_LEVEL,
+  HEADING_LINE_HEIGHT,
+  LINE_HEIGHT,
+  MISSING_IMAGE,
+  PX,
+  baselineOffset,
+  maxLines,
+  rowHeight,
+} from './layout-metrics.ts';
+import { StructureTree, type TStructNode, type TStructType } from './structure.ts';
 import { type BlockStyle, type Line, type RichSpan, layoutText, parseInlineMarkup, placeLine, sanitizeText } from './text.ts';
-import type { TRenderWarning } from './types.ts';
 
 /*
- * Flows elements down the page. Units are points, measured from the page's top-left corner.
- * Builder sizes are CSS pixels and print at 0.75 pt each, as a browser prints them.
+ * Flows elements down the page. Units are points, measured from the page's top-left corner
+ * (layout-metrics.ts); what a flow is given is flow-context.ts.
  */
 
-export const PX = 0.75;
-const LINE_HEIGHT = 1.4;
-const HEADING_LINE_HEIGHT = 1.25;
-const BLOCK_GAP = 12;
-const CELL_PAD_X = 5;
-const CELL_PAD_Y = 3;
-const BORDER = '#9ca3af';
-const HEADER_FILL = '#f3f4f6';
-const MISSING_IMAGE = '#9ca3af';
 /** Hard stop for input that bypassed the schema: past this, content is dropped with a warning. */
 export const MAX_PAGES = 1_000;
-
-export interface PageBox {
-  width: number;
-  height: number;
-  top: number;
-  right: number;
-  bottom: number;
-  left: number;
-}
-
-/** A list's rows as a repeat prints them: how many, and a template filled for one of them. */
-export interface TListRows {
-  count: number;
-  fill(row: number, template: string): string;
-}
-
-/** Which row of which list a text is filled for, inside a repeat. */
-interface TRowScope {
-  rows: TListRows;
-  index: number;
-}
-
-export interface FlowContext {
-  page: PageBox;
-  baseStyle: Required<TTextStyle>;
-  /** Substitutes placeholders in template text (values inserted literally). */
-  fill: (template: string) => string;
-  /**
-   * For a repeating table row or list: the rows of the named list placeholder, and a fill in
-   * which one row's columns are in scope. No rows when it has none.
-   */
-  listRows?: (list: string) => TListRows;
-  /** The signing box a text prints as, when it is one signing tag alone (signing-fields.ts). */
-  signingBox?: (template: string) => TSigningBox | undefined;
-  assets: Record<string, Uint8Array>;
-  warnings: TRenderWarning[];
-  /** Continue on this canvas (a merged PDF of several documents) instead of a new one. */
-  canvas?: DocumentCanvas;
-}
 
 class PageLimitReached extends Error {}
 
@@ -92,7 +60,7 @@ export class Flow {
 
   constructor(private readonly ctx: FlowContext) {
     const p = ctx.page;
-    this.canvas = ctx.canvas ?? new DocumentCanvas(p.height);
+    this.canvas = ctx.canvas ?? new DocumentCanvas(p.height, ctx.tagged ? new StructureTree() : null);
     this.firstPage = this.canvas.pages.length;
     this.pageWidth = p.width;
     this.contentTop = p.top;
@@ -149,6 +117,17 @@ export class Flow {
     return this.ctx.listRows?.(list) ?? { count: 0, fill: (_row, template) => template };
   }
 
+  /**
+   * Draws as a new structure element of `type` (under `parent`, else the document) when the
+   * document is tagged; `draw` gets the element, or null when it is not.
+   */
+  private element(type: TStructType, draw: (node: TStructNode | null) => void, parent?: TStructNode | null, extra?: Pick<TStructNode, 'alt' | 'scope'>): void {
+    const structure = this.canvas.structure;
+    if (!structure) return draw(null);
+    const node = structure.add(parent ?? structure.root, type, extra);
+    this.canvas.within(node, () => draw(node));
+  }
+
   private layout(spans: RichSpan[], style: BlockStyle, width: number): Line[] {
     const r = layoutText(spans, style, width);
     for (const cp of r.missingGlyphs) this.missingGlyphs.add(cp);
@@ -187,7 +166,7 @@ export class Flow {
     this.gap();
     // Keep a heading with at least the start of what follows it.
     if (this.remaining < lh * Math.min(lines.length, 2) + BLOCK_GAP + style.size && !this.atPageTop) this.newPage();
-    this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align);
+    this.element(HEADING_LEVEL[el.fontSize], () => this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align));
   }
 
   paragraph(el: TParagraphElement): void {
@@ -198,7 +177,7 @@ export class Flow {
     if (lines.length === 0) return;
     const lh = style.size * LINE_HEIGHT;
     this.gap();
-    this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align);
+    this.element('P', () => this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align));
   }
 
   list(el: TListElement): void {
@@ -216,19 +195,27 @@ export class Flow {
     const textLeft = this.contentLeft + indent;
     const textWidth = Math.max(this.contentWidth - indent, 36);
     this.gap();
-    items.forEach((item, i) => {
-      const lines = this.layout(this.spans(item.text, true, item.row), style, textWidth);
-      const marker = el.listStyle === 'numbered' ? `${i + 1}.` : '\u2022';
-      const markerLine = this.layout([{ text: marker, bold: false, italic: false }], style, indent)[0];
-      if (lines.length === 0) return;
-      if (this.remaining < lh && !this.atPageTop) this.newPage();
-      if (markerLine) {
-        placeLine(markerLine, this.contentLeft, indent - style.size * 0.5, 'right');
-        this.canvas.line(markerLine, this.y + ascent);
-      }
-      this.lines(lines, textLeft, textWidth, lh, ascent, 'left');
-      this.y += style.size * 0.25;
-    });
+    this.element('L', (list) =>
+      items.forEach((item, i) => {
+        const lines = this.layout(this.spans(item.text, true, item.row), style, textWidth);
+        const marker = el.listStyle === 'numbered' ? `${i + 1}.` : '\u2022';
+        const markerLine = this.layout([{ text: marker, bold: false, italic: false }], style, indent)[0];
+        if (lines.length === 0) return;
+        if (this.remaining < lh && !this.atPageTop) this.newPage();
+        this.element(
+          'LI',
+          (listItem) => {
+            if (markerLine) {
+              placeLine(markerLine, this.contentLeft, indent - style.size * 0.5, 'right');
+              this.element('Lbl', () => this.canvas.line(markerLine, this.y + ascent), listItem);
+            }
+            this.element('LBody', () => this.lines(lines, textLeft, textWidth, lh, ascent, 'left'), listItem);
+          },
+          list,
+        );
+        this.y += style.size * 0.25;
+      }),
+    );
   }
 
   table(el: TTableElement): void {
@@ -295,21 +282,26 @@ export class Flow {
     const header = el.headerRow ? layoutRow(rows[0]!, true) : null;
     const headerHeight = header ? rowHeight(header, lh) : 0;
 
-    const drawRow = (cells: Line[][], from: number[], count: number, isHeader: boolean) => {
+    // In a tagged document, each row's cells are structure elements (`cellNodes`, one per column).
+    const drawRow = (cells: Line[][], from: number[], count: number, isHeader: boolean, cellNodes?: TStructNode[]) => {
       const h = count * lh + 2 * CELL_PAD_Y;
       const top = this.y;
       if (isHeader) this.canvas.rect(xs[0]!, top, xs[cols]! - xs[0]!, h, { fill: HEADER_FILL });
       cells.forEach((lines, c) => {
-        const box = boxCells.get(lines);
-        if (box) {
-          if (from[c] === 0) this.signingBox(box, xs[c]! + CELL_PAD_X, top + CELL_PAD_Y, widths[c]! - 2 * CELL_PAD_X, base);
-          return;
-        }
-        const slice = lines.slice(from[c], from[c]! + count);
-        slice.forEach((line, k) => {
-          placeLine(line, xs[c]! + CELL_PAD_X, widths[c]! - 2 * CELL_PAD_X, 'left');
-          this.canvas.line(line, top + CELL_PAD_Y + k * lh + ascent);
-        });
+        const drawCell = () => {
+          const box = boxCells.get(lines);
+          if (box) {
+            if (from[c] === 0) this.signingBox(box, xs[c]! + CELL_PAD_X, top + CELL_PAD_Y, widths[c]! - 2 * CELL_PAD_X, base);
+            return;
+          }
+          const slice = lines.slice(from[c], from[c]! + count);
+          slice.forEach((line, k) => {
+            placeLine(line, xs[c]! + CELL_PAD_X, widths[c]! - 2 * CELL_PAD_X, 'left');
+            this.canvas.line(line, top + CELL_PAD_Y + k * lh + ascent);
+          });
+        };
+        if (cellNodes) this.canvas.within(cellNodes[c]!, drawCell);
+        else drawCell();
       });
       this.canvas.rect(xs[0]!, top, xs[cols]! - xs[0]!, h, { stroke: BORDER, lineWidth: 0.5 });
       for (let c = 1; c < cols; c++) this.canvas.vline(xs[c]!, top, top + h, BORDER, 0.5);
@@ -317,47 +309,61 @@ export class Flow {
       this.atPageTop = false;
     };
 
-    const continueOnNewPage = () => {
-      this.newPage();
-      if (header) drawRow(header, new Array(cols).fill(0), maxLines(header), true);
-    };
-
     this.gap();
-    const bodyStart = header ? 1 : 0;
-    if (header) {
-      // The header never sits alone at the bottom of a page.
-      const firstBody = rows.length > 1 ? Math.min(rowHeight(layoutRow(rows[1]!, false, scopes[1]), lh), lh + 2 * CELL_PAD_Y) : 0;
-      if (this.remaining < headerHeight + firstBody && !this.atPageTop) this.newPage();
-      drawRow(header, new Array(cols).fill(0), maxLines(header), true);
-    }
-    const freshPageRoom = this.contentBottom - this.contentTop - headerHeight;
-    for (let r = bodyStart; r < rows.length; r++) {
-      const cells = layoutRow(rows[r]!, false, scopes[r]);
-      const from = new Array<number>(cols).fill(0);
-      let left = maxLines(cells);
-      if (left === 0) left = 1;
-      const fitFresh = Math.floor((freshPageRoom - 2 * CELL_PAD_Y) / lh);
-      while (left > 0) {
-        const fit = Math.floor((this.remaining - 2 * CELL_PAD_Y) / lh);
-        if (left <= fit) {
-          drawRow(cells, from, left, false);
-          break;
-        }
-        const atFreshTop = this.y <= this.contentTop + headerHeight + 0.01;
-        // Moving the whole row is better than splitting it, when a fresh page can hold it.
-        if (!atFreshTop && (left <= fitFresh || fit < 1)) {
-          continueOnNewPage();
-          continue;
-        }
-        // Taller than a page: split between lines, never through one. At least one line is
-        // drawn each time round, so even a page too small for a line cannot loop forever.
-        const n = Math.max(1, Math.min(fit, left));
-        drawRow(cells, from, n, false);
-        for (let c = 0; c < cols; c++) from[c]! += n;
-        left -= n;
-        if (left > 0) continueOnNewPage();
+    this.element('Table', (table) => {
+      // The table's rows as structure: a header row's cells are column headers, and a row split
+      // over pages is one row. The header repeated on a new page is an artifact.
+      let head: TStructNode | undefined;
+      let body: TStructNode | undefined;
+      const rowNodes = (isHeader: boolean): TStructNode[] | undefined => {
+        const structure = this.canvas.structure;
+        if (!structure || !table) return undefined;
+        const group = isHeader ? (head ??= structure.add(table, 'THead')) : (body ??= structure.add(table, 'TBody'));
+        const tr = structure.add(group, 'TR');
+        return Array.from({ length: cols }, () => structure.add(tr, isHeader ? 'TH' : 'TD', isHeader ? { scope: 'Column' } : {}));
+      };
+      const continueOnNewPage = () => {
+        this.newPage();
+        if (header) this.canvas.within(null, () => drawRow(header, new Array(cols).fill(0), maxLines(header), true));
+      };
+
+      const bodyStart = header ? 1 : 0;
+      if (header) {
+        // The header never sits alone at the bottom of a page.
+        const firstBody = rows.length > 1 ? Math.min(rowHeight(layoutRow(rows[1]!, false, scopes[1]), lh), lh + 2 * CELL_PAD_Y) : 0;
+        if (this.remaining < headerHeight + firstBody && !this.atPageTop) this.newPage();
+        drawRow(header, new Array(cols).fill(0), maxLines(header), true, rowNodes(true));
       }
-    }
+      const freshPageRoom = this.contentBottom - this.contentTop - headerHeight;
+      for (let r = bodyStart; r < rows.length; r++) {
+        const cells = layoutRow(rows[r]!, false, scopes[r]);
+        const cellNodes = rowNodes(false);
+        const from = new Array<number>(cols).fill(0);
+        let left = maxLines(cells);
+        if (left === 0) left = 1;
+        const fitFresh = Math.floor((freshPageRoom - 2 * CELL_PAD_Y) / lh);
+        while (left > 0) {
+          const fit = Math.floor((this.remaining - 2 * CELL_PAD_Y) / lh);
+          if (left <= fit) {
+            drawRow(cells, from, left, false, cellNodes);
+            break;
+          }
+          const atFreshTop = this.y <= this.contentTop + headerHeight + 0.01;
+          // Moving the whole row is better than splitting it, when a fresh page can hold it.
+          if (!atFreshTop && (left <= fitFresh || fit < 1)) {
+            continueOnNewPage();
+            continue;
+          }
+          // Taller than a page: split between lines, never through one. At least one line is
+          // drawn each time round, so even a page too small for a line cannot loop forever.
+          const n = Math.max(1, Math.min(fit, left));
+          drawRow(cells, from, n, false, cellNodes);
+          for (let c = 0; c < cols; c++) from[c]! += n;
+          left -= n;
+          if (left > 0) continueOnNewPage();
+        }
+      }
+    });
   }
 
   image(el: TImageElement): void {
@@ -378,20 +384,23 @@ export class Flow {
           : this.contentLeft;
     const bytes = el.src ? this.ctx.assets[el.src] : undefined;
     const img = bytes instanceof Uint8Array ? prepareImage(bytes) : null;
-    if (img) {
-      // The image keeps its own proportions inside the box, centred, as the builder's canvas shows it.
-      const fit = Math.min(w / img.width, h / img.height);
-      const dw = img.width * fit;
-      const dh = img.height * fit;
-      this.canvas.image(img, x + (w - dw) / 2, this.y + (h - dh) / 2, dw, dh);
-    } else {
-      this.ctx.warnings.push({
-        code: bytes ? 'image_unreadable' : 'image_missing',
-        message: bytes ? `Image ${el.src} is not a PNG or JPEG we can read.` : `No image data for ${el.src || '(empty source)'}.`,
-        elementId: el.id,
-      });
-      this.canvas.rect(x, this.y, w, h, { stroke: MISSING_IMAGE, lineWidth: 0.75 });
-    }
+    this.element('Figure', () => {
+      if (img) {
+        // The image keeps its own proportions inside the box, centred, as the builder's canvas shows it.
+        const fit = Math.min(w / img.width, h / img.height);
+        const dw = img.width * fit;
+        const dh = img.height * fit;
+        this.canvas.image(img, x + (w - dw) / 2, this.y + (h - dh) / 2, dw, dh);
+      } else {
+        this.ctx.warnings.push({
+          code: bytes ? 'image_unreadable' : 'image_missing',
+          message: bytes ? `Image ${el.src} is not a PNG or JPEG we can read.` : `No image data for ${el.src || '(empty source)'}.`,
+          elementId: el.id,
+        });
+        // The empty box stands where the image would: it is the figure's content.
+        this.canvas.rect(x, this.y, w, h, { stroke: MISSING_IMAGE, lineWidth: 0.75, content: true });
+      }
+    });
     this.y += h;
     this.atPageTop = false;
   }
@@ -403,7 +412,7 @@ export class Flow {
     if (this.remaining < h && !this.atPageTop) this.newPage();
     const x =
       align === 'center' ? this.contentLeft + (this.contentWidth - w) / 2 : align === 'right' ? this.contentLeft + this.contentWidth - w : this.contentLeft;
-    this.signingBox(box, x, this.y, w, style);
+    this.element('P', () => this.signingBox(box, x, this.y, w, style));
     this.y += h;
     this.atPageTop = false;
   }
@@ -434,7 +443,7 @@ export class Flow {
       this.canvas.selectPage(i);
       this.canvas.behind(angle, p.width / 2, p.height / 2, () => {
         placeLine(line, 0, p.width, 'center');
-        this.canvas.line(line, p.height / 2 - lh / 2 + baselineOffset(style.size, lh));
+        this.canvas.within(null, () => this.canvas.line(line, p.height / 2 - lh / 2 + baselineOffset(style.size, lh)));
       });
     }
   }
@@ -457,7 +466,8 @@ export class Flow {
         const top = where === 'top' ? Math.max((p.top - blockH) / 2, 4) : p.height - Math.max((p.bottom + blockH) / 2, blockH + 4);
         lines.forEach((line, k) => {
           placeLine(line, this.contentLeft, this.contentWidth, hf.align);
-          this.canvas.line(line, top + k * lh + baselineOffset(style.size, lh));
+          // Page furniture: read once by a screen reader from the document, not on every page.
+          this.canvas.within(null, () => this.canvas.line(line, top + k * lh + baselineOffset(style.size, lh)), true);
         });
       }
     }
@@ -469,19 +479,4 @@ function stripUndefined<T extends object>(o: T | undefined): Partial<T> {
   const r: Partial<T> = {};
   for (const [k, v] of Object.entries(o)) if (v !== undefined) (r as Record<string, unknown>)[k] = v;
   return r;
-}
-
-/** Baseline below the line's top: the glyphs sit centred in the line box, as CSS does. */
-function baselineOffset(size: number, lineHeight: number): number {
-  return (lineHeight - size) / 2 + size * 0.8;
-}
-
-function maxLines(cells: Line[][]): number {
-  let m = 0;
-  for (const c of cells) if (c.length > m) m = c.length;
-  return m;
-}
-
-function rowHeight(cells: Line[][], lh: number): number {
-  return Math.max(1, maxLines(cells)) * lh + 2 * CELL_PAD_Y;
 }

@@ -2,6 +2,7 @@ import type { Face } from './fonts.ts';
 import type { PdfImage } from './images.ts';
 import type { FontUse } from './pdf-writer.ts';
 import { num } from './pdf-writer.ts';
+import type { StructureTree, TStructNode } from './structure.ts';
 import type { Atom, Line } from './text.ts';
 
 /*
@@ -22,17 +23,57 @@ export class DocumentCanvas {
   readonly fonts = new Map<Face, FontUse>();
   readonly images = new Map<string, ImageUse>();
   private page: string[] = [];
+  private pageIndex = -1;
+  /** The structure element what is drawn belongs to; none makes it an artifact. */
+  private node: TStructNode | null = null;
+  private pagination = false;
 
-  constructor(readonly pageHeight: number) {}
+  /**
+   * With a structure tree, the document is tagged: every drawing is marked as the content of an
+   * element or as an artifact. Without one, nothing is added, byte for byte.
+   */
+  constructor(
+    readonly pageHeight: number,
+    readonly structure: StructureTree | null = null,
+  ) {}
 
   newPage(): void {
     this.page = [];
     this.pages.push(this.page);
+    this.pageIndex = this.pages.length - 1;
   }
 
   /** Returns to an earlier page, for headers and footers drawn after pagination. */
   selectPage(i: number): void {
     this.page = this.pages[i]!;
+    this.pageIndex = i;
+  }
+
+  /**
+   * Draws what `draw` draws as the content of `node`, or with null as an artifact (page
+   * furniture: `pagination` for headers, footers and page numbers).
+   */
+  within(node: TStructNode | null, draw: () => void, pagination = false): void {
+    const [outerNode, outerPagination] = [this.node, this.pagination];
+    this.node = node;
+    this.pagination = pagination;
+    try {
+      draw();
+    } finally {
+      this.node = outerNode;
+      this.pagination = outerPagination;
+    }
+  }
+
+  /** Wraps what `draw` adds to the page in a marked-content sequence, when the document is tagged. */
+  private marked(draw: () => void, artifact = false): void {
+    const structure = this.structure;
+    if (!structure) return draw();
+    const node = artifact ? null : this.node;
+    if (node) this.page.push(`/${node.type} <</MCID ${structure.mark(node, this.pageIndex)}>> BDC\n`);
+    else this.page.push(this.pagination ? '/Artifact <</Type /Pagination>> BDC\n' : '/Artifact BMC\n');
+    draw();
+    this.page.push('EMC\n');
   }
 
   /**
@@ -67,6 +108,11 @@ export class DocumentCanvas {
    * and the stream stays short; justification gaps become TJ adjustments.
    */
   line(line: Line, baseline: number): void {
+    if (this.structure) this.marked(() => this.drawLine(line, baseline));
+    else this.drawLine(line, baseline);
+  }
+
+  private drawLine(line: Line, baseline: number): void {
     const y = num(this.pageHeight - baseline);
     const out = this.page;
     out.push('BT\n');
@@ -134,22 +180,26 @@ export class DocumentCanvas {
     }
   }
 
-  rect(x: number, top: number, w: number, h: number, opts: { fill?: string; stroke?: string; lineWidth?: number }): void {
+  /** A rectangle: a rule or a fill, so an artifact, unless it stands for content (`content`). */
+  rect(x: number, top: number, w: number, h: number, opts: { fill?: string; stroke?: string; lineWidth?: number; content?: boolean }): void {
     const y = this.pageHeight - top - h;
     let s = '';
     if (opts.fill) s += `${rgb(opts.fill)} rg `;
     if (opts.stroke) s += `${rgb(opts.stroke)} RG ${num(opts.lineWidth ?? 0.5)} w `;
     s += `${num(x)} ${num(y)} ${num(w)} ${num(h)} re ${opts.fill && opts.stroke ? 'B' : opts.fill ? 'f' : 'S'}\n`;
-    this.page.push(s);
+    this.marked(() => this.page.push(s), !opts.content);
   }
 
   hline(x0: number, x1: number, top: number, color: string, width: number): void {
     const y = num(this.pageHeight - top);
-    this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x0)} ${y} m ${num(x1)} ${y} l S\n`);
+    this.marked(() => this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x0)} ${y} m ${num(x1)} ${y} l S\n`), true);
   }
 
   vline(x: number, top: number, bottom: number, color: string, width: number): void {
-    this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x)} ${num(this.pageHeight - top)} m ${num(x)} ${num(this.pageHeight - bottom)} l S\n`);
+    this.marked(
+      () => this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x)} ${num(this.pageHeight - top)} m ${num(x)} ${num(this.pageHeight - bottom)} l S\n`),
+      true,
+    );
   }
 
   image(img: PdfImage, x: number, top: number, w: number, h: number): void {
@@ -158,7 +208,7 @@ export class DocumentCanvas {
       use = { img, resource: `Im${this.images.size + 1}` };
       this.images.set(img.hash, use);
     }
-    this.page.push(`q ${num(w)} 0 0 ${num(h)} ${num(x)} ${num(this.pageHeight - top - h)} cm /${use.resource} Do Q\n`);
+    this.marked(() => this.page.push(`q ${num(w)} 0 0 ${num(h)} ${num(x)} ${num(this.pageHeight - top - h)} cm /${use.resource} Do Q\n`));
   }
 }
 

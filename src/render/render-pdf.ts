@@ -29,10 +29,12 @@ import {
   type TPrintSettings,
   type TPrintable,
 } from '../contract/placeholders.ts';
-import { Flow, type PageBox, type TListRows } from './layout.ts';
+import type { PageBox, TListRows } from './flow-context.ts';
+import { Flow } from './layout.ts';
 import type { DocumentCanvas } from './page-canvas.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
 import { readSigners, SigningFields } from './signing-fields.ts';
+import { writeStructure } from './structure-writer.ts';
 import type { TRenderInput, TRenderResult, TRenderWarning } from './types.ts';
 
 /** Hard caps for input that bypassed the schema, so hostile content stays bounded. */
@@ -73,9 +75,9 @@ function pageBox(setup: TPageSetup | undefined): PageBox {
  * throws on bad content: what cannot be drawn is skipped or boxed and listed in `warnings`.
  */
 export function renderPdf(input: TRenderInput): TRenderResult {
-  const { flow, warnings } = layoutDocument(input);
+  const { flow, warnings, lang } = layoutDocument(input);
   const { title, created } = documentMeta(input.meta);
-  return { pdf: writeDocument(flow, title, created), warnings };
+  return { pdf: writeDocument(flow, { title, created, lang }), warnings };
 }
 
 /** Documents per merged PDF: its pages are held until the file is written. */
@@ -89,8 +91,10 @@ export const MAX_MERGED_DOCUMENTS = 5_000;
 export function renderMergedPdf(inputs: readonly TRenderInput[], meta: TRenderInput['meta']): TRenderResult {
   const warnings: TRenderWarning[] = [];
   let flow: Flow | undefined;
+  let lang = DEFAULT_LOCALE;
   for (const input of inputs.slice(0, MAX_MERGED_DOCUMENTS)) {
     const laid = layoutDocument(input, flow?.canvas);
+    if (!flow) lang = laid.lang;
     flow = laid.flow;
     warnings.push(...laid.warnings);
   }
@@ -99,7 +103,7 @@ export function renderMergedPdf(inputs: readonly TRenderInput[], meta: TRenderIn
   }
   flow ??= layoutDocument({ format: { content: { elements: [] }, placeholders: [] }, data: {}, meta }).flow;
   const { title, created } = documentMeta(meta);
-  return { pdf: writeDocument(flow, title, created), warnings };
+  return { pdf: writeDocument(flow, { title, created, lang }), warnings };
 }
 
 function documentMeta(raw: unknown): { title: string; created: Date } {
@@ -110,7 +114,7 @@ function documentMeta(raw: unknown): { title: string; created: Date } {
   };
 }
 
-function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: Flow; warnings: TRenderWarning[] } {
+function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: Flow; warnings: TRenderWarning[]; lang: string } {
   const warnings: TRenderWarning[] = [];
   const format: Record<string, unknown> = isRecord(input.format) ? input.format : {};
   const content: Record<string, unknown> = isRecord(format.content) ? format.content : {};
@@ -207,6 +211,9 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
     assets: isRecord(input.assets) ? (input.assets as Record<string, Uint8Array>) : {},
     warnings,
     ...(canvas ? { canvas } : {}),
+    // Only a format version saved since documents are tagged is (docs/accessible-pdf.md): one made
+    // earlier re-renders to the bytes it gave then.
+    tagged: content.accessible === true,
   });
 
   let elements: unknown[] = Array.isArray(content.elements) ? content.elements : [];
@@ -253,7 +260,7 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
   if (flow.missingGlyphs.size > 0) {
     warnings.push({ code: 'missing_glyphs', message: missingGlyphsMessage([...flow.missingGlyphs]) });
   }
-  return { flow, warnings };
+  return { flow, warnings, lang: locale };
 }
 
 const MISSING_GLYPHS_LISTED = 20;
@@ -325,7 +332,7 @@ function drawElement(flow: Flow, el: TLeafElement): void {
   }
 }
 
-function writeDocument(flow: Flow, title: string, created: Date): Uint8Array {
+function writeDocument(flow: Flow, { title, created, lang }: { title: string; created: Date; lang: string }): Uint8Array {
   const { canvas } = flow;
   const w = new PdfWriter();
   const catalog = w.alloc();
@@ -345,12 +352,23 @@ function writeDocument(flow: Flow, title: string, created: Date): Uint8Array {
   );
 
   const box = `[0 0 ${num(flow.pageWidth)} ${num(canvas.pageHeight)}]`;
+  const tagged = canvas.structure !== null;
   canvas.pages.forEach((parts, i) => {
     w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join('')));
-    w.object(pageIds[i]!, `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R >>`);
+    const structParents = tagged ? ` /StructParents ${i}` : '';
+    w.object(
+      pageIds[i]!,
+      `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R${structParents} >>`,
+    );
   });
   w.object(pagesId, `<< /Type /Pages /Kids [${pageIds.map((p) => `${p} 0 R`).join(' ')}] /Count ${pageIds.length} >>`);
-  w.object(catalog, `<< /Type /Catalog /Pages ${pagesId} 0 R >>`);
+  if (canvas.structure) {
+    const structTreeRoot = writeStructure(w, canvas.structure, pageIds);
+    w.object(
+      catalog,
+      `<< /Type /Catalog /Pages ${pagesId} 0 R /StructTreeRoot ${structTreeRoot} 0 R /MarkInfo << /Marked true >> /Lang ${pdfString(lang)} /ViewerPreferences << /DisplayDocTitle true >> >>`,
+    );
+  } else w.object(catalog, `<< /Type /Catalog /Pages ${pagesId} 0 R >>`);
   const date = pdfString(pdfDate(created));
   w.object(info, `<< /Title ${pdfString(title)} /Producer (Formwork) /Creator (Formwork) /CreationDate ${date} /ModDate ${date} >>`);
   return w.finish(catalog, info);

@@ -13,16 +13,21 @@ import type { Engine } from './types.ts';
 
 export const META_DATE = new Date('2024-01-01T00:00:00Z');
 
-export async function createOursEngine(): Promise<Engine> {
+/** `tagged`: the formats as versions saved since tagging, so every document carries its structure. */
+export async function createOursEngine({ tagged = false }: { tagged?: boolean } = {}): Promise<Engine> {
+  const parse = (raw: unknown): TRenderableFormat => {
+    const format = ZRenderableFormat.parse(raw);
+    return tagged ? { ...format, content: { ...format.content, accessible: true } as TRenderableFormat['content'] } : format;
+  };
   const formats: Record<Kind, TRenderableFormat> = {
-    '1p': ZRenderableFormat.parse(REFERENCE_FORMATS['1p']),
-    '5p': ZRenderableFormat.parse(REFERENCE_FORMATS['5p']),
-    unicode: ZRenderableFormat.parse(REFERENCE_FORMATS.unicode),
-    invoice: ZRenderableFormat.parse(REFERENCE_FORMATS.invoice),
+    '1p': parse(REFERENCE_FORMATS['1p']),
+    '5p': parse(REFERENCE_FORMATS['5p']),
+    unicode: parse(REFERENCE_FORMATS.unicode),
+    invoice: parse(REFERENCE_FORMATS.invoice),
   };
   const assets = { [IMAGE_SRC]: new Uint8Array(makeGradientPng()) };
   return {
-    name: 'ours',
+    name: tagged ? 'tagged' : 'ours',
     async render(kind: Kind, i: number) {
       const data = kind === 'invoice' ? invoiceData(i) : formatData(i);
       const out = renderPdf({

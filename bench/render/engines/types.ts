@@ -8,5 +8,6 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-export type EngineName = 'ours' | 'pdfkit' | 'pdfme' | 'chromium';
-export const ENGINE_NAMES: readonly EngineName[] = ['ours', 'pdfkit', 'pdfme', 'chromium'];
+/** `tagged` is ours writing a tagged document (structure tree, artifacts), as a format saved with `accessible` prints. */
+export type EngineName = 'ours' | 'tagged' | 'pdfkit' | 'pdfme' | 'chromium';
+export const ENGINE_NAMES: readonly EngineName[] = ['ours', 'tagged', 'pdfkit', 'pdfme', 'chromium'];

@@ -1,0 +1,46 @@
+import { pdfString, type PdfWriter } from './pdf-writer.ts';
+import { isMarkedContent, type StructureTree, type TStructNode } from './structure.ts';
+
+/**
+ * Writes a document's structure tree: an object per structure element, the StructTreeRoot, and
+ * the ParentTree that leads from each page's marked content back to its element. Returns the
+ * StructTreeRoot's object id. Pages carry `/StructParents` equal to their index.
+ */
+export function writeStructure(w: PdfWriter, structure: StructureTree, pageIds: readonly number[]): number {
+  const rootId = w.alloc();
+  const parentTreeId = w.alloc();
+  const ids = new Map<TStructNode, number>();
+  const order: TStructNode[] = [];
+  const visit = (node: TStructNode) => {
+    ids.set(node, w.alloc());
+    order.push(node);
+    for (const kid of node.kids) if (!isMarkedContent(kid)) visit(kid);
+  };
+  visit(structure.root);
+
+  const parentOf = new Map<TStructNode, number>([[structure.root, rootId]]);
+  for (const node of order) {
+    const id = ids.get(node)!;
+    // The element's page is that of its first marked content; content on it is named by MCID alone.
+    const firstMarked = node.kids.find(isMarkedContent);
+    const page = firstMarked?.page;
+    const kids = node.kids.map((kid) => {
+      if (!isMarkedContent(kid)) {
+        parentOf.set(kid, id);
+        return `${ids.get(kid)} 0 R`;
+      }
+      return kid.page === page ? String(kid.mcid) : `<< /Type /MCR /Pg ${pageIds[kid.page]} 0 R /MCID ${kid.mcid} >>`;
+    });
+    let body = `<< /Type /StructElem /S /${node.type} /P ${parentOf.get(node)} 0 R`;
+    if (page !== undefined) body += ` /Pg ${pageIds[page]} 0 R`;
+    if (node.alt !== undefined) body += ` /Alt ${pdfString(node.alt)}`;
+    if (node.scope) body += ` /A << /O /Table /Scope /${node.scope} >>`;
+    body += ` /K [${kids.join(' ')}] >>`;
+    w.object(id, body);
+  }
+
+  const nums = pageIds.map((_, page) => `${page} [${(structure.parents[page] ?? []).map((node) => `${ids.get(node)} 0 R`).join(' ')}]`);
+  w.object(parentTreeId, `<< /Nums [${nums.join(' ')}] >>`);
+  w.object(rootId, `<< /Type /StructTreeRoot /K ${ids.get(structure.root)} 0 R /ParentTree ${parentTreeId} 0 R /ParentTreeNextKey ${pageIds.length} >>`);
+  return rootId;
+}
