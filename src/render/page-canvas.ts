@@ -27,6 +27,8 @@ export class DocumentCanvas {
   /** The structure element what is drawn belongs to; none makes it an artifact. */
   private node: TStructNode | null = null;
   private pagination = false;
+  /** Where the last artifact sequence ends, so that the next one, if it follows at once, joins it. */
+  private lastArtifact: { page: string[]; end: number; pagination: boolean } | null = null;
 
   /**
    * With a structure tree, the document is tagged: every drawing is marked as the content of an
@@ -70,10 +72,19 @@ export class DocumentCanvas {
     const structure = this.structure;
     if (!structure) return draw();
     const node = artifact ? null : this.node;
-    if (node) this.page.push(`/${node.type} <</MCID ${structure.mark(node, this.pageIndex)}>> BDC\n`);
+    if (node) {
+      this.page.push(`/${node.type} <</MCID ${structure.mark(node, this.pageIndex)}>> BDC\n`);
+      draw();
+      this.page.push('EMC\n');
+      return;
+    }
+    // Artifacts one after another share one sequence (a table row's border and column rules).
+    const last = this.lastArtifact;
+    if (last && last.page === this.page && last.end === this.page.length - 1 && last.pagination === this.pagination) this.page.pop();
     else this.page.push(this.pagination ? '/Artifact <</Type /Pagination>> BDC\n' : '/Artifact BMC\n');
     draw();
     this.page.push('EMC\n');
+    this.lastArtifact = { page: this.page, end: this.page.length - 1, pagination: this.pagination };
   }
 
   /**
@@ -108,8 +119,10 @@ export class DocumentCanvas {
    * and the stream stays short; justification gaps become TJ adjustments.
    */
   line(line: Line, baseline: number): void {
-    if (this.structure) this.marked(() => this.drawLine(line, baseline));
-    else this.drawLine(line, baseline);
+    if (!this.structure) return this.drawLine(line, baseline);
+    // An empty line (a blank cell, a blank line in a paragraph) draws nothing: in a tagged
+    // document it is not written at all, rather than marked as content with nothing in it.
+    if (line.atoms.length > 0) this.marked(() => this.drawLine(line, baseline));
   }
 
   private drawLine(line: Line, baseline: number): void {

@@ -40,16 +40,55 @@ export function pdfDate(d: Date): string {
   return `D:${t.getUTCFullYear()}${p(t.getUTCMonth() + 1)}${p(t.getUTCDate())}${p(t.getUTCHours())}${p(t.getUTCMinutes())}${p(t.getUTCSeconds())}Z`;
 }
 
+/** Objects per object stream: large enough to compress well, small enough for a reader to seek in. */
+const OBJECTS_PER_STREAM = 200;
+
 export class PdfWriter {
   private readonly chunks: Uint8Array[] = [];
   private readonly digest = createHash('md5');
   private finished = false;
   private length = 0;
   private readonly offsets: number[] = [];
+  /** For an object kept in an object stream: that stream's id and the object's index in it. */
+  private readonly inStream = new Map<number, [number, number]>();
+  /** Small objects waiting for an object stream, in the order they were given. */
+  private readonly packed: { id: number; body: string }[] = [];
   private count = 0;
 
-  constructor() {
+  /**
+   * `objectStreams`: small objects given to `packedObject` are compressed together in object
+   * streams, and the cross-reference is a stream (PDF 1.5). A tagged document has an object per
+   * structure element, hundreds for a long table, which would otherwise outweigh its text.
+   * Without it the file is written as it always was, byte for byte.
+   */
+  constructor(private readonly objectStreams = false) {
     this.raw('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  }
+
+  /** An object that may be kept in an object stream (never a stream, nor the document's catalog). */
+  packedObject(id: number, body: string): void {
+    if (this.objectStreams) this.packed.push({ id, body });
+    else this.object(id, body);
+  }
+
+  private writeObjectStreams(): void {
+    for (let from = 0; from < this.packed.length; from += OBJECTS_PER_STREAM) {
+      const group = this.packed.slice(from, from + OBJECTS_PER_STREAM);
+      const streamId = this.alloc();
+      let header = '';
+      let bodies = '';
+      group.forEach(({ id, body }, index) => {
+        header += `${id} ${Buffer.byteLength(bodies, 'latin1')} `;
+        bodies += `${body}\n`;
+        this.inStream.set(id, [streamId, index]);
+      });
+      const first = Buffer.byteLength(header, 'latin1');
+      this.stream(
+        streamId,
+        `/Type /ObjStm /N ${group.length} /First ${first} /Filter /FlateDecode`,
+        deflateSync(Buffer.from(header + bodies, 'latin1'), { level: 9 }),
+      );
+    }
   }
 
   private raw(s: string | Uint8Array, digestAs?: string): void {
@@ -82,6 +121,7 @@ export class PdfWriter {
   }
 
   finish(rootId: number, infoId: number): Uint8Array {
+    if (this.objectStreams) return this.finishWithStreams(rootId, infoId);
     // The file identifier is a hash of everything before it, so identical input gives identical bytes.
     const id = this.digest.digest('hex');
     this.finished = true;
@@ -90,6 +130,39 @@ export class PdfWriter {
     for (const off of this.offsets) xref += `${String(Math.max(off, 0)).padStart(10, '0')} 00000 n \n`;
     this.raw(xref);
     this.raw(`trailer\n<< /Size ${this.count + 1} /Root ${rootId} 0 R /Info ${infoId} 0 R /ID [<${id}> <${id}>] >>\nstartxref\n${xrefAt}\n%%EOF\n`);
+    return Buffer.concat(this.chunks, this.length);
+  }
+
+  /** The cross-reference as a stream, which can point into object streams. */
+  private finishWithStreams(rootId: number, infoId: number): Uint8Array {
+    this.writeObjectStreams();
+    const id = this.digest.digest('hex');
+    this.finished = true;
+    const xrefId = this.alloc();
+    const xrefAt = this.length;
+    this.offsets[xrefId - 1] = xrefAt;
+    // Each entry: a type byte, four bytes of offset (or object stream id), two of generation (or index).
+    const table = Buffer.alloc((this.count + 1) * 7);
+    table.writeUInt8(0, 0);
+    table.writeUInt16BE(65535, 5);
+    for (let n = 1; n <= this.count; n++) {
+      const at = n * 7;
+      const packedIn = this.inStream.get(n);
+      if (packedIn) {
+        table.writeUInt8(2, at);
+        table.writeUInt32BE(packedIn[0], at + 1);
+        table.writeUInt16BE(packedIn[1], at + 5);
+      } else {
+        table.writeUInt8(1, at);
+        table.writeUInt32BE(Math.max(this.offsets[n - 1]!, 0), at + 1);
+      }
+    }
+    const data = deflateSync(table);
+    this.raw(
+      `${xrefId} 0 obj\n<< /Type /XRef /Size ${this.count + 1} /W [1 4 2] /Root ${rootId} 0 R /Info ${infoId} 0 R /ID [<${id}> <${id}>] /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+    );
+    this.raw(data);
+    this.raw(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`);
     return Buffer.concat(this.chunks, this.length);
   }
 }
@@ -143,8 +216,8 @@ function cachedToUnicode(cmap: string): Uint8Array {
  * Page content is compressed at a low level: it is a fresh stream for every document, and level 1
  * costs a third of the default for output only slightly larger on this kind of text.
  */
-export function compressContent(data: string): Uint8Array {
-  return deflateSync(Buffer.from(data, 'latin1'), { level: 1 });
+export function compressContent(data: string, level = 1): Uint8Array {
+  return deflateSync(Buffer.from(data, 'latin1'), { level });
 }
 
 function hex4(n: number): string {

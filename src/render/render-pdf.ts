@@ -334,7 +334,7 @@ function drawElement(flow: Flow, el: TLeafElement): void {
 
 function writeDocument(flow: Flow, { title, created, lang }: { title: string; created: Date; lang: string }): Uint8Array {
   const { canvas } = flow;
-  const w = new PdfWriter();
+  const w = new PdfWriter(canvas.structure !== null);
   const catalog = w.alloc();
   const pagesId = w.alloc();
   const info = w.alloc();
@@ -354,7 +354,7 @@ function writeDocument(flow: Flow, { title, created, lang }: { title: string; cr
   const box = `[0 0 ${num(flow.pageWidth)} ${num(canvas.pageHeight)}]`;
   const tagged = canvas.structure !== null;
   canvas.pages.forEach((parts, i) => {
-    w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join('')));
+    w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join(''), tagged ? 6 : 1));
     const structParents = tagged ? ` /StructParents ${i}` : '';
     w.object(
       pageIds[i]!,

@@ -31,16 +31,17 @@ export function writeStructure(w: PdfWriter, structure: StructureTree, pageIds: 
       }
       return kid.page === page ? String(kid.mcid) : `<< /Type /MCR /Pg ${pageIds[kid.page]} 0 R /MCID ${kid.mcid} >>`;
     });
-    let body = `<< /Type /StructElem /S /${node.type} /P ${parentOf.get(node)} 0 R`;
+    // `/Type /StructElem` is optional, and there is one of these per table cell.
+    let body = `<< /S /${node.type} /P ${parentOf.get(node)} 0 R`;
     if (page !== undefined) body += ` /Pg ${pageIds[page]} 0 R`;
     if (node.alt !== undefined) body += ` /Alt ${pdfString(node.alt)}`;
     if (node.scope) body += ` /A << /O /Table /Scope /${node.scope} >>`;
-    body += ` /K [${kids.join(' ')}] >>`;
-    w.object(id, body);
+    body += kids.length === 1 ? ` /K ${kids[0]} >>` : ` /K [${kids.join(' ')}] >>`;
+    w.packedObject(id, body);
   }
 
   const nums = pageIds.map((_, page) => `${page} [${(structure.parents[page] ?? []).map((node) => `${ids.get(node)} 0 R`).join(' ')}]`);
-  w.object(parentTreeId, `<< /Nums [${nums.join(' ')}] >>`);
-  w.object(rootId, `<< /Type /StructTreeRoot /K ${ids.get(structure.root)} 0 R /ParentTree ${parentTreeId} 0 R /ParentTreeNextKey ${pageIds.length} >>`);
+  w.packedObject(parentTreeId, `<< /Nums [${nums.join(' ')}] >>`);
+  w.packedObject(rootId, `<< /Type /StructTreeRoot /K ${ids.get(structure.root)} 0 R /ParentTree ${parentTreeId} 0 R /ParentTreeNextKey ${pageIds.length} >>`);
   return rootId;
 }

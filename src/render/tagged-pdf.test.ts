@@ -87,25 +87,6 @@ describe('a tagged document', () => {
     expect(report.artifacts[1]!.join(' ')).toContain(`Page 2 of ${pages}`);
   });
 
-  it('tags Arabic and Devanagari paragraphs with their text', async () => {
-    const pdf = render(
-      accessible({
-        content: {
-          elements: [
-            { id: 'a', type: 'paragraph', content: 'مرحبا بكم في الفاتورة', align: 'right' },
-            { id: 'd', type: 'paragraph', content: 'नमस्ते दुनिया' },
-          ],
-        },
-        placeholders: [],
-      }),
-    );
-    const report = await checkAccessibility(pdf);
-    expect(report.findings).toEqual([]);
-    expect(report.elements.filter((e) => e.role === 'P')).toHaveLength(2);
-    expect(report.readingOrder.join(' ')).toMatch(/[\u0600-\u06ff]/);
-    expect(report.readingOrder.join(' ')).toMatch(/[\u0900-\u097f]/);
-  });
-
   it('is found wanting where a figure has no alternative text', async () => {
     const logo = new PNG({ width: 2, height: 2 });
     logo.data.fill(200);
