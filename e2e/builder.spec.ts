@@ -296,9 +296,12 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   await expect(dialog).toContainText('Leave without saving?');
   await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
   await dialog.getByRole('button', { name: 'Stay' }).click();
+  await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/builder/${format.id}$`));
   await expect(page.getByTestId('canvas-empty')).toBeVisible();
+  // The question is asked again, by a dialog of its own (not the one closing above).
   await page.evaluate(() => history.back());
+  await expect(dialog).toContainText('Leave without saving?');
   await dialog.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(page).toHaveURL(/\/formats$/);
   await expect(page.getByRole('link', { name: 'Edit' }).first()).toBeVisible();
