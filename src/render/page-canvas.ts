@@ -67,6 +67,12 @@ export class DocumentCanvas {
     }
   }
 
+  /** Adds `ops` to the page: marked as content (or as an artifact) when the document is tagged. */
+  private put(ops: string, artifact: boolean): void {
+    if (this.structure) this.marked(() => this.page.push(ops), artifact);
+    else this.page.push(ops);
+  }
+
   /** Wraps what `draw` adds to the page in a marked-content sequence, when the document is tagged. */
   private marked(draw: () => void, artifact = false): void {
     const structure = this.structure;
@@ -200,19 +206,16 @@ export class DocumentCanvas {
     if (opts.fill) s += `${rgb(opts.fill)} rg `;
     if (opts.stroke) s += `${rgb(opts.stroke)} RG ${num(opts.lineWidth ?? 0.5)} w `;
     s += `${num(x)} ${num(y)} ${num(w)} ${num(h)} re ${opts.fill && opts.stroke ? 'B' : opts.fill ? 'f' : 'S'}\n`;
-    this.marked(() => this.page.push(s), !opts.content);
+    this.put(s, !opts.content);
   }
 
   hline(x0: number, x1: number, top: number, color: string, width: number): void {
     const y = num(this.pageHeight - top);
-    this.marked(() => this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x0)} ${y} m ${num(x1)} ${y} l S\n`), true);
+    this.put(`${rgb(color)} RG ${num(width)} w ${num(x0)} ${y} m ${num(x1)} ${y} l S\n`, true);
   }
 
   vline(x: number, top: number, bottom: number, color: string, width: number): void {
-    this.marked(
-      () => this.page.push(`${rgb(color)} RG ${num(width)} w ${num(x)} ${num(this.pageHeight - top)} m ${num(x)} ${num(this.pageHeight - bottom)} l S\n`),
-      true,
-    );
+    this.put(`${rgb(color)} RG ${num(width)} w ${num(x)} ${num(this.pageHeight - top)} m ${num(x)} ${num(this.pageHeight - bottom)} l S\n`, true);
   }
 
   image(img: PdfImage, x: number, top: number, w: number, h: number): void {
@@ -221,7 +224,7 @@ export class DocumentCanvas {
       use = { img, resource: `Im${this.images.size + 1}` };
       this.images.set(img.hash, use);
     }
-    this.marked(() => this.page.push(`q ${num(w)} 0 0 ${num(h)} ${num(x)} ${num(this.pageHeight - top - h)} cm /${use.resource} Do Q\n`));
+    this.put(`q ${num(w)} 0 0 ${num(h)} ${num(x)} ${num(this.pageHeight - top - h)} cm /${use.resource} Do Q\n`, false);
   }
 }
 
