@@ -174,7 +174,7 @@ test('core journey: fill a format, generate and download the PDF, find it again,
 test('landing live demo renders a real PDF for a signed-out visitor', async ({ page }) => {
   const pageErrors = collectPageErrors(page);
   await page.goto('/');
-  await page.getByRole('main').getByRole('button', { name: 'Try Live Demo' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Try Live Demo' }).click();
   const demo = page.getByRole('form', { name: 'Live demo' });
   await expect(demo).toBeInViewport();
 

@@ -35,7 +35,7 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
     await expect(
       page
         .getByRole('main')
-        .getByRole(name === 'Get Started Free' ? 'link' : 'button', { name })
+        .getByRole(name === 'Watch Demo' ? 'button' : 'link', { name })
         .first(),
     ).toBeVisible();
   }
@@ -53,18 +53,18 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   await expect(dialog).toBeHidden();
 
   // Hero buttons scroll to their sections.
-  await page.getByRole('main').getByRole('button', { name: 'Try Live Demo' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Try Live Demo' }).click();
   await expect(page.locator('#demo')).toBeInViewport();
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-  await page.getByRole('main').getByRole('button', { name: 'Learn More' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Learn More' }).click();
   await expect(page.locator('#features')).toBeInViewport();
-  await page.getByRole('banner').getByRole('button', { name: 'Documentation' }).click();
+  await page.getByRole('banner').getByRole('link', { name: 'Documentation' }).click();
   await expect(page.locator('#api')).toBeInViewport();
   await expect(page.locator('#api')).toContainText('POST /api/documents/generate');
   await expect(page.locator('#api')).toContainText('"document_url"');
 
   // Pricing: the top-bar button scrolls to it; monthly by default, annual prices on the toggle.
-  await page.getByRole('banner').getByRole('button', { name: 'Pricing' }).click();
+  await page.getByRole('banner').getByRole('link', { name: 'Pricing' }).click();
   const pricing = page.locator('#pricing');
   await expect(pricing).toBeInViewport();
   await expect(pricing.getByText('25% off')).toBeVisible();
@@ -282,4 +282,16 @@ test('the landing page arrives already drawn, and the app takes it over without 
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.keyboard.press('Escape');
   expect(consoleErrors).toEqual([]);
+});
+
+test('before its script runs, the drawn landing page already takes a visitor to the live demo and the pricing', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByRole('main').getByRole('link', { name: 'Try Live Demo' }).click();
+  await expect(page).toHaveURL(/\/#demo$/);
+  await expect(page.locator('#demo')).toBeInViewport();
+  await page.getByRole('banner').getByRole('link', { name: 'Pricing' }).click();
+  await expect(page.locator('#pricing')).toBeInViewport();
+  await context.close();
 });

@@ -20,7 +20,7 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Badge } from '../components/ui/badge';
 import { Button } from '../components/ui/button';
 import { cn, scrollToSection } from '../lib/utils';
-import { MarketingLayout } from '../features/marketing/marketing-layout';
+import { MarketingLayout, SectionLink } from '../features/marketing/marketing-layout';
 import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
 import { PricingSection } from '../features/marketing/pricing-section';
 import { FiguresList, TestimonialsGrid, usePublicPages } from '../features/marketing/public-content';
@@ -110,14 +110,16 @@ function Hero({ onWatchDemo }: { onWatchDemo: () => void }) {
           </Button>
         </div>
         <div className="mt-4 flex items-center justify-center gap-1 text-sm">
-          <Button variant="link" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => scrollToSection('demo')}>
-            Try Live Demo
+          <Button variant="link" size="sm" className="text-muted-foreground hover:text-foreground" asChild>
+            <SectionLink section="demo">Try Live Demo</SectionLink>
           </Button>
           <span className="text-border" aria-hidden>
             |
           </span>
-          <Button variant="link" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => scrollToSection('features')}>
-            Learn More <ArrowDownIcon className="size-3.5!" />
+          <Button variant="link" size="sm" className="text-muted-foreground hover:text-foreground" asChild>
+            <SectionLink section="features">
+              Learn More <ArrowDownIcon className="size-3.5!" />
+            </SectionLink>
           </Button>
         </div>
         <p className="mt-6 text-xs text-muted-foreground">Free plan · No credit card required</p>

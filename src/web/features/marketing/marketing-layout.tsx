@@ -1,5 +1,5 @@
 import { MenuIcon } from 'lucide-react';
-import { type ReactNode, useRef } from 'react';
+import { type ComponentProps, type MouseEvent, type ReactNode, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Logo } from '../../components/layout/logo';
 import { Button } from '../../components/ui/button';
@@ -20,6 +20,28 @@ function useSectionNav() {
       navigate(`/#${id}`);
     }
   };
+}
+
+/**
+ * A link to a section of the landing page. It is a real `/#id` link, so it works while the page the
+ * server drew is still waiting for its script; once the app runs, it scrolls smoothly instead.
+ */
+export function SectionLink({ section, onClick, children, ...props }: Omit<ComponentProps<'a'>, 'href'> & { section: string }) {
+  const goTo = useSectionNav();
+  return (
+    <a
+      href={`/#${section}`}
+      {...props}
+      onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+        onClick?.(event);
+        if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        goTo(section);
+      }}
+    >
+      {children}
+    </a>
+  );
 }
 
 function initialOf(user: { firstName?: string | null; email: string }): string {
@@ -68,14 +90,14 @@ export function MarketingHeader() {
       <div className="container-page flex h-16 items-center gap-4">
         <Logo />
         <nav aria-label="Site" className="ml-6 hidden items-center gap-1 md:flex">
-          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('features')}>
-            Features
+          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" asChild>
+            <SectionLink section="features">Features</SectionLink>
           </Button>
-          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('pricing')}>
-            Pricing
+          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" asChild>
+            <SectionLink section="pricing">Pricing</SectionLink>
           </Button>
-          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" onClick={() => goTo('api')}>
-            Documentation
+          <Button variant="ghost" size="sm" className="text-muted-foreground hover:text-foreground" asChild>
+            <SectionLink section="api">Documentation</SectionLink>
           </Button>
           <Button variant="ghost" size="sm" className={location === '/about' ? 'text-foreground' : 'text-muted-foreground hover:text-foreground'} asChild>
             <Link href="/about" aria-current={location === '/about' ? 'page' : undefined}>
@@ -117,7 +139,6 @@ export function MarketingHeader() {
 }
 
 export function MarketingFooter() {
-  const goTo = useSectionNav();
   const { supportEmail, salesEmail } = useContactEmails();
   const { user } = useAuth();
   const linkClass =
@@ -135,14 +156,14 @@ export function MarketingFooter() {
           <h2 className="text-sm font-semibold">Product</h2>
           <ul className="mt-3 space-y-2.5">
             <li>
-              <button type="button" className={linkClass} onClick={() => goTo('features')}>
+              <SectionLink section="features" className={linkClass}>
                 Features
-              </button>
+              </SectionLink>
             </li>
             <li>
-              <button type="button" className={linkClass} onClick={() => goTo('pricing')}>
+              <SectionLink section="pricing" className={linkClass}>
                 Pricing
-              </button>
+              </SectionLink>
             </li>
             <li>
               <Link href="/docs/api" className={linkClass}>
