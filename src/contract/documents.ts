@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZDocumentAccessibility } from './accessibility-check.ts';
 import { computeFormulas, hiddenPlaceholders, ZFilledValues, type TFilledValues, type TListRow } from './filled-values.ts';
 import type { TFormatContent } from './format-content.ts';
 import {
@@ -143,6 +144,8 @@ export const ZDocument = z.object({
   createdAt: z.string(),
   /** The person who made it (in a team, any member); null once their account is deleted. */
   createdBy: z.string().nullable(),
+  /** Whether it is tagged PDF/UA and PDF/A-2, and what its format lacks; on one document, not in lists. */
+  accessibility: ZDocumentAccessibility.optional(),
 });
 export type TDocument = z.infer<typeof ZDocument>;
 

@@ -79,8 +79,21 @@ export const ZHeadingElement = z.object({
   bold: z.boolean().default(true),
   italic: z.boolean().default(false),
   underline: z.boolean().default(false),
+  /**
+   * Its level in the document's outline, 1 to 6, as a screen reader announces it. Without one
+   * (formats saved before headings had levels) the level follows the size (headingLevel).
+   */
+  level: z.number().int().min(1).max(6).optional(),
 });
 export type THeadingElement = z.infer<typeof ZHeadingElement>;
+export type THeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
+
+/** The level a heading of each size had before headings had levels of their own. */
+export const HEADING_LEVEL_OF_SIZE: Record<THeadingSize, THeadingLevel> = { 'text-4xl': 1, 'text-3xl': 2, 'text-2xl': 3, 'text-xl': 4 };
+
+export function headingLevel(heading: Pick<THeadingElement, 'fontSize' | 'level'>): THeadingLevel {
+  return (heading.level as THeadingLevel | undefined) ?? HEADING_LEVEL_OF_SIZE[heading.fontSize];
+}
 
 /** Text with `**bold**`, `*italic*` and line breaks (`\n`). */
 export const ZParagraphElement = z.object({
@@ -129,6 +142,13 @@ export const ZTableElement = z.object({
     ]),
   headerRow: z.boolean().default(false),
   columnWidths: z.array(z.number().positive().max(10_000)).max(MAX_TABLE_COLUMNS).optional(),
+  /** Each body row's first cell names the row (Name | Jane): read aloud with the row's other cells. */
+  headerColumn: z.boolean().optional(),
+  /**
+   * Only places text side by side (an address beside invoice details): a screen reader reads its
+   * cells as paragraphs, left to right and row by row, not as a grid of data.
+   */
+  layout: z.boolean().optional(),
   /**
    * One body row printed once per row of a list placeholder; inside it `{{qty}}` (or
    * `{{items.qty}}`) is that row's value. It splits across pages like any row.
@@ -175,6 +195,13 @@ export const ZImageElement = z.object({
   width: z.number().positive().max(MAX_IMAGE_PX).default(300),
   height: z.number().positive().max(MAX_IMAGE_PX).default(200),
   align: ZImageAlign.default('left'),
+  /**
+   * What the image shows, for readers who cannot see it; placeholders are filled in. A tagged
+   * document gives it to the image's Figure as its alternative text.
+   */
+  alt: z.string().trim().max(1_000, 'Keep the alternative text under 1,000 characters.').optional(),
+  /** Adds nothing a reader needs (a rule, a flourish): tagged documents leave it out of the structure. */
+  decorative: z.boolean().optional(),
 });
 export type TImageElement = z.infer<typeof ZImageElement>;
 
@@ -295,6 +322,11 @@ export const ZFormatContent = z.object({
    * did, a bar in a tag being part of the name.
    */
   tagFormats: z.boolean().optional(),
+  /**
+   * Its documents are tagged PDF/UA and PDF/A-2 (docs/accessible-pdf.md). Every save sets it
+   * (formats.ts); documents made from a format version saved before print the bytes they had.
+   */
+  accessible: z.boolean().optional(),
 });
 export type TFormatContent = z.infer<typeof ZFormatContent>;
 export type TFormatContentInput = z.input<typeof ZFormatContent>;

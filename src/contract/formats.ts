@@ -16,7 +16,7 @@ export const ZFormatInput = z
       .transform((d) => (d ? d : null)),
     content: ZFormatContent.refine((content) => imageSources(content).filter(isImageAddress).length <= MAX_IMAGE_ADDRESSES, {
       message: `A format may show at most ${MAX_IMAGE_ADDRESSES} different images by address. Upload the others instead.`,
-    }).transform((content) => ({ ...content, tagFormats: true })),
+    }).transform((content) => ({ ...content, tagFormats: true, accessible: true })),
     placeholders: ZPlaceholderList.default([]),
   })
   .superRefine((format, ctx) => {

@@ -1,5 +1,3 @@
-import type { THeadingElement } from '../contract/format-content.ts';
-import type { TStructType } from './structure.ts';
 import type { Line } from './text.ts';
 
 /*
@@ -16,9 +14,6 @@ export const CELL_PAD_Y = 3;
 export const BORDER = '#9ca3af';
 export const HEADER_FILL = '#f3f4f6';
 export const MISSING_IMAGE = '#9ca3af';
-
-/** A heading's structure level in a tagged document, from its size: the largest is the first level. */
-export const HEADING_LEVEL: Record<THeadingElement['fontSize'], TStructType> = { 'text-4xl': 'H1', 'text-3xl': 'H2', 'text-2xl': 'H3', 'text-xl': 'H4' };
 
 /** Baseline below the line's top: the glyphs sit centred in the line box, as CSS does. */
 export function baselineOffset(size: number, lineHeight: number): number {

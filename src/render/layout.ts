@@ -1,5 +1,6 @@
 import {
   HEADING_SIZE_PX,
+  headingLevel,
   type TAlign,
   type THeaderFooter,
   type THeadingElement,
@@ -21,7 +22,6 @@ import {
   CELL_PAD_X,
   CELL_PAD_Y,
   HEADER_FILL,
-  HEADING_LEVEL,
   HEADING_LINE_HEIGHT,
   LINE_HEIGHT,
   MISSING_IMAGE,
@@ -166,7 +166,7 @@ export class Flow {
     this.gap();
     // Keep a heading with at least the start of what follows it.
     if (this.remaining < lh * Math.min(lines.length, 2) + BLOCK_GAP + style.size && !this.atPageTop) this.newPage();
-    this.element(HEADING_LEVEL[el.fontSize], () => this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align));
+    this.element(`H${headingLevel(el)}`, () => this.lines(lines, this.contentLeft, this.contentWidth, lh, baselineOffset(style.size, lh), el.align));
   }
 
   paragraph(el: TParagraphElement): void {
@@ -310,17 +310,27 @@ export class Flow {
     };
 
     this.gap();
-    this.element('Table', (table) => {
-      // The table's rows as structure: a header row's cells are column headers, and a row split
-      // over pages is one row. The header repeated on a new page is an artifact.
+    // A table that only places text side by side is read as its cells' paragraphs, not as a grid.
+    const layoutOnly = el.layout === true;
+    this.element(layoutOnly ? 'Div' : 'Table', (table) => {
+      // The table's rows as structure: a header row's cells are column headers (and with a header
+      // column, each row's first cell is its row's header), and a row split over pages is one row.
+      // The header repeated on a new page is an artifact.
       let head: TStructNode | undefined;
       let body: TStructNode | undefined;
       const rowNodes = (isHeader: boolean): TStructNode[] | undefined => {
         const structure = this.canvas.structure;
         if (!structure || !table) return undefined;
+        if (layoutOnly) return Array.from({ length: cols }, () => structure.add(table, 'P'));
         const group = isHeader ? (head ??= structure.add(table, 'THead')) : (body ??= structure.add(table, 'TBody'));
         const tr = structure.add(group, 'TR');
-        return Array.from({ length: cols }, () => structure.add(tr, isHeader ? 'TH' : 'TD', isHeader ? { scope: 'Column' } : {}));
+        return Array.from({ length: cols }, (_, c) =>
+          isHeader
+            ? structure.add(tr, 'TH', { scope: 'Column' })
+            : el.headerColumn && c === 0
+              ? structure.add(tr, 'TH', { scope: 'Row' })
+              : structure.add(tr, 'TD'),
+        );
       };
       const continueOnNewPage = () => {
         this.newPage();
@@ -384,7 +394,7 @@ export class Flow {
           : this.contentLeft;
     const bytes = el.src ? this.ctx.assets[el.src] : undefined;
     const img = bytes instanceof Uint8Array ? prepareImage(bytes) : null;
-    this.element('Figure', () => {
+    const drawFigure = () => {
       if (img) {
         // The image keeps its own proportions inside the box, centred, as the builder's canvas shows it.
         const fit = Math.min(w / img.width, h / img.height);
@@ -400,7 +410,9 @@ export class Flow {
         // The empty box stands where the image would: it is the figure's content.
         this.canvas.rect(x, this.y, w, h, { stroke: MISSING_IMAGE, lineWidth: 0.75, content: true });
       }
-    });
+    };
+    if (el.decorative && this.canvas.structure) this.canvas.within(null, drawFigure);
+    else this.element('Figure', drawFigure, null, el.alt ? { alt: sanitizeText(this.ctx.fill(el.alt)) } : {});
     this.y += h;
     this.atPageTop = false;
   }

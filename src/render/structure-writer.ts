@@ -12,6 +12,8 @@ export function writeStructure(w: PdfWriter, structure: StructureTree, pageIds: 
   const ids = new Map<TStructNode, number>();
   const order: TStructNode[] = [];
   const visit = (node: TStructNode) => {
+    // An empty cell of a layout table would be an empty paragraph, read as a blank.
+    node.kids = node.kids.filter((kid) => isMarkedContent(kid) || kid.type !== 'P' || kid.kids.length > 0);
     ids.set(node, w.alloc());
     order.push(node);
     for (const kid of node.kids) if (!isMarkedContent(kid)) visit(kid);

@@ -5,7 +5,26 @@
  */
 
 export type TStructType =
-  'Document' | 'H1' | 'H2' | 'H3' | 'H4' | 'H5' | 'H6' | 'P' | 'L' | 'LI' | 'Lbl' | 'LBody' | 'Table' | 'THead' | 'TBody' | 'TR' | 'TH' | 'TD' | 'Figure';
+  | 'Document'
+  | 'Div'
+  | 'H1'
+  | 'H2'
+  | 'H3'
+  | 'H4'
+  | 'H5'
+  | 'H6'
+  | 'P'
+  | 'L'
+  | 'LI'
+  | 'Lbl'
+  | 'LBody'
+  | 'Table'
+  | 'THead'
+  | 'TBody'
+  | 'TR'
+  | 'TH'
+  | 'TD'
+  | 'Figure';
 
 /** A marked-content sequence on a page: the `MCID` it carries there. */
 export interface TMarkedContent {

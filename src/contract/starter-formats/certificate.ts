@@ -9,10 +9,10 @@ export const certificate: TStarterFormatInput = {
     style: { fontFamily: 'Times New Roman', fontSize: 18, color: '#1f2937' },
     page: { size: 'A4', orientation: 'landscape', margins: { top: 30, right: 30, bottom: 25, left: 30 } },
     elements: [
-      { id: 'ce-1', type: 'heading', content: '{{issuer_name}}', fontSize: 'text-xl', align: 'center', style: { color: '#92400e' } },
-      { id: 'ce-2', type: 'heading', content: 'Certificate of Completion', fontSize: 'text-4xl', align: 'center' },
+      { id: 'ce-1', type: 'heading', level: 1, content: '{{issuer_name}}', fontSize: 'text-xl', align: 'center', style: { color: '#92400e' } },
+      { id: 'ce-2', type: 'heading', level: 1, content: 'Certificate of Completion', fontSize: 'text-4xl', align: 'center' },
       { id: 'ce-3', type: 'paragraph', content: 'This certifies that', align: 'center', italic: true },
-      { id: 'ce-4', type: 'heading', content: '{{recipient_name}}', fontSize: 'text-3xl', align: 'center', style: { color: '#3730a3' } },
+      { id: 'ce-4', type: 'heading', level: 2, content: '{{recipient_name}}', fontSize: 'text-3xl', align: 'center', style: { color: '#3730a3' } },
       {
         id: 'ce-5',
         type: 'paragraph',

@@ -11,10 +11,11 @@ export const invoice: TStarterFormatInput = {
     tagFormats: true,
     footer: { text: 'Thank you for your business.  ·  Page {{page}} of {{pages}}', align: 'center', style: { fontSize: 12, color: '#6b7280' } },
     elements: [
-      { id: 'inv-1', type: 'heading', content: 'INVOICE', fontSize: 'text-3xl', align: 'right', style: { color: '#3730a3' } },
+      { id: 'inv-1', type: 'heading', level: 1, content: 'INVOICE', fontSize: 'text-3xl', align: 'right', style: { color: '#3730a3' } },
       {
         id: 'inv-2',
         type: 'table',
+        layout: true,
         columnWidths: [55, 45],
         rows: [['**{{business_name}}**\n{{business_address}}', '**Invoice no.** {{invoice_number}}\n**Issued** {{issue_date}}\n**Due** {{due_date}}']],
       },
@@ -31,7 +32,7 @@ export const invoice: TStarterFormatInput = {
         style: { color: '#4b5563' },
         showIf: { match: 'all', conditions: [{ field: 'reverse_charge', op: 'equals', value: 'true' }] },
       },
-      { id: 'inv-6', type: 'heading', content: 'Payment', fontSize: 'text-xl' },
+      { id: 'inv-6', type: 'heading', level: 2, content: 'Payment', fontSize: 'text-xl' },
       {
         id: 'inv-7',
         type: 'paragraph',

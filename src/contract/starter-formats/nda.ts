@@ -9,7 +9,7 @@ export const nda: TStarterFormatInput = {
     style: { fontFamily: 'Times New Roman', fontSize: 14, color: '#111827' },
     footer: FOOTER,
     elements: [
-      { id: 'nda-1', type: 'heading', content: 'Mutual Non-Disclosure Agreement', fontSize: 'text-2xl', align: 'center' },
+      { id: 'nda-1', type: 'heading', level: 1, content: 'Mutual Non-Disclosure Agreement', fontSize: 'text-2xl', align: 'center' },
       {
         id: 'nda-2',
         type: 'paragraph',

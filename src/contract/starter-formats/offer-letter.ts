@@ -9,9 +9,9 @@ export const offerLetter: TStarterFormatInput = {
     style: { fontFamily: 'Inter', fontSize: 14, color: '#1f2937' },
     footer: FOOTER,
     elements: [
-      { id: 'ol-1', type: 'heading', content: '{{company_name}}', fontSize: 'text-2xl', style: { color: '#3730a3' } },
+      { id: 'ol-1', type: 'heading', level: 1, content: '{{company_name}}', fontSize: 'text-2xl', style: { color: '#3730a3' } },
       { id: 'ol-2', type: 'paragraph', content: '**{{candidate_name}}**\n{{candidate_email}}' },
-      { id: 'ol-3', type: 'heading', content: 'Offer of employment: {{job_title}}', fontSize: 'text-xl' },
+      { id: 'ol-3', type: 'heading', level: 2, content: 'Offer of employment: {{job_title}}', fontSize: 'text-xl' },
       {
         id: 'ol-4',
         type: 'paragraph',

@@ -9,11 +9,12 @@ export const patientConsent: TStarterFormatInput = {
     style: { fontFamily: 'Arial', fontSize: 14, color: '#111827' },
     footer: FOOTER,
     elements: [
-      { id: 'pc-1', type: 'heading', content: '{{clinic_name}}', fontSize: 'text-xl', style: { color: '#0f766e' } },
-      { id: 'pc-2', type: 'heading', content: 'Consent to Treatment', fontSize: 'text-2xl' },
+      { id: 'pc-1', type: 'heading', level: 1, content: '{{clinic_name}}', fontSize: 'text-xl', style: { color: '#0f766e' } },
+      { id: 'pc-2', type: 'heading', level: 1, content: 'Consent to Treatment', fontSize: 'text-2xl' },
       {
         id: 'pc-3',
         type: 'table',
+        headerColumn: true,
         columnWidths: [35, 65],
         rows: [
           ['**Patient**', '{{patient_name}}'],

@@ -11,10 +11,11 @@ export const quotation: TStarterFormatInput = {
     tagFormats: true,
     footer: FOOTER,
     elements: [
-      { id: 'qt-1', type: 'heading', content: 'QUOTATION', fontSize: 'text-3xl', align: 'right', style: { color: '#0f766e' } },
+      { id: 'qt-1', type: 'heading', level: 1, content: 'QUOTATION', fontSize: 'text-3xl', align: 'right', style: { color: '#0f766e' } },
       {
         id: 'qt-2',
         type: 'table',
+        layout: true,
         columnWidths: [55, 45],
         rows: [['**{{business_name}}**\n{{business_address}}', '**Quote no.** {{quote_number}}\n**Date** {{quote_date}}\n**Valid until** {{valid_until}}']],
       },
@@ -40,7 +41,7 @@ export const quotation: TStarterFormatInput = {
         title: 'Deposit',
         showIf: { match: 'all', conditions: [{ field: 'deposit_percent', op: 'greater_than', value: '0' }] },
         elements: [
-          { id: 'qt-6a', type: 'heading', content: 'Deposit', fontSize: 'text-xl' },
+          { id: 'qt-6a', type: 'heading', level: 2, content: 'Deposit', fontSize: 'text-xl' },
           {
             id: 'qt-6b',
             type: 'paragraph',

@@ -9,7 +9,7 @@ export const rentalAgreement: TStarterFormatInput = {
     style: { fontFamily: 'Times New Roman', fontSize: 14, color: '#111827' },
     footer: FOOTER,
     elements: [
-      { id: 'ra-1', type: 'heading', content: 'Residential Rental Agreement', fontSize: 'text-2xl', align: 'center' },
+      { id: 'ra-1', type: 'heading', level: 1, content: 'Residential Rental Agreement', fontSize: 'text-2xl', align: 'center' },
       {
         id: 'ra-2',
         type: 'paragraph',
@@ -30,7 +30,7 @@ export const rentalAgreement: TStarterFormatInput = {
           ['Furnishing', '{{furnishing}}'],
         ],
       },
-      { id: 'ra-4', type: 'heading', content: 'Terms', fontSize: 'text-xl' },
+      { id: 'ra-4', type: 'heading', level: 2, content: 'Terms', fontSize: 'text-xl' },
       {
         id: 'ra-5',
         type: 'list',
@@ -47,6 +47,7 @@ export const rentalAgreement: TStarterFormatInput = {
       {
         id: 'ra-6',
         type: 'table',
+        layout: true,
         columnWidths: [50, 50],
         rows: [
           [

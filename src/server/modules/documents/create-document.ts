@@ -8,6 +8,7 @@ import {
   documentNameFor,
   type ZCreateDocumentBody,
 } from '../../../contract/documents.ts';
+import { documentAccessibility } from '../../../contract/accessibility-check.ts';
 import { AppError } from '../../http/app-error.ts';
 import { QuotaExceededError } from './documents.repository.ts';
 import { TEST_DOCUMENT_LIFETIME_MS, toDocument, type TDocumentsContext } from './documents-context.ts';
@@ -83,7 +84,7 @@ async function produce(
       createdAt,
       createdBy,
     });
-    const document = toDocument(row);
+    const document = { ...toDocument(row), accessibility: documentAccessibility(snapshot.content) };
     await deps.events?.documentCreated(ownerId, document);
     return document;
   } catch (error) {

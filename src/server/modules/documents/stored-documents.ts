@@ -1,3 +1,4 @@
+import { documentAccessibility } from '../../../contract/accessibility-check.ts';
 import type { TDocument, TDocumentListQuery } from '../../../contract/documents.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TDocumentRow, TDocumentScope, TDocumentsRepository } from './documents.repository.ts';
@@ -5,8 +6,8 @@ import { documentNotFound, toDocument, type TDocumentsContext } from './document
 
 /** `scope`: an API key's mode, which sees only documents made in that mode (see TDocumentScope). */
 export async function getDocument({ deps }: TDocumentsContext, ownerId: string, id: string, scope?: TDocumentScope): Promise<TDocument | undefined> {
-  const row = await deps.documents.get(ownerId, id, scope);
-  return row && toDocument(row);
+  const found = await deps.documents.getWithSnapshot(ownerId, id, scope);
+  return found && { ...toDocument(found.document), accessibility: documentAccessibility(found.snapshot.content) };
 }
 
 /** A page of the owner's documents, with the rows that carry the next page's cursor. */

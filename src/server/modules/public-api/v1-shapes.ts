@@ -59,6 +59,7 @@ export function toV1Document(urls: TV1Urls, document: TDocument): TV1Document {
     pdfSha256: document.pdfSha256,
     batchId: document.batchId,
     test: document.test,
+    ...(document.accessibility && { accessibility: document.accessibility }),
     warnings: document.warnings,
     createdAt: document.createdAt,
     createdBy: document.createdBy,

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { accessibilityFindings, contrastRatio, documentAccessibility } from './accessibility-check.ts';
+import { ZFormatContent, type TFormatContentInput } from './format-content.ts';
+import { STARTER_FORMATS } from './starter-formats.ts';
+
+const content = (input: TFormatContentInput) => ZFormatContent.parse(input);
+const codes = (input: TFormatContentInput) => accessibilityFindings(content(input)).map((f) => [f.code, f.elementId ?? f.part]);
+
+describe('accessibilityFindings', () => {
+  it('asks for alternative text on an image with a source, unless it is decorative', () => {
+    expect(
+      codes({
+        elements: [
+          { id: 'a', type: 'image', src: '/api/assets/logo' },
+          { id: 'b', type: 'image', src: '/api/assets/logo', alt: 'Acme logo' },
+          { id: 'c', type: 'image', src: '/api/assets/rule', decorative: true },
+          { id: 'd', type: 'image', src: '' },
+        ],
+      }),
+    ).toEqual([['image_alt_missing', 'a']]);
+  });
+
+  it('finds a skipped heading level, a first heading below level 1, and an empty heading, sections opened up', () => {
+    expect(
+      codes({
+        elements: [
+          { id: 'h2', type: 'heading', content: 'Terms', level: 2 },
+          { id: 'h1', type: 'heading', content: 'Offer', level: 1 },
+          { id: 'sec', type: 'section', elements: [{ id: 'h3', type: 'heading', content: 'Salary', level: 3 }] },
+          { id: 'empty', type: 'heading', content: '  ', level: 2 },
+          { id: 'h2b', type: 'heading', content: 'Benefits', level: 2 },
+        ],
+      }),
+    ).toEqual([
+      ['heading_level_skipped', 'h2'],
+      ['heading_level_skipped', 'h3'],
+      ['heading_empty', 'empty'],
+    ]);
+  });
+
+  it('takes a heading without a level from its size, as older formats print', () => {
+    // text-2xl was level 3: after nothing, that skips two levels.
+    expect(codes({ elements: [{ id: 'old', type: 'heading', content: 'Invoice', fontSize: 'text-2xl' }] })).toEqual([['heading_level_skipped', 'old']]);
+    expect(codes({ elements: [{ id: 'old', type: 'heading', content: 'Invoice', fontSize: 'text-4xl' }] })).toEqual([]);
+  });
+
+  it('asks for a header row on a table', () => {
+    expect(
+      codes({
+        elements: [
+          { id: 't1', type: 'table', rows: [['a', 'b']] },
+          { id: 't2', type: 'table', rows: [['Item', 'Price']], headerRow: true },
+        ],
+      }),
+    ).toEqual([['table_header_missing', 't1']]);
+  });
+
+  it('measures text colour against the white page by WCAG 2.2: 4.5:1 or more passes', () => {
+    expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#767676', '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio('#777777', '#ffffff')).toBeLessThan(4.5);
+    const findings = accessibilityFindings(
+      content({
+        elements: [
+          { id: 'grey', type: 'paragraph', content: 'Small print', style: { color: '#aaaaaa' } },
+          { id: 'dark', type: 'paragraph', content: 'Body', style: { color: '#333333' } },
+        ],
+        footer: { text: 'Page {{page}}', style: { color: '#cccccc' } },
+      }),
+    );
+    expect(findings.map((f) => [f.code, f.elementId ?? f.part])).toEqual([
+      ['text_contrast_low', 'grey'],
+      ['text_contrast_low', 'footer'],
+    ]);
+    expect(findings[0]!.message).toBe('“Small print” is in #aaaaaa, a contrast of 2.3:1 on white; use at least 4.5:1.');
+  });
+
+  it('names the format’s own colour once, not every element that inherits it', () => {
+    expect(
+      codes({
+        style: { color: '#bbbbbb' },
+        elements: [
+          { id: 'p1', type: 'paragraph', content: 'One' },
+          { id: 'p2', type: 'paragraph', content: 'Two' },
+        ],
+      }),
+    ).toEqual([['text_contrast_low', 'format']]);
+  });
+});
+
+describe('documentAccessibility', () => {
+  const clean = { elements: [{ id: 'h', type: 'heading' as const, content: 'Offer', level: 1 }] };
+
+  it('is neither PDF/UA nor PDF/A for a format saved before documents were tagged', () => {
+    expect(documentAccessibility(content(clean))).toEqual({ pdfua: false, pdfa: false, warnings: [] });
+  });
+
+  it('is both for a tagged format with nothing missing; an image without alternative text costs PDF/UA', () => {
+    expect(documentAccessibility(content({ ...clean, accessible: true }))).toEqual({ pdfua: true, pdfa: true, warnings: [] });
+    const withImage = documentAccessibility(
+      content({ ...clean, accessible: true, elements: [...clean.elements, { id: 'i', type: 'image', src: '/api/assets/x' }] }),
+    );
+    expect(withImage.pdfua).toBe(false);
+    expect(withImage.pdfa).toBe(true);
+    expect(withImage.warnings.map((w) => w.code)).toEqual(['image_alt_missing']);
+  });
+
+  it('keeps PDF/UA for findings that are advice rather than rules (a table without a header row)', () => {
+    const result = documentAccessibility(content({ ...clean, accessible: true, elements: [...clean.elements, { id: 't', type: 'table', rows: [['a']] }] }));
+    expect(result.pdfua).toBe(true);
+    expect(result.warnings.map((w) => w.code)).toEqual(['table_header_missing']);
+  });
+});
+
+describe('the starter formats', () => {
+  it('have no accessibility findings', () => {
+    for (const starter of STARTER_FORMATS) {
+      expect({ starter: starter.name, findings: accessibilityFindings(ZFormatContent.parse(starter.content)) }).toEqual({
+        starter: starter.name,
+        findings: [],
+      });
+    }
+  });
+});

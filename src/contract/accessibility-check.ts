@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { DEFAULT_TEXT_STYLE, headingLevel, leafElements, type TFormatContent, type TLeafElement, type TTextStyle } from './format-content.ts';
+
+/*
+ * What a format's documents lack for readers who use a screen reader or cannot tell low-contrast
+ * text apart (docs/accessible-pdf.md). The builder shows it beside the preview; documents report
+ * it as their `accessibility.warnings`. It reads the format, not a filled document, so that it
+ * can point at the element to fix.
+ */
+
+export const ACCESSIBILITY_FINDING_CODES = [
+  'image_alt_missing',
+  'heading_level_skipped',
+  'heading_empty',
+  'table_header_missing',
+  'text_contrast_low',
+] as const;
+export const ZAccessibilityFindingCode = z.enum(ACCESSIBILITY_FINDING_CODES);
+export type TAccessibilityFindingCode = z.infer<typeof ZAccessibilityFindingCode>;
+
+export const ZAccessibilityFinding = z
+  .object({
+    code: ZAccessibilityFindingCode,
+    message: z.string(),
+    /** The element to fix; absent for the header, the footer or the format's own text style. */
+    elementId: z.string().optional(),
+    /** Where it is when it is not an element. */
+    part: z.enum(['header', 'footer', 'format']).optional(),
+  })
+  .meta({ id: 'AccessibilityFinding' });
+export type TAccessibilityFinding = z.infer<typeof ZAccessibilityFinding>;
+
+/**
+ * What a document says about its own accessibility: `pdfua` when it is tagged and nothing it
+ * prints breaks a machine-checkable PDF/UA rule (an image without alternative text, a heading
+ * that skips a level); `pdfa` when it is written as PDF/A-2. Warnings list every finding.
+ */
+export const ZDocumentAccessibility = z
+  .object({
+    pdfua: z.boolean(),
+    pdfa: z.boolean(),
+    warnings: z.array(ZAccessibilityFinding),
+  })
+  .meta({ id: 'DocumentAccessibility' });
+export type TDocumentAccessibility = z.infer<typeof ZDocumentAccessibility>;
+
+/** WCAG 2.2 AA for body text. */
+export const MIN_TEXT_CONTRAST = 4.5;
+const PAGE_BACKGROUND = '#ffffff';
+
+/** The findings that make a tagged document fall short of PDF/UA-1, not only of good practice. */
+const BREAKS_PDF_UA: ReadonlySet<TAccessibilityFindingCode> = new Set(['image_alt_missing', 'heading_level_skipped']);
+
+function relativeLuminance(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** The WCAG contrast ratio of two `#rrggbb` colours, 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+function lowContrast(color: string): string | null {
+  const ratio = contrastRatio(color, PAGE_BACKGROUND);
+  return ratio < MIN_TEXT_CONTRAST ? `${ratio.toFixed(1)}:1` : null;
+}
+
+function elementLabel(element: TLeafElement): string {
+  const text = element.type === 'heading' || element.type === 'paragraph' ? element.content.replace(/\s+/g, ' ').trim() : '';
+  if (!text) return `This ${element.type}`;
+  return `“${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`;
+}
+
+export function accessibilityFindings(content: Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer'>): TAccessibilityFinding[] {
+  const findings: TAccessibilityFinding[] = [];
+  const formatColor = content.style?.color ?? DEFAULT_TEXT_STYLE.color;
+  const formatRatio = lowContrast(formatColor);
+  if (formatRatio) {
+    findings.push({
+      code: 'text_contrast_low',
+      part: 'format',
+      message: `The format’s text colour ${formatColor} has a contrast of ${formatRatio} on white; use at least ${MIN_TEXT_CONTRAST}:1.`,
+    });
+  }
+  const colorOf = (style: TTextStyle | undefined) => style?.color ?? formatColor;
+
+  let previousLevel = 0;
+  for (const element of leafElements(content.elements)) {
+    if (element.type === 'image') {
+      if (element.src && !element.decorative && !element.alt) {
+        findings.push({
+          code: 'image_alt_missing',
+          elementId: element.id,
+          message: 'An image has no alternative text. Describe what it shows, or mark it decorative.',
+        });
+      }
+      continue;
+    }
+    if (element.type === 'heading') {
+      const level = headingLevel(element);
+      if (!element.content.trim()) {
+        findings.push({ code: 'heading_empty', elementId: element.id, message: 'A heading is empty: screen readers announce it with nothing to say.' });
+      } else if (level > previousLevel + 1) {
+        findings.push({
+          code: 'heading_level_skipped',
+          elementId: element.id,
+          message:
+            previousLevel === 0
+              ? `${elementLabel(element)} is the first heading but is level ${level}; start with level 1.`
+              : `${elementLabel(element)} is level ${level} after a level ${previousLevel} heading; use level ${previousLevel + 1}.`,
+        });
+      }
+      if (element.content.trim()) previousLevel = level;
+    }
+    if (element.type === 'table' && !element.headerRow && !element.headerColumn && !element.layout && element.rows.length > 0) {
+      findings.push({
+        code: 'table_header_missing',
+        elementId: element.id,
+        message:
+          'A table has no header row or column: readers hear its cells without knowing what they are. Turn one on, or mark it a layout table if it only places text side by side.',
+      });
+    }
+    const color = colorOf(element.style);
+    const ratio = color === formatColor ? null : lowContrast(color);
+    if (ratio) {
+      findings.push({
+        code: 'text_contrast_low',
+        elementId: element.id,
+        message: `${elementLabel(element)} is in ${color}, a contrast of ${ratio} on white; use at least ${MIN_TEXT_CONTRAST}:1.`,
+      });
+    }
+  }
+  for (const part of ['header', 'footer'] as const) {
+    const line = content[part];
+    if (!line?.text.trim()) continue;
+    const color = colorOf(line.style);
+    const ratio = color === formatColor ? null : lowContrast(color);
+    if (ratio) {
+      findings.push({
+        code: 'text_contrast_low',
+        part,
+        message: `The ${part} is in ${color}, a contrast of ${ratio} on white; use at least ${MIN_TEXT_CONTRAST}:1.`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** What a document made from `content` reports: tagged formats only are PDF/UA and PDF/A. */
+export function documentAccessibility(content: Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer' | 'accessible'>): TDocumentAccessibility {
+  const tagged = content.accessible === true;
+  const warnings = accessibilityFindings(content);
+  return {
+    pdfua: tagged && !warnings.some((finding) => BREAKS_PDF_UA.has(finding.code)),
+    pdfa: tagged,
+    warnings,
+  };
+}
