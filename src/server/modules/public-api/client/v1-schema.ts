@@ -175,6 +175,7 @@ export interface paths {
                                 italic?: boolean;
                                 /** @default false */
                                 underline?: boolean;
+                                level?: number;
                             } | {
                                 id: string;
                                 style?: {
@@ -245,6 +246,8 @@ export interface paths {
                                 /** @default false */
                                 headerRow?: boolean;
                                 columnWidths?: number[];
+                                headerColumn?: boolean;
+                                layout?: boolean;
                                 repeat?: {
                                     row: number;
                                     list: string;
@@ -271,6 +274,8 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 align?: "left" | "center" | "right";
+                                alt?: string;
+                                decorative?: boolean;
                             } | {
                                 id: string;
                                 style?: {
@@ -357,6 +362,7 @@ export interface paths {
                             locale?: string;
                             currency?: string;
                             tagFormats?: boolean;
+                            accessible?: boolean;
                         };
                         /** @default [] */
                         placeholders?: {
@@ -3276,6 +3282,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessibilityFinding: {
+            /** @enum {string} */
+            code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
+            message: string;
+            elementId?: string;
+            /** @enum {string} */
+            part?: "header" | "footer" | "format";
+        };
+        AccessibilityFindingInput: {
+            /** @enum {string} */
+            code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
+            message: string;
+            elementId?: string;
+            /** @enum {string} */
+            part?: "header" | "footer" | "format";
+        };
         AuditTrail: {
             requestId: string;
             intact: boolean;
@@ -3557,7 +3579,18 @@ export interface components {
             test: boolean;
             createdAt: string;
             createdBy: string | null;
+            accessibility?: components["schemas"]["DocumentAccessibility"];
             pdfUrl: string;
+        };
+        DocumentAccessibility: {
+            pdfua: boolean;
+            pdfa: boolean;
+            warnings: components["schemas"]["AccessibilityFinding"][];
+        };
+        DocumentAccessibilityInput: {
+            pdfua: boolean;
+            pdfa: boolean;
+            warnings: components["schemas"]["AccessibilityFindingInput"][];
         };
         DocumentInput: {
             id: string;
@@ -3582,6 +3615,7 @@ export interface components {
             test: boolean;
             createdAt: string;
             createdBy: string | null;
+            accessibility?: components["schemas"]["DocumentAccessibilityInput"];
             pdfUrl: string;
         };
         DocumentPage: {
@@ -3643,6 +3677,7 @@ export interface components {
                     italic: boolean;
                     /** @default false */
                     underline: boolean;
+                    level?: number;
                 } | {
                     id: string;
                     style?: {
@@ -3713,6 +3748,8 @@ export interface components {
                     /** @default false */
                     headerRow: boolean;
                     columnWidths?: number[];
+                    headerColumn?: boolean;
+                    layout?: boolean;
                     repeat?: {
                         row: number;
                         list: string;
@@ -3739,6 +3776,8 @@ export interface components {
                      * @enum {string}
                      */
                     align: "left" | "center" | "right";
+                    alt?: string;
+                    decorative?: boolean;
                 } | {
                     id: string;
                     style?: {
@@ -3825,6 +3864,7 @@ export interface components {
                 locale?: string;
                 currency?: string;
                 tagFormats?: boolean;
+                accessible?: boolean;
             };
             /** @description A `data` object that fills every placeholder with a value its type accepts (lists as arrays of rows, numbers as numbers, dates as YYYY-MM-DD, yes or no as booleans). `POST /api/v1/documents` with `{ "formatId": id, "data": example }` makes a document as it is. */
             example: {
@@ -3872,6 +3912,7 @@ export interface components {
                     italic: boolean;
                     /** @default false */
                     underline: boolean;
+                    level?: number;
                 } | {
                     id: string;
                     style?: {
@@ -3942,6 +3983,8 @@ export interface components {
                     /** @default false */
                     headerRow: boolean;
                     columnWidths?: number[];
+                    headerColumn?: boolean;
+                    layout?: boolean;
                     repeat?: {
                         row: number;
                         list: string;
@@ -3968,6 +4011,8 @@ export interface components {
                      * @enum {string}
                      */
                     align: "left" | "center" | "right";
+                    alt?: string;
+                    decorative?: boolean;
                 } | {
                     id: string;
                     style?: {
@@ -4054,6 +4099,7 @@ export interface components {
                 locale?: string;
                 currency?: string;
                 tagFormats?: boolean;
+                accessible?: boolean;
             };
             /** @description A `data` object that fills every placeholder with a value its type accepts (lists as arrays of rows, numbers as numbers, dates as YYYY-MM-DD, yes or no as booleans). `POST /api/v1/documents` with `{ "formatId": id, "data": example }` makes a document as it is. */
             example: {
@@ -4147,6 +4193,7 @@ export interface components {
             italic: boolean;
             /** @default false */
             underline: boolean;
+            level?: number;
         } | {
             id: string;
             style?: {
@@ -4217,6 +4264,8 @@ export interface components {
             /** @default false */
             headerRow: boolean;
             columnWidths?: number[];
+            headerColumn?: boolean;
+            layout?: boolean;
             repeat?: {
                 row: number;
                 list: string;
@@ -4243,6 +4292,8 @@ export interface components {
              * @enum {string}
              */
             align: "left" | "center" | "right";
+            alt?: string;
+            decorative?: boolean;
         };
         LeafElementInput: {
             id: string;
@@ -4273,6 +4324,7 @@ export interface components {
             italic: boolean;
             /** @default false */
             underline: boolean;
+            level?: number;
         } | {
             id: string;
             style?: {
@@ -4343,6 +4395,8 @@ export interface components {
             /** @default false */
             headerRow: boolean;
             columnWidths?: number[];
+            headerColumn?: boolean;
+            layout?: boolean;
             repeat?: {
                 row: number;
                 list: string;
@@ -4369,6 +4423,8 @@ export interface components {
              * @enum {string}
              */
             align: "left" | "center" | "right";
+            alt?: string;
+            decorative?: boolean;
         };
         ListColumn: {
             /** @description The key to send in `data` (in a row, for a column). */
