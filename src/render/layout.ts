@@ -31,7 +31,8 @@ import {
   rowHeight,
 } from './layout-metrics.ts';
 import { StructureTree, type TStructNode, type TStructType } from './structure.ts';
-import { type BlockStyle, type Line, type RichSpan, layoutText, parseInlineMarkup, placeLine, sanitizeText } from './text.ts';
+import { richSpans } from './rich-spans.ts';
+import { type BlockStyle, type Line, type RichSpan, layoutText, placeLine, sanitizeText } from './text.ts';
 
 /*
  * Flows elements down the page. Units are points, measured from the page's top-left corner
@@ -107,10 +108,8 @@ export class Flow {
   }
 
   private spans(template: string, markup: boolean, row?: TRowScope): RichSpan[] {
-    const parts = markup ? parseInlineMarkup(template) : [{ text: template, bold: false, italic: false }];
-    const out: RichSpan[] = [];
-    for (const p of parts) out.push({ ...p, text: sanitizeText(row ? row.rows.fill(row.index, p.text) : this.ctx.fill(p.text)) });
-    return out;
+    const fill = (text: string) => sanitizeText(row ? row.rows.fill(row.index, text) : this.ctx.fill(text));
+    return richSpans(template, { markup, extended: this.ctx.tagged === true, fill, warnings: this.ctx.warnings });
   }
 
   private listRows(list: string): TListRows {
@@ -268,7 +267,8 @@ export class Flow {
         }
         const spans = this.spans(row[c] ?? '', true, scope);
         let key = `${c}${header ? 'h' : 'b'}`;
-        for (const s of spans) key += `\u0001${s.bold ? 'b' : ''}${s.italic ? 'i' : ''}\u0002${s.text}`;
+        for (const s of spans)
+          key += `\u0001${s.bold ? 'b' : ''}${s.italic ? 'i' : ''}${s.underline ? 'u' : ''}${s.link ? `\u0003${s.link.uri}` : ''}\u0002${s.text}`;
         let lines = laidOut.get(key);
         if (!lines) {
           lines = this.layout(spans, header ? headerStyle : base, Math.max(widths[c]! - 2 * CELL_PAD_X, 8));

@@ -3,7 +3,7 @@ import type { PdfImage } from './images.ts';
 import type { FontUse } from './pdf-writer.ts';
 import { num } from './pdf-writer.ts';
 import type { StructureTree, TStructNode } from './structure.ts';
-import type { Atom, Line } from './text.ts';
+import type { Atom, Line, TLinkTarget } from './text.ts';
 
 /*
  * Collects the content stream of each page and what the document uses (fonts, glyphs,
@@ -18,8 +18,22 @@ export interface ImageUse {
   resource: string;
 }
 
+/** A link's clickable area on a page, in PDF coordinates, and the Link element it belongs to. */
+export interface TLinkAnnotation {
+  page: number;
+  rect: [number, number, number, number];
+  uri: string;
+  /** The words it covers: the annotation's description for screen readers. */
+  text: string;
+  node: TStructNode;
+}
+
 export class DocumentCanvas {
   readonly pages: string[][] = [];
+  /** Links of a tagged document, in the order drawn (untagged documents have none). */
+  readonly links: TLinkAnnotation[] = [];
+  /** Per element, the Link element of each link in it: a link over two lines is one element. */
+  private readonly linkNodes = new Map<TStructNode, Map<TLinkTarget, TStructNode>>();
   readonly fonts = new Map<Face, FontUse>();
   readonly images = new Map<string, ImageUse>();
   private page: string[] = [];
@@ -128,7 +142,52 @@ export class DocumentCanvas {
     if (!this.structure) return this.drawLine(line, baseline);
     // An empty line (a blank cell, a blank line in a paragraph) draws nothing: in a tagged
     // document it is not written at all, rather than marked as content with nothing in it.
-    if (line.atoms.length > 0) this.marked(() => this.drawLine(line, baseline));
+    if (line.atoms.length === 0) return;
+    if (!line.atoms.some((a) => a.link)) return this.marked(() => this.drawLine(line, baseline));
+    // A link's words are their own marked content, in a Link element with its annotation.
+    const atoms = line.atoms;
+    let start = 0;
+    for (let i = 1; i <= atoms.length; i++) {
+      if (i < atoms.length && atoms[i]!.link === atoms[start]!.link) continue;
+      const part: Line = { ...line, atoms: atoms.slice(start, i) };
+      const link = atoms[start]!.link;
+      const linkNode = link && this.node ? this.linkNode(this.node, link) : null;
+      if (linkNode && link) {
+        this.within(linkNode, () => this.marked(() => this.drawLine(part, baseline)));
+        this.addLinkAnnotation(part.atoms, link, linkNode, baseline);
+      } else {
+        // In page furniture a link is only text: an annotation must belong to the structure.
+        this.marked(() => this.drawLine(part, baseline));
+      }
+      start = i;
+    }
+  }
+
+  private linkNode(parent: TStructNode, link: TLinkTarget): TStructNode {
+    let links = this.linkNodes.get(parent);
+    if (!links) this.linkNodes.set(parent, (links = new Map()));
+    let node = links.get(link);
+    if (!node) {
+      node = this.structure!.add(parent, 'Link');
+      links.set(link, node);
+    }
+    return node;
+  }
+
+  private addLinkAnnotation(atoms: Atom[], link: TLinkTarget, node: TStructNode, baseline: number): void {
+    let last = atoms.length - 1;
+    while (last > 0 && atoms[last]!.isSpace) last--;
+    const first = atoms[0]!;
+    const end = atoms[last]!;
+    const size = Math.max(...atoms.map((a) => a.size));
+    // The line's box around the words: from above the capitals to below the descenders.
+    const rect: TLinkAnnotation['rect'] = [first.x, this.pageHeight - baseline - size * 0.25, end.x + end.width, this.pageHeight - baseline + size * 0.9];
+    const text = atoms
+      .slice(0, last + 1)
+      .map((a) => a.text)
+      .join('');
+    this.links.push({ page: this.pageIndex, rect, uri: link.uri, text, node });
+    node.kids.push({ annotation: this.links.length - 1 });
   }
 
   private drawLine(line: Line, baseline: number): void {

@@ -31,7 +31,7 @@ import {
 } from '../contract/placeholders.ts';
 import type { PageBox, TListRows } from './flow-context.ts';
 import { Flow } from './layout.ts';
-import type { DocumentCanvas } from './page-canvas.ts';
+import type { DocumentCanvas, TLinkAnnotation } from './page-canvas.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
 import { readSigners, SigningFields } from './signing-fields.ts';
 import { writeStructure } from './structure-writer.ts';
@@ -353,17 +353,21 @@ function writeDocument(flow: Flow, { title, created, lang }: { title: string; cr
 
   const box = `[0 0 ${num(flow.pageWidth)} ${num(canvas.pageHeight)}]`;
   const tagged = canvas.structure !== null;
+  const annotations = writeLinkAnnotations(w, canvas.links, pageIds);
   canvas.pages.forEach((parts, i) => {
     w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join(''), tagged ? 6 : 1));
     const structParents = tagged ? ` /StructParents ${i}` : '';
+    const onPage = annotations.filter((a) => a.page === i);
+    // With annotations, PDF/UA asks that Tab moves through them in structure order.
+    const annots = onPage.length > 0 ? ` /Annots [${onPage.map((a) => `${a.id} 0 R`).join(' ')}] /Tabs /S` : '';
     w.object(
       pageIds[i]!,
-      `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R${structParents} >>`,
+      `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox ${box} /Resources ${resources} 0 R /Contents ${contentIds[i]} 0 R${structParents}${annots} >>`,
     );
   });
   w.object(pagesId, `<< /Type /Pages /Kids [${pageIds.map((p) => `${p} 0 R`).join(' ')}] /Count ${pageIds.length} >>`);
   if (canvas.structure) {
-    const structTreeRoot = writeStructure(w, canvas.structure, pageIds);
+    const structTreeRoot = writeStructure(w, canvas.structure, pageIds, annotations);
     w.object(
       catalog,
       `<< /Type /Catalog /Pages ${pagesId} 0 R /StructTreeRoot ${structTreeRoot} 0 R /MarkInfo << /Marked true >> /Lang ${pdfString(lang)} /ViewerPreferences << /DisplayDocTitle true >> >>`,
@@ -372,4 +376,20 @@ function writeDocument(flow: Flow, { title, created, lang }: { title: string; cr
   const date = pdfString(pdfDate(created));
   w.object(info, `<< /Title ${pdfString(title)} /Producer (Formwork) /Creator (Formwork) /CreationDate ${date} /ModDate ${date} >>`);
   return w.finish(catalog, info);
+}
+
+/**
+ * A link annotation per clickable area: printable (PDF/A), borderless, opening its address, with
+ * its words as its description and its place in the structure (`/StructParent`, after the pages).
+ */
+function writeLinkAnnotations(w: PdfWriter, links: readonly TLinkAnnotation[], pageIds: readonly number[]): { id: number; page: number }[] {
+  return links.map((link, k) => {
+    const id = w.alloc();
+    const rect = link.rect.map(num).join(' ');
+    w.object(
+      id,
+      `<< /Type /Annot /Subtype /Link /Rect [${rect}] /Border [0 0 0] /F 4 /Contents ${pdfString(link.text)} /A << /S /URI /URI ${pdfString(link.uri)} >> /StructParent ${pageIds.length + k} >>`,
+    );
+    return { id, page: link.page };
+  });
 }

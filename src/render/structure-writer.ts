@@ -1,35 +1,47 @@
 import { pdfString, type PdfWriter } from './pdf-writer.ts';
-import { isMarkedContent, type StructureTree, type TStructNode } from './structure.ts';
+import { isMarkedContent, isStructNode, type StructureTree, type TStructNode } from './structure.ts';
 
 /**
  * Writes a document's structure tree: an object per structure element, the StructTreeRoot, and
  * the ParentTree that leads from each page's marked content back to its element. Returns the
- * StructTreeRoot's object id. Pages carry `/StructParents` equal to their index.
+ * StructTreeRoot's object id. Pages carry `/StructParents` equal to their index; the annotation
+ * `annotations[k]` (its object id and page) carries `/StructParent` equal to the page count plus k.
  */
-export function writeStructure(w: PdfWriter, structure: StructureTree, pageIds: readonly number[]): number {
+export function writeStructure(
+  w: PdfWriter,
+  structure: StructureTree,
+  pageIds: readonly number[],
+  annotations: readonly { id: number; page: number }[] = [],
+): number {
   const rootId = w.alloc();
   const parentTreeId = w.alloc();
   const ids = new Map<TStructNode, number>();
   const order: TStructNode[] = [];
   const visit = (node: TStructNode) => {
     // An empty cell of a layout table would be an empty paragraph, read as a blank.
-    node.kids = node.kids.filter((kid) => isMarkedContent(kid) || kid.type !== 'P' || kid.kids.length > 0);
+    node.kids = node.kids.filter((kid) => !isStructNode(kid) || kid.type !== 'P' || kid.kids.length > 0);
     ids.set(node, w.alloc());
     order.push(node);
-    for (const kid of node.kids) if (!isMarkedContent(kid)) visit(kid);
+    for (const kid of node.kids) if (isStructNode(kid)) visit(kid);
   };
   visit(structure.root);
 
   const parentOf = new Map<TStructNode, number>([[structure.root, rootId]]);
+  const annotationParents: number[] = [];
   for (const node of order) {
     const id = ids.get(node)!;
     // The element's page is that of its first marked content; content on it is named by MCID alone.
     const firstMarked = node.kids.find(isMarkedContent);
     const page = firstMarked?.page;
     const kids = node.kids.map((kid) => {
-      if (!isMarkedContent(kid)) {
+      if (isStructNode(kid)) {
         parentOf.set(kid, id);
         return `${ids.get(kid)} 0 R`;
+      }
+      if (!isMarkedContent(kid)) {
+        const annotation = annotations[kid.annotation]!;
+        annotationParents[kid.annotation] = id;
+        return `<< /Type /OBJR /Obj ${annotation.id} 0 R /Pg ${pageIds[annotation.page]} 0 R >>`;
       }
       return kid.page === page ? String(kid.mcid) : `<< /Type /MCR /Pg ${pageIds[kid.page]} 0 R /MCID ${kid.mcid} >>`;
     });
@@ -43,7 +55,9 @@ export function writeStructure(w: PdfWriter, structure: StructureTree, pageIds: 
   }
 
   const nums = pageIds.map((_, page) => `${page} [${(structure.parents[page] ?? []).map((node) => `${ids.get(node)} 0 R`).join(' ')}]`);
+  annotations.forEach((_, k) => nums.push(`${pageIds.length + k} ${annotationParents[k]} 0 R`));
   w.packedObject(parentTreeId, `<< /Nums [${nums.join(' ')}] >>`);
-  w.packedObject(rootId, `<< /Type /StructTreeRoot /K ${ids.get(structure.root)} 0 R /ParentTree ${parentTreeId} 0 R /ParentTreeNextKey ${pageIds.length} >>`);
+  const nextKey = pageIds.length + annotations.length;
+  w.packedObject(rootId, `<< /Type /StructTreeRoot /K ${ids.get(structure.root)} 0 R /ParentTree ${parentTreeId} 0 R /ParentTreeNextKey ${nextKey} >>`);
   return rootId;
 }

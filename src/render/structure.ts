@@ -24,7 +24,8 @@ export type TStructType =
   | 'TR'
   | 'TH'
   | 'TD'
-  | 'Figure';
+  | 'Figure'
+  | 'Link';
 
 /** A marked-content sequence on a page: the `MCID` it carries there. */
 export interface TMarkedContent {
@@ -32,16 +33,24 @@ export interface TMarkedContent {
   mcid: number;
 }
 
+/** An annotation (a link's clickable area) that belongs to an element: its index among the document's links. */
+export interface TAnnotationRef {
+  annotation: number;
+}
+
+export type TStructKid = TStructNode | TMarkedContent | TAnnotationRef;
+
 export interface TStructNode {
   type: TStructType;
-  kids: (TStructNode | TMarkedContent)[];
+  kids: TStructKid[];
   /** A figure's alternative text. */
   alt?: string;
   /** A header cell's scope. */
   scope?: 'Column' | 'Row';
 }
 
-export const isMarkedContent = (kid: TStructNode | TMarkedContent): kid is TMarkedContent => 'mcid' in kid;
+export const isMarkedContent = (kid: TStructKid): kid is TMarkedContent => 'mcid' in kid;
+export const isStructNode = (kid: TStructKid): kid is TStructNode => 'type' in kid;
 
 export class StructureTree {
   readonly root: TStructNode = { type: 'Document', kids: [] };

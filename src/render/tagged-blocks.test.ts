@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ZRenderableFormat, type TRenderableFormatInput } from '../contract/format-content.ts';
 import { renderPdf } from './index.ts';
 import { checkAccessibility } from './test/pdf-accessibility-check.ts';
+import { assertValidPdf, pdfText } from './testdata/pdf-tools.ts';
 
 /*
  * What the builder's choices become in a tagged document: heading levels, header columns, layout
@@ -12,10 +13,25 @@ import { checkAccessibility } from './test/pdf-accessibility-check.ts';
 
 const logo = new Uint8Array(readFileSync(path.join(import.meta.dirname, 'testdata', 'sample.jpg')));
 
+function render(content: TRenderableFormatInput['content'], data: Record<string, unknown> = {}, accessible = true) {
+  const format = ZRenderableFormat.parse({ content: { ...content, ...(accessible ? { accessible: true } : {}) } });
+  return renderPdf({ format, data, assets: { '/api/assets/logo': logo }, meta: { title: 'Blocks', creationDate: new Date('2026-03-04T05:06:07Z') } });
+}
 async function tagged(content: TRenderableFormatInput['content'], data: Record<string, unknown> = {}) {
-  const format = ZRenderableFormat.parse({ content: { ...content, accessible: true } });
-  const { pdf } = renderPdf({ format, data, assets: { '/api/assets/logo': logo }, meta: { title: 'Blocks', creationDate: new Date('2026-03-04T05:06:07Z') } });
-  return checkAccessibility(pdf);
+  return checkAccessibility(render(content, data).pdf);
+}
+
+/** Each page's link annotations, as pdf.js reads them. */
+async function linksOf(pdf: Uint8Array): Promise<{ page: number; url: string | undefined; contents: string }[]> {
+  const lib = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await lib.getDocument({ data: new Uint8Array(pdf), isEvalSupported: false }).promise;
+  const out: { page: number; url: string | undefined; contents: string }[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const annotations = (await (await doc.getPage(n)).getAnnotations()) as { subtype: string; url?: string; contentsObj?: { str: string } }[];
+    for (const a of annotations) if (a.subtype === 'Link') out.push({ page: n, url: a.url, contents: a.contentsObj?.str ?? '' });
+  }
+  await doc.destroy();
+  return out;
 }
 const roles = (report: Awaited<ReturnType<typeof tagged>>) => report.elements.map((e) => e.role);
 
@@ -101,5 +117,57 @@ describe('a tagged document', () => {
   it('flags an image that is neither described nor decorative', async () => {
     const report = await tagged({ elements: [{ id: 'i', type: 'image', src: '/api/assets/logo' }] });
     expect(report.findings).toEqual(['A figure has no alternative text (/Alt).']);
+  });
+
+  it('prints a link as a clickable, tagged annotation over its words, its address filled in', async () => {
+    const { pdf, warnings } = render(
+      {
+        elements: [
+          { id: 'p', type: 'paragraph', content: 'Read [our **terms**](https://example.com/terms?ref={{ref}}) and __sign__ today.' },
+          { id: 'l', type: 'list', items: ['Mail [the office](mailto:office@example.com)', 'A [bad link](javascript:alert(1)) stays text'] },
+        ],
+      },
+      { ref: 'a b' },
+    );
+    expect(warnings).toEqual([]);
+    expect(await linksOf(pdf)).toEqual([
+      { page: 1, url: 'https://example.com/terms?ref=a%20b', contents: 'our terms' },
+      { page: 1, url: 'mailto:office@example.com', contents: 'the office' },
+    ]);
+    const report = await checkAccessibility(pdf);
+    expect(report.findings).toEqual([]);
+    expect(report.elements.filter((e) => e.role === 'Link').map((e) => e.text)).toEqual(['our terms', 'the office']);
+    expect(pdfText(pdf)).toContain('Read our terms and sign today.');
+    expect(pdfText(pdf)).toContain('A [bad link](javascript:alert(1)) stays text');
+    assertValidPdf(pdf);
+  });
+
+  it('keeps one Link for a link broken over two lines, with an annotation on each', async () => {
+    const words = 'word '.repeat(27);
+    const { pdf } = render({
+      elements: [{ id: 'p', type: 'paragraph', content: `${words}[a link long enough to break over the end of this line](https://example.com)` }],
+    });
+    const links = await linksOf(pdf);
+    expect(links.length).toBe(2);
+    expect(links.every((l) => l.url === 'https://example.com/')).toBe(true);
+    const report = await checkAccessibility(pdf);
+    expect(report.findings).toEqual([]);
+    expect(report.elements.filter((e) => e.role === 'Link')).toHaveLength(1);
+  });
+
+  it('prints links and underline markup as typed in a format saved before documents were tagged', async () => {
+    const { pdf } = render({ elements: [{ id: 'p', type: 'paragraph', content: 'See [terms](https://example.com) and __this__.' }] }, {}, false);
+    expect(await linksOf(pdf)).toEqual([]);
+    expect(pdfText(pdf)).toContain('See [terms](https://example.com) and __this__.');
+  });
+
+  it('prints a link whose filled-in address is not http, https or mailto as its words, with a warning', async () => {
+    const { pdf, warnings } = render(
+      { elements: [{ id: 'p', type: 'paragraph', content: 'Then [pay here]({{pay_url}}).' }] },
+      { pay_url: 'javascript:alert(1)' },
+    );
+    expect(warnings.map((w) => w.code)).toEqual(['link_invalid']);
+    expect(await linksOf(pdf)).toEqual([]);
+    expect(pdfText(pdf)).toContain('Then pay here.');
   });
 });

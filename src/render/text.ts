@@ -7,11 +7,21 @@ import { type Face, type FontChain, type Shaped, type TFaceFamily, fontChain, st
  * -> greedy lines -> UAX #9 visual order per line. Everything is measured in points.
  */
 
+/** A link on the page: every atom of one link shares this object. */
+export interface TLinkTarget {
+  uri: string;
+}
+
 export interface RichSpan {
   text: string;
   bold: boolean;
   italic: boolean;
+  underline?: boolean;
+  link?: TLinkTarget;
 }
+
+/** Links print in a blue that reads at 6.7:1 on white, and underlined. */
+export const LINK_COLOR = '#1d4ed8';
 
 export interface BlockStyle {
   family: TFaceFamily;
@@ -33,6 +43,7 @@ export interface Atom {
   isSpace: boolean;
   underline: boolean;
   color: string;
+  link?: TLinkTarget;
   /** The logical text, kept for ActualText when glyphs do not read back in order. */
   text: string;
   /** Set during placement. */
@@ -55,54 +66,6 @@ export function sanitizeText(text: string): string {
   if (t.includes('\t')) t = t.replace(/\t/g, ' ');
   t = t.replace(/[\u2028\u2029]/g, '\n');
   return t.replace(CONTROL_RE, (c) => (c.length === 1 && c.charCodeAt(0) >= 0xd800 ? '\uFFFD' : ''));
-}
-
-/**
- * Splits `**bold**` and `*italic*` markup into spans. A marker without a partner is printed as
- * typed, so a stray asterisk in prose never swallows the rest of the paragraph.
- */
-export function parseInlineMarkup(text: string): RichSpan[] {
-  if (!text.includes('*')) return [{ text, bold: false, italic: false }];
-  const spans: RichSpan[] = [];
-  let bold = false;
-  let italic = false;
-  let buf = '';
-  const flush = () => {
-    if (buf.length > 0) spans.push({ text: buf, bold, italic });
-    buf = '';
-  };
-  let i = 0;
-  while (i < text.length) {
-    if (text.startsWith('**', i) && (bold || text.indexOf('**', i + 2) > i + 2)) {
-      flush();
-      bold = !bold;
-      i += 2;
-      continue;
-    }
-    if (text[i] === '*' && (italic || hasClosingSingle(text, i + 1))) {
-      flush();
-      italic = !italic;
-      i += 1;
-      continue;
-    }
-    buf += text[i];
-    i++;
-  }
-  flush();
-  return spans;
-}
-
-function hasClosingSingle(text: string, from: number): boolean {
-  for (let j = from + 1; j < text.length; j++) {
-    if (text[j] === '*') {
-      if (text[j + 1] === '*') {
-        j++;
-        continue;
-      }
-      return true;
-    }
-  }
-  return false;
 }
 
 const RTL_RE = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u202B\u202E\u2067]/;
@@ -138,7 +101,7 @@ export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: num
   if (text.length === 0) return { lines: [], missingGlyphs: [] };
 
   const { runs, missingGlyphs } = fontRuns(text, spans, style);
-  const cutter = new AtomCutter(text, runs, style);
+  const cutter = new AtomCutter(text, runs, style, spans);
   const filler = new LineFiller(maxWidth);
   const breaker = new LineBreaker(text);
   let last = 0;
@@ -213,11 +176,13 @@ class AtomCutter {
   private readonly text: string;
   private readonly runs: FontRun[];
   private readonly style: BlockStyle;
+  private readonly spans: RichSpan[];
 
-  constructor(text: string, runs: FontRun[], style: BlockStyle) {
+  constructor(text: string, runs: FontRun[], style: BlockStyle, spans: RichSpan[]) {
     this.text = text;
     this.runs = runs;
     this.style = style;
+    this.spans = spans;
   }
 
   /** Appends the atoms of [a, b) to `out`. */
@@ -239,18 +204,21 @@ class AtomCutter {
     const style = this.style;
     const rtl = (run.level & 1) === 1;
     const shaped = run.face.shape(t, rtl);
-    return {
+    const span = this.spans[run.span]!;
+    const atom: Atom = {
       face: run.face,
       size: style.size,
       shaped,
       width: (shaped.width * style.size) / run.face.unitsPerEm,
       level: run.level,
       isSpace,
-      underline: style.underline,
-      color: style.color,
+      underline: style.underline || span.underline === true || span.link !== undefined,
+      color: span.link ? LINK_COLOR : style.color,
       text: t,
       x: 0,
     };
+    if (span.link) atom.link = span.link;
+    return atom;
   }
 }
 

@@ -2,7 +2,15 @@ import type { TRenderableFormat } from '../contract/format-content.ts';
 import type { TSigningInput } from '../contract/signing.ts';
 
 export type TRenderWarningCode =
-  'unknown_element' | 'invalid_element' | 'invalid_setting' | 'image_missing' | 'image_unreadable' | 'missing_glyphs' | 'too_many_elements' | 'page_limit';
+  | 'unknown_element'
+  | 'invalid_element'
+  | 'invalid_setting'
+  | 'image_missing'
+  | 'image_unreadable'
+  | 'missing_glyphs'
+  | 'too_many_elements'
+  | 'page_limit'
+  | 'link_invalid';
 
 /** Something the renderer left out or replaced; the PDF is still valid. */
 export interface TRenderWarning {

@@ -1,0 +1,172 @@
+/*
+ * Inline markup in paragraphs, list items, table cells, headers and footers: `**bold**`,
+ * `*italic*`, and, in formats saved since documents are tagged (`extended`), `__underline__` and
+ * links, `[words](https://…)`, whose address may be a placeholder. The builder's canvas and the
+ * renderer read text with this one parser, so the two never disagree about what is emphasised.
+ */
+
+/** A link's address as written: a placeholder in it is filled in by whoever prints it. */
+export interface TInlineLink {
+  href: string;
+}
+
+export interface TInlineSpan {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+  underline?: boolean;
+  /** The same object for every span of one link. */
+  link?: TInlineLink;
+}
+
+/** The schemes a link may use: a document must never open a script or a local file. */
+export const LINK_SCHEMES = ['http:', 'https:', 'mailto:'] as const;
+
+const TAG = String.raw`\{\{[^{}]{1,100}\}\}`;
+// `[words](address)`: the address is a placeholder, or http(s)/mailto with placeholders allowed in it.
+const LINK_RE = new RegExp(String.raw`\[([^\[\]\n]+)\]\((${TAG}|(?:https?:\/\/|mailto:)(?:${TAG}|[^\s(){}])+)\)`, 'iy');
+
+/** The address a link may print with, or null: only http, https and mailto, and nothing blank. */
+export function safeLinkHref(href: string): string | null {
+  const trimmed = href.trim();
+  if (!trimmed) return null;
+  try {
+    const url = new URL(trimmed);
+    // The parsed form: non-ASCII percent-encoded, as a PDF's URI action must be.
+    return (LINK_SCHEMES as readonly string[]).includes(url.protocol) ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export function parseInlineMarkup(text: string, { extended = false }: { extended?: boolean } = {}): TInlineSpan[] {
+  if (!extended) return parseEmphasis(text);
+  if (!/[*_[]/.test(text)) return [{ text, bold: false, italic: false }];
+  const spans: TInlineSpan[] = [];
+  parseExtended(text, { bold: false, italic: false, underline: false }, undefined, spans);
+  return spans;
+}
+
+/**
+ * `**bold**` and `*italic*`, as every format has printed them. A marker without a partner is
+ * printed as typed, so a stray asterisk in prose never swallows the rest of the paragraph.
+ */
+function parseEmphasis(text: string): TInlineSpan[] {
+  if (!text.includes('*')) return [{ text, bold: false, italic: false }];
+  const spans: TInlineSpan[] = [];
+  let bold = false;
+  let italic = false;
+  let buf = '';
+  const flush = () => {
+    if (buf.length > 0) spans.push({ text: buf, bold, italic });
+    buf = '';
+  };
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith('**', i) && (bold || text.indexOf('**', i + 2) > i + 2)) {
+      flush();
+      bold = !bold;
+      i += 2;
+      continue;
+    }
+    if (text[i] === '*' && (italic || hasClosingSingle(text, i + 1))) {
+      flush();
+      italic = !italic;
+      i += 1;
+      continue;
+    }
+    buf += text[i];
+    i++;
+  }
+  flush();
+  return spans;
+}
+
+function hasClosingSingle(text: string, from: number): boolean {
+  for (let j = from + 1; j < text.length; j++) {
+    if (text[j] === '*') {
+      if (text[j + 1] === '*') {
+        j++;
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+type TEmphasis = { bold: boolean; italic: boolean; underline: boolean };
+
+/** Where a placeholder tag starting at `i` ends, or -1: markers inside a tag are part of its name. */
+function tagEnd(text: string, i: number): number {
+  if (!text.startsWith('{{', i)) return -1;
+  const end = text.indexOf('}}', i + 2);
+  return end > i + 2 && end - i <= 102 && !text.slice(i + 2, end).includes('{') ? end + 2 : -1;
+}
+
+/** Whether `marker` occurs again after `from`, not inside a tag and not as part of a longer marker. */
+function closes(text: string, marker: string, from: number): boolean {
+  for (let j = from; j < text.length; j++) {
+    const end = tagEnd(text, j);
+    if (end > 0) {
+      j = end - 1;
+      continue;
+    }
+    if (marker === '*' && text.startsWith('**', j)) {
+      j++;
+      continue;
+    }
+    if (text.startsWith(marker, j)) return j > from;
+  }
+  return false;
+}
+
+function parseExtended(text: string, start: TEmphasis, link: TInlineLink | undefined, out: TInlineSpan[]): void {
+  const state = { ...start };
+  let buf = '';
+  const flush = () => {
+    if (buf.length === 0) return;
+    out.push({ text: buf, bold: state.bold, italic: state.italic, ...(state.underline ? { underline: true } : {}), ...(link ? { link } : {}) });
+    buf = '';
+  };
+  let i = 0;
+  while (i < text.length) {
+    const end = tagEnd(text, i);
+    if (end > 0) {
+      buf += text.slice(i, end);
+      i = end;
+      continue;
+    }
+    if (text[i] === '[' && !link) {
+      LINK_RE.lastIndex = i;
+      const m = LINK_RE.exec(text);
+      if (m) {
+        flush();
+        parseExtended(m[1]!, state, { href: m[2]! }, out);
+        i += m[0].length;
+        continue;
+      }
+    }
+    if (text.startsWith('**', i) && (state.bold || closes(text, '**', i + 2))) {
+      flush();
+      state.bold = !state.bold;
+      i += 2;
+      continue;
+    }
+    if (text.startsWith('__', i) && (state.underline || closes(text, '__', i + 2))) {
+      flush();
+      state.underline = !state.underline;
+      i += 2;
+      continue;
+    }
+    if (text[i] === '*' && (state.italic || closes(text, '*', i + 1))) {
+      flush();
+      state.italic = !state.italic;
+      i += 1;
+      continue;
+    }
+    buf += text[i];
+    i++;
+  }
+  flush();
+}
