@@ -68,6 +68,8 @@ for (const size of WIDTHS) {
     });
 
     test(`signed-in screens have no serious accessibility violations (${size.name})`, async ({ page }) => {
+      // A dozen screens, each with a full axe pass: over a minute on a loaded two-core machine.
+      test.slow();
       const email = `a11y.${size.name}.${Date.now()}@example.com`;
       const signUp = await page.request.post('/api/auth/sign-up', {
         data: { firstName: 'Alex', lastName: 'Access', email, password: 'longenough1' },

@@ -151,8 +151,16 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
   // 6. They sign out and are back on the landing page.
   await page.getByRole('link', { name: 'Sign Out' }).click();
   await expectLanding(page);
+  // The answer to the way to sign-in waits until the toast has been read (see the 401 test below).
+  let releaseLogin = (): void => undefined;
+  const toastRead = new Promise<void>((resolve) => (releaseLogin = resolve));
+  await page.route('**/api/login', async (route) => {
+    await toastRead;
+    await route.continue();
+  });
   await page.goto('/settings');
   await expect(page.getByText('You are logged out. Logging in again...', { exact: true })).toBeVisible();
+  releaseLogin();
   await page.waitForURL('**/login');
 
   expect(consoleErrors, 'browser console errors during the journey').toEqual([]);
