@@ -47,3 +47,13 @@ export async function finishedBatch(format: TFormat, fileName: string, csv: stri
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** A 40x24 PNG. */
+const SMALL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAACgAAAAYCAIAAAAH5iiXAAAAKElEQVR4nGPwd3s6IIhh1OJRi0ctHrV41OJRi0ctHrV41OJRi4ePxQCR4YnMcvRTDgAAAABJRU5ErkJggg==';
+
+/** An image uploaded as the signed-in user, as the builder's Upload does it; its address for an image's `src`. */
+export async function uploadedImage(): Promise<string> {
+  const form = new FormData();
+  form.append('image', new File([Buffer.from(SMALL_PNG, 'base64')], 'logo.png', { type: 'image/png' }), 'logo.png');
+  return (await api.upload<{ url: string }>('/api/upload/image', form)).url;
+}

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useLocation } from 'wouter';
+import { accessibilityFindings } from '../../../contract/accessibility-check';
 import type { TElementType } from '../../../contract/format-content';
 import type { TFormat } from '../../../contract/formats';
 import { guessPlaceholder } from '../../../contract/placeholders';
@@ -9,12 +10,14 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { toast } from '../../hooks/use-toast';
 import { cn } from '../../lib/utils';
+import { AccessibilityPanel } from './accessibility-panel';
 import { useLivePreview } from './api';
 import { BuilderCanvasPanel, PlanNotices } from './builder-canvas-panel';
 import { BuilderDialogs } from './builder-dialogs';
 import { BuilderToolbar, type BuilderView } from './builder-toolbar';
 import { BuilderToolsPanel } from './builder-tools-panel';
 import { ImportNotice } from './import-notice';
+import { useFindingJump } from './finding-targets';
 import { draftOf, type TStoredImport } from './imported-draft';
 import { storeImportedDraft } from './imported-draft-store';
 import { InsertTargetProvider, useInsertTarget } from './insert-target';
@@ -52,22 +55,37 @@ function saveStatus(saving: boolean, savedId: string | null, dirty: boolean, imp
   return dirty ? 'Unsaved changes' : 'All changes saved';
 }
 
-/** The live PDF: beside the canvas on wide screens, its own view on narrow ones. */
-function BuilderPreviewPane({ view, preview, hasContent }: { view: BuilderView; preview: ReturnType<typeof useLivePreview>; hasContent: boolean }) {
+/**
+ * The live PDF and the accessibility check above it: beside the canvas on wide screens, a view of
+ * their own on narrow ones. Stuck just below the format's toolbar (10 rem), not under its edge.
+ */
+function BuilderPreviewPane({
+  view,
+  preview,
+  hasContent,
+  check,
+}: {
+  view: BuilderView;
+  preview: ReturnType<typeof useLivePreview>;
+  hasContent: boolean;
+  check: ReactNode;
+}) {
   return (
     <section
       id="builder-panel-preview"
       aria-label="Live preview"
       className={cn(
-        'min-w-0 xl:sticky xl:top-[9.5rem] xl:h-[calc(100dvh-11rem)]',
-        view === 'preview' ? 'block h-[75dvh] lg:h-[calc(100dvh-15rem)]' : 'hidden xl:block',
+        'min-w-0 space-y-3 xl:sticky xl:top-[10.5rem] xl:flex xl:h-[calc(100dvh-12rem)] xl:flex-col xl:gap-3 xl:space-y-0',
+        view === 'preview' ? 'block' : 'hidden xl:flex',
       )}
     >
+      {check}
       <LivePdfPane
         state={preview}
         hasContent={hasContent}
         emptyHint="Add an element and the real PDF renders as you type, with placeholders shown as [Label]."
         frameTitle="Live PDF preview of this format"
+        className="h-[75dvh] lg:h-[calc(100dvh-15rem)] xl:h-auto xl:min-h-0 xl:flex-1"
       />
     </section>
   );
@@ -193,6 +211,8 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
     setView('canvas');
   };
   const placeholders = usePlaceholderActions(dispatch, insertTarget.insert);
+  const findings = useMemo(() => accessibilityFindings(doc.content), [doc.content]);
+  const goToFinding = useFindingJump({ elements, edit, setView, dispatch });
 
   const editing = editingId ? findElement(elements, editingId)?.element : undefined;
   const styleTarget = editing && editing.type !== 'image' ? editing : undefined;
@@ -290,7 +310,12 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
           }}
         />
 
-        <BuilderPreviewPane view={view} preview={preview} hasContent={elements.length > 0} />
+        <BuilderPreviewPane
+          view={view}
+          preview={preview}
+          hasContent={elements.length > 0}
+          check={<AccessibilityPanel findings={findings} elements={elements} onAct={goToFinding} />}
+        />
       </div>
 
       <BuilderDialogs

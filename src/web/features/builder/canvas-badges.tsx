@@ -1,4 +1,5 @@
 import { RepeatIcon } from 'lucide-react';
+import type { THeadingLevel } from '../../../contract/format-content';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 
 /** The badge a repeating table row or list carries on the canvas: "Repeats for each row of Line items". */
@@ -14,6 +15,23 @@ export function RepeatBadge({ list, placeholders, detail }: { list: string; plac
         Repeats for each row of {p ? placeholderLabel(p) : list}
         {detail ? ` (${detail})` : ''}
       </span>
+    </span>
+  );
+}
+
+/**
+ * A heading's level in the document's outline ("H2"), beside it on the canvas: its size shows how it
+ * looks, this what a screen reader announces. The level is said in words, not as "H2".
+ */
+export function HeadingLevelBadge({ level }: { level: THeadingLevel }) {
+  return (
+    <span
+      className="inline-flex shrink-0 items-center rounded-md bg-secondary px-1.5 py-0.5 font-sans text-[11px] leading-none font-semibold text-secondary-foreground tabular-nums"
+      title={`Heading level ${level}`}
+      data-testid="heading-level-badge"
+    >
+      <span className="sr-only">Level {level}: </span>
+      <span aria-hidden>H{level}</span>
     </span>
   );
 }

@@ -368,6 +368,7 @@ function ElementFrame({
       }}
       style={style}
       data-testid="canvas-element"
+      data-element-id={el.id}
       data-element-type={el.type}
       data-editing={editing || undefined}
       className={cn(

@@ -4,6 +4,9 @@ import { AlignCenterIcon, AlignJustifyIcon, AlignLeftIcon, AlignRightIcon, type 
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/utils';
 
+/** The builder's amber for warnings that ask for a change but block nothing (its text over 8:1 on its ground). */
+export const WARNING_TONE = 'border-[oklch(0.88_0.08_80)] bg-[oklch(0.985_0.025_85)] text-[oklch(0.42_0.09_60)]';
+
 /** The builder's compact select. */
 export function NativeSelect(props: ComponentProps<typeof UiNativeSelect>) {
   return <UiNativeSelect size="sm" {...props} />;

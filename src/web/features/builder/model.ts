@@ -1,6 +1,7 @@
 import { parsedFormula } from '../../../contract/filled-values';
 import {
   elementTexts,
+  HEADING_LEVEL_OF_SIZE,
   mapContentTexts,
   type TElement,
   type TElementType,
@@ -58,7 +59,18 @@ export function newElementId(existing: readonly TElement[]): string {
 export function createElement(type: TElementType, id: string): TElement {
   switch (type) {
     case 'heading':
-      return { id, type, content: DEFAULT_HEADING_TEXT, fontSize: 'text-2xl', align: 'left', bold: true, italic: false, underline: false };
+      // The level is saved with it, so that a later change of size leaves the document's outline as it is.
+      return {
+        id,
+        type,
+        content: DEFAULT_HEADING_TEXT,
+        fontSize: 'text-2xl',
+        level: HEADING_LEVEL_OF_SIZE['text-2xl'],
+        align: 'left',
+        bold: true,
+        italic: false,
+        underline: false,
+      };
     case 'paragraph':
       return { id, type, content: '', align: 'left', bold: false, italic: false, underline: false };
     case 'list':

@@ -15,7 +15,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../hooks/use-toast';
 import { cn } from '../../lib/utils';
-import { SectionTitle } from './controls';
+import { SectionTitle, WARNING_TONE } from './controls';
 import { IconButton } from '../../components/ui/icon-button';
 import { useInsertTarget } from './insert-target';
 import type { PlaceholderUsage } from './model';
@@ -95,11 +95,7 @@ function NewPlaceholderForm({ id, form, placeholders }: { id: string; form: Retu
 function PlaceholderWarnings({ unused, unknownTags, onCreate }: { unused: TPlaceholder[]; unknownTags: readonly string[]; onCreate: (tag: string) => void }) {
   if (unused.length === 0 && unknownTags.length === 0) return null;
   return (
-    <div
-      className="mt-3 space-y-2 rounded-lg border border-[oklch(0.88_0.08_80)] bg-[oklch(0.985_0.025_85)] p-3 text-xs text-[oklch(0.42_0.09_60)]"
-      role="status"
-      data-testid="placeholder-warnings"
-    >
+    <div className={cn('mt-3 space-y-2 rounded-lg border p-3 text-xs', WARNING_TONE)} role="status" data-testid="placeholder-warnings">
       {unused.length > 0 && (
         <p className="flex gap-2">
           <AlertTriangleIcon className="mt-px size-3.5 shrink-0" aria-hidden />

@@ -13,6 +13,7 @@ import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { ELEMENT_ICONS } from './canvas';
 import { NativeSelect, SectionTitle } from './controls';
+import { fixField } from './finding-targets';
 import { ELEMENT_LABELS } from './model';
 
 function ElementButton({ type, onAdd }: { type: TElementType; onAdd: (type: TElementType) => void }) {
@@ -125,6 +126,7 @@ export function StyleControls({
               type="color"
               value={color}
               onChange={(e) => set({ color: e.target.value })}
+              {...fixField('text-color')}
               className="h-9 w-12 cursor-pointer rounded-md border border-input bg-background p-1 shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
             />
             <span className="font-mono text-xs text-muted-foreground uppercase">{color}</span>

@@ -14,6 +14,7 @@ import { handleIfUnauthorized } from '../../../lib/unauthorized';
 import { cn } from '../../../lib/utils';
 import { IMAGE_ACCEPT, imageFromUrl, MAX_IMAGE_BYTES, uploadImage } from '../api';
 import { AlignGroup } from '../controls';
+import { ImageAltText } from './image-alt-text';
 import { never, useFocusOnOpen, type ElementUpdater } from './shared';
 
 const JUSTIFY = { left: 'justify-start', center: 'justify-center', right: 'justify-end' } as const;
@@ -35,9 +36,16 @@ export function ImageView({ el }: { el: TImageElement }) {
   // A team's stored image names the team in its address (lib/workspace-links.ts).
   const shown = [apiHref(el.src), copy.data].find((src) => src && !failed.has(src));
   if (shown) {
+    // Someone reading the canvas with a screen reader hears what readers of the PDF will.
     return (
       <div className={cn('flex', JUSTIFY[el.align])}>
-        <img src={shown} alt="" style={box} className="rounded-sm object-contain" onError={() => setFailed((before) => new Set(before).add(shown))} />
+        <img
+          src={shown}
+          alt={el.decorative ? '' : (el.alt ?? '')}
+          style={box}
+          className="rounded-sm object-contain"
+          onError={() => setFailed((before) => new Set(before).add(shown))}
+        />
       </div>
     );
   }
@@ -196,7 +204,7 @@ function ImageBoxFields({ id, el, set }: { id: string; el: TImageElement; set: (
   );
 }
 
-export function ImageEditor({ el, update }: { el: TImageElement; update: ElementUpdater }) {
+export function ImageEditor({ el, index, update }: { el: TImageElement; index: number; update: ElementUpdater }) {
   const id = useId();
   const set = (p: Partial<TImageElement>) => update((e) => (e.type === 'image' ? { ...e, ...p } : e));
   const { url, setUrl, urlError, uploading, fetching, fileRef, urlRef, applyUrl, onFile } = useImageSource(el, set);
@@ -254,6 +262,7 @@ export function ImageEditor({ el, update }: { el: TImageElement; update: Element
         </p>
       )}
       <p className="-mt-2 text-xs text-muted-foreground">PNG, JPEG, GIF or WebP, up to 10 MB.</p>
+      <ImageAltText el={el} index={index} set={set} />
       <ImageBoxFields id={id} el={el} set={set} />
       <div className="rounded-lg border bg-muted/30 p-3">
         <ImageView el={el} />

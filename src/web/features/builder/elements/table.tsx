@@ -8,6 +8,7 @@ import { cn } from '../../../lib/utils';
 import { RepeatBadge } from '../canvas-badges';
 import { NativeSelect } from '../controls';
 import { IconButton } from '../../../components/ui/icon-button';
+import { fixField } from '../finding-targets';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
 import { columnPercents, MIN_COLUMN_PERCENT, withColumnPercent } from '../model';
@@ -294,6 +295,7 @@ export function TableEditor({
               set((x) => (headerRow && x.repeat?.row === 0 ? { headerRow, repeat: x.rows.length > 1 ? { ...x.repeat, row: 1 } : undefined } : { headerRow }));
             }}
             className="size-4 cursor-pointer accent-[var(--color-primary)]"
+            {...fixField('table-header')}
           />
           Header row
         </label>

@@ -1,0 +1,90 @@
+// @vitest-environment happy-dom
+import { waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { TFormatContentInput } from '../../../contract/format-content';
+import type { TFormat } from '../../../contract/formats';
+import { api } from '../../lib/api';
+import { uploadedImage } from '../../test/fixtures';
+import { renderApp, screen, signUp, withServer } from '../../test/render-app';
+
+const server = withServer();
+
+beforeEach(async () => {
+  await signUp(server);
+});
+
+async function openFormat(content: TFormatContentInput) {
+  const format = await api.post<TFormat>('/api/formats', { name: 'Offer', description: null, content, placeholders: [] });
+  const view = renderApp(`/builder/${format.id}`);
+  const panel = await screen.findByRole('region', { name: 'Accessibility' });
+  return { ...view, panel };
+}
+
+const findings = (panel: HTMLElement) => within(panel).queryAllByTestId('accessibility-finding');
+
+describe('the accessibility check beside the preview', () => {
+  it('lists what the format lacks, leads to the field that fixes each, and says when nothing is left', async () => {
+    const src = await uploadedImage();
+    const { user, panel } = await openFormat({
+      elements: [
+        { id: 'title', type: 'heading', content: 'Offer of employment', fontSize: 'text-4xl', level: 1 },
+        { id: 'terms', type: 'heading', content: 'Terms', fontSize: 'text-2xl', level: 3 },
+        { id: 'logo', type: 'image', src, width: 40, height: 24 },
+      ],
+    });
+    expect(findings(panel).map((f) => [f.querySelector('p')?.textContent, within(f).getByRole('button').textContent])).toEqual([
+      ['“Terms” is level 3 after a level 1 heading; use level 2.', 'Go to heading'],
+      ['An image has no alternative text. Describe what it shows, or mark it decorative.', 'Go to image'],
+    ]);
+    expect(within(panel).getByRole('status').textContent).toBe('2 problems found');
+    expect(within(panel).getByTestId('accessibility-count').textContent).toBe('2 problems found');
+
+    // The heading opens for editing with focus on its level.
+    await user.click(within(findings(panel)[0]!).getByRole('button', { name: 'Go to heading' }));
+    const editing = screen.getByRole('group', { name: /^Editing Heading 2/ });
+    const level = within(editing).getByRole('combobox', { name: 'Heading level' });
+    await waitFor(() => expect(document.activeElement).toBe(level));
+    await user.selectOptions(level, 'Heading 2');
+    expect(findings(panel)).toHaveLength(1);
+    expect(within(panel).getByRole('status').textContent).toBe('1 problem found');
+
+    // The image, with focus on its alternative text; the heading closes.
+    await user.click(within(panel).getByRole('button', { name: 'Go to image' }));
+    expect(screen.queryByRole('group', { name: /^Editing Heading/ })).toBeNull();
+    const alt = within(screen.getByRole('group', { name: /^Editing Image 3/ })).getByRole('textbox', { name: 'Alternative text' });
+    await waitFor(() => expect(document.activeElement).toBe(alt));
+    await user.type(alt, 'The Acme logo');
+
+    expect(findings(panel)).toHaveLength(0);
+    expect(within(panel).getByRole('status').textContent).toBe('No accessibility problems found');
+    expect(within(panel).queryByRole('button', { name: 'Hide' })).toBeNull();
+  });
+
+  it('folds to its title line, and leads to colours: the document’s in the tools, a header’s dropped for the document’s', async () => {
+    const { user, panel } = await openFormat({
+      style: { color: '#aaaaaa' },
+      header: { text: 'Acme Ltd', style: { color: '#bbbbbb' } },
+      elements: [{ id: 'body', type: 'paragraph', content: 'Hello' }],
+    });
+    expect(findings(panel)).toHaveLength(2);
+    const list = within(panel).getByRole('list', { name: 'Accessibility problems' });
+
+    await user.click(within(panel).getByRole('button', { name: 'Hide' }));
+    expect(within(panel).getByRole('button', { name: 'Show' }).getAttribute('aria-expanded')).toBe('false');
+    expect(list.hidden).toBe(true);
+    await user.click(within(panel).getByRole('button', { name: 'Show' }));
+    expect(list.hidden).toBe(false);
+
+    await user.click(within(panel).getByRole('button', { name: 'Go to text colour' }));
+    const tools = screen.getByRole('complementary', { name: 'Builder tools' });
+    await waitFor(() => expect(document.activeElement).toBe(within(tools).getByLabelText('Colour')));
+    expect(within(tools).getByText('Whole document')).toBeTruthy();
+
+    await user.click(within(panel).getByRole('button', { name: 'Use the document colour' }));
+    expect(findings(panel).map((f) => f.querySelector('p')?.textContent)).toEqual([
+      expect.stringMatching(/^The format’s text colour #aaaaaa has a contrast of 2\.3:1/),
+    ]);
+    // The fixed finding and its button are gone: focus stays in the check.
+    expect(document.activeElement).toBe(within(panel).getByRole('heading', { name: 'Accessibility' }));
+  });
+});
