@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /*
  * Inline markup in paragraphs, list items, table cells, headers and footers: `**bold**`,
  * `*italic*`, and, in formats saved since documents are tagged (`extended`), `__underline__` and
@@ -18,6 +20,9 @@ export interface TInlineSpan {
   /** The same object for every span of one link. */
   link?: TInlineLink;
 }
+
+/** Links print in a blue that reads at 6.7:1 on white, and underlined; the builder shows them so. */
+export const LINK_COLOR = '#1d4ed8';
 
 /** The schemes a link may use: a document must never open a script or a local file. */
 export const LINK_SCHEMES = ['http:', 'https:', 'mailto:'] as const;
@@ -169,4 +174,46 @@ function parseExtended(text: string, start: TEmphasis, link: TInlineLink | undef
     i++;
   }
   flush();
+}
+
+const ADDRESS_RE = new RegExp(String.raw`^(?:${TAG}|(?:https?:\/\/|mailto:)(?:${TAG}|[^\s(){}])+)$`, 'i');
+
+/** Whether `address` can be a link's address in markup: http(s) or mailto, placeholders allowed in it, or one placeholder. */
+export function isLinkAddress(address: string): boolean {
+  if (!ADDRESS_RE.test(address)) return false;
+  // A placeholder stands for something filled in later: what is around it must already be an address.
+  return address.startsWith('{{') || safeLinkHref(address.replace(new RegExp(TAG, 'g'), 'x')) !== null;
+}
+
+/** The builder's link dialog (Ctrl/Cmd+K): the words and where they lead, written as `[words](address)`. */
+export const ZLinkInput = z.object({
+  text: z
+    .string()
+    .trim()
+    .min(1, 'Enter the words that show the link.')
+    .max(500, 'Keep the link’s words under 500 characters.')
+    .refine((text) => !/[[\]\n]/.test(text), { message: 'A link’s words cannot hold [ ] or a line break.' }),
+  address: z
+    .string()
+    .trim()
+    .min(1, 'Enter the address the link opens.')
+    .max(2_000, 'The address is too long.')
+    // Spaces and brackets would end the markup early: written encoded, as a browser sends them.
+    .transform((address) => address.replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29'))
+    .refine(isLinkAddress, { message: 'Use an address starting with https://, http:// or mailto:, or a {{placeholder}}.' }),
+});
+export type TLinkInput = z.input<typeof ZLinkInput>;
+
+export function linkMarkup(link: z.output<typeof ZLinkInput>): string {
+  return `[${link.text}](${link.address})`;
+}
+
+/** The link `[words](address)` that spans [start, end) of `text` exactly or contains it, if any. */
+export function linkAt(text: string, start: number, end: number): { start: number; end: number; text: string; address: string } | null {
+  const any = new RegExp(LINK_RE.source, 'gi');
+  for (let m = any.exec(text); m; m = any.exec(text)) {
+    const to = m.index + m[0].length;
+    if (m.index <= start && end <= to) return { start: m.index, end: to, text: m[1]!, address: m[2]! };
+  }
+  return null;
 }

@@ -1,4 +1,5 @@
 import bidiFactory from 'bidi-js';
+import { LINK_COLOR } from '../contract/inline-markup.ts';
 import LineBreaker from 'linebreak';
 import { type Face, type FontChain, type Shaped, type TFaceFamily, fontChain, styleKey } from './fonts.ts';
 
@@ -19,9 +20,6 @@ export interface RichSpan {
   underline?: boolean;
   link?: TLinkTarget;
 }
-
-/** Links print in a blue that reads at 6.7:1 on white, and underlined. */
-export const LINK_COLOR = '#1d4ed8';
 
 export interface BlockStyle {
   family: TFaceFamily;

@@ -3,15 +3,16 @@ import type { ComponentProps } from 'react';
 import { cn } from '../../lib/utils';
 import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip';
 
-/** A small icon button with a tooltip; `pressed` makes it a toggle. */
+/** A small icon button with a tooltip (its label, or `tooltip` when that says more); `pressed` makes it a toggle. */
 export function IconButton({
   icon: Icon,
   label,
+  tooltip,
   pressed,
   className,
   tone = 'default',
   ...props
-}: Omit<ComponentProps<'button'>, 'children'> & { icon: LucideIcon; label: string; pressed?: boolean; tone?: 'default' | 'danger' }) {
+}: Omit<ComponentProps<'button'>, 'children'> & { icon: LucideIcon; label: string; tooltip?: string; pressed?: boolean; tone?: 'default' | 'danger' }) {
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -30,7 +31,7 @@ export function IconButton({
           <Icon aria-hidden />
         </button>
       </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
+      <TooltipContent>{tooltip ?? label}</TooltipContent>
     </Tooltip>
   );
 }

@@ -1,8 +1,8 @@
 import { Fragment, type ReactNode } from 'react';
+import { LINK_COLOR, parseInlineMarkup } from '../../../contract/inline-markup';
 import { findPlaceholderTags } from '../../../contract/placeholders';
 import { cn } from '../../lib/utils';
 
-const TOKEN_RE = /(\*\*\*[^*\n]+\*\*\*|\*\*[^*\n]+\*\*|\*[^*\n]+\*|\{\{[^{}]{1,100}\}\})/g;
 const TAG_RE = /(\{\{[^{}]{1,100}\}\})/g;
 const RESERVED = new Set(['page', 'pages']);
 
@@ -41,23 +41,24 @@ function withTags(text: string, known: ReadonlySet<string>): ReactNode[] {
 }
 
 function line(text: string, known: ReadonlySet<string>): ReactNode[] {
-  return text.split(TOKEN_RE).map((part, i) => {
-    if (i % 2 === 0) return part ? <Fragment key={i}>{part}</Fragment> : null;
-    if (part.startsWith('{{')) return <Tag key={i} raw={part} known={known} />;
-    if (part.startsWith('***')) {
-      return (
-        <strong key={i}>
-          <em>{withTags(part.slice(3, -3), known)}</em>
-        </strong>
+  // The builder saves every format as one whose documents read underline and links.
+  return parseInlineMarkup(text, { extended: true }).map((span, i) => {
+    let node: ReactNode = withTags(span.text, known);
+    if (span.italic) node = <em>{node}</em>;
+    if (span.bold) node = <strong>{node}</strong>;
+    if (span.link) {
+      node = (
+        <span className="underline" style={{ color: LINK_COLOR }} title={`Link to ${span.link.href}`}>
+          {node}
+        </span>
       );
-    }
-    if (part.startsWith('**')) return <strong key={i}>{withTags(part.slice(2, -2), known)}</strong>;
-    return <em key={i}>{withTags(part.slice(1, -1), known)}</em>;
+    } else if (span.underline) node = <u>{node}</u>;
+    return <Fragment key={i}>{node}</Fragment>;
   });
 }
 
 /**
- * Text as the PDF prints it: `**bold**`, `*italic*`, `***both***`, line breaks, with `{{tags}}`
+ * Text as the PDF prints it: `**bold**`, `*italic*`, `__underline__`, `[links](…)`, line breaks, with `{{tags}}`
  * highlighted. Headings print their text as typed (`markup={false}`): asterisks stay asterisks.
  */
 export function InlineText({ text, known, markup = true }: { text: string; known: ReadonlySet<string>; markup?: boolean }) {

@@ -61,7 +61,7 @@ export function useInsertTarget(): InsertTargetApi {
 }
 
 /**
- * Bold or italic for the words selected in `field` (see toggleInlineMarker); the same words stay
+ * Bold, italic or underline for the words selected in `field` (see toggleInlineMarker); the same words stay
  * selected. False when nothing is selected, so the caller can style the whole element instead.
  */
 export function applyInlineMarker(field: TextField, marker: TInlineMarker, set: (value: string) => void): boolean {
@@ -76,11 +76,14 @@ export function applyInlineMarker(field: TextField, marker: TInlineMarker, set: 
   return true;
 }
 
+const MARKER_KEYS: Record<string, TInlineMarker> = { b: '**', i: '*', u: '__' };
+
 /**
- * Props for a text field that placeholders can be inserted into, and in which Ctrl+B and Ctrl+I
- * (Cmd on a Mac) make the selected words bold or italic.
+ * Props for a text field that placeholders can be inserted into, and in which Ctrl+B, Ctrl+I and
+ * Ctrl+U (Cmd on a Mac) make the selected words bold, italic or underlined, and Ctrl+K asks for a
+ * link (`onLink`).
  */
-export function useInsertableField(label: string, set: (value: string) => void, options: { inlineStyles?: boolean } = {}) {
+export function useInsertableField(label: string, set: (value: string) => void, options: { inlineStyles?: boolean; onLink?: () => void } = {}) {
   const { register } = useInsertTarget();
   const inlineStyles = options.inlineStyles ?? true;
   return {
@@ -88,9 +91,15 @@ export function useInsertableField(label: string, set: (value: string) => void, 
     onKeyDown: (e: KeyboardEvent<TextField>) => {
       if (!inlineStyles || !(e.metaKey || e.ctrlKey) || e.altKey || e.shiftKey) return;
       const key = e.key.toLowerCase();
-      if (key !== 'b' && key !== 'i') return;
+      if (key === 'k' && options.onLink) {
+        e.preventDefault();
+        options.onLink();
+        return;
+      }
+      const marker = MARKER_KEYS[key];
+      if (!marker) return;
       e.preventDefault();
-      applyInlineMarker(e.currentTarget, key === 'b' ? '**' : '*', set);
+      applyInlineMarker(e.currentTarget, marker, set);
     },
   };
 }

@@ -345,10 +345,10 @@ export function withColumnPercent(columnWidths: readonly number[] | undefined, c
   return result.map((p) => Math.round(p * 10) / 10);
 }
 
-export type TInlineMarker = '**' | '*';
+export type TInlineMarker = '**' | '*' | '__';
 
 /**
- * Bold (`**`) or italic (`*`) for the selected words only: the selection [start, end) wrapped in
+ * Bold (`**`), italic (`*`) or underline (`__`) for the selected words only: the selection [start, end) wrapped in
  * the marker, or unwrapped when it already is. Spaces at the selection's edges stay outside, as a
  * double-click selects a word with its trailing space. Returns the new value and the selection
  * around the same words, or null when nothing is selected.
@@ -362,7 +362,7 @@ export function toggleInlineMarker(value: string, start: number, end: number, ma
     value.slice(s - m, s) === marker &&
     value.slice(e, e + m) === marker &&
     // `*` must not be half of a `**` around the words.
-    (marker === '**' || (value[s - m - 1] !== '*' && value[e + m] !== '*') || (value.slice(s - 3, s) === '***' && value.slice(e, e + 3) === '***'));
+    (marker !== '*' || (value[s - m - 1] !== '*' && value[e + m] !== '*') || (value.slice(s - 3, s) === '***' && value.slice(e, e + 3) === '***'));
   if (wrapped(start, end)) {
     return { value: value.slice(0, start - m) + value.slice(start, end) + value.slice(end + m), start: start - m, end: end - m };
   }
@@ -371,7 +371,7 @@ export function toggleInlineMarker(value: string, start: number, end: number, ma
     inner.startsWith(marker) &&
     inner.endsWith(marker) &&
     inner.length >= 2 * m + 1 &&
-    (marker === '**' || !inner.startsWith('**') || inner.startsWith('***'))
+    (marker !== '*' || !inner.startsWith('**') || inner.startsWith('***'))
   ) {
     return { value: value.slice(0, start) + inner.slice(m, -m) + value.slice(end), start, end: end - 2 * m };
   }

@@ -5,6 +5,7 @@ import { Textarea } from '../../../components/ui/textarea';
 import { AlignGroup } from '../controls';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
+import { useLinkDialog } from '../link-dialog';
 import { emphasisCss, EmphasisTools, Empty, never, textCss, Toolbar, useFocusOnOpen, type ElementUpdater } from './shared';
 
 export function ParagraphView({ el, style, known }: { el: TParagraphElement; style: Required<TTextStyle>; known: ReadonlySet<string> }) {
@@ -20,12 +21,13 @@ export function ParagraphEditor({ el, index, update }: { el: TParagraphElement; 
   const textRef = useRef<HTMLTextAreaElement>(null);
   useFocusOnOpen(textRef, never);
   const set = (p: Partial<TParagraphElement>) => update((e) => (e.type === 'paragraph' ? { ...e, ...p } : e));
-  const field = useInsertableField(`Paragraph ${index + 1}`, (content) => set({ content }));
+  const link = useLinkDialog(textRef, (content) => set({ content }));
+  const field = useInsertableField(`Paragraph ${index + 1}`, (content) => set({ content }), { onLink: link.open });
   return (
     <div className="space-y-3">
       <Toolbar>
         <AlignGroup value={el.align} options={['left', 'center', 'right', 'justify'] as const} onChange={(align) => set({ align })} />
-        <EmphasisTools el={el} set={set} field={textRef} setText={(content) => set({ content })} />
+        <EmphasisTools el={el} set={set} field={textRef} setText={(content) => set({ content })} onLink={link.open} />
       </Toolbar>
       <Label htmlFor={`${id}-text`} className="sr-only">
         Paragraph text
@@ -35,10 +37,11 @@ export function ParagraphEditor({ el, index, update }: { el: TParagraphElement; 
         ref={textRef}
         value={el.content}
         rows={Math.min(12, Math.max(4, el.content.split('\n').length + 1))}
-        placeholder="Write your paragraph. Use **bold**, *italic* and {{placeholders}}."
+        placeholder="Write your paragraph. Use **bold**, *italic*, __underline__, [links](https://…) and {{placeholders}}."
         onChange={(e) => set({ content: e.target.value })}
         {...field}
       />
+      {link.dialog}
     </div>
   );
 }

@@ -1,9 +1,11 @@
-import { BoldIcon, ItalicIcon, UnderlineIcon } from 'lucide-react';
+import { BoldIcon, ItalicIcon, LinkIcon, UnderlineIcon } from 'lucide-react';
 import { useEffect, type CSSProperties, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import { DEFAULT_TEXT_STYLE, type TElement, type TTextStyle } from '../../../../contract/format-content';
 import { ToolGroup } from '../controls';
 import { IconButton } from '../../../components/ui/icon-button';
 import { applyInlineMarker } from '../insert-target';
+import type { TInlineMarker } from '../model';
+import { withMod, withShortcut } from '../../../lib/shortcut-keys';
 
 export type ElementUpdater = (fn: (el: TElement) => TElement) => void;
 
@@ -40,29 +42,56 @@ export function Empty({ children }: { children: string }) {
 }
 
 /**
- * Bold and italic apply to the words selected in the element's text (`field`, when it takes
- * markup), or to the whole element when nothing is selected; underline always to the whole element.
+ * Bold, italic and underline apply to the words selected in the element's text (`field`, when it
+ * takes markup), or to the whole element when nothing is selected. With `onLink`, a Link button
+ * asks for a link for the selected words.
  */
 export function EmphasisTools({
   el,
   set,
   field,
   setText,
+  onLink,
 }: {
   el: { bold: boolean; italic: boolean; underline: boolean };
   set: (p: Partial<{ bold: boolean; italic: boolean; underline: boolean }>) => void;
   /** The element's text, when it may carry markup for selected words. */
   field?: RefObject<HTMLInputElement | HTMLTextAreaElement | null>;
   setText?: (text: string) => void;
+  onLink?: () => void;
 }) {
-  const inline = (marker: '**' | '*') => !!field?.current && !!setText && applyInlineMarker(field.current, marker, setText);
+  const inline = (marker: TInlineMarker) => !!field?.current && !!setText && applyInlineMarker(field.current, marker, setText);
   // The buttons leave the focus, and so the selection, in the text.
   const keepSelection = (e: MouseEvent) => e.preventDefault();
+  // The keys work in the text itself (useInsertableField), so the tooltips name them only there.
+  const keyed = (label: string, key: string) => ({
+    label,
+    ...(field && setText ? { tooltip: withShortcut(label, withMod(key)), 'aria-keyshortcuts': `Control+${key} Meta+${key}` } : {}),
+  });
   return (
     <ToolGroup label="Text emphasis">
-      <IconButton icon={BoldIcon} label="Bold" pressed={el.bold} onMouseDown={keepSelection} onClick={() => inline('**') || set({ bold: !el.bold })} />
-      <IconButton icon={ItalicIcon} label="Italic" pressed={el.italic} onMouseDown={keepSelection} onClick={() => inline('*') || set({ italic: !el.italic })} />
-      <IconButton icon={UnderlineIcon} label="Underline" pressed={el.underline} onClick={() => set({ underline: !el.underline })} />
+      <IconButton
+        icon={BoldIcon}
+        {...keyed('Bold', 'B')}
+        pressed={el.bold}
+        onMouseDown={keepSelection}
+        onClick={() => inline('**') || set({ bold: !el.bold })}
+      />
+      <IconButton
+        icon={ItalicIcon}
+        {...keyed('Italic', 'I')}
+        pressed={el.italic}
+        onMouseDown={keepSelection}
+        onClick={() => inline('*') || set({ italic: !el.italic })}
+      />
+      <IconButton
+        icon={UnderlineIcon}
+        {...keyed('Underline', 'U')}
+        pressed={el.underline}
+        onMouseDown={keepSelection}
+        onClick={() => inline('__') || set({ underline: !el.underline })}
+      />
+      {onLink && <IconButton icon={LinkIcon} {...keyed('Link', 'K')} onMouseDown={keepSelection} onClick={onLink} />}
     </ToolGroup>
   );
 }
