@@ -8,8 +8,8 @@ import { expectAccessible } from './axe.ts';
  * Accessible output from the builder: a format with a level 1 heading, a heading that skips to
  * level 3 and an image without alternative text; the check beside the preview lists both, leads to
  * each field (at 1280 px, and at 375 px from the Preview view back to the canvas), and says so
- * when nothing is left; the saved format's document is a tagged PDF with the headings' levels and
- * the image's description.
+ * when nothing is left; a link is made with Ctrl+K; the saved format's document is a tagged PDF
+ * with the headings' levels, the image's description and a link that opens its address.
  */
 
 /** A 40x24 solid PNG. */
@@ -67,8 +67,9 @@ test('accessible output: levels and alternative text set from the check beside t
 
     await sidebar.getByRole('button', { name: 'Add Heading' }).click();
     await page.getByLabel('Heading text').fill('Terms of the offer');
-    // A new heading takes the level of its size: Medium is level 3.
-    await expect(page.getByLabel('Heading level')).toHaveValue('3');
+    // A heading after a level 1 heading starts at level 2; this one is set to skip a level.
+    await expect(page.getByLabel('Heading level')).toHaveValue('2');
+    await page.getByLabel('Heading level').selectOption('Heading 3');
     await done();
 
     await sidebar.getByRole('button', { name: 'Add Image' }).click();
@@ -118,6 +119,24 @@ test('accessible output: levels and alternative text set from the check beside t
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  await test.step('a link made with Ctrl+K on selected words', async () => {
+    await sidebar.getByRole('button', { name: 'Add Paragraph' }).click();
+    const text = page.getByLabel('Paragraph text');
+    await text.fill('Read the full terms online.');
+    await text.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(9, 19));
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog', { name: 'Add a link' });
+    await expect(dialog.getByLabel('Words to show')).toHaveValue('full terms');
+    await expect(dialog.getByLabel('Address')).toBeFocused();
+    await page.keyboard.type('https://example.com/terms');
+    await dialog.getByRole('button', { name: 'Add link' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(text).toHaveValue('Read the [full terms](https://example.com/terms) online.');
+    await expect(text).toBeFocused();
+    await done();
+    await expect(canvas.getByTitle('Link to https://example.com/terms')).toHaveText('full terms');
+  });
+
   let formatId = '';
   await test.step('save', async () => {
     await expect(check.getByRole('status')).toHaveText('No accessibility problems found');
@@ -153,8 +172,15 @@ test('accessible output: levels and alternative text set from the check beside t
         { role: 'H1', text: 'Offer of employment', alt: undefined },
         { role: 'H2', text: 'Terms of the offer', alt: undefined },
         expect.objectContaining({ role: 'Figure', alt: 'The Acme logo, a blue anchor' }),
+        { role: 'Link', text: 'full terms', alt: undefined },
       ]),
     );
+    // The link is a real, clickable annotation that opens its address.
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await pdfjs.getDocument({ data: new Uint8Array(readFileSync(file)), isEvalSupported: false }).promise;
+    const annotations = (await (await doc.getPage(1)).getAnnotations()) as { subtype: string; url?: string }[];
+    expect(annotations.filter((a) => a.subtype === 'Link').map((a) => a.url)).toEqual(['https://example.com/terms']);
+    await doc.destroy();
   });
 
   expect(pageErrors).toEqual([]);

@@ -21,7 +21,7 @@ import { useFindingJump } from './finding-targets';
 import { draftOf, type TStoredImport } from './imported-draft';
 import { storeImportedDraft } from './imported-draft-store';
 import { InsertTargetProvider, useInsertTarget } from './insert-target';
-import { createElement, DEFAULT_FORMAT_NAME, findElement, newElementId, placeholderUsage, type BuilderDoc } from './model';
+import { createElement, DEFAULT_FORMAT_NAME, elementsBefore, findElement, newElementId, nextHeadingLevel, placeholderUsage, type BuilderDoc } from './model';
 import { NewTagsBar } from './new-tags-bar';
 import { useBuilderDoc } from './use-builder-doc';
 import { useBuilderSave } from './use-builder-save';
@@ -207,7 +207,8 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const actions = useElementActions({ elements, editingId, setEditingId, clearInsertTarget: insertTarget.clear, dispatch });
   const { edit } = actions;
   const addElement = (type: TElementType) => {
-    actions.insertElement(createElement(type, newElementId(actions.latest.current.elements)));
+    const { elements: current, editingId: after } = actions.latest.current;
+    actions.insertElement(createElement(type, newElementId(current), nextHeadingLevel(elementsBefore(current, after))));
     setView('canvas');
   };
   const placeholders = usePlaceholderActions(dispatch, insertTarget.insert);

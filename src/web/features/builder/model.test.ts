@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnPercents, MIN_COLUMN_PERCENT, toggleInlineMarker, withColumnPercent } from './model';
+import { columnPercents, createElement, elementsBefore, MIN_COLUMN_PERCENT, nextHeadingLevel, toggleInlineMarker, withColumnPercent } from './model';
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -45,5 +45,25 @@ describe('toggleInlineMarker', () => {
   it('does nothing without a selection', () => {
     expect(toggleInlineMarker('abc', 1, 1, '**')).toBeNull();
     expect(toggleInlineMarker('a   b', 1, 4, '*')).toBeNull();
+  });
+});
+
+describe('nextHeadingLevel', () => {
+  const heading = (id: string, level?: 1 | 2 | 3) => ({ ...createElement('heading', id), ...(level ? { level } : {}) });
+  const paragraph = (id: string) => createElement('paragraph', id);
+
+  it('starts a format at level 1, goes one deeper after level 1, and stays a sibling after a deeper one', () => {
+    expect(nextHeadingLevel([])).toBe(1);
+    expect(nextHeadingLevel([paragraph('p')])).toBe(1);
+    expect(nextHeadingLevel([heading('a', 1), paragraph('p')])).toBe(2);
+    expect(nextHeadingLevel([heading('a', 1), heading('b', 3)])).toBe(3);
+  });
+
+  it('reads only the headings above where the new one goes, sections opened up', () => {
+    const section = { ...createElement('section', 's'), elements: [heading('in', 1), paragraph('q')] } as ReturnType<typeof createElement>;
+    const elements = [heading('top', 2), section, heading('last', 3)];
+    expect(nextHeadingLevel(elementsBefore(elements, 'top'))).toBe(2);
+    expect(nextHeadingLevel(elementsBefore(elements, 'q'))).toBe(2);
+    expect(nextHeadingLevel(elementsBefore(elements, null))).toBe(3);
   });
 });

@@ -1,11 +1,13 @@
 import { parsedFormula } from '../../../contract/filled-values';
 import {
   elementTexts,
-  HEADING_LEVEL_OF_SIZE,
+  headingLevel,
+  leafElements,
   mapContentTexts,
   type TElement,
   type TElementType,
   type TFormatContent,
+  type THeadingLevel,
   type THeadingSize,
   type TLeafElement,
   type TTextStyle,
@@ -56,7 +58,34 @@ export function newElementId(existing: readonly TElement[]): string {
   return String(t);
 }
 
-export function createElement(type: TElementType, id: string): TElement {
+/**
+ * The level a heading added after `before` (the elements above it, in order) starts at, so that a
+ * new format's outline is right without choosing: the first heading is level 1, one after a level
+ * 1 heading is level 2, and one after a deeper heading is its sibling.
+ */
+export function nextHeadingLevel(before: readonly TElement[]): THeadingLevel {
+  const previous = leafElements(before).findLast((el) => el.type === 'heading');
+  if (!previous || previous.type !== 'heading') return 1;
+  const level = headingLevel(previous);
+  return level === 1 ? 2 : level;
+}
+
+/** The elements above where a new one goes: after `afterId` (in its section), else after everything. */
+export function elementsBefore(elements: readonly TElement[], afterId: string | null): readonly TElement[] {
+  if (!afterId) return elements;
+  const out: TElement[] = [];
+  for (const el of elements) {
+    if (el.id === afterId) return [...out, el];
+    if (el.type === 'section') {
+      const at = el.elements.findIndex((inner) => inner.id === afterId);
+      if (at >= 0) return [...out, ...el.elements.slice(0, at + 1)];
+    }
+    out.push(el);
+  }
+  return out;
+}
+
+export function createElement(type: TElementType, id: string, headingLevelAt: THeadingLevel = 1): TElement {
   switch (type) {
     case 'heading':
       // The level is saved with it, so that a later change of size leaves the document's outline as it is.
@@ -65,7 +94,7 @@ export function createElement(type: TElementType, id: string): TElement {
         type,
         content: DEFAULT_HEADING_TEXT,
         fontSize: 'text-2xl',
-        level: HEADING_LEVEL_OF_SIZE['text-2xl'],
+        level: headingLevelAt,
         align: 'left',
         bold: true,
         italic: false,

@@ -18,29 +18,29 @@ const levelBadges = () =>
     .map((b) => b.textContent);
 
 describe('a heading’s level', () => {
-  it('starts at the level of its size, is chosen in its properties, shows as a badge, and stays when the size changes', async () => {
+  it('starts at level 1 as the first heading, is chosen in its properties, shows as a badge, and stays when the size changes', async () => {
     const { user } = renderApp('/builder');
     await user.click(await screen.findByRole('button', { name: 'Add Heading' }));
     const level = screen.getByRole('combobox', { name: 'Heading level' });
     const size = screen.getByRole('combobox', { name: 'Heading size' });
     expect((size as HTMLSelectElement).value).toBe('text-2xl');
-    expect((level as HTMLSelectElement).value).toBe('3');
+    expect((level as HTMLSelectElement).value).toBe('1');
     expect(
       within(level)
         .getAllByRole('option')
         .map((o) => o.textContent),
     ).toEqual(['Heading 1', 'Heading 2', 'Heading 3', 'Heading 4', 'Heading 5', 'Heading 6']);
 
-    await user.selectOptions(level, 'Heading 1');
+    await user.selectOptions(level, 'Heading 2');
     await user.selectOptions(size, 'Small');
-    expect((level as HTMLSelectElement).value).toBe('1');
+    expect((level as HTMLSelectElement).value).toBe('2');
     await user.click(screen.getByRole('button', { name: 'Done' }));
 
-    expect(levelBadges()).toEqual(['Level 1: H1']);
+    expect(levelBadges()).toEqual(['Level 2: H2']);
     const badge = within(canvasList()).getByTestId('heading-level-badge');
-    expect(badge.getAttribute('title')).toBe('Heading level 1');
+    expect(badge.getAttribute('title')).toBe('Heading level 2');
     // Read as a level in words, with the heading's text, from the element's own button.
-    expect(within(canvasList()).getByRole('button', { name: /press Enter to edit: Level 1: New heading$/ })).toBeTruthy();
+    expect(within(canvasList()).getByRole('button', { name: /press Enter to edit: Level 2: New heading$/ })).toBeTruthy();
   });
 
   it('keeps the level a heading saved without one had from its size when its size changes', async () => {
