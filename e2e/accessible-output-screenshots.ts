@@ -1,9 +1,10 @@
 /**
  * Screenshots of the builder's accessibility work at 1280 px and 375 px, for looking at by eye. Not a test.
  *   BASE_URL=http://localhost:5177 npx tsx e2e/accessible-output-screenshots.ts [outDir=docs/screenshots/accessible-output]
- * Signs up a fresh user per width, builds a format with a level 1 heading, a heading at level 3 and
- * an image without alternative text, and shoots the heading's and the image's properties and the
- * check beside the preview, with problems and without. Reports console errors and horizontal overflow.
+ * Signs up a fresh user per width, builds a format with a level 1 heading, a paragraph with a link,
+ * a table, a heading at level 3 and an image without alternative text, and shoots the link dialog,
+ * the table's, the heading's and the image's properties and the check beside the preview, with
+ * problems and without. Reports console errors and horizontal overflow.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -69,12 +70,24 @@ async function main() {
     await done();
     await tools();
     await sidebar.getByRole('button', { name: 'Add Paragraph' }).click();
-    await page.getByLabel('Paragraph text').fill('We are delighted to offer you the position of Product Designer, starting on the first of next month.');
+    const paragraph = page.getByLabel('Paragraph text');
+    await paragraph.fill('We are delighted to offer you the position of Product Designer. Read the full terms online.');
+    await paragraph.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(el.value.indexOf('full terms'), el.value.indexOf('full terms') + 10));
+    await page.keyboard.press('Control+k');
+    const linkDialog = page.getByRole('dialog', { name: 'Add a link' });
+    await linkDialog.getByLabel('Address').fill('https://example.com/terms');
+    await shot(page, 'link-dialog', width, linkDialog);
+    await linkDialog.getByRole('button', { name: 'Add link' }).click();
+    await done();
+    await tools();
+    await sidebar.getByRole('button', { name: 'Add Table' }).click();
+    await shot(page, 'table-properties', width, editing);
+    await page.getByRole('checkbox', { name: 'Header row' }).check();
     await done();
     await tools();
     await sidebar.getByRole('button', { name: 'Add Heading' }).click();
     await page.getByLabel('Heading text').fill('Terms of the offer');
-    await page.getByLabel('Heading text').blur();
+    await page.getByLabel('Heading level').selectOption('Heading 3');
     await shot(page, 'heading-properties', width, editing);
     await done();
 

@@ -87,4 +87,22 @@ describe('the accessibility check beside the preview', () => {
     // The fixed finding and its button are gone: focus stays in the check.
     expect(document.activeElement).toBe(within(panel).getByRole('heading', { name: 'Accessibility' }));
   });
+
+  it('leads a table without headers to its header choices; a header column or a layout table clears it', async () => {
+    const { user, panel } = await openFormat({
+      elements: [
+        { id: 'details', type: 'table', rows: [['Patient', '{{name}}']] },
+        { id: 'address', type: 'table', rows: [['Acme Ltd', 'Invoice 42']] },
+      ],
+    });
+    expect(findings(panel)).toHaveLength(2);
+    await user.click(within(findings(panel)[0]!).getByRole('button', { name: 'Go to table' }));
+    const first = screen.getByRole('group', { name: /^Editing Table 1/ });
+    await user.click(within(first).getByRole('checkbox', { name: 'Header column' }));
+    expect(findings(panel)).toHaveLength(1);
+    await user.click(within(findings(panel)[0]!).getByRole('button', { name: 'Go to table' }));
+    const second = screen.getByRole('group', { name: /^Editing Table 2/ });
+    await user.click(within(second).getByRole('checkbox', { name: 'Layout only' }));
+    expect(within(panel).getByRole('status').textContent).toBe('No accessibility problems found');
+  });
 });

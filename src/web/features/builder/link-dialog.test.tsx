@@ -20,7 +20,8 @@ async function paragraphWith(text: string) {
 describe('links and underline on selected words', () => {
   it('makes the selected words a link with Ctrl+K, refusing an address a PDF must not open', async () => {
     const { user, field } = await paragraphWith('Read our terms today.');
-    field.setSelectionRange(9, 14);
+    // With the space after the word, as a double-click selects it: the space stays outside the link.
+    field.setSelectionRange(9, 15);
     await user.keyboard('{Control>}k{/Control}');
     const dialog = await screen.findByRole('dialog', { name: 'Add a link' });
     expect(within(dialog).getByRole('textbox', { name: 'Words to show' })).toHaveProperty('value', 'terms');

@@ -29,13 +29,16 @@ export function useLinkDialog(field: RefObject<TextField | null>, setText: (text
     const el = field.current;
     if (!el) return;
     const value = el.value;
-    const start = el.selectionStart ?? value.length;
-    const end = el.selectionEnd ?? start;
+    let start = el.selectionStart ?? value.length;
+    let end = el.selectionEnd ?? start;
+    // A double-click takes a word's trailing space: the space stays outside the link.
+    while (start < end && /\s/.test(value[start]!)) start++;
+    while (end > start && /\s/.test(value[end - 1]!)) end--;
     const existing = linkAt(value, start, end);
     setTarget(
       existing
         ? { start: existing.start, end: existing.end, initial: { text: existing.text, address: existing.address }, editing: true }
-        : { start, end, initial: { text: value.slice(start, end).trim(), address: '' }, editing: false },
+        : { start, end, initial: { text: value.slice(start, end), address: '' }, editing: false },
     );
   };
 

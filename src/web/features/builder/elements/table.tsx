@@ -299,6 +299,40 @@ export function TableEditor({
           />
           Header row
         </label>
+        <label
+          htmlFor={`${headerId}-column`}
+          className="flex cursor-pointer items-center gap-2 text-sm font-medium"
+          title="Each row’s first cell names the row: screen readers read it with the row’s other cells"
+        >
+          <input
+            id={`${headerId}-column`}
+            type="checkbox"
+            checked={el.headerColumn === true}
+            onChange={(e) => {
+              const headerColumn = e.target.checked;
+              set(() => ({ headerColumn: headerColumn || undefined }));
+            }}
+            className="size-4 cursor-pointer accent-[var(--color-primary)]"
+          />
+          Header column
+        </label>
+        <label
+          htmlFor={`${headerId}-layout`}
+          className="flex cursor-pointer items-center gap-2 text-sm font-medium"
+          title="Only places text side by side: screen readers read its cells as paragraphs, not as a grid"
+        >
+          <input
+            id={`${headerId}-layout`}
+            type="checkbox"
+            checked={el.layout === true}
+            onChange={(e) => {
+              const layout = e.target.checked;
+              set(() => ({ layout: layout || undefined }));
+            }}
+            className="size-4 cursor-pointer accent-[var(--color-primary)]"
+          />
+          Layout only
+        </label>
         {el.columnWidths && (
           <Button variant="ghost" size="sm" onClick={() => set(() => ({ columnWidths: undefined }))}>
             Even widths
