@@ -95,7 +95,10 @@ export function headingLevel(heading: Pick<THeadingElement, 'fontSize' | 'level'
   return (heading.level as THeadingLevel | undefined) ?? HEADING_LEVEL_OF_SIZE[heading.fontSize];
 }
 
-/** Text with `**bold**`, `*italic*` and line breaks (`\n`). */
+/**
+ * Text with `**bold**`, `*italic*`, `__underline__`, links `[words](https://…)` (http, https,
+ * mailto, or a placeholder as the address) and line breaks (`\n`): inline-markup.ts.
+ */
 export const ZParagraphElement = z.object({
   ...elementBase,
   type: z.literal('paragraph'),
@@ -109,7 +112,7 @@ export type TParagraphElement = z.infer<typeof ZParagraphElement>;
 
 export const ZListStyle = z.enum(['bulleted', 'numbered']);
 
-/** Items support the same inline `**bold**` / `*italic*` as paragraphs. */
+/** Items support the same inline markup as paragraphs: emphasis, underline and links. */
 export const ZListElement = z.object({
   ...elementBase,
   type: z.literal('list'),
@@ -124,7 +127,7 @@ export const ZListElement = z.object({
 export type TListElement = z.infer<typeof ZListElement>;
 
 /**
- * `rows[r][c]` is the text of a cell (inline emphasis allowed). Rows may have different
+ * `rows[r][c]` is the text of a cell (inline markup as in paragraphs). Rows may have different
  * lengths; the widest row sets the column count. `headerRow` prints the first row bold and
  * repeats it at the top of every page the table continues on. `columnWidths` are relative
  * weights (e.g. `[1, 2, 1]` or percentages); missing or extra entries are ignored and missing

@@ -28,6 +28,8 @@ function shortcutGroups(): TShortcutGroup[] {
         { keys: ['/'], action: 'Open the Add element menu (outside a text field)' },
         { keys: ['Enter'], action: 'Edit the focused element' },
         { keys: ['Esc'], action: 'Stop editing the element' },
+        { keys: [withMod('B'), withMod('I'), withMod('U')], action: 'Bold, italic or underline the selected words' },
+        { keys: [withMod('K')], action: 'Make the selected words a link (in a paragraph)' },
       ],
     },
   ];

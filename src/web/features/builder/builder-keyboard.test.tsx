@@ -77,7 +77,7 @@ describe('the keyboard shortcuts dialog', () => {
       .getAllByText((_, el) => el?.tagName === 'KBD')
       .map((k) => k.textContent);
     expect(keys).toEqual(expect.arrayContaining(['?', '/', 'F8']));
-    expect(keys.filter((k) => MOD.test(k ?? '')).map((k) => k!.replace(MOD, ''))).toEqual(['S', 'Z', 'Shift+Z', 'Y']);
+    expect(keys.filter((k) => MOD.test(k ?? '')).map((k) => k!.replace(MOD, ''))).toEqual(['S', 'Z', 'Shift+Z', 'Y', 'B', 'I', 'U', 'K']);
     expect(within(dialog).getByText('Save the format')).toBeTruthy();
     expect(within(dialog).getByText('Open the Add element menu (outside a text field)')).toBeTruthy();
 

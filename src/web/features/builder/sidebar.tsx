@@ -155,11 +155,15 @@ export function FormattingHints() {
       </h2>
       <ul className="space-y-1.5 text-xs leading-relaxed text-muted-foreground">
         <li>
-          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">**bold**</code> and{' '}
-          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">*italic*</code> work in paragraphs, lists and
-          tables.
+          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">**bold**</code>,{' '}
+          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">*italic*</code>,{' '}
+          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">__underline__</code> and links{' '}
+          <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">[words](https://…)</code> work in paragraphs,
+          lists and tables.
         </li>
-        <li>Select words and press Ctrl+B or Ctrl+I (⌘ on a Mac), or use Bold and Italic above the text, to style just those words.</li>
+        <li>
+          Select words and press Ctrl+B, Ctrl+I or Ctrl+U (⌘ on a Mac), or use the buttons above the text, to style just those words; Ctrl+K makes them a link.
+        </li>
         <li>Press Enter in a paragraph for a line break.</li>
         <li>
           Type <code className="rounded bg-background px-1 font-mono text-[11px] text-foreground ring-1 ring-border">{'{{name}}'}</code> or use Insert to add a
