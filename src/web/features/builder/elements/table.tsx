@@ -1,5 +1,5 @@
 import { PlusIcon, RepeatIcon, Trash2Icon } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ComponentProps } from 'react';
 import { MAX_TABLE_COLUMNS, type TTableElement, type TTextStyle } from '../../../../contract/format-content';
 import { placeholderLabel, type TPlaceholder } from '../../../../contract/placeholders';
 import { Button } from '../../../components/ui/button';
@@ -284,55 +284,30 @@ export function TableEditor({
         <Button variant="outline" size="sm" onClick={() => set(gridEdits.addColumn)} disabled={cols >= MAX_TABLE_COLUMNS}>
           <PlusIcon /> Add column
         </Button>
-        <label htmlFor={headerId} className="ml-1 flex cursor-pointer items-center gap-2 text-sm font-medium">
-          <input
-            id={headerId}
-            type="checkbox"
-            checked={el.headerRow}
-            onChange={(e) => {
-              const headerRow = e.target.checked;
-              // The header never repeats: a repeat on the first row moves to the row below it.
-              set((x) => (headerRow && x.repeat?.row === 0 ? { headerRow, repeat: x.rows.length > 1 ? { ...x.repeat, row: 1 } : undefined } : { headerRow }));
-            }}
-            className="size-4 cursor-pointer accent-[var(--color-primary)]"
-            {...fixField('table-header')}
-          />
-          Header row
-        </label>
-        <label
-          htmlFor={`${headerId}-column`}
-          className="flex cursor-pointer items-center gap-2 text-sm font-medium"
+        <TableOption
+          id={headerId}
+          label="Header row"
+          checked={el.headerRow}
+          onChange={(headerRow) =>
+            // The header never repeats: a repeat on the first row moves to the row below it.
+            set((x) => (headerRow && x.repeat?.row === 0 ? { headerRow, repeat: x.rows.length > 1 ? { ...x.repeat, row: 1 } : undefined } : { headerRow }))
+          }
+          inputProps={fixField('table-header')}
+        />
+        <TableOption
+          id={`${headerId}-column`}
+          label="Header column"
           title="Each row’s first cell names the row: screen readers read it with the row’s other cells"
-        >
-          <input
-            id={`${headerId}-column`}
-            type="checkbox"
-            checked={el.headerColumn === true}
-            onChange={(e) => {
-              const headerColumn = e.target.checked;
-              set(() => ({ headerColumn: headerColumn || undefined }));
-            }}
-            className="size-4 cursor-pointer accent-[var(--color-primary)]"
-          />
-          Header column
-        </label>
-        <label
-          htmlFor={`${headerId}-layout`}
-          className="flex cursor-pointer items-center gap-2 text-sm font-medium"
+          checked={el.headerColumn === true}
+          onChange={(headerColumn) => set(() => ({ headerColumn: headerColumn || undefined }))}
+        />
+        <TableOption
+          id={`${headerId}-layout`}
+          label="Layout only"
           title="Only places text side by side: screen readers read its cells as paragraphs, not as a grid"
-        >
-          <input
-            id={`${headerId}-layout`}
-            type="checkbox"
-            checked={el.layout === true}
-            onChange={(e) => {
-              const layout = e.target.checked;
-              set(() => ({ layout: layout || undefined }));
-            }}
-            className="size-4 cursor-pointer accent-[var(--color-primary)]"
-          />
-          Layout only
-        </label>
+          checked={el.layout === true}
+          onChange={(layout) => set(() => ({ layout: layout || undefined }))}
+        />
         {el.columnWidths && (
           <Button variant="ghost" size="sm" onClick={() => set(() => ({ columnWidths: undefined }))}>
             Even widths
@@ -411,5 +386,36 @@ export function TableEditor({
         </table>
       </div>
     </div>
+  );
+}
+
+/** One of a table's choices: a checkbox and its words, which toggle it too. */
+function TableOption({
+  id,
+  label,
+  title,
+  checked,
+  onChange,
+  inputProps,
+}: {
+  id: string;
+  label: string;
+  title?: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  inputProps?: ComponentProps<'input'> & Record<`data-${string}`, string>;
+}) {
+  return (
+    <label htmlFor={id} className="flex cursor-pointer items-center gap-2 text-sm font-medium first-of-type:ml-1" title={title}>
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="size-4 cursor-pointer accent-[var(--color-primary)]"
+        {...inputProps}
+      />
+      {label}
+    </label>
   );
 }
