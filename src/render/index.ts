@@ -1,6 +1,6 @@
 /*
  * Public API of the PDF renderer. Pure: (format, data, assets, meta) -> PDF bytes, with no I/O
- * beyond reading the bundled font files once per process.
+ * beyond reading the bundled font files and the sRGB profile once per process.
  */
 export { MAX_MERGED_DOCUMENTS, renderMergedPdf, renderPdf } from './render-pdf.ts';
 export type { TRenderWarning } from './types.ts';

@@ -32,10 +32,12 @@ import {
 import type { PageBox, TListRows } from './flow-context.ts';
 import { Flow } from './layout.ts';
 import type { DocumentCanvas, TLinkAnnotation } from './page-canvas.ts';
+import { writeArchivalParts } from './pdfa.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
 import { readSigners, SigningFields } from './signing-fields.ts';
 import { writeStructure } from './structure-writer.ts';
 import type { TRenderInput, TRenderResult, TRenderWarning } from './types.ts';
+import { metadataText } from './xmp.ts';
 
 /** Hard caps for input that bypassed the schema, so hostile content stays bounded. */
 const HARD_MAX_ELEMENTS = 2_000;
@@ -332,6 +334,9 @@ function drawElement(flow: Flow, el: TLeafElement): void {
   }
 }
 
+/** The Info dictionary's /Creator and /Producer, and XMP's CreatorTool and Producer. */
+const MADE_BY = 'Formwork';
+
 function writeDocument(flow: Flow, { title, created, lang }: { title: string; created: Date; lang: string }): Uint8Array {
   const { canvas } = flow;
   const w = new PdfWriter(canvas.structure !== null);
@@ -366,15 +371,19 @@ function writeDocument(flow: Flow, { title, created, lang }: { title: string; cr
     );
   });
   w.object(pagesId, `<< /Type /Pages /Kids [${pageIds.map((p) => `${p} 0 R`).join(' ')}] /Count ${pageIds.length} >>`);
+  // A tagged document is PDF/A-2a too, whose XMP must say what the Info dictionary says.
+  const infoTitle = tagged ? metadataText(title) : title;
   if (canvas.structure) {
     const structTreeRoot = writeStructure(w, canvas.structure, pageIds, annotations);
+    const archival = writeArchivalParts(w, { title: infoTitle, creatorTool: MADE_BY, producer: MADE_BY, created });
     w.object(
       catalog,
-      `<< /Type /Catalog /Pages ${pagesId} 0 R /StructTreeRoot ${structTreeRoot} 0 R /MarkInfo << /Marked true >> /Lang ${pdfString(lang)} /ViewerPreferences << /DisplayDocTitle true >> >>`,
+      `<< /Type /Catalog /Pages ${pagesId} 0 R /StructTreeRoot ${structTreeRoot} 0 R /MarkInfo << /Marked true >> /Lang ${pdfString(lang)} /ViewerPreferences << /DisplayDocTitle true >>${archival} >>`,
     );
   } else w.object(catalog, `<< /Type /Catalog /Pages ${pagesId} 0 R >>`);
   const date = pdfString(pdfDate(created));
-  w.object(info, `<< /Title ${pdfString(title)} /Producer (Formwork) /Creator (Formwork) /CreationDate ${date} /ModDate ${date} >>`);
+  const madeBy = pdfString(MADE_BY);
+  w.object(info, `<< /Title ${pdfString(infoTitle)} /Producer ${madeBy} /Creator ${madeBy} /CreationDate ${date} /ModDate ${date} >>`);
   return w.finish(catalog, info);
 }
 

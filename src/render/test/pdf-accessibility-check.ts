@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pdfaFindings } from './pdfa-check.ts';
 
 /*
  * Our own check of a tagged PDF, read with pdf.js (a parser of its own, not our writer's code):
@@ -11,7 +12,9 @@ import path from 'node:path';
  * - Every marked-content sequence that is not an artifact belongs to an element of the tree.
  * - Figures have alternative text; a table has header cells.
  *
- * It also returns the tree's text in reading order, as a screen reader would meet it.
+ * It applies the PDF/A-2a rules of pdfa-check.ts too (XMP, output intent, fonts, nothing
+ * interactive that PDF/A forbids), whose findings are also listed on their own as `pdfa`, and it
+ * returns the tree's text in reading order, as a screen reader would meet it.
  */
 
 type TPdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -27,7 +30,10 @@ export interface TStructEntry {
 }
 
 export interface TAccessibilityReport {
+  /** Every finding, PDF/UA's and PDF/A's. */
   findings: string[];
+  /** The PDF/A-2a findings alone. */
+  pdfa: string[];
   /** The structure tree, depth first, page by page: one entry per element and page it has content on. */
   elements: TStructEntry[];
   /** The text of the tree's content in reading order, one string per marked-content sequence. */
@@ -73,7 +79,7 @@ export async function checkAccessibility(pdf: Uint8Array): Promise<TAccessibilit
   try {
     const markInfo = (await doc.getMarkInfo()) as { Marked?: boolean } | null;
     if (!markInfo?.Marked) findings.push('The document is not marked as tagged (/MarkInfo /Marked true).');
-    const { info } = (await doc.getMetadata()) as { info: { Language?: string; Title?: string } };
+    const { info, metadata } = (await doc.getMetadata()) as { info: { Language?: string; Title?: string }; metadata: unknown };
     if (!info.Language) findings.push('The document has no language (/Lang).');
     if (!info.Title) findings.push('The document has no title.');
     const preferences = (await doc.getViewerPreferences()) as { DisplayDocTitle?: boolean } | null;
@@ -151,7 +157,8 @@ export async function checkAccessibility(pdf: Uint8Array): Promise<TAccessibilit
     const tables = elements.filter((e) => e.role === 'Table').length;
     const headerCells = elements.filter((e) => e.role === 'TH').length;
     if (tables > 0 && headerCells === 0) findings.push('No table has header cells (TH).');
-    return { findings, elements, readingOrder, artifacts };
+    const pdfa = pdfaFindings(pdf, info, metadata !== null);
+    return { findings: [...findings, ...pdfa], pdfa, elements, readingOrder, artifacts };
   } finally {
     await doc.destroy();
   }

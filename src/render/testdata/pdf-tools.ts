@@ -58,6 +58,12 @@ export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   });
 }
 
+/** The XMP metadata packet as `pdfinfo -meta` prints it (empty when there is none). */
+export function pdfXmp(pdf: Uint8Array): string {
+  assertValidPdf(pdf);
+  return withFile(pdf, (path) => execFileSync('pdfinfo', ['-meta', path], { encoding: 'utf8' }));
+}
+
 export interface FontRow {
   name: string;
   type: string;
