@@ -18,16 +18,17 @@ export const ACCESSIBILITY_FINDING_CODES = [
 export const ZAccessibilityFindingCode = z.enum(ACCESSIBILITY_FINDING_CODES);
 export type TAccessibilityFindingCode = z.infer<typeof ZAccessibilityFindingCode>;
 
-export const ZAccessibilityFinding = z
-  .object({
-    code: ZAccessibilityFindingCode,
-    message: z.string(),
-    /** The element to fix; absent for the header, the footer or the format's own text style. */
-    elementId: z.string().optional(),
-    /** Where it is when it is not an element. */
-    part: z.enum(['header', 'footer', 'format']).optional(),
-  })
-  .meta({ id: 'AccessibilityFinding' });
+// No `.meta({ id })` on these two: they sit inside named schemas (the v1 Document), and a named
+// schema inside a named one makes the OpenAPI conversion fail when the web app's copy of the
+// contract shares the schema registry with the server's (a test worker running both).
+export const ZAccessibilityFinding = z.object({
+  code: ZAccessibilityFindingCode,
+  message: z.string(),
+  /** The element to fix; absent for the header, the footer or the format's own text style. */
+  elementId: z.string().optional(),
+  /** Where it is when it is not an element. */
+  part: z.enum(['header', 'footer', 'format']).optional(),
+});
 export type TAccessibilityFinding = z.infer<typeof ZAccessibilityFinding>;
 
 /**
@@ -35,13 +36,11 @@ export type TAccessibilityFinding = z.infer<typeof ZAccessibilityFinding>;
  * prints breaks a machine-checkable PDF/UA rule (an image without alternative text, a heading
  * that skips a level); `pdfa` when it is written as PDF/A-2. Warnings list every finding.
  */
-export const ZDocumentAccessibility = z
-  .object({
-    pdfua: z.boolean(),
-    pdfa: z.boolean(),
-    warnings: z.array(ZAccessibilityFinding),
-  })
-  .meta({ id: 'DocumentAccessibility' });
+export const ZDocumentAccessibility = z.object({
+  pdfua: z.boolean(),
+  pdfa: z.boolean(),
+  warnings: z.array(ZAccessibilityFinding),
+});
 export type TDocumentAccessibility = z.infer<typeof ZDocumentAccessibility>;
 
 /** WCAG 2.2 AA for body text. */

@@ -82,7 +82,9 @@ describe('the role matrix', () => {
   }, 120_000);
 
   it('describes the team header on every workspace route in the API document', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/api/internal/openapi.json' })).json() as {
+    const response = await t.app.inject({ method: 'GET', url: '/api/internal/openapi.json' });
+    expect(response.statusCode, response.body.slice(0, 2_000)).toBe(200);
+    const document = response.json() as {
       paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
     };
     const missing = ROUTES.map(([key]) => key.split(' ') as [string, string])

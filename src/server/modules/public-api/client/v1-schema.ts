@@ -3282,22 +3282,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        AccessibilityFinding: {
-            /** @enum {string} */
-            code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
-            message: string;
-            elementId?: string;
-            /** @enum {string} */
-            part?: "header" | "footer" | "format";
-        };
-        AccessibilityFindingInput: {
-            /** @enum {string} */
-            code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
-            message: string;
-            elementId?: string;
-            /** @enum {string} */
-            part?: "header" | "footer" | "format";
-        };
         AuditTrail: {
             requestId: string;
             intact: boolean;
@@ -3579,18 +3563,19 @@ export interface components {
             test: boolean;
             createdAt: string;
             createdBy: string | null;
-            accessibility?: components["schemas"]["DocumentAccessibility"];
+            accessibility?: {
+                pdfua: boolean;
+                pdfa: boolean;
+                warnings: {
+                    /** @enum {string} */
+                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
+                    message: string;
+                    elementId?: string;
+                    /** @enum {string} */
+                    part?: "header" | "footer" | "format";
+                }[];
+            };
             pdfUrl: string;
-        };
-        DocumentAccessibility: {
-            pdfua: boolean;
-            pdfa: boolean;
-            warnings: components["schemas"]["AccessibilityFinding"][];
-        };
-        DocumentAccessibilityInput: {
-            pdfua: boolean;
-            pdfa: boolean;
-            warnings: components["schemas"]["AccessibilityFindingInput"][];
         };
         DocumentInput: {
             id: string;
@@ -3615,7 +3600,18 @@ export interface components {
             test: boolean;
             createdAt: string;
             createdBy: string | null;
-            accessibility?: components["schemas"]["DocumentAccessibilityInput"];
+            accessibility?: {
+                pdfua: boolean;
+                pdfa: boolean;
+                warnings: {
+                    /** @enum {string} */
+                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
+                    message: string;
+                    elementId?: string;
+                    /** @enum {string} */
+                    part?: "header" | "footer" | "format";
+                }[];
+            };
             pdfUrl: string;
         };
         DocumentPage: {
