@@ -25,7 +25,10 @@ export default defineConfig({
       {
         extends: true,
         // The web app keeps state in its modules (toasts, the query cache), so each file has its own.
-        test: { name: 'web', include: ['src/web/**/*.test.ts', 'src/web/**/*.test.tsx'] },
+        // Its files run in threads, away from the server's forks: each copy of the contract it loads
+        // names its schemas in zod's registry on `globalThis`, and a server's OpenAPI document read in
+        // that process would meet two schemas of one name.
+        test: { name: 'web', include: ['src/web/**/*.test.ts', 'src/web/**/*.test.tsx'], pool: 'threads' },
       },
     ],
   },
