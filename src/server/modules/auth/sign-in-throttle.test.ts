@@ -97,6 +97,7 @@ describe('a crowd of failing sign-ins', () => {
     const email = await newAccount();
     let stop = false;
     const flood: number[] = [];
+    const floodStarted = performance.now();
     // 60 addresses, each sending wrong passwords for made-up accounts, one after another, as
     // fast as it is answered: every one of them costs a full hash.
     const attackers = Array.from({ length: 60 }, async (_, i) => {
@@ -123,11 +124,16 @@ describe('a crowd of failing sign-ins', () => {
     }
     while (health.length < 200) await new Promise((resolve) => setTimeout(resolve, 20));
     const floodSoFar = flood.length;
+    // How long the server took to answer sixty of the flood's sign-ins, measured under the same
+    // load: a real sign-in that queued behind every attacker would have taken about that long.
+    const roundOfTheFloodMs = ((performance.now() - floodStarted) * 60) / floodSoFar;
     stop = true;
     await Promise.all([...attackers, prober]);
 
     expect(real.map((answer) => answer.status)).toEqual([200, 200, 200]);
-    for (const answer of real) expect(answer.ms).toBeLessThan(1000);
+    // Ahead of the queue, not behind it: a fixed number of milliseconds would be a speed target,
+    // which belongs to the benchmarks and fails on a loaded machine.
+    for (const answer of real) expect(answer.ms, `a round of the flood took ${Math.round(roundOfTheFloodMs)} ms`).toBeLessThan(roundOfTheFloodMs);
     // The server kept answering through the flood (every probe above answered 200); how fast it
     // answered is a speed figure, measured by the benchmarks, not here. This only catches a stall.
     expect(Math.max(...health)).toBeLessThan(5_000);
