@@ -42,6 +42,8 @@ export function pdfDate(d: Date): string {
 
 /** Objects per object stream: large enough to compress well, small enough for a reader to seek in. */
 const OBJECTS_PER_STREAM = 200;
+/** Below this many bytes, starting a compressor costs more time than the bytes it would save. */
+const SMALL_STREAM = 1024;
 
 export class PdfWriter {
   private readonly chunks: Uint8Array[] = [];
@@ -78,15 +80,17 @@ export class PdfWriter {
       let header = '';
       let bodies = '';
       group.forEach(({ id, body }, index) => {
-        header += `${id} ${Buffer.byteLength(bodies, 'latin1')} `;
+        // Bodies are latin1 (text in them is escaped or hex), so their length is their byte count.
+        header += `${id} ${bodies.length} `;
         bodies += `${body}\n`;
         this.inStream.set(id, [streamId, index]);
       });
-      const first = Buffer.byteLength(header, 'latin1');
+      const data = Buffer.from(header + bodies, 'latin1');
+      const small = data.length < SMALL_STREAM;
       this.stream(
         streamId,
-        `/Type /ObjStm /N ${group.length} /First ${first} /Filter /FlateDecode`,
-        deflateSync(Buffer.from(header + bodies, 'latin1'), { level: 9 }),
+        `/Type /ObjStm /N ${group.length} /First ${header.length}${small ? '' : ' /Filter /FlateDecode'}`,
+        small ? data : deflateSync(data, { level: 1 }),
       );
     }
   }
@@ -141,30 +145,48 @@ export class PdfWriter {
     const xrefId = this.alloc();
     const xrefAt = this.length;
     this.offsets[xrefId - 1] = xrefAt;
-    // Each entry: a type byte, four bytes of offset (or object stream id), two of generation (or index).
-    const table = Buffer.alloc((this.count + 1) * 7);
-    table.writeUInt8(0, 0);
-    table.writeUInt16BE(65535, 5);
+    // Each entry: a type byte, then an offset (or object stream id) and an index, each as wide as
+    // this file needs. Every row is sent as its difference from the row above (PNG "Up"), which
+    // turns the long runs of objects in one object stream into zeros that compress to almost nothing.
+    const offsetBytes = Math.max(1, Math.ceil(Math.log2(this.length + 1) / 8));
+    const indexBytes = OBJECTS_PER_STREAM <= 256 ? 1 : 2;
+    const columns = 1 + offsetBytes + indexBytes;
+    const table = Buffer.alloc((this.count + 1) * columns);
     for (let n = 1; n <= this.count; n++) {
-      const at = n * 7;
+      const at = n * columns;
       const packedIn = this.inStream.get(n);
-      if (packedIn) {
-        table.writeUInt8(2, at);
-        table.writeUInt32BE(packedIn[0], at + 1);
-        table.writeUInt16BE(packedIn[1], at + 5);
-      } else {
-        table.writeUInt8(1, at);
-        table.writeUInt32BE(Math.max(this.offsets[n - 1]!, 0), at + 1);
-      }
+      table.writeUInt8(packedIn ? 2 : 1, at);
+      table.writeUIntBE(packedIn ? packedIn[0] : Math.max(this.offsets[n - 1]!, 0), at + 1, offsetBytes);
+      if (packedIn) table.writeUIntBE(packedIn[1], at + 1 + offsetBytes, indexBytes);
     }
-    const data = deflateSync(table);
+    // A short table is cheaper to send as it is than to start a compressor for.
+    const small = table.length < SMALL_STREAM;
+    const data = small ? table : deflateSync(upPredicted(table, columns));
+    const filter = small ? '' : ` /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns ${columns} >>`;
     this.raw(
-      `${xrefId} 0 obj\n<< /Type /XRef /Size ${this.count + 1} /W [1 4 2] /Root ${rootId} 0 R /Info ${infoId} 0 R /ID [<${id}> <${id}>] /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+      `${xrefId} 0 obj\n<< /Type /XRef /Size ${this.count + 1} /W [1 ${offsetBytes} ${indexBytes}] /Root ${rootId} 0 R /Info ${infoId} 0 R /ID [<${id}> <${id}>]${filter} /Length ${data.length} >>\nstream\n`,
     );
     this.raw(data);
     this.raw(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`);
     return Buffer.concat(this.chunks, this.length);
   }
+}
+
+/**
+ * PNG's "Up" filter: each row after a filter-type byte of 2, as its difference from the row above.
+ * Consecutive objects in one object stream then differ only in the last byte of the index.
+ */
+function upPredicted(table: Buffer, columns: number): Buffer {
+  const rows = table.length / columns;
+  const out = Buffer.alloc(rows * (columns + 1));
+  for (let r = 0; r < rows; r++) {
+    out[r * (columns + 1)] = 2;
+    for (let c = 0; c < columns; c++) {
+      const above = r === 0 ? 0 : table[(r - 1) * columns + c]!;
+      out[r * (columns + 1) + 1 + c] = (table[r * columns + c]! - above) & 0xff;
+    }
+  }
+  return out;
 }
 
 /** Glyphs a document uses from one face, with the text each stands for. */

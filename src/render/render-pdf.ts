@@ -360,7 +360,7 @@ function writeDocument(flow: Flow, { title, created, lang }: { title: string; cr
   const tagged = canvas.structure !== null;
   const annotations = writeLinkAnnotations(w, canvas.links, pageIds);
   canvas.pages.forEach((parts, i) => {
-    w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join(''), tagged ? 6 : 1));
+    w.stream(contentIds[i]!, '/Filter /FlateDecode', compressContent(parts.join('')));
     const structParents = tagged ? ` /StructParents ${i}` : '';
     const onPage = annotations.filter((a) => a.page === i);
     // With annotations, PDF/UA asks that Tab moves through them in structure order.

@@ -45,12 +45,13 @@ export function writeStructure(
       }
       return kid.page === page ? String(kid.mcid) : `<< /Type /MCR /Pg ${pageIds[kid.page]} 0 R /MCID ${kid.mcid} >>`;
     });
-    // `/Type /StructElem` is optional, and there is one of these per table cell.
-    let body = `<< /S /${node.type} /P ${parentOf.get(node)} 0 R`;
-    if (page !== undefined) body += ` /Pg ${pageIds[page]} 0 R`;
-    if (node.alt !== undefined) body += ` /Alt ${pdfString(node.alt)}`;
-    if (node.scope) body += ` /A << /O /Table /Scope /${node.scope} >>`;
-    body += kids.length === 1 ? ` /K ${kids[0]} >>` : ` /K [${kids.join(' ')}] >>`;
+    // There is one of these per table cell, so it is written without the optional `/Type
+    // /StructElem` and without the spaces a name or a dictionary needs none of.
+    let body = `<</S/${node.type}/P ${parentOf.get(node)} 0 R`;
+    if (page !== undefined) body += `/Pg ${pageIds[page]} 0 R`;
+    if (node.alt !== undefined) body += `/Alt${pdfString(node.alt)}`;
+    if (node.scope) body += `/A<</O/Table/Scope/${node.scope}>>`;
+    body += kids.length === 1 ? `/K ${kids[0]}>>` : `/K[${kids.join(' ')}]>>`;
     w.packedObject(id, body);
   }
 
