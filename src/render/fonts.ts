@@ -108,6 +108,7 @@ export interface Shaped {
 const SIMPLE_TEXT_RE = /^[\u0020-\u007E\u00A0-\u024F\u0370-\u0377\u037A-\u03FF\u0400-\u0482\u048A-\u052F\u2010-\u205E\u20A0-\u20C0]*$/;
 
 const SHAPE_CACHE_LIMIT = 4000;
+const ZERO_WIDTH_JOINER = '\u200d';
 const KERN_CACHE_LIMIT = 50_000;
 
 let nextFaceIndex = 0;
@@ -192,11 +193,19 @@ export class Face {
     return k;
   }
 
-  shape(text: string, rtl: boolean): Shaped {
-    const key = rtl ? `\u0001${text}` : text;
+  /**
+   * `exact`, for tagged documents: each glyph's text is what it stands for in this run, whatever
+   * the process shaped before, and a glyph that stands for none (a letter's dots drawn apart, a
+   * mark the font adds) gets a zero width joiner, since PDF/A and PDF/UA want every glyph to map to
+   * text; the atom's ActualText then carries the words. Untagged documents keep the texts they
+   * always had, so that they re-render to the same bytes.
+   */
+  shape(text: string, rtl: boolean, exact = false): Shaped {
+    const simple = !rtl && SIMPLE_TEXT_RE.test(text);
+    const key = `${rtl ? '\u0001' : ''}${exact && !simple ? '\u0002' : ''}${text}`;
     let s = this.shapeCache.get(key);
     if (s) return s;
-    s = !rtl && SIMPLE_TEXT_RE.test(text) ? this.shapeSimple(text) : this.shapeComplex(text, rtl);
+    s = simple ? this.shapeSimple(text) : this.shapeComplex(text, rtl, exact);
     if (this.shapeCache.size >= SHAPE_CACHE_LIMIT) {
       // Dropping the oldest quarter keeps the cost of eviction off the common path.
       let n = SHAPE_CACHE_LIMIT >> 2;
@@ -235,8 +244,20 @@ export class Face {
     return { gids, advances, xOffsets: null, yOffsets: null, width, texts, inLogicalOrder: true };
   }
 
-  private shapeComplex(text: string, rtl: boolean): Shaped {
-    const run = this.font.layout(text, undefined, undefined, undefined, rtl ? 'rtl' : 'ltr');
+  private shapeComplex(text: string, rtl: boolean, exact: boolean): Shaped {
+    // fontkit keeps one glyph object per glyph id, holding the code points it was first made for,
+    // and hands that object back from later runs: a glyph first met in another word, or with no
+    // code points, would carry that text into the ToUnicode map, which would then depend on what
+    // the process had shaped before. An empty cache for the run gives each glyph its own here.
+    const cache = this.font as unknown as { _glyphs: Record<number, unknown> };
+    const kept = cache._glyphs;
+    if (exact) cache._glyphs = {};
+    let run: Fontkit.GlyphRun;
+    try {
+      run = this.font.layout(text, undefined, undefined, undefined, rtl ? 'rtl' : 'ltr');
+    } finally {
+      cache._glyphs = kept;
+    }
     const n = run.glyphs.length;
     const gids = new Array<number>(n);
     const advances = new Array<number>(n);
@@ -252,12 +273,14 @@ export class Face {
       advances[i] = p.xAdvance;
       width += p.xAdvance;
       const t = String.fromCodePoint(...g.codePoints);
-      texts[i] = t;
+      texts[i] = exact && t === '' ? ZERO_WIDTH_JOINER : t;
       joined += t;
       if (p.xOffset !== 0) (xOffsets ??= new Array<number>(n).fill(0))[i] = p.xOffset;
       if (p.yOffset !== 0) (yOffsets ??= new Array<number>(n).fill(0))[i] = p.yOffset;
     }
-    return { gids, advances, xOffsets, yOffsets, width, texts, inLogicalOrder: !rtl && joined === text };
+    // `joined` leaves out the joiners given above, so an atom that has one gets ActualText too.
+    const inLogicalOrder = !rtl && joined === text && !(exact && texts.includes(ZERO_WIDTH_JOINER));
+    return { gids, advances, xOffsets, yOffsets, width, texts, inLogicalOrder };
   }
 }
 

@@ -128,7 +128,7 @@ export class Flow {
   }
 
   private layout(spans: RichSpan[], style: BlockStyle, width: number): Line[] {
-    const r = layoutText(spans, style, width);
+    const r = layoutText(spans, style, width, this.ctx.tagged === true);
     for (const cp of r.missingGlyphs) this.missingGlyphs.add(cp);
     return r.lines;
   }

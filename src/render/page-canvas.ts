@@ -88,12 +88,15 @@ export class DocumentCanvas {
   }
 
   /** Wraps what `draw` adds to the page in a marked-content sequence, when the document is tagged. */
-  private marked(draw: () => void, artifact = false): void {
+  private marked(draw: () => void, artifact = false, actualText?: string): void {
     const structure = this.structure;
     if (!structure) return draw();
     const node = artifact ? null : this.node;
     if (node) {
-      this.page.push(`/${node.type} <</MCID ${structure.mark(node, this.pageIndex)}>> BDC\n`);
+      // Readers honour ActualText on a sequence tagged Span (poppler on no other); the element's
+      // own type is in the structure tree either way.
+      const mcid = structure.mark(node, this.pageIndex);
+      this.page.push(actualText === undefined ? `/${node.type} <</MCID ${mcid}>> BDC\n` : `/Span <</MCID ${mcid} /ActualText ${utf16(actualText)}>> BDC\n`);
       draw();
       this.page.push('EMC\n');
       return;
@@ -143,24 +146,36 @@ export class DocumentCanvas {
     // An empty line (a blank cell, a blank line in a paragraph) draws nothing: in a tagged
     // document it is not written at all, rather than marked as content with nothing in it.
     if (line.atoms.length === 0) return;
-    if (!line.atoms.some((a) => a.link)) return this.marked(() => this.drawLine(line, baseline));
-    // A link's words are their own marked content, in a Link element with its annotation.
-    const atoms = line.atoms;
-    let start = 0;
-    for (let i = 1; i <= atoms.length; i++) {
-      if (i < atoms.length && atoms[i]!.link === atoms[start]!.link) continue;
-      const part: Line = { ...line, atoms: atoms.slice(start, i) };
-      const link = atoms[start]!.link;
-      const linkNode = link && this.node ? this.linkNode(this.node, link) : null;
-      if (linkNode && link) {
-        this.within(linkNode, () => this.marked(() => this.drawLine(part, baseline)));
+    const node = this.node;
+    // Page furniture is an artifact, read by no one: its words need no parts of their own.
+    if (!node) return this.marked(() => this.drawLine(line, baseline));
+    for (const part of this.contentParts(line.atoms)) {
+      const drawPart = () => this.marked(() => this.drawLine({ ...line, atoms: part.atoms }, baseline, part.actualText === undefined), false, part.actualText);
+      const link = part.atoms[0]!.link;
+      if (link) {
+        // A link's words are their own marked content, in a Link element with its annotation.
+        const linkNode = this.linkNode(node, link);
+        this.within(linkNode, drawPart);
         this.addLinkAnnotation(part.atoms, link, linkNode, baseline);
-      } else {
-        // In page furniture a link is only text: an annotation must belong to the structure.
-        this.marked(() => this.drawLine(part, baseline));
-      }
-      start = i;
+      } else drawPart();
     }
+  }
+
+  /**
+   * A line of an element's content, cut into its marked-content sequences: runs of words with the
+   * same link (or none), and on its own each word whose glyphs do not read back as its text, whose
+   * sequence carries the text as ActualText. (Text extractors that read the structure, such as
+   * poppler's, stop at a sequence nested inside another, so the ActualText is not a nested span.)
+   */
+  private contentParts(atoms: Atom[]): { atoms: Atom[]; actualText?: string }[] {
+    const parts: { atoms: Atom[]; actualText?: string }[] = [];
+    for (const a of atoms) {
+      const readsBack = claimGlyphs(a, this.fontUse(a.face)) && a.shaped.inLogicalOrder;
+      const last = parts.at(-1);
+      if (readsBack && last && last.actualText === undefined && last.atoms[0]!.link === a.link) last.atoms.push(a);
+      else parts.push(readsBack ? { atoms: [a] } : { atoms: [a], actualText: actualText(a) });
+    }
+    return parts;
   }
 
   private linkNode(parent: TStructNode, link: TLinkTarget): TStructNode {
@@ -190,7 +205,11 @@ export class DocumentCanvas {
     node.kids.push({ annotation: this.links.length - 1 });
   }
 
-  private drawLine(line: Line, baseline: number): void {
+  /**
+   * `readsBack`: false for an atom whose marked content already carries its ActualText; otherwise
+   * an atom whose glyphs do not read back in order is wrapped in a span with its ActualText.
+   */
+  private drawLine(line: Line, baseline: number, readsBack = true): void {
     const y = num(this.pageHeight - baseline);
     const out = this.page;
     out.push('BT\n');
@@ -201,7 +220,7 @@ export class DocumentCanvas {
     let penX = 0;
     for (const a of line.atoms) {
       const use = this.fontUse(a.face);
-      const plain = a.shaped.inLogicalOrder && a.shaped.yOffsets === null;
+      const plain = readsBack && a.shaped.inLogicalOrder && a.shaped.yOffsets === null;
       const sameRun = inArray && plain && a.face === curFace && a.size === curSize && a.color === curColor;
       if (!sameRun) {
         if (inArray) out.push('] TJ\n');
@@ -229,9 +248,10 @@ export class DocumentCanvas {
         out.push(r.body);
         penX = a.x + (r.end * a.size) / a.face.unitsPerEm;
       } else {
-        if (!a.shaped.inLogicalOrder) out.push(`/Span << /ActualText ${utf16(actualText(a))} >> BDC\n`);
+        const span = readsBack && !a.shaped.inLogicalOrder;
+        if (span) out.push(`/Span << /ActualText ${utf16(actualText(a))} >> BDC\n`);
         out.push(glyphOps(a, use));
-        if (!a.shaped.inLogicalOrder) out.push('EMC\n');
+        if (span) out.push('EMC\n');
       }
     }
     if (inArray) out.push('] TJ\n');
@@ -306,6 +326,22 @@ function rgb(hex: string): string {
  */
 function actualText(a: Atom): string {
   return a.level & 1 ? [...a.text].reverse().join('') : a.text;
+}
+
+/**
+ * Records the atom's glyphs in the font's ToUnicode map, which gives each glyph one text: the first
+ * it stood for in the document. False when a glyph stands for something else here (in
+ * Devanagari, the glyph of "ा" drawn as part of "ो"), so the atom would read back wrong.
+ */
+function claimGlyphs(a: Atom, use: FontUse): boolean {
+  const { gids, texts } = a.shaped;
+  let same = true;
+  for (let i = 0; i < gids.length; i++) {
+    const mapped = use.glyphs.get(gids[i]!);
+    if (mapped === undefined) use.glyphs.set(gids[i]!, texts[i]!);
+    else if (mapped !== texts[i]) same = false;
+  }
+  return same;
 }
 
 function utf16(s: string): string {

@@ -92,14 +92,17 @@ function isMark(cp: number): boolean {
   return cp >= 0x300 && MARK_RE.test(String.fromCodePoint(cp));
 }
 
-/** Lays out rich text in lines no wider than `maxWidth` points. */
-export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: number): LayoutResult {
+/**
+ * Lays out rich text in lines no wider than `maxWidth` points. `exactText` (tagged documents):
+ * every glyph carries the text it stands for in this run alone (`Face.shape`).
+ */
+export function layoutText(spansIn: RichSpan[], style: BlockStyle, maxWidth: number, exactText = false): LayoutResult {
   const spans = spansIn.filter((s) => s.text.length > 0);
   const text = spans.map((s) => s.text).join('');
   if (text.length === 0) return { lines: [], missingGlyphs: [] };
 
   const { runs, missingGlyphs } = fontRuns(text, spans, style);
-  const cutter = new AtomCutter(text, runs, style, spans);
+  const cutter = new AtomCutter(text, runs, style, spans, exactText);
   const filler = new LineFiller(maxWidth);
   const breaker = new LineBreaker(text);
   let last = 0;
@@ -175,12 +178,14 @@ class AtomCutter {
   private readonly runs: FontRun[];
   private readonly style: BlockStyle;
   private readonly spans: RichSpan[];
+  private readonly exactText: boolean;
 
-  constructor(text: string, runs: FontRun[], style: BlockStyle, spans: RichSpan[]) {
+  constructor(text: string, runs: FontRun[], style: BlockStyle, spans: RichSpan[], exactText: boolean) {
     this.text = text;
     this.runs = runs;
     this.style = style;
     this.spans = spans;
+    this.exactText = exactText;
   }
 
   /** Appends the atoms of [a, b) to `out`. */
@@ -201,7 +206,7 @@ class AtomCutter {
     if (t.length === 0) return null;
     const style = this.style;
     const rtl = (run.level & 1) === 1;
-    const shaped = run.face.shape(t, rtl);
+    const shaped = run.face.shape(t, rtl, this.exactText);
     const span = this.spans[run.span]!;
     const atom: Atom = {
       face: run.face,

@@ -33,6 +33,7 @@ declare module 'fontkit' {
     numGlyphs: number;
     hasGlyphForCodePoint(codePoint: number): boolean;
     glyphForCodePoint(codePoint: number): Glyph;
+    getGlyph(id: number, codePoints?: number[]): Glyph;
     layout(text: string, features?: string[] | Record<string, boolean>, script?: string, language?: string, direction?: 'ltr' | 'rtl'): GlyphRun;
   }
   export function create(buffer: Uint8Array | Buffer, postscriptName?: string): Font;
