@@ -55,6 +55,29 @@ describe('accessibilityFindings', () => {
     ).toEqual([['table_header_missing', 't1']]);
   });
 
+  it('finds links whose words are only their address, in paragraphs, list items and table cells', () => {
+    expect(
+      codes({
+        elements: [
+          { id: 'p1', type: 'paragraph', content: 'See [https://example.com/prices](https://example.com/prices).' },
+          { id: 'p2', type: 'paragraph', content: 'See [example.com/prices](https://www.example.com/prices/).' },
+          { id: 'p3', type: 'paragraph', content: 'See [our price list](https://example.com/prices) or write to [jo@example.com](mailto:jo@example.com).' },
+          { id: 'l', type: 'list', items: ['Fine', 'Open [www.example.com](https://example.com/{{path}})'] },
+          { id: 't', type: 'table', headerRow: true, rows: [['Where'], ['[mailto:jo@example.com](mailto:jo@example.com)']] },
+          // Not a link in markup: printed as typed.
+          { id: 'p4', type: 'paragraph', content: 'https://example.com' },
+        ],
+      }),
+    ).toEqual([
+      ['link_text_is_address', 'p1'],
+      ['link_text_is_address', 'p2'],
+      ['link_text_is_address', 'l'],
+      ['link_text_is_address', 't'],
+    ]);
+    const [finding] = accessibilityFindings(content({ elements: [{ id: 'p', type: 'paragraph', content: '[https://a.example](https://a.example)' }] }));
+    expect(finding?.message).toContain('“https://a.example”');
+  });
+
   it('measures text colour against the white page by WCAG 2.2: 4.5:1 or more passes', () => {
     expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
     expect(contrastRatio('#767676', '#ffffff')).toBeGreaterThanOrEqual(4.5);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { linksNamedByAddress } from './inline-markup.ts';
 import { DEFAULT_TEXT_STYLE, headingLevel, leafElements, type TFormatContent, type TLeafElement, type TTextStyle } from './format-content.ts';
 
 /*
@@ -14,6 +15,7 @@ export const ACCESSIBILITY_FINDING_CODES = [
   'heading_empty',
   'table_header_missing',
   'text_contrast_low',
+  'link_text_is_address',
 ] as const;
 export const ZAccessibilityFindingCode = z.enum(ACCESSIBILITY_FINDING_CODES);
 export type TAccessibilityFindingCode = z.infer<typeof ZAccessibilityFindingCode>;
@@ -75,6 +77,14 @@ function elementLabel(element: TLeafElement): string {
   return `“${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`;
 }
 
+/** The texts of an element in which inline markup, and so links, are read. */
+function elementTexts(element: TLeafElement): string[] {
+  if (element.type === 'paragraph') return [element.content];
+  if (element.type === 'list') return element.items;
+  if (element.type === 'table') return element.rows.flat();
+  return [];
+}
+
 export function accessibilityFindings(content: Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer'>): TAccessibilityFinding[] {
   const findings: TAccessibilityFinding[] = [];
   const formatColor = content.style?.color ?? DEFAULT_TEXT_STYLE.color;
@@ -122,6 +132,14 @@ export function accessibilityFindings(content: Pick<TFormatContent, 'elements' |
         elementId: element.id,
         message:
           'A table has no header row or column: readers hear its cells without knowing what they are. Turn one on, or mark it a layout table if it only places text side by side.',
+      });
+    }
+    const named = elementTexts(element).flatMap(linksNamedByAddress);
+    if (named.length > 0) {
+      findings.push({
+        code: 'link_text_is_address',
+        elementId: element.id,
+        message: `The link “${named[0]}” shows its address: screen readers spell it out. Use words that say where it leads, such as “Our price list”.`,
       });
     }
     const color = colorOf(element.style);

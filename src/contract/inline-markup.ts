@@ -185,6 +185,36 @@ export function isLinkAddress(address: string): boolean {
   return address.startsWith('{{') || safeLinkHref(address.replace(new RegExp(TAG, 'g'), 'x')) !== null;
 }
 
+/** Without the scheme, `www.` and a trailing slash, in lower case: how an address reads aloud. */
+function spokenAddress(address: string): string {
+  return address
+    .trim()
+    .toLowerCase()
+    .replace(/^(?:https?:\/\/|mailto:)/, '')
+    .replace(/^www\./, '')
+    .replace(/\/$/, '');
+}
+
+/**
+ * The words of each link in `text` that are only its address ("https://example.com/prices"), which
+ * a screen reader spells out character by character and which says nothing of where it leads. An
+ * email address as a mail link's words is the usual way to write one, and reads well.
+ */
+export function linksNamedByAddress(text: string): string[] {
+  if (!text.includes('](')) return [];
+  const words = new Map<TInlineLink, string>();
+  for (const span of parseInlineMarkup(text, { extended: true })) {
+    if (span.link) words.set(span.link, (words.get(span.link) ?? '') + span.text);
+  }
+  const found: string[] = [];
+  for (const [link, shown] of words) {
+    const mail = /^mailto:/i.test(link.href);
+    const looksLikeAddress = /^(?:https?:\/\/|www\.)/i.test(shown.trim()) || (mail && /^mailto:/i.test(shown.trim()));
+    if (looksLikeAddress || (!mail && spokenAddress(shown) === spokenAddress(link.href))) found.push(shown.trim());
+  }
+  return found;
+}
+
 /** The builder's link dialog (Ctrl/Cmd+K): the words and where they lead, written as `[words](address)`. */
 export const ZLinkInput = z.object({
   text: z

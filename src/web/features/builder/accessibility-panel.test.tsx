@@ -105,4 +105,21 @@ describe('the accessibility check beside the preview', () => {
     await user.click(within(second).getByRole('checkbox', { name: 'Layout only' }));
     expect(within(panel).getByRole('status').textContent).toBe('No accessibility problems found');
   });
+
+  it('leads a link named by its address to its markup, selected, and clears when the link is given words', async () => {
+    const { user, panel } = await openFormat({
+      elements: [{ id: 'p', type: 'paragraph', content: 'Prices: [https://example.com/prices](https://example.com/prices).' }],
+    });
+    expect(findings(panel).map((f) => f.querySelector('p')?.textContent)).toEqual([
+      'The link “https://example.com/prices” shows its address: screen readers spell it out. Use words that say where it leads, such as “Our price list”.',
+    ]);
+    await user.click(within(findings(panel)[0]!).getByRole('button', { name: 'Go to paragraph' }));
+    const text = within(screen.getByRole('group', { name: /^Editing Paragraph 1/ })).getByRole('textbox', { name: 'Paragraph text' });
+    await waitFor(() => expect(document.activeElement).toBe(text));
+    const field = text as HTMLTextAreaElement;
+    expect(field.value.slice(field.selectionStart, field.selectionEnd)).toBe('[https://example.com/prices](https://example.com/prices)');
+    await user.clear(field);
+    await user.type(field, 'Prices: [[our price list](https://example.com/prices)');
+    expect(within(panel).getByRole('status').textContent).toBe('No accessibility problems found');
+  });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import type { TAccessibilityFinding } from '../../../contract/accessibility-check';
 import type { TElement, TFormatContent } from '../../../contract/format-content';
+import { linksNamedByAddress } from '../../../contract/inline-markup';
 import type { BuilderAction } from './builder-reducer';
 import type { BuilderView } from './builder-toolbar';
 import { ELEMENT_LABELS, findElement } from './model';
@@ -12,7 +13,7 @@ import { ELEMENT_LABELS, findElement } from './model';
  */
 
 /** The fields a finding can lead to; each carries `data-a11y-fix` with its name. */
-export type TFixField = 'heading-level' | 'heading-text' | 'image-alt' | 'table-header' | 'text-color';
+export type TFixField = 'heading-level' | 'heading-text' | 'image-alt' | 'table-header' | 'text-color' | 'link-text';
 
 /** Props that mark a control as the one that fixes findings of its kind. */
 export const fixField = (field: TFixField) => ({ 'data-a11y-fix': field });
@@ -31,7 +32,17 @@ const ELEMENT_FIELD: Record<TAccessibilityFinding['code'], TFixField> = {
   heading_empty: 'heading-text',
   table_header_missing: 'table-header',
   text_contrast_low: 'text-color',
+  link_text_is_address: 'link-text',
 };
+
+/** In a text field that holds a link named by its address, selects that link's markup, ready for Ctrl/Cmd+K. */
+function selectAddressLink(field: HTMLElement): void {
+  if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) || field.dataset.a11yFix !== 'link-text') return;
+  const words = linksNamedByAddress(field.value)[0];
+  const start = words === undefined ? -1 : field.value.indexOf(`[${words}`);
+  const end = start < 0 ? -1 : field.value.indexOf(')', start);
+  if (end > start) field.setSelectionRange(start, end + 1);
+}
 
 function findingTarget(finding: TAccessibilityFinding): TFindingTarget | null {
   if (finding.elementId) {
@@ -96,6 +107,7 @@ export function useFindingJump({
     const field = fieldFor(request.selector, request.elementId);
     if (!field) return;
     field.focus({ preventScroll: true });
+    selectAddressLink(field);
     const behavior = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
     field.scrollIntoView({ block: 'center', behavior });
   }, [jumps]);

@@ -3568,7 +3568,7 @@ export interface components {
                 pdfa: boolean;
                 warnings: {
                     /** @enum {string} */
-                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
+                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low" | "link_text_is_address";
                     message: string;
                     elementId?: string;
                     /** @enum {string} */
@@ -3605,7 +3605,7 @@ export interface components {
                 pdfa: boolean;
                 warnings: {
                     /** @enum {string} */
-                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low";
+                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low" | "link_text_is_address";
                     message: string;
                     elementId?: string;
                     /** @enum {string} */

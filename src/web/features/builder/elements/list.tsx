@@ -7,6 +7,8 @@ import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
 import { NativeSelect, ToolGroup } from '../controls';
 import { IconButton } from '../../../components/ui/icon-button';
+import { linksNamedByAddress } from '../../../../contract/inline-markup';
+import { fixField } from '../finding-targets';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
 import { DEFAULT_LIST_ITEM } from '../model';
@@ -67,7 +69,15 @@ function ListItemInput({
       <span className="w-5 shrink-0 text-right text-xs text-muted-foreground tabular-nums" aria-hidden>
         {itemIndex + 1}.
       </span>
-      <Input ref={ref} aria-label={`Item ${itemIndex + 1}`} value={value} onChange={(e) => onChange(e.target.value)} className="h-9" {...field} />
+      <Input
+        ref={ref}
+        aria-label={`Item ${itemIndex + 1}`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="h-9"
+        {...(linksNamedByAddress(value).length > 0 ? fixField('link-text') : {})}
+        {...field}
+      />
       <IconButton icon={XIcon} label={`Remove item ${itemIndex + 1}`} tone="danger" onClick={onRemove} />
     </li>
   );

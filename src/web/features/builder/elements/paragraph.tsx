@@ -4,6 +4,7 @@ import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
 import { AlignGroup } from '../controls';
 import { InlineText } from '../inline-text';
+import { fixField } from '../finding-targets';
 import { useInsertableField } from '../insert-target';
 import { useLinkDialog } from '../link-dialog';
 import { emphasisCss, EmphasisTools, Empty, never, textCss, Toolbar, useFocusOnOpen, type ElementUpdater } from './shared';
@@ -39,6 +40,7 @@ export function ParagraphEditor({ el, index, update }: { el: TParagraphElement; 
         rows={Math.min(12, Math.max(4, el.content.split('\n').length + 1))}
         placeholder="Write your paragraph. Use **bold**, *italic*, __underline__, [links](https://…) and {{placeholders}}."
         onChange={(e) => set({ content: e.target.value })}
+        {...fixField('link-text')}
         {...field}
       />
       {link.dialog}

@@ -8,6 +8,7 @@ import { cn } from '../../../lib/utils';
 import { RepeatBadge } from '../canvas-badges';
 import { NativeSelect } from '../controls';
 import { IconButton } from '../../../components/ui/icon-button';
+import { linksNamedByAddress } from '../../../../contract/inline-markup';
 import { fixField } from '../finding-targets';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
@@ -97,6 +98,7 @@ function TableCellInput({
         'h-9 w-full min-w-0 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
         header && 'font-semibold',
       )}
+      {...(linksNamedByAddress(value).length > 0 ? fixField('link-text') : {})}
       {...field}
     />
   );
