@@ -6,6 +6,8 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPdf } from '../../../render/index.ts';
 import { assertValidPdf, pdfInfo, pdfPages, pdfText } from '../../../render/testdata/pdf-tools.ts';
+import { accessibilityFindings } from '../../../contract/accessibility-check.ts';
+import { checkAccessibility } from '../../../render/test/pdf-accessibility-check.ts';
 import { appendPdf } from './append-pages.ts';
 import { certificateRender, certificateTime, type TCertificateInput } from './certificate.ts';
 import { createSealCertificates, type TSealCertificates } from './seal/certificates.ts';
@@ -112,10 +114,11 @@ function renderCertificate(input: TCertificateInput): Uint8Array {
 }
 
 /** The signed document: one page, as the renderer prints it. */
-function signedDocument(): Uint8Array {
+function signedDocument({ tagged = false } = {}): Uint8Array {
   const { pdf } = renderPdf({
     format: {
       content: {
+        ...(tagged ? { accessible: true, locale: 'de-DE' } : {}),
         elements: [
           { id: 'h', type: 'heading', content: 'Consulting agreement', fontSize: 'text-2xl', align: 'left', bold: true, italic: false, underline: false },
           {
@@ -200,6 +203,49 @@ describe('the certificate of completion', () => {
       expect(text).toContain(expected);
     }
     look('certificate', sealed.bytes, 2);
+  });
+
+  it('joins a tagged document’s structure: the sealed PDF is tagged to its last page, the certificate in English', async () => {
+    const document = signedDocument({ tagged: true });
+    const certificate = certificateRender(certificateInput(SHORT_TRAIL));
+    const certificatePdf = renderCertificate(certificateInput(SHORT_TRAIL));
+    const certificatePages = Number(pdfInfo(certificatePdf).Pages);
+    const sealed = (await sealPdf(await appendPdf(document, certificatePdf), { certificates })).bytes;
+    assertValidPdf(sealed);
+    expect(pdfInfo(sealed).Tagged).toBe('yes');
+    const report = await checkAccessibility(sealed);
+    // Every drawing on every page, the certificate's included, is an element's content or an artifact.
+    expect(report.findings).toEqual([]);
+    // The elements with content, page by page: the contract's, then the certificate's.
+    const roles = report.elements.filter((e) => e.role !== 'Document').map((e) => [e.role, e.page, e.text]);
+    expect(roles.slice(0, 3)).toEqual([
+      ['H3', 1, 'Consulting agreement'],
+      ['P', 1, 'The consultant will advise the client on the matters agreed.'],
+      ['H1', 2, 'Certificate of completion'],
+    ]);
+    expect(report.elements.filter((e) => e.role === 'H2').map((e) => e.text)).toEqual([
+      'Consent to sign electronically',
+      'Signers',
+      'Events',
+      'Audit trail and seal',
+    ]);
+    expect(new Set(report.elements.map((e) => e.page))).toEqual(new Set(Array.from({ length: 1 + certificatePages }, (_, i) => i + 1)));
+    expect(report.readingOrder.join(' ')).toContain('layla@haddad.example');
+    // The summary's labels head their rows; the signers and events tables have header rows.
+    expect(report.elements.filter((e) => e.role === 'TH').map((e) => e.text)).toEqual(expect.arrayContaining(['Request ID', 'Original SHA-256', 'IP address']));
+    expect(accessibilityFindings(certificate.format.content)).toEqual([]);
+    // The contract is German; the certificate's elements say they are English.
+    expect(Buffer.from(sealed).toString('latin1')).toMatch(/\/Lang \(en-US\)/);
+    look('certificate-tagged', sealed, 1);
+    if (process.env.CERT_PNG_DIR) writeFileSync(path.join(process.env.CERT_PNG_DIR, 'sealed-tagged.pdf'), sealed);
+    expect(pdfsig(sealed, 'sealed-tagged.pdf')).toContain('Signature Validation: Signature is Valid.');
+  });
+
+  it('leaves an untagged document untagged, its copied pages in no tree', async () => {
+    const combined = await appendPdf(signedDocument(), renderCertificate(certificateInput(SHORT_TRAIL)));
+    assertValidPdf(combined);
+    expect(pdfInfo(combined).Tagged).toBe('no');
+    expect(Buffer.from(combined).toString('latin1')).not.toContain('/StructParents');
   });
 
   it('flows a long events list onto further pages, the table header repeated', () => {

@@ -82,7 +82,7 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
   const placeholders: TPlaceholder[] = Object.keys(data).map(text);
 
   const elements: TElementInput[] = [
-    { id: 'title', type: 'heading', content: 'Certificate of completion', fontSize: 'text-3xl' },
+    { id: 'title', type: 'heading', content: 'Certificate of completion', fontSize: 'text-3xl', level: 1 },
     {
       id: 'intro',
       type: 'paragraph',
@@ -91,6 +91,8 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
     {
       id: 'summary',
       type: 'table',
+      // Each row is a label and its value: the label is the row's header for a screen reader.
+      headerColumn: true,
       columnWidths: [1, 3],
       rows: [
         row('Document', '{{document_name}}'),
@@ -102,14 +104,14 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
         row('Copies to', '{{cc}}'),
       ],
     },
-    { id: 'consent-heading', type: 'heading', content: 'Consent to sign electronically', fontSize: 'text-xl' },
+    { id: 'consent-heading', type: 'heading', content: 'Consent to sign electronically', fontSize: 'text-xl', level: 2 },
     {
       id: 'consent-version',
       type: 'paragraph',
       content: 'The consent each signer was asked for, version {{consent_version}}; when each gave it is listed under Signers.',
     },
     { id: 'consent-text', type: 'paragraph', content: '{{consent_text}}', italic: true },
-    { id: 'signers-heading', type: 'heading', content: 'Signers', fontSize: 'text-xl' },
+    { id: 'signers-heading', type: 'heading', content: 'Signers', fontSize: 'text-xl', level: 2 },
   ];
 
   const signing: TSigningInput = { signers: {} };
@@ -151,7 +153,7 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
   }
   elements.push({ id: 'signers', type: 'table', headerRow: true, columnWidths: [1.3, 1], rows: signerRows });
 
-  elements.push({ id: 'events-heading', type: 'heading', content: 'Events', fontSize: 'text-xl' });
+  elements.push({ id: 'events-heading', type: 'heading', content: 'Events', fontSize: 'text-xl', level: 2 });
   const columns = ['time', 'event', 'who', 'ip'].map((name) => ({ name, type: 'text' as const, required: false, options: [] }));
   const eventRows: TListRow[] = input.events.map((event) => ({
     time: certificateTime(event.at),
@@ -178,7 +180,7 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
   }
 
   elements.push(
-    { id: 'trail-heading', type: 'heading', content: 'Audit trail and seal', fontSize: 'text-xl' },
+    { id: 'trail-heading', type: 'heading', content: 'Audit trail and seal', fontSize: 'text-xl', level: 2 },
     {
       id: 'trail',
       type: 'paragraph',
@@ -202,6 +204,8 @@ export function certificateRender(input: TCertificateInput): TCertificateRender 
       footer: { text: 'Certificate of completion · {{request_id}} · Page {{page}} of {{pages}}', align: 'center', style: { fontSize: 12, color: '#6b7280' } },
       locale: 'en-US',
       tagFormats: true,
+      // Tagged, so that a tagged document sealed with it stays tagged to its last page.
+      accessible: true,
     },
     placeholders,
   });
