@@ -67,4 +67,31 @@ describe('links and underline on selected words', () => {
     expect(screen.getByRole('button', { name: 'Underline' }).getAttribute('aria-pressed')).toBe('true');
     expect(screen.getByRole('button', { name: 'Link' }).getAttribute('aria-keyshortcuts')).toBe('Control+K Meta+K');
   });
+
+  it('makes links in a list item and a table cell with Ctrl+K as well', async () => {
+    const { user } = renderApp('/builder');
+    await user.click(await screen.findByRole('button', { name: 'Add List' }));
+    const item = screen.getByRole('textbox', { name: 'Item 1' }) as HTMLInputElement;
+    await user.clear(item);
+    await user.type(item, 'See the price list');
+    item.setSelectionRange(8, 18);
+    await user.keyboard('{Control>}k{/Control}');
+    let dialog = await screen.findByRole('dialog', { name: 'Add a link' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Address' }), 'https://example.com/prices');
+    await user.click(within(dialog).getByRole('button', { name: 'Add link' }));
+    await waitFor(() => expect(item.value).toBe('See the [price list](https://example.com/prices)'));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+
+    await user.click(screen.getByRole('button', { name: 'Add Table' }));
+    const cell = (await screen.findByRole('textbox', { name: /^Table \d+, row 1, column 1$/ })) as HTMLInputElement;
+    await user.clear(cell);
+    await user.type(cell, 'Write to us');
+    cell.setSelectionRange(0, 11);
+    await user.keyboard('{Control>}k{/Control}');
+    dialog = await screen.findByRole('dialog', { name: 'Add a link' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Address' }), 'mailto:hello@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Add link' }));
+    await waitFor(() => expect(cell.value).toBe('[Write to us](mailto:hello@example.com)'));
+    await waitFor(() => expect(document.activeElement).toBe(cell));
+  });
 });

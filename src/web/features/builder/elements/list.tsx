@@ -11,6 +11,7 @@ import { linksNamedByAddress } from '../../../../contract/inline-markup';
 import { fixField } from '../finding-targets';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
+import { useLinkDialog } from '../link-dialog';
 import { DEFAULT_LIST_ITEM } from '../model';
 import { Empty, textCss, Toolbar, type ElementUpdater } from './shared';
 
@@ -57,8 +58,9 @@ function ListItemInput({
   /** Takes the focus (a new item, or the first when the list opens), its default text selected. */
   focused: boolean;
 }) {
-  const field = useInsertableField(`List ${index + 1}, item ${itemIndex + 1}`, onChange);
   const ref = useRef<HTMLInputElement>(null);
+  const link = useLinkDialog(ref, onChange);
+  const field = useInsertableField(`List ${index + 1}, item ${itemIndex + 1}`, onChange, { onLink: link.open });
   useEffect(() => {
     if (!focused || !ref.current) return;
     ref.current.focus();
@@ -79,6 +81,7 @@ function ListItemInput({
         {...field}
       />
       <IconButton icon={XIcon} label={`Remove item ${itemIndex + 1}`} tone="danger" onClick={onRemove} />
+      {link.dialog}
     </li>
   );
 }

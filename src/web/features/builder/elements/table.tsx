@@ -12,6 +12,7 @@ import { linksNamedByAddress } from '../../../../contract/inline-markup';
 import { fixField } from '../finding-targets';
 import { InlineText } from '../inline-text';
 import { useInsertableField } from '../insert-target';
+import { useLinkDialog } from '../link-dialog';
 import { columnPercents, MIN_COLUMN_PERCENT, withColumnPercent } from '../model';
 import { textCss, Toolbar, type ElementUpdater } from './shared';
 
@@ -83,24 +84,28 @@ function TableCellInput({
   /** The first cell takes the focus when the table opens. */
   focusOnOpen?: boolean;
 }) {
-  const field = useInsertableField(label, onChange);
   const ref = useRef<HTMLInputElement>(null);
+  const link = useLinkDialog(ref, onChange);
+  const field = useInsertableField(label, onChange, { onLink: link.open });
   useEffect(() => {
     if (focusOnOpen) ref.current?.focus();
   }, [focusOnOpen]);
   return (
-    <input
-      ref={ref}
-      aria-label={label}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      className={cn(
-        'h-9 w-full min-w-0 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
-        header && 'font-semibold',
-      )}
-      {...(linksNamedByAddress(value).length > 0 ? fixField('link-text') : {})}
-      {...field}
-    />
+    <>
+      <input
+        ref={ref}
+        aria-label={label}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className={cn(
+          'h-9 w-full min-w-0 bg-transparent px-2 text-sm outline-none focus-visible:bg-primary-soft/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
+          header && 'font-semibold',
+        )}
+        {...(linksNamedByAddress(value).length > 0 ? fixField('link-text') : {})}
+        {...field}
+      />
+      {link.dialog}
+    </>
   );
 }
 
