@@ -8,7 +8,7 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { SRGB_PROFILE_FILE } from '../src/render/pdfa.ts';
+import { RENDER_DATA_FILES } from '../src/render/pdfa.ts';
 import { THREAD_ENTRIES } from '../src/server/jobs/thread-entry.ts';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
@@ -27,8 +27,8 @@ export async function bundleForNode(entry: string, outfile: string): Promise<voi
     sourcemap: true,
     logLevel: 'warning',
   });
-  // The renderer reads its colour profile from beside its own module, which in a bundle is the bundle.
-  copyFileSync(path.join(PROJECT_ROOT, 'src/render', SRGB_PROFILE_FILE), path.join(path.dirname(outfile), SRGB_PROFILE_FILE));
+  // The renderer reads its colour profiles from beside its own module, which in a bundle is the bundle.
+  for (const file of RENDER_DATA_FILES) copyFileSync(path.join(PROJECT_ROOT, 'src/render', file), path.join(path.dirname(outfile), file));
 }
 
 /** The server, the bulk worker process and the thread entry points, side by side in dist/server. */

@@ -168,13 +168,21 @@ export function accessibilityFindings(content: Pick<TFormatContent, 'elements' |
   return findings;
 }
 
-/** What a document made from `content` reports: tagged formats only are PDF/UA and PDF/A. */
-export function documentAccessibility(content: Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer' | 'accessible'>): TDocumentAccessibility {
+/**
+ * What a document made from `content` reports: tagged formats only are PDF/UA and PDF/A. A
+ * character no bundled font has (the renderer's `missing_glyphs` warning) prints as `.notdef`,
+ * which both forbid, so that document is neither.
+ */
+export function documentAccessibility(
+  content: Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer' | 'accessible'>,
+  renderWarnings: readonly { code: string }[] = [],
+): TDocumentAccessibility {
   const tagged = content.accessible === true;
   const warnings = accessibilityFindings(content);
+  const drawsNotdef = renderWarnings.some((warning) => warning.code === 'missing_glyphs');
   return {
-    pdfua: tagged && !warnings.some((finding) => BREAKS_PDF_UA.has(finding.code)),
-    pdfa: tagged,
+    pdfua: tagged && !drawsNotdef && !warnings.some((finding) => BREAKS_PDF_UA.has(finding.code)),
+    pdfa: tagged && !drawsNotdef,
     warnings,
   };
 }

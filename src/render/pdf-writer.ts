@@ -324,7 +324,8 @@ export function writeFont(w: PdfWriter, use: FontUse): number {
 }
 
 /** Writes an image XObject (and its soft mask) and returns its object id. */
-export function writeImage(w: PdfWriter, img: PdfImage): number {
+/** `colourSpace`: in place of the image's own device colour space (a CMYK profile in PDF/A). */
+export function writeImage(w: PdfWriter, img: PdfImage, colourSpace?: string): number {
   const id = w.alloc();
   let smaskRef = '';
   if (img.smask) {
@@ -332,6 +333,7 @@ export function writeImage(w: PdfWriter, img: PdfImage): number {
     w.stream(sm, `/Type /XObject ${img.smask.dict}`, img.smask.data, `smask:${img.hash}`);
     smaskRef = ` /SMask ${sm} 0 R`;
   }
-  w.stream(id, `/Type /XObject ${img.dict}${smaskRef}`, img.data, `image:${img.hash}`);
+  const dict = colourSpace ? img.dict.replace(/\/ColorSpace \/Device\w+/, `/ColorSpace ${colourSpace}`) : img.dict;
+  w.stream(id, `/Type /XObject ${dict}${smaskRef}`, img.data, `image:${img.hash}${colourSpace ?? ''}`);
   return id;
 }

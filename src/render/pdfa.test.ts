@@ -9,10 +9,10 @@ import { exampleData } from '../contract/example-data.ts';
 import { ZRenderableFormat } from '../contract/format-content.ts';
 import { STARTER_FORMATS } from '../contract/starter-formats.ts';
 import { renderPdf, type TRenderableFormat } from './index.ts';
-import { SRGB_PROFILE_FILE } from './pdfa.ts';
+import { CMYK_PROFILE_FILE, SRGB_PROFILE_FILE } from './pdfa.ts';
 import { checkAccessibility } from './test/pdf-accessibility-check.ts';
 import { NS, readXmp, xmpValue } from './test/xmp-read.ts';
-import { assertValidPdf, pdfInfo, pdfXmp } from './testdata/pdf-tools.ts';
+import { assertValidPdf, makeCmykJpeg, pdfInfo, pdfXmp } from './testdata/pdf-tools.ts';
 
 /*
  * Tagged documents are PDF/A-2a as well (docs/accessible-pdf.md): XMP metadata that agrees with
@@ -104,7 +104,35 @@ describe('a tagged document is PDF/A-2a', () => {
     expect(id(render(format, 'A tagged document', { ...exampleData(offer.placeholders), candidate_name: 'Someone Else' }))).not.toBe(id(once));
   });
 
-  it('is bundled with its profile: the server bundle reads it from beside itself', async () => {
+  it('gives a CMYK JPEG a CMYK profile of its own, as PDF/A asks under an sRGB intent; an untagged document keeps DeviceCMYK', async () => {
+    const photo = (tagged: boolean) => {
+      const content = { content: { elements: [{ id: 'i', type: 'image', src: '/api/assets/cmyk', alt: 'A grey square', width: 80, height: 80 }] } };
+      return renderPdf({
+        format: tagged ? accessible(content) : ZRenderableFormat.parse(content),
+        data: {},
+        assets: { '/api/assets/cmyk': makeCmykJpeg() },
+        meta: { title: 'CMYK', creationDate: created },
+      });
+    };
+    const tagged = photo(true);
+    expect(tagged.warnings).toEqual([]);
+    assertValidPdf(tagged.pdf);
+    expect((await checkAccessibility(tagged.pdf)).findings).toEqual([]);
+    const text = latin1(tagged.pdf);
+    const space = /\/ColorSpace \[\/ICCBased (\d+) 0 R\]/.exec(text);
+    expect(space).not.toBeNull();
+    const object = new RegExp(`\\n${space![1]} 0 obj\\n<< /N 4 /Filter /FlateDecode /Length (\\d+) >>\\nstream\\n`).exec(text);
+    const data = Buffer.from(text.slice(object!.index + object![0].length, object!.index + object![0].length + Number(object![1])), 'latin1');
+    const vendored = readFileSync(join(import.meta.dirname, CMYK_PROFILE_FILE));
+    expect(inflateSync(data).equals(vendored)).toBe(true);
+    const notice = readFileSync(join(import.meta.dirname, 'cgats001-compat-v2-micro.notice.txt'), 'utf8');
+    expect(notice).toContain(createHash('sha256').update(vendored).digest('hex'));
+    // Drawn as before: the same inks, inverted as Adobe writes them.
+    expect(text).toContain('/Decode [1 0 1 0 1 0 1 0]');
+    expect(latin1(photo(false).pdf)).toContain('/ColorSpace /DeviceCMYK');
+  });
+
+  it('is bundled with its profiles: the server bundle reads them from beside itself', async () => {
     // Inside the project, as the server's bundle is, so that its packages resolve from node_modules.
     const cache = join(PROJECT_ROOT, 'node_modules/.cache');
     mkdirSync(cache, { recursive: true });
@@ -119,6 +147,9 @@ describe('a tagged document is PDF/A-2a', () => {
         meta: { title: 'A tagged document', creationDate: created },
       }).pdf;
       expect(Buffer.from(pdf).equals(Buffer.from(render(accessible(offer))))).toBe(true);
+      const cmyk = accessible({ content: { elements: [{ id: 'i', type: 'image', src: '/api/assets/cmyk', alt: 'A grey square' }] } });
+      const input = { format: cmyk, data: {}, assets: { '/api/assets/cmyk': makeCmykJpeg() }, meta: { title: 'CMYK', creationDate: created } };
+      expect(Buffer.from(bundled.renderPdf(input).pdf).equals(Buffer.from(renderPdf(input).pdf))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

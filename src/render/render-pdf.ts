@@ -30,9 +30,10 @@ import {
   type TPrintable,
 } from '../contract/placeholders.ts';
 import type { PageBox, TListRows } from './flow-context.ts';
+import type { PdfImage } from './images.ts';
 import { Flow } from './layout.ts';
 import type { DocumentCanvas, TLinkAnnotation } from './page-canvas.ts';
-import { writeArchivalParts } from './pdfa.ts';
+import { DEVICE_CMYK, writeArchivalParts, writeCmykColourSpace } from './pdfa.ts';
 import { PdfWriter, compressContent, num, pdfDate, pdfString, writeFont, writeImage } from './pdf-writer.ts';
 import { readSigners, SigningFields } from './signing-fields.ts';
 import { writeStructure } from './structure-writer.ts';
@@ -350,7 +351,10 @@ function writeDocument(flow: Flow, { title, created, lang }: { title: string; cr
   let fonts = '';
   for (const use of canvas.fonts.values()) fonts += `/${use.resource} ${writeFont(w, use)} 0 R `;
   let xobjects = '';
-  for (const use of canvas.images.values()) xobjects += `/${use.resource} ${writeImage(w, use.img)} 0 R `;
+  // Under PDF/A's sRGB output intent a CMYK image needs a profile of its own (one per document).
+  let cmyk: string | undefined;
+  const colourSpaceOf = (img: PdfImage) => (canvas.structure !== null && img.dict.includes(DEVICE_CMYK) ? (cmyk ??= writeCmykColourSpace(w)) : undefined);
+  for (const use of canvas.images.values()) xobjects += `/${use.resource} ${writeImage(w, use.img, colourSpaceOf(use.img))} 0 R `;
   w.object(
     resources,
     `<< /ProcSet [/PDF /Text /ImageB /ImageC /ImageI]${fonts ? ` /Font << ${fonts}>>` : ''}${xobjects ? ` /XObject << ${xobjects}>>` : ''} >>`,

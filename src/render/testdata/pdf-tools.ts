@@ -172,6 +172,29 @@ export function makeOpaquePng(width = 32, height = 16): Buffer {
   return PNG.sync.write(png, { colorType: 2 });
 }
 
+/**
+ * The smallest CMYK JPEG there is, as Adobe writes them (an APP14 marker, no colour transform): one
+ * 8×8 block per ink, each a flat mid tone. Its Huffman tables have one code each, so the whole
+ * scan is one byte.
+ */
+export function makeCmykJpeg(): Buffer {
+  const segment = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body];
+  const oneCodeTable = (tableClass: number) => [(tableClass << 4) | 0, 1, ...new Array<number>(15).fill(0), 0x00];
+  return Buffer.from([
+    0xff,
+    0xd8,
+    ...segment(0xee, [...Buffer.from('Adobe'), 0, 100, 0, 0, 0, 0, 0]),
+    ...segment(0xdb, [0, ...new Array<number>(64).fill(1)]),
+    ...segment(0xc0, [8, 0, 8, 0, 8, 4, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 4, 0x11, 0]),
+    ...segment(0xc4, oneCodeTable(0)),
+    ...segment(0xc4, oneCodeTable(1)),
+    ...segment(0xda, [4, 1, 0, 2, 0, 3, 0, 4, 0, 0, 63, 0]),
+    0x00,
+    0xff,
+    0xd9,
+  ]);
+}
+
 export interface WordBox {
   page: number;
   text: string;

@@ -84,7 +84,7 @@ async function produce(
       createdAt,
       createdBy,
     });
-    const document = { ...toDocument(row), accessibility: documentAccessibility(snapshot.content) };
+    const document = { ...toDocument(row), accessibility: documentAccessibility(snapshot.content, warnings) };
     await deps.events?.documentCreated(ownerId, document);
     return document;
   } catch (error) {

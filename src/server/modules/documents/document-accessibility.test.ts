@@ -90,6 +90,19 @@ describe('a document’s accessibility', () => {
     expect(rows.every((row) => row.accessibility === undefined)).toBe(true);
   });
 
+  it('is neither where a character has no font and prints as .notdef, which both forbid', async () => {
+    const format = await formatWith([{ id: 'p', type: 'paragraph', content: 'Lucky charm: {{name}}' }]);
+    const made = await client.post('/api/documents', { formatId: format.id, data: { name: '\u{1F9FF}' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const document = made.json() as TDocument & { warnings: { code: string }[] };
+    expect(document.warnings.map((w) => w.code)).toContain('missing_glyphs');
+    expect(document.accessibility).toEqual({ pdfua: false, pdfa: false, warnings: [] });
+    expect((await client.get(`/api/documents/${document.id}`)).json()).toMatchObject({ accessibility: { pdfua: false, pdfa: false } });
+    const v1 = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${document.id}`, headers: { authorization: `Bearer ${apiKey}` } });
+    expect(v1.statusCode, v1.body).toBe(200);
+    expect(v1.json()).toMatchObject({ accessibility: { pdfua: false, pdfa: false } });
+  });
+
   it('is neither for a format version saved before documents were tagged, whose PDF stays untagged', async () => {
     const format = await formatWith([{ id: 'p', type: 'paragraph', content: 'Hello {{name}}' }]);
     const { accessible: _dropped, ...before } = format.content;

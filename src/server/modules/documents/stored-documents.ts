@@ -7,7 +7,7 @@ import { documentNotFound, toDocument, type TDocumentsContext } from './document
 /** `scope`: an API key's mode, which sees only documents made in that mode (see TDocumentScope). */
 export async function getDocument({ deps }: TDocumentsContext, ownerId: string, id: string, scope?: TDocumentScope): Promise<TDocument | undefined> {
   const found = await deps.documents.getWithSnapshot(ownerId, id, scope);
-  return found && { ...toDocument(found.document), accessibility: documentAccessibility(found.snapshot.content) };
+  return found && { ...toDocument(found.document), accessibility: documentAccessibility(found.snapshot.content, found.document.renderWarnings) };
 }
 
 /** A page of the owner's documents, with the rows that carry the next page's cursor. */
