@@ -129,6 +129,7 @@ export class Face {
   private readonly advanceTable: Uint16Array;
   private readonly cmap = new Map<number, number>();
   private readonly shapeCache = new Map<string, Shaped>();
+  private readonly exactShapeCache = new Map<string, Shaped>();
   private readonly kernCache = new Map<number, number>();
 
   constructor(name: string, bytes: Uint8Array) {
@@ -201,20 +202,20 @@ export class Face {
    * always had, so that they re-render to the same bytes.
    */
   shape(text: string, rtl: boolean, exact = false): Shaped {
-    const simple = !rtl && SIMPLE_TEXT_RE.test(text);
-    const key = `${rtl ? '\u0001' : ''}${exact && !simple ? '\u0002' : ''}${text}`;
-    let s = this.shapeCache.get(key);
+    const cache = exact ? this.exactShapeCache : this.shapeCache;
+    const key = rtl ? `\u0001${text}` : text;
+    let s = cache.get(key);
     if (s) return s;
-    s = simple ? this.shapeSimple(text) : this.shapeComplex(text, rtl, exact);
-    if (this.shapeCache.size >= SHAPE_CACHE_LIMIT) {
+    s = !rtl && SIMPLE_TEXT_RE.test(text) ? this.shapeSimple(text) : this.shapeComplex(text, rtl, exact);
+    if (cache.size >= SHAPE_CACHE_LIMIT) {
       // Dropping the oldest quarter keeps the cost of eviction off the common path.
       let n = SHAPE_CACHE_LIMIT >> 2;
-      for (const k of this.shapeCache.keys()) {
-        this.shapeCache.delete(k);
+      for (const k of cache.keys()) {
+        cache.delete(k);
         if (--n === 0) break;
       }
     }
-    this.shapeCache.set(key, s);
+    cache.set(key, s);
     return s;
   }
 
