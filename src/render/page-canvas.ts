@@ -149,30 +149,41 @@ export class DocumentCanvas {
     const node = this.node;
     // Page furniture is an artifact, read by no one: its words need no parts of their own.
     if (!node) return this.marked(() => this.drawLine(line, baseline));
-    for (const part of this.contentParts(line.atoms)) {
-      const drawPart = () => this.marked(() => this.drawLine({ ...line, atoms: part.atoms }, baseline, part.actualText === undefined), false, part.actualText);
-      const link = part.atoms[0]!.link;
+    // Marked in reading order: a right-to-left run's words sit on the line in visual order, and
+    // each part sets its own position, so the order they are drawn in changes nothing on the page.
+    const atoms = line.atoms.some((a) => a.level & 1) ? [...line.atoms].sort((p, q) => p.start - q.start) : line.atoms;
+    for (let from = 0; from < atoms.length;) {
+      const link = atoms[from]!.link;
+      let to = from + 1;
+      while (to < atoms.length && atoms[to]!.link === link) to++;
+      const run = atoms.slice(from, to);
+      const drawParts = () => {
+        for (const part of this.contentParts(run)) {
+          this.marked(() => this.drawLine({ ...line, atoms: part.atoms }, baseline, part.actualText === undefined), false, part.actualText);
+        }
+      };
       if (link) {
-        // A link's words are their own marked content, in a Link element with its annotation.
+        // A link's words are in one Link element with one annotation per line.
         const linkNode = this.linkNode(node, link);
-        this.within(linkNode, drawPart);
-        this.addLinkAnnotation(part.atoms, link, linkNode, baseline);
-      } else drawPart();
+        this.within(linkNode, drawParts);
+        this.addLinkAnnotation(run, link, linkNode, baseline);
+      } else drawParts();
+      from = to;
     }
   }
 
   /**
-   * A line of an element's content, cut into its marked-content sequences: runs of words with the
-   * same link (or none), and on its own each word whose glyphs do not read back as its text, whose
-   * sequence carries the text as ActualText. (Text extractors that read the structure, such as
-   * poppler's, stop at a sequence nested inside another, so the ActualText is not a nested span.)
+   * A run of an element's words, cut into its marked-content sequences: the words that read back
+   * as their text together, and on its own each word whose glyphs do not, whose sequence carries
+   * its text as ActualText. (Text extractors that read the structure, such as poppler's, stop at
+   * a sequence nested inside another, so the ActualText is not a nested span.)
    */
   private contentParts(atoms: Atom[]): { atoms: Atom[]; actualText?: string }[] {
     const parts: { atoms: Atom[]; actualText?: string }[] = [];
     for (const a of atoms) {
       const readsBack = claimGlyphs(a, this.fontUse(a.face)) && a.shaped.inLogicalOrder;
       const last = parts.at(-1);
-      if (readsBack && last && last.actualText === undefined && last.atoms[0]!.link === a.link) last.atoms.push(a);
+      if (readsBack && last && last.actualText === undefined) last.atoms.push(a);
       else parts.push(readsBack ? { atoms: [a] } : { atoms: [a], actualText: actualText(a) });
     }
     return parts;
@@ -189,18 +200,17 @@ export class DocumentCanvas {
     return node;
   }
 
+  /** `atoms`: the link's words on this line, in reading order. */
   private addLinkAnnotation(atoms: Atom[], link: TLinkTarget, node: TStructNode, baseline: number): void {
     let last = atoms.length - 1;
     while (last > 0 && atoms[last]!.isSpace) last--;
-    const first = atoms[0]!;
-    const end = atoms[last]!;
+    const words = atoms.slice(0, last + 1);
     const size = Math.max(...atoms.map((a) => a.size));
+    const left = Math.min(...words.map((a) => a.x));
+    const right = Math.max(...words.map((a) => a.x + a.width));
     // The line's box around the words: from above the capitals to below the descenders.
-    const rect: TLinkAnnotation['rect'] = [first.x, this.pageHeight - baseline - size * 0.25, end.x + end.width, this.pageHeight - baseline + size * 0.9];
-    const text = atoms
-      .slice(0, last + 1)
-      .map((a) => a.text)
-      .join('');
+    const rect: TLinkAnnotation['rect'] = [left, this.pageHeight - baseline - size * 0.25, right, this.pageHeight - baseline + size * 0.9];
+    const text = words.map((a) => a.text).join('');
     this.links.push({ page: this.pageIndex, rect, uri: link.uri, text, node });
     node.kids.push({ annotation: this.links.length - 1 });
   }

@@ -149,9 +149,11 @@ export class PdfWriter {
     // this file needs. Every row is sent as its difference from the row above (PNG "Up"), which
     // turns the long runs of objects in one object stream into zeros that compress to almost nothing.
     const offsetBytes = Math.max(1, Math.ceil(Math.log2(this.length + 1) / 8));
-    const indexBytes = OBJECTS_PER_STREAM <= 256 ? 1 : 2;
+    // Two bytes for the third field: object 0, the head of the free list, has generation 65535.
+    const indexBytes = 2;
     const columns = 1 + offsetBytes + indexBytes;
     const table = Buffer.alloc((this.count + 1) * columns);
+    table.writeUInt16BE(65535, 1 + offsetBytes);
     for (let n = 1; n <= this.count; n++) {
       const at = n * columns;
       const packedIn = this.inStream.get(n);

@@ -3,7 +3,7 @@ import { ZRenderableFormat } from '../contract/format-content.ts';
 import { fontChain, styleKey } from './fonts.ts';
 import { renderPdf, type TRenderableFormat } from './index.ts';
 import { checkAccessibility } from './test/pdf-accessibility-check.ts';
-import { assertValidPdf, pdfInfo, pdfText } from './testdata/pdf-tools.ts';
+import { assertValidPdf, pdfInfo, pdfQdf, pdfText } from './testdata/pdf-tools.ts';
 
 /*
  * Tagged documents in scripts whose glyphs do not read back as their text on their own: Arabic
@@ -71,6 +71,22 @@ describe('a tagged document in a complex script', () => {
     // its own way; each word must come back whole, from its ActualText.
     const extracted = words(pdfText(pdf).replace(/[\u200e\u200f\u202a-\u202e]/g, ''));
     for (const word of words([ARABIC.heading, ARABIC.paragraph, ...ARABIC.items].join(' '))) expect(extracted).toContain(word);
+    // The structure holds the words in reading order, though the line draws them right to left:
+    // the heading's first is "عقد" (pdf.js reads each word by its glyphs, without ActualText).
+    const read = report.readingOrder.map((text) => text.replace(/\u200d/g, '').trim()).filter(Boolean);
+    expect(read[0]).toBe('عقد');
+  });
+
+  it('gives a right-to-left link one annotation a line, its words in reading order', () => {
+    const pdf = renderPdf({
+      format: accessible({ content: { elements: [{ id: 'p', type: 'paragraph', content: 'Read [مدة الإيجار سنة](https://example.com/terms) here.' }] } }),
+      data: {},
+      meta: { title: 'Link', creationDate: created, locale: 'ar' },
+    }).pdf;
+    const objects = pdfQdf(pdf);
+    expect(objects.match(/\/Subtype \/Link/g)).toHaveLength(1);
+    const contents = /\/Contents <feff([0-9a-f]+)>/.exec(objects)![1]!;
+    expect(Buffer.from(contents, 'hex').swap16().toString('utf16le')).toBe('مدة الإيجار سنة');
   });
 
   it('prints the same bytes, and reads back right, whatever the process shaped before', () => {

@@ -44,6 +44,8 @@ export interface Atom {
   link?: TLinkTarget;
   /** The logical text, kept for ActualText when glyphs do not read back in order. */
   text: string;
+  /** Where the text starts in its paragraph: the atom's place in reading order, which a right-to-left run reverses on the line. */
+  start: number;
   /** Set during placement. */
   x: number;
 }
@@ -218,6 +220,7 @@ class AtomCutter {
       underline: style.underline || span.underline === true || span.link !== undefined,
       color: span.link ? LINK_COLOR : style.color,
       text: t,
+      start: a,
       x: 0,
     };
     if (span.link) atom.link = span.link;

@@ -1,4 +1,4 @@
-import { PDF, PdfArray, PdfDict, PdfNumber, PdfRef, type PdfObject, type PDFPage } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfNull, PdfNumber, PdfRef, type PdfObject, type PDFPage } from '@libpdf/core';
 
 /**
  * One PDF: every page of `document`, then every page of `extra` (the certificate of completion).
@@ -18,7 +18,10 @@ export async function appendPdf(document: Uint8Array, extra: Uint8Array): Promis
   return target.save({ incremental: true });
 }
 
-/** The structure tree's parts this merge can extend: a root with one Document element and a flat ParentTree. */
+/**
+ * The structure tree's parts this merge can extend: a root with one Document element and a flat
+ * ParentTree, as our renderer writes it (the documents sealed here are all its own).
+ */
 function structureOf(pdf: PDF): { root: PdfDict; document: PdfDict; documentRef: PdfRef; nums: PdfArray; nextKey: number } | null {
   const resolve = (ref: PdfRef) => pdf.getObject(ref);
   const root = pdf.getCatalog().getDict('StructTreeRoot', resolve);
@@ -26,8 +29,13 @@ function structureOf(pdf: PDF): { root: PdfDict; document: PdfDict; documentRef:
   if (!root || !(documentRef instanceof PdfRef)) return null;
   const document = pdf.getObject(documentRef);
   const nums = root.getDict('ParentTree', resolve)?.getArray('Nums', resolve);
-  const nextKey = root.getNumber('ParentTreeNextKey', resolve)?.value;
-  if (!(document instanceof PdfDict) || document.getName('S')?.value !== 'Document' || !nums || nextKey === undefined) return null;
+  if (!(document instanceof PdfDict) || document.getName('S')?.value !== 'Document' || !nums) return null;
+  // The next key is optional: past the largest key in use otherwise.
+  let nextKey = root.getNumber('ParentTreeNextKey', resolve)?.value ?? 0;
+  for (let i = 0; i < nums.length; i += 2) {
+    const key = nums.at(i);
+    if (key instanceof PdfNumber) nextKey = Math.max(nextKey, key.value + 1);
+  }
   return { root, document, documentRef, nums, nextKey };
 }
 
@@ -103,7 +111,8 @@ function mergeStructure(target: PDF, source: PDF, sourcePages: PDFPage[], copied
     const parents = key === undefined ? undefined : sourceParents.get(key);
     const list = parents instanceof PdfRef ? source.getObject(parents) : parents;
     if (!(list instanceof PdfArray)) return;
-    const mapped = list.toArray().map((ref) => (ref instanceof PdfRef ? (elementRef.get(ref.objectNumber) ?? ref) : ref));
+    // An MCID's place in the array is its number: one whose element was not copied keeps its place, as null.
+    const mapped = list.toArray().map((ref) => (ref instanceof PdfRef ? (elementRef.get(ref.objectNumber) ?? PdfNull.instance) : PdfNull.instance));
     into.nums.push(PdfNumber.of(nextKey), new PdfArray(mapped));
     page.dict.set('StructParents', PdfNumber.of(nextKey));
     nextKey++;

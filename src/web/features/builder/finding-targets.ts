@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import type { TAccessibilityFinding } from '../../../contract/accessibility-check';
 import type { TElement, TFormatContent } from '../../../contract/format-content';
-import { linksNamedByAddress } from '../../../contract/inline-markup';
+import { linkAt, linksNamedByAddress } from '../../../contract/inline-markup';
 import type { BuilderAction } from './builder-reducer';
 import type { BuilderView } from './builder-toolbar';
 import { ELEMENT_LABELS, findElement } from './model';
@@ -38,10 +38,14 @@ const ELEMENT_FIELD: Record<TAccessibilityFinding['code'], TFixField> = {
 /** In a text field that holds a link named by its address, selects that link's markup, ready for Ctrl/Cmd+K. */
 function selectAddressLink(field: HTMLElement): void {
   if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) || field.dataset.a11yFix !== 'link-text') return;
-  const words = linksNamedByAddress(field.value)[0];
-  const start = words === undefined ? -1 : field.value.indexOf(`[${words}`);
-  const end = start < 0 ? -1 : field.value.indexOf(')', start);
-  if (end > start) field.setSelectionRange(start, end + 1);
+  const value = field.value;
+  for (let at = value.indexOf('['); at >= 0; at = value.indexOf('[', at + 1)) {
+    const link = linkAt(value, at + 1, at + 1);
+    if (link && linksNamedByAddress(value.slice(link.start, link.end)).length > 0) {
+      field.setSelectionRange(link.start, link.end);
+      return;
+    }
+  }
 }
 
 function findingTarget(finding: TAccessibilityFinding): TFindingTarget | null {
