@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
@@ -140,16 +141,39 @@ describe('a tagged document is PDF/A-2a', () => {
     try {
       const bundle = join(dir, 'render.mjs');
       await bundleForNode(join(import.meta.dirname, 'index.ts'), bundle);
-      const bundled = (await import(pathToFileURL(bundle).href)) as typeof import('./index.ts');
-      const pdf = bundled.renderPdf({
-        format: accessible(offer),
-        data: exampleData(offer.placeholders),
-        meta: { title: 'A tagged document', creationDate: created },
-      }).pdf;
-      expect(Buffer.from(pdf).equals(Buffer.from(render(accessible(offer))))).toBe(true);
       const cmyk = accessible({ content: { elements: [{ id: 'i', type: 'image', src: '/api/assets/cmyk', alt: 'A grey square' }] } });
-      const input = { format: cmyk, data: {}, assets: { '/api/assets/cmyk': makeCmykJpeg() }, meta: { title: 'CMYK', creationDate: created } };
-      expect(Buffer.from(bundled.renderPdf(input).pdf).equals(Buffer.from(renderPdf(input).pdf))).toBe(true);
+      const inputs = [
+        { format: accessible(offer), data: exampleData(offer.placeholders), meta: { title: 'A tagged document', creationDate: created } },
+        { format: cmyk, data: {}, assets: { '/api/assets/cmyk': makeCmykJpeg() }, meta: { title: 'CMYK', creationDate: created } },
+      ];
+      // In a process of its own: the bundle holds its own copy of the contract, whose named
+      // schemas would join zod's global registry in this test worker, where a server test's
+      // OpenAPI document would then meet two schemas of one name.
+      const request = join(dir, 'inputs.json');
+      writeFileSync(
+        request,
+        JSON.stringify(
+          inputs.map((input) => ({ ...input, assets: Object.fromEntries(Object.entries(input.assets ?? {}).map(([k, v]) => [k, v.toString('base64')])) })),
+        ),
+      );
+      const script = `
+        import { readFileSync } from 'node:fs';
+        const { renderPdf } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+        const inputs = JSON.parse(readFileSync(${JSON.stringify(request)}, 'utf8'));
+        const pdfs = inputs.map((input) => {
+          const assets = Object.fromEntries(Object.entries(input.assets).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
+          const meta = { ...input.meta, creationDate: new Date(input.meta.creationDate) };
+          return Buffer.from(renderPdf({ ...input, assets, meta }).pdf).toString('base64');
+        });
+        process.stdout.write(JSON.stringify(pdfs));`;
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const bundled = (JSON.parse(output) as string[]).map((pdf) => Buffer.from(pdf, 'base64'));
+      expect(bundled).toHaveLength(2);
+      inputs.forEach((input, i) => expect(bundled[i]!.equals(Buffer.from(renderPdf(input).pdf))).toBe(true));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
