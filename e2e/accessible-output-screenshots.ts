@@ -2,7 +2,8 @@
  * Screenshots of the builder's accessibility work at 1280 px and 375 px, for looking at by eye. Not a test.
  *   BASE_URL=http://localhost:5177 npx tsx e2e/accessible-output-screenshots.ts [outDir=docs/screenshots/accessible-output]
  * Signs up a fresh user per width, builds a format with a level 1 heading, a paragraph with a link,
- * a table, a heading at level 3 and an image without alternative text, and shoots the link dialog,
+ * a table, a heading at level 3, an image without alternative text and a link named by its address,
+ * and shoots the link dialog,
  * the table's, the heading's and the image's properties and the check beside the preview, with
  * problems and without. Reports console errors and horizontal overflow.
  */
@@ -102,6 +103,10 @@ async function main() {
     await shot(page, 'image-properties-decorative', width, page.getByLabel('Alternative text'));
     await page.getByRole('switch', { name: 'Decorative (screen readers skip it)' }).click();
     await done();
+    await tools();
+    await sidebar.getByRole('button', { name: 'Add Paragraph' }).click();
+    await page.getByLabel('Paragraph text').fill('Prices: [https://example.com/prices](https://example.com/prices).');
+    await done();
     // Beside the check at 1280 px, where check-findings shows them.
     if (mobile) await shot(page, 'canvas-level-badges', width, page.getByRole('list', { name: 'Format elements' }));
 
@@ -115,6 +120,15 @@ async function main() {
     await view('Preview');
     await check.getByRole('button', { name: 'Go to image' }).click();
     await page.keyboard.type('The Acme logo: a blue anchor');
+    await done();
+    await view('Preview');
+    // The link's markup comes selected: Ctrl+K edits it.
+    await check.getByRole('button', { name: 'Go to paragraph' }).click();
+    await page.keyboard.press('Control+k');
+    const editLink = page.getByRole('dialog', { name: 'Edit link' });
+    await editLink.getByLabel('Words to show').fill('our price list');
+    await shot(page, 'link-finding-edit', width, editLink);
+    await editLink.getByRole('button', { name: 'Update link' }).click();
     await done();
     await view('Preview');
     await check.getByText('No accessibility problems found').waitFor();
