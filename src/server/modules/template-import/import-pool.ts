@@ -1,7 +1,8 @@
 import { Piscina } from 'piscina';
 import { AppError } from '../../http/app-error.ts';
 import { threadEntryFile } from '../../jobs/thread-entry.ts';
-import type { TImportOutcome, TImportTask } from './import-worker.ts';
+import { MessageChannel } from 'node:worker_threads';
+import type { TImportOutcome, TImportTask, TImportThreadTask } from './import-worker.ts';
 
 /** What one import may use; past either, its thread is stopped. */
 export type TImportLimits = { timeMs: number; memoryMb: number };
@@ -11,11 +12,11 @@ const MAX_CONCURRENT_IMPORTS = 2;
 
 /** Imports run on threads of their own, with a memory ceiling and a wall clock. */
 export function createImportPool(limits: TImportLimits = IMPORT_LIMITS) {
-  let pool: Promise<Piscina<TImportTask, TImportOutcome>> | undefined;
+  let pool: Promise<Piscina<TImportThreadTask, TImportOutcome>> | undefined;
   const start = () =>
     (pool ??= threadEntryFile('src/server/modules/template-import/import-worker.ts').then(
       (filename) =>
-        new Piscina<TImportTask, TImportOutcome>({
+        new Piscina<TImportThreadTask, TImportOutcome>({
           filename,
           minThreads: 0,
           maxThreads: MAX_CONCURRENT_IMPORTS,
@@ -27,10 +28,19 @@ export function createImportPool(limits: TImportLimits = IMPORT_LIMITS) {
 
   return {
     async convert(task: TImportTask): Promise<Extract<TImportOutcome, { ok: true }>> {
-      const signal = AbortSignal.timeout(limits.timeMs);
+      // The clock starts when the thread takes the task: a thread that is still starting (after one
+      // was stopped, on a busy machine) or an import waiting its turn is not the file's fault.
+      const stop = new AbortController();
+      const { signal } = stop;
+      const { port1: heard, port2: started } = new MessageChannel();
+      let clock: NodeJS.Timeout | undefined;
+      heard.once('message', () => {
+        heard.close();
+        clock = setTimeout(() => stop.abort(), limits.timeMs);
+      });
       let outcome: TImportOutcome;
       try {
-        outcome = await (await start()).run(task, { signal });
+        outcome = await (await start()).run({ ...task, started }, { signal, transferList: [started] });
       } catch (error) {
         if (signal.aborted) {
           throw new AppError(
@@ -45,6 +55,9 @@ export function createImportPool(limits: TImportLimits = IMPORT_LIMITS) {
           );
         }
         throw error;
+      } finally {
+        clearTimeout(clock);
+        heard.close();
       }
       if (!outcome.ok) throw new AppError(outcome.code, outcome.message, outcome.fields);
       return outcome;

@@ -3,6 +3,7 @@
  * inflates to hundreds of megabytes, a Word document with thousands of images) can only use this
  * thread's memory and time: the pool stops it at its limits, and the server never waits on it.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { TImportKind } from '../../../contract/template-import-files.ts';
 import { AppError } from '../../http/app-error.ts';
 import { lowerThisThreadsPriority } from '../../jobs/thread-priority.ts';
@@ -16,6 +17,8 @@ import { badFile, checkDocxParts, decodeText, inspectDocx } from './file-check.t
 export const MAX_IMPORTED_IMAGES = 50;
 
 export type TImportTask = { kind: TImportKind; bytes: Uint8Array };
+/** As the pool sends it: the port hears when the thread begins, so start-up is not on the clock. */
+export type TImportThreadTask = TImportTask & { started: MessagePort };
 
 export type TImportOutcome =
   | {
@@ -62,7 +65,9 @@ async function convert(task: TImportTask): Promise<Extract<TImportOutcome, { ok:
 
 lowerThisThreadsPriority();
 
-export default async function convertImport(task: TImportTask): Promise<TImportOutcome> {
+export default async function convertImport(task: TImportThreadTask): Promise<TImportOutcome> {
+  task.started.postMessage(null);
+  task.started.close();
   try {
     return await convert(task);
   } catch (error) {
