@@ -14,6 +14,7 @@ import { registerSpa } from './http/spa.ts';
 import { serializeError } from './log-errors.ts';
 import { pathForLog } from './log-tokens.ts';
 import { registerTextGuard } from './http/text-guard.ts';
+import { registerLoadShedding, type TLoadShedding } from './http/load-shedding.ts';
 import { decorateCaller, resolveCallerFor } from './http/caller.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { createServices, type TServices, type TServicesOptions } from './services.ts';
@@ -86,6 +87,8 @@ export type TBuildAppOptions = {
     signInClock?: () => Date;
     /** Password hashes at once and waiting (default: from the thread pool's size). */
     passwordHashLimits?: THashGateLimits;
+    /** When generations are turned away with 503 (default LOAD_SHEDDING). */
+    loadShedding?: TLoadShedding;
   };
   /** Where the log goes instead of standard output (tests read it). */
   logStream?: NodeJS.WritableStream;
@@ -97,9 +100,9 @@ const PDF_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 export async function buildApp({ config, database, background = {}, logStream }: TBuildAppOptions): Promise<FastifyInstance> {
   const app = createFastify(config, logStream);
   const checkout = checkoutOrigins();
-  await registerHttpEdge(app, config, checkout);
+  await registerHttpEdge(app, config, checkout, background.loadShedding);
 
-  const { importLimits: _importLimits, signInClock, passwordHashLimits, ...serviceOptions } = background;
+  const { importLimits: _importLimits, signInClock, passwordHashLimits, loadShedding: _loadShedding, ...serviceOptions } = background;
   const services = createServices({ config, database, log: app.log, ...serviceOptions });
   const auth = createAuth(app, config, database, services, { signInClock, passwordHashLimits });
   const accountDeletion = createAccountDeletionFor(app, services, auth);
@@ -205,7 +208,7 @@ function checkoutOrigins() {
 }
 
 /** Security headers, compression, cookies, uploads, the OpenAPI description and the request guards. */
-async function registerHttpEdge(app: FastifyInstance, config: TConfig, checkout: ReturnType<typeof checkoutOrigins>) {
+async function registerHttpEdge(app: FastifyInstance, config: TConfig, checkout: ReturnType<typeof checkoutOrigins>, loadShedding?: TLoadShedding) {
   const withCheckout = (...base: string[]) => [...base, checkout.directive];
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -230,6 +233,8 @@ async function registerHttpEdge(app: FastifyInstance, config: TConfig, checkout:
   });
   // The web bundle is ~0.7 MB of text; PDFs and images are already compressed and are left alone.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  // Before the body is read and before any session, key or CSRF check: a turned-away request costs almost nothing.
+  await registerLoadShedding(app, loadShedding);
   await app.register(cookie);
   await app.register(multipart);
   await app.register(swagger, {

@@ -7,6 +7,7 @@ import { ApiError, api, errorStatus, isUnauthorizedError, readApiError, request 
 let server: Server;
 let base: string;
 const received: { method?: string; contentType?: string; body?: string }[] = [];
+let busyCalls = 0;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -42,6 +43,27 @@ beforeAll(async () => {
       case '/plain':
         res.writeHead(409, { 'content-type': 'text/plain' }).end('Already taken');
         return;
+      case '/busy-twice': {
+        busyCalls++;
+        if (busyCalls <= 2) {
+          res
+            .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
+            .end(JSON.stringify({ error: { code: 'unavailable', message: 'The server is busy.' } }));
+        } else res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ made: body }));
+        return;
+      }
+      case '/always-busy':
+        busyCalls++;
+        res
+          .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
+          .end(JSON.stringify({ error: { code: 'unavailable', message: 'The server is busy.' } }));
+        return;
+      case '/busy-for-an-hour':
+        busyCalls++;
+        res
+          .writeHead(503, { 'content-type': 'application/json', 'retry-after': '3600' })
+          .end(JSON.stringify({ error: { code: 'unavailable', message: 'Down for maintenance.' } }));
+        return;
       case '/not-our-shape':
         res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'made_up', message: 7 } }));
         return;
@@ -65,6 +87,22 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 describe('the API client', () => {
+  it('sends a request turned away as busy (503 with a short Retry-After) again, with the same body', async () => {
+    busyCalls = 0;
+    expect(await api.post(`${base}/busy-twice`, { name: 'Offer' })).toEqual({ made: '{"name":"Offer"}' });
+    expect(busyCalls).toBe(3);
+  });
+
+  it('gives up after a few busy answers, and does not wait out a long Retry-After', async () => {
+    busyCalls = 0;
+    const error = await failure(api.post(`${base}/always-busy`, {}));
+    expect([error.status, error.code, error.message]).toEqual([503, 'unavailable', 'The server is busy.']);
+    expect(busyCalls).toBe(4);
+    busyCalls = 0;
+    expect((await failure(api.get(`${base}/busy-for-an-hour`))).message).toBe('Down for maintenance.');
+    expect(busyCalls).toBe(1);
+  });
+
   it('sends JSON and parses the JSON answer', async () => {
     const answer = await api.post<{ ok: boolean; echo: string }>(`${base}/json`, { name: 'Offer' });
     expect(answer).toEqual({ ok: true, echo: '{"name":"Offer"}' });

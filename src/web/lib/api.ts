@@ -10,6 +10,35 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
 const FALLBACK_MESSAGE = 'Something went wrong. Please try again.';
+/**
+ * A 503 with Retry-After means the server turned the request away before doing anything (it is
+ * busy making other documents), so sending it again is safe: after the wait it names, when that
+ * wait is short, a few times.
+ */
+const BUSY_RETRIES = 3;
+const BUSY_MAX_WAIT_SECONDS = 5;
+
+function busyWaitMs(res: Response): number | null {
+  if (res.status !== 503) return null;
+  const seconds = Number(res.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds >= 0 && seconds <= BUSY_MAX_WAIT_SECONDS ? seconds * 1000 : null;
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
 const LEFT_WORKSPACE_MESSAGE = 'You switched workspace before this finished. Open the other workspace again to see how it went.';
 
 /**
@@ -107,10 +136,20 @@ export async function request(method: HttpMethod, url: string, options: RequestO
     init.body = JSON.stringify(options.json);
   }
   let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch (cause) {
-    throw ApiError.unreachable(cause);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(url, init);
+    } catch (cause) {
+      throw ApiError.unreachable(cause);
+    }
+    const wait = attempt < BUSY_RETRIES ? busyWaitMs(res) : null;
+    if (wait === null) break;
+    await res.body?.cancel();
+    try {
+      await pause(wait, options.signal);
+    } catch (cause) {
+      throw ApiError.unreachable(cause);
+    }
   }
   // A query's answer lands in its own workspace's cache entry (query-client.ts); a change's answer
   // would be applied to whatever is on screen now, which is another workspace's.

@@ -5,6 +5,7 @@ import { DEMO_BODY_LIMIT_BYTES, DEMO_REQUESTS_PER_MINUTE, ZDemoRenderBody } from
 import { ZApiError } from '../../../contract/errors.ts';
 import { sendPdf } from '../../http/send-file.ts';
 import type { TDemoService } from './demo.service.ts';
+import { SHED_UNDER_LOAD } from '../../http/load-shedding.ts';
 
 export async function demoRoutes(app: FastifyInstance, opts: { demo: TDemoService }) {
   await app.register(rateLimit, {
@@ -20,8 +21,8 @@ export async function demoRoutes(app: FastifyInstance, opts: { demo: TDemoServic
     '/api/demo/render',
     {
       bodyLimit: DEMO_BODY_LIMIT_BYTES,
-      config: { rateLimit: { max: DEMO_REQUESTS_PER_MINUTE, timeWindow: 60_000 } },
-      schema: { body: ZDemoRenderBody, response: { 400: ZApiError, 413: ZApiError, 429: ZApiError } },
+      config: { rateLimit: { max: DEMO_REQUESTS_PER_MINUTE, timeWindow: 60_000 }, ...SHED_UNDER_LOAD.config },
+      schema: { body: ZDemoRenderBody, response: { 400: ZApiError, 413: ZApiError, 429: ZApiError, 503: ZApiError } },
     },
     async (request, reply) => sendPdf(reply, await opts.demo.render(request.body, request.ip), `Offer letter - ${request.body.client_name}`, 'inline'),
   );

@@ -7,6 +7,7 @@ import { ZFormat, ZFormatInput, ZIdParams } from '../../../contract/formats.ts';
 import { admitBeforeBody } from '../../http/in-flight.ts';
 import { sendFile, sendPdf } from '../../http/send-file.ts';
 import type { TFormatsService } from './formats.service.ts';
+import { SHED_UNDER_LOAD } from '../../http/load-shedding.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
@@ -29,7 +30,7 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
   // body is read and parsed.
   const previewRate = admitBeforeBody((request, bodyBytes) => opts.formats.admitPreview(request.callerId, bodyBytes));
 
-  api.post('/api/formats/preview', { schema: { body: ZFormatInput, response: errors }, ...previewRate }, async (request, reply) => {
+  api.post('/api/formats/preview', { schema: { body: ZFormatInput, response: errors }, ...previewRate, ...SHED_UNDER_LOAD }, async (request, reply) => {
     const bytes = await opts.formats.previewUnsaved(request.callerId, request.body);
     return sendPdf(reply, bytes, `${request.body.name} (preview)`, 'inline');
   });
@@ -43,7 +44,7 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
     return reply.status(204).send(null);
   });
 
-  api.get('/api/formats/:id/preview', { schema: { params: ZIdParams }, ...previewRate }, async (request, reply) => {
+  api.get('/api/formats/:id/preview', { schema: { params: ZIdParams }, ...previewRate, ...SHED_UNDER_LOAD }, async (request, reply) => {
     const userId = request.callerId;
     const format = await opts.formats.get(userId, request.params.id);
     const bytes = await opts.formats.preview(userId, request.params.id);
@@ -52,7 +53,7 @@ export async function formatsRoutes(app: FastifyInstance, opts: { formats: TForm
 
   api.post(
     '/api/formats/:id/preview',
-    { schema: { params: ZIdParams, body: ZFilledPreviewBody, response: errors }, ...previewRate },
+    { schema: { params: ZIdParams, body: ZFilledPreviewBody, response: errors }, ...previewRate, ...SHED_UNDER_LOAD },
     async (request, reply) => {
       const userId = request.callerId;
       const format = await opts.formats.get(userId, request.params.id);

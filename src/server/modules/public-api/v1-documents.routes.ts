@@ -14,7 +14,8 @@ import {
 } from '../../../contract/public-api.ts';
 import { sendPdf } from '../../http/send-file.ts';
 import { answerOnce } from './idempotency.ts';
-import { callerOf, errors, security, type TV1Routes } from './v1-routes-common.ts';
+import { busy, callerOf, errors, security, type TV1Routes } from './v1-routes-common.ts';
+import { SHED_UNDER_LOAD } from '../../http/load-shedding.ts';
 
 export function v1DocumentRoutes({ api, v1, idempotency }: TV1Routes) {
   api.post(
@@ -39,11 +40,13 @@ export function v1DocumentRoutes({ api, v1, idempotency }: TV1Routes) {
           201: ZV1Document,
           202: ZV1PendingDocument,
           ...errors,
+          ...busy,
           422: ZApiError.describe(
             'The document could not be made (`document_too_large`, `render_timeout`), or the Idempotency-Key was used with another body (`unprocessable`).',
           ),
         },
       },
+      ...SHED_UNDER_LOAD,
     },
     async (request, reply) => {
       const prefer = String(request.headers.prefer ?? '').toLowerCase();
@@ -139,8 +142,9 @@ export function landingPageGenerateRoute({ api, v1, idempotency }: TV1Routes) {
         description: 'The call shown on the landing page: `template_id` is a format id. Same behaviour, keys and limits as `POST /api/v1/documents`.',
         security,
         body: ZGenerateBody,
-        response: { 201: ZGenerateResult, ...errors, 422: ZApiError.describe('The document could not be made (`document_too_large`, `render_timeout`).') },
+        response: { 201: ZGenerateResult, ...errors, ...busy, 422: ZApiError.describe('The document could not be made (`document_too_large`, `render_timeout`).') },
       },
+      ...SHED_UNDER_LOAD,
     },
     async (request, reply) =>
       answerOnce(request, reply, idempotency, async () => {

@@ -13,6 +13,12 @@ export const errors = {
   404: ZApiError.describe('Not found, or owned by someone else (`not_found`).'),
   429: ZApiError.describe('Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`).'),
 };
+/** What a generation may also answer: turned away before any work, so a retry is always safe. */
+export const busy = {
+  503: ZApiError.describe(
+    'The server is busy and did not start this request (`unavailable`). Nothing was made or counted: send the same request again after the `Retry-After` header’s seconds.',
+  ),
+};
 export const security: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 
 /** The key's mode: a test key sees only what test keys made, a live key never sees it. */

@@ -1,0 +1,111 @@
+import { count, eq, sum } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documents, usageCounters } from '../db/schema.ts';
+import { createTestApp, signUpOnPlan, type TTestApp } from '../test/test-app.ts';
+import { createAdaptiveLimit, shedMessage } from './load-shedding.ts';
+
+/*
+ * Past its capacity the process turns new generations away at once, with 503 and Retry-After,
+ * instead of making everyone wait; what it admits it finishes, and the rest of the app is served.
+ */
+
+let t: TTestApp;
+beforeAll(async () => {
+  // One generation at a time, and a short stall counts: the limits are reached on purpose.
+  t = await createTestApp({}, { loadShedding: { maxEventLoopDelayMs: 40, targetLatencyMs: 1, minInFlight: 1, maxInFlight: 1, retryAfterSeconds: 1 } });
+});
+afterAll(() => t.close());
+
+const letter = {
+  name: 'Letter',
+  description: '',
+  content: { elements: [{ id: '1', type: 'paragraph', content: 'Dear {{name}},' }] },
+  placeholders: [{ name: 'name', type: 'text', required: true }],
+};
+
+describe('load shedding', () => {
+  it('turns away generations past what is in progress, with the error shape and Retry-After, and makes nothing for them', async () => {
+    const { client, user } = await signUpOnPlan(t, 'premium');
+    const format = (await client.post('/api/formats', letter)).json() as { id: string };
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => client.post('/api/documents', { formatId: format.id, data: { name: `N${i}` } })));
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    const shed = answers.filter((a) => a.statusCode === 503);
+    expect(shed.length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 201 || s === 503)).toBe(true);
+    for (const answer of shed) {
+      expect(answer.headers['retry-after']).toBe('1');
+      expect(answer.json()).toEqual({ error: { code: 'unavailable', message: shedMessage(1) } });
+    }
+    const [stored] = await t.database.db.select({ n: count() }).from(documents).where(eq(documents.ownerId, user.id));
+    expect(stored!.n).toBe(answers.length - shed.length);
+    const [counted] = await t.database.db.select({ n: sum(usageCounters.generations) }).from(usageCounters).where(eq(usageCounters.ownerId, user.id));
+    expect(Number(counted!.n)).toBe(answers.length - shed.length);
+
+    // Once those are done, the next is admitted.
+    expect((await client.post('/api/documents', { formatId: format.id, data: { name: 'Later' } })).statusCode).toBe(201);
+  });
+
+  it('turns away generations while the event loop lags, and still answers health checks and reads', async () => {
+    const { client } = await signUpOnPlan(t, 'premium');
+    const format = (await client.post('/api/formats', letter)).json() as { id: string };
+    // Hold the event loop in 100 ms turns for a second, as a run of heavy work would: the delay
+    // is sampled four times a second, and the request comes right after.
+    const stallEnds = performance.now() + 1_000;
+    while (performance.now() < stallEnds) {
+      const until = performance.now() + 100;
+      while (performance.now() < until);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const refused = await client.post('/api/documents', { formatId: format.id, data: { name: 'Stalled' } });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await client.get('/api/documents')).statusCode).toBe(200);
+
+    // A quiet second later it makes documents again.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect((await client.post('/api/documents', { formatId: format.id, data: { name: 'Calm' } })).statusCode).toBe(201);
+  });
+});
+
+describe('the adaptive limit', () => {
+  let clock = 0;
+  const limiter = () => createAdaptiveLimit({ targetLatencyMs: 100, minInFlight: 2, maxInFlight: 10 }, () => clock);
+  /** Admits as many as it will, lets them take `ms`, and closes the window. */
+  function window(limit: ReturnType<typeof limiter>, ms: number): number {
+    const admitted: (() => void)[] = [];
+    for (let release = limit.enter(); release; release = limit.enter()) admitted.push(release);
+    clock += ms;
+    for (const release of admitted) release();
+    limit.adjust();
+    return admitted.length;
+  }
+
+  it('admits up to its limit, lowers it by a tenth while generations are slow, down to its floor', () => {
+    const limit = limiter();
+    expect(window(limit, 300)).toBe(8);
+    expect(limit.limit).toBe(7);
+    for (let i = 0; i < 30; i++) window(limit, 300);
+    expect(limit.limit).toBe(2);
+  });
+
+  it('raises it by one while generations are quick and the limit is reached, up to its ceiling', () => {
+    const limit = limiter();
+    window(limit, 20);
+    expect(limit.limit).toBe(9);
+    for (let i = 0; i < 30; i++) window(limit, 20);
+    expect(limit.limit).toBe(10);
+  });
+
+  it('stays put when quick but not full, and when nothing finished', () => {
+    const limit = limiter();
+    const release = limit.enter()!;
+    clock += 10;
+    release();
+    limit.adjust();
+    expect(limit.limit).toBe(8);
+    limit.adjust();
+    expect(limit.limit).toBe(8);
+  });
+});
