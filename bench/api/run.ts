@@ -172,12 +172,17 @@ function report(label: string, figures: TFigures, pool: number): Record<string, 
     // read, so autocannon, still writing the 1,000-row body, sees EPIPE; anything else is an error.
     floodUnexpected =
       Object.entries(flood.errorCodes).reduce((n, [code, count]) => n + (code === 'EPIPE' ? 0 : count), 0) +
-      Object.entries(flood.statuses).reduce((n, [status, count]) => n + (['200', '400', '429'].includes(status) || (status === '503' && !flood.shedWithoutRetryAfter) ? 0 : count), 0);
+      Object.entries(flood.statuses).reduce(
+        (n, [status, count]) => n + (['200', '400', '429'].includes(status) || (status === '503' && !flood.shedWithoutRetryAfter) ? 0 : count),
+        0,
+      );
     log(
       `One user's free work: invalid ${FLOOD.rows.toLocaleString('en-US')}-row lists on ${FLOOD.invalidListConnections} connections and previews on ${FLOOD.previewConnections}, at once, for ${FLOOD_SECONDS} s`,
     );
     log(`  answers ${JSON.stringify(flood.statuses)}; client errors ${JSON.stringify(flood.errorCodes)}; ${floodUnexpected} errors`);
-    log(`  GET /healthz during the flood: ${floodHealthz.length} samples, p50 ${round(median(floodHealthz))} ms, p99 ${round(quantile(floodHealthz, 0.99))} ms`);
+    log(
+      `  GET /healthz during the flood: ${floodHealthz.length} samples, p50 ${round(median(floodHealthz))} ms, p99 ${round(quantile(floodHealthz, 0.99))} ms`,
+    );
     floodFigures.flood_healthz_p99_ms = round(quantile(floodHealthz, 0.99));
   }
   return {

@@ -26,7 +26,9 @@ export async function startLoopbackPostgres(): Promise<TLoopbackPostgres | undef
   // PostgreSQL refuses to run as root; as root, run it as the postgres user, as CI does.
   const asRoot = process.getuid?.() === 0;
   const run = (tool: string, args: string[]) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], { stdio: 'ignore' }) : execFileSync(path.join(bin, tool), args, { stdio: 'ignore' });
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], { stdio: 'ignore' })
+      : execFileSync(path.join(bin, tool), args, { stdio: 'ignore' });
   if (asRoot) {
     try {
       execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
@@ -39,7 +41,16 @@ export async function startLoopbackPostgres(): Promise<TLoopbackPostgres | undef
   const port = await freePort();
   const data = path.join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust']);
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {

@@ -39,7 +39,10 @@ describe('load shedding', () => {
     }
     const [stored] = await t.database.db.select({ n: count() }).from(documents).where(eq(documents.ownerId, user.id));
     expect(stored!.n).toBe(answers.length - shed.length);
-    const [counted] = await t.database.db.select({ n: sum(usageCounters.generations) }).from(usageCounters).where(eq(usageCounters.ownerId, user.id));
+    const [counted] = await t.database.db
+      .select({ n: sum(usageCounters.generations) })
+      .from(usageCounters)
+      .where(eq(usageCounters.ownerId, user.id));
     expect(Number(counted!.n)).toBe(answers.length - shed.length);
 
     // Once those are done, the next is admitted.

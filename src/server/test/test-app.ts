@@ -13,6 +13,7 @@ import { loadConfig, type TConfig } from '../config.ts';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type TDatabase } from '../db/client.ts';
 import { users, workspaces } from '../db/schema.ts';
+import { NO_LOAD_SHEDDING } from '../http/load-shedding.ts';
 
 export const TEST_ORIGIN = 'http://localhost:5000';
 
@@ -80,6 +81,9 @@ export async function createTestApp(
 ): Promise<TTestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-test-'));
   const config = testConfig(dataDir, env);
+  // Load shedding answers to this machine's load, which in a test run is every other test's too;
+  // load-shedding.test.ts turns it on with limits of its own.
+  background = { loadShedding: NO_LOAD_SHEDDING, ...background };
   const { database, url, drop } = await freshDatabase();
   const app = await buildApp({ config, database, background, ...options });
   await app.ready();
