@@ -49,6 +49,21 @@ describe('load shedding', () => {
     expect((await client.post('/api/documents', { formatId: format.id, data: { name: 'Later' } })).statusCode).toBe(201);
   });
 
+  it('sends a generation’s answer uncompressed, as a small answer should be', async () => {
+    const { client } = await signUpOnPlan(t, 'premium');
+    const format = (await client.post('/api/formats', letter)).json() as { id: string };
+    const made = await client.request(
+      'POST',
+      '/api/documents',
+      { formatId: format.id, data: { name: 'Plain text '.repeat(150) } },
+      { 'accept-encoding': 'br, gzip' },
+    );
+    expect(made.body.length).toBeGreaterThan(1024);
+    expect(made.statusCode).toBe(201);
+    expect(made.headers['content-encoding']).toBeUndefined();
+    expect((made.json() as { name: string }).name).toBeTruthy();
+  });
+
   it('turns away generations while the event loop lags, and still answers health checks and reads', async () => {
     const { client } = await signUpOnPlan(t, 'premium');
     const format = (await client.post('/api/formats', letter)).json() as { id: string };

@@ -8,7 +8,7 @@ import { notFound } from '../../http/app-error.ts';
 import { admitBeforeBody } from '../../http/in-flight.ts';
 import { sendPdf } from '../../http/send-file.ts';
 import type { TDocumentsService } from './documents.service.ts';
-import { SHED_UNDER_LOAD } from '../../http/load-shedding.ts';
+import { GENERATION_ANSWER } from '../../http/load-shedding.ts';
 
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError };
 
@@ -33,7 +33,7 @@ export async function documentsRoutes(app: FastifyInstance, opts: { documents: T
       // A user who keeps sending data that fails, or sends many at once, is refused before a large
       // body is read and parsed.
       ...admitBeforeBody((request, bodyBytes) => opts.documents.admit(request.callerId, bodyBytes)),
-      ...SHED_UNDER_LOAD,
+      ...GENERATION_ANSWER,
     },
     async (request, reply) => reply.status(201).send(await opts.documents.create(request.callerId, request.body, { createdBy: request.actorId })),
   );

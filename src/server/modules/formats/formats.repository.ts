@@ -24,6 +24,17 @@ async function insertSnapshot(tx: TTx, row: typeof formats.$inferSelect) {
 
 /** Every query filters by the owner: another user's format is indistinguishable from a missing one. */
 export function createFormatsRepository(db: TDb) {
+  // Every generation asks this: prepared once, it is neither built again here nor planned again by the database.
+  const current = db
+    .select({ format: { id: formats.id, name: formats.name, version: formats.version }, snapshot: formatSnapshots })
+    .from(formats)
+    .innerJoin(
+      formatSnapshots,
+      and(eq(formatSnapshots.formatId, formats.id), eq(formatSnapshots.version, formats.version), eq(formatSnapshots.ownerId, sql.placeholder('ownerId'))),
+    )
+    .where(and(eq(formats.ownerId, sql.placeholder('ownerId')), eq(formats.id, sql.placeholder('formatId'))))
+    .limit(1)
+    .prepare('format_current_snapshot');
   return {
     async list(ownerId: string): Promise<TFormatRow[]> {
       return await db.select().from(formats).where(eq(formats.ownerId, ownerId)).orderBy(desc(formats.updatedAt), desc(formats.id));
@@ -97,15 +108,7 @@ export function createFormatsRepository(db: TDb) {
       ownerId: string,
       formatId: string,
     ): Promise<{ format: Pick<TFormatRow, 'id' | 'name' | 'version'>; snapshot: TSnapshotRow } | undefined> {
-      const [row] = await db
-        .select({ format: { id: formats.id, name: formats.name, version: formats.version }, snapshot: formatSnapshots })
-        .from(formats)
-        .innerJoin(
-          formatSnapshots,
-          and(eq(formatSnapshots.formatId, formats.id), eq(formatSnapshots.version, formats.version), eq(formatSnapshots.ownerId, ownerId)),
-        )
-        .where(and(eq(formats.ownerId, ownerId), eq(formats.id, formatId)))
-        .limit(1);
+      const [row] = await current.execute({ ownerId, formatId });
       return row;
     },
 

@@ -15,7 +15,7 @@ import {
 import { sendPdf } from '../../http/send-file.ts';
 import { answerOnce } from './idempotency.ts';
 import { busy, callerOf, errors, security, type TV1Routes } from './v1-routes-common.ts';
-import { SHED_UNDER_LOAD } from '../../http/load-shedding.ts';
+import { GENERATION_ANSWER } from '../../http/load-shedding.ts';
 
 export function v1DocumentRoutes({ api, v1, idempotency }: TV1Routes) {
   api.post(
@@ -46,7 +46,7 @@ export function v1DocumentRoutes({ api, v1, idempotency }: TV1Routes) {
           ),
         },
       },
-      ...SHED_UNDER_LOAD,
+      ...GENERATION_ANSWER,
     },
     async (request, reply) => {
       const prefer = String(request.headers.prefer ?? '').toLowerCase();
@@ -142,9 +142,14 @@ export function landingPageGenerateRoute({ api, v1, idempotency }: TV1Routes) {
         description: 'The call shown on the landing page: `template_id` is a format id. Same behaviour, keys and limits as `POST /api/v1/documents`.',
         security,
         body: ZGenerateBody,
-        response: { 201: ZGenerateResult, ...errors, ...busy, 422: ZApiError.describe('The document could not be made (`document_too_large`, `render_timeout`).') },
+        response: {
+          201: ZGenerateResult,
+          ...errors,
+          ...busy,
+          422: ZApiError.describe('The document could not be made (`document_too_large`, `render_timeout`).'),
+        },
       },
-      ...SHED_UNDER_LOAD,
+      ...GENERATION_ANSWER,
     },
     async (request, reply) =>
       answerOnce(request, reply, idempotency, async () => {

@@ -8,6 +8,12 @@ export type TWebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /** Every query on a user's rows filters by the owner; the sender's queue reads due rows of everyone. */
 export function createWebhooksRepository(db: TDb) {
+  // Asked for every document made: prepared once, it is neither built again here nor planned again by the database.
+  const listeningTo = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.ownerId, sql.placeholder('ownerId')), sql`${webhookEndpoints.disabledAt} is null`))
+    .prepare('webhook_endpoints_active');
   const mine = (ownerId: string, id: string) => and(eq(webhookEndpoints.ownerId, ownerId), eq(webhookEndpoints.id, id));
   return {
     async list(ownerId: string): Promise<TWebhookEndpointRow[]> {
@@ -44,10 +50,7 @@ export function createWebhooksRepository(db: TDb) {
 
     /** The enabled endpoints of an owner that listen to `event`. */
     async listening(ownerId: string, event: string): Promise<TWebhookEndpointRow[]> {
-      const rows = await db
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.ownerId, ownerId), sql`${webhookEndpoints.disabledAt} is null`));
+      const rows = await listeningTo.execute({ ownerId });
       return rows.filter((r) => r.events.includes(event));
     },
 

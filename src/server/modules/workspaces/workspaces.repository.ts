@@ -20,6 +20,17 @@ export function countingPeriod(ownerId: string | SQL, at = new Date()): SQL {
 
 /** A workspace's plan, quota period and mail settings: what a person and a team both have. */
 export function createWorkspacesRepository(db: TDb) {
+  // Every generation asks this: prepared once, it is neither built again here nor planned again by the database.
+  const withUsage = db
+    .select({ workspace: workspaces, generations: usageCounters.generations })
+    .from(workspaces)
+    .leftJoin(
+      usageCounters,
+      and(eq(usageCounters.ownerId, workspaces.id), eq(usageCounters.period, sql`coalesce(${workspaces.quotaPeriod}, ${sql.placeholder('period')})`)),
+    )
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('workspace_with_usage');
   return {
     async findById(id: string): Promise<TWorkspaceRow | undefined> {
       const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
@@ -28,15 +39,7 @@ export function createWorkspacesRepository(db: TDb) {
 
     /** The workspace with this period's generations, in one read: what every quota check needs. */
     async findWithUsage(id: string): Promise<{ workspace: TWorkspaceRow; generations: number } | undefined> {
-      const [row] = await db
-        .select({ workspace: workspaces, generations: usageCounters.generations })
-        .from(workspaces)
-        .leftJoin(
-          usageCounters,
-          and(eq(usageCounters.ownerId, workspaces.id), eq(usageCounters.period, sql`coalesce(${workspaces.quotaPeriod}, ${usagePeriod()})`)),
-        )
-        .where(eq(workspaces.id, id))
-        .limit(1);
+      const [row] = await withUsage.execute({ id, period: usagePeriod() });
       return row ? { workspace: row.workspace, generations: row.generations ?? 0 } : undefined;
     },
 
