@@ -31,11 +31,13 @@ export async function bundleForNode(entry: string, outfile: string): Promise<voi
   for (const file of RENDER_DATA_FILES) copyFileSync(path.join(PROJECT_ROOT, 'src/render', file), path.join(path.dirname(outfile), file));
 }
 
-/** The server, the bulk worker process and the thread entry points, side by side in dist/server. */
-export async function buildServer(): Promise<void> {
-  const out = path.dirname(SERVER_BUNDLE);
+/**
+ * The server, the bulk worker process and the thread entry points, side by side in dist/server, or
+ * in `out` (a test's own copy, inside the project so the bundle finds drizzle/ and node_modules).
+ */
+export async function buildServer(out = path.dirname(SERVER_BUNDLE)): Promise<void> {
   await Promise.all([
-    bundleForNode(path.join(PROJECT_ROOT, 'src/server/main.ts'), SERVER_BUNDLE),
+    bundleForNode(path.join(PROJECT_ROOT, 'src/server/main.ts'), path.join(out, path.basename(SERVER_BUNDLE))),
     bundleForNode(path.join(PROJECT_ROOT, 'src/server/worker.ts'), path.join(out, 'worker.mjs')),
     ...THREAD_ENTRIES.map((entry) => bundleForNode(path.join(PROJECT_ROOT, entry), path.join(out, `${path.basename(entry, '.ts')}.mjs`))),
   ]);

@@ -6,6 +6,10 @@ import { z } from 'zod';
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 
+/** A typo must not fork hundreds of processes, each with its own memory and database connections. */
+const MAX_WEB_CONCURRENCY = 64;
+const WHOLE_PROCESSES = 'must be a whole number of server processes, 1 or more';
+
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -42,6 +46,15 @@ const ZEnv = z.object({
   RENDER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).optional()),
   SIGN_UPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
   EXPORT_BACKGROUND_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(200),
+  WEB_CONCURRENCY: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: WHOLE_PROCESSES })
+      .int(WHOLE_PROCESSES)
+      .min(1, WHOLE_PROCESSES)
+      .max(MAX_WEB_CONCURRENCY, `must be at most ${MAX_WEB_CONCURRENCY}`)
+      .default(1),
+  ),
 });
 
 /** Cross-field rules, checked on the raw values so they are reported alongside field errors. */
@@ -73,6 +86,11 @@ export type TConfig = {
   signUpsPerIpPerHour: number;
   /** Accounts with more documents than this have "Export my data" built in the background. */
   exportBackgroundAbove: number;
+  /**
+   * Server processes main.ts runs on one port (PostgreSQL only); they share the machine's cores,
+   * so each sizes its thread pools to its share (cores.ts). main.ts sets it to 1 on the embedded database.
+   */
+  webConcurrency: number;
 };
 
 export class ConfigError extends Error {
@@ -146,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): TConfig {
     renderThreads: env.RENDER_THREADS,
     signUpsPerIpPerHour: env.SIGN_UPS_PER_IP_PER_HOUR,
     exportBackgroundAbove: env.EXPORT_BACKGROUND_ABOVE,
+    webConcurrency: env.WEB_CONCURRENCY,
   };
 }
 

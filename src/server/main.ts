@@ -1,5 +1,7 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
-import { loadConfigOrExit } from './config.ts';
+import { runPrimary } from './cluster-primary.ts';
+import { loadConfigOrExit, type TConfig } from './config.ts';
 import { migrateDatabase, openDatabase } from './db/client.ts';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import path from 'node:path';
@@ -9,9 +11,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-async function main() {
-  const config = loadConfigOrExit();
-
+/** One server process: the only one, or one of WEB_CONCURRENCY forked by cluster-primary.ts. */
+async function serve(config: TConfig) {
   let releaseLock: () => void = () => {};
   if (!config.databaseUrl) {
     try {
@@ -25,7 +26,8 @@ async function main() {
   const database = config.databaseUrl
     ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
     : await openDatabase({ driver: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
-  await migrateDatabase(database);
+  // The primary migrated before it forked this process: its siblings need not queue on the lock.
+  if (!cluster.isWorker) await migrateDatabase(database);
   const app = await buildApp({ config, database });
 
   let stopping = false;
@@ -56,8 +58,23 @@ async function main() {
     await database.close();
     fail(`Could not listen on port ${config.port}: ${(error as Error).message}`);
   }
+  // With WEB_CONCURRENCY the primary says it once, when every process listens.
+  if (cluster.isWorker) return;
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
   process.stdout.write(`Formwork is running at ${config.publicUrl} (${where})\n`);
+}
+
+async function main() {
+  const config = loadConfigOrExit();
+  if (config.webConcurrency > 1 && !config.databaseUrl) {
+    process.stderr.write(
+      `WEB_CONCURRENCY=${config.webConcurrency} is ignored without DATABASE_URL: ` +
+        'the embedded database can be opened by one process only, so Formwork runs as one process.\n',
+    );
+    return serve({ ...config, webConcurrency: 1 });
+  }
+  if (config.webConcurrency > 1 && config.databaseUrl && cluster.isPrimary) return runPrimary(config, config.databaseUrl);
+  return serve(config);
 }
 
 main().catch((error) => {

@@ -3,11 +3,11 @@
  * process (worker.ts), so a worker on another machine runs exactly the code the server does.
  */
 import { createTeamsRepository, createTeamsService, createWorkspacesRepository } from './modules/workspaces/index.ts';
-import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
+import { coresPerProcess } from './cores.ts';
 import { createBulkChunkSender, workBulkChunks, type TBulkChunkSender } from './jobs/bulk-chunk.job.ts';
 import { createPdfCache } from './jobs/pdf-cache.ts';
 import { createPdfSpool } from './jobs/pdf-spool.ts';
@@ -50,7 +50,7 @@ export type TServicesOptions = {
   log: FastifyBaseLogger;
   /** Whether this process takes bulk chunks from the queue (default: yes). */
   workBulkChunks?: boolean;
-  /** Render threads; defaults to the cores. */
+  /** Bulk render threads; defaults to RENDER_THREADS, else this process's share of the cores. */
   renderThreads?: number;
   /** How long a ZIP download may go without the client reading (default two minutes). */
   zipStallMs?: number;
@@ -135,7 +135,8 @@ function createRendering({ config, log }: TArea, { assetsRepository, quota }: TA
     }),
     log,
   });
-  const cores = os.availableParallelism();
+  // This process's share of the cores: the WEB_CONCURRENCY processes on this machine split them.
+  const cores = coresPerProcess(config.webConcurrency);
   // Single documents (preview, generate, download, the landing demo) render on threads of their
   // own, kept warm, so a user is not queued behind a bulk job's chunks, and a render that runs
   // past its budget is stopped without touching anyone else's.

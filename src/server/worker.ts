@@ -26,8 +26,9 @@ async function main() {
   const log = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, serializers: { err: serializeError } });
   const database = await openDatabase({ driver: 'postgres', url: config.databaseUrl });
   await migrateDatabase(database);
+  // WEB_CONCURRENCY splits the cores among the web server's processes; a worker sizes its own pool.
   const threads = config.renderThreads ?? os.availableParallelism();
-  const services = createServices({ config, database, log });
+  const services = createServices({ config, database, log, renderThreads: threads });
   await services.background.startWorking();
 
   let stopping = false;

@@ -1,11 +1,12 @@
 import type { TConfig } from '../../config.ts';
+import { coresPerProcess } from '../../cores.ts';
 import type { TDb } from '../../db/client.ts';
 import type { TUserAccounts, TUsersService } from '../users/index.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { guessingNotice, type TNotice } from './auth-notices.ts';
 import type { TBetterAuth } from './better-auth.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
-import { createPasswordHasher, type THashGateLimits } from './password-hasher.ts';
+import { createPasswordHasher, defaultHashGateLimits, type THashGateLimits } from './password-hasher.ts';
 import { createSessionMemo } from './session-memo.ts';
 import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter } from './sign-in-throttle.ts';
 import type { TSignUpPolicyGate } from './sign-up-policy.ts';
@@ -36,7 +37,8 @@ export type TAuthServiceDeps = {
  */
 export function createAuthContext(deps: TAuthServiceDeps, auth: () => TBetterAuth) {
   const { config } = deps;
-  const hasher = createPasswordHasher(deps.hashLimits);
+  // A hash holds a core for its whole run: the WEB_CONCURRENCY processes on this machine split them.
+  const hasher = createPasswordHasher(deps.hashLimits ?? defaultHashGateLimits(undefined, coresPerProcess(config.webConcurrency)));
   const isAdminEmail = (email: string) => config.adminEmails.has(email.toLowerCase());
   const mailServer = deps.mailServer ?? (async () => false);
   const links = createEmailVerificationRepository(deps.db);
