@@ -4,6 +4,7 @@
  * jobs holds back one already waiting.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { openDatabase } from '../db/client.ts';
 import { createTestApp, type TTestApp } from '../test/test-app.ts';
 import { BULK_CHUNK_QUEUE, BULK_CHUNK_ROWS, chunksFor, createBulkChunkSender, type TBulkChunkPayload } from './bulk-chunk.job.ts';
 import { createJobQueue, QUEUE_SCHEMA, type TJobQueue } from './queue.ts';
@@ -88,4 +89,26 @@ it('a stream of small jobs does not hold back a large one', async () => {
   // One turn for the large job in every round, the rounds holding the small jobs that came meanwhile.
   expect(large.at(-1)).toBeLessThan(12);
   expect(taken.filter((name) => name.startsWith('small-'))).toEqual(Array.from({ length: 12 }, (_, i) => `small-${i}:0`));
+});
+
+it(`re-queuing a job sends each chunk not already waiting once, ${process.env.TEST_DATABASE_URL ? 'with four processes at once on PostgreSQL' : 'on the embedded database'}`, async () => {
+  await queueJob('resumed', 2);
+  // A worker took the first chunk and may have died with it: that one is sent again.
+  expect(await queue.boss.fetch(BULK_CHUNK_QUEUE, { batchSize: 1, priority: true })).toHaveLength(1);
+  // Server processes starting together each re-queue the job; on PostgreSQL each has its own connections.
+  const databases = t.databaseUrl ? await Promise.all([1, 2, 3].map(() => openDatabase({ driver: 'postgres', url: t.databaseUrl!, poolSize: 2 }))) : [];
+  const queues = databases.map((database) => createJobQueue(database, { error: () => {}, warn: () => {} }));
+  try {
+    const senders = [sender, ...(await Promise.all(queues.map((q) => createBulkChunkSender(q))))];
+    const seqs = Array.from({ length: 4 * BULK_CHUNK_ROWS }, (_, i) => i);
+    await Promise.all(senders.map((s) => s.requeue('owner', 'resumed', seqs)));
+    const { rows } = await queue.executeSql(
+      `select (data->>'fromSeq')::int as "fromSeq" from ${QUEUE_SCHEMA}.job where name = $1 and state < 'active' order by 1`,
+      [BULK_CHUNK_QUEUE],
+    );
+    expect((rows as { fromSeq: number }[]).map((row) => row.fromSeq / BULK_CHUNK_ROWS)).toEqual([0, 1, 2, 3]);
+  } finally {
+    for (const q of queues) await q.stop();
+    for (const database of databases) await database.close();
+  }
 });

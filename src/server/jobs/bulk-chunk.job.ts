@@ -18,7 +18,11 @@ export const ZBulkChunkPayload = z.object({
 });
 export type TBulkChunkPayload = z.infer<typeof ZBulkChunkPayload>;
 
-export type TBulkChunkSender = { send(payloads: TBulkChunkPayload[]): Promise<void> };
+export type TBulkChunkSender = {
+  send(payloads: TBulkChunkPayload[]): Promise<void>;
+  /** Sends those of one job's chunks that are not already waiting in the queue (see requeue). */
+  requeue(ownerId: string, jobId: string, seqs: readonly number[]): Promise<void>;
+};
 
 /** Chunk payloads covering the given sequence numbers (sorted), one per BULK_CHUNK_ROWS block. */
 export function chunksFor(ownerId: string, jobId: string, seqs: readonly number[]): TBulkChunkPayload[] {
@@ -51,6 +55,15 @@ async function nextRound(queue: TJobQueue): Promise<number> {
   return (rows[0] as { round: number }).round;
 }
 
+/** The first sequence numbers of a job's chunks that wait in the queue (not yet taken by a worker). */
+async function waitingChunkStarts(queue: TJobQueue, jobId: string): Promise<Set<number>> {
+  const { rows } = await queue.executeSql(
+    `select distinct (data->>'fromSeq')::int as "fromSeq" from ${QUEUE_SCHEMA}.job where name = $1 and state < 'active' and data->>'jobId' = $2`,
+    [BULK_CHUNK_QUEUE, jobId],
+  );
+  return new Set((rows as { fromSeq: number }[]).map((row) => row.fromSeq));
+}
+
 export async function createBulkChunkSender(queue: TJobQueue): Promise<TBulkChunkSender & { notifyLocalWorkers(): void; workerIds: string[] }> {
   await queue.start();
   await ensureQueue(queue, BULK_CHUNK_QUEUE);
@@ -58,14 +71,29 @@ export async function createBulkChunkSender(queue: TJobQueue): Promise<TBulkChun
   const notifyLocalWorkers = () => {
     for (const id of workerIds) queue.boss.notifyWorker(id);
   };
+  async function send(payloads: TBulkChunkPayload[]) {
+    if (payloads.length === 0) return;
+    const priorities = chunkPriorities(payloads, await nextRound(queue));
+    await queue.boss.insert(payloads.map((data, i) => ({ name: BULK_CHUNK_QUEUE, data, priority: priorities[i] })));
+    notifyLocalWorkers();
+  }
   return {
     workerIds,
     notifyLocalWorkers,
-    async send(payloads) {
-      if (payloads.length === 0) return;
-      const priorities = chunkPriorities(payloads, await nextRound(queue));
-      await queue.boss.insert(payloads.map((data, i) => ({ name: BULK_CHUNK_QUEUE, data, priority: priorities[i] })));
-      notifyLocalWorkers();
+    send,
+    /**
+     * Every server process re-queues unfinished jobs when it starts (WEB_CONCURRENCY processes
+     * start together, and one that died is started again while the others work). A chunk still
+     * waiting in the queue will run anyway: sending it again would only make a duplicate that
+     * finds its rows done. Processes take turns on a lock, so each sees what the one before sent.
+     * A chunk a worker has taken is sent again: the worker may be the one that died, and a chunk
+     * that runs twice adds nothing twice.
+     */
+    async requeue(ownerId, jobId, seqs) {
+      await queue.exclusively(`formwork:bulk-requeue:${jobId}`, async () => {
+        const waiting = await waitingChunkStarts(queue, jobId);
+        await send(chunksFor(ownerId, jobId, seqs).filter((chunk) => !waiting.has(chunk.fromSeq)));
+      });
     },
   };
 }

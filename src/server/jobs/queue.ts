@@ -16,6 +16,8 @@ export type TJobQueue = {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Runs `work` while no other process on this database runs work under the same `lock`. */
+  exclusively<T>(lock: string, work: () => Promise<T>): Promise<T>;
 };
 
 function bossDb(database: TDatabase): PgBoss.Db {
@@ -51,6 +53,29 @@ export function createJobQueue(database: TDatabase, log: TQueueLog): TJobQueue {
       if (!started) return;
       started = false;
       await boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    },
+    async exclusively(lock, work) {
+      // The embedded database has one process, and it never runs the same work twice at once.
+      if (!database.pool) return work();
+      // A session lock on a connection of its own, held while `work` queries on others.
+      const client = await database.pool.connect();
+      try {
+        await client.query('select pg_advisory_lock(hashtext($1))', [lock]);
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      try {
+        return await work();
+      } finally {
+        try {
+          await client.query('select pg_advisory_unlock(hashtext($1))', [lock]);
+          client.release();
+        } catch (error) {
+          // Closed instead of pooled: the lock ends with the connection.
+          client.release(error as Error);
+        }
+      }
     },
   };
 }

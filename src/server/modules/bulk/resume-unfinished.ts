@@ -1,4 +1,3 @@
-import { chunksFor } from '../../jobs/bulk-chunk.job.ts';
 import type { TBulkServiceDeps } from './bulk-deps.ts';
 import { finishIfDone } from './finish-job.ts';
 
@@ -16,7 +15,7 @@ export function createResumeUnfinished(deps: TBulkServiceDeps) {
       for (const job of jobs) {
         const seqs = await deps.bulk.pendingSeqs(job.ownerId, job.id);
         if (seqs.length === 0) await finishIfDone(deps, job.ownerId, job.id);
-        else await sender.send(chunksFor(job.ownerId, job.id, seqs));
+        else await sender.requeue(job.ownerId, job.id, seqs);
       }
       return jobs.length;
     },
