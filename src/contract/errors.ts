@@ -82,5 +82,6 @@ export const ERROR_CODE_MEANING: Record<TErrorCode, string> = {
   payment_failed: 'The payment provider declined the charge (a subscription change in the app).',
   rate_limited: 'Too many requests this minute; wait for Retry-After seconds.',
   internal: 'Our fault. Retry; the same Idempotency-Key is safe.',
-  unavailable: 'The service is briefly unavailable. Retry shortly.',
+  unavailable:
+    'The server is busy, or a service it needs is briefly down. With a `Retry-After` header, nothing was done: send the same request again after that many seconds.',
 };

@@ -13,7 +13,7 @@ export function publicApiDocumentBase(publicUrl: string): Partial<OpenAPIV3_1.Do
       description: [
         'Generate PDF documents from your formats. Every call is authenticated with an API key from Settings → API Access, sent as `Authorization: Bearer <key>` or `X-API-Key: <key>`.',
         'Keys starting `fw_test_` make watermarked documents that do not count against your quota and are deleted after 7 days.',
-        'Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 carries `Retry-After`. Errors have one shape: `{ "error": { "code", "message", "fields"? } }`.',
+        'Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 carries `Retry-After`. When the server is busy, a generation may be answered 503 with `Retry-After` before anything is done: wait that many seconds and send the same request again. Errors have one shape: `{ "error": { "code", "message", "fields"? } }`.',
       ].join('\n\n'),
     },
     servers: [{ url: publicUrl }],
