@@ -949,6 +949,24 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The server is busy and did not start this request (`unavailable`). Nothing was made or counted: send the same request again after the `Retry-After` header’s seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -3254,6 +3272,24 @@ export interface paths {
                 };
                 /** @description Too many requests this minute (`rate_limited`, with Retry-After), or the monthly quota is used up (`quota_exceeded`). */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "email_unverified" | "two_factor_required" | "csrf_rejected" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "render_timeout" | "document_too_large" | "storage_limit" | "quota_exceeded" | "plan_limit" | "payment_failed" | "rate_limited" | "internal" | "unavailable";
+                                message: string;
+                                fields?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The server is busy and did not start this request (`unavailable`). Nothing was made or counted: send the same request again after the `Retry-After` header’s seconds. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
