@@ -37,7 +37,7 @@ export async function createRenderPool(options: { threads?: number; minThreads?:
   });
   return {
     threads,
-    render: (task, signal) => pool.run(task, signal ? { signal } : {}),
+    render: (task, signal) => pool.run(task, { name: 'renderOnPool', ...(signal ? { signal } : {}) }),
     prepareData: (task) => pool.run(task as never, { name: 'prepareData' }) as never,
     close: () => pool.close({ force: true }),
   };

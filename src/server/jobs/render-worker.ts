@@ -1,7 +1,7 @@
 /**
  * A render-pool thread (piscina). Renders a batch of documents of one format, so the format and
- * its images cross the thread boundary once per batch, and answers with each PDF's SHA-256 and,
- * when asked, the bytes.
+ * its images cross the thread boundary once per batch (or once per thread, when shared: see
+ * shared-render-inputs.ts), and answers with each PDF's SHA-256 and, when asked, the bytes.
  */
 import { createHash } from 'node:crypto';
 import { checkDocumentData, type TDataCheck } from '../../contract/documents.ts';
@@ -12,6 +12,8 @@ import type { TSigningInput } from '../../contract/signing.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
 import { writeCacheFileSync } from './pdf-cache.ts';
 import { openSpoolPack, type TSpoolPackWriter } from './pdf-spool.ts';
+import { withMovedBytes } from './moved-bytes.ts';
+import { createThreadInputs, type TSharedFormat } from './shared-render-inputs.ts';
 import { lowerThisThreadsPriority } from './thread-priority.ts';
 
 lowerThisThreadsPriority();
@@ -26,8 +28,10 @@ const succeeds = (run: () => void): boolean => {
 };
 
 export type TRenderBatchTask = {
-  format: TRenderableFormat;
+  format: TRenderableFormat | TSharedFormat;
   assets: Record<string, Uint8Array>;
+  /** Numbers for the images that are views of shared memory (`assetKeysOf`), so a thread reuses the view it has. */
+  assetKeys?: Record<string, number>;
   items: { data: TFilledValues; title: string; creationDate: number; watermark?: string; signing?: TSigningInput }[];
   returnBytes: boolean;
   /** Spool the PDFs as one pack at this path, indexed by these document ids (see pdf-spool.ts). */
@@ -50,25 +54,30 @@ export type TRenderBatchResult = {
   warnings: TRenderWarning[][];
 };
 
+// Formats and images this thread has seen, kept between tasks by the keys the event loop gave them.
+const sharedInputs = createThreadInputs();
+
 export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult {
   if (task.startedAt) Atomics.store(task.startedAt, 0, BigInt(Date.now()));
-  const inputs = task.items.map((item) => ({
-    format: task.format,
+  const format = sharedInputs.formatOf(task.format);
+  const assets = sharedInputs.assetsOf(task.assets, task.assetKeys);
+  const documents = task.items.map((item) => ({
+    format,
     data: item.data,
-    assets: task.assets,
+    assets,
     ...(item.signing ? { signing: item.signing } : {}),
     meta: {
       title: item.title,
       creationDate: new Date(item.creationDate),
-      locale: task.format.content.locale,
+      locale: format.content.locale,
       ...(item.watermark ? { watermark: item.watermark } : {}),
     },
   }));
   if (task.merged) {
-    const { pdf, warnings } = renderMergedPdf(inputs, {
+    const { pdf, warnings } = renderMergedPdf(documents, {
       title: task.merged.title,
       creationDate: new Date(task.merged.creationDate),
-      locale: task.format.content.locale,
+      locale: format.content.locale,
     });
     return { sha256: [createHash('sha256').update(pdf).digest('hex')], bytes: [pdf], warnings: [warnings] };
   }
@@ -79,7 +88,7 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   let pack: TSpoolPackWriter | undefined;
   if (task.spool && !succeeds(() => (pack = openSpoolPack(task.spool!.packPath)))) pack = undefined;
   try {
-    for (const [i, input] of inputs.entries()) {
+    for (const [i, input] of documents.entries()) {
       const rendered = renderPdf(input);
       const pdf = rendered.pdf;
       warnings.push(rendered.warnings);
@@ -100,6 +109,11 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   }
   if (pack && !succeeds(() => pack!.finish())) pack.abandon();
   return { sha256, bytes: task.returnBytes ? bytes : null, warnings };
+}
+
+/** What the pool runs: renderBatch, with the PDFs moved to the caller's thread, not copied. */
+export function renderOnPool(task: TRenderBatchTask): TRenderBatchResult {
+  return withMovedBytes(renderBatch(task));
 }
 
 /**

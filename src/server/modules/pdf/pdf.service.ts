@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { checkDocumentData, type TDataCheck } from '../../../contract/documents.ts';
-import { expansionMeter, expansionProblem, measureExpansion } from '../../../contract/expansion.ts';
+import { expansionMeter, expansionProblem, measureExpansion, type TExpansion } from '../../../contract/expansion.ts';
 import type { TFilledValues } from '../../../contract/filled-values.ts';
 import type { TRenderableFormat } from '../../../contract/format-content.ts';
 import type { TPlaceholder } from '../../../contract/placeholders.ts';
@@ -8,13 +8,21 @@ import type { TSigningInput } from '../../../contract/signing.ts';
 import { previewInput } from '../../../contract/preview-input.ts';
 import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
+import { createBoundedLru } from '../../jobs/bounded-lru.ts';
 import { createFairTurns } from '../../jobs/fair-turns.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
+import { assetKeysOf, createFormatShare } from '../../jobs/shared-render-inputs.ts';
 import type { TAssetsService } from '../assets/index.ts';
 
 export type TPdfRequest = {
   ownerId: string;
   format: TRenderableFormat;
+  /**
+   * An identity of `format` that never names other content, such as its snapshot's id (snapshots
+   * never change): the format then crosses to each render thread once instead of with every
+   * render. A key that stayed the same while the content changed would print the old content.
+   */
+  formatKey?: string;
   data: TFilledValues;
   title: string;
   creationDate: Date;
@@ -66,9 +74,8 @@ export function expansionChecker(format: Pick<TRenderableFormat, 'content'>): (d
   return (data) => expansionProblem(meter(data));
 }
 
-/** The refusal for a format filled with `data` that holds more text than a document may, if it does. */
-export function checkExpansion(format: Pick<TRenderableFormat, 'content'>, data: TFilledValues): void {
-  const expansion = measureExpansion(format.content, data);
+/** The refusal for a document whose data makes it hold more text than a document may, if it does. */
+function refuseExpansion(expansion: TExpansion): void {
   const problem = expansionProblem(expansion);
   if (problem) {
     throw new AppError('document_too_large', problem, expansion.largest ? { [expansion.largest.name]: problem } : undefined);
@@ -91,6 +98,19 @@ export function createPdfService(deps: {
 }) {
   const budgetMs = deps.budgetMs ?? RENDER_BUDGET_MS;
   const turns = createFairTurns({ slots: deps.threads, maxWaitingPerKey: MAX_WAITING_PER_USER });
+  const shareFormat = createFormatShare();
+  // Reading a format's text for its placeholders cost the event loop more per document than
+  // posting the format did; a keyed format's reading is kept with the same promise of immutability.
+  const meters = createBoundedLru<string, (data: TFilledValues) => TExpansion>({ maxEntries: 256, maxSize: 256 });
+  const expansionOf = (request: TPdfRequest, key: string | undefined): TExpansion => {
+    if (!key) return measureExpansion(request.format.content, request.data);
+    let meter = meters.get(key);
+    if (!meter) {
+      meter = expansionMeter(request.format.content);
+      meters.set(key, meter, 1);
+    }
+    return meter(request.data);
+  };
   return {
     /** The PDF's bytes, with its hash and warnings. */
     async render(request: TPdfRequest, options: TRenderOptions = {}): Promise<TRenderedPdf & { pdf: Uint8Array }> {
@@ -130,8 +150,11 @@ export function createPdfService(deps: {
     request: TPdfRequest,
     options: TRenderOptions & { returnBytes: boolean },
   ): Promise<TRenderedPdf & { pdf: Uint8Array | undefined }> {
-    checkExpansion(request.format, request.data);
+    // Scoped by owner, so a caller's key can name nobody else's format.
+    const formatKey = request.formatKey ? `${request.ownerId}\n${request.formatKey}` : undefined;
+    refuseExpansion(expansionOf(request, formatKey));
     const assets = await deps.assets.forRender(request.ownerId, request.format.content);
+    const assetKeys = assetKeysOf(assets);
     const release = await turns.take(request.ownerId);
     if (!release) throw tooManyAtOnce();
     // The budget starts when a thread takes the task: waiting for a thread (one starting up
@@ -158,8 +181,9 @@ export function createPdfService(deps: {
       const pool = await deps.pool();
       const result = await pool.render(
         {
-          format: request.format,
+          format: formatKey ? shareFormat(formatKey, request.format) : request.format,
           assets,
+          ...(assetKeys ? { assetKeys } : {}),
           items: [
             {
               data: request.data,

@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZRenderableFormat, type TRenderableFormat } from '../../../contract/format-content.ts';
+import { makeAlphaPng, makeOpaquePng, pdfText } from '../../../render/testdata/pdf-tools.ts';
+import { createRenderPool, type TRenderPool } from '../../jobs/render-pool.ts';
+import type { TAssetsService } from '../assets/index.ts';
+import { createPdfService, sha256Hex, type TPdfService } from './pdf.service.ts';
+
+const LOGO = '/api/assets/logo';
+
+const letter = (opening: string): TRenderableFormat =>
+  ZRenderableFormat.parse({
+    content: {
+      elements: [
+        { id: 'p', type: 'paragraph', content: `${opening} {{name}}, welcome aboard.` },
+        { id: 'logo', type: 'image', src: LOGO, width: 48, height: 48 },
+      ],
+    },
+    placeholders: [{ name: 'name', type: 'text', required: true }],
+  });
+
+/** The bytes in shared memory, as the assets service keeps them for renders. */
+const shared = (bytes: Uint8Array) => {
+  const view = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  view.set(bytes);
+  return view;
+};
+
+describe('the PDF service', () => {
+  let pool: TRenderPool;
+  let dir: string;
+  let pdf: TPdfService;
+  let logo: Uint8Array = shared(makeAlphaPng());
+  const creationDate = new Date(Date.UTC(2026, 0, 1));
+  const request = (format: TRenderableFormat, extra: { ownerId?: string; formatKey?: string } = {}) => ({
+    ownerId: 'owner-1',
+    format,
+    data: { name: 'Jane Doe' },
+    title: 'Offer',
+    creationDate,
+    ...extra,
+  });
+  /** What today's path prints: the format and an unshared copy of the image, sent whole. */
+  const fresh = async (format: TRenderableFormat, image: Uint8Array) => {
+    const before = logo;
+    logo = new Uint8Array(image);
+    try {
+      return await pdf.render(request(structuredClone(format)));
+    } finally {
+      logo = before;
+    }
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pdf-service-'));
+    // One thread, kept alive, so every render below meets what the previous ones left in it.
+    const made = createRenderPool({ threads: 1, minThreads: 1, idleTimeoutMs: 60_000 });
+    pool = await made;
+    const assets = { forRender: async () => ({ [LOGO]: logo }) } as unknown as TAssetsService;
+    pdf = createPdfService({ assets, pool: () => made, threads: 1 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints a format it keeps on the thread byte for byte as one sent whole, and hands the bytes over', async () => {
+    const format = letter('Dear');
+    const whole = await fresh(format, logo);
+    const first = await pdf.render(request(structuredClone(format), { formatKey: 'snapshot-1' }));
+    const kept = await pdf.render(request(structuredClone(format), { formatKey: 'snapshot-1' }));
+    expect(first.sha256).toBe(whole.sha256);
+    expect(kept.sha256).toBe(whole.sha256);
+    expect(sha256Hex(kept.pdf)).toBe(kept.sha256);
+    expect(kept.pdf.byteLength).toBe(kept.pdf.buffer.byteLength);
+    const cacheFile = path.join(dir, 'kept.pdf');
+    expect((await pdf.renderToCache(request(structuredClone(format), { formatKey: 'snapshot-1' }), cacheFile)).sha256).toBe(whole.sha256);
+    expect(sha256Hex(readFileSync(cacheFile))).toBe(whole.sha256);
+  });
+
+  it('prints the new content under a new key, the old under the old', async () => {
+    const v1 = await pdf.render(request(letter('Hello'), { formatKey: 'format-7 v1' }));
+    const v2 = await pdf.render(request(letter('Goodbye'), { formatKey: 'format-7 v2' }));
+    expect(pdfText(v1.pdf)).toContain('Hello Jane Doe');
+    expect(pdfText(v2.pdf)).toContain('Goodbye Jane Doe');
+    expect(v2.sha256).toBe((await fresh(letter('Goodbye'), logo)).sha256);
+    expect((await pdf.render(request(letter('Hello'), { formatKey: 'format-7 v1' }))).sha256).toBe(v1.sha256);
+  });
+
+  it('keeps each owner’s formats apart under the same key', async () => {
+    await pdf.render(request(letter('Hi'), { ownerId: 'owner-a', formatKey: 'same' }));
+    const other = await pdf.render(request(letter('Greetings'), { ownerId: 'owner-b', formatKey: 'same' }));
+    expect(pdfText(other.pdf)).toContain('Greetings Jane Doe');
+  });
+
+  it('reads a format by its key alone: content changed under a known key is not looked at', async () => {
+    // Why a key must change with the content (a snapshot's id does): this is what it would print.
+    await pdf.render(request(letter('Original'), { formatKey: 'reused' }));
+    const stale = await pdf.render(request(letter('Edited'), { formatKey: 'reused' }));
+    expect(pdfText(stale.pdf)).toContain('Original Jane Doe');
+  });
+
+  it('measures a new key’s format afresh before rendering it', async () => {
+    const once = ZRenderableFormat.parse({ content: { elements: [{ id: 'p', type: 'paragraph', content: '{{name}}' }] }, placeholders: [] });
+    const thrice = ZRenderableFormat.parse({
+      content: { elements: [{ id: 'p', type: 'paragraph', content: '{{name}} {{name}} {{name}}' }] },
+      placeholders: [],
+    });
+    await pdf.render({ ...request(once, { formatKey: 'measured v1' }) });
+    const tooLarge = pdf.render({ ...request(thrice, { formatKey: 'measured v2' }), data: { name: 'x'.repeat(700_000) } });
+    await expect(tooLarge).rejects.toMatchObject({ code: 'document_too_large' });
+  });
+
+  it('prints an image replaced under the same address, never the one it had', async () => {
+    const format = letter('Dear');
+    const first = await pdf.render(request(format, { formatKey: 'with-logo' }));
+    logo = shared(makeOpaquePng(48, 48));
+    const replaced = await pdf.render(request(format, { formatKey: 'with-logo' }));
+    expect(replaced.sha256).not.toBe(first.sha256);
+    expect(replaced.sha256).toBe((await fresh(format, logo)).sha256);
+  });
+});
