@@ -6,9 +6,9 @@ const formatSaying = (text: string): TRenderableFormat =>
   ZRenderableFormat.parse({ content: { elements: [{ id: 'p', type: 'paragraph', content: text }] }, placeholders: [] });
 const paragraphOf = (format: TRenderableFormat) => (format.content.elements[0] as { content: string }).content;
 
-const shared = (view: TRenderableFormat | TSharedFormat): TSharedFormat => {
-  if (!isSharedFormat(view)) throw new Error('expected the shared form');
-  return view;
+const sent = ({ sent }: { sent: TRenderableFormat | TSharedFormat }): TSharedFormat => {
+  if (!isSharedFormat(sent)) throw new Error('expected the shared form');
+  return sent;
 };
 
 const sharedBytes = (...values: number[]) => {
@@ -18,33 +18,47 @@ const sharedBytes = (...values: number[]) => {
 };
 
 describe('the event loop’s formats', () => {
-  it('are serialized once per key, and again under a new key', () => {
+  it('are serialized once per identity, and again under a new one', () => {
     const share = createFormatShare();
-    const first = shared(share('owner\nv1', formatSaying('one')));
-    expect(shared(share('owner\nv1', formatSaying('one'))).serialized).toBe(first.serialized);
-    const second = shared(share('owner\nv2', formatSaying('two')));
+    const first = sent(share(formatSaying('one'), 'owner', 'v1'));
+    expect(sent(share(formatSaying('one'), 'owner', 'v1')).serialized).toBe(first.serialized);
+    const second = sent(share(formatSaying('two'), 'owner', 'v2'));
     expect(second.serialized).not.toBe(first.serialized);
     expect(paragraphOf(createThreadInputs().formatOf(second))).toBe('two');
   });
 
+  it('without an identity, are known again by their content, and changed content is another format', () => {
+    const share = createFormatShare();
+    const first = share(formatSaying('one'), 'owner');
+    const again = share(formatSaying('one'), 'owner');
+    expect(again.key).toBe(first.key);
+    expect(sent(again).serialized).toBe(sent(first).serialized);
+    const changed = share(formatSaying('one!'), 'owner');
+    expect(changed.key).not.toBe(first.key);
+    expect(paragraphOf(createThreadInputs().formatOf(changed.sent))).toBe('one!');
+    expect(share(formatSaying('one'), 'another owner').key).not.toBe(first.key);
+    expect(share(formatSaying('one'), 'owner', first.key).key).not.toBe(first.key);
+  });
+
   it('are bounded: past the limit the oldest is serialized again, and a format too large is sent whole', () => {
     const share = createFormatShare({ maxEntries: 2, maxSize: 64 * 1024 });
-    const first = shared(share('a', formatSaying('a')));
-    share('b', formatSaying('b'));
-    share('c', formatSaying('c'));
-    expect(shared(share('a', formatSaying('a'))).serialized).not.toBe(first.serialized);
+    const first = sent(share(formatSaying('a'), 'owner', 'a'));
+    share(formatSaying('b'), 'owner', 'b');
+    share(formatSaying('c'), 'owner');
+    expect(sent(share(formatSaying('a'), 'owner', 'a')).serialized).not.toBe(first.serialized);
     const large = formatSaying('x'.repeat(9 * 1024));
-    expect(share('large', large)).toBe(large);
+    expect(share(large, 'owner', 'large').sent).toBe(large);
+    expect(share(large, 'owner')).toEqual({ sent: large, key: undefined });
   });
 });
 
 describe('a render thread’s formats', () => {
   it('are deserialized on the first task with a key and reused after', () => {
     const thread = createThreadInputs();
-    const sent = shared(createFormatShare()('k', formatSaying('kept')));
-    const first = thread.formatOf(sent);
+    const kept = sent(createFormatShare()(formatSaying('kept'), 'owner', 'k'));
+    const first = thread.formatOf(kept);
     expect(paragraphOf(first)).toBe('kept');
-    expect(thread.formatOf({ ...sent })).toBe(first);
+    expect(thread.formatOf({ ...kept })).toBe(first);
     const plain = formatSaying('plain');
     expect(thread.formatOf(plain)).toBe(plain);
   });
@@ -52,17 +66,17 @@ describe('a render thread’s formats', () => {
   it('are bounded by count and by size', () => {
     const share = createFormatShare();
     const thread = createThreadInputs({ formats: { maxEntries: 3, maxSize: 1024 * 1024 }, assets: { maxEntries: 3, maxSize: 1024 } });
-    const firstSent = shared(share('f0', formatSaying('f0')));
+    const firstSent = sent(share(formatSaying('f0'), 'owner', 'f0'));
     const first = thread.formatOf(firstSent);
-    for (let i = 1; i <= 3; i++) thread.formatOf(shared(share(`f${i}`, formatSaying(`f${i}`))));
+    for (let i = 1; i <= 3; i++) thread.formatOf(sent(share(formatSaying(`f${i}`), 'owner', `f${i}`)));
     expect(thread.formats.entries).toBe(3);
-    expect(thread.formats.get('f0')).toBeUndefined();
+    expect(thread.formats.get(firstSent.key)).toBeUndefined();
     const again = thread.formatOf(firstSent);
     expect(again).not.toBe(first);
     expect(paragraphOf(again)).toBe('f0');
 
     const bySize = createThreadInputs({ formats: { maxEntries: 100, maxSize: firstSent.serialized.byteLength * 2 }, assets: { maxEntries: 3, maxSize: 1024 } });
-    for (let i = 0; i < 4; i++) bySize.formatOf(shared(share(`f${i}`, formatSaying(`f${i}`))));
+    for (let i = 0; i < 4; i++) bySize.formatOf(sent(share(formatSaying(`f${i}`), 'owner', `f${i}`)));
     expect(bySize.formats.entries).toBe(2);
     expect(bySize.formats.size).toBeLessThanOrEqual(firstSent.serialized.byteLength * 2);
   });

@@ -3,14 +3,17 @@
  *
  * A single document's task used to carry its whole format, which the event loop structured-cloned
  * for every render (piscina's postTask was 5% of the server's main thread making documents) and
- * the thread deserialized again. A format with an immutable identity (a snapshot's id) is instead
- * serialized once into a SharedArrayBuffer: posting one shares its memory rather than copying it,
- * so a task costs about the same whatever the format's size, and each thread keeps the formats it
- * deserialized by key, deserializing only on a miss (a new thread, or an evicted entry).
+ * the thread deserialized again. A format is now serialized once into a SharedArrayBuffer: posting
+ * one shares its memory rather than copying it, and each thread keeps the formats it deserialized
+ * by key, deserializing only on a miss (a new thread, or an evicted entry).
  *
- * The key is the caller's identity, not a hash of the content: hashing the reference format's
- * JSON took the event loop longer (about 23 µs) than posting the format itself (about 15 µs), so
- * a format without an identity (previews, invoices, the demo) is sent whole, as before.
+ * The key is the caller's identity for the format when it has one (a snapshot's id), which costs
+ * nothing to compute. Otherwise it is a SHA-256 of the format's serialized form, the very bytes a
+ * thread would deserialize, so equal keys mean equal formats whatever the caller does to its
+ * objects. Serializing and hashing the reference format costs the event loop about what posting
+ * it did (both serialize it), and a hit still saves the thread its deserializing and the event loop
+ * measuring the format's text again (pdf.service.ts keeps that by the same key); a miss costs one
+ * hash more than before.
  *
  * Images are already views of shared memory (the assets service's bytes cache), so they cost the
  * event loop little to send; but every task handed the thread a new view, and the renderer, which
@@ -19,6 +22,7 @@
  * under that number. A number names one view of one piece of shared memory, and the thread's view
  * reads that same memory, so whatever the image under an address becomes, it cannot be stale.
  */
+import { hash } from 'node:crypto';
 import v8 from 'node:v8';
 import type { TRenderableFormat } from '../../contract/format-content.ts';
 import { createBoundedLru, type TBoundedLru } from './bounded-lru.ts';
@@ -41,23 +45,37 @@ const THREAD_ASSETS: TLimits = { maxEntries: 128, maxSize: 16 * 1024 * 1024 };
 export const isSharedFormat = (format: TRenderableFormat | TSharedFormat): format is TSharedFormat => 'serialized' in format;
 
 /**
- * Answers what to send for a format: the shared form under `key`, or the format itself when it is
- * too large to keep. `key` must change whenever the format's content or placeholders do, and name
- * no other owner's format: the cache never looks at a format it already holds under that key.
+ * What to send for a format, and the key it is kept under. `scope` (the owner) keeps one user's
+ * keys from ever naming another's formats. `identity`, when given, must change whenever the
+ * format's content or placeholders do: the cache never looks at a format it already holds under
+ * it. A format too large to keep is sent whole, as before.
  */
 export function createFormatShare(limits: TLimits = EVENT_LOOP_FORMATS) {
   const held = createBoundedLru<string, SharedArrayBuffer>(limits);
-  return (key: string, format: TRenderableFormat): TRenderableFormat | TSharedFormat => {
-    let serialized = held.get(key);
-    if (!serialized) {
-      const bytes = v8.serialize(format);
-      // One format may not take more than its share, or it would push every other one out.
-      if (bytes.length > limits.maxSize / 8) return format;
-      serialized = new SharedArrayBuffer(bytes.length);
-      new Uint8Array(serialized).set(bytes);
-      held.set(key, serialized, bytes.length);
+  // One format may not take more than its share, or it would push every other one out.
+  const tooLarge = (bytes: Uint8Array) => bytes.length > limits.maxSize / 8;
+  const keep = (key: string, bytes: Uint8Array): SharedArrayBuffer => {
+    const serialized = new SharedArrayBuffer(bytes.length);
+    new Uint8Array(serialized).set(bytes);
+    held.set(key, serialized, bytes.length);
+    return serialized;
+  };
+  return (format: TRenderableFormat, scope: string, identity?: string): { sent: TRenderableFormat | TSharedFormat; key: string | undefined } => {
+    if (identity !== undefined) {
+      // Quoted, so no scope and identity can run together into another pair's key.
+      const key = `id ${JSON.stringify([scope, identity])}`;
+      let serialized = held.get(key);
+      if (!serialized) {
+        const bytes = v8.serialize(format);
+        if (tooLarge(bytes)) return { sent: format, key };
+        serialized = keep(key, bytes);
+      }
+      return { sent: { key, serialized }, key };
     }
-    return { key, serialized };
+    const bytes = v8.serialize(format);
+    if (tooLarge(bytes)) return { sent: format, key: undefined };
+    const key = `sha256 ${scope}\n${hash('sha256', bytes, 'base64')}`;
+    return { sent: { key, serialized: held.get(key) ?? keep(key, bytes) }, key };
   };
 }
 

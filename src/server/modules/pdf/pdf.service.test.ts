@@ -42,15 +42,11 @@ describe('the PDF service', () => {
     creationDate,
     ...extra,
   });
-  /** What today's path prints: the format and an unshared copy of the image, sent whole. */
+  /** What the thread prints from a format and an unshared copy of the image sent whole, past every cache. */
   const fresh = async (format: TRenderableFormat, image: Uint8Array) => {
-    const before = logo;
-    logo = new Uint8Array(image);
-    try {
-      return await pdf.render(request(structuredClone(format)));
-    } finally {
-      logo = before;
-    }
+    const item = { data: { name: 'Jane Doe' }, title: 'Offer', creationDate: creationDate.getTime() };
+    const result = await pool.render({ format: structuredClone(format), assets: { [LOGO]: new Uint8Array(image) }, items: [item], returnBytes: true });
+    return { sha256: result.sha256[0]! };
   };
 
   beforeAll(async () => {
@@ -78,6 +74,16 @@ describe('the PDF service', () => {
     const cacheFile = path.join(dir, 'kept.pdf');
     expect((await pdf.renderToCache(request(structuredClone(format), { formatKey: 'snapshot-1' }), cacheFile)).sha256).toBe(whole.sha256);
     expect(sha256Hex(readFileSync(cacheFile))).toBe(whole.sha256);
+  });
+
+  it('knows a format without a key by its content: the same content prints the same bytes, changed content the new text', async () => {
+    const first = await pdf.render(request(letter('Dear')));
+    const again = await pdf.render(request(letter('Dear')));
+    expect(again.sha256).toBe(first.sha256);
+    expect(first.sha256).toBe((await fresh(letter('Dear'), logo)).sha256);
+    const changed = await pdf.render(request(letter('Dearest')));
+    expect(pdfText(changed.pdf)).toContain('Dearest Jane Doe');
+    expect(changed.sha256).toBe((await fresh(letter('Dearest'), logo)).sha256);
   });
 
   it('prints the new content under a new key, the old under the old', async () => {

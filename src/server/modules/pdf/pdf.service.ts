@@ -19,8 +19,9 @@ export type TPdfRequest = {
   format: TRenderableFormat;
   /**
    * An identity of `format` that never names other content, such as its snapshot's id (snapshots
-   * never change): the format then crosses to each render thread once instead of with every
-   * render. A key that stayed the same while the content changed would print the old content.
+   * never change), so the format is known again without being serialized and hashed (see
+   * shared-render-inputs.ts). A key that stayed the same while the content changed would print
+   * the old content.
    */
   formatKey?: string;
   data: TFilledValues;
@@ -100,7 +101,7 @@ export function createPdfService(deps: {
   const turns = createFairTurns({ slots: deps.threads, maxWaitingPerKey: MAX_WAITING_PER_USER });
   const shareFormat = createFormatShare();
   // Reading a format's text for its placeholders cost the event loop more per document than
-  // posting the format did; a keyed format's reading is kept with the same promise of immutability.
+  // posting the format did, so it is kept by the key the format is shared under.
   const meters = createBoundedLru<string, (data: TFilledValues) => TExpansion>({ maxEntries: 256, maxSize: 256 });
   const expansionOf = (request: TPdfRequest, key: string | undefined): TExpansion => {
     if (!key) return measureExpansion(request.format.content, request.data);
@@ -150,9 +151,8 @@ export function createPdfService(deps: {
     request: TPdfRequest,
     options: TRenderOptions & { returnBytes: boolean },
   ): Promise<TRenderedPdf & { pdf: Uint8Array | undefined }> {
-    // Scoped by owner, so a caller's key can name nobody else's format.
-    const formatKey = request.formatKey ? `${request.ownerId}\n${request.formatKey}` : undefined;
-    refuseExpansion(expansionOf(request, formatKey));
+    const shared = shareFormat(request.format, request.ownerId, request.formatKey);
+    refuseExpansion(expansionOf(request, shared.key));
     const assets = await deps.assets.forRender(request.ownerId, request.format.content);
     const assetKeys = assetKeysOf(assets);
     const release = await turns.take(request.ownerId);
@@ -181,7 +181,7 @@ export function createPdfService(deps: {
       const pool = await deps.pool();
       const result = await pool.render(
         {
-          format: formatKey ? shareFormat(formatKey, request.format) : request.format,
+          format: shared.sent,
           assets,
           ...(assetKeys ? { assetKeys } : {}),
           items: [
