@@ -59,6 +59,8 @@ async function produce(
     {
       ownerId,
       format: { content: snapshot.content, placeholders: snapshot.placeholders },
+      // A snapshot never changes, so its id names this content for the render threads' caches.
+      formatKey: snapshot.id,
       data: values,
       title: name,
       creationDate: createdAt,

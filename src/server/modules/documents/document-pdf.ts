@@ -16,6 +16,8 @@ async function printAgain(
   const { pdf } = await deps.pdf.render({
     ownerId,
     format: { content: snapshot.content, placeholders: snapshot.placeholders },
+    // A snapshot never changes, so its id names this content for the render threads' caches.
+    formatKey: snapshot.id,
     data: document.data,
     title: document.name,
     creationDate: document.createdAt,
