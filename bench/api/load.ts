@@ -25,6 +25,9 @@ export async function politeLoad(
         (response) => {
           response.resume();
           response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string> }));
+          // A connection reset mid-answer ends without 'end': counted as an error, not waited on for ever.
+          response.on('aborted', () => reject(Object.assign(new Error('answer cut short'), { code: 'ECONNRESET' })));
+          response.on('error', reject);
         },
       );
       request.on('error', reject);
@@ -148,13 +151,15 @@ export function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      await new Promise<void>((resolve, reject) => {
+      // A failed check counts as a sample as long as the wait was, rather than ending the run.
+      await new Promise<void>((resolve) => {
         http
           .get(`${base}/healthz`, { agent }, (response) => {
             response.resume();
             response.on('end', () => resolve());
+            response.on('error', () => resolve());
           })
-          .on('error', reject);
+          .on('error', () => resolve());
       });
       samples.push(performance.now() - started);
       await new Promise((r) => setTimeout(r, 20));

@@ -143,8 +143,10 @@ async function measure(env: Record<string, string>): Promise<TFigures> {
     for (const [code, count] of Object.entries(floods[1].errorCodes)) flood.errorCodes[code] = (flood.errorCodes[code] ?? 0) + count;
     return { api, healthz, v1, keyAndRateMs, flood, floodHealthz };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
   }
 }
 

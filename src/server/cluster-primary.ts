@@ -42,6 +42,7 @@ export async function runPrimary(config: TConfig, databaseUrl: string): Promise<
   const listening = new Set<number>();
   let up = false;
   let stopping = false;
+  let stoppedWith: NodeJS.Signals | undefined;
   let exitCode = 0;
 
   function fork(slot: TSlot) {
@@ -62,7 +63,9 @@ export async function runPrimary(config: TConfig, databaseUrl: string): Promise<
     if (slot.worker === worker) slot.worker = undefined;
     const workerPid = worker.process.pid;
     if (stopping) {
-      if (code !== null && code !== 0) exitCode = 1;
+      // Stopped as asked: exit code 0, or ended by the very signal passed on (one still starting
+      // has no handler yet). Anything else (a crash, an out-of-memory kill) is a failed stop.
+      if (code !== 0 && !(code === null && signal === stoppedWith)) exitCode = 1;
       if (slots.every((s) => !s.worker)) process.exit(exitCode);
       return;
     }
@@ -84,6 +87,7 @@ export async function runPrimary(config: TConfig, databaseUrl: string): Promise<
   function stop(signal: NodeJS.Signals) {
     if (stopping) return;
     stopping = true;
+    stoppedWith = signal;
     for (const slot of slots) clearTimeout(slot.restart);
     const running = slots.flatMap((slot) => (slot.worker ? [slot.worker] : []));
     if (running.length === 0) process.exit(exitCode);

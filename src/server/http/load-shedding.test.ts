@@ -92,10 +92,10 @@ describe('the adaptive limit', () => {
   const limiter = () => createAdaptiveLimit({ targetLatencyMs: 100, minInFlight: 2, maxInFlight: 10 }, () => clock);
   /** Admits as many as it will, lets them take `ms`, and closes the window. */
   function window(limit: ReturnType<typeof limiter>, ms: number): number {
-    const admitted: (() => void)[] = [];
+    const admitted: ((timed: boolean) => void)[] = [];
     for (let release = limit.enter(); release; release = limit.enter()) admitted.push(release);
     clock += ms;
-    for (const release of admitted) release();
+    for (const release of admitted) release(true);
     limit.adjust();
     return admitted.length;
   }
@@ -116,11 +116,21 @@ describe('the adaptive limit', () => {
     expect(limit.limit).toBe(10);
   });
 
+  it('does not count the time of answers that made nothing', () => {
+    const limit = limiter();
+    const admitted: ((timed: boolean) => void)[] = [];
+    for (let release = limit.enter(); release; release = limit.enter()) admitted.push(release);
+    clock += 1;
+    for (const release of admitted) release(false);
+    limit.adjust();
+    expect(limit.limit).toBe(8);
+  });
+
   it('stays put when quick but not full, and when nothing finished', () => {
     const limit = limiter();
     const release = limit.enter()!;
     clock += 10;
-    release();
+    release(true);
     limit.adjust();
     expect(limit.limit).toBe(8);
     limit.adjust();

@@ -60,31 +60,35 @@ export async function registerLoadShedding(app: FastifyInstance, options: TLoadS
   const busy = () => new AppError('unavailable', shedMessage(options.retryAfterSeconds), undefined, { 'retry-after': String(options.retryAfterSeconds) });
   const sheds = (request: FastifyRequest) => request.routeOptions.config.shedUnderLoad === true;
 
-  await app.register(underPressure, {
-    maxEventLoopDelay: options.maxEventLoopDelayMs,
-    // Four samples a second: a stall is noticed within a quarter of a second.
-    sampleInterval: 250,
-    // Only generations are turned away; the rest of the app carries on under pressure.
-    pressureHandler: async (request) => {
-      if (sheds(request)) throw busy();
-    },
-  });
+  if (options.maxEventLoopDelayMs > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: options.maxEventLoopDelayMs,
+      // Four samples a second: a stall is noticed within a quarter of a second.
+      sampleInterval: 250,
+      // Only generations are turned away; the rest of the app carries on under pressure.
+      pressureHandler: async (request) => {
+        if (sheds(request)) throw busy();
+      },
+    });
+  }
 
   const limiter = createAdaptiveLimit(options);
   const window = setInterval(limiter.adjust, WINDOW_MS);
   window.unref();
   app.addHook('onClose', async () => clearInterval(window));
 
-  // Released when the answer is sent or the client goes away, whichever comes first.
-  const releases = new WeakMap<FastifyRequest, () => void>();
+  // Released when the answer is sent, timed only when it made something: a refusal (400, 401,
+  // 429) is quick and says nothing about how long a generation takes. A client that goes away
+  // releases its place untimed, so a lost answer cannot hold it for ever.
+  const releases = new WeakMap<FastifyRequest, (timed: boolean) => void>();
   app.addHook('onRequest', async (request, reply) => {
     if (!sheds(request)) return;
     const release = limiter.enter();
     if (!release) throw busy();
     releases.set(request, release);
-    reply.raw.once('close', release);
+    reply.raw.once('close', () => release(false));
   });
-  app.addHook('onResponse', async (request) => releases.get(request)?.());
+  app.addHook('onResponse', async (request, reply) => releases.get(request)?.(reply.statusCode < 400));
 }
 
 /** Route options of a request that makes a PDF, which the server may turn away when overloaded. */
@@ -107,8 +111,8 @@ export function createAdaptiveLimit(options: Pick<TLoadShedding, 'targetLatencyM
     get limit() {
       return Math.floor(limit);
     },
-    /** Admits one, with the function that says it is done; undefined when the limit is reached. */
-    enter(): (() => void) | undefined {
+    /** Admits one, with the function that says it is done (and whether to count its time); undefined when the limit is reached. */
+    enter(): ((timed: boolean) => void) | undefined {
       if (inFlight >= Math.floor(limit)) {
         reachedLimit = true;
         return undefined;
@@ -117,11 +121,11 @@ export function createAdaptiveLimit(options: Pick<TLoadShedding, 'targetLatencyM
       if (inFlight >= Math.floor(limit)) reachedLimit = true;
       const started = now();
       let done = false;
-      return () => {
+      return (timed) => {
         if (done) return;
         done = true;
         inFlight--;
-        took.push(now() - started);
+        if (timed) took.push(now() - started);
       };
     },
     adjust() {

@@ -58,6 +58,12 @@ beforeAll(async () => {
           .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
           .end(JSON.stringify({ error: { code: 'unavailable', message: 'The server is busy.' } }));
         return;
+      case '/busy-without-saying-when':
+        busyCalls++;
+        res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'unavailable', message: 'The invitation was saved, but its email could not be sent.' } }));
+        return;
       case '/busy-for-an-hour':
         busyCalls++;
         res
@@ -100,6 +106,12 @@ describe('the API client', () => {
     expect(busyCalls).toBe(4);
     busyCalls = 0;
     expect((await failure(api.get(`${base}/busy-for-an-hour`))).message).toBe('Down for maintenance.');
+    expect(busyCalls).toBe(1);
+  });
+
+  it('never sends again a 503 that does not say when to come back: the server may have done the work', async () => {
+    busyCalls = 0;
+    expect((await failure(api.post(`${base}/busy-without-saying-when`, {}))).status).toBe(503);
     expect(busyCalls).toBe(1);
   });
 

@@ -19,9 +19,12 @@ const BUSY_RETRIES = 3;
 const BUSY_MAX_WAIT_SECONDS = 5;
 
 function busyWaitMs(res: Response): number | null {
-  if (res.status !== 503) return null;
-  const seconds = Number(res.headers.get('retry-after'));
-  return Number.isFinite(seconds) && seconds >= 0 && seconds <= BUSY_MAX_WAIT_SECONDS ? seconds * 1000 : null;
+  // Only an answer that says when to come back: a bare 503 may come after work was done (an
+  // invitation saved whose email then failed), and sending that again would repeat it.
+  const header = res.headers.get('retry-after')?.trim() ?? '';
+  if (res.status !== 503 || !/^\d+$/.test(header)) return null;
+  const seconds = Number(header);
+  return seconds <= BUSY_MAX_WAIT_SECONDS ? seconds * 1000 : null;
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

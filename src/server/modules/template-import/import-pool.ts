@@ -7,6 +7,8 @@ import type { TImportOutcome, TImportTask, TImportThreadTask } from './import-wo
 /** What one import may use; past either, its thread is stopped. */
 export type TImportLimits = { timeMs: number; memoryMb: number };
 export const IMPORT_LIMITS: TImportLimits = { timeMs: 20_000, memoryMb: 384 };
+/** How long an import may wait for a thread to take it: other imports, or a thread starting on a busy machine. */
+const MAX_WAIT_FOR_THREAD_MS = 60_000;
 /** Conversions are CPU-bound; a few at a time keep the other threads and the server responsive. */
 const MAX_CONCURRENT_IMPORTS = 2;
 
@@ -33,15 +35,21 @@ export function createImportPool(limits: TImportLimits = IMPORT_LIMITS) {
       const stop = new AbortController();
       const { signal } = stop;
       const { port1: heard, port2: started } = new MessageChannel();
-      let clock: NodeJS.Timeout | undefined;
+      let waited = false;
+      let clock = setTimeout(() => {
+        waited = true;
+        stop.abort();
+      }, MAX_WAIT_FOR_THREAD_MS);
       heard.once('message', () => {
         heard.close();
+        clearTimeout(clock);
         clock = setTimeout(() => stop.abort(), limits.timeMs);
       });
       let outcome: TImportOutcome;
       try {
         outcome = await (await start()).run({ ...task, started }, { signal, transferList: [started] });
       } catch (error) {
+        if (waited) throw new AppError('unavailable', 'The server is too busy to import this file now. Please try again in a minute.');
         if (signal.aborted) {
           throw new AppError(
             'unprocessable',
