@@ -7,7 +7,7 @@ import { guessingNotice, type TNotice } from './auth-notices.ts';
 import type { TBetterAuth } from './better-auth.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
 import { createPasswordHasher, defaultHashGateLimits, type THashGateLimits } from './password-hasher.ts';
-import { createSessionMemo } from './session-memo.ts';
+import { createSessionMemo, SESSION_MEMO_MS, SHARED_SESSION_MEMO_MS } from './session-memo.ts';
 import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter } from './sign-in-throttle.ts';
 import type { TSignUpPolicyGate } from './sign-up-policy.ts';
 
@@ -58,9 +58,10 @@ export function createAuthContext(deps: TAuthServiceDeps, auth: () => TBetterAut
 
   // On the embedded database this is the only process that can end a session (the data directory
   // is locked to it), so remembering which user a session cookie belongs to stays exact as long
-  // as sign-out forgets it here; that saves two reads on every request. Several processes on
-  // PostgreSQL read the session every time, so a sign-out anywhere takes effect at once.
-  const knownSessions = config.databaseUrl ? undefined : createSessionMemo();
+  // as sign-out forgets it here; that saves two reads on every request. On PostgreSQL other
+  // processes may end a session too, so it is remembered for seconds only: a sign-out elsewhere
+  // applies within SHARED_SESSION_MEMO_MS.
+  const knownSessions = createSessionMemo(config.databaseUrl ? SHARED_SESSION_MEMO_MS : SESSION_MEMO_MS);
 
   const throttle = createSignInThrottle({ counters, now });
   const signUps = createSignUpLimiter({ counters, now, perHour: config.signUpsPerIpPerHour });

@@ -65,7 +65,7 @@ export function createAuthService(deps: TAuthServiceDeps) {
     usersService: deps.usersService,
     throttle: ctx.throttle,
     hasher: ctx.hasher,
-    forgetSessions: (userId) => ctx.knownSessions?.forgetUser(userId),
+    forgetSessions: (userId) => ctx.knownSessions.forgetUser(userId),
     onGuessing: ctx.sendGuessingNotice,
     notify: deps.notify ? (userId, notice) => ctx.inBackground('two-factor notice', () => deps.notify!(userId, notice)) : undefined,
   });

@@ -41,7 +41,7 @@ export function createChangePassword(ctx: TAuthContext) {
       throw error;
     }
     await throttle.succeeded(attempt);
-    ctx.knownSessions?.forgetUser(userId);
+    ctx.knownSessions.forgetUser(userId);
     return result.headers.getSetCookie();
   };
 }

@@ -46,7 +46,7 @@ export function createPasswordRecovery(ctx: TAuthContext) {
         throw error;
       }
       // The library ended the sessions in the database; which user they were is not known here.
-      ctx.knownSessions?.forgetAll();
+      ctx.knownSessions.forgetAll();
     },
 
     /** Sends the account the reset email the forgot-password page sends (an admin asked for it). */

@@ -27,7 +27,7 @@ export function createSessions(ctx: TAuthContext) {
     },
 
     async signOut(headers: IncomingHttpHeaders): Promise<string[]> {
-      knownSessions?.forget(sessionCookieOf(headers));
+      knownSessions.forget(sessionCookieOf(headers));
       try {
         const result = await ctx.auth().api.signOut({ headers: fromNodeHeaders(headers), returnHeaders: true });
         return result.headers.getSetCookie();
@@ -61,18 +61,18 @@ export function createSessions(ctx: TAuthContext) {
 
     async signOutOthers(userId: string, headers: IncomingHttpHeaders): Promise<void> {
       await ctx.auth().api.revokeOtherSessions({ headers: fromNodeHeaders(headers) });
-      knownSessions?.forgetUser(userId);
+      knownSessions.forgetUser(userId);
     },
 
     /** Ends every session of an account at once (an admin's sign-out everywhere, a suspension). */
     async endSessionsOf(userId: string): Promise<void> {
       await (await ctx.auth().$context).internalAdapter.deleteUserSessions(userId);
-      knownSessions?.forgetUser(userId);
+      knownSessions.forgetUser(userId);
     },
 
     /** After an account is deleted: its session cookies stop working in this process at once. */
     forgetSessionsOf(userId: string) {
-      knownSessions?.forgetUser(userId);
+      knownSessions.forgetUser(userId);
     },
 
     /** The signed-in user, or a 401 AppError. */
@@ -83,11 +83,11 @@ export function createSessions(ctx: TAuthContext) {
     async currentUserId(headers: IncomingHttpHeaders): Promise<string> {
       const cookie = sessionCookieOf(headers);
       if (!cookie) throw unauthorized();
-      const known = knownSessions?.userOf(cookie);
+      const known = knownSessions.userOf(cookie);
       if (known) return known;
       const session = await ctx.auth().api.getSession({ headers: fromNodeHeaders(headers) });
       if (!session || session.user.suspendedAt) throw unauthorized();
-      knownSessions?.remember(cookie, session.user.id, new Date(session.session.expiresAt).getTime());
+      knownSessions.remember(cookie, session.user.id, new Date(session.session.expiresAt).getTime());
       return session.user.id;
     },
   };
