@@ -1,4 +1,24 @@
 /**
+ * The API benchmark's loads, tallied the way it judges them: answers by status, latency of the
+ * answered (2xx) requests only, 503s that say when to come back (shed), and everything else.
+ */
+import http from 'node:http';
+import autocannon from 'autocannon';
+
+export type TLoad = {
+  created: number;
+  statuses: Record<string, number>;
+  errorCodes: Record<string, number>;
+  p50: number;
+  p99: number;
+  shed: number;
+  shedWithoutRetryAfter: number;
+  errors: number;
+};
+
+export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/**
  * A closed loop of `connections` clients, each sending the request again as soon as it is
  * answered, as autocannon does, except that a client told 503 with Retry-After waits that long
  * first, as the API reference asks of every client: a benchmark that ignored it would measure a
@@ -58,9 +78,22 @@ export async function politeLoad(
   };
   await Promise.all(Array.from({ length: options.connections }, client));
   agent.destroy();
+  const failed = Object.values(errorCodes).reduce((n, count) => n + count, 0);
+  return tally({ statuses, errorCodes, answered, shed, shedWithoutRetryAfter, failed });
+}
+
+/** The figures of one load: 2xx latencies, 503s with Retry-After as shed, anything else an error. */
+function tally(counts: {
+  statuses: Record<string, number>;
+  errorCodes: Record<string, number>;
+  answered: number[];
+  shed: number;
+  shedWithoutRetryAfter: number;
+  failed: number;
+}): TLoad {
+  const { statuses, errorCodes, answered, shed, shedWithoutRetryAfter, failed } = counts;
   answered.sort((a, b) => a - b);
   const unexpected = Object.entries(statuses).reduce((n, [status, count]) => n + (status.startsWith('2') || status === '503' ? 0 : count), 0);
-  const failed = Object.values(errorCodes).reduce((n, count) => n + count, 0);
   return {
     created: statuses['201'] ?? 0,
     statuses,
@@ -73,26 +106,7 @@ export async function politeLoad(
   };
 }
 
-/**
- * One autocannon load, tallied the way the API benchmark judges it: answers by status, latency of
- * the answered (2xx) requests only, 503s that say when to come back (shed), and everything else.
- */
-import http from 'node:http';
-import autocannon from 'autocannon';
-
-export type TLoad = {
-  created: number;
-  statuses: Record<string, number>;
-  errorCodes: Record<string, number>;
-  p50: number;
-  p99: number;
-  shed: number;
-  shedWithoutRetryAfter: number;
-  errors: number;
-};
-
-export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
+/** One autocannon load, as fast as autocannon sends: for floods that are refused, not shed. */
 export function load(
   options: Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body' | 'connections' | 'duration' | 'amount'>,
   onHeaders?: (headers: Record<string, string>) => void,
@@ -117,19 +131,8 @@ export function load(
       },
       (error, result) => {
         if (error) return reject(error);
-        answered.sort((a, b) => a - b);
         const shed = (statuses['503'] ?? 0) - shedWithoutRetryAfter;
-        const unexpected = Object.entries(statuses).reduce((n, [status, count]) => n + (status.startsWith('2') || status === '503' ? 0 : count), 0);
-        resolve({
-          created: statuses['201'] ?? 0,
-          statuses,
-          errorCodes,
-          p50: quantile(answered, 0.5),
-          p99: quantile(answered, 0.99),
-          shed,
-          shedWithoutRetryAfter,
-          errors: unexpected + shedWithoutRetryAfter + result.errors + result.timeouts,
-        });
+        resolve(tally({ statuses, errorCodes, answered, shed, shedWithoutRetryAfter, failed: result.errors + result.timeouts }));
       },
     );
     instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
@@ -141,36 +144,4 @@ export function load(
       errorCodes[code] = (errorCodes[code] ?? 0) + 1;
     });
   });
-}
-
-/** GET /healthz every 20 ms on its own connection until stopped; the latencies in ms. */
-export function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const samples: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      // A failed check counts as a sample as long as the wait was, rather than ending the run.
-      await new Promise<void>((resolve) => {
-        http
-          .get(`${base}/healthz`, { agent }, (response) => {
-            response.resume();
-            response.on('end', () => resolve());
-            response.on('error', () => resolve());
-          })
-          .on('error', () => resolve());
-      });
-      samples.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      agent.destroy();
-      return samples;
-    },
-  };
 }

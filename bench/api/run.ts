@@ -36,11 +36,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildServer } from '../../scripts/build-server.ts';
 import { FLOOD, wideInvoice, wideInvoiceRows } from '../../src/server/modules/documents/test/request-cost-fixture.ts';
-import { apiClient, median, poolRenderRate, startServer, verificationTokenFrom } from '../lib/harness.ts';
+import { apiClient, median, poolRenderRate, sampleHealthz, startServer, verificationTokenFrom } from '../lib/harness.ts';
 import { startLoopbackPostgres } from '../lib/loopback-postgres.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
-import { load, politeLoad, quantile, sampleHealthz, type TLoad } from './load.ts';
+import { load, politeLoad, quantile, type TLoad } from './load.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,7 +92,7 @@ async function measure(env: Record<string, string>): Promise<TFigures> {
 
     const sampler = sampleHealthz(base);
     const api = await politeLoad({ url: `${base}/api/documents`, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS });
-    const healthz = (await sampler.stop()).sort((a, b) => a - b);
+    const healthz = await sampler.stop();
 
     const keyed = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
     await politeLoad({ url: `${base}/api/v1/documents`, method: 'POST', headers: keyed, body, connections: 10, amount: 300 });
@@ -137,7 +137,7 @@ async function measure(env: Record<string, string>): Promise<TFigures> {
         duration: FLOOD_SECONDS,
       }),
     ]);
-    const floodHealthz = (await floodSampler.stop()).sort((a, b) => a - b);
+    const floodHealthz = await floodSampler.stop();
     const flood: TLoad = { ...floods[0], statuses: { ...floods[0].statuses }, errorCodes: { ...floods[0].errorCodes } };
     for (const [status, count] of Object.entries(floods[1].statuses)) flood.statuses[status] = (flood.statuses[status] ?? 0) + count;
     for (const [code, count] of Object.entries(floods[1].errorCodes)) flood.errorCodes[code] = (flood.errorCodes[code] ?? 0) + count;

@@ -3,6 +3,7 @@
  * render pool's own ceiling on the reference format, and medians.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { SERVER_BUNDLE } from '../../scripts/build-server.ts';
@@ -136,4 +137,36 @@ export function verificationTokenFrom(child: ChildProcess): Promise<string> {
     };
     child.stdout!.on('data', onData);
   });
+}
+
+/** GET /healthz every 20 ms on its own connection until stopped; the latencies in ms, sorted. */
+export function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const samples: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      // A failed check counts as a sample as long as the wait was, rather than ending the run.
+      await new Promise<void>((resolve) => {
+        http
+          .get(`${base}/healthz`, { agent }, (response) => {
+            response.resume();
+            response.on('end', () => resolve());
+            response.on('error', () => resolve());
+          })
+          .on('error', () => resolve());
+      });
+      samples.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      agent.destroy();
+      return samples.sort((a, b) => a - b);
+    },
+  };
 }

@@ -19,7 +19,6 @@
  *             "ratio_20p":…,"requests":…,"all_completed_s":…,"healthz_idle_p99_ms":…,"healthz_p99_ms":…}
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,7 +29,7 @@ import { renderPdf } from '../../src/render/index.ts';
 import { appendPdf, certificateRender, createSealCertificates, sealPdf } from '../../src/server/modules/signing/index.ts';
 import { startSmtpStandIn } from '../../src/server/test/smtp-stand-in.ts';
 import { buildServer } from '../../scripts/build-server.ts';
-import { apiClient, median, startServer, verificationTokenFrom } from '../lib/harness.ts';
+import { apiClient, median, sampleHealthz, startServer, verificationTokenFrom } from '../lib/harness.ts';
 import { REFERENCE_FORMATS, invoiceData } from '../render/formats.ts';
 
 const { values: args } = parseArgs({
@@ -139,36 +138,6 @@ async function pipeline() {
     }
   }
   return figures;
-}
-
-/** GET /healthz every 20 ms on its own connection until stopped; the latencies in ms. */
-function sampleHealthz(base: string): { stop: () => Promise<number[]> } {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const samples: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      await new Promise<void>((resolve, reject) => {
-        http
-          .get(`${base}/healthz`, { agent }, (response) => {
-            response.resume();
-            response.on('end', () => resolve());
-          })
-          .on('error', reject);
-      });
-      samples.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      agent.destroy();
-      return samples.sort((a, b) => a - b);
-    },
-  };
 }
 
 async function serverLoad(databaseUrl?: string) {
