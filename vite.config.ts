@@ -69,6 +69,8 @@ export default defineConfig({
           // Vite's loader for lazy code stays apart: boot.ts needs it before main.tsx runs.
           groups: [
             { name: 'preload-helper', test: /vite[\\/]preload-helper/, priority: 1 },
+            // React and its DOM renderer, which boot.ts starts a task ahead of the app's code.
+            { name: 'react-dom', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 1 },
             { name: 'main', test: /[\\/]src[\\/]web[\\/]main\.tsx$/ },
           ],
         },

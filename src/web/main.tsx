@@ -2,6 +2,7 @@ import './lib/zod-jitless';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, LandingPage } from './app';
+import { startFromDrawnLanding } from './lib/drawn-landing';
 import { installNavigationGuard } from './lib/navigation-guard';
 import { installWorkspaceLinks } from './lib/workspace-links';
 
@@ -34,5 +35,7 @@ const start = () =>
 // The landing page's code is not in the entry: it arrives (preloaded by the page's head) before
 // the app takes the drawn page over, so hydration finds what it drew. (Not a top-level await: the
 // bundler would then split every module the entry shares with a lazy page into its own file.)
-if (landingFirst) void LandingPage.preload().then(start);
-else start();
+if (landingFirst) {
+  startFromDrawnLanding();
+  void LandingPage.preload().then(start);
+} else start();

@@ -9,6 +9,9 @@ export function cn(...inputs: ClassValue[]): string {
 export function scrollToSection(id: string): void {
   const el = document.getElementById(id);
   if (!el) return;
+  // Sections laid out only when near the screen have estimated heights until then, and a smooth
+  // scroll would stop short as they take their real ones on the way: lay them all out first.
+  for (const section of document.querySelectorAll<HTMLElement>('[data-deferred-layout]')) section.style.contentVisibility = 'visible';
   el.scrollIntoView({ behavior: 'smooth', block: 'start' });
   if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
   el.focus({ preventScroll: true });

@@ -65,8 +65,20 @@ function LandingSection({
   heading?: TSectionHeading;
   children: ReactNode;
 }) {
+  // Below the hero: a section off screen is neither styled nor laid out until the reader nears it,
+  // which on a phone is most of the page's first rendering work. A jump to a section lays them all
+  // out first (`scrollToSection`), so it lands where it aims.
   return (
-    <section id={id} aria-labelledby={titleId} className={cn('py-20 sm:py-28', id && 'scroll-mt-16 outline-none', muted && 'border-y bg-muted/40')}>
+    <section
+      id={id}
+      aria-labelledby={titleId}
+      data-deferred-layout
+      className={cn(
+        'py-20 [contain-intrinsic-size:auto_56rem] [content-visibility:auto] sm:py-28',
+        id && 'scroll-mt-16 outline-none',
+        muted && 'border-y bg-muted/40',
+      )}
+    >
       <div className="container-page">
         {heading && <SectionHeading id={titleId} {...heading} />}
         {children}
@@ -467,14 +479,31 @@ export function LandingPage() {
   return (
     <MarketingLayout>
       <Hero onWatchDemo={openWalkthrough} />
-      <DemoSection />
-      <FeaturesSection />
-      <BenefitsSection />
-      <IndustriesSection />
-      <TestimonialsSection />
-      <PricingSection />
-      <ApiSection />
-      <FinalCta onWatchDemo={openWalkthrough} />
+      {/* Each boundary is taken over (hydrated) in a task of its own, so no one task holds a phone's main thread for the whole page. */}
+      <Suspense fallback={null}>
+        <DemoSection />
+      </Suspense>
+      <Suspense fallback={null}>
+        <FeaturesSection />
+      </Suspense>
+      <Suspense fallback={null}>
+        <BenefitsSection />
+      </Suspense>
+      <Suspense fallback={null}>
+        <IndustriesSection />
+      </Suspense>
+      <Suspense fallback={null}>
+        <TestimonialsSection />
+      </Suspense>
+      <Suspense fallback={null}>
+        <PricingSection />
+      </Suspense>
+      <Suspense fallback={null}>
+        <ApiSection />
+      </Suspense>
+      <Suspense fallback={null}>
+        <FinalCta onWatchDemo={openWalkthrough} />
+      </Suspense>
       {walkthroughOpened && (
         <Suspense fallback={null}>
           <WalkthroughDialog open={demoOpen} onOpenChange={setDemoOpen} />
