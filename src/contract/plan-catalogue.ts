@@ -136,14 +136,24 @@ export function periodCharge(plan: TPlan, currency: TCurrency, cycle: TBillingCy
 }
 
 /** An amount in minor units as people read it: "$20", "₹299", "$15.50". */
+/** One formatter per currency and kind of amount: making one costs far more than using it, and a price list shows dozens. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 export function formatMinorUnits(amountMinor: number, currency: TCurrency): string {
   const amount = amountMinor / 100;
-  return new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en-US', {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
-    maximumFractionDigits: 2,
-  }).format(amount);
+  const whole = Number.isInteger(amount);
+  const key = `${currency}:${whole}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: whole ? 0 : 2,
+      maximumFractionDigits: 2,
+    });
+    moneyFormats.set(key, format);
+  }
+  return format.format(amount);
 }
 
 const PLAN_TIER: Record<TPlanId, number> = { free: 0, basic: 1, premium: 2, enterprise: 3 };

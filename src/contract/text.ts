@@ -16,7 +16,9 @@ export function textProblem(text: string): string | undefined {
 /** `text` with every unpaired surrogate replaced by U+FFFD, so it can always be encoded. */
 export const wellFormed = (text: string) => text.replace(LONE_SURROGATES, '\uFFFD');
 
-const PLURAL_RULES = new Intl.PluralRules('en-US');
+// Made on first use: the first Intl object a page makes loads the locale's data, which at module
+// load would lengthen the web app's start.
+let pluralRules: Intl.PluralRules | undefined;
 
 /**
  * A count with its noun in the form the count takes: "1 document", "2 documents", "1,200 rows".
@@ -24,5 +26,5 @@ const PLURAL_RULES = new Intl.PluralRules('en-US');
  * nouns whose plural is not the singular plus "s" ("1 entry", "2 entries").
  */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${PLURAL_RULES.select(n) === 'one' ? one : many}`;
+  return `${n.toLocaleString('en-US')} ${(pluralRules ??= new Intl.PluralRules('en-US')).select(n) === 'one' ? one : many}`;
 }

@@ -17,14 +17,17 @@ export function scrollToSection(id: string): void {
   el.focus({ preventScroll: true });
 }
 
-const numberFormat = new Intl.NumberFormat('en-US');
+// Formatters are made on first use, not as the module loads: the first Intl object a page makes
+// loads the locale's data, and at load that would lengthen the app's start on a phone.
+let numberFormat: Intl.NumberFormat | undefined;
 export function formatNumber(n: number): string {
-  return numberFormat.format(n);
+  return (numberFormat ??= new Intl.NumberFormat('en-US')).format(n);
 }
 
-const sizeFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+let sizeFormatter: Intl.NumberFormat | undefined;
 /** Bytes as people read them: 0 KB, 740 KB, 12.5 MB, 1 GB. */
 export function formatBytes(bytes: number): string {
+  const sizeFormat = (sizeFormatter ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }));
   const kb = bytes / 1024;
   if (kb < 1024) return `${sizeFormat.format(Math.round(kb))} KB`;
   const mb = kb / 1024;
