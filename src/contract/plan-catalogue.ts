@@ -135,10 +135,10 @@ export function periodCharge(plan: TPlan, currency: TCurrency, cycle: TBillingCy
   return toMinorUnits(cycle === 'yearly' ? (price.perYear ?? price.perMonth * 12) : price.perMonth);
 }
 
-/** An amount in minor units as people read it: "$20", "₹299", "$15.50". */
 /** One formatter per currency and kind of amount: making one costs far more than using it, and a price list shows dozens. */
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
+/** An amount in minor units as people read it: "$20", "₹299", "$15.50". */
 export function formatMinorUnits(amountMinor: number, currency: TCurrency): string {
   const amount = amountMinor / 100;
   const whole = Number.isInteger(amount);

@@ -16,9 +16,22 @@ export function textProblem(text: string): string | undefined {
 /** `text` with every unpaired surrogate replaced by U+FFFD, so it can always be encoded. */
 export const wellFormed = (text: string) => text.replace(LONE_SURROGATES, '\uFFFD');
 
-// Made on first use: the first Intl object a page makes loads the locale's data, which at module
-// load would lengthen the web app's start.
+// Made on first use: the first Intl object a page makes loads the locale's data (tens of
+// milliseconds in a browser), which at module load would lengthen the web app's start.
 let pluralRules: Intl.PluralRules | undefined;
+let wholeNumbers: Intl.NumberFormat | undefined;
+
+/**
+ * A number as en-US writes it ("1,234,567", "1,234.5"). A whole number is grouped here, exactly as
+ * Intl groups it, so the common case loads no locale data; −0 is written "0".
+ */
+export function formatEnglishNumber(n: number): string {
+  if (!Number.isSafeInteger(n)) return (wholeNumbers ??= new Intl.NumberFormat('en-US')).format(n);
+  const digits = String(Math.abs(n));
+  let grouped = digits.slice(0, digits.length % 3 || 3);
+  for (let i = grouped.length; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${grouped}` : grouped;
+}
 
 /**
  * A count with its noun in the form the count takes: "1 document", "2 documents", "1,200 rows".
@@ -26,5 +39,5 @@ let pluralRules: Intl.PluralRules | undefined;
  * nouns whose plural is not the singular plus "s" ("1 entry", "2 entries").
  */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${(pluralRules ??= new Intl.PluralRules('en-US')).select(n) === 'one' ? one : many}`;
+  return `${formatEnglishNumber(n)} ${(pluralRules ??= new Intl.PluralRules('en-US')).select(n) === 'one' ? one : many}`;
 }

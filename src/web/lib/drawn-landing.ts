@@ -3,8 +3,8 @@ import { queryClient } from './query-client';
 import { authKeys, systemKeys } from './query-keys';
 
 /**
- * The landing page arrived drawn by the server, which sends it only to a request without a live
- * session, and drawn with the built-in plan catalogue. The app's first render starts from what the
+ * The landing page arrived drawn by the server, which sends it to a request without a live session
+ * (or whose session it could not look up), and drawn with the built-in plan catalogue. The app's first render starts from what the
  * page was drawn with, so that it takes the page over (hydrates) with nothing to change; both are
  * then asked of the server again as their components mount.
  *
@@ -21,6 +21,6 @@ export function startFromDrawnLanding(): void {
   ] as const) {
     queryClient.setQueryData(queryKey, data);
     // Marked stale, so each is fetched again when its component mounts (staleTime is Infinity).
-    void queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
+    void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: 'none' });
   }
 }

@@ -1,9 +1,13 @@
 import { type ClassValue, clsx } from 'clsx';
 import { twMerge } from 'tailwind-merge';
+import { formatEnglishNumber } from '../../contract/text';
 
 export function cn(...inputs: ClassValue[]): string {
   return twMerge(clsx(inputs));
 }
+
+/** Marks a page section laid out only when it nears the screen (`content-visibility: auto`). */
+export const DEFERRED_LAYOUT = 'data-deferred-layout';
 
 /** Smoothly scrolls to an in-page section and moves keyboard focus there. */
 export function scrollToSection(id: string): void {
@@ -11,32 +15,14 @@ export function scrollToSection(id: string): void {
   if (!el) return;
   // Sections laid out only when near the screen have estimated heights until then, and a smooth
   // scroll would stop short as they take their real ones on the way: lay them all out first.
-  for (const section of document.querySelectorAll<HTMLElement>('[data-deferred-layout]')) section.style.contentVisibility = 'visible';
+  for (const section of document.querySelectorAll<HTMLElement>(`[${DEFERRED_LAYOUT}]`)) section.style.contentVisibility = 'visible';
   el.scrollIntoView({ behavior: 'smooth', block: 'start' });
   if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
   el.focus({ preventScroll: true });
 }
 
-/*
- * The app's own figures and dates (English, en-US) are written here without Intl where that is
- * simple and exact: the first Intl object a page makes loads the locale's data, 20 ms for a number
- * and 50 ms for a date on a desktop (several times that on a phone), all in the task that draws the
- * dashboard. Anything less simple (fractions, huge numbers, dates with times) still goes to Intl,
- * whose formatters are made on first use and kept.
- */
-let numberFormat: Intl.NumberFormat | undefined;
-/** 1234567 → "1,234,567", as `Intl.NumberFormat('en-US')` writes it. */
-export function formatNumber(n: number): string {
-  if (Number.isSafeInteger(n)) return groupThousands(n);
-  return (numberFormat ??= new Intl.NumberFormat('en-US')).format(n);
-}
-
-function groupThousands(n: number): string {
-  const digits = String(Math.abs(n));
-  let grouped = digits.slice(0, digits.length % 3 || 3);
-  for (let i = grouped.length; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
-  return n < 0 ? `-${grouped}` : grouped;
-}
+/** 1234567 → "1,234,567", as `Intl.NumberFormat('en-US')` writes it (without loading its data for a whole number). */
+export const formatNumber = formatEnglishNumber;
 
 let sizeFormatter: Intl.NumberFormat | undefined;
 /** Bytes as people read them: 0 KB, 740 KB, 12.5 MB, 1 GB. */
@@ -49,6 +35,11 @@ export function formatBytes(bytes: number): string {
   return `${sizeFormat.format(mb / 1024)} GB`;
 }
 
+/*
+ * A day is written here, exactly as Intl's en-US writes it, for the same reason as whole numbers
+ * (`formatEnglishNumber`): the page's first Intl date format loads the locale's data, 50 ms on a
+ * desktop and several times that on a phone, in the task that draws the dashboard's lists.
+ */
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
 /** "Nov 25, 2026" (and ", 3:05 PM" with the time), in the reader's time zone, as en-US writes it. */

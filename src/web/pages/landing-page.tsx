@@ -16,10 +16,10 @@ import {
   TerminalIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Badge } from '../components/ui/badge';
 import { Button } from '../components/ui/button';
-import { cn, scrollToSection } from '../lib/utils';
+import { cn, DEFERRED_LAYOUT, scrollToSection } from '../lib/utils';
 import { MarketingLayout, SectionLink } from '../features/marketing/marketing-layout';
 import { BuilderMock, FormMock, PdfMock } from '../features/marketing/mockups';
 import { PricingSection } from '../features/marketing/pricing-section';
@@ -72,7 +72,7 @@ function LandingSection({
     <section
       id={id}
       aria-labelledby={titleId}
-      data-deferred-layout
+      {...{ [DEFERRED_LAYOUT]: true }}
       className={cn(
         'py-20 [contain-intrinsic-size:auto_56rem] [content-visibility:auto] sm:py-28',
         id && 'scroll-mt-16 outline-none',
@@ -462,24 +462,15 @@ function FinalCta({ onWatchDemo }: { onWatchDemo: () => void }) {
   );
 }
 
-export function LandingPage() {
-  const [demoOpen, setDemoOpen] = useState(false);
-  // Mounted from the first opening on, so that closing it still plays its way out.
-  const [walkthroughOpened, setWalkthroughOpened] = useState(false);
-  const openWalkthrough = () => {
-    setWalkthroughOpened(true);
-    setDemoOpen(true);
-  };
-
-  useEffect(() => {
-    const id = window.location.hash.slice(1);
-    if (id) requestAnimationFrame(() => scrollToSection(id));
-  }, []);
-
+/**
+ * Each section is a boundary React takes over (hydrates) on its own, in its own commit, so no one
+ * piece of work holds a phone's main thread for the whole page. Memoized: a change above (opening
+ * the walkthrough) would otherwise reach every boundary not yet taken over and make React take them
+ * all over at once before applying it.
+ */
+const SectionsBelowHero = memo(function SectionsBelowHero({ onWatchDemo }: { onWatchDemo: () => void }) {
   return (
-    <MarketingLayout>
-      <Hero onWatchDemo={openWalkthrough} />
-      {/* Each boundary is taken over (hydrated) in a task of its own, so no one task holds a phone's main thread for the whole page. */}
+    <>
       <Suspense fallback={null}>
         <DemoSection />
       </Suspense>
@@ -502,8 +493,30 @@ export function LandingPage() {
         <ApiSection />
       </Suspense>
       <Suspense fallback={null}>
-        <FinalCta onWatchDemo={openWalkthrough} />
+        <FinalCta onWatchDemo={onWatchDemo} />
       </Suspense>
+    </>
+  );
+});
+
+export function LandingPage() {
+  const [demoOpen, setDemoOpen] = useState(false);
+  // Mounted from the first opening on, so that closing it still plays its way out.
+  const [walkthroughOpened, setWalkthroughOpened] = useState(false);
+  const openWalkthrough = useCallback(() => {
+    setWalkthroughOpened(true);
+    setDemoOpen(true);
+  }, []);
+
+  useEffect(() => {
+    const id = window.location.hash.slice(1);
+    if (id) requestAnimationFrame(() => scrollToSection(id));
+  }, []);
+
+  return (
+    <MarketingLayout>
+      <Hero onWatchDemo={openWalkthrough} />
+      <SectionsBelowHero onWatchDemo={openWalkthrough} />
       {walkthroughOpened && (
         <Suspense fallback={null}>
           <WalkthroughDialog open={demoOpen} onOpenChange={setDemoOpen} />
