@@ -5,6 +5,9 @@ import { loadConfigOrExit, type TConfig } from './config.ts';
 import { migrateDatabase, openDatabase } from './db/client.ts';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import path from 'node:path';
+import { limitHeapGrowth } from './heap-growth.ts';
+
+limitHeapGrowth();
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);

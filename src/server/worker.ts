@@ -9,6 +9,9 @@ import { serializeError } from './log-errors.ts';
 import { loadConfigOrExit } from './config.ts';
 import { migrateDatabase, openDatabase } from './db/client.ts';
 import { createServices } from './services.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
+
+limitHeapGrowth();
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
