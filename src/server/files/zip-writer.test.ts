@@ -20,7 +20,13 @@ function unzip(source: Buffer | { reader: yauzl.RandomAccessReader; size: number
       if (error) return reject(error);
       const entries: TUnzipped[] = [];
       const found = (entry: yauzl.Entry, bytes: Buffer | undefined) => {
-        entries.push({ name: entry.fileName, bytes, modified: entry.getLastModDate(), stored: entry.compressionMethod === 0, offset: entry.relativeOffsetOfLocalHeader });
+        entries.push({
+          name: entry.fileName,
+          bytes,
+          modified: entry.getLastModDate(),
+          stored: entry.compressionMethod === 0,
+          offset: entry.relativeOffsetOfLocalHeader,
+        });
         zip.readEntry();
       };
       zip.on('entry', (entry: yauzl.Entry) => {
