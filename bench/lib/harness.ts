@@ -81,7 +81,16 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
   // BENCH_CPU_PROF=dir writes the server's CPU profile there (main thread), to see where time goes.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, SERVER_BUNDLE], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' },
+    // npm start's default (docs/server-capacity.md, "Memory at 50,000 rows"), unless the caller sets one.
+    env: {
+      MALLOC_ARENA_MAX: '2',
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
