@@ -42,7 +42,14 @@ import {
   createUsersRepository,
   createUsersService,
 } from './modules/users/index.ts';
-import { createWebhookSender, createWebhooksRepository, createWebhooksService, type TWebhooksService } from './modules/webhooks/index.ts';
+import {
+  ACTIVE_ENDPOINTS_MEMO_MS,
+  createWebhookSender,
+  createWebhooksRepository,
+  createWebhooksService,
+  SHARED_ACTIVE_ENDPOINTS_MEMO_MS,
+  type TWebhooksService,
+} from './modules/webhooks/index.ts';
 
 export type TServicesOptions = {
   config: TConfig;
@@ -161,7 +168,7 @@ function createWebhooks(
   { webhookRetryDelaysMs, webhookTimeoutMs }: Pick<TServicesOptions, 'webhookRetryDelaysMs' | 'webhookTimeoutMs'>,
 ) {
   const webhooks = createWebhooksService({
-    repository: createWebhooksRepository(db),
+    repository: createWebhooksRepository(db, { activeMemoMs: config.databaseUrl ? SHARED_ACTIVE_ENDPOINTS_MEMO_MS : ACTIVE_ENDPOINTS_MEMO_MS }),
     secrets: createSecretBox(config.encryptionKey),
     hasApiAccess: (ownerId) => quota.hasApiAccess(ownerId),
     checkHost: (host) => checkHost(host, config.imageFetchAllowedIps),

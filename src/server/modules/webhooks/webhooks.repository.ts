@@ -6,8 +6,19 @@ import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 export type TWebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type TWebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 
+/**
+ * How long this process takes an owner's enabled endpoints as known without reading them. Every
+ * document made asks (one statement of the four a generation costs), and they change rarely.
+ * Changes made through this process apply at once; with one process (always, on the embedded
+ * database) that is every change, so the time only bounds memory.
+ */
+export const ACTIVE_ENDPOINTS_MEMO_MS = 5 * 60_000;
+/** The same with several processes on PostgreSQL: a change made in another applies within this time. */
+export const SHARED_ACTIVE_ENDPOINTS_MEMO_MS = 5_000;
+const ACTIVE_ENDPOINTS_MEMO_OWNERS = 10_000;
+
 /** Every query on a user's rows filters by the owner; the sender's queue reads due rows of everyone. */
-export function createWebhooksRepository(db: TDb) {
+export function createWebhooksRepository(db: TDb, { activeMemoMs = ACTIVE_ENDPOINTS_MEMO_MS }: { activeMemoMs?: number } = {}) {
   // Asked for every document made: prepared once, it is neither built again here nor planned again by the database.
   const listeningTo = db
     .select()
@@ -15,6 +26,26 @@ export function createWebhooksRepository(db: TDb) {
     .where(and(eq(webhookEndpoints.ownerId, sql.placeholder('ownerId')), sql`${webhookEndpoints.disabledAt} is null`))
     .prepare('webhook_endpoints_active');
   const mine = (ownerId: string, id: string) => and(eq(webhookEndpoints.ownerId, ownerId), eq(webhookEndpoints.id, id));
+  const known = new Map<string, { rows: TWebhookEndpointRow[]; until: number }>();
+  // Bumped by every change: a read that started before one may have seen the old rows, and is not kept.
+  let changes = 0;
+  const changed = <T>(result: T): T => {
+    changes++;
+    known.clear();
+    return result;
+  };
+  const activeEndpoints = async (ownerId: string): Promise<TWebhookEndpointRow[]> => {
+    const entry = known.get(ownerId);
+    if (entry && entry.until > Date.now()) return entry.rows;
+    const changesBefore = changes;
+    const rows = await listeningTo.execute({ ownerId });
+    if (changes === changesBefore) {
+      known.delete(ownerId);
+      if (known.size >= ACTIVE_ENDPOINTS_MEMO_OWNERS) known.delete(known.keys().next().value!);
+      known.set(ownerId, { rows, until: Date.now() + activeMemoMs });
+    }
+    return rows;
+  };
   return {
     async list(ownerId: string): Promise<TWebhookEndpointRow[]> {
       return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.ownerId, ownerId)).orderBy(desc(webhookEndpoints.createdAt));
@@ -32,11 +63,11 @@ export function createWebhooksRepository(db: TDb) {
 
     async insert(row: typeof webhookEndpoints.$inferInsert): Promise<TWebhookEndpointRow> {
       const [created] = await db.insert(webhookEndpoints).values(row).returning();
-      return created!;
+      return changed(created!);
     },
 
     async delete(ownerId: string, id: string): Promise<boolean> {
-      return (await db.delete(webhookEndpoints).where(mine(ownerId, id)).returning({ id: webhookEndpoints.id })).length > 0;
+      return changed((await db.delete(webhookEndpoints).where(mine(ownerId, id)).returning({ id: webhookEndpoints.id })).length > 0);
     },
 
     async setDisabled(ownerId: string, id: string, reason: string | null): Promise<TWebhookEndpointRow | undefined> {
@@ -45,13 +76,12 @@ export function createWebhooksRepository(db: TDb) {
         .set({ disabledAt: reason ? new Date() : null, disabledReason: reason })
         .where(mine(ownerId, id))
         .returning();
-      return row;
+      return changed(row);
     },
 
     /** The enabled endpoints of an owner that listen to `event`. */
     async listening(ownerId: string, event: string): Promise<TWebhookEndpointRow[]> {
-      const rows = await listeningTo.execute({ ownerId });
-      return rows.filter((r) => r.events.includes(event));
+      return (await activeEndpoints(ownerId)).filter((r) => r.events.includes(event));
     },
 
     async insertDeliveries(rows: (typeof webhookDeliveries.$inferInsert)[]): Promise<TWebhookDeliveryRow[]> {
@@ -118,6 +148,7 @@ export function createWebhooksRepository(db: TDb) {
           .set({ disabledAt: new Date(), disabledReason: reason })
           .where(and(eq(webhookEndpoints.id, delivery.endpointId), sql`${webhookEndpoints.disabledAt} is null`));
       });
+      changed(undefined);
     },
   };
 }

@@ -218,6 +218,60 @@ describe('webhooks', () => {
     expect(JSON.parse(delivered!.body).data).toMatchObject({ id: batchId, status: 'completed', done: 2, failed: 0 });
   });
 
+  it('applies a new, turned-off, turned-on or deleted endpoint to the very next document', async () => {
+    // The enabled endpoints are remembered between documents; every change must reach the next one.
+    const { client } = await member();
+    const format = (
+      await client.post('/api/formats', {
+        name: 'Note',
+        content: { elements: [{ id: 'p', type: 'paragraph', content: 'For {{who}}' }] },
+        placeholders: [{ name: 'who', type: 'text', required: true }],
+      })
+    ).json() as { id: string };
+    const make = async (who: string) => expect((await client.post('/api/documents', { formatId: format.id, data: { who } })).statusCode).toBe(201);
+    const createdFor = async (endpointId: string) => (await deliveriesOf(client, endpointId)).filter((d) => d.event === 'document.created').length;
+
+    await make('before any endpoint');
+    const endpoint = ZCreatedWebhookEndpoint.parse((await client.post('/api/user/webhooks', { url: receiverUrl, events: ['document.created'] })).json());
+    receiver.setSecret(endpoint.secret);
+    await make('after it was added');
+    await until(
+      () => deliveriesOf(client, endpoint.id),
+      (d) => d.length === 1 && d[0]!.status === 'delivered',
+      'the first delivery',
+    );
+
+    // Its last retry fails, which turns it off.
+    receiver.answerNext(503, 503, 503);
+    await client.post(`/api/user/webhooks/${endpoint.id}/test`);
+    await until(
+      () => deliveriesOf(client, endpoint.id),
+      (d) => d[0]?.status === 'failed',
+      'the last retry',
+    );
+    await make('while it is off');
+    expect((await client.post(`/api/user/webhooks/${endpoint.id}/enable`)).statusCode).toBe(200);
+    await make('once it is on again');
+    await until(
+      () => createdFor(endpoint.id),
+      (n) => n === 2,
+      'the second delivery',
+    );
+    // The one made while it was off was not queued.
+    expect(await createdFor(endpoint.id)).toBe(2);
+
+    // A delivery queued for a deleted endpoint would fail its foreign key, and take the other's with it.
+    const other = ZCreatedWebhookEndpoint.parse((await client.post('/api/user/webhooks', { url: receiverUrl, events: ['document.created'] })).json());
+    expect((await client.request('DELETE', `/api/user/webhooks/${endpoint.id}`)).statusCode).toBe(204);
+    receiver.setSecret(other.secret);
+    await make('after the first was deleted');
+    await until(
+      () => createdFor(other.id),
+      (n) => n === 1,
+      'the other endpoint’s delivery',
+    );
+  });
+
   it("answers 404 for another user's endpoint", async () => {
     const owner = await member();
     const stranger = await member();
