@@ -186,13 +186,15 @@ type TEvents = ReturnType<typeof createWebhooks>['events'];
 
 /** Formats and the documents made from them. */
 function createDocumentWork(
-  { db, log }: TArea,
+  { config, db, log }: TArea,
   { userAccounts, system, quota }: TAccountCore,
   { assets, pdf, pdfCache }: ReturnType<typeof createRendering>,
   events: TEvents,
 ) {
   const workLimits = createWorkLimits();
-  const formats = createFormatsService({ formats: createFormatsRepository(db), users: userAccounts, system, pdf, assets, limits: workLimits });
+  // On the embedded database this is the only process, so it makes every change to formats.
+  const formatsRepository = createFormatsRepository(db, { onlyWriter: !config.databaseUrl });
+  const formats = createFormatsService({ formats: formatsRepository, users: userAccounts, system, pdf, assets, limits: workLimits });
   const documents = createDocumentsService({
     documents: createDocumentsRepository(db),
     formats,

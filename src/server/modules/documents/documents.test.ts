@@ -174,6 +174,28 @@ describe('documents', () => {
     expect(listed).toMatchObject({ id: doc.id, formatId: null, formatName: 'Unknown' });
   });
 
+  it('makes the next document from the version just saved, and none once the format is deleted', async () => {
+    // The current version is remembered between documents; a save or a delete must reach the next one.
+    const { client, format } = await userWithFormat();
+    const make = () => client.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann', team: 'Design' } });
+    const textOf = async (made: Awaited<ReturnType<typeof make>>) => {
+      expect(made.statusCode, made.body).toBe(201);
+      return pdfText((await client.get(`/api/documents/${(made.json() as TDocument).id}/download`)).rawPayload, { layout: true });
+    };
+    expect(await textOf(await make())).toContain('Offer for Ann');
+    const saved = await client.request('PUT', `/api/formats/${format.id}`, {
+      ...offerLetter,
+      name: 'Offer, second edition',
+      content: { elements: [{ id: '9', type: 'paragraph', content: 'Second edition for {{Client Name}}' }] },
+    });
+    expect(saved.statusCode).toBe(200);
+    const second = await make();
+    expect(second.json()).toMatchObject({ formatName: 'Offer, second edition' });
+    expect(await textOf(second)).toContain('Second edition for Ann');
+    expect((await client.request('DELETE', `/api/formats/${format.id}`)).statusCode).toBe(204);
+    expect((await make()).statusCode).toBe(404);
+  });
+
   it('deletes a document and updates the stats', async () => {
     const { client, format } = await userWithFormat();
     const doc = (await client.post('/api/documents', { formatId: format.id, data: { client_name: 'Ann', team: 'Design' } })).json() as TDocument;

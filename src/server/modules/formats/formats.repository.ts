@@ -4,6 +4,7 @@ import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-curs
 import type { TFormatInputParsed } from '../../../contract/formats.ts';
 import type { TDb } from '../../db/client.ts';
 import { formats, formatSnapshots, workspaces } from '../../db/schema.ts';
+import { createBoundedLru } from '../../jobs/bounded-lru.ts';
 
 export type TFormatRow = typeof formats.$inferSelect;
 export type TSnapshotRow = typeof formatSnapshots.$inferSelect;
@@ -22,19 +23,63 @@ async function insertSnapshot(tx: TTx, row: typeof formats.$inferSelect) {
   });
 }
 
-/** Every query filters by the owner: another user's format is indistinguishable from a missing one. */
-export function createFormatsRepository(db: TDb) {
-  // Every generation asks this: prepared once, it is neither built again here nor planned again by the database.
-  const current = db
-    .select({ format: { id: formats.id, name: formats.name, version: formats.version }, snapshot: formatSnapshots })
+type TCurrentFormat = Pick<TFormatRow, 'id' | 'name' | 'version'>;
+
+/** Snapshots read, kept by owner, format and version: a snapshot never changes once written. */
+const SNAPSHOTS_KEPT = { maxEntries: 512, maxSize: 32 * 1024 * 1024 };
+/** Formats whose current version is remembered, when this process makes every change to them. */
+const CURRENT_VERSIONS_KEPT = 10_000;
+
+/**
+ * Every query filters by the owner: another user's format is indistinguishable from a missing one.
+ *
+ * Every document made asks for its format's current snapshot. The snapshot itself is kept once
+ * read, since it never changes. Which version is current does change, so it is remembered only
+ * when `onlyWriter` says this process makes every change to formats (the embedded database, which
+ * one process opens) and forgotten at each change; with several processes it is read each time, a
+ * small indexed read instead of the snapshot's whole content.
+ */
+export function createFormatsRepository(db: TDb, { onlyWriter = false }: { onlyWriter?: boolean } = {}) {
+  // Every generation asks these: prepared once, they are neither built again here nor planned again by the database.
+  const currentVersion = db
+    .select({ id: formats.id, name: formats.name, version: formats.version })
     .from(formats)
-    .innerJoin(
-      formatSnapshots,
-      and(eq(formatSnapshots.formatId, formats.id), eq(formatSnapshots.version, formats.version), eq(formatSnapshots.ownerId, sql.placeholder('ownerId'))),
-    )
     .where(and(eq(formats.ownerId, sql.placeholder('ownerId')), eq(formats.id, sql.placeholder('formatId'))))
     .limit(1)
-    .prepare('format_current_snapshot');
+    .prepare('format_current_version');
+  const snapshotOfVersion = db
+    .select()
+    .from(formatSnapshots)
+    .where(
+      and(
+        eq(formatSnapshots.ownerId, sql.placeholder('ownerId')),
+        eq(formatSnapshots.formatId, sql.placeholder('formatId')),
+        eq(formatSnapshots.version, sql.placeholder('version')),
+      ),
+    )
+    .limit(1)
+    .prepare('format_snapshot_of_version');
+  const snapshots = createBoundedLru<string, TSnapshotRow>(SNAPSHOTS_KEPT);
+  const currentVersions = new Map<string, TCurrentFormat>();
+  // Bumped by every change: a read that started before one may have seen the old version, and is not kept.
+  let changes = 0;
+  const changed = <T>(result: T): T => {
+    changes++;
+    currentVersions.clear();
+    return result;
+  };
+  const readCurrent = async (ownerId: string, formatId: string): Promise<TCurrentFormat | undefined> => {
+    const key = `${ownerId}/${formatId}`;
+    const known = currentVersions.get(key);
+    if (known) return known;
+    const changesBefore = changes;
+    const [row] = await currentVersion.execute({ ownerId, formatId });
+    if (row && onlyWriter && changes === changesBefore) {
+      if (currentVersions.size >= CURRENT_VERSIONS_KEPT) currentVersions.delete(currentVersions.keys().next().value!);
+      currentVersions.set(key, row);
+    }
+    return row;
+  };
   return {
     async list(ownerId: string): Promise<TFormatRow[]> {
       return await db.select().from(formats).where(eq(formats.ownerId, ownerId)).orderBy(desc(formats.updatedAt), desc(formats.id));
@@ -83,16 +128,18 @@ export function createFormatsRepository(db: TDb) {
     },
 
     async update(ownerId: string, id: string, input: TFormatInputParsed): Promise<TFormatRow | undefined> {
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(formats)
-          .set({ ...input, version: sql`${formats.version} + 1`, updatedAt: new Date() })
-          .where(and(eq(formats.ownerId, ownerId), eq(formats.id, id)))
-          .returning();
-        if (!row) return undefined;
-        await insertSnapshot(tx, row);
-        return row;
-      });
+      return db
+        .transaction(async (tx) => {
+          const [row] = await tx
+            .update(formats)
+            .set({ ...input, version: sql`${formats.version} + 1`, updatedAt: new Date() })
+            .where(and(eq(formats.ownerId, ownerId), eq(formats.id, id)))
+            .returning();
+          if (!row) return undefined;
+          await insertSnapshot(tx, row);
+          return row;
+        })
+        .then(changed);
     },
 
     async delete(ownerId: string, id: string): Promise<boolean> {
@@ -100,16 +147,21 @@ export function createFormatsRepository(db: TDb) {
         .delete(formats)
         .where(and(eq(formats.ownerId, ownerId), eq(formats.id, id)))
         .returning({ id: formats.id });
-      return deleted.length > 0;
+      return changed(deleted.length > 0);
     },
 
     /** A format's name and version with the snapshot of that version, in one read: what a new document is made from. */
-    async currentSnapshot(
-      ownerId: string,
-      formatId: string,
-    ): Promise<{ format: Pick<TFormatRow, 'id' | 'name' | 'version'>; snapshot: TSnapshotRow } | undefined> {
-      const [row] = await current.execute({ ownerId, formatId });
-      return row;
+    async currentSnapshot(ownerId: string, formatId: string): Promise<{ format: TCurrentFormat; snapshot: TSnapshotRow } | undefined> {
+      const format = await readCurrent(ownerId, formatId);
+      if (!format) return undefined;
+      const key = `${ownerId}/${formatId}/${format.version}`;
+      let snapshot = snapshots.get(key);
+      if (!snapshot) {
+        [snapshot] = await snapshotOfVersion.execute({ ownerId, formatId, version: format.version });
+        if (!snapshot) return undefined;
+        snapshots.set(key, snapshot, JSON.stringify(snapshot.content).length + JSON.stringify(snapshot.placeholders).length);
+      }
+      return { format, snapshot };
     },
 
     async snapshot(ownerId: string, formatId: string, version: number): Promise<TSnapshotRow | undefined> {
