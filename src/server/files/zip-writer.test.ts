@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { type PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { buffer } from 'node:stream/consumers';
@@ -7,7 +7,7 @@ import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { createZipWriter } from './zip-writer.ts';
 
-type TUnzipped = { name: string; bytes: Buffer | undefined; modified: Date; stored: boolean; offset: number };
+type TUnzipped = { name: string; bytes: Buffer | undefined; modified: Date; stored: boolean; offset: number; zip64Extra: boolean };
 
 /**
  * Every entry as yauzl (a reader written by others) finds it, with sizes checked by yauzl and each
@@ -26,6 +26,7 @@ function unzip(source: Buffer | { reader: yauzl.RandomAccessReader; size: number
           modified: entry.getLastModDate(),
           stored: entry.compressionMethod === 0,
           offset: entry.relativeOffsetOfLocalHeader,
+          zip64Extra: entry.extraFields.some((f) => f.id === 0x0001),
         });
         zip.readEntry();
       };
@@ -105,7 +106,7 @@ describe('the ZIP writer', () => {
 
   it('holds the next entry back while the client is behind, and goes on as it reads', async () => {
     const zip = createZipWriter();
-    const reader = zip.stream as Readable;
+    const reader = zip.stream;
     const chunk = randomBytes(3 * 1024 * 1024);
     // Nobody reads yet: the first few are taken, then the writer waits on the client.
     const appended: boolean[] = [];
@@ -141,25 +142,102 @@ describe('the ZIP writer', () => {
     expect(entries[count - 1]!.bytes!.toString()).toBe(String(count - 1));
   }, 60_000);
 
-  it('records offsets past 4 GB in ZIP64 fields that another reader follows', async () => {
+  it('records offsets from 4 GB on in ZIP64 fields that another reader follows', async () => {
     const zip = createZipWriter();
     const kept = keepReferences(zip.stream);
-    const block = Buffer.alloc(64 * 1024 * 1024, 0x25);
-    const blocks = 66; // 4.125 GiB
-    for (let i = 0; i < blocks; i++) await zip.append(`block ${i}.bin`, block);
+    // 1 MB blocks with names of one length, so a filler can put the next entry at exactly
+    // 0xFFFFFFFF, the first offset the 4-byte field cannot hold (it means "see ZIP64").
+    const block = Buffer.alloc(1024 * 1024, 0x25);
+    const blockName = (i: number) => `block ${String(i).padStart(4, '0')}.bin`;
+    const blockEntryBytes = 30 + blockName(0).length + block.byteLength;
+    const blocks = Math.floor(0xffffffff / blockEntryBytes);
+    for (let i = 0; i < blocks; i++) await zip.append(blockName(i), block);
+    const fillerName = 'filler.bin';
+    await zip.append(fillerName, Buffer.alloc(0xffffffff - blocks * blockEntryBytes - 30 - fillerName.length, 0x2e));
+    await zip.append('exact.txt', 'at 0xFFFFFFFF');
     await zip.append('after.txt', 'past the 4 GB mark');
     await zip.finalize();
     await kept.ended;
     expect(kept.size()).toBeGreaterThan(2 ** 32);
 
-    const entries = await unzip({ reader: kept.reader, size: kept.size() }, (name) => name === 'after.txt' || name === `block ${blocks - 1}.bin`);
-    expect(entries).toHaveLength(blocks + 1);
-    const last = entries[blocks]!;
-    expect(last.name).toBe('after.txt');
-    expect(last.offset).toBeGreaterThan(2 ** 32);
-    expect(last.bytes!.toString()).toBe('past the 4 GB mark');
+    const wanted = new Set(['exact.txt', 'after.txt', blockName(blocks - 1)]);
+    const entries = await unzip({ reader: kept.reader, size: kept.size() }, (name) => wanted.has(name));
+    expect(entries).toHaveLength(blocks + 3);
+    // 0xFFFFFFFF in the 4-byte field means "see ZIP64", so that offset itself must be in the extra field.
+    expect(entries[blocks + 1]).toMatchObject({ name: 'exact.txt', offset: 0xffffffff, zip64Extra: true });
+    expect(entries[blocks]).toMatchObject({ name: 'filler.bin', zip64Extra: false });
+    expect(entries[blocks + 1]!.bytes!.toString()).toBe('at 0xFFFFFFFF');
+    expect(entries[blocks + 2]!.name).toBe('after.txt');
+    expect(entries[blocks + 2]!.offset).toBeGreaterThan(2 ** 32);
+    expect(entries[blocks + 2]!.bytes!.toString()).toBe('past the 4 GB mark');
     expect(entries[blocks - 1]!.bytes!.equals(block)).toBe(true);
   }, 120_000);
+
+  it('writes the ZIP64 end records for exactly 65,535 entries, the count that means "see ZIP64"', async () => {
+    const zip = createZipWriter();
+    const whole = buffer(zip.stream);
+    for (let i = 0; i < 0xffff; i++) await zip.append(`${i}`, '');
+    await zip.finalize();
+    const bytes = await whole;
+    const end = bytes.byteLength - 22;
+    expect(bytes.readUInt32LE(end)).toBe(0x06054b50);
+    expect(bytes.readUInt16LE(end + 10)).toBe(0xffff);
+    // The locator sits just before the end record and points at the ZIP64 record with the real count.
+    expect(bytes.readUInt32LE(end - 20)).toBe(0x07064b50);
+    const zip64End = Number(bytes.readBigUInt64LE(end - 20 + 8));
+    expect(bytes.readUInt32LE(zip64End)).toBe(0x06064b50);
+    expect(bytes.readBigUInt64LE(zip64End + 4)).toBe(44n);
+    expect(bytes.readBigUInt64LE(zip64End + 32)).toBe(0xffffn);
+    const opened = await yauzl.fromBufferPromise(bytes, { lazyEntries: true });
+    expect(opened.entryCount).toBe(0xffff);
+    opened.close();
+  }, 60_000);
+
+  it('sends the central directory only as fast as the client reads it', async () => {
+    const zip = createZipWriter();
+    const reader = zip.stream;
+    const kept = keepReferences(reader);
+    // 300,000 entries make a directory of about 16 MB, twice what the writer may run ahead.
+    const count = 300_000;
+    for (let i = 0; i < count; i++) await zip.append(`e${i}`, '');
+    reader.pause();
+    const finished = zip.finalize();
+    expect(await settledWithin(finished, 300)).toBe(false);
+    // Waiting on the client: about the backlog limit is buffered (a piece in flight counts in both
+    // of the stream's buffers), not the whole directory.
+    expect(reader.readableLength + (reader as PassThrough).writableLength).toBeLessThanOrEqual(8 * 1024 * 1024 + 3 * 256 * 1024);
+    reader.resume();
+    await finished;
+    await kept.ended;
+    const opened = await yauzl.fromRandomAccessReaderPromise(kept.reader, kept.size(), { lazyEntries: true });
+    expect(opened.entryCount).toBe(count);
+  }, 60_000);
+
+  it('finishes when the client leaves after the whole archive is queued', async () => {
+    const zip = createZipWriter();
+    zip.stream.on('error', () => undefined);
+    // More than the stream's reading side holds, less than the writer may run ahead: nothing waits
+    // until the end, which waits for a reader that never comes.
+    await zip.append('one.bin', randomBytes(1024 * 1024));
+    const finished = zip.finalize();
+    expect(await settledWithin(finished, 200)).toBe(false);
+    zip.stream.destroy();
+    expect(await settledWithin(finished, 1000)).toBe(true);
+    expect(zip.closed).toBe(true);
+  });
+
+  it('refuses names that would unpack outside the folder, and entries after the end', async () => {
+    for (const name of ['', '/etc/passwd', '../up.txt', 'a/../../up.txt', 'a\\b.txt', 'C:/x.txt', 'c:x.txt', 'a//b.txt', 'folder/']) {
+      const zip = createZipWriter();
+      await expect(zip.append(name, 'x'), name).rejects.toThrow('Not a relative ZIP entry name');
+    }
+    const zip = createZipWriter();
+    const whole = buffer(zip.stream);
+    await zip.append('dots..in..name.txt', 'fine');
+    await zip.finalize();
+    await expect(zip.append('late.txt', 'x')).rejects.toThrow('after the archive was finalized');
+    expect((await unzip(await whole)).map((e) => e.name)).toEqual(['dots..in..name.txt']);
+  });
 
   it('tells the producer to stop once the client has gone, and finishes at once', async () => {
     const zip = createZipWriter();

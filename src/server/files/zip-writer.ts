@@ -3,17 +3,12 @@
  * export): stored entries, each written as it is added, so memory stays flat however large the
  * archive and however slowly the client reads.
  *
- * It is written here rather than taken from a package because both maintained writers failed at
- * batch size, measured with 50,000 entries (docs/server-capacity.md, "The ZIP writer"):
- * - archiver writes the central directory as about 15 small buffers per entry, all at once. Against
- *   a client reading at network speed they wait in the stream together: the process went from
- *   about 150 MB to 590 MB, for 16 s.
- * - yazl rescans every entry added so far each time it starts the next one, so its time grows with
- *   the square of the entries: 8.3 s of main-thread time for 50,000.
- * - Both checksum in JavaScript, about eight times the CPU of Node's native zlib.crc32.
- * What a batch needs is the simplest form of the format: no compression (PDFs are compressed
- * already), sizes and checksums known before each entry is written, UTF-8 names, and ZIP64 records
- * once the archive passes 4 GB or 65,535 entries (a 50,000-row batch is about 4.5 GB).
+ * Written here rather than taken from a package: at batch size (50,000 entries) archiver held
+ * hundreds of MB while a client read its central directory, and yazl's time grew with the square
+ * of the entries (measurements in docs/server-capacity.md, "The ZIP writer"). A batch needs only
+ * the simplest form of the format: no compression (PDFs are compressed already), sizes and
+ * checksums known before each entry is written, UTF-8 names, and ZIP64 records once the archive
+ * passes 4 GB or 65,535 entries (a 50,000-row batch is about 4.5 GB).
  */
 import { PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -53,6 +48,11 @@ export type TZipWriter = {
   readonly closed: boolean;
   /** Adds one entry once the client has caught up; false when the reader has gone. */
   append(name: string, bytes: Uint8Array | string, date?: Date): Promise<boolean>;
+  /**
+   * Writes the central directory and ends the archive. Settles once all of it is in the stream
+   * (the client may still be reading the last few KB), or once the stream has closed early (the
+   * client left or stalled), which `closed` then says.
+   */
   finalize(): Promise<void>;
   fail(error: Error): void;
 };
@@ -60,7 +60,7 @@ export type TZipWriter = {
 /** MS-DOS time and date, in the server's local time as ZIP readers expect; the format spans 1980–2107. */
 function dosDateTime(at: Date): { time: number; date: number } {
   const year = at.getFullYear();
-  if (year < 1980) return { time: 0, date: (1 << 5) | 1 };
+  if (Number.isNaN(year) || year < 1980) return { time: 0, date: (1 << 5) | 1 };
   if (year > 2107) return { time: (23 << 11) | (59 << 5) | 29, date: (127 << 9) | (12 << 5) | 31 };
   return {
     time: (at.getHours() << 11) | (at.getMinutes() << 5) | (at.getSeconds() >> 1),
@@ -149,7 +149,8 @@ function* directoryPieces(entries: readonly TEntry[]): Generator<Buffer> {
 
 /** The end of central directory record, with the ZIP64 record and locator ahead of it when a count or offset does not fit. */
 function endRecords(count: number, directoryOffset: number, directorySize: number): Buffer {
-  const zip64 = count > U16_MAX || directoryOffset >= U32_MAX || directorySize >= U32_MAX;
+  // 0xFFFF itself means "see the ZIP64 record" to readers, so 65,535 entries need one too.
+  const zip64 = count >= U16_MAX || directoryOffset >= U32_MAX || directorySize >= U32_MAX;
   const end = Buffer.alloc((zip64 ? ZIP64_END_RECORD_BYTES + ZIP64_END_LOCATOR_BYTES : 0) + END_RECORD_BYTES);
   let at = 0;
   if (zip64) {
@@ -183,7 +184,25 @@ export function createZipWriter(opts: { stallMs?: number } = {}): TZipWriter {
   const entries: TEntry[] = [];
   /** Bytes written so far, which is where the next local header starts. */
   let written = 0;
+  let finalizing = false;
+  // A client that stays connected but reads nothing for stallMs is dropped, whether the writer
+  // waits on it mid-way or has written everything and only buffered bytes remain. It starts with
+  // the first write, so a writer made and never used leaves no timer behind.
+  let watchdog: NodeJS.Timeout | undefined;
+  let progressBefore: number | undefined;
+  const watchStalls = () => {
+    watchdog = setInterval(() => {
+      const buffered = out.readableLength + out.writableLength;
+      // Grows exactly when the client reads (a chunk moving between the two buffers counts twice, equally each time).
+      const progress = written - buffered;
+      if (buffered > 0 && progress === progressBefore) out.destroy(new Error(`the client read nothing for ${stallMs / 1000} s`));
+      progressBefore = progress;
+    }, stallMs);
+    watchdog.unref();
+  };
+  out.on('close', () => clearInterval(watchdog));
   const write = (chunk: Buffer) => {
+    if (!watchdog) watchStalls();
     written += chunk.byteLength;
     out.write(chunk);
   };
@@ -198,17 +217,6 @@ export function createZipWriter(opts: { stallMs?: number } = {}): TZipWriter {
       out.on('drain', settle);
       out.on('close', settle);
     });
-  // A client that stays connected but reads nothing for stallMs is dropped, whether the writer
-  // waits on it mid-way or has written everything and only buffered bytes remain.
-  let readBefore = -1;
-  const watchdog = setInterval(() => {
-    const buffered = out.readableLength + out.writableLength;
-    const read = written - buffered;
-    if (buffered > 0 && read === readBefore) out.destroy(new Error(`the client read nothing for ${stallMs / 1000} s`));
-    readBefore = read;
-  }, stallMs);
-  watchdog.unref();
-  out.on('close', () => clearInterval(watchdog));
 
   return {
     stream: out,
@@ -217,6 +225,8 @@ export function createZipWriter(opts: { stallMs?: number } = {}): TZipWriter {
     },
     async append(name, bytes, date = new Date()) {
       await clientCaughtUp();
+      // Checked after the wait, so an entry cannot land inside a central directory begun meanwhile.
+      if (finalizing) throw new Error('A ZIP entry added after the archive was finalized.');
       if (out.destroyed) return false;
       const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       // Sizes past 4 GB would need ZIP64 in every header; nothing the server sends comes near.
@@ -228,6 +238,7 @@ export function createZipWriter(opts: { stallMs?: number } = {}): TZipWriter {
       return true;
     },
     async finalize() {
+      finalizing = true;
       const directoryOffset = written;
       for (const piece of directoryPieces(entries)) {
         await clientCaughtUp();
@@ -235,7 +246,7 @@ export function createZipWriter(opts: { stallMs?: number } = {}): TZipWriter {
         write(piece);
       }
       if (out.destroyed) return;
-      // Settles once the client's side has taken the last byte, or has closed (it left, or stalled).
+      // 'finish': everything is in the readable side; 'close': the client left or stalled.
       const ended = new Promise<void>((resolve) => {
         out.once('finish', resolve);
         out.once('close', resolve);
