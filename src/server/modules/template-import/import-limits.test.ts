@@ -48,8 +48,12 @@ describe('import limits', () => {
     expect(error.code).toBe('unprocessable');
     expect(error.message).toMatch(/took longer than 3 seconds to import|needs more memory to import than an import may use/);
     expect(seconds).toBeLessThan(10);
+    // Had the file been inflated on the event loop, the health check would have waited for most of
+    // the import. How fast it answers is a speed figure for the benchmarks (a fixed number of
+    // milliseconds failed on a loaded CI machine), so the longest answer is compared with the import.
     healthz.sort((a, b) => a - b);
-    expect(healthz.at(-1)!).toBeLessThan(200);
+    expect(healthz.length).toBeGreaterThan(5);
+    expect(healthz.at(-1)!, `the import took ${Math.round(seconds * 1000)} ms`).toBeLessThan((seconds * 1000) / 3);
 
     // The next import works.
     const fine = await importAs(client, 'note.txt', Buffer.from('Dear {{name}},\n\nWelcome.'));
