@@ -229,7 +229,12 @@ test('landing page at 375 px has no horizontal overflow and a working menu', asy
   await page.evaluate(() => document.fonts.ready);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await page.getByRole('button', { name: 'Open menu' }).click();
+  // The drawn page shows the menu button before the app has hydrated, and a tap before then does
+  // nothing (a loaded CI machine tapped that early once); so the tap is repeated until it opens.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Pricing' })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await page.getByRole('menuitem', { name: 'Pricing' }).click();
   await expect(page.locator('#pricing')).toBeInViewport();
   expect(consoleErrors).toEqual([]);
