@@ -5,6 +5,7 @@
  * started again on it. Everything must be where its owner left it, and every PDF the same bytes.
  */
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { buildApp } from '../app.ts';
 import { finishedBatchOf } from '../test/finished-batch.ts';
 import { rebuildBefore } from '../test/schema-before.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../test/smtp-stand-in.ts';
-import { createTestApp, signUpVerified, TestClient, type TTestApp } from '../test/test-app.ts';
+import { createTestApp, logInto, signUpVerified, TestClient, type TTestApp } from '../test/test-app.ts';
 import { migrateDatabase } from './client.ts';
 
 /** The columns 0020 moved from users to workspaces. */
@@ -73,8 +74,10 @@ const before = {
   adminUsers: [] as TAdminUser[],
   views: new Map<string, unknown>(),
 };
-/** The database between the old app and the new one, as 0019 left it. */
-const between = { workspacesTable: 'unset' as string | null, adaPlan: '', cachedPdfs: 0 };
+/** The database between the old app and the new one, as 0019 left it, and the PDFs the old app kept. */
+const between = { workspacesTable: 'unset' as string | null, adaPlan: '', uncachedPdfs: ['unset'] };
+/** The old app's warnings and errors, to tell why a PDF was not kept. */
+const logLines: string[] = [];
 
 const rows = async <T>(text: string, values: unknown[] = []) => (await t.database.executeSql(text, values)).rows as T[];
 const ownedRows = (table: string) => rows<TOwned>(`select id, owner_id from ${table} order by id`);
@@ -115,7 +118,11 @@ async function documentOf(person: TPerson, clientName: string) {
 beforeAll(async () => {
   smtp = await startSmtpStandIn({ accounts: { [ADA_SMTP.address]: ADA_SMTP.password } });
   // Loopback is allowed as a mail server only because the operator's list says so.
-  t = await createTestApp({ ADMIN_EMAILS: 'root@example.com', IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1' }, { mailTrustedCa: [smtp.ca] });
+  t = await createTestApp(
+    { ADMIN_EMAILS: 'root@example.com', IMAGE_FETCH_ALLOWED_IPS: '127.0.0.1', LOG_LEVEL: 'warn' },
+    { mailTrustedCa: [smtp.ca] },
+    { logStream: logInto(logLines) },
+  );
   admin = new TestClient(t.app);
   await signUpVerified(t, admin, { email: 'root@example.com' });
 
@@ -171,9 +178,12 @@ beforeAll(async () => {
   before.formats = await ownedRows('formats');
   before.documents = await ownedRows('documents');
   const ownerOf = new Map(Object.values(people).map((person) => [person.id, person]));
+  const storedHashes = new Map((await rows<{ id: string; pdf_sha256: string }>(`select id, pdf_sha256 from documents`)).map((r) => [r.id, r.pdf_sha256]));
   for (const document of before.documents) {
     const pdf = await ownerOf.get(document.owner_id)!.client.get(`/api/documents/${document.id}/download`);
     expect(pdf.statusCode, pdf.body).toBe(200);
+    // Printed again from its snapshot, a document gives the bytes it was made with.
+    expect(createHash('sha256').update(pdf.rawPayload).digest('hex'), `${document.id}\n${logLines.join('')}`).toBe(storedHashes.get(document.id));
     before.pdfs.set(document.id, pdf.rawPayload);
   }
   before.apiPdf = (await t.app.inject({ url: `/api/v1/documents/${apiDocumentId}/pdf`, headers: { authorization: `Bearer ${apiKey}` } })).rawPayload;
@@ -191,7 +201,8 @@ beforeAll(async () => {
   await migrateDatabase(t.database);
   // Without the cached files every PDF is printed again, from the snapshot and the workspace's images.
   const cache = path.join(t.config.dataDir, 'pdf-cache');
-  between.cachedPdfs = readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith('.pdf')).length;
+  const cached = new Set(readdirSync(cache, { recursive: true }).map((name) => path.basename(String(name), '.pdf')));
+  between.uncachedPdfs = before.documents.filter((document) => !cached.has(document.id)).map((document) => document.id);
   rmSync(cache, { recursive: true, force: true });
   t.app = await buildApp({ config: t.config, database: t.database, background: { mailTrustedCa: [smtp.ca] } });
   await t.app.ready();
@@ -211,7 +222,7 @@ const asBefore = (person: { client: TestClient }) => {
 
 describe('an installation upgraded across 0020 (teams)', () => {
   it('was on the schema before 0020, plans on the users, until it migrated', async () => {
-    expect(between).toEqual({ workspacesTable: null, adaPlan: 'enterprise', cachedPdfs: before.documents.length });
+    expect(between, logLines.join('')).toEqual({ workspacesTable: null, adaPlan: 'enterprise', uncachedPdfs: [] });
     const applied = await rows<{ n: number }>(`select count(*)::int as n from drizzle.__drizzle_migrations`);
     const journal = (await import('../../../drizzle/meta/_journal.json', { with: { type: 'json' } })).default as { entries: unknown[] };
     expect(applied[0]!.n).toBe(journal.entries.length);
