@@ -28,7 +28,12 @@ async function serve(config: TConfig) {
 
   const database = config.databaseUrl
     ? await openDatabase({ driver: 'postgres', url: config.databaseUrl })
-    : await openDatabase({ driver: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+    : await openDatabase({
+        driver: 'pglite',
+        dataDir: path.join(config.dataDir, 'pglite'),
+        // Nothing works without it: better stopped, for the service manager to start again, than answering errors.
+        onLost: (error) => fail(`The embedded database stopped: ${error.message}. Start the server again.`),
+      });
   // The primary migrated before it forked this process: its siblings need not queue on the lock.
   if (!cluster.isWorker) await migrateDatabase(database);
   const app = await buildApp({ config, database });

@@ -8,38 +8,11 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { openPgliteThread } from './pglite-remote.ts';
 import * as schema from './schema.ts';
 
 export type TSchema = typeof schema;
 export type TDb = PgDatabase<PgQueryResultHKT, TSchema>;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * The embedded database runs each query on this thread, and the queries waiting for it run one
- * after another without the event loop getting a turn: a burst of work (a bulk job's commits,
- * signatures being sealed) could hold every other request, the health check too, for the whole
- * burst. Each query first waits for the loop's next turn, so answers and new requests go in
- * between queries. Inside a transaction too: the rest of the app waits for it either way.
- */
-function takingTurns<T extends object>(client: T): T {
-  return new Proxy(client, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      if (property === 'query' || property === 'exec') {
-        return async (...args: unknown[]) => {
-          await nextTurn();
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      if (property === 'transaction') {
-        return (work: (tx: object) => unknown) => (value as (w: (tx: object) => unknown) => unknown).call(target, (tx: object) => work(takingTurns(tx)));
-      }
-      return (value as (...a: unknown[]) => unknown).bind(target);
-    },
-  });
-}
 
 /** Found by walking up, because this module runs from src/server/db in tests and from the dist/server bundle in production. */
 function findMigrationsDir(): string {
@@ -66,7 +39,8 @@ export type TDatabase = {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 };
 
-export type TOpenDatabaseOptions = { driver: 'postgres'; url: string; poolSize?: number } | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+export type TOpenDatabaseOptions =
+  { driver: 'postgres'; url: string; poolSize?: number } | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob; onLost?: (error: Error) => void };
 
 export async function openDatabase(options: TOpenDatabaseOptions): Promise<TDatabase> {
   if (options.driver === 'postgres') {
@@ -89,16 +63,18 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
       },
     };
   }
-  const client = new PGlite({
-    // PGlite's buffer cache lives in its wasm memory, which never shrinks: 32 MB instead of the
-    // default 128 MB took about 100 MB off the server's resident memory with no measurable loss
-    // (bench:bulk, bench:api); the operating system caches the data files anyway.
-    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
-  await client.waitReady;
-  const db = drizzlePglite(takingTurns(client), { schema }) as unknown as TDb;
+  // PGlite's buffer cache lives in its wasm memory, which never shrinks: 32 MB instead of the
+  // default 128 MB took about 100 MB off the server's resident memory with no measurable loss
+  // (bench:bulk, bench:api); the operating system caches the data files anyway.
+  const client = await openPgliteThread(
+    {
+      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: new Uint8Array(await options.loadDataDir.arrayBuffer()) } : {}),
+    },
+    { onLost: options.onLost },
+  );
+  const db = drizzlePglite({ client: client as never, schema }) as unknown as TDb;
   return {
     db,
     driver: 'pglite',
@@ -115,7 +91,7 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
-    // The PGlite handle is exposed for test snapshots (dumpDataDir).
+    // The handle is exposed for test snapshots (dumpDataDir).
     ...({ pglite: client } as object),
   };
 }

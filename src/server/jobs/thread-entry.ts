@@ -30,4 +30,5 @@ export const THREAD_ENTRIES = [
   'src/server/jobs/render-worker.ts',
   'src/server/modules/template-import/import-worker.ts',
   'src/server/modules/signing/seal/seal-worker.ts',
+  'src/server/db/pglite-thread.ts',
 ] as const;
