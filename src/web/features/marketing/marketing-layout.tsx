@@ -1,13 +1,12 @@
 import { MenuIcon } from 'lucide-react';
-import { type ComponentProps, type MouseEvent, type ReactNode, useRef } from 'react';
+import { type ComponentProps, type MouseEvent, type ReactNode, useEffect, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Logo } from '../../components/layout/logo';
-import { Button } from '../../components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
+import { Button, buttonVariants } from '../../components/ui/button';
 import { useContactEmails } from '../../hooks/use-app-config';
 import { useAuth } from '../../hooks/use-auth';
 import { mailto } from '../../lib/site';
-import { scrollToSection } from '../../lib/utils';
+import { cn, scrollToSection } from '../../lib/utils';
 
 /** Scrolls on the landing page; elsewhere goes to the landing page at that section. */
 function useSectionNav() {
@@ -80,11 +79,65 @@ function AccountAction() {
   );
 }
 
+const LANDING_SECTIONS = [
+  ['features', 'Features'],
+  ['pricing', 'Pricing'],
+  ['api', 'Documentation'],
+] as const;
+
+const SITE_MENU_ITEM =
+  'flex cursor-pointer items-center rounded-md px-2 py-1.5 text-sm outline-none select-none hover:bg-accent focus-visible:bg-accent focus-visible:ring-2 focus-visible:ring-ring';
+
+/**
+ * The site's links on a narrow screen: a disclosure (`details`), which opens on the first tap even
+ * while the page the server drew is still waiting for its script, and whose links are real links.
+ * Once the app runs, choosing a link, tapping outside or pressing Escape closes it.
+ */
+function SiteMenu() {
+  const menu = useRef<HTMLDetailsElement>(null);
+  const close = () => {
+    if (menu.current) menu.current.open = false;
+  };
+  useEffect(() => {
+    const outside = (event: PointerEvent) => {
+      if (menu.current?.open && !menu.current.contains(event.target as Node)) close();
+    };
+    const escape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !menu.current?.open) return;
+      close();
+      menu.current.querySelector('summary')?.focus();
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, []);
+  return (
+    <details ref={menu} className="relative md:hidden">
+      <summary aria-label="Open menu" className={cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'list-none [&::-webkit-details-marker]:hidden')}>
+        <MenuIcon className="size-5" />
+      </summary>
+      <nav
+        aria-label="Site menu"
+        className="absolute top-full right-0 z-50 mt-2 flex w-52 flex-col rounded-lg border bg-popover p-1 text-popover-foreground shadow-elevated"
+      >
+        {LANDING_SECTIONS.map(([section, label]) => (
+          <SectionLink key={section} section={section} className={SITE_MENU_ITEM} onClick={close}>
+            {label}
+          </SectionLink>
+        ))}
+        <Link href="/about" className={SITE_MENU_ITEM} onClick={close}>
+          About
+        </Link>
+      </nav>
+    </details>
+  );
+}
+
 export function MarketingHeader() {
-  const goTo = useSectionNav();
   const [location] = useLocation();
-  // The menu locks scrolling while open: scroll once it has closed.
-  const pendingSection = useRef<string | null>(null);
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/80 backdrop-blur-md supports-[backdrop-filter]:bg-background/70">
       <div className="container-page flex h-16 items-center gap-4">
@@ -106,31 +159,7 @@ export function MarketingHeader() {
           </Button>
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          <DropdownMenu modal={false}>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
-                <MenuIcon className="size-5" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent
-              align="end"
-              className="w-52"
-              onCloseAutoFocus={(e) => {
-                const id = pendingSection.current;
-                if (!id) return;
-                pendingSection.current = null;
-                e.preventDefault();
-                requestAnimationFrame(() => goTo(id));
-              }}
-            >
-              <DropdownMenuItem onSelect={() => (pendingSection.current = 'features')}>Features</DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => (pendingSection.current = 'pricing')}>Pricing</DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => (pendingSection.current = 'api')}>Documentation</DropdownMenuItem>
-              <DropdownMenuItem asChild>
-                <Link href="/about">About</Link>
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
+          <SiteMenu />
           <AccountAction />
         </div>
       </div>
