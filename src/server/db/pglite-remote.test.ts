@@ -106,6 +106,20 @@ describe('the embedded database on its own thread', () => {
     expect(await ids(remote)).toEqual(['same']);
   });
 
+  it('stores and reads an image-sized bytea value within the thread’s heap', async () => {
+    const bytes = new Uint8Array(10 * 1024 * 1024).map((_, i) => (i * 7919) % 256);
+    await shared.exec('create table if not exists blobs (id int primary key, bytes bytea not null)');
+    await shared.query('insert into blobs values (1, $1)', [bytes]);
+    const [row] = (await shared.query<{ bytes: Uint8Array; size: number }>('select bytes, octet_length(bytes) as size from blobs where id = 1')).rows;
+    expect(row!.size).toBe(bytes.length);
+    expect(Buffer.from(row!.bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('refuses a value that cannot cross to the thread, and goes on answering', async () => {
+    await expect(shared.query('select $1::text', [() => 'a function'])).rejects.toThrow(/could not be cloned/);
+    expect((await shared.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }]);
+  });
+
   it('refuses a parser it cannot carry to the thread, rather than parse another way', async () => {
     const remote = shared;
     expect(() => remote.query('select now()', [], { parsers: { 1184: (value: string) => new Date(value) } })).toThrow(/keep the text as it is/);

@@ -79,7 +79,14 @@ export async function openPgliteThread(
     if (waiting.size === 0) worker.ref();
     return new Promise<T>((resolve, reject) => {
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...body, id });
+      try {
+        worker.postMessage({ ...body, id });
+      } catch (error) {
+        // A value that cannot be copied to the thread (a function among the parameters).
+        waiting.delete(id);
+        if (waiting.size === 0) worker.unref();
+        reject(error as Error);
+      }
     });
   };
 
@@ -98,8 +105,14 @@ export async function openPgliteThread(
     exec: (text) => ask({ op: 'exec', text, ...(tx === undefined ? {} : { tx }) }),
   });
 
-  await ready;
+  try {
+    await ready;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
   const top = queriesOn(undefined);
+  let closed: Promise<void> | undefined;
   return {
     ...top,
     async transaction(work) {
@@ -118,11 +131,17 @@ export async function openPgliteThread(
     async dumpDataDir(compression) {
       return new Blob([await ask<Uint8Array<ArrayBuffer>>({ op: 'dump', compression })]);
     },
-    async close() {
-      if (gone) return;
-      closing = true;
-      await ask({ op: 'close' });
-      await worker.terminate();
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        try {
+          // PGlite closes its files cleanly first; the thread goes either way.
+          if (!gone) await ask({ op: 'close' });
+        } finally {
+          await worker.terminate();
+        }
+      })();
+      return closed;
     },
   };
 }

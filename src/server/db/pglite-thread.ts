@@ -11,8 +11,21 @@ import { identityParsers, serializeError, type TPgliteReply, type TPgliteRequest
 const port = parentPort!;
 const options = workerData as TPgliteThreadOptions;
 
+/** PostgreSQL's type id for bytea. */
+const BYTEA = 17;
+
 const pglite = new PGlite({
   startParams: options.startParams,
+  // PGlite's own bytea conversions go through one string per byte: an image of 4 MB took more
+  // than this thread's heap may hold (pglite-remote.ts caps it), and a bigger one aborted the
+  // process. Node's hex codec does the same in one buffer.
+  serializers: {
+    [BYTEA]: (value: unknown) => {
+      const bytes = value as Uint8Array;
+      return `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+    },
+  },
+  parsers: { [BYTEA]: (text: string) => new Uint8Array(Buffer.from(text.slice(2), 'hex')) },
   ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   ...(options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {}),
 });
