@@ -37,10 +37,10 @@ const FORMAT = {
   ],
 };
 
-/** The landing page's menu is a drop-down; the app's navigation is a side sheet. */
+/** The landing page's menu is a disclosure (a `summary`, named by its label); the app's navigation is a side sheet. */
 async function openMobileMenu(page: Page) {
-  await page.getByRole('button', { name: /^Open (menu|navigation)$/ }).click();
-  await expect(page.getByRole('menu').or(page.getByRole('dialog'))).toBeVisible();
+  await page.getByLabel(/^Open (menu|navigation)$/).click();
+  await expect(page.getByRole('navigation', { name: 'Site menu' }).or(page.getByRole('dialog'))).toBeVisible();
 }
 
 for (const size of WIDTHS) {
