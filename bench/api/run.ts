@@ -26,9 +26,14 @@
  * with 503 and Retry-After are reported as `shed_503`, and any other failure (or a 503 without
  * Retry-After) as `errors`.
  *
+ * The server's CPU time per document made (all its threads and processes, read from /proc) is
+ * reported beside the render pool's own: it hardly moves with the machine's other load, so it
+ * shows what a change costs or saves when docs/s, on a shared machine, is too noisy to.
+ *
  * Last line: the embedded database's figures {"api_docs_per_s":…,"api_p50_ms":…,"api_p99_ms":…,
- * "healthz_p99_ms":…,"shed_503":…,"v1_…":…,"flood_healthz_p99_ms":…,"errors":…}, PostgreSQL's
- * the same with a `pg_` prefix, and "render_pool_docs_per_s".
+ * "healthz_p99_ms":…,"shed_503":…,"v1_…":…,"api_cpu_ms_per_doc":…,"flood_healthz_p99_ms":…,
+ * "errors":…}, PostgreSQL's the same with a `pg_` prefix, "render_pool_docs_per_s" and
+ * "render_pool_cpu_ms_per_doc".
  */
 import { rmSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -36,7 +41,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildServer } from '../../scripts/build-server.ts';
 import { FLOOD, wideInvoice, wideInvoiceRows } from '../../src/server/modules/documents/test/request-cost-fixture.ts';
-import { apiClient, median, poolRenderRate, sampleHealthz, startServer, verificationTokenFrom } from '../lib/harness.ts';
+import { apiClient, median, poolRenderRate, processTreeCpuMs, sampleHealthz, startServer, verificationTokenFrom } from '../lib/harness.ts';
 import { startLoopbackPostgres } from '../lib/loopback-postgres.ts';
 import { IMAGE_SRC, REFERENCE_FORMATS, formatData } from '../render/formats.ts';
 import { makeGradientPng } from '../render/png.ts';
@@ -58,7 +63,25 @@ const FLOOD_SECONDS = 15;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
-type TFigures = { api: TLoad; healthz: number[]; v1: TLoad; keyAndRateMs: number[]; flood?: TLoad; floodHealthz?: number[] };
+type TFigures = {
+  api: TLoad;
+  healthz: number[];
+  v1: TLoad;
+  keyAndRateMs: number[];
+  /** The server's CPU time (all its threads and processes) per document made, in each load; undefined without /proc. */
+  apiCpuMsPerDoc: number | undefined;
+  v1CpuMsPerDoc: number | undefined;
+  flood?: TLoad;
+  floodHealthz?: number[];
+};
+
+/** `load` with the server's CPU time per document made during it. */
+async function withCpu(pid: number | undefined, load: Promise<TLoad>): Promise<{ load: TLoad; cpuMsPerDoc: number | undefined }> {
+  const before = pid === undefined ? undefined : processTreeCpuMs(pid);
+  const done = await load;
+  const after = pid === undefined ? undefined : processTreeCpuMs(pid);
+  return { load: done, cpuMsPerDoc: before === undefined || after === undefined || done.created === 0 ? undefined : (after - before) / done.created };
+}
 
 async function measure(env: Record<string, string>): Promise<TFigures> {
   const email = `bench-${Date.now()}@example.com`;
@@ -91,21 +114,25 @@ async function measure(env: Record<string, string>): Promise<TFigures> {
     await politeLoad({ url: `${base}/api/documents`, method: 'POST', headers, body, connections: 10, amount: 500 });
 
     const sampler = sampleHealthz(base);
-    const api = await politeLoad({ url: `${base}/api/documents`, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS });
+    const { load: api, cpuMsPerDoc: apiCpuMsPerDoc } = await withCpu(
+      child.pid,
+      politeLoad({ url: `${base}/api/documents`, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS }),
+    );
     const healthz = await sampler.stop();
 
     const keyed = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
     await politeLoad({ url: `${base}/api/v1/documents`, method: 'POST', headers: keyed, body, connections: 10, amount: 300 });
     const keyAndRateMs: number[] = [];
-    const v1 = await politeLoad(
-      { url: `${base}/api/v1/documents`, method: 'POST', headers: keyed, body, connections: CONNECTIONS, duration: SECONDS },
-      (responseHeaders) => {
+    const { load: v1, cpuMsPerDoc: v1CpuMsPerDoc } = await withCpu(
+      child.pid,
+      politeLoad({ url: `${base}/api/v1/documents`, method: 'POST', headers: keyed, body, connections: CONNECTIONS, duration: SECONDS }, (responseHeaders) => {
         const timing = String(responseHeaders['server-timing'] ?? '');
         const total = [...timing.matchAll(/dur=([\d.]+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
         if (timing) keyAndRateMs.push(total);
-      },
+      }),
     );
-    if (args['skip-flood']) return { api, healthz, v1, keyAndRateMs };
+    const cpu = { apiCpuMsPerDoc, v1CpuMsPerDoc };
+    if (args['skip-flood']) return { api, healthz, v1, keyAndRateMs, ...cpu };
 
     // A user on an ordinary plan, so the flood meets the limits most users have.
     const flooder = apiClient(base);
@@ -141,7 +168,7 @@ async function measure(env: Record<string, string>): Promise<TFigures> {
     const flood: TLoad = { ...floods[0], statuses: { ...floods[0].statuses }, errorCodes: { ...floods[0].errorCodes } };
     for (const [status, count] of Object.entries(floods[1].statuses)) flood.statuses[status] = (flood.statuses[status] ?? 0) + count;
     for (const [code, count] of Object.entries(floods[1].errorCodes)) flood.errorCodes[code] = (flood.errorCodes[code] ?? 0) + count;
-    return { api, healthz, v1, keyAndRateMs, flood, floodHealthz };
+    return { api, healthz, v1, keyAndRateMs, ...cpu, flood, floodHealthz };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -151,21 +178,24 @@ async function measure(env: Record<string, string>): Promise<TFigures> {
 }
 
 /** Prints one database's figures and returns its keys for the last line. */
-function report(label: string, figures: TFigures, pool: number): Record<string, number> {
+function report(label: string, figures: TFigures, pool: { docsPerSecond: number; cpuMsPerDoc: number }): Record<string, number> {
   const { api, healthz, v1, keyAndRateMs, flood, floodHealthz } = figures;
+  const cpuText = (ms: number | undefined) =>
+    ms === undefined ? '' : `; server CPU ${round(ms, 2)} ms per document, ${round(ms / pool.cpuMsPerDoc, 1)}x the render pool's ${round(pool.cpuMsPerDoc, 2)} ms`;
   const docsPerSecond = api.created / SECONDS;
   log(`POST /api/documents, 1-page reference, ${CONNECTIONS} connections for ${SECONDS} s (${label})`);
   log(
     `  ${api.created.toLocaleString('en-US')} documents, ${round(docsPerSecond)} docs/s; answered latency p50 ${round(api.p50)} ms, p99 ${round(api.p99)} ms; ${api.shed} shed (503); ${api.errors} errors`,
   );
   log(`  GET /healthz during the load: ${healthz.length} samples, p50 ${round(median(healthz))} ms, p99 ${round(quantile(healthz, 0.99))} ms`);
-  log(`  render pool alone, same format: ${round(pool)} docs/s; the API delivers ${round(docsPerSecond / pool, 2)} of it`);
+  log(`  render pool alone, same format: ${round(pool.docsPerSecond)} docs/s; the API delivers ${round(docsPerSecond / pool.docsPerSecond, 2)} of it${cpuText(figures.apiCpuMsPerDoc)}`);
   const v1PerSecond = v1.created / SECONDS;
   const keyAndRate = median(keyAndRateMs);
   log(`POST /api/v1/documents with an API key, same load`);
   log(
-    `  ${v1.created.toLocaleString('en-US')} documents, ${round(v1PerSecond)} docs/s (${round(v1PerSecond / pool, 2)} of the pool); answered latency p50 ${round(v1.p50)} ms, p99 ${round(v1.p99)} ms; ${v1.shed} shed; ${v1.errors} errors`,
+    `  ${v1.created.toLocaleString('en-US')} documents, ${round(v1PerSecond)} docs/s (${round(v1PerSecond / pool.docsPerSecond, 2)} of the pool); answered latency p50 ${round(v1.p50)} ms, p99 ${round(v1.p99)} ms; ${v1.shed} shed; ${v1.errors} errors`,
   );
+  if (figures.v1CpuMsPerDoc !== undefined) log(`  ${cpuText(figures.v1CpuMsPerDoc).slice(2)}`);
   log(`  key check + rate count: median ${round(keyAndRate, 2)} ms per request, ${round((keyAndRate / v1.p50) * 100, 1)}% of the median latency`);
   let floodUnexpected = 0;
   const floodFigures: Record<string, number> = {};
@@ -197,6 +227,8 @@ function report(label: string, figures: TFigures, pool: number): Record<string, 
     v1_p50_ms: round(v1.p50),
     v1_p99_ms: round(v1.p99),
     v1_key_and_rate_ms_p50: round(keyAndRate, 2),
+    ...(figures.apiCpuMsPerDoc === undefined ? {} : { api_cpu_ms_per_doc: round(figures.apiCpuMsPerDoc, 2) }),
+    ...(figures.v1CpuMsPerDoc === undefined ? {} : { v1_cpu_ms_per_doc: round(figures.v1CpuMsPerDoc, 2) }),
     ...floodFigures,
     errors: api.errors + v1.errors + floodUnexpected,
   };
@@ -232,5 +264,6 @@ const line: Record<string, number> = {};
 for (const run of runs) {
   for (const [key, value] of Object.entries(report(run.label, run.figures, pool))) line[`${run.prefix}${key}`] = value;
 }
-line.render_pool_docs_per_s = round(pool);
+line.render_pool_docs_per_s = round(pool.docsPerSecond);
+line.render_pool_cpu_ms_per_doc = round(pool.cpuMsPerDoc, 2);
 log(JSON.stringify(line));

@@ -155,7 +155,7 @@ const format1p = REFERENCE_FORMATS['1p'];
 // The single-thread rate is sampled before and after the bulk runs, so a slow or fast minute of
 // this shared machine does not skew the efficiency one way.
 const singleSamples = singleThreadRates(format1p, image, 5);
-const pool = await poolRenderRate(format1p, image);
+const { docsPerSecond: pool } = await poolRenderRate(format1p, image);
 log(`render pool alone (${CORES} threads, no database): ${round(pool)} docs/s`);
 
 async function runs(label: string, env: () => Record<string, string>): Promise<TRun> {

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { SERVER_BUNDLE } from '../../scripts/build-server.ts';
 import { ZRenderableFormat } from '../../src/contract/format-content.ts';
@@ -36,18 +36,22 @@ export function singleThreadRates(format: unknown, image: Uint8Array, rounds: nu
  * The ceiling for any bulk job here: the render pool the server uses, one thread per core, with
  * nothing else running (no database, no HTTP, no ZIP). Median of a few rounds, docs per second.
  */
-export async function poolRenderRate(format: unknown, image: Uint8Array): Promise<number> {
+export async function poolRenderRate(format: unknown, image: Uint8Array): Promise<{ docsPerSecond: number; cpuMsPerDoc: number }> {
   const pool = await createRenderPool();
   try {
     await Promise.all(Array.from({ length: pool.threads }, (_, i) => pool.render(renderTask(format, image, i * 50, 50))));
     const rates: number[] = [];
+    const cpu: number[] = [];
     for (let round = 0; round < 3; round++) {
       const tasks = Array.from({ length: pool.threads * 4 }, (_, i) => renderTask(format, image, i * 250, 250));
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       await Promise.all(tasks.map((task) => pool.render(task)));
+      const used = process.cpuUsage(cpuBefore);
       rates.push((tasks.length * 250) / ((performance.now() - started) / 1000));
+      cpu.push((used.user + used.system) / 1000 / (tasks.length * 250));
     }
-    return median(rates);
+    return { docsPerSecond: median(rates), cpuMsPerDoc: median(cpu) };
   } finally {
     await pool.close();
   }
@@ -58,6 +62,31 @@ export const median = (values: number[]) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+
+/** Clock ticks per second of /proc's CPU times: 100 on every Linux that Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user and system, every thread) that a process and its descendants have used so far,
+ * in ms; undefined where there is no /proc. Unlike a rate, CPU per document hardly moves with
+ * what else the machine is doing, so it shows a change's cost when docs/s is too noisy to.
+ */
+export function processTreeCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    let ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {
+        ms += processTreeCpuMs(Number(child)) ?? 0;
+      }
+    }
+    return ms;
+  } catch {
+    return undefined;
+  }
+}
 
 export function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
+import { sharedReads } from '../../db/shared-reads.ts';
 import { usageCounters, workspaces } from '../../db/schema.ts';
 
 export type TWorkspaceRow = typeof workspaces.$inferSelect;
@@ -31,6 +32,11 @@ export function createWorkspacesRepository(db: TDb) {
     .where(eq(workspaces.id, sql.placeholder('id')))
     .limit(1)
     .prepare('workspace_with_usage');
+  // Concurrent generations by one workspace share the read that began after they all asked.
+  const readWithUsage = sharedReads(async (id: string) => {
+    const [row] = await withUsage.execute({ id, period: usagePeriod() });
+    return row ? { workspace: row.workspace, generations: row.generations ?? 0 } : undefined;
+  });
   return {
     async findById(id: string): Promise<TWorkspaceRow | undefined> {
       const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
@@ -38,10 +44,7 @@ export function createWorkspacesRepository(db: TDb) {
     },
 
     /** The workspace with this period's generations, in one read: what every quota check needs. */
-    async findWithUsage(id: string): Promise<{ workspace: TWorkspaceRow; generations: number } | undefined> {
-      const [row] = await withUsage.execute({ id, period: usagePeriod() });
-      return row ? { workspace: row.workspace, generations: row.generations ?? 0 } : undefined;
-    },
+    findWithUsage: readWithUsage,
 
     async generationsUsed(ownerId: string): Promise<number> {
       const [row] = await db
