@@ -181,14 +181,18 @@ async function measure(env: Record<string, string>): Promise<TFigures> {
 function report(label: string, figures: TFigures, pool: { docsPerSecond: number; cpuMsPerDoc: number }): Record<string, number> {
   const { api, healthz, v1, keyAndRateMs, flood, floodHealthz } = figures;
   const cpuText = (ms: number | undefined) =>
-    ms === undefined ? '' : `; server CPU ${round(ms, 2)} ms per document, ${round(ms / pool.cpuMsPerDoc, 1)}x the render pool's ${round(pool.cpuMsPerDoc, 2)} ms`;
+    ms === undefined
+      ? ''
+      : `; server CPU ${round(ms, 2)} ms per document, ${round(ms / pool.cpuMsPerDoc, 1)}x the render pool's ${round(pool.cpuMsPerDoc, 2)} ms`;
   const docsPerSecond = api.created / SECONDS;
   log(`POST /api/documents, 1-page reference, ${CONNECTIONS} connections for ${SECONDS} s (${label})`);
   log(
     `  ${api.created.toLocaleString('en-US')} documents, ${round(docsPerSecond)} docs/s; answered latency p50 ${round(api.p50)} ms, p99 ${round(api.p99)} ms; ${api.shed} shed (503); ${api.errors} errors`,
   );
   log(`  GET /healthz during the load: ${healthz.length} samples, p50 ${round(median(healthz))} ms, p99 ${round(quantile(healthz, 0.99))} ms`);
-  log(`  render pool alone, same format: ${round(pool.docsPerSecond)} docs/s; the API delivers ${round(docsPerSecond / pool.docsPerSecond, 2)} of it${cpuText(figures.apiCpuMsPerDoc)}`);
+  log(
+    `  render pool alone, same format: ${round(pool.docsPerSecond)} docs/s; the API delivers ${round(docsPerSecond / pool.docsPerSecond, 2)} of it${cpuText(figures.apiCpuMsPerDoc)}`,
+  );
   const v1PerSecond = v1.created / SECONDS;
   const keyAndRate = median(keyAndRateMs);
   log(`POST /api/v1/documents with an API key, same load`);
