@@ -3,9 +3,10 @@ import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-curs
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import type { TDocumentFilters, TDocumentListQuery, TDocumentStatus } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
+import { groupedWrites } from '../../db/grouped-writes.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
-import { countingPeriod } from '../workspaces/index.ts';
+import { countingPeriod, usagePeriod } from '../workspaces/index.ts';
 import { isoOrNull } from '../api-fields.ts';
 
 export type TDocumentRow = typeof documents.$inferSelect;
@@ -49,13 +50,99 @@ const rowCount = (result: unknown): number => {
   return Array.isArray(rows) ? rows.length : (result as unknown[]).length;
 };
 
+/** One document to store and count, with the generation limit its owner's check found. */
+type TCountedInsert = { limit: number; row: TDocumentRow };
+
+const DOCUMENT_COLUMNS = sql`(id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
+                              pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at, created_by)`;
+
+/**
+ * Counts one generation and stores the document in one statement: the counter's upsert takes the
+ * row lock and refuses past the limit, and the document is inserted only when it counted, so
+ * parallel requests can never overshoot, and a failed insert leaves nothing counted.
+ */
+async function insertOneCounted(db: TDb, { limit, row }: TCountedInsert): Promise<boolean> {
+  const values = sql`${row.id}, ${row.ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
+           ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
+           ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.testMode},
+           ${isoOrNull(row.expiresAt)}::timestamptz, ${row.createdAt.toISOString()}::timestamptz, ${row.createdBy}`;
+  // A test key's document is free: it is stored without touching the counter.
+  const result = row.testMode
+    ? await db.execute(sql`insert into ${documents} ${DOCUMENT_COLUMNS} select ${values} returning 1`)
+    : await db.execute(sql`
+    with counted as (
+      insert into ${usageCounters} (owner_id, period, generations)
+      values (${row.ownerId}, ${countingPeriod(row.ownerId, row.createdAt)}, 1)
+      on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
+      where ${usageCounters}.generations < ${limit}::int
+      returning 1
+    )
+    insert into ${documents} ${DOCUMENT_COLUMNS}
+    select ${values}
+    where exists (select 1 from counted)
+    returning 1`);
+  return rowCount(result) > 0;
+}
+
+/**
+ * Counts and stores several documents in one statement, with the same guarantee: each owner's
+ * generations are counted under the counter's row lock by count_generations (migration 0022),
+ * never past the limit, and only that many of the owner's documents, in arrival order, are
+ * inserted. Answers which were stored.
+ */
+async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<boolean[]> {
+  const input = items.map(({ limit, row }, ord) => ({
+    ord,
+    quota: limit,
+    period: usagePeriod(row.createdAt),
+    ...row,
+    expiresAt: isoOrNull(row.expiresAt),
+    createdAt: row.createdAt.toISOString(),
+  }));
+  const result = await db.execute(sql`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(
+        ord int, quota int, period text, "id" text, "ownerId" text, "formatId" text, "formatName" text, "formatVersion" int,
+        "snapshotId" text, "name" text, "clientName" text, "data" jsonb, "status" text, "pdfSha256" text, "renderWarnings" jsonb,
+        "batchId" text, "batchRow" int, "testMode" boolean, "expiresAt" timestamptz, "createdAt" timestamptz, "createdBy" text)
+    ),
+    wanted as (
+      select "ownerId", count(*)::int as wanted, min(quota) as quota, min(period) as period from input where not "testMode" group by "ownerId"
+    ),
+    granted as materialized (
+      select "ownerId", count_generations("ownerId", ${countingPeriod(sql`wanted."ownerId"`, sql`wanted.period`)}, wanted, quota) as granted from wanted
+    ),
+    ranked as (
+      select input.*, row_number() over (partition by "ownerId", "testMode" order by ord) as rank from input
+    )
+    insert into ${documents} ${DOCUMENT_COLUMNS}
+    select "id", "ownerId", "formatId", "formatName", "formatVersion", "snapshotId", "name", "clientName", "data", "status",
+           "pdfSha256", "renderWarnings", "batchId", "batchRow", "testMode", "expiresAt", "createdAt", "createdBy"
+    from ranked left join granted using ("ownerId")
+    where ranked."testMode" or ranked.rank <= granted.granted
+    returning id`);
+  const { rows } = result as unknown as { rows?: { id: string }[] };
+  const stored = new Set((rows ?? (result as unknown as { id: string }[])).map((r) => r.id));
+  return items.map(({ row }) => stored.has(row.id));
+}
+
 /** Every query filters by the owner: another user's document is indistinguishable from a missing one. */
 export function createDocumentsRepository(db: TDb) {
+  // Generations that arrive while a statement is running are stored together by the next. When
+  // that statement fails (one document's format was deleted meanwhile, say), nothing of it was
+  // counted or stored, and each document is tried alone, so only its own failure reaches it.
+  const insertCounted = groupedWrites<TCountedInsert, boolean | { error: unknown }>(async (items) => {
+    if (items.length === 1) return [await insertOneCounted(db, items[0]!)];
+    try {
+      return await insertManyCounted(db, items);
+    } catch {
+      return Promise.all(items.map((item) => insertOneCounted(db, item).catch((error: unknown) => ({ error }))));
+    }
+  });
   return {
     /**
-     * Counts one generation and stores the document in one statement: the counter's upsert takes
-     * the row lock and refuses past the limit, and the document is inserted only when it counted,
-     * so parallel requests can never overshoot, and a failed insert leaves nothing counted.
+     * Counts one generation and stores the document, refusing past `limit` (QuotaExceededError).
+     * Parallel requests can never overshoot, and a failed insert leaves nothing counted.
      */
     async createCounted(ownerId: string, limit: number, doc: TNewDocument): Promise<TDocumentRow> {
       if (limit <= 0 && !doc.testMode) throw new QuotaExceededError();
@@ -71,28 +158,9 @@ export function createDocumentsRepository(db: TDb) {
         expiresAt: doc.expiresAt ?? null,
         ownerId,
       };
-      const values = sql`${row.id}, ${ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
-               ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
-               ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.testMode},
-               ${isoOrNull(row.expiresAt)}::timestamptz, ${row.createdAt.toISOString()}::timestamptz, ${row.createdBy}`;
-      const columns = sql`(id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
-                           pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at, created_by)`;
-      // A test key's document is free: it is stored without touching the counter.
-      const result = row.testMode
-        ? await db.execute(sql`insert into ${documents} ${columns} select ${values} returning 1`)
-        : await db.execute(sql`
-        with counted as (
-          insert into ${usageCounters} (owner_id, period, generations)
-          values (${ownerId}, ${countingPeriod(ownerId, doc.createdAt)}, 1)
-          on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
-          where ${usageCounters}.generations < ${limit}::int
-          returning 1
-        )
-        insert into ${documents} ${columns}
-        select ${values}
-        where exists (select 1 from counted)
-        returning 1`);
-      if (rowCount(result) === 0) throw new QuotaExceededError();
+      const stored = await insertCounted({ limit, row });
+      if (typeof stored === 'object') throw stored.error;
+      if (!stored) throw new QuotaExceededError();
       return row;
     },
 

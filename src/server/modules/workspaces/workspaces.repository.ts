@@ -11,12 +11,12 @@ export function usagePeriod(now = new Date()): string {
 }
 
 /**
- * The key `owner`'s generations count under at `at`: the start of the paid period billing set
+ * The key `owner`'s generations count under at `at` (a time, or SQL for a yyyy-mm month): the start of the paid period billing set
  * (workspaces.quota_period), else the calendar month. Read inside the statement that counts, so a
  * period that starts mid-request counts the generation in the new period.
  */
-export function countingPeriod(ownerId: string | SQL, at = new Date()): SQL {
-  return sql`coalesce((select ${workspaces.quotaPeriod} from ${workspaces} where ${workspaces.id} = ${ownerId}), ${usagePeriod(at)})`;
+export function countingPeriod(ownerId: string | SQL, at: Date | SQL = new Date()): SQL {
+  return sql`coalesce((select ${workspaces.quotaPeriod} from ${workspaces} where ${workspaces.id} = ${ownerId}), ${at instanceof Date ? usagePeriod(at) : at})`;
 }
 
 /** A workspace's plan, quota period and mail settings: what a person and a team both have. */

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TDocument } from '../../../contract/documents.ts';
+import type { TFormat } from '../../../contract/formats.ts';
+import { documents, usageCounters, workspaces } from '../../db/schema.ts';
+import { createTestApp, signUpOnPlan, type TTestApp } from '../../test/test-app.ts';
+import { usagePeriod } from '../workspaces/index.ts';
+import { createDocumentsRepository, QuotaExceededError, type TNewDocument } from './documents.repository.ts';
+
+/*
+ * createCounted groups the generations that arrive while a statement runs into one statement
+ * (group commit). These call the repository directly, all at once, so every call after the first
+ * is stored by a grouped statement, which must count exactly as one statement per document does.
+ */
+
+let t: TTestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const FORMAT = {
+  name: 'Note',
+  content: { elements: [{ id: 'p', type: 'paragraph', content: 'Hello {{client_name}}' }] },
+  placeholders: [{ name: 'client_name', type: 'text', required: true }],
+};
+
+/** A user on the free plan with `used` generations counted this month, and a document of theirs to copy. */
+async function owner(used: number) {
+  const { client, user } = await signUpOnPlan(t, 'free');
+  const format = (await client.post('/api/formats', FORMAT)).json() as TFormat;
+  const made = (await client.post('/api/documents', { formatId: format.id, data: { client_name: 'First' } })).json() as TDocument;
+  await t.database.db
+    .update(usageCounters)
+    .set({ generations: used })
+    .where(and(eq(usageCounters.ownerId, user.id), eq(usageCounters.period, usagePeriod())));
+  const [row] = await t.database.db.select().from(documents).where(eq(documents.id, made.id));
+  const copy = (overrides: Partial<TNewDocument> = {}): TNewDocument & { ownerId: string } => ({
+    ...row!,
+    id: randomUUID(),
+    expiresAt: null,
+    createdAt: new Date(),
+    ...overrides,
+  });
+  return { id: user.id, copy };
+}
+
+/** The repository on a handle that counts its statements, to show how many the documents took. */
+function countingRepository() {
+  const statements = { count: 0 };
+  const db = new Proxy(t.database.db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== 'execute' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        statements.count++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { repository: createDocumentsRepository(db), statements };
+}
+
+const counted = async (ownerId: string) =>
+  (await t.database.db.select().from(usageCounters).where(eq(usageCounters.ownerId, ownerId))).reduce((n, r) => n + r.generations, 0);
+
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    () => 'stored',
+    (error: unknown) => (error instanceof QuotaExceededError ? 'refused' : `failed: ${(error as Error).message}`),
+  );
+
+describe('grouped counted inserts', () => {
+  it('counts each owner under its own limit, in arrival order, and test documents not at all', async () => {
+    const { repository, statements } = countingRepository();
+    const a = await owner(27); // 3 of 30 left
+    const b = await owner(0);
+    const docs = [
+      a.copy({ name: 'a1' }),
+      a.copy({ name: 'a2' }),
+      b.copy({ name: 'b1' }),
+      a.copy({ name: 'a3' }),
+      a.copy({ name: 'a4' }),
+      a.copy({ name: 'a5', testMode: true }),
+      b.copy({ name: 'b2' }),
+      a.copy({ name: 'a6' }),
+    ];
+    const outcomes = await Promise.all(docs.map((doc) => outcome(repository.createCounted(doc.ownerId, 30, doc))));
+    expect(Object.fromEntries(docs.map((d, i) => [d.name, outcomes[i]]))).toEqual({
+      a1: 'stored',
+      a2: 'stored',
+      b1: 'stored',
+      a3: 'stored',
+      a4: 'refused',
+      a5: 'stored',
+      b2: 'stored',
+      a6: 'refused',
+    });
+    // The first went alone; the seven that came while it ran, together.
+    expect(statements.count).toBe(2);
+    expect(await counted(a.id)).toBe(30);
+    expect(await counted(b.id)).toBe(2);
+    const stored = await t.database.db
+      .select({ name: documents.name })
+      .from(documents)
+      .where(
+        inArray(
+          documents.id,
+          docs.map((d) => d.id),
+        ),
+      );
+    expect(stored.map((r) => r.name).sort()).toEqual(['a1', 'a2', 'a3', 'a5', 'b1', 'b2']);
+  });
+
+  it('counts in the paid period billing set, not the calendar month', async () => {
+    const { repository } = countingRepository();
+    const a = await owner(0);
+    await t.database.db.update(workspaces).set({ quotaPeriod: '2026-11-03T10:00:00.000Z' }).where(eq(workspaces.id, a.id));
+    const docs = [a.copy(), a.copy(), a.copy()];
+    await Promise.all(docs.map((doc) => repository.createCounted(doc.ownerId, 30, doc)));
+    const [row] = await t.database.db
+      .select()
+      .from(usageCounters)
+      .where(and(eq(usageCounters.ownerId, a.id), eq(usageCounters.period, '2026-11-03T10:00:00.000Z')));
+    expect(row?.generations).toBe(3);
+  });
+
+  it('gives a document that cannot be stored its own error, and stores and counts the rest', async () => {
+    const { repository, statements } = countingRepository();
+    const a = await owner(0);
+    const docs = [
+      a.copy({ name: 'first' }),
+      a.copy({ name: 'good' }),
+      a.copy({ name: 'orphan', snapshotId: 'no-such-snapshot' }),
+      a.copy({ name: 'also good' }),
+    ];
+    const outcomes = await Promise.all(docs.map((doc) => outcome(repository.createCounted(doc.ownerId, 30, doc))));
+    expect(outcomes[0]).toBe('stored');
+    expect(outcomes[1]).toBe('stored');
+    expect(outcomes[2]).toMatch(/^failed: /);
+    expect(outcomes[3]).toBe('stored');
+    // The first alone, the failed group, then each of its three alone.
+    expect(statements.count).toBe(5);
+    // The failed group and the failed document counted nothing.
+    expect(await counted(a.id)).toBe(3);
+  });
+});
