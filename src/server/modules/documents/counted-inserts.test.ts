@@ -128,6 +128,20 @@ describe('grouped counted inserts', () => {
     expect(row?.generations).toBe(3);
   });
 
+  it('counts each document in its own month when a group spans the turn of one', async () => {
+    const { repository, statements } = countingRepository();
+    const a = await owner(0);
+    const at = (iso: string) => a.copy({ createdAt: new Date(iso) });
+    const docs = [at('2026-01-31T12:00:00Z'), at('2026-01-31T23:59:59.900Z'), at('2026-02-01T00:00:00.100Z'), at('2026-02-01T00:00:00.200Z')];
+    await Promise.all(docs.map((doc) => repository.createCounted(doc.ownerId, 30, doc)));
+    expect(statements.count).toBe(2);
+    const rows = await t.database.db
+      .select({ period: usageCounters.period, generations: usageCounters.generations })
+      .from(usageCounters)
+      .where(and(eq(usageCounters.ownerId, a.id), inArray(usageCounters.period, ['2026-01', '2026-02'])));
+    expect(Object.fromEntries(rows.map((r) => [r.period, r.generations]))).toEqual({ '2026-01': 2, '2026-02': 2 });
+  });
+
   it('gives a document that cannot be stored its own error, and stores and counts the rest', async () => {
     const { repository, statements } = countingRepository();
     const a = await owner(0);

@@ -87,8 +87,8 @@ async function insertOneCounted(db: TDb, { limit, row }: TCountedInsert): Promis
 /**
  * Counts and stores several documents in one statement, with the same guarantee: each owner's
  * generations are counted under the counter's row lock by count_generations (migration 0022),
- * never past the limit, and only that many of the owner's documents, in arrival order, are
- * inserted. Answers which were stored.
+ * never past the limit, each in its own month's count, and only that many of the owner's
+ * documents, in arrival order, are inserted. Answers which were stored.
  */
 async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<boolean[]> {
   const input = items.map(({ limit, row }, ord) => ({
@@ -107,23 +107,36 @@ async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<bool
         "batchId" text, "batchRow" int, "testMode" boolean, "expiresAt" timestamptz, "createdAt" timestamptz, "createdBy" text)
     ),
     wanted as (
-      select "ownerId", count(*)::int as wanted, min(quota) as quota, min(period) as period from input where not "testMode" group by "ownerId"
+      select "ownerId", period, count(*)::int as wanted, min(quota) as quota from input where not "testMode" group by "ownerId", period
     ),
+    -- Counter rows are locked in one order in every statement, so two processes' groups cannot
+    -- deadlock each waiting for a row the other holds.
     granted as materialized (
-      select "ownerId", count_generations("ownerId", ${countingPeriod(sql`wanted."ownerId"`, sql`wanted.period`)}, wanted, quota) as granted from wanted
+      select "ownerId", period, count_generations("ownerId", ${countingPeriod(sql`wanted."ownerId"`, sql`wanted.period`)}, wanted, quota) as granted
+      from wanted order by "ownerId", period
     ),
     ranked as (
-      select input.*, row_number() over (partition by "ownerId", "testMode" order by ord) as rank from input
+      select input.*, row_number() over (partition by "ownerId", period, "testMode" order by ord) as rank from input
     )
     insert into ${documents} ${DOCUMENT_COLUMNS}
     select "id", "ownerId", "formatId", "formatName", "formatVersion", "snapshotId", "name", "clientName", "data", "status",
            "pdfSha256", "renderWarnings", "batchId", "batchRow", "testMode", "expiresAt", "createdAt", "createdBy"
-    from ranked left join granted using ("ownerId")
+    from ranked left join granted using ("ownerId", period)
     where ranked."testMode" or ranked.rank <= granted.granted
     returning id`);
   const { rows } = result as unknown as { rows?: { id: string }[] };
   const stored = new Set((rows ?? (result as unknown as { id: string }[])).map((r) => r.id));
   return items.map(({ row }) => stored.has(row.id));
+}
+
+/**
+ * Whether a grouped statement failed for something one of its documents may have caused: data
+ * (SQLSTATE class 22) or a constraint (23), or a deadlock (40P01) to retry. Anything else (the
+ * database gone, say) fails the whole group as it is, rather than once per document again.
+ */
+function oneDocumentsFault(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23') || code === '40P01');
 }
 
 /** Every query filters by the owner: another user's document is indistinguishable from a missing one. */
@@ -135,8 +148,9 @@ export function createDocumentsRepository(db: TDb) {
     if (items.length === 1) return [await insertOneCounted(db, items[0]!)];
     try {
       return await insertManyCounted(db, items);
-    } catch {
-      return Promise.all(items.map((item) => insertOneCounted(db, item).catch((error: unknown) => ({ error }))));
+    } catch (error) {
+      if (!oneDocumentsFault(error)) throw error;
+      return Promise.all(items.map((item) => insertOneCounted(db, item).catch((failed: unknown) => ({ error: failed }))));
     }
   });
   return {
