@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupedWrites } from './grouped-writes.ts';
+import { groupedStatements, groupedWrites } from './grouped-writes.ts';
 
 /** A write the test finishes by hand, recording the groups it was given. */
 function controlledWrite() {
@@ -69,5 +69,50 @@ describe('groupedWrites', () => {
   it('fails a group whose write answers the wrong number of results', async () => {
     const store = groupedWrites(async (items: number[]) => items.slice(1));
     await expect(store(1)).rejects.toThrow('answered 0 results for 1 items');
+  });
+});
+
+describe('groupedStatements', () => {
+  /** A database error as both drivers report one: a SQLSTATE code on the error. */
+  const databaseError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+  it('tries a group one by one when one item was at fault, so only that item fails', async () => {
+    const tried: string[] = [];
+    const store = groupedStatements(
+      async (item: number) => {
+        tried.push(`one ${item}`);
+        if (item === 3) throw databaseError('23503', 'no such snapshot');
+        return `stored ${item}`;
+      },
+      async (items: number[]) => {
+        tried.push(`many ${items.join(',')}`);
+        throw databaseError('23503', 'no such snapshot');
+      },
+    );
+    const outcomes = await Promise.allSettled([1, 2, 3, 4].map((i) => store(i)));
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual([
+      'stored 1',
+      'stored 2',
+      'no such snapshot',
+      'stored 4',
+    ]);
+    expect(tried).toEqual(['one 1', 'many 2,3,4', 'one 2', 'one 3', 'one 4']);
+  });
+
+  it('fails a group as it is when the database itself failed', async () => {
+    const tried: string[] = [];
+    const store = groupedStatements(
+      async (item: number) => {
+        tried.push(`one ${item}`);
+        return `stored ${item}`;
+      },
+      async (items: number[]) => {
+        tried.push(`many ${items.join(',')}`);
+        throw databaseError('57P01', 'terminating connection due to administrator command');
+      },
+    );
+    const outcomes = await Promise.allSettled([1, 2, 3].map((i) => store(i)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(tried).toEqual(['one 1', 'many 2,3']);
   });
 });

@@ -48,3 +48,43 @@ export function groupedWrites<T, R>(write: (items: T[]) => Promise<R[]>, maxItem
       if (!running) next();
     });
 }
+
+/**
+ * Whether a grouped statement failed for something one of its items may have caused: data
+ * (SQLSTATE class 22) or a constraint (23), or a deadlock (40P01) to retry. Then each item is
+ * worth trying alone, so only its own failure reaches it; anything else (the database gone, say)
+ * fails the whole group as it is, rather than once per item again.
+ */
+export function isOneItemsFault(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23') || code === '40P01');
+}
+
+/**
+ * Group commit for a statement with a form for one item and a form for several: one item goes by
+ * the first, as it would without grouping; a group by the second. A group that failed for one
+ * item's fault (isOneItemsFault) did nothing, and its items are then tried one by one, so each
+ * gets its own outcome.
+ */
+export function groupedStatements<T, R>(one: (item: T) => Promise<R>, many: (items: T[]) => Promise<R[]>): (item: T) => Promise<R> {
+  type TOutcome = { value: R } | { error: unknown };
+  const alone = (item: T): Promise<TOutcome> =>
+    one(item).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+  const write = groupedWrites<T, TOutcome>(async (items) => {
+    if (items.length === 1) return [await alone(items[0]!)];
+    try {
+      return (await many(items)).map((value) => ({ value }));
+    } catch (error) {
+      if (!isOneItemsFault(error)) throw error;
+      return Promise.all(items.map(alone));
+    }
+  });
+  return async (item) => {
+    const outcome = await write(item);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  };
+}

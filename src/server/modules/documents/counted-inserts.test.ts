@@ -5,6 +5,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat } from '../../../contract/formats.ts';
 import { documents, usageCounters, workspaces } from '../../db/schema.ts';
 import { createTestApp, signUpOnPlan, type TTestApp } from '../../test/test-app.ts';
+import { countingStatements } from '../../test/counting-db.ts';
 import { usagePeriod } from '../workspaces/index.ts';
 import { createDocumentsRepository, QuotaExceededError, type TNewDocument } from './documents.repository.ts';
 
@@ -48,19 +49,9 @@ async function owner(used: number) {
   return { id: user.id, copy };
 }
 
-/** The repository on a handle that counts its statements, to show how many the documents took. */
+/** The repository on a handle that counts its statements. */
 function countingRepository() {
-  const statements = { count: 0 };
-  const db = new Proxy(t.database.db, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== 'execute' || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        statements.count++;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
+  const { db, statements } = countingStatements(t.database.db);
   return { repository: createDocumentsRepository(db), statements };
 }
 

@@ -3,7 +3,7 @@ import { keysetAfter, keysetOrder, type TPageCursor } from '../../http/page-curs
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import type { TDocumentFilters, TDocumentListQuery, TDocumentStatus } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
-import { groupedWrites } from '../../db/grouped-writes.ts';
+import { groupedStatements } from '../../db/grouped-writes.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
 import { countingPeriod, usagePeriod } from '../workspaces/index.ts';
@@ -129,30 +129,15 @@ async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<bool
   return items.map(({ row }) => stored.has(row.id));
 }
 
-/**
- * Whether a grouped statement failed for something one of its documents may have caused: data
- * (SQLSTATE class 22) or a constraint (23), or a deadlock (40P01) to retry. Anything else (the
- * database gone, say) fails the whole group as it is, rather than once per document again.
- */
-function oneDocumentsFault(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23') || code === '40P01');
-}
-
 /** Every query filters by the owner: another user's document is indistinguishable from a missing one. */
 export function createDocumentsRepository(db: TDb) {
   // Generations that arrive while a statement is running are stored together by the next. When
   // that statement fails (one document's format was deleted meanwhile, say), nothing of it was
   // counted or stored, and each document is tried alone, so only its own failure reaches it.
-  const insertCounted = groupedWrites<TCountedInsert, boolean | { error: unknown }>(async (items) => {
-    if (items.length === 1) return [await insertOneCounted(db, items[0]!)];
-    try {
-      return await insertManyCounted(db, items);
-    } catch (error) {
-      if (!oneDocumentsFault(error)) throw error;
-      return Promise.all(items.map((item) => insertOneCounted(db, item).catch((failed: unknown) => ({ error: failed }))));
-    }
-  });
+  const insertCounted = groupedStatements<TCountedInsert, boolean>(
+    (item) => insertOneCounted(db, item),
+    (items) => insertManyCounted(db, items),
+  );
   return {
     /**
      * Counts one generation and stores the document, refusing past `limit` (QuotaExceededError).
@@ -172,9 +157,7 @@ export function createDocumentsRepository(db: TDb) {
         expiresAt: doc.expiresAt ?? null,
         ownerId,
       };
-      const stored = await insertCounted({ limit, row });
-      if (typeof stored === 'object') throw stored.error;
-      if (!stored) throw new QuotaExceededError();
+      if (!(await insertCounted({ limit, row }))) throw new QuotaExceededError();
       return row;
     },
 

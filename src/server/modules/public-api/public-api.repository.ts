@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
+import { groupedStatements } from '../../db/grouped-writes.ts';
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, users, workspaces } from '../../db/schema.ts';
 
@@ -25,60 +26,106 @@ const rowsOf = <T>(result: unknown): T[] => {
   return Array.isArray(rows) ? rows : (result as T[]);
 };
 
+/** A key at the door: who it belongs to, their plan, and this request's number in the key's rate window. */
+export type TKeyAdmission = {
+  keyId: string;
+  ownerId: string;
+  createdBy: string | null;
+  mode: 'live' | 'test';
+  lastUsedAt: Date | null;
+  plan: string;
+  used: number;
+  suspended: boolean;
+};
+type TKeyRow = Omit<TKeyAdmission, 'lastUsedAt'> & { lastUsedAt: Date | string | null };
+type TKeyAsk = { keyHash: string; windowStart: Date };
+
+const admission = (row: TKeyRow, used: number): TKeyAdmission => ({
+  keyId: row.keyId,
+  ownerId: row.ownerId,
+  createdBy: row.createdBy,
+  mode: row.mode,
+  plan: row.plan,
+  suspended: row.suspended,
+  lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt),
+  used,
+});
+
+/** The key with this hash, its owner's plan, and the request counted in its rate window: one statement. */
+async function admitOne(db: TDb, { keyHash, windowStart }: TKeyAsk): Promise<TKeyAdmission | undefined> {
+  const [row] = rowsOf<TKeyRow>(
+    await db.execute(sql`
+      with k as (
+        select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
+               ${workspaces.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended
+        from ${apiKeys} join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
+        left join ${users} on ${users.id} = ${workspaces.personalUserId}
+        where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null
+      ), w as (
+        insert into ${apiRateWindows} (key_id, window_start, requests)
+        select id, ${windowStart.toISOString()}::timestamptz, 1 from k
+        on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + 1
+        returning requests
+      )
+      select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used", k.suspended
+      from k, w`),
+  );
+  return row ? admission(row, Number(row.used)) : undefined;
+}
+
+/**
+ * The same for several requests in one statement: each key's window is counted up by the number
+ * of its requests at once, and each request gets its own number in arrival order, as if each had
+ * counted alone. Rate windows are locked in one order, so two processes cannot deadlock.
+ */
+async function admitMany(db: TDb, asks: TKeyAsk[]): Promise<(TKeyAdmission | undefined)[]> {
+  const input = asks.map((ask) => ({ keyHash: ask.keyHash, windowStart: ask.windowStart.toISOString() }));
+  const rows = rowsOf<TKeyRow & { keyHash: string; windowStart: string; before: number }>(
+    await db.execute(sql`
+      with input as (
+        select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x("keyHash" text, "windowStart" text)
+      ), wanted as (
+        select "keyHash", "windowStart", count(*)::int as n from input group by "keyHash", "windowStart"
+      ), k as (
+        select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
+               ${workspaces.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended, wanted."keyHash", wanted."windowStart", wanted.n
+        from wanted join ${apiKeys} on ${apiKeys.keyHash} = wanted."keyHash"
+        join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
+        left join ${users} on ${users.id} = ${workspaces.personalUserId}
+        where ${apiKeys.revokedAt} is null
+      ), w as (
+        insert into ${apiRateWindows} (key_id, window_start, requests)
+        select id, "windowStart"::timestamptz, n from k order by id, "windowStart"
+        on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + excluded.requests
+        returning key_id, window_start, requests
+      )
+      select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, k.suspended,
+             k."keyHash", k."windowStart", w.requests - k.n as "before"
+      from k join w on w.key_id = k.id and w.window_start = k."windowStart"::timestamptz`),
+  );
+  const counted = new Map(rows.map((row) => [`${row.keyHash} ${row.windowStart}`, { row, next: Number(row.before) }]));
+  return input.map((ask) => {
+    const found = counted.get(`${ask.keyHash} ${ask.windowStart}`);
+    if (!found) return undefined;
+    found.next++;
+    return admission(found.row, found.next);
+  });
+}
+
 /** The door: a key's owner and plan, and its rate window counted. */
 function keyQueries(db: TDb) {
+  // Requests that arrive while a key check runs are checked and counted together by the next.
+  const admitGrouped = groupedStatements<TKeyAsk, TKeyAdmission | undefined>(
+    (ask) => admitOne(db, ask),
+    (asks) => admitMany(db, asks),
+  );
   return {
     /**
      * Finds the active key with this hash, its owner's plan, and counts the request in the key's
-     * rate window: one statement, so the door costs one round trip. Undefined for unknown or
-     * revoked keys (nothing is counted then).
+     * rate window: one statement, shared with the requests that arrived meanwhile. Undefined for
+     * unknown or revoked keys (nothing is counted then).
      */
-    async admit(
-      keyHash: string,
-      windowStart: Date,
-    ): Promise<
-      | {
-          keyId: string;
-          ownerId: string;
-          createdBy: string | null;
-          mode: 'live' | 'test';
-          lastUsedAt: Date | null;
-          plan: string;
-          used: number;
-          suspended: boolean;
-        }
-      | undefined
-    > {
-      const [row] = rowsOf<{
-        keyId: string;
-        ownerId: string;
-        createdBy: string | null;
-        mode: 'live' | 'test';
-        lastUsedAt: Date | string | null;
-        plan: string;
-        used: number;
-        suspended: boolean;
-      }>(
-        await db.execute(sql`
-          with k as (
-            select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
-                   ${workspaces.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended
-            from ${apiKeys} join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
-            left join ${users} on ${users.id} = ${workspaces.personalUserId}
-            where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null
-          ), w as (
-            insert into ${apiRateWindows} (key_id, window_start, requests)
-            select id, ${windowStart.toISOString()}::timestamptz, 1 from k
-            on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + 1
-            returning requests
-          )
-          select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used", k.suspended
-          from k, w`),
-      );
-      if (!row) return undefined;
-      const lastUsedAt = row.lastUsedAt === null ? null : new Date(row.lastUsedAt);
-      return { ...row, lastUsedAt, used: Number(row.used) };
-    },
+    admit: (keyHash: string, windowStart: Date): Promise<TKeyAdmission | undefined> => admitGrouped({ keyHash, windowStart }),
   };
 }
 
