@@ -109,8 +109,9 @@ async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<bool
     wanted as (
       select "ownerId", period, count(*)::int as wanted, min(quota) as quota from input where not "testMode" group by "ownerId", period
     ),
-    -- Counter rows are locked in one order in every statement, so two processes' groups cannot
-    -- deadlock each waiting for a row the other holds.
+    -- Counter rows are locked in one order in every statement, so two processes' groups do not
+    -- deadlock on them; a deadlock with other work fails the group with 40P01, and its documents
+    -- are then stored one by one (groupedStatements).
     granted as materialized (
       select "ownerId", period, count_generations("ownerId", ${countingPeriod(sql`wanted."ownerId"`, sql`wanted.period`)}, wanted, quota) as granted
       from wanted order by "ownerId", period

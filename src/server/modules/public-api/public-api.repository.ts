@@ -76,7 +76,9 @@ async function admitOne(db: TDb, { keyHash, windowStart }: TKeyAsk): Promise<TKe
 /**
  * The same for several requests in one statement: each key's window is counted up by the number
  * of its requests at once, and each request gets its own number in arrival order, as if each had
- * counted alone. Rate windows are locked in one order, so two processes cannot deadlock.
+ * counted alone. Rate windows are locked in one order, so two processes' groups do not deadlock
+ * on them; a deadlock with other work (an account deleted meanwhile) fails the group with 40P01,
+ * and its requests are then checked one by one (groupedStatements).
  */
 async function admitMany(db: TDb, asks: TKeyAsk[]): Promise<(TKeyAdmission | undefined)[]> {
   const input = asks.map((ask) => ({ keyHash: ask.keyHash, windowStart: ask.windowStart.toISOString() }));
