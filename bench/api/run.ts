@@ -27,8 +27,8 @@
  * Retry-After) as `errors`.
  *
  * The server's CPU time per document made (all its threads and processes, read from /proc) is
- * reported beside the render pool's own: it hardly moves with the machine's other load, so it
- * shows what a change costs or saves when docs/s, on a shared machine, is too noisy to.
+ * reported beside the render pool's own. It moves less than docs/s with the machine's other load,
+ * but it does move: compare it with the pool's in the same run.
  *
  * Last line: the embedded database's figures {"api_docs_per_s":…,"api_p50_ms":…,"api_p99_ms":…,
  * "healthz_p99_ms":…,"shed_503":…,"v1_…":…,"api_cpu_ms_per_doc":…,"flood_healthz_p99_ms":…,

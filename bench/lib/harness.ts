@@ -68,8 +68,9 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * CPU time (user and system, every thread) that a process and its descendants have used so far,
- * in ms; undefined where there is no /proc. Unlike a rate, CPU per document hardly moves with
- * what else the machine is doing, so it shows a change's cost when docs/s is too noisy to.
+ * in ms; undefined where there is no /proc. CPU per document moves less than a rate with what
+ * else the machine is doing; compared with the render pool's in the same run, it shows a change's
+ * cost when docs/s is too noisy to.
  */
 export function processTreeCpuMs(pid: number): number | undefined {
   try {
