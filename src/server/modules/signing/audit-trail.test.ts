@@ -31,8 +31,8 @@ async function sentRequest() {
 }
 
 async function chainOf(ownerId: string, requestId: string) {
-  const found = await repo.getRequest(ownerId, requestId);
-  return checkChain(await repo.events(ownerId, requestId), { head: found!.request.eventsHead, count: found!.request.eventCount });
+  const trail = await repo.trail(ownerId, requestId);
+  return checkChain(trail!.events, trail!);
 }
 
 /** What someone with the database's password could do: turn the guard off and edit rows by hand. */
@@ -49,12 +49,37 @@ describe('the audit trail', () => {
   it('chains every event to the one before, one after another even when they arrive at once', async () => {
     const { ownerId, requestId, signerId } = await sentRequest();
     await Promise.all(Array.from({ length: 20 }, (_, i) => repo.appendEvent(requestId, { type: 'opened', signerId, details: { view: i } })));
-    const events = await repo.events(ownerId, requestId);
+    const events = (await repo.trail(ownerId, requestId))!.events;
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
     expect(events[0]).toMatchObject({ type: 'created', ip: '203.0.113.5', documentSha256: 'a'.repeat(64) });
     expect(await chainOf(ownerId, requestId)).toMatchObject({ intact: true, count: 21 });
     // Another user's request shows nothing.
-    expect(await repo.events(randomUUID(), requestId)).toEqual([]);
+    expect(await repo.trail(randomUUID(), requestId)).toBeUndefined();
+  });
+
+  it('reads whole while events are being added: the head and count are those of the events read', async () => {
+    const { ownerId, requestId, signerId } = await sentRequest();
+    let adding = true;
+    const added = Promise.all(
+      Array.from({ length: 4 }, async (_, writer) => {
+        for (let i = 0; i < 25; i++) await repo.appendEvent(requestId, { type: 'delivered', signerId, details: { writer, i } });
+      }),
+    ).finally(() => (adding = false));
+    const broken: unknown[] = [];
+    let reads = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (adding) {
+          const check = await chainOf(ownerId, requestId);
+          reads++;
+          if (!check.intact) broken.push(check);
+        }
+      }),
+    );
+    await added;
+    expect(reads).toBeGreaterThan(4);
+    expect(broken).toEqual([]);
+    expect(await chainOf(ownerId, requestId)).toMatchObject({ intact: true, count: 101 });
   });
 
   it('is refused any change or removal by the database itself', async () => {

@@ -8,7 +8,9 @@ import type { TNewEvent, TSignatureRequestRow, TSignerRow } from './signing.repo
 
 /** The certificate of completion, printed by the renderer on a render thread like any document. */
 async function certificatePdf({ deps, r }: TSigningBase, request: TSignatureRequestRow, signers: TSignerRow[], documentName: string): Promise<Uint8Array> {
-  const events = await r.events(request.ownerId, request.id);
+  // The trail as one read: the head the certificate prints is that of the events it lists.
+  const trail = await r.trail(request.ownerId, request.id);
+  const events = trail?.events ?? [];
   const sender = await deps.mail.senderFor(request.ownerId);
   const nameOf = (signerId: string | null) => signers.find((signer) => signer.id === signerId)?.name ?? null;
   const signedEvent = (signer: TSignerRow) => events.find((event) => event.type === 'signed' && event.signerId === signer.id);
@@ -41,7 +43,7 @@ async function certificatePdf({ deps, r }: TSigningBase, request: TSignatureRequ
       who: event.signerId ? nameOf(event.signerId) : (sender?.senderName ?? null),
       ip: event.ip,
     })),
-    auditHead: request.eventsHead,
+    auditHead: trail?.head ?? request.eventsHead,
     verifyUrl: `${deps.publicUrl}/verify`,
   });
   const { pdf } = await deps.pdf.render({

@@ -38,13 +38,15 @@ export async function getSignatureRequest(ctx: TSigningContext, ownerId: string,
 /** The request with its audit trail and whether the trail's chain is whole. */
 export async function signatureRequestDetail(ctx: TSigningContext, ownerId: string, id: string): Promise<TSignatureRequestDetail> {
   const found = await owned(ctx, ownerId, id);
-  const events = await ctx.r.events(ownerId, id);
-  return { ...toSignatureRequest(found, await documentNameOf(ctx, ownerId, found.request.documentId), ctx.deps), audit: toAuditTrail(found.request, events) };
+  const trail = await ctx.r.trail(ownerId, id);
+  if (!trail) throw requestNotFound();
+  return { ...toSignatureRequest(found, await documentNameOf(ctx, ownerId, found.request.documentId), ctx.deps), audit: toAuditTrail(id, trail) };
 }
 
 export async function auditTrail(ctx: TSigningContext, ownerId: string, id: string): Promise<TAuditTrail> {
-  const { request } = await owned(ctx, ownerId, id);
-  return toAuditTrail(request, await ctx.r.events(ownerId, id));
+  const trail = await ctx.r.trail(ownerId, id);
+  if (!trail) throw requestNotFound();
+  return toAuditTrail(id, trail);
 }
 
 export async function requestsOfDocument(ctx: TSigningContext, ownerId: string, documentId: string): Promise<TSignatureRequest[]> {

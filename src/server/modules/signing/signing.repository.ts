@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TSignatureRequestStatus, TSignerStatus } from '../../../contract/signature-requests.ts';
 import type { TDb } from '../../db/client.ts';
 import { sealKeys, signatureEvents, signatureRequests, signatureSigners, signedDocuments } from '../../db/schema.ts';
@@ -55,6 +55,29 @@ export type TRequestChange = {
 async function lockedStatus(tx: TTx, requestId: string): Promise<{ status: TSignatureRequestStatus } | undefined> {
   const [request] = await tx.select({ status: signatureRequests.status }).from(signatureRequests).where(eq(signatureRequests.id, requestId)).for('update');
   return request;
+}
+
+const withoutRowId = ({ id: _id, ...event }: typeof signatureEvents.$inferSelect): TAuditEvent => event;
+
+/** A request's events, oldest first, with the head and count the request keeps for them. */
+export type TTrail = { head: string; count: number; events: TAuditEvent[] };
+
+/**
+ * The first request matching `where`, with its trail, read by one statement: the head and count
+ * are those of the events read with them, even while another event is being added (a delivery
+ * recorded after completion), so a trail is never judged broken for being read between two writes.
+ */
+async function requestWithTrail(db: TDb, where: SQL | undefined): Promise<{ request: TSignatureRequestRow; trail: TTrail } | undefined> {
+  const rows = await db
+    .select({ request: signatureRequests, event: signatureEvents })
+    .from(signatureRequests)
+    .leftJoin(signatureEvents, eq(signatureEvents.requestId, signatureRequests.id))
+    .where(inArray(signatureRequests.id, db.select({ id: signatureRequests.id }).from(signatureRequests).where(where).limit(1)))
+    .orderBy(asc(signatureEvents.seq));
+  const request = rows[0]?.request;
+  if (!request) return undefined;
+  const events = rows.flatMap(({ event }) => (event ? [withoutRowId(event)] : []));
+  return { request, trail: { head: request.eventsHead, count: request.eventCount, events } };
 }
 
 /** A request's signers, in signing order. */
@@ -237,12 +260,9 @@ function requestReads(db: TDb) {
      * The request whose sealed PDF has this SHA-256, with its signers and trail: what /verify shows
      * of a file anyone may hold, so it is found by the file alone, not by an owner.
      */
-    async findSealed(sealedSha256: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[]; events: TAuditEvent[] } | undefined> {
-      const [request] = await db.select().from(signatureRequests).where(eq(signatureRequests.sealedSha256, sealedSha256)).limit(1);
-      if (!request) return undefined;
-      const signers = await signersOf(db, request.id);
-      const events = await db.select().from(signatureEvents).where(eq(signatureEvents.requestId, request.id)).orderBy(asc(signatureEvents.seq));
-      return { request, signers, events: events.map(({ id: _id, ...event }) => event) };
+    async findSealed(sealedSha256: string): Promise<{ request: TSignatureRequestRow; signers: TSignerRow[]; trail: TTrail } | undefined> {
+      const found = await requestWithTrail(db, eq(signatureRequests.sealedSha256, sealedSha256));
+      return found && { ...found, signers: await signersOf(db, found.request.id) };
     },
 
     /** The sealed PDF of a completed request. */
@@ -251,15 +271,9 @@ function requestReads(db: TDb) {
       return row?.pdf;
     },
 
-    /** The trail of a request its owner may read. */
-    async events(ownerId: string, requestId: string): Promise<TAuditEvent[]> {
-      const rows = await db
-        .select({ event: signatureEvents })
-        .from(signatureEvents)
-        .innerJoin(signatureRequests, eq(signatureRequests.id, signatureEvents.requestId))
-        .where(and(eq(signatureRequests.ownerId, ownerId), eq(signatureEvents.requestId, requestId)))
-        .orderBy(asc(signatureEvents.seq));
-      return rows.map(({ event: { id: _id, ...event } }) => event);
+    /** The trail of a request its owner may read, with the head and count it must end at. */
+    async trail(ownerId: string, requestId: string): Promise<TTrail | undefined> {
+      return (await requestWithTrail(db, and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.id, requestId))))?.trail;
     },
   };
 }

@@ -3,7 +3,7 @@ import type { TSecretBox } from '../../crypto/secret-box.ts';
 import { isoOrNull } from '../api-fields.ts';
 import { checkChain, type TAuditEvent } from './audit-trail.ts';
 import { SIGN_PATH } from './signing-context.ts';
-import type { TSignatureRequestRow, TSignerRow } from './signing.repository.ts';
+import type { TSignatureRequestRow, TSignerRow, TTrail } from './signing.repository.ts';
 
 /** A signer as the request's owner reads them, with their link. */
 export function toSigner(row: TSignerRow, links: { publicUrl: string; secrets: TSecretBox }): TSigner {
@@ -49,7 +49,7 @@ export function toSignatureRequest(
 const toEvent = (event: TAuditEvent): TSignatureEvent => ({ ...event, at: event.at.toISOString() });
 
 /** The trail with the verdict of its hash chain against the head and count the request keeps. */
-export function toAuditTrail(request: TSignatureRequestRow, events: TAuditEvent[]): TAuditTrail {
-  const check = checkChain(events, { head: request.eventsHead, count: request.eventCount });
-  return { requestId: request.id, intact: check.intact, problem: check.intact ? null : check.reason, events: events.map(toEvent) };
+export function toAuditTrail(requestId: string, trail: TTrail): TAuditTrail {
+  const check = checkChain(trail.events, trail);
+  return { requestId, intact: check.intact, problem: check.intact ? null : check.reason, events: trail.events.map(toEvent) };
 }

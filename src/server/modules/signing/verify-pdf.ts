@@ -53,8 +53,8 @@ export function createPdfVerifier(deps: {
 
       const found = await deps.repository.findSealed(sha256);
       if (!found) return { valid: false, reason: NO_RECORD, sha256, request: null };
-      const { request, signers, events } = found;
-      const chain = checkChain(events, { head: request.eventsHead, count: request.eventCount });
+      const { request, signers, trail } = found;
+      const chain = checkChain(trail.events, trail);
       const completed = request.status === 'completed';
       return {
         valid: completed,
