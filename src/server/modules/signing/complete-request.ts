@@ -4,13 +4,17 @@ import type { TFilledValues } from '../../../contract/filled-values.ts';
 import { CONSENT } from '../../../contract/signature-requests.ts';
 import { certificateRender } from './certificate.ts';
 import type { TSigningBase } from './signing-context.ts';
-import type { TNewEvent, TSignatureRequestRow, TSignerRow } from './signing.repository.ts';
+import type { TNewEvent, TSignatureRequestRow, TSignerRow, TTrail } from './signing.repository.ts';
 
 /** The certificate of completion, printed by the renderer on a render thread like any document. */
-async function certificatePdf({ deps, r }: TSigningBase, request: TSignatureRequestRow, signers: TSignerRow[], documentName: string): Promise<Uint8Array> {
-  // The trail as one read: the head the certificate prints is that of the events it lists.
-  const trail = await r.trail(request.ownerId, request.id);
-  const events = trail?.events ?? [];
+async function certificatePdf(
+  { deps }: TSigningBase,
+  request: TSignatureRequestRow,
+  signers: TSignerRow[],
+  trail: TTrail,
+  documentName: string,
+): Promise<Uint8Array> {
+  const { events } = trail;
   const sender = await deps.mail.senderFor(request.ownerId);
   const nameOf = (signerId: string | null) => signers.find((signer) => signer.id === signerId)?.name ?? null;
   const signedEvent = (signer: TSignerRow) => events.find((event) => event.type === 'signed' && event.signerId === signer.id);
@@ -43,7 +47,7 @@ async function certificatePdf({ deps, r }: TSigningBase, request: TSignatureRequ
       who: event.signerId ? nameOf(event.signerId) : (sender?.senderName ?? null),
       ip: event.ip,
     })),
-    auditHead: trail?.head ?? request.eventsHead,
+    auditHead: trail.head,
     verifyUrl: `${deps.publicUrl}/verify`,
   });
   const { pdf } = await deps.pdf.render({
@@ -80,13 +84,17 @@ export async function completeRequest(ctx: TSigningBase, { request, signers }: {
   const { deps, r } = ctx;
   const document = await deps.documents.get(request.ownerId, request.documentId);
   if (!document) return r.setNextCheck(request.id, null);
+  // The trail as one read, so the head the certificate prints is that of the events it lists.
+  // None when the request was deleted meanwhile (its owner's account closed): nothing to seal.
+  const trail = await r.trail(request.ownerId, request.id);
+  if (!trail) return;
   const signedDocument = await deps.documents.signedPdf(request.ownerId, request.documentId, {
     signers: Object.fromEntries(signers.map((signer) => [signer.role, stampOf(signer)])),
   });
   const timestampUrl = await deps.timestampUrl();
   const sealed = await deps.sealPool.seal({
     document: signedDocument,
-    certificate: await certificatePdf(ctx, request, signers, document.name),
+    certificate: await certificatePdf(ctx, request, signers, trail, document.name),
     certificates: await deps.sealKeys.inUse(),
     ...(timestampUrl ? { timestampUrl } : {}),
     reason: `Signed by ${signers.map((signer) => signer.name).join(', ')}; sealed by Formwork`,

@@ -67,7 +67,7 @@ export type TTrail = { head: string; count: number; events: TAuditEvent[] };
  * are those of the events read with them, even while another event is being added (a delivery
  * recorded after completion), so a trail is never judged broken for being read between two writes.
  */
-async function requestWithTrail(db: TDb, where: SQL | undefined): Promise<{ request: TSignatureRequestRow; trail: TTrail } | undefined> {
+async function requestWithTrail(db: TDb, where: SQL): Promise<{ request: TSignatureRequestRow; trail: TTrail } | undefined> {
   const rows = await db
     .select({ request: signatureRequests, event: signatureEvents })
     .from(signatureRequests)
@@ -273,7 +273,7 @@ function requestReads(db: TDb) {
 
     /** The trail of a request its owner may read, with the head and count it must end at. */
     async trail(ownerId: string, requestId: string): Promise<TTrail | undefined> {
-      return (await requestWithTrail(db, and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.id, requestId))))?.trail;
+      return (await requestWithTrail(db, and(eq(signatureRequests.ownerId, ownerId), eq(signatureRequests.id, requestId))!))?.trail;
     },
   };
 }
