@@ -4,7 +4,8 @@
  * embedded database and once on a PostgreSQL started on loopback (fsync off, as CI runs it) when
  * this machine has one. autocannon keeps 50 connections busy for 20 s after a warm-up, while this
  * process samples GET /healthz; then, with the server stopped, the render pool alone renders the
- * same format, which is the ceiling any API could reach on this machine.
+ * same format, which is the ceiling any API could reach on this machine (the pool the server
+ * renders single documents on, render-pool.ts INTERACTIVE_RENDER_POOL).
  *
  *   tsx bench/api/run.ts [--connections 50] [--seconds 20] [--database both|embedded|postgres]
  *                        [--processes N] [--skip-flood]
@@ -263,7 +264,7 @@ if (args.database !== 'embedded') {
   }
 }
 
-const pool = await poolRenderRate(REFERENCE_FORMATS['1p'], makeGradientPng());
+const pool = await poolRenderRate(REFERENCE_FORMATS['1p'], makeGradientPng(), 'interactive');
 const line: Record<string, number> = {};
 for (const run of runs) {
   for (const [key, value] of Object.entries(report(run.label, run.figures, pool))) line[`${run.prefix}${key}`] = value;

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { SERVER_BUNDLE } from '../../scripts/build-server.ts';
 import { ZRenderableFormat } from '../../src/contract/format-content.ts';
 import renderBatch, { type TRenderBatchTask } from '../../src/server/jobs/render-worker.ts';
-import { createRenderPool } from '../../src/server/jobs/render-pool.ts';
+import { createRenderPool, INTERACTIVE_RENDER_POOL } from '../../src/server/jobs/render-pool.ts';
 import { IMAGE_SRC, formatData } from '../render/formats.ts';
 
 export const renderTask = (format: unknown, image: Uint8Array, from: number, n: number): TRenderBatchTask => ({
@@ -35,25 +35,31 @@ export function singleThreadRates(format: unknown, image: Uint8Array, rounds: nu
 /**
  * The ceiling for any bulk job here: the render pool the server uses, one thread per core, with
  * nothing else running (no database, no HTTP, no ZIP). Median of a few rounds, docs per second.
+ * `which` of the server's two pools: bulk's by default, or the single documents' pool
+ * (render-pool.ts INTERACTIVE_RENDER_POOL), the ceiling of the API.
  */
-export async function poolRenderRate(format: unknown, image: Uint8Array): Promise<{ docsPerSecond: number; cpuMsPerDoc: number }> {
-  const pool = await createRenderPool();
+export async function poolRenderRate(
+  format: unknown,
+  image: Uint8Array,
+  which: 'bulk' | 'interactive' = 'bulk',
+): Promise<{ docsPerSecond: number; cpuMsPerDoc: number }> {
+  const threads = await createRenderPool(which === 'interactive' ? INTERACTIVE_RENDER_POOL : {});
   try {
-    await Promise.all(Array.from({ length: pool.threads }, (_, i) => pool.render(renderTask(format, image, i * 50, 50))));
+    await Promise.all(Array.from({ length: threads.threads }, (_, i) => threads.render(renderTask(format, image, i * 50, 50))));
     const rates: number[] = [];
     const cpu: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const tasks = Array.from({ length: pool.threads * 4 }, (_, i) => renderTask(format, image, i * 250, 250));
+      const tasks = Array.from({ length: threads.threads * 4 }, (_, i) => renderTask(format, image, i * 250, 250));
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
-      await Promise.all(tasks.map((task) => pool.render(task)));
+      await Promise.all(tasks.map((task) => threads.render(task)));
       const used = process.cpuUsage(cpuBefore);
       rates.push((tasks.length * 250) / ((performance.now() - started) / 1000));
       cpu.push((used.user + used.system) / 1000 / (tasks.length * 250));
     }
     return { docsPerSecond: median(rates), cpuMsPerDoc: median(cpu) };
   } finally {
-    await pool.close();
+    await threads.close();
   }
 }
 

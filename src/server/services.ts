@@ -12,7 +12,7 @@ import { createBulkChunkSender, workBulkChunks, type TBulkChunkSender } from './
 import { createPdfCache } from './jobs/pdf-cache.ts';
 import { createPdfSpool } from './jobs/pdf-spool.ts';
 import { createJobQueue, type TJobQueue } from './jobs/queue.ts';
-import { createRenderPool, type TRenderPool } from './jobs/render-pool.ts';
+import { createRenderPool, INTERACTIVE_RENDER_POOL, type TRenderPool } from './jobs/render-pool.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { checkHost } from './net/address-rule.ts';
 import type { TDocument } from '../contract/documents.ts';
@@ -150,7 +150,7 @@ function createRendering({ config, log }: TArea, { assetsRepository, quota }: TA
   let interactivePool: Promise<TRenderPool> | undefined;
   const pdf = createPdfService({
     assets,
-    pool: () => (interactivePool ??= createRenderPool({ threads: cores, minThreads: 1, idleTimeoutMs: 60_000 })),
+    pool: () => (interactivePool ??= createRenderPool({ threads: cores, ...INTERACTIVE_RENDER_POOL })),
     threads: cores,
     budgetMs: renderBudgetMs,
   });

@@ -19,7 +19,28 @@ export type TRenderPool = {
   close(): Promise<void>;
 };
 
-export async function createRenderPool(options: { threads?: number; minThreads?: number; idleTimeoutMs?: number } = {}): Promise<TRenderPool> {
+type TRenderPoolOptions = { threads?: number; minThreads?: number; idleTimeoutMs?: number; youngGenerationMb?: number };
+
+/**
+ * A bulk job's threads: a small young generation, so 50,000 rows stay within the server's memory
+ * budget (docs/server-capacity.md, "Memory at 50,000 rows").
+ */
+const BULK_YOUNG_GENERATION_MB = 8;
+
+/**
+ * The threads that render single documents (a preview, a generation, a download), kept warm.
+ *
+ * Each document is its own task there, and with bulk's 8 MB young generation a thread collected
+ * its young generation about once a document, in the middle of the next one: what the render was
+ * still using survived, was promoted, and filled the old generation, which then needed full
+ * collections. With 32 MB, bench:api on the embedded database made 443–524 documents a second at
+ * 3.5–4.1 ms of the server's CPU each, against 289–389 at 4.7–6.1 ms with 8 MB, alternately
+ * (docs/server-capacity.md, "The render threads' young generation"). Bulk keeps 8 MB: there the
+ * same change cost 100 MB of peak memory at 50,000 rows.
+ */
+export const INTERACTIVE_RENDER_POOL = { minThreads: 1, idleTimeoutMs: 60_000, youngGenerationMb: 32 } satisfies TRenderPoolOptions;
+
+export async function createRenderPool(options: TRenderPoolOptions = {}): Promise<TRenderPool> {
   const threads = Math.max(1, options.threads ?? os.availableParallelism());
   const pool = new Piscina<TRenderBatchTask, TRenderBatchResult>({
     filename: await threadEntryFile('src/server/jobs/render-worker.ts'),
@@ -33,7 +54,7 @@ export async function createRenderPool(options: { threads?: number; minThreads?:
     // Rendering makes short-lived garbage fast, and V8's default young generation (tens of MB
     // per thread) fills up between scavenges: 8 MB lowered bench:bulk's peak memory at the same
     // speed.
-    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    resourceLimits: { maxYoungGenerationSizeMb: options.youngGenerationMb ?? BULK_YOUNG_GENERATION_MB },
   });
   return {
     threads,
