@@ -35,8 +35,8 @@ const BULK_YOUNG_GENERATION_MB = 8;
  * still using survived, was promoted, and filled the old generation, which then needed full
  * collections. With 32 MB, bench:api on the embedded database made 443–524 documents a second at
  * 3.5–4.1 ms of the server's CPU each, against 289–389 at 4.7–6.1 ms with 8 MB, alternately
- * (docs/server-capacity.md, "The render threads' young generation"). Bulk keeps 8 MB: there the
- * same change cost 100 MB of peak memory at 50,000 rows.
+ * (docs/server-capacity.md, "Where it stands"). Bulk keeps 8 MB: there the same change cost
+ * 100 MB of peak memory at 50,000 rows.
  */
 export const INTERACTIVE_RENDER_POOL = { minThreads: 1, idleTimeoutMs: 60_000, youngGenerationMb: 32 } satisfies TRenderPoolOptions;
 
