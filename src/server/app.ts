@@ -130,6 +130,7 @@ export async function buildApp({ config, database, background = {}, logStream }:
     system: services.system,
     secrets: createSecretBox(config.encryptionKey),
     planSetByAdmin: (userId, planId) => services.billing.detachForAdmin(userId, planId),
+    quotaChanged: (userId) => services.quota.forgetRoom(userId),
     gatewaysChanged: () => void refreshCheckoutSources(),
     markEmailVerified: (userId) => auth.markVerified(userId),
   });

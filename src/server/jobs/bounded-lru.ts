@@ -7,6 +7,7 @@ export type TBoundedLru<K, V> = {
   get(key: K): V | undefined;
   /** False when the value alone is over the size limit: it is then kept nowhere. */
   set(key: K, value: V, size: number): boolean;
+  delete(key: K): void;
   readonly entries: number;
   readonly size: number;
 };
@@ -38,6 +39,12 @@ export function createBoundedLru<K, V>(limits: { maxEntries: number; maxSize: nu
         held -= entry.size;
       }
       return true;
+    },
+    delete(key) {
+      const entry = map.get(key);
+      if (!entry) return;
+      map.delete(key);
+      held -= entry.size;
     },
     get entries() {
       return map.size;

@@ -12,6 +12,8 @@ export type TAdminDeps = {
   secrets: TSecretBox;
   /** An admin set a user's plan by hand: gateway billing stops deciding it. */
   planSetByAdmin: (userId: string, planId: TPlanId) => Promise<void>;
+  /** A user's plan or generation limit changed: what this process remembers of their room is dropped. */
+  quotaChanged: (userId: string) => void;
   /** A gateway was added or changed (the pages' allowed checkout origins follow). */
   gatewaysChanged?: () => void;
   /** Marks an address verified as its link would (ADMIN_EMAILS then applies). */

@@ -74,6 +74,7 @@ export async function updateUser(ctx: TAdminContext, actorId: string, id: string
     await deps.planSetByAdmin(id, changes.subscriptionPlan);
   }
   if (!(await deps.admin.updatePersonalPlan(id, changes))) throw notFound('User');
+  deps.quotaChanged(id);
   const details: Record<string, unknown> = { email: before.email };
   if (changes.subscriptionPlan !== undefined) details.plan = { from: workspace.subscriptionPlan, to: changes.subscriptionPlan };
   if (changes.apiCallsLimit !== undefined) details.limit = { from: workspace.apiCallsLimit, to: changes.apiCallsLimit };

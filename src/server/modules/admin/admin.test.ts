@@ -68,6 +68,24 @@ describe('users', () => {
     await patch(admin, `/api/admin/users/${user.id}`, { apiCallsLimit: null });
     expect((await customer.get('/api/user/stats')).json()).toMatchObject({ apiCallsLimit: 100000 });
   });
+
+  it("holds a user to a lowered limit from their next document, before that document's data is checked", async () => {
+    const customer = new TestClient(t.app);
+    const { user } = await customer.signUp();
+    const format = (
+      await customer.post('/api/formats', {
+        name: 'Note',
+        content: { elements: [{ id: 'p', type: 'paragraph', content: 'Dear {{name}}' }] },
+        placeholders: [{ name: 'name', type: 'text', required: true }],
+      })
+    ).json() as { id: string };
+    expect((await customer.post('/api/documents', { formatId: format.id, data: { name: 'Ada' } })).statusCode).toBe(201);
+    await patch(admin, `/api/admin/users/${user.id}`, { apiCallsLimit: 1 });
+    // Missing its required field, and over the limit: the limit answers.
+    const refused = await customer.post('/api/documents', { formatId: format.id, data: {} });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ error: { code: 'quota_exceeded' } });
+  });
 });
 
 describe('system settings', () => {

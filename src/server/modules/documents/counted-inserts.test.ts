@@ -6,7 +6,8 @@ import type { TFormat } from '../../../contract/formats.ts';
 import { documents, usageCounters, workspaces } from '../../db/schema.ts';
 import { createTestApp, signUpOnPlan, type TTestApp } from '../../test/test-app.ts';
 import { countingStatements } from '../../test/counting-db.ts';
-import { usagePeriod } from '../workspaces/index.ts';
+import { DEFAULT_PLAN_CATALOGUE, FALLBACK_API_CALLS_LIMIT } from '../../../contract/plan-catalogue.ts';
+import { usagePeriod, type TGenerationLimits } from '../workspaces/index.ts';
 import { createDocumentsRepository, QuotaExceededError, type TNewDocument } from './documents.repository.ts';
 
 /*
@@ -22,6 +23,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+/** The default catalogue's limits, as the quota service gives them: the free plan makes 30 a month. */
+const LIMITS: TGenerationLimits = {
+  byPlan: Object.fromEntries(DEFAULT_PLAN_CATALOGUE.map((p) => [p.id, p.generationsPerMonth])),
+  fallback: FALLBACK_API_CALLS_LIMIT,
+};
 
 const FORMAT = {
   name: 'Note',
@@ -79,7 +86,7 @@ describe('grouped counted inserts', () => {
       b.copy({ name: 'b2' }),
       a.copy({ name: 'a6' }),
     ];
-    const outcomes = await Promise.all(docs.map((doc) => outcome(repository.createCounted(doc.ownerId, 30, doc))));
+    const outcomes = await Promise.all(docs.map((doc) => outcome(repository.createCounted(doc.ownerId, LIMITS, doc))));
     expect(Object.fromEntries(docs.map((d, i) => [d.name, outcomes[i]]))).toEqual({
       a1: 'stored',
       a2: 'stored',
@@ -111,7 +118,7 @@ describe('grouped counted inserts', () => {
     const a = await owner(0);
     await t.database.db.update(workspaces).set({ quotaPeriod: '2026-11-03T10:00:00.000Z' }).where(eq(workspaces.id, a.id));
     const docs = [a.copy(), a.copy(), a.copy()];
-    await Promise.all(docs.map((doc) => repository.createCounted(doc.ownerId, 30, doc)));
+    await Promise.all(docs.map((doc) => repository.createCounted(doc.ownerId, LIMITS, doc)));
     const [row] = await t.database.db
       .select()
       .from(usageCounters)
@@ -124,7 +131,7 @@ describe('grouped counted inserts', () => {
     const a = await owner(0);
     const at = (iso: string) => a.copy({ createdAt: new Date(iso) });
     const docs = [at('2026-01-31T12:00:00Z'), at('2026-01-31T23:59:59.900Z'), at('2026-02-01T00:00:00.100Z'), at('2026-02-01T00:00:00.200Z')];
-    await Promise.all(docs.map((doc) => repository.createCounted(doc.ownerId, 30, doc)));
+    await Promise.all(docs.map((doc) => repository.createCounted(doc.ownerId, LIMITS, doc)));
     expect(statements.count).toBe(2);
     const rows = await t.database.db
       .select({ period: usageCounters.period, generations: usageCounters.generations })
@@ -142,7 +149,7 @@ describe('grouped counted inserts', () => {
       a.copy({ name: 'orphan', snapshotId: 'no-such-snapshot' }),
       a.copy({ name: 'also good' }),
     ];
-    const outcomes = await Promise.all(docs.map((doc) => outcome(repository.createCounted(doc.ownerId, 30, doc))));
+    const outcomes = await Promise.all(docs.map((doc) => outcome(repository.createCounted(doc.ownerId, LIMITS, doc))));
     expect(outcomes[0]).toBe('stored');
     expect(outcomes[1]).toBe('stored');
     expect(outcomes[2]).toMatch(/^failed: /);
@@ -151,5 +158,39 @@ describe('grouped counted inserts', () => {
     expect(statements.count).toBe(5);
     // The failed group and the failed document counted nothing.
     expect(await counted(a.id)).toBe(3);
+  });
+});
+
+describe('the limit, read by the statement that counts', () => {
+  it("follows a workspace's own limit and its plan as they are now, alone and grouped, whatever an earlier read found", async () => {
+    const { repository } = countingRepository();
+    const a = await owner(5);
+    // Lowered after the owner's last check: the next document is refused all the same.
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 5 }).where(eq(workspaces.id, a.id));
+    expect(await outcome(repository.createCounted(a.id, LIMITS, a.copy()))).toBe('refused');
+    // Raised: three more fit, whether they arrive one by one or together.
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 8 }).where(eq(workspaces.id, a.id));
+    expect(await outcome(repository.createCounted(a.id, LIMITS, a.copy()))).toBe('stored');
+    const together = await Promise.all([a.copy(), a.copy(), a.copy()].map((doc) => outcome(repository.createCounted(a.id, LIMITS, doc))));
+    expect(together.sort()).toEqual(['refused', 'stored', 'stored']);
+    expect(await counted(a.id)).toBe(8);
+    // Without an override, the plan's limit from the catalogue it is given.
+    await t.database.db.update(workspaces).set({ apiCallsLimit: null, subscriptionPlan: 'basic' }).where(eq(workspaces.id, a.id));
+    expect(await outcome(repository.createCounted(a.id, { ...LIMITS, byPlan: { ...LIMITS.byPlan, basic: 9 } }, a.copy()))).toBe('stored');
+    expect(await outcome(repository.createCounted(a.id, { ...LIMITS, byPlan: { ...LIMITS.byPlan, basic: 9 } }, a.copy()))).toBe('refused');
+    // A plan the catalogue does not name gets the fallback.
+    expect(await outcome(repository.createCounted(a.id, { byPlan: {}, fallback: 10 }, a.copy()))).toBe('stored');
+    expect(await counted(a.id)).toBe(10);
+  });
+
+  it('refuses a workspace whose limit is 0 before its first generation of the period, and counts nothing', async () => {
+    const { repository } = countingRepository();
+    const a = await owner(0);
+    await t.database.db.delete(usageCounters).where(eq(usageCounters.ownerId, a.id));
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 0 }).where(eq(workspaces.id, a.id));
+    expect(await outcome(repository.createCounted(a.id, LIMITS, a.copy()))).toBe('refused');
+    expect(await t.database.db.select().from(usageCounters).where(eq(usageCounters.ownerId, a.id))).toEqual([]);
+    // A test document is free, so the limit does not apply.
+    expect(await outcome(repository.createCounted(a.id, LIMITS, a.copy({ testMode: true })))).toBe('stored');
   });
 });

@@ -20,7 +20,7 @@ async function prepare({ deps }: TDocumentsContext, ownerId: string, body: z.out
   const { format, snapshot } = found;
   // The cheap refusals come before any checking: a user with no quota left, or who keeps
   // sending data that fails, cannot make the server work.
-  const { limit } = testMode ? { limit: 0 } : await deps.quota.assertCanGenerate(ownerId);
+  if (!testMode) await deps.quota.assertRoomForOne(ownerId);
   await deps.limits.assertMayCheck(ownerId);
   const check = await deps.pdf.checkData(ownerId, snapshot.placeholders, body.data, snapshot.content);
   if (check.missing.length > 0 || Object.keys(check.fields).length > 0) await deps.limits.recordFailedCheck(ownerId);
@@ -42,7 +42,7 @@ async function prepare({ deps }: TDocumentsContext, ownerId: string, body: z.out
       createdAt.toISOString().slice(0, 10),
     );
   const clientName = body.clientName || clientNameOf(check.values) || DEFAULT_CLIENT_NAME;
-  return { format, snapshot, values: check.values, limit, createdAt, name, clientName };
+  return { format, snapshot, values: check.values, createdAt, name, clientName };
 }
 
 async function produce(
@@ -52,7 +52,7 @@ async function produce(
   id: string,
   { testMode, createdBy }: { testMode: boolean; createdBy: string | null },
 ): Promise<TDocument> {
-  const { format, snapshot, values, limit, createdAt, name, clientName } = prepared;
+  const { format, snapshot, values, createdAt, name, clientName } = prepared;
   // The render thread keeps the PDF in the cache under the new document's id, so the bytes
   // never cross to this thread; a document that is then refused leaves no cache entry.
   const { sha256, warnings } = await deps.pdf.renderToCache(
@@ -69,7 +69,7 @@ async function produce(
     deps.cache.fileOf(id),
   );
   try {
-    const row = await deps.documents.createCounted(ownerId, limit, {
+    const row = await deps.documents.createCounted(ownerId, await deps.quota.generationLimits(), {
       id,
       formatId: format.id,
       formatName: format.name,
@@ -86,12 +86,16 @@ async function produce(
       createdAt,
       createdBy,
     });
+    if (!testMode) deps.quota.countedOne(ownerId);
     const document = { ...toDocument(row), accessibility: documentAccessibility(snapshot.content, warnings) };
     await deps.events?.documentCreated(ownerId, document);
     return document;
   } catch (error) {
     await deps.cache.delete(id);
-    if (error instanceof QuotaExceededError) throw deps.quota.generationsExceeded(limit, 0);
+    if (error instanceof QuotaExceededError) {
+      deps.quota.forgetRoom(ownerId);
+      throw deps.quota.generationsExceeded((await deps.quota.generations(ownerId)).limit, 0);
+    }
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import type { TDb } from '../../db/client.ts';
 import { groupedStatements } from '../../db/grouped-writes.ts';
 import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
-import { countingPeriod, usagePeriod } from '../workspaces/index.ts';
+import { countingPeriod, generationLimitOf, usagePeriod, type TGenerationLimits } from '../workspaces/index.ts';
 import { isoOrNull } from '../api-fields.ts';
 
 export type TDocumentRow = typeof documents.$inferSelect;
@@ -50,8 +50,8 @@ const rowCount = (result: unknown): number => {
   return Array.isArray(rows) ? rows.length : (result as unknown[]).length;
 };
 
-/** One document to store and count, with the generation limit its owner's check found. */
-type TCountedInsert = { limit: number; row: TDocumentRow };
+/** One document to store and count, and the plans' limits its owner's is read against. */
+type TCountedInsert = { limits: TGenerationLimits; row: TDocumentRow };
 
 const DOCUMENT_COLUMNS = sql`(id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
                               pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at, created_by)`;
@@ -61,7 +61,7 @@ const DOCUMENT_COLUMNS = sql`(id, owner_id, format_id, format_name, format_versi
  * row lock and refuses past the limit, and the document is inserted only when it counted, so
  * parallel requests can never overshoot, and a failed insert leaves nothing counted.
  */
-async function insertOneCounted(db: TDb, { limit, row }: TCountedInsert): Promise<boolean> {
+async function insertOneCounted(db: TDb, { limits, row }: TCountedInsert): Promise<boolean> {
   const values = sql`${row.id}, ${row.ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
            ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
            ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.testMode},
@@ -70,11 +70,12 @@ async function insertOneCounted(db: TDb, { limit, row }: TCountedInsert): Promis
   const result = row.testMode
     ? await db.execute(sql`insert into ${documents} ${DOCUMENT_COLUMNS} select ${values} returning 1`)
     : await db.execute(sql`
-    with counted as (
+    with quota as (select ${generationLimitOf(row.ownerId, limits)} as allowed),
+    counted as (
       insert into ${usageCounters} (owner_id, period, generations)
-      values (${row.ownerId}, ${countingPeriod(row.ownerId, row.createdAt)}, 1)
+      select ${row.ownerId}, ${countingPeriod(row.ownerId, row.createdAt)}, 1 from quota where quota.allowed > 0
       on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
-      where ${usageCounters}.generations < ${limit}::int
+      where ${usageCounters}.generations < (select allowed from quota)
       returning 1
     )
     insert into ${documents} ${DOCUMENT_COLUMNS}
@@ -91,9 +92,10 @@ async function insertOneCounted(db: TDb, { limit, row }: TCountedInsert): Promis
  * documents, in arrival order, are inserted. Answers which were stored.
  */
 async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<boolean[]> {
-  const input = items.map(({ limit, row }, ord) => ({
+  // One process's catalogue, read within seconds of each other: the newest stands for the group.
+  const { limits } = items[items.length - 1]!;
+  const input = items.map(({ row }, ord) => ({
     ord,
-    quota: limit,
     period: usagePeriod(row.createdAt),
     ...row,
     expiresAt: isoOrNull(row.expiresAt),
@@ -102,18 +104,19 @@ async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<bool
   const result = await db.execute(sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(
-        ord int, quota int, period text, "id" text, "ownerId" text, "formatId" text, "formatName" text, "formatVersion" int,
+        ord int, period text, "id" text, "ownerId" text, "formatId" text, "formatName" text, "formatVersion" int,
         "snapshotId" text, "name" text, "clientName" text, "data" jsonb, "status" text, "pdfSha256" text, "renderWarnings" jsonb,
         "batchId" text, "batchRow" int, "testMode" boolean, "expiresAt" timestamptz, "createdAt" timestamptz, "createdBy" text)
     ),
     wanted as (
-      select "ownerId", period, count(*)::int as wanted, min(quota) as quota from input where not "testMode" group by "ownerId", period
+      select "ownerId", period, count(*)::int as wanted from input where not "testMode" group by "ownerId", period
     ),
     -- Counter rows are locked in one order in every statement, so two processes' groups do not
     -- deadlock on them; a deadlock with other work fails the group with 40P01, and its documents
     -- are then stored one by one (groupedStatements).
     granted as materialized (
-      select "ownerId", period, count_generations("ownerId", ${countingPeriod(sql`wanted."ownerId"`, sql`wanted.period`)}, wanted, quota) as granted
+      select "ownerId", period, count_generations("ownerId", ${countingPeriod(sql`wanted."ownerId"`, sql`wanted.period`)}, wanted,
+                               ${generationLimitOf(sql`wanted."ownerId"`, limits)}) as granted
       from wanted order by "ownerId", period
     ),
     ranked as (
@@ -141,11 +144,12 @@ export function createDocumentsRepository(db: TDb) {
   );
   return {
     /**
-     * Counts one generation and stores the document, refusing past `limit` (QuotaExceededError).
-     * Parallel requests can never overshoot, and a failed insert leaves nothing counted.
+     * Counts one generation and stores the document, refusing past the owner's limit
+     * (QuotaExceededError). The limit and the count are read by the statement that counts, so an
+     * earlier read that has since gone stale cannot let a generation through, and parallel
+     * requests can never overshoot; a failed insert leaves nothing counted.
      */
-    async createCounted(ownerId: string, limit: number, doc: TNewDocument): Promise<TDocumentRow> {
-      if (limit <= 0 && !doc.testMode) throw new QuotaExceededError();
+    async createCounted(ownerId: string, limits: TGenerationLimits, doc: TNewDocument): Promise<TDocumentRow> {
       const row: TDocumentRow = {
         formatId: null,
         status: 'generated',
@@ -158,7 +162,7 @@ export function createDocumentsRepository(db: TDb) {
         expiresAt: doc.expiresAt ?? null,
         ownerId,
       };
-      if (!(await insertCounted({ limit, row }))) throw new QuotaExceededError();
+      if (!(await insertCounted({ limits, row }))) throw new QuotaExceededError();
       return row;
     },
 

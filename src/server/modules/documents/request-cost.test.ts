@@ -90,6 +90,8 @@ async function probeHealth(done: Promise<unknown>): Promise<number[]> {
 describe('free work is bounded and counted', () => {
   it('answers an invalid 1,000-row list with every cell named, and refuses an over-quota user before checking anything', async () => {
     const { client, user } = await signedIn();
+    // One generation this month.
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 1 }).where(eq(workspaces.id, user.id));
     const format = (await client.post('/api/formats', invoice)).json() as TFormat;
     const refused = await client.post('/api/documents', { formatId: format.id, data: { items: rows(1_000, false) } });
     expect(refused.statusCode).toBe(400);
@@ -102,8 +104,7 @@ describe('free work is bounded and counted', () => {
     const made = await client.post('/api/documents', { formatId: format.id, data: { items: rows(1_000, true) } });
     expect(made.statusCode).toBe(201);
 
-    // No generations left: refused at once, even though the data is wrong too.
-    await t.database.db.update(workspaces).set({ apiCallsLimit: 1 }).where(eq(workspaces.id, user.id));
+    // That was the last: refused at once, even though the data is wrong too.
     const overQuota = await client.post('/api/documents', { formatId: format.id, data: { items: rows(1_000, false) } });
     expect(overQuota.statusCode).toBe(429);
     expect(errorOf(overQuota).code).toBe('quota_exceeded');

@@ -1,17 +1,17 @@
-import { createWorkspacesRepository } from '../workspaces/index.ts';
+import { createWorkspacesRepository, usagePeriod } from '../workspaces/index.ts';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ZBillingOverview } from '../../../contract/billing.ts';
 import type { TPlanCatalogue } from '../../../contract/plans.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
-import { workspaces } from '../../db/schema.ts';
+import { usageCounters, workspaces } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createOfferLetterDocument } from '../../test/offer-letter-document.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { createSigningRepository, type TSigningRepository } from '../signing/signing.repository.ts';
 import { createUserAccounts, createUsersRepository } from '../users/index.ts';
-import { createQuotaService } from './quota.service.ts';
+import { createQuotaService, ROOM_SEEN_TTL_MS } from './quota.service.ts';
 
 let t: TTestApp;
 let signing: TSigningRepository;
@@ -22,9 +22,16 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The quota service as services.ts wires it, on this test's database, with a catalogue the test may change. */
-function quotaWith(plans: TPlanCatalogue = DEFAULT_PLAN_CATALOGUE) {
+function quotaWith(plans: TPlanCatalogue = DEFAULT_PLAN_CATALOGUE, onRead = () => {}) {
+  const accounts = createUserAccounts(createUsersRepository(t.database.db), createWorkspacesRepository(t.database.db));
   return createQuotaService({
-    users: createUserAccounts(createUsersRepository(t.database.db), createWorkspacesRepository(t.database.db)),
+    users: {
+      ...accounts,
+      findWithUsage: (id) => {
+        onRead();
+        return accounts.findWithUsage(id);
+      },
+    },
     imageBytesUsed: async () => 0,
     plans: async () => plans,
     signatureRequestsSince: (ownerId, since) => signing.countCreatedSince(ownerId, since),
@@ -94,5 +101,66 @@ describe('signature requests a month', () => {
     const quota = quotaWith();
     expect(await quota.signatureRequestsUsed(user.id)).toEqual({ used: 2, limit: null });
     await expect(quota.assertSignatureRequestRoom(user.id, 10_000)).resolves.toBeUndefined();
+  });
+});
+
+describe('room for one more generation', () => {
+  /** A quota service that counts its reads of the owner's usage, for a new user with `limit` generations. */
+  async function setUp(limit: number) {
+    const { user } = await new TestClient(t.app).signUp();
+    await t.database.db.update(workspaces).set({ apiCallsLimit: limit }).where(eq(workspaces.id, user.id));
+    let reads = 0;
+    const quota = quotaWith(DEFAULT_PLAN_CATALOGUE, () => (reads += 1));
+    const setUsed = (generations: number) =>
+      t.database.db
+        .insert(usageCounters)
+        .values({ ownerId: user.id, period: usagePeriod(), generations })
+        .onConflictDoUpdate({ target: [usageCounters.ownerId, usageCounters.period], set: { generations } });
+    return { ownerId: user.id, quota, reads: () => reads, setUsed };
+  }
+
+  it('reads once for a run of documents, again once this process has counted the room it saw, and never remembers a refusal', async () => {
+    const { ownerId, quota, reads, setUsed } = await setUp(2);
+    await quota.assertRoomForOne(ownerId);
+    await quota.assertRoomForOne(ownerId);
+    expect(reads()).toBe(1);
+
+    // Both generations it saw room for were counted here: the next check reads, and refuses.
+    quota.countedOne(ownerId);
+    quota.countedOne(ownerId);
+    await setUsed(2);
+    const refused = await refusal(quota.assertRoomForOne(ownerId));
+    expect(refused.code).toBe('quota_exceeded');
+    expect(refused.message).toBe('You have used all 2 documents of your plan this month. Upgrade your plan or wait until next month.');
+    expect(reads()).toBe(2);
+
+    // Room made since (a raised limit) is seen by the very next check.
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 3 }).where(eq(workspaces.id, ownerId));
+    await expect(quota.assertRoomForOne(ownerId)).resolves.toBeUndefined();
+    expect(reads()).toBe(3);
+  });
+
+  it('sees a limit lowered elsewhere once told, or after a few seconds; until then the statement that counts refuses', async () => {
+    const { ownerId, quota, reads } = await setUp(5);
+    await quota.assertRoomForOne(ownerId);
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 0 }).where(eq(workspaces.id, ownerId));
+    // The answer it has is recent, so it stands (createCounted reads the limit itself: counted-inserts.test.ts).
+    await expect(quota.assertRoomForOne(ownerId)).resolves.toBeUndefined();
+    quota.forgetRoom(ownerId);
+    expect((await refusal(quota.assertRoomForOne(ownerId))).code).toBe('quota_exceeded');
+    expect(reads()).toBe(2);
+
+    // Nobody told this process: the answer lapses on its own.
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 5 }).where(eq(workspaces.id, ownerId));
+    await quota.assertRoomForOne(ownerId);
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 0 }).where(eq(workspaces.id, ownerId));
+    const later = performance.now() + ROOM_SEEN_TTL_MS + 1;
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(later);
+    try {
+      expect((await refusal(quota.assertRoomForOne(ownerId))).code).toBe('quota_exceeded');
+    } finally {
+      clock.mockRestore();
+    }
+    expect(reads()).toBe(4);
   });
 });

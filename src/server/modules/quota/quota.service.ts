@@ -10,8 +10,9 @@ import {
   storageMbOf,
 } from '../../../contract/plan-catalogue.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
+import { createBoundedLru } from '../../jobs/bounded-lru.ts';
 import type { TUserAccounts } from '../users/index.ts';
-import type { TWorkspaceRow } from '../workspaces/index.ts';
+import type { TGenerationLimits, TWorkspaceRow } from '../workspaces/index.ts';
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -21,6 +22,9 @@ const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-
  * is held to the same numbers.
  */
 const MB = 1024 * 1024;
+/** How long a read that found room for more generations stands in for the next ones. */
+export const ROOM_SEEN_TTL_MS = 5_000;
+
 const sizeText = (bytes: number) =>
   bytes >= 1024 * MB
     ? `${(bytes / 1024 / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB`
@@ -36,6 +40,9 @@ export function createQuotaService(deps: {
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
+  // Owners a read recently found room for, with how much room is left of it, so that a user
+  // making document after document is not read again for each (see assertRoomForOne).
+  const roomSeen = createBoundedLru<string, { remaining: number; readAt: number }>({ maxEntries: 10_000, maxSize: 10_000 });
 
   async function planOf(row: TWorkspaceRow): Promise<TPlan | undefined> {
     return (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
@@ -130,6 +137,42 @@ export function createQuotaService(deps: {
         'storage_limit',
         `This image (${sizeText(adding)}) does not fit: your images use ${sizeText(usedBytes)} of the ${sizeText(limitBytes)} your ${planName} plan includes. Upgrade your plan for more room.`,
       );
+    },
+
+    /** What the statement that counts a generation reads the owner's limit against (generationLimitOf). */
+    async generationLimits(): Promise<TGenerationLimits> {
+      const plans = await deps.plans();
+      return { byPlan: Object.fromEntries(plans.map((p) => [p.id, p.generationsPerMonth])), fallback: FALLBACK_API_CALLS_LIMIT };
+    },
+
+    /**
+     * Refuses one more generation before any work is done when the owner has none left. A read
+     * from the last few seconds that found room stands in for a new one, less what this process
+     * has counted since: the statement that counts reads the limit and the count again under the
+     * counter's row lock, so a read gone stale (a limit lowered elsewhere) costs at most a render
+     * that is then refused, while a refusal is always read fresh and room is never denied on an
+     * old answer.
+     */
+    async assertRoomForOne(ownerId: string): Promise<void> {
+      const seen = roomSeen.get(ownerId);
+      if (seen && seen.remaining >= 1 && performance.now() - seen.readAt < ROOM_SEEN_TTL_MS) return;
+      const { limit, remaining } = await generations(ownerId);
+      if (remaining < 1) {
+        roomSeen.delete(ownerId);
+        throw generationsExceeded(limit, remaining);
+      }
+      roomSeen.set(ownerId, { remaining, readAt: performance.now() }, 1);
+    },
+
+    /** This process counted one of the owner's generations. */
+    countedOne(ownerId: string): void {
+      const seen = roomSeen.get(ownerId);
+      if (seen) seen.remaining -= 1;
+    },
+
+    /** The owner's limit changed, or a generation was refused: the next check reads again. */
+    forgetRoom(ownerId: string): void {
+      roomSeen.delete(ownerId);
     },
 
     /**

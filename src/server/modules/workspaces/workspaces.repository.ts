@@ -19,6 +19,19 @@ export function countingPeriod(ownerId: string | SQL, at: Date | SQL = new Date(
   return sql`coalesce((select ${workspaces.quotaPeriod} from ${workspaces} where ${workspaces.id} = ${ownerId}), ${at instanceof Date ? usagePeriod(at) : at})`;
 }
 
+/** Each plan's monthly generations by plan id, and the limit of a plan the catalogue does not name. */
+export type TGenerationLimits = { byPlan: Record<string, number>; fallback: number };
+
+/**
+ * The generations `owner` may make this period, read inside the statement that counts them: the
+ * workspace's own override, else its plan's, else the fallback (the rule quota.service's
+ * generationLimit applies to a row already read). Null when there is no such workspace.
+ */
+export function generationLimitOf(ownerId: string | SQL, limits: TGenerationLimits): SQL {
+  return sql`(select coalesce(${workspaces.apiCallsLimit}, (${JSON.stringify(limits.byPlan)}::jsonb ->> ${workspaces.subscriptionPlan}::text)::int, ${limits.fallback}::int)
+    from ${workspaces} where ${workspaces.id} = ${ownerId})`;
+}
+
 /** A workspace's plan, quota period and mail settings: what a person and a team both have. */
 export function createWorkspacesRepository(db: TDb) {
   // Every generation asks this: prepared once, it is neither built again here nor planned again by the database.
