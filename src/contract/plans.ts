@@ -14,7 +14,8 @@ export const ZPlan = z.object({
   name: z.string(),
   /** null means unlimited */
   formatLimit: z.number().int().positive().nullable(),
-  generationsPerMonth: z.number().int().nonnegative(),
+  // The same ceiling as a user's own limit: the statement that counts reads it as a 32-bit integer.
+  generationsPerMonth: z.number().int().nonnegative().max(100_000_000),
   apiAccess: z.boolean(),
   /** null prices mean "contact sales" */
   usdMonthly: z.number().nonnegative().nullable(),

@@ -163,4 +163,14 @@ describe('room for one more generation', () => {
     }
     expect(reads()).toBe(4);
   });
+
+  it('keeps nothing from a read that was under way when a limit changed', async () => {
+    const { ownerId, quota, reads } = await setUp(5);
+    const underWay = quota.assertRoomForOne(ownerId);
+    quota.forgetRoom(ownerId);
+    await underWay;
+    await t.database.db.update(workspaces).set({ apiCallsLimit: 0 }).where(eq(workspaces.id, ownerId));
+    expect((await refusal(quota.assertRoomForOne(ownerId))).code).toBe('quota_exceeded');
+    expect(reads()).toBe(2);
+  });
 });

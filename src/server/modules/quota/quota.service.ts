@@ -43,6 +43,8 @@ export function createQuotaService(deps: {
   // Owners a read recently found room for, with how much room is left of it, so that a user
   // making document after document is not read again for each (see assertRoomForOne).
   const roomSeen = createBoundedLru<string, { remaining: number; readAt: number }>({ maxEntries: 10_000, maxSize: 10_000 });
+  // How many times anything was forgotten: reads under way meanwhile keep nothing.
+  let forgotten = 0;
 
   async function planOf(row: TWorkspaceRow): Promise<TPlan | undefined> {
     return (await deps.plans()).find((p) => p.id === row.subscriptionPlan);
@@ -156,12 +158,11 @@ export function createQuotaService(deps: {
     async assertRoomForOne(ownerId: string): Promise<void> {
       const seen = roomSeen.get(ownerId);
       if (seen && seen.remaining >= 1 && performance.now() - seen.readAt < ROOM_SEEN_TTL_MS) return;
+      const forgottenBefore = forgotten;
       const { limit, remaining } = await generations(ownerId);
-      if (remaining < 1) {
-        roomSeen.delete(ownerId);
-        throw generationsExceeded(limit, remaining);
-      }
-      roomSeen.set(ownerId, { remaining, readAt: performance.now() }, 1);
+      if (remaining < 1) throw generationsExceeded(limit, remaining);
+      // A read that began before a limit was changed may answer after it: then it is not kept.
+      if (forgotten === forgottenBefore) roomSeen.set(ownerId, { remaining, readAt: performance.now() }, 1);
     },
 
     /** This process counted one of the owner's generations. */
@@ -172,6 +173,7 @@ export function createQuotaService(deps: {
 
     /** The owner's limit changed, or a generation was refused: the next check reads again. */
     forgetRoom(ownerId: string): void {
+      forgotten += 1;
       roomSeen.delete(ownerId);
     },
 
