@@ -186,14 +186,13 @@ type TEvents = ReturnType<typeof createWebhooks>['events'];
 
 /** Formats and the documents made from them. */
 function createDocumentWork(
-  { config, db, log }: TArea,
+  { db, log }: TArea,
   { userAccounts, system, quota }: TAccountCore,
   { assets, pdf, pdfCache }: ReturnType<typeof createRendering>,
   events: TEvents,
 ) {
   const workLimits = createWorkLimits();
-  // On the embedded database this is the only process, so it makes every change to formats.
-  const formatsRepository = createFormatsRepository(db, { onlyWriter: !config.databaseUrl });
+  const formatsRepository = createFormatsRepository(db);
   const formats = createFormatsService({ formats: formatsRepository, users: userAccounts, system, pdf, assets, limits: workLimits });
   const documents = createDocumentsService({
     documents: createDocumentsRepository(db),

@@ -8,7 +8,7 @@ import { createTestApp, signUpOnPlan, type TTestApp } from '../../test/test-app.
 import { countingStatements } from '../../test/counting-db.ts';
 import { DEFAULT_PLAN_CATALOGUE, FALLBACK_API_CALLS_LIMIT } from '../../../contract/plan-catalogue.ts';
 import { usagePeriod, type TGenerationLimits } from '../workspaces/index.ts';
-import { createDocumentsRepository, QuotaExceededError, type TNewDocument } from './documents.repository.ts';
+import { createDocumentsRepository, FormatChangedError, QuotaExceededError, type TNewDocument } from './documents.repository.ts';
 
 /*
  * createCounted groups the generations that arrive while a statement runs into one statement
@@ -46,14 +46,15 @@ async function owner(used: number) {
     .set({ generations: used })
     .where(and(eq(usageCounters.ownerId, user.id), eq(usageCounters.period, usagePeriod())));
   const [row] = await t.database.db.select().from(documents).where(eq(documents.id, made.id));
-  const copy = (overrides: Partial<TNewDocument> = {}): TNewDocument & { ownerId: string } => ({
+  const copy = (overrides: Partial<Omit<TNewDocument, 'formatId'>> = {}): TNewDocument & { ownerId: string; formatId: string } => ({
     ...row!,
+    formatId: format.id,
     id: randomUUID(),
     expiresAt: null,
     createdAt: new Date(),
     ...overrides,
   });
-  return { id: user.id, copy };
+  return { id: user.id, copy, client, format };
 }
 
 /** The repository on a handle that counts its statements. */
@@ -68,7 +69,8 @@ const counted = async (ownerId: string) =>
 const outcome = (p: Promise<unknown>) =>
   p.then(
     () => 'stored',
-    (error: unknown) => (error instanceof QuotaExceededError ? 'refused' : `failed: ${(error as Error).message}`),
+    (error: unknown) =>
+      error instanceof QuotaExceededError ? 'refused' : error instanceof FormatChangedError ? 'stale' : `failed: ${(error as Error).message}`,
   );
 
 describe('grouped counted inserts', () => {
@@ -192,5 +194,38 @@ describe('the limit, read by the statement that counts', () => {
     expect(await t.database.db.select().from(usageCounters).where(eq(usageCounters.ownerId, a.id))).toEqual([]);
     // A test document is free, so the limit does not apply.
     expect(await outcome(repository.createCounted(a.id, LIMITS, a.copy({ testMode: true })))).toBe('stored');
+  });
+});
+
+describe("the format's version, checked by the statement that counts", () => {
+  it('stores and counts nothing made from a version saved over or a format deleted since, alone and grouped', async () => {
+    const { repository, statements } = countingRepository();
+    const a = await owner(0);
+    const b = await owner(0);
+    const c = await owner(0);
+    const fromVersion1 = { a: a.copy({ name: 'a old' }), b: b.copy({ name: 'b old' }), c: c.copy({ name: 'c old' }) };
+    expect((await a.client.request('PUT', `/api/formats/${a.format.id}`, { ...FORMAT, name: 'Note, edited' })).statusCode).toBe(200);
+    expect((await c.client.request('DELETE', `/api/formats/${c.format.id}`)).statusCode).toBe(204);
+    expect(await outcome(repository.createCounted(a.id, LIMITS, fromVersion1.a))).toBe('stale');
+    expect(await outcome(repository.createCounted(a.id, LIMITS, a.copy({ name: 'a new', formatVersion: 2 })))).toBe('stored');
+    const docs = [
+      b.copy({ name: 'first' }),
+      a.copy({ name: 'a test', testMode: true }),
+      fromVersion1.b,
+      a.copy({ name: 'a new 2', formatVersion: 2 }),
+      fromVersion1.c,
+    ];
+    const outcomes = await Promise.all(docs.map((doc) => outcome(repository.createCounted(doc.ownerId, LIMITS, doc))));
+    expect(Object.fromEntries(docs.map((d, i) => [d.name, outcomes[i]]))).toEqual({
+      first: 'stored',
+      'a test': 'stale',
+      'b old': 'stored',
+      'a new 2': 'stored',
+      'c old': 'stale',
+    });
+    // Alone, alone, the first of the group alone, then the rest together.
+    expect(statements.count).toBe(4);
+    // What was stored, and nothing for what was not.
+    expect([await counted(a.id), await counted(b.id), await counted(c.id)]).toEqual([2, 2, 0]);
   });
 });

@@ -10,20 +10,45 @@ import {
 } from '../../../contract/documents.ts';
 import { documentAccessibility } from '../../../contract/accessibility-check.ts';
 import { AppError } from '../../http/app-error.ts';
-import { QuotaExceededError } from './documents.repository.ts';
+import { FormatChangedError, QuotaExceededError } from './documents.repository.ts';
 import { TEST_DOCUMENT_LIFETIME_MS, toDocument, type TDocumentsContext } from './documents-context.ts';
 
-type TPrepared = Awaited<ReturnType<typeof prepare>>;
-async function prepare({ deps }: TDocumentsContext, ownerId: string, body: z.output<typeof ZCreateDocumentBody>, testMode: boolean) {
+type TFound = NonNullable<Awaited<ReturnType<TDocumentsContext['deps']['formats']['currentSnapshot']>>>;
+type TDataCheck = Awaited<ReturnType<TDocumentsContext['deps']['pdf']['checkData']>>;
+/** A document checked and named, ready to render: what `prepare` answers. */
+type TPrepared = Pick<TFound, 'format' | 'snapshot'> & { values: TDataCheck['values']; createdAt: Date; name: string; clientName: string };
+type TProduceOptions = { testMode: boolean; createdBy: string | null };
+
+/**
+ * How many times a document is made, when each time its format turns out to have been saved (or
+ * deleted) meanwhile: once more after another process's save is usual; more means the format is
+ * being saved faster than documents can be made from it.
+ */
+const ATTEMPTS_WHILE_FORMAT_CHANGES = 3;
+
+async function prepare(
+  ctx: TDocumentsContext,
+  ownerId: string,
+  body: z.output<typeof ZCreateDocumentBody>,
+  testMode: boolean,
+  rechecking = false,
+): Promise<TPrepared> {
+  const { deps } = ctx;
   const found = await deps.formats.currentSnapshot(ownerId, body.formatId);
   if (!found) throw new AppError('not_found', 'Format not found.');
-  const { format, snapshot } = found;
+  const { format, snapshot, remembered } = found;
   // The cheap refusals come before any checking: a user with no quota left, or who keeps
   // sending data that fails, cannot make the server work.
   if (!testMode) await deps.quota.assertRoomForOne(ownerId);
   await deps.limits.assertMayCheck(ownerId);
   const check = await deps.pdf.checkData(ownerId, snapshot.placeholders, body.data, snapshot.content);
-  if (check.missing.length > 0 || Object.keys(check.fields).length > 0) await deps.limits.recordFailedCheck(ownerId);
+  const fits = check.missing.length === 0 && Object.keys(check.fields).length === 0;
+  if (!fits && remembered && !rechecking) {
+    // Data is refused only by the version current now: another process may have saved one it fits.
+    deps.formats.forgetCurrent(ownerId, format.id);
+    return prepare(ctx, ownerId, body, testMode, true);
+  }
+  if (!fits) await deps.limits.recordFailedCheck(ownerId);
   if (check.missing.length > 0) {
     throw new AppError('validation_failed', requiredFieldsMessage(check.missing), check.fields);
   }
@@ -50,7 +75,7 @@ async function produce(
   ownerId: string,
   prepared: TPrepared,
   id: string,
-  { testMode, createdBy }: { testMode: boolean; createdBy: string | null },
+  { testMode, createdBy }: TProduceOptions,
 ): Promise<TDocument> {
   const { format, snapshot, values, createdAt, name, clientName } = prepared;
   // The render thread keeps the PDF in the cache under the new document's id, so the bytes
@@ -101,6 +126,33 @@ async function produce(
 }
 
 /**
+ * Produces the document from the format's current version. The version this process remembered
+ * may have been saved over by another process; then nothing was stored, and the document is
+ * checked and made again from the version now current (or refused, if its data no longer fits it).
+ */
+async function produceFromCurrent(
+  ctx: TDocumentsContext,
+  ownerId: string,
+  body: z.output<typeof ZCreateDocumentBody>,
+  prepared: TPrepared,
+  id: string,
+  options: TProduceOptions,
+): Promise<TDocument> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await produce(ctx, ownerId, prepared, id, options);
+    } catch (error) {
+      if (!(error instanceof FormatChangedError)) throw error;
+      ctx.deps.formats.forgetCurrent(ownerId, prepared.format.id);
+      if (attempt >= ATTEMPTS_WHILE_FORMAT_CHANGES) {
+        throw new AppError('conflict', 'The format kept changing while the document was being made. Please try again.');
+      }
+      prepared = await prepare(ctx, ownerId, body, options.testMode);
+    }
+  }
+}
+
+/**
  * Admits a request to make a document before its body is read: refused when the user keeps
  * sending data that fails, or has too many in progress. Call the answer when it is done.
  */
@@ -120,7 +172,8 @@ export async function createDocument(
   options: { id?: string; testMode?: boolean; createdBy?: string | null } = {},
 ): Promise<TDocument> {
   const testMode = options.testMode ?? false;
-  return produce(ctx, ownerId, await prepare(ctx, ownerId, body, testMode), options.id ?? randomUUID(), { testMode, createdBy: options.createdBy ?? null });
+  const prepared = await prepare(ctx, ownerId, body, testMode);
+  return produceFromCurrent(ctx, ownerId, body, prepared, options.id ?? randomUUID(), { testMode, createdBy: options.createdBy ?? null });
 }
 
 /**
@@ -138,7 +191,7 @@ export async function createDocumentLater(
   const prepared = await prepare(ctx, ownerId, body, testMode);
   const id = randomUUID();
   setImmediate(() => {
-    produce(ctx, ownerId, prepared, id, { testMode, createdBy: options.createdBy ?? null })
+    produceFromCurrent(ctx, ownerId, body, prepared, id, { testMode, createdBy: options.createdBy ?? null })
       .then(
         (document) => settled({ document }),
         (error: unknown) => settled({ error }),

@@ -33,7 +33,7 @@ export const documentNotFound = () => notFound('Document');
 /** What the documents service is built from (see `createDocumentsService`). */
 export type TDocumentsDeps = {
   documents: TDocumentsRepository;
-  formats: Pick<TFormatsService, 'currentSnapshot'>;
+  formats: Pick<TFormatsService, 'currentSnapshot' | 'forgetCurrent'>;
   quota: TQuotaService;
   limits: Pick<TWorkLimits, 'assertMayCheck' | 'recordFailedCheck' | 'enter'>;
   pdf: TPdfService;

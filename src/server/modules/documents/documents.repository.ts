@@ -4,7 +4,7 @@ import type { TApiKeyMode } from '../../../contract/api-keys.ts';
 import type { TDocumentFilters, TDocumentListQuery, TDocumentStatus } from '../../../contract/documents.ts';
 import type { TDb } from '../../db/client.ts';
 import { groupedStatements } from '../../db/grouped-writes.ts';
-import { bulkJobs, documents, formatSnapshots, usageCounters } from '../../db/schema.ts';
+import { bulkJobs, documents, formats, formatSnapshots, usageCounters } from '../../db/schema.ts';
 import type { TSnapshotRow } from '../formats/index.ts';
 import { countingPeriod, generationLimitOf, usagePeriod, type TGenerationLimits } from '../workspaces/index.ts';
 import { isoOrNull } from '../api-fields.ts';
@@ -15,6 +15,11 @@ export type TNewDocument = Omit<typeof documents.$inferInsert, 'ownerId'> & {
 };
 
 export class QuotaExceededError extends Error {}
+/**
+ * The document was made from a version of its format that is no longer the current one (saved
+ * since, perhaps by another process) or of a format deleted since: nothing was stored or counted.
+ */
+export class FormatChangedError extends Error {}
 
 /**
  * Whose view a query serves: an API key sees only the documents made in its own mode (a test key
@@ -45,53 +50,66 @@ export function filterConditions(query: Partial<TDocumentFilters>): (SQL | undef
 }
 
 /** Rows a raw statement returned, from either driver's result shape. */
-const rowCount = (result: unknown): number => {
-  const { rows } = result as { rows?: unknown[] };
-  return Array.isArray(rows) ? rows.length : (result as unknown[]).length;
+const rowsOf = <T>(result: unknown): T[] => {
+  const { rows } = result as { rows?: T[] };
+  return Array.isArray(rows) ? rows : (result as T[]);
 };
 
-/** One document to store and count, and the plans' limits its owner's is read against. */
-type TCountedInsert = { limits: TGenerationLimits; row: TDocumentRow };
+/** A document to store and count, made from its format's `formatVersion`, and the plans' limits its owner's is read against. */
+type TCountedInsert = { limits: TGenerationLimits; row: TDocumentRow & { formatId: string } };
+/** What became of one: stored and counted, refused by the owner's limit, or made from a version that is no longer current. */
+type TCountedOutcome = 'stored' | 'refused' | 'stale';
 
 const DOCUMENT_COLUMNS = sql`(id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
                               pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at, created_by)`;
 
+/** Whether `version` is still the current version of the owner's format: the processes' remembered versions are checked here. */
+const isCurrentVersion = (ownerId: SQL | string, formatId: SQL | string, version: SQL | number) =>
+  sql`exists (select 1 from ${formats} where ${formats.id} = ${formatId} and ${formats.ownerId} = ${ownerId} and ${formats.version} = ${version})`;
+
 /**
  * Counts one generation and stores the document in one statement: the counter's upsert takes the
  * row lock and refuses past the limit, and the document is inserted only when it counted, so
- * parallel requests can never overshoot, and a failed insert leaves nothing counted.
+ * parallel requests can never overshoot, and a failed insert leaves nothing counted. Nothing is
+ * counted or stored unless the document's format version is still the current one.
  */
-async function insertOneCounted(db: TDb, { limits, row }: TCountedInsert): Promise<boolean> {
+async function insertOneCounted(db: TDb, { limits, row }: TCountedInsert): Promise<TCountedOutcome> {
   const values = sql`${row.id}, ${row.ownerId}, ${row.formatId}, ${row.formatName}, ${row.formatVersion}::int, ${row.snapshotId},
            ${row.name}, ${row.clientName}, ${JSON.stringify(row.data)}::jsonb, ${row.status}, ${row.pdfSha256},
            ${JSON.stringify(row.renderWarnings)}::jsonb, ${row.batchId}, ${row.batchRow}::int, ${row.testMode},
            ${isoOrNull(row.expiresAt)}::timestamptz, ${row.createdAt.toISOString()}::timestamptz, ${row.createdBy}`;
   // A test key's document is free: it is stored without touching the counter.
-  const result = row.testMode
-    ? await db.execute(sql`insert into ${documents} ${DOCUMENT_COLUMNS} select ${values} returning 1`)
-    : await db.execute(sql`
-    with quota as (select ${generationLimitOf(row.ownerId, limits)} as allowed),
-    counted as (
+  const counted = row.testMode
+    ? sql`select 1 from current_format`
+    : sql`
       insert into ${usageCounters} (owner_id, period, generations)
-      select ${row.ownerId}, ${countingPeriod(row.ownerId, row.createdAt)}, 1 from quota where quota.allowed > 0
+      select ${row.ownerId}, ${countingPeriod(row.ownerId, row.createdAt)}, 1 from quota, current_format where quota.allowed > 0
       on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
       where ${usageCounters}.generations < (select allowed from quota)
+      returning 1`;
+  const result = await db.execute(sql`
+    with current_format as (select 1 where ${isCurrentVersion(row.ownerId, row.formatId, sql`${row.formatVersion}::int`)}),
+    quota as (select ${row.testMode ? sql`1` : generationLimitOf(row.ownerId, limits)} as allowed),
+    counted as (${counted}),
+    stored as (
+      insert into ${documents} ${DOCUMENT_COLUMNS}
+      select ${values}
+      where exists (select 1 from counted)
       returning 1
     )
-    insert into ${documents} ${DOCUMENT_COLUMNS}
-    select ${values}
-    where exists (select 1 from counted)
-    returning 1`);
-  return rowCount(result) > 0;
+    select exists (select 1 from stored) as stored, exists (select 1 from current_format) as current`);
+  const [outcome] = rowsOf<{ stored: boolean; current: boolean }>(result);
+  return outcome?.stored ? 'stored' : outcome?.current ? 'refused' : 'stale';
 }
 
 /**
- * Counts and stores several documents in one statement, with the same guarantee: each owner's
+ * Counts and stores several documents in one statement, with the same guarantees: each owner's
  * generations are counted under the counter's row lock by count_generations (migration 0022),
  * never past the limit, each in its own month's count, and only that many of the owner's
- * documents, in arrival order, are inserted. Answers which were stored.
+ * documents, in arrival order, are inserted; a document whose format version is no longer current
+ * is neither counted nor stored. Answers what became of each.
  */
-async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<boolean[]> {
+async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<TCountedOutcome[]> {
   // One process's catalogue, read within seconds of each other: the newest stands for the group.
   const { limits } = items[items.length - 1]!;
   const input = items.map(({ row }, ord) => ({
@@ -108,8 +126,11 @@ async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<bool
         "snapshotId" text, "name" text, "clientName" text, "data" jsonb, "status" text, "pdfSha256" text, "renderWarnings" jsonb,
         "batchId" text, "batchRow" int, "testMode" boolean, "expiresAt" timestamptz, "createdAt" timestamptz, "createdBy" text)
     ),
+    checked as (
+      select input.*, ${isCurrentVersion(sql`input."ownerId"`, sql`input."formatId"`, sql`input."formatVersion"`)} as current from input
+    ),
     wanted as (
-      select "ownerId", period, count(*)::int as wanted from input where not "testMode" group by "ownerId", period
+      select "ownerId", period, count(*)::int as wanted from checked where current and not "testMode" group by "ownerId", period
     ),
     -- Counter rows are locked in one order in every statement, so two processes' groups do not
     -- deadlock on them; a deadlock with other work fails the group with 40P01, and its documents
@@ -120,17 +141,20 @@ async function insertManyCounted(db: TDb, items: TCountedInsert[]): Promise<bool
       from wanted order by "ownerId", period
     ),
     ranked as (
-      select input.*, row_number() over (partition by "ownerId", period, "testMode" order by ord) as rank from input
+      select checked.*, row_number() over (partition by "ownerId", period, "testMode" order by ord) as rank from checked where current
+    ),
+    stored as (
+      insert into ${documents} ${DOCUMENT_COLUMNS}
+      select "id", "ownerId", "formatId", "formatName", "formatVersion", "snapshotId", "name", "clientName", "data", "status",
+             "pdfSha256", "renderWarnings", "batchId", "batchRow", "testMode", "expiresAt", "createdAt", "createdBy"
+      from ranked left join granted using ("ownerId", period)
+      where ranked."testMode" or ranked.rank <= granted.granted
+      returning id
     )
-    insert into ${documents} ${DOCUMENT_COLUMNS}
-    select "id", "ownerId", "formatId", "formatName", "formatVersion", "snapshotId", "name", "clientName", "data", "status",
-           "pdfSha256", "renderWarnings", "batchId", "batchRow", "testMode", "expiresAt", "createdAt", "createdBy"
-    from ranked left join granted using ("ownerId", period)
-    where ranked."testMode" or ranked.rank <= granted.granted
-    returning id`);
-  const { rows } = result as unknown as { rows?: { id: string }[] };
-  const stored = new Set((rows ?? (result as unknown as { id: string }[])).map((r) => r.id));
-  return items.map(({ row }) => stored.has(row.id));
+    select id, 'stored' as outcome from stored
+    union all select id, 'stale' from checked where not current`);
+  const outcomes = new Map(rowsOf<{ id: string; outcome: TCountedOutcome }>(result).map((r) => [r.id, r.outcome]));
+  return items.map(({ row }) => outcomes.get(row.id) ?? 'refused');
 }
 
 /** Every query filters by the owner: another user's document is indistinguishable from a missing one. */
@@ -138,7 +162,7 @@ export function createDocumentsRepository(db: TDb) {
   // Generations that arrive while a statement is running are stored together by the next. When
   // that statement fails (one document's format was deleted meanwhile, say), nothing of it was
   // counted or stored, and each document is tried alone, so only its own failure reaches it.
-  const insertCounted = groupedStatements<TCountedInsert, boolean>(
+  const insertCounted = groupedStatements<TCountedInsert, TCountedOutcome>(
     (item) => insertOneCounted(db, item),
     (items) => insertManyCounted(db, items),
   );
@@ -147,11 +171,12 @@ export function createDocumentsRepository(db: TDb) {
      * Counts one generation and stores the document, refusing past the owner's limit
      * (QuotaExceededError). The limit and the count are read by the statement that counts, so an
      * earlier read that has since gone stale cannot let a generation through, and parallel
-     * requests can never overshoot; a failed insert leaves nothing counted.
+     * requests can never overshoot; a failed insert leaves nothing counted. The statement also
+     * checks that `formatVersion` is still the format's current version (FormatChangedError), so
+     * a version a process remembered cannot outlive a save another process made.
      */
-    async createCounted(ownerId: string, limits: TGenerationLimits, doc: TNewDocument): Promise<TDocumentRow> {
-      const row: TDocumentRow = {
-        formatId: null,
+    async createCounted(ownerId: string, limits: TGenerationLimits, doc: TNewDocument & { formatId: string; formatVersion: number }): Promise<TDocumentRow> {
+      const row = {
         status: 'generated',
         renderWarnings: [],
         batchId: null,
@@ -161,8 +186,10 @@ export function createDocumentsRepository(db: TDb) {
         ...doc,
         expiresAt: doc.expiresAt ?? null,
         ownerId,
-      };
-      if (!(await insertCounted({ limits, row }))) throw new QuotaExceededError();
+      } satisfies TDocumentRow;
+      const outcome = await insertCounted({ limits, row });
+      if (outcome === 'refused') throw new QuotaExceededError();
+      if (outcome === 'stale') throw new FormatChangedError();
       return row;
     },
 

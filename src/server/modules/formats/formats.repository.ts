@@ -27,19 +27,20 @@ type TCurrentFormat = Pick<TFormatRow, 'id' | 'name' | 'version'>;
 
 /** Snapshots read, kept by owner, format and version: a snapshot never changes once written. */
 const SNAPSHOTS_KEPT = { maxEntries: 512, maxSize: 32 * 1024 * 1024 };
-/** Formats whose current version is remembered, when this process makes every change to them. */
+/** Formats whose current version is remembered. */
 const CURRENT_VERSIONS_KEPT = 10_000;
 
 /**
  * Every query filters by the owner: another user's format is indistinguishable from a missing one.
  *
  * Every document made asks for its format's current snapshot. The snapshot itself is kept once
- * read, since it never changes. Which version is current does change, so it is remembered only
- * when `onlyWriter` says this process makes every change to formats (the embedded database, which
- * one process opens) and forgotten at each change; with several processes it is read each time, a
- * small indexed read instead of the snapshot's whole content.
+ * read, since it never changes. Which version is current does change: it is remembered, and
+ * forgotten at each change this process makes. Another process's save is caught where it matters,
+ * by the statement that stores the document (it stores nothing made from a version no longer
+ * current, and the caller forgets that format and makes the document again), so a remembered
+ * version costs no read per document and can never make a document from an old version.
  */
-export function createFormatsRepository(db: TDb, { onlyWriter = false }: { onlyWriter?: boolean } = {}) {
+export function createFormatsRepository(db: TDb) {
   // Every generation asks these: prepared once, they are neither built again here nor planned again by the database.
   const currentVersion = db
     .select({ id: formats.id, name: formats.name, version: formats.version })
@@ -68,17 +69,18 @@ export function createFormatsRepository(db: TDb, { onlyWriter = false }: { onlyW
     currentVersions.clear();
     return result;
   };
-  const readCurrent = async (ownerId: string, formatId: string): Promise<TCurrentFormat | undefined> => {
+  const readCurrent = async (ownerId: string, formatId: string): Promise<{ format: TCurrentFormat; remembered: boolean } | undefined> => {
     const key = `${ownerId}/${formatId}`;
     const known = currentVersions.get(key);
-    if (known) return known;
+    if (known) return { format: known, remembered: true };
     const changesBefore = changes;
     const [row] = await currentVersion.execute({ ownerId, formatId });
-    if (row && onlyWriter && changes === changesBefore) {
+    if (!row) return undefined;
+    if (changes === changesBefore) {
       if (currentVersions.size >= CURRENT_VERSIONS_KEPT) currentVersions.delete(currentVersions.keys().next().value!);
       currentVersions.set(key, row);
     }
-    return row;
+    return { format: row, remembered: false };
   };
   return {
     async list(ownerId: string): Promise<TFormatRow[]> {
@@ -150,10 +152,21 @@ export function createFormatsRepository(db: TDb, { onlyWriter = false }: { onlyW
       return changed(deleted.length > 0);
     },
 
-    /** A format's name and version with the snapshot of that version, in one read: what a new document is made from. */
-    async currentSnapshot(ownerId: string, formatId: string): Promise<{ format: TCurrentFormat; snapshot: TSnapshotRow } | undefined> {
-      const format = await readCurrent(ownerId, formatId);
-      if (!format) return undefined;
+    /** Forgets the version remembered as `formatId`'s current one: a document made from it was refused as stale. */
+    forgetCurrent(ownerId: string, formatId: string): void {
+      changes++;
+      currentVersions.delete(`${ownerId}/${formatId}`);
+    },
+
+    /**
+     * A format's name and version with the snapshot of that version, in one read: what a new
+     * document is made from. `remembered` says the version came from this process's memory, so
+     * another process may have saved the format since.
+     */
+    async currentSnapshot(ownerId: string, formatId: string): Promise<{ format: TCurrentFormat; snapshot: TSnapshotRow; remembered: boolean } | undefined> {
+      const current = await readCurrent(ownerId, formatId);
+      if (!current) return undefined;
+      const { format, remembered } = current;
       const key = `${ownerId}/${formatId}/${format.version}`;
       let snapshot = snapshots.get(key);
       if (!snapshot) {
@@ -161,7 +174,7 @@ export function createFormatsRepository(db: TDb, { onlyWriter = false }: { onlyW
         if (!snapshot) return undefined;
         snapshots.set(key, snapshot, JSON.stringify(snapshot.content).length + JSON.stringify(snapshot.placeholders).length);
       }
-      return { format, snapshot };
+      return { format, snapshot, remembered };
     },
 
     async snapshot(ownerId: string, formatId: string, version: number): Promise<TSnapshotRow | undefined> {

@@ -51,6 +51,11 @@ function ownedReads(formats: TFormatsRepository) {
     currentSnapshot(ownerId: string, formatId: string): ReturnType<TFormatsRepository['currentSnapshot']> {
       return formats.currentSnapshot(ownerId, formatId);
     },
+
+    /** Forgets the format's current version this process remembered: a document made from it was refused as stale. */
+    forgetCurrent(ownerId: string, formatId: string): void {
+      formats.forgetCurrent(ownerId, formatId);
+    },
   };
 }
 
