@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { checkDocumentData, type TDataCheck } from '../../contract/documents.ts';
 import type { TFilledValues } from '../../contract/filled-values.ts';
 import { previewInput } from '../../contract/preview-input.ts';
-import type { TRenderableFormat } from '../../contract/format-content.ts';
+import { ZFormatContent, type TRenderableFormat } from '../../contract/format-content.ts';
 import type { TSigningInput } from '../../contract/signing.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
 import { writeCacheFileSync } from './pdf-cache.ts';
@@ -17,6 +17,16 @@ import { createThreadInputs, type TSharedFormat } from './shared-render-inputs.t
 import { lowerThisThreadsPriority } from './thread-priority.ts';
 
 lowerThisThreadsPriority();
+
+// A thread's first render parses the fonts and compiles the renderer, many times the cost of a
+// small document. It is done as the thread starts, before it takes a task, so that no document's
+// time budget pays for it: above all the first one after a thread was stopped for overrunning.
+renderPdf({
+  format: { content: ZFormatContent.parse({ elements: [{ id: 'warm-up', type: 'paragraph', content: 'Formwork' }] }), placeholders: [] },
+  data: {},
+  assets: {},
+  meta: { title: 'Warm-up', creationDate: new Date(0) },
+});
 
 const succeeds = (run: () => void): boolean => {
   try {
