@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { DATABASE_INDEPENDENT_TESTS } from './src/server/test/database-independent.ts';
 
 export default defineConfig({
@@ -18,7 +18,7 @@ export default defineConfig({
           name: 'node',
           include: ['src/server/**/*.test.ts', 'src/render/**/*.test.ts', 'src/contract/**/*.test.ts'],
           // The pass on PostgreSQL (CI's second) runs only what can differ on it.
-          exclude: process.env.TEST_DATABASE_URL ? DATABASE_INDEPENDENT_TESTS : [],
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? DATABASE_INDEPENDENT_TESTS : [])],
           // Importing the app took about 2.5 s per file, a quarter of the run, and each file loaded the embedded
           // database's WebAssembly again. These files share a worker's modules instead: each builds its own app and
           // database, none mocks a module or changes the environment, and what the modules keep is caches.

@@ -21,12 +21,16 @@ lowerThisThreadsPriority();
 // A thread's first render parses the fonts and compiles the renderer, many times the cost of a
 // small document. It is done as the thread starts, before it takes a task, so that no document's
 // time budget pays for it: above all the first one after a thread was stopped for overrunning.
-renderPdf({
-  format: { content: ZFormatContent.parse({ elements: [{ id: 'warm-up', type: 'paragraph', content: 'Formwork' }] }), placeholders: [] },
-  data: {},
-  assets: {},
-  meta: { title: 'Warm-up', creationDate: new Date(0) },
-});
+try {
+  renderPdf({
+    format: { content: ZFormatContent.parse({ elements: [{ id: 'warm-up', type: 'paragraph', content: 'Formwork' }] }), placeholders: [] },
+    data: {},
+    assets: {},
+    meta: { title: 'Warm-up', creationDate: new Date(0) },
+  });
+} catch {
+  // A renderer that cannot start fails each task with its own error, not the thread's loading.
+}
 
 const succeeds = (run: () => void): boolean => {
   try {

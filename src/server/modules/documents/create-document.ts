@@ -44,9 +44,11 @@ async function prepare(
   const check = await deps.pdf.checkData(ownerId, snapshot.placeholders, body.data, snapshot.content);
   const fits = check.missing.length === 0 && Object.keys(check.fields).length === 0;
   if (!fits && remembered && !rechecking) {
-    // Data is refused only by the version current now: another process may have saved one it fits.
+    // Refused by the version this process remembers: another process may have saved one the data
+    // fits. Checked again only when the version read now is another one.
     deps.formats.forgetCurrent(ownerId, format.id);
-    return prepare(ctx, ownerId, body, testMode, true);
+    const now = await deps.formats.currentSnapshot(ownerId, body.formatId);
+    if (now?.format.version !== format.version) return prepare(ctx, ownerId, body, testMode, true);
   }
   if (!fits) await deps.limits.recordFailedCheck(ownerId);
   if (check.missing.length > 0) {

@@ -63,7 +63,16 @@ type TCountedOutcome = 'stored' | 'refused' | 'stale';
 const DOCUMENT_COLUMNS = sql`(id, owner_id, format_id, format_name, format_version, snapshot_id, name, client_name, data, status,
                               pdf_sha256, render_warnings, batch_id, batch_row, test_mode, expires_at, created_at, created_by)`;
 
-/** Whether `version` is still the current version of the owner's format: the processes' remembered versions are checked here. */
+const FORMAT_FOREIGN_KEY = 'documents_format_id_formats_id_fk';
+/** The constraint a failed statement broke, from either driver's error (drizzle wraps it in `cause`). */
+const constraintOf = (error: unknown): unknown =>
+  (error as { constraint?: unknown } | undefined)?.constraint ?? (error as { cause?: { constraint?: unknown } } | undefined)?.cause?.constraint;
+
+/**
+ * Whether `version` is still the current version of the owner's format, as of the statement's
+ * start: the processes' remembered versions are checked here. A save that finished before the
+ * statement began is seen; one that commits while it runs was concurrent with the request.
+ */
 const isCurrentVersion = (ownerId: SQL | string, formatId: SQL | string, version: SQL | number) =>
   sql`exists (select 1 from ${formats} where ${formats.id} = ${formatId} and ${formats.ownerId} = ${ownerId} and ${formats.version} = ${version})`;
 
@@ -87,7 +96,9 @@ async function insertOneCounted(db: TDb, { limits, row }: TCountedInsert): Promi
       on conflict (owner_id, period) do update set generations = ${usageCounters}.generations + 1
       where ${usageCounters}.generations < (select allowed from quota)
       returning 1`;
-  const result = await db.execute(sql`
+  let result: unknown;
+  try {
+    result = await db.execute(sql`
     with current_format as (select 1 where ${isCurrentVersion(row.ownerId, row.formatId, sql`${row.formatVersion}::int`)}),
     quota as (select ${row.testMode ? sql`1` : generationLimitOf(row.ownerId, limits)} as allowed),
     counted as (${counted}),
@@ -98,6 +109,11 @@ async function insertOneCounted(db: TDb, { limits, row }: TCountedInsert): Promi
       returning 1
     )
     select exists (select 1 from stored) as stored, exists (select 1 from current_format) as current`);
+  } catch (error) {
+    // Deleted after the statement's snapshot found it current: the foreign key sees the deletion.
+    if (constraintOf(error) === FORMAT_FOREIGN_KEY) return 'stale';
+    throw error;
+  }
   const [outcome] = rowsOf<{ stored: boolean; current: boolean }>(result);
   return outcome?.stored ? 'stored' : outcome?.current ? 'refused' : 'stale';
 }

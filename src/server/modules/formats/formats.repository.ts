@@ -37,8 +37,9 @@ const CURRENT_VERSIONS_KEPT = 10_000;
  * read, since it never changes. Which version is current does change: it is remembered, and
  * forgotten at each change this process makes. Another process's save is caught where it matters,
  * by the statement that stores the document (it stores nothing made from a version no longer
- * current, and the caller forgets that format and makes the document again), so a remembered
- * version costs no read per document and can never make a document from an old version.
+ * current as that statement starts, and the caller forgets that format and makes the document
+ * again), so a remembered version costs no read per document, and a save that finished before a
+ * document's request is never overtaken by it.
  */
 export function createFormatsRepository(db: TDb) {
   // Every generation asks these: prepared once, they are neither built again here nor planned again by the database.
