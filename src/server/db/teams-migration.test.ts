@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAdminUser } from '../../contract/admin.ts';
@@ -74,9 +74,9 @@ const before = {
   adminUsers: [] as TAdminUser[],
   views: new Map<string, unknown>(),
 };
-/** The database between the old app and the new one, as 0019 left it, and the PDFs the old app kept. */
-const between = { workspacesTable: 'unset' as string | null, adaPlan: '', uncachedPdfs: ['unset'] };
-/** The old app's warnings and errors, to tell why a PDF was not kept. */
+/** The database between the old app and the new one, as 0019 left it. */
+const between = { workspacesTable: 'unset' as string | null, adaPlan: '' };
+/** The old app's warnings and errors, to tell why a PDF could not be made. */
 const logLines: string[] = [];
 
 const rows = async <T>(text: string, values: unknown[] = []) => (await t.database.executeSql(text, values)).rows as T[];
@@ -199,11 +199,9 @@ beforeAll(async () => {
   between.workspacesTable = (await rows<{ name: string | null }>(`select to_regclass('public.workspaces')::text as name`))[0]!.name;
   between.adaPlan = (await rows<{ plan: string }>(`select subscription_plan as plan from users where id = $1`, [ada.id]))[0]!.plan;
   await migrateDatabase(t.database);
-  // Without the cached files every PDF is printed again, from the snapshot and the workspace's images.
-  const cache = path.join(t.config.dataDir, 'pdf-cache');
-  const cached = new Set(readdirSync(cache, { recursive: true }).map((name) => path.basename(String(name), '.pdf')));
-  between.uncachedPdfs = before.documents.filter((document) => !cached.has(document.id)).map((document) => document.id);
-  rmSync(cache, { recursive: true, force: true });
+  // Without the cached files (and a new process remembers none) every PDF is printed again, from
+  // the snapshot and the workspace's images.
+  rmSync(path.join(t.config.dataDir, 'pdf-cache'), { recursive: true, force: true });
   t.app = await buildApp({ config: t.config, database: t.database, background: { mailTrustedCa: [smtp.ca] } });
   await t.app.ready();
 });
@@ -222,7 +220,7 @@ const asBefore = (person: { client: TestClient }) => {
 
 describe('an installation upgraded across 0020 (teams)', () => {
   it('was on the schema before 0020, plans on the users, until it migrated', async () => {
-    expect(between, logLines.join('')).toEqual({ workspacesTable: null, adaPlan: 'enterprise', uncachedPdfs: [] });
+    expect(between, logLines.join('')).toEqual({ workspacesTable: null, adaPlan: 'enterprise' });
     const applied = await rows<{ n: number }>(`select count(*)::int as n from drizzle.__drizzle_migrations`);
     const journal = (await import('../../../drizzle/meta/_journal.json', { with: { type: 'json' } })).default as { entries: unknown[] };
     expect(applied[0]!.n).toBe(journal.entries.length);

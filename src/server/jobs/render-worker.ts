@@ -10,7 +10,7 @@ import { previewInput } from '../../contract/preview-input.ts';
 import { ZFormatContent, type TRenderableFormat } from '../../contract/format-content.ts';
 import type { TSigningInput } from '../../contract/signing.ts';
 import { renderMergedPdf, renderPdf, type TRenderWarning } from '../../render/index.ts';
-import { writeCacheFileSync } from './pdf-cache.ts';
+import { isCostlyToMakeAgain, writeCacheFileSync } from './pdf-cache.ts';
 import { openSpoolPack, type TSpoolPackWriter } from './pdf-spool.ts';
 import { withMovedBytes } from './moved-bytes.ts';
 import { createThreadInputs, type TSharedFormat } from './shared-render-inputs.ts';
@@ -52,7 +52,7 @@ export type TRenderBatchTask = {
   spool?: { packPath: string; documentIds: string[] };
   /** Render the items as one merged PDF with this title and date instead of one PDF each. */
   merged?: { title: string; creationDate: number };
-  /** Keep each item's PDF in the PDF cache at this file (single documents: one item). */
+  /** Keep each item's PDF at this file of the PDF cache when it was costly to make again (single documents: one item). */
   cacheFiles?: string[];
   /**
    * The thread writes the time it starts on the task here (ms since the epoch), so a time budget
@@ -103,13 +103,15 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   if (task.spool && !succeeds(() => (pack = openSpoolPack(task.spool!.packPath)))) pack = undefined;
   try {
     for (const [i, input] of documents.entries()) {
+      const started = performance.now();
       const rendered = renderPdf(input);
+      const renderMs = performance.now() - started;
       const pdf = rendered.pdf;
       warnings.push(rendered.warnings);
       sha256.push(createHash('sha256').update(pdf).digest('hex'));
       if (task.returnBytes) bytes.push(pdf);
       const cacheFile = task.cacheFiles?.[i];
-      if (cacheFile) writeCacheFileSync(cacheFile, pdf);
+      if (cacheFile && isCostlyToMakeAgain(renderMs, pdf)) writeCacheFileSync(cacheFile, pdf);
       if (pack && !succeeds(() => pack!.add(task.spool!.documentIds[i]!, pdf))) {
         pack.abandon();
         pack = undefined;

@@ -80,8 +80,7 @@ async function produce(
   { testMode, createdBy }: TProduceOptions,
 ): Promise<TDocument> {
   const { format, snapshot, values, createdAt, name, clientName } = prepared;
-  // The render thread keeps the PDF in the cache under the new document's id, so the bytes
-  // never cross to this thread; a document that is then refused leaves no cache entry.
+  // Kept in the cache under the new document's id; a document that is then refused leaves no entry.
   const { sha256, warnings } = await deps.pdf.renderToCache(
     {
       ownerId,
@@ -93,7 +92,8 @@ async function produce(
       creationDate: createdAt,
       testMode,
     },
-    deps.cache.fileOf(id),
+    deps.cache,
+    id,
   );
   try {
     const row = await deps.documents.createCounted(ownerId, await deps.quota.generationLimits(), {

@@ -35,7 +35,7 @@ async function renderStored(ctx: TDocumentsContext, ownerId: string, document: T
     // A renderer change altered old output; the bytes are still the document's content.
     deps.log.error({ documentId: document.id, stored: document.pdfSha256, rendered: sha }, 'document PDF hash mismatch');
   } else {
-    await deps.cache.put(document.id, pdf);
+    await deps.cache.put(document.id, pdf, sha);
   }
   return pdf;
 }

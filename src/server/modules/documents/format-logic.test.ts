@@ -7,7 +7,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { STARTER_FORMATS } from '../../../contract/starter-formats.ts';
 import { pdfPages, pdfText } from '../../../render/testdata/pdf-tools.ts';
-import { errorOf, createTestApp, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
+import { errorOf, createTestApp, type TTestApp, signUpOnPlan, TestClient } from '../../test/test-app.ts';
 
 /*
  * Lists, conditions, formulas and checkboxes through the app's API and the public API: arrays in
@@ -237,8 +237,11 @@ describe('documents keep their snapshot', () => {
       content: { ...INVOICE.content, elements: INVOICE.content.elements!.filter((e) => e.id !== 'inv-4') },
     });
     expect(changed.statusCode).toBe(200);
+    // A new process, with the cache's files gone too: nothing is left but the snapshot and the data.
     rmSync(path.join(t.config.dataDir, 'pdf-cache'), { recursive: true, force: true });
-    const again = (await client.get(`/api/documents/${doc.id}/download`)).rawPayload;
+    const cookie = client.cookieHeader;
+    await t.restart();
+    const again = (await new TestClient(t.app).get(`/api/documents/${doc.id}/download`, { cookie })).rawPayload;
     expect(sha(again)).toBe(doc.pdfSha256);
     expect(pdfPages(again).length).toBe(pdfPages(first).length);
   });

@@ -7,7 +7,7 @@ import type { TDocument } from '../../../contract/documents.ts';
 import { MAX_EXPANDED_TEXT_CHARS } from '../../../contract/expansion.ts';
 import type { TFormat, TFormatInput } from '../../../contract/formats.ts';
 import { workspaces } from '../../db/schema.ts';
-import { errorOf, createTestApp, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
+import { errorOf, createTestApp, type TTestApp, signUpOnPlan, TestClient } from '../../test/test-app.ts';
 import { sha256Hex } from '../pdf/pdf.service.ts';
 
 /*
@@ -145,32 +145,50 @@ describe('renders off the event loop, within a budget', () => {
 });
 
 describe('downloads', () => {
-  it('serves a document from the PDF cache, checked against its hash, and renders again when the cache is gone or wrong', async () => {
+  it('serves a document just made from memory, renders it again once forgotten, and checks every read against its hash', async () => {
     const { client } = await signedIn(t);
     const format = (await client.post('/api/formats', repeatedNotes(3))).json() as TFormat;
     const document = (await client.post('/api/documents', { formatId: format.id, data: { notes: 'cached' } })).json() as TDocument;
     const cacheFile = path.join(t.config.dataDir, 'pdf-cache', document.id.slice(0, 2), `${document.id}.pdf`);
-    expect(existsSync(cacheFile)).toBe(true);
-    expect(sha256Hex(readFileSync(cacheFile))).toBe(document.pdfSha256);
-
-    const download = async () => {
-      const response = await client.get(`/api/documents/${document.id}/download`);
+    const download = async (as = client, headers?: Record<string, string>) => {
+      const response = await as.get(`/api/documents/${document.id}/download`, headers);
       expect(response.statusCode).toBe(200);
       return response.rawPayload;
     };
-    expect(sha256Hex(await download())).toBe(document.pdfSha256);
 
-    writeFileSync(cacheFile, 'not the document');
+    // Had its render been slow enough to earn a file as well, the file goes, so this download can
+    // only come from memory; a render again would have written the file.
+    rmSync(cacheFile, { force: true });
     expect(sha256Hex(await download())).toBe(document.pdfSha256);
+    expect(existsSync(cacheFile)).toBe(false);
+
+    // A new process has forgotten it: rendered again, once for three downloads at once, and kept on disk.
+    const cookie = client.cookieHeader;
+    await t.restart();
+    const after = new TestClient(t.app);
+    const parallel = await Promise.all([download(after, { cookie }), download(after, { cookie }), download(after, { cookie })]);
+    for (const bytes of parallel) expect(sha256Hex(bytes)).toBe(document.pdfSha256);
     expect(sha256Hex(readFileSync(cacheFile))).toBe(document.pdfSha256);
 
-    rmSync(cacheFile);
-    const parallel = await Promise.all([download(), download(), download()]);
-    for (const bytes of parallel) expect(sha256Hex(bytes)).toBe(document.pdfSha256);
-    expect(existsSync(cacheFile)).toBe(true);
+    // A damaged file is not served: rendered again, and the file repaired.
+    await t.restart();
+    const again = new TestClient(t.app);
+    writeFileSync(cacheFile, 'not the document');
+    expect(sha256Hex(await download(again, { cookie }))).toBe(document.pdfSha256);
+    expect(sha256Hex(readFileSync(cacheFile))).toBe(document.pdfSha256);
 
-    expect((await client.request('DELETE', `/api/documents/${document.id}`)).statusCode).toBe(204);
+    expect((await again.request('DELETE', `/api/documents/${document.id}`, undefined, { cookie })).statusCode).toBe(204);
     expect(existsSync(cacheFile)).toBe(false);
+    expect((await again.get(`/api/documents/${document.id}/download`, { cookie })).statusCode).toBe(404);
+  });
+
+  it('keeps a document that was costly to make on disk as it is made', async () => {
+    const { client } = await signedIn(t);
+    // About 150 pages: far longer to render than a small document, and larger than the memory tier takes.
+    const format = (await client.post('/api/formats', repeatedNotes(50))).json() as TFormat;
+    const document = (await client.post('/api/documents', { formatId: format.id, data: { notes: tenKb } })).json() as TDocument;
+    const cacheFile = path.join(t.config.dataDir, 'pdf-cache', document.id.slice(0, 2), `${document.id}.pdf`);
+    expect(sha256Hex(readFileSync(cacheFile))).toBe(document.pdfSha256);
   });
 });
 

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZRenderableFormat, type TRenderableFormat } from '../../../contract/format-content.ts';
 import { makeAlphaPng, makeOpaquePng, pdfText } from '../../../render/testdata/pdf-tools.ts';
+import { createPdfCache } from '../../jobs/pdf-cache.ts';
 import { createRenderPool, type TRenderPool } from '../../jobs/render-pool.ts';
 import type { TAssetsService } from '../assets/index.ts';
 import { createPdfService, sha256Hex, type TPdfService } from './pdf.service.ts';
@@ -71,9 +72,9 @@ describe('the PDF service', () => {
     expect(kept.sha256).toBe(whole.sha256);
     expect(sha256Hex(kept.pdf)).toBe(kept.sha256);
     expect(kept.pdf.byteLength).toBe(kept.pdf.buffer.byteLength);
-    const cacheFile = path.join(dir, 'kept.pdf');
-    expect((await pdf.renderToCache(request(structuredClone(format), { formatKey: 'snapshot-1' }), cacheFile)).sha256).toBe(whole.sha256);
-    expect(sha256Hex(readFileSync(cacheFile))).toBe(whole.sha256);
+    const cache = createPdfCache(path.join(dir, 'cache'));
+    expect((await pdf.renderToCache(request(structuredClone(format), { formatKey: 'snapshot-1' }), cache, 'document-1')).sha256).toBe(whole.sha256);
+    expect(sha256Hex((await cache.get('document-1', whole.sha256))!)).toBe(whole.sha256);
   });
 
   it('knows a format without a key by its content: the same content prints the same bytes, changed content the new text', async () => {

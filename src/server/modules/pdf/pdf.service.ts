@@ -10,6 +10,7 @@ import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createBoundedLru } from '../../jobs/bounded-lru.ts';
 import { createFairTurns } from '../../jobs/fair-turns.ts';
+import type { TPdfCache } from '../../jobs/pdf-cache.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
 import { assetKeysOf, createFormatShare } from '../../jobs/shared-render-inputs.ts';
 import type { TAssetsService } from '../assets/index.ts';
@@ -37,7 +38,7 @@ export const TEST_WATERMARK = 'TEST';
 
 export type TRenderedPdf = { sha256: string; warnings: TRenderWarning[] };
 export type TRenderOptions = {
-  /** Have the render thread keep the PDF in the cache at this file. */
+  /** Have the render thread keep the PDF at this file of the cache when it was costly to make again. */
   cacheFile?: string;
 };
 
@@ -119,9 +120,14 @@ export function createPdfService(deps: {
       return { ...result, pdf: result.pdf! };
     },
 
-    /** Only the PDF's hash and warnings: the bytes stay in the render thread (and the cache file). */
-    async renderToCache(request: TPdfRequest, cacheFile: string): Promise<TRenderedPdf> {
-      return renderOnThread(request, { cacheFile, returnBytes: false });
+    /**
+     * The PDF of a document being made, kept in the cache under its id: in this process's memory,
+     * and on disk by the render thread when it was costly to make again. Answers its hash and warnings.
+     */
+    async renderToCache(request: TPdfRequest, cache: Pick<TPdfCache, 'fileOf' | 'remember'>, documentId: string): Promise<TRenderedPdf> {
+      const { pdf, sha256, warnings } = await renderOnThread(request, { cacheFile: cache.fileOf(documentId), returnBytes: true });
+      cache.remember(documentId, pdf!, sha256);
+      return { sha256, warnings };
     },
 
     /** `checkDocumentData`, on a render thread (in the owner's turn) when the data is large. */
