@@ -40,7 +40,11 @@ describe('PDF cache', () => {
     const cache = createPdfCache(dir);
     const pdf = Buffer.from('%PDF-1.7 just made');
     cache.remember('doc-2', pdf, sha(pdf));
-    expect(await cache.get('doc-2', sha(pdf))).toBe(pdf);
+    const kept = (await cache.get('doc-2', sha(pdf)))!;
+    expect(Buffer.from(kept)).toEqual(pdf);
+    // A small Buffer is a view of Node's shared pool, which the cache does not keep alive.
+    expect(pdf.buffer.byteLength).toBeGreaterThan(pdf.byteLength);
+    expect(kept.buffer.byteLength).toBe(pdf.byteLength);
     expect(await cache.get('doc-2', sha(Buffer.from('another')))).toBeUndefined();
     expect(existsSync(cache.fileOf('doc-2'))).toBe(false);
     expect(await createPdfCache(dir).get('doc-2', sha(pdf))).toBeUndefined();

@@ -31,11 +31,12 @@ export const MEMORY_ENTRY_MAX_BYTES = 256 * 1024;
 const MEMORY_LIMITS = { maxEntries: 4096, maxSize: 32 * 1024 * 1024 };
 
 /** Whether a PDF that took `renderMs` to make is worth a file of its own. */
-export const isCostlyToMakeAgain = (renderMs: number, pdf: Uint8Array) => renderMs >= COSTLY_RENDER_MS || pdf.byteLength > MEMORY_ENTRY_MAX_BYTES;
+export const isCostlyToMakeAgain = (renderMs: number, pdf: Uint8Array, costlyRenderMs = COSTLY_RENDER_MS) =>
+  renderMs >= costlyRenderMs || pdf.byteLength > MEMORY_ENTRY_MAX_BYTES;
 
 /**
- * Writes a cache entry from any thread (the render threads write the PDFs they make themselves,
- * so the event loop never touches those bytes): under a temporary name, then renamed whole.
+ * Writes a cache file from any thread (a render thread writes the costly PDFs it makes itself):
+ * under a temporary name, then renamed whole.
  */
 export function writeCacheFileSync(file: string, pdf: Uint8Array): void {
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
@@ -71,7 +72,11 @@ export function createPdfCache(dir: string): TPdfCache {
   };
   const recent = createBoundedLru<string, { pdf: Uint8Array; sha256: string }>(MEMORY_LIMITS);
   const remember = (documentId: string, pdf: Uint8Array, sha256: string) => {
-    if (pdf.byteLength <= MEMORY_ENTRY_MAX_BYTES) recent.set(documentId, { pdf, sha256 }, pdf.byteLength);
+    if (pdf.byteLength > MEMORY_ENTRY_MAX_BYTES) return;
+    // A view of a larger buffer would keep all of it (a small Buffer is a slice of a shared pool).
+    const own = pdf.byteLength === pdf.buffer.byteLength ? pdf : new Uint8Array(pdf);
+    // Readers get these very bytes; none of them writes to or transfers what it is given.
+    recent.set(documentId, { pdf: own, sha256 }, own.byteLength);
   };
   return {
     fileOf,

@@ -54,6 +54,8 @@ export type TRenderBatchTask = {
   merged?: { title: string; creationDate: number };
   /** Keep each item's PDF at this file of the PDF cache when it was costly to make again (single documents: one item). */
   cacheFiles?: string[];
+  /** How long a render must take to be costly to make again; pdf-cache.ts COSTLY_RENDER_MS unless given. */
+  costlyRenderMs?: number;
   /**
    * The thread writes the time it starts on the task here (ms since the epoch), so a time budget
    * counts rendering, not waiting for a thread. Shared memory costs nothing to pass, unlike a port.
@@ -111,7 +113,7 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
       sha256.push(createHash('sha256').update(pdf).digest('hex'));
       if (task.returnBytes) bytes.push(pdf);
       const cacheFile = task.cacheFiles?.[i];
-      if (cacheFile && isCostlyToMakeAgain(renderMs, pdf)) writeCacheFileSync(cacheFile, pdf);
+      if (cacheFile && isCostlyToMakeAgain(renderMs, pdf, task.costlyRenderMs)) writeCacheFileSync(cacheFile, pdf);
       if (pack && !succeeds(() => pack!.add(task.spool!.documentIds[i]!, pdf))) {
         pack.abandon();
         pack = undefined;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +75,20 @@ describe('the PDF service', () => {
     const cache = createPdfCache(path.join(dir, 'cache'));
     expect((await pdf.renderToCache(request(structuredClone(format), { formatKey: 'snapshot-1' }), cache, 'document-1')).sha256).toBe(whole.sha256);
     expect(sha256Hex((await cache.get('document-1', whole.sha256))!)).toBe(whole.sha256);
+  });
+
+  it('has the render thread write a cache file only for a render it found costly, and hand every PDF over', async () => {
+    const item = { data: { name: 'Jane Doe' }, title: 'Offer', creationDate: creationDate.getTime() };
+    const made = async (costlyRenderMs: number) => {
+      const file = path.join(dir, `costly-after-${costlyRenderMs}.pdf`);
+      const task = { format: structuredClone(letter('Dear')), assets: { [LOGO]: logo }, items: [item], returnBytes: true, cacheFiles: [file], costlyRenderMs };
+      const result = await pool.render(task);
+      expect(sha256Hex(result.bytes![0]!)).toBe(result.sha256[0]);
+      return { file, sha256: result.sha256[0]! };
+    };
+    expect(existsSync((await made(Infinity)).file)).toBe(false);
+    const costly = await made(0);
+    expect(sha256Hex(readFileSync(costly.file))).toBe(costly.sha256);
   });
 
   it('knows a format without a key by its content: the same content prints the same bytes, changed content the new text', async () => {

@@ -116,8 +116,7 @@ export function createPdfService(deps: {
   return {
     /** The PDF's bytes, with its hash and warnings. */
     async render(request: TPdfRequest, options: TRenderOptions = {}): Promise<TRenderedPdf & { pdf: Uint8Array }> {
-      const result = await renderOnThread(request, { ...options, returnBytes: true });
-      return { ...result, pdf: result.pdf! };
+      return renderOnThread(request, options);
     },
 
     /**
@@ -125,8 +124,8 @@ export function createPdfService(deps: {
      * and on disk by the render thread when it was costly to make again. Answers its hash and warnings.
      */
     async renderToCache(request: TPdfRequest, cache: Pick<TPdfCache, 'fileOf' | 'remember'>, documentId: string): Promise<TRenderedPdf> {
-      const { pdf, sha256, warnings } = await renderOnThread(request, { cacheFile: cache.fileOf(documentId), returnBytes: true });
-      cache.remember(documentId, pdf!, sha256);
+      const { pdf, sha256, warnings } = await renderOnThread(request, { cacheFile: cache.fileOf(documentId) });
+      cache.remember(documentId, pdf, sha256);
       return { sha256, warnings };
     },
 
@@ -153,10 +152,7 @@ export function createPdfService(deps: {
     }
   }
 
-  async function renderOnThread(
-    request: TPdfRequest,
-    options: TRenderOptions & { returnBytes: boolean },
-  ): Promise<TRenderedPdf & { pdf: Uint8Array | undefined }> {
+  async function renderOnThread(request: TPdfRequest, options: TRenderOptions): Promise<TRenderedPdf & { pdf: Uint8Array }> {
     const shared = shareFormat(request.format, request.ownerId, request.formatKey);
     refuseExpansion(expansionOf(request, shared.key));
     const assets = await deps.assets.forRender(request.ownerId, request.format.content);
@@ -199,13 +195,13 @@ export function createPdfService(deps: {
               ...(request.signing ? { signing: request.signing } : {}),
             },
           ],
-          returnBytes: options.returnBytes,
+          returnBytes: true,
           ...(options.cacheFile ? { cacheFiles: [options.cacheFile] } : {}),
           startedAt,
         },
         abort.signal,
       );
-      return { pdf: result.bytes?.[0], sha256: result.sha256[0]!, warnings: result.warnings[0] ?? [] };
+      return { pdf: result.bytes![0]!, sha256: result.sha256[0]!, warnings: result.warnings[0] ?? [] };
     } catch (error) {
       if (overBudget) {
         throw new AppError(
