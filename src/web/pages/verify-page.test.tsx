@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { completedRequest, renderedOfferLetter } from '../test/signing';
 import { renderApp, screen, withServer } from '../test/render-app';
@@ -13,7 +13,8 @@ describe('Verify a signed PDF', () => {
     const { sealed, document: signed } = await completedRequest(server.t);
     const { user } = renderApp('/verify');
     expect(await screen.findByRole('heading', { level: 1, name: 'Verify a signed PDF' })).toBeTruthy();
-    expect(document.title).toBe('Verify a signed PDF · Formwork');
+    // The title is set by an effect, which may run a moment after the heading is drawn.
+    await waitFor(() => expect(document.title).toBe('Verify a signed PDF · Formwork'));
     expect(screen.getByRole('button', { name: 'Choose a PDF' })).toBeTruthy();
 
     await user.upload(screen.getByLabelText('Signed PDF to check'), pdfFile(sealed, 'offer-signed.pdf'));

@@ -78,7 +78,8 @@ describe('sending a document for signature', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Send for signature' }));
     const [first] = signerRows(dialog);
-    expect(within(first!).getByText('Enter the signer’s name.')).toBeTruthy();
+    // The form checks its fields asynchronously: the messages come a moment after the click.
+    expect(await within(first!).findByText('Enter the signer’s name.')).toBeTruthy();
     expect(within(first!).getByText('Enter a valid email address.')).toBeTruthy();
     expect(within(first!).getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
 
