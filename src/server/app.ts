@@ -39,6 +39,7 @@ import {
   sessionKeyOf,
   type TAuthService,
   type THashGateLimits,
+  type TScryptCost,
   twoFactorRoutes,
   twoFactorSignInRoutes,
 } from './modules/auth/index.ts';
@@ -87,6 +88,8 @@ export type TBuildAppOptions = {
     signInClock?: () => Date;
     /** Password hashes at once and waiting (default: from the thread pool's size). */
     passwordHashLimits?: THashGateLimits;
+    /** The scrypt cost of passwords (default SCRYPT_COST, what every stored hash was made with). */
+    passwordHashCost?: TScryptCost;
     /** When generations are turned away with 503 (default LOAD_SHEDDING). */
     loadShedding?: TLoadShedding;
   };
@@ -102,9 +105,9 @@ export async function buildApp({ config, database, background = {}, logStream }:
   const checkout = checkoutOrigins();
   await registerHttpEdge(app, config, checkout, background.loadShedding);
 
-  const { importLimits: _importLimits, signInClock, passwordHashLimits, loadShedding: _loadShedding, ...serviceOptions } = background;
+  const { importLimits: _importLimits, signInClock, passwordHashLimits, passwordHashCost, loadShedding: _loadShedding, ...serviceOptions } = background;
   const services = createServices({ config, database, log: app.log, ...serviceOptions });
-  const auth = createAuth(app, config, database, services, { signInClock, passwordHashLimits });
+  const auth = createAuth(app, config, database, services, { signInClock, passwordHashLimits, passwordHashCost });
   const accountDeletion = createAccountDeletionFor(app, services, auth);
   // The auth library records a session's address from a header; only the address we resolved goes in it.
   app.addHook('onRequest', async (request) => {
@@ -252,7 +255,7 @@ function createAuth(
   config: TConfig,
   database: TDatabase,
   services: TServices,
-  { signInClock, passwordHashLimits }: { signInClock?: () => Date; passwordHashLimits?: THashGateLimits },
+  { signInClock, passwordHashLimits, passwordHashCost }: { signInClock?: () => Date; passwordHashLimits?: THashGateLimits; passwordHashCost?: TScryptCost },
 ) {
   return createAuthService({
     db: database.db,
@@ -265,6 +268,7 @@ function createAuth(
     mailTo: (address, notice) => services.mail.sendNoticeTo(address, notice),
     clock: signInClock,
     hashLimits: passwordHashLimits,
+    hashCost: passwordHashCost,
     signUpPolicy: createSignUpPolicy({
       policy: () => services.system.signUpPolicy(),
       invitations: services.invitations,

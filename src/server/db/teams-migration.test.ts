@@ -15,7 +15,7 @@ import { buildApp } from '../app.ts';
 import { finishedBatchOf } from '../test/finished-batch.ts';
 import { rebuildBefore } from '../test/schema-before.ts';
 import { startSmtpStandIn, type TSmtpStandIn } from '../test/smtp-stand-in.ts';
-import { createTestApp, logInto, signUpVerified, TestClient, type TTestApp } from '../test/test-app.ts';
+import { createTestApp, logInto, signUpVerified, TestClient, type TTestApp, TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 import { migrateDatabase } from './client.ts';
 
 /** The columns 0020 moved from users to workspaces. */
@@ -202,7 +202,7 @@ beforeAll(async () => {
   // Without the cached files (and a new process remembers none) every PDF is printed again, from
   // the snapshot and the workspace's images.
   rmSync(path.join(t.config.dataDir, 'pdf-cache'), { recursive: true, force: true });
-  t.app = await buildApp({ config: t.config, database: t.database, background: { mailTrustedCa: [smtp.ca] } });
+  t.app = await buildApp({ config: t.config, database: t.database, background: { mailTrustedCa: [smtp.ca], passwordHashCost: TEST_PASSWORD_HASH_COST } });
   await t.app.ready();
 });
 

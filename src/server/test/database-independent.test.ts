@@ -5,14 +5,17 @@ import { DATABASE_INDEPENDENT_TESTS } from './database-independent.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** What a test file uses when it opens the run's database, directly or through a kit. */
+/**
+ * What a test file uses when it opens the run's database, directly or through a kit. An app is
+ * built on a database opened first, so `buildApp` on an embedded database the file opened itself,
+ * or the test kit's client and configuration without `createTestApp`, stay out of the run's.
+ */
 const OPENS_THE_RUN_DATABASE = [
   /\bTEST_DATABASE_URL\b/,
-  /\bcreateTestApp\b/,
-  /\bopenDatabase\b/,
-  /\bbuildApp\b/,
+  /\bpostgresTemplateDb\b/,
+  /\bcreate\w*TestApp/,
+  /\bopenDatabase\((?!\{ driver: 'pglite')/,
   /\bfreshDatabase\b/,
-  /test\/test-app\.ts/,
   /test\/mail-test-app\.ts/,
   /test-kit\.ts/,
   /test\/signing-fixtures\.ts/,

@@ -14,6 +14,7 @@ import { eq } from 'drizzle-orm';
 import { openDatabase, type TDatabase } from '../db/client.ts';
 import { users, workspaces } from '../db/schema.ts';
 import { NO_LOAD_SHEDDING } from '../http/load-shedding.ts';
+import { createPasswordHasher, type TScryptCost } from '../modules/auth/password-hasher.ts';
 
 export const TEST_ORIGIN = 'http://localhost:5000';
 
@@ -60,6 +61,16 @@ async function freshDatabase(): Promise<{ database: TDatabase; url?: string; dro
   return { database, drop: async () => {} };
 }
 
+/**
+ * The password hashes of test apps cost a thirty-second of a real one's (SCRYPT_COST): each test
+ * signs up accounts of its own, and at full cost their hashes took a tenth of the run's processor
+ * time. An app on a test app's database checks their passwords only at this cost too.
+ */
+export const TEST_PASSWORD_HASH_COST: TScryptCost = { N: 1024, r: 8 };
+
+/** A hasher at the test apps' cost, for a test that writes a password hash itself. */
+export const testPasswordHasher = () => createPasswordHasher(undefined, TEST_PASSWORD_HASH_COST);
+
 /** The configuration of a test server on `dataDir`: quiet, at TEST_ORIGIN, with fresh secrets. */
 export function testConfig(dataDir: string, env: Record<string, string> = {}): TConfig {
   return loadConfig({
@@ -83,7 +94,7 @@ export async function createTestApp(
   const config = testConfig(dataDir, env);
   // Load shedding answers to this machine's load, which in a test run is every other test's too;
   // load-shedding.test.ts turns it on with limits of its own.
-  background = { loadShedding: NO_LOAD_SHEDDING, ...background };
+  background = { loadShedding: NO_LOAD_SHEDDING, passwordHashCost: TEST_PASSWORD_HASH_COST, ...background };
   const { database, url, drop } = await freshDatabase();
   const app = await buildApp({ config, database, background, ...options });
   await app.ready();

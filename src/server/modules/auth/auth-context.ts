@@ -6,7 +6,7 @@ import { createAuthRepository } from './auth.repository.ts';
 import { guessingNotice, type TNotice } from './auth-notices.ts';
 import type { TBetterAuth } from './better-auth.ts';
 import { createEmailVerificationRepository } from './email-verification.repository.ts';
-import { createPasswordHasher, defaultHashGateLimits, type THashGateLimits } from './password-hasher.ts';
+import { createPasswordHasher, defaultHashGateLimits, type THashGateLimits, type TScryptCost } from './password-hasher.ts';
 import { createSessionMemo, SESSION_MEMO_MS, SHARED_SESSION_MEMO_MS } from './session-memo.ts';
 import { createRecoveryLimiter, createSignInThrottle, createSignUpLimiter } from './sign-in-throttle.ts';
 import type { TSignUpPolicyGate } from './sign-up-policy.ts';
@@ -26,6 +26,8 @@ export type TAuthServiceDeps = {
   /** The throttle's clock; tests move it past the waits. */
   clock?: () => Date;
   hashLimits?: THashGateLimits;
+  /** The scrypt cost (default SCRYPT_COST); tests pass a cheaper one. */
+  hashCost?: TScryptCost;
   /** Who may create an account (sign-up-policy.ts); without it, anyone may. */
   signUpPolicy?: TSignUpPolicyGate;
 };
@@ -38,7 +40,7 @@ export type TAuthServiceDeps = {
 export function createAuthContext(deps: TAuthServiceDeps, auth: () => TBetterAuth) {
   const { config } = deps;
   // A hash holds a core for its whole run: the WEB_CONCURRENCY processes on this machine split them.
-  const hasher = createPasswordHasher(deps.hashLimits ?? defaultHashGateLimits(undefined, coresPerProcess(config.webConcurrency)));
+  const hasher = createPasswordHasher(deps.hashLimits ?? defaultHashGateLimits(undefined, coresPerProcess(config.webConcurrency)), deps.hashCost);
   const isAdminEmail = (email: string) => config.adminEmails.has(email.toLowerCase());
   const mailServer = deps.mailServer ?? (async () => false);
   const links = createEmailVerificationRepository(deps.db);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZUser } from '../../../contract/user.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified, TEST_PASSWORD_HASH_COST } from '../../test/test-app.ts';
 import { SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 
 let t: TTestApp;
@@ -268,7 +268,13 @@ describe('admin bootstrap', () => {
     const t2 = await createTestApp({ ADMIN_EMAILS: 'later@example.com' });
     try {
       // The same database seen by an app configured with a new ADMIN_EMAILS.
-      const app2 = await (await import('../../app.ts')).buildApp({ config: t2.config, database: t.database });
+      const app2 = await (
+        await import('../../app.ts')
+      ).buildApp({
+        config: t2.config,
+        database: t.database,
+        background: { passwordHashCost: TEST_PASSWORD_HASH_COST },
+      });
       const client = new TestClient(app2);
       const signIn = await client.post('/api/auth/sign-in', { email, password });
       expect(signIn.statusCode).toBe(200);

@@ -1,11 +1,10 @@
 import { createWorkspacesRepository } from '../workspaces/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, testPasswordHasher, type TTestApp } from '../../test/test-app.ts';
 import { createUserAccounts, createUsersRepository } from '../users/index.ts';
 import { createAuthRepository } from './auth.repository.ts';
 import { createIdentityCheck } from './confirm-identity.ts';
-import { createPasswordHasher } from './password-hasher.ts';
 import { createSignInThrottle } from './sign-in-throttle.ts';
 
 /*
@@ -27,7 +26,7 @@ function check() {
   return createIdentityCheck({
     db,
     users: createUserAccounts(createUsersRepository(db), createWorkspacesRepository(db)),
-    hasher: createPasswordHasher(),
+    hasher: testPasswordHasher(),
     throttle: createSignInThrottle({ counters: createAuthRepository(db), now: () => new Date() }),
   });
 }

@@ -4,7 +4,7 @@ export { AdminAccountInputError, createAdminAccount } from './admin-account.ts';
 export { authRoutes } from './auth.routes.ts';
 export { createAuthService, sessionKeyOf, type TAuthService } from './auth.service.ts';
 export { CLIENT_IP_HEADER } from './better-auth.ts';
-export type { THashGateLimits } from './password-hasher.ts';
+export type { THashGateLimits, TScryptCost } from './password-hasher.ts';
 export { createSignUpPolicy } from './sign-up-policy.ts';
 export { createAdminSecondFactorGate } from './two-factor.ts';
 export { adminTwoFactorRoutes, twoFactorRoutes, twoFactorSignInRoutes } from './two-factor.routes.ts';

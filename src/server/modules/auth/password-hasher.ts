@@ -8,13 +8,18 @@ import { AppError } from '../../http/app-error.ts';
  * text, the password NFKC-normalised): every stored hash was made this way, so changing any of
  * them would lock every existing account out.
  */
-const SCRYPT = { N: 16384, r: 16, p: 1, dkLen: 64 } as const;
+const SCRYPT = { p: 1, dkLen: 64 } as const;
 const SALT_BYTES = 16;
-const MAX_MEM = 128 * SCRYPT.N * SCRYPT.r * 2;
 
-function derive(password: string, salt: string): Promise<Buffer> {
+/** How much work one hash is. The encoding does not record it: a hash checks only at the cost it was made with. */
+export type TScryptCost = { N: number; r: number };
+
+/** The auth library's cost, the one every stored hash was made with: about 100 ms of a core. */
+export const SCRYPT_COST: TScryptCost = { N: 16384, r: 16 };
+
+function derive(password: string, salt: string, { N, r }: TScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, SCRYPT.dkLen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: MAX_MEM }, (error, key) =>
+    scrypt(password.normalize('NFKC'), salt, SCRYPT.dkLen, { N, r, p: SCRYPT.p, maxmem: 128 * N * r * 2 }, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });
@@ -45,8 +50,12 @@ export function defaultHashGateLimits(poolSize = Number(process.env.UV_THREADPOO
 
 type TWaiter = { resolve: () => void; reject: (error: Error) => void };
 
-/** The scrypt hasher the auth library uses, with a limit on hashes at once and a bounded queue. */
-export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLimits()) {
+/**
+ * The scrypt hasher the auth library uses, with a limit on hashes at once and a bounded queue.
+ * `cost` stays SCRYPT_COST outside tests, whose throwaway accounts would otherwise spend a tenth of
+ * the test run's processor time on hashing.
+ */
+export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLimits(), cost: TScryptCost = SCRYPT_COST) {
   const lanes = new AsyncLocalStorage<THashLane>();
   const queues: Record<THashLane, TWaiter[]> = { first: [], behind: [] };
   let running = 0;
@@ -97,14 +106,14 @@ export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLi
     password: {
       async hash(password: string): Promise<string> {
         const salt = randomBytes(SALT_BYTES).toString('hex');
-        const key = await gated(() => derive(password, salt));
+        const key = await gated(() => derive(password, salt, cost));
         return `${salt}:${key.toString('hex')}`;
       },
       async verify({ hash, password }: { hash: string; password: string }): Promise<boolean> {
         const [salt, stored, extra] = hash.split(':');
         // A stored value in another format matches no password.
         if (!salt || !stored || extra !== undefined || !HEX_KEY.test(stored)) return false;
-        const key = await gated(() => derive(password, salt));
+        const key = await gated(() => derive(password, salt, cost));
         return timingSafeEqual(key, Buffer.from(stored, 'hex'));
       },
     },

@@ -5,8 +5,7 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { FORGOT_PASSWORD_MESSAGE } from '../../../contract/user.ts';
 import { accounts, verifications } from '../../db/schema.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { signUpVerified, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { createPasswordHasher } from './password-hasher.ts';
+import { signUpVerified, TestClient, type TTestApp, testPasswordHasher } from '../../test/test-app.ts';
 import { RECOVERY_LIMITS } from './sign-in-throttle.ts';
 import { createThrottledTestApp } from './test/throttled-test-app.ts';
 
@@ -213,7 +212,7 @@ describe('passwords', () => {
 
   it('keeps signing in an account whose password is shorter than today’s minimum', async () => {
     const { email, user } = await signUpVerified(t, new TestClient(t.app), { password: PASSWORD }, smtp);
-    const hash = await createPasswordHasher().password.hash('old8char');
+    const hash = await testPasswordHasher().password.hash('old8char');
     await t.database.db.update(accounts).set({ password: hash }).where(eq(accounts.userId, user.id));
     await signedIn(email, 'old8char');
   });

@@ -7,7 +7,7 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified, TEST_PASSWORD_HASH_COST } from '../../test/test-app.ts';
 import { clientNetwork, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 import { createThrottledTestApp } from './test/throttled-test-app.ts';
 
@@ -276,7 +276,11 @@ describe('several app processes on one database', () => {
   beforeAll(async () => {
     // On PostgreSQL the second instance has its own pool, as a second process would.
     const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
-    const app = await buildApp({ config: t.config, database: database ?? t.database, background: { signInClock: clock } });
+    const app = await buildApp({
+      config: t.config,
+      database: database ?? t.database,
+      background: { signInClock: clock, passwordHashCost: TEST_PASSWORD_HASH_COST },
+    });
     await app.ready();
     second = { app, database };
   });
@@ -324,6 +328,7 @@ describe('several app processes on one database', () => {
 describe('when hashes are scarce', () => {
   let busy: FastifyInstance;
   beforeAll(async () => {
+    // At the real cost, so that a hash is still running when the next request arrives.
     busy = await buildApp({
       config: t.config,
       database: t.database,

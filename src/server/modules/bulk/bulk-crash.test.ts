@@ -33,6 +33,7 @@ async function startServer(port: number, email: string): Promise<ChildProcess> {
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
+      DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       ADMIN_EMAILS: email,
       RENDER_THREADS: '2',

@@ -14,7 +14,7 @@ import { emailDeliveries, workspaces } from '../../db/schema.ts';
 import { settledDelivery } from './test/settled-delivery.ts';
 import { createTestAppWithMail } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { errorOf, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { errorOf, TestClient, type TTestApp, signUpVerified, TEST_PASSWORD_HASH_COST } from '../../test/test-app.ts';
 
 const ADMIN_EMAIL = 'root@example.com';
 const background = { emailRetryDelaysMs: [100] };
@@ -36,7 +36,11 @@ beforeAll(async () => {
     background,
   }));
   const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
-  const app = await buildApp({ config: t.config, database: database ?? t.database, background: { mailTrustedCa: [smtp.ca], ...background } });
+  const app = await buildApp({
+    config: t.config,
+    database: database ?? t.database,
+    background: { mailTrustedCa: [smtp.ca], passwordHashCost: TEST_PASSWORD_HASH_COST, ...background },
+  });
   await app.ready();
   second = { app, database };
 }, 120_000);

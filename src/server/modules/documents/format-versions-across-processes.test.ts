@@ -14,14 +14,14 @@ import type { TFormat } from '../../../contract/formats.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { documents, usageCounters } from '../../db/schema.ts';
-import { createTestApp, signUpOnPlan, TEST_ORIGIN, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, signUpOnPlan, TEST_ORIGIN, type TTestApp, TEST_PASSWORD_HASH_COST } from '../../test/test-app.ts';
 
 let t: TTestApp;
 let second: { app: FastifyInstance; database: TDatabase | undefined };
 beforeAll(async () => {
   t = await createTestApp();
   const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
-  const app = await buildApp({ config: t.config, database: database ?? t.database });
+  const app = await buildApp({ config: t.config, database: database ?? t.database, background: { passwordHashCost: TEST_PASSWORD_HASH_COST } });
   await app.ready();
   second = { app, database };
 });

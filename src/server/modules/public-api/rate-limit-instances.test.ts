@@ -10,7 +10,7 @@ import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import { systemSettings, workspaces } from '../../db/schema.ts';
-import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
+import { createTestApp, TestClient, type TTestApp, TEST_PASSWORD_HASH_COST } from '../../test/test-app.ts';
 import { PLAN_CATALOGUE_SETTING } from '../system/index.ts';
 
 let t: TTestApp;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   const catalogue = DEFAULT_PLAN_CATALOGUE.map((p) => (p.id === 'enterprise' ? { ...p, apiRequestsPerMinute: 6 } : p));
   await t.database.db.insert(systemSettings).values({ key: PLAN_CATALOGUE_SETTING, value: JSON.stringify(catalogue) });
   const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
-  const app = await buildApp({ config: t.config, database: database ?? t.database });
+  const app = await buildApp({ config: t.config, database: database ?? t.database, background: { passwordHashCost: TEST_PASSWORD_HASH_COST } });
   await app.ready();
   second = { app, database };
 });
