@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { defaultPlaceholderLabel, normalizePlaceholderName, type TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -30,15 +30,30 @@ export function PlaceholderDialog({
   /** The format's placeholders, for a formula's check. */
   placeholders: readonly TPlaceholder[];
 }) {
+  // A renamed placeholder's row in the list is a new one, so the Edit button that opened the dialog
+  // is gone when it closes: focus goes to the renamed row's button instead of the page.
+  const renamedTo = useRef<string | null>(null);
+  const save: typeof onSave = (placeholder, previousName, columnRenames) => {
+    renamedTo.current = previousName !== null && previousName !== placeholder.name ? placeholder.name : null;
+    onSave(placeholder, previousName, columnRenames);
+  };
+  const focusRenamed = (event: Event) => {
+    const name = renamedTo.current;
+    renamedTo.current = null;
+    const button = name ? document.querySelector<HTMLElement>(`button[aria-label="Edit placeholder ${CSS.escape(name)}"]`) : null;
+    if (!button) return;
+    event.preventDefault();
+    button.focus();
+  };
   return (
     <Dialog open={draft !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[92dvh] max-w-lg overflow-y-auto">
+      <DialogContent className="max-h-[92dvh] max-w-lg overflow-y-auto" onCloseAutoFocus={focusRenamed}>
         {draft && (
           <PlaceholderForm
             key={'editing' in draft ? draft.editing.name : draft.creating.name}
             draft={draft}
             taken={taken}
-            onSave={onSave}
+            onSave={save}
             onClose={onClose}
             placeholders={placeholders}
           />
