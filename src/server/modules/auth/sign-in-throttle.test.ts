@@ -7,7 +7,8 @@ import { ZApiError } from '../../../contract/errors.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
-import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified, TEST_PASSWORD_HASH_COST } from '../../test/test-app.ts';
+import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
+import { SCRYPT_COST } from './password-hasher.ts';
 import { clientNetwork, SIGN_IN_THROTTLE } from './sign-in-throttle.ts';
 import { createThrottledTestApp } from './test/throttled-test-app.ts';
 
@@ -31,7 +32,9 @@ const later = (seconds: number) => void (offsetMs += seconds * 1000);
 let t: TTestApp;
 let smtp: TSmtpStandIn;
 beforeAll(async () => {
-  ({ t, smtp } = await createThrottledTestApp(ADMIN_EMAIL, clock));
+  // At the real hash cost: the crowd's sign-ins must each cost what a real one does, or a real
+  // sign-in's place in the queue would gain it nothing measurable.
+  ({ t, smtp } = await createThrottledTestApp(ADMIN_EMAIL, clock, { passwordHashCost: SCRYPT_COST }));
 });
 afterAll(() => t.close());
 
@@ -276,11 +279,7 @@ describe('several app processes on one database', () => {
   beforeAll(async () => {
     // On PostgreSQL the second instance has its own pool, as a second process would.
     const database = t.databaseUrl ? await openDatabase({ driver: 'postgres', url: t.databaseUrl, poolSize: 4 }) : undefined;
-    const app = await buildApp({
-      config: t.config,
-      database: database ?? t.database,
-      background: { signInClock: clock, passwordHashCost: TEST_PASSWORD_HASH_COST },
-    });
+    const app = await buildApp({ config: t.config, database: database ?? t.database, background: { signInClock: clock } });
     await app.ready();
     second = { app, database };
   });
