@@ -268,13 +268,8 @@ describe('admin bootstrap', () => {
     const t2 = await createTestApp({ ADMIN_EMAILS: 'later@example.com' });
     try {
       // The same database seen by an app configured with a new ADMIN_EMAILS.
-      const app2 = await (
-        await import('../../app.ts')
-      ).buildApp({
-        config: t2.config,
-        database: t.database,
-        background: { passwordHashCost: TEST_PASSWORD_HASH_COST },
-      });
+      const { buildApp } = await import('../../app.ts');
+      const app2 = await buildApp({ config: t2.config, database: t.database, background: { passwordHashCost: TEST_PASSWORD_HASH_COST } });
       const client = new TestClient(app2);
       const signIn = await client.post('/api/auth/sign-in', { email, password });
       expect(signIn.statusCode).toBe(200);
