@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /**
  * Goes to a page of the app's navigation: from the sidebar where it shows, else from the menu
@@ -12,4 +12,15 @@ export async function navigate(page: Page, name: string): Promise<void> {
   }
   await page.getByRole('button', { name: 'Open navigation' }).click();
   await page.getByRole('dialog').getByRole('link', { name }).click();
+}
+
+/**
+ * Waits until React has taken over `element` on a page the server drew (it marks each node it
+ * hydrates). Before then a drawn button does nothing when clicked, and a journey that runs faster
+ * than the script loads would click it in vain.
+ */
+export async function untilHydrated(element: Locator): Promise<void> {
+  await expect
+    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith('__reactFiber$'))), { message: 'React takes the drawn page over' })
+    .toBe(true);
 }
