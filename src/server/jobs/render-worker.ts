@@ -52,15 +52,13 @@ export type TRenderBatchTask = {
   spool?: { packPath: string; documentIds: string[] };
   /** Render the items as one merged PDF with this title and date instead of one PDF each. */
   merged?: { title: string; creationDate: number };
-  /** Keep each item's PDF at this file of the PDF cache when it was costly to make again (an empty name: not kept). */
+  /** Keep each item's PDF at this file of the PDF cache when it was costly to make again (single documents: one item). */
   cacheFiles?: string[];
   /** How long a render must take to be costly to make again; pdf-cache.ts COSTLY_RENDER_MS unless given. */
   costlyRenderMs?: number;
   /**
-   * The thread writes the time it starts each item here (ms since the epoch, item i at index i,
-   * or the whole task at 0 when merged), so a time budget counts each document's rendering, not
-   * waiting for a thread nor the documents before it. Shared memory costs nothing to pass, unlike
-   * a port.
+   * The thread writes the time it starts on the task here (ms since the epoch), so a time budget
+   * counts rendering, not waiting for a thread. Shared memory costs nothing to pass, unlike a port.
    */
   startedAt?: BigInt64Array;
 };
@@ -107,7 +105,6 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   if (task.spool && !succeeds(() => (pack = openSpoolPack(task.spool!.packPath)))) pack = undefined;
   try {
     for (const [i, input] of documents.entries()) {
-      if (task.startedAt && i > 0) Atomics.store(task.startedAt, i, BigInt(Date.now()));
       const started = performance.now();
       const rendered = renderPdf(input);
       const renderMs = performance.now() - started;

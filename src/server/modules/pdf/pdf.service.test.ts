@@ -134,35 +134,6 @@ describe('the PDF service', () => {
     await expect(tooLarge).rejects.toMatchObject({ code: 'document_too_large' });
   });
 
-  it('makes documents of one format that wait together in shared tasks, each with its own bytes', async () => {
-    const sizes: number[] = [];
-    const counting = Promise.resolve({ ...pool, render: (task: Parameters<TRenderPool['render']>[0]) => (sizes.push(task.items.length), pool.render(task)) });
-    // Groups as large as they may be however slowly a shared machine renders.
-    const grouping = createPdfService({
-      assets: { forRender: async () => ({ [LOGO]: logo }) } as unknown as TAssetsService,
-      pool: () => counting,
-      threads: 1,
-      groupMs: 60_000,
-    });
-    const format = letter('Dear');
-    await grouping.render(request(format, { formatKey: 'grouped' }));
-    const names = Array.from({ length: 12 }, (_, i) => `Person ${i}`);
-    const made = await Promise.all(names.map((name) => grouping.render({ ...request(format, { formatKey: 'grouped' }), data: { name } })));
-    expect(Math.max(...sizes)).toBeGreaterThan(1);
-    for (const [i, name] of names.entries()) {
-      expect(pdfText(made[i]!.pdf)).toContain(`Dear ${name}, welcome aboard.`);
-      expect(sha256Hex(made[i]!.pdf)).toBe(made[i]!.sha256);
-    }
-    // Another owner's documents of the same key never join them.
-    sizes.length = 0;
-    await Promise.all([
-      grouping.render(request(format, { formatKey: 'grouped' })),
-      grouping.render(request(format, { formatKey: 'grouped', ownerId: 'owner-2' })),
-      grouping.render(request(format, { formatKey: 'grouped' })),
-    ]);
-    expect(sizes).toEqual([1, 1, 1]);
-  });
-
   it('prints an image replaced under the same address, never the one it had', async () => {
     const format = letter('Dear');
     const first = await pdf.render(request(format, { formatKey: 'with-logo' }));

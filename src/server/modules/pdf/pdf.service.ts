@@ -12,7 +12,6 @@ import { createBoundedLru } from '../../jobs/bounded-lru.ts';
 import { createFairTurns } from '../../jobs/fair-turns.ts';
 import type { TPdfCache } from '../../jobs/pdf-cache.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
-import { createGroupedRenders, MAX_RENDERS_A_TASK, RenderOverBudgetError, RenderWaitedTooLongError } from '../../jobs/grouped-renders.ts';
 import { assetKeysOf, createFormatShare } from '../../jobs/shared-render-inputs.ts';
 import type { TAssetsService } from '../assets/index.ts';
 
@@ -95,23 +94,12 @@ const tooManyAtOnce = () => new AppError('rate_limited', 'Too many documents are
 export function createPdfService(deps: {
   assets: TAssetsService;
   pool: () => Promise<TRenderPool>;
-  /** The pool's threads, to which renders go alone or in groups (grouped-renders.ts), taken by users in turn. */
+  /** The pool's threads: renders handed to it at once, taken by users in turn. */
   threads: number;
   budgetMs?: number;
-  /** How long a group of documents may render for together (grouped-renders.ts GROUP_MS unless given). */
-  groupMs?: number;
 }) {
   const budgetMs = deps.budgetMs ?? RENDER_BUDGET_MS;
-  // Up to a full group per thread is handed on at once, so that renders of one format waiting for
-  // a thread can go to it together (grouped-renders.ts); users still take those places in turn.
-  const turns = createFairTurns({ slots: deps.threads * MAX_RENDERS_A_TASK, maxWaitingPerKey: MAX_WAITING_PER_USER });
-  const renders = createGroupedRenders({
-    pool: deps.pool,
-    threads: deps.threads,
-    budgetMs,
-    maxWaitMs: MAX_WAIT_FOR_THREAD_MS,
-    ...(deps.groupMs ? { groupMs: deps.groupMs } : {}),
-  });
+  const turns = createFairTurns({ slots: deps.threads, maxWaitingPerKey: MAX_WAITING_PER_USER });
   const shareFormat = createFormatShare();
   // Reading a format's text for its placeholders cost the event loop more per document than
   // posting the format did, so it is kept by the key the format is shared under.
@@ -171,38 +159,60 @@ export function createPdfService(deps: {
     const assetKeys = assetKeysOf(assets);
     const release = await turns.take(request.ownerId);
     if (!release) throw tooManyAtOnce();
+    // The budget starts when a thread takes the task: waiting for a thread (one starting up
+    // after another was stopped, or all busy) is not the document's fault. Waiting has its own,
+    // longer limit.
+    const abort = new AbortController();
+    let overBudget = false;
+    const startedAt = new BigInt64Array(new SharedArrayBuffer(8));
+    const takenAt = Date.now();
+    // Checked now and then rather than told: a port per render cost more than the check.
+    const watch = setInterval(
+      () => {
+        const started = Number(Atomics.load(startedAt, 0));
+        if (started === 0) {
+          if (Date.now() - takenAt > MAX_WAIT_FOR_THREAD_MS) abort.abort();
+        } else if (Date.now() - started > budgetMs) {
+          overBudget = true;
+          abort.abort();
+        }
+      },
+      Math.max(10, Math.min(250, budgetMs / 10)),
+    );
     try {
-      return await renders.render({
-        // Documents share a task only when one task's inputs are theirs: the same format kept on
-        // the threads (its key names the owner and the content) and only images held in shared
-        // memory, known by their numbers.
-        group:
-          shared.key !== undefined && Object.keys(assets).length === Object.keys(assetKeys ?? {}).length
-            ? `${shared.key}\n${JSON.stringify(assetKeys ?? {})}`
-            : undefined,
-        format: shared.sent,
-        assets,
-        ...(assetKeys ? { assetKeys } : {}),
-        item: {
-          data: request.data,
-          title: request.title,
-          creationDate: request.creationDate.getTime(),
-          ...(request.testMode ? { watermark: TEST_WATERMARK } : {}),
-          ...(request.signing ? { signing: request.signing } : {}),
+      const pool = await deps.pool();
+      const result = await pool.render(
+        {
+          format: shared.sent,
+          assets,
+          ...(assetKeys ? { assetKeys } : {}),
+          items: [
+            {
+              data: request.data,
+              title: request.title,
+              creationDate: request.creationDate.getTime(),
+              ...(request.testMode ? { watermark: TEST_WATERMARK } : {}),
+              ...(request.signing ? { signing: request.signing } : {}),
+            },
+          ],
+          returnBytes: true,
+          ...(options.cacheFile ? { cacheFiles: [options.cacheFile] } : {}),
+          startedAt,
         },
-        ...(options.cacheFile ? { cacheFile: options.cacheFile } : {}),
-      });
+        abort.signal,
+      );
+      return { pdf: result.bytes![0]!, sha256: result.sha256[0]!, warnings: result.warnings[0] ?? [] };
     } catch (error) {
-      if (error instanceof RenderOverBudgetError) {
+      if (overBudget) {
         throw new AppError(
           'render_timeout',
           `This document took longer than ${budgetMs / 1000} seconds to render and was stopped. Shorten long values, or split the format into smaller documents.`,
         );
       }
-      if (error instanceof RenderWaitedTooLongError)
-        throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
+      if (abort.signal.aborted) throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
       throw error;
     } finally {
+      clearInterval(watch);
       release();
     }
   }
