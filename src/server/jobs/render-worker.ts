@@ -52,18 +52,26 @@ export type TRenderBatchTask = {
   spool?: { packPath: string; documentIds: string[] };
   /** Render the items as one merged PDF with this title and date instead of one PDF each. */
   merged?: { title: string; creationDate: number };
-  /** Keep each item's PDF at this file of the PDF cache when it was costly to make again (single documents: one item). */
+  /** Keep each item's PDF at this file of the PDF cache when it was costly to make again (an empty name: not kept). */
   cacheFiles?: string[];
   /** How long a render must take to be costly to make again; pdf-cache.ts COSTLY_RENDER_MS unless given. */
   costlyRenderMs?: number;
   /**
-   * The thread writes the time it starts on the task here (ms since the epoch), so a time budget
-   * counts rendering, not waiting for a thread. Shared memory costs nothing to pass, unlike a port.
+   * The thread writes the time it starts each item here (ms since the epoch, item i at index i,
+   * the whole task at 0 when merged), so a time budget counts each document's rendering, not
+   * waiting for a thread nor the documents before it. Shared memory costs nothing to pass, unlike
+   * a port.
    */
   startedAt?: BigInt64Array;
+  /**
+   * Start no item after the task has run this long (ms): the result then holds the first items
+   * only, and the caller sends the rest again. Not with `spool` or `merged`, which need every item.
+   */
+  shareMs?: number;
 };
 
 export type TRenderBatchResult = {
+  /** One per item rendered: fewer than the items when `shareMs` ran out. */
   sha256: string[];
   bytes: Uint8Array[] | null;
   /** What each document could not draw as asked, in item order. */
@@ -74,7 +82,8 @@ export type TRenderBatchResult = {
 const sharedInputs = createThreadInputs();
 
 export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult {
-  if (task.startedAt) Atomics.store(task.startedAt, 0, BigInt(Date.now()));
+  const taskStarted = Date.now();
+  if (task.startedAt) Atomics.store(task.startedAt, 0, BigInt(taskStarted));
   const format = sharedInputs.formatOf(task.format);
   const assets = sharedInputs.assetsOf(task.assets, task.assetKeys);
   const documents = task.items.map((item) => ({
@@ -105,6 +114,11 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
   if (task.spool && !succeeds(() => (pack = openSpoolPack(task.spool!.packPath)))) pack = undefined;
   try {
     for (const [i, input] of documents.entries()) {
+      if (i > 0) {
+        const now = Date.now();
+        if (task.shareMs !== undefined && !task.spool && now - taskStarted >= task.shareMs) break;
+        if (task.startedAt && i < task.startedAt.length) Atomics.store(task.startedAt, i, BigInt(now));
+      }
       const started = performance.now();
       const rendered = renderPdf(input);
       const renderMs = performance.now() - started;

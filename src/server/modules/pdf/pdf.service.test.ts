@@ -6,6 +6,7 @@ import { ZRenderableFormat, type TRenderableFormat } from '../../../contract/for
 import { makeAlphaPng, makeOpaquePng, pdfText } from '../../../render/testdata/pdf-tools.ts';
 import { createPdfCache } from '../../jobs/pdf-cache.ts';
 import { createRenderPool, type TRenderPool } from '../../jobs/render-pool.ts';
+import type { TRenderBatchTask } from '../../jobs/render-worker.ts';
 import type { TAssetsService } from '../assets/index.ts';
 import { createPdfService, sha256Hex, type TPdfService } from './pdf.service.ts';
 
@@ -132,6 +133,54 @@ describe('the PDF service', () => {
     await pdf.render({ ...request(once, { formatKey: 'measured v1' }) });
     const tooLarge = pdf.render({ ...request(thrice, { formatKey: 'measured v2' }), data: { name: 'x'.repeat(700_000) } });
     await expect(tooLarge).rejects.toMatchObject({ code: 'document_too_large' });
+  });
+
+  it('makes one owner’s waiting documents of one format and image in shared tasks, each with its own bytes and cache file', async () => {
+    const tasks: string[][] = [];
+    const noting = Promise.resolve({
+      ...pool,
+      render: (task: TRenderBatchTask, signal?: AbortSignal) => {
+        tasks.push(task.items.map((item) => String(item.data.name)));
+        return pool.render(task, signal);
+      },
+    });
+    // Groups as large as they may be however slowly a shared machine renders.
+    const grouping = createPdfService({
+      assets: { forRender: async () => ({ [LOGO]: logo }) } as unknown as TAssetsService,
+      pool: () => noting,
+      threads: 1,
+      groupMs: 60_000,
+    });
+    const format = letter('Dear');
+    const named = (name: string, extra: { ownerId?: string; formatKey?: string } = {}) => ({
+      ...request(format, { formatKey: 'grouped', ...extra }),
+      data: { name },
+    });
+    await grouping.render(named('Warm'));
+    tasks.length = 0;
+    const cache = createPdfCache(path.join(dir, 'grouped-cache'));
+    const names = Array.from({ length: 6 }, (_, i) => `Person ${i}`);
+    const made = await Promise.all([
+      ...names.map((name) => grouping.render(named(name))),
+      grouping.render(named('Other owner', { ownerId: 'owner-2' })),
+      grouping.render(named('Other format', { formatKey: 'not grouped' })),
+      ...names.map((name, i) => grouping.renderToCache(named(`${name} kept`), cache, `kept-${i}`)),
+    ]);
+    for (const [i, name] of [...names, 'Other owner', 'Other format', ...names.map((name) => `${name} kept`)].entries()) {
+      const { sha256 } = made[i]!;
+      const alone = await pool.render({
+        format,
+        assets: { [LOGO]: logo },
+        items: [{ data: { name }, title: 'Offer', creationDate: creationDate.getTime() }],
+        returnBytes: true,
+      });
+      expect(sha256).toBe(alone.sha256[0]);
+      if ('pdf' in made[i]!) expect(pdfText(made[i]!.pdf)).toContain(`Dear ${name}, welcome aboard.`);
+    }
+    for (const i of names.keys()) expect(sha256Hex((await cache.get(`kept-${i}`, made[8 + i]!.sha256))!)).toBe(made[8 + i]!.sha256);
+    expect(tasks.some((task) => task.length > 1)).toBe(true);
+    expect(tasks).toContainEqual(['Other owner']);
+    expect(tasks).toContainEqual(['Other format']);
   });
 
   it('prints an image replaced under the same address, never the one it had', async () => {

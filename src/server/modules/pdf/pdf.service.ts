@@ -9,9 +9,9 @@ import { previewInput } from '../../../contract/preview-input.ts';
 import type { TRenderWarning } from '../../../render/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createBoundedLru } from '../../jobs/bounded-lru.ts';
-import { createFairTurns } from '../../jobs/fair-turns.ts';
 import type { TPdfCache } from '../../jobs/pdf-cache.ts';
 import type { TRenderPool } from '../../jobs/render-pool.ts';
+import { createRenderTurns, RenderOverBudgetError, RenderWaitedTooLongError, TooManyWaitingError } from '../../jobs/render-turns.ts';
 import { assetKeysOf, createFormatShare } from '../../jobs/shared-render-inputs.ts';
 import type { TAssetsService } from '../assets/index.ts';
 
@@ -46,7 +46,7 @@ export type TRenderOptions = {
 export const RENDER_BUDGET_MS = 5_000;
 /** Renders one user may have waiting for a thread; an integrator's burst fits, a flood does not. */
 const MAX_WAITING_PER_USER = 500;
-/** How long a render may wait for a free thread before the request is given up. */
+/** How long a render sent to a thread may wait for it to start (one replacing a stopped thread) before it is given up. */
 const MAX_WAIT_FOR_THREAD_MS = 30_000;
 
 /**
@@ -94,12 +94,21 @@ const tooManyAtOnce = () => new AppError('rate_limited', 'Too many documents are
 export function createPdfService(deps: {
   assets: TAssetsService;
   pool: () => Promise<TRenderPool>;
-  /** The pool's threads: renders handed to it at once, taken by users in turn. */
+  /** The pool's threads: tasks handed to it at once, taken by users in turn (render-turns.ts). */
   threads: number;
   budgetMs?: number;
+  /** How long a group of documents may render for together (render-turns.ts GROUP_MS unless given). */
+  groupMs?: number;
 }) {
   const budgetMs = deps.budgetMs ?? RENDER_BUDGET_MS;
-  const turns = createFairTurns({ slots: deps.threads, maxWaitingPerKey: MAX_WAITING_PER_USER });
+  const turns = createRenderTurns({
+    pool: deps.pool,
+    threads: deps.threads,
+    budgetMs,
+    maxWaitMs: MAX_WAIT_FOR_THREAD_MS,
+    maxWaitingPerOwner: MAX_WAITING_PER_USER,
+    ...(deps.groupMs ? { groupMs: deps.groupMs } : {}),
+  });
   const shareFormat = createFormatShare();
   // Reading a format's text for its placeholders cost the event loop more per document than
   // posting the format did, so it is kept by the key the format is shared under.
@@ -143,12 +152,10 @@ export function createPdfService(deps: {
   };
 
   async function onThread<T>(ownerId: string, work: (pool: TRenderPool) => Promise<T>): Promise<T> {
-    const release = await turns.take(ownerId);
-    if (!release) throw tooManyAtOnce();
     try {
-      return await work(await deps.pool());
-    } finally {
-      release();
+      return await turns.onThread(ownerId, work);
+    } catch (error) {
+      throw error instanceof TooManyWaitingError ? tooManyAtOnce() : error;
     }
   }
 
@@ -157,63 +164,39 @@ export function createPdfService(deps: {
     refuseExpansion(expansionOf(request, shared.key));
     const assets = await deps.assets.forRender(request.ownerId, request.format.content);
     const assetKeys = assetKeysOf(assets);
-    const release = await turns.take(request.ownerId);
-    if (!release) throw tooManyAtOnce();
-    // The budget starts when a thread takes the task: waiting for a thread (one starting up
-    // after another was stopped, or all busy) is not the document's fault. Waiting has its own,
-    // longer limit.
-    const abort = new AbortController();
-    let overBudget = false;
-    const startedAt = new BigInt64Array(new SharedArrayBuffer(8));
-    const takenAt = Date.now();
-    // Checked now and then rather than told: a port per render cost more than the check.
-    const watch = setInterval(
-      () => {
-        const started = Number(Atomics.load(startedAt, 0));
-        if (started === 0) {
-          if (Date.now() - takenAt > MAX_WAIT_FOR_THREAD_MS) abort.abort();
-        } else if (Date.now() - started > budgetMs) {
-          overBudget = true;
-          abort.abort();
-        }
-      },
-      Math.max(10, Math.min(250, budgetMs / 10)),
-    );
     try {
-      const pool = await deps.pool();
-      const result = await pool.render(
-        {
-          format: shared.sent,
-          assets,
-          ...(assetKeys ? { assetKeys } : {}),
-          items: [
-            {
-              data: request.data,
-              title: request.title,
-              creationDate: request.creationDate.getTime(),
-              ...(request.testMode ? { watermark: TEST_WATERMARK } : {}),
-              ...(request.signing ? { signing: request.signing } : {}),
-            },
-          ],
-          returnBytes: true,
-          ...(options.cacheFile ? { cacheFiles: [options.cacheFile] } : {}),
-          startedAt,
+      return await turns.render(request.ownerId, {
+        // Documents share a task only when one task's inputs are theirs: the same format kept on
+        // the threads (its key names the owner and the content) and only images held in shared
+        // memory, known by their numbers.
+        group:
+          shared.key !== undefined && Object.keys(assets).length === Object.keys(assetKeys ?? {}).length
+            ? `${shared.key}\n${JSON.stringify(assetKeys ?? {})}`
+            : undefined,
+        format: shared.sent,
+        assets,
+        ...(assetKeys ? { assetKeys } : {}),
+        item: {
+          data: request.data,
+          title: request.title,
+          creationDate: request.creationDate.getTime(),
+          ...(request.testMode ? { watermark: TEST_WATERMARK } : {}),
+          ...(request.signing ? { signing: request.signing } : {}),
         },
-        abort.signal,
-      );
-      return { pdf: result.bytes![0]!, sha256: result.sha256[0]!, warnings: result.warnings[0] ?? [] };
+        ...(options.cacheFile ? { cacheFile: options.cacheFile } : {}),
+      });
     } catch (error) {
-      if (overBudget) {
+      if (error instanceof TooManyWaitingError) throw tooManyAtOnce();
+      if (error instanceof RenderOverBudgetError) {
         throw new AppError(
           'render_timeout',
           `This document took longer than ${budgetMs / 1000} seconds to render and was stopped. Shorten long values, or split the format into smaller documents.`,
         );
       }
-      if (abort.signal.aborted) throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
+      if (error instanceof RenderWaitedTooLongError) {
+        throw new AppError('unavailable', 'The server is too busy to render this document now. Please try again in a minute.');
+      }
       throw error;
-    } finally {
-      clearInterval(watch);
-      release();
     }
   }
 }
