@@ -158,6 +158,39 @@ describe('render turns', () => {
     expect(tasks).toEqual([['check ada'], ['check ada'], ['Bob'], ['check ada'], ['check bob']]);
   });
 
+  it('passes a data check’s failure on to its caller and hands the thread on', async () => {
+    const turns = turnsWith();
+    const failed = turns.onThread('ada', () => Promise.reject(new Error('not valid')));
+    const next = turns.render('ada', request('Next'));
+    await expect(failed).rejects.toThrow('not valid');
+    expect((await next).sha256).toBe(await alone('Next'));
+  });
+
+  it('spreads a burst over every thread that comes free rather than giving it all to the first', async () => {
+    const two = await createRenderPool({ threads: 2, minThreads: 2, idleTimeoutMs: 60_000 });
+    try {
+      const sizes: number[] = [];
+      const turns = createRenderTurns({
+        pool: async () => ({ ...two, render: (task, signal) => (sizes.push(task.items.length), two.render(task, signal)) }),
+        threads: 2,
+        budgetMs: 60_000,
+        maxWaitMs: 60_000,
+        maxWaitingPerOwner: 100,
+        ...LOOSE,
+      });
+      await turns.render('ada', request('Warm'));
+      sizes.length = 0;
+      const names = Array.from({ length: 10 }, (_, i) => `Person ${i}`);
+      const results = await Promise.all(names.map((name) => turns.render('ada', request(name))));
+      for (const [i, name] of names.entries()) expect(results[i]!.sha256).toBe(await alone(name));
+      // Two go at once, alone; of the eight that wait, the first thread free takes half.
+      expect(sizes.slice(0, 3)).toEqual([1, 1, 4]);
+      expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(names.length);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('refuses a user whose queue is full, and only that user', async () => {
     const turns = turnsWith({ maxWaitingPerOwner: 2 });
     let release!: () => void;

@@ -15,7 +15,7 @@ import type { TRenderBatchTask } from './render-worker.ts';
  * document's 1 ms. So when a user's turn comes, that user's other documents of the same format
  * that are waiting go to the thread in the same task: at most MAX_RENDERS_A_TASK, and at most what
  * the format renders in GROUP_MS by its last tasks. A task stops starting documents once it has run
- * for TASK_SHARE_MS and hands the rest back to wait for the user's next turn, so a group holds a
+ * for twice that and hands the rest back to wait for the user's next turn, so a group holds a
  * thread at most that long plus one document's render, the wait a lone document could cause.
  * At low load a thread is free and each document goes alone, at once (docs/server-capacity.md).
  */
@@ -45,12 +45,10 @@ export class RenderOverBudgetError extends Error {}
 /** A task that waited too long for its thread to start it (one starting after another was stopped). */
 export class RenderWaitedTooLongError extends Error {}
 
-/** At most this many documents a task, */
+/** The most documents a task carries: past a few, a task's own cost is already small beside its renders. */
 export const MAX_RENDERS_A_TASK = 8;
-/** and at most as many as their format renders in this long, by what its last tasks took. */
+/** A task carries at most as many documents as their format renders in this long, by what its last tasks took. */
 export const GROUP_MS = 20;
-/** A task with several documents starts no more of them after this long; the rest wait again. */
-export const TASK_SHARE_MS = 2 * GROUP_MS;
 /** How much the last task moves a group's measured time per document. */
 const SMOOTHING = 0.3;
 
@@ -77,7 +75,9 @@ export function createRenderTurns(deps: {
   taskShareMs?: number;
 }) {
   const groupMs = deps.groupMs ?? GROUP_MS;
-  const taskShareMs = deps.taskShareMs ?? TASK_SHARE_MS;
+  // A task with several documents starts no more of them after twice what it was sized for, so a
+  // group that renders slower than measured holds its thread briefly; the rest wait again.
+  const taskShareMs = deps.taskShareMs ?? 2 * groupMs;
   let running = 0;
   // Insertion order is the rotation: an owner who is served moves to the back.
   const waiting = new Map<string, TEntry[]>();
@@ -117,7 +117,9 @@ export function createRenderTurns(deps: {
       if (head.kind === 'work') task = head.run;
       else {
         const batch = [head];
-        const most = itemsFor(head);
+        // Never more than the owner's share of the threads: a burst that waits for one busy thread
+        // goes on every thread that comes free, not all on the first.
+        const most = Math.min(itemsFor(head), Math.ceil((queue.length + 1) / deps.threads));
         for (let i = 0; i < queue.length && batch.length < most;) {
           const other = queue[i]!;
           if (other.kind === 'render' && !other.alone && other.group === head.group) batch.push(...(queue.splice(i, 1) as TRenderEntry[]));
@@ -130,10 +132,15 @@ export function createRenderTurns(deps: {
       running++;
       // What each caller hears is told only once the thread is handed on, so a caller that sends
       // its next request straight away finds the thread as free as it would be.
+      // A task never rejects (it turns every failure into its callers' outcome) and its settle
+      // only resolves or rejects them, so the thread is always handed on and every caller told.
       void task().then((settle) => {
-        running--;
-        pump();
-        settle();
+        try {
+          running--;
+          pump();
+        } finally {
+          settle();
+        }
       });
     }
   }
@@ -142,13 +149,16 @@ export function createRenderTurns(deps: {
     const first = batch[0]!;
     const group = first.alone ? undefined : first.group;
     // One slot a document: the thread stores when it starts each, so the budget is each document's own.
-    const startedAt = new BigInt64Array(new SharedArrayBuffer(8 * batch.length));
+    // One slot a document, and one for when the thread finished (render-worker.ts).
+    const startedAt = new BigInt64Array(new SharedArrayBuffer(8 * (batch.length + 1)));
+    const finishedAt = () => Atomics.load(startedAt, batch.length);
     const abort = new AbortController();
     let overBudget = -1;
     let waitedTooLong = false;
     const sentAt = Date.now();
     // Checked now and then rather than told: a port per render cost more than the check.
     const watch = setInterval(() => {
+      if (finishedAt() !== 0n) return;
       let current = -1;
       for (let i = batch.length - 1; i >= 0 && current === -1; i--) if (Atomics.load(startedAt, i) !== 0n) current = i;
       if (current === -1) {
@@ -162,7 +172,6 @@ export function createRenderTurns(deps: {
         abort.abort();
       }
     }, checkEveryMs);
-    const clock = performance.now();
     try {
       const pool = await deps.pool();
       const result = await pool.render(
@@ -179,12 +188,15 @@ export function createRenderTurns(deps: {
         abort.signal,
       );
       const done = result.sha256.length;
-      measured(group, (performance.now() - clock) / done);
-      // What the task had no time left for waits for the owner's next turn, first in the queue.
+      const made = batch
+        .slice(0, done)
+        .map((entry, i) => ({ entry, result: { pdf: result.bytes![i]!, sha256: result.sha256[i]!, warnings: result.warnings[i] ?? [] } }));
+      // Timed on the thread: what the main thread saw would add its own delays under load, when
+      // groups matter most.
+      measured(group, Number(finishedAt() - Atomics.load(startedAt, 0)) / done);
+      // Documents the task had no time left for are the owner's next, as they were before it.
       if (done < batch.length) enqueue(owner, batch.slice(done), true);
-      return () => {
-        for (let i = 0; i < done; i++) batch[i]!.resolve({ pdf: result.bytes![i]!, sha256: result.sha256[i]!, warnings: result.warnings[i] ?? [] });
-      };
+      return () => made.forEach(({ entry, result }) => entry.resolve(result));
     } catch (error) {
       if (overBudget >= 0) {
         const culprit = batch[overBudget]!;

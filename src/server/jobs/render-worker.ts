@@ -59,8 +59,10 @@ export type TRenderBatchTask = {
   /**
    * The thread writes the time it starts each item here (ms since the epoch, item i at index i,
    * the whole task at 0 when merged), so a time budget counts each document's rendering, not
-   * waiting for a thread nor the documents before it. Shared memory costs nothing to pass, unlike
-   * a port.
+   * waiting for a thread nor the documents before it; and, when the array has a slot more than the
+   * items, the time it finished them there, so a task done but not yet answered (the caller's
+   * event loop busy) is not taken for one running late. Shared memory costs nothing to pass,
+   * unlike a port.
    */
   startedAt?: BigInt64Array;
   /**
@@ -140,6 +142,7 @@ export default function renderBatch(task: TRenderBatchTask): TRenderBatchResult 
     throw error;
   }
   if (pack && !succeeds(() => pack!.finish())) pack.abandon();
+  if (task.startedAt && task.items.length < task.startedAt.length) Atomics.store(task.startedAt, task.items.length, BigInt(Date.now()));
   return { sha256, bytes: task.returnBytes ? bytes : null, warnings };
 }
 

@@ -135,7 +135,7 @@ describe('the PDF service', () => {
     await expect(tooLarge).rejects.toMatchObject({ code: 'document_too_large' });
   });
 
-  it('makes one owner’s waiting documents of one format and image in shared tasks, each with its own bytes and cache file', async () => {
+  it('makes one owner’s waiting documents of one format and image in shared tasks, each with its own bytes, kept in the cache', async () => {
     const tasks: string[][] = [];
     const noting = Promise.resolve({
       ...pool,

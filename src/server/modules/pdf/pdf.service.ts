@@ -107,7 +107,7 @@ export function createPdfService(deps: {
     budgetMs,
     maxWaitMs: MAX_WAIT_FOR_THREAD_MS,
     maxWaitingPerOwner: MAX_WAITING_PER_USER,
-    ...(deps.groupMs ? { groupMs: deps.groupMs } : {}),
+    ...(deps.groupMs !== undefined ? { groupMs: deps.groupMs } : {}),
   });
   const shareFormat = createFormatShare();
   // Reading a format's text for its placeholders cost the event loop more per document than
