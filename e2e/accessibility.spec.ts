@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe.ts';
-import { untilHydrated } from './navigation.ts';
+import { clickOnceHydrated } from './navigation.ts';
 
 /**
  * Every screen, at desktop and phone widths, with its dialogs and the open mobile menu: no serious
@@ -53,8 +53,7 @@ for (const size of WIDTHS) {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expectAccessible(page, 'landing');
       const watchDemo = page.getByRole('button', { name: 'Watch Demo' }).first();
-      await untilHydrated(watchDemo);
-      await watchDemo.click();
+      await clickOnceHydrated(watchDemo);
       await expect(page.getByRole('dialog')).toBeVisible();
       await expectAccessible(page, 'landing walkthrough dialog');
       await page.keyboard.press('Escape');

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { STARTER_FORMATS } from '../src/contract/starter-formats.ts';
 import { linkFromLog } from './own-server.ts';
-import { untilHydrated } from './navigation.ts';
+import { clickOnceHydrated } from './navigation.ts';
 
 /** Where playwright.config.ts sends the shared server's log. */
 const SERVER_LOG = process.env.E2E_SERVER_LOG ?? '';
@@ -44,8 +44,7 @@ test('foundation journey: landing, plan choice, sign-up, every sidebar page, 404
 
   // The walkthrough dialog is keyboard navigable.
   const watchDemo = page.getByRole('button', { name: 'Watch Demo' }).first();
-  await untilHydrated(watchDemo);
-  await watchDemo.click();
+  await clickOnceHydrated(watchDemo);
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Step 1 of 4');
   await page.keyboard.press('ArrowRight');
@@ -235,8 +234,7 @@ test('landing page at 375 px has no horizontal overflow and a working menu', asy
   // This journey is the app's menu, which closes when a link is chosen and scrolls smoothly, so it
   // waits until React has taken the drawn menu over (it marks each node it hydrates). Before then
   // the menu opens and its links work too: the next journey, with scripts off.
-  await untilHydrated(page.getByLabel('Open menu'));
-  await page.getByLabel('Open menu').click();
+  await clickOnceHydrated(page.getByLabel('Open menu'));
   const menu = page.getByRole('navigation', { name: 'Site menu' });
   await menu.getByRole('link', { name: 'Pricing' }).click();
   await expect(menu).toBeHidden();
@@ -312,8 +310,7 @@ test('the landing page arrives already drawn, and the app takes it over without 
   await page.goto('/');
   // Interactive only once hydrated: the walkthrough opens.
   const watchDemo = page.getByRole('button', { name: 'Watch Demo' }).first();
-  await untilHydrated(watchDemo);
-  await watchDemo.click();
+  await clickOnceHydrated(watchDemo);
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.keyboard.press('Escape');
   expect(consoleErrors).toEqual([]);

@@ -15,12 +15,13 @@ export async function navigate(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Waits until React has taken over `element` on a page the server drew (it marks each node it
+ * Clicks `element` on a page the server drew once React has taken it over (it marks each node it
  * hydrates). Before then a drawn button does nothing when clicked, and a journey that runs faster
  * than the script loads would click it in vain.
  */
-export async function untilHydrated(element: Locator): Promise<void> {
+export async function clickOnceHydrated(element: Locator): Promise<void> {
   await expect
     .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith('__reactFiber$'))), { message: 'React takes the drawn page over' })
     .toBe(true);
+  await element.click();
 }

@@ -1,6 +1,6 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { expectAccessible } from './axe.ts';
-import { untilHydrated } from './navigation.ts';
+import { clickOnceHydrated } from './navigation.ts';
 import { startOwnServer, type TOwnServer } from './own-server.ts';
 
 /**
@@ -137,8 +137,7 @@ test('an admin writes the public pages; the landing page arrives with them drawn
   await expect(visitorPage.getByTestId('public-figures')).toContainText('1,204');
   // Interactive only once hydrated: the walkthrough opens; a mismatch would have been reported by then.
   const watchDemo = visitorPage.getByRole('button', { name: 'Watch Demo' }).first();
-  await untilHydrated(watchDemo);
-  await watchDemo.click();
+  await clickOnceHydrated(watchDemo);
   await expect(visitorPage.getByRole('dialog')).toBeVisible();
   await visitorPage.keyboard.press('Escape');
   await expect(visitorPage.getByRole('heading', { name: 'What people say' })).toBeVisible();

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
-import { untilHydrated } from './navigation.ts';
+import { clickOnceHydrated } from './navigation.ts';
 
 const BASE_URL = process.env.BASE_URL ?? 'http://localhost:5077';
 const OUT = process.argv[2] ?? '/tmp/formwork-shots';
@@ -51,8 +51,7 @@ async function main() {
     await visit(page, '/');
     await shot(page, 'landing', width);
     const watchDemo = page.getByRole('button', { name: 'Watch Demo' }).first();
-    await untilHydrated(watchDemo);
-    await watchDemo.click();
+    await clickOnceHydrated(watchDemo);
     await page.getByRole('dialog').waitFor();
     await shot(page, 'landing-demo-dialog-1', width, { fullPage: false });
     await page.getByRole('button', { name: 'Next' }).click();
