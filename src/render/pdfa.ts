@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { PdfWriter } from './pdf-writer.ts';
+import { srgbProfile } from './srgb-profile.ts';
 import { xmpPacket, type TXmpFields } from './xmp.ts';
 
 /*
@@ -9,27 +10,18 @@ import { xmpPacket, type TXmpFields } from './xmp.ts';
  */
 
 /**
- * The profile sits beside this module (see srgb-iec61966-2-1.notice.txt for where it comes from
- * and its terms), so the renderer reads nothing outside its own folder. Bundles find it beside
+ * A compact CMYK profile (cgats001-compat-v2-micro.notice.txt), for CMYK JPEGs in PDF/A. It sits
+ * beside this module, so the renderer reads nothing outside its own folder. Bundles find it beside
  * themselves: scripts/build-server.ts copies it next to every bundle it writes.
  */
-export const SRGB_PROFILE_FILE = 'srgb-iec61966-2-1.icc';
-/** A compact CMYK profile (cgats001-compat-v2-micro.notice.txt), for CMYK JPEGs in PDF/A. */
 export const CMYK_PROFILE_FILE = 'cgats001-compat-v2-micro.icc';
 /** The files the renderer reads from beside itself, which a bundle must have beside it. */
-export const RENDER_DATA_FILES = [SRGB_PROFILE_FILE, CMYK_PROFILE_FILE] as const;
+export const RENDER_DATA_FILES = [CMYK_PROFILE_FILE] as const;
 
-const profiles = new Map<string, Uint8Array>();
-
-/** Read and compressed once per process, when a document first needs it. */
-function compressedProfile(file: string): Uint8Array {
-  let profile = profiles.get(file);
-  if (!profile) {
-    profile = deflateSync(readFileSync(new URL(`./${file}`, import.meta.url)), { level: 9 });
-    profiles.set(file, profile);
-  }
-  return profile;
-}
+let compressedSrgb: Uint8Array | undefined;
+let compressedCmyk: Uint8Array | undefined;
+/** Built or read, and compressed, once per process, when a document first needs it. */
+const compressed = (profile: () => Uint8Array) => deflateSync(profile(), { level: 9 });
 
 export const DEVICE_CMYK = '/ColorSpace /DeviceCMYK';
 
@@ -40,7 +32,8 @@ export const DEVICE_CMYK = '/ColorSpace /DeviceCMYK';
  */
 export function writeCmykColourSpace(w: PdfWriter): string {
   const profile = w.alloc();
-  w.stream(profile, '/N 4 /Filter /FlateDecode', compressedProfile(CMYK_PROFILE_FILE));
+  compressedCmyk ??= compressed(() => readFileSync(new URL(`./${CMYK_PROFILE_FILE}`, import.meta.url)));
+  w.stream(profile, '/N 4 /Filter /FlateDecode', compressedCmyk);
   return `[/ICCBased ${profile} 0 R]`;
 }
 
@@ -55,7 +48,8 @@ export function writeArchivalParts(w: PdfWriter, fields: TXmpFields): string {
   const metadata = w.alloc();
   w.stream(metadata, '/Type /Metadata /Subtype /XML', xmpPacket(fields));
   const profile = w.alloc();
-  w.stream(profile, '/N 3 /Filter /FlateDecode', compressedProfile(SRGB_PROFILE_FILE));
+  compressedSrgb ??= compressed(srgbProfile);
+  w.stream(profile, '/N 3 /Filter /FlateDecode', compressedSrgb);
   const intent = `<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier ${SRGB_CONDITION} /Info ${SRGB_CONDITION} /DestOutputProfile ${profile} 0 R >>`;
   return ` /Metadata ${metadata} 0 R /OutputIntents [${intent}]`;
 }
