@@ -83,31 +83,41 @@ export class DocumentCanvas {
 
   /** Adds `ops` to the page: marked as content (or as an artifact) when the document is tagged. */
   private put(ops: string, artifact: boolean): void {
-    if (this.structure) this.marked(() => this.page.push(ops), artifact);
-    else this.page.push(ops);
+    if (!this.structure) {
+      this.page.push(ops);
+      return;
+    }
+    this.beginMarked(artifact);
+    this.page.push(ops);
+    this.endMarked(artifact);
   }
 
-  /** Wraps what `draw` adds to the page in a marked-content sequence, when the document is tagged. */
-  private marked(draw: () => void, artifact = false, actualText?: string): void {
-    const structure = this.structure;
-    if (!structure) return draw();
+  /*
+   * A marked-content sequence of a tagged document is opened and closed around what is drawn
+   * into it, rather than given a function to draw: a tagged page opens hundreds, and a closure
+   * each cost a measurable part of the tagging's time.
+   */
+
+  /** Opens a sequence for what is drawn next: the current element's content, or an artifact. */
+  private beginMarked(artifact: boolean, actualText?: string): void {
     const node = artifact ? null : this.node;
     if (node) {
       // Readers honour ActualText on a sequence tagged Span (poppler on no other); the element's
       // own type is in the structure tree either way.
-      const mcid = structure.mark(node, this.pageIndex);
+      const mcid = this.structure!.mark(node, this.pageIndex);
       this.page.push(actualText === undefined ? `/${node.type} <</MCID ${mcid}>> BDC\n` : `/Span <</MCID ${mcid} /ActualText ${utf16(actualText)}>> BDC\n`);
-      draw();
-      this.page.push('EMC\n');
       return;
     }
     // Artifacts one after another share one sequence (a table row's border and column rules).
     const last = this.lastArtifact;
     if (last && last.page === this.page && last.end === this.page.length - 1 && last.pagination === this.pagination) this.page.pop();
     else this.page.push(this.pagination ? '/Artifact <</Type /Pagination>> BDC\n' : '/Artifact BMC\n');
-    draw();
+  }
+
+  /** Closes what `beginMarked(artifact)` opened; nothing that is drawn in between changes the element. */
+  private endMarked(artifact: boolean): void {
     this.page.push('EMC\n');
-    this.lastArtifact = { page: this.page, end: this.page.length - 1, pagination: this.pagination };
+    if (artifact || !this.node) this.lastArtifact = { page: this.page, end: this.page.length - 1, pagination: this.pagination };
   }
 
   /**
@@ -142,33 +152,54 @@ export class DocumentCanvas {
    * and the stream stays short; justification gaps become TJ adjustments.
    */
   line(line: Line, baseline: number): void {
-    if (!this.structure) return this.drawLine(line, baseline);
+    if (!this.structure) return this.drawLine(line.atoms, baseline);
     // An empty line (a blank cell, a blank line in a paragraph) draws nothing: in a tagged
     // document it is not written at all, rather than marked as content with nothing in it.
     if (line.atoms.length === 0) return;
     const node = this.node;
-    // Page furniture is an artifact, read by no one: its words need no parts of their own.
-    if (!node) return this.marked(() => this.drawLine(line, baseline));
+    if (!node) {
+      // Page furniture is an artifact, read by no one: its words need no parts of their own.
+      this.beginMarked(true);
+      this.drawLine(line.atoms, baseline);
+      this.endMarked(true);
+      return;
+    }
     // Marked in reading order: a right-to-left run's words sit on the line in visual order, and
     // each part sets its own position, so the order they are drawn in changes nothing on the page.
-    const atoms = line.atoms.some((a) => a.level & 1) ? [...line.atoms].sort((p, q) => p.start - q.start) : line.atoms;
+    let atoms = line.atoms;
+    for (const a of atoms) {
+      if (a.level & 1) {
+        atoms = [...atoms].sort((p, q) => p.start - q.start);
+        break;
+      }
+    }
     for (let from = 0; from < atoms.length;) {
       const link = atoms[from]!.link;
       let to = from + 1;
       while (to < atoms.length && atoms[to]!.link === link) to++;
-      const run = atoms.slice(from, to);
-      const drawParts = () => {
-        for (const part of this.contentParts(run)) {
-          this.marked(() => this.drawLine({ ...line, atoms: part.atoms }, baseline, part.actualText === undefined), false, part.actualText);
-        }
-      };
+      // Most lines are one run of words without a link: drawn as they are, with no copy.
+      const run = from === 0 && to === atoms.length ? atoms : atoms.slice(from, to);
       if (link) {
         // A link's words are in one Link element with one annotation per line.
         const linkNode = this.linkNode(node, link);
-        this.within(linkNode, drawParts);
+        this.node = linkNode;
+        try {
+          this.drawContentParts(run, baseline);
+        } finally {
+          this.node = node;
+        }
         this.addLinkAnnotation(run, link, linkNode, baseline);
-      } else drawParts();
+      } else this.drawContentParts(run, baseline);
       from = to;
+    }
+  }
+
+  /** Draws an element's words as its marked-content sequences (`contentParts`). */
+  private drawContentParts(atoms: Atom[], baseline: number): void {
+    for (const part of this.contentParts(atoms)) {
+      this.beginMarked(false, part.actualText);
+      this.drawLine(part.atoms, baseline, part.actualText === undefined);
+      this.endMarked(false);
     }
   }
 
@@ -219,7 +250,7 @@ export class DocumentCanvas {
    * `readsBack`: false for an atom whose marked content already carries its ActualText; otherwise
    * an atom whose glyphs do not read back in order is wrapped in a span with its ActualText.
    */
-  private drawLine(line: Line, baseline: number, readsBack = true): void {
+  private drawLine(atoms: Atom[], baseline: number, readsBack = true): void {
     const y = num(this.pageHeight - baseline);
     const out = this.page;
     out.push('BT\n');
@@ -228,7 +259,7 @@ export class DocumentCanvas {
     let curColor = '';
     let inArray = false;
     let penX = 0;
-    for (const a of line.atoms) {
+    for (const a of atoms) {
       const use = this.fontUse(a.face);
       const plain = readsBack && a.shaped.inLogicalOrder && a.shaped.yOffsets === null;
       const sameRun = inArray && plain && a.face === curFace && a.size === curSize && a.color === curColor;
@@ -266,7 +297,7 @@ export class DocumentCanvas {
     }
     if (inArray) out.push('] TJ\n');
     out.push('ET\n');
-    this.underlines(line.atoms, baseline);
+    this.underlines(atoms, baseline);
   }
 
   private underlines(atoms: Atom[], baseline: number): void {

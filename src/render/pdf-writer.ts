@@ -51,8 +51,9 @@ export class PdfWriter {
   private finished = false;
   private length = 0;
   private readonly offsets: number[] = [];
-  /** For an object kept in an object stream: that stream's id and the object's index in it. */
-  private readonly inStream = new Map<number, [number, number]>();
+  /** For an object kept in an object stream, by object id: that stream's id, and the object's index in it. */
+  private readonly streamOf: number[] = [];
+  private readonly indexInStream: number[] = [];
   /** Small objects waiting for an object stream, in the order they were given. */
   private readonly packed: { id: number; body: string }[] = [];
   private count = 0;
@@ -75,22 +76,24 @@ export class PdfWriter {
 
   private writeObjectStreams(): void {
     for (let from = 0; from < this.packed.length; from += OBJECTS_PER_STREAM) {
-      const group = this.packed.slice(from, from + OBJECTS_PER_STREAM);
+      const to = Math.min(from + OBJECTS_PER_STREAM, this.packed.length);
       const streamId = this.alloc();
       let header = '';
       let bodies = '';
-      group.forEach(({ id, body }, index) => {
+      for (let i = from; i < to; i++) {
+        const { id, body } = this.packed[i]!;
         // Bodies are latin1 (text in them is escaped or hex), so their length is their byte count.
         header += `${id} ${bodies.length} `;
         bodies += `${body}\n`;
-        this.inStream.set(id, [streamId, index]);
-      });
-      const data = Buffer.from(header + bodies, 'latin1');
-      const small = data.length < SMALL_STREAM;
+        this.streamOf[id] = streamId;
+        this.indexInStream[id] = i - from;
+      }
+      const text = header + bodies;
+      const small = text.length < SMALL_STREAM;
       this.stream(
         streamId,
-        `/Type /ObjStm /N ${group.length} /First ${header.length}${small ? '' : ' /Filter /FlateDecode'}`,
-        small ? data : deflateSync(data, { level: 1 }),
+        `/Type /ObjStm /N ${to - from} /First ${header.length}${small ? '' : ' /Filter /FlateDecode'}`,
+        small ? Buffer.from(text, 'latin1') : cachedObjectStream(text),
       );
     }
   }
@@ -156,10 +159,10 @@ export class PdfWriter {
     table.writeUInt16BE(65535, 1 + offsetBytes);
     for (let n = 1; n <= this.count; n++) {
       const at = n * columns;
-      const packedIn = this.inStream.get(n);
-      table.writeUInt8(packedIn ? 2 : 1, at);
-      table.writeUIntBE(packedIn ? packedIn[0] : Math.max(this.offsets[n - 1]!, 0), at + 1, offsetBytes);
-      if (packedIn) table.writeUIntBE(packedIn[1], at + 1 + offsetBytes, indexBytes);
+      const stream = this.streamOf[n];
+      table[at] = stream === undefined ? 1 : 2;
+      table.writeUIntBE(stream ?? Math.max(this.offsets[n - 1]!, 0), at + 1, offsetBytes);
+      if (stream !== undefined) table.writeUInt16BE(this.indexInStream[n]!, at + 1 + offsetBytes);
     }
     // A short table is cheaper to send as it is than to start a compressor for.
     const small = table.length < SMALL_STREAM;
@@ -221,6 +224,22 @@ function cachedSubset(face: Face, gids: number[]): SubsetEntry {
   if (subsetCache.size >= SUBSET_CACHE_LIMIT) subsetCache.delete(subsetCache.keys().next().value!);
   subsetCache.set(key, e);
   return e;
+}
+
+const objectStreamCache = new Map<string, Uint8Array>();
+
+/**
+ * Documents of one format have the same structure, element for element, as long as their lists
+ * are as long, so the compressed object stream of their structure elements is reused as well.
+ */
+function cachedObjectStream(text: string): Uint8Array {
+  let z = objectStreamCache.get(text);
+  if (!z) {
+    z = deflateSync(Buffer.from(text, 'latin1'), { level: 1 });
+    if (objectStreamCache.size >= 64) objectStreamCache.delete(objectStreamCache.keys().next().value!);
+    objectStreamCache.set(text, z);
+  }
+  return z;
 }
 
 const toUnicodeCache = new Map<string, Uint8Array>();
