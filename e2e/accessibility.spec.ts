@@ -49,6 +49,8 @@ for (const size of WIDTHS) {
     test.use({ viewport: { width: size.width, height: size.height } });
 
     test(`public screens have no serious accessibility violations (${size.name})`, async ({ page }) => {
+      // Eight screens and dialogs, each with a full axe pass.
+      test.slow();
       await page.goto('/');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expectAccessible(page, 'landing');

@@ -79,15 +79,21 @@ describe('load shedding', () => {
   it('turns away generations while the event loop lags, and still answers health checks and reads', async () => {
     const { client } = await signUpOnPlan(lagging, 'premium');
     const format = (await client.post('/api/formats', letter)).json() as { id: string };
-    // Hold the event loop in 400 ms turns for over a second, as a run of heavy work would: the
-    // delay is sampled four times a second, and the request comes right after.
-    const stallEnds = performance.now() + 1_200;
-    while (performance.now() < stallEnds) {
-      const until = performance.now() + 400;
-      while (performance.now() < until);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    // Hold the event loop in 400 ms turns, as a run of heavy work would, for over a second and until
+    // the request has its answer: the delay is sampled four times a second, and a busy machine can
+    // take longer than that to bring a request to the check, which would then see a quiet loop.
+    let stalling = true;
+    const stall = (async () => {
+      while (stalling) {
+        const until = performance.now() + 400;
+        while (performance.now() < until);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
     const refused = await client.post('/api/documents', { formatId: format.id, data: { name: 'Stalled' } });
+    stalling = false;
+    await stall;
     expect(refused.statusCode).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect((await lagging.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

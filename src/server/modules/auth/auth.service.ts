@@ -100,7 +100,8 @@ export function createAuthService(deps: TAuthServiceDeps) {
     },
     async stop() {
       clearInterval(sweeper);
-      await Promise.all(ctx.noticesInFlight);
+      // A notice's work may start another (the reset link's, then its mail).
+      while (ctx.noticesInFlight.size > 0) await Promise.all(ctx.noticesInFlight);
     },
 
     signUp: signUp.signUp,

@@ -25,12 +25,14 @@ export function createPasswordRecovery(ctx: TAuthContext) {
 
     /**
      * Mails a reset link when the address has an account. The answer is the same, and takes the
-     * same time, either way: the library does the same reads for an unknown address and the mail
-     * goes out after the answer.
+     * same time, either way: for a known address the library writes the link's token where it
+     * only reads for an unknown one, so all of its work happens after the answer, and the answer's
+     * own work (the limits) is the same for every address.
      */
     async forgotPassword(email: string, ip: string, headers: IncomingHttpHeaders): Promise<{ message: string }> {
       await recovery.resetRequested(email, ip);
-      await ctx.auth().api.requestPasswordReset({ body: { email }, headers: fromNodeHeaders(headers) });
+      const fromHeaders = fromNodeHeaders(headers);
+      ctx.inBackground('password reset link', () => ctx.auth().api.requestPasswordReset({ body: { email }, headers: fromHeaders }));
       return { message: FORGOT_PASSWORD_MESSAGE };
     },
 
