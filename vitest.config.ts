@@ -10,9 +10,9 @@ export default defineConfig({
     // per core keeps the cores busy; Vitest's default (one core fewer) runs a single file at a time on two cores.
     maxWorkers: Math.max(2, availableParallelism()),
     // Hang guards, not speed targets (bench:* measures speed): in CI the PostgreSQL pass shares two
-    // cores with the browser journeys, and a test that takes 6 s alone has taken over 30 s there.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // cores with the browser journeys, and a test that takes 6 s alone has taken over 60 s there.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     projects: [
       {
         extends: true,

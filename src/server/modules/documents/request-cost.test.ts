@@ -19,7 +19,9 @@ import { FLOOD, wideInvoice as invoice, wideInvoiceRows as rows } from './test/r
 let t: TTestApp;
 let baseUrl: string;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The 1,000-row document is about checks and quota, not the render budget: beside the browser
+  // journeys in CI its render has run past the 5 s budget and been stopped (422).
+  t = await createTestApp({}, { renderBudgetMs: 60_000 });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -102,7 +104,7 @@ describe('free work is bounded and counted', () => {
     expect(Object.keys(error.fields ?? {})).toHaveLength(100);
 
     const made = await client.post('/api/documents', { formatId: format.id, data: { items: rows(1_000, true) } });
-    expect(made.statusCode).toBe(201);
+    expect(made.statusCode, made.body).toBe(201);
 
     // That was the last: refused at once, even though the data is wrong too.
     const overQuota = await client.post('/api/documents', { formatId: format.id, data: { items: rows(1_000, false) } });
@@ -164,5 +166,5 @@ describe('a flood of free work does not stall the server', () => {
     const figures = JSON.stringify({ seen, probes: health.length, slowestMs: health.at(-1) });
     expect(health.length, figures).toBeGreaterThan(0);
     expect(health.at(-1)!, figures).toBeLessThan(5_000);
-  }, 60_000);
+  });
 });

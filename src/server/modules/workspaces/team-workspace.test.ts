@@ -86,7 +86,7 @@ describe('a team’s plan', () => {
     expect(stats.apiCallsUsed).toBe(0);
     first.client.team = teamId;
     expect(((await first.client.get('/api/user/stats')).json() as { apiCallsUsed: number }).apiCallsUsed).toBe(30);
-  }, 60_000);
+  });
 });
 
 describe('in a team workspace', () => {
