@@ -26,8 +26,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   // A hang guard, not a speed target (bench:* measures speed): the longest journeys take about 35 s
-  // on this two-core machine when it is quiet, and more than twice that when the host is busy and
-  // the PostgreSQL suite runs beside them, as it does in CI.
+  // on this two-core machine when it is quiet, and more than twice that when the host is busy.
   timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],

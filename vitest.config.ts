@@ -9,8 +9,8 @@ export default defineConfig({
     // Most of a test's time is spent waiting on its server, its database or a stand-in on loopback, so one file
     // per core keeps the cores busy; Vitest's default (one core fewer) runs a single file at a time on two cores.
     maxWorkers: Math.max(2, availableParallelism()),
-    // Hang guards, not speed targets (bench:* measures speed): in CI the PostgreSQL pass shares two
-    // cores with the browser journeys, and a test that takes 6 s alone has taken over 60 s there.
+    // Hang guards, not speed targets (bench:* measures speed): when CI ran the PostgreSQL pass beside
+    // the browser journeys on two cores, a test that takes 6 s alone took over 60 s.
     testTimeout: 120_000,
     hookTimeout: 120_000,
     projects: [

@@ -106,7 +106,7 @@ describe('a client generated from the OpenAPI document', () => {
   });
 
   // Every endpoint, with a batch, an email and a sealed signature: about 6 s alone, and more than
-  // 60 s beside the browser journeys on PostgreSQL in CI.
+  // 60 s when CI ran it on PostgreSQL beside the browser journeys.
   it('calls every endpoint, and every answer matches the document', { timeout: 240_000 }, async () => {
     const api = client();
 
