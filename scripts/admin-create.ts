@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config.ts';
 import { migrateDatabase, openDatabase } from '../src/server/db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../src/server/db/data-dir-lock.ts';
-import { AdminAccountInputError, createAdminAccount } from '../src/server/modules/auth/index.ts';
+import { AdminAccountInputError, createAdminAccount, parseAdminAccountInput } from '../src/server/modules/auth/index.ts';
 
 const USAGE = 'Usage: npm run admin:create -- --email you@example.com --password "a long password" [--first Ada --last Lovelace]';
 
@@ -35,6 +35,13 @@ if (args.help) {
 }
 if (!args.email) fail(`give the account's address with --email.\n${USAGE}`);
 if (!args.password) fail(`give a password with --password.\n${USAGE}`);
+const input = { email: args.email, password: args.password, firstName: args.first, lastName: args.last };
+try {
+  parseAdminAccountInput(input);
+} catch (error) {
+  if (error instanceof AdminAccountInputError) fail(error.message);
+  throw error;
+}
 
 const config = loadConfig();
 if (!config.databaseUrl) {
@@ -56,7 +63,7 @@ try {
   try {
     // An empty data directory is fine: the tables are made first, as `npm start` would.
     await migrateDatabase(database);
-    const { created } = await createAdminAccount(database.db, { email: args.email, password: args.password, firstName: args.first, lastName: args.last });
+    const { created } = await createAdminAccount(database.db, input);
     const where = config.databaseUrl ? 'PostgreSQL' : config.dataDir;
     process.stdout.write(
       created

@@ -11,12 +11,10 @@ export type TAdminAccountInput = { email: string; password: string; firstName?: 
 export class AdminAccountInputError extends Error {}
 
 /**
- * What `npm run admin:create` does: makes the account an admin with a verified address and this
- * password, creating it when the address has none. Running it again changes nothing more, so it
- * is safe to repeat (and it is also the way back into an installation whose admin lost the
- * password). It works on the database directly, so it needs no mail server and no running server.
+ * The operator's input as the account will hold it; an AdminAccountInputError names the flag to
+ * change. The script checks it before it opens the database, so a typo is answered at once.
  */
-export async function createAdminAccount(db: TDb, input: TAdminAccountInput): Promise<{ userId: string; created: boolean }> {
+export function parseAdminAccountInput(input: TAdminAccountInput) {
   const parsed = ZSignUpBody.safeParse({
     email: input.email,
     password: input.password,
@@ -28,7 +26,17 @@ export async function createAdminAccount(db: TDb, input: TAdminAccountInput): Pr
     const flag = { email: '--email', password: '--password', firstName: '--first', lastName: '--last' }[String(issue.path[0])] ?? 'input';
     throw new AdminAccountInputError(`${flag}: ${issue.message}`);
   }
-  const { email, password, firstName, lastName } = parsed.data;
+  return parsed.data;
+}
+
+/**
+ * What `npm run admin:create` does: makes the account an admin with a verified address and this
+ * password, creating it when the address has none. Running it again changes nothing more, so it
+ * is safe to repeat (and it is also the way back into an installation whose admin lost the
+ * password). It works on the database directly, so it needs no mail server and no running server.
+ */
+export async function createAdminAccount(db: TDb, input: TAdminAccountInput): Promise<{ userId: string; created: boolean }> {
+  const { email, password, firstName, lastName } = parseAdminAccountInput(input);
   const hash = await createPasswordHasher().password.hash(password);
   const now = new Date();
   return db.transaction(async (tx) => {

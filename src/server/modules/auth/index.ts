@@ -1,6 +1,6 @@
 // The auth module's front door: what the rest of the server (and its scripts) may use of it.
 export { accountRoutes } from './account.routes.ts';
-export { AdminAccountInputError, createAdminAccount } from './admin-account.ts';
+export { AdminAccountInputError, createAdminAccount, parseAdminAccountInput } from './admin-account.ts';
 export { authRoutes } from './auth.routes.ts';
 export { createAuthService, sessionKeyOf, type TAuthService } from './auth.service.ts';
 export { CLIENT_IP_HEADER } from './better-auth.ts';
