@@ -5,7 +5,7 @@ import { ZRenderableFormat } from '../contract/format-content.ts';
 import { STARTER_FORMATS } from '../contract/starter-formats.ts';
 import { renderPdf, type TRenderableFormat } from './index.ts';
 import { checkAccessibility } from './test/pdf-accessibility-check.ts';
-import { pdfInfo, pdfText } from './testdata/pdf-tools.ts';
+import { pdfInfo, pdfStructure, pdfText } from './testdata/pdf-tools.ts';
 
 /*
  * Tagged documents (docs/accessible-pdf.md): a format version saved with `accessible` prints a
@@ -34,6 +34,10 @@ describe('a tagged document', () => {
     const furniture = words(report.artifacts.flat().join(' '));
     expect(inTree.length + furniture.length).toBe(words(pdfText(pdf)).length);
     expect(report.elements.some((e) => /^H[1-6]$/.test(e.role))).toBe(true);
+    // Poppler reads the same tree: the same text in the same order, headings and table cells among it.
+    const poppler = pdfStructure(pdf);
+    expect(words(poppler.text)).toEqual(inTree);
+    expect(poppler.elements.map((e) => e.role)).toEqual(report.elements.map((e) => e.role));
   });
 
   it('reads a one-column document in the order pdftotext prints it, headings, lists and all', async () => {
@@ -45,7 +49,7 @@ describe('a tagged document', () => {
           { id: 'p', type: 'paragraph', content: 'Für alle **Mieter** des Hauses {{address}}.' },
           { id: 'l', type: 'list', listStyle: 'numbered', items: ['Ruhezeiten von 22 bis 6 Uhr', 'Müll getrennt entsorgen'] },
           { id: 's', type: 'heading', content: 'Kontakt', fontSize: 'text-xl' },
-          { id: 'q', type: 'paragraph', content: 'Hausverwaltung Nord' },
+          { id: 'q', type: 'paragraph', content: 'Hausverwaltung Nord, [Kontaktformular](https://example.com/kontakt)' },
         ],
       },
       placeholders: [{ name: 'address', type: 'text', required: false }],
@@ -54,7 +58,13 @@ describe('a tagged document', () => {
     const report = await checkAccessibility(pdf);
     expect(report.findings).toEqual([]);
     expect(words(report.readingOrder.join(' '))).toEqual(words(pdfText(pdf)));
-    expect(report.elements.map((e) => e.role)).toEqual(['Document', 'H2', 'P', 'L', 'LI', 'Lbl', 'LBody', 'LI', 'Lbl', 'LBody', 'H4', 'P']);
+    const roles = ['Document', 'H2', 'P', 'L', 'LI', 'Lbl', 'LBody', 'LI', 'Lbl', 'LBody', 'H4', 'P', 'Link'];
+    expect(report.elements.map((e) => e.role)).toEqual(roles);
+    // As poppler prints the tree (`pdfinfo -struct-text`): the same elements, and pdftotext's words in its order.
+    const poppler = pdfStructure(pdf);
+    expect(poppler.elements.map((e) => e.role)).toEqual(roles);
+    expect(words(poppler.text)).toEqual(words(pdfText(pdf)));
+    expect(poppler.elements.find((e) => e.role === 'Link')?.text).toBe('Kontaktformular');
     expect(report.elements.find((e) => e.role === 'LBody')?.text).toBe('Ruhezeiten von 22 bis 6 Uhr');
     expect(pdfInfo(pdf).Title).toBe('A tagged document');
     // The language is the format's locale.

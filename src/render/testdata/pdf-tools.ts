@@ -58,6 +58,36 @@ export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   });
 }
 
+/**
+ * The structure tree as poppler reads it (`pdfinfo -struct-text`), a reader independent of our own
+ * check: each element's role at its depth, and the text poppler gives each, in the tree's order.
+ */
+export function pdfStructure(pdf: Uint8Array): { elements: { role: string; depth: number; text: string }[]; text: string } {
+  assertValidPdf(pdf);
+  const out = withFile(pdf, (path) => execFileSync('pdfinfo', ['-struct-text', path], { encoding: 'utf8' }));
+  const elements: { role: string; depth: number; text: string }[] = [];
+  const texts: string[] = [];
+  const open: { depth: number; element: { text: string } }[] = [];
+  for (const line of out.split('\n')) {
+    const depth = line.length - line.trimStart().length;
+    const body = line.trim();
+    const quoted = /^"(.*)"$/.exec(body);
+    if (quoted) {
+      // The line belongs to every element that encloses it.
+      for (const { element } of open) element.text += (element.text ? ' ' : '') + quoted[1]!;
+      texts.push(quoted[1]!);
+      continue;
+    }
+    const role = /^([A-Za-z][A-Za-z0-9]*)(?::| \(|$)/.exec(body);
+    if (!role) continue; // an attribute line (`/Scope /Column`) or a blank
+    while (open.length > 0 && open.at(-1)!.depth >= depth) open.pop();
+    const element = { role: role[1]!, depth, text: '' };
+    elements.push(element);
+    open.push({ depth, element });
+  }
+  return { elements, text: texts.join('\n') };
+}
+
 /** The XMP metadata packet as `pdfinfo -meta` prints it (empty when there is none). */
 export function pdfXmp(pdf: Uint8Array): string {
   assertValidPdf(pdf);
