@@ -3,7 +3,8 @@ import type { TAdminUser, TAuditEntry, TPaymentGateway } from '../../../contract
 import type { TAdminPayments } from '../../../contract/billing.ts';
 import type { TPlanCatalogue } from '../../../contract/plans.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
-import { pdfText } from '../../../render/testdata/pdf-tools.ts';
+import { checkAccessibility } from '../../../render/test/pdf-accessibility-check.ts';
+import { pdfInfo, pdfText } from '../../../render/testdata/pdf-tools.ts';
 import { startRazorpayStandIn, type TRazorpayStandIn } from '../../test/gateway-stand-ins/razorpay-stand-in.ts';
 import type { TestClient } from '../../test/test-app.ts';
 import { createBillingKit, errorOf, type TBillingKit } from './test/billing-test-kit.ts';
@@ -57,6 +58,13 @@ describe('billing in the admin panel', () => {
     expect(text).toContain('Formwork Labs Pvt Ltd');
     expect(text).toContain('Tax ID: 29ABCDE1234F1Z5');
     expect(text).toContain(a.email);
+    // Tagged, PDF/UA-1 and PDF/A-2a, as an archive keeps it.
+    expect(pdfInfo(pdf.rawPayload).Tagged).toBe('yes');
+    const report = await checkAccessibility(pdf.rawPayload);
+    expect(report.findings).toEqual([]);
+    expect(report.pdfa).toEqual([]);
+    expect(report.elements.map((e) => e.role).slice(0, 3)).toEqual(['Document', 'H1', 'P']);
+    expect(report.elements.filter((e) => e.role === 'TH').map((e) => e.text)).toEqual(['From', 'Billed to', 'Description', 'Amount']);
 
     expect((await a.client.get('/api/admin/payments')).statusCode).toBe(403);
     // Another customer's invoice is not found, exactly as if it did not exist.

@@ -7,6 +7,8 @@ import type { TPlaceholder } from '../../../contract/placeholders.ts';
  * The built-in invoice: a format like any user's, printed by the same renderer. Every value is a
  * placeholder filled from the invoice's frozen details, so nothing a buyer typed (a name with
  * braces, say) can be read as markup, and the same invoice prints the same bytes every time.
+ * It prints tagged, as PDF/UA-1 and PDF/A-2a (docs/accessible-pdf.md): an invoice is kept for
+ * years, and archives and tax offices ask for PDF/A.
  */
 
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
@@ -36,8 +38,11 @@ export function invoiceDocument(details: TInvoiceDetails): { format: TRenderable
     return [`{{line_${i + 1}}}`, `{{line_${i + 1}_amount}}`];
   });
   const content: TFormatContent = {
+    accessible: true,
+    // Its words are English whatever the installation's language.
+    locale: 'en-US',
     elements: [
-      { id: 'title', type: 'heading', content: 'Invoice', fontSize: 'text-3xl', align: 'left', bold: true, italic: false, underline: false },
+      { id: 'title', type: 'heading', content: 'Invoice', fontSize: 'text-3xl', level: 1, align: 'left', bold: true, italic: false, underline: false },
       {
         id: 'meta',
         type: 'paragraph',
