@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ZLocale } from './format-content.ts';
+import { DEFAULT_LOCALE } from './placeholder-values.ts';
 import { ZPlanCatalogue, ZPlanId } from './plans.ts';
 import { DEFAULT_PUBLIC_PAGES, ZPublicPages } from './public-pages.ts';
 import { DEFAULT_SIGN_UP_POLICY, ZSignUpConfig } from './sign-ups.ts';
@@ -47,6 +49,8 @@ export const KNOWN_SETTINGS = {
   'billing.seller_tax_id': 'The seller’s tax id (VAT, GSTIN, EIN) on invoices.',
   'security.admin_two_factor':
     'true: administrators must turn on two-factor sign-in before they can use the Admin Panel (accounts that sign in through single sign-on are left to their provider).',
+  'documents.locale':
+    'The language formats are written in unless they choose their own, as a tag such as en-GB, de-DE or hi-IN: their PDFs name it for screen readers, and dates and numbers print in its style. A format keeps the language it was saved with.',
   'mail.daily_limit':
     'Emails a day users may send through the installation’s mail server (each recipient counts once); past it, sending waits for the next day (UTC).',
 } as const;
@@ -209,6 +213,8 @@ export const ZAppConfig = z.object({
   publicPages: ZPublicPages,
   /** Who may create an account, so the sign-up page says so before anyone types. */
   signUps: ZSignUpConfig,
+  /** The language a format is saved in when it names none (`documents.locale`). */
+  documentLocale: z.string(),
 });
 export type TAppConfig = z.infer<typeof ZAppConfig>;
 
@@ -222,7 +228,27 @@ export const BUILD_APP_CONFIG: TAppConfig = {
   publicUrl: PUBLIC_URL_TOKEN,
   publicPages: DEFAULT_PUBLIC_PAGES,
   signUps: { mode: DEFAULT_SIGN_UP_POLICY.mode, singleSignOn: null },
+  documentLocale: DEFAULT_LOCALE,
 };
+
+export const DOCUMENT_LOCALE_SETTING = 'documents.locale' satisfies keyof typeof KNOWN_SETTINGS;
+export const DOCUMENT_LOCALE_HINT = 'Enter a language tag such as en-GB, de-DE or hi-IN.';
+
+/** A language tag in its canonical form (`de-de` reads `de-DE`), or null when it is not one. */
+export function canonicalLocale(raw: string | null | undefined): string | null {
+  const tag = ZLocale.safeParse(raw?.trim()).data;
+  if (!tag) return null;
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The `documents.locale` setting; the default when it is unset or not a language tag. */
+export function documentLocaleSetting(raw: string | null | undefined): string {
+  return canonicalLocale(raw) ?? DEFAULT_LOCALE;
+}
 
 /** One admin change: who did what to which gateway, plan or user, and when (secrets never shown). */
 export const ZAuditEntry = z.object({

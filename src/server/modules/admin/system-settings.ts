@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { TIMESTAMP_URL_SETTING, type TSystemSetting, type TSystemSettingInput } from '../../../contract/admin.ts';
+import {
+  canonicalLocale,
+  DOCUMENT_LOCALE_HINT,
+  DOCUMENT_LOCALE_SETTING,
+  TIMESTAMP_URL_SETTING,
+  type TSystemSetting,
+  type TSystemSettingInput,
+} from '../../../contract/admin.ts';
 import { ZPlanCatalogue } from '../../../contract/plans.ts';
 import { PUBLIC_PAGES_SETTING } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
@@ -26,6 +33,7 @@ const SETTING_VALIDATORS: Record<string, (value: string) => string | undefined> 
     z.url({ protocol: /^https?$/ }).safeParse(value.trim()).success
       ? undefined
       : 'Enter the timestamp server’s http(s) address, such as http://timestamp.digicert.com.',
+  [DOCUMENT_LOCALE_SETTING]: (value) => (canonicalLocale(value) ? undefined : DOCUMENT_LOCALE_HINT),
   [ADMIN_TWO_FACTOR_SETTING]: (value) => (value === 'true' || value === 'false' ? undefined : 'Enter true or false.'),
   [SYSTEM_MAIL_DAILY_LIMIT_SETTING]: (value) =>
     parseDailyLimit(value) === null ? `Enter a whole number of emails a day from 1 to ${MAX_DAILY_LIMIT.toLocaleString('en-US')}, such as 500.` : undefined,

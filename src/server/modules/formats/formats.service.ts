@@ -80,6 +80,14 @@ export function createFormatsService(deps: {
     return new Set(newestFirst.slice(plan.formatLimit).map((r) => r.id));
   }
 
+  /**
+   * A format is saved in a language: its own, else the installation's. It is kept in the version,
+   * so the version's documents print alike whatever the setting says later.
+   */
+  async function inItsLanguage(input: TFormatInputParsed): Promise<TFormatInputParsed> {
+    return input.content.locale ? input : { ...input, content: { ...input.content, locale: await deps.system.documentLocale() } };
+  }
+
   async function load(ownerId: string, id: string): Promise<TFormatRow> {
     const row = await deps.formats.get(ownerId, id);
     if (!row) throw formatNotFound();
@@ -132,7 +140,7 @@ export function createFormatsService(deps: {
       await deps.assets.fetchImagesOf(ownerId, input.content);
       const row = await deps.formats.create(
         ownerId,
-        input,
+        await inItsLanguage(input),
         (existing) => {
           if (plan?.formatLimit != null && existing >= plan.formatLimit) {
             const noun = plan.formatLimit === 1 ? 'format' : 'formats';
@@ -155,7 +163,7 @@ export function createFormatsService(deps: {
         );
       }
       await deps.assets.fetchImagesOf(ownerId, input.content);
-      const row = await deps.formats.update(ownerId, id, input);
+      const row = await deps.formats.update(ownerId, id, await inItsLanguage(input));
       if (!row) throw formatNotFound();
       return toFormat(row);
     },
@@ -196,7 +204,7 @@ export function createFormatsService(deps: {
     async previewUnsaved(ownerId: string, input: TFormatInputParsed): Promise<Uint8Array> {
       await deps.limits.takePreview(ownerId);
       await deps.assets.fetchImagesOf(ownerId, input.content);
-      return previewPdf(ownerId, input, new Date(0), {}, true);
+      return previewPdf(ownerId, await inItsLanguage(input), new Date(0), {}, true);
     },
   };
 }

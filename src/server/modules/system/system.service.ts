@@ -1,6 +1,6 @@
 import { ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans.ts';
 import { DEFAULT_PLAN_CATALOGUE } from '../../../contract/plan-catalogue.ts';
-import { DEFAULT_SELLER_NAME, TIMESTAMP_URL_SETTING, type TAppConfig } from '../../../contract/admin.ts';
+import { DEFAULT_SELLER_NAME, DOCUMENT_LOCALE_SETTING, documentLocaleSetting, TIMESTAMP_URL_SETTING, type TAppConfig } from '../../../contract/admin.ts';
 import { DEFAULT_PUBLIC_PAGES, PUBLIC_PAGES_SETTING, ZPublicPages, type TPublicPages } from '../../../contract/public-pages.ts';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor.ts';
 import { DEFAULT_SIGN_UP_POLICY, SIGN_UP_POLICY_SETTING, ZSignUpPolicy, type TSignUpPolicy } from '../../../contract/sign-ups.ts';
@@ -70,11 +70,12 @@ export function createSystemService(deps: {
   }
 
   async function readAppConfig(): Promise<TAppConfig> {
-    const [supportEmail, salesEmail, publicPages, signUpPolicy] = await Promise.all([
+    const [supportEmail, salesEmail, publicPages, signUpPolicy, documentLocale] = await Promise.all([
       deps.system.get('support.email'),
       deps.system.get('sales.email'),
       readPublicPages(),
       signUps.get(),
+      deps.system.get(DOCUMENT_LOCALE_SETTING),
     ]);
     return {
       supportEmail: supportEmail || null,
@@ -82,6 +83,7 @@ export function createSystemService(deps: {
       publicUrl: deps.publicUrl,
       publicPages,
       signUps: { mode: signUpPolicy.mode, singleSignOn: deps.singleSignOn ?? null },
+      documentLocale: documentLocaleSetting(documentLocale),
     };
   }
 
@@ -114,6 +116,11 @@ export function createSystemService(deps: {
 
     appConfig(): Promise<TAppConfig> {
       return appConfig.get();
+    },
+
+    /** The language a format is saved in when it names none (`documents.locale`). */
+    async documentLocale(): Promise<string> {
+      return (await appConfig.get()).documentLocale;
     },
 
     /** Who may create an account; read again within seconds of an admin's change, at once in this process. */

@@ -2,7 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { KNOWN_SETTINGS, ZSystemSettingInput, type TSystemSetting } from '../../../contract/admin';
+import {
+  canonicalLocale,
+  DOCUMENT_LOCALE_HINT,
+  DOCUMENT_LOCALE_SETTING,
+  KNOWN_SETTINGS,
+  ZSystemSettingInput,
+  type TSystemSetting,
+} from '../../../contract/admin';
 import { MAX_DAILY_LIMIT, parseDailyLimit, SYSTEM_MAIL_DAILY_LIMIT_SETTING } from '../../../contract/mail';
 import { ZPlanCatalogue, type TPlanCatalogue } from '../../../contract/plans';
 import { DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -41,17 +48,20 @@ const VALUE_PLACEHOLDERS: Record<EditableKey, string> = {
   'billing.seller_name': 'Formwork Labs Pvt Ltd',
   'billing.seller_address': '12 Market Street\nBengaluru 560001\nIndia',
   'billing.seller_tax_id': 'GSTIN 29ABCDE1234F1Z5, VAT or EIN',
+  'documents.locale': 'en-GB',
   'mail.daily_limit': '500',
 };
 
 /**
  * Checks what the browser can check before the server does: the support and sales addresses must
- * be emails, the daily limit a whole number. Returns an error or null.
+ * be emails, the document language a language tag, the daily limit a whole number. Returns an
+ * error or null.
  */
 function checkValue(key: string, value: string): string | null {
   if ((key === 'support.email' || key === 'sales.email') && value.trim() !== '' && !z.email().safeParse(value.trim()).success) {
     return `Enter an email address, such as ${VALUE_PLACEHOLDERS[key]}.`;
   }
+  if (key === DOCUMENT_LOCALE_SETTING && !canonicalLocale(value)) return DOCUMENT_LOCALE_HINT;
   if (key.startsWith('billing.seller_') && value.trim() === '') return 'Enter what invoices should print, or delete the setting.';
   if (key === SYSTEM_MAIL_DAILY_LIMIT_SETTING && parseDailyLimit(value) === null) {
     return `Enter a whole number of emails a day from 1 to ${formatNumber(MAX_DAILY_LIMIT)}, such as 500.`;

@@ -7,7 +7,8 @@ import {
   type THeaderFooter,
   type TPageSetup,
 } from '../../../contract/format-content';
-import { DEFAULT_CURRENCY } from '../../../contract/placeholders';
+import { DEFAULT_CURRENCY, DEFAULT_LOCALE } from '../../../contract/placeholders';
+import { useAppConfig } from '../../hooks/use-app-config';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/utils';
 import { NativeSelect, SectionTitle } from './controls';
@@ -37,6 +38,42 @@ const CURRENCIES = [
   'DKK',
   'PLN',
 ];
+
+/** Languages offered for a format; the installation's and a format's own come first when not listed. */
+const LANGUAGES = [
+  'en-US',
+  'en-GB',
+  'en-IN',
+  'de-DE',
+  'fr-FR',
+  'es-ES',
+  'it-IT',
+  'pt-BR',
+  'pt-PT',
+  'nl-NL',
+  'sv-SE',
+  'da-DK',
+  'nb-NO',
+  'fi-FI',
+  'pl-PL',
+  'cs-CZ',
+  'tr-TR',
+  'hi-IN',
+  'ar-SA',
+  'ja-JP',
+  'zh-CN',
+  'ko-KR',
+];
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+/** "German (Germany)", or the tag itself where the browser has no name for it. */
+function languageName(tag: string): string {
+  try {
+    return languageNames.of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
 
 const DEFAULT_PAGE: TPageSetup = { size: 'A4', orientation: 'portrait', margins: { top: 20, right: 20, bottom: 20, left: 20 } };
 const PAGE_NUMBERS = `Page ${PAGE_NUMBER_TOKEN} of ${PAGE_COUNT_TOKEN}`;
@@ -73,6 +110,8 @@ function LineInput({ label, value, onChange, placeholder }: { label: 'Header' | 
 
 export function PageSetup({ content, update }: { content: TFormatContent; update: ContentUpdater }) {
   const id = useId();
+  const installationLocale = useAppConfig().data?.documentLocale ?? DEFAULT_LOCALE;
+  const locale = content.locale ?? installationLocale;
   const page = content.page ?? DEFAULT_PAGE;
   const setPage = (p: Partial<TPageSetup>) => update((c) => ({ ...c, page: { ...(c.page ?? DEFAULT_PAGE), ...p } }));
   const footer = content.footer?.text ?? '';
@@ -121,6 +160,21 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
           {[...new Set([content.currency ?? DEFAULT_CURRENCY, ...CURRENCIES])].map((code) => (
             <option key={code} value={code}>
               {code}
+            </option>
+          ))}
+        </NativeSelect>
+        <label htmlFor={`${id}-language`} className="text-xs font-medium text-muted-foreground">
+          Language
+        </label>
+        <NativeSelect
+          id={`${id}-language`}
+          value={locale}
+          onChange={(e) => update((c) => ({ ...c, locale: e.target.value }))}
+          title="Named in the PDF for screen readers; dates and numbers print in its style"
+        >
+          {[...new Set([locale, installationLocale, ...LANGUAGES])].map((tag) => (
+            <option key={tag} value={tag}>
+              {languageName(tag)}
             </option>
           ))}
         </NativeSelect>

@@ -63,6 +63,23 @@ describe('the format builder: saving', () => {
     expect(after[0]!.content.elements[0]).toMatchObject({ content: 'Welcome aboard' });
   });
 
+  it('saves the language chosen under Page, which starts at the installation’s', async () => {
+    const { user } = renderApp('/builder');
+    const name = await screen.findByRole('textbox', { name: 'Format name' });
+    await user.clear(name);
+    await user.type(name, 'Mietvertrag');
+    const language = screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
+    expect(language.value).toBe('en-US');
+    expect(language.selectedOptions[0]!.textContent).toBe('American English');
+    await user.selectOptions(language, 'German (Germany)');
+    expect(screen.getByTestId('save-status').textContent).toContain('Not saved yet');
+    await user.click(screen.getByRole('button', { name: 'Save Format' }));
+    expect(await screen.findByText('Format saved successfully!')).toBeTruthy();
+    const [saved] = await api.get<TFormat[]>('/api/formats');
+    expect(saved!.content.locale).toBe('de-DE');
+    expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).value).toBe('de-DE');
+  });
+
   it('opens a saved format from its address with its elements', async () => {
     const created = await api.post<TFormat>('/api/formats', {
       name: 'Receipt',
