@@ -4,8 +4,9 @@
  * Signs up a fresh user per width, builds a format with a level 1 heading, a paragraph with a link,
  * a table, a heading at level 3, an image without alternative text and a link named by its address,
  * and shoots the link dialog,
- * the table's, the heading's and the image's properties and the check beside the preview, with
- * problems and without. Reports console errors and horizontal overflow.
+ * the table's, the heading's and the image's properties, the check beside the preview, with
+ * problems and without, and the format's Language under Page. Reports console errors and
+ * horizontal overflow.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -133,6 +134,11 @@ async function main() {
     await view('Preview');
     await check.getByText('No accessibility problems found').waitFor();
     await shot(page, 'check-none', width, check);
+
+    await tools();
+    const language = sidebar.getByLabel('Language');
+    await language.selectOption('de-DE');
+    await shot(page, 'page-language', width, language);
     await context.close();
   }
   await browser.close();
