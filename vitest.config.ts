@@ -34,8 +34,9 @@ export default defineConfig({
         // copies of the contract would meet two schemas of one name.
         // A thread's files share one window and the app's modules, as the tests of one file always
         // did: `withServer` clears after each test what the app keeps (toasts, the query cache,
-        // storage), and each file points the window at its own server. Importing the app and a server
-        // again for each file was 170 s of a 280 s run on two cores.
+        // storage), signs out and drops an imported draft after each file, and each file points the
+        // window at its own server. Importing the app and a server again for each file was 170 s of
+        // a 280 s run on two cores.
         test: { name: 'web', include: ['src/web/**/*.test.ts', 'src/web/**/*.test.tsx'], pool: 'threads', isolate: false },
       },
     ],

@@ -50,7 +50,7 @@ export const KNOWN_SETTINGS = {
   'security.admin_two_factor':
     'true: administrators must turn on two-factor sign-in before they can use the Admin Panel (accounts that sign in through single sign-on are left to their provider).',
   'documents.locale':
-    'The language formats are written in unless they choose their own, as a tag such as en-GB, de-DE or hi-IN: their PDFs name it for screen readers, and dates and numbers print in its style. A format keeps the language it was saved with.',
+    'The language new formats are written in unless they choose their own, as a tag such as en-GB, de-DE or hi-IN: their PDFs name it for screen readers, and dates and numbers print in its style. A format keeps the language it was saved with.',
   'mail.daily_limit':
     'Emails a day users may send through the installation’s mail server (each recipient counts once); past it, sending waits for the next day (UTC).',
 } as const;
@@ -234,12 +234,17 @@ export const BUILD_APP_CONFIG: TAppConfig = {
 export const DOCUMENT_LOCALE_SETTING = 'documents.locale' satisfies keyof typeof KNOWN_SETTINGS;
 export const DOCUMENT_LOCALE_HINT = 'Enter a language tag such as en-GB, de-DE or hi-IN.';
 
-/** A language tag in its canonical form (`de-de` reads `de-DE`), or null when it is not one. */
+/**
+ * A language tag in its canonical form (`de-de` reads `de-DE`), or null when it is not one or
+ * names a language the runtime cannot print dates in: those would print in the host's own style,
+ * so the same document could differ from one machine to another.
+ */
 export function canonicalLocale(raw: string | null | undefined): string | null {
   const tag = ZLocale.safeParse(raw?.trim()).data;
   if (!tag) return null;
   try {
-    return Intl.getCanonicalLocales(tag)[0] ?? null;
+    const canonical = Intl.getCanonicalLocales(tag)[0];
+    return canonical && Intl.DateTimeFormat.supportedLocalesOf([canonical]).length > 0 ? canonical : null;
   } catch {
     return null;
   }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { act, cleanup, configure, render, renderHook, screen, waitFor, type RenderResult } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { TPlanId } from '../../contract/plans';
 import type { TUser } from '../../contract/user';
 import { users, workspaces } from '../../server/db/schema';
@@ -19,12 +19,11 @@ import { App } from '../app';
 import { useToast } from '../hooks/use-toast';
 import { api } from '../lib/api';
 import { queryClient } from '../lib/query-client';
+import { clearImportedDraft } from '../features/builder/imported-draft-store';
 
 // The first render of a page loads its lazy chunk through the transformer: give it time. A wait
 // ends as soon as what it waits for appears; nothing here asserts how long anything took.
 configure({ asyncUtilTimeout: 15_000 });
-// A test drives a whole app and a server on a shared machine: room enough for a slow moment.
-vi.setConfig({ testTimeout: 60_000 });
 
 type THappyDomWindow = Window & {
   happyDOM: {
@@ -76,6 +75,11 @@ export function withServer(options: TServerOptions | (() => TServerOptions) = {}
     sessionStorage.clear();
   });
   afterAll(async () => {
+    // The next file in this thread shares the window and the app's modules: it starts signed out,
+    // with no imported draft waiting. Cookies do not tell ports apart, so this file's session
+    // cookie would otherwise reach the next file's server.
+    clearImportedDraft();
+    if (server.origin) await fetch(`${server.origin}/api/logout`, { redirect: 'manual' }).catch(() => undefined);
     await server.t?.close();
   });
   return server;

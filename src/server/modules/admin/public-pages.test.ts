@@ -99,7 +99,7 @@ describe('public pages settings', () => {
       expect((await admin.post('/api/admin/settings', { key, value })).statusCode).toBe(200);
     }
     const config = await appConfig();
-    expect(Object.keys(config).sort()).toEqual(['publicPages', 'publicUrl', 'salesEmail', 'signUps', 'supportEmail']);
+    expect(Object.keys(config).sort()).toEqual(['documentLocale', 'publicPages', 'publicUrl', 'salesEmail', 'signUps', 'supportEmail']);
     expect(config.supportEmail).toBe('help@acme.example');
     expect(config.salesEmail).toBeNull();
     expect(JSON.stringify(config)).not.toMatch(/GSTIN|Quiet Lane|250/);

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ZApiError } from '../../../contract/errors.ts';
 import { buildApp } from '../../app.ts';
+import { NO_LOAD_SHEDDING } from '../../http/load-shedding.ts';
 import { openDatabase, type TDatabase } from '../../db/client.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
@@ -98,7 +99,11 @@ describe('a crowd of failing sign-ins', () => {
   beforeAll(async () => {
     // At the real hash cost: the crowd's sign-ins must each cost what a real one does, or a real
     // sign-in's place in the queue would gain it nothing measurable.
-    crowded = await buildApp({ config: t.config, database: t.database, background: { signInClock: clock, passwordHashCost: SCRYPT_COST } });
+    crowded = await buildApp({
+      config: t.config,
+      database: t.database,
+      background: { signInClock: clock, passwordHashCost: SCRYPT_COST, loadShedding: NO_LOAD_SHEDDING, mailTrustedCa: [smtp.ca] },
+    });
     await crowded.ready();
   });
   afterAll(async () => {

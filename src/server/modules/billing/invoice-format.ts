@@ -8,7 +8,8 @@ import type { TPlaceholder } from '../../../contract/placeholders.ts';
  * placeholder filled from the invoice's frozen details, so nothing a buyer typed (a name with
  * braces, say) can be read as markup, and the same invoice prints the same bytes every time.
  * It prints tagged, as PDF/UA-1 and PDF/A-2a (docs/accessible-pdf.md): an invoice is kept for
- * years, and archives and tax offices ask for PDF/A.
+ * years, and archives and tax offices ask for PDF/A. Invoices issued before that print tagged
+ * too, with the same words and layout in new bytes: nothing stores an invoice's bytes or hash.
  */
 
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });

@@ -4,7 +4,7 @@ import type { TAppConfig } from '../../../contract/admin.ts';
 import type { TDocument } from '../../../contract/documents.ts';
 import type { TFormat } from '../../../contract/formats.ts';
 import { pdfText } from '../../../render/testdata/pdf-tools.ts';
-import { workspaces } from '../../db/schema.ts';
+import { formats, workspaces } from '../../db/schema.ts';
 import { createTestApp, TestClient, type TTestApp, signUpVerified } from '../../test/test-app.ts';
 
 /*
@@ -67,18 +67,33 @@ describe('a format’s language', () => {
     expect(await printed(english)).toMatchObject({ lang: 'en-US', text: expect.stringContaining('Signed on March 2, 2026.') });
   });
 
-  it('is the format’s own when it names one, whatever the installation’s', async () => {
+  it('is the format’s own when it names one, whatever the installation’s, in its canonical form', async () => {
     expect((await setLanguage('de-DE')).statusCode).toBe(200);
-    const french = await saveFormat({ locale: 'fr-FR' });
+    const french = await saveFormat({ locale: 'fr-fr' });
     expect(french.content.locale).toBe('fr-FR');
     expect(await printed(french)).toMatchObject({ lang: 'fr-FR', text: expect.stringContaining('Signed on 2 mars 2026.') });
   });
 
+  it('stays en-US for a format saved before formats had a language, until someone chooses', async () => {
+    expect((await setLanguage('de-DE')).statusCode).toBe(200);
+    const old = await saveFormat();
+    // As a version saved before this change holds it: no language at all.
+    const { locale: _locale, ...withoutLanguage } = old.content;
+    await t.database.db.update(formats).set({ content: withoutLanguage }).where(eq(formats.id, old.id));
+    const updated = await user.request('PUT', `/api/formats/${old.id}`, { name: 'Lease, revised', content: withoutLanguage, placeholders: old.placeholders });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect((updated.json() as TFormat).content.locale).toBeUndefined();
+    expect(await printed(updated.json() as TFormat)).toMatchObject({ lang: 'en-US', text: expect.stringContaining('Signed on March 2, 2026.') });
+  });
+
   it('refuses a setting that is not a language tag, and keeps the one it had', async () => {
     expect((await setLanguage('en-GB')).statusCode).toBe(200);
-    const refused = await setLanguage('English please');
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ error: { message: expect.stringContaining('Enter a language tag such as en-GB, de-DE or hi-IN.') } });
+    // Not a tag; and a tag this runtime cannot print dates in, which would print in the host's style.
+    for (const value of ['English please', 'zz-ZZ']) {
+      const refused = await setLanguage(value);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ error: { message: expect.stringContaining('Enter a language tag such as en-GB, de-DE or hi-IN.') } });
+    }
     expect(((await user.get('/api/app-config')).json() as TAppConfig).documentLocale).toBe('en-GB');
   });
 });

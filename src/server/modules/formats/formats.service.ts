@@ -1,4 +1,5 @@
 import type { TDocumentData } from '../../../contract/documents.ts';
+import { canonicalLocale } from '../../../contract/admin.ts';
 import type { TFormat, TFormatInputParsed } from '../../../contract/formats.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
 import type { TAssetsService } from '../assets/index.ts';
@@ -81,11 +82,15 @@ export function createFormatsService(deps: {
   }
 
   /**
-   * A format is saved in a language: its own, else the installation's. It is kept in the version,
-   * so the version's documents print alike whatever the setting says later.
+   * A format is written in a language, kept in the version it is saved as so that the version's
+   * documents print alike whatever the installation's setting says later. A new format that names
+   * none gets the installation's; a format saved before formats had a language keeps printing in
+   * en-US until someone chooses. A tag is kept in its canonical form (`de-de` reads `de-DE`).
    */
-  async function inItsLanguage(input: TFormatInputParsed): Promise<TFormatInputParsed> {
-    return input.content.locale ? input : { ...input, content: { ...input.content, locale: await deps.system.documentLocale() } };
+  async function inItsLanguage(input: TFormatInputParsed, isNew: boolean): Promise<TFormatInputParsed> {
+    const given = input.content.locale;
+    const locale = given ? (canonicalLocale(given) ?? given) : isNew ? await deps.system.documentLocale() : undefined;
+    return locale === given ? input : { ...input, content: { ...input.content, locale } };
   }
 
   async function load(ownerId: string, id: string): Promise<TFormatRow> {
@@ -140,7 +145,7 @@ export function createFormatsService(deps: {
       await deps.assets.fetchImagesOf(ownerId, input.content);
       const row = await deps.formats.create(
         ownerId,
-        await inItsLanguage(input),
+        await inItsLanguage(input, true),
         (existing) => {
           if (plan?.formatLimit != null && existing >= plan.formatLimit) {
             const noun = plan.formatLimit === 1 ? 'format' : 'formats';
@@ -163,7 +168,7 @@ export function createFormatsService(deps: {
         );
       }
       await deps.assets.fetchImagesOf(ownerId, input.content);
-      const row = await deps.formats.update(ownerId, id, await inItsLanguage(input));
+      const row = await deps.formats.update(ownerId, id, await inItsLanguage(input, false));
       if (!row) throw formatNotFound();
       return toFormat(row);
     },
@@ -204,7 +209,7 @@ export function createFormatsService(deps: {
     async previewUnsaved(ownerId: string, input: TFormatInputParsed): Promise<Uint8Array> {
       await deps.limits.takePreview(ownerId);
       await deps.assets.fetchImagesOf(ownerId, input.content);
-      return previewPdf(ownerId, await inItsLanguage(input), new Date(0), {}, true);
+      return previewPdf(ownerId, await inItsLanguage(input, false), new Date(0), {}, true);
     },
   };
 }

@@ -3,9 +3,10 @@ import { useLocation } from 'wouter';
 import { accessibilityFindings } from '../../../contract/accessibility-check';
 import type { TElementType } from '../../../contract/format-content';
 import type { TFormat } from '../../../contract/formats';
-import { guessPlaceholder } from '../../../contract/placeholders';
+import { DEFAULT_LOCALE, guessPlaceholder } from '../../../contract/placeholders';
 import { UPGRADE_HREF } from '../../components/plan/upgrade';
 import { LivePdfPane } from '../../components/ui/live-pdf-pane';
+import { useAppConfig } from '../../hooks/use-app-config';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { toast } from '../../hooks/use-toast';
@@ -183,6 +184,16 @@ function useFocusOnOpen(nameRef: RefObject<HTMLInputElement | null>) {
   }, [nameRef]);
 }
 
+/**
+ * The doc as shown and sent: with the language the format prints in. One opened from the server
+ * without a language was saved before formats had one and prints in en-US; one made here gets the
+ * installation's. Sending it every time keeps what is shown, previewed and saved alike.
+ */
+function inItsLanguage(doc: BuilderDoc, opened: boolean, installationLocale: string): BuilderDoc {
+  if (doc.content.locale) return doc;
+  return { ...doc, content: { ...doc.content, locale: opened ? DEFAULT_LOCALE : installationLocale } };
+}
+
 function BuilderInner({ initial, onCreated }: BuilderProps) {
   const [, navigate] = useLocation();
   const { state, dispatch, doc, imported, setImported, savedId, setSavedId, setSavedSnapshot, dirty } = useBuilderDoc(initial);
@@ -202,7 +213,9 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
   const elements = doc.content.elements;
   const usage = useMemo(() => placeholderUsage(doc.content, doc.placeholders), [doc.content, doc.placeholders]);
   const known = useMemo(() => new Set(doc.placeholders.map((p) => p.name)), [doc.placeholders]);
-  const preview = useLivePreview(doc, wide || view === 'preview');
+  const installationLocale = useAppConfig().data?.documentLocale ?? DEFAULT_LOCALE;
+  const sent = useMemo(() => inItsLanguage(doc, !!savedId && savedId === initial?.id, installationLocale), [doc, savedId, initial?.id, installationLocale]);
+  const preview = useLivePreview(sent, wide || view === 'preview');
 
   const actions = useElementActions({ elements, editingId, setEditingId, clearInsertTarget: insertTarget.clear, dispatch });
   const { edit } = actions;
@@ -220,6 +233,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
 
   const { save, saving } = useBuilderSave({
     doc,
+    sent,
     savedId,
     imported,
     nameRef,
@@ -273,7 +287,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
 
       <div className="mt-2 grid items-start gap-5 lg:grid-cols-[272px_minmax(0,1fr)] xl:grid-cols-[240px_minmax(0,1fr)_minmax(340px,36%)]">
         <BuilderToolsPanel
-          doc={doc}
+          doc={sent}
           visible={view === 'tools'}
           styleTarget={styleTarget}
           usage={usage}

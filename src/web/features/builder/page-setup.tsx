@@ -8,7 +8,6 @@ import {
   type TPageSetup,
 } from '../../../contract/format-content';
 import { DEFAULT_CURRENCY, DEFAULT_LOCALE } from '../../../contract/placeholders';
-import { useAppConfig } from '../../hooks/use-app-config';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/utils';
 import { NativeSelect, SectionTitle } from './controls';
@@ -39,7 +38,7 @@ const CURRENCIES = [
   'PLN',
 ];
 
-/** Languages offered for a format; the installation's and a format's own come first when not listed. */
+/** Languages offered for a format; a format's own comes first when not listed. */
 const LANGUAGES = [
   'en-US',
   'en-GB',
@@ -110,8 +109,8 @@ function LineInput({ label, value, onChange, placeholder }: { label: 'Header' | 
 
 export function PageSetup({ content, update }: { content: TFormatContent; update: ContentUpdater }) {
   const id = useId();
-  const installationLocale = useAppConfig().data?.documentLocale ?? DEFAULT_LOCALE;
-  const locale = content.locale ?? installationLocale;
+  // The builder hands it the content with the language it prints in (builder.tsx, inItsLanguage).
+  const locale = content.locale ?? DEFAULT_LOCALE;
   const page = content.page ?? DEFAULT_PAGE;
   const setPage = (p: Partial<TPageSetup>) => update((c) => ({ ...c, page: { ...(c.page ?? DEFAULT_PAGE), ...p } }));
   const footer = content.footer?.text ?? '';
@@ -172,7 +171,7 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
           onChange={(e) => update((c) => ({ ...c, locale: e.target.value }))}
           title="Named in the PDF for screen readers; dates and numbers print in its style"
         >
-          {[...new Set([locale, installationLocale, ...LANGUAGES])].map((tag) => (
+          {[...new Set([locale, ...LANGUAGES])].map((tag) => (
             <option key={tag} value={tag}>
               {languageName(tag)}
             </option>

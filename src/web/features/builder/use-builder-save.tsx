@@ -18,6 +18,8 @@ export const FORM_READY_DELAY_MS = 2000;
 
 export interface BuilderSaveOptions {
   doc: BuilderDoc;
+  /** `doc` as the server is sent it (with its language); the snapshot stays the builder's own doc. */
+  sent: BuilderDoc;
   savedId: string | null;
   imported: TStoredImport | null;
   nameRef: RefObject<HTMLInputElement | null>;
@@ -56,14 +58,14 @@ export function useBuilderSave(o: BuilderSaveOptions) {
       toast({ variant: 'destructive', title: 'Missing Name', description: 'Please enter a format name.' });
       return;
     }
-    const sent = o.doc;
+    const edited = o.doc;
     const wasNew = !o.savedId;
     saveFormat.mutate(
-      { id: o.savedId, doc: sent },
+      { id: o.savedId, doc: o.sent },
       {
         onSuccess: (saved) => {
           o.setSavedId(saved.id);
-          o.setSavedSnapshot(snapshotOf(sent));
+          o.setSavedSnapshot(snapshotOf(edited));
           if (o.imported) clearImportedDraft();
           const success = toast({ title: 'Success', description: 'Format saved successfully!', action: fillInAction(saved.id) });
           // Only if no other toast came meanwhile (a Clear or Delete in those 2 s): one toast at a time.
@@ -91,7 +93,7 @@ export function useBuilderSave(o: BuilderSaveOptions) {
           const refused = isPlanLimitError(error);
           if (refused && wasNew) {
             // Kept for after the upgrade: the builder reopens it from Billing or the payment page.
-            const kept: TStoredImport = { draft: draftOf(sent), warnings: [], fileName: sent.name, origin: 'kept' };
+            const kept: TStoredImport = { draft: draftOf(edited), warnings: [], fileName: edited.name, origin: 'kept' };
             storeImportedDraft(kept.fileName, kept, 'kept');
             o.setImported(kept);
           }
