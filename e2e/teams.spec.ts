@@ -75,8 +75,6 @@ async function accessibleAtBothWidths(page: Page, where: string, open: () => Pro
 }
 
 test('a team: the owner invites a colleague by email, who joins from the link and makes a document the owner sees', async ({ browser }) => {
-  test.setTimeout(60_000);
-
   // 1. The owner signs up and creates a team from the workspace switcher.
   const owner = await personBrowser(browser);
   await owner.page.goto('/login?mode=signup');

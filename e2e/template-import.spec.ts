@@ -22,7 +22,6 @@ async function chooseFile(page: Page, file: { name: string; mimeType: string; bu
 }
 
 test('import a .docx from the Dashboard, review it in the builder, save it, see it in My Formats', async ({ page }) => {
-  test.setTimeout(90_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
 
