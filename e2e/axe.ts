@@ -9,8 +9,14 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  * included), each with the elements it was found on.
  */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
-  // Entry animations (dialogs fading in) would be measured half-transparent.
-  await page.waitForTimeout(250);
+  // Dialogs and toasts fading in or out would be measured half-transparent: wait until every
+  // animation that ends has ended (a fixed 250 ms was too short on a busy machine). Spinners and
+  // other endless ones are left running.
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    undefined,
+    { timeout: 10_000 },
+  );
   const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious.map(
