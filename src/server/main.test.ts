@@ -4,15 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './test/oidc-provider.ts';
+import { serverBundle } from './test/server-bundle.ts';
 
-const mainFile = path.resolve(import.meta.dirname, 'main.ts');
+const bundle = serverBundle('main-test').main;
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  const child = spawn(process.execPath, [bundle], {
     // Its own embedded database, whatever the environment names.
     env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,9 +2,6 @@
  * WEB_CONCURRENCY, on the server bundle as `npm start` runs it: on PostgreSQL several processes
  * answer on one port and share sessions through the database, and SIGTERM stops them all; on the
  * embedded database it stays one process and says so; a bad value stops the start.
- *
- * The bundle is built into a folder of this test's own, so measurements running from dist/ at the
- * same time are not disturbed.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,15 +10,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildServer, PROJECT_ROOT } from '../../scripts/build-server.ts';
+import { afterAll, expect, it } from 'vitest';
 import { freePort } from './test/oidc-provider.ts';
+import { serverBundle } from './test/server-bundle.ts';
 
-const bundleDir = path.join(PROJECT_ROOT, `node_modules/.cache/formwork/web-concurrency-${process.pid}`);
-const bundle = path.join(bundleDir, 'main.mjs');
-const dirs: string[] = [bundleDir];
+const bundle = serverBundle('web-concurrency').main;
+const dirs: string[] = [];
 const cleanups: (() => Promise<void>)[] = [];
-beforeAll(() => buildServer(bundleDir));
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { TBulkJob, TBulkUpload } from '../../../contract/bulk.ts';
 import { freePort } from '../../test/oidc-provider.ts';
+import { serverBundle } from '../../test/server-bundle.ts';
 import { multipartBody } from '../../test/test-app.ts';
 
-const mainFile = path.resolve(import.meta.dirname, '../../main.ts');
+const bundle = serverBundle('bulk-crash').main;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'formwork-crash-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -26,7 +27,7 @@ const ROWS = 1200;
 let serverLog = '';
 
 async function startServer(port: number, email: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  const child = spawn(process.execPath, [bundle], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -4,12 +4,12 @@
  * refuses clearly, because only the server process may open the data directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ZBulkJob, ZBulkUpload } from '../../../contract/bulk.ts';
+import { serverBundle } from '../../test/server-bundle.ts';
 import { createTestApp, TestClient, type TTestApp } from '../../test/test-app.ts';
 
-const workerFile = path.resolve(import.meta.dirname, '../../worker.ts');
+const workerFile = serverBundle('bulk-workers').worker;
 const children: ChildProcess[] = [];
 let t: TTestApp;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerFile], {
+  const child = spawn(process.execPath, [workerFile], {
     env: { ...process.env, LOG_LEVEL: 'info', RENDER_THREADS: '1', DATA_DIR: t.config.dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
