@@ -29,7 +29,6 @@ let server: TOwnServer | undefined;
 let base = '';
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   smtp = await startSmtpStandIn({ accounts: { [RELAY.user]: RELAY.password }, port: await freePort(NEAR ? NEAR + 4 : 0) });
   const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'formwork-e2e-smtp-')), 'smtp-ca.pem');
   writeFileSync(caFile, smtp.ca);
@@ -95,7 +94,9 @@ function signLinkIn(text: string | undefined): string {
 }
 
 test('an offer letter: sent to two signers in turn, drawn on a phone, typed on a desktop, sealed, downloaded and verified', async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  // Four people in their own browsers, a seal, six axe passes: about 95 s on a busy two-core machine, and
+  // past 120 s beside another journey that starts its own server.
+  test.slow();
   const consoleErrors = collectConsoleErrors(page);
   const adminContext = await browser.newContext();
   await setUpMailServer(adminContext.request);
