@@ -28,7 +28,9 @@ async function toast(page: Page, title: string) {
 test.use({ viewport: { width: 1280, height: 1500 } });
 
 test('format builder: all element types, placeholders, reorder, save, preview, persist, clear', async ({ page, baseURL }) => {
-  test.setTimeout(120_000);
+  // Every edit redraws the live preview beside the canvas: 70 s on a busy two-core machine, and
+  // close to 120 s beside a journey as heavy.
+  test.slow();
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());

@@ -33,3 +33,15 @@ export function admitBeforeBody(admit: (request: FastifyRequest, bodyBytes: numb
     },
   };
 }
+
+/**
+ * Aborts when the client closes its connection before its answer is sent. Fastify's own
+ * `request.signal` is no use for this: it also aborts once a request's body has been read.
+ */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableEnded) controller.abort();
+  });
+  return controller.signal;
+}

@@ -17,6 +17,7 @@ import {
 import { ZSignInResponse } from '../../../contract/two-factor.ts';
 import type { TConfig } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
+import { clientGone } from '../../http/in-flight.ts';
 import type { TAuthService } from './auth.service.ts';
 import { singleSignOnRoutes } from './single-sign-on.routes.ts';
 
@@ -80,7 +81,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: TAuthServic
   // A right password for an account with two-factor answers the challenge instead of the user:
   // the session starts only at /api/auth/sign-in/two-factor (two-factor.routes.ts).
   api.post('/api/auth/sign-in', { schema: { body: ZSignInBody, response: { 200: ZSignInResponse, ...errorResponses } } }, async (request, reply) => {
-    const result = await auth.signIn(request.body, request.ip, request.headers);
+    const result = await auth.signIn(request.body, request.ip, request.headers, clientGone(reply));
     reply.header('set-cookie', result.setCookies);
     return 'challenge' in result ? result.challenge : result.user;
   });

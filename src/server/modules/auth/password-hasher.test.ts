@@ -89,4 +89,26 @@ describe('the limit on hashes at once', () => {
     await Promise.all(all);
     expect(finished).toEqual(['b3 refused: unavailable', 'b2 refused: unavailable', 'f4 refused: unavailable', 'b1', 'f1', 'f2', 'f3']);
   });
+
+  it('makes no hash for a client that has gone, whether it left while waiting or before', async () => {
+    const hasher = createPasswordHasher({ concurrency: 1, queueLimit: 8 });
+    const made: string[] = [];
+    const hash = (name: string, clientGone?: AbortSignal) =>
+      hasher
+        .inLane('first', () => hasher.password.hash(name), clientGone)
+        .then(
+          () => void made.push(name),
+          (error: unknown) => void made.push(`${name} refused: ${(error as AppError).code}`),
+        );
+    const left = new AbortController();
+    const leftEarlier = AbortSignal.abort();
+    const all = [hash('running'), hash('leaves while waiting', left.signal), hash('stays'), hash('left before', leftEarlier)];
+    expect(hasher.load()).toEqual({ running: 1, first: 2, behind: 0 });
+    left.abort();
+    // Its place is given up at once, not when its turn comes.
+    expect(hasher.load()).toEqual({ running: 1, first: 1, behind: 0 });
+    await Promise.all(all);
+    expect(made).toEqual(['left before refused: unavailable', 'leaves while waiting refused: unavailable', 'running', 'stays']);
+    expect(hasher.load()).toEqual({ running: 0, first: 0, behind: 0 });
+  });
 });

@@ -50,13 +50,16 @@ export function defaultHashGateLimits(poolSize = Number(process.env.UV_THREADPOO
 
 type TWaiter = { resolve: () => void; reject: (error: Error) => void };
 
+/** Where a hash waits, and the signal of the client it is for (aborted when that client leaves). */
+type THashContext = { lane: THashLane; clientGone?: AbortSignal };
+
 /**
  * The scrypt hasher the auth library uses, with a limit on hashes at once and a bounded queue.
  * `cost` stays SCRYPT_COST outside tests, whose throwaway accounts would otherwise spend a tenth of
  * the test run's processor time on hashing.
  */
 export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLimits(), cost: TScryptCost = SCRYPT_COST) {
-  const lanes = new AsyncLocalStorage<THashLane>();
+  const contexts = new AsyncLocalStorage<THashContext>();
   const queues: Record<THashLane, TWaiter[]> = { first: [], behind: [] };
   let running = 0;
   // How long one hash takes here, to tell a refused client when to come back.
@@ -70,7 +73,11 @@ export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLi
     });
   };
 
-  function acquire(lane: THashLane): Promise<void> {
+  /** Neither a hash nor its answer is wanted any more; nobody will read this error. */
+  const gone = () => new AppError('unavailable', 'The client closed its connection before its turn to sign in.');
+
+  function acquire({ lane, clientGone }: THashContext): Promise<void> {
+    if (clientGone?.aborted) return Promise.reject(gone());
     if (running < limits.concurrency) {
       running++;
       return Promise.resolve();
@@ -81,7 +88,28 @@ export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLi
       if (!displaced) return Promise.reject(busy());
       displaced.reject(busy());
     }
-    return new Promise<void>((resolve, reject) => queues[lane].push({ resolve, reject }));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: TWaiter = {
+        resolve() {
+          clientGone?.removeEventListener('abort', leave);
+          resolve();
+        },
+        reject(error) {
+          clientGone?.removeEventListener('abort', leave);
+          reject(error);
+        },
+      };
+      // A client that has gone gives up its place: under a flood of guesses whose senders hang
+      // up, the queue would otherwise spend a full hash on each of them.
+      function leave() {
+        const queue = queues[lane];
+        const at = queue.indexOf(waiter);
+        if (at >= 0) queue.splice(at, 1);
+        reject(gone());
+      }
+      clientGone?.addEventListener('abort', leave, { once: true });
+      queues[lane].push(waiter);
+    });
   }
 
   function release() {
@@ -91,7 +119,7 @@ export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLi
   }
 
   async function gated<T>(work: () => Promise<T>): Promise<T> {
-    await acquire(lanes.getStore() ?? 'first');
+    await acquire(contexts.getStore() ?? { lane: 'first' });
     const started = performance.now();
     try {
       return await work();
@@ -117,9 +145,12 @@ export function createPasswordHasher(limits: THashGateLimits = defaultHashGateLi
         return timingSafeEqual(key, Buffer.from(stored, 'hex'));
       },
     },
-    /** Runs `work` with every hash it makes waiting in `lane`. */
-    inLane<T>(lane: THashLane, work: () => Promise<T>): Promise<T> {
-      return lanes.run(lane, work);
+    /**
+     * Runs `work` with every hash it makes waiting in `lane`; a hash still waiting when
+     * `clientGone` aborts leaves the queue without being made.
+     */
+    inLane<T>(lane: THashLane, work: () => Promise<T>, clientGone?: AbortSignal): Promise<T> {
+      return contexts.run({ lane, clientGone }, work);
     },
     /** Hashes running and waiting, for tests and diagnostics. */
     load() {

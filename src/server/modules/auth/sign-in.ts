@@ -15,16 +15,19 @@ export type TSignInResult = TAuthResult | { challenge: TTwoFactorChallenge; setC
 /** Sign-in with a password, under the throttle; an account with two-factor gets a challenge instead of a session. */
 export function createSignIn(ctx: TAuthContext, twoFactor: Pick<TTwoFactor, 'isChallenge'>) {
   const { deps, hasher, throttle } = ctx;
-  return async function signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders): Promise<TSignInResult> {
+  return async function signIn(body: TSignInBody, ip: string, headers: IncomingHttpHeaders, clientGone?: AbortSignal): Promise<TSignInResult> {
     const attempt = await throttle.admit(body.email, ip);
     let result;
     try {
-      result = await hasher.inLane(attempt.lane, () =>
-        ctx.auth().api.signInEmail({
-          body: { email: body.email, password: body.password },
-          headers: fromNodeHeaders(headers),
-          returnHeaders: true,
-        }),
+      result = await hasher.inLane(
+        attempt.lane,
+        () =>
+          ctx.auth().api.signInEmail({
+            body: { email: body.email, password: body.password },
+            headers: fromNodeHeaders(headers),
+            returnHeaders: true,
+          }),
+        clientGone,
       );
     } catch (error) {
       if (codeOf(error) === 'account_suspended') {
