@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { navigate } from './navigation.ts';
+import { isBusyRetry } from './console-errors.ts';
 
 /*
  * The Format Builder journey: sign up, build a format with all five element types and three
@@ -33,7 +34,7 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   test.slow();
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
+    if (m.type() === 'error' && !isBusyRetry(m.text())) consoleErrors.push(m.text());
   });
   page.on('pageerror', (e) => consoleErrors.push(e.message));
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
+import { untilHydrated } from './navigation.ts';
 
 function pdfText(bytes: Buffer): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'formwork-e2e-pdf-')), 'doc.pdf');
@@ -177,6 +178,8 @@ test('landing live demo renders a real PDF for a signed-out visitor', async ({ p
   await page.getByRole('main').getByRole('link', { name: 'Try Live Demo' }).click();
   const demo = page.getByRole('form', { name: 'Live demo' });
   await expect(demo).toBeInViewport();
+  // The landing page arrives drawn: its form checks nothing until React has taken it over.
+  await untilHydrated(demo.getByRole('button', { name: 'Generate PDF' }));
 
   // Client-side validation uses the same schema as the server.
   await demo.getByLabel('Full name').fill('');

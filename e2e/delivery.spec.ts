@@ -6,6 +6,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
+import { isBusyRetry } from './console-errors.ts';
 
 /**
  * Delivering a document, as a user does it: an admin sets up the mail server (a real SMTP server
@@ -71,7 +72,7 @@ function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (msg) => {
     // A revoked link answers 404 on purpose.
-    if (msg.type() === 'error' && !msg.text().includes('404')) errors.push(msg.text());
+    if (msg.type() === 'error' && !msg.text().includes('404') && !isBusyRetry(msg.text())) errors.push(msg.text());
   });
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   return errors;

@@ -20,8 +20,16 @@ export async function navigate(page: Page, name: string): Promise<void> {
  * than the script loads would click it in vain.
  */
 export async function clickOnceHydrated(element: Locator): Promise<void> {
+  await untilHydrated(element);
+  await element.click();
+}
+
+/**
+ * Waits until React has taken `element` of a page the server drew over. Typing into a drawn form
+ * before then is typing into fields React will set again to what it holds.
+ */
+export async function untilHydrated(element: Locator): Promise<void> {
   await expect
     .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith('__reactFiber$'))), { message: 'React takes the drawn page over' })
     .toBe(true);
-  await element.click();
 }

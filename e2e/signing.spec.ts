@@ -6,6 +6,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
+import { isBusyRetry } from './console-errors.ts';
 
 /**
  * An offer letter signed by two people, as they do it: generated from the data-entry form, sent
@@ -73,7 +74,7 @@ async function signUpThroughMail(request: APIRequestContext, person: typeof OWNE
 function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
+    if (msg.type() === 'error' && !isBusyRetry(msg.text())) errors.push(msg.text());
   });
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   return errors;
