@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
+import { collectConsoleErrors, isClientErrorAnswer } from './console-errors.ts';
 
 /**
  * Getting back into an account, as a person does it: "Forgot password?" on the sign-in page, the
@@ -50,16 +51,6 @@ test.afterAll(async () => {
   await smtp?.close();
 });
 
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    // Refused passwords and links answer 4xx on purpose.
-    if (msg.type() === 'error' && !/\b4\d\d\b/.test(msg.text())) errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
-}
-
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
@@ -85,7 +76,7 @@ async function resetLinkFor(email: string, count: number): Promise<string> {
 
 test('forgot password → email → new password → sign in', async ({ page }) => {
   test.setTimeout(120_000);
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
 
   await page.goto(`${base}/login`);
   await expectAccessible(page, 'sign-in with Forgot password? at 1280');
@@ -137,7 +128,7 @@ test('forgot password → email → new password → sign in', async ({ page }) 
 
 test('Settings → Profile: name, email, password and sessions, accessible at 1280 and 375 px', async ({ page, browser }) => {
   test.setTimeout(120_000);
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
   const email = 'profile@e2e.formwork.test';
   const headers = { origin: base };
   expect((await page.request.post(`${base}/api/auth/sign-up`, { data: { ...USER, email }, headers })).ok()).toBe(true);

@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { startRazorpayStandIn } from '../src/server/test/gateway-stand-ins/razorpay-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { startOwnServer, type TOwnServer } from './own-server.ts';
+import { collectConsoleErrors } from './console-errors.ts';
 
 /**
  * This journey runs against its own server (fresh database, its own ADMIN_EMAILS) serving the
@@ -27,15 +28,6 @@ test.beforeAll(async () => {
 test.afterAll(() => {
   server?.stop();
 });
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} ${msg.location().url ?? ''}`.trim());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
-}
 
 /** Creates and signs in the admin within this request context (the page's cookies). */
 async function signUpAdmin(request: APIRequestContext) {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { navigate } from './navigation.ts';
-import { isBusyRetry } from './console-errors.ts';
+import { collectConsoleErrors } from './console-errors.ts';
 
 /*
  * The Format Builder journey: sign up, build a format with all five element types and three
@@ -32,11 +32,7 @@ test('format builder: all element types, placeholders, reorder, save, preview, p
   // Every edit redraws the live preview beside the canvas: 70 s on a busy two-core machine, and
   // close to 120 s beside a journey as heavy.
   test.slow();
-  const consoleErrors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !isBusyRetry(m.text())) consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  const consoleErrors = collectConsoleErrors(page);
 
   const email = `builder.${Date.now()}@example.com`;
   const signUp = await page.request.post('/api/auth/sign-up', {

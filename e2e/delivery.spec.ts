@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
-import { isBusyRetry } from './console-errors.ts';
+import { collectConsoleErrors } from './console-errors.ts';
+
+/** A revoked link answers 404 on purpose. */
+const isRevokedLink = (text: string) => text.includes('status of 404');
 
 /**
  * Delivering a document, as a user does it: an admin sets up the mail server (a real SMTP server
@@ -68,19 +71,9 @@ async function signUpThroughMail(request: APIRequestContext, person: { firstName
   expect((await request.post(`${base}/api/auth/sign-in`, { data: { email: person.email, password: person.password } })).ok()).toBe(true);
 }
 
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    // A revoked link answers 404 on purpose.
-    if (msg.type() === 'error' && !msg.text().includes('404') && !isBusyRetry(msg.text())) errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
-}
-
 test('email a generated document from the success dialog; the message holds the PDF; a share link opens in a fresh browser', async ({ page, browser }) => {
   test.setTimeout(120_000);
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isRevokedLink);
   expect((await page.request.post(`${base}/api/auth/sign-up`, { data: ADMIN })).ok()).toBe(true);
   // ADMIN_EMAILS counts once the address is verified: with no mail server yet, its link is in the log.
   const adminLink = new URL(await server!.verificationLink(ADMIN.email), base);
@@ -194,7 +187,7 @@ test('email a generated document from the success dialog; the message holds the 
   // 4. The link opens in a fresh browser context: no account, no cookie.
   const stranger = await browser.newContext();
   const visitor = await stranger.newPage();
-  const visitorErrors = collectConsoleErrors(visitor);
+  const visitorErrors = collectConsoleErrors(visitor, isRevokedLink);
   await visitor.goto(url);
   await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(documentName);
   await expect(visitor.getByRole('link', { name: 'Download PDF' })).toBeVisible();
@@ -264,7 +257,7 @@ test('mail merge from a finished batch: each document to its own row, bad addres
   browser,
 }) => {
   test.setTimeout(150_000);
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isRevokedLink);
   // The installation's mail server, set by the admin (again, when this journey runs alone).
   const adminContext = await browser.newContext();
   await adminSession(adminContext.request);

@@ -1,22 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { STARTER_FORMATS } from '../src/contract/starter-formats.ts';
 import { linkFromLog } from './own-server.ts';
 import { clickOnceHydrated } from './navigation.ts';
+import { collectConsoleErrors } from './console-errors.ts';
 
 /** Where playwright.config.ts sends the shared server's log. */
 const SERVER_LOG = process.env.E2E_SERVER_LOG ?? '';
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() !== 'error') return;
-    const url = msg.location().url ?? '';
-    errors.push(`${msg.text()} ${url}`.trim());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
-}
 
 async function expectLanding(page: Page) {
   await expect(page).toHaveURL(/\/$/);

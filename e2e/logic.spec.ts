@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { isBusyRetry } from './console-errors.ts';
+import { collectConsoleErrors } from './console-errors.ts';
 
 /*
  * Logic in a format, as a user builds and fills it: a list placeholder with a repeating table
@@ -21,9 +21,7 @@ test.use({ viewport: { width: 1280, height: 1100 } });
 
 test('an invoice with a repeating row, a tax formula and a condition: built, filled with lines, generated', async ({ page, baseURL }) => {
   test.setTimeout(150_000);
-  const consoleErrors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && !isBusyRetry(m.text()) && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  const consoleErrors = collectConsoleErrors(page);
   const signUp = await page.request.post('/api/auth/sign-up', {
     headers: { origin: baseURL ?? '' },
     data: { firstName: 'Lina', lastName: 'Logic', email: `logic.${Date.now()}@example.com`, password: 'longenough1' },

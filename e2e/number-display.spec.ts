@@ -1,13 +1,19 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from './axe.ts';
 
 /*
  * Numbers by what they mean (issue #28, part 1): the builder's Display select on a number and in
  * a list's columns (with axe on the list dialog), and the form's currency symbol and percent sign
- * in de-DE. Screenshots at 1280 and 375 px go to docs/screenshots/second-look/num-*.png.
+ * in de-DE. With SCREENSHOTS_DIR=docs/screenshots/second-look the journey also saves the num-*.png
+ * screenshots the docs show, at 1280 and 375 px.
  */
 
-const OUT = 'docs/screenshots/second-look';
+const OUT = process.env.SCREENSHOTS_DIR;
+
+/** The docs' screenshot of `target`, when asked for; a test run leaves the repository as it was. */
+async function shot(target: Page | Locator, name: string, fullPage = false) {
+  if (OUT) await target.screenshot({ path: `${OUT}/${name}`, ...(fullPage ? { fullPage } : {}) });
+}
 
 async function signUp(page: Page, baseURL: string | undefined, width: number) {
   const response = await page.request.post('/api/auth/sign-up', {
@@ -60,7 +66,7 @@ for (const width of [1280, 375]) {
     await expect(page.getByTestId('field-tax_rate').getByTestId('number-adornment')).toHaveText('%');
     await expect(page.getByTestId('field-total').getByTestId('computed-value')).toHaveValue('1.469,06\u00a0€');
     await expectAccessible(page, `form with number displays at ${width}`);
-    await page.screenshot({ path: `${OUT}/num-form-de-${width}.png`, fullPage: true });
+    await shot(page, `num-form-de-${width}.png`, true);
 
     // The builder: a number named like money starts as Currency; the list dialog's columns too.
     await page.goto('/builder');
@@ -71,7 +77,7 @@ for (const width of [1280, 375]) {
     await expect(panel.getByLabel('Display')).toHaveValue('currency');
     await panel.getByLabel('Display').selectOption('decimal');
     await panel.getByLabel(/Decimal places/).fill('3');
-    await panel.screenshot({ path: `${OUT}/num-builder-panel-${width}.png` });
+    await shot(panel, `num-builder-panel-${width}.png`);
     await panel.getByRole('button', { name: 'Add placeholder' }).click();
 
     await panel.getByLabel('Name', { exact: true }).fill('items');
@@ -82,6 +88,6 @@ for (const width of [1280, 375]) {
     await expect(dialog.getByLabel('Column 3 display')).toHaveValue('currency');
     await expect(dialog.getByLabel('Column 4 display')).toHaveValue('currency');
     await expectAccessible(page, `list placeholder dialog at ${width}`);
-    await page.screenshot({ path: `${OUT}/num-list-dialog-${width}.png` });
+    await shot(page, `num-list-dialog-${width}.png`);
   });
 }

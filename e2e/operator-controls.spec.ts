@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
+import { collectConsoleErrors, isClientErrorAnswer } from './console-errors.ts';
 
 /**
  * The operator's controls, as an admin uses them: Admin Panel → Settings → Sign-ups set to
@@ -50,15 +51,6 @@ test.afterAll(async () => {
   await smtp?.close();
 });
 
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/\b4\d\d\b/.test(msg.text())) errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
-}
-
 async function shot(page: Page, name: string, fullPage = true) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
@@ -87,7 +79,7 @@ async function invitationLink(email: string): Promise<string> {
 }
 
 test('sign-ups: invitation only with allowed domains, saved from Settings', async ({ page }) => {
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
   await signIn(page, ADMIN);
   await page.goto(`${base}/admin?tab=settings`);
   const card = page.getByRole('form', { name: 'Sign-ups' });
@@ -113,7 +105,7 @@ test('sign-ups: invitation only with allowed domains, saved from Settings', asyn
 });
 
 test('the sign-up page says sign-ups are by invitation, and an invitation opens it', async ({ page, browser }) => {
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
   await signIn(page, ADMIN);
   await page.goto(`${base}/admin?tab=users`);
   await page.getByRole('button', { name: 'Invite people' }).click();
@@ -167,7 +159,7 @@ test('the sign-up page says sign-ups are by invitation, and an invitation opens 
 });
 
 test('users: the account menu, and a suspension confirmed first', async ({ page }) => {
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
   await signIn(page, ADMIN);
   await page.goto(`${base}/admin?tab=users`);
   const table = page.getByRole('table', { name: 'Users' });

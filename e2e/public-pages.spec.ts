@@ -1,7 +1,8 @@
-import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe.ts';
 import { clickOnceHydrated } from './navigation.ts';
 import { startOwnServer, type TOwnServer } from './own-server.ts';
+import { collectConsoleErrors } from './console-errors.ts';
 
 /**
  * The installation speaks in its own words: a new one claims no customers, numbers or people and
@@ -22,15 +23,6 @@ test.beforeAll(async () => {
 test.afterAll(() => {
   server?.stop();
 });
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
-}
 
 const INVENTED = ['500+', '95%', '10,000+', 'Margaret Ellison', 'Amara Nwosu', 'formwork.app', 'Unlimited everything', 'Custom integrations'];
 

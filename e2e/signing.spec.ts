@@ -2,11 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
 import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
-import { isBusyRetry } from './console-errors.ts';
+import { collectConsoleErrors } from './console-errors.ts';
 
 /**
  * An offer letter signed by two people, as they do it: generated from the data-entry form, sent
@@ -69,15 +69,6 @@ async function signUpThroughMail(request: APIRequestContext, person: typeof OWNE
   expect(token, `a verification link to ${person.email}`).toBeDefined();
   expect((await request.post(`${base}/api/auth/verify-email`, { headers: { origin: base }, data: { token } })).ok()).toBe(true);
   expect((await request.post(`${base}/api/auth/sign-in`, { data: { email: person.email, password: person.password } })).ok()).toBe(true);
-}
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !isBusyRetry(msg.text())) errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
 }
 
 /** A signer's own browser: no account, no cookie, the size of their screen. */

@@ -7,6 +7,7 @@ import { expect, request as apiRequest, test, type APIRequestContext, type Locat
 import { startSmtpStandIn, type TSmtpStandIn } from '../src/server/test/smtp-stand-in.ts';
 import { expectAccessible } from './axe.ts';
 import { freePort, startOwnServer, type TOwnServer } from './own-server.ts';
+import { collectConsoleErrors, isClientErrorAnswer } from './console-errors.ts';
 
 /**
  * Two-factor sign-in as a person meets it: turning it on in Settings → Profile (a QR code, the key
@@ -50,16 +51,6 @@ test.afterAll(async () => {
   server?.stop();
   await smtp?.close();
 });
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    // Wrong codes and passwords answer 4xx on purpose.
-    if (msg.type() === 'error' && !/\b4\d\d\b/.test(msg.text())) errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  return errors;
-}
 
 async function shot(page: Page, name: string, of?: Locator) {
   if (!SHOTS) return;
@@ -130,7 +121,7 @@ async function resetLinkFor(email: string): Promise<string> {
 
 test('two-factor on, then forgot password → email → new password → sign in with a code', async ({ page }) => {
   test.setTimeout(150_000);
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
   await newAccount(page.request, USER);
   await signInWithPassword(page, USER.email, USER.password);
   await expect(page).not.toHaveURL(/\/login/);
@@ -189,7 +180,7 @@ test('two-factor on, then forgot password → email → new password → sign in
 
 test('setup and the code step at 375 px, signing in with a recovery code', async ({ page }) => {
   test.setTimeout(120_000);
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
   await page.setViewportSize({ width: 375, height: 800 });
   const account = { ...USER, email: 'tomas-phone@e2e.formwork.test' };
   await newAccount(page.request, account);
@@ -227,7 +218,7 @@ test('setup and the code step at 375 px, signing in with a recovery code', async
 
 test('when admins must use two-factor, an admin without it is sent to set it up first', async ({ page }) => {
   test.setTimeout(120_000);
-  const consoleErrors = collectConsoleErrors(page);
+  const consoleErrors = collectConsoleErrors(page, isClientErrorAnswer);
   const headers = { origin: base };
   // The first admin turns it on for themselves, then for every admin.
   const admin = await apiRequest.newContext();

@@ -77,6 +77,12 @@ function languageName(tag: string): string {
 const DEFAULT_PAGE: TPageSetup = { size: 'A4', orientation: 'portrait', margins: { top: 20, right: 20, bottom: 20, left: 20 } };
 const PAGE_NUMBERS = `Page ${PAGE_NUMBER_TOKEN} of ${PAGE_COUNT_TOKEN}`;
 
+/**
+ * Labels beside their fields where the panel has room (a phone's full width), above them where it
+ * has not (the builder's side column at 1280 px), so no paper size or language is cut short.
+ */
+const FIELD_LABEL = 'text-xs font-medium text-muted-foreground @max-xs:not-first:mt-1.5';
+
 type ContentUpdater = (fn: (c: TFormatContent) => TFormatContent) => void;
 
 function withLine(c: TFormatContent, key: 'header' | 'footer', text: string): TFormatContent {
@@ -91,7 +97,7 @@ function LineInput({ label, value, onChange, placeholder }: { label: 'Header' | 
   const field = useInsertableField(label, onChange);
   return (
     <>
-      <label htmlFor={id} className="text-xs font-medium text-muted-foreground">
+      <label htmlFor={id} className={FIELD_LABEL}>
         {label}
       </label>
       <Input
@@ -115,19 +121,19 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
   const setPage = (p: Partial<TPageSetup>) => update((c) => ({ ...c, page: { ...(c.page ?? DEFAULT_PAGE), ...p } }));
   const footer = content.footer?.text ?? '';
   return (
-    <section aria-labelledby={`${id}-title`}>
+    <section aria-labelledby={`${id}-title`} className="@container">
       <SectionTitle>
         <span id={`${id}-title`}>Page</span>
       </SectionTitle>
-      <div className="grid grid-cols-[4.5rem_1fr] items-center gap-2">
-        <label htmlFor={`${id}-size`} className="text-xs font-medium text-muted-foreground">
+      <div className="grid grid-cols-1 gap-1 @xs:grid-cols-[4.5rem_1fr] @xs:items-center @xs:gap-2">
+        <label htmlFor={`${id}-size`} className={FIELD_LABEL}>
           Paper
         </label>
         <NativeSelect id={`${id}-size`} value={page.size} onChange={(e) => setPage({ size: e.target.value as TPageSetup['size'] })}>
           <option value="A4">A4 (210 × 297 mm)</option>
           <option value="Letter">US Letter (8.5 × 11 in)</option>
         </NativeSelect>
-        <span className="text-xs font-medium text-muted-foreground" id={`${id}-orientation`}>
+        <span className={FIELD_LABEL} id={`${id}-orientation`}>
           Orientation
         </span>
         <div role="radiogroup" aria-labelledby={`${id}-orientation`} className="grid grid-cols-2 gap-0.5 rounded-lg border bg-background p-0.5 shadow-xs">
@@ -147,7 +153,7 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
             </button>
           ))}
         </div>
-        <label htmlFor={`${id}-currency`} className="text-xs font-medium text-muted-foreground">
+        <label htmlFor={`${id}-currency`} className={FIELD_LABEL}>
           Currency
         </label>
         <NativeSelect
@@ -162,7 +168,7 @@ export function PageSetup({ content, update }: { content: TFormatContent; update
             </option>
           ))}
         </NativeSelect>
-        <label htmlFor={`${id}-language`} className="text-xs font-medium text-muted-foreground">
+        <label htmlFor={`${id}-language`} className={FIELD_LABEL}>
           Language
         </label>
         <NativeSelect
