@@ -1,7 +1,13 @@
 /** What the main thread and the embedded database's thread (pglite-thread.ts) say to each other. */
 import type { ParserOptions, RowMode } from '@electric-sql/pglite';
 
-export type TPgliteThreadOptions = { startParams: string[]; dataDir?: string; loadDataDir?: Uint8Array<ArrayBuffer> };
+export type TPgliteThreadOptions = {
+  startParams: string[];
+  dataDir?: string;
+  loadDataDir?: Uint8Array<ArrayBuffer>;
+  /** PostgreSQL's WebAssembly, compiled once per process (pglite-remote.ts). */
+  wasmModule: WebAssembly.Module;
+};
 
 type TOn = { id: number; tx?: number };
 export type TPgliteRequest = TOn &

@@ -27,6 +27,7 @@ const pglite = new PGlite({
   },
   parsers: { [BYTEA]: (text: string) => new Uint8Array(Buffer.from(text.slice(2), 'hex')) },
   ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  pgliteWasmModule: options.wasmModule,
   ...(options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {}),
 });
 
