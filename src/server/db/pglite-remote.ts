@@ -12,6 +12,8 @@
  * and any other query waits for it to end.
  */
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { threadEntryFile } from '../jobs/thread-entry.ts';
@@ -38,7 +40,10 @@ let compiledPostgres: Promise<WebAssembly.Module> | undefined;
  * and a test run opens a fresh embedded database for each test file.
  */
 function postgresWasm(): Promise<WebAssembly.Module> {
-  compiledPostgres ??= readFile(new URL('pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then((bytes) => WebAssembly.compile(bytes));
+  // Beside the package's entry point; found through require's resolution, which Vitest's module
+  // runner (the test run's global setup) offers where it does not offer import.meta.resolve.
+  const wasmFile = path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.wasm');
+  compiledPostgres ??= readFile(wasmFile).then((bytes) => WebAssembly.compile(bytes));
   return compiledPostgres;
 }
 
