@@ -158,3 +158,19 @@ for (const size of WIDTHS) {
     });
   });
 }
+
+test('with reduced motion asked for, spinners and skeletons stand still instead of flickering', async ({ browser }) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  // The app's own spinner and skeleton classes, styled by the stylesheet the app ships.
+  await page.evaluate(() => {
+    document.body.insertAdjacentHTML('beforeend', '<div class="animate-spin size-6 border-2"></div><div class="animate-pulse h-6 w-40 bg-secondary"></div>');
+  });
+  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
+  const opacity = () => page.locator('.animate-pulse').evaluate((element) => getComputedStyle(element).opacity);
+  const seen = new Set<string>();
+  for (let frame = 0; frame < 10; frame++) seen.add(await opacity());
+  expect([...seen]).toEqual(['1']);
+  await context.close();
+});
