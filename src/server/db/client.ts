@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { openPgliteThread } from './pglite-remote.ts';
+import { openPgliteThread, type TPgliteRemote } from './pglite-remote.ts';
 import * as schema from './schema.ts';
 
 export type TSchema = typeof schema;
@@ -76,6 +76,11 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
     },
     { onLost: options.onLost },
   );
+  return embeddedDatabase(client);
+}
+
+/** The app's handle on an embedded database's thread, as drizzle and raw SQL use it. */
+export function embeddedDatabase(client: TPgliteRemote): TDatabase {
   const db = drizzlePglite({ client: client as never, schema }) as unknown as TDb;
   return {
     db,

@@ -33,4 +33,5 @@ export const DATABASE_INDEPENDENT_TESTS = [
   'src/server/modules/template-import/convert.test.ts',
   'src/server/modules/template-import/import-pool.test.ts',
   'src/server/net/address-rule.test.ts',
+  'src/server/test/embedded-databases.test.ts',
 ];

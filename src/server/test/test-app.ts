@@ -1,6 +1,6 @@
 import { TEAM_HEADER } from '../../contract/team-roles.ts';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -12,6 +12,7 @@ import { buildApp, type TBuildAppOptions } from '../app.ts';
 import { loadConfig, type TConfig } from '../config.ts';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type TDatabase } from '../db/client.ts';
+import { leaseEmbeddedDatabase } from './embedded-databases.ts';
 import { users, workspaces } from '../db/schema.ts';
 import { NO_LOAD_SHEDDING } from '../http/load-shedding.ts';
 import { createPasswordHasher, type TScryptCost } from '../modules/auth/password-hasher.ts';
@@ -32,7 +33,7 @@ export type TTestApp = {
   close(): Promise<void>;
 };
 
-/** A fresh, migrated database for one test file: PGlite in memory, or a clone on PostgreSQL. */
+/** A migrated database for one test file, empty: PGlite in memory (embedded-databases.ts), or a clone on PostgreSQL. */
 async function freshDatabase(): Promise<{ database: TDatabase; url?: string; drop: () => Promise<void> }> {
   const templateDb = inject('postgresTemplateDb');
   const url = process.env.TEST_DATABASE_URL;
@@ -56,9 +57,7 @@ async function freshDatabase(): Promise<{ database: TDatabase; url?: string; dro
       },
     };
   }
-  const dump = readFileSync(inject('pgliteTemplate'));
-  const database = await openDatabase({ driver: 'pglite', loadDataDir: new Blob([dump]) });
-  return { database, drop: async () => {} };
+  return { database: await leaseEmbeddedDatabase(), drop: async () => {} };
 }
 
 /**
