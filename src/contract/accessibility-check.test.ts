@@ -111,6 +111,70 @@ describe('accessibilityFindings', () => {
   });
 });
 
+describe('text in another language', () => {
+  const messages = (input: TFormatContentInput) => accessibilityFindings(content(input)).map((f) => [f.elementId, f.message]);
+
+  it('is found by its script where the format’s language is not written in it, in every kind of text', () => {
+    expect(
+      codes({
+        locale: 'en-US',
+        elements: [
+          { id: 'arabic', type: 'paragraph', content: 'يسري هذا العقد من تاريخ التوقيع.' },
+          { id: 'hindi', type: 'heading', content: 'सेवा की शर्तें', level: 1 },
+          { id: 'greek', type: 'list', items: ['Τιμή', 'Διάρκεια'] },
+          { id: 'japanese', type: 'table', headerRow: true, rows: [['品目', '数量']] },
+          { id: 'russian', type: 'image', src: '/api/assets/map', alt: 'Карта офиса' },
+          { id: 'french', type: 'paragraph', content: 'Les deux parties conviennent de ce qui suit.' },
+        ],
+      }),
+    ).toEqual([
+      ['language_mismatch', 'arabic'],
+      ['language_mismatch', 'hindi'],
+      ['language_mismatch', 'greek'],
+      ['language_mismatch', 'japanese'],
+      ['language_mismatch', 'russian'],
+    ]);
+  });
+
+  it('says which script and which language, and is gone once the element, or its section, has the language', () => {
+    expect(messages({ locale: 'en-GB', elements: [{ id: 'p', type: 'paragraph', content: 'يسري هذا العقد' }] })).toEqual([
+      [
+        'p',
+        '“\u2068يسري هذا العقد\u2069” is written in Arabic script, but the format’s language is British English. Set the language it is in, so that screen readers read it in the right voice.',
+      ],
+    ]);
+    expect(codes({ locale: 'en-GB', elements: [{ id: 'p', type: 'paragraph', content: 'يسري هذا العقد', lang: 'ar-SA' }] })).toEqual([]);
+    expect(
+      codes({
+        locale: 'en-GB',
+        elements: [{ id: 's', type: 'section', lang: 'ar-SA', elements: [{ id: 'p', type: 'paragraph', content: 'يسري هذا العقد' }] }],
+      }),
+    ).toEqual([]);
+    expect(messages({ locale: 'en-GB', elements: [{ id: 'p', type: 'paragraph', content: 'يسري هذا العقد', lang: 'fr-FR' }] })[0]?.[1]).toContain(
+      'but its language is set to French (France).',
+    );
+  });
+
+  it('counts the words a reader hears: not placeholders or link addresses, and not a letter or two among many', () => {
+    expect(
+      codes({
+        locale: 'ar-SA',
+        elements: [
+          { id: 'tag', type: 'paragraph', content: '{{client_name}}' },
+          { id: 'link', type: 'paragraph', content: '[شروط الخدمة](https://example.com/terms-and-conditions)' },
+          { id: 'brand', type: 'paragraph', content: 'مرحبا بكم في Formwork للمستندات' },
+          { id: 'english', type: 'paragraph', content: 'Dear {{client_name}}, welcome.' },
+        ],
+      }),
+    ).toEqual([['language_mismatch', 'english']]);
+    expect(codes({ locale: 'ja-JP', elements: [{ id: 'kanji', type: 'paragraph', content: '契約書' }] })).toEqual([]);
+  });
+
+  it('leaves alone a format in a language it does not know the script of', () => {
+    expect(codes({ locale: 'xx-XX', elements: [{ id: 'p', type: 'paragraph', content: 'يسري هذا العقد' }] })).toEqual([]);
+  });
+});
+
 describe('documentAccessibility', () => {
   const clean = { elements: [{ id: 'h', type: 'heading' as const, content: 'Offer', level: 1 }] };
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { linksNamedByAddress } from './inline-markup.ts';
 import { DEFAULT_TEXT_STYLE, headingLevel, leafElements, type TFormatContent, type TLeafElement, type TTextStyle } from './format-content.ts';
+import { foreignScript, languageName } from './languages.ts';
+import { DEFAULT_LOCALE } from './placeholder-values.ts';
 
 /*
  * What a format's documents lack for readers who use a screen reader or cannot tell low-contrast
@@ -16,6 +18,7 @@ export const ACCESSIBILITY_FINDING_CODES = [
   'table_header_missing',
   'text_contrast_low',
   'link_text_is_address',
+  'language_mismatch',
 ] as const;
 export const ZAccessibilityFindingCode = z.enum(ACCESSIBILITY_FINDING_CODES);
 export type TAccessibilityFindingCode = z.infer<typeof ZAccessibilityFindingCode>;
@@ -71,10 +74,14 @@ function lowContrast(color: string): string | null {
   return ratio < MIN_TEXT_CONTRAST ? `${ratio.toFixed(1)}:1` : null;
 }
 
+const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+
 function elementLabel(element: TLeafElement): string {
   const text = element.type === 'heading' || element.type === 'paragraph' ? element.content.replace(/\s+/g, ' ').trim() : '';
   if (!text) return `This ${element.type}`;
-  return `“${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`;
+  const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  // Right-to-left words are isolated, so that the quotation marks and the sentence around them keep their places.
+  return RIGHT_TO_LEFT.test(shown) ? `“\u2068${shown}\u2069”` : `“${shown}”`;
 }
 
 /** The texts of an element in which inline markup, and so links, are read. */
@@ -85,8 +92,24 @@ function elementTexts(element: TLeafElement): string[] {
   return [];
 }
 
-export function accessibilityFindings(content: Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer'>): TAccessibilityFinding[] {
+/** The words of an element a reader hears, markup and all: what its language is told from. */
+function spokenTexts(element: TLeafElement): string[] {
+  if (element.type === 'heading') return [element.content];
+  if (element.type === 'image') return element.alt && !element.decorative ? [element.alt] : [];
+  return elementTexts(element);
+}
+
+type TCheckedContent = Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer' | 'locale'>;
+
+export function accessibilityFindings(content: TCheckedContent): TAccessibilityFinding[] {
   const findings: TAccessibilityFinding[] = [];
+  const formatLanguage = content.locale ?? DEFAULT_LOCALE;
+  // A section's language is its elements' own unless they have one.
+  const sectionLanguage = new Map<string, string>();
+  for (const element of content.elements) {
+    if (element.type !== 'section' || !element.lang) continue;
+    for (const inner of element.elements) sectionLanguage.set(inner.id, element.lang);
+  }
   const formatColor = content.style?.color ?? DEFAULT_TEXT_STYLE.color;
   const formatRatio = lowContrast(formatColor);
   if (formatRatio) {
@@ -100,6 +123,16 @@ export function accessibilityFindings(content: Pick<TFormatContent, 'elements' |
 
   let previousLevel = 0;
   for (const element of leafElements(content.elements)) {
+    const ownLanguage = element.lang ?? sectionLanguage.get(element.id);
+    const script = foreignScript(spokenTexts(element), ownLanguage ?? formatLanguage);
+    if (script) {
+      const whose = ownLanguage ? `its language is set to ${languageName(ownLanguage)}` : `the format’s language is ${languageName(formatLanguage)}`;
+      findings.push({
+        code: 'language_mismatch',
+        elementId: element.id,
+        message: `${elementLabel(element)} is written in ${script} script, but ${whose}. Set the language it is in, so that screen readers read it in the right voice.`,
+      });
+    }
     if (element.type === 'image') {
       if (element.src && !element.decorative && !element.alt) {
         findings.push({
@@ -174,7 +207,7 @@ export function accessibilityFindings(content: Pick<TFormatContent, 'elements' |
  * which both forbid, so that document is neither.
  */
 export function documentAccessibility(
-  content: Pick<TFormatContent, 'elements' | 'style' | 'header' | 'footer' | 'accessible'>,
+  content: TCheckedContent & Pick<TFormatContent, 'accessible'>,
   renderWarnings: readonly { code: string }[] = [],
 ): TDocumentAccessibility {
   const tagged = content.accessible === true;

@@ -60,12 +60,24 @@ export const ZImageAlign = z.enum(['left', 'center', 'right']);
 
 const ZElementId = z.string().max(64);
 
+/** A BCP 47 tag, e.g. `en-US`, `de-DE`, `hi-IN`; used to format date and number values. */
+export const ZLocale = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/)
+  .max(35);
+
 const elementBase = {
   /** A timestamp string in the builder; only needs to be unique within the format. */
   id: ZElementId,
   style: ZTextStyle.optional(),
   /** Printed only when this holds (conditions.ts); a hidden element leaves no gap. */
   showIf: ZShowIf.optional(),
+  /**
+   * The language its text is in when that is not the format's (a clause in Arabic in an English
+   * contract); a section's applies to its elements that have none. A tagged document gives the
+   * element this `/Lang`, so a screen reader reads it in that language's voice.
+   */
+  lang: ZLocale.optional(),
 };
 
 const ZText = z.string().max(MAX_TEXT_LENGTH);
@@ -282,12 +294,6 @@ export const ZHeaderFooter = z.object({
   style: ZTextStyle.optional(),
 });
 export type THeaderFooter = z.infer<typeof ZHeaderFooter>;
-
-/** A BCP 47 tag, e.g. `en-US`, `de-DE`, `hi-IN`; used to format date and number values. */
-export const ZLocale = z
-  .string()
-  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/)
-  .max(35);
 
 /** A document-name pattern: one line, at most 200 characters; empty means none. */
 export const ZDocumentNamePattern = z

@@ -123,8 +123,23 @@ export class Flow {
   private element(type: TStructType, draw: (node: TStructNode | null) => void, parent?: TStructNode | null, extra?: Pick<TStructNode, 'alt' | 'scope'>): void {
     const structure = this.canvas.structure;
     if (!structure) return draw(null);
-    const node = structure.add(parent ?? structure.root, type, extra);
+    // An element's language is its block's: the elements inside it (items, rows, cells) inherit it.
+    const language = !parent && this.blockLanguage ? { lang: this.blockLanguage } : {};
+    const node = structure.add(parent ?? structure.root, type, { ...extra, ...language });
     this.canvas.within(node, () => draw(node));
+  }
+
+  /** The language of the block being drawn, when it is not the document's. */
+  private blockLanguage: string | undefined;
+
+  /** Draws a block whose text is in `lang`, another language than the document's. */
+  inLanguage(lang: string | undefined, draw: () => void): void {
+    this.blockLanguage = lang;
+    try {
+      draw();
+    } finally {
+      this.blockLanguage = undefined;
+    }
   }
 
   private layout(spans: RichSpan[], style: BlockStyle, width: number): Line[] {

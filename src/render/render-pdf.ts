@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { showIfHolds, type TShowIf } from '../contract/conditions.ts';
 import { computeFormulas, type TFilledValues, type TListRow } from '../contract/filled-values.ts';
+import { sameLanguage } from '../contract/languages.ts';
 import {
   DEFAULT_TEXT_STYLE,
   ELEMENT_TYPES,
@@ -255,7 +256,8 @@ function layoutDocument(input: TRenderInput, canvas?: DocumentCanvas): { flow: F
       }
       if (leaf !== element && !shown(leaf.showIf)) continue;
       drawn++;
-      drawElement(flow, leaf);
+      const lang = leaf.lang ?? element.lang;
+      flow.inLanguage(lang && !sameLanguage(lang, locale) ? lang : undefined, () => drawElement(flow, leaf));
     }
   });
   flow.decorate(header, footer);

@@ -58,6 +58,7 @@ export function writeStructure(
     // /StructElem` and without the spaces a name or a dictionary needs none of.
     let body = `<</S/${node.type}/P ${parentIds[n]} 0 R`;
     if (page !== undefined) body += `/Pg ${pageIds[page]} 0 R`;
+    if (node.lang !== undefined) body += `/Lang${pdfString(node.lang)}`;
     if (node.alt !== undefined) body += `/Alt${pdfString(node.alt)}`;
     if (node.scope) body += `/A<</O/Table/Scope/${node.scope}>>`;
     body += node.kids.length === 1 ? `/K ${kids}>>` : `/K[${kids}]>>`;

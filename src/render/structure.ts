@@ -47,6 +47,8 @@ export interface TStructNode {
   alt?: string;
   /** A header cell's scope. */
   scope?: 'Column' | 'Row';
+  /** Its language, when not the document's (BCP 47); what it holds inherits it. */
+  lang?: string;
 }
 
 export const isMarkedContent = (kid: TStructKid): kid is TMarkedContent => 'mcid' in kid;
@@ -58,7 +60,7 @@ export class StructureTree {
   readonly parents: TStructNode[][] = [];
 
   /** A new element, the last child of `parent`. */
-  add(parent: TStructNode, type: TStructType, extra: Pick<TStructNode, 'alt' | 'scope'> = {}): TStructNode {
+  add(parent: TStructNode, type: TStructType, extra: Pick<TStructNode, 'alt' | 'scope' | 'lang'> = {}): TStructNode {
     const node: TStructNode = { type, kids: [], ...extra };
     parent.kids.push(node);
     return node;

@@ -170,4 +170,38 @@ describe('a tagged document', () => {
     expect(await linksOf(pdf)).toEqual([]);
     expect(pdfText(pdf)).toContain('Then pay here.');
   });
+
+  it('gives an element in another language its own /Lang, which its items and cells inherit, and a section’s to its elements', async () => {
+    const content = {
+      locale: 'en-GB',
+      elements: [
+        { id: 'h', type: 'heading', content: 'Agreement', level: 1 },
+        { id: 'ar', type: 'paragraph', content: 'يسري هذا العقد من تاريخ التوقيع.', lang: 'ar-SA' },
+        { id: 'same', type: 'paragraph', content: 'Signed in London.', lang: 'en-gb' },
+        { id: 'list', type: 'list', items: ['Prix', 'Durée'], lang: 'fr-FR' },
+        { id: 's', type: 'section', lang: 'de-DE', elements: [{ id: 'de', type: 'paragraph', content: 'Gerichtsstand ist Berlin.' }] },
+      ],
+    } as const;
+    const report = await tagged(content);
+    expect(report.findings).toEqual([]);
+    expect(report.elements.map((e) => [e.role, e.lang ?? '', e.text])).toEqual([
+      ['Document', '', ''],
+      ['H1', '', 'Agreement'],
+      ['P', 'ar-SA', expect.any(String) as string],
+      // The document's own language, however it is written, is not repeated.
+      ['P', '', 'Signed in London.'],
+      ['L', 'fr-FR', ''],
+      ['LI', '', ''],
+      ['Lbl', '', '•'],
+      ['LBody', '', 'Prix'],
+      ['LI', '', ''],
+      ['Lbl', '', '•'],
+      ['LBody', '', 'Durée'],
+      ['P', 'de-DE', 'Gerichtsstand ist Berlin.'],
+    ]);
+    // An untagged document has no structure to carry a language: its bytes do not change.
+    const untagged = render(content, {}, false).pdf;
+    const withoutLanguages = render({ ...content, elements: content.elements.map(({ lang: _lang, ...element }) => element) }, {}, false).pdf;
+    expect(Buffer.from(untagged).equals(Buffer.from(withoutLanguages))).toBe(true);
+  });
 });

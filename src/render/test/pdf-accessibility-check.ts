@@ -27,6 +27,8 @@ export interface TStructEntry {
   /** The text of the element's own marked content, in order. */
   text: string;
   alt?: string;
+  /** Its own `/Lang`, when it has one. */
+  lang?: string;
 }
 
 export interface TAccessibilityReport {
@@ -42,7 +44,7 @@ export interface TAccessibilityReport {
   artifacts: string[][];
 }
 
-type TStructNode = { role?: string; alt?: string; children?: (TStructNode | { type: 'content' | 'object'; id: string })[] };
+type TStructNode = { role?: string; alt?: string; lang?: string; children?: (TStructNode | { type: 'content' | 'object'; id: string })[] };
 
 /** Operators that draw: each must be inside marked content. */
 const DRAWING_OPS = [
@@ -142,7 +144,14 @@ export async function checkAccessibility(pdf: Uint8Array): Promise<TAccessibilit
               readingOrder.push(t);
             }
           }
-          elements.push({ page: n, role: element, depth, text: texts.filter(Boolean).join(' '), ...(node.alt !== undefined ? { alt: node.alt } : {}) });
+          elements.push({
+            page: n,
+            role: element,
+            depth,
+            text: texts.filter(Boolean).join(' '),
+            ...(node.alt !== undefined ? { alt: node.alt } : {}),
+            ...(node.lang !== undefined ? { lang: node.lang } : {}),
+          });
         }
         for (const kid of node.children ?? []) if (!('type' in kid)) walk(kid, element ? depth + 1 : depth);
       };

@@ -123,4 +123,36 @@ describe('the accessibility check beside the preview', () => {
     await user.type(field, 'Prices: [[our price list](https://example.com/prices)');
     expect(within(panel).getByRole('status').textContent).toBe('No accessibility problems found');
   });
+
+  it('leads text in another script to its language; setting it clears the finding, badges the element and is saved', async () => {
+    const { user, panel } = await openFormat({
+      locale: 'en-GB',
+      elements: [
+        { id: 'title', type: 'heading', content: 'Service agreement', level: 1 },
+        { id: 'clause', type: 'paragraph', content: 'يسري هذا العقد من تاريخ التوقيع.' },
+      ],
+    });
+    expect(findings(panel).map((f) => f.querySelector('p')?.textContent)).toEqual([
+      '“\u2068يسري هذا العقد من تاريخ التوقيع.\u2069” is written in Arabic script, but the format’s language is British English. Set the language it is in, so that screen readers read it in the right voice.',
+    ]);
+    await user.click(within(findings(panel)[0]!).getByRole('button', { name: 'Go to paragraph' }));
+    const editing = screen.getByRole('group', { name: /^Editing Paragraph 2/ });
+    const language = within(editing).getByRole('combobox', { name: 'Paragraph language' });
+    await waitFor(() => expect(document.activeElement).toBe(language));
+    expect((language as HTMLSelectElement).selectedOptions[0]?.textContent).toBe('The format’s (British English)');
+    await user.selectOptions(language, 'Arabic (Saudi Arabia)');
+    expect(within(panel).getByRole('status').textContent).toBe('No accessibility problems found');
+
+    await user.click(within(editing).getByRole('button', { name: 'Done' }));
+    const element = screen.getAllByTestId('canvas-element').find((li) => li.dataset.elementId === 'clause')!;
+    expect(within(element).getByTestId('language-badge').textContent).toBe('Language: Arabic (Saudi Arabia)');
+    // The builder's own screen reader users hear the clause in Arabic too.
+    expect(within(element).getByText('يسري هذا العقد من تاريخ التوقيع.').closest('[lang]')?.getAttribute('lang')).toBe('ar-SA');
+
+    await user.keyboard('{Control>}s{/Control}');
+    await waitFor(async () => {
+      const saved = (await api.get<TFormat[]>('/api/formats')).find((f) => f.name === 'Offer');
+      expect(saved?.content.elements.find((e) => e.id === 'clause')?.lang).toBe('ar-SA');
+    });
+  });
 });

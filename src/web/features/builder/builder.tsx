@@ -225,7 +225,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
     setView('canvas');
   };
   const placeholders = usePlaceholderActions(dispatch, insertTarget.insert);
-  const findings = useMemo(() => accessibilityFindings(doc.content), [doc.content]);
+  const findings = useMemo(() => accessibilityFindings(sent.content), [sent.content]);
   const goToFinding = useFindingJump({ elements, edit, setView, dispatch });
 
   const editing = editingId ? findElement(elements, editingId)?.element : undefined;
@@ -319,6 +319,7 @@ function BuilderInner({ initial, onCreated }: BuilderProps) {
             docStyle: doc.content.style,
             known,
             placeholders: doc.placeholders,
+            language: sent.content.locale ?? installationLocale,
             editingId,
             actions: actions.elementActions,
             onReorder: actions.reorder,

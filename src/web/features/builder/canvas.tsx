@@ -24,8 +24,9 @@ import type { TElement, TElementType, TTextStyle } from '../../../contract/forma
 import type { TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
-import { RepeatBadge } from './canvas-badges';
+import { LanguageBadge, RepeatBadge } from './canvas-badges';
 import { ConditionBadge, ConditionEditor } from './condition-editor';
+import { ElementLanguageField } from './element-language';
 import { IconButton } from '../../components/ui/icon-button';
 import { ElementEditor, ElementView } from './elements/registry';
 import type { ElementUpdater } from './elements/shared';
@@ -57,6 +58,8 @@ export interface CanvasProps {
   known: ReadonlySet<string>;
   /** For conditions, repeats and their badges. */
   placeholders: readonly TPlaceholder[];
+  /** The format's language, as its documents print in it: an element's unless it has one. */
+  language: string;
   editingId: string | null;
   actions: TElementActions;
   onReorder: (activeId: string, overId: string) => void;
@@ -119,6 +122,7 @@ export function Canvas(props: CanvasProps) {
               docStyle={props.docStyle}
               known={props.known}
               placeholders={props.placeholders}
+              language={props.language}
               editing={props.editingId === el.id}
               // A section passes on which of its elements is being edited; others need not know.
               editingId={el.type === 'section' && el.elements.some((c) => c.id === props.editingId) ? props.editingId : null}
@@ -133,12 +137,14 @@ export function Canvas(props: CanvasProps) {
 }
 
 /** What an element's frame on the canvas needs from the builder, at the top level or in a section. */
-interface ElementFrameProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'placeholders' | 'editingId' | 'actions'> {
+interface ElementFrameProps extends Pick<CanvasProps, 'docStyle' | 'known' | 'placeholders' | 'language' | 'editingId' | 'actions'> {
   el: TElement;
   index: number;
   count: number;
   /** The section holding it; undefined at the top level. */
   inSection?: string;
+  /** The language of the section holding it, when that section has one. */
+  sectionLanguage?: string;
   /** The element just above is a section it could move into. */
   sectionAbove?: boolean;
 }
@@ -216,7 +222,15 @@ function ElementToolbar({ el, index, count, inSection, sectionAbove, name, editi
 }
 
 /** The element open for editing: its own editor, its condition, and Done (or Escape). */
-function ElementEditPanel({ el, index, name, placeholders, actions }: Pick<ElementFrameProps, 'el' | 'index' | 'placeholders' | 'actions'> & { name: string }) {
+function ElementEditPanel({
+  el,
+  index,
+  name,
+  placeholders,
+  language,
+  sectionLanguage,
+  actions,
+}: Pick<ElementFrameProps, 'el' | 'index' | 'placeholders' | 'language' | 'sectionLanguage' | 'actions'> & { name: string }) {
   const isSection = el.type === 'section';
   return (
     <fieldset
@@ -241,6 +255,17 @@ function ElementEditPanel({ el, index, name, placeholders, actions }: Pick<Eleme
           })
         }
       />
+      <ElementLanguageField
+        kind={ELEMENT_LABELS[el.type]}
+        lang={el.lang}
+        inherited={sectionLanguage ? { tag: sectionLanguage, from: 'section' } : { tag: language, from: 'format' }}
+        onChange={(lang) =>
+          actions.update(el.id, (e) => {
+            const { lang: _old, ...rest } = e;
+            return (lang ? { ...rest, lang } : rest) as TElement;
+          })
+        }
+      />
       <div className="mt-4 flex items-center justify-end gap-2 border-t pt-3">
         {isSection && <span className="mr-auto text-xs text-muted-foreground">Elements you add now go into this section.</span>}
         <Button size="sm" onClick={() => actions.edit(null)} title="Done (Esc)">
@@ -251,20 +276,24 @@ function ElementEditPanel({ el, index, name, placeholders, actions }: Pick<Eleme
   );
 }
 
-interface ElementBodyProps extends Pick<ElementFrameProps, 'el' | 'index' | 'docStyle' | 'known' | 'placeholders' | 'actions'> {
+interface ElementBodyProps extends Pick<ElementFrameProps, 'el' | 'index' | 'docStyle' | 'known' | 'placeholders' | 'sectionLanguage' | 'actions'> {
   bodyRef: RefObject<HTMLDivElement | null>;
 }
 
 /** The element as it prints (a section as its title), with its badges; a click or Enter opens it. */
-function ElementBody({ el, index, docStyle, known, placeholders, actions, bodyRef }: ElementBodyProps) {
+function ElementBody({ el, index, docStyle, known, placeholders, sectionLanguage, actions, bodyRef }: ElementBodyProps) {
   const isSection = el.type === 'section';
   const repeat = el.type === 'table' ? el.repeat?.list : el.type === 'list' ? el.repeat : undefined;
-  const badges = (el.showIf || (repeat && el.type === 'list')) && (
+  const badges = (el.showIf || (repeat && el.type === 'list') || el.lang) && (
     <div className="mb-1.5 flex flex-wrap gap-1.5">
       {el.showIf && <ConditionBadge showIf={el.showIf} placeholders={placeholders} />}
       {repeat && el.type === 'list' && <RepeatBadge list={repeat} placeholders={placeholders} />}
+      {el.lang && <LanguageBadge lang={el.lang} />}
     </div>
   );
+  // The builder's own screen reader users hear the element's text in its language too; right-to-left
+  // text keeps its order (a closing full stop stays at its end) wherever its alignment puts it.
+  const textLanguage = el.lang ?? sectionLanguage;
   return (
     <div
       ref={bodyRef}
@@ -295,7 +324,9 @@ function ElementBody({ el, index, docStyle, known, placeholders, actions, bodyRe
           </span>
         </p>
       ) : (
-        <ElementView el={el} docStyle={docStyle} known={known} placeholders={placeholders} />
+        <div lang={textLanguage} dir="auto">
+          <ElementView el={el} docStyle={docStyle} known={known} placeholders={placeholders} />
+        </div>
       )}
     </div>
   );
@@ -316,7 +347,7 @@ function SectionElements({
       ) : (
         <ol className="space-y-2 border-l-2 border-primary/20 pl-2" aria-label={`Elements in ${name}`}>
           {el.elements.map((child, k) => (
-            <ElementFrame key={child.id} {...frame} el={child} index={k} count={el.elements.length} inSection={el.id} />
+            <ElementFrame key={child.id} {...frame} el={child} index={k} count={el.elements.length} inSection={el.id} sectionLanguage={el.lang} />
           ))}
         </ol>
       )}
@@ -331,9 +362,11 @@ function ElementFrame({
   docStyle,
   known,
   placeholders,
+  language,
   editingId,
   actions,
   inSection,
+  sectionLanguage,
   sectionAbove,
   nodeRef,
   style,
@@ -393,12 +426,38 @@ function ElementFrame({
         actions={actions}
       />
       {editing ? (
-        <ElementEditPanel el={el} index={index} name={name} placeholders={placeholders} actions={actions} />
+        <ElementEditPanel
+          el={el}
+          index={index}
+          name={name}
+          placeholders={placeholders}
+          language={language}
+          sectionLanguage={sectionLanguage}
+          actions={actions}
+        />
       ) : (
-        <ElementBody el={el} index={index} docStyle={docStyle} known={known} placeholders={placeholders} actions={actions} bodyRef={bodyRef} />
+        <ElementBody
+          el={el}
+          index={index}
+          docStyle={docStyle}
+          known={known}
+          placeholders={placeholders}
+          sectionLanguage={sectionLanguage}
+          actions={actions}
+          bodyRef={bodyRef}
+        />
       )}
       {el.type === 'section' && (
-        <SectionElements section={el} name={name} docStyle={docStyle} known={known} placeholders={placeholders} editingId={editingId} actions={actions} />
+        <SectionElements
+          section={el}
+          name={name}
+          docStyle={docStyle}
+          known={known}
+          placeholders={placeholders}
+          language={language}
+          editingId={editingId}
+          actions={actions}
+        />
       )}
     </li>
   );

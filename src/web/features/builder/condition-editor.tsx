@@ -13,7 +13,7 @@ import { MAX_CONDITIONS } from '../../../contract/conditions';
 import { placeholderLabel, type TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { cn } from '../../lib/utils';
+import { CanvasBadge } from './canvas-badges';
 import { NativeSelect } from './controls';
 import { IconButton } from '../../components/ui/icon-button';
 
@@ -45,17 +45,9 @@ function firstCondition(placeholders: readonly TPlaceholder[]): TCondition {
 export function ConditionBadge({ showIf, placeholders, className }: { showIf: TShowIf; placeholders: readonly TPlaceholder[]; className?: string }) {
   const text = describeShowIf(showIf, placeholders);
   return (
-    <span
-      className={cn(
-        'inline-flex max-w-full min-w-0 items-center gap-1 rounded-md bg-[oklch(0.96_0.04_300)] px-1.5 py-0.5 text-[11px] font-medium text-[oklch(0.42_0.14_300)]',
-        className,
-      )}
-      title={text}
-      data-testid="condition-badge"
-    >
-      <EyeIcon className="size-3 shrink-0" aria-hidden />
-      <span className="truncate">{text}</span>
-    </span>
+    <CanvasBadge icon={EyeIcon} tone="bg-[oklch(0.96_0.04_300)] text-[oklch(0.42_0.14_300)]" testId="condition-badge" title={text} className={className}>
+      {text}
+    </CanvasBadge>
   );
 }
 

@@ -13,7 +13,7 @@ import { ELEMENT_LABELS, findElement } from './model';
  */
 
 /** The fields a finding can lead to; each carries `data-a11y-fix` with its name. */
-export type TFixField = 'heading-level' | 'heading-text' | 'image-alt' | 'table-header' | 'text-color' | 'link-text';
+export type TFixField = 'heading-level' | 'heading-text' | 'image-alt' | 'table-header' | 'text-color' | 'link-text' | 'element-language';
 
 /** Props that mark a control as the one that fixes findings of its kind. */
 export const fixField = (field: TFixField) => ({ 'data-a11y-fix': field });
@@ -33,6 +33,7 @@ const ELEMENT_FIELD: Record<TAccessibilityFinding['code'], TFixField> = {
   table_header_missing: 'table-header',
   text_contrast_low: 'text-color',
   link_text_is_address: 'link-text',
+  language_mismatch: 'element-language',
 };
 
 /** In a text field that holds a link named by its address, selects that link's markup, ready for Ctrl/Cmd+K. */

@@ -7,6 +7,7 @@ import {
   type THeaderFooter,
   type TPageSetup,
 } from '../../../contract/format-content';
+import { LANGUAGES, languageName } from '../../../contract/languages';
 import { DEFAULT_CURRENCY, DEFAULT_LOCALE } from '../../../contract/placeholders';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/utils';
@@ -37,42 +38,6 @@ const CURRENCIES = [
   'DKK',
   'PLN',
 ];
-
-/** Languages offered for a format; a format's own comes first when not listed. */
-const LANGUAGES = [
-  'en-US',
-  'en-GB',
-  'en-IN',
-  'de-DE',
-  'fr-FR',
-  'es-ES',
-  'it-IT',
-  'pt-BR',
-  'pt-PT',
-  'nl-NL',
-  'sv-SE',
-  'da-DK',
-  'nb-NO',
-  'fi-FI',
-  'pl-PL',
-  'cs-CZ',
-  'tr-TR',
-  'hi-IN',
-  'ar-SA',
-  'ja-JP',
-  'zh-CN',
-  'ko-KR',
-];
-
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
-/** "German (Germany)", or the tag itself where the browser has no name for it. */
-function languageName(tag: string): string {
-  try {
-    return languageNames.of(tag) ?? tag;
-  } catch {
-    return tag;
-  }
-}
 
 const DEFAULT_PAGE: TPageSetup = { size: 'A4', orientation: 'portrait', margins: { top: 20, right: 20, bottom: 20, left: 20 } };
 const PAGE_NUMBERS = `Page ${PAGE_NUMBER_TOKEN} of ${PAGE_COUNT_TOKEN}`;

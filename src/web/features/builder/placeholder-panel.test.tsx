@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp, screen, signUp, withServer } from '../../test/render-app';
 
@@ -27,7 +27,8 @@ describe('the builder’s placeholder panel', () => {
     await user.click(within(form).getByRole('checkbox', { name: 'Required' }));
     await user.click(within(form).getByRole('button', { name: 'Add placeholder' }));
 
-    const item = within(within(panel).getByRole('list', { name: 'Placeholders' })).getByTestId('placeholder-item');
+    // The form answers after its check, which React may draw a moment after the click.
+    const item = within(await within(panel).findByRole('list', { name: 'Placeholders' })).getByTestId('placeholder-item');
     expect(within(item).getByText('{{client_name}}')).toBeTruthy();
     expect(within(item).getByText('required')).toBeTruthy();
     expect(within(item).getByText('unused')).toBeTruthy();
@@ -41,19 +42,19 @@ describe('the builder’s placeholder panel', () => {
     await user.click(within(form).getByRole('button', { name: 'Add placeholder' }));
     await user.type(within(form).getByLabelText('Name'), 'Plan');
     await user.click(within(form).getByRole('button', { name: 'Add placeholder' }));
-    expect(within(form).getByRole('alert').textContent).toBe('A placeholder named plan already exists.');
+    await waitFor(() => expect(within(form).getByRole('alert').textContent).toBe('A placeholder named plan already exists.'));
     expect(within(panel).getAllByTestId('placeholder-item')).toHaveLength(1);
 
     await user.clear(within(form).getByLabelText('Name'));
     await user.type(within(form).getByLabelText('Name'), 'tier');
     await user.selectOptions(within(form).getByLabelText('Type'), 'Choice (drop-down)');
     await user.click(within(form).getByRole('button', { name: 'Add placeholder' }));
-    expect(within(form).getByRole('alert').textContent).toBe('Add at least one option, one per line.');
+    await waitFor(() => expect(within(form).getByRole('alert').textContent).toBe('Add at least one option, one per line.'));
 
     await user.type(within(form).getByLabelText('Options, one per line'), 'Basic{Enter}Premium');
     await user.click(within(form).getByRole('button', { name: 'Add placeholder' }));
+    await waitFor(() => expect(within(panel).getAllByTestId('placeholder-item')).toHaveLength(2));
     const items = within(panel).getAllByTestId('placeholder-item');
-    expect(items).toHaveLength(2);
     expect(within(items[1]!).getByText('Basic · Premium')).toBeTruthy();
   });
 
@@ -68,7 +69,7 @@ describe('the builder’s placeholder panel', () => {
     await user.selectOptions(within(form).getByLabelText('Signer'), 'Signer 2');
     await user.click(within(form).getByRole('button', { name: 'Add placeholder' }));
 
-    const item = within(within(panel).getByRole('list', { name: 'Placeholders' })).getByTestId('placeholder-item');
+    const item = within(await within(panel).findByRole('list', { name: 'Placeholders' })).getByTestId('placeholder-item');
     expect(within(item).getByText('{{landlord_signature}}')).toBeTruthy();
     expect(within(item).getByText('Signature')).toBeTruthy();
     expect(within(item).getByTestId('placeholder-signer').textContent).toBe('Signer 2');

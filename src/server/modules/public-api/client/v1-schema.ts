@@ -155,6 +155,7 @@ export interface paths {
                                     color?: string;
                                 };
                                 showIf?: components["schemas"]["ShowIfInput"];
+                                lang?: string;
                                 /** @enum {string} */
                                 type: "heading";
                                 /** @default  */
@@ -185,6 +186,7 @@ export interface paths {
                                     color?: string;
                                 };
                                 showIf?: components["schemas"]["ShowIfInput"];
+                                lang?: string;
                                 /** @enum {string} */
                                 type: "paragraph";
                                 /** @default  */
@@ -209,6 +211,7 @@ export interface paths {
                                     color?: string;
                                 };
                                 showIf?: components["schemas"]["ShowIfInput"];
+                                lang?: string;
                                 /** @enum {string} */
                                 type: "list";
                                 /** @default [] */
@@ -228,6 +231,7 @@ export interface paths {
                                     color?: string;
                                 };
                                 showIf?: components["schemas"]["ShowIfInput"];
+                                lang?: string;
                                 /** @enum {string} */
                                 type: "table";
                                 /**
@@ -261,6 +265,7 @@ export interface paths {
                                     color?: string;
                                 };
                                 showIf?: components["schemas"]["ShowIfInput"];
+                                lang?: string;
                                 /** @enum {string} */
                                 type: "image";
                                 /** @default  */
@@ -285,6 +290,7 @@ export interface paths {
                                     color?: string;
                                 };
                                 showIf?: components["schemas"]["ShowIfInput"];
+                                lang?: string;
                                 /** @enum {string} */
                                 type: "section";
                                 /** @default  */
@@ -3604,7 +3610,7 @@ export interface components {
                 pdfa: boolean;
                 warnings: {
                     /** @enum {string} */
-                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low" | "link_text_is_address";
+                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low" | "link_text_is_address" | "language_mismatch";
                     message: string;
                     elementId?: string;
                     /** @enum {string} */
@@ -3641,7 +3647,7 @@ export interface components {
                 pdfa: boolean;
                 warnings: {
                     /** @enum {string} */
-                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low" | "link_text_is_address";
+                    code: "image_alt_missing" | "heading_level_skipped" | "heading_empty" | "table_header_missing" | "text_contrast_low" | "link_text_is_address" | "language_mismatch";
                     message: string;
                     elementId?: string;
                     /** @enum {string} */
@@ -3689,6 +3695,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIf"];
+                    lang?: string;
                     /** @constant */
                     type: "heading";
                     /** @default  */
@@ -3719,6 +3726,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIf"];
+                    lang?: string;
                     /** @constant */
                     type: "paragraph";
                     /** @default  */
@@ -3743,6 +3751,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIf"];
+                    lang?: string;
                     /** @constant */
                     type: "list";
                     /** @default [] */
@@ -3762,6 +3771,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIf"];
+                    lang?: string;
                     /** @constant */
                     type: "table";
                     /**
@@ -3795,6 +3805,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIf"];
+                    lang?: string;
                     /** @constant */
                     type: "image";
                     /** @default  */
@@ -3819,6 +3830,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIf"];
+                    lang?: string;
                     /** @constant */
                     type: "section";
                     /** @default  */
@@ -3924,6 +3936,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIfInput"];
+                    lang?: string;
                     /** @constant */
                     type: "heading";
                     /** @default  */
@@ -3954,6 +3967,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIfInput"];
+                    lang?: string;
                     /** @constant */
                     type: "paragraph";
                     /** @default  */
@@ -3978,6 +3992,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIfInput"];
+                    lang?: string;
                     /** @constant */
                     type: "list";
                     /** @default [] */
@@ -3997,6 +4012,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIfInput"];
+                    lang?: string;
                     /** @constant */
                     type: "table";
                     /**
@@ -4030,6 +4046,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIfInput"];
+                    lang?: string;
                     /** @constant */
                     type: "image";
                     /** @default  */
@@ -4054,6 +4071,7 @@ export interface components {
                         color?: string;
                     };
                     showIf?: components["schemas"]["ShowIfInput"];
+                    lang?: string;
                     /** @constant */
                     type: "section";
                     /** @default  */
@@ -4205,6 +4223,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIf"];
+            lang?: string;
             /** @constant */
             type: "heading";
             /** @default  */
@@ -4235,6 +4254,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIf"];
+            lang?: string;
             /** @constant */
             type: "paragraph";
             /** @default  */
@@ -4259,6 +4279,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIf"];
+            lang?: string;
             /** @constant */
             type: "list";
             /** @default [] */
@@ -4278,6 +4299,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIf"];
+            lang?: string;
             /** @constant */
             type: "table";
             /**
@@ -4311,6 +4333,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIf"];
+            lang?: string;
             /** @constant */
             type: "image";
             /** @default  */
@@ -4336,6 +4359,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIfInput"];
+            lang?: string;
             /** @constant */
             type: "heading";
             /** @default  */
@@ -4366,6 +4390,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIfInput"];
+            lang?: string;
             /** @constant */
             type: "paragraph";
             /** @default  */
@@ -4390,6 +4415,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIfInput"];
+            lang?: string;
             /** @constant */
             type: "list";
             /** @default [] */
@@ -4409,6 +4435,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIfInput"];
+            lang?: string;
             /** @constant */
             type: "table";
             /**
@@ -4442,6 +4469,7 @@ export interface components {
                 color?: string;
             };
             showIf?: components["schemas"]["ShowIfInput"];
+            lang?: string;
             /** @constant */
             type: "image";
             /** @default  */

@@ -80,6 +80,7 @@ export function HeadingEditor({ el, index, update }: { el: THeadingElement; inde
       <Input
         id={`${id}-text`}
         ref={textRef}
+        dir="auto"
         value={el.content}
         placeholder="Heading text"
         onChange={(e) => set({ content: e.target.value })}

@@ -29,6 +29,7 @@ export function ImageAltText({ el, index, set }: { el: TImageElement; index: num
         <Label htmlFor={`${id}-alt`}>Alternative text</Label>
         <Textarea
           id={`${id}-alt`}
+          dir="auto"
           value={el.alt ?? ''}
           rows={2}
           maxLength={MAX_ALT_LENGTH}

@@ -73,6 +73,7 @@ function ListItemInput({
       </span>
       <Input
         ref={ref}
+        dir="auto"
         aria-label={`Item ${itemIndex + 1}`}
         value={value}
         onChange={(e) => onChange(e.target.value)}

@@ -36,6 +36,7 @@ export function ParagraphEditor({ el, index, update }: { el: TParagraphElement; 
       <Textarea
         id={`${id}-text`}
         ref={textRef}
+        dir="auto"
         value={el.content}
         rows={Math.min(12, Math.max(4, el.content.split('\n').length + 1))}
         placeholder="Write your paragraph. Use **bold**, *italic*, __underline__, [links](https://…) and {{placeholders}}."

@@ -94,6 +94,7 @@ function TableCellInput({
     <>
       <input
         ref={ref}
+        dir="auto"
         aria-label={label}
         value={value}
         onChange={(e) => onChange(e.target.value)}
