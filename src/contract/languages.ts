@@ -75,6 +75,21 @@ const SCRIPTS: readonly { name: string; letter: RegExp; languages: readonly stri
 
 const primarySubtag = (tag: string) => tag.split('-')[0]!.toLowerCase();
 
+/**
+ * Each character's script, remembered: the builder checks the whole format on every keystroke, and
+ * a long table's text would otherwise be tried against every script's pattern, character by character.
+ */
+const scriptOfCharacter = new Map<string, (typeof SCRIPTS)[number] | null>();
+const LETTER = /\p{L}/u;
+function scriptOf(char: string): (typeof SCRIPTS)[number] | null {
+  let script = scriptOfCharacter.get(char);
+  if (script === undefined) {
+    script = LETTER.test(char) ? (SCRIPTS.find((s) => s.letter.test(char)) ?? null) : null;
+    scriptOfCharacter.set(char, script);
+  }
+  return script;
+}
+
 /** Placeholders and link addresses are not words a reader hears, whatever the text around them is in. */
 const NOT_READ = /\{\{[^}]*\}\}|\]\([^)]*\)/g;
 
@@ -90,7 +105,7 @@ export function foreignScript(texts: readonly string[], language: string): strin
   let letters = 0;
   for (const text of texts) {
     for (const char of text.replace(NOT_READ, ' ')) {
-      const script = SCRIPTS.find((s) => s.letter.test(char));
+      const script = scriptOf(char);
       if (!script) continue;
       letters++;
       if (!script.languages.includes(own)) counts.set(script.name, (counts.get(script.name) ?? 0) + 1);
