@@ -199,9 +199,18 @@ describe('a tagged document', () => {
       ['LBody', '', 'Durée'],
       ['P', 'de-DE', 'Gerichtsstand ist Berlin.'],
     ]);
-    // An untagged document has no structure to carry a language: its bytes do not change.
-    const untagged = render(content, {}, false).pdf;
-    const withoutLanguages = render({ ...content, elements: content.elements?.map(({ lang: _lang, ...element }) => element) }, {}, false).pdf;
+    // An untagged document has no structure to carry a language: its bytes do not change. (Latin
+    // text only: untagged documents shape complex scripts through fontkit's shared glyph objects, as
+    // they always did, and Arabic shaped here would change what legacy-output.test.ts expects.)
+    const latin: TRenderableFormatInput['content'] = {
+      locale: 'en-GB',
+      elements: [
+        { id: 'fr', type: 'paragraph', content: 'Les deux parties conviennent de ce qui suit.', lang: 'fr-FR' },
+        { id: 's', type: 'section', lang: 'de-DE', elements: [{ id: 'de', type: 'paragraph', content: 'Gerichtsstand ist Berlin.' }] },
+      ],
+    };
+    const untagged = render(latin, {}, false).pdf;
+    const withoutLanguages = render({ ...latin, elements: latin.elements?.map(({ lang: _lang, ...element }) => element) }, {}, false).pdf;
     expect(Buffer.from(untagged).equals(Buffer.from(withoutLanguages))).toBe(true);
   });
 });
