@@ -44,6 +44,9 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
 
 /** Fails with every serious or critical axe violation on the page as it is now. */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
+  // One heading names the page, for those who navigate by headings. Waiting for it also waits for a
+  // screen whose code is still loading after a navigation: axe once ran on a half-drawn My Formats.
+  await expect.soft(page.locator('h1'), `h1 elements at ${where}`).toHaveCount(1);
   // Dialogs and toasts fading in or out would be measured half-transparent: wait until every
   // animation that ends has ended (a fixed 250 ms was too short on a busy machine). Spinners and
   // other endless ones are left running.
@@ -53,6 +56,4 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
     { timeout: 10_000 },
   );
   expect.soft(await seriousAxeViolations(page), `axe at ${where}`).toEqual([]);
-  // One heading names the page, for those who navigate by headings.
-  expect.soft(await page.locator('h1').count(), `h1 elements at ${where}`).toBe(1);
 }
