@@ -47,23 +47,6 @@ export function createApiKeysRepository(db: TDb) {
     async touch(id: string, now: Date): Promise<void> {
       await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, id));
     },
-
-    /**
-     * The active key with this hash; undefined for unknown or revoked keys. "Last used" is written
-     * at most once a minute per key, so a busy integration does not rewrite its key row per call.
-     */
-    async useByHash(keyHash: string, now = new Date()): Promise<TApiKeyRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(apiKeys)
-        .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
-        .limit(1);
-      if (row && (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)) {
-        await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id));
-        row.lastUsedAt = now;
-      }
-      return row;
-    },
   };
 }
 export type TApiKeysRepository = ReturnType<typeof createApiKeysRepository>;

@@ -13,7 +13,7 @@ function toApiKey(row: TApiKeyRow): TApiKey {
 
 /**
  * API keys: made only for plans with API access, stored as a hash, listed by their last 4
- * characters, revoked at once. `authenticate` is how the API finds the caller behind a key.
+ * characters, revoked at once. The API admits a key in one statement (public-api.repository.ts `admit`).
  */
 export function createApiKeysService(deps: {
   keys: TApiKeysRepository;
@@ -59,13 +59,6 @@ export function createApiKeysService(deps: {
     /** Records that a key was used at that moment (shown as "last used"). */
     async markUsed(keyId: string, at: Date): Promise<void> {
       await deps.keys.touch(keyId, at);
-    },
-
-    /** The owner and mode behind an active key, or null (unknown, malformed or revoked). */
-    async authenticate(key: string): Promise<{ ownerId: string; keyId: string; mode: TApiKeyMode } | null> {
-      if (!Object.values(API_KEY_PREFIX).some((prefix) => key.startsWith(prefix)) || key.length > 200) return null;
-      const row = await deps.keys.useByHash(hashApiKey(key));
-      return row ? { ownerId: row.ownerId, keyId: row.id, mode: row.mode } : null;
     },
   };
 }

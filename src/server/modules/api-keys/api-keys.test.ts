@@ -4,10 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiKey, ZCreatedApiKey, ZGeneratedApiKey, type TCreatedApiKey } from '../../../contract/api-keys.ts';
 import { apiKeys } from '../../db/schema.ts';
 import { errorOf, createTestApp, TestClient, type TTestApp, signUpOnPlan } from '../../test/test-app.ts';
-import { createApiKeysRepository } from './api-keys.repository.ts';
-import { createApiKeysService } from './api-keys.service.ts';
-import { createAccountStanding, createUsersRepository } from '../users/index.ts';
-import { createMailRepository } from '../mail/index.ts';
 
 let t: TTestApp;
 beforeAll(async () => {
@@ -21,17 +17,6 @@ async function member(plan: 'free' | 'premium' | 'enterprise') {
   const { client, user } = await signUpOnPlan(t, plan);
   return { client, userId: user.id };
 }
-
-/** The service as the API will use it to find who calls, on this test's database. */
-const lookup = () =>
-  createApiKeysService({
-    keys: createApiKeysRepository(t.database.db),
-    hasApiAccess: async () => true,
-    standing: createAccountStanding({
-      emailVerified: async (userId) => (await createUsersRepository(t.database.db).findById(userId))?.emailVerified,
-      mailServer: async () => (await createMailRepository(t.database.db).systemMail()) !== undefined,
-    }),
-  });
 
 describe('API keys', () => {
   it('are refused to plans without API access, with the plan named', async () => {
@@ -77,17 +62,19 @@ describe('API keys', () => {
     expect((await client.get('/api/user/api-keys')).json()).toEqual([expect.objectContaining({ id, name: 'Default', mode: 'live' })]);
   });
 
-  it('find their owner until revoked, and record when they were last used', async () => {
-    const { client, userId } = await member('enterprise');
+  it('open the API until revoked, and record when they were last used', async () => {
+    const { client } = await member('enterprise');
     const created = ZCreatedApiKey.parse((await client.post('/api/user/api-keys', { name: 'Robot', mode: 'test' })).json()) as TCreatedApiKey;
-    const service = lookup();
-    expect(await service.authenticate(created.key)).toEqual({ ownerId: userId, keyId: created.id, mode: 'test' });
+    const call = (key: string) => t.app.inject({ method: 'GET', url: '/api/v1/documents', headers: { authorization: `Bearer ${key}` } });
+    expect((await call(created.key)).statusCode).toBe(200);
     expect(((await client.get('/api/user/api-keys')).json() as { lastUsedAt: string | null }[])[0]?.lastUsedAt).not.toBeNull();
-    expect(await service.authenticate(`${created.key}x`)).toBeNull();
-    expect(await service.authenticate('not-a-key')).toBeNull();
+    expect((await call(`${created.key}x`)).statusCode).toBe(401);
+    expect((await call('not-a-key')).statusCode).toBe(401);
 
     expect((await client.request('DELETE', `/api/user/api-keys/${created.id}`)).statusCode).toBe(204);
-    expect(await service.authenticate(created.key)).toBeNull();
+    const revoked = await call(created.key);
+    expect(revoked.statusCode).toBe(401);
+    expect(errorOf(revoked).message).toMatch(/revoked/);
     expect((await client.get('/api/user/api-keys')).json()).toEqual([]);
     expect((await client.request('DELETE', `/api/user/api-keys/${created.id}`)).statusCode).toBe(404);
   });

@@ -51,6 +51,11 @@ export function authenticateApiKeys(scope: FastifyInstance, deps: { publicApi: P
     if (!admitted) throw new AppError('unauthorized', 'This API key is not valid: it is mistyped or has been revoked.');
     if (admitted.suspended)
       throw new AppError('unauthorized', 'The account this API key belongs to is suspended. Ask an administrator of this installation to restore it.');
+    if (admitted.makerAway)
+      throw new AppError(
+        'unauthorized',
+        'This API key no longer works: the person who made it is no longer an admin of its team. A team admin can make a new key in Settings → API Access.',
+      );
     request.callerId = admitted.ownerId;
     // A key acts for its workspace; what it does is done in the name of whoever made it.
     request.actorId = admitted.createdBy ?? admitted.ownerId;

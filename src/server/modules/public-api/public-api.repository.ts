@@ -3,7 +3,9 @@ import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import { groupedStatements } from '../../db/grouped-writes.ts';
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
-import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, users, workspaces } from '../../db/schema.ts';
+import { alias } from 'drizzle-orm/pg-core';
+import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, teamMembers, users, workspaces } from '../../db/schema.ts';
+import { roleAtLeast, TEAM_ROLES } from '../../../contract/team-roles.ts';
 
 export type TIdempotencyRow = typeof idempotencyKeys.$inferSelect;
 export type TAsyncDocumentRow = typeof asyncDocuments.$inferSelect;
@@ -35,7 +37,10 @@ export type TKeyAdmission = {
   lastUsedAt: Date | null;
   plan: string;
   used: number;
+  /** The workspace's person, or for a team the key's maker, is suspended. */
   suspended: boolean;
+  /** A team's key whose maker is no longer one of its admins (removed, left, demoted or deleted). */
+  makerAway: boolean;
 };
 type TKeyRow = Omit<TKeyAdmission, 'lastUsedAt'> & { lastUsedAt: Date | string | null };
 type TKeyAsk = { keyHash: string; windowStart: Date };
@@ -47,9 +52,27 @@ const admission = (row: TKeyRow, used: number): TKeyAdmission => ({
   mode: row.mode,
   plan: row.plan,
   suspended: row.suspended,
+  makerAway: row.makerAway,
   lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt),
   used,
 });
+
+/** The person who made a key, beside the workspace's own person. */
+const maker = alias(users, 'maker');
+const MANAGING_ROLES = TEAM_ROLES.filter((role) => roleAtLeast(role, 'admin'));
+
+/**
+ * A key acts with its maker's standing, read at every request: a team's key stops when its maker
+ * is suspended or is no longer one of the team's admins, and works again if they are restored.
+ */
+const keyStanding = sql`(${users.suspendedAt} is not null or ${maker.suspendedAt} is not null) as suspended,
+  (${workspaces.kind} = 'team' and not exists (
+    select 1 from ${teamMembers} where ${teamMembers.teamId} = ${apiKeys.ownerId} and ${teamMembers.userId} = ${apiKeys.createdBy}
+      and ${teamMembers.role} in (${sql.join(
+        MANAGING_ROLES.map((role) => sql`${role}`),
+        sql`, `,
+      )})
+  )) as maker_away`;
 
 /** The key with this hash, its owner's plan, and the request counted in its rate window: one statement. */
 async function admitOne(db: TDb, { keyHash, windowStart }: TKeyAsk): Promise<TKeyAdmission | undefined> {
@@ -57,9 +80,10 @@ async function admitOne(db: TDb, { keyHash, windowStart }: TKeyAsk): Promise<TKe
     await db.execute(sql`
       with k as (
         select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
-               ${workspaces.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended
+               ${workspaces.subscriptionPlan} as plan, ${keyStanding}
         from ${apiKeys} join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
         left join ${users} on ${users.id} = ${workspaces.personalUserId}
+        left join ${users} ${maker} on ${maker.id} = ${apiKeys.createdBy}
         where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null
       ), w as (
         insert into ${apiRateWindows} (key_id, window_start, requests)
@@ -67,7 +91,7 @@ async function admitOne(db: TDb, { keyHash, windowStart }: TKeyAsk): Promise<TKe
         on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + 1
         returning requests
       )
-      select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used", k.suspended
+      select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, w.requests as "used", k.suspended, k.maker_away as "makerAway"
       from k, w`),
   );
   return row ? admission(row, Number(row.used)) : undefined;
@@ -90,10 +114,11 @@ async function admitMany(db: TDb, asks: TKeyAsk[]): Promise<(TKeyAdmission | und
         select "keyHash", "windowStart", count(*)::int as n from input group by "keyHash", "windowStart"
       ), k as (
         select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
-               ${workspaces.subscriptionPlan} as plan, ${users.suspendedAt} is not null as suspended, wanted."keyHash", wanted."windowStart", wanted.n
+               ${workspaces.subscriptionPlan} as plan, ${keyStanding}, wanted."keyHash", wanted."windowStart", wanted.n
         from wanted join ${apiKeys} on ${apiKeys.keyHash} = wanted."keyHash"
         join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
         left join ${users} on ${users.id} = ${workspaces.personalUserId}
+        left join ${users} ${maker} on ${maker.id} = ${apiKeys.createdBy}
         where ${apiKeys.revokedAt} is null
       ), w as (
         insert into ${apiRateWindows} (key_id, window_start, requests)
@@ -101,7 +126,7 @@ async function admitMany(db: TDb, asks: TKeyAsk[]): Promise<(TKeyAdmission | und
         on conflict (key_id, window_start) do update set requests = ${apiRateWindows}.requests + excluded.requests
         returning key_id, window_start, requests
       )
-      select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, k.suspended,
+      select k.id as "keyId", k.owner_id as "ownerId", k.created_by as "createdBy", k.mode, k.last_used_at as "lastUsedAt", k.plan, k.suspended, k.maker_away as "makerAway",
              k."keyHash", k."windowStart", w.requests - k.n as "before"
       from k join w on w.key_id = k.id and w.window_start = k."windowStart"::timestamptz`),
   );

@@ -49,8 +49,10 @@ export type TAdmission = {
   keyId: string;
   mode: TApiKeyMode;
   apiAccess: boolean;
-  /** An admin suspended the key's owner: the key answers 401 until the account is restored. */
+  /** An admin suspended the key's owner (or a team key's maker): the key answers 401 until the account is restored. */
   suspended: boolean;
+  /** A team key whose maker is no longer one of the team's admins: it answers 401 while they are not. */
+  makerAway: boolean;
   limit: number;
   used: number;
   /** Seconds until the key's rate window starts again. */
@@ -124,13 +126,14 @@ export function createPublicApiService(deps: {
       const windowStart = now.getTime() - (now.getTime() % RATE_WINDOW_MS);
       const found = await r.admit(hashApiKey(key), new Date(windowStart));
       if (!found) return null;
-      if (found.suspended)
+      if (found.suspended || found.makerAway)
         return {
           ownerId: found.ownerId,
           createdBy: found.createdBy,
           keyId: found.keyId,
           mode: found.mode,
-          suspended: true,
+          suspended: found.suspended,
+          makerAway: found.makerAway,
           apiAccess: false,
           limit: 0,
           used: 0,
@@ -146,6 +149,7 @@ export function createPublicApiService(deps: {
         mode: found.mode,
         apiAccess: plan.apiAccess,
         suspended: false,
+        makerAway: false,
         limit: plan.requestsPerMinute,
         used: found.used,
         resetSeconds: Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - now.getTime()) / 1000)),

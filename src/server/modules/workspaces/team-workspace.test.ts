@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreatedApiKey } from '../../../contract/api-keys.ts';
 import { ZCreatedWebhookEndpoint } from '../../../contract/webhooks.ts';
-import { documents, teamMembers, usageCounters, workspaces } from '../../db/schema.ts';
+import { documents, teamMembers, usageCounters, users, workspaces } from '../../db/schema.ts';
 import { finishedBatchOf } from '../../test/finished-batch.ts';
 import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
@@ -183,5 +183,53 @@ describe('in a team workspace', () => {
     await t.database.db.insert(teamMembers).values({ teamId, userId: member.id, role: 'member' });
     member.client.team = teamId;
     expect((await member.client.get('/api/user/api-keys')).statusCode).toBe(403);
+  });
+
+  it('stops a key while its maker is not one of the team’s admins or is suspended, and at once when they are removed', async () => {
+    const { teamId, owner, members, formatId } = await team('Turnover Co', [{ role: 'admin', name: 'short-stay' }], 'enterprise');
+    const maker = members[0]!;
+    const created = await maker.client.post('/api/user/api-keys', { name: 'Integration', mode: 'live' });
+    expect(created.statusCode, created.body).toBe(201);
+    const key = ZCreatedApiKey.parse(created.json()).key;
+    const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+    const refusal = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const answer = await call(method, url, body);
+      expect(answer.statusCode, answer.body).toBe(401);
+      return (answer.json() as { error: { message: string } }).error.message;
+    };
+    expect((await call('GET', '/api/v1/documents')).statusCode).toBe(200);
+
+    const setRole = async (role: string) =>
+      expect((await owner.client.request('PATCH', `/api/teams/${teamId}/members/${maker.id}`, { role })).statusCode).toBe(200);
+    await setRole('editor');
+    expect(await refusal('GET', '/api/v1/documents')).toMatch(/no longer an admin of its team/);
+    await setRole('admin');
+    expect((await call('GET', '/api/v1/documents')).statusCode).toBe(200);
+
+    await t.database.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, maker.id));
+    expect(await refusal('GET', '/api/v1/documents')).toMatch(/suspended/);
+    await t.database.db.update(users).set({ suspendedAt: null }).where(eq(users.id, maker.id));
+    expect((await call('GET', '/api/v1/documents')).statusCode).toBe(200);
+
+    expect((await owner.client.request('DELETE', `/api/teams/${teamId}/members/${maker.id}`)).statusCode).toBe(204);
+    expect(await refusal('GET', '/api/v1/documents')).toMatch(/no longer an admin of its team/);
+    expect(await refusal('GET', `/api/v1/formats/${formatId}`)).toMatch(/no longer an admin/);
+    expect(await refusal('POST', '/api/v1/documents', { formatId, data: { client_name: 'After leaving' } })).toMatch(/no longer an admin/);
+    const made = await t.database.db.select().from(documents).where(eq(documents.ownerId, teamId));
+    expect(made.map((d) => d.clientName)).not.toContain('After leaving');
+    // The owner's own key for the team goes on working.
+    const ownersKey = await owner.client.post('/api/user/api-keys', { name: 'Owner', mode: 'live' });
+    const ownerCall = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/documents',
+      headers: { authorization: `Bearer ${ZCreatedApiKey.parse(ownersKey.json()).key}` },
+    });
+    expect(ownerCall.statusCode, ownerCall.body).toBe(200);
   });
 });

@@ -1,12 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { TTeamRole } from '../../../contract/team-roles.ts';
+import { roleAtLeast, TEAM_ROLES, type TTeamRole } from '../../../contract/team-roles.ts';
 import type { TDb } from '../../db/client.ts';
 import { teamInvitations, teamMembers, users, workspaces } from '../../db/schema.ts';
 
 export type TTeamInvitationRow = typeof teamInvitations.$inferSelect;
 
 const openInvitation = () => and(isNull(teamInvitations.acceptedAt), isNull(teamInvitations.revokedAt));
+
+/**
+ * An invitation is an admin's grant: it can be taken only while the person who sent it (or last
+ * resent it) is still one of the team's admins, so someone removed or demoted cannot come back
+ * through an invitation they sent to another address of theirs.
+ */
+const inviterStillManages = () =>
+  sql`exists (select 1 from ${teamMembers} where ${teamMembers.teamId} = ${teamInvitations.teamId} and ${teamMembers.userId} = ${teamInvitations.invitedBy}
+    and ${teamMembers.role} in (${sql.join(
+      TEAM_ROLES.filter((role) => roleAtLeast(role, 'admin')).map((role) => sql`${role}`),
+      sql`, `,
+    )}))`;
 
 // Inside a select list drizzle names columns without their table; the outer team is named in full.
 const teamId = () => sql.raw('"workspaces"."id"');
@@ -164,11 +176,15 @@ function invitationQueries(db: TDb) {
       });
     },
 
-    /** A resend: a new token and a new week; the old link stops working. */
-    async renewInvitation(teamId: string, id: string, tokenHash: string, sentAt: Date, expiresAt: Date): Promise<TTeamInvitationRow | undefined> {
+    /** A resend: a new token and a new week, sent now in the name of `invitedBy`; the old link stops working. */
+    async renewInvitation(
+      teamId: string,
+      id: string,
+      renewal: { tokenHash: string; invitedBy: string; sentAt: Date; expiresAt: Date },
+    ): Promise<TTeamInvitationRow | undefined> {
       const [row] = await db
         .update(teamInvitations)
-        .set({ tokenHash, sentAt, expiresAt })
+        .set(renewal)
         .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.id, id), openInvitation()))
         .returning();
       return row;
@@ -190,7 +206,7 @@ function invitationQueries(db: TDb) {
         .from(teamInvitations)
         .innerJoin(workspaces, eq(workspaces.id, teamInvitations.teamId))
         .leftJoin(users, eq(users.id, teamInvitations.invitedBy))
-        .where(and(eq(teamInvitations.tokenHash, tokenHash), openInvitation(), gt(teamInvitations.expiresAt, at)))
+        .where(and(eq(teamInvitations.tokenHash, tokenHash), openInvitation(), gt(teamInvitations.expiresAt, at), inviterStillManages()))
         .limit(1);
       return row;
     },
@@ -204,7 +220,15 @@ function invitationQueries(db: TDb) {
         const [row] = await tx
           .update(teamInvitations)
           .set({ acceptedAt: at, acceptedBy: user.id })
-          .where(and(eq(teamInvitations.tokenHash, tokenHash), eq(teamInvitations.email, user.email), openInvitation(), gt(teamInvitations.expiresAt, at)))
+          .where(
+            and(
+              eq(teamInvitations.tokenHash, tokenHash),
+              eq(teamInvitations.email, user.email),
+              openInvitation(),
+              gt(teamInvitations.expiresAt, at),
+              inviterStillManages(),
+            ),
+          )
           .returning();
         if (!row) return undefined;
         await tx.insert(teamMembers).values({ teamId: row.teamId, userId: user.id, role: row.role }).onConflictDoNothing();

@@ -222,7 +222,7 @@ function invitationUseCases({
       const team = await teamOf(teamId, actor.id);
       const token = freshToken();
       const at = now();
-      const row = await r.renewInvitation(teamId, invitationId, digest(token), at, expiry(at));
+      const row = await r.renewInvitation(teamId, invitationId, { tokenHash: digest(token), invitedBy: actor.id, sentAt: at, expiresAt: expiry(at) });
       if (!row) throw notFound('Invitation');
       await mailInvitation(row.email, token, actor, team.name, row.role);
       return toInvitation(row, actor.name || actor.email, at);

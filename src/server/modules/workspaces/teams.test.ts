@@ -295,6 +295,45 @@ describe('roles and members', () => {
     expect(((await owner.client.get('/api/formats')).json() as unknown[]).length).toBe(1);
   });
 
+  it('stops the invitations an admin sent once they are removed or no longer an admin; a resend by an admin starts one again', async () => {
+    const owner = await person('warden');
+    const teamId = await teamOf(owner.client, 'Watchful Co');
+    const admin = await person('departing-admin');
+    await join(owner.client, teamId, admin, 'admin');
+    // Two invitations the admin sends while still one: one to another address of theirs, one to a colleague.
+    const altEmail = `alt-${admin.email}`;
+    const toAlt = ZTeamInvitation.parse((await admin.client.post(`/api/teams/${teamId}/invitations`, { email: altEmail, role: 'admin' })).json());
+    const altToken = await invitationTokenFor(altEmail);
+    const colleague = await person('colleague');
+    const toColleague = ZTeamInvitation.parse((await admin.client.post(`/api/teams/${teamId}/invitations`, { email: colleague.email, role: 'member' })).json());
+    const colleagueToken = await invitationTokenFor(colleague.email);
+
+    // Demoted below admin: neither link shows or works.
+    expect((await owner.client.request('PATCH', `/api/teams/${teamId}/members/${admin.id}`, { role: 'editor' })).statusCode).toBe(200);
+    expect((await colleague.client.get(`/api/invitations/${colleagueToken}`)).statusCode).toBe(404);
+    expect((await colleague.client.post(`/api/invitations/${colleagueToken}/accept`)).statusCode).toBe(404);
+    // Made an admin again, what they sent stands again.
+    expect((await owner.client.request('PATCH', `/api/teams/${teamId}/members/${admin.id}`, { role: 'admin' })).statusCode).toBe(200);
+    expect(ZTeamInvitationPreview.parse((await colleague.client.get(`/api/invitations/${colleagueToken}`)).json()).email).toBe(colleague.email);
+
+    // Removed: the invitation to their other address does not let them back in.
+    expect((await owner.client.request('DELETE', `/api/teams/${teamId}/members/${admin.id}`)).statusCode).toBe(204);
+    const alt = new TestClient(t.app);
+    await signUpVerified(t, alt, { email: altEmail, firstName: 'Alt' }, smtp);
+    expect((await alt.get(`/api/invitations/${altToken}`)).statusCode).toBe(404);
+    expect((await alt.post(`/api/invitations/${altToken}/accept`)).statusCode).toBe(404);
+    expect(ZTeamDetail.parse((await owner.client.get(`/api/teams/${teamId}`)).json()).members.map((m) => m.userId)).toEqual([owner.id]);
+
+    // The owner still sees both as open; resending one sends it in the owner's name, and it works.
+    const open = ZTeamDetail.parse((await owner.client.get(`/api/teams/${teamId}`)).json()).invitations.map((i) => i.id);
+    expect(open.sort()).toEqual([toAlt.id, toColleague.id].sort());
+    const resent = await owner.client.post(`/api/teams/${teamId}/invitations/${toColleague.id}/resend`);
+    expect(resent.statusCode, resent.body).toBe(200);
+    const renewed = await invitationTokenFor(colleague.email, 2);
+    expect(ZTeamInvitationPreview.parse((await colleague.client.get(`/api/invitations/${renewed}`)).json()).invitedBy).toMatch(/^Warden\b/);
+    expect((await colleague.client.post(`/api/invitations/${renewed}/accept`)).statusCode).toBe(200);
+  });
+
   it('lets a member leave, and refuses a member changing roles', async () => {
     const owner = await person('host');
     const teamId = await teamOf(owner.client, 'Open Door');
