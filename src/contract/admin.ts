@@ -132,7 +132,9 @@ export const ZGatewayConfiguration = z
     checkoutScriptUrl: ZHttpUrl.optional(),
     webhookId: z.string().trim().max(200).optional(),
   })
-  .catchall(z.unknown());
+  // Settings a gateway may gain later are kept as they are, but only as single values.
+  .catchall(z.union([z.string().max(2000), z.number(), z.boolean(), z.null()], { error: 'Use a single value: text, a number, true or false.' }));
+export type TGatewayConfiguration = z.infer<typeof ZGatewayConfiguration>;
 
 export const ZPaymentGatewayInput = z.object({
   gatewayName: ZGatewayName,

@@ -208,6 +208,33 @@ describe('hostile strings in every JSON endpoint', () => {
     expect(failures).toEqual([]);
   });
 
+  it('answers a team named by hostile text as no team, before it reaches the database', async () => {
+    // The team is read before the request's own validation, from a header or, for reads, `?team=`.
+    for (const [name, text] of [...CORPUS, ['a UUID of no team', randomUUID()] as [string, string]]) {
+      const byQuery = await user.get(`/api/formats?team=${encodeRaw(text)}`);
+      expect(byQuery.statusCode, `${name}: ${byQuery.body.slice(0, 200)}`).toBe(404);
+      expect((byQuery.json() as { error: { message: string } }).error.message).toMatch(/Team not found/);
+    }
+    const byHeader = await user.request('GET', '/api/formats', undefined, { 'x-formwork-team': 'x'.repeat(10_000) });
+    expect(byHeader.statusCode).toBe(404);
+  });
+
+  it('refuses a body nested deeper than any schema, and a gateway setting that is not a single value', async () => {
+    // Written out by hand: JSON.stringify itself runs out of stack on a value this deep.
+    const nested = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/payment-gateways/${ids.gateway}`,
+      headers: { cookie: admin.cookieHeader, origin: TEST_ORIGIN, 'content-type': 'application/json' },
+      payload: `{"configuration":{"extra":${'['.repeat(50_000)}"bottom\\u0000"${']'.repeat(50_000)}}}`,
+    });
+    expect(nested.statusCode, nested.body.slice(0, 200)).toBe(400);
+    expect((nested.json() as { error: { message: string } }).error.message).toMatch(/Nested more than 64 levels deep/);
+    const object = await admin.request('PATCH', `/api/admin/payment-gateways/${ids.gateway}`, { configuration: { extra: { a: 'b\u0000' } } });
+    expect(object.statusCode, object.body.slice(0, 200)).toBe(400);
+    const single = await admin.request('PATCH', `/api/admin/payment-gateways/${ids.gateway}`, { configuration: { region: 'eu', retries: 3 } });
+    expect(single.statusCode, single.body.slice(0, 200)).toBe(200);
+  });
+
   it('names the field a NUL or an unpaired surrogate was sent in', async () => {
     const nul = await user.post('/api/formats', { ...offerLetter, name: 'Offer\u0000letter' });
     expect(nul.statusCode).toBe(400);

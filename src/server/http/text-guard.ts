@@ -10,7 +10,10 @@ function firstBadText(value: unknown, path: string, depth = 0): { path: string; 
     const problem = textProblem(value);
     return problem ? { path: path || '_', problem } : undefined;
   }
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object' || value instanceof Uint8Array) return undefined;
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return undefined;
+  // No schema of the contract nests this deep; a body that does would only be walked again, and
+  // overflow the stack, where it is validated or stored.
+  if (depth >= MAX_DEPTH) return { path: path || '_', problem: `Nested more than ${MAX_DEPTH} levels deep.` };
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
       const found = firstBadText(item, path ? `${path}.${i}` : String(i), depth + 1);
@@ -28,6 +31,12 @@ function firstBadText(value: unknown, path: string, depth = 0): { path: string; 
   return undefined;
 }
 
+/** The 400 the guard answers when `value` holds text no field may hold; for input the hook does not see (multipart fields). */
+export function refuseUnstorableText(value: unknown): void {
+  const bad = firstBadText(value, '');
+  if (bad) throw new AppError('validation_failed', `Invalid input: ${bad.problem}`, { [bad.path]: bad.problem });
+}
+
 /**
  * Every JSON body, query string and path parameter is checked before validation for text that
  * no field may hold (NUL, unpaired surrogates), whatever the route's own schema says, so such a
@@ -35,9 +44,6 @@ function firstBadText(value: unknown, path: string, depth = 0): { path: string; 
  */
 export function registerTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
-    for (const part of [request.params, request.query, request.body]) {
-      const bad = firstBadText(part, '');
-      if (bad) throw new AppError('validation_failed', `Invalid input: ${bad.problem}`, { [bad.path]: bad.problem });
-    }
+    for (const part of [request.params, request.query, request.body]) refuseUnstorableText(part);
   });
 }

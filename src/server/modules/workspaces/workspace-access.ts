@@ -27,6 +27,9 @@ const ZWorkspaceHeaders = z.looseObject({
  * parameter in the address, so a plain link (a download, an image, a PDF opened in a tab) can
  * name it too. Writes take the header only.
  */
+/** A team's id is a UUID (teams.repository `create`); anything else names no team. */
+const TEAM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function teamNamedBy(request: FastifyRequest): string | undefined {
   const header = request.headers[TEAM_HEADER];
   const named = Array.isArray(header) ? header[0] : header;
@@ -70,7 +73,8 @@ export function resolveWorkspaceFor(
       request.workspaceRole = 'owner';
       return;
     }
-    const role = await deps.roleOf(teamId, userId);
+    // Read before the request's own validation runs, so a malformed id must not reach the database.
+    const role = TEAM_ID.test(teamId) ? await deps.roleOf(teamId, userId) : undefined;
     if (!role) throw notFound('Team');
     const least = WORKSPACE_ROUTE_ROLES[routeKey(request.method, request.routeOptions.url ?? '')] ?? 'owner';
     if (!roleAtLeast(role, least)) {

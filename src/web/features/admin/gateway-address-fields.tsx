@@ -1,6 +1,6 @@
 import { type FieldErrors, type Path, type UseFormRegister } from 'react-hook-form';
 import { z } from 'zod';
-import { ZGatewayConfiguration, type TGatewayName } from '../../../contract/admin';
+import { ZGatewayConfiguration, type TGatewayConfiguration, type TGatewayName } from '../../../contract/admin';
 import { Input } from '../../components/ui/input';
 import { Field } from './admin-ui';
 import { DEFAULT_ADDRESSES } from './gateway-card';
@@ -14,13 +14,17 @@ export const ZAddressValues = {
   webhookId: z.string().trim(),
 };
 
+const isSingleValue = (value: unknown): value is string | number | boolean | null =>
+  value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
 /**
  * The gateway's configuration with these fields in it: a blank field is left out (the provider's
  * real address), fields another gateway does not use are dropped, and keys this form does not
- * know are kept as they were.
+ * know are kept as they were when they hold a single value, the only kind the contract takes.
  */
-export function configurationFrom(values: TAddressValues, name: TGatewayName, base: Record<string, unknown> = {}): Record<string, unknown> {
-  const rest = Object.fromEntries(Object.entries(base).filter(([key]) => !(ADDRESS_KEYS as readonly string[]).includes(key)));
+export function configurationFrom(values: TAddressValues, name: TGatewayName, base: Record<string, unknown> = {}): TGatewayConfiguration {
+  const rest: Record<string, string | number | boolean | null> = {};
+  for (const [key, value] of Object.entries(base)) if (!(ADDRESS_KEYS as readonly string[]).includes(key) && isSingleValue(value)) rest[key] = value;
   const apiBaseUrl = values.apiBaseUrl.trim();
   const checkoutScriptUrl = values.checkoutScriptUrl.trim();
   const webhookId = values.webhookId.trim();
