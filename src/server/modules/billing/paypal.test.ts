@@ -79,6 +79,11 @@ describe('PayPal', () => {
     const forged = await kit.webhook('paypal', { ...hook, body: hook.body.replace('20.00', '0.01') });
     expect(forged.statusCode).toBe(400);
     expect(await kit.plan(client)).toBe('free');
+    // Headers PayPal refuses to check at all (it answers 400) are a forgery too, not a gateway outage.
+    const malformed = await kit.webhook('paypal', { ...hook, headers: { ...hook.headers, 'paypal-transmission-time': 'yesterday' } });
+    expect(malformed.statusCode, malformed.body).toBe(400);
+    expect(errorOf(malformed).message).toMatch(/signature/i);
+    expect(await kit.plan(client)).toBe('free');
   });
 
   it('refuses a capture whose amount differs from the order', async () => {

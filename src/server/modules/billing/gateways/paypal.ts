@@ -140,16 +140,23 @@ export function createPayPalGateway(config: TPayPalConfig) {
       const values = WEBHOOK_HEADERS.map((name) => headers[name]);
       if (values.some((v) => typeof v !== 'string' || v.length === 0)) return false;
       const [authAlgo, certUrl, transmissionId, transmissionSig, transmissionTime] = values as string[];
-      const answer = await call<{ verification_status: string }>('POST', '/v1/notifications/verify-webhook-signature', {
-        auth_algo: authAlgo,
-        cert_url: certUrl,
-        transmission_id: transmissionId,
-        transmission_sig: transmissionSig,
-        transmission_time: transmissionTime,
-        webhook_id: config.webhookId,
-        webhook_event: event,
-      });
-      return answer.verification_status === 'SUCCESS';
+      try {
+        const answer = await call<{ verification_status: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+          auth_algo: authAlgo,
+          cert_url: certUrl,
+          transmission_id: transmissionId,
+          transmission_sig: transmissionSig,
+          transmission_time: transmissionTime,
+          webhook_id: config.webhookId,
+          webhook_event: event,
+        });
+        return answer.verification_status === 'SUCCESS';
+      } catch (error) {
+        // PayPal refuses malformed transmission headers as a bad request: that is the sender's
+        // forgery, not a fault in our PayPal settings (which PayPal answers with 401 or 403).
+        if (error instanceof GatewayRefusal && (error.status === 400 || error.status === 422)) return false;
+        throw error;
+      }
     },
   };
 }

@@ -63,6 +63,17 @@ export function webhookRoutes(state: TPayPalState): TRoute[] {
       handle: (request) => {
         if (!bearer(state, request)) return unauthorized;
         const body = request.body as Record<string, unknown>;
+        // As PayPal does, a field that is not what its schema says is a 400, not a FAILURE.
+        if (typeof body.transmission_time !== 'string' || Number.isNaN(Date.parse(body.transmission_time))) {
+          return {
+            status: 400,
+            json: {
+              name: 'VALIDATION_ERROR',
+              message: 'Invalid request - see details',
+              details: [{ field: 'transmission_time', issue: 'INVALID_PARAMETER_SYNTAX' }],
+            },
+          };
+        }
         const ok =
           body.webhook_id === state.webhookId &&
           body.auth_algo === 'SHA256withRSA' &&
