@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZGatewayName } from './admin.ts';
+import { ZCalendarDay } from './dates.ts';
 import { ZBillingCycle, ZCurrency, ZPlanId } from './plans.ts';
 
 /** A plan and cycle as checkouts name them: `basic_monthly`, `premium_yearly`. */
@@ -220,8 +221,8 @@ export const ZAdminPaymentsQuery = z.object({
   gateway: ZGatewayName.optional(),
   /** Part of the payer's email. */
   email: z.string().trim().max(200).optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
+  from: ZCalendarDay.optional(),
+  to: ZCalendarDay.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });

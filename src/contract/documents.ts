@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZDocumentAccessibility } from './accessibility-check.ts';
+import { FIRST_DAY, LAST_DAY, ZCalendarDay } from './dates.ts';
 import { computeFormulas, hiddenPlaceholders, ZFilledValues, type TFilledValues, type TListRow } from './filled-values.ts';
 import type { TFormatContent } from './format-content.ts';
 import {
@@ -341,9 +342,6 @@ export function requiredFieldsMessage(missing: readonly string[]): string {
   return `${REQUIRED_FIELDS_MESSAGE}${missing.join(', ')}`;
 }
 
-/** A day as ISO yyyy-mm-dd that exists in the calendar. */
-const ZIsoDay = z.string().refine(isRealDate, { message: 'Use a date as YYYY-MM-DD.' });
-
 /**
  * The search and filters of a documents list, the same in the app (GET /api/documents) and the
  * API (GET /api/v1/documents). Days are UTC and both ends are included.
@@ -352,8 +350,8 @@ export const ZDocumentFilters = z.object({
   /** Part of the document's name, its client's name or its format's name, in any case. */
   q: z.string().trim().max(200).optional().describe('Part of the document name, client name or format name (any case).'),
   formatId: z.string().min(1).max(64).optional().describe('Only documents made from this format.'),
-  from: ZIsoDay.optional().describe('Only documents made on or after this day (YYYY-MM-DD, UTC).'),
-  to: ZIsoDay.optional().describe('Only documents made on or before this day (YYYY-MM-DD, UTC).'),
+  from: ZCalendarDay.optional().describe(`Only documents made on or after this day (YYYY-MM-DD, UTC, ${FIRST_DAY} to ${LAST_DAY}).`),
+  to: ZCalendarDay.optional().describe(`Only documents made on or before this day (YYYY-MM-DD, UTC, ${FIRST_DAY} to ${LAST_DAY}).`),
   /** Only the documents this person made (a team's documents list filters by member). */
   createdBy: z.string().min(1).max(64).optional().describe('Only documents made by this team member (user id).'),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZBulkJobStatus, ZFileNamePattern } from './bulk.ts';
+import { FIRST_DAY, LAST_DAY, ZInstant } from './dates.ts';
 import { checkDayRange, ZCreateDocumentBody, ZDocument, ZDocumentData, ZDocumentFilters } from './documents.ts';
 import { ZFormatContent } from './format-content.ts';
 import { ZPlaceholderType } from './placeholders.ts';
@@ -80,7 +81,7 @@ export const ZV1DocumentPage = z.object({ data: z.array(ZV1Document), nextCursor
 
 export const ZV1DocumentListQuery = ZPageQuery.extend(ZDocumentFilters.shape)
   .extend({
-    createdAfter: z.iso.datetime({ offset: true }).optional().describe('Only documents made after this instant (ISO 8601).'),
+    createdAfter: ZInstant.optional().describe(`Only documents made after this instant (ISO 8601, ${FIRST_DAY} to ${LAST_DAY} in UTC).`),
   })
   .superRefine(checkDayRange);
 export type TV1DocumentListQuery = z.output<typeof ZV1DocumentListQuery>;
@@ -99,6 +100,14 @@ export const ZV1CreateBatchBody = z
     skipInvalid: z.boolean().default(false),
   })
   .meta({ id: 'CreateBatch' });
+
+/**
+ * The text fields sent with a spreadsheet instead of JSON rows: the same fields but the rows,
+ * which the file holds. A form sends only text, so `skipInvalid` is read from "true" or "false".
+ */
+export const ZV1CreateBatchFields = ZV1CreateBatchBody.omit({ rows: true }).extend({
+  skipInvalid: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'Send "true" or "false".' }).default(false),
+});
 
 export const ZV1Batch = z
   .object({

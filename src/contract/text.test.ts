@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plural, textProblem, wellFormed } from './text.ts';
+import { plural, storableText, textProblem, wellFormed } from './text.ts';
 
 describe('plural', () => {
   it('puts the noun in the form its count takes, the count grouped', () => {
@@ -19,5 +19,12 @@ describe('text no field may hold', () => {
     expect(textProblem('a\u0000b')).toContain('NUL');
     expect(textProblem('a\uD800b')).toContain('broken character');
     expect(wellFormed('a\uD800b')).toBe('a\uFFFDb');
+  });
+
+  it('cleans text read from a file so it can be stored, keeping all real text', () => {
+    for (const text of ['a\u0000b\u0000', '\uDC00x\uD800', 'ok 😀 é', '']) expect(textProblem(storableText(text))).toBeUndefined();
+    expect(storableText('a\u0000b\u0000')).toBe('ab');
+    expect(storableText('\uDC00x\uD800')).toBe('\uFFFDx\uFFFD');
+    expect(storableText('ok 😀 é\ttab')).toBe('ok 😀 é\ttab');
   });
 });

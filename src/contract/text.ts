@@ -16,6 +16,13 @@ export function textProblem(text: string): string | undefined {
 /** `text` with every unpaired surrogate replaced by U+FFFD, so it can always be encoded. */
 export const wellFormed = (text: string) => text.replace(LONE_SURROGATES, '\uFFFD');
 
+/**
+ * `text` as it can be stored, for text read from a file rather than typed into a field (a
+ * spreadsheet's cells, an upload's name): refusing it would send a person hunting for a character
+ * they cannot see, so NUL is dropped and an unpaired surrogate becomes U+FFFD; all else is kept.
+ */
+export const storableText = (text: string) => wellFormed(text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
+
 // Made on first use: the first Intl object a page makes loads the locale's data (tens of
 // milliseconds in a browser), which at module load would lengthen the web app's start.
 let pluralRules: Intl.PluralRules | undefined;

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { isWithinDateRange } from '../../contract/dates.ts';
 import { AppError } from './app-error.ts';
 
 /** Where a page of a newest-first list stopped: the last item's creation time and id. */
@@ -12,11 +13,31 @@ export function encodePageCursor(last: { createdAt: Date; id: string } | undefin
 /** The cursor a client sent back; anything this API did not make is refused with a 400. */
 export function decodePageCursor(cursor: string | undefined): TPageCursor | undefined {
   if (cursor === undefined) return undefined;
-  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(time ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) {
+  const after = readPageCursor(cursor);
+  if (!after) {
     throw new AppError('bad_request', 'The cursor is not one this API gave out. Pass the nextCursor of the previous page, or leave it out.');
   }
+  return after;
+}
+
+/** The time as toISOString writes it within four-digit years, the only form PostgreSQL reads back. */
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** Printable ASCII but the separator: ids are UUIDs, and a NUL would fail in PostgreSQL instead of here. */
+const CURSOR_ID = /^[\x21-\x7b\x7d\x7e]{1,64}$/;
+
+/**
+ * Only the exact text `encodePageCursor` writes: anything else that Date or Buffer would still read
+ * (other time forms, years PostgreSQL refuses, stray characters) could reach SQL and fail there.
+ */
+function readPageCursor(cursor: string): TPageCursor | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  // Decoding skips characters outside the alphabet and padding; only our own encoding round-trips.
+  if (Buffer.from(text).toString('base64url') !== cursor) return undefined;
+  const [time = '', id = '', ...rest] = text.split('|');
+  if (rest.length > 0 || !CURSOR_TIME.test(time) || !CURSOR_ID.test(id)) return undefined;
+  const createdAt = new Date(time);
+  // A day that does not exist (02-30) parses as another one, so it is not written back the same.
+  if (!isWithinDateRange(createdAt.getTime()) || createdAt.toISOString() !== time) return undefined;
   return { createdAt, id };
 }
 

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApiError } from '../../../contract/errors.ts';
 import { ZImageFromUrlBody } from '../../../contract/format-content.ts';
 import { ZIdParams } from '../../../contract/formats.ts';
-import { AppError } from '../../http/app-error.ts';
+import { readUploadedFile } from '../../http/uploaded-file.ts';
 import type { TAssetsService } from './assets.service.ts';
 
 export const MAX_IMAGE_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -17,12 +16,13 @@ export async function assetsRoutes(app: FastifyInstance, opts: { assets: TAssets
     '/api/upload/image',
     { schema: { response: { 200: z.object({ url: z.string() }), 400: ZApiError, 401: ZApiError, 413: ZApiError, 415: ZApiError } } },
     async (request) => {
-      const ownerId = request.callerId;
-      if (!request.isMultipart()) throw new AppError('bad_request', 'Send the image as a multipart upload.');
-      const file = await request.file({ limits: { fileSize: MAX_IMAGE_UPLOAD_BYTES, files: 1 } });
-      if (!file) throw new AppError('bad_request', 'No image was attached.', { image: 'Choose an image to upload.' });
-      const bytes = await file.toBuffer();
-      return opts.assets.upload(ownerId, bytes);
+      const { bytes } = await readUploadedFile(request, {
+        maxBytes: MAX_IMAGE_UPLOAD_BYTES,
+        tooLargeMessage: `The image is larger than ${MAX_IMAGE_UPLOAD_BYTES / 1024 / 1024} MB.`,
+        missingHint: 'Choose an image to upload.',
+        field: 'image',
+      });
+      return opts.assets.upload(request.callerId, bytes);
     },
   );
 

@@ -71,6 +71,23 @@ describe('billing in the admin panel', () => {
     expect((await b.client.get(`/api/subscription/invoices/${invoiceId}/pdf`)).statusCode).toBe(404);
   });
 
+  // Days past these once reached PostgreSQL as times it cannot read (year 0, year 10000): a 500.
+  it('filters payments by days from 1970-01-01 to 9998-12-31 and refuses others with 400', async () => {
+    const { client } = await kit.customer('Ida');
+    await subscribe(client, 'basic_monthly');
+    const widest = await kit.admin.get('/api/admin/payments?from=1970-01-01&to=9998-12-31');
+    expect(widest.statusCode, widest.body).toBe(200);
+    expect((widest.json() as TAdminPayments).total).toBeGreaterThan(0);
+    for (const query of ['from=0000-01-01', 'to=9999-12-31', 'from=1969-12-31', 'to=2026-02-30', 'from=10000-01-01']) {
+      const refused = await kit.admin.get(`/api/admin/payments?${query}`);
+      expect(refused.statusCode, query).toBe(400);
+      expect(errorOf(refused), query).toMatchObject({
+        code: 'validation_failed',
+        fields: { [query.split('=')[0]!]: 'Use a date as YYYY-MM-DD, from 1970-01-01 to 9998-12-31.' },
+      });
+    }
+  });
+
   it('numbers invoices in sequence across customers, with no gaps', async () => {
     const numbers: number[] = [];
     for (const name of ['Cy', 'Di', 'Ed']) {

@@ -131,6 +131,24 @@ describe('GET /api/documents search and filters', () => {
     }
   });
 
+  // Days past these once reached PostgreSQL as times it cannot read (year 0, year 10000): a 500.
+  it('takes days from 1970-01-01 to 9998-12-31 and refuses others with 400, in the app and the API', async () => {
+    expect(await namesOf(me.client, 'from=1970-01-01&to=9998-12-31')).toHaveLength(3);
+    const key = ((await me.client.post('/api/user/api-keys', { name: 'Days' })).json() as { key: string }).key;
+    const v1 = (query: string) => t.app.inject({ method: 'GET', url: `/api/v1/documents?${query}`, headers: { authorization: `Bearer ${key}` } });
+    expect(((await v1('from=1970-01-01&to=9998-12-31')).json() as { data: unknown[] }).data).toHaveLength(3);
+    for (const query of ['to=9999-12-31', 'from=9999-01-01', 'from=0000-01-01', 'to=0001-01-01', 'from=1969-12-31', 'to=10000-01-01', 'from=-001-01-01']) {
+      for (const answer of [await me.client.get(`/api/documents?${query}`), await v1(query)]) {
+        expect(answer.statusCode, query).toBe(400);
+        const field = query.split('=')[0]!;
+        expect(errorOf(answer), query).toMatchObject({
+          code: 'validation_failed',
+          fields: { [field]: 'Use a date as YYYY-MM-DD, from 1970-01-01 to 9998-12-31.' },
+        });
+      }
+    }
+  });
+
   it('takes the same parameters in the API, with its cursor paging', async () => {
     const key = ((await me.client.post('/api/user/api-keys', { name: 'Search' })).json() as { key: string }).key;
     const v1 = async (query: string) => {

@@ -11,6 +11,11 @@ const { enterpriseMember, generations } = publicApiTestKit((app) => {
   t = app;
 });
 
+/** Cursors whose time PostgreSQL cannot read: each was once a 500. */
+const FORGED_CURSORS = ['99999|x', '+275760-09-13T00:00:00.000Z|x', '-000001-01-01T00:00:00.000Z|x', '0000-01-01T00:00:00.000Z|x'].map((text) =>
+  Buffer.from(text).toString('base64url'),
+);
+
 describe('formats', () => {
   it('pages with a cursor and tells a client how to build data', async () => {
     const { client, call, formatId } = await enterpriseMember();
@@ -30,6 +35,11 @@ describe('formats', () => {
     const bad = await call('GET', '/api/v1/formats?cursor=not-a-cursor');
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).message).toContain('cursor');
+    for (const cursor of FORGED_CURSORS) {
+      const forged = await call('GET', `/api/v1/formats?cursor=${cursor}`);
+      expect(forged.statusCode, cursor).toBe(400);
+      expect(errorOf(forged), cursor).toMatchObject({ code: 'bad_request', message: expect.stringContaining('not one this API gave out') });
+    }
 
     const one = ZV1Format.parse((await call('GET', `/api/v1/formats/${formatId}`)).json());
     expect(one.content.elements).toHaveLength(2);
@@ -72,6 +82,34 @@ describe('documents', () => {
 
     expect((await call('DELETE', `/api/v1/documents/${document.id}`)).statusCode).toBe(204);
     expect((await call('GET', `/api/v1/documents/${document.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses forged cursors and instants past what the database stores with a 400', async () => {
+    const { call, formatId } = await enterpriseMember();
+    expect((await call('POST', '/api/v1/documents', { formatId, data: goodData })).statusCode).toBe(201);
+    for (const cursor of FORGED_CURSORS) {
+      const forged = await call('GET', `/api/v1/documents?cursor=${cursor}`);
+      expect(forged.statusCode, cursor).toBe(400);
+      expect(errorOf(forged), cursor).toMatchObject({ code: 'bad_request', message: expect.stringContaining('not one this API gave out') });
+    }
+    const instant = (value: string) => call('GET', `/api/v1/documents?createdAfter=${encodeURIComponent(value)}`);
+    expect(ZV1DocumentPage.parse((await instant('1970-01-01T00:00:00Z')).json()).data).toHaveLength(1);
+    expect(ZV1DocumentPage.parse((await instant('9998-12-31T23:59:59.999Z')).json()).data).toEqual([]);
+    // The last two lie in 1969 and in 9999 once their offsets are applied.
+    for (const value of [
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59-12:00',
+      '1969-12-31T23:59:59Z',
+      '1970-01-01T00:59:59+01:00',
+      '9998-12-31T23:00:00-01:00',
+    ]) {
+      const refused = await instant(value);
+      expect(refused.statusCode, value).toBe(400);
+      expect(errorOf(refused), value).toMatchObject({
+        code: 'validation_failed',
+        fields: { createdAfter: expect.stringContaining('from 1970-01-01 to 9998-12-31') },
+      });
+    }
   });
 
   it('names every invalid field, and never generates', async () => {

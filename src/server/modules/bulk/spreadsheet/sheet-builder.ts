@@ -1,5 +1,6 @@
 import { columnKey, columnLetter } from '../../../../contract/bulk.ts';
 import { MAX_PLACEHOLDER_NAME_LENGTH, normalizePlaceholderName } from '../../../../contract/placeholders.ts';
+import { storableText } from '../../../../contract/text.ts';
 import { TEMPLATE_NAME_ROW } from '../../formats/index.ts';
 import type { TSheet, TSheetRow } from './sheet-types.ts';
 import { bad, BULK_MAX_COLUMNS, fmt, MESSAGES } from './spreadsheet-limits.ts';
@@ -7,6 +8,23 @@ import { bad, BULK_MAX_COLUMNS, fmt, MESSAGES } from './spreadsheet-limits.ts';
 export type TCell = string | undefined;
 
 const isBlank = (cell: TCell) => cell === undefined || cell.trim() === '';
+
+/**
+ * The row's cells as they can be stored. A file can hold text PostgreSQL refuses (a UTF-16 CSV's
+ * NUL, an .xlsx escape such as `_x0000_` or `_xD800_`), and every reader's rows pass here, so the
+ * header, the cells and the lines sheets are all cleaned once. Nearly always nothing changes, and
+ * the row is returned as it came.
+ */
+function storableCells(cells: readonly TCell[]): readonly TCell[] {
+  let cleaned: TCell[] | undefined;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (cell === undefined) continue;
+    const storable = storableText(cell);
+    if (storable !== cell) (cleaned ??= [...cells])[i] = storable;
+  }
+  return cleaned ?? cells;
+}
 
 function isPlaceholderNameShaped(cell: string): boolean {
   return cell.length <= MAX_PLACEHOLDER_NAME_LENGTH && normalizePlaceholderName(cell) === cell && /^[^\s{}*]+$/.test(cell);
@@ -47,7 +65,8 @@ export class SheetBuilder {
     return this.header ? this.header.length : BULK_MAX_COLUMNS + 1;
   }
 
-  push(row: number, cells: readonly TCell[], hidden: boolean): void {
+  push(row: number, read: readonly TCell[], hidden: boolean): void {
+    const cells = storableCells(read);
     if (this.state === 'header') {
       if (cells.every(isBlank)) return;
       this.setHeader(row, cells);

@@ -684,13 +684,13 @@ export interface paths {
                     q?: string;
                     /** @description Only documents made from this format. */
                     formatId?: string;
-                    /** @description Only documents made on or after this day (YYYY-MM-DD, UTC). */
+                    /** @description Only documents made on or after this day (YYYY-MM-DD, UTC, 1970-01-01 to 9998-12-31). */
                     from?: string;
-                    /** @description Only documents made on or before this day (YYYY-MM-DD, UTC). */
+                    /** @description Only documents made on or before this day (YYYY-MM-DD, UTC, 1970-01-01 to 9998-12-31). */
                     to?: string;
                     /** @description Only documents made by this team member (user id). */
                     createdBy?: string;
-                    /** @description Only documents made after this instant (ISO 8601). */
+                    /** @description Only documents made after this instant (ISO 8601, 1970-01-01 to 9998-12-31 in UTC). */
                     createdAfter?: string;
                 };
                 header?: never;
