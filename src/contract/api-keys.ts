@@ -18,6 +18,13 @@ export const ZApiKey = z.object({
   last4: z.string(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
+  /** The person who made the key, in whose name it acts; null once their account is deleted. */
+  madeBy: z.string().nullable(),
+  /**
+   * Why the key answers 401 now although it is not revoked: its maker is suspended, or is no longer
+   * one of the team's admins. It works again once they are restored.
+   */
+  stopped: z.enum(['maker_suspended', 'maker_not_admin']).nullable(),
 });
 export type TApiKey = z.infer<typeof ZApiKey>;
 

@@ -1,18 +1,35 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { keyJoins, keyMaker, keyMakerAway, keySuspended } from './key-standing.ts';
 import type { TDb } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 
 export type TApiKeyRow = typeof apiKeys.$inferSelect;
 
-/** Every query but the lookup by hash filters by the owner. */
+/** A key as its workspace lists it: who made it, and whether their standing stops it now (key-standing.ts). */
+export type TListedApiKey = Pick<TApiKeyRow, 'id' | 'name' | 'mode' | 'last4' | 'createdAt' | 'lastUsedAt'> & {
+  madeBy: string | null;
+  suspended: boolean;
+  makerAway: boolean;
+};
+
+/** Every query filters by the owner (the API admits a key in public-api.repository.ts). */
 export function createApiKeysRepository(db: TDb) {
   return {
-    async list(ownerId: string): Promise<TApiKeyRow[]> {
-      return db
-        .select()
-        .from(apiKeys)
-        .where(and(eq(apiKeys.ownerId, ownerId), isNull(apiKeys.revokedAt)))
-        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    /** The owner's active keys (or the one with `id`), each with its maker's name and standing. */
+    async list(ownerId: string, id?: string): Promise<TListedApiKey[]> {
+      const result = await db.execute(sql`
+        select ${apiKeys.id} as id, ${apiKeys.name} as name, ${apiKeys.mode} as mode, ${apiKeys.last4} as last4,
+               ${apiKeys.createdAt} as "createdAt", ${apiKeys.lastUsedAt} as "lastUsedAt",
+               coalesce(nullif(trim(concat_ws(' ', ${keyMaker.firstName}, ${keyMaker.lastName})), ''), nullif(${keyMaker.name}, ''), ${keyMaker.email}) as "madeBy",
+               ${keySuspended} as suspended, ${keyMakerAway} as "makerAway"
+        from ${apiKeys} ${keyJoins}
+        where ${apiKeys.ownerId} = ${ownerId} and ${apiKeys.revokedAt} is null ${id === undefined ? sql`` : sql`and ${apiKeys.id} = ${id}`}
+        order by ${apiKeys.createdAt} desc, ${apiKeys.id} desc`);
+      const rows = ((result as { rows?: unknown[] }).rows ?? result) as (Omit<TListedApiKey, 'createdAt' | 'lastUsedAt'> & {
+        createdAt: Date | string;
+        lastUsedAt: Date | string | null;
+      })[];
+      return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt), lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt) }));
     },
 
     /** Every key the owner ever made, revoked ones included, for usage history. */

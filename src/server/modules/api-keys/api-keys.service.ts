@@ -1,14 +1,19 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_PREFIX, MAX_API_KEYS, type TApiKey, type TApiKeyMode, type TCreatedApiKey } from '../../../contract/api-keys.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { TApiKeyRow, TApiKeysRepository } from './api-keys.repository.ts';
+import type { TApiKeysRepository, TListedApiKey } from './api-keys.repository.ts';
 import type { TAccountStanding } from '../users/index.ts';
 import { isoOrNull, pick } from '../api-fields.ts';
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-function toApiKey(row: TApiKeyRow): TApiKey {
-  return { ...pick(row, ['id', 'name', 'mode', 'last4']), createdAt: row.createdAt.toISOString(), lastUsedAt: isoOrNull(row.lastUsedAt) };
+function toApiKey(row: TListedApiKey): TApiKey {
+  return {
+    ...pick(row, ['id', 'name', 'mode', 'last4', 'madeBy']),
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: isoOrNull(row.lastUsedAt),
+    stopped: row.suspended ? 'maker_suspended' : row.makerAway ? 'maker_not_admin' : null,
+  };
 }
 
 /**
@@ -35,7 +40,7 @@ export function createApiKeysService(deps: {
         throw new AppError('conflict', `You can hold at most ${MAX_API_KEYS} keys. Revoke one you no longer use first.`);
       }
       const key = `${API_KEY_PREFIX[input.mode]}${randomBytes(32).toString('base64url')}`;
-      const row = await deps.keys.insert({
+      const { id } = await deps.keys.insert({
         id: randomUUID(),
         ownerId,
         createdBy: actorId,
@@ -44,7 +49,8 @@ export function createApiKeysService(deps: {
         keyHash: hashApiKey(key),
         last4: key.slice(-4),
       });
-      return { ...toApiKey(row), key };
+      const [listed] = await deps.keys.list(ownerId, id);
+      return { ...toApiKey(listed!), key };
     },
 
     async revoke(ownerId: string, id: string): Promise<void> {

@@ -5,3 +5,4 @@
 export { createApiKeysRepository } from './api-keys.repository.ts';
 export { apiKeysRoutes } from './api-keys.routes.ts';
 export { createApiKeysService, hashApiKey, type TApiKeysService } from './api-keys.service.ts';
+export { keyJoins, keyMakerAway, keySuspended } from './key-standing.ts';

@@ -3,9 +3,8 @@ import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
 import { groupedStatements } from '../../db/grouped-writes.ts';
 import type { TApiKeyMode } from '../../../contract/api-keys.ts';
-import { alias } from 'drizzle-orm/pg-core';
-import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, teamMembers, users, workspaces } from '../../db/schema.ts';
-import { roleAtLeast, TEAM_ROLES } from '../../../contract/team-roles.ts';
+import { apiKeys, apiRateWindows, apiRequests, apiUsageDaily, asyncDocuments, idempotencyKeys, workspaces } from '../../db/schema.ts';
+import { keyJoins, keyMakerAway, keySuspended } from '../api-keys/index.ts';
 
 export type TIdempotencyRow = typeof idempotencyKeys.$inferSelect;
 export type TAsyncDocumentRow = typeof asyncDocuments.$inferSelect;
@@ -57,33 +56,14 @@ const admission = (row: TKeyRow, used: number): TKeyAdmission => ({
   used,
 });
 
-/** The person who made a key, beside the workspace's own person. */
-const maker = alias(users, 'maker');
-const MANAGING_ROLES = TEAM_ROLES.filter((role) => roleAtLeast(role, 'admin'));
-
-/**
- * A key acts with its maker's standing, read at every request: a team's key stops when its maker
- * is suspended or is no longer one of the team's admins, and works again if they are restored.
- */
-const keyStanding = sql`(${users.suspendedAt} is not null or ${maker.suspendedAt} is not null) as suspended,
-  (${workspaces.kind} = 'team' and not exists (
-    select 1 from ${teamMembers} where ${teamMembers.teamId} = ${apiKeys.ownerId} and ${teamMembers.userId} = ${apiKeys.createdBy}
-      and ${teamMembers.role} in (${sql.join(
-        MANAGING_ROLES.map((role) => sql`${role}`),
-        sql`, `,
-      )})
-  )) as maker_away`;
-
 /** The key with this hash, its owner's plan, and the request counted in its rate window: one statement. */
 async function admitOne(db: TDb, { keyHash, windowStart }: TKeyAsk): Promise<TKeyAdmission | undefined> {
   const [row] = rowsOf<TKeyRow>(
     await db.execute(sql`
       with k as (
         select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
-               ${workspaces.subscriptionPlan} as plan, ${keyStanding}
-        from ${apiKeys} join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
-        left join ${users} on ${users.id} = ${workspaces.personalUserId}
-        left join ${users} ${maker} on ${maker.id} = ${apiKeys.createdBy}
+               ${workspaces.subscriptionPlan} as plan, ${keySuspended} as suspended, ${keyMakerAway} as maker_away
+        from ${apiKeys} ${keyJoins}
         where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null
       ), w as (
         insert into ${apiRateWindows} (key_id, window_start, requests)
@@ -114,11 +94,8 @@ async function admitMany(db: TDb, asks: TKeyAsk[]): Promise<(TKeyAdmission | und
         select "keyHash", "windowStart", count(*)::int as n from input group by "keyHash", "windowStart"
       ), k as (
         select ${apiKeys.id} as id, ${apiKeys.ownerId} as owner_id, ${apiKeys.createdBy} as created_by, ${apiKeys.mode} as mode, ${apiKeys.lastUsedAt} as last_used_at,
-               ${workspaces.subscriptionPlan} as plan, ${keyStanding}, wanted."keyHash", wanted."windowStart", wanted.n
-        from wanted join ${apiKeys} on ${apiKeys.keyHash} = wanted."keyHash"
-        join ${workspaces} on ${workspaces.id} = ${apiKeys.ownerId}
-        left join ${users} on ${users.id} = ${workspaces.personalUserId}
-        left join ${users} ${maker} on ${maker.id} = ${apiKeys.createdBy}
+               ${workspaces.subscriptionPlan} as plan, ${keySuspended} as suspended, ${keyMakerAway} as maker_away, wanted."keyHash", wanted."windowStart", wanted.n
+        from wanted join ${apiKeys} on ${apiKeys.keyHash} = wanted."keyHash" ${keyJoins}
         where ${apiKeys.revokedAt} is null
       ), w as (
         insert into ${apiRateWindows} (key_id, window_start, requests)

@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { api } from '../../lib/api';
 import { findDialog, renderApp, screen, setPlan, type TSignedIn, signUp, withServer } from '../../test/render-app';
+import { joinTeam, makeTeam, signIn } from '../../test/teams';
 
 const server = withServer();
 
@@ -75,6 +77,29 @@ describe('the API access tab', () => {
     expect(key).toMatch(/^fw_test_/);
     const row = within(screen.getByRole('list', { name: 'API keys' })).getByTestId('api-key-row');
     expect(within(row).getByText('Test')).toBeTruthy();
+  });
+
+  it('in a team, says who made each key, and that one stops while its maker is no longer an admin', async () => {
+    const owner = await signUp(server, { firstName: 'Olga' });
+    const teamId = await makeTeam('Keys Co');
+    await setPlan(server, teamId, 'enterprise');
+    const maker = await signUp(server, { firstName: 'Ada' });
+    await joinTeam(server, teamId, owner, maker, 'admin');
+    const first = renderApp(`/settings?tab=api&team=${teamId}`);
+    const key = await createKey({ ...first, form: await screen.findByRole('form', { name: 'Create an API key' }) }, 'Sync');
+    const row = () => within(screen.getByRole('list', { name: 'API keys' })).getByTestId('api-key-row');
+    expect(row().textContent).toContain('by Ada Lovelace');
+    expect(within(row()).queryByText('Not working')).toBeNull();
+    expect((await callWith(key)).status).toBe(200);
+    first.unmount();
+
+    await signIn(owner);
+    await api.patch(`/api/teams/${teamId}/members/${maker.user.id}`, { role: 'editor' });
+    expect((await callWith(key)).status).toBe(401);
+    renderApp(`/settings?tab=api&team=${teamId}`);
+    expect(await screen.findByText(/Not working: Ada Lovelace is no longer an admin of this team/)).toBeTruthy();
+    expect(within(row()).getByText('Not working')).toBeTruthy();
+    expect(within(row()).getByRole('button', { name: 'Revoke Sync' })).toBeTruthy();
   });
 
   it('revokes a key after asking, and the key stops working', async () => {

@@ -20,6 +20,7 @@ import { useFormats } from '../formats/api';
 import { curlSample, FORMAT_ID_STANDIN } from '../formats/api-sample';
 import { FormatApiDetails } from '../formats/format-api-dialog';
 import { formatDate } from '../../lib/utils';
+import { useTeamId } from '../../lib/workspace';
 import { API_USAGE_DAYS } from '../../../contract/api-usage';
 import { Skeleton } from '../../components/ui/skeleton';
 import { usageCsvUrl, useApiKeys, useApiUsage, useCreateApiKey, useRevokeApiKey } from './api';
@@ -108,20 +109,37 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void
   );
 }
 
+/** Why a key that is not revoked answers 401 now, and what brings it back. */
+const STOPPED_TEXT: Record<NonNullable<TApiKey['stopped']>, (maker: string) => string> = {
+  maker_not_admin: (maker) =>
+    `Not working: ${maker} is no longer an admin of this team. It works again if they are made one; otherwise revoke it and make a new key.`,
+  maker_suspended: (maker) => `Not working: ${maker}’s account is suspended. It works again once the account is restored.`,
+};
+
 function KeyRow({ apiKey, onRevoke }: { apiKey: TApiKey; onRevoke: () => void }) {
+  const inTeam = useTeamId() !== null;
+  const maker = apiKey.madeBy ?? 'a deleted account';
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-testid="api-key-row">
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
           {apiKey.name}
           <Badge variant={apiKey.mode === 'live' ? 'success' : 'secondary'}>{apiKey.mode === 'live' ? 'Live' : 'Test'}</Badge>
+          {apiKey.stopped && <Badge variant="destructive">Not working</Badge>}
         </p>
         <p className="mt-0.5 font-mono text-xs text-muted-foreground" aria-label={`Key ending in ${apiKey.last4}`}>
           fw_{apiKey.mode}_••••••••{apiKey.last4}
         </p>
         <p className="mt-0.5 text-xs text-muted-foreground">
-          Created {formatDate(apiKey.createdAt)} · {apiKey.lastUsedAt ? `last used ${formatDate(apiKey.lastUsedAt, true)}` : 'never used'}
+          Created {formatDate(apiKey.createdAt)}
+          {inTeam && ` by ${maker}`} · {apiKey.lastUsedAt ? `last used ${formatDate(apiKey.lastUsedAt, true)}` : 'never used'}
         </p>
+        {apiKey.stopped && (
+          <p className="mt-1 flex items-start gap-1.5 text-xs text-foreground">
+            <TriangleAlertIcon className="mt-px size-3.5 shrink-0 text-warning" aria-hidden />
+            {STOPPED_TEXT[apiKey.stopped](maker)}
+          </p>
+        )}
       </div>
       <Button variant="outline" size="sm" onClick={onRevoke} className="text-destructive hover:bg-destructive/10">
         <Trash2Icon /> Revoke<span className="sr-only"> {apiKey.name}</span>
@@ -277,7 +295,7 @@ export function ApiAccessTab({ hasAccess }: { hasAccess: boolean }) {
         </CardContent>
       </Card>
       <p className="flex items-start gap-2 text-xs text-muted-foreground">
-        <TriangleAlertIcon className="mt-px size-3.5 shrink-0" aria-hidden />
+        <TriangleAlertIcon className="mt-px size-3.5 shrink-0 text-warning" aria-hidden />
         Keys are stored hashed: we cannot show a key again. If one is lost, revoke it and create another.
       </p>
       <QuickStartCard />
