@@ -63,6 +63,15 @@ async function team(name: string, members: { role: 'admin' | 'editor' | 'member'
   return { teamId, owner, members: others, formatId: (format.json() as { id: string }).id };
 }
 
+/** A call to the public API with `key` alone, as a program holding it makes one. */
+const callWithKey = (key: string) => (method: 'GET' | 'POST', url: string, body?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { payload: JSON.stringify(body) } : {}),
+  });
+
 describe('a team’s plan', () => {
   it('is one quota for every member: 50 generations at once by 5 members make exactly the plan’s 30', async () => {
     const { teamId, members, formatId } = await team(
@@ -166,13 +175,7 @@ describe('in a team workspace', () => {
     const created = await keyholder.client.post('/api/user/api-keys', { name: 'Team server', mode: 'live' });
     expect(created.statusCode, created.body).toBe(201);
     const key = ZCreatedApiKey.parse(created.json()).key;
-    const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-      t.app.inject({
-        method,
-        url,
-        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { payload: JSON.stringify(body) } : {}),
-      });
+    const call = callWithKey(key);
     const listed = (await call('GET', '/api/v1/documents')).json() as { data: { clientName: string }[] };
     expect(listed.data.map((d) => d.clientName)).toEqual(['Ours']);
     const made = await call('POST', '/api/v1/documents', { formatId, data: { client_name: 'By key' } });
@@ -191,13 +194,7 @@ describe('in a team workspace', () => {
     const created = await maker.client.post('/api/user/api-keys', { name: 'Integration', mode: 'live' });
     expect(created.statusCode, created.body).toBe(201);
     const key = ZCreatedApiKey.parse(created.json()).key;
-    const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-      t.app.inject({
-        method,
-        url,
-        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { payload: JSON.stringify(body) } : {}),
-      });
+    const call = callWithKey(key);
     const refusal = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
       const answer = await call(method, url, body);
       expect(answer.statusCode, answer.body).toBe(401);
