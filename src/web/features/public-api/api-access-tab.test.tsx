@@ -97,7 +97,7 @@ describe('the API access tab', () => {
     await api.patch(`/api/teams/${teamId}/members/${maker.user.id}`, { role: 'editor' });
     expect((await callWith(key)).status).toBe(401);
     renderApp(`/settings?tab=api&team=${teamId}`);
-    expect(await screen.findByText(/Not working: Ada Lovelace is no longer an admin of this team/)).toBeTruthy();
+    expect(await screen.findByText(/Ada Lovelace is no longer an admin of this team, so calls with this key are refused/)).toBeTruthy();
     expect(within(row()).getByText('Not working')).toBeTruthy();
     expect(within(row()).getByRole('button', { name: 'Revoke Sync' })).toBeTruthy();
   });

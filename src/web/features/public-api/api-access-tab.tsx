@@ -113,7 +113,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void
 const STOPPED_TEXT: Record<NonNullable<TApiKey['stopped']>, (maker: string) => string> = {
   maker_not_admin: (maker) =>
     `Not working: ${maker} is no longer an admin of this team. It works again if they are made one; otherwise revoke it and make a new key.`,
-  maker_suspended: (maker) => `Not working: ${maker}’s account is suspended. It works again once the account is restored.`,
+  maker_suspended: (maker) => `${maker}’s account is suspended, so calls with this key are refused. It works again once the account is restored.`,
 };
 
 function KeyRow({ apiKey, onRevoke }: { apiKey: TApiKey; onRevoke: () => void }) {
