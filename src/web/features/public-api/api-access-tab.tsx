@@ -112,7 +112,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: TCreatedApiKey) => void
 /** Why a key that is not revoked answers 401 now, and what brings it back. */
 const STOPPED_TEXT: Record<NonNullable<TApiKey['stopped']>, (maker: string) => string> = {
   maker_not_admin: (maker) =>
-    `Not working: ${maker} is no longer an admin of this team. It works again if they are made one; otherwise revoke it and make a new key.`,
+    `${maker} is no longer an admin of this team, so calls with this key are refused. It works again if they are made one; otherwise revoke it and make a new key.`,
   maker_suspended: (maker) => `${maker}’s account is suspended, so calls with this key are refused. It works again once the account is restored.`,
 };
 
