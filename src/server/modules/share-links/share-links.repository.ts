@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.ts';
+import { ownerNotSuspended } from '../../db/owner-standing.ts';
 import { shareLinks } from '../../db/schema.ts';
 
 export type TShareLinkRow = typeof shareLinks.$inferSelect;
@@ -39,13 +40,18 @@ export function createShareLinksRepository(db: TDb) {
       return row;
     },
 
-    /** The link a token opens, if it is open at `now`: not revoked, not expired. */
+    /** The link a token opens, if it is open at `now`: not revoked, not expired, its owner not suspended. */
     async openByHash(tokenHash: string, now: Date): Promise<TShareLinkRow | undefined> {
       const [row] = await db
         .select()
         .from(shareLinks)
         .where(
-          and(eq(shareLinks.tokenHash, tokenHash), sql`${shareLinks.revokedAt} is null`, sql`${shareLinks.expiresAt} > ${now.toISOString()}::timestamptz`),
+          and(
+            eq(shareLinks.tokenHash, tokenHash),
+            sql`${shareLinks.revokedAt} is null`,
+            sql`${shareLinks.expiresAt} > ${now.toISOString()}::timestamptz`,
+            ownerNotSuspended(shareLinks.ownerId),
+          ),
         );
       return row;
     },

@@ -87,16 +87,24 @@ export async function signingPdf(ctx: TSigningContext, token: string): Promise<{
 /** A mark as stored: typed text, or a drawn or uploaded image made a plain PNG of bounded size. */
 async function markOf(mark: z.output<typeof ZSignatureMarkInput>, field: string): Promise<{ text: string | null; png: Buffer | null }> {
   if (mark.type === 'typed') return { text: mark.text, png: null };
+  const bytes = Buffer.from(mark.png, 'base64');
+  // Only the two formats the signing page offers reach the image library; anyone holding a link
+  // could otherwise hand it SVG, TIFF or HEIF to parse.
+  const isPng = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const isJpeg = bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
+  const unreadable = () =>
+    new AppError('validation_failed', 'The signature image could not be read. Draw it again, or upload a PNG or JPEG.', {
+      [field]: 'This is not an image Formwork can read.',
+    });
+  if (!isPng && !isJpeg) throw unreadable();
   try {
-    const png = await sharp(Buffer.from(mark.png, 'base64'), { limitInputPixels: 4096 * 4096 })
+    const png = await sharp(bytes, { limitInputPixels: 4096 * 4096 })
       .resize({ ...MARK_MAX, fit: 'inside', withoutEnlargement: true })
       .png()
       .toBuffer();
     return { text: null, png };
   } catch {
-    throw new AppError('validation_failed', 'The signature image could not be read. Draw it again, or upload a PNG or JPEG.', {
-      [field]: 'This is not an image Formwork can read.',
-    });
+    throw unreadable();
   }
 }
 
@@ -152,7 +160,8 @@ export async function decline(ctx: TSigningContext, token: string, body: z.outpu
   const now = new Date();
   const declined = await r.change(request.id, {
     request: { from: ['sent', 'partly_signed'], set: { status: 'declined', endedAt: now, nextCheckAt: null } },
-    signer: { id: signer.id, from: ['waiting', 'notified', 'viewed'], set: { status: 'declined', declinedAt: now, declineReason: body.reason } },
+    // Only in their turn: a later signer's link declining early would end the request out of order.
+    signer: { id: signer.id, from: ['notified', 'viewed'], set: { status: 'declined', declinedAt: now, declineReason: body.reason } },
     events: [{ type: 'declined', signerId: signer.id, at: now, ...caller, details: { reason: body.reason } }],
   });
   if (!declined) throw linkNotFound();

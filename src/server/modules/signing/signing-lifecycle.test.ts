@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSignatureRequest, ZSignatureRequestDetail, type TSignatureRequest } from '../../../contract/signature-requests.ts';
-import { signatureRequests, signatureSigners } from '../../db/schema.ts';
+import { signatureRequests, signatureSigners, users } from '../../db/schema.ts';
 import type { TSmtpStandIn } from '../../test/smtp-stand-in.ts';
 import { errorOf, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { mailTo, ownerWithAgreement, readPdf, requestWhen, tokenOf, waitForMail, signingTestApp } from './test/signing-fixtures.ts';
@@ -99,6 +99,50 @@ describe('declining', () => {
     const notice = smtp.messages.find((m) => m.raw.toString().includes('Dee declined to sign'));
     expect(notice?.raw.toString()).toContain('The rent is wrong.');
     expect(mailTo(smtp, b)).toHaveLength(0);
+  });
+});
+
+describe('what a link holder may not do', () => {
+  it('refuses a decline before the signer’s turn, and a mark that is neither PNG nor JPEG', async () => {
+    const [a, b] = [fresh('first'), fresh('second')];
+    const { owner, request } = await send([
+      { name: 'First', email: a },
+      { name: 'Second', email: b, order: 2 },
+    ]);
+    const early = await stranger().post(`/api/sign/${tokenOf(request.signers[1]!.signUrl)}/decline`, { reason: 'Not yet my turn.' });
+    expect(early.statusCode).toBe(404);
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>').toString('base64');
+    const marked = await stranger().post(`/api/sign/${tokenOf(request.signers[0]!.signUrl)}`, {
+      consent: true,
+      signature: { type: 'uploaded', png: svg },
+    });
+    expect(marked.statusCode, marked.body).toBe(400);
+    expect(errorOf(marked).message).toMatch(/could not be read/);
+    const detail = ZSignatureRequestDetail.parse((await owner.get(`/api/signature-requests/${request.id}`)).json());
+    expect(detail.status).toBe('sent');
+    expect(detail.signers.map((s) => s.status)).toEqual(['notified', 'waiting']);
+  });
+
+  it('stops answering while the owner’s account is suspended, and again once it is restored', async () => {
+    const a = fresh('paused');
+    const { owner, document, request } = await send([{ name: 'Paused', email: a }]);
+    const token = tokenOf(request.signers[0]!.signUrl);
+    const share = await owner.post(`/api/documents/${document.id}/share`, {});
+    expect(share.statusCode, share.body).toBe(201);
+    const shareToken = new URL((share.json() as { url: string }).url).pathname.split('/').pop()!;
+    const ownerId = ((await owner.get('/api/auth/user')).json() as { id: string }).id;
+    const suspend = (at: Date | null) => t.database.db.update(users).set({ suspendedAt: at }).where(eq(users.id, ownerId));
+
+    await suspend(new Date());
+    expect((await stranger().get(`/api/sign/${token}`)).statusCode).toBe(404);
+    expect((await stranger().post(`/api/sign/${token}`, typed('Paused'))).statusCode).toBe(404);
+    expect((await stranger().get(`/api/share/${shareToken}`)).statusCode).toBe(404);
+    expect((await stranger().get(`/api/share/${shareToken}/pdf`)).statusCode).toBe(404);
+
+    await suspend(null);
+    expect((await stranger().get(`/api/share/${shareToken}/pdf`)).statusCode).toBe(200);
+    expect((await stranger().post(`/api/sign/${token}`, typed('Paused'))).statusCode).toBe(200);
+    await requestWhen(owner, request.id, 'completed');
   });
 });
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TSignatureRequestStatus, TSignerStatus } from '../../../contract/signature-requests.ts';
 import type { TDb } from '../../db/client.ts';
+import { ownerNotSuspended } from '../../db/owner-standing.ts';
 import { sealKeys, signatureEvents, signatureRequests, signatureSigners, signedDocuments } from '../../db/schema.ts';
 import { eventHash, GENESIS_HASH, type TAuditEvent, type TSignatureEventType } from './audit-trail.ts';
 
@@ -188,13 +189,13 @@ function requestReads(db: TDb) {
       return { request, signers: await signersOf(db, id) };
     },
 
-    /** The signer a link's token belongs to, with their request. */
+    /** The signer a link's token belongs to, with their request; none while the request's owner is suspended. */
     async signerByTokenHash(tokenHash: string): Promise<{ signer: TSignerRow; request: TSignatureRequestRow } | undefined> {
       const [row] = await db
         .select({ signer: signatureSigners, request: signatureRequests })
         .from(signatureSigners)
         .innerJoin(signatureRequests, eq(signatureRequests.id, signatureSigners.requestId))
-        .where(eq(signatureSigners.tokenHash, tokenHash));
+        .where(and(eq(signatureSigners.tokenHash, tokenHash), ownerNotSuspended(signatureRequests.ownerId)));
       return row;
     },
 
