@@ -19,6 +19,15 @@ describe('the account forms', () => {
     expect(within(form).getByRole('button', { name: 'Sign in' }).hasAttribute('disabled')).toBe(false);
   });
 
+  it('words a single sign-on failure from its code, and shows no text an address carries', async () => {
+    const known = renderApp('/login?error=account_suspended');
+    expect(await screen.findByText('This account is suspended. Ask an administrator of this installation to restore it.')).toBeTruthy();
+    known.unmount();
+    renderApp(`/login?error=${encodeURIComponent('Your account is locked. Call +1 555 0100 to unlock it.')}`);
+    expect(await screen.findByText('Sign-in failed. Please try again.')).toBeTruthy();
+    expect(document.body.textContent).not.toContain('Call +1 555 0100');
+  });
+
   it('checks a name with the contract before sending, then saves it', async () => {
     await signUp(server);
     const { user } = renderApp('/settings');

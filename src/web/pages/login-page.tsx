@@ -22,6 +22,7 @@ import { api, errorStatus, readApiError } from '../lib/api';
 import { authKeys } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
 import { sameSitePath } from '../lib/site';
+import { signInErrorMessage } from '../../contract/sign-in-errors';
 
 type SignInInput = z.input<typeof ZSignInBody>;
 type SignInOutput = z.output<typeof ZSignInBody>;
@@ -332,7 +333,7 @@ export function LoginPage() {
             <Alert variant="destructive" className="mt-6">
               <AlertCircleIcon />
               <AlertTitle>Sign-in failed</AlertTitle>
-              <AlertDescription>{oidcError}</AlertDescription>
+              <AlertDescription>{signInErrorMessage(oidcError)}</AlertDescription>
             </Alert>
           )}
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
 import { followProviderRedirects, freePort, OIDC_TEST_ACCOUNT, startOidcProvider, type TOidcTestProvider } from '../../test/oidc-provider.ts';
+import { signInErrorMessage } from '../../../contract/sign-in-errors.ts';
 
 const REDIRECT_URI = `${TEST_ORIGIN}/api/identity/callback/oidc`;
 
@@ -60,7 +61,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(errorPage.statusCode).toBe(302);
     const location = new URL(String(errorPage.headers.location), TEST_ORIGIN);
     expect(location.pathname).toBe('/login');
-    expect(location.searchParams.get('error')).toMatch(/sign in again|expired|tampered/i);
+    expect(signInErrorMessage(location.searchParams.get('error') ?? '')).toMatch(/sign in again|expired|tampered/i);
     expect((await client.get('/api/auth/user')).statusCode).toBe(401);
   });
 });
@@ -110,7 +111,7 @@ describe('OpenID Connect when the provider is down', () => {
       expect(down.statusCode).toBe(302);
       const location = new URL(String(down.headers.location), TEST_ORIGIN);
       expect(location.pathname).toBe('/login');
-      expect(location.searchParams.get('error')).toMatch(/not reachable/);
+      expect(signInErrorMessage(location.searchParams.get('error') ?? '')).toMatch(/not reachable/);
 
       provider = await startOidcProvider({ port, redirectUri: REDIRECT_URI });
       await new Promise((resolve) => setTimeout(resolve, 2_100));

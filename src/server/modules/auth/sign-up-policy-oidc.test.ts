@@ -6,7 +6,7 @@ import { users } from '../../db/schema.ts';
 import { followProviderRedirects, freePort, OIDC_TEST_ACCOUNT, startOidcProvider, type TOidcTestProvider } from '../../test/oidc-provider.ts';
 import { createTestAppWithMail, NOTICES_ACCOUNT } from '../../test/mail-test-app.ts';
 import { TEST_ORIGIN, TestClient, type TTestApp } from '../../test/test-app.ts';
-import { SIGN_UP_REFUSALS } from './sign-up-policy.ts';
+import { signInErrorMessage, SIGN_UP_REFUSALS } from '../../../contract/sign-in-errors.ts';
 
 const REDIRECT_URI = `${TEST_ORIGIN}/api/identity/callback/oidc`;
 const ADMIN_EMAIL = 'sso-policy-admin@example.com';
@@ -49,7 +49,8 @@ async function signInThroughProvider(client: TestClient): Promise<{ signedIn: bo
   const page = await client.get(`${next.pathname}${next.search}`);
   const login = new URL(String(page.headers.location), TEST_ORIGIN);
   expect(login.pathname).toBe('/login');
-  return { signedIn: (await client.get('/api/auth/user')).statusCode === 200, error: login.searchParams.get('error') };
+  // The page is sent a code, and shows its words.
+  return { signedIn: (await client.get('/api/auth/user')).statusCode === 200, error: signInErrorMessage(login.searchParams.get('error') ?? '') };
 }
 
 const oidcAccount = async () => (await t.database.db.select().from(users).where(eq(users.email, OIDC_TEST_ACCOUNT.email)))[0];

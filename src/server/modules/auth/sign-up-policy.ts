@@ -2,16 +2,9 @@ import { APIError } from 'better-auth';
 import { domainAllowed, type TSignUpPolicy } from '../../../contract/sign-ups.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TInvitations, TInvitationRow } from '../users/index.ts';
+import { SIGN_UP_REFUSALS } from '../../../contract/sign-in-errors.ts';
 
-/** The codes single sign-on refusals carry to /api/login/error, which words them (auth.routes.ts). */
-export const SIGN_UP_REFUSALS = {
-  sign_up_invitation_only: 'Accounts here are made by invitation only, and this address has no open invitation. Ask an administrator to invite you.',
-  sign_up_domain:
-    'This installation takes new accounts only from its organisation’s own addresses. Sign in with your work account, or ask an administrator to invite you.',
-  sign_up_unverified_email:
-    'Your sign-in provider did not confirm that this email address is yours, and new accounts here need that. Confirm the address with the provider, or ask an administrator.',
-  account_suspended: 'This account is suspended. Ask an administrator of this installation to restore it.',
-} as const;
+/** The codes single sign-on refusals carry to the sign-in page, which words them (contract/sign-in-errors.ts). */
 export type TSignUpRefusal = keyof typeof SIGN_UP_REFUSALS;
 
 export const SUSPENDED_MESSAGE = SIGN_UP_REFUSALS.account_suspended;

@@ -5,26 +5,14 @@ import { z } from 'zod';
 import type { TConfig } from '../../config.ts';
 import type { TAuthService } from './auth.service.ts';
 import { AUTH_BASE_PATH, OIDC_PROVIDER_ID } from './better-auth.ts';
-import { SIGN_UP_REFUSALS } from './sign-up-policy.ts';
+import { SIGN_IN_ERRORS } from '../../../contract/sign-in-errors.ts';
 
-/** Readable texts for the codes the auth library puts on its error redirect. */
-const OIDC_ERROR_MESSAGES: Record<string, string> = {
-  state_mismatch: 'The sign-in link was stale or had been tampered with. Please sign in again.',
-  state_not_found: 'The sign-in session expired. Please sign in again.',
-  please_restart_the_process: 'The sign-in session expired. Please sign in again.',
-  invalid_code: 'The sign-in provider rejected the request. Please sign in again.',
-  no_code: 'The sign-in provider did not complete the sign-in. Please try again.',
-  unable_to_get_user_info: 'We could not read your profile from the sign-in provider. Please try again.',
-  email_not_found: 'Your sign-in provider did not share an email address, which Formwork needs.',
-  access_denied: 'Sign-in was cancelled.',
-  oauth_provider_not_found: 'The sign-in provider is not reachable right now. Please try again in a minute.',
-  internal_server_error: 'The sign-in provider could not be reached. Please try again in a minute.',
-  ...SIGN_UP_REFUSALS,
-};
-const PROVIDER_DOWN = OIDC_ERROR_MESSAGES.oauth_provider_not_found!;
+/** The code the sign-in page shows for a provider that cannot be reached (contract/sign-in-errors.ts). */
+const PROVIDER_DOWN = 'oauth_provider_not_found';
 
-function redirectToLoginError(reply: FastifyReply, message: string) {
-  return reply.redirect(`/login?error=${encodeURIComponent(message)}`, 302);
+/** To the sign-in page with the failure's code, which the page words (a code it does not know, in general words). */
+function redirectToLoginError(reply: FastifyReply, code: string) {
+  return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
 }
 
 /** Signing in through the installation's OIDC provider, and the library's callback from it. */
@@ -58,7 +46,7 @@ export async function singleSignOnRoutes(app: FastifyInstance, opts: { auth: TAu
 
   api.get('/api/login/error', { schema: { querystring: z.object({ error: z.string().max(200).optional() }) } }, async (request, reply) => {
     const code = request.query.error ?? '';
-    return redirectToLoginError(reply, OIDC_ERROR_MESSAGES[code] ?? 'Sign-in failed. Please try again.');
+    return redirectToLoginError(reply, Object.hasOwn(SIGN_IN_ERRORS, code) ? code : 'sign_in_failed');
   });
 
   // The auth library's own routes (the OIDC callback among them). It parses bodies itself, so this
