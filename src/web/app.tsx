@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Route, Router, Switch, type AroundNavHandler } from 'wouter';
 import { AppShellSkeleton } from './components/layout/app-shell';
-import { FullPageStatus, RequireAuth } from './components/layout/require-auth';
+import { FullPageStatus, RequireAuth, SessionCheckFailed } from './components/layout/require-auth';
 import { Toaster } from './components/ui/toaster';
 import { KeyboardShortcutsDialog } from './components/keyboard-shortcuts-dialog';
 import { TooltipProvider } from './components/ui/tooltip';
@@ -57,6 +57,9 @@ function Home({ landingFirst }: { landingFirst: boolean }) {
   useEffect(() => {
     if (waiting) void loadDashboard();
   }, [waiting]);
+  // Drawn ahead, the landing page means the server found no session, so it stands; otherwise a
+  // failed check leaves unknown whether this is a visitor or someone signed in.
+  if (auth.sessionError && !landingFirst) return <SessionCheckFailed error={auth.sessionError} onRetry={auth.retry} retrying={auth.isRetrying} />;
   if (!user) return waiting ? <AppShellSkeleton /> : <LandingPage />;
   return (
     <RequireAuth>

@@ -3,7 +3,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { EmptyState, EmptyStateCard } from '../components/layout/empty-state';
 import { PageHeader } from '../components/layout/page-header';
 import { AppShell } from '../components/layout/app-shell';
-import { FullPageStatus } from '../components/layout/require-auth';
+import { FullPageStatus, SessionCheckFailed } from '../components/layout/require-auth';
 import { Button } from '../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useAuth } from '../hooks/use-auth';
@@ -80,8 +80,9 @@ function AdminTabs({ currentUserId }: { currentUserId: string }) {
  * Users, Payments, Plans, Payment Gateways, Settings and Audit log tabs.
  */
 export function AdminPage() {
-  const { user, isLoading } = useAuth();
+  const { user, isLoading, sessionError, retry, isRetrying } = useAuth();
   if (isLoading) return <FullPageStatus label="Loading..." />;
+  if (sessionError) return <SessionCheckFailed error={sessionError} onRetry={retry} retrying={isRetrying} />;
   if (!user) {
     return (
       <MarketingLayout>

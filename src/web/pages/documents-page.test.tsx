@@ -5,6 +5,7 @@ import type { TDocument } from '../../contract/documents';
 import { api } from '../lib/api';
 import { createFormat } from '../test/fixtures';
 import { renderApp, screen, setPlan, signUp, withServer } from '../test/render-app';
+import { inTeam, makeTeam, removeFromTeam } from '../test/teams';
 
 const server = withServer();
 
@@ -55,6 +56,52 @@ describe('Recent Documents', () => {
     expect(within(list()).getAllByRole('listitem')).toHaveLength(27);
     expect(screen.getByText('Showing 27 documents · 27 generated in all')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('says in the server’s words why Load more failed', async () => {
+    const { user: me } = await signUp(server);
+    const teamId = await makeTeam('Acme');
+    await setPlan(server, teamId, 'basic');
+    await inTeam(teamId, () => documents(26));
+    const { user } = renderApp(`/documents?team=${teamId}`);
+    try {
+      await screen.findByRole('list', { name: 'Documents and batches' });
+      await waitFor(() => expect(within(list()).getAllByRole('listitem')).toHaveLength(25));
+
+      // Taken out of the team meanwhile (as another owner could), the next page is refused.
+      await removeFromTeam(server, teamId, me.id);
+      await user.click(screen.getByRole('button', { name: 'Load more' }));
+      expect((await screen.findByRole('alert')).textContent).toBe('Team not found.');
+      expect(screen.queryByText(/Check your connection/)).toBeNull();
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    } finally {
+      // The next test starts in the personal workspace.
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
+  it('says on the field when a day is not one the filter takes, from the address or typed, and keeps Clear filters', async () => {
+    await signUp(server);
+    const [made] = await documents(1);
+    const { user } = renderApp('/documents?from=20245-01-01');
+    const from = await screen.findByLabelText('From');
+    await waitFor(() => expect(from.getAttribute('aria-invalid')).toBe('true'));
+    const fromError = screen.getByText('“20245-01-01” is not a date this filter takes. Use a day from 1970-01-01 to 9998-12-31.');
+    expect(from.getAttribute('aria-describedby')).toBe(fromError.id);
+    expect([from.getAttribute('min'), from.getAttribute('max')]).toEqual(['1970-01-01', '9998-12-31']);
+    expect(screen.queryByRole('list', { name: 'Documents and batches' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await within(await screen.findByRole('list', { name: 'Documents and batches' })).findByTitle(made!.name);
+    expect(window.location.search).toBe('');
+    expect(screen.getByLabelText('From').getAttribute('aria-invalid')).toBeNull();
+
+    const to = screen.getByLabelText('To');
+    await user.type(to, '1969-12-31');
+    await waitFor(() => expect(to.getAttribute('aria-invalid')).toBe('true'));
+    const toError = screen.getByText('“1969-12-31” is not a date this filter takes. Use a day from 1970-01-01 to 9998-12-31.');
+    expect(to.getAttribute('aria-describedby')).toBe(toError.id);
+    expect(screen.getByRole('button', { name: 'Clear filters' })).toBeTruthy();
   });
 
   it('searches as you type, filters by format and days, keeps it all in the address, and clears it', async () => {

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TDocument } from '../../contract/documents';
 import type { TSignatureRequest, TSignatureRequestDetail, TSignerInput } from '../../contract/signature-requests';
 import { api } from '../lib/api';
+import { failRequestsTo } from '../test/failing-request';
 import { createFormat } from '../test/fixtures';
 import { findDialog, renderApp, screen, setPlan, signUp } from '../test/render-app';
 import { withMailServer } from '../test/with-mail-server';
@@ -130,5 +131,20 @@ describe('the signing page', () => {
     expect(await screen.findByRole('heading', { name: 'This signing link is not valid' })).toBeTruthy();
     expect(screen.getByText(/Ask the sender for a new link\./)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sign' })).toBeNull();
+  });
+
+  it('says what the server said when the page fails for another reason', async () => {
+    const token = 'y'.repeat(43);
+    // Any link the server cannot find is a 404; other failures come only from its database.
+    const restore = failRequestsTo(`/api/sign/${token}`, 503, 'Signing is paused for maintenance.');
+    try {
+      renderApp(`/sign/${token}`);
+      expect(await screen.findByRole('heading', { name: 'The signing page could not be loaded' })).toBeTruthy();
+      expect(screen.getByText('Signing is paused for maintenance.')).toBeTruthy();
+      expect(screen.queryByText(/Check your connection/)).toBeNull();
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    } finally {
+      restore();
+    }
   });
 });

@@ -4,7 +4,10 @@ import type { TFormatContent } from '../../contract/format-content';
 import type { TDocument } from '../../contract/documents';
 import type { TFormat } from '../../contract/formats';
 import type { TPlaceholderInput } from '../../contract/placeholders';
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '../../server/db/schema';
 import { api } from '../lib/api';
+import type { TWebServer } from './render-app';
 
 /** A paragraph that prints every named placeholder, so each one is used by the format. */
 export function paragraphUsing(names: readonly string[]): TFormatContent['elements'][number] {
@@ -56,4 +59,9 @@ export async function uploadedImage(): Promise<string> {
   const form = new FormData();
   form.append('image', new File([Buffer.from(SMALL_PNG, 'base64')], 'logo.png', { type: 'image/png' }), 'logo.png');
   return (await api.upload<{ url: string }>('/api/upload/image', form)).url;
+}
+
+/** Deletes the API key named `name` behind the app's back, as another tab or session would. */
+export async function deleteApiKey(server: TWebServer, name: string): Promise<void> {
+  await server.t.database.db.delete(apiKeys).where(eq(apiKeys.name, name));
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { TTeamRole } from '../../contract/team-roles';
-import { teamInvitations } from '../../server/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { teamInvitations, teamMembers } from '../../server/db/schema';
 import { api } from '../lib/api';
 import type { TSignedIn, TWebServer } from './render-app';
 
@@ -45,4 +46,9 @@ export async function joinTeam(server: TWebServer, teamId: string, owner: TSigne
   const token = await teamInvitation(server, { teamId, invitedBy: owner.user.id, email: member.email, role });
   await signIn(member);
   await api.post(`/api/invitations/${token}/accept`);
+}
+
+/** Takes `userId` out of the team behind the app's back, as another owner would from elsewhere. */
+export async function removeFromTeam(server: TWebServer, teamId: string, userId: string): Promise<void> {
+  await server.t.database.db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
 }

@@ -3,8 +3,10 @@ import { type ReactNode, useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { useAuth } from '../../hooks/use-auth';
 import { usePlans } from '../../hooks/use-plans';
+import { readApiError } from '../../lib/api';
 import { storedPlanChoice } from '../../lib/plans';
 import { handleUnauthorized } from '../../lib/unauthorized';
+import { Button } from '../ui/button';
 import { AppShell, AppShellSkeleton } from './app-shell';
 
 export function FullPageStatus({ label }: { label: string }) {
@@ -14,6 +16,27 @@ export function FullPageStatus({ label }: { label: string }) {
         <Loader2Icon className="size-4 animate-spin" aria-hidden />
         <span>{label}</span>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The session check failed, so whether anyone is signed in is unknown: the server's words and a
+ * way to ask again, rather than a sign-in page for someone who may well be signed in.
+ */
+export function SessionCheckFailed({ error, onRetry, retrying }: { error: unknown; onRetry: () => void; retrying: boolean }) {
+  return (
+    <div className="flex min-h-dvh items-center justify-center bg-muted/40 p-4">
+      <main className="grid max-w-md justify-items-center gap-4 text-center">
+        <h1 className="text-lg font-semibold tracking-tight">Could not check whether you are signed in</h1>
+        <p className="text-sm text-destructive" role="alert">
+          {readApiError(error).message}
+        </p>
+        <Button onClick={onRetry} disabled={retrying}>
+          {retrying && <Loader2Icon className="animate-spin" aria-hidden />}
+          {retrying ? 'Retrying...' : 'Retry'}
+        </Button>
+      </main>
     </div>
   );
 }
@@ -49,8 +72,8 @@ function useResumePlanChoice(signedIn: boolean) {
 }
 
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { user, isLoading } = useAuth();
-  const signedOut = !isLoading && !user;
+  const { user, isLoading, sessionError, retry, isRetrying } = useAuth();
+  const signedOut = !isLoading && !user && !sessionError;
 
   useEffect(() => {
     if (signedOut) handleUnauthorized();
@@ -59,6 +82,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 
   // The shell's frame, not a spinner: the page that follows lands in the same place.
   if (isLoading) return <AppShellSkeleton />;
+  if (sessionError) return <SessionCheckFailed error={sessionError} onRetry={retry} retrying={isRetrying} />;
   if (!user) return <FullPageStatus label="Redirecting to sign in..." />;
   return <AppShell user={user}>{children}</AppShell>;
 }

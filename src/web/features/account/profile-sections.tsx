@@ -10,7 +10,7 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { toast } from '../../hooks/use-toast';
+import { toast, toastApiError } from '../../hooks/use-toast';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { authKeys } from '../../lib/query-keys';
@@ -188,6 +188,7 @@ export function SessionsCard() {
       void queryClient.invalidateQueries({ queryKey: authKeys.sessions });
       toast({ title: 'Signed out everywhere else' });
     },
+    onError: toastApiError('Could not sign out your other sessions'),
   });
   const list = sessions.data?.sessions ?? [];
   const others = list.filter((session) => !session.current).length;

@@ -4,7 +4,9 @@ import { type ReactNode, useEffect, useId } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ADMIN_TWO_FACTOR_SETTING } from '../../../contract/two-factor';
 import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { LoadError } from '../../components/ui/load-error';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useAuth } from '../../hooks/use-auth';
 import { toast, toastApiError } from '../../hooks/use-toast';
@@ -25,7 +27,11 @@ export function AdminSecondFactorGate({ children }: { children: ReactNode }) {
   const [, navigate] = useLocation();
   const access = useQuery({
     queryKey: adminKeys.access(),
-    queryFn: ({ signal }) => api.get<null>('/api/admin/access', signal),
+    // The server answers 204: undefined would be a failed query to React Query.
+    queryFn: async ({ signal }) => {
+      await api.get<void>('/api/admin/access', signal);
+      return null;
+    },
     retry: false,
     staleTime: 0,
   });
@@ -41,6 +47,18 @@ export function AdminSecondFactorGate({ children }: { children: ReactNode }) {
       </div>
     );
   }
+  // Another failure (a 500, no connection) leaves unknown whether this admin may in: say so.
+  if (access.error) {
+    return (
+      <div className="grid min-h-[40vh] content-center justify-items-center gap-3 text-center">
+        <LoadError error={access.error} fallback="Could not open the Admin Panel." />
+        <Button variant="outline" onClick={() => void access.refetch()} disabled={access.isFetching}>
+          {access.isFetching && <Loader2Icon className="animate-spin" aria-hidden />}
+          {access.isFetching ? 'Retrying...' : 'Retry'}
+        </Button>
+      </div>
+    );
+  }
   return <>{children}</>;
 }
 
@@ -51,6 +69,14 @@ export function AdminTwoFactorCard() {
   const settings = useAdminSettings(true);
   const update = useUpdateSetting();
   if (settings.isLoading) return <Skeleton className="h-28" />;
+  // Unread, the setting is neither on nor off: an "Off" badge would be a guess.
+  if (settings.error) {
+    return (
+      <Card className="p-5">
+        <LoadError error={settings.error} fallback="Could not load the two-factor setting." />
+      </Card>
+    );
+  }
   const on = settings.data?.find((s) => s.key === ADMIN_TWO_FACTOR_SETTING)?.value.trim() === 'true';
   const mayTurnOn = on || Boolean(user?.twoFactorEnabled);
   const set = (checked: boolean) =>

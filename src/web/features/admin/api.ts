@@ -173,10 +173,11 @@ export type TPaymentsFilter = Partial<Pick<TAdminPaymentsQuery, 'status' | 'gate
  * One page of payments. The previous page stays on screen while the next loads, and every visit
  * asks again: payments arrive by webhook at any time.
  */
-export function useAdminPayments(filter: TPaymentsFilter) {
+export function useAdminPayments(filter: TPaymentsFilter, enabled = true) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) if (value !== undefined && value !== '') params.set(key, String(value));
   return useQuery({
+    enabled,
     queryKey: adminKeys.paymentsPage(Object.fromEntries(params)),
     queryFn: ({ signal }) => api.get<TAdminPayments>(`/api/admin/payments?${params.toString()}`, signal),
     placeholderData: keepPreviousData,

@@ -9,6 +9,7 @@ import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
+import { LoadError } from '../../components/ui/load-error';
 import { toast, toastApiError } from '../../hooks/use-toast';
 import { isUnauthorizedError, readApiError } from '../../lib/api';
 import { Field, FormDialogFooter, formatDay } from './admin-ui';
@@ -148,6 +149,8 @@ function InvitationRow({ invitation }: { invitation: TInvitation }) {
 export function PendingInvitations() {
   const invitations = useInvitations(true);
   const list = invitations.data ?? [];
+  // Saying nothing would read as "no invitations pending", which may not be so.
+  if (invitations.error) return <LoadError error={invitations.error} fallback="Could not load the invitations not used yet." />;
   if (list.length === 0) return null;
   return (
     <Card className="gap-0 overflow-hidden p-0">

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { GATEWAY_NAMES, ZGatewayName } from '../../../contract/admin';
 import { ZInvoiceStatus, type TAdminPayment } from '../../../contract/billing';
+import { FIRST_DAY, LAST_DAY } from '../../../contract/dates';
 import type { TPlanCatalogue } from '../../../contract/plans';
 import { formatMinorUnits } from '../../../contract/plan-catalogue';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
@@ -13,17 +14,19 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { LoadError } from '../../components/ui/load-error';
 import { Pager } from '../../components/ui/pager';
 import { Skeleton } from '../../components/ui/skeleton';
 import { usePlans } from '../../hooks/use-plans';
 import { toastApiError } from '../../hooks/use-toast';
+import { readApiError } from '../../lib/api';
+import { dayErrors, hasDayErrors, withServerDayErrors, type TDayErrors } from '../../lib/day-filter';
 import { cn, formatDate, formatNumber } from '../../lib/utils';
 import { NativeSelect } from './admin-ui';
 import { useAdminPayments, useDownloadInvoice, type TPaymentsFilter } from './api';
 import { CYCLE_LABELS, GATEWAY_LABELS } from './labels';
 
 const PAGE_SIZE = 25;
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 const STATUS_LABELS: Record<TAdminPayment['status'], string> = {
   paid: 'Paid',
@@ -37,10 +40,8 @@ function readFilter(search: string) {
   const params = new URLSearchParams(search);
   const status = ZInvoiceStatus.safeParse(params.get('status'));
   const gateway = ZGatewayName.safeParse(params.get('gateway'));
-  const day = (key: string) => {
-    const value = params.get(key) ?? '';
-    return ISO_DAY.test(value) ? value : '';
-  };
+  // A day that is not one stays as written, for the field to say so rather than list every payment.
+  const day = (key: string) => (params.get(key) ?? '').trim().slice(0, 40);
   const page = Number(params.get('page'));
   return {
     status: status.success ? status.data : ('' as const),
@@ -184,7 +185,9 @@ function FilterSelect<T extends string>({
   );
 }
 
-function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: Partial<TFilterState>) => void }) {
+const REVERSED = 'The end date is before the start date, so nothing can match.';
+
+function Filters({ filter, onChange, fieldErrors }: { filter: TFilterState; onChange: (next: Partial<TFilterState>) => void; fieldErrors: TDayErrors }) {
   const [email, setEmail] = useState(filter.email);
   // A filter cleared or changed through the address puts its email in the box.
   const [shown, setShown] = useState(filter.email);
@@ -198,7 +201,9 @@ function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: 
     const timer = setTimeout(() => onChange({ email: email.trim() }), 300);
     return () => clearTimeout(timer);
   }, [email, filter.email, onChange]);
-  const reversed = filter.from !== '' && filter.to !== '' && filter.from > filter.to;
+  const reversed = !hasDayErrors(fieldErrors) && filter.from !== '' && filter.to !== '' && filter.from > filter.to;
+  const fromError = fieldErrors.from;
+  const toError = fieldErrors.to ?? (reversed ? REVERSED : undefined);
 
   return (
     <Card className="p-4">
@@ -238,7 +243,16 @@ function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: 
         />
         <div className="grid gap-1.5">
           <Label htmlFor="payments-from">From</Label>
-          <Input id="payments-from" type="date" value={filter.from} max={filter.to || undefined} onChange={(e) => onChange({ from: e.target.value })} />
+          <Input
+            id="payments-from"
+            type="date"
+            value={filter.from}
+            min={FIRST_DAY}
+            max={filter.to && !fieldErrors.to ? filter.to : LAST_DAY}
+            aria-invalid={fromError ? true : undefined}
+            aria-describedby={fromError ? 'payments-from-error' : undefined}
+            onChange={(e) => onChange({ from: e.target.value })}
+          />
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="payments-to">To</Label>
@@ -246,16 +260,22 @@ function Filters({ filter, onChange }: { filter: TFilterState; onChange: (next: 
             id="payments-to"
             type="date"
             value={filter.to}
-            min={filter.from || undefined}
-            aria-invalid={reversed ? true : undefined}
-            aria-describedby={reversed ? 'payments-dates-error' : undefined}
+            min={filter.from && !fieldErrors.from ? filter.from : FIRST_DAY}
+            max={LAST_DAY}
+            aria-invalid={toError ? true : undefined}
+            aria-describedby={toError ? 'payments-to-error' : undefined}
             onChange={(e) => onChange({ to: e.target.value })}
           />
         </div>
       </div>
-      {reversed && (
-        <p id="payments-dates-error" className="mt-2 text-[13px] text-destructive" role="alert">
-          The end date is before the start date, so nothing can match.
+      {fromError && (
+        <p id="payments-from-error" className="mt-2 text-[13px] text-destructive" role="alert">
+          From: {fromError}
+        </p>
+      )}
+      {toError && (
+        <p id="payments-to-error" className="mt-2 text-[13px] text-destructive" role="alert">
+          To: {toError}
         </p>
       )}
     </Card>
@@ -375,7 +395,10 @@ export function PaymentsTab() {
     limit: PAGE_SIZE,
     offset: (filter.page - 1) * PAGE_SIZE,
   };
-  const payments = useAdminPayments(query);
+  const ownDayErrors = dayErrors(filter.from, filter.to);
+  // Days the server would refuse are not sent: the fields say what is wrong instead.
+  const payments = useAdminPayments(query, !hasDayErrors(ownDayErrors));
+  const fieldErrors = withServerDayErrors(ownDayErrors, payments.error ? readApiError(payments.error).fields : {});
   const filtered = Boolean(filter.status || filter.gateway || filter.email || filter.from || filter.to);
 
   // Stable, so the email box's debounce is not restarted by every render.
@@ -410,72 +433,86 @@ export function PaymentsTab() {
 
   return (
     <div className="space-y-4">
-      <Filters filter={filter} onChange={change} />
+      <Filters filter={filter} onChange={change} fieldErrors={fieldErrors} />
 
-      <QueryState
-        query={payments}
-        loading={
-          <div className="space-y-3" aria-hidden>
-            <Skeleton className="h-16 w-64" />
-            <SkeletonList count={3} />
-          </div>
-        }
-        errorText="Could not load payments."
-        isEmpty={!data || data.total === 0}
-        empty={
-          <EmptyStateCard
-            icon={filtered ? SearchIcon : ReceiptTextIcon}
-            title={filtered ? 'No payments match these filters' : 'No payments yet'}
-            description={
-              filtered
-                ? 'Try a wider date range, another status or gateway, or a shorter part of the email.'
-                : 'Each payment a customer makes for a plan appears here, with its invoice. Customers can pay once a gateway is active in Payment Gateways.'
-            }
-            action={
-              filtered ? (
-                <Button variant="outline" onClick={clearFilters}>
-                  <FilterXIcon aria-hidden /> Clear filters
-                </Button>
-              ) : undefined
-            }
-            className="py-14"
-          />
-        }
-      >
-        {() =>
-          data && (
-            <>
-              <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-                <Totals total={data.total} totals={data.totals} />
-                {filtered && (
-                  <Button variant="ghost" size="sm" onClick={clearFilters} className="self-start sm:self-end">
+      {hasDayErrors(fieldErrors) || (filtered && payments.error) ? (
+        // A failed filter keeps its way back to every payment.
+        <Card className="grid justify-items-start gap-3 p-5">
+          {hasDayErrors(fieldErrors) ? (
+            <p className="text-sm text-muted-foreground">Fix the From or To date above, or clear the filters to see every payment.</p>
+          ) : (
+            <LoadError error={payments.error} fallback="Could not load payments." />
+          )}
+          <Button variant="outline" onClick={clearFilters}>
+            <FilterXIcon aria-hidden /> Clear filters
+          </Button>
+        </Card>
+      ) : (
+        <QueryState
+          query={payments}
+          loading={
+            <div className="space-y-3" aria-hidden>
+              <Skeleton className="h-16 w-64" />
+              <SkeletonList count={3} />
+            </div>
+          }
+          errorText="Could not load payments."
+          isEmpty={!data || data.total === 0}
+          empty={
+            <EmptyStateCard
+              icon={filtered ? SearchIcon : ReceiptTextIcon}
+              title={filtered ? 'No payments match these filters' : 'No payments yet'}
+              description={
+                filtered
+                  ? 'Try a wider date range, another status or gateway, or a shorter part of the email.'
+                  : 'Each payment a customer makes for a plan appears here, with its invoice. Customers can pay once a gateway is active in Payment Gateways.'
+              }
+              action={
+                filtered ? (
+                  <Button variant="outline" onClick={clearFilters}>
                     <FilterXIcon aria-hidden /> Clear filters
                   </Button>
-                )}
-              </div>
-              <p className="text-xs text-muted-foreground">Received is what was paid, less refunds. The From and To dates are whole days in UTC.</p>
-              <Card className={cn('hidden overflow-hidden xl:block', payments.isPlaceholderData && 'opacity-70')}>
-                <PaymentsTable payments={list} catalogue={catalogue} />
-                <Pager {...pager} label="Payments pages" />
-              </Card>
-              <div className={cn('space-y-3 xl:hidden', payments.isPlaceholderData && 'opacity-70')}>
-                <ul className="grid gap-3 md:grid-cols-2" aria-label="Payments">
-                  {list.map((p) => (
-                    <li key={p.id}>
-                      <PaymentCard payment={p} catalogue={catalogue} />
-                    </li>
-                  ))}
-                </ul>
-                {data.total > PAGE_SIZE && (
-                  <Card className="overflow-hidden [&>nav]:border-t-0">
-                    <Pager {...pager} label="Payments pages (cards)" />
-                  </Card>
-                )}
-              </div>
-            </>
-          )
-        }
-      </QueryState>
+                ) : undefined
+              }
+              className="py-14"
+            />
+          }
+        >
+          {() =>
+            data && (
+              <>
+                <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+                  <Totals total={data.total} totals={data.totals} />
+                  {filtered && (
+                    <Button variant="ghost" size="sm" onClick={clearFilters} className="self-start sm:self-end">
+                      <FilterXIcon aria-hidden /> Clear filters
+                    </Button>
+                  )}
+                </div>
+                <p className="text-xs text-muted-foreground">Received is what was paid, less refunds. The From and To dates are whole days in UTC.</p>
+                <Card className={cn('hidden overflow-hidden xl:block', payments.isPlaceholderData && 'opacity-70')}>
+                  <PaymentsTable payments={list} catalogue={catalogue} />
+                  <Pager {...pager} label="Payments pages" />
+                </Card>
+                <div className={cn('space-y-3 xl:hidden', payments.isPlaceholderData && 'opacity-70')}>
+                  <ul className="grid gap-3 md:grid-cols-2" aria-label="Payments">
+                    {list.map((p) => (
+                      <li key={p.id}>
+                        <PaymentCard payment={p} catalogue={catalogue} />
+                      </li>
+                    ))}
+                  </ul>
+                  {data.total > PAGE_SIZE && (
+                    <Card className="overflow-hidden [&>nav]:border-t-0">
+                      <Pager {...pager} label="Payments pages (cards)" />
+                    </Card>
+                  )}
+                </div>
+              </>
+            )
+          }
+        </QueryState>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { ShieldCheckIcon, UserIcon } from 'lucide-react';
-import { LoadingText, QueryState } from '../../components/query-state';
+import { LoadingText } from '../../components/query-state';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -230,9 +230,14 @@ export function ApiUsageDialog({ user, onClose }: { user: TAdminUser; onClose: (
           <DialogTitle>API usage of {displayName(user)}</DialogTitle>
           <DialogDescription>Every call made with {user.email}’s keys in the last 30 days, by UTC day.</DialogDescription>
         </DialogHeader>
-        <QueryState query={usage} loading={<LoadingText>Loading usage...</LoadingText>} errorText="Could not load this user’s usage.">
-          {() => usage.data && <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={userApiUsageCsvUrl(user.id, keyId)} />}
-        </QueryState>
+        <UsagePanel
+          usage={usage}
+          keyId={keyId}
+          onKeyChange={setKeyId}
+          csvHref={userApiUsageCsvUrl(user.id, keyId)}
+          loading={<LoadingText>Loading usage...</LoadingText>}
+          errorText="Could not load this user’s usage."
+        />
       </DialogContent>
     </Dialog>
   );

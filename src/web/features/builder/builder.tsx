@@ -114,6 +114,8 @@ function previewOpener({ savedId, dirty, wide, preview, setView }: PreviewOpener
       return;
     }
     if (preview.status !== 'idle' && preview.url) window.open(preview.url, '_blank', 'noopener');
+    // With no PDF yet, the reason is the failed render's, not an empty format.
+    else if (preview.status === 'error') toast({ variant: 'destructive', title: 'The preview could not be rendered', description: preview.message });
     else toast({ title: 'Nothing to Preview Yet', description: 'Add an element and its preview appears beside the canvas.' });
   };
 }

@@ -3,6 +3,7 @@ import { useRef, type RefObject } from 'react';
 import type { TBulkUpload } from '../../../contract/bulk';
 import type { TPlaceholder } from '../../../contract/placeholders';
 import { Button } from '../../components/ui/button';
+import { LoadError } from '../../components/ui/load-error';
 import { cn, formatNumber } from '../../lib/utils';
 import { Step } from './bulk-step';
 import { BulkUploadIntro } from './bulk-upload-intro';
@@ -162,6 +163,24 @@ export function BulkUploadTab({ formatId, placeholders }: { formatId: string; pl
     );
   }
 
-  if (!draft) return <BulkUploadIntro formatId={formatId} placeholders={placeholders} state={state} />;
+  if (!draft) {
+    // A saved upload that could not be read (not one that is gone) is still there: say so, and
+    // let the person try again or start afresh below.
+    const reloadError = stored && draftQuery.error ? draftQuery.error : null;
+    return (
+      <>
+        {reloadError && (
+          <div className="mb-4 flex flex-wrap items-center gap-3 rounded-lg border border-destructive/30 bg-destructive/5 px-4 py-3">
+            <LoadError error={reloadError} fallback="Could not reload your earlier upload." className="min-w-0 flex-1" />
+            <Button variant="outline" size="sm" onClick={() => void draftQuery.refetch()} disabled={draftQuery.isFetching}>
+              {draftQuery.isFetching && <Loader2Icon className="animate-spin" aria-hidden />}
+              {draftQuery.isFetching ? 'Retrying...' : 'Try again'}
+            </Button>
+          </div>
+        )}
+        <BulkUploadIntro formatId={formatId} placeholders={placeholders} state={state} />
+      </>
+    );
+  }
   return <BulkReview draft={draft} placeholders={placeholders} state={state} />;
 }

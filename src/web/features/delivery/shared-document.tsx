@@ -5,7 +5,7 @@ import { Card } from '../../components/ui/card';
 import { PdfPages } from '../../components/ui/pdf-pages';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { errorStatus } from '../../lib/api';
+import { errorStatus, readApiError } from '../../lib/api';
 import { formatBytes, formatDate } from '../../lib/utils';
 import { sharedPdfUrl, useSharedDocument, useSharedPdf } from './api';
 import { IconTile } from '../../components/ui/icon-tile';
@@ -22,7 +22,8 @@ function Brand() {
   );
 }
 
-function Unavailable({ notFound }: { notFound: boolean }) {
+function Unavailable({ error }: { error: unknown }) {
+  const notFound = errorStatus(error) === 404;
   return (
     <Card className="mx-auto mt-10 max-w-lg px-6 py-12 text-center sm:px-10">
       <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
@@ -32,7 +33,7 @@ function Unavailable({ notFound }: { notFound: boolean }) {
       <p className="mt-2 text-sm text-muted-foreground">
         {notFound
           ? 'It may have expired, or its owner turned it off. Ask whoever sent it to you for a new link.'
-          : 'Check your connection and reload the page.'}
+          : readApiError(error, 'Something went wrong. Reload the page to try again.').message}
       </p>
     </Card>
   );
@@ -55,7 +56,7 @@ export function SharedDocument({ token }: { token: string }) {
             <Skeleton className="h-[60vh]" />
           </div>
         ) : !doc ? (
-          <Unavailable notFound={errorStatus(shared.error) === 404} />
+          <Unavailable error={shared.error} />
         ) : (
           <div className="space-y-5">
             <Card className="flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between sm:p-6">

@@ -4,6 +4,8 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
+import { FIRST_DAY, LAST_DAY } from '../../../contract/dates';
+import type { TDayErrors } from '../../lib/day-filter';
 import { cn } from '../../lib/utils';
 import { useFormats } from '../formats/api';
 import { activeFilterCount, type TListFilters } from './document-filters';
@@ -44,14 +46,61 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
   );
 }
 
-function Field({ label, children, id, className }: { label: string; id: string; children: React.ReactNode; className?: string | undefined }) {
+function Field({
+  label,
+  children,
+  id,
+  className,
+  error,
+}: {
+  label: string;
+  id: string;
+  children: React.ReactNode;
+  className?: string | undefined;
+  error?: string | undefined;
+}) {
   return (
-    <div className={cn('grid min-w-0 gap-1.5', className)}>
+    <div className={cn('grid min-w-0 content-start gap-1.5', className)}>
       <Label htmlFor={id} className="text-xs text-muted-foreground">
         {label}
       </Label>
       {children}
+      {error && (
+        <p id={`${id}-error`} className="text-xs text-destructive" role="alert">
+          {error}
+        </p>
+      )}
     </div>
+  );
+}
+
+/** A day field that says what is wrong with its day, under it and to a screen reader. */
+function DayInput({
+  id,
+  value,
+  min,
+  max,
+  error,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  min: string;
+  max: string;
+  error: string | undefined;
+  onChange: (day: string) => void;
+}) {
+  return (
+    <Input
+      id={id}
+      type="date"
+      value={value}
+      min={min}
+      max={max}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? `${id}-error` : undefined}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }
 
@@ -63,10 +112,13 @@ export function DocumentFiltersBar({
   filters,
   onChange,
   madeBy,
+  dayErrors = {},
 }: {
   filters: TListFilters;
   onChange: (filters: TListFilters) => void;
   madeBy: TMemberChoice | null;
+  /** What is wrong with From or To: ours before sending, or the server's when it refused them. */
+  dayErrors?: TDayErrors;
 }) {
   const id = useId();
   const formats = useFormats();
@@ -114,11 +166,25 @@ export function DocumentFiltersBar({
           </NativeSelect>
         </Field>
         <div className={cn('grid grid-cols-2 gap-3 sm:col-span-2', folded)}>
-          <Field label="From" id={`${id}-from`}>
-            <Input id={`${id}-from`} type="date" value={filters.from} max={filters.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+          <Field label="From" id={`${id}-from`} error={dayErrors.from}>
+            <DayInput
+              id={`${id}-from`}
+              value={filters.from}
+              min={FIRST_DAY}
+              max={filters.to && !dayErrors.to ? filters.to : LAST_DAY}
+              error={dayErrors.from}
+              onChange={(from) => set({ from })}
+            />
           </Field>
-          <Field label="To" id={`${id}-to`}>
-            <Input id={`${id}-to`} type="date" value={filters.to} min={filters.from || undefined} onChange={(e) => set({ to: e.target.value })} />
+          <Field label="To" id={`${id}-to`} error={dayErrors.to}>
+            <DayInput
+              id={`${id}-to`}
+              value={filters.to}
+              min={filters.from && !dayErrors.from ? filters.from : FIRST_DAY}
+              max={LAST_DAY}
+              error={dayErrors.to}
+              onChange={(to) => set({ to })}
+            />
           </Field>
         </div>
       </div>

@@ -1,4 +1,5 @@
 import type { TDocumentFilters } from '../../../contract/documents';
+import { dayError } from '../../lib/day-filter';
 
 /** Recent Documents' search and filters as they sit in the address, so a reload or a shared link keeps them. */
 export const FILTER_PARAMS = { q: 'q', formatId: 'format', from: 'from', to: 'to', createdBy: 'by' } as const satisfies Record<keyof TDocumentFilters, string>;
@@ -11,10 +12,11 @@ export const NO_FILTERS: TListFilters = { q: '', formatId: '', from: '', to: '',
 export function filtersOf(search: string, inTeam: boolean): TListFilters {
   const params = new URLSearchParams(search);
   const read = (key: keyof TDocumentFilters) => params.get(FILTER_PARAMS[key])?.trim() ?? '';
-  // A hand-edited address cannot make the list fail: a day that is not one is left out, and
-  // a range given backwards is read the right way round.
-  const day = (key: 'from' | 'to') => (/^\d{4}-\d{2}-\d{2}$/.test(read(key)) ? read(key) : '');
-  const [from, to] = day('from') && day('to') && day('from') > day('to') ? [day('to'), day('from')] : [day('from'), day('to')];
+  // A day that is not one stays as written, for the page to say so (lib/day-filter.ts) rather
+  // than list everything unasked; a range of real days given backwards is read the right way round.
+  const day = (key: 'from' | 'to') => read(key).slice(0, 40);
+  const real = (value: string) => value !== '' && dayError(value) === undefined;
+  const [from, to] = real(day('from')) && real(day('to')) && day('from') > day('to') ? [day('to'), day('from')] : [day('from'), day('to')];
   return { q: read('q').slice(0, 200), formatId: read('formatId'), from, to, createdBy: inTeam ? read('createdBy') : '' };
 }
 

@@ -32,9 +32,10 @@ export function batchTime(job: TBulkJob): number {
  * Documents newest first, a page at a time, as `filters` narrow them: made one at a time while
  * browsing, of every kind (a batch's too) while searching.
  */
-function useDocumentPages(pageSize: number, filters: TListFilters) {
+function useDocumentPages(pageSize: number, filters: TListFilters, enabled: boolean) {
   const query = { ...filters, kind: isSearching(filters) ? undefined : 'single' };
   return useInfiniteQuery({
+    enabled,
     // The query (without paging) tells one list from another.
     queryKey: documentKeys.singles(pageSize, documentsUrl(query)),
     initialPageParam: 0,
@@ -54,10 +55,11 @@ function useDocumentPages(pageSize: number, filters: TListFilters) {
  *
  * `filters.createdBy` (a team's "Made by" filter) lists only that member's documents and batches.
  * A search or another filter lists the documents that match, one by one whichever way they were
- * made, and no batch rows: a batch's documents are what is being looked for.
+ * made, and no batch rows: a batch's documents are what is being looked for. Nothing is read
+ * while `enabled` is false (filters the server would refuse).
  */
-export function useDocumentTimeline(filters: TListFilters = NO_FILTERS) {
-  const singles = useDocumentPages(TIMELINE_STEP, filters);
+export function useDocumentTimeline(filters: TListFilters = NO_FILTERS, enabled = true) {
+  const singles = useDocumentPages(TIMELINE_STEP, filters, enabled);
   const withBatches = !isSearching(filters);
   const batches = useBulkJobPages(TIMELINE_STEP, withBatches, filters.createdBy || null);
   const [limit, setLimit] = useState(TIMELINE_STEP);
@@ -121,6 +123,7 @@ export function useDocumentTimeline(filters: TListFilters = NO_FILTERS) {
     // Only a list that never loaded replaces the page; a later failed page or poll keeps what is shown.
     error: (singles.data ? null : singles.error) ?? (batches.data || !withBatches ? null : batches.error),
     moreFailed: pageFailed,
+    moreError: singles.isFetchNextPageError ? singles.error : pageFailed ? batches.error : null,
     hasMore: entries.length > limit || needs !== null,
     isFetchingMore: fetching && entries.length < limit,
     loadMore: () => {

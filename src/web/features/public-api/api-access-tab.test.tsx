@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { deleteApiKey } from '../../test/fixtures';
 import { api } from '../../lib/api';
 import { findDialog, renderApp, screen, setPlan, type TSignedIn, signUp, withServer } from '../../test/render-app';
 import { joinTeam, makeTeam, signIn } from '../../test/teams';
@@ -126,5 +127,22 @@ describe('the API access tab', () => {
     ).toEqual(['Revoke CRM']);
     expect((await callWith(revoked)).status).toBe(401);
     expect((await callWith(kept)).status).toBe(200);
+  });
+
+  it('keeps the key chooser when one key’s usage fails, so All keys can be chosen again', async () => {
+    await onPlan('enterprise');
+    const view = await openTab();
+    await createKey(view, 'Gone soon');
+    const chooser = await screen.findByLabelText('Key');
+    await within(chooser).findByRole('option', { name: /^Gone soon/ });
+
+    // Deleted meanwhile (as from another tab), the key's own figures are refused.
+    await deleteApiKey(server, 'Gone soon');
+    await view.user.selectOptions(chooser, within(chooser).getByRole('option', { name: /^Gone soon/ }));
+    expect(await screen.findByText('API key not found.')).toBeTruthy();
+
+    await view.user.selectOptions(screen.getByLabelText('Key'), 'All keys');
+    expect(await screen.findByText('Requests')).toBeTruthy();
+    expect(screen.queryByText('API key not found.')).toBeNull();
   });
 });

@@ -217,8 +217,11 @@ function UsageCard() {
         <CardDescription>Every call made with your keys in the last {API_USAGE_DAYS} days, by UTC day.</CardDescription>
       </CardHeader>
       <CardContent>
-        <QueryState
-          query={usage}
+        <UsagePanel
+          usage={usage}
+          keyId={keyId}
+          onKeyChange={setKeyId}
+          csvHref={usageCsvUrl(keyId)}
           loading={
             <div className="space-y-3" role="status" aria-label="Loading usage">
               <Skeleton className="h-16 w-full" />
@@ -226,9 +229,7 @@ function UsageCard() {
             </div>
           }
           errorText="Could not load your usage."
-        >
-          {() => usage.data && <UsagePanel usage={usage.data} keyId={keyId} onKeyChange={setKeyId} csvHref={usageCsvUrl(keyId)} />}
-        </QueryState>
+        />
       </CardContent>
     </Card>
   );

@@ -1,7 +1,8 @@
 import { DownloadIcon } from 'lucide-react';
-import { lazy, Suspense, useId } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { API_LATENCY_DAYS, API_USAGE_DAYS, type TApiUsage } from '../../../contract/api-usage';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
+import { QueryState, type QueryStatus } from '../../components/query-state';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
@@ -31,47 +32,81 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
   );
 }
 
+/** Which key's figures show, and their CSV. */
+function KeyBar({
+  keys,
+  keyId,
+  onKeyChange,
+  csvHref,
+}: {
+  keys: TApiUsage['keys'];
+  keyId: string | undefined;
+  onKeyChange: (keyId: string | undefined) => void;
+  csvHref: string;
+}) {
+  const selectId = useId();
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div className="grid gap-1.5 sm:w-64">
+        <Label htmlFor={selectId}>Key</Label>
+        <NativeSelect id={selectId} value={keyId ?? ''} onChange={(e) => onKeyChange(e.target.value || undefined)}>
+          <option value="">All keys</option>
+          {keys.map((k) => (
+            <option key={k.id} value={k.id}>
+              {k.name} (…{k.last4}){k.revoked ? ', revoked' : ''}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <Button variant="outline" asChild>
+        <a href={csvHref} download>
+          <DownloadIcon /> Export CSV
+        </a>
+      </Button>
+    </div>
+  );
+}
+
 /**
  * The last 30 days of API calls: totals, latency, a chart by status class with documents
  * generated, and the same figures as a table for screen readers and for reading exact numbers.
- * Shared by Settings → API Access and the admin panel.
+ * Shared by Settings → API Access and the admin panel. The key chooser stays above the figures
+ * while one key's figures load or fail, so another key (or All keys) can always be chosen.
  */
 export function UsagePanel({
   usage,
   keyId,
   onKeyChange,
   csvHref,
+  loading,
+  errorText,
 }: {
-  usage: TApiUsage;
+  usage: QueryStatus & { data: TApiUsage | undefined };
   keyId: string | undefined;
   onKeyChange: (keyId: string | undefined) => void;
   csvHref: string;
+  loading: ReactNode;
+  errorText: string;
 }) {
-  const selectId = useId();
+  // The keys the last answer named: a key's own answer may fail, and the list must not go with it.
+  const [keys, setKeys] = useState<TApiUsage['keys'] | null>(null);
+  if (usage.data && usage.data.keys !== keys) setKeys(usage.data.keys);
+  return (
+    <div className="space-y-5">
+      {keys && <KeyBar keys={keys} keyId={keyId} onKeyChange={onKeyChange} csvHref={csvHref} />}
+      <QueryState query={usage} loading={loading} errorText={errorText}>
+        {() => usage.data && <UsageFigures usage={usage.data} />}
+      </QueryState>
+    </div>
+  );
+}
+
+function UsageFigures({ usage }: { usage: TApiUsage }) {
   const { totals, latency } = usage;
   const errors = totals.clientErrors + totals.serverErrors;
   const summary = `${count(totals.requests)} requests and ${count(totals.documents)} documents generated in the last ${API_USAGE_DAYS} days.`;
   return (
     <div className="space-y-5">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <div className="grid gap-1.5 sm:w-64">
-          <Label htmlFor={selectId}>Key</Label>
-          <NativeSelect id={selectId} value={keyId ?? ''} onChange={(e) => onKeyChange(e.target.value || undefined)}>
-            <option value="">All keys</option>
-            {usage.keys.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.name} (…{k.last4}){k.revoked ? ', revoked' : ''}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <Button variant="outline" asChild>
-          <a href={csvHref} download>
-            <DownloadIcon /> Export CSV
-          </a>
-        </Button>
-      </div>
-
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Stat label="Requests" value={count(totals.requests)} />
         <Stat label="Errors" value={count(errors)} hint={totals.requests ? `${((errors / totals.requests) * 100).toFixed(1)}% of requests` : undefined} />

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TFormat } from '../../../../contract/formats';
 import { api } from '../../../lib/api';
@@ -65,5 +65,24 @@ describe('an image’s alternative text', () => {
     const saved = await api.get<TFormat>(`/api/formats/${format.id}`);
     expect(saved.content.elements[0]).toMatchObject({ type: 'image', src, alt: 'Acme logo' });
     expect(saved.content.elements[0]).not.toHaveProperty('decorative');
+  });
+});
+
+describe('an image file the builder refuses', () => {
+  it('can be chosen again, and is refused again with the reason', async () => {
+    const { user } = renderApp('/builder');
+    await user.click(await screen.findByRole('button', { name: 'Add Image' }));
+    // The picker is the browser's own dialog behind Upload image: its input is what a file lands in.
+    const picker = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    const tooLarge = new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'scan.png', { type: 'image/png' });
+
+    await user.upload(picker, tooLarge);
+    expect(await screen.findByText('Image too large')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Dismiss notification' }));
+    await waitFor(() => expect(screen.queryByText('Image too large')).toBeNull());
+
+    // The same file chosen again, as someone would to see the message once more.
+    await user.upload(picker, tooLarge);
+    expect(await screen.findByText('Image too large')).toBeTruthy();
   });
 });

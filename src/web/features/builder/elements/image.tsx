@@ -129,13 +129,20 @@ function useImageSource(el: TImageElement, set: (p: Partial<TImageElement>) => v
     }
   };
 
+  // A picker still holding the last file fires no change when that file is chosen again (fixed or not).
+  const emptyPicker = () => {
+    if (fileRef.current) fileRef.current.value = '';
+  };
+
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     if (!IMAGE_ACCEPT.split(',').includes(file.type)) {
+      emptyPicker();
       toast({ variant: 'destructive', title: 'Unsupported image', description: 'Use a PNG, JPEG, GIF or WebP image.' });
       return;
     }
     if (file.size > MAX_IMAGE_BYTES) {
+      emptyPicker();
       toast({ variant: 'destructive', title: 'Image too large', description: 'Images can be at most 10 MB.' });
       return;
     }
@@ -157,7 +164,7 @@ function useImageSource(el: TImageElement, set: (p: Partial<TImageElement>) => v
       }
     } finally {
       setUploading(false);
-      if (fileRef.current) fileRef.current.value = '';
+      emptyPicker();
     }
   };
 

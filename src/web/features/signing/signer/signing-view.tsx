@@ -20,7 +20,7 @@ import { IconTile } from '../../../components/ui/icon-tile';
 import { PdfPages } from '../../../components/ui/pdf-pages';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
-import { errorStatus } from '../../../lib/api';
+import { errorStatus, readApiError } from '../../../lib/api';
 import { cn, formatDate } from '../../../lib/utils';
 import { signerBoxMarks } from './box-marks';
 import { SignPanel } from './sign-panel';
@@ -238,7 +238,7 @@ export function SigningView({ token }: { token: string }) {
         </Outcome>
       ) : (
         <Outcome icon={LinkIcon} tone="muted" title="The signing page could not be loaded">
-          <p>Check your connection and try again.</p>
+          <p>{readApiError(session.error, 'Something went wrong. Try again.').message}</p>
           <Button variant="outline" className="mt-4" onClick={() => void session.refetch()}>
             Try again
           </Button>
