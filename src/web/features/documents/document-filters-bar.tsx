@@ -125,7 +125,9 @@ export function DocumentFiltersBar({
   const [open, setOpen] = useState(false);
   const count = activeFilterCount(filters);
   // On a phone, format and days fold away until asked for; the member, a team's usual filter, stays.
-  const folded = open ? undefined : 'max-sm:hidden';
+  // A day that needs fixing keeps them open, where its message is.
+  const unfolded = open || Boolean(dayErrors.from || dayErrors.to);
+  const folded = unfolded ? undefined : 'max-sm:hidden';
   const set = (patch: Partial<TListFilters>) => onChange({ ...filters, ...patch });
   const knownFormat = filters.formatId === '' || (formats.data ?? []).some((f) => f.id === filters.formatId);
   const knownMember = filters.createdBy === '' || !madeBy || madeBy.members.some((m) => m.userId === filters.createdBy);
@@ -133,7 +135,7 @@ export function DocumentFiltersBar({
     <div role="search" aria-label="Find documents" className="mb-4 grid gap-3">
       <div className="flex gap-2">
         <SearchBox value={filters.q} onSearch={(q) => set({ q })} />
-        <Button variant="outline" className="sm:hidden" aria-expanded={open} aria-controls={`${id}-filters`} onClick={() => setOpen((o) => !o)}>
+        <Button variant="outline" className="sm:hidden" aria-expanded={unfolded} aria-controls={`${id}-filters`} onClick={() => setOpen((o) => !o)}>
           <SlidersHorizontalIcon aria-hidden />
           Filters{count > 0 ? ` (${count})` : ''}
         </Button>
