@@ -182,9 +182,13 @@ test('signed-out visit to a signed-in route shows the 401 toast and goes to sign
   expect(consoleErrors).toEqual([]);
 });
 
-test('sign-in errors from the server are shown; /login?error= shows its message', async ({ page }) => {
-  await page.goto('/login?error=The%20sign-in%20provider%20is%20not%20reachable.');
-  await expect(page.getByRole('alert').filter({ hasText: 'The sign-in provider is not reachable.' })).toBeVisible();
+test('sign-in errors from the server are shown; /login?error= words its code, and shows no text of its own', async ({ page }) => {
+  // The address is anyone's to write, so a text in it is never shown, only the general words.
+  await page.goto('/login?error=Your%20account%20is%20locked.%20Call%20%2B1%20555%200100.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Sign-in failed. Please try again.' })).toBeVisible();
+  await expect(page.getByText('Call +1 555 0100')).toHaveCount(0);
+  await page.goto('/login?error=oauth_provider_not_found');
+  await expect(page.getByRole('alert').filter({ hasText: 'The sign-in provider is not reachable right now.' })).toBeVisible();
   const signIn = page.getByRole('form', { name: 'Sign in' });
   await signIn.getByLabel('Email').fill('nobody@example.com');
   await signIn.getByLabel('Password').fill('not-the-password');
