@@ -67,7 +67,7 @@ async function main() {
     await shot(page, 'login', width);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await shot(page, 'login-errors', width);
-    await visit(page, '/login?error=The%20sign-in%20provider%20is%20not%20reachable%20right%20now.');
+    await visit(page, '/login?error=oauth_provider_not_found');
     await shot(page, 'login-oidc-error', width);
     await visit(page, '/no/such/page');
     await shot(page, 'notfound-signed-out', width);
